@@ -1,0 +1,75 @@
+import { Duration, Validations } from 'aws-cdk-lib';
+import * as iam from 'aws-cdk-lib/aws-iam';
+import * as lambda from 'aws-cdk-lib/aws-lambda';
+import { NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
+import * as logs from 'aws-cdk-lib/aws-logs';
+import { Construct } from 'constructs';
+import { depsLockFilePath, fromRoot, projectRoot } from './paths';
+
+export const LOG_RETENTION = logs.RetentionDays.ONE_MONTH;
+
+/** Lets the ESM bundle load CommonJS dependencies that call require(). */
+const ESM_REQUIRE_BANNER = "import { createRequire } from 'module'; const require = createRequire(import.meta.url);";
+
+export interface ApiFunctionProps {
+  /** Handler module relative to the project root; it exports `handler`. */
+  handler: string;
+  environment: Record<string, string>;
+  description: string;
+}
+
+/**
+ * One Lambda function behind one API route: Node 22 on arm64, bundled by the local esbuild into a
+ * single ESM file, with its own log group and its own role. The role starts with no permissions but
+ * writing to that log group; the stack adds table and secret access per route.
+ */
+export class ApiFunction extends Construct {
+  readonly fn: NodejsFunction;
+  readonly role: iam.Role;
+  readonly logGroup: logs.LogGroup;
+
+  constructor(scope: Construct, id: string, props: ApiFunctionProps) {
+    super(scope, id);
+    this.logGroup = new logs.LogGroup(this, 'Logs', { retention: LOG_RETENTION });
+    // An own role instead of the AWSLambdaBasicExecutionRole managed policy: it may write to this
+    // function's log group only.
+    this.role = new iam.Role(this, 'Role', {
+      assumedBy: new iam.ServicePrincipal('lambda.amazonaws.com'),
+      description: `Runs ${props.description}`,
+    });
+    this.logGroup.grantWrite(this.role);
+
+    this.fn = new NodejsFunction(this, 'Function', {
+      description: props.description,
+      entry: fromRoot(props.handler),
+      handler: 'handler',
+      projectRoot,
+      depsLockFilePath,
+      runtime: lambda.Runtime.NODEJS_22_X,
+      architecture: lambda.Architecture.ARM_64,
+      memorySize: 512,
+      timeout: Duration.seconds(10),
+      role: this.role,
+      logGroup: this.logGroup,
+      environment: props.environment,
+      bundling: {
+        format: OutputFormat.ESM,
+        target: 'node22',
+        minify: true,
+        sourceMap: true,
+        mainFields: ['module', 'main'],
+        banner: ESM_REQUIRE_BANNER,
+        externalModules: [],
+        bundleAwsSDK: true,
+        forceDockerBundling: false,
+      },
+    });
+    // The role must exist with its log permissions before the function is created.
+    this.fn.node.addDependency(this.role);
+
+    Validations.of(this.fn).acknowledge({
+      id: 'AwsSolutions-L1',
+      reason: 'The runtime is pinned to nodejs22.x to match the Node major the handlers are tested on (package.json engines, node@22 dev dependency); move to the next LTS together with the test toolchain.',
+    });
+  }
+}

@@ -1,0 +1,148 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import { DescribeStreamCommand, DynamoDBStreamsClient, GetRecordsCommand, GetShardIteratorCommand, type _Record } from '@aws-sdk/client-dynamodb-streams';
+import { DeleteMessageBatchCommand, ReceiveMessageCommand, type SQSClient } from '@aws-sdk/client-sqs';
+import type { DynamoDBRecord, SQSBatchResponse, SQSEvent } from 'aws-lambda';
+import type { StreamConsumerDef } from '../../shared/queues';
+import { lambdaContext } from './apigw-event';
+import type { LoadedHandler } from './handlers';
+
+export type Poller = { stop: () => Promise<void> };
+
+function log(message: string, extra: Record<string, unknown> = {}) {
+  console.error(JSON.stringify({ level: 'WARN', message, ...extra }));
+}
+
+/** A stream record in the shape Lambda's DynamoDB event source delivers. */
+export function toLambdaStreamRecord(record: _Record, streamArn: string): DynamoDBRecord {
+  const change = record.dynamodb ?? {};
+  const created = change.ApproximateCreationDateTime;
+  return {
+    eventID: record.eventID,
+    eventName: record.eventName,
+    eventVersion: '1.1',
+    eventSource: 'aws:dynamodb',
+    awsRegion: 'us-east-1',
+    eventSourceARN: streamArn,
+    dynamodb: {
+      ...(change as DynamoDBRecord['dynamodb']),
+      ApproximateCreationDateTime: created instanceof Date ? Math.floor(created.getTime() / 1000) : undefined,
+    },
+  };
+}
+
+function keeps(consumer: StreamConsumerDef, record: DynamoDBRecord): boolean {
+  const type = record.dynamodb?.NewImage?.type?.S;
+  return record.eventName === 'INSERT' && type !== undefined && consumer.insertsOfTypes.includes(type);
+}
+
+/**
+ * Feeds the table's stream to its consumers as Lambda's event source mapping would: batches in
+ * order per shard, filtered per consumer, retried until the consumer succeeds.
+ */
+export function startStreamPoller(client: DynamoDBStreamsClient, streamArn: string, consumers: { def: StreamConsumerDef; handler: LoadedHandler }[]): Poller {
+  let running = true;
+  const iterators = new Map<string, string | undefined>();
+  const loop = async () => {
+    while (running) {
+      try {
+        const described = await client.send(new DescribeStreamCommand({ StreamArn: streamArn }));
+        for (const shard of described.StreamDescription?.Shards ?? []) {
+          if (!shard.ShardId || iterators.has(shard.ShardId)) continue;
+          const it = await client.send(new GetShardIteratorCommand({ StreamArn: streamArn, ShardId: shard.ShardId, ShardIteratorType: 'TRIM_HORIZON' }));
+          iterators.set(shard.ShardId, it.ShardIterator);
+        }
+        let idle = true;
+        for (const [shardId, iterator] of iterators) {
+          if (!iterator) continue;
+          const page = await client.send(new GetRecordsCommand({ ShardIterator: iterator, Limit: 100 }));
+          const records = (page.Records ?? []).map((r) => toLambdaStreamRecord(r, streamArn));
+          for (const consumer of consumers) {
+            const batch = records.filter((r) => keeps(consumer.def, r));
+            if (batch.length === 0) continue;
+            idle = false;
+            await deliverUntilAccepted(() => consumer.handler({ Records: batch }, lambdaContext(consumer.def.id)), consumer.def.id);
+          }
+          iterators.set(shardId, page.NextShardIterator);
+        }
+        if (idle) await sleep(100);
+      } catch (err) {
+        log('stream poller error', { error: err instanceof Error ? err.message : String(err) });
+        await sleep(500);
+      }
+    }
+  };
+  const done = loop();
+  return {
+    stop: async () => {
+      running = false;
+      await done;
+    },
+  };
+}
+
+async function deliverUntilAccepted(invoke: () => Promise<unknown>, id: string): Promise<void> {
+  for (let attempt = 1; ; attempt += 1) {
+    try {
+      await invoke();
+      return;
+    } catch (err) {
+      log('stream consumer failed; retrying the batch', { consumer: id, attempt, error: err instanceof Error ? err.message : String(err) });
+      await sleep(Math.min(5000, 200 * attempt));
+    }
+  }
+}
+
+/**
+ * Feeds an SQS queue to its consumer as Lambda's SQS event source would: batches of up to 10,
+ * ReportBatchItemFailures honoured (failed messages stay for redelivery, and reach the DLQ after
+ * maxReceiveCount), the rest deleted.
+ */
+export function startQueuePoller(sqs: SQSClient, queueUrl: string, queueArn: string, id: string, handler: LoadedHandler): Poller {
+  let running = true;
+  const loop = async () => {
+    while (running) {
+      try {
+        const received = await sqs.send(
+          new ReceiveMessageCommand({ QueueUrl: queueUrl, MaxNumberOfMessages: 10, WaitTimeSeconds: 1, MessageSystemAttributeNames: ['All'], MessageAttributeNames: ['All'] }),
+        );
+        const messages = received.Messages ?? [];
+        if (messages.length === 0) continue;
+        const event: SQSEvent = {
+          Records: messages.map((m) => ({
+            messageId: m.MessageId ?? '',
+            receiptHandle: m.ReceiptHandle ?? '',
+            body: m.Body ?? '',
+            attributes: (m.Attributes ?? {}) as SQSEvent['Records'][number]['attributes'],
+            messageAttributes: {},
+            md5OfBody: m.MD5OfBody ?? '',
+            eventSource: 'aws:sqs',
+            eventSourceARN: queueArn,
+            awsRegion: 'us-east-1',
+          })),
+        };
+        let failed = new Set<string>();
+        try {
+          const result = (await handler(event, lambdaContext(id))) as SQSBatchResponse | undefined;
+          failed = new Set((result?.batchItemFailures ?? []).map((f) => f.itemIdentifier));
+        } catch (err) {
+          failed = new Set(event.Records.map((r) => r.messageId));
+          log('queue consumer failed', { consumer: id, error: err instanceof Error ? err.message : String(err) });
+        }
+        const done = messages.filter((m) => m.MessageId && !failed.has(m.MessageId));
+        if (done.length > 0) {
+          await sqs.send(new DeleteMessageBatchCommand({ QueueUrl: queueUrl, Entries: done.map((m, i) => ({ Id: String(i), ReceiptHandle: m.ReceiptHandle ?? '' })) }));
+        }
+      } catch (err) {
+        log('queue poller error', { queue: id, error: err instanceof Error ? err.message : String(err) });
+        await sleep(500);
+      }
+    }
+  };
+  const done = loop();
+  return {
+    stop: async () => {
+      running = false;
+      await done;
+    },
+  };
+}

@@ -1,0 +1,40 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+export type SecretsEndpoint = { endpoint: string; stop: () => Promise<void> };
+
+/**
+ * A loopback stand-in for Secrets Manager: answers GetSecretValue (JSON 1.1 protocol, the call the
+ * service makes) for the secrets it was given, so the real @aws-sdk/client-secrets-manager code runs
+ * locally. Any other call, or an unknown secret, gets the error shapes the SDK understands.
+ */
+export async function startSecretsEndpoint(secrets: Record<string, string>, port = 0): Promise<SecretsEndpoint> {
+  const server: Server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (chunk: Buffer) => chunks.push(chunk));
+    req.on('end', () => {
+      const reply = (status: number, body: unknown) => {
+        res.writeHead(status, { 'Content-Type': 'application/x-amz-json-1.1' });
+        res.end(JSON.stringify(body));
+      };
+      if (req.headers['x-amz-target'] !== 'secretsmanager.GetSecretValue') {
+        return reply(400, { __type: 'InvalidRequestException', message: 'Only GetSecretValue is served locally' });
+      }
+      let secretId = '';
+      try {
+        secretId = String((JSON.parse(Buffer.concat(chunks).toString('utf8')) as { SecretId?: unknown }).SecretId ?? '');
+      } catch {
+        return reply(400, { __type: 'InvalidRequestException', message: 'Body is not JSON' });
+      }
+      const value = secrets[secretId];
+      if (value === undefined) return reply(400, { __type: 'ResourceNotFoundException', message: `Secrets Manager can't find the specified secret.` });
+      return reply(200, { ARN: `arn:aws:secretsmanager:us-east-1:000000000000:secret:${secretId}`, Name: secretId, SecretString: value, VersionId: 'local', VersionStages: ['AWSCURRENT'], CreatedDate: 0 });
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));
+  const { port: bound } = server.address() as AddressInfo;
+  return {
+    endpoint: `http://127.0.0.1:${bound}`,
+    stop: () => new Promise((resolve) => server.close(() => resolve())),
+  };
+}

@@ -1,0 +1,121 @@
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { DynamoDBStreamsClient } from '@aws-sdk/client-dynamodb-streams';
+import { CreateQueueCommand, GetQueueAttributesCommand, SQSClient } from '@aws-sdk/client-sqs';
+import type { IssuedKeys } from '../../shared/accounts/store';
+import { queueList, streamConsumerList } from '../../shared/queues';
+import { createDb } from '../../shared/storage/dynamo';
+import { localAwsConfig } from './aws';
+import { ensureDemoAccount } from './demo';
+import { startDynamoDbLocal } from './dynamodb';
+import { loadHandler } from './handlers';
+import { startHttpServer } from './http-server';
+import { type Poller, startQueuePoller, startStreamPoller } from './pollers';
+import { startSecretsEndpoint } from './secrets-endpoint';
+import { startSqsLocal } from './sqs';
+import { ensureTable } from './table';
+
+export const LOCAL_TABLE = 'payment-gateway-local';
+export const LOCAL_MASTER_SECRET = 'payment-gateway/local/master-key';
+
+export type LocalStackOptions = { root: string; port: number; dynamodbPort: number; sqsPort: number; dataDir?: string };
+
+export type LocalStack = {
+  baseUrl: string;
+  dynamodbEndpoint: string;
+  sqsEndpoint: string;
+  secretsEndpoint: string;
+  tableName: string;
+  masterKeySecretId: string;
+  demo: { created: IssuedKeys } | { existing: string };
+  stop: () => Promise<void>;
+};
+
+/** Master key material for local runs: random per start, or kept beside a persistent database. */
+function localMasterKey(dataDir: string | undefined): string {
+  const fresh = () => JSON.stringify({ masterKey: randomBytes(48).toString('base64url') });
+  if (!dataDir) return fresh();
+  mkdirSync(dataDir, { recursive: true });
+  const file = join(dataDir, 'master-key.json');
+  if (!existsSync(file)) writeFileSync(file, fresh(), { mode: 0o600 });
+  return readFileSync(file, 'utf8');
+}
+
+/**
+ * The whole service on loopback: DynamoDB Local, the fauxqs SQS emulator, a Secrets Manager
+ * endpoint, the API Gateway stand-in calling the real handlers, and the stream and queue pollers.
+ */
+export async function startLocalStack(options: LocalStackOptions): Promise<LocalStack> {
+  const stops: (() => Promise<void>)[] = [];
+  const stopAll = async () => {
+    for (const stop of stops.reverse()) await stop().catch(() => undefined);
+    stops.length = 0;
+  };
+  try {
+    const secrets = await startSecretsEndpoint({ [LOCAL_MASTER_SECRET]: localMasterKey(options.dataDir) });
+    stops.push(secrets.stop);
+    const [dynamo, sqs] = await Promise.all([startDynamoDbLocal(options.dynamodbPort, options.dataDir), startSqsLocal(options.sqsPort)]);
+    stops.push(dynamo.stop, sqs.stop);
+
+    Object.assign(process.env, {
+      ...localAwsConfigEnv(),
+      AWS_ENDPOINT_URL_DYNAMODB: dynamo.endpoint,
+      AWS_ENDPOINT_URL_SQS: sqs.endpoint,
+      AWS_ENDPOINT_URL_SECRETS_MANAGER: secrets.endpoint,
+      TABLE_NAME: LOCAL_TABLE,
+      MASTER_KEY_SECRET_ID: LOCAL_MASTER_SECRET,
+    });
+
+    const dynamoClient = new DynamoDBClient({ ...localAwsConfig(), endpoint: dynamo.endpoint });
+    const { streamArn } = await ensureTable(dynamoClient, LOCAL_TABLE);
+    const store = { db: createDb(dynamoClient), table: LOCAL_TABLE, now: () => new Date() };
+    const demo = await ensureDemoAccount(store);
+
+    const sqsClient = new SQSClient({ ...localAwsConfig(), endpoint: sqs.endpoint });
+    const pollers: Poller[] = [];
+    for (const queue of queueList) {
+      const dlq = await sqsClient.send(new CreateQueueCommand({ QueueName: `${queue.id}-dlq` }));
+      const dlqArn = (await sqsClient.send(new GetQueueAttributesCommand({ QueueUrl: dlq.QueueUrl, AttributeNames: ['QueueArn'] }))).Attributes?.QueueArn ?? '';
+      const created = await sqsClient.send(
+        new CreateQueueCommand({
+          QueueName: queue.id,
+          Attributes: {
+            VisibilityTimeout: String(queue.visibilityTimeoutSeconds),
+            RedrivePolicy: JSON.stringify({ deadLetterTargetArn: dlqArn, maxReceiveCount: queue.maxReceiveCount }),
+          },
+        }),
+      );
+      const arn = (await sqsClient.send(new GetQueueAttributesCommand({ QueueUrl: created.QueueUrl, AttributeNames: ['QueueArn'] }))).Attributes?.QueueArn ?? '';
+      pollers.push(startQueuePoller(sqsClient, created.QueueUrl ?? '', arn, queue.id, await loadHandler(options.root, queue.handler)));
+    }
+    if (streamConsumerList.length > 0) {
+      const consumers = await Promise.all(streamConsumerList.map(async (def) => ({ def, handler: await loadHandler(options.root, def.handler) })));
+      pollers.push(startStreamPoller(new DynamoDBStreamsClient({ ...localAwsConfig(), endpoint: dynamo.endpoint }), streamArn, consumers));
+    }
+    stops.push(async () => void (await Promise.all(pollers.map((p) => p.stop()))));
+
+    const http = await startHttpServer(options.root, options.port);
+    stops.push(http.stop);
+
+    return {
+      baseUrl: http.url,
+      dynamodbEndpoint: dynamo.endpoint,
+      sqsEndpoint: sqs.endpoint,
+      secretsEndpoint: secrets.endpoint,
+      tableName: LOCAL_TABLE,
+      masterKeySecretId: LOCAL_MASTER_SECRET,
+      demo,
+      stop: stopAll,
+    };
+  } catch (err) {
+    await stopAll();
+    throw err;
+  }
+}
+
+function localAwsConfigEnv() {
+  const { region, credentials } = localAwsConfig();
+  return { AWS_REGION: region, AWS_ACCESS_KEY_ID: credentials.accessKeyId, AWS_SECRET_ACCESS_KEY: credentials.secretAccessKey };
+}

@@ -1,0 +1,154 @@
+import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { hashSecretKey } from '../auth/secret-hash';
+import { newAccountId, newLedgerEntryId, newPublicKey, newSecretKey } from '../ids';
+import { formatCents } from '../money';
+import { type Db, isConditionalCheckFailed } from '../storage/dynamo';
+import { keys } from '../storage/keys';
+import { commitWrites } from '../storage/transact';
+import type { PaymentMethod } from './methods';
+
+/** Operator-side account management: the merchant panel's stand-in, used by the admin CLI and the demo. */
+export type AccountStore = { db: Db; table: string; now: () => Date };
+
+export type IssuedKeys = { account_id: string; public_key: string; secret_key: string };
+
+export class AccountNotFoundError extends Error {
+  constructor(accountId: string) {
+    super(`No account ${accountId}`);
+  }
+}
+
+function keyItems(store: AccountStore, accountId: string, keyVersion: number) {
+  const publicKey = newPublicKey();
+  const secretKey = newSecretKey();
+  const put = {
+    Put: {
+      TableName: store.table,
+      Item: { ...keys.publicKey(publicKey), type: 'publicKey', accountId, kv: keyVersion, secretHash: hashSecretKey(secretKey) },
+      ConditionExpression: 'attribute_not_exists(PK)',
+    },
+  };
+  return { publicKey, secretKey, put };
+}
+
+export async function createAccount(
+  store: AccountStore,
+  input: { name: string; methods: PaymentMethod[]; withdrawFeeCents: number },
+): Promise<IssuedKeys> {
+  const accountId = newAccountId();
+  const issued = keyItems(store, accountId, 1);
+  const createdAt = store.now().toISOString();
+  await commitWrites(store.db, [
+    {
+      Put: {
+        TableName: store.table,
+        Item: {
+          ...keys.account(accountId),
+          type: 'account',
+          accountId,
+          name: input.name,
+          methods: input.methods,
+          withdrawFeeCents: input.withdrawFeeCents,
+          kv: 1,
+          publicKey: issued.publicKey,
+          createdAt,
+        },
+        ConditionExpression: 'attribute_not_exists(PK)',
+      },
+    },
+    { Put: { TableName: store.table, Item: { ...keys.balance(accountId), type: 'balance', accountId, availableCents: 0 }, ConditionExpression: 'attribute_not_exists(PK)' } },
+    issued.put,
+  ]);
+  return { account_id: accountId, public_key: issued.publicKey, secret_key: issued.secretKey };
+}
+
+async function readAccount(store: AccountStore, accountId: string) {
+  const out = await store.db.send(new GetCommand({ TableName: store.table, Key: keys.account(accountId), ConsistentRead: true }));
+  if (!out.Item) throw new AccountNotFoundError(accountId);
+  return out.Item;
+}
+
+/**
+ * New keys; the old public key is deleted and the key version moves on in the same transaction, so
+ * the old keys and every token issued from them stop working at once.
+ */
+export async function rotateKeys(store: AccountStore, accountId: string): Promise<IssuedKeys> {
+  const account = await readAccount(store, accountId);
+  const oldVersion = Number(account.kv);
+  const issued = keyItems(store, accountId, oldVersion + 1);
+  const oldKey = typeof account.publicKey === 'string' ? [{ Delete: { TableName: store.table, Key: keys.publicKey(account.publicKey) } }] : [];
+  await commitWrites(store.db, [
+    {
+      Update: {
+        TableName: store.table,
+        Key: keys.account(accountId),
+        UpdateExpression: 'SET kv = :next, publicKey = :pub',
+        ConditionExpression: 'kv = :old',
+        ExpressionAttributeValues: { ':next': oldVersion + 1, ':old': oldVersion, ':pub': issued.publicKey },
+      },
+    },
+    ...oldKey,
+    issued.put,
+  ]);
+  return { account_id: accountId, public_key: issued.publicKey, secret_key: issued.secretKey };
+}
+
+export async function setMethods(store: AccountStore, accountId: string, methods: PaymentMethod[]): Promise<void> {
+  try {
+    await store.db.send(
+      new UpdateCommand({
+        TableName: store.table,
+        Key: keys.account(accountId),
+        UpdateExpression: 'SET methods = :m',
+        ConditionExpression: 'attribute_exists(PK)',
+        ExpressionAttributeValues: { ':m': methods },
+      }),
+    );
+  } catch (err) {
+    if (isConditionalCheckFailed(err)) throw new AccountNotFoundError(accountId);
+    throw err;
+  }
+}
+
+/** An operator balance adjustment: the balance change and its ledger entry in one transaction. */
+export async function creditAccount(store: AccountStore, accountId: string, amountCents: number, reason = 'operator adjustment') {
+  const at = store.now().toISOString();
+  const entryId = newLedgerEntryId();
+  await commitWrites(store.db, [
+      {
+        Update: {
+          TableName: store.table,
+          Key: keys.balance(accountId),
+          UpdateExpression: 'ADD availableCents :amount',
+          ConditionExpression: 'attribute_exists(PK)',
+          ExpressionAttributeValues: { ':amount': amountCents },
+        },
+        onConditionFailed: () => new AccountNotFoundError(accountId),
+      },
+      {
+        Put: {
+          TableName: store.table,
+          Item: { ...keys.ledgerEntry(accountId, at, entryId), type: 'ledger', accountId, entryId, kind: 'operator_credit', amountCents, reason, createdAt: at },
+          ConditionExpression: 'attribute_not_exists(PK)',
+        },
+      },
+    ]);
+  return { account_id: accountId, entry_id: entryId, amount: formatCents(amountCents), created_at: at };
+}
+
+/** What on-call may see of an account: never a secret (the public key is not one). */
+export async function showAccount(store: AccountStore, accountId: string) {
+  const account = await readAccount(store, accountId);
+  const balance = await store.db.send(new GetCommand({ TableName: store.table, Key: keys.balance(accountId), ConsistentRead: true }));
+  return {
+    account_id: accountId,
+    name: account.name,
+    methods: account.methods,
+    withdraw_fee: formatCents(Number(account.withdrawFeeCents ?? 0)),
+    balance: formatCents(Number(balance.Item?.availableCents ?? 0)),
+    public_key: account.publicKey ?? null,
+    key_version: account.kv,
+    webhook_url: account.webhookUrl ?? null,
+    created_at: account.createdAt,
+  };
+}

@@ -1,0 +1,23 @@
+import { BadRequestError, UnauthorizedError } from '../http/errors';
+
+export type KeyPair = { publicKey: string; secretKey: string };
+
+const BASE64 = /^[A-Za-z0-9+/]+={0,2}$/;
+
+/**
+ * Parses `Authorization: Basic base64(public:secret)`.
+ * Missing header or another scheme → 401 (spec 5.4); a Basic header that is not base64 or has no colon → 400.
+ */
+export function parseBasicAuthorization(header: string | undefined): KeyPair {
+  if (!header) throw new UnauthorizedError('Missing Authorization header: send `Authorization: Basic base64(public_key:secret_key)`');
+  const match = /^Basic(?:\s+(.*))?$/i.exec(header.trim());
+  if (!match) throw new UnauthorizedError('Authorization must use the Basic scheme with your public and secret keys');
+  const encoded = (match[1] ?? '').trim();
+  if (encoded.length === 0 || encoded.length % 4 !== 0 || !BASE64.test(encoded)) {
+    throw new BadRequestError('Malformed Basic credentials: expected base64(public_key:secret_key)', 'malformed_authorization');
+  }
+  const decoded = Buffer.from(encoded, 'base64').toString('utf8');
+  const colon = decoded.indexOf(':');
+  if (colon < 0) throw new BadRequestError('Malformed Basic credentials: expected base64(public_key:secret_key)', 'malformed_authorization');
+  return { publicKey: decoded.slice(0, colon), secretKey: decoded.slice(colon + 1) };
+}

@@ -1,0 +1,65 @@
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import { UnauthorizedError } from '../http/errors';
+import type { AnyRoute } from '../http/route';
+import { hitCounter } from '../ratelimit/counter';
+import type { Runtime } from '../runtime';
+import type { Item } from '../storage/dynamo';
+import { keys } from '../storage/keys';
+import { unixSeconds } from '../clock';
+import { bearerTokenFrom, verifyToken } from './token';
+
+/** Who is calling: the account of a valid token, with the account item when the route writes. */
+export type Caller = { accountId: string; keyVersion: number; account?: Item };
+
+export type GateInput = { authorization: string | undefined; sourceIp: string };
+
+async function requireKeyVersion(rt: Runtime, accountId: string, keyVersion: number): Promise<void> {
+  const out = await rt.db.send(
+    new GetCommand({ TableName: rt.config.tableName, Key: keys.account(accountId), ConsistentRead: true, ProjectionExpression: 'kv' }),
+  );
+  if (!out.Item) throw new UnauthorizedError('Invalid token');
+  if (out.Item.kv !== keyVersion) throw new UnauthorizedError('Token revoked: the account keys were rotated');
+}
+
+function countIp(rt: Runtime, limitClass: 'auth' | 'cep', sourceIp: string, nowSeconds: number): Promise<unknown> {
+  return hitCounter(rt.db, {
+    table: rt.config.tableName,
+    key: keys.ipCounter(limitClass, sourceIp),
+    limit: rt.config.rateLimits[limitClass],
+    nowSeconds,
+    expires: true,
+  });
+}
+
+/**
+ * Authenticates and rate-limits one call. The common case (a Bearer route limited per account) is one
+ * DynamoDB round trip: the signed token is checked in memory, and the conditional update that counts
+ * the call also checks the token's key version, so rotated keys are refused at once.
+ */
+export async function admit(route: AnyRoute, input: GateInput, rt: Runtime): Promise<Caller | undefined> {
+  const nowSeconds = unixSeconds(rt.clock.now());
+  if (route.auth !== 'bearer') {
+    if (route.rateLimit === 'auth' || route.rateLimit === 'cep') await countIp(rt, route.rateLimit, input.sourceIp, nowSeconds);
+    return undefined;
+  }
+  const token = bearerTokenFrom(input.authorization);
+  const claims = verifyToken(token, (await rt.serviceKeys()).tokenSigning, nowSeconds);
+  const caller: Caller = { accountId: claims.accountId, keyVersion: claims.keyVersion };
+  if (route.rateLimit === 'account') {
+    const account = await hitCounter(rt.db, {
+      table: rt.config.tableName,
+      key: keys.account(claims.accountId),
+      limit: rt.config.rateLimits.account,
+      nowSeconds,
+      keyVersion: claims.keyVersion,
+      returnItem: route.access === 'write',
+    });
+    return account ? { ...caller, account } : caller;
+  }
+  if (route.rateLimit === 'auth' || route.rateLimit === 'cep') {
+    await Promise.all([countIp(rt, route.rateLimit, input.sourceIp, nowSeconds), requireKeyVersion(rt, claims.accountId, claims.keyVersion)]);
+    return caller;
+  }
+  await requireKeyVersion(rt, claims.accountId, claims.keyVersion);
+  return caller;
+}

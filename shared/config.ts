@@ -1,0 +1,47 @@
+import { z } from 'zod';
+
+const positiveInt = (fallback: number) => z.coerce.number().int().positive().default(fallback);
+
+/** Runtime configuration of every handler, read once per container from the environment. */
+export const configSchema = z.object({
+  TABLE_NAME: z.string().min(1),
+  MASTER_KEY_SECRET_ID: z.string().min(1),
+  TOKEN_TTL_SECONDS: positiveInt(30 * 24 * 60 * 60),
+  RATE_LIMIT_AUTH_PER_MINUTE: positiveInt(10),
+  RATE_LIMIT_CEP_PER_MINUTE: positiveInt(30),
+  RATE_LIMIT_ACCOUNT_PER_MINUTE: positiveInt(60),
+  IDEMPOTENCY_LOCK_SECONDS: positiveInt(60),
+  IDEMPOTENCY_TTL_SECONDS: positiveInt(24 * 60 * 60),
+});
+
+export type Config = {
+  tableName: string;
+  masterKeySecretId: string;
+  tokenTtlSeconds: number;
+  rateLimits: { auth: number; cep: number; account: number };
+  idempotency: { lockSeconds: number; ttlSeconds: number };
+};
+
+export function parseConfig(env: Record<string, string | undefined>): Config {
+  const parsed = configSchema.safeParse(env);
+  if (!parsed.success) {
+    const fields = parsed.error.issues.map((issue) => issue.path.join('.')).join(', ');
+    throw new Error(`Invalid configuration: ${fields}`);
+  }
+  const c = parsed.data;
+  return {
+    tableName: c.TABLE_NAME,
+    masterKeySecretId: c.MASTER_KEY_SECRET_ID,
+    tokenTtlSeconds: c.TOKEN_TTL_SECONDS,
+    rateLimits: { auth: c.RATE_LIMIT_AUTH_PER_MINUTE, cep: c.RATE_LIMIT_CEP_PER_MINUTE, account: c.RATE_LIMIT_ACCOUNT_PER_MINUTE },
+    idempotency: { lockSeconds: c.IDEMPOTENCY_LOCK_SECONDS, ttlSeconds: c.IDEMPOTENCY_TTL_SECONDS },
+  };
+}
+
+let cached: Config | undefined;
+
+/** The process's configuration, parsed and validated on first use and then kept. */
+export function getConfig(): Config {
+  cached ??= parseConfig(process.env);
+  return cached;
+}

@@ -1,0 +1,49 @@
+import type { APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
+import type { TxWrite } from '../storage/transact';
+import type { ErrorAnswer } from './errors';
+
+/** What a route implementation returns: status, body, and the writes to commit atomically with it. */
+export type RouteResult = {
+  status: number;
+  body: unknown;
+  /** Defaults to application/json; any other type takes a string body as is. */
+  contentType?: string;
+  headers?: Record<string, string>;
+  writes?: TxWrite[];
+};
+
+/** A serialized answer: what is stored for idempotent replay and what goes on the wire. */
+export type Answer = {
+  status: number;
+  body: string;
+  contentType: string;
+  headers: Record<string, string>;
+};
+
+export const JSON_TYPE = 'application/json; charset=utf-8';
+
+export function serializeResult(result: RouteResult): Answer {
+  const contentType = result.contentType ?? JSON_TYPE;
+  const body = contentType === JSON_TYPE ? JSON.stringify(result.body) : String(result.body);
+  return { status: result.status, body, contentType, headers: result.headers ?? {} };
+}
+
+/** The one place an API Gateway (payload 2.0) response is built. */
+export function toApiResult(answer: Answer): APIGatewayProxyStructuredResultV2 {
+  return {
+    statusCode: answer.status,
+    headers: {
+      'Content-Type': answer.contentType,
+      'Cache-Control': 'no-store',
+      'X-Content-Type-Options': 'nosniff',
+      ...answer.headers,
+    },
+    body: answer.body,
+    isBase64Encoded: false,
+  };
+}
+
+/** The response for an error already mapped by the error module. */
+export function errorApiResult(answer: ErrorAnswer): APIGatewayProxyStructuredResultV2 {
+  return toApiResult({ status: answer.status, body: JSON.stringify(answer.body), contentType: JSON_TYPE, headers: answer.headers });
+}

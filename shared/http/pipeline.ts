@@ -1,0 +1,59 @@
+import middy from '@middy/core';
+import type { APIGatewayProxyEventV2 } from 'aws-lambda';
+import type { output, ZodType } from 'zod';
+import type { Caller } from '../auth/gate';
+import { getRuntime, type Runtime } from '../runtime';
+import { type RouteResult, serializeResult } from './answer';
+import { admitCaller } from './middleware/admit';
+import { jsonBody } from './middleware/json-body';
+import { observe } from './middleware/observe';
+import { persist } from './middleware/persist';
+import { validateInput } from './middleware/validate';
+import type { RouteDef } from './route';
+import type { HttpResult, PendingAnswer, PipelineContext } from './state';
+
+type Parsed<T> = T extends ZodType ? output<T> : undefined;
+
+/** What a route implementation receives: validated input, the caller, and the runtime's ports. */
+export type RouteRequest<Body, Query, Params> = {
+  body: Parsed<Body>;
+  query: Parsed<Query>;
+  params: Parsed<Params>;
+  caller: Caller | undefined;
+  event: APIGatewayProxyEventV2;
+  runtime: Runtime;
+  now: Date;
+};
+
+/**
+ * Builds a route's Lambda handler: observe → admit (auth + rate limit) → JSON body → validate →
+ * idempotency/commit → the implementation. Implementations only parse nothing, decide, and return
+ * their answer with the writes to commit; responses and errors are built in one place.
+ */
+export function httpHandler<Body extends ZodType | undefined, Query extends ZodType | undefined, Params extends ZodType | undefined>(
+  route: RouteDef<Body, Query, Params>,
+  implementation: (request: RouteRequest<Body, Query, Params>) => Promise<RouteResult>,
+  runtime: () => Runtime = getRuntime,
+) {
+  return middy<APIGatewayProxyEventV2, HttpResult, Error, PipelineContext>()
+    .use(observe(route, runtime))
+    .use(admitCaller())
+    .use(jsonBody())
+    .use(validateInput())
+    .use(persist())
+    .handler(async (event, context): Promise<PendingAnswer> => {
+      const { state } = context;
+      if (state.replay) return { ...state.replay, headers: {}, writes: [], replayed: true };
+      const input = state.input ?? { body: undefined, query: undefined, params: undefined };
+      const result = await implementation({
+        body: input.body as Parsed<Body>,
+        query: input.query as Parsed<Query>,
+        params: input.params as Parsed<Params>,
+        caller: state.caller,
+        event,
+        runtime: state.runtime,
+        now: state.runtime.clock.now(),
+      });
+      return { ...serializeResult(result), writes: result.writes ?? [], replayed: false };
+    });
+}

@@ -1,0 +1,92 @@
+import type { ZodType } from 'zod';
+
+export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+/** none: public; basic: the key exchange; bearer: an account token. */
+export type AuthKind = 'none' | 'basic' | 'bearer';
+/** Which counter a call spends (spec 8): auth and cep per client IP, account per authenticated account. */
+export type RateLimitClass = 'none' | 'auth' | 'cep' | 'account';
+/** none: no table access; read: may only read business items (it still counts its own calls); write: full item access. */
+export type Access = 'none' | 'read' | 'write';
+export type IdempotencyMode = 'none' | 'optional' | 'required';
+
+export interface ResponseDef {
+  description: string;
+  schema?: ZodType;
+  contentType?: string;
+}
+
+export interface RouteDef<
+  Body extends ZodType | undefined = ZodType | undefined,
+  Query extends ZodType | undefined = ZodType | undefined,
+  Params extends ZodType | undefined = ZodType | undefined,
+> {
+  /** Unique id: names the Lambda function and the OpenAPI operationId. */
+  id: string;
+  method: HttpMethod;
+  /** API Gateway path template, e.g. /api/invoice/{invoice_id}. */
+  path: string;
+  /** Handler module, relative to the project root; it exports `handler`. */
+  handler: string;
+  auth: AuthKind;
+  rateLimit: RateLimitClass;
+  access: Access;
+  idempotency: IdempotencyMode;
+  summary: string;
+  description?: string;
+  tag: string;
+  request: { body?: Body; query?: Query; params?: Params };
+  responses: Record<number, ResponseDef>;
+}
+
+export function defineRoute<
+  Body extends ZodType | undefined = undefined,
+  Query extends ZodType | undefined = undefined,
+  Params extends ZodType | undefined = undefined,
+>(route: RouteDef<Body, Query, Params>): RouteDef<Body, Query, Params> {
+  return route;
+}
+
+export type AnyRoute = RouteDef<ZodType | undefined, ZodType | undefined, ZodType | undefined>;
+
+const PARAM = /\{([A-Za-z0-9_]+)\}/g;
+
+export function pathParameterNames(path: string): string[] {
+  return [...path.matchAll(PARAM)].map((m) => m[1] ?? '');
+}
+
+/** Compiles a path template into a matcher returning its decoded parameters, or null. */
+export function compilePath(path: string): (actual: string) => Record<string, string> | null {
+  const names = pathParameterNames(path);
+  const pattern = new RegExp(`^${path.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\\?\{[A-Za-z0-9_]+\\?\}/g, '([^/]+)')}$`);
+  return (actual) => {
+    const match = pattern.exec(actual);
+    if (!match) return null;
+    const params: Record<string, string> = {};
+    names.forEach((name, i) => {
+      const raw = match[i + 1] ?? '';
+      try {
+        params[name] = decodeURIComponent(raw);
+      } catch {
+        params[name] = raw;
+      }
+    });
+    return params;
+  };
+}
+
+export type RouteMatch = { kind: 'found'; route: AnyRoute; params: Record<string, string> } | { kind: 'method'; allowed: string[] } | { kind: 'none' };
+
+/** Finds the route for a method and path: found, known path with another method (405), or unknown (404). */
+export function createRouter(routes: readonly AnyRoute[]): (method: string, path: string) => RouteMatch {
+  const compiled = routes.map((route) => ({ route, match: compilePath(route.path) }));
+  return (method, path) => {
+    const allowed: string[] = [];
+    for (const { route, match } of compiled) {
+      const params = match(path);
+      if (!params) continue;
+      if (route.method === method.toUpperCase()) return { kind: 'found', route, params };
+      allowed.push(route.method);
+    }
+    return allowed.length > 0 ? { kind: 'method', allowed } : { kind: 'none' };
+  };
+}

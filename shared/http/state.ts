@@ -1,0 +1,36 @@
+import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
+import type { MiddlewareObj, Request } from '@middy/core';
+import type { Caller } from '../auth/gate';
+import type { Lock, StoredAnswer } from '../idempotency/store';
+import type { Runtime } from '../runtime';
+import type { TxWrite } from '../storage/transact';
+import type { Answer } from './answer';
+import type { AnyRoute } from './route';
+
+/** What the handler step hands to the after-steps: the serialized answer and the writes to commit with it. */
+export type PendingAnswer = Answer & { writes: TxWrite[]; replayed: boolean };
+
+/** One request's state, carried on the invocation's context from step to step. */
+export type RouteState = {
+  route: AnyRoute;
+  startedAt: number;
+  runtime: Runtime;
+  caller?: Caller;
+  input?: { body: unknown; query: unknown; params: unknown };
+  lock?: Lock;
+  replay?: StoredAnswer;
+};
+
+export type PipelineContext = Context & { state: RouteState };
+export type HttpResult = APIGatewayProxyStructuredResultV2 | PendingAnswer;
+export type PipelineRequest = Request<APIGatewayProxyEventV2, HttpResult, Error, PipelineContext>;
+export type PipelineMiddleware = MiddlewareObj<APIGatewayProxyEventV2, HttpResult, Error, PipelineContext>;
+
+export function isPending(result: HttpResult | null | undefined): result is PendingAnswer {
+  return typeof result === 'object' && result !== null && 'writes' in result && 'replayed' in result;
+}
+
+/** Headers of an API Gateway v2 event are lower-case; this reads one whatever the case given. */
+export function header(request: PipelineRequest, name: string): string | undefined {
+  return request.event.headers?.[name.toLowerCase()];
+}

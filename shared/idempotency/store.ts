@@ -1,0 +1,97 @@
+import { randomUUID } from 'node:crypto';
+import { DeleteCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
+import { ConflictError, UnprocessableError } from '../http/errors';
+import { type Db, isConditionalCheckFailed, itemFromConditionFailure } from '../storage/dynamo';
+import { keys } from '../storage/keys';
+import type { TxWrite } from '../storage/transact';
+
+/** The answer kept for replay: status, body text and the content type. */
+export type StoredAnswer = { status: number; body: string; contentType: string };
+
+export type Lock = { table: string; accountId: string; key: string; lockId: string; ttl: number };
+
+export type AcquireResult = { kind: 'acquired'; lock: Lock } | { kind: 'replay'; answer: StoredAnswer };
+
+export type AcquireInput = {
+  table: string;
+  accountId: string;
+  key: string;
+  fingerprint: string;
+  nowSeconds: number;
+  lockSeconds: number;
+  ttlSeconds: number;
+};
+
+/**
+ * Takes the key's lock with one conditional put: it succeeds when the key is new, when its record
+ * has expired, or when a crashed attempt's lock has run out. Otherwise the existing record decides:
+ * another body or route → 422 idempotency_key_reused; completed → replay; still running → 409.
+ */
+export async function acquireIdempotencyLock(db: Db, input: AcquireInput): Promise<AcquireResult> {
+  const lockId = randomUUID();
+  const ttl = input.nowSeconds + input.ttlSeconds;
+  try {
+    await db.send(
+      new PutCommand({
+        TableName: input.table,
+        Item: {
+          ...keys.idempotency(input.accountId, input.key),
+          type: 'idempotency',
+          state: 'IN_PROGRESS',
+          fingerprint: input.fingerprint,
+          lockId,
+          lockExpiresAt: input.nowSeconds + input.lockSeconds,
+          createdAt: input.nowSeconds,
+          ttl,
+        },
+        ConditionExpression: 'attribute_not_exists(PK) OR #ttl < :now OR (#state = :running AND lockExpiresAt < :now)',
+        ExpressionAttributeNames: { '#ttl': 'ttl', '#state': 'state' },
+        ExpressionAttributeValues: { ':now': input.nowSeconds, ':running': 'IN_PROGRESS' },
+        ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
+      }),
+    );
+    return { kind: 'acquired', lock: { table: input.table, accountId: input.accountId, key: input.key, lockId, ttl } };
+  } catch (err) {
+    if (!isConditionalCheckFailed(err)) throw err;
+    const existing = itemFromConditionFailure(err);
+    if (existing?.fingerprint !== input.fingerprint) {
+      throw new UnprocessableError('This Idempotency-Key was already used with another request body or route', 'idempotency_key_reused');
+    }
+    if (existing.state === 'COMPLETED') {
+      return { kind: 'replay', answer: { status: Number(existing.status), body: String(existing.body), contentType: String(existing.contentType) } };
+    }
+    throw new ConflictError('A request with this Idempotency-Key is still being processed', 'idempotency_in_progress');
+  }
+}
+
+/** The write that completes the record: part of the same transaction as the business writes. */
+export function completionWrite(lock: Lock, answer: StoredAnswer): TxWrite {
+  return {
+    Update: {
+      TableName: lock.table,
+      Key: keys.idempotency(lock.accountId, lock.key),
+      UpdateExpression: 'SET #state = :done, #status = :status, body = :body, contentType = :ct REMOVE lockExpiresAt',
+      ConditionExpression: 'lockId = :lock AND #state = :running',
+      ExpressionAttributeNames: { '#state': 'state', '#status': 'status' },
+      ExpressionAttributeValues: { ':done': 'COMPLETED', ':status': answer.status, ':body': answer.body, ':ct': answer.contentType, ':lock': lock.lockId, ':running': 'IN_PROGRESS' },
+    },
+    onConditionFailed: () => new ConflictError('A request with this Idempotency-Key is still being processed', 'idempotency_in_progress'),
+  };
+}
+
+/** Frees the key after a failure that is not stored (a 500), so a retry with it runs again. */
+export async function releaseIdempotencyLock(db: Db, lock: Lock): Promise<void> {
+  try {
+    await db.send(
+      new DeleteCommand({
+        TableName: lock.table,
+        Key: keys.idempotency(lock.accountId, lock.key),
+        ConditionExpression: 'lockId = :lock AND #state = :running',
+        ExpressionAttributeNames: { '#state': 'state' },
+        ExpressionAttributeValues: { ':lock': lock.lockId, ':running': 'IN_PROGRESS' },
+      }),
+    );
+  } catch (err) {
+    if (!isConditionalCheckFailed(err)) throw err;
+  }
+}

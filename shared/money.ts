@@ -1,0 +1,20 @@
+import Big from 'big.js';
+
+Big.RM = Big.roundHalfUp;
+
+const DECIMAL = /^\d{1,13}(\.\d{1,2})?$/;
+
+/** Parses a non-negative decimal amount with at most 2 decimals ("100", "100.5", "0.01") into integer cents. */
+export function parseAmountToCents(text: string): number {
+  if (!DECIMAL.test(text)) throw new Error(`Invalid amount "${text}": use digits with at most 2 decimals, e.g. 100.00`);
+  const cents = new Big(text).times(100);
+  const value = Number(cents.toFixed(0));
+  if (!Number.isSafeInteger(value)) throw new Error(`Amount "${text}" is too large`);
+  return value;
+}
+
+/** Integer cents as the 2-decimal string the API answers with ("1234" → "12.34"). */
+export function formatCents(cents: number): string {
+  if (!Number.isSafeInteger(cents)) throw new Error('Cents must be a safe integer');
+  return new Big(cents).div(100).toFixed(2);
+}

@@ -1,0 +1,27 @@
+import { type Clock, systemClock } from './clock';
+import { type Config, getConfig } from './config';
+import { getServiceKeys, type ServiceKeys } from './secrets/master-key';
+import { type Db, getDb } from './storage/dynamo';
+
+/** The ports a handler uses, created once per container. Tests may swap the clock. */
+export type Runtime = {
+  config: Config;
+  db: Db;
+  clock: Clock;
+  serviceKeys: () => Promise<ServiceKeys>;
+};
+
+let current: Runtime | undefined;
+
+export function getRuntime(): Runtime {
+  if (!current) {
+    const config = getConfig();
+    current = { config, db: getDb(), clock: systemClock, serviceKeys: () => getServiceKeys(config.masterKeySecretId) };
+  }
+  return current;
+}
+
+/** For tests only: replace some ports of the runtime (e.g. a fixed clock). */
+export function overrideRuntime(patch: Partial<Runtime>): void {
+  current = { ...getRuntime(), ...patch };
+}

@@ -1,0 +1,15 @@
+import { z } from 'zod';
+
+export const API_VERSION = '2026-10-14';
+
+export const generalErrorSchema = z
+  .object({ error: z.string(), code: z.string().optional() })
+  .meta({ id: 'Error', description: 'General error: a message, and a machine code where one applies.' });
+
+export const validationErrorSchema = z
+  .object({ error: z.record(z.string(), z.array(z.string())) })
+  .meta({ id: 'ValidationError', description: 'Invalid fields: each field name maps to its messages.' });
+
+export const internalErrorSchema = z
+  .object({ error: z.string(), code: z.literal('internal_error') })
+  .meta({ id: 'InternalError', description: 'Unexpected failure; details are only in the server log. Safe to retry with the same Idempotency-Key.' });

@@ -1,0 +1,42 @@
+import { GetSecretValueCommand, SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
+import { z } from 'zod';
+import { deriveKey } from '../auth/token';
+
+/** The secrets port: where the service's master key material comes from. */
+export interface SecretSource {
+  getSecretString(secretId: string): Promise<string>;
+}
+
+export function secretsManagerSource(client: SecretsManagerClient = new SecretsManagerClient({})): SecretSource {
+  return {
+    async getSecretString(secretId) {
+      const out = await client.send(new GetSecretValueCommand({ SecretId: secretId }));
+      if (!out.SecretString) throw new Error('The master key secret has no string value');
+      return out.SecretString;
+    },
+  };
+}
+
+const masterSecretSchema = z.object({ masterKey: z.string().min(32) });
+
+export type ServiceKeys = { tokenSigning: Buffer };
+
+/** Parses the secret's JSON and derives one key per purpose. */
+export function deriveServiceKeys(secretString: string): ServiceKeys {
+  const parsed = masterSecretSchema.safeParse(JSON.parse(secretString));
+  if (!parsed.success) throw new Error('The master key secret must be JSON with a masterKey of at least 32 characters');
+  return { tokenSigning: deriveKey(parsed.data.masterKey, 'token-signing/v1') };
+}
+
+let cached: Promise<ServiceKeys> | undefined;
+
+/** Fetched once per container; a failed fetch is not cached, so the next call tries again. */
+export function getServiceKeys(secretId: string, source: SecretSource = secretsManagerSource()): Promise<ServiceKeys> {
+  if (!cached) {
+    cached = source.getSecretString(secretId).then(deriveServiceKeys);
+    cached.catch(() => {
+      cached = undefined;
+    });
+  }
+  return cached;
+}

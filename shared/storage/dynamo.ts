@@ -1,0 +1,33 @@
+import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { unmarshall } from '@aws-sdk/util-dynamodb';
+import type { AttributeValue } from '@aws-sdk/client-dynamodb';
+
+export type Db = DynamoDBDocumentClient;
+export type Item = Record<string, unknown>;
+
+/** A document client; the endpoint comes from the SDK's usual chain (AWS_ENDPOINT_URL_DYNAMODB locally). */
+export function createDb(client: DynamoDBClient = new DynamoDBClient({})): Db {
+  return DynamoDBDocumentClient.from(client, {
+    marshallOptions: { removeUndefinedValues: true, convertEmptyValues: false },
+  });
+}
+
+let shared: Db | undefined;
+
+/** The container's document client, created once. */
+export function getDb(): Db {
+  shared ??= createDb();
+  return shared;
+}
+
+/** The item a failed condition check returned (raw attribute values on the error), as plain values. */
+export function itemFromConditionFailure(err: unknown): Item | undefined {
+  if (typeof err !== 'object' || err === null || !('Item' in err)) return undefined;
+  const raw = (err as { Item?: Record<string, AttributeValue> }).Item;
+  return raw ? unmarshall(raw) : undefined;
+}
+
+export function isConditionalCheckFailed(err: unknown): boolean {
+  return typeof err === 'object' && err !== null && (err as { name?: string }).name === 'ConditionalCheckFailedException';
+}

@@ -1,0 +1,15 @@
+/**
+ * The one DynamoDB table's shape, read by the CDK stack and by the local stack so both
+ * build the same table. Item types, keys and access patterns: docs/architecture.md.
+ */
+export const tableShape = {
+  partitionKey: 'PK',
+  sortKey: 'SK',
+  timeToLiveAttribute: 'ttl',
+  globalSecondaryIndexes: [
+    // Lists only (newest first per account and item type); lookups use the main key.
+    { indexName: 'GSI1', partitionKey: 'GSI1PK', sortKey: 'GSI1SK' },
+  ],
+} as const;
+
+export type TableShape = typeof tableShape;
