@@ -5,6 +5,7 @@
  */
 import { defineRoute, type AnyRoute } from './http/route';
 import { authTokenResponseSchema } from './schemas/auth';
+import { balanceResponseSchema } from './schemas/balance';
 
 export const routes = {
   authToken: defineRoute({
@@ -22,6 +23,23 @@ export const routes = {
     request: {},
     responses: {
       200: { description: 'A Bearer token', schema: authTokenResponseSchema },
+    },
+  }),
+  balance: defineRoute({
+    id: 'GetBalance',
+    method: 'GET',
+    path: '/api/balance',
+    handler: 'functions/account/balance.ts',
+    auth: 'bearer',
+    rateLimit: 'account',
+    access: 'read',
+    idempotency: 'none',
+    tag: 'Account',
+    summary: "The account's available balance",
+    description: 'Not in the published reference: added so a merchant can see what a Pix withdrawal may spend (docs/decisions.md).',
+    request: {},
+    responses: {
+      200: { description: 'The available balance', schema: balanceResponseSchema },
     },
   }),
   openApiDocument: defineRoute({

@@ -16,9 +16,9 @@ import { type Poller, startQueuePoller, startStreamPoller } from './pollers';
 import { startSecretsEndpoint } from './secrets-endpoint';
 import { startSqsLocal } from './sqs';
 import { ensureTable } from './table';
+import { LOCAL_MASTER_SECRET, LOCAL_TABLE } from './constants';
 
-export const LOCAL_TABLE = 'payment-gateway-local';
-export const LOCAL_MASTER_SECRET = 'payment-gateway/local/master-key';
+export { LOCAL_MASTER_SECRET, LOCAL_TABLE };
 
 export type LocalStackOptions = { root: string; port: number; dynamodbPort: number; sqsPort: number; dataDir?: string };
 

@@ -1,0 +1,93 @@
+/**
+ * The operator CLI (`npm run admin -- <command>`): the merchant panel's stand-in and on-call's tool.
+ * Each command prints ONE JSON object on stdout; bad input exits 2 and a failure exits 1, each with
+ * a one-line message on stderr. Secrets are printed only where the command issues them.
+ */
+import { parseArgs } from 'node:util';
+import { parseMethods } from '../../shared/accounts/methods';
+import { createAccount, creditAccount, rotateKeys, setMethods, showAccount, type AccountStore } from '../../shared/accounts/store';
+import { parseAmountToCents } from '../../shared/money';
+import { resolveTarget } from './target';
+
+class UsageError extends Error {}
+
+const USAGE = 'usage: npm run admin -- account create|rotate-keys|set-methods|credit|show [--name N] [--account ID] [--methods pix,boleto,card] [--withdraw-fee 0.00] [--amount 100.00] [--stack NAME | --table NAME] (README: Operator CLI)';
+
+const { positionals, values } = (() => {
+  try {
+    return parseArgs({
+      allowPositionals: true,
+      options: {
+        name: { type: 'string' },
+        methods: { type: 'string' },
+        'withdraw-fee': { type: 'string' },
+        account: { type: 'string' },
+        amount: { type: 'string' },
+        stack: { type: 'string' },
+        table: { type: 'string' },
+        region: { type: 'string' },
+        help: { type: 'boolean' },
+      },
+    });
+  } catch (err) {
+    process.stderr.write(`${err instanceof Error ? err.message : String(err)}\n`);
+    process.exit(2);
+  }
+})();
+
+function required(name: 'name' | 'methods' | 'account' | 'amount'): string {
+  const value = values[name];
+  if (value === undefined || value.trim() === '') throw new UsageError(`--${name} is required`);
+  return value.trim();
+}
+
+function usage<T>(parse: () => T): T {
+  try {
+    return parse();
+  } catch (err) {
+    throw new UsageError(err instanceof Error ? err.message : String(err));
+  }
+}
+
+async function run(): Promise<unknown> {
+  const [group, command] = positionals;
+  if (values.help || group !== 'account' || !command) throw new UsageError(USAGE);
+  const target = await resolveTarget({ stack: values.stack, table: values.table, region: values.region }, process.env);
+  const store: AccountStore = { db: target.db, table: target.table, now: () => new Date() };
+  switch (command) {
+    case 'create': {
+      const name = required('name');
+      if (name.length > 120) throw new UsageError('--name is at most 120 characters');
+      const methods = usage(() => parseMethods(values.methods ?? 'pix,boleto,card'));
+      const withdrawFeeCents = usage(() => parseAmountToCents(values['withdraw-fee'] ?? '0.00'));
+      return createAccount(store, { name, methods, withdrawFeeCents });
+    }
+    case 'rotate-keys':
+      return rotateKeys(store, required('account'));
+    case 'set-methods': {
+      const accountId = required('account');
+      const methods = usage(() => parseMethods(required('methods')));
+      await setMethods(store, accountId, methods);
+      return { account_id: accountId, methods };
+    }
+    case 'credit': {
+      const accountId = required('account');
+      const cents = usage(() => parseAmountToCents(required('amount')));
+      if (cents <= 0) throw new UsageError('--amount must be greater than zero');
+      return creditAccount(store, accountId, cents);
+    }
+    case 'show':
+      return showAccount(store, required('account'));
+    default:
+      throw new UsageError(`unknown command "account ${command}": ${USAGE}`);
+  }
+}
+
+try {
+  const result = await run();
+  process.stdout.write(`${JSON.stringify(result)}\n`);
+} catch (err) {
+  const message = err instanceof Error ? err.message : String(err);
+  process.stderr.write(`${err instanceof UsageError ? message : `error: ${message}`}`.replace(/\s*\n\s*/g, ' ') + '\n');
+  process.exit(err instanceof UsageError ? 2 : 1);
+}

@@ -1,0 +1,12 @@
+import { z } from 'zod';
+
+export const moneyString = z.string().regex(/^-?\d+\.\d{2}$/).describe('Decimal amount in BRL with two decimals');
+
+export const balanceResponseSchema = z
+  .object({
+    balance: z.object({
+      available: moneyString.describe('What can be withdrawn now: credits minus withdrawals paid or in flight'),
+      currency: z.literal('BRL'),
+    }),
+  })
+  .meta({ id: 'BalanceResponse' });

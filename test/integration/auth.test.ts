@@ -1,0 +1,100 @@
+import { GetSecretValueCommand, SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { rotateKeys } from '../../shared/accounts/store';
+import { signToken } from '../../shared/auth/token';
+import { deriveServiceKeys } from '../../shared/secrets/master-key';
+import { accountStore, basic, bearer, call, newAccount, stack, tokenFor } from '../support/api';
+
+async function signingKey(): Promise<Buffer> {
+  const client = new SecretsManagerClient({ region: 'us-east-1', endpoint: stack().secretsEndpoint, credentials: { accessKeyId: 'local', secretAccessKey: 'local' } });
+  const out = await client.send(new GetSecretValueCommand({ SecretId: stack().masterKeySecretId }));
+  return deriveServiceKeys(out.SecretString ?? '').tokenSigning;
+}
+
+describe('POST /api/auth (spec 4.2, 5)', () => {
+  it('exchanges valid keys for a Bearer token with the configured lifetime (default 30 days)', async () => {
+    const keys = await newAccount();
+    const reply = await call('POST', '/api/auth', { headers: { authorization: basic(keys.public_key, keys.secret_key) } });
+    expect(reply.status).toBe(200);
+    const body = reply.json as { success: { token: string; token_type: string; expires_in: number } };
+    expect(body.success.token_type).toBe('Bearer');
+    expect(body.success.expires_in).toBe(30 * 24 * 60 * 60);
+    expect(body.success.token).toMatch(/^pgt_/);
+    const balance = await call('GET', '/api/balance', { headers: bearer(body.success.token) });
+    expect(balance.status).toBe(200);
+    expect(balance.json).toEqual({ balance: { available: '0.00', currency: 'BRL' } });
+  });
+
+  it('answers 401 for a wrong secret, an unknown public key and a missing header', async () => {
+    const keys = await newAccount();
+    for (const headers of [{ authorization: basic(keys.public_key, `${keys.secret_key}x`) }, { authorization: basic('PUB-unknown', keys.secret_key) }, {}]) {
+      const reply = await call('POST', '/api/auth', { headers });
+      expect(reply.status).toBe(401);
+      expect(typeof (reply.json as { error: unknown }).error).toBe('string');
+    }
+  });
+
+  it('answers 400 for a malformed Basic header (not base64, or no colon)', async () => {
+    for (const authorization of ['Basic !!!not-base64!!!', `Basic ${Buffer.from('no-colon-here').toString('base64')}`]) {
+      const reply = await call('POST', '/api/auth', { headers: { authorization } });
+      expect(reply.status).toBe(400);
+      expect(reply.json).toMatchObject({ error: expect.any(String) });
+    }
+  });
+
+  it('never stores the secret key in a readable form', async () => {
+    const keys = await newAccount();
+    const { ScanCommand } = await import('@aws-sdk/lib-dynamodb');
+    const store = accountStore();
+    const scan = await store.db.send(new ScanCommand({ TableName: store.table }));
+    expect(JSON.stringify(scan.Items)).not.toContain(keys.secret_key);
+    expect(JSON.stringify(scan.Items)).not.toContain(keys.secret_key.slice(4));
+  });
+});
+
+describe('Bearer tokens on the other /api routes', () => {
+  let key: Buffer;
+  beforeAll(async () => {
+    key = await signingKey();
+  });
+
+  it('answers 401 when the token is missing, malformed or not Bearer', async () => {
+    for (const headers of [{}, { authorization: 'Bearer' }, { authorization: 'Bearer not-a-token' }, { authorization: 'Token abc' }]) {
+      const reply = await call('GET', '/api/balance', { headers });
+      expect(reply.status).toBe(401);
+      expect(reply.json).toMatchObject({ error: expect.any(String) });
+    }
+  });
+
+  it('answers 401 for a token with a forged signature', async () => {
+    const keys = await newAccount();
+    const token = await tokenFor(keys);
+    const forged = `${token.slice(0, -2)}${token.endsWith('AA') ? 'BB' : 'AA'}`;
+    expect((await call('GET', '/api/balance', { headers: bearer(forged) })).status).toBe(401);
+  });
+
+  it('answers 401 for an expired token and for an unknown account', async () => {
+    const keys = await newAccount();
+    const now = Math.floor(Date.now() / 1000);
+    const expired = signToken({ accountId: keys.account_id, keyVersion: 1, issuedAt: now - 100, expiresAt: now - 1 }, key);
+    const expiredReply = await call('GET', '/api/balance', { headers: bearer(expired) });
+    expect(expiredReply.status).toBe(401);
+    expect((expiredReply.json as { error: string }).error).toMatch(/expired/i);
+    const valid = signToken({ accountId: keys.account_id, keyVersion: 1, issuedAt: now, expiresAt: now + 60 }, key);
+    expect((await call('GET', '/api/balance', { headers: bearer(valid) })).status).toBe(200);
+    const ghost = signToken({ accountId: 'acct_doesnotexist000000', keyVersion: 1, issuedAt: now, expiresAt: now + 60 }, key);
+    expect((await call('GET', '/api/balance', { headers: bearer(ghost) })).status).toBe(401);
+  });
+
+  it('revokes every older token and the old keys at once when keys are rotated', async () => {
+    const keys = await newAccount();
+    const oldToken = await tokenFor(keys);
+    expect((await call('GET', '/api/balance', { headers: bearer(oldToken) })).status).toBe(200);
+    const fresh = await rotateKeys(accountStore(), keys.account_id);
+    const revoked = await call('GET', '/api/balance', { headers: bearer(oldToken) });
+    expect(revoked.status).toBe(401);
+    expect((await call('POST', '/api/auth', { headers: { authorization: basic(keys.public_key, keys.secret_key) } })).status).toBe(401);
+    const newToken = await tokenFor(fresh);
+    expect((await call('GET', '/api/balance', { headers: bearer(newToken) })).status).toBe(200);
+  });
+});

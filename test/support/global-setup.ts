@@ -1,0 +1,20 @@
+import type { TestProject } from 'vitest/node';
+import { startLocalStackProcess, type LocalStackInfo, type RunningStack } from './local-stack-process';
+
+declare module 'vitest' {
+  export interface ProvidedContext {
+    localStack: LocalStackInfo;
+  }
+}
+
+let running: RunningStack | undefined;
+
+/** Starts the local stack once per test run (free ports) and stops it, with every child, at the end. */
+export async function setup(project: TestProject) {
+  running = await startLocalStackProcess();
+  project.provide('localStack', running.info);
+}
+
+export async function teardown() {
+  await running?.stop();
+}

@@ -1,0 +1,27 @@
+import type { APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
+import { lambdaContext, toHttpApiEvent } from '../../infra/local/apigw-event';
+import type { AnyRoute } from '../../shared/http/route';
+import { uniqueIp } from './api';
+
+type Handler = (event: never, context: never) => Promise<unknown>;
+
+export type Invoked = { status: number; headers: Record<string, string>; body: string; json: unknown };
+
+/** Calls a pipeline handler in this process with the API Gateway v2 event the local gateway would build. */
+export async function invoke(handler: Handler, route: AnyRoute, options: { headers?: Record<string, string>; body?: string | object } = {}): Promise<Invoked> {
+  const body = options.body === undefined ? Buffer.alloc(0) : Buffer.from(typeof options.body === 'string' ? options.body : JSON.stringify(options.body));
+  const event = toHttpApiEvent(
+    { method: route.method, url: route.path, headers: { 'content-type': 'application/json', ...options.headers }, body, sourceIp: uniqueIp(), host: 'localhost' },
+    `${route.method} ${route.path}`,
+    undefined,
+  );
+  const result = (await handler(event as never, lambdaContext(route.id) as never)) as APIGatewayProxyStructuredResultV2;
+  const text = result.body ?? '';
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch {
+    json = undefined;
+  }
+  return { status: result.statusCode ?? 0, headers: (result.headers ?? {}) as Record<string, string>, body: text, json };
+}
