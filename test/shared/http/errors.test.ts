@@ -1,0 +1,102 @@
+import { describe, expect, it } from 'vitest';
+import {
+  AppError,
+  BadRequestError,
+  ConflictError,
+  INTERNAL_ERROR_MESSAGE,
+  MethodNotAllowedError,
+  NotFoundError,
+  RateLimitedError,
+  toErrorAnswer,
+  UnauthorizedError,
+  UnprocessableError,
+  UpstreamError,
+  ValidationError,
+} from '../../../shared/http/errors';
+
+describe('toErrorAnswer', () => {
+  it('maps a ValidationError to 422 {error: {field: [messages]}} without a code', () => {
+    const fields = { amount: ['Must be greater than 0'], 'customer.email': ['Invalid email', 'Too long'] };
+    const answer = toErrorAnswer(new ValidationError(fields));
+    expect(answer.status).toBe(422);
+    expect(answer.body).toEqual({ error: fields });
+    expect(answer.unexpected).toBe(false);
+    expect(answer.headers).toEqual({});
+  });
+
+  it.each([
+    [new BadRequestError('Payment method not enabled', 'method_not_enabled'), 400, 'method_not_enabled'],
+    [new UnauthorizedError('Invalid token'), 401, 'unauthorized'],
+    [new NotFoundError('No such invoice'), 404, 'not_found'],
+    [new ConflictError('Still processing', 'idempotency_in_progress'), 409, 'idempotency_in_progress'],
+    [new UnprocessableError('Key reused with another body', 'idempotency_key_reused'), 422, 'idempotency_key_reused'],
+    [new UpstreamError(502, 'Bank said no'), 502, 'upstream_error'],
+    [new UpstreamError(503, 'Bank unavailable'), 503, 'upstream_unavailable'],
+  ])('maps %s to its status with {error, code}', (err, status, code) => {
+    const answer = toErrorAnswer(err);
+    expect(answer.status).toBe(status);
+    expect(answer.body).toEqual({ error: err.message, code });
+    expect(answer.unexpected).toBe(false);
+  });
+
+  it('leaves the code out when an AppError has none', () => {
+    const answer = toErrorAnswer(new BadRequestError('Card refused by the issuer'));
+    expect(answer.status).toBe(400);
+    expect(answer.body).toEqual({ error: 'Card refused by the issuer' });
+    expect(Object.keys(answer.body)).toEqual(['error']);
+  });
+
+  it('keeps the status and headers of a plain AppError', () => {
+    const answer = toErrorAnswer(new AppError(418, 'teapot', 'teapot', { 'X-Thing': '1' }));
+    expect(answer).toEqual({ status: 418, body: { error: 'teapot', code: 'teapot' }, headers: { 'X-Thing': '1' }, unexpected: false });
+  });
+
+  it.each([
+    [0.2, '1'],
+    [0, '1'],
+    [-5, '1'],
+    [1, '1'],
+    [1.01, '2'],
+    [59.1, '60'],
+    [60, '60'],
+  ])('gives 429 with Retry-After in whole seconds >= 1 (retry after %s s → %s)', (seconds, header) => {
+    const answer = toErrorAnswer(new RateLimitedError(seconds));
+    expect(answer.status).toBe(429);
+    expect(answer.headers['Retry-After']).toBe(header);
+    expect(answer.body).toMatchObject({ code: 'rate_limited' });
+    expect(typeof answer.body.error).toBe('string');
+  });
+
+  it('gives 405 with an Allow header listing the allowed methods', () => {
+    const answer = toErrorAnswer(new MethodNotAllowedError(['GET', 'POST']));
+    expect(answer.status).toBe(405);
+    expect(answer.headers).toEqual({ Allow: 'GET, POST' });
+    expect(answer.body).toMatchObject({ code: 'method_not_allowed' });
+  });
+
+  it('turns an unknown Error into a bare 500 that leaks neither the message nor the stack', () => {
+    const err = new Error('ENOENT: no such file /var/task/secret/config.json (db password hunter2)');
+    expect(err.stack).toContain('at ');
+    const answer = toErrorAnswer(err);
+    expect(answer.status).toBe(500);
+    expect(answer.unexpected).toBe(true);
+    expect(answer.headers).toEqual({});
+    expect(answer.body).toEqual({ error: INTERNAL_ERROR_MESSAGE, code: 'internal_error' });
+    const json = JSON.stringify(answer.body);
+    expect(json).not.toContain('/var/task');
+    expect(json).not.toContain('hunter2');
+    expect(json).not.toContain('ENOENT');
+    expect(json).not.toMatch(/\bat \S+ \(|\bat \//);
+    expect(INTERNAL_ERROR_MESSAGE.startsWith('Internal error')).toBe(true);
+  });
+
+  it.each([['a string'], [undefined], [null], [42], [{ status: 400, message: 'looks like an AppError' }], [new TypeError('x is undefined')]])(
+    'turns any other thrown value (%j) into the same 500',
+    (thrownValue) => {
+      const answer = toErrorAnswer(thrownValue);
+      expect(answer.status).toBe(500);
+      expect(answer.body).toEqual({ error: INTERNAL_ERROR_MESSAGE, code: 'internal_error' });
+      expect(answer.unexpected).toBe(true);
+    },
+  );
+});
