@@ -1,0 +1,68 @@
+import { describe, expect, it } from 'vitest';
+import { parseConfig } from '../../shared/config';
+
+const REQUIRED = { TABLE_NAME: 'payment-gateway-test', MASTER_KEY_SECRET_ID: 'payment-gateway/test/master-key' };
+
+describe('parseConfig', () => {
+  it('applies the spec defaults (30-day token, limits 10/30/60, idempotency lock 60 s and TTL 24 h)', () => {
+    expect(parseConfig(REQUIRED)).toEqual({
+      tableName: 'payment-gateway-test',
+      masterKeySecretId: 'payment-gateway/test/master-key',
+      tokenTtlSeconds: 30 * 24 * 60 * 60,
+      rateLimits: { auth: 10, cep: 30, account: 60 },
+      idempotency: { lockSeconds: 60, ttlSeconds: 24 * 60 * 60 },
+    });
+    expect(parseConfig(REQUIRED).tokenTtlSeconds).toBe(2_592_000);
+    expect(parseConfig(REQUIRED).idempotency.ttlSeconds).toBe(86_400);
+  });
+
+  it('reads overrides from environment strings as numbers', () => {
+    const config = parseConfig({
+      ...REQUIRED,
+      TOKEN_TTL_SECONDS: '3600',
+      RATE_LIMIT_AUTH_PER_MINUTE: '5',
+      RATE_LIMIT_CEP_PER_MINUTE: '7',
+      RATE_LIMIT_ACCOUNT_PER_MINUTE: '1000',
+      IDEMPOTENCY_LOCK_SECONDS: '15',
+      IDEMPOTENCY_TTL_SECONDS: '172800',
+    });
+    expect(config.tokenTtlSeconds).toBe(3600);
+    expect(config.rateLimits).toEqual({ auth: 5, cep: 7, account: 1000 });
+    expect(config.idempotency).toEqual({ lockSeconds: 15, ttlSeconds: 172_800 });
+  });
+
+  it('ignores unrelated variables', () => {
+    expect(parseConfig({ ...REQUIRED, PATH: '/usr/bin', AWS_REGION: 'sa-east-1' }).tableName).toBe('payment-gateway-test');
+  });
+
+  it('throws naming TABLE_NAME when it is missing or empty', () => {
+    expect(() => parseConfig({ MASTER_KEY_SECRET_ID: 'x' })).toThrow(/TABLE_NAME/);
+    expect(() => parseConfig({ ...REQUIRED, TABLE_NAME: '' })).toThrow(/TABLE_NAME/);
+  });
+
+  it('throws naming MASTER_KEY_SECRET_ID when it is missing', () => {
+    expect(() => parseConfig({ TABLE_NAME: 't' })).toThrow(/MASTER_KEY_SECRET_ID/);
+  });
+
+  it('names every missing field at once', () => {
+    let message = '';
+    try {
+      parseConfig({});
+    } catch (err) {
+      message = (err as Error).message;
+    }
+    expect(message).toContain('TABLE_NAME');
+    expect(message).toContain('MASTER_KEY_SECRET_ID');
+  });
+
+  it.each([
+    ['RATE_LIMIT_AUTH_PER_MINUTE', 'ten'],
+    ['RATE_LIMIT_CEP_PER_MINUTE', '3.5'],
+    ['RATE_LIMIT_ACCOUNT_PER_MINUTE', '0'],
+    ['RATE_LIMIT_ACCOUNT_PER_MINUTE', '-60'],
+    ['TOKEN_TTL_SECONDS', '30d'],
+    ['IDEMPOTENCY_LOCK_SECONDS', 'NaN'],
+  ])('throws naming %s for the non-numeric or non-positive value %j', (name, value) => {
+    expect(() => parseConfig({ ...REQUIRED, [name]: value })).toThrow(new RegExp(name));
+  });
+});

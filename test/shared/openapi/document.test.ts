@@ -1,0 +1,174 @@
+import { Validator } from '@seriousme/openapi-schema-validator';
+import { z } from 'zod';
+import { describe, expect, it } from 'vitest';
+import { defineRoute, pathParameterNames, type AnyRoute } from '../../../shared/http/route';
+import { buildOpenApiDocument } from '../../../shared/openapi/document';
+import { routeList } from '../../../shared/routes';
+
+type Json = Record<string, unknown>;
+type Operation = {
+  operationId: string;
+  security: Json[];
+  parameters: { name: string; in: string; required: boolean; schema: Json }[];
+  requestBody?: { required: boolean; content: Record<string, { schema: Json }> };
+  responses: Record<string, { description: string; headers?: Record<string, { schema: Json }>; content?: Json }>;
+};
+
+/** A route with every kind of input, so the generator's body, query, path and header parameters are all exercised. */
+const createThing = defineRoute({
+  id: 'CreateThing',
+  method: 'POST',
+  path: '/api/thing/{thing_id}/part',
+  handler: 'functions/test/create-thing.ts',
+  auth: 'bearer',
+  rateLimit: 'account',
+  access: 'write',
+  idempotency: 'required',
+  tag: 'Test',
+  summary: 'Creates a part of a thing',
+  request: {
+    body: z.object({ name: z.string().min(1).max(50), amount: z.string().regex(/^\d+\.\d{2}$/), tags: z.array(z.string()).optional() }),
+    query: z.object({ dry_run: z.enum(['true', 'false']).optional(), page: z.coerce.number().int().min(1) }),
+    params: z.object({ thing_id: z.string().min(3) }),
+  },
+  responses: { 200: { description: 'Created', schema: z.object({ id: z.string() }).meta({ id: 'ThingPart' }) } },
+});
+
+async function validate(document: Json) {
+  const validator = new Validator();
+  return validator.validate(document);
+}
+
+function operationOf(document: Json, route: AnyRoute): Operation {
+  const paths = document.paths as Record<string, Record<string, Operation>>;
+  const operation = paths[route.path]?.[route.method.toLowerCase()];
+  if (!operation) throw new Error(`no ${route.method} ${route.path} in the document`);
+  return operation;
+}
+
+describe('buildOpenApiDocument(routeList)', () => {
+  const document = buildOpenApiDocument(routeList);
+
+  it('is a valid OpenAPI 3.1 document', async () => {
+    const result = await validate(document);
+    expect(result.errors).toBeUndefined();
+    expect(result.valid).toBe(true);
+    expect(document.openapi).toMatch(/^3\.1\./);
+  });
+
+  it('carries the API version of the spec', () => {
+    expect((document.info as Json).version).toBe('2026-10-14');
+  });
+
+  it('has every route of the table with its method and operationId', () => {
+    expect(routeList.length).toBeGreaterThan(0);
+    for (const route of routeList) {
+      expect(operationOf(document, route).operationId).toBe(route.id);
+    }
+    const operationCount = Object.values(document.paths as Record<string, Json>).reduce((n, item) => n + Object.keys(item).length, 0);
+    expect(operationCount).toBe(routeList.length);
+  });
+
+  it('gives operationIds that are unique', () => {
+    const ids = routeList.map((route) => operationOf(document, route).operationId);
+    expect(new Set(ids).size).toBe(ids.length);
+  });
+
+  it('secures each route with its scheme', () => {
+    for (const route of routeList) {
+      const security = operationOf(document, route).security;
+      if (route.auth === 'bearer') expect(security).toEqual([{ bearerAuth: [] }]);
+      if (route.auth === 'basic') expect(security).toEqual([{ basicAuth: [] }]);
+      if (route.auth === 'none') expect(security).toEqual([]);
+    }
+  });
+
+  it('lists 401 and a 429 with an integer Retry-After header on every bearer route', () => {
+    const bearerRoutes = routeList.filter((route) => route.auth === 'bearer');
+    expect(bearerRoutes.length).toBeGreaterThan(0);
+    for (const route of bearerRoutes) {
+      const { responses } = operationOf(document, route);
+      expect(responses['401'], route.id).toBeDefined();
+      expect(responses['429']?.headers?.['Retry-After']?.schema, route.id).toEqual({ type: 'integer' });
+    }
+  });
+
+  it('lists 400, 401 and 429 on the Basic key exchange', () => {
+    for (const route of routeList.filter((r) => r.auth === 'basic')) {
+      const { responses } = operationOf(document, route);
+      expect(Object.keys(responses)).toEqual(expect.arrayContaining(['200', '400', '401', '429', '500']));
+      expect(responses['429']?.headers?.['Retry-After']).toBeDefined();
+    }
+  });
+
+  it('lists a 500 on every route and no 401 or 429 on public unlimited routes', () => {
+    for (const route of routeList) {
+      const { responses } = operationOf(document, route);
+      expect(responses['500'], route.id).toBeDefined();
+      if (route.auth === 'none') expect(responses['401'], route.id).toBeUndefined();
+      if (route.rateLimit === 'none') expect(responses['429'], route.id).toBeUndefined();
+    }
+  });
+
+  it('has a requestBody exactly on the routes that take a body', () => {
+    for (const route of routeList) {
+      const { requestBody } = operationOf(document, route);
+      if (route.request.body) expect(requestBody?.content['application/json']?.schema, route.id).toBeDefined();
+      else expect(requestBody, route.id).toBeUndefined();
+    }
+  });
+
+  it('declares the basicAuth and bearerAuth security schemes', () => {
+    const schemes = (document.components as { securitySchemes: Record<string, Json> }).securitySchemes;
+    expect(schemes.basicAuth).toMatchObject({ type: 'http', scheme: 'basic' });
+    expect(schemes.bearerAuth).toMatchObject({ type: 'http', scheme: 'bearer' });
+  });
+
+  it('resolves every $ref to a component schema', () => {
+    const refs = [...JSON.stringify(document).matchAll(/"\$ref":"([^"]+)"/g)].map((m) => m[1] ?? '');
+    expect(refs.length).toBeGreaterThan(0);
+    const schemas = (document.components as { schemas: Record<string, unknown> }).schemas;
+    for (const ref of refs) {
+      expect(ref.startsWith('#/components/schemas/'), ref).toBe(true);
+      expect(schemas[ref.slice('#/components/schemas/'.length)], ref).toBeDefined();
+    }
+  });
+});
+
+describe('buildOpenApiDocument with a route that takes every kind of input', () => {
+  const document = buildOpenApiDocument([...routeList, createThing]);
+  const operation = operationOf(document, createThing);
+
+  it('is still a valid OpenAPI 3.1 document', async () => {
+    const result = await validate(document);
+    expect(result.errors).toBeUndefined();
+    expect(result.valid).toBe(true);
+  });
+
+  it('has a required JSON requestBody with the body fields', () => {
+    expect(operation.requestBody?.required).toBe(true);
+    const schema = operation.requestBody?.content['application/json']?.schema as { type: string; properties: Json; required: string[] };
+    expect(schema.type).toBe('object');
+    expect(Object.keys(schema.properties).sort()).toEqual(['amount', 'name', 'tags']);
+    expect(schema.required.sort()).toEqual(['amount', 'name']);
+  });
+
+  it('lists path, query and Idempotency-Key header parameters', () => {
+    const byName = Object.fromEntries(operation.parameters.map((p) => [p.name, p]));
+    expect(pathParameterNames(createThing.path)).toEqual(['thing_id']);
+    expect(byName.thing_id).toMatchObject({ in: 'path', required: true });
+    expect(byName.page).toMatchObject({ in: 'query', required: true });
+    expect(byName.dry_run).toMatchObject({ in: 'query', required: false });
+    expect(byName['Idempotency-Key']).toMatchObject({ in: 'header', required: true });
+    const pattern = new RegExp(String(byName['Idempotency-Key']?.schema.pattern));
+    expect(pattern.test('a'.repeat(8))).toBe(true);
+    expect(pattern.test('a'.repeat(7))).toBe(false);
+    expect(pattern.test('a'.repeat(101))).toBe(false);
+  });
+
+  it('lists 400, 401, 409, 422 and 429 for an idempotent creation', () => {
+    expect(Object.keys(operation.responses)).toEqual(expect.arrayContaining(['200', '400', '401', '409', '422', '429', '500']));
+    const schemas = (document.components as { schemas: Record<string, unknown> }).schemas;
+    expect(schemas.ThingPart).toBeDefined();
+  });
+});
