@@ -32,7 +32,9 @@ export function toHttpApiEvent(request: IncomingRequest, routeKey: string, pathP
     headers[lower] = Array.isArray(value) ? value.join(',') : value;
   }
   const query: Record<string, string> = {};
-  for (const [name, value] of parsed.searchParams) query[name] = name in query ? `${query[name]},${value}` : value;
+  for (const [name, value] of parsed.searchParams) {
+    Object.defineProperty(query, name, { value: Object.hasOwn(query, name) ? `${query[name]},${value}` : value, enumerable: true, writable: true, configurable: true });
+  }
   const contentType = headers['content-type'] ?? '';
   const isText = request.body.length === 0 || contentType === '' || TEXT_TYPES.test(contentType);
   const now = new Date();
@@ -55,12 +57,20 @@ export function toHttpApiEvent(request: IncomingRequest, routeKey: string, pathP
       requestId,
       routeKey,
       stage: '$default',
-      time: now.toUTCString(),
+      time: apiGatewayTime(now),
       timeEpoch: now.getTime(),
     },
     ...(request.body.length > 0 ? { body: isText ? request.body.toString('utf8') : request.body.toString('base64') } : {}),
     isBase64Encoded: request.body.length > 0 && !isText,
   };
+}
+
+const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
+
+/** requestContext.time as API Gateway writes it: 14/Oct/2026:12:00:00 +0000. */
+function apiGatewayTime(date: Date): string {
+  const pad = (n: number) => String(n).padStart(2, '0');
+  return `${pad(date.getUTCDate())}/${MONTHS[date.getUTCMonth()]}/${date.getUTCFullYear()}:${pad(date.getUTCHours())}:${pad(date.getUTCMinutes())}:${pad(date.getUTCSeconds())} +0000`;
 }
 
 /** A Lambda context for one local invocation. */

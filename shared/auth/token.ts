@@ -41,6 +41,7 @@ export function verifyToken(token: string, key: Buffer, nowSeconds: number): Tok
   } catch {
     throw new UnauthorizedError('Invalid token');
   }
+  if (typeof decoded !== 'object' || decoded === null) throw new UnauthorizedError('Invalid token');
   const claims = decoded as { a?: unknown; v?: unknown; i?: unknown; e?: unknown };
   if (typeof claims.a !== 'string' || typeof claims.v !== 'number' || typeof claims.i !== 'number' || typeof claims.e !== 'number') {
     throw new UnauthorizedError('Invalid token');

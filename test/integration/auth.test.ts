@@ -27,7 +27,8 @@ describe('POST /api/auth (spec 4.2, 5)', () => {
 
   it('answers 401 for a wrong secret, an unknown public key and a missing header', async () => {
     const keys = await newAccount();
-    for (const headers of [{ authorization: basic(keys.public_key, `${keys.secret_key}x`) }, { authorization: basic('PUB-unknown', keys.secret_key) }, {}]) {
+    const cases: Record<string, string>[] = [{ authorization: basic(keys.public_key, `${keys.secret_key}x`) }, { authorization: basic('PUB-unknown', keys.secret_key) }, {}];
+    for (const headers of cases) {
       const reply = await call('POST', '/api/auth', { headers });
       expect(reply.status).toBe(401);
       expect(typeof (reply.json as { error: unknown }).error).toBe('string');
@@ -59,7 +60,8 @@ describe('Bearer tokens on the other /api routes', () => {
   });
 
   it('answers 401 when the token is missing, malformed or not Bearer', async () => {
-    for (const headers of [{}, { authorization: 'Bearer' }, { authorization: 'Bearer not-a-token' }, { authorization: 'Token abc' }]) {
+    const cases: Record<string, string>[] = [{}, { authorization: 'Bearer' }, { authorization: 'Bearer not-a-token' }, { authorization: 'Token abc' }];
+    for (const headers of cases) {
       const reply = await call('GET', '/api/balance', { headers });
       expect(reply.status).toBe(401);
       expect(reply.json).toMatchObject({ error: expect.any(String) });

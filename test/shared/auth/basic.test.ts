@@ -64,7 +64,9 @@ describe('parseBasicAuthorization', () => {
   it('gives 400 malformed_authorization for a bad padding length', () => {
     expectMalformed('Basic abc');
     expectMalformed('Basic abcde');
-    expectMalformed(`Basic ${b64('a:b').replace(/=+$/, '')}`);
+    const unpadded = b64('ab:c').replace(/=+$/, '');
+    expect(unpadded.length % 4).not.toBe(0);
+    expectMalformed(`Basic ${unpadded}`);
     expectMalformed('Basic ab===');
   });
 

