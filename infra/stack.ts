@@ -112,7 +112,8 @@ export class PaymentGatewayStack extends Stack {
     });
     Validations.of(secret).acknowledge({
       id: 'AwsSolutions-SMG4',
-      reason: 'Rotating the master key requires re-encrypting every stored webhook secret and re-issuing tokens; it is an operator procedure documented in docs/, not an automatic Secrets Manager rotation.',
+      reason:
+        'Rotating the master key requires re-encrypting every stored webhook secret and re-issuing tokens; it is an operator procedure documented in docs/, not an automatic Secrets Manager rotation.',
     });
     return secret;
   }
@@ -167,14 +168,17 @@ export class PaymentGatewayStack extends Stack {
     const tableLogicalId = this.getLogicalId(this.table.node.defaultChild as dynamodb.CfnTable);
     Validations.of(fn.role).acknowledge({
       id: `AwsSolutions-IAM5[Resource::<${tableLogicalId}.Arn>/index/*]`,
-      reason: 'The only wildcard is the ARN of the table\'s own indexes (GSI1 list queries); item writes of read-only routes are further limited by dynamodb:LeadingKeys (ACCT#*, RL#*) and dynamodb:Attributes conditions.',
+      reason:
+        "The only wildcard is the ARN of the table's own indexes (GSI1 list queries); item writes of read-only routes are further limited by dynamodb:LeadingKeys (ACCT#*, RL#*) and dynamodb:Attributes conditions.",
     });
   }
 }
 
 const AUTHORIZATION_IN_LAMBDA: Record<AuthKind, string> = {
-  basic: 'Authorization is done in the Lambda: it checks the Basic public:secret key pair against the stored secret-key hash, rate-limited per client IP (10 calls per minute).',
-  bearer: 'Authorization is done in the Lambda: it verifies the HMAC-signed Bearer token and checks it against the account key version on every call, so rotated keys revoke tokens at once.',
+  basic:
+    'Authorization is done in the Lambda: it checks the Basic public:secret key pair against the stored secret-key hash, rate-limited per client IP (10 calls per minute).',
+  bearer:
+    'Authorization is done in the Lambda: it verifies the HMAC-signed Bearer token and checks it against the account key version on every call, so rotated keys revoke tokens at once.',
   none: 'Public on purpose: this route serves no account data (the OpenAPI document, or the JSON 404/405 answer of the $default route).',
 };
 

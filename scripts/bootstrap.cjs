@@ -94,7 +94,11 @@ function runTests(node) {
   let summary = null;
   try {
     const data = JSON.parse(fs.readFileSync(report, 'utf8'));
-    summary = { passed: data.numPassedTests, failed: data.numFailedTests + (data.numRuntimeErrorTestSuites || 0), skipped: data.numPendingTests + (data.numTodoTests || 0) };
+    summary = {
+      passed: data.numPassedTests,
+      failed: data.numFailedTests + (data.numRuntimeErrorTestSuites || 0),
+      skipped: data.numPendingTests + (data.numTodoTests || 0),
+    };
   } catch {
     summary = null;
   }

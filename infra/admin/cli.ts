@@ -11,7 +11,8 @@ import { resolveTarget } from './target';
 
 class UsageError extends Error {}
 
-const USAGE = 'usage: npm run admin -- account create|rotate-keys|set-methods|credit|show [--name N] [--account ID] [--methods pix,boleto,card] [--withdraw-fee 0.00] [--amount 100.00] [--stack NAME | --table NAME] (README: Operator CLI)';
+const USAGE =
+  'usage: npm run admin -- account create|rotate-keys|set-methods|credit|show [--name N] [--account ID] [--methods pix,boleto,card] [--withdraw-fee 0.00] [--amount 100.00] [--stack NAME | --table NAME] (README: Operator CLI)';
 
 const { positionals, values } = (() => {
   try {

@@ -69,7 +69,8 @@ export class ApiFunction extends Construct {
 
     Validations.of(this.fn).acknowledge({
       id: 'AwsSolutions-L1',
-      reason: 'The runtime is pinned to nodejs22.x to match the Node major the handlers are tested on (package.json engines, node@22 dev dependency); move to the next LTS together with the test toolchain.',
+      reason:
+        'The runtime is pinned to nodejs22.x to match the Node major the handlers are tested on (package.json engines, node@22 dev dependency); move to the next LTS together with the test toolchain.',
     });
   }
 }

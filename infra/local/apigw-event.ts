@@ -33,7 +33,12 @@ export function toHttpApiEvent(request: IncomingRequest, routeKey: string, pathP
   }
   const query: Record<string, string> = {};
   for (const [name, value] of parsed.searchParams) {
-    Object.defineProperty(query, name, { value: Object.hasOwn(query, name) ? `${query[name]},${value}` : value, enumerable: true, writable: true, configurable: true });
+    Object.defineProperty(query, name, {
+      value: Object.hasOwn(query, name) ? `${query[name]},${value}` : value,
+      enumerable: true,
+      writable: true,
+      configurable: true,
+    });
   }
   const contentType = headers['content-type'] ?? '';
   const isText = request.body.length === 0 || contentType === '' || TEXT_TYPES.test(contentType);
@@ -53,7 +58,13 @@ export function toHttpApiEvent(request: IncomingRequest, routeKey: string, pathP
       apiId: 'local',
       domainName: request.host,
       domainPrefix: request.host.split('.')[0] ?? request.host,
-      http: { method: request.method.toUpperCase(), path: parsed.pathname, protocol: 'HTTP/1.1', sourceIp: request.sourceIp, userAgent: headers['user-agent'] ?? '' },
+      http: {
+        method: request.method.toUpperCase(),
+        path: parsed.pathname,
+        protocol: 'HTTP/1.1',
+        sourceIp: request.sourceIp,
+        userAgent: headers['user-agent'] ?? '',
+      },
       requestId,
       routeKey,
       stage: '$default',

@@ -26,7 +26,18 @@ export async function startDynamoDbLocal(port: number, dataDir?: string): Promis
   const storage = dataDir ? ['-dbPath', dataDir] : ['-inMemory'];
   const child = spawn(
     'java',
-    ['-XX:TieredStopAtLevel=1', '-XX:+UseSerialGC', '-Xmx512m', `-Djava.library.path=${join(dir, 'DynamoDBLocal_lib')}`, '-jar', join(dir, 'DynamoDBLocal.jar'), ...storage, '-sharedDb', '-port', String(port)],
+    [
+      '-XX:TieredStopAtLevel=1',
+      '-XX:+UseSerialGC',
+      '-Xmx512m',
+      `-Djava.library.path=${join(dir, 'DynamoDBLocal_lib')}`,
+      '-jar',
+      join(dir, 'DynamoDBLocal.jar'),
+      ...storage,
+      '-sharedDb',
+      '-port',
+      String(port),
+    ],
     { cwd: dir, stdio: ['ignore', 'pipe', 'pipe'] },
   );
   let output = '';

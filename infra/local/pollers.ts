@@ -40,38 +40,44 @@ function keeps(consumer: StreamConsumerDef, record: DynamoDBRecord): boolean {
  * order per shard, filtered per consumer, retried until the consumer succeeds.
  */
 export function startStreamPoller(client: DynamoDBStreamsClient, streamArn: string, consumers: { def: StreamConsumerDef; handler: LoadedHandler }[]): Poller {
-  let running = true;
   const iterators = new Map<string, string | undefined>();
-  const loop = async () => {
+  return pollUntilStopped('stream poller', {}, async () => {
+    const described = await client.send(new DescribeStreamCommand({ StreamArn: streamArn }));
+    for (const shard of described.StreamDescription?.Shards ?? []) {
+      if (!shard.ShardId || iterators.has(shard.ShardId)) continue;
+      const it = await client.send(new GetShardIteratorCommand({ StreamArn: streamArn, ShardId: shard.ShardId, ShardIteratorType: 'TRIM_HORIZON' }));
+      iterators.set(shard.ShardId, it.ShardIterator);
+    }
+    let idle = true;
+    for (const [shardId, iterator] of iterators) {
+      if (!iterator) continue;
+      const page = await client.send(new GetRecordsCommand({ ShardIterator: iterator, Limit: 100 }));
+      const records = (page.Records ?? []).map((r) => toLambdaStreamRecord(r, streamArn));
+      for (const consumer of consumers) {
+        const batch = records.filter((r) => keeps(consumer.def, r));
+        if (batch.length === 0) continue;
+        idle = false;
+        await deliverUntilAccepted(() => consumer.handler({ Records: batch }, lambdaContext(consumer.def.id)), consumer.def.id);
+      }
+      iterators.set(shardId, page.NextShardIterator);
+    }
+    if (idle) await sleep(100);
+  });
+}
+
+/** Runs one polling step after another until stopped; a failed step is logged and retried after a pause. */
+function pollUntilStopped(label: string, fields: Record<string, unknown>, step: () => Promise<void>): Poller {
+  let running = true;
+  const done = (async () => {
     while (running) {
       try {
-        const described = await client.send(new DescribeStreamCommand({ StreamArn: streamArn }));
-        for (const shard of described.StreamDescription?.Shards ?? []) {
-          if (!shard.ShardId || iterators.has(shard.ShardId)) continue;
-          const it = await client.send(new GetShardIteratorCommand({ StreamArn: streamArn, ShardId: shard.ShardId, ShardIteratorType: 'TRIM_HORIZON' }));
-          iterators.set(shard.ShardId, it.ShardIterator);
-        }
-        let idle = true;
-        for (const [shardId, iterator] of iterators) {
-          if (!iterator) continue;
-          const page = await client.send(new GetRecordsCommand({ ShardIterator: iterator, Limit: 100 }));
-          const records = (page.Records ?? []).map((r) => toLambdaStreamRecord(r, streamArn));
-          for (const consumer of consumers) {
-            const batch = records.filter((r) => keeps(consumer.def, r));
-            if (batch.length === 0) continue;
-            idle = false;
-            await deliverUntilAccepted(() => consumer.handler({ Records: batch }, lambdaContext(consumer.def.id)), consumer.def.id);
-          }
-          iterators.set(shardId, page.NextShardIterator);
-        }
-        if (idle) await sleep(100);
+        await step();
       } catch (err) {
-        log('stream poller error', { error: err instanceof Error ? err.message : String(err) });
+        log(`${label} error`, { ...fields, error: err instanceof Error ? err.message : String(err) });
         await sleep(500);
       }
     }
-  };
-  const done = loop();
+  })();
   return {
     stop: async () => {
       running = false;
@@ -98,51 +104,44 @@ async function deliverUntilAccepted(invoke: () => Promise<unknown>, id: string):
  * maxReceiveCount), the rest deleted.
  */
 export function startQueuePoller(sqs: SQSClient, queueUrl: string, queueArn: string, id: string, handler: LoadedHandler): Poller {
-  let running = true;
-  const loop = async () => {
-    while (running) {
-      try {
-        const received = await sqs.send(
-          new ReceiveMessageCommand({ QueueUrl: queueUrl, MaxNumberOfMessages: 10, WaitTimeSeconds: 1, MessageSystemAttributeNames: ['All'], MessageAttributeNames: ['All'] }),
-        );
-        const messages = received.Messages ?? [];
-        if (messages.length === 0) continue;
-        const event: SQSEvent = {
-          Records: messages.map((m) => ({
-            messageId: m.MessageId ?? '',
-            receiptHandle: m.ReceiptHandle ?? '',
-            body: m.Body ?? '',
-            attributes: (m.Attributes ?? {}) as SQSEvent['Records'][number]['attributes'],
-            messageAttributes: {},
-            md5OfBody: m.MD5OfBody ?? '',
-            eventSource: 'aws:sqs',
-            eventSourceARN: queueArn,
-            awsRegion: 'us-east-1',
-          })),
-        };
-        let failed = new Set<string>();
-        try {
-          const result = (await handler(event, lambdaContext(id))) as SQSBatchResponse | undefined;
-          failed = new Set((result?.batchItemFailures ?? []).map((f) => f.itemIdentifier));
-        } catch (err) {
-          failed = new Set(event.Records.map((r) => r.messageId));
-          log('queue consumer failed', { consumer: id, error: err instanceof Error ? err.message : String(err) });
-        }
-        const done = messages.filter((m) => m.MessageId && !failed.has(m.MessageId));
-        if (done.length > 0) {
-          await sqs.send(new DeleteMessageBatchCommand({ QueueUrl: queueUrl, Entries: done.map((m, i) => ({ Id: String(i), ReceiptHandle: m.ReceiptHandle ?? '' })) }));
-        }
-      } catch (err) {
-        log('queue poller error', { queue: id, error: err instanceof Error ? err.message : String(err) });
-        await sleep(500);
-      }
+  return pollUntilStopped('queue poller', { queue: id }, async () => {
+    const received = await sqs.send(
+      new ReceiveMessageCommand({
+        QueueUrl: queueUrl,
+        MaxNumberOfMessages: 10,
+        WaitTimeSeconds: 1,
+        MessageSystemAttributeNames: ['All'],
+        MessageAttributeNames: ['All'],
+      }),
+    );
+    const messages = received.Messages ?? [];
+    if (messages.length === 0) return;
+    const event: SQSEvent = {
+      Records: messages.map((m) => ({
+        messageId: m.MessageId ?? '',
+        receiptHandle: m.ReceiptHandle ?? '',
+        body: m.Body ?? '',
+        attributes: (m.Attributes ?? {}) as SQSEvent['Records'][number]['attributes'],
+        messageAttributes: {},
+        md5OfBody: m.MD5OfBody ?? '',
+        eventSource: 'aws:sqs',
+        eventSourceARN: queueArn,
+        awsRegion: 'us-east-1',
+      })),
+    };
+    let failed = new Set<string>();
+    try {
+      const result = (await handler(event, lambdaContext(id))) as SQSBatchResponse | undefined;
+      failed = new Set((result?.batchItemFailures ?? []).map((f) => f.itemIdentifier));
+    } catch (err) {
+      failed = new Set(event.Records.map((r) => r.messageId));
+      log('queue consumer failed', { consumer: id, error: err instanceof Error ? err.message : String(err) });
     }
-  };
-  const done = loop();
-  return {
-    stop: async () => {
-      running = false;
-      await done;
-    },
-  };
+    const done = messages.filter((m) => m.MessageId && !failed.has(m.MessageId));
+    if (done.length > 0) {
+      await sqs.send(
+        new DeleteMessageBatchCommand({ QueueUrl: queueUrl, Entries: done.map((m, i) => ({ Id: String(i), ReceiptHandle: m.ReceiptHandle ?? '' })) }),
+      );
+    }
+  });
 }

@@ -28,7 +28,14 @@ export async function startSecretsEndpoint(secrets: Record<string, string>, port
       }
       const value = secrets[secretId];
       if (value === undefined) return reply(400, { __type: 'ResourceNotFoundException', message: `Secrets Manager can't find the specified secret.` });
-      return reply(200, { ARN: `arn:aws:secretsmanager:us-east-1:000000000000:secret:${secretId}`, Name: secretId, SecretString: value, VersionId: 'local', VersionStages: ['AWSCURRENT'], CreatedDate: 0 });
+      return reply(200, {
+        ARN: `arn:aws:secretsmanager:us-east-1:000000000000:secret:${secretId}`,
+        Name: secretId,
+        SecretString: value,
+        VersionId: 'local',
+        VersionStages: ['AWSCURRENT'],
+        CreatedDate: 0,
+      });
     });
   });
   await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));

@@ -87,7 +87,8 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
           },
         }),
       );
-      const arn = (await sqsClient.send(new GetQueueAttributesCommand({ QueueUrl: created.QueueUrl, AttributeNames: ['QueueArn'] }))).Attributes?.QueueArn ?? '';
+      const arn =
+        (await sqsClient.send(new GetQueueAttributesCommand({ QueueUrl: created.QueueUrl, AttributeNames: ['QueueArn'] }))).Attributes?.QueueArn ?? '';
       pollers.push(startQueuePoller(sqsClient, created.QueueUrl ?? '', arn, queue.id, await loadHandler(options.root, queue.handler)));
     }
     if (streamConsumerList.length > 0) {

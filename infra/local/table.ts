@@ -34,6 +34,8 @@ export async function ensureTable(client: DynamoDBClient, tableName: string): Pr
       StreamSpecification: { StreamEnabled: true, StreamViewType: 'NEW_AND_OLD_IMAGES' },
     }),
   );
-  await client.send(new UpdateTimeToLiveCommand({ TableName: tableName, TimeToLiveSpecification: { AttributeName: tableShape.timeToLiveAttribute, Enabled: true } }));
+  await client.send(
+    new UpdateTimeToLiveCommand({ TableName: tableName, TimeToLiveSpecification: { AttributeName: tableShape.timeToLiveAttribute, Enabled: true } }),
+  );
   return { streamArn: created.TableDescription?.LatestStreamArn ?? '' };
 }

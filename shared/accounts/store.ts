@@ -31,10 +31,7 @@ function keyItems(store: AccountStore, accountId: string, keyVersion: number) {
   return { publicKey, secretKey, put };
 }
 
-export async function createAccount(
-  store: AccountStore,
-  input: { name: string; methods: PaymentMethod[]; withdrawFeeCents: number },
-): Promise<IssuedKeys> {
+export async function createAccount(store: AccountStore, input: { name: string; methods: PaymentMethod[]; withdrawFeeCents: number }): Promise<IssuedKeys> {
   const accountId = newAccountId();
   const issued = keyItems(store, accountId, 1);
   const createdAt = store.now().toISOString();
@@ -56,7 +53,13 @@ export async function createAccount(
         ConditionExpression: 'attribute_not_exists(PK)',
       },
     },
-    { Put: { TableName: store.table, Item: { ...keys.balance(accountId), type: 'balance', accountId, availableCents: 0 }, ConditionExpression: 'attribute_not_exists(PK)' } },
+    {
+      Put: {
+        TableName: store.table,
+        Item: { ...keys.balance(accountId), type: 'balance', accountId, availableCents: 0 },
+        ConditionExpression: 'attribute_not_exists(PK)',
+      },
+    },
     issued.put,
   ]);
   return { account_id: accountId, public_key: issued.publicKey, secret_key: issued.secretKey };
@@ -115,24 +118,24 @@ export async function creditAccount(store: AccountStore, accountId: string, amou
   const at = store.now().toISOString();
   const entryId = newLedgerEntryId();
   await commitWrites(store.db, [
-      {
-        Update: {
-          TableName: store.table,
-          Key: keys.balance(accountId),
-          UpdateExpression: 'ADD availableCents :amount',
-          ConditionExpression: 'attribute_exists(PK)',
-          ExpressionAttributeValues: { ':amount': amountCents },
-        },
-        onConditionFailed: () => new AccountNotFoundError(accountId),
+    {
+      Update: {
+        TableName: store.table,
+        Key: keys.balance(accountId),
+        UpdateExpression: 'ADD availableCents :amount',
+        ConditionExpression: 'attribute_exists(PK)',
+        ExpressionAttributeValues: { ':amount': amountCents },
       },
-      {
-        Put: {
-          TableName: store.table,
-          Item: { ...keys.ledgerEntry(accountId, at, entryId), type: 'ledger', accountId, entryId, kind: 'operator_credit', amountCents, reason, createdAt: at },
-          ConditionExpression: 'attribute_not_exists(PK)',
-        },
+      onConditionFailed: () => new AccountNotFoundError(accountId),
+    },
+    {
+      Put: {
+        TableName: store.table,
+        Item: { ...keys.ledgerEntry(accountId, at, entryId), type: 'ledger', accountId, entryId, kind: 'operator_credit', amountCents, reason, createdAt: at },
+        ConditionExpression: 'attribute_not_exists(PK)',
       },
-    ]);
+    },
+  ]);
   return { account_id: accountId, entry_id: entryId, amount: formatCents(amountCents), created_at: at };
 }
 

@@ -1,7 +1,7 @@
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { UnauthorizedError } from '../http/errors';
 import type { AnyRoute } from '../http/route';
-import { hitCounter } from '../ratelimit/counter';
+import { hitAccountCounter, hitIpCounter } from '../ratelimit/counter';
 import type { Runtime } from '../runtime';
 import type { Item } from '../storage/dynamo';
 import { keys } from '../storage/keys';
@@ -21,14 +21,8 @@ async function requireKeyVersion(rt: Runtime, accountId: string, keyVersion: num
   if (out.Item.kv !== keyVersion) throw new UnauthorizedError('Token revoked: the account keys were rotated');
 }
 
-function countIp(rt: Runtime, limitClass: 'auth' | 'cep', sourceIp: string, nowSeconds: number): Promise<unknown> {
-  return hitCounter(rt.db, {
-    table: rt.config.tableName,
-    key: keys.ipCounter(limitClass, sourceIp),
-    limit: rt.config.rateLimits[limitClass],
-    nowSeconds,
-    expires: true,
-  });
+function countIp(rt: Runtime, limitClass: 'auth' | 'cep', ip: string, nowSeconds: number): Promise<void> {
+  return hitIpCounter(rt.db, { table: rt.config.tableName, limitClass, ip, limit: rt.config.rateLimits[limitClass], nowSeconds });
 }
 
 /**
@@ -46,12 +40,12 @@ export async function admit(route: AnyRoute, input: GateInput, rt: Runtime): Pro
   const claims = verifyToken(token, (await rt.serviceKeys()).tokenSigning, nowSeconds);
   const caller: Caller = { accountId: claims.accountId, keyVersion: claims.keyVersion };
   if (route.rateLimit === 'account') {
-    const account = await hitCounter(rt.db, {
+    const account = await hitAccountCounter(rt.db, {
       table: rt.config.tableName,
-      key: keys.account(claims.accountId),
+      accountId: claims.accountId,
+      keyVersion: claims.keyVersion,
       limit: rt.config.rateLimits.account,
       nowSeconds,
-      keyVersion: claims.keyVersion,
       returnItem: route.access === 'write',
     });
     return account ? { ...caller, account } : caller;

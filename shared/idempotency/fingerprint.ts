@@ -14,5 +14,7 @@ export function canonicalJson(value: unknown): string {
 
 /** What a key is bound to: the route and the request body. Only the hash is stored, never the body. */
 export function requestFingerprint(routeId: string, body: unknown): string {
-  return createHash('sha256').update(`${routeId}\n${canonicalJson(body ?? null)}`).digest('hex');
+  return createHash('sha256')
+    .update(`${routeId}\n${canonicalJson(body ?? null)}`)
+    .digest('hex');
 }

@@ -73,7 +73,14 @@ export function completionWrite(lock: Lock, answer: StoredAnswer): TxWrite {
       UpdateExpression: 'SET #state = :done, #status = :status, body = :body, contentType = :ct REMOVE lockExpiresAt',
       ConditionExpression: 'lockId = :lock AND #state = :running',
       ExpressionAttributeNames: { '#state': 'state', '#status': 'status' },
-      ExpressionAttributeValues: { ':done': 'COMPLETED', ':status': answer.status, ':body': answer.body, ':ct': answer.contentType, ':lock': lock.lockId, ':running': 'IN_PROGRESS' },
+      ExpressionAttributeValues: {
+        ':done': 'COMPLETED',
+        ':status': answer.status,
+        ':body': answer.body,
+        ':ct': answer.contentType,
+        ':lock': lock.lockId,
+        ':running': 'IN_PROGRESS',
+      },
     },
     onConditionFailed: () => new ConflictError('A request with this Idempotency-Key is still being processed', 'idempotency_in_progress'),
   };

@@ -23,7 +23,10 @@ class SchemaCollector {
     if (Array.isArray(value)) return value.map((v) => this.relink(v));
     if (value && typeof value === 'object') {
       return Object.fromEntries(
-        Object.entries(value as Json).map(([k, v]) => [k, k === '$ref' && typeof v === 'string' ? v.replace('#/$defs/', '#/components/schemas/') : this.relink(v)]),
+        Object.entries(value as Json).map(([k, v]) => [
+          k,
+          k === '$ref' && typeof v === 'string' ? v.replace('#/$defs/', '#/components/schemas/') : this.relink(v),
+        ]),
       );
     }
     return value;
@@ -55,7 +58,8 @@ function parameters(route: AnyRoute, schemas: SchemaCollector): Json[] {
             name: 'Idempotency-Key',
             in: 'header',
             required: route.idempotency === 'required',
-            description: '8 to 100 characters from A-Za-z0-9_.:-. Same key and body: the first answer is replayed with `Idempotent-Replayed: true`. Records expire after 24 hours.',
+            description:
+              '8 to 100 characters from A-Za-z0-9_.:-. Same key and body: the first answer is replayed with `Idempotent-Replayed: true`. Records expire after 24 hours.',
             schema: { type: 'string', pattern: '^[A-Za-z0-9_.:-]{8,100}$' },
           },
         ];
@@ -82,7 +86,8 @@ function responses(route: AnyRoute, schemas: SchemaCollector): Json {
   if (route.request.body || route.auth === 'basic') add(400, 'Malformed request (body not a JSON object, malformed credentials) or a business rule refused it');
   if (route.auth !== 'none') add(401, 'Missing, invalid, expired or revoked credentials');
   if (route.idempotency !== 'none') add(409, 'A request with this Idempotency-Key is still being processed (code idempotency_in_progress)');
-  if (takesInput) add(422, 'Invalid fields, or an Idempotency-Key reused with another body (code idempotency_key_reused)', schemas.convert(validationErrorSchema, 'output'));
+  if (takesInput)
+    add(422, 'Invalid fields, or an Idempotency-Key reused with another body (code idempotency_key_reused)', schemas.convert(validationErrorSchema, 'output'));
   if (route.rateLimit !== 'none') {
     add(429, 'Rate limit exceeded', general, { 'Retry-After': { description: 'Whole seconds until a request would pass', schema: { type: 'integer' } } });
   }

@@ -1,48 +1,74 @@
-import { UpdateCommand, type UpdateCommandInput } from '@aws-sdk/lib-dynamodb';
+import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { RateLimitedError, UnauthorizedError } from '../http/errors';
 import { type Db, type Item, isConditionalCheckFailed, itemFromConditionFailure } from '../storage/dynamo';
-import type { ItemKey } from '../storage/keys';
+import { keys } from '../storage/keys';
 import { secondsUntilNextWindow, WINDOW_SECONDS, windowOf } from './window';
 
-export type CounterHit = {
+export type IpHit = { table: string; limitClass: string; ip: string; limit: number; nowSeconds: number };
+
+/**
+ * Per-IP limits: one item per (class, IP, minute), so every call is ONE conditional UpdateItem:
+ * `ADD rlCnt 1` while under the limit. The item expires by TTL shortly after its minute.
+ */
+export async function hitIpCounter(db: Db, hit: IpHit): Promise<void> {
+  const window = windowOf(hit.nowSeconds);
+  try {
+    await db.send(
+      new UpdateCommand({
+        TableName: hit.table,
+        Key: keys.ipCounter(hit.limitClass, hit.ip, window),
+        UpdateExpression: 'ADD rlCnt :one SET #ttl = :ttl',
+        ConditionExpression: 'attribute_not_exists(rlCnt) OR rlCnt < :limit',
+        ExpressionAttributeNames: { '#ttl': 'ttl' },
+        ExpressionAttributeValues: { ':one': 1, ':limit': hit.limit, ':ttl': (window + 2) * WINDOW_SECONDS },
+      }),
+    );
+  } catch (err) {
+    if (isConditionalCheckFailed(err)) throw new RateLimitedError(secondsUntilNextWindow(hit.nowSeconds));
+    throw err;
+  }
+}
+
+export type AccountHit = {
   table: string;
-  key: ItemKey;
+  accountId: string;
+  keyVersion: number;
   limit: number;
   nowSeconds: number;
-  /** Account counters: the call only counts while the account's key version still equals this. */
-  keyVersion?: number;
-  /** Return the counter item's attributes after the update (the account item for account counters). */
-  returnItem?: boolean;
-  /** IP counters expire by TTL; account counters live on the account item and never expire. */
-  expires?: boolean;
+  /** Return the account item after the update (write routes use its settings). */
+  returnItem: boolean;
 };
 
 const MAX_ATTEMPTS = 4;
 
+function assertKeyVersion(hit: AccountHit, old: Item | undefined): void {
+  if (!old) throw new UnauthorizedError('Invalid token');
+  if (old.kv !== hit.keyVersion) throw new UnauthorizedError('Token revoked: the account keys were rotated');
+}
+
 /**
- * Counts one call in the current fixed window with one conditional UpdateItem in the common case:
- * `rlCnt + 1` only while the window is current, the count is under the limit and (for accounts) the
- * key version matches. When the condition fails, the old item tells why: wrong key version → 401,
- * full window → 429 with Retry-After, older window → a second conditional update opens the new window.
+ * Per-account limits, counted on the account item itself so that the same conditional UpdateItem
+ * also checks the token's key version (revocation is immediate, at no extra cost): `rlCnt + 1` while
+ * the window is current, the count under the limit and `kv` equal to the token's. When the condition
+ * fails, the old item tells why: other key version → 401; full window → 429 with Retry-After; older
+ * window → a second conditional update opens the new window (once per account per minute).
  */
-export async function hitCounter(db: Db, hit: CounterHit): Promise<Item | undefined> {
+export async function hitAccountCounter(db: Db, hit: AccountHit): Promise<Item | undefined> {
   const window = windowOf(hit.nowSeconds);
-  const versionCheck = hit.keyVersion === undefined ? '' : ' AND kv = :kv';
-  const shared: Pick<UpdateCommandInput, 'TableName' | 'Key' | 'ReturnValues' | 'ReturnValuesOnConditionCheckFailure'> = {
+  const common = {
     TableName: hit.table,
-    Key: hit.key,
-    ReturnValues: hit.returnItem ? 'ALL_NEW' : 'NONE',
-    ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
+    Key: keys.account(hit.accountId),
+    ReturnValues: hit.returnItem ? ('ALL_NEW' as const) : ('NONE' as const),
+    ReturnValuesOnConditionCheckFailure: 'ALL_OLD' as const,
   };
-  const kvValue = hit.keyVersion === undefined ? {} : { ':kv': hit.keyVersion };
   for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt += 1) {
     try {
       const out = await db.send(
         new UpdateCommand({
-          ...shared,
+          ...common,
           UpdateExpression: 'SET rlCnt = rlCnt + :one',
-          ConditionExpression: `rlWin = :w AND rlCnt < :limit${versionCheck}`,
-          ExpressionAttributeValues: { ':one': 1, ':w': window, ':limit': hit.limit, ...kvValue },
+          ConditionExpression: 'rlWin = :w AND rlCnt < :limit AND kv = :kv',
+          ExpressionAttributeValues: { ':one': 1, ':w': window, ':limit': hit.limit, ':kv': hit.keyVersion },
         }),
       );
       return out.Attributes;
@@ -53,29 +79,20 @@ export async function hitCounter(db: Db, hit: CounterHit): Promise<Item | undefi
       if (old?.rlWin === window) throw new RateLimitedError(secondsUntilNextWindow(hit.nowSeconds));
     }
     try {
-      const ttl = hit.expires ? { ':ttl': (window + 2) * WINDOW_SECONDS } : {};
       const out = await db.send(
         new UpdateCommand({
-          ...shared,
-          UpdateExpression: hit.expires ? 'SET rlWin = :w, rlCnt = :one, #ttl = :ttl' : 'SET rlWin = :w, rlCnt = :one',
-          ConditionExpression: `(attribute_not_exists(rlWin) OR rlWin <> :w)${versionCheck}`,
-          ExpressionAttributeValues: { ':one': 1, ':w': window, ...ttl, ...kvValue },
-          ...(hit.expires ? { ExpressionAttributeNames: { '#ttl': 'ttl' } } : {}),
+          ...common,
+          UpdateExpression: 'SET rlWin = :w, rlCnt = :one',
+          ConditionExpression: '(attribute_not_exists(rlWin) OR rlWin <> :w) AND kv = :kv',
+          ExpressionAttributeValues: { ':one': 1, ':w': window, ':kv': hit.keyVersion },
         }),
       );
       return out.Attributes;
     } catch (err) {
       if (!isConditionalCheckFailed(err)) throw err;
-      const old = itemFromConditionFailure(err);
-      assertKeyVersion(hit, old);
+      assertKeyVersion(hit, itemFromConditionFailure(err));
       // Another call opened this window first: count again in it.
     }
   }
   throw new RateLimitedError(1);
-}
-
-function assertKeyVersion(hit: CounterHit, old: Item | undefined): void {
-  if (hit.keyVersion === undefined) return;
-  if (!old) throw new UnauthorizedError('Invalid token');
-  if (old.kv !== hit.keyVersion) throw new UnauthorizedError('Token revoked: the account keys were rotated');
 }

@@ -1,6 +1,9 @@
 import { z } from 'zod';
 
-export const moneyString = z.string().regex(/^-?\d+\.\d{2}$/).describe('Decimal amount in BRL with two decimals');
+export const moneyString = z
+  .string()
+  .regex(/^-?\d+\.\d{2}$/)
+  .describe('Decimal amount in BRL with two decimals');
 
 export const balanceResponseSchema = z
   .object({

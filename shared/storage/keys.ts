@@ -7,7 +7,7 @@ export const keys = {
   balance: (accountId: string) => ({ PK: `ACCT#${accountId}`, SK: 'BALANCE' }),
   ledgerEntry: (accountId: string, at: string, entryId: string) => ({ PK: `ACCT#${accountId}`, SK: `LEDGER#${at}#${entryId}` }),
   publicKey: (publicKey: string) => ({ PK: `PUBKEY#${publicKey}`, SK: 'PUBKEY' }),
-  ipCounter: (limitClass: string, ip: string) => ({ PK: `RL#${limitClass}#${ip}`, SK: 'RL' }),
+  ipCounter: (limitClass: string, ip: string, window: number) => ({ PK: `RL#${limitClass}#${ip}#${window}`, SK: 'RL' }),
   idempotency: (accountId: string, key: string) => ({ PK: `IDEM#${accountId}#${key}`, SK: 'IDEM' }),
 } as const;
 

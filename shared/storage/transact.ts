@@ -1,11 +1,5 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import {
-  DeleteCommand,
-  PutCommand,
-  TransactWriteCommand,
-  type TransactWriteCommandInput,
-  UpdateCommand,
-} from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, PutCommand, TransactWriteCommand, type TransactWriteCommandInput, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { ConflictError } from '../http/errors';
 import { type Db, isConditionalCheckFailed } from './dynamo';
 

@@ -205,7 +205,7 @@ describe('least privilege', () => {
     }
   });
 
-  it('attaches no managed policies and writes logs only to the function\'s own log group', () => {
+  it("attaches no managed policies and writes logs only to the function's own log group", () => {
     for (const role of Object.values(template.findResources('AWS::IAM::Role'))) {
       expect((role.Properties as Json).ManagedPolicyArns).toBeUndefined();
     }
@@ -225,7 +225,9 @@ describe('least privilege', () => {
     grantTableAccess(role, table, 'write');
     const policy = Object.values(Template.fromStack(scratch).findResources('AWS::IAM::Policy'))[0];
     const actions = actionsOf((policy?.Properties as { PolicyDocument: { Statement: Statement[] } }).PolicyDocument.Statement);
-    expect(actions).toEqual(expect.arrayContaining(['dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamodb:DeleteItem', 'dynamodb:ConditionCheckItem', 'dynamodb:GetItem']));
+    expect(actions).toEqual(
+      expect.arrayContaining(['dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamodb:DeleteItem', 'dynamodb:ConditionCheckItem', 'dynamodb:GetItem']),
+    );
   });
 });
 
@@ -253,7 +255,9 @@ describe('cdk-nag AwsSolutions', () => {
       const suppressions = Object.values(synthesized.Resources).flatMap(
         (r) => (r.Metadata?.cdk_nag as { rules_to_suppress?: { id: string; reason: string }[] } | undefined)?.rules_to_suppress ?? [],
       );
-      expect(new Set(suppressions.map((s) => s.id.replace(/\[.*$/, '')))).toEqual(new Set(['AwsSolutions-L1', 'AwsSolutions-IAM5', 'AwsSolutions-SMG4', 'AwsSolutions-APIG4']));
+      expect(new Set(suppressions.map((s) => s.id.replace(/\[.*$/, '')))).toEqual(
+        new Set(['AwsSolutions-L1', 'AwsSolutions-IAM5', 'AwsSolutions-SMG4', 'AwsSolutions-APIG4']),
+      );
       for (const s of suppressions) expect(s.reason.trim().length, s.id).toBeGreaterThan(40);
     } finally {
       rmSync(outdir, { recursive: true, force: true });

@@ -6,7 +6,11 @@ import { deriveServiceKeys } from '../../shared/secrets/master-key';
 import { accountStore, basic, bearer, call, newAccount, stack, tokenFor } from '../support/api';
 
 async function signingKey(): Promise<Buffer> {
-  const client = new SecretsManagerClient({ region: 'us-east-1', endpoint: stack().secretsEndpoint, credentials: { accessKeyId: 'local', secretAccessKey: 'local' } });
+  const client = new SecretsManagerClient({
+    region: 'us-east-1',
+    endpoint: stack().secretsEndpoint,
+    credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
+  });
   const out = await client.send(new GetSecretValueCommand({ SecretId: stack().masterKeySecretId }));
   return deriveServiceKeys(out.SecretString ?? '').tokenSigning;
 }
@@ -27,7 +31,11 @@ describe('POST /api/auth (spec 4.2, 5)', () => {
 
   it('answers 401 for a wrong secret, an unknown public key and a missing header', async () => {
     const keys = await newAccount();
-    const cases: Record<string, string>[] = [{ authorization: basic(keys.public_key, `${keys.secret_key}x`) }, { authorization: basic('PUB-unknown', keys.secret_key) }, {}];
+    const cases: Record<string, string>[] = [
+      { authorization: basic(keys.public_key, `${keys.secret_key}x`) },
+      { authorization: basic('PUB-unknown', keys.secret_key) },
+      {},
+    ];
     for (const headers of cases) {
       const reply = await call('POST', '/api/auth', { headers });
       expect(reply.status).toBe(401);

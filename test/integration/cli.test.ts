@@ -15,7 +15,14 @@ describe('operator CLI: npm run admin -- account ...', () => {
 
     const shown = await admin('account', 'show', '--account', keys.account_id);
     expect(shown.code).toBe(0);
-    expect(shown.json).toMatchObject({ account_id: keys.account_id, name: 'Loja Teste', methods: ['pix', 'card'], withdraw_fee: '1.50', balance: '0.00', webhook_url: null });
+    expect(shown.json).toMatchObject({
+      account_id: keys.account_id,
+      name: 'Loja Teste',
+      methods: ['pix', 'card'],
+      withdraw_fee: '1.50',
+      balance: '0.00',
+      webhook_url: null,
+    });
     expect(shown.stdout).not.toContain(keys.secret_key);
 
     const methods = await admin('account', 'set-methods', '--account', keys.account_id, '--methods', 'boleto,pix');

@@ -17,7 +17,14 @@ let auth: Record<string, string>;
 
 async function probeItems(accountId: string): Promise<number> {
   const store = accountStore();
-  const out = await store.db.send(new QueryCommand({ TableName: store.table, KeyConditionExpression: 'PK = :pk', ExpressionAttributeValues: { ':pk': `PROBE#${accountId}` }, ConsistentRead: true }));
+  const out = await store.db.send(
+    new QueryCommand({
+      TableName: store.table,
+      KeyConditionExpression: 'PK = :pk',
+      ExpressionAttributeValues: { ':pk': `PROBE#${accountId}` },
+      ConsistentRead: true,
+    }),
+  );
   return out.Count ?? 0;
 }
 
@@ -132,7 +139,16 @@ describe('idempotency layer (spec 4.1) on a creation route', () => {
       store.db.send(
         new PutCommand({
           TableName: store.table,
-          Item: { ...itemKeys.idempotency(account.account_id, k), type: 'idempotency', state: 'IN_PROGRESS', fingerprint: requestFingerprint(probeRoute.id, body), lockId: 'crashed', lockExpiresAt, createdAt: now - 120, ttl: now + 3600 },
+          Item: {
+            ...itemKeys.idempotency(account.account_id, k),
+            type: 'idempotency',
+            state: 'IN_PROGRESS',
+            fingerprint: requestFingerprint(probeRoute.id, body),
+            lockId: 'crashed',
+            lockExpiresAt,
+            createdAt: now - 120,
+            ttl: now + 3600,
+          },
         }),
       );
     const stale = key();

@@ -11,7 +11,14 @@ export type Invoked = { status: number; headers: Record<string, string>; body: s
 export async function invoke(handler: Handler, route: AnyRoute, options: { headers?: Record<string, string>; body?: string | object } = {}): Promise<Invoked> {
   const body = options.body === undefined ? Buffer.alloc(0) : Buffer.from(typeof options.body === 'string' ? options.body : JSON.stringify(options.body));
   const event = toHttpApiEvent(
-    { method: route.method, url: route.path, headers: { 'content-type': 'application/json', ...options.headers }, body, sourceIp: uniqueIp(), host: 'localhost' },
+    {
+      method: route.method,
+      url: route.path,
+      headers: { 'content-type': 'application/json', ...options.headers },
+      body,
+      sourceIp: uniqueIp(),
+      host: 'localhost',
+    },
     `${route.method} ${route.path}`,
     undefined,
   );

@@ -1,15 +1,10 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { createWriteStream, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
+import type { LocalStack } from '../../infra/local/stack';
 import { freePort } from './free-port';
 
-export type LocalStackInfo = {
-  baseUrl: string;
-  dynamodbEndpoint: string;
-  sqsEndpoint: string;
-  secretsEndpoint: string;
-  tableName: string;
-  masterKeySecretId: string;
+export type LocalStackInfo = Omit<LocalStack, 'stop' | 'demo'> & {
   port: number;
   dynamodbPort: number;
   sqsPort: number;

@@ -48,7 +48,8 @@ export function persist(): PipelineMiddleware {
       const answer = toErrorAnswer(request.error);
       try {
         if (answer.unexpected) await releaseIdempotencyLock(state.runtime.db, lock);
-        else await commitWrites(state.runtime.db, [completionWrite(lock, { status: answer.status, body: JSON.stringify(answer.body), contentType: JSON_TYPE })]);
+        else
+          await commitWrites(state.runtime.db, [completionWrite(lock, { status: answer.status, body: JSON.stringify(answer.body), contentType: JSON_TYPE })]);
       } catch (err) {
         // The lock expires by itself; the client's answer stays the original error.
         logger.warn('idempotency record not settled', { route: state.route.id, error: err instanceof Error ? err.message : 'unknown' });

@@ -41,7 +41,9 @@ describe('toHttpApiEvent', () => {
 
   it('lower-cases header names and joins repeated headers with commas', () => {
     const event = toHttpApiEvent(
-      request({ headers: { Authorization: 'Bearer tok', 'Idempotency-Key': 'key-12345678', 'X-Forwarded-For': ['1.1.1.1', '2.2.2.2'], 'x-absent': undefined } }),
+      request({
+        headers: { Authorization: 'Bearer tok', 'Idempotency-Key': 'key-12345678', 'X-Forwarded-For': ['1.1.1.1', '2.2.2.2'], 'x-absent': undefined },
+      }),
       '$default',
       undefined,
     );

@@ -56,7 +56,10 @@ describe('local pollers (the event source mappings of the local stack)', () => {
     const dlq = await sqs.send(new CreateQueueCommand({ QueueName: `${name}-dlq` }));
     const dlqArn = (await sqs.send(new GetQueueAttributesCommand({ QueueUrl: dlq.QueueUrl, AttributeNames: ['QueueArn'] }))).Attributes?.QueueArn;
     const queue = await sqs.send(
-      new CreateQueueCommand({ QueueName: name, Attributes: { VisibilityTimeout: '1', RedrivePolicy: JSON.stringify({ deadLetterTargetArn: dlqArn, maxReceiveCount: 2 }) } }),
+      new CreateQueueCommand({
+        QueueName: name,
+        Attributes: { VisibilityTimeout: '1', RedrivePolicy: JSON.stringify({ deadLetterTargetArn: dlqArn, maxReceiveCount: 2 }) },
+      }),
     );
     const bodies: string[] = [];
     const poller = startQueuePoller(sqs, queue.QueueUrl ?? '', 'arn:aws:sqs:us-east-1:000000000000:test', 'TestQueueConsumer', async (event) => {

@@ -20,12 +20,21 @@ describe('npm start (the local stack)', () => {
     const { stdout } = await promisify(execFile)('curl', ['-s', '-X', 'POST', '-u', `${public_key}:${secret_key}`, `${stack().baseUrl}/api/auth`]);
     const body = JSON.parse(stdout) as { success: { token: string; token_type: string } };
     expect(body.success.token_type).toBe('Bearer');
-    const { stdout: balance } = await promisify(execFile)('curl', ['-s', '-H', `Authorization: Bearer ${body.success.token}`, `${stack().baseUrl}/api/balance`]);
+    const { stdout: balance } = await promisify(execFile)('curl', [
+      '-s',
+      '-H',
+      `Authorization: Bearer ${body.success.token}`,
+      `${stack().baseUrl}/api/balance`,
+    ]);
     expect(JSON.parse(balance)).toEqual({ balance: { available: '0.00', currency: 'BRL' } });
   });
 
   it('serves GetSecretValue on its loopback Secrets Manager endpoint through the real SDK client', async () => {
-    const client = new SecretsManagerClient({ region: 'us-east-1', endpoint: stack().secretsEndpoint, credentials: { accessKeyId: 'l', secretAccessKey: 'l' } });
+    const client = new SecretsManagerClient({
+      region: 'us-east-1',
+      endpoint: stack().secretsEndpoint,
+      credentials: { accessKeyId: 'l', secretAccessKey: 'l' },
+    });
     const out = await client.send(new GetSecretValueCommand({ SecretId: stack().masterKeySecretId }));
     expect(JSON.parse(out.SecretString ?? '{}')).toMatchObject({ masterKey: expect.stringMatching(/^[A-Za-z0-9_-]{32,}$/) });
     await expect(client.send(new GetSecretValueCommand({ SecretId: 'nope' }))).rejects.toMatchObject({ name: 'ResourceNotFoundException' });

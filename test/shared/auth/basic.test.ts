@@ -50,9 +50,12 @@ describe('parseBasicAuthorization', () => {
     expectUnauthorized('');
   });
 
-  it.each(['Bearer x', 'Bearer pgt_abc.def', 'Digest username="x"', `Token ${b64('a:b')}`, `Basicx ${b64('a:b')}`])('gives 401 for another scheme: %j', (header) => {
-    expectUnauthorized(header);
-  });
+  it.each(['Bearer x', 'Bearer pgt_abc.def', 'Digest username="x"', `Token ${b64('a:b')}`, `Basicx ${b64('a:b')}`])(
+    'gives 401 for another scheme: %j',
+    (header) => {
+      expectUnauthorized(header);
+    },
+  );
 
   it('gives 400 malformed_authorization for a Basic header whose credentials are not base64', () => {
     expectMalformed('Basic !!!');

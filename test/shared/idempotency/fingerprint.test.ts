@@ -6,10 +6,16 @@ import { canonicalJson, requestFingerprint } from '../../../shared/idempotency/f
 const body = {
   amount: '100.00',
   customer: { name: 'Maria', address: { city: 'Recife', zip: '50000-000' } },
-  items: [{ name: 'a', qty: 1 }, { name: 'b', qty: 2 }],
+  items: [
+    { name: 'a', qty: 1 },
+    { name: 'b', qty: 2 },
+  ],
 };
 const reordered = {
-  items: [{ qty: 1, name: 'a' }, { qty: 2, name: 'b' }],
+  items: [
+    { qty: 1, name: 'a' },
+    { qty: 2, name: 'b' },
+  ],
   customer: { address: { zip: '50000-000', city: 'Recife' }, name: 'Maria' },
   amount: '100.00',
 };
