@@ -12,6 +12,8 @@ export const configSchema = z.object({
   RATE_LIMIT_ACCOUNT_PER_MINUTE: positiveInt(60),
   IDEMPOTENCY_LOCK_SECONDS: positiveInt(60),
   IDEMPOTENCY_TTL_SECONDS: positiveInt(24 * 60 * 60),
+  CEP_PROVIDER: z.enum(['public', 'fixture']).default('public'),
+  CEP_TIMEOUT_MS: positiveInt(3000),
 });
 
 export type Config = {
@@ -20,6 +22,7 @@ export type Config = {
   tokenTtlSeconds: number;
   rateLimits: { auth: number; cep: number; account: number };
   idempotency: { lockSeconds: number; ttlSeconds: number };
+  cep: { provider: 'public' | 'fixture'; timeoutMs: number };
 };
 
 export function parseConfig(env: Record<string, string | undefined>): Config {
@@ -35,6 +38,7 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
     tokenTtlSeconds: c.TOKEN_TTL_SECONDS,
     rateLimits: { auth: c.RATE_LIMIT_AUTH_PER_MINUTE, cep: c.RATE_LIMIT_CEP_PER_MINUTE, account: c.RATE_LIMIT_ACCOUNT_PER_MINUTE },
     idempotency: { lockSeconds: c.IDEMPOTENCY_LOCK_SECONDS, ttlSeconds: c.IDEMPOTENCY_TTL_SECONDS },
+    cep: { provider: c.CEP_PROVIDER, timeoutMs: c.CEP_TIMEOUT_MS },
   };
 }
 

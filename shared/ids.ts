@@ -29,3 +29,23 @@ export function newRequestNonce(): string {
 export function newLedgerEntryId(): string {
   return `led_${randomString(20, LOWER_ALPHANUMERIC)}`;
 }
+
+/** Ids are counted from this instant: 2026-01-01T00:00:00Z. */
+const NUMERIC_ID_EPOCH_MS = Date.UTC(2026, 0, 1);
+const NUMERIC_ID_RANDOM_BITS = 4096;
+
+/**
+ * A time-ordered numeric id below 2^53 (safe in JSON and JavaScript): milliseconds since 2026 times
+ * 4096 plus 12 random bits. No counter item, so no hot key; the conditional put of the id's
+ * reservation settles the rare collision. Good until about 2095.
+ */
+export function newNumericId(now: Date): number {
+  const id = (now.getTime() - NUMERIC_ID_EPOCH_MS) * NUMERIC_ID_RANDOM_BITS + randomInt(NUMERIC_ID_RANDOM_BITS);
+  if (!Number.isSafeInteger(id) || id <= 0) throw new Error('The clock is outside the numeric id range');
+  return id;
+}
+
+/** Numeric ids zero-padded to 16 digits sort in creation order as strings (sort keys). */
+export function sortableNumericId(id: number): string {
+  return String(id).padStart(16, '0');
+}

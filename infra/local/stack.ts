@@ -66,6 +66,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
       AWS_ENDPOINT_URL_SECRETS_MANAGER: secrets.endpoint,
       TABLE_NAME: LOCAL_TABLE,
       MASTER_KEY_SECRET_ID: LOCAL_MASTER_SECRET,
+      CEP_PROVIDER: process.env.CEP_PROVIDER ?? 'fixture',
     });
 
     const dynamoClient = new DynamoDBClient({ ...localAwsConfig(), endpoint: dynamo.endpoint });

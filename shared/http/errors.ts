@@ -68,6 +68,13 @@ export class RateLimitedError extends AppError {
   }
 }
 
+/** A transient clash (e.g. two creations drew the same numeric id): nothing was written; retry. */
+export class TemporaryConflictError extends AppError {
+  constructor(message = 'A temporary conflict stopped the request; nothing was written. Retry with the same Idempotency-Key.') {
+    super(503, message, 'temporary_conflict', { 'Retry-After': '1' });
+  }
+}
+
 export class UpstreamError extends AppError {
   constructor(status: 502 | 503, message: string) {
     super(status, message, status === 502 ? 'upstream_error' : 'upstream_unavailable');

@@ -74,9 +74,8 @@ function responses(route: AnyRoute, schemas: SchemaCollector): Json {
   const out: Json = {};
   for (const [status, def] of Object.entries(route.responses) as [string, ResponseDef][]) {
     const contentType = def.contentType ?? 'application/json';
-    out[status] = def.schema
-      ? { description: def.description, content: { [contentType]: { schema: schemas.convert(def.schema, 'output') } } }
-      : { description: def.description, content: { [contentType]: { schema: { type: 'string' } } } };
+    const schema = def.schema ? schemas.convert(def.schema, 'output') : def.contentType ? { type: 'string' } : schemas.convert(generalErrorSchema, 'output');
+    out[status] = { description: def.description, content: { [contentType]: { schema } } };
   }
   const general = schemas.convert(generalErrorSchema, 'output');
   const add = (status: number, description: string, schema: Json = general, headers?: Json) => {

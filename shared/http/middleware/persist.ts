@@ -11,7 +11,7 @@ import { header, isPending, type PipelineMiddleware } from '../state';
 /**
  * Idempotency (spec 4.1) and the commit. Before: takes the key's lock, or finds the answer to replay.
  * After: commits the route's writes and the completed idempotency record in ONE transaction.
- * On error: an answer below 500 is stored for the key; a 500 frees the key so a retry runs again.
+ * On error: an answer below 500 is stored for the key; a 5xx frees the key so a retry runs again.
  */
 export function persist(): PipelineMiddleware {
   return {
@@ -47,7 +47,7 @@ export function persist(): PipelineMiddleware {
       state.lock = undefined;
       const answer = toErrorAnswer(request.error);
       try {
-        if (answer.unexpected) await releaseIdempotencyLock(state.runtime.db, lock);
+        if (answer.status >= 500) await releaseIdempotencyLock(state.runtime.db, lock);
         else
           await commitWrites(state.runtime.db, [completionWrite(lock, { status: answer.status, body: JSON.stringify(answer.body), contentType: JSON_TYPE })]);
       } catch (err) {

@@ -1,0 +1,17 @@
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import { requireCaller } from '../../shared/auth/caller';
+import { customerView } from '../../shared/customers/record';
+import { NotFoundError } from '../../shared/http/errors';
+import { httpHandler } from '../../shared/http/pipeline';
+import { routes } from '../../shared/routes';
+import { keys } from '../../shared/storage/keys';
+
+/** GET /api/customer/{id}: one of the caller's customers; another account's answers 404. */
+export const handler = httpHandler(routes.getCustomer, async ({ params, caller, runtime }) => {
+  const { accountId } = requireCaller(caller);
+  const out = await runtime.db.send(
+    new GetCommand({ TableName: runtime.config.tableName, Key: keys.customer(accountId, Number(params.id)), ConsistentRead: true }),
+  );
+  if (!out.Item) throw new NotFoundError('Customer not found');
+  return { status: 200, body: { customer: customerView(out.Item, (await runtime.serviceKeys()).personalData) } };
+});

@@ -1,0 +1,8 @@
+import { httpHandler } from '../../shared/http/pipeline';
+import { STATES, stateView } from '../../shared/reference/states';
+import { routes } from '../../shared/routes';
+
+const body = { states: STATES.map(stateView) };
+
+/** GET /api/state/all: the 27 Brazilian federative units (UF), with IBGE codes and area codes. */
+export const handler = httpHandler(routes.listStates, async () => ({ status: 200, body }));
