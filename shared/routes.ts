@@ -59,6 +59,7 @@ export const routes = {
     rateLimit: 'account',
     access: 'write',
     idempotency: 'optional',
+    retryOnIdClash: true,
     tag: 'Customers',
     summary: 'Register a customer (payer)',
     description:

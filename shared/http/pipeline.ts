@@ -7,10 +7,13 @@ import { type RouteResult, serializeResult } from './answer';
 import { admitCaller } from './middleware/admit';
 import { jsonBody } from './middleware/json-body';
 import { observe } from './middleware/observe';
-import { persist } from './middleware/persist';
+import { commitAnswer, persist } from './middleware/persist';
+import { TemporaryConflictError } from './errors';
 import { validateInput } from './middleware/validate';
 import type { RouteDef } from './route';
 import type { HttpResult, PendingAnswer, PipelineContext } from './state';
+
+const MAX_ID_CLASH_ATTEMPTS = 3;
 
 type Parsed<T> = T extends ZodType ? output<T> : undefined;
 
@@ -27,8 +30,10 @@ export type RouteRequest<Body, Query, Params> = {
 
 /**
  * Builds a route's Lambda handler: observe → admit (auth + rate limit) → JSON body → validate →
- * idempotency/commit → the implementation. Implementations only parse nothing, decide, and return
- * their answer with the writes to commit; responses and errors are built in one place.
+ * idempotency → the implementation, whose writes are committed with the completed idempotency
+ * record in one transaction. Implementations decide and return their answer with the writes to
+ * commit; responses and errors are built in one place. Routes marked `retryOnIdClash` run again
+ * (up to 3 times) when a randomly drawn id or reference turns out to be taken.
  */
 export function httpHandler<Body extends ZodType | undefined, Query extends ZodType | undefined, Params extends ZodType | undefined>(
   route: RouteDef<Body, Query, Params>,
@@ -43,17 +48,27 @@ export function httpHandler<Body extends ZodType | undefined, Query extends ZodT
     .use(persist())
     .handler(async (event, context): Promise<PendingAnswer> => {
       const { state } = context;
-      if (state.replay) return { ...state.replay, headers: {}, writes: [], replayed: true };
+      if (state.replay) return { ...state.replay, headers: {}, replayed: true };
       const input = state.input ?? { body: undefined, query: undefined, params: undefined };
-      const result = await implementation({
-        body: input.body as Parsed<Body>,
-        query: input.query as Parsed<Query>,
-        params: input.params as Parsed<Params>,
-        caller: state.caller,
-        event,
-        runtime: state.runtime,
-        now: state.runtime.clock.now(),
-      });
-      return { ...serializeResult(result), writes: result.writes ?? [], replayed: false };
+      const attempts = route.retryOnIdClash ? MAX_ID_CLASH_ATTEMPTS : 1;
+      for (let attempt = 1; ; attempt += 1) {
+        const result = await implementation({
+          body: input.body as Parsed<Body>,
+          query: input.query as Parsed<Query>,
+          params: input.params as Parsed<Params>,
+          caller: state.caller,
+          event,
+          runtime: state.runtime,
+          now: state.runtime.clock.now(),
+        });
+        const answer = serializeResult(result);
+        try {
+          await commitAnswer(state, answer, result.writes ?? []);
+          return { ...answer, replayed: false };
+        } catch (err) {
+          // A drawn id or reference was taken meanwhile: draw again (nothing was written).
+          if (!(err instanceof TemporaryConflictError) || attempt >= attempts) throw err;
+        }
+      }
     });
 }

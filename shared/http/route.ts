@@ -31,6 +31,8 @@ export interface RouteDef<
   rateLimit: RateLimitClass;
   access: Access;
   idempotency: IdempotencyMode;
+  /** Run the implementation again when a drawn id clashes at commit (only where the implementation has no outside effect). */
+  retryOnIdClash?: boolean;
   summary: string;
   description?: string;
   tag: string;

@@ -3,12 +3,11 @@ import type { MiddlewareObj, Request } from '@middy/core';
 import type { Caller } from '../auth/gate';
 import type { Lock, StoredAnswer } from '../idempotency/store';
 import type { Runtime } from '../runtime';
-import type { TxWrite } from '../storage/transact';
 import type { Answer } from './answer';
 import type { AnyRoute } from './route';
 
-/** What the handler step hands to the after-steps: the serialized answer and the writes to commit with it. */
-export type PendingAnswer = Answer & { writes: TxWrite[]; replayed: boolean };
+/** What the handler step hands to the after-steps: the serialized, committed (or replayed) answer. */
+export type PendingAnswer = Answer & { replayed: boolean };
 
 /** One request's state, carried on the invocation's context from step to step. */
 export type RouteState = {
@@ -27,7 +26,7 @@ export type PipelineRequest = Request<APIGatewayProxyEventV2, HttpResult, Error,
 export type PipelineMiddleware = MiddlewareObj<APIGatewayProxyEventV2, HttpResult, Error, PipelineContext>;
 
 export function isPending(result: HttpResult | null | undefined): result is PendingAnswer {
-  return typeof result === 'object' && result !== null && 'writes' in result && 'replayed' in result;
+  return typeof result === 'object' && result !== null && 'replayed' in result && !('statusCode' in result);
 }
 
 /** Headers of an API Gateway v2 event are lower-case; this reads one whatever the case given. */

@@ -10,6 +10,13 @@ export const keys = {
   customerPrefix: 'CUSTOMER#',
   /** Reserves a numeric customer id service-wide (the creation's conditional put). */
   customerIdReservation: (customerId: number) => ({ PK: `CUSTID#${customerId}`, SK: 'CUSTID' }),
+  invoice: (reference: string) => ({ PK: `INV#${reference}`, SK: 'INVOICE' }),
+  /** Reserves a numeric invoice id service-wide and points to the invoice's reference. */
+  invoiceIdReservation: (invoiceId: number) => ({ PK: `INVID#${invoiceId}`, SK: 'INVID' }),
+  /** Reserves a Pix txid service-wide and points to the invoice's reference. */
+  pixTxidReservation: (txid: string) => ({ PK: `PIXTXID#${txid}`, SK: 'PIXTXID' }),
+  /** GSI1 partition of an account's invoices (sort key: the zero-padded, time-ordered invoice id). */
+  invoiceListPartition: (accountId: string) => `ACCT#${accountId}#INVOICES`,
   cep: (cep: string) => ({ PK: `CEP#${cep}`, SK: 'CEP' }),
   publicKey: (publicKey: string) => ({ PK: `PUBKEY#${publicKey}`, SK: 'PUBKEY' }),
   ipCounter: (limitClass: string, ip: string, window: number) => ({ PK: `RL#${limitClass}#${ip}#${window}`, SK: 'RL' }),

@@ -3,6 +3,7 @@ import { GetCommand, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { IssuedKeys } from '../../shared/accounts/store';
 import { requestFingerprint } from '../../shared/idempotency/fingerprint';
+import { TemporaryConflictError } from '../../shared/http/errors';
 import { httpHandler } from '../../shared/http/pipeline';
 import { keys as itemKeys } from '../../shared/storage/keys';
 import { accountStore, bearer, newAccount, tokenFor, useLocalStackEnvironment } from '../support/api';
@@ -222,5 +223,45 @@ describe('request bodies (spec 7)', () => {
     const store = accountStore();
     const record = await store.db.send(new GetCommand({ TableName: store.table, Key: itemKeys.idempotency(account.account_id, k), ConsistentRead: true }));
     expect(record.Item).toMatchObject({ state: 'COMPLETED', status: 200, body: reply.body });
+  });
+});
+
+describe('retry on an id clash', () => {
+  beforeAll(async () => {
+    useLocalStackEnvironment();
+    await freshCaller();
+  });
+
+  function clashingHandler(retryOnIdClash: boolean, takenKey: { PK: string; SK: string }) {
+    let calls = 0;
+    const route = { ...probeRoute, id: `ProbeClash${retryOnIdClash}`, retryOnIdClash };
+    const handler = httpHandler(route, async ({ runtime }) => {
+      calls += 1;
+      const key = calls === 1 ? takenKey : { PK: `PROBE#clash-${randomUUID()}`, SK: 'ID' };
+      return {
+        status: 200,
+        body: { calls },
+        writes: [{ Put: { TableName: runtime.config.tableName, Item: key, ConditionExpression: 'attribute_not_exists(PK)' }, onConditionFailed: () => new TemporaryConflictError() }],
+      };
+    });
+    return { route, handler, calls: () => calls };
+  }
+
+  it('draws again when a drawn id is taken, where the route allows it; otherwise answers 503 and frees the key', async () => {
+    const store = accountStore();
+    const taken = { PK: `PROBE#clash-${randomUUID()}`, SK: 'ID' };
+    await store.db.send(new PutCommand({ TableName: store.table, Item: taken }));
+    const retrying = clashingHandler(true, taken);
+    const ok = await invoke(retrying.handler, retrying.route, { headers: { ...auth, 'idempotency-key': key() }, body: { name: 'clash' } });
+    expect(ok.status).toBe(200);
+    expect(ok.json).toEqual({ calls: 2 });
+    const once = clashingHandler(false, taken);
+    const k = key();
+    const refused = await invoke(once.handler, once.route, { headers: { ...auth, 'idempotency-key': k }, body: { name: 'clash' } });
+    expect(refused.status).toBe(503);
+    expect(refused.headers['Retry-After']).toBe('1');
+    expect(once.calls()).toBe(1);
+    const record = await store.db.send(new GetCommand({ TableName: store.table, Key: itemKeys.idempotency(account.account_id, k), ConsistentRead: true }));
+    expect(record.Item).toBeUndefined();
   });
 });

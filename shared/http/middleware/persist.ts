@@ -6,12 +6,14 @@ import { acquireIdempotencyLock, completionWrite, releaseIdempotencyLock } from 
 import { commitWrites } from '../../storage/transact';
 import { JSON_TYPE } from '../answer';
 import { toErrorAnswer } from '../errors';
-import { header, isPending, type PipelineMiddleware } from '../state';
+import type { Answer } from '../answer';
+import { header, type PipelineMiddleware, type RouteState } from '../state';
+import type { TxWrite } from '../../storage/transact';
 
 /**
- * Idempotency (spec 4.1) and the commit. Before: takes the key's lock, or finds the answer to replay.
- * After: commits the route's writes and the completed idempotency record in ONE transaction.
- * On error: an answer below 500 is stored for the key; a 5xx frees the key so a retry runs again.
+ * Idempotency (spec 4.1). Before: takes the key's lock, or finds the answer to replay. The handler
+ * step commits through `commitAnswer`. On error: an answer below 500 is stored for the key; a 5xx
+ * frees the key so a retry runs again.
  */
 export function persist(): PipelineMiddleware {
   return {
@@ -32,14 +34,6 @@ export function persist(): PipelineMiddleware {
       if (acquired.kind === 'replay') state.replay = acquired.answer;
       else state.lock = acquired.lock;
     },
-    after: async (request) => {
-      const { state } = request.context;
-      const pending = request.response;
-      if (!isPending(pending) || pending.replayed) return;
-      const completion = state.lock ? [completionWrite(state.lock, pending)] : [];
-      await commitWrites(state.runtime.db, [...pending.writes, ...completion]);
-      state.lock = undefined;
-    },
     onError: async (request) => {
       const { state } = request.context;
       const lock = state?.lock;
@@ -56,4 +50,11 @@ export function persist(): PipelineMiddleware {
       }
     },
   };
+}
+
+/** Commits the route's writes and the completed idempotency record (if a key is held) in ONE transaction. */
+export async function commitAnswer(state: RouteState, answer: Answer, writes: readonly TxWrite[]): Promise<void> {
+  const completion = state.lock ? [completionWrite(state.lock, answer)] : [];
+  await commitWrites(state.runtime.db, [...writes, ...completion]);
+  state.lock = undefined;
 }

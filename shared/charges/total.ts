@@ -1,0 +1,27 @@
+import Big from 'big.js';
+
+Big.RM = Big.roundHalfUp;
+
+export type ChargeAmounts = { amount: number; quantity: number; tax: number; discount: number };
+
+/**
+ * The charge total of spec 1, in exact decimal arithmetic: subtotal = amount × quantity;
+ * total = subtotal + subtotal × tax / 100 − subtotal × discount / 100; rounded half-up to cents
+ * only at the end. Inputs are the JSON numbers of the request, read through their shortest
+ * decimal text (so 0.1 is exactly 0.1). Returns integer cents (a safe integer in the whole range:
+ * at most 999999999 × 100000 × 2 in reais).
+ */
+export function totalCents(input: ChargeAmounts): number {
+  const subtotal = new Big(String(input.amount)).times(String(input.quantity));
+  const total = subtotal.plus(subtotal.times(String(input.tax)).div(100)).minus(subtotal.times(String(input.discount)).div(100));
+  return Number(total.times(100).round(0, Big.roundHalfUp).toFixed(0));
+}
+
+/** Has at most two decimals, judged on the number's shortest decimal text (1.005 has three). */
+export function hasAtMostTwoDecimals(value: number): boolean {
+  if (!Number.isFinite(value)) return false;
+  const text = String(value);
+  if (/e/i.test(text)) return Number.isInteger(value);
+  const decimals = text.split('.')[1];
+  return decimals === undefined || decimals.length <= 2;
+}

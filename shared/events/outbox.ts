@@ -1,0 +1,23 @@
+import { randomString } from '../ids';
+import { API_VERSION } from '../schemas/common';
+import type { TxWrite } from '../storage/transact';
+
+/** An outgoing webhook event (spec 6.2): written in the same transaction as the change it reports. */
+export type OutboxEvent = { id: string; type: string; created: number; api_version: string; data: Record<string, unknown> };
+
+export function newEvent(type: string, data: Record<string, unknown>, now: Date): OutboxEvent {
+  return { id: `evt_${randomString(24)}`, type, created: Math.floor(now.getTime() / 1000), api_version: API_VERSION, data };
+}
+
+export const OUTBOX_ITEM_TYPE = 'event';
+
+/** The outbox item: the only thing the webhook pipeline reads (stream INSERTs of type `event`). */
+export function outboxWrite(table: string, accountId: string, event: OutboxEvent): TxWrite {
+  return {
+    Put: {
+      TableName: table,
+      Item: { PK: `EVT#${event.id}`, SK: 'EVT', type: OUTBOX_ITEM_TYPE, accountId, eventId: event.id, eventType: event.type, event },
+      ConditionExpression: 'attribute_not_exists(PK)',
+    },
+  };
+}

@@ -1,0 +1,20 @@
+import { describe, expect, it } from 'vitest';
+import { parseConfig } from '../../../shared/config';
+import { fixtureCepLookup } from '../../../shared/cep/fixture';
+import { cepLookupFor } from '../../../shared/cep/select';
+
+const REQUIRED = { TABLE_NAME: 't', MASTER_KEY_SECRET_ID: 's' };
+
+describe('cepLookupFor', () => {
+  it('uses the fixture when CEP_PROVIDER is fixture', async () => {
+    const lookup = cepLookupFor(parseConfig({ ...REQUIRED, CEP_PROVIDER: 'fixture' }));
+    expect(lookup).toBe(fixtureCepLookup);
+    await expect(lookup.lookup('01310100')).resolves.toMatchObject({ city: 'São Paulo' });
+  });
+
+  it('uses the public services by default', () => {
+    const lookup = cepLookupFor(parseConfig(REQUIRED));
+    expect(lookup).not.toBe(fixtureCepLookup);
+    expect(typeof lookup.lookup).toBe('function');
+  });
+});
