@@ -13,6 +13,9 @@ export const configSchema = z.object({
   IDEMPOTENCY_LOCK_SECONDS: positiveInt(60),
   IDEMPOTENCY_TTL_SECONDS: positiveInt(24 * 60 * 60),
   CEP_PROVIDER: z.enum(['public', 'fixture']).default('public'),
+  PAYMENT_PROVIDER: z.enum(['simulated']).default('simulated'),
+  PROVIDER_SECRET_ID: z.string().min(1).optional(),
+  PUBLIC_BASE_URL: z.url().default('http://127.0.0.1:3000'),
   CEP_TIMEOUT_MS: positiveInt(3000),
 });
 
@@ -23,6 +26,9 @@ export type Config = {
   rateLimits: { auth: number; cep: number; account: number };
   idempotency: { lockSeconds: number; ttlSeconds: number };
   cep: { provider: 'public' | 'fixture'; timeoutMs: number };
+  payments: { provider: 'simulated'; credentialsSecretId: string | undefined };
+  /** The service's own public base URL (boleto pages, the simulated PSP's locations). */
+  publicBaseUrl: string;
 };
 
 export function parseConfig(env: Record<string, string | undefined>): Config {
@@ -39,6 +45,8 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
     rateLimits: { auth: c.RATE_LIMIT_AUTH_PER_MINUTE, cep: c.RATE_LIMIT_CEP_PER_MINUTE, account: c.RATE_LIMIT_ACCOUNT_PER_MINUTE },
     idempotency: { lockSeconds: c.IDEMPOTENCY_LOCK_SECONDS, ttlSeconds: c.IDEMPOTENCY_TTL_SECONDS },
     cep: { provider: c.CEP_PROVIDER, timeoutMs: c.CEP_TIMEOUT_MS },
+    payments: { provider: c.PAYMENT_PROVIDER, credentialsSecretId: c.PROVIDER_SECRET_ID },
+    publicBaseUrl: c.PUBLIC_BASE_URL.replace(/\/+$/, ''),
   };
 }
 

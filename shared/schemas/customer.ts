@@ -7,6 +7,16 @@ import { countrySchema, stateSchema } from './reference';
 const text = (max: number) => z.string().trim().max(max);
 const optionalText = (max: number) => text(max).optional();
 
+const PHONE_MESSAGE = 'Must be a phone number of 8 to 20 digits';
+
+/** A phone number: digits with the usual punctuation (+, spaces, hyphens, parentheses), 8 to 20 digits; empty means none. */
+const phoneNumber = z.string().refine((text) => {
+  const trimmed = text.trim();
+  if (trimmed === '') return true;
+  const digits = trimmed.replace(/\D/g, '').length;
+  return trimmed.length <= 30 && /^\+?[0-9(][0-9()\-\s]*$/.test(trimmed) && digits >= 8 && digits <= 20;
+}, PHONE_MESSAGE);
+
 /** Address fields: all required as soon as one is given (a boleto needs the full address). */
 export const ADDRESS_FIELDS = ['zipcode', 'country_id', 'state', 'city', 'district', 'street', 'number'] as const;
 
@@ -26,14 +36,8 @@ export const createCustomerBodySchema = z
     district: optionalText(255),
     street: optionalText(255),
     number: optionalText(20),
-    phone: z
-      .string()
-      .regex(/^(\+?[0-9()\-\s]{8,20})?$/, 'Must be a phone number of 8 to 20 digits')
-      .optional(),
-    mobilephone: z
-      .string()
-      .regex(/^(\+?[0-9()\-\s]{8,20})?$/, 'Must be a phone number of 8 to 20 digits')
-      .optional(),
+    phone: phoneNumber.optional(),
+    mobilephone: phoneNumber.optional(),
   })
   .superRefine((body, ctx) => {
     if (!isValidDocument(body.document, body.document_type)) {

@@ -19,14 +19,18 @@ export function secretsManagerSource(client: SecretsManagerClient = new SecretsM
 
 const masterSecretSchema = z.object({ masterKey: z.string().min(32) });
 
-/** One key per purpose, derived from the master key: token signatures, personal-data encryption. */
-export type ServiceKeys = { tokenSigning: Buffer; personalData: Buffer };
+/** One key per purpose, derived from the master key: token signatures, personal-data encryption, boleto page links. */
+export type ServiceKeys = { tokenSigning: Buffer; personalData: Buffer; boletoLinks: Buffer };
 
 /** Parses the secret's JSON and derives one key per purpose. */
 export function deriveServiceKeys(secretString: string): ServiceKeys {
   const parsed = masterSecretSchema.safeParse(JSON.parse(secretString));
   if (!parsed.success) throw new Error('The master key secret must be JSON with a masterKey of at least 32 characters');
-  return { tokenSigning: deriveKey(parsed.data.masterKey, 'token-signing/v1'), personalData: deriveKey(parsed.data.masterKey, 'personal-data/v1') };
+  return {
+    tokenSigning: deriveKey(parsed.data.masterKey, 'token-signing/v1'),
+    personalData: deriveKey(parsed.data.masterKey, 'personal-data/v1'),
+    boletoLinks: deriveKey(parsed.data.masterKey, 'boleto-links/v1'),
+  };
 }
 
 let cached: Promise<ServiceKeys> | undefined;

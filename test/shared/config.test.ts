@@ -11,6 +11,9 @@ describe('parseConfig', () => {
       tokenTtlSeconds: 30 * 24 * 60 * 60,
       rateLimits: { auth: 10, cep: 30, account: 60 },
       idempotency: { lockSeconds: 60, ttlSeconds: 24 * 60 * 60 },
+      cep: { provider: 'public', timeoutMs: 3000 },
+      payments: { provider: 'simulated', credentialsSecretId: undefined },
+      publicBaseUrl: 'http://127.0.0.1:3000',
     });
     expect(parseConfig(REQUIRED).tokenTtlSeconds).toBe(2_592_000);
     expect(parseConfig(REQUIRED).idempotency.ttlSeconds).toBe(86_400);

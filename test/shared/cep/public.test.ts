@@ -67,7 +67,9 @@ describe('publicCepLookup', () => {
 
   it('throws CepUnavailableError carrying the message when the rejection has no errors array', async () => {
     const { search } = fakeSearch(() => Promise.reject(new Error('socket hang up')));
-    const failure = await publicCepLookup(3000, search).lookup('01310100').catch((err: unknown) => err);
+    const failure = await publicCepLookup(3000, search)
+      .lookup('01310100')
+      .catch((err: unknown) => err);
     expect(failure).toBeInstanceOf(CepUnavailableError);
     expect((failure as Error).message).toContain('socket hang up');
   });

@@ -97,7 +97,9 @@ describe('seal and unseal', () => {
   // of the real tag unseals, cutting forgery resistance to 2^-32. seal always writes 16 bytes.
   it.each([4, 8, 12, 15])('throws when the tag is truncated to its first %i bytes', (length) => {
     const [version, iv, ciphertext, tag] = seal('52998224725', KEY, AD).split('.');
-    const shortTag = Buffer.from(tag ?? '', 'base64url').subarray(0, length).toString('base64url');
+    const shortTag = Buffer.from(tag ?? '', 'base64url')
+      .subarray(0, length)
+      .toString('base64url');
     expect(() => unseal([version, iv, ciphertext, shortTag].join('.'), KEY, AD)).toThrow();
   });
 

@@ -3,11 +3,33 @@ import { STATES, stateByUf, stateView, UF_CODES } from '../../../shared/referenc
 
 /** IBGE codes of the 27 federative units (IBGE's table of UF codes). */
 const IBGE: Record<string, number> = {
-  RO: 11, AC: 12, AM: 13, RR: 14, PA: 15, AP: 16, TO: 17,
-  MA: 21, PI: 22, CE: 23, RN: 24, PB: 25, PE: 26, AL: 27, SE: 28, BA: 29,
-  MG: 31, ES: 32, RJ: 33, SP: 35,
-  PR: 41, SC: 42, RS: 43,
-  MS: 50, MT: 51, GO: 52, DF: 53,
+  RO: 11,
+  AC: 12,
+  AM: 13,
+  RR: 14,
+  PA: 15,
+  AP: 16,
+  TO: 17,
+  MA: 21,
+  PI: 22,
+  CE: 23,
+  RN: 24,
+  PB: 25,
+  PE: 26,
+  AL: 27,
+  SE: 28,
+  BA: 29,
+  MG: 31,
+  ES: 32,
+  RJ: 33,
+  SP: 35,
+  PR: 41,
+  SC: 42,
+  RS: 43,
+  MS: 50,
+  MT: 51,
+  GO: 52,
+  DF: 53,
 };
 
 describe('STATES', () => {

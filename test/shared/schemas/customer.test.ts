@@ -84,7 +84,8 @@ describe('createCustomerBodySchema', () => {
 
   it('rejects an unknown state', () => {
     expect(issuePaths({ ...MINIMAL, ...ADDRESS, state: 'XX' })).toEqual(['state']);
-    expect(issuePaths({ ...MINIMAL, ...ADDRESS, state: 'SPO' })).toEqual(['state']);
+    // Too long and not a UF: both issues are on state.
+    expect(new Set(issuePaths({ ...MINIMAL, ...ADDRESS, state: 'SPO' }))).toEqual(new Set(['state']));
   });
 
   it('accepts a lower-case UF (stateByUf ignores case)', () => {

@@ -1,0 +1,73 @@
+import type { PaymentMethod } from '../accounts/methods';
+import type { Caller } from '../auth/gate';
+import { type ChargeAmounts, totalCents } from '../charges/total';
+import { BadRequestError, TemporaryConflictError, ValidationError } from '../http/errors';
+import { formatCents } from '../money';
+import type { Item } from '../storage/dynamo';
+import { keys } from '../storage/keys';
+import type { TxWrite } from '../storage/transact';
+import type { InvoiceMethod } from './record';
+
+/**
+ * What each rail can carry: the boleto amount field holds 10 digits (99,999,999.99); API Pix amounts
+ * have at most 10 integer digits; card totals follow the boleto limit (docs/decisions.md).
+ */
+export const RAIL_LIMIT_CENTS: Readonly<Record<InvoiceMethod, number>> = { pix: 999_999_999_999, boleto: 9_999_999_999, creditcard: 9_999_999_999 };
+
+const ACCOUNT_SETTING: Readonly<Record<InvoiceMethod, PaymentMethod>> = { pix: 'pix', boleto: 'boleto', creditcard: 'card' };
+
+/** 400 when the account has not enabled the method (spec 1). */
+export function assertMethodEnabled(caller: Caller, method: InvoiceMethod): void {
+  const methods = caller.account?.methods;
+  if (!Array.isArray(methods) || !methods.includes(ACCOUNT_SETTING[method])) {
+    throw new BadRequestError(`The payment method ${method} is not enabled for this account`, 'method_not_enabled');
+  }
+}
+
+/** The charge total in cents, checked against the rail: beyond it → 422 on amount; zero → 422 on discount. */
+export function checkedTotalCents(amounts: ChargeAmounts, method: InvoiceMethod): number {
+  const total = totalCents(amounts);
+  const limit = RAIL_LIMIT_CENTS[method];
+  if (total > limit) throw new ValidationError({ amount: [`The total exceeds what ${method} can carry (at most ${formatCents(limit)})`] });
+  if (total < 1) throw new ValidationError({ discount: ['The total must be at least 0.01'] });
+  return total;
+}
+
+/** The account's display name, for BR Codes and boleto pages. */
+export function merchantName(caller: Caller): string {
+  return typeof caller.account?.name === 'string' ? caller.account.name : 'Merchant';
+}
+
+const clash = () => new TemporaryConflictError();
+
+/**
+ * The writes of a new invoice: the invoice (its reference is its key), the numeric id's reservation and,
+ * for Pix, the txid's reservation, each conditional, so an id is never given twice.
+ */
+export function invoiceCreationWrites(table: string, item: Item): TxWrite[] {
+  const reference = String(item.reference);
+  const accountId = String(item.accountId);
+  const pointer = { type: 'invoicePointer', reference, accountId };
+  const writes: TxWrite[] = [
+    { Put: { TableName: table, Item: item, ConditionExpression: 'attribute_not_exists(PK)' }, onConditionFailed: clash },
+    { Put: { TableName: table, Item: { ...keys.invoiceIdReservation(Number(item.invoiceId)), ...pointer }, ConditionExpression: 'attribute_not_exists(PK)' }, onConditionFailed: clash },
+  ];
+  const pix = item.pix as { txid?: string } | undefined;
+  if (pix?.txid) {
+    writes.push({ Put: { TableName: table, Item: { ...keys.pixTxidReservation(pix.txid), ...pointer }, ConditionExpression: 'attribute_not_exists(PK)' }, onConditionFailed: clash });
+  }
+  return writes;
+}
+
+/** The balance change of a move or an approved card: ADD on the balance item (a DynamoDB number: exact). */
+export function balanceWrite(table: string, accountId: string, deltaCents: number): TxWrite {
+  return {
+    Update: {
+      TableName: table,
+      Key: keys.balance(accountId),
+      UpdateExpression: 'ADD availableCents :delta',
+      ConditionExpression: 'attribute_exists(PK)',
+      ExpressionAttributeValues: { ':delta': deltaCents },
+    },
+  };
+}

@@ -1,0 +1,133 @@
+import { createHmac, timingSafeEqual } from 'node:crypto';
+import { seal, unseal } from '../crypto/personal-data';
+import { randomString, sortableNumericId } from '../ids';
+import { formatCents } from '../money';
+import type { Item } from '../storage/dynamo';
+import { keys } from '../storage/keys';
+import type { InvoiceStatus } from './transitions';
+
+export type InvoiceMethod = 'pix' | 'boleto' | 'creditcard';
+
+const REFERENCE_ALPHABET = 'ABCDEFGHJKLMNPQRSTUVWXYZ23456789';
+
+/** `INV-` and six characters from an alphabet without look-alikes (0/O, 1/I). */
+export function newInvoiceReference(): string {
+  return `INV-${randomString(6, REFERENCE_ALPHABET)}`;
+}
+
+export const REFERENCE_SHAPE = /^INV-[A-Z0-9]{6}$/;
+
+export type PixFields = { txid: string; location: string; copy: string; qrcode: string };
+export type BoletoFields = { barcode: string; digitable: string; customerId: number; instructions?: string };
+export type CardFields = { brand: string; last4: string; installments: number; transactionId: string; transactionStatus: number; description: string };
+
+export type NewInvoice = {
+  accountId: string;
+  invoiceId: number;
+  reference: string;
+  method: InvoiceMethod;
+  status: InvoiceStatus;
+  invoiceNo: string;
+  itemName: string;
+  quantity: number;
+  amountCents: number;
+  tax: number;
+  discount: number;
+  totalCents: number;
+  dueDate: string;
+  notes?: string;
+  payer: { email?: string; name?: string; document?: string };
+  pix?: PixFields;
+  boleto?: BoletoFields;
+  card?: CardFields;
+  createdAt: string;
+  paidAt?: string;
+};
+
+function documentContext(accountId: string, reference: string): string {
+  return `invoice:${accountId}:${reference}`;
+}
+
+/** The invoice item: keyed by reference; listed through GSI1 by account, newest first. */
+export function invoiceItem(invoice: NewInvoice, personalDataKey: Buffer): Item {
+  const { payer, ...rest } = invoice;
+  return {
+    ...keys.invoice(invoice.reference),
+    GSI1PK: keys.invoiceListPartition(invoice.accountId),
+    GSI1SK: sortableNumericId(invoice.invoiceId),
+    type: 'invoice',
+    ...rest,
+    payerEmail: payer.email,
+    payerName: payer.name,
+    payerDocumentSealed: payer.document ? seal(payer.document, personalDataKey, documentContext(invoice.accountId, invoice.reference)) : undefined,
+  };
+}
+
+/** The signed link of a boleto's printable page (no token needed: the payer opens it). */
+export function boletoPageToken(reference: string, key: Buffer): string {
+  return createHmac('sha256', key).update(`boleto:${reference}`).digest('base64url').slice(0, 32);
+}
+
+export function boletoPageTokenMatches(reference: string, token: string, key: Buffer): boolean {
+  const expected = Buffer.from(boletoPageToken(reference, key));
+  const given = Buffer.from(token);
+  return expected.length === given.length && timingSafeEqual(expected, given);
+}
+
+export function boletoUrl(publicBaseUrl: string, reference: string, key: Buffer): string {
+  return `${publicBaseUrl}/boleto/${reference}/${boletoPageToken(reference, key)}`;
+}
+
+const str = (value: unknown): string | null => (typeof value === 'string' ? value : null);
+
+/** The invoice object of the query routes: the common fields, the payer where given, the method's own fields. */
+export function invoiceView(item: Item, keysFor: { personalData: Buffer; boletoLinks: Buffer }, publicBaseUrl: string): Record<string, unknown> {
+  const accountId = String(item.accountId);
+  const reference = String(item.reference);
+  const view: Record<string, unknown> = {
+    id: Number(item.invoiceId),
+    reference,
+    invoice_no: item.invoiceNo,
+    item_name: item.itemName,
+    quantity: item.quantity,
+    amount: formatCents(Number(item.amountCents)),
+    discount: item.discount,
+    tax: item.tax,
+    total: formatCents(Number(item.totalCents)),
+    status: item.status,
+    due_date: item.dueDate,
+    method: item.method,
+    notes: str(item.notes),
+    email: str(item.payerEmail),
+    client: str(item.payerName),
+    document: typeof item.payerDocumentSealed === 'string' ? unseal(item.payerDocumentSealed, keysFor.personalData, documentContext(accountId, reference)) : null,
+    created_at: item.createdAt,
+    paid_at: str(item.paidAt),
+    canceled_at: str(item.canceledAt),
+    refunded_at: str(item.refundedAt),
+  };
+  const pix = item.pix as PixFields | undefined;
+  if (pix) Object.assign(view, { txid: pix.txid, copy: pix.copy, qrcode: pix.qrcode });
+  const boleto = item.boleto as BoletoFields | undefined;
+  if (boleto) {
+    Object.assign(view, { customer: boleto.customerId, boleto: boletoUrl(publicBaseUrl, reference, keysFor.boletoLinks), barcode: boleto.barcode, digitable: boleto.digitable });
+  }
+  const card = item.card as CardFields | undefined;
+  if (card) {
+    Object.assign(view, {
+      card: { brand: card.brand, last4: card.last4, installments: card.installments },
+      transaction: cardTransaction(card, Number(item.totalCents)),
+    });
+  }
+  return view;
+}
+
+/** The card transaction object of spec 2.3. */
+export function cardTransaction(card: CardFields, totalCents: number) {
+  return { id: card.transactionId, amount: formatCents(totalCents), status: card.transactionStatus, description: card.description, method: 'creditcard' as const };
+}
+
+/** The `invoice` object of invoice events (spec 6.1). */
+export function invoiceEventData(item: Item, status: InvoiceStatus): Record<string, unknown> {
+  return { invoice: { reference: item.reference, invoice_no: item.invoiceNo, total: formatCents(Number(item.totalCents)), status, method: item.method } };
+}

@@ -1,0 +1,68 @@
+import type { CardBrand } from '../cards/card';
+
+/**
+ * The payment provider port (Medusa-style: one abstract interface, one adapter per provider).
+ * The simulated provider serves local runs and tests; real PSP adapters plug in behind it.
+ */
+export type Payer = { name?: string; email?: string; document?: string };
+
+export type PixChargeRequest = { reference: string; txid: string; amountCents: number; dueDate: string; merchantName: string; payer: Payer };
+export type PixCharge = { txid: string; location: string; copy: string };
+
+export type BoletoRequest = {
+  reference: string;
+  invoiceId: number;
+  amountCents: number;
+  dueDate: string;
+  merchantName: string;
+  payer: Payer & { name: string; document: string };
+  instructions?: string;
+};
+export type RegisteredBoleto = { barcode: string; digitable: string };
+
+export type CardRequest = {
+  reference: string;
+  amountCents: number;
+  installments: number;
+  description: string;
+  card: { number: string; cvv: string; month: number; year: number; brand: CardBrand; holder: string };
+};
+export type CardAuthorization =
+  | { outcome: 'approved'; transactionId: string; status: number; message: string }
+  | { outcome: 'declined'; message: string };
+
+/** A provider notification after its signature was checked. */
+export type ProviderNotification = {
+  id: string;
+  kind: 'paid' | 'canceled' | 'refunded';
+  target: { txid: string } | { reference: string };
+  occurredAt: Date;
+};
+
+/** The provider failed (down, timeout, unexpected answer): nothing was charged; the client may retry. */
+export class ProviderError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'ProviderError';
+  }
+}
+
+/** The notification is not authentic (401) or not understood (400). */
+export class NotificationRejected extends Error {
+  constructor(
+    readonly status: 400 | 401,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'NotificationRejected';
+  }
+}
+
+export interface PaymentProvider {
+  readonly name: string;
+  createPixCharge(request: PixChargeRequest): Promise<PixCharge>;
+  registerBoleto(request: BoletoRequest): Promise<RegisteredBoleto>;
+  authorizeCard(request: CardRequest): Promise<CardAuthorization>;
+  /** Authenticates (with the provider's credential) and parses one notification. */
+  parseNotification(rawBody: string, headers: Record<string, string | undefined>, credential: string, now: Date): ProviderNotification;
+}

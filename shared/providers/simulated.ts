@@ -1,0 +1,84 @@
+import { randomUUID } from 'node:crypto';
+import { z } from 'zod';
+import { buildBarcode, digitableLine } from '../boleto/barcode';
+import { randomString, sortableNumericId } from '../ids';
+import { buildDynamicBrCode } from '../pix/brcode';
+import { checkSignatureHeader } from '../signatures/hmac-header';
+import { NotificationRejected, type PaymentProvider, ProviderError } from './port';
+
+/**
+ * Test cards of the simulated provider (docs/decisions.md). Any other valid card is approved.
+ */
+export const SIMULATED_CARDS = {
+  approved: '4111111111111111',
+  declined: '4000000000000002',
+  providerError: '4000000000000119',
+} as const;
+
+/** The simulated bank code of its boletos (not a real bank's). */
+export const SIMULATED_BANK_CODE = '999';
+
+export const SIMULATED_SIGNATURE_HEADER = 'simulated-signature';
+
+const notificationSchema = z.union([
+  z.object({ id: z.string().min(1).max(100), type: z.literal('pix.paid'), txid: z.string().min(1).max(35), occurred_at: z.iso.datetime().optional() }),
+  z.object({
+    id: z.string().min(1).max(100),
+    type: z.enum(['boleto.paid', 'charge.canceled', 'charge.refunded']),
+    reference: z.string().min(1).max(20),
+    occurred_at: z.iso.datetime().optional(),
+  }),
+]);
+
+export type SimulatedNotification = z.input<typeof notificationSchema>;
+
+const KIND = { 'pix.paid': 'paid', 'boleto.paid': 'paid', 'charge.canceled': 'canceled', 'charge.refunded': 'refunded' } as const;
+
+/**
+ * A provider that runs in-process: Pix charges with a BR Code whose location is under its own base
+ * URL, boletos with a valid FEBRABAN barcode, card decisions by test card number, and notifications
+ * signed with `t=…,v1=…` (HMAC-SHA256) under the credential held in Secrets Manager.
+ */
+export function simulatedProvider(options: { locationBase: string; merchantCity?: string }): PaymentProvider {
+  const base = options.locationBase.replace(/^https?:\/\//, '').replace(/\/+$/, '');
+  return {
+    name: 'simulated',
+    async createPixCharge(request) {
+      const location = `${base}/simulated-psp/v2/cob/${randomUUID().replace(/-/g, '')}`;
+      return { txid: request.txid, location, copy: buildDynamicBrCode({ location, merchantName: request.merchantName, merchantCity: options.merchantCity ?? 'SAO PAULO' }) };
+    },
+    async registerBoleto(request) {
+      const barcode = buildBarcode({
+        bankCode: SIMULATED_BANK_CODE,
+        amountCents: request.amountCents,
+        dueDate: request.dueDate,
+        freeField: `${sortableNumericId(request.invoiceId)}000000000`,
+      });
+      return { barcode, digitable: digitableLine(barcode) };
+    },
+    async authorizeCard(request) {
+      if (request.card.number === SIMULATED_CARDS.providerError) throw new ProviderError('The simulated provider failed to answer');
+      if (request.card.number === SIMULATED_CARDS.declined) return { outcome: 'declined', message: 'Card declined by the issuer' };
+      return { outcome: 'approved', transactionId: `sim_${randomString(24)}`, status: 1, message: 'Approved' };
+    },
+    parseNotification(rawBody, headers, credential, now) {
+      const check = checkSignatureHeader(rawBody, headers[SIMULATED_SIGNATURE_HEADER], credential, Math.floor(now.getTime() / 1000));
+      if (!check.valid) throw new NotificationRejected(401, `Invalid notification signature (${check.reason})`);
+      let json: unknown;
+      try {
+        json = JSON.parse(rawBody);
+      } catch {
+        throw new NotificationRejected(400, 'The notification is not JSON');
+      }
+      const parsed = notificationSchema.safeParse(json);
+      if (!parsed.success) throw new NotificationRejected(400, 'The notification is not one this provider sends');
+      const n = parsed.data;
+      return {
+        id: n.id,
+        kind: KIND[n.type],
+        target: 'txid' in n ? { txid: n.txid } : { reference: n.reference },
+        occurredAt: n.occurred_at ? new Date(n.occurred_at) : now,
+      };
+    },
+  };
+}
