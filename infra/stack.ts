@@ -38,6 +38,7 @@ const ACCESS_LOG_FORMAT = AccessLogFormat.custom(
 export class PaymentGatewayStack extends Stack {
   readonly table: dynamodb.Table;
   readonly masterKey: secretsmanager.Secret;
+  readonly providerCredentials: secretsmanager.Secret;
   readonly api: apigw.HttpApi;
   /** One function per route id, plus `Fallback`. */
   readonly functions: ReadonlyMap<string, ApiFunction>;
@@ -47,10 +48,12 @@ export class PaymentGatewayStack extends Stack {
 
     this.table = this.createTable();
     this.masterKey = this.createMasterKey();
+    this.providerCredentials = this.createProviderCredentials();
 
     const environment: Record<string, string> = {
       TABLE_NAME: this.table.tableName,
       MASTER_KEY_SECRET_ID: this.masterKey.secretArn,
+      PROVIDER_SECRET_ID: this.providerCredentials.secretArn,
       NODE_OPTIONS: '--enable-source-maps',
       POWERTOOLS_SERVICE_NAME: SERVICE_NAME,
       POWERTOOLS_LOG_LEVEL: 'INFO',
@@ -73,6 +76,7 @@ export class PaymentGatewayStack extends Stack {
     new CfnOutput(this, 'ApiUrl', { value: this.api.apiEndpoint, description: 'Base URL of the HTTP API' });
     new CfnOutput(this, 'TableName', { value: this.table.tableName });
     new CfnOutput(this, 'MasterKeySecretArn', { value: this.masterKey.secretArn });
+    new CfnOutput(this, 'ProviderSecretArn', { value: this.providerCredentials.secretArn, description: 'Payment provider credentials (notification signing secrets)' });
   }
 
   private createTable(): dynamodb.Table {
@@ -144,14 +148,30 @@ export class PaymentGatewayStack extends Stack {
     return api;
   }
 
+  /** The payment providers' credentials: `{"<provider>": "<notification signing secret>"}`. */
+  private createProviderCredentials(): secretsmanager.Secret {
+    const secret = new secretsmanager.Secret(this, 'ProviderCredentials', {
+      description: 'Payment provider credentials of the payment gateway: the secret each provider signs its notifications with',
+      generateSecretString: { secretStringTemplate: '{}', generateStringKey: 'simulated', passwordLength: 64, excludePunctuation: true },
+      removalPolicy: RemovalPolicy.RETAIN,
+    });
+    Validations.of(secret).acknowledge({
+      id: 'AwsSolutions-SMG4',
+      reason: 'Provider credentials are issued by the provider; they are rotated when the provider rotates them (an operator procedure in docs/), not by a Secrets Manager rotation function.',
+    });
+    return secret;
+  }
+
   private addRoute(route: AnyRoute, environment: Record<string, string>): ApiFunction {
     const fn = new ApiFunction(this, route.id, {
       handler: route.handler,
-      environment,
+      // The service's own base URL: boleto page links and the simulated PSP's locations.
+      environment: { ...environment, PUBLIC_BASE_URL: this.api.apiEndpoint },
       description: `${route.method} ${route.path} (${route.id})`,
     });
     grantTableAccess(fn.role, this.table, route.access);
-    if (route.auth !== 'none') this.masterKey.grantRead(fn.role);
+    if (route.auth !== 'none' || route.usesMasterKey) this.masterKey.grantRead(fn.role);
+    if (route.usesProviderCredentials) this.providerCredentials.grantRead(fn.role);
     if (route.access !== 'none') this.acknowledgeIndexWildcard(fn);
 
     const httpRoute = new apigw.HttpRoute(this.api, `${route.id}Route`, {

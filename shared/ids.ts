@@ -45,6 +45,12 @@ export function newNumericId(now: Date): number {
   return id;
 }
 
+/** The lowest and highest numeric id drawn at an instant (for id ranges of a time span). */
+export function numericIdBounds(instantMs: number): { lowest: number; highest: number } {
+  const base = Math.max(0, instantMs - NUMERIC_ID_EPOCH_MS) * NUMERIC_ID_RANDOM_BITS;
+  return { lowest: base, highest: base + NUMERIC_ID_RANDOM_BITS - 1 };
+}
+
 /** Numeric ids zero-padded to 16 digits sort in creation order as strings (sort keys). */
 export function sortableNumericId(id: number): string {
   return String(id).padStart(16, '0');

@@ -18,3 +18,8 @@ export function formatCents(cents: number): string {
   if (!Number.isSafeInteger(cents)) throw new Error('Cents must be a safe integer');
   return new Big(cents).div(100).toFixed(2);
 }
+
+/** A request's money number (at most 2 decimals, already validated) as integer cents, through its decimal text. */
+export function centsFromNumber(value: number): number {
+  return Number(new Big(String(value)).times(100).round(0, Big.roundHalfUp).toFixed(0));
+}

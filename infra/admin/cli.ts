@@ -7,6 +7,7 @@ import { parseArgs } from 'node:util';
 import { parseMethods } from '../../shared/accounts/methods';
 import { createAccount, creditAccount, rotateKeys, setMethods, showAccount, type AccountStore } from '../../shared/accounts/store';
 import { parseAmountToCents } from '../../shared/money';
+import { notificationFor, type ProviderCommand, sendNotification } from './provider';
 import { resolveTarget } from './target';
 
 class UsageError extends Error {}
@@ -24,6 +25,8 @@ const { positionals, values } = (() => {
         'withdraw-fee': { type: 'string' },
         account: { type: 'string' },
         amount: { type: 'string' },
+        txid: { type: 'string' },
+        reference: { type: 'string' },
         stack: { type: 'string' },
         table: { type: 'string' },
         region: { type: 'string' },
@@ -36,7 +39,7 @@ const { positionals, values } = (() => {
   }
 })();
 
-function required(name: 'name' | 'methods' | 'account' | 'amount'): string {
+function required(name: 'name' | 'methods' | 'account' | 'amount' | 'txid' | 'reference'): string {
   const value = values[name];
   if (value === undefined || value.trim() === '') throw new UsageError(`--${name} is required`);
   return value.trim();
@@ -50,10 +53,19 @@ function usage<T>(parse: () => T): T {
   }
 }
 
+const PROVIDER_COMMANDS: readonly string[] = ['pix-paid', 'boleto-paid', 'cancel', 'refund'];
+
 async function run(): Promise<unknown> {
   const [group, command] = positionals;
-  if (values.help || group !== 'account' || !command) throw new UsageError(USAGE);
+  if (values.help || (group !== 'account' && group !== 'provider') || !command) throw new UsageError(USAGE);
+  if (group === 'provider' && !PROVIDER_COMMANDS.includes(command)) throw new UsageError(`unknown command "provider ${command}": ${USAGE}`);
   const target = await resolveTarget({ stack: values.stack, table: values.table, region: values.region }, process.env);
+  if (group === 'provider') {
+    const which = command as ProviderCommand;
+    const ids = which === 'pix-paid' ? { txid: required('txid') } : { reference: required('reference') };
+    const now = new Date();
+    return sendNotification(target, notificationFor(which, ids, now), now);
+  }
   const store: AccountStore = { db: target.db, table: target.table, now: () => new Date() };
   switch (command) {
     case 'create': {

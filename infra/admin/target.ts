@@ -1,36 +1,74 @@
+import { join } from 'node:path';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
+import { type SecretSource, secretsManagerSource } from '../../shared/secrets/master-key';
 import { createDb, type Db } from '../../shared/storage/dynamo';
 import { localAwsConfig } from '../local/aws';
-import { LOCAL_TABLE } from '../local/constants';
+import { LOCAL_PROVIDER_SECRET, LOCAL_TABLE } from '../local/constants';
+import { readLocalStackInfo } from '../local/info-file';
 
-export type Target = { db: Db; table: string; apiUrl: string; where: 'local' | 'aws' };
+/** Where the CLI works: the table, the API base URL, and (lazily) the provider credentials. */
+export type Target = {
+  db: Db;
+  table: string;
+  where: 'local' | 'aws';
+  /** API base URL and the secret source holding the provider credentials (only commands that call the API need them). */
+  api: () => Promise<{ baseUrl: string; secrets: SecretSource; providerSecretId: string }>;
+};
 
 export type TargetFlags = { stack?: string; table?: string; region?: string };
 
+const ROOT = join(import.meta.dirname, '..', '..');
+
 /**
  * Where the operator CLI works. By default the running local stack (same PORT and DYNAMODB_PORT
- * as `npm start`); with --stack (table and API from the stack's outputs) or --table / TABLE_NAME,
- * a deployed stack through the usual AWS credential chain.
+ * as `npm start`); with --stack (table, API and secrets from the stack's outputs) or --table /
+ * TABLE_NAME (table only), a deployed stack through the usual AWS credential chain.
  */
 export async function resolveTarget(flags: TargetFlags, env: NodeJS.ProcessEnv): Promise<Target> {
   const region = flags.region ?? env.AWS_REGION ?? env.AWS_DEFAULT_REGION;
+  const aws = region ? { region } : {};
   const stackName = flags.stack ?? env.PAYMENT_GATEWAY_STACK;
   if (stackName) {
     const { CloudFormationClient, DescribeStacksCommand } = await import('@aws-sdk/client-cloudformation');
-    const out = await new CloudFormationClient(region ? { region } : {}).send(new DescribeStacksCommand({ StackName: stackName }));
+    const out = await new CloudFormationClient(aws).send(new DescribeStacksCommand({ StackName: stackName }));
     const outputs = new Map((out.Stacks?.[0]?.Outputs ?? []).map((o) => [o.OutputKey, o.OutputValue]));
     const table = outputs.get('TableName');
     if (!table) throw new Error(`Stack ${stackName} has no TableName output`);
-    return { db: createDb(new DynamoDBClient(region ? { region } : {})), table, apiUrl: outputs.get('ApiUrl') ?? '', where: 'aws' };
+    return {
+      db: createDb(new DynamoDBClient(aws)),
+      table,
+      where: 'aws',
+      api: async () => ({
+        baseUrl: outputs.get('ApiUrl') ?? '',
+        secrets: secretsManagerSource(new SecretsManagerClient(aws)),
+        providerSecretId: outputs.get('ProviderSecretArn') ?? '',
+      }),
+    };
   }
   const table = flags.table ?? (env.TABLE_NAME && env.TABLE_NAME !== LOCAL_TABLE ? env.TABLE_NAME : undefined);
-  if (table) return { db: createDb(new DynamoDBClient(region ? { region } : {})), table, apiUrl: env.API_URL ?? '', where: 'aws' };
-  const dynamoPort = env.DYNAMODB_PORT ?? '8000';
+  if (table) {
+    return {
+      db: createDb(new DynamoDBClient(aws)),
+      table,
+      where: 'aws',
+      api: async () => {
+        throw new Error('Commands that call the API need --stack NAME (the API URL and the provider secret come from its outputs)');
+      },
+    };
+  }
   const port = env.PORT ?? '3000';
   return {
-    db: createDb(new DynamoDBClient({ ...localAwsConfig(), endpoint: `http://127.0.0.1:${dynamoPort}`, maxAttempts: 2 })),
+    db: createDb(new DynamoDBClient({ ...localAwsConfig(), endpoint: `http://127.0.0.1:${env.DYNAMODB_PORT ?? '8000'}`, maxAttempts: 2 })),
     table: LOCAL_TABLE,
-    apiUrl: `http://127.0.0.1:${port}`,
     where: 'local',
+    api: async () => {
+      const info = readLocalStackInfo(ROOT, port);
+      return {
+        baseUrl: info.baseUrl,
+        secrets: secretsManagerSource(new SecretsManagerClient({ ...localAwsConfig(), endpoint: info.secretsEndpoint })),
+        providerSecretId: info.providerSecretId ?? LOCAL_PROVIDER_SECRET,
+      };
+    },
   };
 }

@@ -1,3 +1,4 @@
 /** Names the local stack gives its resources; the operator CLI finds them by these. */
 export const LOCAL_TABLE = 'payment-gateway-local';
 export const LOCAL_MASTER_SECRET = 'payment-gateway/local/master-key';
+export const LOCAL_PROVIDER_SECRET = 'payment-gateway/local/provider-credentials';

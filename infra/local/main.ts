@@ -6,6 +6,7 @@
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
+import { removeLocalStackInfo, writeLocalStackInfo } from './info-file';
 import { startLocalStack } from './stack';
 
 const port = z.coerce.number().int().min(0).max(65535);
@@ -49,4 +50,8 @@ if ('created' in stack.demo) {
 }
 lines.push('', 'Ctrl-C stops everything.', '');
 console.log(lines.join('\n'));
-console.log(`LOCAL_STACK_READY ${JSON.stringify({ ...stack, stop: undefined })}`);
+const info = { ...stack, stop: undefined };
+// The operator CLI finds the running stack's endpoints here (by PORT).
+writeLocalStackInfo(root, env.PORT, info);
+process.on('exit', () => removeLocalStackInfo(root, env.PORT));
+console.log(`LOCAL_STACK_READY ${JSON.stringify(info)}`);

@@ -16,9 +16,9 @@ import { type Poller, startQueuePoller, startStreamPoller } from './pollers';
 import { startSecretsEndpoint } from './secrets-endpoint';
 import { startSqsLocal } from './sqs';
 import { ensureTable } from './table';
-import { LOCAL_MASTER_SECRET, LOCAL_TABLE } from './constants';
+import { LOCAL_MASTER_SECRET, LOCAL_PROVIDER_SECRET, LOCAL_TABLE } from './constants';
 
-export { LOCAL_MASTER_SECRET, LOCAL_TABLE };
+export { LOCAL_MASTER_SECRET, LOCAL_PROVIDER_SECRET, LOCAL_TABLE };
 
 export type LocalStackOptions = { root: string; port: number; dynamodbPort: number; sqsPort: number; dataDir?: string };
 
@@ -29,19 +29,21 @@ export type LocalStack = {
   secretsEndpoint: string;
   tableName: string;
   masterKeySecretId: string;
+  providerSecretId: string;
   demo: { created: IssuedKeys } | { existing: string };
   stop: () => Promise<void>;
 };
 
-/** Master key material for local runs: random per start, or kept beside a persistent database. */
-function localMasterKey(dataDir: string | undefined): string {
-  const fresh = () => JSON.stringify({ masterKey: randomBytes(48).toString('base64url') });
+/** Secret material for local runs: random per start, or kept beside a persistent database. */
+function localSecret(dataDir: string | undefined, file: string, fresh: () => string): string {
   if (!dataDir) return fresh();
   mkdirSync(dataDir, { recursive: true });
-  const file = join(dataDir, 'master-key.json');
-  if (!existsSync(file)) writeFileSync(file, fresh(), { mode: 0o600 });
-  return readFileSync(file, 'utf8');
+  const path = join(dataDir, file);
+  if (!existsSync(path)) writeFileSync(path, fresh(), { mode: 0o600 });
+  return readFileSync(path, 'utf8');
 }
+
+const random = () => randomBytes(48).toString('base64url');
 
 /**
  * The whole service on loopback: DynamoDB Local, the fauxqs SQS emulator, a Secrets Manager
@@ -54,7 +56,10 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
     stops.length = 0;
   };
   try {
-    const secrets = await startSecretsEndpoint({ [LOCAL_MASTER_SECRET]: localMasterKey(options.dataDir) });
+    const secrets = await startSecretsEndpoint({
+      [LOCAL_MASTER_SECRET]: localSecret(options.dataDir, 'master-key.json', () => JSON.stringify({ masterKey: random() })),
+      [LOCAL_PROVIDER_SECRET]: localSecret(options.dataDir, 'provider-credentials.json', () => JSON.stringify({ simulated: random() })),
+    });
     stops.push(secrets.stop);
     const [dynamo, sqs] = await Promise.all([startDynamoDbLocal(options.dynamodbPort, options.dataDir), startSqsLocal(options.sqsPort)]);
     stops.push(dynamo.stop, sqs.stop);
@@ -66,6 +71,8 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
       AWS_ENDPOINT_URL_SECRETS_MANAGER: secrets.endpoint,
       TABLE_NAME: LOCAL_TABLE,
       MASTER_KEY_SECRET_ID: LOCAL_MASTER_SECRET,
+      PROVIDER_SECRET_ID: LOCAL_PROVIDER_SECRET,
+      PUBLIC_BASE_URL: `http://127.0.0.1:${options.port}`,
       CEP_PROVIDER: process.env.CEP_PROVIDER ?? 'fixture',
     });
 
@@ -100,6 +107,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
 
     const http = await startHttpServer(options.root, options.port);
     stops.push(http.stop);
+    process.env.PUBLIC_BASE_URL = http.url;
 
     return {
       baseUrl: http.url,
@@ -108,6 +116,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
       secretsEndpoint: secrets.endpoint,
       tableName: LOCAL_TABLE,
       masterKeySecretId: LOCAL_MASTER_SECRET,
+      providerSecretId: LOCAL_PROVIDER_SECRET,
       demo,
       stop: stopAll,
     };

@@ -31,6 +31,10 @@ export interface RouteDef<
   rateLimit: RateLimitClass;
   access: Access;
   idempotency: IdempotencyMode;
+  /** Reads the master key though it authenticates no one (e.g. signed links, sealed data); bearer and basic routes always do. */
+  usesMasterKey?: boolean;
+  /** Reads the payment providers' credentials (Secrets Manager). */
+  usesProviderCredentials?: boolean;
   /** Run the implementation again when a drawn id clashes at commit (only where the implementation has no outside effect). */
   retryOnIdClash?: boolean;
   summary: string;

@@ -2,7 +2,7 @@ import type { PaymentMethod } from '../accounts/methods';
 import type { Caller } from '../auth/gate';
 import { type ChargeAmounts, totalCents } from '../charges/total';
 import { BadRequestError, TemporaryConflictError, ValidationError } from '../http/errors';
-import { formatCents } from '../money';
+import { centsFromNumber, formatCents } from '../money';
 import type { Item } from '../storage/dynamo';
 import { keys } from '../storage/keys';
 import type { TxWrite } from '../storage/transact';
@@ -69,5 +69,37 @@ export function balanceWrite(table: string, accountId: string, deltaCents: numbe
       ConditionExpression: 'attribute_exists(PK)',
       ExpressionAttributeValues: { ':delta': deltaCents },
     },
+  };
+}
+
+/** Brazil's civil date (UTC−3, no daylight saving since 2019) of an instant. */
+export function brazilDate(now: Date): string {
+  return new Date(now.getTime() - 3 * 60 * 60 * 1000).toISOString().slice(0, 10);
+}
+
+/** Pix and boleto charges cannot fall due before today (Brazil's date): 422 on due_date. */
+export function assertDueDateNotPast(dueDate: string, now: Date): void {
+  if (dueDate < brazilDate(now)) throw new ValidationError({ due_date: ['Must be today or later'] });
+}
+
+export type ChargeBody = ChargeAmounts & { invoice_no: string; item_name: string; due_date: string; notes?: string };
+
+/** The fields every new invoice shares, from the request's common charge fields. */
+export function baseInvoice(caller: Caller, body: ChargeBody, ids: { invoiceId: number; reference: string }, totalCentsValue: number, now: Date) {
+  return {
+    accountId: caller.accountId,
+    invoiceId: ids.invoiceId,
+    reference: ids.reference,
+    merchantName: merchantName(caller),
+    invoiceNo: body.invoice_no,
+    itemName: body.item_name,
+    quantity: body.quantity,
+    amountCents: centsFromNumber(body.amount),
+    tax: body.tax,
+    discount: body.discount,
+    totalCents: totalCentsValue,
+    dueDate: body.due_date,
+    notes: body.notes,
+    createdAt: now.toISOString(),
   };
 }

@@ -25,6 +25,7 @@ export type NewInvoice = {
   accountId: string;
   invoiceId: number;
   reference: string;
+  merchantName: string;
   method: InvoiceMethod;
   status: InvoiceStatus;
   invoiceNo: string;

@@ -1,13 +1,13 @@
 import { z } from 'zod';
 import { type SecretSource, secretsManagerSource } from './master-key';
 
-const credentialsSchema = z.record(z.string(), z.object({ notificationSecret: z.string().min(32) }));
+const credentialsSchema = z.record(z.string(), z.string().min(32));
 
 let cached: Promise<z.output<typeof credentialsSchema>> | undefined;
 
 /**
  * The credential a provider signs its notifications with, from the Secrets Manager secret
- * `{"<provider>": {"notificationSecret": "…"}}`; fetched once per container.
+ * `{"<provider>": "<notification secret>"}`; fetched once per container.
  */
 export async function providerNotificationSecret(secretId: string | undefined, provider: string, source: SecretSource = secretsManagerSource()): Promise<string> {
   if (!secretId) throw new Error('PROVIDER_SECRET_ID is not configured');
@@ -19,5 +19,5 @@ export async function providerNotificationSecret(secretId: string | undefined, p
   }
   const credential = (await cached)[provider];
   if (!credential) throw new Error(`No notification credential for provider ${provider}`);
-  return credential.notificationSecret;
+  return credential;
 }

@@ -155,15 +155,29 @@ describe('storage and secrets', () => {
     });
   });
 
-  it('generates the master key secret', () => {
-    template.resourceCountIs('AWS::SecretsManager::Secret', 1);
+  it('generates the master key secret and the provider credentials secret', () => {
+    template.resourceCountIs('AWS::SecretsManager::Secret', 2);
     template.hasResourceProperties('AWS::SecretsManager::Secret', {
       GenerateSecretString: { SecretStringTemplate: '{}', GenerateStringKey: 'masterKey', PasswordLength: 64, ExcludePunctuation: true },
     });
+    template.hasResourceProperties('AWS::SecretsManager::Secret', {
+      GenerateSecretString: { SecretStringTemplate: '{}', GenerateStringKey: 'simulated', PasswordLength: 64, ExcludePunctuation: true },
+    });
   });
 
-  it('outputs the API URL, the table name and the secret ARN', () => {
-    for (const name of ['ApiUrl', 'TableName', 'MasterKeySecretArn']) template.hasOutput(name, {});
+  it('outputs the API URL, the table name and the secret ARNs', () => {
+    for (const name of ['ApiUrl', 'TableName', 'MasterKeySecretArn', 'ProviderSecretArn']) template.hasOutput(name, {});
+  });
+
+  it('lets only the notification route read the provider credentials, and gives every route its public base URL', () => {
+    const providerSecret = JSON.stringify(stack.resolve(stack.providerCredentials.secretArn));
+    const readers = ALL_FUNCTION_IDS.filter((id) => roleStatements(id).some((st) => JSON.stringify(st.Resource) === providerSecret));
+    expect(readers).toEqual(['ProviderNotification']);
+    for (const route of routeList) {
+      const variables = (functionProps(route.id).Environment as { Variables: Json }).Variables;
+      expect(variables.PUBLIC_BASE_URL, route.id).toBeDefined();
+      expect(variables.PROVIDER_SECRET_ID, route.id).toBeDefined();
+    }
   });
 });
 

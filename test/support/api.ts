@@ -107,6 +107,9 @@ export function useLocalStackEnvironment(): void {
     AWS_ENDPOINT_URL_SQS: s.sqsEndpoint,
     TABLE_NAME: s.tableName,
     MASTER_KEY_SECRET_ID: s.masterKeySecretId,
+    PROVIDER_SECRET_ID: s.providerSecretId,
+    PUBLIC_BASE_URL: s.baseUrl,
+    CEP_PROVIDER: 'fixture',
   });
 }
 

@@ -1,0 +1,64 @@
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import { requireCaller } from '../../shared/auth/caller';
+import { customerView } from '../../shared/customers/record';
+import { ValidationError } from '../../shared/http/errors';
+import { httpHandler } from '../../shared/http/pipeline';
+import { newNumericId } from '../../shared/ids';
+import { assertDueDateNotPast, assertMethodEnabled, baseInvoice, checkedTotalCents, invoiceCreationWrites, merchantName } from '../../shared/invoices/create';
+import { boletoUrl, invoiceItem, newInvoiceReference } from '../../shared/invoices/record';
+import { formatCents } from '../../shared/money';
+import { providerFor } from '../../shared/providers/select';
+import { routes } from '../../shared/routes';
+import { keys } from '../../shared/storage/keys';
+
+/** POST /api/boleto/create: a boleto for one of the caller's customers (PENDING until paid). */
+export const handler = httpHandler(routes.createBoleto, async ({ body, caller, runtime, now }) => {
+  const account = requireCaller(caller);
+  assertMethodEnabled(account, 'boleto');
+  assertDueDateNotPast(body.due_date, now);
+  const total = checkedTotalCents(body, 'boleto');
+  const { db, config } = runtime;
+  const serviceKeys = await runtime.serviceKeys();
+  const found = await db.send(new GetCommand({ TableName: config.tableName, Key: keys.customer(account.accountId, body.customer), ConsistentRead: true }));
+  if (!found.Item) throw new ValidationError({ customer: ['Not one of your customers'] });
+  const customer = customerView(found.Item, serviceKeys.personalData);
+  if (!customer.zipcode || !customer.street || !customer.city || !customer.state) {
+    throw new ValidationError({ customer: ['The customer needs a full address for a boleto'] });
+  }
+  const ids = { invoiceId: newNumericId(now), reference: newInvoiceReference() };
+  const payer = { name: customer.name, email: customer.email, document: customer.document };
+  const registered = await providerFor(config).registerBoleto({
+    reference: ids.reference,
+    invoiceId: ids.invoiceId,
+    amountCents: total,
+    dueDate: body.due_date,
+    merchantName: merchantName(account),
+    payer,
+    instructions: body.instructions,
+  });
+  const item = invoiceItem(
+    {
+      ...baseInvoice(account, body, ids, total, now),
+      method: 'boleto',
+      status: 'PENDING',
+      payer,
+      boleto: { barcode: registered.barcode, digitable: registered.digitable, customerId: customer.id, instructions: body.instructions },
+    },
+    serviceKeys.personalData,
+  );
+  return {
+    status: 200,
+    body: {
+      invoice: {
+        reference: ids.reference,
+        total: formatCents(total),
+        due_date: body.due_date,
+        status: 'PENDING',
+        boleto: boletoUrl(config.publicBaseUrl, ids.reference, serviceKeys.boletoLinks),
+        barcode: registered.barcode,
+        digitable: registered.digitable,
+      },
+    },
+    writes: invoiceCreationWrites(config.tableName, item),
+  };
+});

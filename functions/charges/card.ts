@@ -1,0 +1,78 @@
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import { requireCaller } from '../../shared/auth/caller';
+import { cardFieldErrors, last4, normalizeBrand } from '../../shared/cards/card';
+import { newEvent, outboxWrite } from '../../shared/events/outbox';
+import { BadRequestError, TemporaryConflictError, UpstreamError, ValidationError } from '../../shared/http/errors';
+import { httpHandler } from '../../shared/http/pipeline';
+import { newNumericId } from '../../shared/ids';
+import { assertMethodEnabled, balanceWrite, baseInvoice, checkedTotalCents, invoiceCreationWrites } from '../../shared/invoices/create';
+import { cardTransaction, invoiceEventData, invoiceItem, newInvoiceReference } from '../../shared/invoices/record';
+import { formatCents } from '../../shared/money';
+import { ProviderError } from '../../shared/providers/port';
+import { providerFor } from '../../shared/providers/select';
+import { routes } from '../../shared/routes';
+import type { Runtime } from '../../shared/runtime';
+import { keys } from '../../shared/storage/keys';
+
+/** A reference not in use yet, checked before the card is charged (a clash after it would need a void). */
+async function unusedReference(runtime: Runtime): Promise<string> {
+  for (let attempt = 0; attempt < 3; attempt += 1) {
+    const reference = newInvoiceReference();
+    const found = await runtime.db.send(new GetCommand({ TableName: runtime.config.tableName, Key: keys.invoice(reference), ConsistentRead: true, ProjectionExpression: 'PK' }));
+    if (!found.Item) return reference;
+  }
+  throw new TemporaryConflictError();
+}
+
+/**
+ * POST /api/creditcard/create: authorized at once through the provider. Approved → the invoice is
+ * PAID, the balance credited and invoice.paid written to the outbox, all in one transaction.
+ * Declined → 400 and nothing is written. The card number and CVV are never stored, logged or echoed.
+ */
+export const handler = httpHandler(routes.createCard, async ({ body, caller, runtime, now }) => {
+  const account = requireCaller(caller);
+  assertMethodEnabled(account, 'creditcard');
+  const card = { number: body.creditcard_number, cvv: body.creditcard_cvv, month: body.creditcard_month, year: body.creditcard_year, brand: body.creditcard_brand };
+  const errors = cardFieldErrors(card, now);
+  if (Object.keys(errors).length > 0) throw new ValidationError(errors);
+  const brand = normalizeBrand(body.creditcard_brand);
+  if (!brand) throw new ValidationError({ creditcard_brand: ['Unknown card brand'] });
+  const total = checkedTotalCents(body, 'creditcard');
+  const ids = { invoiceId: newNumericId(now), reference: await unusedReference(runtime) };
+  let authorization;
+  try {
+    authorization = await providerFor(runtime.config).authorizeCard({
+      reference: ids.reference,
+      amountCents: total,
+      installments: body.installments,
+      description: body.item_name,
+      card: { ...card, brand, holder: body.creditcard_holder },
+    });
+  } catch (err) {
+    if (err instanceof ProviderError) throw new UpstreamError(502, 'The card processor failed to answer; nothing was charged. Retry with the same Idempotency-Key.');
+    throw err;
+  }
+  if (authorization.outcome === 'declined') throw new BadRequestError(authorization.message, 'card_declined');
+  const cardFields = {
+    brand,
+    last4: last4(card.number),
+    installments: body.installments,
+    transactionId: authorization.transactionId,
+    transactionStatus: authorization.status,
+    description: body.item_name,
+  };
+  const item = invoiceItem(
+    { ...baseInvoice(account, body, ids, total, now), method: 'creditcard', status: 'PAID', paidAt: now.toISOString(), payer: { email: body.email, name: body.creditcard_holder }, card: cardFields },
+    (await runtime.serviceKeys()).personalData,
+  );
+  const table = runtime.config.tableName;
+  return {
+    status: 200,
+    body: { invoice: { reference: ids.reference, total: formatCents(total), due_date: body.due_date, status: 'PAID', transaction: cardTransaction(cardFields, total) } },
+    writes: [
+      ...invoiceCreationWrites(table, item),
+      balanceWrite(table, account.accountId, total),
+      outboxWrite(table, account.accountId, newEvent('invoice.paid', invoiceEventData(item, 'PAID'), now)),
+    ],
+  };
+});

@@ -1,0 +1,39 @@
+import { requireCaller } from '../../shared/auth/caller';
+import { assertDueDateNotPast, assertMethodEnabled, baseInvoice, checkedTotalCents, invoiceCreationWrites, merchantName } from '../../shared/invoices/create';
+import { invoiceItem, newInvoiceReference } from '../../shared/invoices/record';
+import { httpHandler } from '../../shared/http/pipeline';
+import { newNumericId } from '../../shared/ids';
+import { formatCents } from '../../shared/money';
+import { qrCodePngDataUri } from '../../shared/pix/qrcode';
+import { newTxid } from '../../shared/pix/txid';
+import { providerFor } from '../../shared/providers/select';
+import { routes } from '../../shared/routes';
+import { normalizeDocument } from '../../shared/schemas/documents';
+
+/** POST /api/pix/create: an immediate Pix charge with its BR Code and QR code (PENDING until paid). */
+export const handler = httpHandler(routes.createPix, async ({ body, caller, runtime, now }) => {
+  const account = requireCaller(caller);
+  assertMethodEnabled(account, 'pix');
+  assertDueDateNotPast(body.due_date, now);
+  const total = checkedTotalCents(body, 'pix');
+  const ids = { invoiceId: newNumericId(now), reference: newInvoiceReference() };
+  const payer = { email: body.email, name: body.client, document: body.document ? normalizeDocument(body.document) : undefined };
+  const charge = await providerFor(runtime.config).createPixCharge({
+    reference: ids.reference,
+    txid: newTxid(),
+    amountCents: total,
+    dueDate: body.due_date,
+    merchantName: merchantName(account),
+    payer,
+  });
+  const qrcode = await qrCodePngDataUri(charge.copy);
+  const item = invoiceItem(
+    { ...baseInvoice(account, body, ids, total, now), method: 'pix', status: 'PENDING', payer, pix: { txid: charge.txid, location: charge.location, copy: charge.copy, qrcode } },
+    (await runtime.serviceKeys()).personalData,
+  );
+  return {
+    status: 200,
+    body: { invoice: { reference: ids.reference, total: formatCents(total), txid: charge.txid, due_date: body.due_date, copy: charge.copy, qrcode } },
+    writes: invoiceCreationWrites(runtime.config.tableName, item),
+  };
+});

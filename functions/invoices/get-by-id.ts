@@ -1,0 +1,12 @@
+import { requireCaller } from '../../shared/auth/caller';
+import { httpHandler } from '../../shared/http/pipeline';
+import { invoiceAnswer, invoiceByPointer, ownInvoice } from '../../shared/invoices/lookup';
+import { routes } from '../../shared/routes';
+import { keys } from '../../shared/storage/keys';
+
+/** GET /api/invoice/{invoice_id}: non-numeric → 400; unknown or another account's → 404. */
+export const handler = httpHandler(routes.getInvoice, async ({ params, caller, runtime }) => {
+  const { accountId } = requireCaller(caller);
+  const item = await invoiceByPointer(runtime, keys.invoiceIdReservation(Number(params.invoice_id)));
+  return invoiceAnswer(runtime, ownInvoice(item, accountId));
+});

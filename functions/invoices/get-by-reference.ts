@@ -1,0 +1,12 @@
+import { requireCaller } from '../../shared/auth/caller';
+import { httpHandler } from '../../shared/http/pipeline';
+import { invoiceAnswer, invoiceByReference, ownInvoice } from '../../shared/invoices/lookup';
+import { REFERENCE_SHAPE } from '../../shared/invoices/record';
+import { routes } from '../../shared/routes';
+
+/** GET /api/invoice/ref/{ref_id}: another account's, or a malformed reference → 404. */
+export const handler = httpHandler(routes.getInvoiceByReference, async ({ params, caller, runtime }) => {
+  const { accountId } = requireCaller(caller);
+  const item = REFERENCE_SHAPE.test(params.ref_id) ? await invoiceByReference(runtime, params.ref_id) : undefined;
+  return invoiceAnswer(runtime, ownInvoice(item, accountId));
+});

@@ -1,0 +1,12 @@
+import { requireCaller } from '../../shared/auth/caller';
+import { httpHandler } from '../../shared/http/pipeline';
+import { invoiceAnswer, invoiceByReference, ownInvoice } from '../../shared/invoices/lookup';
+import { REFERENCE_SHAPE } from '../../shared/invoices/record';
+import { routes } from '../../shared/routes';
+
+/** GET /api/pix/invoice/{ref}: the Pix invoice of that reference (another method, or account → 404). */
+export const handler = httpHandler(routes.getPixByReference, async ({ params, caller, runtime }) => {
+  const { accountId } = requireCaller(caller);
+  const item = REFERENCE_SHAPE.test(params.ref) ? await invoiceByReference(runtime, params.ref) : undefined;
+  return invoiceAnswer(runtime, ownInvoice(item, accountId, (i) => i.method === 'pix'));
+});

@@ -1,0 +1,28 @@
+import { AppError, NotFoundError } from '../../shared/http/errors';
+import { httpHandler } from '../../shared/http/pipeline';
+import { applyNotification } from '../../shared/invoices/apply-notification';
+import { NotificationRejected } from '../../shared/providers/port';
+import { providerFor } from '../../shared/providers/select';
+import { routes } from '../../shared/routes';
+import { providerNotificationSecret } from '../../shared/secrets/provider-credentials';
+
+/**
+ * POST /provider/{name}/notifications: the provider's payment notifications. The signature is checked
+ * against the provider credential from Secrets Manager (bad → 401, nothing changed); each notification
+ * is applied in one transaction; a move not allowed, or already made, is answered 200 and ignored.
+ */
+export const handler = httpHandler(routes.providerNotification, async ({ params, event, runtime, now }) => {
+  const provider = providerFor(runtime.config);
+  if (params.name !== provider.name) throw new NotFoundError('Unknown provider');
+  const credential = await providerNotificationSecret(runtime.config.payments.credentialsSecretId, provider.name);
+  const raw = event.isBase64Encoded ? Buffer.from(event.body ?? '', 'base64').toString('utf8') : (event.body ?? '');
+  let notification;
+  try {
+    notification = provider.parseNotification(raw, event.headers ?? {}, credential, now);
+  } catch (err) {
+    if (err instanceof NotificationRejected) throw new AppError(err.status, err.message, err.status === 401 ? 'invalid_signature' : 'invalid_notification');
+    throw err;
+  }
+  const applied = await applyNotification(runtime, notification, now);
+  return { status: 200, body: { received: true, applied } };
+});

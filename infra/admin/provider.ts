@@ -1,0 +1,40 @@
+import { randomString } from '../../shared/ids';
+import { SIMULATED_SIGNATURE_HEADER, type SimulatedNotification } from '../../shared/providers/simulated';
+import { signatureHeader } from '../../shared/signatures/hmac-header';
+import type { Target } from './target';
+
+export type ProviderCommand = 'pix-paid' | 'boleto-paid' | 'cancel' | 'refund';
+
+/** The simulated provider's notification for a command. */
+export function notificationFor(command: ProviderCommand, target: { txid?: string; reference?: string }, now: Date): SimulatedNotification {
+  const id = `ntf_${randomString(24)}`;
+  const occurred_at = now.toISOString();
+  if (command === 'pix-paid') return { id, type: 'pix.paid', txid: target.txid ?? '', occurred_at };
+  const type = command === 'boleto-paid' ? 'boleto.paid' : command === 'cancel' ? 'charge.canceled' : 'charge.refunded';
+  return { id, type, reference: target.reference ?? '', occurred_at };
+}
+
+/**
+ * Sends one signed notification to the running stack's inbound route, exactly as the provider
+ * would (same route, same signature check), and returns the route's answer.
+ */
+export async function sendNotification(target: Target, notification: SimulatedNotification, now: Date): Promise<{ status: number; response: unknown }> {
+  const { baseUrl, secrets, providerSecretId } = await target.api();
+  const credentials = JSON.parse(await secrets.getSecretString(providerSecretId)) as { simulated?: string };
+  const secret = credentials.simulated;
+  if (!secret) throw new Error('The provider credentials secret has no "simulated" credential');
+  const body = JSON.stringify(notification);
+  const reply = await fetch(`${baseUrl.replace(/\/+$/, '')}/provider/simulated/notifications`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', [SIMULATED_SIGNATURE_HEADER]: signatureHeader(body, secret, Math.floor(now.getTime() / 1000)) },
+    body,
+  });
+  const text = await reply.text();
+  let response: unknown = text;
+  try {
+    response = JSON.parse(text);
+  } catch {
+    // keep the text
+  }
+  return { status: reply.status, response };
+}

@@ -1,0 +1,62 @@
+import { newEvent, outboxWrite } from '../events/outbox';
+import { logger } from '../logger';
+import type { ProviderNotification } from '../providers/port';
+import type { Runtime } from '../runtime';
+import { keys } from '../storage/keys';
+import { commitWrites, type TxWrite } from '../storage/transact';
+import { balanceWrite } from './create';
+import { invoiceByPointer, invoiceByReference } from './lookup';
+import { invoiceEventData } from './record';
+import { type InvoiceStatus, invoiceMove } from './transitions';
+
+const TARGET: Readonly<Record<ProviderNotification['kind'], InvoiceStatus>> = { paid: 'PAID', canceled: 'CANCELED', refunded: 'REFUNDED' };
+const TIMESTAMP: Readonly<Record<ProviderNotification['kind'], string>> = { paid: 'paidAt', canceled: 'canceledAt', refunded: 'refundedAt' };
+
+class MoveAlreadyMade extends Error {}
+
+/**
+ * Applies one confirmed provider notification in ONE transaction: the invoice's status move
+ * (conditional on its current status, from the one table of allowed moves), the balance change and
+ * the outbox event. A move the table does not allow, or one already made by a duplicate or
+ * concurrent notification, changes nothing. Returns whether this call made the move.
+ */
+export async function applyNotification(runtime: Runtime, notification: ProviderNotification, now: Date): Promise<boolean> {
+  const item = 'txid' in notification.target ? await invoiceByPointer(runtime, keys.pixTxidReservation(notification.target.txid)) : await invoiceByReference(runtime, notification.target.reference);
+  const context = { notification: notification.id, kind: notification.kind };
+  if (!item) {
+    logger.warn('notification for an unknown charge ignored', context);
+    return false;
+  }
+  const from = item.status as InvoiceStatus;
+  const move = invoiceMove(from, TARGET[notification.kind]);
+  if (!move) {
+    logger.warn('notification ignored: move not allowed', { ...context, reference: item.reference, from, to: TARGET[notification.kind] });
+    return false;
+  }
+  const table = runtime.config.tableName;
+  const accountId = String(item.accountId);
+  const writes: TxWrite[] = [
+    {
+      Update: {
+        TableName: table,
+        Key: keys.invoice(String(item.reference)),
+        UpdateExpression: 'SET #status = :to, #at = :at',
+        ConditionExpression: '#status = :from',
+        ExpressionAttributeNames: { '#status': 'status', '#at': TIMESTAMP[notification.kind] },
+        ExpressionAttributeValues: { ':to': move.to, ':from': move.from, ':at': notification.occurredAt.toISOString() },
+      },
+      onConditionFailed: () => new MoveAlreadyMade(),
+    },
+    ...(move.balance === 0 ? [] : [balanceWrite(table, accountId, move.balance * Number(item.totalCents))]),
+    outboxWrite(table, accountId, newEvent(move.event, invoiceEventData(item, move.to), now)),
+  ];
+  try {
+    await commitWrites(runtime.db, writes);
+  } catch (err) {
+    if (!(err instanceof MoveAlreadyMade)) throw err;
+    logger.info('notification ignored: move already made', { ...context, reference: item.reference });
+    return false;
+  }
+  logger.info('invoice moved', { ...context, reference: item.reference, from: move.from, to: move.to });
+  return true;
+}
