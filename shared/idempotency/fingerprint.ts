@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { createHmac } from 'node:crypto';
 
 /** JSON with object keys sorted at every level, so key order does not change the fingerprint. */
 export function canonicalJson(value: unknown): string {
@@ -12,9 +12,11 @@ export function canonicalJson(value: unknown): string {
   return JSON.stringify(value) ?? 'null';
 }
 
-/** What a key is bound to: the route and the request body. Only the hash is stored, never the body. */
-export function requestFingerprint(routeId: string, body: unknown): string {
-  return createHash('sha256')
-    .update(`${routeId}\n${canonicalJson(body ?? null)}`)
-    .digest('hex');
+/**
+ * What a key is bound to: the route and the request body. Only this keyed hash is stored, never the
+ * body; keyed (HMAC with a key derived from the master key) so that a body holding a card number
+ * cannot be recovered from it by guessing.
+ */
+export function requestFingerprint(routeId: string, body: unknown, key: Buffer): string {
+  return createHmac('sha256', key).update(`${routeId}\n${canonicalJson(body ?? null)}`).digest('hex');
 }

@@ -5,6 +5,7 @@ import type { IssuedKeys } from '../../shared/accounts/store';
 import { requestFingerprint } from '../../shared/idempotency/fingerprint';
 import { TemporaryConflictError } from '../../shared/http/errors';
 import { httpHandler } from '../../shared/http/pipeline';
+import { getRuntime } from '../../shared/runtime';
 import { keys as itemKeys } from '../../shared/storage/keys';
 import { accountStore, bearer, newAccount, tokenFor, useLocalStackEnvironment } from '../support/api';
 import { invoke } from '../support/invoke';
@@ -136,6 +137,7 @@ describe('idempotency layer (spec 4.1) on a creation route', () => {
     const store = accountStore();
     const now = Math.floor(Date.now() / 1000);
     const body = { name: 'after-crash' };
+    const fingerprintKey = (await getRuntime().serviceKeys()).idempotency;
     const lockRecord = (k: string, lockExpiresAt: number) =>
       store.db.send(
         new PutCommand({
@@ -144,7 +146,7 @@ describe('idempotency layer (spec 4.1) on a creation route', () => {
             ...itemKeys.idempotency(account.account_id, k),
             type: 'idempotency',
             state: 'IN_PROGRESS',
-            fingerprint: requestFingerprint(probeRoute.id, body),
+            fingerprint: requestFingerprint(probeRoute.id, body, fingerprintKey),
             lockId: 'crashed',
             lockExpiresAt,
             createdAt: now - 120,

@@ -26,7 +26,7 @@ export function persist(): PipelineMiddleware {
         table: config.tableName,
         accountId: state.caller.accountId,
         key,
-        fingerprint: requestFingerprint(state.route.id, request.event.body),
+        fingerprint: requestFingerprint(state.route.id, request.event.body, (await state.runtime.serviceKeys()).idempotency),
         nowSeconds: unixSeconds(clock.now()),
         lockSeconds: config.idempotency.lockSeconds,
         ttlSeconds: config.idempotency.ttlSeconds,

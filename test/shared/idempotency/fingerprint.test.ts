@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { createHmac } from 'node:crypto';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { canonicalJson, requestFingerprint } from '../../../shared/idempotency/fingerprint';
@@ -38,44 +38,46 @@ describe('canonicalJson', () => {
   });
 });
 
+const KEY = Buffer.alloc(32, 7);
+
 describe('requestFingerprint', () => {
-  it('is a SHA-256 hex digest of the route id and the canonical body', () => {
-    const expected = createHash('sha256').update('CreatePix\n{"a":1,"b":[2,1]}').digest('hex');
-    expect(requestFingerprint('CreatePix', { b: [2, 1], a: 1 })).toBe(expected);
+  it('is an HMAC-SHA256 (keyed: a card number in a body cannot be guessed back) of the route id and the canonical body', () => {
+    const expected = createHmac('sha256', KEY).update('CreatePix\n{"a":1,"b":[2,1]}').digest('hex');
+    expect(requestFingerprint('CreatePix', { b: [2, 1], a: 1 }, KEY)).toBe(expected);
   });
 
   it('does not depend on key order, nested levels included', () => {
-    expect(requestFingerprint('CreatePix', reordered)).toBe(requestFingerprint('CreatePix', body));
+    expect(requestFingerprint('CreatePix', reordered, KEY)).toBe(requestFingerprint('CreatePix', body, KEY));
   });
 
   it('does not depend on key order for any JSON object (property)', () => {
     fc.assert(
       fc.property(fc.dictionary(fc.string(), fc.jsonValue()), (value) => {
         const reversed = Object.fromEntries(Object.entries(value).reverse());
-        expect(requestFingerprint('R', reversed)).toBe(requestFingerprint('R', value));
+        expect(requestFingerprint('R', reversed, KEY)).toBe(requestFingerprint('R', value, KEY));
       }),
     );
   });
 
   it('differs for another route id with the same body', () => {
-    expect(requestFingerprint('CreateBoleto', body)).not.toBe(requestFingerprint('CreatePix', body));
+    expect(requestFingerprint('CreateBoleto', body, KEY)).not.toBe(requestFingerprint('CreatePix', body, KEY));
   });
 
   it('differs for another body', () => {
-    expect(requestFingerprint('CreatePix', { ...body, amount: '100.01' })).not.toBe(requestFingerprint('CreatePix', body));
-    expect(requestFingerprint('CreatePix', { ...body, customer: { ...body.customer, address: { city: 'Recife', zip: '50000-001' } } })).not.toBe(
-      requestFingerprint('CreatePix', body),
+    expect(requestFingerprint('CreatePix', { ...body, amount: '100.01' }, KEY)).not.toBe(requestFingerprint('CreatePix', body, KEY));
+    expect(requestFingerprint('CreatePix', { ...body, customer: { ...body.customer, address: { city: 'Recife', zip: '50000-001' } } }, KEY)).not.toBe(
+      requestFingerprint('CreatePix', body, KEY),
     );
-    expect(requestFingerprint('CreatePix', { amount: 100 })).not.toBe(requestFingerprint('CreatePix', { amount: '100' }));
+    expect(requestFingerprint('CreatePix', { amount: 100 }, KEY)).not.toBe(requestFingerprint('CreatePix', { amount: '100' }, KEY));
   });
 
   it('treats array order as significant', () => {
-    expect(requestFingerprint('CreatePix', { ...body, items: [...body.items].reverse() })).not.toBe(requestFingerprint('CreatePix', body));
-    expect(requestFingerprint('R', [1, 2])).not.toBe(requestFingerprint('R', [2, 1]));
+    expect(requestFingerprint('CreatePix', { ...body, items: [...body.items].reverse() }, KEY)).not.toBe(requestFingerprint('CreatePix', body, KEY));
+    expect(requestFingerprint('R', [1, 2], KEY)).not.toBe(requestFingerprint('R', [2, 1], KEY));
   });
 
   it('treats an absent body as null', () => {
-    expect(requestFingerprint('GetBalance', undefined)).toBe(requestFingerprint('GetBalance', null));
-    expect(requestFingerprint('GetBalance', undefined)).toBe(createHash('sha256').update('GetBalance\nnull').digest('hex'));
+    expect(requestFingerprint('GetBalance', undefined, KEY)).toBe(requestFingerprint('GetBalance', null, KEY));
+    expect(requestFingerprint('GetBalance', undefined, KEY)).toBe(createHmac('sha256', KEY).update('GetBalance\nnull').digest('hex'));
   });
 });

@@ -1,0 +1,47 @@
+import jsQR from 'jsqr';
+import { PNG } from 'pngjs';
+import { call, type Reply } from './api';
+import { customerBody, fullAddress } from './customers';
+
+/** Tomorrow's date (YYYY-MM-DD), a due date no rule refuses. */
+export function tomorrow(): string {
+  return new Date(Date.now() + 24 * 3600 * 1000).toISOString().slice(0, 10);
+}
+
+export function common(overrides: Record<string, unknown> = {}) {
+  return { amount: 100, quantity: 2, tax: 5, discount: 10, invoice_no: `ORD-${Date.now()}-${Math.floor(Math.random() * 1e6)}`, due_date: tomorrow(), item_name: 'Camiseta', ...overrides };
+}
+
+export function cardBody(overrides: Record<string, unknown> = {}) {
+  return {
+    ...common(),
+    email: 'comprador@example.com',
+    installments: 1,
+    creditcard_holder: 'MARIA SILVA',
+    creditcard_number: '4111111111111111',
+    creditcard_cvv: '987',
+    creditcard_month: 12,
+    creditcard_year: new Date().getUTCFullYear() + 2,
+    creditcard_brand: 'visa',
+    ...overrides,
+  };
+}
+
+export async function createCustomerWithAddress(headers: Record<string, string>): Promise<number> {
+  const reply = await call('POST', '/api/customer', { headers, body: customerBody(fullAddress()) });
+  if (reply.status !== 200) throw new Error(`customer: ${reply.status} ${reply.text}`);
+  return (reply.json as { customer: { id: number } }).customer.id;
+}
+
+export type InvoiceReply = Reply & { invoice: Record<string, unknown> };
+
+export async function createCharge(kind: 'pix' | 'boleto' | 'creditcard', headers: Record<string, string>, body: object): Promise<InvoiceReply> {
+  const reply = await call('POST', `/api/${kind}/create`, { headers, body });
+  return { ...reply, invoice: ((reply.json ?? {}) as { invoice?: Record<string, unknown> }).invoice ?? {} };
+}
+
+/** Decodes the QR code of a PNG data URI (pngjs + jsQR, independent of the encoder). */
+export function decodeQrDataUri(uri: string): string | undefined {
+  const png = PNG.sync.read(Buffer.from(uri.replace(/^data:image\/png;base64,/, ''), 'base64'));
+  return jsQR(new Uint8ClampedArray(png.data), png.width, png.height)?.data;
+}

@@ -1,0 +1,26 @@
+import { GetSecretValueCommand, SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
+import { notificationFor, type ProviderCommand } from '../../infra/admin/provider';
+import { SIMULATED_SIGNATURE_HEADER, type SimulatedNotification } from '../../shared/providers/simulated';
+import { signatureHeader } from '../../shared/signatures/hmac-header';
+import { call, type Reply, stack } from './api';
+
+let secret: Promise<string> | undefined;
+
+/** The simulated provider's notification secret, read from the local Secrets Manager endpoint. */
+export function providerSecret(): Promise<string> {
+  secret ??= new SecretsManagerClient({ region: 'us-east-1', endpoint: stack().secretsEndpoint, credentials: { accessKeyId: 'l', secretAccessKey: 'l' } })
+    .send(new GetSecretValueCommand({ SecretId: stack().providerSecretId }))
+    .then((out) => (JSON.parse(out.SecretString ?? '{}') as { simulated: string }).simulated);
+  return secret;
+}
+
+/** Sends a signed notification to the inbound route, as the provider (and the operator CLI) does. */
+export async function notify(notification: SimulatedNotification, options: { secret?: string; body?: string } = {}): Promise<Reply> {
+  const body = options.body ?? JSON.stringify(notification);
+  const header = signatureHeader(body, options.secret ?? (await providerSecret()), Math.floor(Date.now() / 1000));
+  return call('POST', '/provider/simulated/notifications', { headers: { 'content-type': 'application/json', [SIMULATED_SIGNATURE_HEADER]: header }, body });
+}
+
+export function notification(command: ProviderCommand, target: { txid?: string; reference?: string }): SimulatedNotification {
+  return notificationFor(command, target, new Date());
+}
