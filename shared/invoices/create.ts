@@ -28,9 +28,9 @@ export function assertMethodEnabled(caller: Caller, method: InvoiceMethod): void
 export function checkedTotalCents(amounts: ChargeAmounts, method: InvoiceMethod): number {
   const total = totalCents(amounts);
   const limit = RAIL_LIMIT_CENTS[method];
-  if (total > limit) throw new ValidationError({ amount: [`The total exceeds what ${method} can carry (at most ${formatCents(limit)})`] });
-  if (total < 1) throw new ValidationError({ discount: ['The total must be at least 0.01'] });
-  return total;
+  if (total > BigInt(limit)) throw new ValidationError({ amount: [`The total exceeds what ${method} can carry (at most ${formatCents(limit)})`] });
+  if (total < 1n) throw new ValidationError({ discount: ['The total must be at least 0.01'] });
+  return Number(total);
 }
 
 /** The account's display name, for BR Codes and boleto pages. */
