@@ -7,16 +7,23 @@ import { startLocalStack, type LocalStack } from '../infra/local/stack';
 import { getRuntime } from '../shared/runtime';
 import { getDb } from '../shared/storage/dynamo';
 import { freePort } from '../test/support/free-port';
-import { measure } from './measure';
+import { budgetOf, measure } from './measure';
+import { paymentScenarios, preparePaymentFixtures } from './payment-scenarios';
 import { evaluateTargets, markdown, type Report, summarize } from './report';
-import { attachRoundTripCounter } from './round-trips';
-import { prepareFixtures, scenarios } from './scenarios';
+import { attachRoundTripCounter, settleSizes } from './round-trips';
+import { accountFactory, prepareFixtures, scenarios } from './scenarios';
 import { median } from './stats';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const REPORTS = join(ROOT, 'bench', 'reports');
 
-export type BenchOptions = { iterations: number; warmup: number; rateLimitNote: string };
+export type BenchOptions = {
+  iterations: number;
+  warmup: number;
+  /** The budget of the customer, charge, invoice and notification scenarios (at most the run's). */
+  payments: { iterations: number; warmup: number };
+  rateLimitNote: string;
+};
 
 function progress(line: string): void {
   process.stderr.write(`[bench] ${line}\n`);
@@ -45,13 +52,22 @@ async function benchAgainst(stack: LocalStack, options: BenchOptions): Promise<R
   attachRoundTripCounter(db);
   const runtime = getRuntime();
   if (runtime.db !== db) throw new Error('The handlers do not use the getDb() client: round trips would not be counted');
-  if (runtime.config.tableName !== stack.tableName) throw new Error(`The runtime reads table ${runtime.config.tableName}, the local stack made ${stack.tableName}`);
+  if (runtime.config.tableName !== stack.tableName)
+    throw new Error(`The runtime reads table ${runtime.config.tableName}, the local stack made ${stack.tableName}`);
 
   const rounds = options.warmup + options.iterations;
   const fixtures = await prepareFixtures(runtime, rounds, progress);
-  const list = scenarios(runtime, fixtures);
-  progress(`measuring ${list.length} scenarios × ${options.iterations} requests (after ${options.warmup} warm-up), round-robin`);
-  const samples = await measure(list, { iterations: options.iterations, warmup: options.warmup, progress });
+  const payments = { iterations: Math.min(options.payments.iterations, options.iterations), warmup: Math.min(options.payments.warmup, options.warmup) };
+  // One pending Pix charge per request of the notification scenario, warm-up included.
+  const paymentFixtures = await preparePaymentFixtures(runtime, await accountFactory(runtime), payments.iterations + payments.warmup, progress);
+  const list = [...scenarios(runtime, fixtures), ...paymentScenarios(paymentFixtures, payments)];
+  const tooMany = list.find((scenario) => budgetOf(scenario, options).runs > rounds);
+  if (tooMany) throw new Error(`${tooMany.id}: its budget exceeds the run's ${rounds} rounds`);
+  progress(
+    `measuring ${list.length} scenarios, round-robin: ${options.iterations} requests after ${options.warmup} warm-up; ` +
+      `customers, charges, invoices and notifications ${payments.iterations} after ${payments.warmup}`,
+  );
+  const samples = await measure(list, { iterations: options.iterations, warmup: options.warmup, progress, settle: (trips) => settleSizes(db, trips) });
 
   const rawMedian = median((samples.get('raw-transaction') ?? []).map((s) => s.ms));
   const summaries = list.map((scenario) => summarize(scenario, samples.get(scenario.id) ?? [], rawMedian));
@@ -60,6 +76,7 @@ async function benchAgainst(stack: LocalStack, options: BenchOptions): Promise<R
     generatedAt: new Date().toISOString(),
     iterations: options.iterations,
     warmup: options.warmup,
+    payments,
     environment: {
       node: process.versions.node,
       platform: `${process.platform}-${process.arch}`,
@@ -70,6 +87,7 @@ async function benchAgainst(stack: LocalStack, options: BenchOptions): Promise<R
     },
     scenarios: summaries,
     targets: evaluateTargets(samples),
+    itemSizes: paymentFixtures.itemSizes,
     comparison: {
       rawTransactionMedianMs: rawMedian,
       peerToRaw: medianOf('peer-create') / rawMedian,

@@ -81,7 +81,13 @@ export async function peerCreate(db: Db, peer: PeerFixture, name: string): Promi
   await db.send(
     new TransactWriteCommand({
       TransactItems: [
-        { Put: { TableName: table, Item: { PK: `PROBE#${accountId}`, SK: `ITEM#${id}`, type: 'probe', name, createdAt }, ConditionExpression: 'attribute_not_exists(PK)' } },
+        {
+          Put: {
+            TableName: table,
+            Item: { PK: `PROBE#${accountId}`, SK: `ITEM#${id}`, type: 'probe', name, createdAt },
+            ConditionExpression: 'attribute_not_exists(PK)',
+          },
+        },
         {
           Put: {
             TableName: table,
@@ -101,7 +107,11 @@ export async function peerCreate(db: Db, peer: PeerFixture, name: string): Promi
       UpdateExpression: 'SET #status = :done, #data = :data REMOVE in_progress_expiration',
       ConditionExpression: '#status = :running',
       ExpressionAttributeNames: { '#status': 'status', '#data': 'data' },
-      ExpressionAttributeValues: { ':done': 'COMPLETED', ':running': 'INPROGRESS', ':data': JSON.stringify({ statusCode: 200, body: JSON.stringify({ item: { id, name } }) }) },
+      ExpressionAttributeValues: {
+        ':done': 'COMPLETED',
+        ':running': 'INPROGRESS',
+        ':data': JSON.stringify({ statusCode: 200, body: JSON.stringify({ item: { id, name } }) }),
+      },
     }),
   );
 }

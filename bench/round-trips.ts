@@ -1,6 +1,8 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { performance } from 'node:perf_hooks';
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { type Db, itemFromConditionFailure } from '../shared/storage/dynamo';
+import { tableShape } from '../shared/storage/table';
 import { itemSize, writeUnits } from './item-size';
 
 /**
@@ -26,7 +28,17 @@ export type RoundTrip = {
   /** Write and read units as AWS would bill the call (transactional writes at 2 WCU per item per KB). */
   billedWcu: number;
   billedRcu: number;
+  /** Of billedWcu: the standard writes a transaction propagates to the global secondary indexes. */
+  billedGsiWcu: number;
+  /**
+   * A transaction's items whose size only the stored item tells (updates, deletes, condition checks),
+   * and the units already known from its puts: `settleSizes` bills them after the request.
+   */
+  unsized?: { refs: ItemRef[]; tableUnits: number; gsiUnits: number };
 };
+
+/** The table and key of one item a transaction touches. */
+export type ItemRef = { table: string; key: Record<string, unknown> };
 
 /** The round trips of one measured request. */
 export class Recorder {
@@ -40,7 +52,19 @@ export function recordInto<T>(recorder: Recorder, fn: () => Promise<T>): Promise
   return scope.run(recorder, fn);
 }
 
-type Plan = { operation: string; purpose: Purpose; kind: 'read' | 'write' | 'transaction'; consistent: boolean; itemUnits: number };
+/**
+ * What the middlewares know of a call before it is sent. For a transaction: the standard units of its
+ * puts (sized from the request) and of their index copies, and the items sized later.
+ */
+type Plan = {
+  operation: string;
+  purpose: Purpose;
+  kind: 'read' | 'write' | 'transaction';
+  consistent: boolean;
+  itemUnits: number;
+  gsiUnits: number;
+  unsized: ItemRef[];
+};
 
 const READS = new Set(['GetItem', 'BatchGetItem', 'Query', 'Scan', 'TransactGetItems']);
 const WITH_CAPACITY = new Set([
@@ -76,27 +100,45 @@ function purposeOf(operation: string, input: Input): Purpose {
   return READS.has(operation) ? 'read' : 'commit';
 }
 
-/** Standard write units of the items a transaction writes: puts by their size, other writes at least 1. */
-function transactionItemUnits(input: Input): number {
+/** Whether an item has the key attributes of a global secondary index (all of them project ALL). */
+function inAnIndex(item: Input): boolean {
+  return tableShape.globalSecondaryIndexes.some((index) => item[index.partitionKey] !== undefined && item[index.sortKey] !== undefined);
+}
+
+/**
+ * A transaction's items: puts sized from the request (with their index copies), the others (update,
+ * delete, condition check) noted by key, to be sized from the stored item after the request.
+ */
+function transactionItems(input: Input): { itemUnits: number; gsiUnits: number; unsized: ItemRef[] } {
   const items = Array.isArray(input.TransactItems) ? input.TransactItems : [];
-  return items.reduce((sum: number, entry: unknown) => {
-    const put = record(record(entry)?.Put);
+  let itemUnits = 0;
+  let gsiUnits = 0;
+  const unsized: ItemRef[] = [];
+  for (const entry of items) {
+    const action = record(entry);
+    const put = record(action?.Put);
     const item = put ? record(put.Item) : undefined;
-    return sum + (item ? writeUnits(itemSize(item)) : 1);
-  }, 0);
+    if (item) {
+      const units = writeUnits(itemSize(item));
+      itemUnits += units;
+      if (inAnIndex(item)) gsiUnits += units;
+      continue;
+    }
+    const other = record(action?.Update) ?? record(action?.Delete) ?? record(action?.ConditionCheck);
+    const key = other ? record(other.Key) : undefined;
+    if (other && key && typeof other.TableName === 'string') unsized.push({ table: other.TableName, key });
+    else itemUnits += 1;
+  }
+  return { itemUnits, gsiUnits, unsized };
 }
 
 function planOf(commandName: string | undefined, input: Input): Plan {
   const operation = (commandName ?? 'Unknown').replace(/Command$/, '');
   const kind = operation === 'TransactWriteItems' ? 'transaction' : READS.has(operation) ? 'read' : 'write';
   const item = record(input.Item);
-  return {
-    operation,
-    purpose: purposeOf(operation, input),
-    kind,
-    consistent: input.ConsistentRead === true,
-    itemUnits: kind === 'transaction' ? transactionItemUnits(input) : item ? writeUnits(itemSize(item)) : 1,
-  };
+  const base = { operation, purpose: purposeOf(operation, input), kind, consistent: input.ConsistentRead === true } as const;
+  if (kind === 'transaction') return { ...base, ...transactionItems(input) };
+  return { ...base, itemUnits: item ? writeUnits(itemSize(item)) : 1, gsiUnits: 0, unsized: [] };
 }
 
 function reportedUnitsOf(output: unknown): number {
@@ -112,20 +154,57 @@ function errorName(err: unknown): string {
   return typeof err === 'object' && err !== null && typeof (err as { name?: unknown }).name === 'string' ? String((err as { name: string }).name) : 'Error';
 }
 
-/** AWS's bill for one call: reads as reported; single writes as reported (Local sizes them right); transactions at twice the standard units. */
-function billed(plan: Plan, ok: boolean, reported: number, err: unknown): { billedWcu: number; billedRcu: number } {
-  if (plan.kind === 'read') return { billedWcu: 0, billedRcu: ok ? reported || (plan.consistent ? 1 : 0.5) : 0 };
+type Bill = Pick<RoundTrip, 'billedWcu' | 'billedRcu' | 'billedGsiWcu' | 'unsized'>;
+
+/** A transaction's bill: 2 WCU per item per KB on the table; the index copies of what it wrote as standard writes. */
+function transactionBill(tableUnits: number, gsiUnits: number, written: boolean): Pick<RoundTrip, 'billedWcu' | 'billedGsiWcu'> {
+  const gsi = written ? gsiUnits : 0;
+  return { billedWcu: 2 * tableUnits + gsi, billedGsiWcu: gsi };
+}
+
+/**
+ * AWS's bill for one call: reads as reported; single writes as reported (Local sizes them, index
+ * copies included); transactions at twice the standard units per item, the items other than puts
+ * counted at 1 KB until `settleSizes` sizes them from the stored item.
+ */
+function billed(plan: Plan, ok: boolean, reported: number, err: unknown): Bill {
+  const none = { billedWcu: 0, billedRcu: 0, billedGsiWcu: 0 };
+  if (plan.kind === 'read') return { ...none, billedRcu: ok ? reported || (plan.consistent ? 1 : 0.5) : 0 };
   if (plan.kind === 'transaction') {
-    if (ok || errorName(err) === 'TransactionCanceledException') return { billedWcu: 2 * Math.max(reported, plan.itemUnits), billedRcu: 0 };
-    return { billedWcu: 0, billedRcu: 0 };
+    if (!ok && errorName(err) !== 'TransactionCanceledException') return none;
+    const unsized = plan.unsized.length > 0 ? { unsized: { refs: plan.unsized, tableUnits: plan.itemUnits, gsiUnits: ok ? plan.gsiUnits : 0 } } : {};
+    return { ...none, ...transactionBill(plan.itemUnits + plan.unsized.length, plan.gsiUnits, ok), ...unsized };
   }
-  if (ok) return { billedWcu: reported || plan.itemUnits, billedRcu: 0 };
+  if (ok) return { ...none, billedWcu: reported || plan.itemUnits };
   // A write whose condition fails is still billed: the larger of the old and the new item, at least 1 WCU.
   if (errorName(err) === 'ConditionalCheckFailedException') {
     const old = itemFromConditionFailure(err);
-    return { billedWcu: Math.max(plan.itemUnits, old ? writeUnits(itemSize(old)) : 1), billedRcu: 0 };
+    return { ...none, billedWcu: Math.max(plan.itemUnits, old ? writeUnits(itemSize(old)) : 1) };
   }
-  return { billedWcu: 0, billedRcu: 0 };
+  return none;
+}
+
+/**
+ * Sizes, after the request and outside its timing and its count, the transaction items only the stored
+ * item tells: an update or a delete is billed on the larger of the item before and after; the item as
+ * it stands after the request stands for both (the routes' updates add attributes or change numbers).
+ * An item found in an index adds its standard index write when the transaction was committed.
+ */
+export async function settleSizes(db: Db, trips: readonly RoundTrip[]): Promise<void> {
+  for (const trip of trips) {
+    const pending = trip.unsized;
+    if (!pending) continue;
+    let tableUnits = pending.tableUnits;
+    let gsiUnits = pending.gsiUnits;
+    for (const ref of pending.refs) {
+      const out = await db.send(new GetCommand({ TableName: ref.table, Key: ref.key, ConsistentRead: true }));
+      const units = out.Item ? writeUnits(itemSize(out.Item)) : 1;
+      tableUnits += units;
+      if (trip.ok && out.Item && inAnIndex(out.Item)) gsiUnits += units;
+    }
+    Object.assign(trip, transactionBill(tableUnits, gsiUnits, trip.ok));
+    delete trip.unsized;
+  }
 }
 
 const plans = new WeakMap<object, Plan>();

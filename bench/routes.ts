@@ -9,7 +9,11 @@ export type RouteCall = {
   handler: RouteHandler;
   routeId: string;
   method: 'GET' | 'POST';
+  /** The request's path, with its query string if any. */
   path: string;
+  /** The route's path template (`/api/customer/{id}`), for the event's routeKey; default: the path. */
+  template?: string;
+  pathParameters?: Record<string, string>;
   headers: Record<string, string>;
   body?: string;
   sourceIp: string;
@@ -21,7 +25,11 @@ export type Reply = { status: number; headers: Record<string, string>; body: str
 export async function callRoute(call: RouteCall): Promise<Reply> {
   const body = call.body === undefined ? Buffer.alloc(0) : Buffer.from(call.body, 'utf8');
   const headers = call.body === undefined ? call.headers : { 'content-type': 'application/json', ...call.headers };
-  const event = toHttpApiEvent({ method: call.method, url: call.path, headers, body, sourceIp: call.sourceIp, host: 'localhost' }, `${call.method} ${call.path}`, undefined);
+  const event = toHttpApiEvent(
+    { method: call.method, url: call.path, headers, body, sourceIp: call.sourceIp, host: 'localhost' },
+    `${call.method} ${call.template ?? call.path}`,
+    call.pathParameters,
+  );
   // The pipeline's first middleware sets context.state; the handler receives a plain Lambda context, as in AWS.
   const result = (await call.handler(event, lambdaContext(call.routeId) as PipelineContext)) as APIGatewayProxyStructuredResultV2;
   const replyHeaders: Record<string, string> = {};

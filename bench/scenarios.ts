@@ -17,17 +17,32 @@ export type Scenario = {
   id: string;
   title: string;
   group: 'raw' | 'route' | 'peer';
+  /** The scenario's request number (0 for its first, warm-up included) → one measured operation. */
   run: (iteration: number) => Promise<void>;
+  /** Fewer requests than the run's (spread evenly over its rounds); absent: the run's iterations and warm-up. */
+  budget?: { iterations: number; warmup: number };
 };
 
-type Account = { keys: IssuedKeys; token: string };
+/** An account with its payment methods enabled, and a Bearer token for it. */
+export type Account = { keys: IssuedKeys; token: string };
+
+/** Makes accounts straight in the store (pix, boleto and card enabled) with a token signed by the service's key. */
+export async function accountFactory(runtime: Runtime): Promise<(name: string) => Promise<Account>> {
+  const store: AccountStore = { db: runtime.db, table: runtime.config.tableName, now: () => new Date() };
+  const signing = (await runtime.serviceKeys()).tokenSigning;
+  return async (name) => {
+    const keys = await createAccount(store, { name, methods: [...PAYMENT_METHODS], withdrawFeeCents: 0 });
+    const issuedAt = unixSeconds(new Date());
+    return { keys, token: signToken({ accountId: keys.account_id, keyVersion: 1, issuedAt, expiresAt: issuedAt + 3600 }, signing) };
+  };
+}
 
 const balance: RouteHandler = balanceHandler;
 const auth: RouteHandler = authHandler;
 const probe: RouteHandler = probeHandler;
 
 const PROBE_BODY = JSON.stringify({ name: 'bench item' });
-const WARM_IP = '198.51.100.10';
+export const WARM_IP = '198.51.100.10';
 
 function basic(keys: IssuedKeys): string {
   return `Basic ${Buffer.from(`${keys.public_key}:${keys.secret_key}`).toString('base64')}`;
@@ -39,7 +54,14 @@ function freshIp(iteration: number): string {
 }
 
 function getBalance(account: Account, sourceIp = WARM_IP): Promise<Reply> {
-  return callRoute({ handler: balance, routeId: routes.balance.id, method: 'GET', path: routes.balance.path, headers: { authorization: `Bearer ${account.token}` }, sourceIp });
+  return callRoute({
+    handler: balance,
+    routeId: routes.balance.id,
+    method: 'GET',
+    path: routes.balance.path,
+    headers: { authorization: `Bearer ${account.token}` },
+    sourceIp,
+  });
 }
 
 function createProbe(account: Account, idempotencyKey?: string): Promise<Reply> {
@@ -55,7 +77,14 @@ function createProbe(account: Account, idempotencyKey?: string): Promise<Reply> 
 }
 
 function requestToken(keys: IssuedKeys, sourceIp: string): Promise<Reply> {
-  return callRoute({ handler: auth, routeId: routes.authToken.id, method: 'POST', path: routes.authToken.path, headers: { authorization: basic(keys) }, sourceIp });
+  return callRoute({
+    handler: auth,
+    routeId: routes.authToken.id,
+    method: 'POST',
+    path: routes.authToken.path,
+    headers: { authorization: basic(keys) },
+    sourceIp,
+  });
 }
 
 export type Fixtures = {
@@ -72,13 +101,7 @@ export type Fixtures = {
 /** Accounts, tokens, a used Idempotency-Key and the peer's token: everything the scenarios need, made before measuring. */
 export async function prepareFixtures(runtime: Runtime, freshAccounts: number, progress: (line: string) => void): Promise<Fixtures> {
   const { db, config } = runtime;
-  const store: AccountStore = { db, table: config.tableName, now: () => new Date() };
-  const signing = (await runtime.serviceKeys()).tokenSigning;
-  const newAccount = async (name: string): Promise<Account> => {
-    const keys = await createAccount(store, { name, methods: [...PAYMENT_METHODS], withdrawFeeCents: 0 });
-    const issuedAt = unixSeconds(new Date());
-    return { keys, token: signToken({ accountId: keys.account_id, keyVersion: 1, issuedAt, expiresAt: issuedAt + 3600 }, signing) };
-  };
+  const newAccount = await accountFactory(runtime);
 
   // The warm balance account gets its token from the real POST /api/auth handler.
   const warmKeys = (await newAccount('Bench balance')).keys;
@@ -139,7 +162,9 @@ export function scenarios(runtime: Runtime, fx: Fixtures): Scenario[] {
       title: 'raw PutItem',
       group: 'raw',
       run: async () => {
-        await db.send(new PutCommand({ TableName: table, Item: rawItem(randomUUID(), new Date().toISOString()), ConditionExpression: 'attribute_not_exists(PK)' }));
+        await db.send(
+          new PutCommand({ TableName: table, Item: rawItem(randomUUID(), new Date().toISOString()), ConditionExpression: 'attribute_not_exists(PK)' }),
+        );
       },
     },
     {

@@ -16,6 +16,8 @@ export const configSchema = z.object({
   PAYMENT_PROVIDER: z.enum(['simulated']).default('simulated'),
   PROVIDER_SECRET_ID: z.string().min(1).optional(),
   PUBLIC_BASE_URL: z.url().default('http://127.0.0.1:3000'),
+  PAYOUT_QUEUE_URL: z.string().min(1).optional(),
+  PAYOUT_RETRY_SCALE: z.coerce.number().positive().max(1).default(1),
   CEP_TIMEOUT_MS: positiveInt(3000),
 });
 
@@ -29,6 +31,8 @@ export type Config = {
   payments: { provider: 'simulated'; credentialsSecretId: string | undefined };
   /** The service's own public base URL (boleto pages, the simulated PSP's locations). */
   publicBaseUrl: string;
+  /** The payout queue (withdrawals to ask the bank for) and the factor applied to its retry waits. */
+  payouts: { queueUrl: string | undefined; retryScale: number };
 };
 
 export function parseConfig(env: Record<string, string | undefined>): Config {
@@ -47,6 +51,7 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
     cep: { provider: c.CEP_PROVIDER, timeoutMs: c.CEP_TIMEOUT_MS },
     payments: { provider: c.PAYMENT_PROVIDER, credentialsSecretId: c.PROVIDER_SECRET_ID },
     publicBaseUrl: c.PUBLIC_BASE_URL.replace(/\/+$/, ''),
+    payouts: { queueUrl: c.PAYOUT_QUEUE_URL, retryScale: c.PAYOUT_RETRY_SCALE },
   };
 }
 

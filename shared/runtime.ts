@@ -9,6 +9,8 @@ export type Runtime = {
   db: Db;
   clock: Clock;
   serviceKeys: () => Promise<ServiceKeys>;
+  /** Fault injection for tests only (never set in production): e.g. fail after the commit, before the answer. */
+  faults?: { afterCommit?: (routeId: string) => void };
 };
 
 let current: Runtime | undefined;

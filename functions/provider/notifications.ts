@@ -1,13 +1,14 @@
 import { AppError, NotFoundError } from '../../shared/http/errors';
 import { httpHandler } from '../../shared/http/pipeline';
 import { applyNotification } from '../../shared/invoices/apply-notification';
+import { applyWithdrawOutcome } from '../../shared/withdrawals/apply-outcome';
 import { NotificationRejected } from '../../shared/providers/port';
 import { providerFor } from '../../shared/providers/select';
 import { routes } from '../../shared/routes';
 import { providerNotificationSecret } from '../../shared/secrets/provider-credentials';
 
 /**
- * POST /provider/{name}/notifications: the provider's payment notifications. The signature is checked
+ * POST /provider/{name}/notifications: the provider's payment and payout notifications. The signature is checked
  * against the provider credential from Secrets Manager (bad → 401, nothing changed); each notification
  * is applied in one transaction; a move not allowed, or already made, is answered 200 and ignored.
  */
@@ -23,6 +24,8 @@ export const handler = httpHandler(routes.providerNotification, async ({ params,
     if (err instanceof NotificationRejected) throw new AppError(err.status, err.message, err.status === 401 ? 'invalid_signature' : 'invalid_notification');
     throw err;
   }
-  const applied = await applyNotification(runtime, notification, now);
+  const { kind } = notification;
+  const applied =
+    kind === 'payout_paid' || kind === 'payout_refused' ? await applyWithdrawOutcome(runtime, notification, now) : await applyNotification(runtime, { ...notification, kind }, now);
   return { status: 200, body: { received: true, applied } };
 });

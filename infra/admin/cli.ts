@@ -27,6 +27,7 @@ const { positionals, values } = (() => {
         amount: { type: 'string' },
         txid: { type: 'string' },
         reference: { type: 'string' },
+        outcome: { type: 'string' },
         stack: { type: 'string' },
         table: { type: 'string' },
         region: { type: 'string' },
@@ -39,7 +40,7 @@ const { positionals, values } = (() => {
   }
 })();
 
-function required(name: 'name' | 'methods' | 'account' | 'amount' | 'txid' | 'reference'): string {
+function required(name: 'name' | 'methods' | 'account' | 'amount' | 'txid' | 'reference' | 'outcome'): string {
   const value = values[name];
   if (value === undefined || value.trim() === '') throw new UsageError(`--${name} is required`);
   return value.trim();
@@ -53,7 +54,7 @@ function usage<T>(parse: () => T): T {
   }
 }
 
-const PROVIDER_COMMANDS: readonly string[] = ['pix-paid', 'boleto-paid', 'cancel', 'refund'];
+const PROVIDER_COMMANDS: readonly string[] = ['pix-paid', 'boleto-paid', 'cancel', 'refund', 'withdraw'];
 
 async function run(): Promise<unknown> {
   const [group, command] = positionals;
@@ -61,7 +62,12 @@ async function run(): Promise<unknown> {
   if (group === 'provider' && !PROVIDER_COMMANDS.includes(command)) throw new UsageError(`unknown command "provider ${command}": ${USAGE}`);
   const target = await resolveTarget({ stack: values.stack, table: values.table, region: values.region }, process.env);
   if (group === 'provider') {
-    const which = command as ProviderCommand;
+    let which = command as ProviderCommand;
+    if (command === 'withdraw') {
+      const outcome = required('outcome');
+      if (outcome !== 'paid' && outcome !== 'refused') throw new UsageError('--outcome must be paid or refused');
+      which = outcome === 'paid' ? 'withdraw-paid' : 'withdraw-refused';
+    }
     const ids = which === 'pix-paid' ? { txid: required('txid') } : { reference: required('reference') };
     const now = new Date();
     return sendNotification(target, notificationFor(which, ids, now), now);

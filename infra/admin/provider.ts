@@ -3,15 +3,24 @@ import { SIMULATED_SIGNATURE_HEADER, type SimulatedNotification } from '../../sh
 import { signatureHeader } from '../../shared/signatures/hmac-header';
 import type { Target } from './target';
 
-export type ProviderCommand = 'pix-paid' | 'boleto-paid' | 'cancel' | 'refund';
+export type ProviderCommand = 'pix-paid' | 'boleto-paid' | 'cancel' | 'refund' | 'withdraw-paid' | 'withdraw-refused';
+
+/** A Pix end-to-end id as the bank would give: E + ISPB (8) + yyyyMMddHHmm + 11 characters = 32. */
+export function simulatedEndToEndId(now: Date): string {
+  const stamp = now.toISOString().replace(/\D/g, '').slice(0, 12);
+  return `E99999999${stamp}${randomString(11)}`;
+}
 
 /** The simulated provider's notification for a command. */
 export function notificationFor(command: ProviderCommand, target: { txid?: string; reference?: string }, now: Date): SimulatedNotification {
   const id = `ntf_${randomString(24)}`;
   const occurred_at = now.toISOString();
+  const reference = target.reference ?? '';
   if (command === 'pix-paid') return { id, type: 'pix.paid', txid: target.txid ?? '', occurred_at };
+  if (command === 'withdraw-paid') return { id, type: 'pixout.paid', reference, end_to_end_id: simulatedEndToEndId(now), occurred_at };
+  if (command === 'withdraw-refused') return { id, type: 'pixout.refused', reference, reason: 'Refused by the bank', occurred_at };
   const type = command === 'boleto-paid' ? 'boleto.paid' : command === 'cancel' ? 'charge.canceled' : 'charge.refunded';
-  return { id, type, reference: target.reference ?? '', occurred_at };
+  return { id, type, reference, occurred_at };
 }
 
 /**

@@ -97,6 +97,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
       );
       const arn =
         (await sqsClient.send(new GetQueueAttributesCommand({ QueueUrl: created.QueueUrl, AttributeNames: ['QueueArn'] }))).Attributes?.QueueArn ?? '';
+      process.env[queue.urlEnv] = created.QueueUrl;
       pollers.push(startQueuePoller(sqsClient, created.QueueUrl ?? '', arn, queue.id, await loadHandler(options.root, queue.handler)));
     }
     if (streamConsumerList.length > 0) {

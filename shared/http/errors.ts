@@ -23,6 +23,12 @@ export class BadRequestError extends AppError {
   }
 }
 
+export class InsufficientBalanceError extends AppError {
+  constructor() {
+    super(400, 'Insufficient balance: the available balance does not cover the amount plus the fee', 'insufficient_balance');
+  }
+}
+
 export class UnauthorizedError extends AppError {
   constructor(message = 'Unauthorized') {
     super(401, message, 'unauthorized');

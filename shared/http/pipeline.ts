@@ -64,6 +64,7 @@ export function httpHandler<Body extends ZodType | undefined, Query extends ZodT
         const answer = serializeResult(result);
         try {
           await commitAnswer(state, answer, result.writes ?? []);
+          state.runtime.faults?.afterCommit?.(route.id);
           return { ...answer, replayed: false };
         } catch (err) {
           // A drawn id or reference was taken meanwhile: draw again (nothing was written).

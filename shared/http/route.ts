@@ -31,6 +31,8 @@ export interface RouteDef<
   rateLimit: RateLimitClass;
   access: Access;
   idempotency: IdempotencyMode;
+  /** The status of a malformed query: 422 with the fields (default), or 400 where the spec says so. */
+  badQueryStatus?: 400 | 422;
   /** Reads the master key though it authenticates no one (e.g. signed links, sealed data); bearer and basic routes always do. */
   usesMasterKey?: boolean;
   /** Reads the payment providers' credentials (Secrets Manager). */

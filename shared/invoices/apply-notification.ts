@@ -9,8 +9,9 @@ import { invoiceByPointer, invoiceByReference } from './lookup';
 import { invoiceEventData } from './record';
 import { type InvoiceStatus, invoiceMove } from './transitions';
 
-const TARGET: Readonly<Record<ProviderNotification['kind'], InvoiceStatus>> = { paid: 'PAID', canceled: 'CANCELED', refunded: 'REFUNDED' };
-const TIMESTAMP: Readonly<Record<ProviderNotification['kind'], string>> = { paid: 'paidAt', canceled: 'canceledAt', refunded: 'refundedAt' };
+type ChargeKind = 'paid' | 'canceled' | 'refunded';
+const TARGET: Readonly<Record<ChargeKind, InvoiceStatus>> = { paid: 'PAID', canceled: 'CANCELED', refunded: 'REFUNDED' };
+const TIMESTAMP: Readonly<Record<ChargeKind, string>> = { paid: 'paidAt', canceled: 'canceledAt', refunded: 'refundedAt' };
 
 class MoveAlreadyMade extends Error {}
 
@@ -20,7 +21,7 @@ class MoveAlreadyMade extends Error {}
  * the outbox event. A move the table does not allow, or one already made by a duplicate or
  * concurrent notification, changes nothing. Returns whether this call made the move.
  */
-export async function applyNotification(runtime: Runtime, notification: ProviderNotification, now: Date): Promise<boolean> {
+export async function applyNotification(runtime: Runtime, notification: ProviderNotification & { kind: ChargeKind }, now: Date): Promise<boolean> {
   const item = 'txid' in notification.target ? await invoiceByPointer(runtime, keys.pixTxidReservation(notification.target.txid)) : await invoiceByReference(runtime, notification.target.reference);
   const context = { notification: notification.id, kind: notification.kind };
   if (!item) {

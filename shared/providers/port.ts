@@ -34,9 +34,12 @@ export type CardAuthorization =
 /** A provider notification after its signature was checked. */
 export type ProviderNotification = {
   id: string;
-  kind: 'paid' | 'canceled' | 'refunded';
+  /** Charges: paid, canceled, refunded. Pix withdrawals: payout_paid (concluded), payout_refused. */
+  kind: 'paid' | 'canceled' | 'refunded' | 'payout_paid' | 'payout_refused';
   target: { txid: string } | { reference: string };
   occurredAt: Date;
+  /** The Pix end-to-end id of a concluded withdrawal. */
+  endToEndId?: string;
 };
 
 /** The provider failed (down, timeout, unexpected answer): nothing was charged; the client may retry. */

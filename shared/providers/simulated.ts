@@ -21,6 +21,14 @@ export const SIMULATED_BANK_CODE = '999';
 export const SIMULATED_SIGNATURE_HEADER = 'simulated-signature';
 
 const notificationSchema = z.union([
+  z.object({
+    id: z.string().min(1).max(100),
+    type: z.literal('pixout.paid'),
+    reference: z.string().min(1).max(20),
+    end_to_end_id: z.string().regex(/^[A-Za-z0-9]{32}$/),
+    occurred_at: z.iso.datetime().optional(),
+  }),
+  z.object({ id: z.string().min(1).max(100), type: z.literal('pixout.refused'), reference: z.string().min(1).max(20), reason: z.string().max(200).optional(), occurred_at: z.iso.datetime().optional() }),
   z.object({ id: z.string().min(1).max(100), type: z.literal('pix.paid'), txid: z.string().min(1).max(35), occurred_at: z.iso.datetime().optional() }),
   z.object({
     id: z.string().min(1).max(100),
@@ -32,7 +40,14 @@ const notificationSchema = z.union([
 
 export type SimulatedNotification = z.input<typeof notificationSchema>;
 
-const KIND = { 'pix.paid': 'paid', 'boleto.paid': 'paid', 'charge.canceled': 'canceled', 'charge.refunded': 'refunded' } as const;
+const KIND = {
+  'pix.paid': 'paid',
+  'boleto.paid': 'paid',
+  'charge.canceled': 'canceled',
+  'charge.refunded': 'refunded',
+  'pixout.paid': 'payout_paid',
+  'pixout.refused': 'payout_refused',
+} as const;
 
 /**
  * A provider that runs in-process: Pix charges with a BR Code whose location is under its own base
@@ -78,6 +93,7 @@ export function simulatedProvider(options: { locationBase: string; merchantCity?
         kind: KIND[n.type],
         target: 'txid' in n ? { txid: n.txid } : { reference: n.reference },
         occurredAt: n.occurred_at ? new Date(n.occurred_at) : now,
+        ...('end_to_end_id' in n ? { endToEndId: n.end_to_end_id } : {}),
       };
     },
   };

@@ -17,6 +17,9 @@ export const keys = {
   pixTxidReservation: (txid: string) => ({ PK: `PIXTXID#${txid}`, SK: 'PIXTXID' }),
   /** GSI1 partition of an account's invoices (sort key: the zero-padded, time-ordered invoice id). */
   invoiceListPartition: (accountId: string) => `ACCT#${accountId}#INVOICES`,
+  withdraw: (reference: string) => ({ PK: `WD#${reference}`, SK: 'WITHDRAW' }),
+  /** GSI1 partition of an account's withdrawals (sort key: creation time and reference). */
+  withdrawListPartition: (accountId: string) => `ACCT#${accountId}#WITHDRAWALS`,
   cep: (cep: string) => ({ PK: `CEP#${cep}`, SK: 'CEP' }),
   publicKey: (publicKey: string) => ({ PK: `PUBKEY#${publicKey}`, SK: 'PUBKEY' }),
   ipCounter: (limitClass: string, ip: string, window: number) => ({ PK: `RL#${limitClass}#${ip}#${window}`, SK: 'RL' }),

@@ -14,6 +14,7 @@ describe('parseConfig', () => {
       cep: { provider: 'public', timeoutMs: 3000 },
       payments: { provider: 'simulated', credentialsSecretId: undefined },
       publicBaseUrl: 'http://127.0.0.1:3000',
+      payouts: { queueUrl: undefined, retryScale: 1 },
     });
     expect(parseConfig(REQUIRED).tokenTtlSeconds).toBe(2_592_000);
     expect(parseConfig(REQUIRED).idempotency.ttlSeconds).toBe(86_400);

@@ -11,7 +11,8 @@ let running: RunningStack | undefined;
 
 /** Starts the local stack once per test run (free ports) and stops it, with every child, at the end. */
 export async function setup(project: TestProject) {
-  running = await startLocalStackProcess();
+  // Retry waits shrunk for tests (unit tests assert the real schedules).
+  running = await startLocalStackProcess({ PAYOUT_RETRY_SCALE: '0.01' });
   project.provide('localStack', running.info);
 }
 

@@ -5,7 +5,7 @@ import { collect } from '../validation';
 /**
  * Checks path parameters, query and body against the route's zod schemas. A malformed path
  * parameter (e.g. a non-numeric id) is a 400, as the spec's lookups say; query and body problems
- * are reported together in one 422 with every field.
+ * are reported together in one 422 with every field (a route may ask for 400 on a bad query).
  */
 export function validateInput(): PipelineMiddleware {
   return {
@@ -18,6 +18,8 @@ export function validateInput(): PipelineMiddleware {
       if (badPath.length > 0) throw new BadRequestError(`Invalid path parameter: ${badPath.join(', ')}`, 'invalid_path_parameter');
       const errors: FieldErrors = {};
       const query = collect(schemas.query, request.event.queryStringParameters ?? {}, errors, 'query');
+      const badQuery = Object.keys(errors);
+      if (badQuery.length > 0 && state.route.badQueryStatus === 400) throw new BadRequestError(`Invalid query parameter: ${badQuery.join(', ')}`, 'invalid_query');
       const body = collect(schemas.body, request.event.body, errors, 'body');
       if (Object.keys(errors).length > 0) throw new ValidationError(errors);
       state.input = { body, query, params };

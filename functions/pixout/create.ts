@@ -1,0 +1,35 @@
+import { requireCaller } from '../../shared/auth/caller';
+import { httpHandler } from '../../shared/http/pipeline';
+import { centsFromNumber } from '../../shared/money';
+import { routes } from '../../shared/routes';
+import { newWithdrawReference, reservationWrites, withdrawItem, withdrawView } from '../../shared/withdrawals/record';
+
+/**
+ * POST /api/pixout/create: reserves amount + fee atomically (one transaction with the PENDING withdraw
+ * and the completed idempotency record); the bank is asked only after that commit, by the payout
+ * queue's worker (fed from the table stream), so no request can be lost or paid twice.
+ */
+export const handler = httpHandler(routes.createWithdraw, async ({ body, caller, runtime, now }) => {
+  const account = requireCaller(caller);
+  const item = withdrawItem(
+    {
+      accountId: account.accountId,
+      reference: newWithdrawReference(),
+      amountCents: centsFromNumber(body.amount),
+      feeCents: Number(account.account?.withdrawFeeCents ?? 0),
+      pixkey: body.pixkey,
+      keytype: body.keytype,
+      description: body.description,
+      client: body.client,
+      document: body.document,
+      email: body.email,
+      createdAt: now.toISOString(),
+    },
+    (await runtime.serviceKeys()).personalData,
+  );
+  return {
+    status: 200,
+    body: { success: true, message: 'Withdraw requested: amount and fee are reserved until the bank pays or refuses it', withdraw: withdrawView(item) },
+    writes: reservationWrites(runtime.config.tableName, item),
+  };
+});

@@ -1,0 +1,12 @@
+import { requireCaller } from '../../shared/auth/caller';
+import { httpHandler } from '../../shared/http/pipeline';
+import { routes } from '../../shared/routes';
+import { listWithdrawals } from '../../shared/withdrawals/list';
+import { withdrawView } from '../../shared/withdrawals/record';
+
+/** GET /api/pixout/list: the caller's withdrawals, newest first, 25 a page; a malformed filter → 400. */
+export const handler = httpHandler(routes.listWithdrawals, async ({ query, caller, runtime }) => {
+  const { accountId } = requireCaller(caller);
+  const items = await listWithdrawals(runtime, accountId, query);
+  return { status: 200, body: { success: true, withdrawals: items.map(withdrawView) } };
+});

@@ -1,0 +1,35 @@
+import { BankUnavailableError, type BankPort } from './port';
+
+/** Pix keys the simulated bank treats specially (docs/decisions.md). */
+export const SIMULATED_BANK_KEYS = {
+  /** Every request fails: the withdraw stays PENDING and its message ends in the DLQ. */
+  alwaysDown: 'bank-down@example.com',
+  /** The first request of each withdraw fails, the next succeeds. */
+  flaky: 'bank-flaky@example.com',
+} as const;
+
+/**
+ * A bank that accepts payouts in-process. Outcomes are not decided here: the operator CLI
+ * (`provider withdraw --reference R --outcome paid|refused`) sends them through the inbound route.
+ */
+export function simulatedBank(): BankPort & { requests: ReadonlyMap<string, number> } {
+  const requests = new Map<string, number>();
+  return {
+    name: 'simulated',
+    requests,
+    async requestPayout(request) {
+      const attempt = (requests.get(request.reference) ?? 0) + 1;
+      requests.set(request.reference, attempt);
+      if (request.pixkey === SIMULATED_BANK_KEYS.alwaysDown) throw new BankUnavailableError('The simulated bank is down');
+      if (request.pixkey === SIMULATED_BANK_KEYS.flaky && attempt === 1) throw new BankUnavailableError('The simulated bank failed this once');
+    },
+  };
+}
+
+let shared: BankPort | undefined;
+
+/** The container's bank adapter (only the simulated one exists so far). */
+export function getBank(): BankPort {
+  shared ??= simulatedBank();
+  return shared;
+}

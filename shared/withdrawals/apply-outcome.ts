@@ -1,0 +1,62 @@
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import { newEvent, outboxWrite } from '../events/outbox';
+import { logger } from '../logger';
+import type { ProviderNotification } from '../providers/port';
+import type { Runtime } from '../runtime';
+import { keys } from '../storage/keys';
+import { commitWrites, type TxWrite } from '../storage/transact';
+import { balanceWrite } from '../invoices/create';
+import { withdrawEventData } from './record';
+import { type WithdrawStatus, withdrawMove } from './transitions';
+
+class MoveAlreadyMade extends Error {}
+
+/**
+ * The bank's outcome of a withdrawal, in ONE transaction conditional on PENDING: concluded → PAID with
+ * its end-to-end id and pixout.paid; refused → CANCELED, amount + fee back to the balance and
+ * pixout.canceled. A duplicate or late outcome changes nothing (returns false).
+ */
+export async function applyWithdrawOutcome(runtime: Runtime, notification: ProviderNotification, now: Date): Promise<boolean> {
+  const reference = 'reference' in notification.target ? notification.target.reference : '';
+  const table = runtime.config.tableName;
+  const found = await runtime.db.send(new GetCommand({ TableName: table, Key: keys.withdraw(reference), ConsistentRead: true }));
+  const item = found.Item;
+  const context = { notification: notification.id, kind: notification.kind, reference };
+  if (!item) {
+    logger.warn('outcome for an unknown withdraw ignored', context);
+    return false;
+  }
+  const to: WithdrawStatus = notification.kind === 'payout_paid' ? 'PAID' : 'CANCELED';
+  const move = withdrawMove(item.status as WithdrawStatus, to);
+  if (!move) {
+    logger.warn('withdraw outcome ignored: move not allowed', { ...context, from: item.status, to });
+    return false;
+  }
+  const at = notification.occurredAt.toISOString();
+  const set = move.to === 'PAID' ? { expression: 'SET #status = :to, paidAt = :at, endToEndId = :e2e', values: { ':e2e': notification.endToEndId ?? '' } } : { expression: 'SET #status = :to, canceledAt = :at', values: {} };
+  const accountId = String(item.accountId);
+  const writes: TxWrite[] = [
+    {
+      Update: {
+        TableName: table,
+        Key: keys.withdraw(reference),
+        UpdateExpression: set.expression,
+        ConditionExpression: '#status = :from',
+        ExpressionAttributeNames: { '#status': 'status' },
+        ExpressionAttributeValues: { ':to': move.to, ':from': move.from, ':at': at, ...set.values },
+      },
+      onConditionFailed: () => new MoveAlreadyMade(),
+    },
+    ...(move.refund ? [balanceWrite(table, accountId, Number(item.amountCents) + Number(item.feeCents))] : []),
+    outboxWrite(table, accountId, newEvent(move.event, withdrawEventData(item, move.to), now)),
+  ];
+  try {
+    await commitWrites(runtime.db, writes);
+  } catch (err) {
+    if (!(err instanceof MoveAlreadyMade)) throw err;
+    logger.info('withdraw outcome ignored: already applied', context);
+    return false;
+  }
+  logger.info('withdraw moved', { ...context, from: move.from, to: move.to });
+  return true;
+}

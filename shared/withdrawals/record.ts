@@ -1,0 +1,99 @@
+import { seal } from '../crypto/personal-data';
+import { randomString } from '../ids';
+import { InsufficientBalanceError } from '../http/errors';
+import { formatCents } from '../money';
+import type { KeyType } from '../schemas/withdraw';
+import type { Item } from '../storage/dynamo';
+import { keys } from '../storage/keys';
+import type { TxWrite } from '../storage/transact';
+import { TemporaryConflictError } from '../http/errors';
+
+export const WITHDRAW_ITEM_TYPE = 'withdraw';
+
+const REFERENCE_ALPHABET = 'ABCDEFGHJKLMNPQRSTUVWXYZ23456789';
+
+/** `WD-` and twelve characters: the withdraw's reference, also its txid in GET /api/pixout/withdraw/{txid}. */
+export function newWithdrawReference(): string {
+  return `WD-${randomString(12, REFERENCE_ALPHABET)}`;
+}
+
+export const WITHDRAW_REFERENCE_SHAPE = /^WD-[A-Z0-9]{12}$/;
+
+export type NewWithdraw = {
+  accountId: string;
+  reference: string;
+  amountCents: number;
+  feeCents: number;
+  pixkey: string;
+  keytype: KeyType;
+  description?: string;
+  client?: string;
+  document?: string;
+  email?: string;
+  createdAt: string;
+};
+
+/** The withdraw item (PENDING): listed through GSI1 by account, newest first. */
+export function withdrawItem(withdraw: NewWithdraw, personalDataKey: Buffer): Item {
+  const { document, ...rest } = withdraw;
+  return {
+    ...keys.withdraw(withdraw.reference),
+    GSI1PK: keys.withdrawListPartition(withdraw.accountId),
+    GSI1SK: `${withdraw.createdAt}#${withdraw.reference}`,
+    type: WITHDRAW_ITEM_TYPE,
+    status: 'PENDING',
+    ...rest,
+    documentSealed: document ? seal(document, personalDataKey, `withdraw:${withdraw.accountId}:${withdraw.reference}`) : undefined,
+  };
+}
+
+/**
+ * The reservation: ONE transaction that takes amount + fee from the balance only if the available
+ * balance covers it (else 400 and nothing changes) and puts the PENDING withdraw (its key reserves the
+ * reference). The pipeline adds the completed idempotency record to the same transaction.
+ */
+export function reservationWrites(table: string, item: Item): TxWrite[] {
+  const total = Number(item.amountCents) + Number(item.feeCents);
+  return [
+    {
+      Update: {
+        TableName: table,
+        Key: keys.balance(String(item.accountId)),
+        UpdateExpression: 'SET availableCents = availableCents - :total',
+        ConditionExpression: 'availableCents >= :total',
+        ExpressionAttributeValues: { ':total': total },
+      },
+      onConditionFailed: () => new InsufficientBalanceError(),
+    },
+    { Put: { TableName: table, Item: item, ConditionExpression: 'attribute_not_exists(PK)' }, onConditionFailed: () => new TemporaryConflictError() },
+  ];
+}
+
+const str = (value: unknown): string | null => (typeof value === 'string' ? value : null);
+
+/** The Withdraw object (spec 2.5), with the deprecated names carrying the same values (spec 9). */
+export function withdrawView(item: Item) {
+  const amount = formatCents(Number(item.amountCents));
+  const endToEndId = str(item.endToEndId);
+  return {
+    reference: String(item.reference),
+    amount,
+    fee: formatCents(Number(item.feeCents)),
+    netAmount: amount,
+    endToEndId,
+    status: item.status as 'PENDING' | 'PAID' | 'CANCELED',
+    pixkey: String(item.pixkey),
+    keytype: item.keytype as KeyType,
+    description: str(item.description),
+    created_at: String(item.createdAt),
+    paid_at: str(item.paidAt),
+    canceled_at: str(item.canceledAt),
+    loquidAmount: amount,
+    entoend: endToEndId,
+  };
+}
+
+/** The `withdraw` object of pixout events (spec 6.1). */
+export function withdrawEventData(item: Item, status: string): Record<string, unknown> {
+  return { withdraw: { reference: item.reference, amount: formatCents(Number(item.amountCents)), fee: formatCents(Number(item.feeCents)), status } };
+}
