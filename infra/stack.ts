@@ -12,6 +12,8 @@ import { fallbackHandler, routeList } from '../shared/routes';
 import { tableShape } from '../shared/storage/table';
 import { ApiFunction, LOG_RETENTION } from './cdk/api-function';
 import { grantTableAccess } from './cdk/table-access';
+import { consumeQueue, consumeStream, ServiceQueue } from './cdk/workers';
+import { queueList, queues, streamConsumerList } from '../shared/queues';
 
 export const STACK_NAME = 'PaymentGatewayStack';
 export const SERVICE_NAME = 'payment-gateway';
@@ -40,8 +42,10 @@ export class PaymentGatewayStack extends Stack {
   readonly masterKey: secretsmanager.Secret;
   readonly providerCredentials: secretsmanager.Secret;
   readonly api: apigw.HttpApi;
-  /** One function per route id, plus `Fallback`. */
+  /** One function per route id, plus `Fallback`, each queue's `<id>Worker` and each stream consumer. */
   readonly functions: ReadonlyMap<string, ApiFunction>;
+  /** The service's queues (each with its DLQ and alarm), by queue id. */
+  readonly queues: ReadonlyMap<string, ServiceQueue>;
 
   constructor(scope: Construct, id: string, props?: StackProps) {
     super(scope, id, { description: 'Payment gateway: HTTP API, one Lambda per route, one DynamoDB table', ...props });
@@ -68,8 +72,33 @@ export class PaymentGatewayStack extends Stack {
     functions.set('Fallback', fallback);
 
     this.api = this.createApi(fallback);
+
+    // Queues first: the functions that send to them get their URLs.
+    const serviceQueues = new Map(queueList.map((def) => [def.id, new ServiceQueue(this, `${def.id}Queue`, def)]));
+    for (const def of queueList) environment[def.urlEnv] = serviceQueues.get(def.id)?.queue.queueUrl ?? '';
+    this.queues = serviceQueues;
+
     for (const route of routeList) {
       functions.set(route.id, this.addRoute(route, environment));
+    }
+    for (const def of queueList) {
+      const worker = new ApiFunction(this, `${def.id}Worker`, { handler: def.handler, environment, description: `the ${def.id} queue's consumer` });
+      grantTableAccess(worker.role, this.table, 'write');
+      this.acknowledgeIndexWildcard(worker);
+      const queue = serviceQueues.get(def.id);
+      if (queue) consumeQueue(worker, queue);
+      functions.set(`${def.id}Worker`, worker);
+    }
+    for (const def of streamConsumerList) {
+      const consumer = new ApiFunction(this, def.id, { handler: def.handler, environment, description: `the table stream's ${def.id}` });
+      consumeStream(this, consumer, this.table, def);
+      Validations.of(consumer.role).acknowledge({
+        id: 'AwsSolutions-IAM5[Resource::*]',
+        reason: 'dynamodb:ListStreams (added by the stream event source) supports no resource-level permission; reading the stream itself is limited to this table\'s stream ARN.',
+      });
+      // The forwarder only sends: to the payout queue (and, later, the webhook queue).
+      serviceQueues.get(queues.payouts.id)?.queue.grantSendMessages(consumer.role);
+      functions.set(def.id, consumer);
     }
     this.functions = functions;
 

@@ -11,6 +11,7 @@ import type { CfnSecret } from 'aws-cdk-lib/aws-secretsmanager';
 import { AwsSolutionsChecks } from 'cdk-nag';
 import { describe, expect, it } from 'vitest';
 import { routeList, routes } from '../../shared/routes';
+import { queueList, queues, streamConsumerList } from '../../shared/queues';
 import { buildApp, type PaymentGatewayStack } from '../../infra/stack';
 
 const NO_BUNDLING = { 'aws:cdk:bundling-stacks': [] };
@@ -46,7 +47,7 @@ function roleStatements(id: string): Statement[] {
 
 const actionsOf = (statements: Statement[]): string[] => statements.flatMap((s) => (Array.isArray(s.Action) ? s.Action : [s.Action]));
 
-const ALL_FUNCTION_IDS = [...routeList.map((r) => r.id), 'Fallback'];
+const ALL_FUNCTION_IDS = [...routeList.map((r) => r.id), 'Fallback', ...queueList.map((q) => `${q.id}Worker`), ...streamConsumerList.map((c) => c.id)];
 
 describe('API routes and functions', () => {
   it('has one route per row of the route table plus $default', () => {
@@ -68,8 +69,8 @@ describe('API routes and functions', () => {
     }
   });
 
-  it('runs one Node 22 arm64 function per route plus the fallback', () => {
-    template.resourceCountIs('AWS::Lambda::Function', routeList.length + 1);
+  it('runs one Node 22 arm64 function per route, the fallback, one per queue and one per stream consumer', () => {
+    template.resourceCountIs('AWS::Lambda::Function', ALL_FUNCTION_IDS.length);
     const fns = Object.values(template.findResources('AWS::Lambda::Function'));
     for (const fn of fns) {
       expect(fn.Properties).toMatchObject({ Runtime: 'nodejs22.x', Architectures: ['arm64'], MemorySize: 512, Timeout: 10, Handler: 'index.handler' });
@@ -270,7 +271,7 @@ describe('cdk-nag AwsSolutions', () => {
         (r) => (r.Metadata?.cdk_nag as { rules_to_suppress?: { id: string; reason: string }[] } | undefined)?.rules_to_suppress ?? [],
       );
       expect(new Set(suppressions.map((s) => s.id.replace(/\[.*$/, '')))).toEqual(
-        new Set(['AwsSolutions-L1', 'AwsSolutions-IAM5', 'AwsSolutions-SMG4', 'AwsSolutions-APIG4']),
+        new Set(['AwsSolutions-L1', 'AwsSolutions-IAM5', 'AwsSolutions-SMG4', 'AwsSolutions-APIG4', 'AwsSolutions-SQS3']),
       );
       for (const s of suppressions) expect(s.reason.trim().length, s.id).toBeGreaterThan(40);
     } finally {
@@ -306,5 +307,33 @@ describe('bundling', () => {
     } finally {
       rmSync(outdir, { recursive: true, force: true });
     }
+  });
+});
+
+describe('withdrawal workers', () => {
+  it('feeds the payout queue from the table stream, filtered to INSERTs of withdraw items, with retries and a failure queue', () => {
+    template.hasResourceProperties('AWS::Lambda::EventSourceMapping', {
+      StartingPosition: 'TRIM_HORIZON',
+      BisectBatchOnFunctionError: true,
+      FilterCriteria: { Filters: [{ Pattern: JSON.stringify({ eventName: ['INSERT'], dynamodb: { NewImage: { type: { S: ['withdraw'] } } } }) }] },
+      DestinationConfig: { OnFailure: { Destination: Match.anyValue() } },
+    });
+  });
+
+  it('consumes the payout queue with ReportBatchItemFailures; the queue has a DLQ with a depth alarm', () => {
+    template.hasResourceProperties('AWS::Lambda::EventSourceMapping', { FunctionResponseTypes: ['ReportBatchItemFailures'] });
+    const queue = stack.queues.get(queues.payouts.id);
+    expect(queue).toBeDefined();
+    template.hasResourceProperties('AWS::SQS::Queue', {
+      RedrivePolicy: { deadLetterTargetArn: Match.anyValue(), maxReceiveCount: queues.payouts.maxReceiveCount },
+      VisibilityTimeout: queues.payouts.visibilityTimeoutSeconds,
+    });
+    template.hasResourceProperties('AWS::CloudWatch::Alarm', { MetricName: 'ApproximateNumberOfMessagesVisible', Threshold: 1 });
+  });
+
+  it('lets the stream forwarder send to the payout queue and do nothing with the table items', () => {
+    const actions = actionsOf(roleStatements('StreamForwarder'));
+    expect(actions).toEqual(expect.arrayContaining(['sqs:SendMessage']));
+    for (const write of ['dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamodb:DeleteItem']) expect(actions).not.toContain(write);
   });
 });

@@ -1,0 +1,122 @@
+import { randomUUID } from 'node:crypto';
+import { GetCommand, QueryCommand, ScanCommand } from '@aws-sdk/lib-dynamodb';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { creditAccount } from '../../shared/accounts/store';
+import { routes } from '../../shared/routes';
+import { getRuntime, overrideRuntime } from '../../shared/runtime';
+import { keys } from '../../shared/storage/keys';
+import { handler as createWithdraw } from '../../functions/pixout/create';
+import { accountStore, bearer, newAccount, tokenFor, useLocalStackEnvironment } from '../support/api';
+import { cardBody, common, createCharge } from '../support/charges';
+import { notification, notify } from '../support/provider';
+import { invoke } from '../support/invoke';
+
+async function balanceCents(accountId: string): Promise<number> {
+  const store = accountStore();
+  const out = await store.db.send(new GetCommand({ TableName: store.table, Key: keys.balance(accountId), ConsistentRead: true }));
+  return Number(out.Item?.availableCents);
+}
+
+describe('withdrawals under concurrency and failure (in-process handlers, the real local table)', () => {
+  beforeAll(() => {
+    useLocalStackEnvironment();
+    // This file's process only: 200 calls of one account within a minute.
+    process.env.RATE_LIMIT_ACCOUNT_PER_MINUTE = '100000';
+  });
+
+  it('200 concurrent creations against a balance covering exactly 50: 50 succeed, 150 get 400, the balance ends at 0 and is never negative', async () => {
+    const account = await newAccount(undefined, 25);
+    await creditAccount(accountStore(), account.account_id, 50 * (1000 + 25));
+    const auth = bearer(await tokenFor(account));
+    let reading = true;
+    const seen: number[] = [];
+    const sampler = (async () => {
+      while (reading) {
+        seen.push(await balanceCents(account.account_id));
+        await new Promise((resolve) => setTimeout(resolve, 5));
+      }
+    })();
+    const replies = await Promise.all(
+      Array.from({ length: 200 }, () =>
+        invoke(createWithdraw, routes.createWithdraw, { headers: { ...auth, 'idempotency-key': `race-${randomUUID()}` }, body: { amount: 10, pixkey: 'race@example.com', keytype: 'EMAIL' } }),
+      ),
+    );
+    reading = false;
+    await sampler;
+    const statuses = replies.map((r) => r.status);
+    expect(statuses.filter((s) => s === 200)).toHaveLength(50);
+    expect(statuses.filter((s) => s === 400)).toHaveLength(150);
+    for (const reply of replies.filter((r) => r.status === 400)) expect(reply.json).toMatchObject({ code: 'insufficient_balance' });
+    expect(await balanceCents(account.account_id)).toBe(0);
+    expect(seen.length).toBeGreaterThan(0);
+    expect(Math.min(...seen)).toBeGreaterThanOrEqual(0);
+    const store = accountStore();
+    const items = await store.db.send(new QueryCommand({ TableName: store.table, IndexName: 'GSI1', KeyConditionExpression: 'GSI1PK = :pk', ExpressionAttributeValues: { ':pk': `ACCT#${account.account_id}#WITHDRAWALS` } }));
+    expect(items.Count).toBe(50);
+  }, 60_000);
+
+  it('a crash after the commit and before the answer: the retry with the same key returns the same withdraw, no second reservation', async () => {
+    const account = await newAccount();
+    await creditAccount(accountStore(), account.account_id, 10_000);
+    const auth = bearer(await tokenFor(account));
+    const key = `crash-${randomUUID()}`;
+    const body = { amount: 40, pixkey: 'crash@example.com', keytype: 'EMAIL' };
+    const runtime = getRuntime();
+    overrideRuntime({
+      faults: {
+        afterCommit: () => {
+          throw new Error('injected crash after the commit');
+        },
+      },
+    });
+    const crashed = await invoke(createWithdraw, routes.createWithdraw, { headers: { ...auth, 'idempotency-key': key }, body });
+    overrideRuntime({ ...runtime, faults: undefined });
+    expect(crashed.status).toBe(500);
+    expect(await balanceCents(account.account_id)).toBe(6_000);
+    const retried = await invoke(createWithdraw, routes.createWithdraw, { headers: { ...auth, 'idempotency-key': key }, body });
+    expect(retried.status).toBe(200);
+    expect(retried.headers['Idempotent-Replayed']).toBe('true');
+    expect(await balanceCents(account.account_id)).toBe(6_000);
+    const store = accountStore();
+    const items = await store.db.send(new QueryCommand({ TableName: store.table, IndexName: 'GSI1', KeyConditionExpression: 'GSI1PK = :pk', ExpressionAttributeValues: { ':pk': `ACCT#${account.account_id}#WITHDRAWALS` } }));
+    expect(items.Count).toBe(1);
+    expect((retried.json as { withdraw: { reference: string } }).withdraw.reference).toBe(items.Items?.[0]?.reference);
+  });
+
+  it('conserves money to the cent after a mixed run: credits − paid out − reserved = balance', async () => {
+    const account = await newAccount(undefined, 37);
+    const accountId = account.account_id;
+    const auth = bearer(await tokenFor(account));
+    await creditAccount(accountStore(), accountId, 12_345);
+    const pix = await createCharge('pix', auth, common({ amount: 77.77, quantity: 3, tax: 1.5, discount: 2.25 }));
+    await notify(notification('pix-paid', { txid: String(pix.invoice.txid) }));
+    const card = await createCharge('creditcard', auth, cardBody({ amount: 19.99, quantity: 2 }));
+    expect(card.status).toBe(200);
+    const made: string[] = [];
+    for (const amount of [10.01, 20.02, 30.03, 40.04, 5.55]) {
+      const reply = await invoke(createWithdraw, routes.createWithdraw, { headers: { ...auth, 'idempotency-key': `mix-${randomUUID()}` }, body: { amount, pixkey: 'mix@example.com', keytype: 'EMAIL' } });
+      expect(reply.status).toBe(200);
+      made.push((reply.json as { withdraw: { reference: string } }).withdraw.reference);
+    }
+    await notify(notification('withdraw-paid', { reference: made[0] ?? '' }));
+    await notify(notification('withdraw-refused', { reference: made[1] ?? '' }));
+    await notify(notification('withdraw-paid', { reference: made[2] ?? '' }));
+    await notify(notification('withdraw-refused', { reference: made[2] ?? '' }));
+
+    const store = accountStore();
+    const all = await store.db.send(new ScanCommand({ TableName: store.table, FilterExpression: 'accountId = :a', ExpressionAttributeValues: { ':a': accountId }, ConsistentRead: true }));
+    let credits = 0;
+    let paidOut = 0;
+    let reserved = 0;
+    for (const item of all.Items ?? []) {
+      if (item.type === 'ledger') credits += Number(item.amountCents);
+      if (item.type === 'invoice' && (item.status === 'PAID' || item.status === 'REFUNDED')) credits += Number(item.totalCents) * (item.status === 'PAID' ? 1 : 0);
+      if (item.type === 'withdraw' && item.status === 'PAID') paidOut += Number(item.amountCents) + Number(item.feeCents);
+      if (item.type === 'withdraw' && item.status === 'PENDING') reserved += Number(item.amountCents) + Number(item.feeCents);
+    }
+    // 233.31 × (1 + 1.5% − 2.25%) = 231.560… → 231.56; 39.98 × (1 + 5% − 10%) = 37.981 → 37.98
+    expect([pix.invoice.total, card.invoice.total]).toEqual(['231.56', '37.98']);
+    expect(credits).toBe(12_345 + 23_156 + 3_798);
+    expect(credits - paidOut - reserved).toBe(await balanceCents(accountId));
+  });
+});
