@@ -82,11 +82,17 @@ export class PaymentGatewayStack extends Stack {
       functions.set(route.id, this.addRoute(route, environment));
     }
     for (const def of queueList) {
-      const worker = new ApiFunction(this, `${def.id}Worker`, { handler: def.handler, environment, description: `the ${def.id} queue's consumer` });
+      const worker = new ApiFunction(this, `${def.id}Worker`, {
+        handler: def.handler,
+        environment,
+        description: `the ${def.id} queue's consumer`,
+        timeoutSeconds: def.workerTimeoutSeconds,
+      });
+      if (def.id === queues.webhooks.id) this.masterKey.grantRead(worker.role); // unseals the webhook secrets
       grantTableAccess(worker.role, this.table, 'write');
       this.acknowledgeIndexWildcard(worker);
       const queue = serviceQueues.get(def.id);
-      if (queue) consumeQueue(worker, queue);
+      if (queue) consumeQueue(worker, queue, def);
       functions.set(`${def.id}Worker`, worker);
     }
     for (const def of streamConsumerList) {
@@ -96,8 +102,8 @@ export class PaymentGatewayStack extends Stack {
         id: 'AwsSolutions-IAM5[Resource::*]',
         reason: 'dynamodb:ListStreams (added by the stream event source) supports no resource-level permission; reading the stream itself is limited to this table\'s stream ARN.',
       });
-      // The forwarder only sends: to the payout queue (and, later, the webhook queue).
-      serviceQueues.get(queues.payouts.id)?.queue.grantSendMessages(consumer.role);
+      // The forwarder only sends: to the payout and webhook queues.
+      for (const queue of serviceQueues.values()) queue.queue.grantSendMessages(consumer.role);
       functions.set(def.id, consumer);
     }
     this.functions = functions;

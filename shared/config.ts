@@ -18,6 +18,10 @@ export const configSchema = z.object({
   PUBLIC_BASE_URL: z.url().default('http://127.0.0.1:3000'),
   PAYOUT_QUEUE_URL: z.string().min(1).optional(),
   PAYOUT_RETRY_SCALE: z.coerce.number().positive().max(1).default(1),
+  WEBHOOK_QUEUE_URL: z.string().min(1).optional(),
+  WEBHOOK_RETRY_SCALE: z.coerce.number().positive().max(1).default(1),
+  /** Local runs only (never set in AWS): hostnames or IP literals whose private addresses are allowed. */
+  WEBHOOK_ALLOW_PRIVATE_HOSTS: z.string().default(''),
   CEP_TIMEOUT_MS: positiveInt(3000),
 });
 
@@ -33,6 +37,7 @@ export type Config = {
   publicBaseUrl: string;
   /** The payout queue (withdrawals to ask the bank for) and the factor applied to its retry waits. */
   payouts: { queueUrl: string | undefined; retryScale: number };
+  webhooks: { queueUrl: string | undefined; retryScale: number; allowPrivateHosts: string[] };
 };
 
 export function parseConfig(env: Record<string, string | undefined>): Config {
@@ -52,6 +57,13 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
     payments: { provider: c.PAYMENT_PROVIDER, credentialsSecretId: c.PROVIDER_SECRET_ID },
     publicBaseUrl: c.PUBLIC_BASE_URL.replace(/\/+$/, ''),
     payouts: { queueUrl: c.PAYOUT_QUEUE_URL, retryScale: c.PAYOUT_RETRY_SCALE },
+    webhooks: {
+      queueUrl: c.WEBHOOK_QUEUE_URL,
+      retryScale: c.WEBHOOK_RETRY_SCALE,
+      allowPrivateHosts: c.WEBHOOK_ALLOW_PRIVATE_HOSTS.split(',')
+        .map((h) => h.trim().toLowerCase())
+        .filter((h) => h.length > 0),
+    },
   };
 }
 

@@ -16,6 +16,8 @@ export interface ApiFunctionProps {
   handler: string;
   environment: Record<string, string>;
   description: string;
+  /** Default 10 s (API routes); queue workers take longer. */
+  timeoutSeconds?: number;
 }
 
 /**
@@ -48,7 +50,7 @@ export class ApiFunction extends Construct {
       runtime: lambda.Runtime.NODEJS_22_X,
       architecture: lambda.Architecture.ARM_64,
       memorySize: 512,
-      timeout: Duration.seconds(10),
+      timeout: Duration.seconds(props.timeoutSeconds ?? 10),
       role: this.role,
       logGroup: this.logGroup,
       environment: props.environment,

@@ -36,8 +36,8 @@ export class ServiceQueue extends Construct {
 }
 
 /** A queue consumer: batches with ReportBatchItemFailures, so one failed message does not retry the rest. */
-export function consumeQueue(fn: ApiFunction, queue: ServiceQueue): void {
-  fn.fn.addEventSource(new SqsEventSource(queue.queue, { batchSize: 10, reportBatchItemFailures: true }));
+export function consumeQueue(fn: ApiFunction, queue: ServiceQueue, def: QueueDef): void {
+  fn.fn.addEventSource(new SqsEventSource(queue.queue, { batchSize: def.batchSize, reportBatchItemFailures: true }));
 }
 
 /**
@@ -45,7 +45,15 @@ export function consumeQueue(fn: ApiFunction, queue: ServiceQueue): void {
  * with bisection; batches that still fail go to an SQS dead-letter queue (with its alarm).
  */
 export function consumeStream(scope: Construct, fn: ApiFunction, table: dynamodb.ITable, def: StreamConsumerDef): ServiceQueue {
-  const failures = new ServiceQueue(scope, `${def.id}Failures`, { id: `${def.id}-failures`, handler: '', visibilityTimeoutSeconds: 30, maxReceiveCount: 5, urlEnv: '' });
+  const failures = new ServiceQueue(scope, `${def.id}Failures`, {
+    id: `${def.id}-failures`,
+    handler: '',
+    visibilityTimeoutSeconds: 30,
+    maxReceiveCount: 5,
+    urlEnv: '',
+    batchSize: 1,
+    workerTimeoutSeconds: 10,
+  });
   fn.fn.addEventSource(
     new DynamoEventSource(table, {
       startingPosition: lambda.StartingPosition.TRIM_HORIZON,

@@ -20,6 +20,10 @@ export const keys = {
   withdraw: (reference: string) => ({ PK: `WD#${reference}`, SK: 'WITHDRAW' }),
   /** GSI1 partition of an account's withdrawals (sort key: creation time and reference). */
   withdrawListPartition: (accountId: string) => `ACCT#${accountId}#WITHDRAWALS`,
+  event: (eventId: string) => ({ PK: `EVT#${eventId}`, SK: 'EVT' }),
+  delivery: (eventId: string) => ({ PK: `DLV#${eventId}`, SK: 'DELIVERY' }),
+  /** GSI1 partition of an account's webhook deliveries (sort key: creation time and event id). */
+  deliveryListPartition: (accountId: string) => `ACCT#${accountId}#DELIVERIES`,
   cep: (cep: string) => ({ PK: `CEP#${cep}`, SK: 'CEP' }),
   publicKey: (publicKey: string) => ({ PK: `PUBKEY#${publicKey}`, SK: 'PUBKEY' }),
   ipCounter: (limitClass: string, ip: string, window: number) => ({ PK: `RL#${limitClass}#${ip}#${window}`, SK: 'RL' }),

@@ -15,6 +15,7 @@ describe('parseConfig', () => {
       payments: { provider: 'simulated', credentialsSecretId: undefined },
       publicBaseUrl: 'http://127.0.0.1:3000',
       payouts: { queueUrl: undefined, retryScale: 1 },
+      webhooks: { queueUrl: undefined, retryScale: 1, allowPrivateHosts: [] },
     });
     expect(parseConfig(REQUIRED).tokenTtlSeconds).toBe(2_592_000);
     expect(parseConfig(REQUIRED).idempotency.ttlSeconds).toBe(86_400);

@@ -1,0 +1,34 @@
+import { z } from 'zod';
+
+export const putWebhookBodySchema = z
+  .object({ url: z.string().min(1).max(255).describe('https only, port 443 or 8443, no credentials; its host must resolve only to public addresses') })
+  .meta({ id: 'SetWebhook' });
+
+export const webhookConfigSchema = z
+  .object({ webhook: z.object({ url: z.string().nullable(), secret_configured: z.boolean(), events: z.array(z.string()) }) })
+  .meta({ id: 'WebhookConfig' });
+
+export const webhookSetSchema = z
+  .object({ webhook: z.object({ url: z.string(), secret: z.string().optional().describe('Only at first configuration'), secret_notice: z.string() }) })
+  .meta({ id: 'WebhookSet' });
+
+export const webhookRotatedSchema = z.object({ webhook: z.object({ secret: z.string(), secret_notice: z.string() }) }).meta({ id: 'WebhookSecretRotated' });
+
+export const webhookTestSchema = z.object({ event_id: z.string(), status: z.literal('queued') }).meta({ id: 'WebhookTestQueued' });
+
+export const deliverySchema = z
+  .object({
+    event_id: z.string(),
+    type: z.string(),
+    url: z.string(),
+    status: z.enum(['pending', 'succeeded', 'failed']),
+    attempts: z.number().int(),
+    next_attempt_at: z.string().nullable(),
+    last_status: z.number().int().nullable().describe('HTTP status of the last attempt, or null when no answer came'),
+    last_error: z.string().nullable(),
+    created_at: z.string(),
+    updated_at: z.string(),
+  })
+  .meta({ id: 'WebhookDelivery' });
+
+export const deliveriesSchema = z.object({ deliveries: z.array(deliverySchema) }).meta({ id: 'WebhookDeliveries' });

@@ -1,0 +1,68 @@
+import { describe, expect, it } from 'vitest';
+import { MAX_ATTEMPTS, RETRY_WAITS_MINUTES, nextRetryDelaySeconds } from '../../../shared/webhooks/schedule';
+
+/** Spec 6.5: waits of 1, 5, 15, 60, 180, 360 and 720 minutes, written out in seconds by hand. */
+const REAL_SCHEDULE_SECONDS: [number, number][] = [
+  [1, 60],
+  [2, 300],
+  [3, 900],
+  [4, 3_600],
+  [5, 10_800],
+  [6, 21_600],
+  [7, 43_200],
+];
+
+describe('webhook retry schedule', () => {
+  it('allows 8 attempts in all: the first one plus one retry per wait', () => {
+    expect(MAX_ATTEMPTS).toBe(8);
+    expect(RETRY_WAITS_MINUTES).toEqual([1, 5, 15, 60, 180, 360, 720]);
+    expect(1 + RETRY_WAITS_MINUTES.length).toBe(MAX_ATTEMPTS);
+  });
+
+  it.each(REAL_SCHEDULE_SECONDS)('after %i failed attempts waits %i seconds', (attempts, seconds) => {
+    expect(nextRetryDelaySeconds(attempts)).toBe(seconds);
+  });
+
+  it('stops after the eighth attempt', () => {
+    expect(nextRetryDelaySeconds(8)).toBeNull();
+    expect(nextRetryDelaySeconds(9)).toBeNull();
+    expect(nextRetryDelaySeconds(100)).toBeNull();
+  });
+
+  it('walking the schedule from the first attempt gives exactly 8 attempts over 1361 minutes', () => {
+    let attempts = 1;
+    let waited = 0;
+    for (let delay = nextRetryDelaySeconds(attempts); delay !== null; delay = nextRetryDelaySeconds(attempts)) {
+      waited += delay;
+      attempts += 1;
+    }
+    expect(attempts).toBe(8);
+    expect(waited).toBe((1 + 5 + 15 + 60 + 180 + 360 + 720) * 60);
+  });
+
+  it('scales the waits and rounds to whole seconds', () => {
+    expect(nextRetryDelaySeconds(1, 0.01)).toBe(1); // 0.6 s
+    expect(nextRetryDelaySeconds(2, 0.01)).toBe(3);
+    expect(nextRetryDelaySeconds(3, 0.5)).toBe(450);
+    expect(nextRetryDelaySeconds(4, 1 / 60)).toBe(60); // minutes become seconds
+    expect(nextRetryDelaySeconds(7, 1 / 60)).toBe(720);
+    expect(nextRetryDelaySeconds(1, 0.001)).toBe(0); // 0.06 s rounds down
+    expect(nextRetryDelaySeconds(5, 0)).toBe(0);
+    expect(nextRetryDelaySeconds(8, 0.01)).toBeNull();
+  });
+
+  it('never exceeds the SQS visibility maximum of 43200 seconds', () => {
+    expect(nextRetryDelaySeconds(7, 2)).toBe(43_200);
+    expect(nextRetryDelaySeconds(6, 3)).toBe(43_200); // 64800 capped
+    expect(nextRetryDelaySeconds(5, 3)).toBe(32_400); // under the cap, unchanged
+  });
+
+  it('refuses attempt counts below 1 or not whole, and a bad scale', () => {
+    expect(() => nextRetryDelaySeconds(0)).toThrow(RangeError);
+    expect(() => nextRetryDelaySeconds(-1)).toThrow(RangeError);
+    expect(() => nextRetryDelaySeconds(1.5)).toThrow(RangeError);
+    expect(() => nextRetryDelaySeconds(Number.NaN)).toThrow(RangeError);
+    expect(() => nextRetryDelaySeconds(1, -1)).toThrow(RangeError);
+    expect(() => nextRetryDelaySeconds(1, Number.POSITIVE_INFINITY)).toThrow(RangeError);
+  });
+});
