@@ -73,7 +73,13 @@ describe('API routes and functions', () => {
     template.resourceCountIs('AWS::Lambda::Function', ALL_FUNCTION_IDS.length);
     const fns = Object.values(template.findResources('AWS::Lambda::Function'));
     for (const fn of fns) {
-      expect(fn.Properties).toMatchObject({ Runtime: 'nodejs22.x', Architectures: ['arm64'], MemorySize: 512, Timeout: 10, Handler: 'index.handler' });
+      expect(fn.Properties).toMatchObject({ Runtime: 'nodejs22.x', Architectures: ['arm64'], MemorySize: 512, Handler: 'index.handler' });
+    }
+    for (const route of routeList) expect(functionProps(route.id).Timeout, route.id).toBe(10);
+    for (const queue of queueList) {
+      // A queue consumer's batch must fit in its timeout, and the timeout in the queue's visibility timeout.
+      expect(functionProps(`${queue.id}Worker`).Timeout).toBe(queue.workerTimeoutSeconds);
+      expect(queue.workerTimeoutSeconds).toBeLessThan(queue.visibilityTimeoutSeconds);
     }
   });
 
@@ -311,11 +317,11 @@ describe('bundling', () => {
 });
 
 describe('withdrawal workers', () => {
-  it('feeds the payout queue from the table stream, filtered to INSERTs of withdraw items, with retries and a failure queue', () => {
+  it('feeds the payout and webhook queues from the table stream, filtered to INSERTs of withdraw and event items, with retries and a failure queue', () => {
     template.hasResourceProperties('AWS::Lambda::EventSourceMapping', {
       StartingPosition: 'TRIM_HORIZON',
       BisectBatchOnFunctionError: true,
-      FilterCriteria: { Filters: [{ Pattern: JSON.stringify({ eventName: ['INSERT'], dynamodb: { NewImage: { type: { S: ['withdraw'] } } } }) }] },
+      FilterCriteria: { Filters: [{ Pattern: JSON.stringify({ eventName: ['INSERT'], dynamodb: { NewImage: { type: { S: ['withdraw', 'event'] } } } }) }] },
       DestinationConfig: { OnFailure: { Destination: Match.anyValue() } },
     });
   });

@@ -15,6 +15,8 @@ let running: RunningStack | undefined;
 /** Starts the local stack once per test run (free ports) and stops it, with every child, at the end. */
 export async function setup(project: TestProject) {
   const certificate = await writeTestCertificate(join(ROOT, '.local'));
+  // Test workers are forked after this: they trust the receivers' certificate too.
+  process.env.NODE_EXTRA_CA_CERTS = certificate.certPath;
   running = await startLocalStackProcess({
     // Retry waits shrunk for tests (unit tests assert the real schedules).
     PAYOUT_RETRY_SCALE: '0.01',
