@@ -100,7 +100,8 @@ export class PaymentGatewayStack extends Stack {
       consumeStream(this, consumer, this.table, def);
       Validations.of(consumer.role).acknowledge({
         id: 'AwsSolutions-IAM5[Resource::*]',
-        reason: 'dynamodb:ListStreams (added by the stream event source) supports no resource-level permission; reading the stream itself is limited to this table\'s stream ARN.',
+        reason:
+          "dynamodb:ListStreams (added by the stream event source) supports no resource-level permission; reading the stream itself is limited to this table's stream ARN.",
       });
       // The forwarder only sends: to the payout and webhook queues.
       for (const queue of serviceQueues.values()) queue.queue.grantSendMessages(consumer.role);
@@ -111,7 +112,10 @@ export class PaymentGatewayStack extends Stack {
     new CfnOutput(this, 'ApiUrl', { value: this.api.apiEndpoint, description: 'Base URL of the HTTP API' });
     new CfnOutput(this, 'TableName', { value: this.table.tableName });
     new CfnOutput(this, 'MasterKeySecretArn', { value: this.masterKey.secretArn });
-    new CfnOutput(this, 'ProviderSecretArn', { value: this.providerCredentials.secretArn, description: 'Payment provider credentials (notification signing secrets)' });
+    new CfnOutput(this, 'ProviderSecretArn', {
+      value: this.providerCredentials.secretArn,
+      description: 'Payment provider credentials (notification signing secrets)',
+    });
   }
 
   private createTable(): dynamodb.Table {
@@ -192,7 +196,8 @@ export class PaymentGatewayStack extends Stack {
     });
     Validations.of(secret).acknowledge({
       id: 'AwsSolutions-SMG4',
-      reason: 'Provider credentials are issued by the provider; they are rotated when the provider rotates them (an operator procedure in docs/), not by a Secrets Manager rotation function.',
+      reason:
+        'Provider credentials are issued by the provider; they are rotated when the provider rotates them (an operator procedure in docs/), not by a Secrets Manager rotation function.',
     });
     return secret;
   }

@@ -18,12 +18,28 @@ export type QueueDef = {
 
 export const queues = {
   /** Withdrawals to ask the bank to pay (fed by the stream forwarder); retried with growing waits, then the DLQ. */
-  payouts: { id: 'payouts', handler: 'functions/workers/payout.ts', visibilityTimeoutSeconds: 60, maxReceiveCount: 8, urlEnv: 'PAYOUT_QUEUE_URL', batchSize: 10, workerTimeoutSeconds: 30 },
+  payouts: {
+    id: 'payouts',
+    handler: 'functions/workers/payout.ts',
+    visibilityTimeoutSeconds: 60,
+    maxReceiveCount: 8,
+    urlEnv: 'PAYOUT_QUEUE_URL',
+    batchSize: 10,
+    workerTimeoutSeconds: 30,
+  },
   /**
    * Webhook deliveries (fed by the stream forwarder with outbox events). The sender itself schedules the
    * 8 attempts with ChangeMessageVisibility; the DLQ only receives messages it could not process at all.
    */
-  webhooks: { id: 'webhooks', handler: 'functions/workers/webhook-sender.ts', visibilityTimeoutSeconds: 60, maxReceiveCount: 12, urlEnv: 'WEBHOOK_QUEUE_URL', batchSize: 4, workerTimeoutSeconds: 50 },
+  webhooks: {
+    id: 'webhooks',
+    handler: 'functions/workers/webhook-sender.ts',
+    visibilityTimeoutSeconds: 60,
+    maxReceiveCount: 12,
+    urlEnv: 'WEBHOOK_QUEUE_URL',
+    batchSize: 4,
+    workerTimeoutSeconds: 50,
+  },
 } satisfies Record<string, QueueDef>;
 
 export const queueList: readonly QueueDef[] = Object.values(queues);
@@ -37,6 +53,10 @@ export type StreamConsumerDef = {
 };
 
 /** Forwards new withdrawals and outbox events from the table's stream to their queues. */
-export const streamForwarder: StreamConsumerDef = { id: 'StreamForwarder', handler: 'functions/workers/stream-forwarder.ts', insertsOfTypes: ['withdraw', 'event'] };
+export const streamForwarder: StreamConsumerDef = {
+  id: 'StreamForwarder',
+  handler: 'functions/workers/stream-forwarder.ts',
+  insertsOfTypes: ['withdraw', 'event'],
+};
 
 export const streamConsumerList: readonly StreamConsumerDef[] = [streamForwarder];

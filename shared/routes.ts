@@ -6,13 +6,7 @@
 import { defineRoute, type AnyRoute } from './http/route';
 import { authTokenResponseSchema } from './schemas/auth';
 import { balanceResponseSchema } from './schemas/balance';
-import {
-  createCustomerBodySchema,
-  customerIdParamsSchema,
-  customerListSchema,
-  customerResponseSchema,
-  listCustomersQuerySchema,
-} from './schemas/customer';
+import { createCustomerBodySchema, customerIdParamsSchema, customerListSchema, customerResponseSchema, listCustomersQuerySchema } from './schemas/customer';
 import { addressSchema, cepParamsSchema, countryListSchema, stateListSchema } from './schemas/reference';
 import {
   boletoCreateBodySchema,
@@ -198,7 +192,8 @@ export const routes = {
     retryOnIdClash: true,
     tag: 'Charges',
     summary: 'Create a boleto for one of your customers',
-    description: 'The customer must be yours and have a full address. The boleto URL shows a printable page; the barcode follows FEBRABAN (due-date factor rule in force since 2025-02-22).',
+    description:
+      'The customer must be yours and have a full address. The boleto URL shows a printable page; the barcode follows FEBRABAN (due-date factor rule in force since 2025-02-22).',
     request: { body: boletoCreateBodySchema },
     responses: { 200: { description: 'The charge', schema: boletoCreatedSchema } },
   }),
@@ -213,7 +208,8 @@ export const routes = {
     idempotency: 'optional',
     tag: 'Charges',
     summary: 'Charge a card (authorized at once)',
-    description: 'Approved: 200 with the invoice PAID and the balance credited. Declined by the issuer: 400 and nothing is credited. Processor failure: 502 and nothing is charged.',
+    description:
+      'Approved: 200 with the invoice PAID and the balance credited. Declined by the issuer: 400 and nothing is credited. Processor failure: 502 and nothing is charged.',
     request: { body: cardCreateBodySchema },
     responses: { 200: { description: 'Approved', schema: cardCreatedSchema }, 502: { description: 'The card processor failed; nothing was charged' } },
   }),
@@ -418,9 +414,14 @@ export const routes = {
     usesProviderCredentials: true,
     tag: 'Provider',
     summary: 'Payment notifications from the payment provider',
-    description: 'Authenticated by the provider signature (credential in Secrets Manager). Each notification moves one invoice in one transaction with its balance change and outbox event; duplicates change nothing.',
+    description:
+      'Authenticated by the provider signature (credential in Secrets Manager). Each notification moves one invoice in one transaction with its balance change and outbox event; duplicates change nothing.',
     request: { params: notificationParamsSchema },
-    responses: { 200: { description: 'Received', schema: notificationReceiptSchema }, 401: { description: 'Bad signature' }, 404: { description: 'Unknown provider' } },
+    responses: {
+      200: { description: 'Received', schema: notificationReceiptSchema },
+      401: { description: 'Bad signature' },
+      404: { description: 'Unknown provider' },
+    },
   }),
   boletoPage: defineRoute({
     id: 'BoletoPage',

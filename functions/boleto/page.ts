@@ -29,7 +29,10 @@ export const handler = httpHandler(routes.boletoPage, async ({ params, runtime }
     dueDate: String(view.due_date),
     digitableLine: String(view.digitable),
     barcode: String(view.barcode),
-    instructions: typeof (item.boleto as { instructions?: unknown } | undefined)?.instructions === 'string' ? String((item.boleto as { instructions: string }).instructions) : undefined,
+    instructions:
+      typeof (item.boleto as { instructions?: unknown } | undefined)?.instructions === 'string'
+        ? String((item.boleto as { instructions: string }).instructions)
+        : undefined,
   });
   return { status: 200, body: html, contentType: 'text/html; charset=utf-8' };
 });

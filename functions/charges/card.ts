@@ -18,7 +18,9 @@ import { keys } from '../../shared/storage/keys';
 async function unusedReference(runtime: Runtime): Promise<string> {
   for (let attempt = 0; attempt < 3; attempt += 1) {
     const reference = newInvoiceReference();
-    const found = await runtime.db.send(new GetCommand({ TableName: runtime.config.tableName, Key: keys.invoice(reference), ConsistentRead: true, ProjectionExpression: 'PK' }));
+    const found = await runtime.db.send(
+      new GetCommand({ TableName: runtime.config.tableName, Key: keys.invoice(reference), ConsistentRead: true, ProjectionExpression: 'PK' }),
+    );
     if (!found.Item) return reference;
   }
   throw new TemporaryConflictError();
@@ -32,7 +34,13 @@ async function unusedReference(runtime: Runtime): Promise<string> {
 export const handler = httpHandler(routes.createCard, async ({ body, caller, runtime, now }) => {
   const account = requireCaller(caller);
   assertMethodEnabled(account, 'creditcard');
-  const card = { number: body.creditcard_number, cvv: body.creditcard_cvv, month: body.creditcard_month, year: body.creditcard_year, brand: body.creditcard_brand };
+  const card = {
+    number: body.creditcard_number,
+    cvv: body.creditcard_cvv,
+    month: body.creditcard_month,
+    year: body.creditcard_year,
+    brand: body.creditcard_brand,
+  };
   const errors = cardFieldErrors(card, now);
   if (Object.keys(errors).length > 0) throw new ValidationError(errors);
   const brand = normalizeBrand(body.creditcard_brand);
@@ -49,7 +57,8 @@ export const handler = httpHandler(routes.createCard, async ({ body, caller, run
       card: { ...card, brand, holder: body.creditcard_holder },
     });
   } catch (err) {
-    if (err instanceof ProviderError) throw new UpstreamError(502, 'The card processor failed to answer; nothing was charged. Retry with the same Idempotency-Key.');
+    if (err instanceof ProviderError)
+      throw new UpstreamError(502, 'The card processor failed to answer; nothing was charged. Retry with the same Idempotency-Key.');
     throw err;
   }
   if (authorization.outcome === 'declined') throw new BadRequestError(authorization.message, 'card_declined');
@@ -62,13 +71,28 @@ export const handler = httpHandler(routes.createCard, async ({ body, caller, run
     description: body.item_name,
   };
   const item = invoiceItem(
-    { ...baseInvoice(account, body, ids, total, now), method: 'creditcard', status: 'PAID', paidAt: now.toISOString(), payer: { email: body.email, name: body.creditcard_holder }, card: cardFields },
+    {
+      ...baseInvoice(account, body, ids, total, now),
+      method: 'creditcard',
+      status: 'PAID',
+      paidAt: now.toISOString(),
+      payer: { email: body.email, name: body.creditcard_holder },
+      card: cardFields,
+    },
     (await runtime.serviceKeys()).personalData,
   );
   const table = runtime.config.tableName;
   return {
     status: 200,
-    body: { invoice: { reference: ids.reference, total: formatCents(total), due_date: body.due_date, status: 'PAID', transaction: cardTransaction(cardFields, total) } },
+    body: {
+      invoice: {
+        reference: ids.reference,
+        total: formatCents(total),
+        due_date: body.due_date,
+        status: 'PAID',
+        transaction: cardTransaction(cardFields, total),
+      },
+    },
     writes: [
       ...invoiceCreationWrites(table, item),
       balanceWrite(table, account.accountId, total),

@@ -28,7 +28,13 @@ export const handler = httpHandler(routes.createPix, async ({ body, caller, runt
   });
   const qrcode = await qrCodePngDataUri(charge.copy);
   const item = invoiceItem(
-    { ...baseInvoice(account, body, ids, total, now), method: 'pix', status: 'PENDING', payer, pix: { txid: charge.txid, location: charge.location, copy: charge.copy, qrcode } },
+    {
+      ...baseInvoice(account, body, ids, total, now),
+      method: 'pix',
+      status: 'PENDING',
+      payer,
+      pix: { txid: charge.txid, location: charge.location, copy: charge.copy, qrcode },
+    },
     (await runtime.serviceKeys()).personalData,
   );
   return {

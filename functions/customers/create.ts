@@ -18,7 +18,11 @@ export const handler = httpHandler(routes.createCustomer, async ({ body, caller,
     body: { customer: customerView(item, personalData) },
     writes: [
       {
-        Put: { TableName: table, Item: { ...keys.customerIdReservation(customerId), type: 'customerId', accountId }, ConditionExpression: 'attribute_not_exists(PK)' },
+        Put: {
+          TableName: table,
+          Item: { ...keys.customerIdReservation(customerId), type: 'customerId', accountId },
+          ConditionExpression: 'attribute_not_exists(PK)',
+        },
         onConditionFailed: () => new TemporaryConflictError(),
       },
       { Put: { TableName: table, Item: item, ConditionExpression: 'attribute_not_exists(PK)' }, onConditionFailed: () => new TemporaryConflictError() },

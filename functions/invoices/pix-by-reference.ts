@@ -8,5 +8,8 @@ import { routes } from '../../shared/routes';
 export const handler = httpHandler(routes.getPixByReference, async ({ params, caller, runtime }) => {
   const { accountId } = requireCaller(caller);
   const item = REFERENCE_SHAPE.test(params.ref) ? await invoiceByReference(runtime, params.ref) : undefined;
-  return invoiceAnswer(runtime, ownInvoice(item, accountId, (i) => i.method === 'pix'));
+  return invoiceAnswer(
+    runtime,
+    ownInvoice(item, accountId, (i) => i.method === 'pix'),
+  );
 });

@@ -26,6 +26,8 @@ export const handler = httpHandler(routes.providerNotification, async ({ params,
   }
   const { kind } = notification;
   const applied =
-    kind === 'payout_paid' || kind === 'payout_refused' ? await applyWithdrawOutcome(runtime, notification, now) : await applyNotification(runtime, { ...notification, kind }, now);
+    kind === 'payout_paid' || kind === 'payout_refused'
+      ? await applyWithdrawOutcome(runtime, notification, now)
+      : await applyNotification(runtime, { ...notification, kind }, now);
   return { status: 200, body: { received: true, applied } };
 });

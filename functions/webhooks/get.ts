@@ -8,9 +8,24 @@ import { WEBHOOK_EVENT_TYPES } from '../../shared/webhooks/config';
 /** GET /api/webhook: the URL, whether a secret exists (never the secret), and the event types sent. */
 export const handler = httpHandler(routes.getWebhook, async ({ caller, runtime }) => {
   const { accountId } = requireCaller(caller);
-  const account = (await runtime.db.send(new GetCommand({ TableName: runtime.config.tableName, Key: keys.account(accountId), ConsistentRead: true, ProjectionExpression: 'webhookUrl, webhookSecretSealed' }))).Item;
+  const account = (
+    await runtime.db.send(
+      new GetCommand({
+        TableName: runtime.config.tableName,
+        Key: keys.account(accountId),
+        ConsistentRead: true,
+        ProjectionExpression: 'webhookUrl, webhookSecretSealed',
+      }),
+    )
+  ).Item;
   return {
     status: 200,
-    body: { webhook: { url: typeof account?.webhookUrl === 'string' ? account.webhookUrl : null, secret_configured: typeof account?.webhookSecretSealed === 'string', events: WEBHOOK_EVENT_TYPES } },
+    body: {
+      webhook: {
+        url: typeof account?.webhookUrl === 'string' ? account.webhookUrl : null,
+        secret_configured: typeof account?.webhookSecretSealed === 'string',
+        events: WEBHOOK_EVENT_TYPES,
+      },
+    },
   };
 });

@@ -21,7 +21,16 @@ export const handler = httpHandler(routes.putWebhook, async ({ body, caller, run
     return {
       status: 200,
       body: { webhook: { url, secret_notice: SECRET_NOTICE_KEPT } },
-      writes: [{ Update: { TableName: table, Key: keys.account(account.accountId), UpdateExpression: 'SET webhookUrl = :url, webhookUpdatedAt = :now', ExpressionAttributeValues: { ':url': url, ':now': now.toISOString() } } }],
+      writes: [
+        {
+          Update: {
+            TableName: table,
+            Key: keys.account(account.accountId),
+            UpdateExpression: 'SET webhookUrl = :url, webhookUpdatedAt = :now',
+            ExpressionAttributeValues: { ':url': url, ':now': now.toISOString() },
+          },
+        },
+      ],
     };
   }
   const secret = newWebhookSecret();
@@ -35,7 +44,11 @@ export const handler = httpHandler(routes.putWebhook, async ({ body, caller, run
           Key: keys.account(account.accountId),
           UpdateExpression: 'SET webhookUrl = :url, webhookSecretSealed = :secret, webhookUpdatedAt = :now',
           ConditionExpression: 'attribute_not_exists(webhookSecretSealed)',
-          ExpressionAttributeValues: { ':url': url, ':secret': sealWebhookSecret(secret, account.accountId, (await runtime.serviceKeys()).webhookSecrets), ':now': now.toISOString() },
+          ExpressionAttributeValues: {
+            ':url': url,
+            ':secret': sealWebhookSecret(secret, account.accountId, (await runtime.serviceKeys()).webhookSecrets),
+            ':now': now.toISOString(),
+          },
         },
         onConditionFailed: () => new ConflictError('The webhook was configured by another request at the same time; repeat the request', 'conflict'),
       },

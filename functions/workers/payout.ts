@@ -52,12 +52,23 @@ export async function handler(event: SQSEvent): Promise<SQSBatchResponse> {
       await payOut(record);
     } catch (err) {
       const receiveCount = Number(record.attributes.ApproximateReceiveCount ?? '1');
-      logger.warn('payout not requested; will retry', { messageId: record.messageId, receiveCount, error: err instanceof Error ? err.message : 'unknown', bankDown: err instanceof BankUnavailableError });
+      logger.warn('payout not requested; will retry', {
+        messageId: record.messageId,
+        receiveCount,
+        error: err instanceof Error ? err.message : 'unknown',
+        bankDown: err instanceof BankUnavailableError,
+      });
       failures.push({ itemIdentifier: record.messageId });
       const queueUrl = getRuntime().config.payouts.queueUrl;
       if (queueUrl) {
         await getSqs()
-          .send(new ChangeMessageVisibilityCommand({ QueueUrl: queueUrl, ReceiptHandle: record.receiptHandle, VisibilityTimeout: payoutRetryDelaySeconds(receiveCount, getRuntime().config.payouts.retryScale) }))
+          .send(
+            new ChangeMessageVisibilityCommand({
+              QueueUrl: queueUrl,
+              ReceiptHandle: record.receiptHandle,
+              VisibilityTimeout: payoutRetryDelaySeconds(receiveCount, getRuntime().config.payouts.retryScale),
+            }),
+          )
           .catch(() => undefined);
       }
     }

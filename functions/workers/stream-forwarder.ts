@@ -9,8 +9,14 @@ import { WITHDRAW_ITEM_TYPE } from '../../shared/withdrawals/record';
 
 /** Where each kind of new item goes: a withdraw to the payout queue, an outbox event to the webhook queue. */
 const ROUTES: Readonly<Record<string, { queue: (config: Config) => string | undefined; message: (record: DynamoDBRecord) => object | undefined }>> = {
-  [WITHDRAW_ITEM_TYPE]: { queue: (c) => c.payouts.queueUrl, message: (r) => (r.dynamodb?.NewImage?.reference?.S ? { reference: r.dynamodb.NewImage.reference.S } : undefined) },
-  [OUTBOX_ITEM_TYPE]: { queue: (c) => c.webhooks.queueUrl, message: (r) => (r.dynamodb?.NewImage?.eventId?.S ? { eventId: r.dynamodb.NewImage.eventId.S } : undefined) },
+  [WITHDRAW_ITEM_TYPE]: {
+    queue: (c) => c.payouts.queueUrl,
+    message: (r) => (r.dynamodb?.NewImage?.reference?.S ? { reference: r.dynamodb.NewImage.reference.S } : undefined),
+  },
+  [OUTBOX_ITEM_TYPE]: {
+    queue: (c) => c.webhooks.queueUrl,
+    message: (r) => (r.dynamodb?.NewImage?.eventId?.S ? { eventId: r.dynamodb.NewImage.eventId.S } : undefined),
+  },
 };
 
 /**
@@ -32,7 +38,9 @@ export async function handler(event: DynamoDBStreamEvent): Promise<void> {
   for (const [queueUrl, messages] of byQueue) {
     for (let i = 0; i < messages.length; i += 10) {
       const batch = messages.slice(i, i + 10);
-      const out = await getSqs().send(new SendMessageBatchCommand({ QueueUrl: queueUrl, Entries: batch.map((m, n) => ({ Id: String(n), MessageBody: JSON.stringify(m) })) }));
+      const out = await getSqs().send(
+        new SendMessageBatchCommand({ QueueUrl: queueUrl, Entries: batch.map((m, n) => ({ Id: String(n), MessageBody: JSON.stringify(m) })) }),
+      );
       if (out.Failed?.length) throw new Error(`${out.Failed.length} messages were not queued`);
     }
     logger.info('stream items forwarded', { count: messages.length });

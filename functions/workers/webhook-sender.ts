@@ -102,7 +102,13 @@ export async function handler(event: SQSEvent): Promise<SQSBatchResponse> {
       if (outcome === 'done') continue;
       failures.push({ itemIdentifier: record.messageId });
       if (runtime.config.webhooks.queueUrl) {
-        await getSqs().send(new ChangeMessageVisibilityCommand({ QueueUrl: runtime.config.webhooks.queueUrl, ReceiptHandle: record.receiptHandle, VisibilityTimeout: outcome.retryInSeconds }));
+        await getSqs().send(
+          new ChangeMessageVisibilityCommand({
+            QueueUrl: runtime.config.webhooks.queueUrl,
+            ReceiptHandle: record.receiptHandle,
+            VisibilityTimeout: outcome.retryInSeconds,
+          }),
+        );
       }
     } catch (err) {
       logger.error('webhook message not processed', { messageId: record.messageId, error: err instanceof Error ? err.message : 'unknown' });

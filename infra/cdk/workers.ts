@@ -61,7 +61,12 @@ export function consumeStream(scope: Construct, fn: ApiFunction, table: dynamodb
       bisectBatchOnError: true,
       retryAttempts: 10,
       onFailure: new SqsDlq(failures.queue),
-      filters: [lambda.FilterCriteria.filter({ eventName: lambda.FilterRule.isEqual('INSERT'), dynamodb: { NewImage: { type: { S: lambda.FilterRule.or(...def.insertsOfTypes) } } } })],
+      filters: [
+        lambda.FilterCriteria.filter({
+          eventName: lambda.FilterRule.isEqual('INSERT'),
+          dynamodb: { NewImage: { type: { S: lambda.FilterRule.or(...def.insertsOfTypes) } } },
+        }),
+      ],
     }),
   );
   return failures;

@@ -1,7 +1,10 @@
 import cepPromise from 'cep-promise';
 import { type CepAddress, type CepLookup, CepUnavailableError } from './port';
 
-type Search = (cep: string, options: { timeout: number; providers: ('brasilapi' | 'viacep' | 'widenet')[] }) => Promise<{
+type Search = (
+  cep: string,
+  options: { timeout: number; providers: ('brasilapi' | 'viacep' | 'widenet')[] },
+) => Promise<{
   cep: string;
   state: string;
   city: string;

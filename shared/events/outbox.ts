@@ -17,7 +17,16 @@ export function outboxWrite(table: string, accountId: string, event: OutboxEvent
     Put: {
       TableName: table,
       // `body` is the exact JSON sent (and signed) at every attempt: DynamoDB maps do not keep key order.
-      Item: { PK: `EVT#${event.id}`, SK: 'EVT', type: OUTBOX_ITEM_TYPE, accountId, eventId: event.id, eventType: event.type, event, body: JSON.stringify(event) },
+      Item: {
+        PK: `EVT#${event.id}`,
+        SK: 'EVT',
+        type: OUTBOX_ITEM_TYPE,
+        accountId,
+        eventId: event.id,
+        eventType: event.type,
+        event,
+        body: JSON.stringify(event),
+      },
       ConditionExpression: 'attribute_not_exists(PK)',
     },
   };

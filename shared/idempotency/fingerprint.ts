@@ -18,5 +18,7 @@ export function canonicalJson(value: unknown): string {
  * cannot be recovered from it by guessing.
  */
 export function requestFingerprint(routeId: string, body: unknown, key: Buffer): string {
-  return createHmac('sha256', key).update(`${routeId}\n${canonicalJson(body ?? null)}`).digest('hex');
+  return createHmac('sha256', key)
+    .update(`${routeId}\n${canonicalJson(body ?? null)}`)
+    .digest('hex');
 }

@@ -3,7 +3,8 @@ import { logger } from '../logger';
 import type { ProviderNotification } from '../providers/port';
 import type { Runtime } from '../runtime';
 import { keys } from '../storage/keys';
-import { commitWrites, type TxWrite } from '../storage/transact';
+import { commitStateMove } from '../storage/state-move';
+import type { TxWrite } from '../storage/transact';
 import { balanceWrite } from './create';
 import { invoiceByPointer, invoiceByReference } from './lookup';
 import { invoiceEventData } from './record';
@@ -13,8 +14,6 @@ type ChargeKind = 'paid' | 'canceled' | 'refunded';
 const TARGET: Readonly<Record<ChargeKind, InvoiceStatus>> = { paid: 'PAID', canceled: 'CANCELED', refunded: 'REFUNDED' };
 const TIMESTAMP: Readonly<Record<ChargeKind, string>> = { paid: 'paidAt', canceled: 'canceledAt', refunded: 'refundedAt' };
 
-class MoveAlreadyMade extends Error {}
-
 /**
  * Applies one confirmed provider notification in ONE transaction: the invoice's status move
  * (conditional on its current status, from the one table of allowed moves), the balance change and
@@ -22,7 +21,10 @@ class MoveAlreadyMade extends Error {}
  * concurrent notification, changes nothing. Returns whether this call made the move.
  */
 export async function applyNotification(runtime: Runtime, notification: ProviderNotification & { kind: ChargeKind }, now: Date): Promise<boolean> {
-  const item = 'txid' in notification.target ? await invoiceByPointer(runtime, keys.pixTxidReservation(notification.target.txid)) : await invoiceByReference(runtime, notification.target.reference);
+  const item =
+    'txid' in notification.target
+      ? await invoiceByPointer(runtime, keys.pixTxidReservation(notification.target.txid))
+      : await invoiceByReference(runtime, notification.target.reference);
   const context = { notification: notification.id, kind: notification.kind };
   if (!item) {
     logger.warn('notification for an unknown charge ignored', context);
@@ -36,25 +38,21 @@ export async function applyNotification(runtime: Runtime, notification: Provider
   }
   const table = runtime.config.tableName;
   const accountId = String(item.accountId);
-  const writes: TxWrite[] = [
-    {
-      Update: {
-        TableName: table,
-        Key: keys.invoice(String(item.reference)),
-        UpdateExpression: 'SET #status = :to, #at = :at',
-        ConditionExpression: '#status = :from',
-        ExpressionAttributeNames: { '#status': 'status', '#at': TIMESTAMP[notification.kind] },
-        ExpressionAttributeValues: { ':to': move.to, ':from': move.from, ':at': notification.occurredAt.toISOString() },
-      },
-      onConditionFailed: () => new MoveAlreadyMade(),
+  const statusUpdate: TxWrite = {
+    Update: {
+      TableName: table,
+      Key: keys.invoice(String(item.reference)),
+      UpdateExpression: 'SET #status = :to, #at = :at',
+      ConditionExpression: '#status = :from',
+      ExpressionAttributeNames: { '#status': 'status', '#at': TIMESTAMP[notification.kind] },
+      ExpressionAttributeValues: { ':to': move.to, ':from': move.from, ':at': notification.occurredAt.toISOString() },
     },
+  };
+  const moved = await commitStateMove(runtime.db, statusUpdate, [
     ...(move.balance === 0 ? [] : [balanceWrite(table, accountId, move.balance * Number(item.totalCents))]),
     outboxWrite(table, accountId, newEvent(move.event, invoiceEventData(item, move.to), now)),
-  ];
-  try {
-    await commitWrites(runtime.db, writes);
-  } catch (err) {
-    if (!(err instanceof MoveAlreadyMade)) throw err;
+  ]);
+  if (!moved) {
     logger.info('notification ignored: move already made', { ...context, reference: item.reference });
     return false;
   }

@@ -2,6 +2,7 @@ import type { PaymentMethod } from '../accounts/methods';
 import type { Caller } from '../auth/gate';
 import { type ChargeAmounts, totalCents } from '../charges/total';
 import { BadRequestError, TemporaryConflictError, ValidationError } from '../http/errors';
+import { brazilDate } from '../dates';
 import { centsFromNumber, formatCents } from '../money';
 import type { Item } from '../storage/dynamo';
 import { keys } from '../storage/keys';
@@ -50,11 +51,17 @@ export function invoiceCreationWrites(table: string, item: Item): TxWrite[] {
   const pointer = { type: 'invoicePointer', reference, accountId };
   const writes: TxWrite[] = [
     { Put: { TableName: table, Item: item, ConditionExpression: 'attribute_not_exists(PK)' }, onConditionFailed: clash },
-    { Put: { TableName: table, Item: { ...keys.invoiceIdReservation(Number(item.invoiceId)), ...pointer }, ConditionExpression: 'attribute_not_exists(PK)' }, onConditionFailed: clash },
+    {
+      Put: { TableName: table, Item: { ...keys.invoiceIdReservation(Number(item.invoiceId)), ...pointer }, ConditionExpression: 'attribute_not_exists(PK)' },
+      onConditionFailed: clash,
+    },
   ];
   const pix = item.pix as { txid?: string } | undefined;
   if (pix?.txid) {
-    writes.push({ Put: { TableName: table, Item: { ...keys.pixTxidReservation(pix.txid), ...pointer }, ConditionExpression: 'attribute_not_exists(PK)' }, onConditionFailed: clash });
+    writes.push({
+      Put: { TableName: table, Item: { ...keys.pixTxidReservation(pix.txid), ...pointer }, ConditionExpression: 'attribute_not_exists(PK)' },
+      onConditionFailed: clash,
+    });
   }
   return writes;
 }
@@ -70,11 +77,6 @@ export function balanceWrite(table: string, accountId: string, deltaCents: numbe
       ExpressionAttributeValues: { ':delta': deltaCents },
     },
   };
-}
-
-/** Brazil's civil date (UTC−3, no daylight saving since 2019) of an instant. */
-export function brazilDate(now: Date): string {
-  return new Date(now.getTime() - 3 * 60 * 60 * 1000).toISOString().slice(0, 10);
 }
 
 /** Pix and boleto charges cannot fall due before today (Brazil's date): 422 on due_date. */

@@ -101,7 +101,8 @@ export function invoiceView(item: Item, keysFor: { personalData: Buffer; boletoL
     notes: str(item.notes),
     email: str(item.payerEmail),
     client: str(item.payerName),
-    document: typeof item.payerDocumentSealed === 'string' ? unseal(item.payerDocumentSealed, keysFor.personalData, documentContext(accountId, reference)) : null,
+    document:
+      typeof item.payerDocumentSealed === 'string' ? unseal(item.payerDocumentSealed, keysFor.personalData, documentContext(accountId, reference)) : null,
     created_at: item.createdAt,
     paid_at: str(item.paidAt),
     canceled_at: str(item.canceledAt),
@@ -111,7 +112,12 @@ export function invoiceView(item: Item, keysFor: { personalData: Buffer; boletoL
   if (pix) Object.assign(view, { txid: pix.txid, copy: pix.copy, qrcode: pix.qrcode });
   const boleto = item.boleto as BoletoFields | undefined;
   if (boleto) {
-    Object.assign(view, { customer: boleto.customerId, boleto: boletoUrl(publicBaseUrl, reference, keysFor.boletoLinks), barcode: boleto.barcode, digitable: boleto.digitable });
+    Object.assign(view, {
+      customer: boleto.customerId,
+      boleto: boletoUrl(publicBaseUrl, reference, keysFor.boletoLinks),
+      barcode: boleto.barcode,
+      digitable: boleto.digitable,
+    });
   }
   const card = item.card as CardFields | undefined;
   if (card) {
@@ -125,7 +131,13 @@ export function invoiceView(item: Item, keysFor: { personalData: Buffer; boletoL
 
 /** The card transaction object of spec 2.3. */
 export function cardTransaction(card: CardFields, totalCents: number) {
-  return { id: card.transactionId, amount: formatCents(totalCents), status: card.transactionStatus, description: card.description, method: 'creditcard' as const };
+  return {
+    id: card.transactionId,
+    amount: formatCents(totalCents),
+    status: card.transactionStatus,
+    description: card.description,
+    method: 'creditcard' as const,
+  };
 }
 
 /** The `invoice` object of invoice events (spec 6.1). */

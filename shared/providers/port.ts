@@ -27,9 +27,7 @@ export type CardRequest = {
   description: string;
   card: { number: string; cvv: string; month: number; year: number; brand: CardBrand; holder: string };
 };
-export type CardAuthorization =
-  | { outcome: 'approved'; transactionId: string; status: number; message: string }
-  | { outcome: 'declined'; message: string };
+export type CardAuthorization = { outcome: 'approved'; transactionId: string; status: number; message: string } | { outcome: 'declined'; message: string };
 
 /** A provider notification after its signature was checked. */
 export type ProviderNotification = {

@@ -28,7 +28,13 @@ const notificationSchema = z.union([
     end_to_end_id: z.string().regex(/^[A-Za-z0-9]{32}$/),
     occurred_at: z.iso.datetime().optional(),
   }),
-  z.object({ id: z.string().min(1).max(100), type: z.literal('pixout.refused'), reference: z.string().min(1).max(20), reason: z.string().max(200).optional(), occurred_at: z.iso.datetime().optional() }),
+  z.object({
+    id: z.string().min(1).max(100),
+    type: z.literal('pixout.refused'),
+    reference: z.string().min(1).max(20),
+    reason: z.string().max(200).optional(),
+    occurred_at: z.iso.datetime().optional(),
+  }),
   z.object({ id: z.string().min(1).max(100), type: z.literal('pix.paid'), txid: z.string().min(1).max(35), occurred_at: z.iso.datetime().optional() }),
   z.object({
     id: z.string().min(1).max(100),
@@ -60,7 +66,11 @@ export function simulatedProvider(options: { locationBase: string; merchantCity?
     name: 'simulated',
     async createPixCharge(request) {
       const location = `${base}/simulated-psp/v2/cob/${randomUUID().replace(/-/g, '')}`;
-      return { txid: request.txid, location, copy: buildDynamicBrCode({ location, merchantName: request.merchantName, merchantCity: options.merchantCity ?? 'SAO PAULO' }) };
+      return {
+        txid: request.txid,
+        location,
+        copy: buildDynamicBrCode({ location, merchantName: request.merchantName, merchantCity: options.merchantCity ?? 'SAO PAULO' }),
+      };
     },
     async registerBoleto(request) {
       const barcode = buildBarcode({

@@ -47,7 +47,15 @@ export function deriveCountries(source: readonly SourceCountry[] = worldCountrie
       const numcode = c.ccn3 ? Number(c.ccn3) : null;
       const id = numcode ?? IDS_WITHOUT_NUMERIC_CODE[c.cca2];
       if (id === undefined) throw new Error(`Country ${c.cca2} has no numeric code and no fixed id`);
-      return { id, iso: c.cca2, name: c.name.common.toUpperCase(), nicename: c.name.common, iso3: c.cca3 || null, numcode, phonecode: phoneCode(c.idd, c.cca2) };
+      return {
+        id,
+        iso: c.cca2,
+        name: c.name.common.toUpperCase(),
+        nicename: c.name.common,
+        iso3: c.cca3 || null,
+        numcode,
+        phonecode: phoneCode(c.idd, c.cca2),
+      };
     })
     .sort((a, b) => a.nicename.localeCompare(b.nicename, 'en'));
 }

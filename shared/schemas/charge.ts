@@ -5,12 +5,7 @@ import { isValidDocument, documentTypeOf } from './documents';
 const TWO_DECIMALS = 'Must have at most 2 decimals';
 
 /** A money amount in a request: a JSON number > 0 with at most 2 decimals (spec 1, 2.1). */
-export const moneyInput = (max: number) =>
-  z
-    .number()
-    .gt(0, 'Must be greater than 0')
-    .max(max)
-    .refine(hasAtMostTwoDecimals, TWO_DECIMALS);
+export const moneyInput = (max: number) => z.number().gt(0, 'Must be greater than 0').max(max).refine(hasAtMostTwoDecimals, TWO_DECIMALS);
 
 const percent = z.number().min(0).max(100).refine(hasAtMostTwoDecimals, TWO_DECIMALS);
 

@@ -6,7 +6,10 @@ const payerEmail = z.email().max(255);
 
 export const pixCreateBodySchema = z
   .object({ ...commonChargeFields, email: payerEmail.optional(), document: payerDocument.optional(), client: z.string().trim().min(1).max(255).optional() })
-  .meta({ id: 'CreatePixCharge', description: 'Common charge fields; the payer email, document (CPF or CNPJ) and name (client) are optional and validated when given.' });
+  .meta({
+    id: 'CreatePixCharge',
+    description: 'Common charge fields; the payer email, document (CPF or CNPJ) and name (client) are optional and validated when given.',
+  });
 
 export const boletoCreateBodySchema = z
   .object({
@@ -66,7 +69,9 @@ export const cardTransactionSchema = z
   .meta({ id: 'CardTransaction' });
 
 export const cardCreatedSchema = z
-  .object({ invoice: z.object({ reference: z.string(), total: moneyString, due_date: z.string(), status: z.literal('PAID'), transaction: cardTransactionSchema }) })
+  .object({
+    invoice: z.object({ reference: z.string(), total: moneyString, due_date: z.string(), status: z.literal('PAID'), transaction: cardTransactionSchema }),
+  })
   .meta({ id: 'CardCreated' });
 
 export const invoiceSchema = z

@@ -9,7 +9,11 @@ let cached: Promise<z.output<typeof credentialsSchema>> | undefined;
  * The credential a provider signs its notifications with, from the Secrets Manager secret
  * `{"<provider>": "<notification secret>"}`; fetched once per container.
  */
-export async function providerNotificationSecret(secretId: string | undefined, provider: string, source: SecretSource = secretsManagerSource()): Promise<string> {
+export async function providerNotificationSecret(
+  secretId: string | undefined,
+  provider: string,
+  source: SecretSource = secretsManagerSource(),
+): Promise<string> {
   if (!secretId) throw new Error('PROVIDER_SECRET_ID is not configured');
   if (!cached) {
     cached = source.getSecretString(secretId).then((text) => credentialsSchema.parse(JSON.parse(text)));

@@ -4,12 +4,11 @@ import { logger } from '../logger';
 import type { ProviderNotification } from '../providers/port';
 import type { Runtime } from '../runtime';
 import { keys } from '../storage/keys';
-import { commitWrites, type TxWrite } from '../storage/transact';
+import { commitStateMove } from '../storage/state-move';
+import type { TxWrite } from '../storage/transact';
 import { balanceWrite } from '../invoices/create';
 import { withdrawEventData } from './record';
 import { type WithdrawStatus, withdrawMove } from './transitions';
-
-class MoveAlreadyMade extends Error {}
 
 /**
  * The bank's outcome of a withdrawal, in ONE transaction conditional on PENDING: concluded → PAID with
@@ -33,27 +32,26 @@ export async function applyWithdrawOutcome(runtime: Runtime, notification: Provi
     return false;
   }
   const at = notification.occurredAt.toISOString();
-  const set = move.to === 'PAID' ? { expression: 'SET #status = :to, paidAt = :at, endToEndId = :e2e', values: { ':e2e': notification.endToEndId ?? '' } } : { expression: 'SET #status = :to, canceledAt = :at', values: {} };
+  const set =
+    move.to === 'PAID'
+      ? { expression: 'SET #status = :to, paidAt = :at, endToEndId = :e2e', values: { ':e2e': notification.endToEndId ?? '' } }
+      : { expression: 'SET #status = :to, canceledAt = :at', values: {} };
   const accountId = String(item.accountId);
-  const writes: TxWrite[] = [
-    {
-      Update: {
-        TableName: table,
-        Key: keys.withdraw(reference),
-        UpdateExpression: set.expression,
-        ConditionExpression: '#status = :from',
-        ExpressionAttributeNames: { '#status': 'status' },
-        ExpressionAttributeValues: { ':to': move.to, ':from': move.from, ':at': at, ...set.values },
-      },
-      onConditionFailed: () => new MoveAlreadyMade(),
+  const statusUpdate: TxWrite = {
+    Update: {
+      TableName: table,
+      Key: keys.withdraw(reference),
+      UpdateExpression: set.expression,
+      ConditionExpression: '#status = :from',
+      ExpressionAttributeNames: { '#status': 'status' },
+      ExpressionAttributeValues: { ':to': move.to, ':from': move.from, ':at': at, ...set.values },
     },
+  };
+  const moved = await commitStateMove(runtime.db, statusUpdate, [
     ...(move.refund ? [balanceWrite(table, accountId, Number(item.amountCents) + Number(item.feeCents))] : []),
     outboxWrite(table, accountId, newEvent(move.event, withdrawEventData(item, move.to), now)),
-  ];
-  try {
-    await commitWrites(runtime.db, writes);
-  } catch (err) {
-    if (!(err instanceof MoveAlreadyMade)) throw err;
+  ]);
+  if (!moved) {
     logger.info('withdraw outcome ignored: already applied', context);
     return false;
   }

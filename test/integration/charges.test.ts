@@ -15,8 +15,18 @@ async function balanceOf(headers: Record<string, string>): Promise<string> {
 
 async function eventsOf(accountId: string) {
   const store = accountStore();
-  const scan = await store.db.send(new ScanCommand({ TableName: store.table, FilterExpression: '#t = :e AND accountId = :a', ExpressionAttributeNames: { '#t': 'type' }, ExpressionAttributeValues: { ':e': 'event', ':a': accountId }, ConsistentRead: true }));
-  return (scan.Items ?? []).map((i) => i.event as { id: string; type: string; created: number; api_version: string; data: { invoice: Record<string, unknown> } });
+  const scan = await store.db.send(
+    new ScanCommand({
+      TableName: store.table,
+      FilterExpression: '#t = :e AND accountId = :a',
+      ExpressionAttributeNames: { '#t': 'type' },
+      ExpressionAttributeValues: { ':e': 'event', ':a': accountId },
+      ConsistentRead: true,
+    }),
+  );
+  return (scan.Items ?? []).map(
+    (i) => i.event as { id: string; type: string; created: number; api_version: string; data: { invoice: Record<string, unknown> } },
+  );
 }
 
 let auth: Record<string, string>;
@@ -101,7 +111,11 @@ describe('POST /api/boleto/create', () => {
 
   it('creates a boleto: a valid 44-digit barcode (amount and due-date factor inside), a valid digitable line, and a printable page', async () => {
     const due = tomorrow();
-    const reply = await createCharge('boleto', auth, { ...common({ amount: 1234.56, quantity: 1, tax: undefined, discount: 0, due_date: due }), customer, instructions: 'Não receber após o vencimento' });
+    const reply = await createCharge('boleto', auth, {
+      ...common({ amount: 1234.56, quantity: 1, tax: undefined, discount: 0, due_date: due }),
+      customer,
+      instructions: 'Não receber após o vencimento',
+    });
     expect(reply.status).toBe(200);
     const invoice = reply.invoice;
     expect(invoice).toMatchObject({ total: '1234.56', due_date: due, status: 'PENDING' });
@@ -131,7 +145,10 @@ describe('POST /api/boleto/create', () => {
     const foreign = await createCharge('boleto', auth, { ...common(), customer: othersCustomer });
     expect(foreign.status).toBe(422);
     expect((foreign.json as { error: Record<string, unknown> }).error).toHaveProperty('customer');
-    const bare = await call('POST', '/api/customer', { headers: auth, body: { name: 'Sem Endereço', document: '529.982.247-25', document_type: 'CPF', email: 'sem@example.com' } });
+    const bare = await call('POST', '/api/customer', {
+      headers: auth,
+      body: { name: 'Sem Endereço', document: '529.982.247-25', document_type: 'CPF', email: 'sem@example.com' },
+    });
     const noAddress = await createCharge('boleto', auth, { ...common(), customer: (bare.json as { customer: { id: number } }).customer.id });
     expect(noAddress.status).toBe(422);
     expect((noAddress.json as { error: Record<string, unknown> }).error).toHaveProperty('customer');
@@ -155,12 +172,20 @@ describe('POST /api/creditcard/create', () => {
     const before = await balanceOf(auth);
     const reply = await createCharge('creditcard', auth, cardBody());
     expect(reply.status).toBe(200);
-    expect(reply.invoice).toMatchObject({ total: '190.00', status: 'PAID', transaction: { amount: '190.00', status: 1, description: 'Camiseta', method: 'creditcard' } });
+    expect(reply.invoice).toMatchObject({
+      total: '190.00',
+      status: 'PAID',
+      transaction: { amount: '190.00', status: 1, description: 'Camiseta', method: 'creditcard' },
+    });
     expect(String((reply.invoice.transaction as { id: string }).id)).not.toBe('');
     expect(Number(await balanceOf(auth))).toBeCloseTo(Number(before) + 190, 2);
     const events = (await eventsOf(accountId)).filter((e) => e.data.invoice.reference === reply.invoice.reference);
     expect(events).toHaveLength(1);
-    expect(events[0]).toMatchObject({ type: 'invoice.paid', api_version: '2026-10-14', data: { invoice: { reference: reply.invoice.reference, total: '190.00', status: 'PAID' } } });
+    expect(events[0]).toMatchObject({
+      type: 'invoice.paid',
+      api_version: '2026-10-14',
+      data: { invoice: { reference: reply.invoice.reference, total: '190.00', status: 'PAID' } },
+    });
     expect(events[0]?.id).toMatch(/^evt_[A-Za-z0-9]{24}$/);
   });
 
@@ -204,7 +229,11 @@ describe('POST /api/creditcard/create', () => {
     const body = cardBody({ creditcard_number: number, creditcard_cvv: '735', creditcard_brand: 'mastercard' });
     const approved = await createCharge('creditcard', auth, body);
     const declined = await createCharge('creditcard', auth, cardBody({ creditcard_number: '4000000000000002', creditcard_cvv: '735' }));
-    const invalid = await createCharge('creditcard', auth, cardBody({ creditcard_number: '5555555555554445', creditcard_cvv: '735', creditcard_brand: 'mastercard' }));
+    const invalid = await createCharge(
+      'creditcard',
+      auth,
+      cardBody({ creditcard_number: '5555555555554445', creditcard_cvv: '735', creditcard_brand: 'mastercard' }),
+    );
     expect([approved.status, declined.status, invalid.status]).toEqual([200, 400, 422]);
     await new Promise((resolve) => setTimeout(resolve, 300));
     const lines = readFileSync(logFile, 'utf8').slice(from);
@@ -215,7 +244,14 @@ describe('POST /api/creditcard/create', () => {
       expect(reply.text).not.toContain('735');
     }
     const store = accountStore();
-    const items = await store.db.send(new QueryCommand({ TableName: store.table, IndexName: 'GSI1', KeyConditionExpression: 'GSI1PK = :pk', ExpressionAttributeValues: { ':pk': `ACCT#${accountId}#INVOICES` } }));
+    const items = await store.db.send(
+      new QueryCommand({
+        TableName: store.table,
+        IndexName: 'GSI1',
+        KeyConditionExpression: 'GSI1PK = :pk',
+        ExpressionAttributeValues: { ':pk': `ACCT#${accountId}#INVOICES` },
+      }),
+    );
     const dump = JSON.stringify(items.Items);
     expect(dump).toContain('"last4":"4444"');
     expect(dump).not.toContain(number);

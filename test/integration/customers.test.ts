@@ -6,7 +6,15 @@ import { accountStore, bearer, call, newAccount, stack, tokenFor } from '../supp
 import { customerBody, fullAddress } from '../support/customers';
 import { ROOT } from '../support/local-stack-process';
 
-type Customer = { id: number; name: string; document: string; email: string; country: { id: number; iso: string } | null; state: { uf: string } | null; zipcode: string | null };
+type Customer = {
+  id: number;
+  name: string;
+  document: string;
+  email: string;
+  country: { id: number; iso: string } | null;
+  state: { uf: string } | null;
+  zipcode: string | null;
+};
 
 let auth: Record<string, string>;
 
@@ -85,7 +93,9 @@ describe('POST /api/customer', () => {
     const body = customerBody({ phone: '+55 81 3456-7890' });
     expect((await create(body)).status).toBe(200);
     const store = accountStore();
-    const scan = await store.db.send(new ScanCommand({ TableName: store.table, FilterExpression: 'email = :e', ExpressionAttributeValues: { ':e': body.email } }));
+    const scan = await store.db.send(
+      new ScanCommand({ TableName: store.table, FilterExpression: 'email = :e', ExpressionAttributeValues: { ':e': body.email } }),
+    );
     expect(scan.Items).toHaveLength(1);
     expect(JSON.stringify(scan.Items)).not.toContain(body.document);
     await new Promise((resolve) => setTimeout(resolve, 200));
@@ -145,7 +155,8 @@ describe('GET /api/customer/{id} and GET /api/customers', () => {
   });
 
   it('filters partially: name and email ignore case, document and phones by digits', async () => {
-    const ids = async (query: string) => ((await call('GET', `/api/customers?${query}`, { headers: auth })).json as { customers: Customer[] }).customers.map((c) => c.id);
+    const ids = async (query: string) =>
+      ((await call('GET', `/api/customers?${query}`, { headers: auth })).json as { customers: Customer[] }).customers.map((c) => c.id);
     expect(await ids('name=JOS')).toEqual([mine[0]?.id]);
     expect(await ids('name=jo')).toEqual([mine[2]?.id, mine[0]?.id]);
     expect(await ids('email=EXAMPLE.COM')).toEqual([mine[0]?.id]);

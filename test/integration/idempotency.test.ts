@@ -243,7 +243,12 @@ describe('retry on an id clash', () => {
       return {
         status: 200,
         body: { calls },
-        writes: [{ Put: { TableName: runtime.config.tableName, Item: key, ConditionExpression: 'attribute_not_exists(PK)' }, onConditionFailed: () => new TemporaryConflictError() }],
+        writes: [
+          {
+            Put: { TableName: runtime.config.tableName, Item: key, ConditionExpression: 'attribute_not_exists(PK)' },
+            onConditionFailed: () => new TemporaryConflictError(),
+          },
+        ],
       };
     });
     return { route, handler, calls: () => calls };

@@ -20,7 +20,11 @@ describe('invoice queries', () => {
     auth = bearer(await tokenFor(await newAccount()));
     otherAuth = bearer(await tokenFor(await newAccount()));
     const customer = await createCustomerWithAddress(auth);
-    pix = await createCharge('pix', auth, common({ invoice_no: 'ORDER-PIX-001', email: 'Ana.Pix@Example.com', client: 'Ana', document: '52998224725', notes: 'gift' }));
+    pix = await createCharge(
+      'pix',
+      auth,
+      common({ invoice_no: 'ORDER-PIX-001', email: 'Ana.Pix@Example.com', client: 'Ana', document: '52998224725', notes: 'gift' }),
+    );
     boleto = await createCharge('boleto', auth, { ...common({ invoice_no: 'ORDER-BOL-002' }), customer });
     card = await createCharge('creditcard', auth, cardBody({ invoice_no: 'order-card-003', email: 'card@example.com' }));
     const list = (await get('/api/invoices')).json as { invoices: Invoice[] };
@@ -54,8 +58,18 @@ describe('invoice queries', () => {
       copy: pix.invoice.copy,
     });
     expect(Number.isSafeInteger(first?.id)).toBe(true);
-    expect(body.invoices[1]).toMatchObject({ method: 'boleto', barcode: boleto.invoice.barcode, digitable: boleto.invoice.digitable, boleto: boleto.invoice.boleto });
-    expect(body.invoices[0]).toMatchObject({ method: 'creditcard', status: 'PAID', transaction: card.invoice.transaction, card: { brand: 'visa', last4: '1111' } });
+    expect(body.invoices[1]).toMatchObject({
+      method: 'boleto',
+      barcode: boleto.invoice.barcode,
+      digitable: boleto.invoice.digitable,
+      boleto: boleto.invoice.boleto,
+    });
+    expect(body.invoices[0]).toMatchObject({
+      method: 'creditcard',
+      status: 'PAID',
+      transaction: card.invoice.transaction,
+      card: { brand: 'visa', last4: '1111' },
+    });
     expect(((await get('/api/invoices', otherAuth)).json as { invoices: unknown[] }).invoices).toEqual([]);
   });
 
@@ -71,7 +85,14 @@ describe('invoice queries', () => {
   });
 
   it('answers 422 for a bad query, including start_date without end_date', async () => {
-    for (const query of ['limit=51', 'page=0', 'start_date=2026-01-01', 'end_date=2026-01-01', 'start_date=2026-02-30&end_date=2026-03-01', 'start_date=2026-03-02&end_date=2026-03-01']) {
+    for (const query of [
+      'limit=51',
+      'page=0',
+      'start_date=2026-01-01',
+      'end_date=2026-01-01',
+      'start_date=2026-02-30&end_date=2026-03-01',
+      'start_date=2026-03-02&end_date=2026-03-01',
+    ]) {
       const reply = await get(`/api/invoices?${query}`);
       expect(reply.status, query).toBe(422);
       expect(typeof (reply.json as { error: unknown }).error).toBe('object');

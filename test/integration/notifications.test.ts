@@ -12,15 +12,27 @@ async function balance(): Promise<string> {
 }
 
 async function invoice(reference: string) {
-  return ((await call('GET', `/api/invoice/ref/${reference}`, { headers: auth })).json as { invoice: { status: string; paid_at: string | null; refunded_at: string | null; canceled_at: string | null } }).invoice;
+  return (
+    (await call('GET', `/api/invoice/ref/${reference}`, { headers: auth })).json as {
+      invoice: { status: string; paid_at: string | null; refunded_at: string | null; canceled_at: string | null };
+    }
+  ).invoice;
 }
 
 async function eventsFor(reference: string) {
   const store = accountStore();
   const scan = await store.db.send(
-    new ScanCommand({ TableName: store.table, FilterExpression: '#t = :e AND accountId = :a', ExpressionAttributeNames: { '#t': 'type' }, ExpressionAttributeValues: { ':e': 'event', ':a': accountId }, ConsistentRead: true }),
+    new ScanCommand({
+      TableName: store.table,
+      FilterExpression: '#t = :e AND accountId = :a',
+      ExpressionAttributeNames: { '#t': 'type' },
+      ExpressionAttributeValues: { ':e': 'event', ':a': accountId },
+      ConsistentRead: true,
+    }),
   );
-  return (scan.Items ?? []).map((i) => i.event as { type: string; data: { invoice: { reference: string; status: string } } }).filter((e) => e.data.invoice.reference === reference);
+  return (scan.Items ?? [])
+    .map((i) => i.event as { type: string; data: { invoice: { reference: string; status: string } } })
+    .filter((e) => e.data.invoice.reference === reference);
 }
 
 describe('provider notifications: the payment confirmation', () => {

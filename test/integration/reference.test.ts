@@ -88,8 +88,11 @@ describe('OpenAPI document', () => {
     expect(doc.paths['/api/customer']?.post?.requestBody).toBeDefined();
     expect(doc.paths['/api/customer']?.post?.parameters?.map((p) => p.name)).toContain('Idempotency-Key');
     expect(doc.paths['/api/customer/{id}']?.get?.parameters?.map((p) => p.name)).toContain('id');
-    expect(doc.paths['/api/customers']?.get?.parameters?.map((p) => p.name)).toEqual(expect.arrayContaining(['page', 'limit', 'document', 'name', 'email', 'phone', 'mobilephone']));
+    expect(doc.paths['/api/customers']?.get?.parameters?.map((p) => p.name)).toEqual(
+      expect.arrayContaining(['page', 'limit', 'document', 'name', 'email', 'phone', 'mobilephone']),
+    );
     expect(doc.paths['/api/cep/search/{cep}']?.get?.responses).toHaveProperty('503');
-    for (const name of ['Customer', 'CreateCustomer', 'Country', 'State', 'CountryList', 'StateList', 'CepAddress']) expect(doc.components.schemas).toHaveProperty(name);
+    for (const name of ['Customer', 'CreateCustomer', 'Country', 'State', 'CountryList', 'StateList', 'CepAddress'])
+      expect(doc.components.schemas).toHaveProperty(name);
   });
 });

@@ -6,7 +6,16 @@ import { common, createCharge } from '../support/charges';
 import { notification, notify } from '../support/provider';
 import { type Behaviour, type Receiver, startReceiver } from '../support/webhook-receiver';
 
-type Delivery = { event_id: string; type: string; url: string; status: string; attempts: number; next_attempt_at: string | null; last_status: number | null; last_error: string | null };
+type Delivery = {
+  event_id: string;
+  type: string;
+  url: string;
+  status: string;
+  attempts: number;
+  next_attempt_at: string | null;
+  last_status: number | null;
+  last_error: string | null;
+};
 
 const receivers: Receiver[] = [];
 let nextIp = 2;
@@ -62,7 +71,16 @@ describe('webhook management API', () => {
   });
 
   it('refuses URLs that break the rules with 422 on url', async () => {
-    for (const url of ['http://127.0.0.2:8443/hooks', 'https://user:pass@127.0.0.2:8443/', 'https://127.0.0.2:80/', 'https://10.0.0.1/', 'https://169.254.169.254/latest', 'https://[::1]/', 'not a url', `https://x.example/${'a'.repeat(250)}`]) {
+    for (const url of [
+      'http://127.0.0.2:8443/hooks',
+      'https://user:pass@127.0.0.2:8443/',
+      'https://127.0.0.2:80/',
+      'https://10.0.0.1/',
+      'https://169.254.169.254/latest',
+      'https://[::1]/',
+      'not a url',
+      `https://x.example/${'a'.repeat(250)}`,
+    ]) {
       const reply = await call('PUT', '/api/webhook', { headers: auth, body: { url } });
       expect(reply.status, url).toBe(422);
       expect((reply.json as { error: { url: string[] } }).error.url.length, url).toBeGreaterThan(0);
@@ -88,10 +106,19 @@ describe('signed delivery through the stream and the queue', () => {
     const r = await receiver();
     const { auth, secret } = await configured(r.url);
     const reference = await paidPixEvent(auth);
-    await until(() => r.received, (list) => list.length >= 1);
+    await until(
+      () => r.received,
+      (list) => list.length >= 1,
+    );
     const [got] = r.received;
     if (!got) throw new Error('no webhook arrived');
-    const event = JSON.parse(got.body) as { id: string; type: string; created: number; api_version: string; data: { invoice: { reference: string; status: string } } };
+    const event = JSON.parse(got.body) as {
+      id: string;
+      type: string;
+      created: number;
+      api_version: string;
+      data: { invoice: { reference: string; status: string } };
+    };
     expect(event).toMatchObject({ type: 'invoice.paid', api_version: '2026-10-14', data: { invoice: { reference, status: 'PAID', total: '190.00' } } });
     expect(event.id).toMatch(/^evt_[A-Za-z0-9]{24}$/);
     expect(Number.isInteger(event.created)).toBe(true);
@@ -102,15 +129,29 @@ describe('signed delivery through the stream and the queue', () => {
     expect(header).toMatch(/^t=\d+,v1=[0-9a-f]{64}$/);
     expect(verifyWebhookSignature(got.body, header, secret)).toBe(true);
     expect(new Stripe('sk_test_unused').webhooks.constructEvent(got.body, header, secret)).toMatchObject({ id: event.id });
-    const record = await until(() => deliveries(auth), (list) => list[0]?.status === 'succeeded');
-    expect(record[0]).toMatchObject({ event_id: event.id, type: 'invoice.paid', url: r.url, status: 'succeeded', attempts: 1, last_status: 200, last_error: null });
+    const record = await until(
+      () => deliveries(auth),
+      (list) => list[0]?.status === 'succeeded',
+    );
+    expect(record[0]).toMatchObject({
+      event_id: event.id,
+      type: 'invoice.paid',
+      url: r.url,
+      status: 'succeeded',
+      attempts: 1,
+      last_status: 200,
+      last_error: null,
+    });
   });
 
   it('retries a failing receiver: 3 failures then 200 → delivered on attempt 4, same event id each time', async () => {
     const r = await receiver((n) => ({ status: n < 3 ? 503 : 200 }));
     const { auth } = await configured(r.url);
     await paidPixEvent(auth);
-    const record = await until(() => deliveries(auth), (list) => list[0]?.status === 'succeeded');
+    const record = await until(
+      () => deliveries(auth),
+      (list) => list[0]?.status === 'succeeded',
+    );
     expect(record[0]).toMatchObject({ status: 'succeeded', attempts: 4, last_status: 200 });
     expect(r.received).toHaveLength(4);
     expect(new Set(r.received.map((x) => x.headers['service-event-id'])).size).toBe(1);
@@ -120,7 +161,11 @@ describe('signed delivery through the stream and the queue', () => {
     const r = await receiver(() => ({ status: 500 }));
     const { auth } = await configured(r.url);
     await paidPixEvent(auth);
-    const record = await until(() => deliveries(auth), (list) => list[0]?.status === 'failed', 60_000);
+    const record = await until(
+      () => deliveries(auth),
+      (list) => list[0]?.status === 'failed',
+      60_000,
+    );
     expect(record[0]).toMatchObject({ status: 'failed', attempts: 8, last_status: 500, next_attempt_at: null });
     await new Promise((resolve) => setTimeout(resolve, 1500));
     expect(r.received).toHaveLength(8);
@@ -131,7 +176,10 @@ describe('signed delivery through the stream and the queue', () => {
     const r = await receiver(() => ({ status: 302, location: target.url }));
     const { auth } = await configured(r.url);
     await paidPixEvent(auth);
-    const record = await until(() => deliveries(auth), (list) => (list[0]?.attempts ?? 0) >= 1);
+    const record = await until(
+      () => deliveries(auth),
+      (list) => (list[0]?.attempts ?? 0) >= 1,
+    );
     expect(record[0]).toMatchObject({ last_status: 302, last_error: expect.stringContaining('redirect') });
     expect(record[0]?.status).not.toBe('succeeded');
     expect(target.received).toHaveLength(0);
@@ -149,7 +197,10 @@ describe('signed delivery through the stream and the queue', () => {
     expect(queued.status).toBe(202);
     const { event_id: eventId } = queued.json as { event_id: string; status: string };
     expect(queued.json).toEqual({ event_id: eventId, status: 'queued' });
-    await until(() => r.received, (list) => list.length >= 1);
+    await until(
+      () => r.received,
+      (list) => list.length >= 1,
+    );
     const got = r.received[0];
     if (!got) throw new Error('no ping arrived');
     expect(JSON.parse(got.body)).toMatchObject({ id: eventId, type: 'ping', data: { message: expect.any(String) } });

@@ -38,7 +38,10 @@ describe('withdrawals under concurrency and failure (in-process handlers, the re
     })();
     const replies = await Promise.all(
       Array.from({ length: 200 }, () =>
-        invoke(createWithdraw, routes.createWithdraw, { headers: { ...auth, 'idempotency-key': `race-${randomUUID()}` }, body: { amount: 10, pixkey: 'race@example.com', keytype: 'EMAIL' } }),
+        invoke(createWithdraw, routes.createWithdraw, {
+          headers: { ...auth, 'idempotency-key': `race-${randomUUID()}` },
+          body: { amount: 10, pixkey: 'race@example.com', keytype: 'EMAIL' },
+        }),
       ),
     );
     reading = false;
@@ -51,7 +54,14 @@ describe('withdrawals under concurrency and failure (in-process handlers, the re
     expect(seen.length).toBeGreaterThan(0);
     expect(Math.min(...seen)).toBeGreaterThanOrEqual(0);
     const store = accountStore();
-    const items = await store.db.send(new QueryCommand({ TableName: store.table, IndexName: 'GSI1', KeyConditionExpression: 'GSI1PK = :pk', ExpressionAttributeValues: { ':pk': `ACCT#${account.account_id}#WITHDRAWALS` } }));
+    const items = await store.db.send(
+      new QueryCommand({
+        TableName: store.table,
+        IndexName: 'GSI1',
+        KeyConditionExpression: 'GSI1PK = :pk',
+        ExpressionAttributeValues: { ':pk': `ACCT#${account.account_id}#WITHDRAWALS` },
+      }),
+    );
     expect(items.Count).toBe(50);
   }, 60_000);
 
@@ -78,7 +88,14 @@ describe('withdrawals under concurrency and failure (in-process handlers, the re
     expect(retried.headers['Idempotent-Replayed']).toBe('true');
     expect(await balanceCents(account.account_id)).toBe(6_000);
     const store = accountStore();
-    const items = await store.db.send(new QueryCommand({ TableName: store.table, IndexName: 'GSI1', KeyConditionExpression: 'GSI1PK = :pk', ExpressionAttributeValues: { ':pk': `ACCT#${account.account_id}#WITHDRAWALS` } }));
+    const items = await store.db.send(
+      new QueryCommand({
+        TableName: store.table,
+        IndexName: 'GSI1',
+        KeyConditionExpression: 'GSI1PK = :pk',
+        ExpressionAttributeValues: { ':pk': `ACCT#${account.account_id}#WITHDRAWALS` },
+      }),
+    );
     expect(items.Count).toBe(1);
     expect((retried.json as { withdraw: { reference: string } }).withdraw.reference).toBe(items.Items?.[0]?.reference);
   });
@@ -94,7 +111,10 @@ describe('withdrawals under concurrency and failure (in-process handlers, the re
     expect(card.status).toBe(200);
     const made: string[] = [];
     for (const amount of [10.01, 20.02, 30.03, 40.04, 5.55]) {
-      const reply = await invoke(createWithdraw, routes.createWithdraw, { headers: { ...auth, 'idempotency-key': `mix-${randomUUID()}` }, body: { amount, pixkey: 'mix@example.com', keytype: 'EMAIL' } });
+      const reply = await invoke(createWithdraw, routes.createWithdraw, {
+        headers: { ...auth, 'idempotency-key': `mix-${randomUUID()}` },
+        body: { amount, pixkey: 'mix@example.com', keytype: 'EMAIL' },
+      });
       expect(reply.status).toBe(200);
       made.push((reply.json as { withdraw: { reference: string } }).withdraw.reference);
     }
@@ -104,13 +124,16 @@ describe('withdrawals under concurrency and failure (in-process handlers, the re
     await notify(notification('withdraw-refused', { reference: made[2] ?? '' }));
 
     const store = accountStore();
-    const all = await store.db.send(new ScanCommand({ TableName: store.table, FilterExpression: 'accountId = :a', ExpressionAttributeValues: { ':a': accountId }, ConsistentRead: true }));
+    const all = await store.db.send(
+      new ScanCommand({ TableName: store.table, FilterExpression: 'accountId = :a', ExpressionAttributeValues: { ':a': accountId }, ConsistentRead: true }),
+    );
     let credits = 0;
     let paidOut = 0;
     let reserved = 0;
     for (const item of all.Items ?? []) {
       if (item.type === 'ledger') credits += Number(item.amountCents);
-      if (item.type === 'invoice' && (item.status === 'PAID' || item.status === 'REFUNDED')) credits += Number(item.totalCents) * (item.status === 'PAID' ? 1 : 0);
+      if (item.type === 'invoice' && (item.status === 'PAID' || item.status === 'REFUNDED'))
+        credits += Number(item.totalCents) * (item.status === 'PAID' ? 1 : 0);
       if (item.type === 'withdraw' && item.status === 'PAID') paidOut += Number(item.amountCents) + Number(item.feeCents);
       if (item.type === 'withdraw' && item.status === 'PENDING') reserved += Number(item.amountCents) + Number(item.feeCents);
     }

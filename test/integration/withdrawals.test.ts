@@ -8,7 +8,18 @@ import { localAwsConfig } from '../../infra/local/aws';
 import { accountStore, admin, bearer, call, newAccount, stack, tokenFor } from '../support/api';
 import { notification, notify } from '../support/provider';
 
-type Withdraw = { reference: string; amount: string; fee: string; netAmount: string; endToEndId: string | null; status: string; loquidAmount: string; entoend: string | null; pixkey: string; keytype: string };
+type Withdraw = {
+  reference: string;
+  amount: string;
+  fee: string;
+  netAmount: string;
+  endToEndId: string | null;
+  status: string;
+  loquidAmount: string;
+  entoend: string | null;
+  pixkey: string;
+  keytype: string;
+};
 
 let auth: Record<string, string>;
 let accountId: string;
@@ -50,8 +61,18 @@ async function eventually<T>(read: () => Promise<T>, ok: (value: T) => boolean, 
 
 async function eventsFor(reference: string) {
   const store = accountStore();
-  const scan = await store.db.send(new ScanCommand({ TableName: store.table, FilterExpression: '#t = :e AND accountId = :a', ExpressionAttributeNames: { '#t': 'type' }, ExpressionAttributeValues: { ':e': 'event', ':a': accountId }, ConsistentRead: true }));
-  return (scan.Items ?? []).map((i) => i.event as { type: string; data: { withdraw: { reference: string; status: string } } }).filter((e) => e.data.withdraw?.reference === reference);
+  const scan = await store.db.send(
+    new ScanCommand({
+      TableName: store.table,
+      FilterExpression: '#t = :e AND accountId = :a',
+      ExpressionAttributeNames: { '#t': 'type' },
+      ExpressionAttributeValues: { ':e': 'event', ':a': accountId },
+      ConsistentRead: true,
+    }),
+  );
+  return (scan.Items ?? [])
+    .map((i) => i.event as { type: string; data: { withdraw: { reference: string; status: string } } })
+    .filter((e) => e.data.withdraw?.reference === reference);
 }
 
 describe('POST /api/pixout/create', () => {
@@ -65,7 +86,17 @@ describe('POST /api/pixout/create', () => {
     const body = reply.json as { success: boolean; message: string; withdraw: Withdraw };
     expect(body.success).toBe(true);
     expect(body.message).toEqual(expect.any(String));
-    expect(body.withdraw).toMatchObject({ amount: '30.00', fee: '1.50', netAmount: '30.00', loquidAmount: '30.00', endToEndId: null, entoend: null, status: 'PENDING', pixkey: '52998224725', keytype: 'CPF' });
+    expect(body.withdraw).toMatchObject({
+      amount: '30.00',
+      fee: '1.50',
+      netAmount: '30.00',
+      loquidAmount: '30.00',
+      endToEndId: null,
+      entoend: null,
+      status: 'PENDING',
+      pixkey: '52998224725',
+      keytype: 'CPF',
+    });
     expect(await balance()).toBe('68.50');
   });
 
@@ -104,7 +135,11 @@ describe('POST /api/pixout/create', () => {
       expect(reply.status, JSON.stringify(override)).toBe(422);
       expect(Object.keys((reply.json as { error: Record<string, unknown> }).error), JSON.stringify(override)).toContain(field);
     }
-    for (const [pixkey, keytype] of [['11222333000181', 'CNPJ'], ['+5511999998888', 'PHONE'], ['f3a1c2d4-0000-4000-8000-123456789abc', 'EVP']]) {
+    for (const [pixkey, keytype] of [
+      ['11222333000181', 'CNPJ'],
+      ['+5511999998888', 'PHONE'],
+      ['f3a1c2d4-0000-4000-8000-123456789abc', 'EVP'],
+    ]) {
       expect((await withdraw({ amount: 0.01, pixkey, keytype })).status, keytype).toBe(200);
     }
   });
@@ -126,7 +161,10 @@ describe('the bank and its outcomes', () => {
   it('asks the bank only after the commit, and again after a bank failure', async () => {
     const reply = await withdraw({ amount: 10, pixkey: 'bank-flaky@example.com', keytype: 'EMAIL' });
     const { reference } = (reply.json as { withdraw: Withdraw }).withdraw;
-    const asked = await eventually(() => item(reference), (i) => typeof i?.bankRequestedAt === 'string');
+    const asked = await eventually(
+      () => item(reference),
+      (i) => typeof i?.bankRequestedAt === 'string',
+    );
     expect(asked?.bankRequestedAt).toEqual(expect.any(String));
     expect(asked?.status).toBe('PENDING');
   });
@@ -184,7 +222,8 @@ describe('withdraw queries', () => {
   beforeAll(async () => {
     await fundedAccount('1000.00');
     made = [];
-    for (let i = 0; i < 27; i += 1) made.push(((await withdraw({ amount: 1, pixkey: `k${i}@example.com`, keytype: 'EMAIL' })).json as { withdraw: Withdraw }).withdraw);
+    for (let i = 0; i < 27; i += 1)
+      made.push(((await withdraw({ amount: 1, pixkey: `k${i}@example.com`, keytype: 'EMAIL' })).json as { withdraw: Withdraw }).withdraw);
     await notify(notification('withdraw-paid', { reference: made[0]?.reference ?? '' }));
   });
 
@@ -199,10 +238,16 @@ describe('withdraw queries', () => {
   });
 
   it('lists 25 per page, newest first, filtered by status and dates; a malformed filter → 400', async () => {
-    const page = async (query: string) => ((await call('GET', `/api/pixout/list?${query}`, { headers: auth })).json as { success: boolean; withdrawals: Withdraw[] }).withdrawals;
+    const page = async (query: string) =>
+      ((await call('GET', `/api/pixout/list?${query}`, { headers: auth })).json as { success: boolean; withdrawals: Withdraw[] }).withdrawals;
     const first = await page('');
     expect(first).toHaveLength(25);
-    expect(first.map((w) => w.reference)).toEqual([...made].reverse().slice(0, 25).map((w) => w.reference));
+    expect(first.map((w) => w.reference)).toEqual(
+      [...made]
+        .reverse()
+        .slice(0, 25)
+        .map((w) => w.reference),
+    );
     expect((await page('page=2')).map((w) => w.reference)).toEqual([made[1]?.reference, made[0]?.reference]);
     expect((await page('status=PAID')).map((w) => w.reference)).toEqual([made[0]?.reference]);
     const today = new Date(Date.now() - 3 * 3600 * 1000).toISOString().slice(0, 10);

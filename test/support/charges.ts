@@ -9,7 +9,16 @@ export function tomorrow(): string {
 }
 
 export function common(overrides: Record<string, unknown> = {}) {
-  return { amount: 100, quantity: 2, tax: 5, discount: 10, invoice_no: `ORD-${Date.now()}-${Math.floor(Math.random() * 1e6)}`, due_date: tomorrow(), item_name: 'Camiseta', ...overrides };
+  return {
+    amount: 100,
+    quantity: 2,
+    tax: 5,
+    discount: 10,
+    invoice_no: `ORD-${Date.now()}-${Math.floor(Math.random() * 1e6)}`,
+    due_date: tomorrow(),
+    item_name: 'Camiseta',
+    ...overrides,
+  };
 }
 
 export function cardBody(overrides: Record<string, unknown> = {}) {

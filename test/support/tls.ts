@@ -19,7 +19,10 @@ export async function writeTestCertificate(dir: string): Promise<TestCertificate
       { name: 'basicConstraints', cA: true },
       { name: 'keyUsage', digitalSignature: true, keyEncipherment: true, keyCertSign: true },
       { name: 'extKeyUsage', serverAuth: true },
-      { name: 'subjectAltName', altNames: [{ type: 2, value: 'localhost' }, { type: 7, ip: '127.0.0.1' }, ...RECEIVER_IPS.map((ip) => ({ type: 7 as const, ip }))] },
+      {
+        name: 'subjectAltName',
+        altNames: [{ type: 2, value: 'localhost' }, { type: 7, ip: '127.0.0.1' }, ...RECEIVER_IPS.map((ip) => ({ type: 7 as const, ip }))],
+      },
     ],
   });
   mkdirSync(dir, { recursive: true });

@@ -19,7 +19,8 @@ export function validateInput(): PipelineMiddleware {
       const errors: FieldErrors = {};
       const query = collect(schemas.query, request.event.queryStringParameters ?? {}, errors, 'query');
       const badQuery = Object.keys(errors);
-      if (badQuery.length > 0 && state.route.badQueryStatus === 400) throw new BadRequestError(`Invalid query parameter: ${badQuery.join(', ')}`, 'invalid_query');
+      if (badQuery.length > 0 && state.route.badQueryStatus === 400)
+        throw new BadRequestError(`Invalid query parameter: ${badQuery.join(', ')}`, 'invalid_query');
       const body = collect(schemas.body, request.event.body, errors, 'body');
       if (Object.keys(errors).length > 0) throw new ValidationError(errors);
       state.input = { body, query, params };
