@@ -1,33 +1,14 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { QueryCommand, ScanCommand } from '@aws-sdk/lib-dynamodb';
+import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { boletoBancarioCodigoBarras, boletoBancarioLinhaDigitavel } from 'boleto-brasileiro-validator';
 import { hasError, isDynamicPix, parsePix } from 'pix-utils';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { accountStore, bearer, call, newAccount, stack, tokenFor } from '../support/api';
 import { cardBody, common, createCharge, createCustomerWithAddress, decodeQrDataUri, tomorrow } from '../support/charges';
+import { availableBalance, eventsAbout } from '../support/ledger';
 import { ROOT } from '../support/local-stack-process';
 import { dueDateFactor } from '../../shared/boleto/barcode';
-
-async function balanceOf(headers: Record<string, string>): Promise<string> {
-  return ((await call('GET', '/api/balance', { headers })).json as { balance: { available: string } }).balance.available;
-}
-
-async function eventsOf(accountId: string) {
-  const store = accountStore();
-  const scan = await store.db.send(
-    new ScanCommand({
-      TableName: store.table,
-      FilterExpression: '#t = :e AND accountId = :a',
-      ExpressionAttributeNames: { '#t': 'type' },
-      ExpressionAttributeValues: { ':e': 'event', ':a': accountId },
-      ConsistentRead: true,
-    }),
-  );
-  return (scan.Items ?? []).map(
-    (i) => i.event as { id: string; type: string; created: number; api_version: string; data: { invoice: Record<string, unknown> } },
-  );
-}
 
 let auth: Record<string, string>;
 let accountId: string;
@@ -169,7 +150,7 @@ describe('POST /api/creditcard/create', () => {
   });
 
   it('approves a card: PAID at once, the balance credited and invoice.paid in the outbox', async () => {
-    const before = await balanceOf(auth);
+    const before = await availableBalance(auth);
     const reply = await createCharge('creditcard', auth, cardBody());
     expect(reply.status).toBe(200);
     expect(reply.invoice).toMatchObject({
@@ -178,8 +159,8 @@ describe('POST /api/creditcard/create', () => {
       transaction: { amount: '190.00', status: 1, description: 'Camiseta', method: 'creditcard' },
     });
     expect(String((reply.invoice.transaction as { id: string }).id)).not.toBe('');
-    expect(Number(await balanceOf(auth))).toBeCloseTo(Number(before) + 190, 2);
-    const events = (await eventsOf(accountId)).filter((e) => e.data.invoice.reference === reply.invoice.reference);
+    expect(Number(await availableBalance(auth))).toBeCloseTo(Number(before) + 190, 2);
+    const events = await eventsAbout(accountId, String(reply.invoice.reference));
     expect(events).toHaveLength(1);
     expect(events[0]).toMatchObject({
       type: 'invoice.paid',
@@ -190,14 +171,14 @@ describe('POST /api/creditcard/create', () => {
   });
 
   it('answers 400 for a declined card and credits nothing; 502 for a provider failure and creates nothing', async () => {
-    const before = await balanceOf(auth);
+    const before = await availableBalance(auth);
     const declined = await createCharge('creditcard', auth, cardBody({ creditcard_number: '4000000000000002' }));
     expect(declined.status).toBe(400);
     expect(declined.json).toEqual({ error: expect.any(String), code: 'card_declined' });
     const failed = await createCharge('creditcard', auth, cardBody({ creditcard_number: '4000000000000119' }));
     expect(failed.status).toBe(502);
     expect(failed.json).toMatchObject({ error: expect.any(String) });
-    expect(await balanceOf(auth)).toBe(before);
+    expect(await availableBalance(auth)).toBe(before);
     const list = (await call('GET', '/api/invoices?limit=50', { headers: auth })).json as { invoices: { status: string }[] };
     expect(list.invoices.every((i) => i.status === 'PAID')).toBe(true);
   });
@@ -263,13 +244,13 @@ describe('POST /api/creditcard/create', () => {
   it('replays a declined card for the same Idempotency-Key and does not charge twice when approved', async () => {
     const key = `card-${Date.now()}`;
     const first = await createCharge('creditcard', { ...auth, 'idempotency-key': key }, cardBody({ invoice_no: 'IDEM-1' }));
-    const before = await balanceOf(auth);
+    const before = await availableBalance(auth);
     const again = await createCharge('creditcard', { ...auth, 'idempotency-key': key }, cardBody({ invoice_no: 'IDEM-1' }));
     expect(first.status).toBe(200);
     expect(again.status).toBe(200);
     expect(again.headers['idempotent-replayed']).toBe('true');
     expect(again.invoice.reference).toBe(first.invoice.reference);
-    expect(await balanceOf(auth)).toBe(before);
+    expect(await availableBalance(auth)).toBe(before);
     const declinedKey = `card-declined-${Date.now()}`;
     const declined = cardBody({ creditcard_number: '4000000000000002', invoice_no: 'IDEM-2' });
     expect((await createCharge('creditcard', { ...auth, 'idempotency-key': declinedKey }, declined)).status).toBe(400);

@@ -1,15 +1,11 @@
-import { ScanCommand } from '@aws-sdk/lib-dynamodb';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { accountStore, admin, bearer, call, newAccount, tokenFor } from '../support/api';
+import { admin, bearer, call, newAccount, tokenFor } from '../support/api';
+import { availableBalance, eventsAbout } from '../support/ledger';
 import { cardBody, common, createCharge, createCustomerWithAddress } from '../support/charges';
 import { notification, notify } from '../support/provider';
 
 let auth: Record<string, string>;
 let accountId: string;
-
-async function balance(): Promise<string> {
-  return ((await call('GET', '/api/balance', { headers: auth })).json as { balance: { available: string } }).balance.available;
-}
 
 async function invoice(reference: string) {
   return (
@@ -17,22 +13,6 @@ async function invoice(reference: string) {
       invoice: { status: string; paid_at: string | null; refunded_at: string | null; canceled_at: string | null };
     }
   ).invoice;
-}
-
-async function eventsFor(reference: string) {
-  const store = accountStore();
-  const scan = await store.db.send(
-    new ScanCommand({
-      TableName: store.table,
-      FilterExpression: '#t = :e AND accountId = :a',
-      ExpressionAttributeNames: { '#t': 'type' },
-      ExpressionAttributeValues: { ':e': 'event', ':a': accountId },
-      ConsistentRead: true,
-    }),
-  );
-  return (scan.Items ?? [])
-    .map((i) => i.event as { type: string; data: { invoice: { reference: string; status: string } } })
-    .filter((e) => e.data.invoice.reference === reference);
 }
 
 describe('provider notifications: the payment confirmation', () => {
@@ -51,11 +31,11 @@ describe('provider notifications: the payment confirmation', () => {
     expect(first.status).toBe(200);
     expect(first.json).toEqual({ received: true, applied: true });
     expect(await invoice(reference)).toMatchObject({ status: 'PAID', paid_at: expect.any(String) });
-    expect(await balance()).toBe('190.00');
+    expect(await availableBalance(auth)).toBe('190.00');
     const duplicate = await notify(notification('pix-paid', { txid }));
     expect(duplicate.json).toEqual({ received: true, applied: false });
-    expect(await balance()).toBe('190.00');
-    expect((await eventsFor(reference)).map((e) => e.type)).toEqual(['invoice.paid']);
+    expect(await availableBalance(auth)).toBe('190.00');
+    expect((await eventsAbout(accountId, reference)).map((e) => e.type)).toEqual(['invoice.paid']);
   });
 
   it('50 identical notifications at once: one credit and one event', async () => {
@@ -67,8 +47,8 @@ describe('provider notifications: the payment confirmation', () => {
     const replies = await Promise.all(Array.from({ length: 50 }, () => notify(same)));
     expect(replies.every((r) => r.status === 200)).toBe(true);
     expect(replies.filter((r) => (r.json as { applied: boolean }).applied)).toHaveLength(1);
-    expect(await balance()).toBe('10.00');
-    expect(await eventsFor(String(pix.invoice.reference))).toHaveLength(1);
+    expect(await availableBalance(auth)).toBe('10.00');
+    expect(await eventsAbout(accountId, String(pix.invoice.reference))).toHaveLength(1);
   });
 
   it('moves by the one table: PENDING→CANCELED, PAID→REFUNDED (debits the balance); any other move is ignored with 200', async () => {
@@ -82,26 +62,26 @@ describe('provider notifications: the payment confirmation', () => {
     expect(await invoice(reference)).toMatchObject({ status: 'CANCELED', canceled_at: expect.any(String) });
     expect((await notify(notification('boleto-paid', { reference }))).json).toEqual({ received: true, applied: false });
     expect((await notify(notification('refund', { reference }))).json).toEqual({ received: true, applied: false });
-    expect(await balance()).toBe('0.00');
+    expect(await availableBalance(auth)).toBe('0.00');
 
     const card = await createCharge('creditcard', auth, cardBody({ amount: 30, quantity: 1, tax: 0, discount: 0 }));
     const cardRef = String(card.invoice.reference);
-    expect(await balance()).toBe('30.00');
+    expect(await availableBalance(auth)).toBe('30.00');
     expect((await notify(notification('cancel', { reference: cardRef }))).json).toEqual({ received: true, applied: false });
     expect((await notify(notification('refund', { reference: cardRef }))).json).toEqual({ received: true, applied: true });
     expect(await invoice(cardRef)).toMatchObject({ status: 'REFUNDED', refunded_at: expect.any(String) });
-    expect(await balance()).toBe('0.00');
-    expect((await eventsFor(cardRef)).map((e) => e.type).sort()).toEqual(['invoice.paid', 'invoice.refunded']);
-    expect((await eventsFor(reference)).map((e) => e.type)).toEqual(['invoice.canceled']);
+    expect(await availableBalance(auth)).toBe('0.00');
+    expect((await eventsAbout(accountId, cardRef)).map((e) => e.type).sort()).toEqual(['invoice.paid', 'invoice.refunded']);
+    expect((await eventsAbout(accountId, reference)).map((e) => e.type)).toEqual(['invoice.canceled']);
     const boletoPaid = await createCharge('boleto', auth, { ...common({ amount: 20, quantity: 1, tax: 0, discount: 0 }), customer });
     expect((await notify(notification('boleto-paid', { reference: String(boletoPaid.invoice.reference) }))).json).toEqual({ received: true, applied: true });
-    expect(await balance()).toBe('20.00');
+    expect(await availableBalance(auth)).toBe('20.00');
   });
 
   it('refuses a bad or stale signature with 401 and changes nothing', async () => {
     const pix = await createCharge('pix', auth, common());
     const txid = String(pix.invoice.txid);
-    const before = await balance();
+    const before = await availableBalance(auth);
     const forged = await notify(notification('pix-paid', { txid }), { secret: 'not-the-provider-secret-not-the-provider' });
     expect(forged.status).toBe(401);
     const unsigned = await call('POST', '/provider/simulated/notifications', { body: notification('pix-paid', { txid }) });
@@ -110,19 +90,19 @@ describe('provider notifications: the payment confirmation', () => {
     expect(garbled.status).toBe(400);
     expect((await call('POST', '/provider/other/notifications', { body: {} })).status).toBe(404);
     expect((await invoice(String(pix.invoice.reference))).status).toBe('PENDING');
-    expect(await balance()).toBe(before);
+    expect(await availableBalance(auth)).toBe(before);
   });
 
   it('the operator CLI sends real notifications through the inbound route', async () => {
     const pix = await createCharge('pix', auth, common({ amount: 5, quantity: 1, tax: 0, discount: 0 }));
-    const before = Number(await balance());
+    const before = Number(await availableBalance(auth));
     const paid = await admin('provider', 'pix-paid', '--txid', String(pix.invoice.txid));
     expect(paid.code).toBe(0);
     expect(paid.json).toEqual({ status: 200, response: { received: true, applied: true } });
-    expect(Number(await balance())).toBeCloseTo(before + 5, 2);
+    expect(Number(await availableBalance(auth))).toBeCloseTo(before + 5, 2);
     const refund = await admin('provider', 'refund', '--reference', String(pix.invoice.reference));
     expect(refund.json).toEqual({ status: 200, response: { received: true, applied: true } });
-    expect(Number(await balance())).toBeCloseTo(before, 2);
+    expect(Number(await availableBalance(auth))).toBeCloseTo(before, 2);
     const missing = await admin('provider', 'cancel');
     expect(missing.code).not.toBe(0);
     expect(missing.stderr.trim().split('\n')).toHaveLength(1);

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { verifyWebhookSignature } from '../../shared/webhooks/verify';
 import { bearer, call, newAccount, tokenFor } from '../support/api';
 import { common, createCharge } from '../support/charges';
+import { eventually } from '../support/ledger';
 import { notification, notify } from '../support/provider';
 import { type Behaviour, type Receiver, startReceiver } from '../support/webhook-receiver';
 
@@ -34,18 +35,15 @@ async function configured(url: string) {
   return { auth, secret: (reply.json as { webhook: { secret: string } }).webhook.secret };
 }
 
-async function until<T>(read: () => Promise<T> | T, ok: (value: T) => boolean, timeoutMs = 30_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await read();
-    if (ok(value) || Date.now() > deadline) return value;
-    await new Promise((resolve) => setTimeout(resolve, 150));
-  }
+async function deliveries(auth: Record<string, string>): Promise<Delivery[]> {
+  const reply = await call('GET', '/api/webhook/deliveries', { headers: auth });
+  expect(reply.status, reply.text).toBe(200);
+  return (reply.json as { deliveries: Delivery[] }).deliveries;
 }
 
-async function deliveries(auth: Record<string, string>): Promise<Delivery[]> {
-  return ((await call('GET', '/api/webhook/deliveries', { headers: auth })).json as { deliveries: Delivery[] }).deliveries;
-}
+/** Polls the delivery log at 2 calls a second at most (the account may call 60 times a minute). */
+const deliveriesUntil = (auth: Record<string, string>, ok: (list: Delivery[]) => boolean, timeoutMs = 30_000) =>
+  eventually(() => deliveries(auth), ok, timeoutMs, 500);
 
 async function paidPixEvent(auth: Record<string, string>): Promise<string> {
   const pix = await createCharge('pix', auth, common());
@@ -106,7 +104,7 @@ describe('signed delivery through the stream and the queue', () => {
     const r = await receiver();
     const { auth, secret } = await configured(r.url);
     const reference = await paidPixEvent(auth);
-    await until(
+    await eventually(
       () => r.received,
       (list) => list.length >= 1,
     );
@@ -129,10 +127,7 @@ describe('signed delivery through the stream and the queue', () => {
     expect(header).toMatch(/^t=\d+,v1=[0-9a-f]{64}$/);
     expect(verifyWebhookSignature(got.body, header, secret)).toBe(true);
     expect(new Stripe('sk_test_unused').webhooks.constructEvent(got.body, header, secret)).toMatchObject({ id: event.id });
-    const record = await until(
-      () => deliveries(auth),
-      (list) => list[0]?.status === 'succeeded',
-    );
+    const record = await deliveriesUntil(auth, (list) => list[0]?.status === 'succeeded');
     expect(record[0]).toMatchObject({
       event_id: event.id,
       type: 'invoice.paid',
@@ -148,10 +143,7 @@ describe('signed delivery through the stream and the queue', () => {
     const r = await receiver((n) => ({ status: n < 3 ? 503 : 200 }));
     const { auth } = await configured(r.url);
     await paidPixEvent(auth);
-    const record = await until(
-      () => deliveries(auth),
-      (list) => list[0]?.status === 'succeeded',
-    );
+    const record = await deliveriesUntil(auth, (list) => list[0]?.status === 'succeeded');
     expect(record[0]).toMatchObject({ status: 'succeeded', attempts: 4, last_status: 200 });
     expect(r.received).toHaveLength(4);
     expect(new Set(r.received.map((x) => x.headers['service-event-id'])).size).toBe(1);
@@ -161,11 +153,7 @@ describe('signed delivery through the stream and the queue', () => {
     const r = await receiver(() => ({ status: 500 }));
     const { auth } = await configured(r.url);
     await paidPixEvent(auth);
-    const record = await until(
-      () => deliveries(auth),
-      (list) => list[0]?.status === 'failed',
-      60_000,
-    );
+    const record = await deliveriesUntil(auth, (list) => list[0]?.status === 'failed', 60_000);
     expect(record[0]).toMatchObject({ status: 'failed', attempts: 8, last_status: 500, next_attempt_at: null });
     await new Promise((resolve) => setTimeout(resolve, 1500));
     expect(r.received).toHaveLength(8);
@@ -176,10 +164,7 @@ describe('signed delivery through the stream and the queue', () => {
     const r = await receiver(() => ({ status: 302, location: target.url }));
     const { auth } = await configured(r.url);
     await paidPixEvent(auth);
-    const record = await until(
-      () => deliveries(auth),
-      (list) => (list[0]?.attempts ?? 0) >= 1,
-    );
+    const record = await deliveriesUntil(auth, (list) => (list[0]?.attempts ?? 0) >= 1);
     expect(record[0]).toMatchObject({ last_status: 302, last_error: expect.stringContaining('redirect') });
     expect(record[0]?.status).not.toBe('succeeded');
     expect(target.received).toHaveLength(0);
@@ -197,7 +182,7 @@ describe('signed delivery through the stream and the queue', () => {
     expect(queued.status).toBe(202);
     const { event_id: eventId } = queued.json as { event_id: string; status: string };
     expect(queued.json).toEqual({ event_id: eventId, status: 'queued' });
-    await until(
+    await eventually(
       () => r.received,
       (list) => list.length >= 1,
     );

@@ -1,4 +1,4 @@
-import { GetCommand, ScanCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { GetQueueUrlCommand, ReceiveMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { creditAccount } from '../../shared/accounts/store';
@@ -6,6 +6,7 @@ import { parseAmountToCents } from '../../shared/money';
 import { keys } from '../../shared/storage/keys';
 import { localAwsConfig } from '../../infra/local/aws';
 import { accountStore, admin, bearer, call, newAccount, stack, tokenFor } from '../support/api';
+import { availableBalance, eventsAbout, eventually } from '../support/ledger';
 import { notification, notify } from '../support/provider';
 
 type Withdraw = {
@@ -41,38 +42,9 @@ async function withdraw(body: object, key: string | null = idem()) {
   return call('POST', '/api/pixout/create', { headers: { ...auth, ...(key ? { 'idempotency-key': key } : {}) }, body });
 }
 
-async function balance(): Promise<string> {
-  return ((await call('GET', '/api/balance', { headers: auth })).json as { balance: { available: string } }).balance.available;
-}
-
 async function item(reference: string) {
   const store = accountStore();
   return (await store.db.send(new GetCommand({ TableName: store.table, Key: keys.withdraw(reference), ConsistentRead: true }))).Item;
-}
-
-async function eventually<T>(read: () => Promise<T>, ok: (value: T) => boolean, timeoutMs = 15_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await read();
-    if (ok(value) || Date.now() > deadline) return value;
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-}
-
-async function eventsFor(reference: string) {
-  const store = accountStore();
-  const scan = await store.db.send(
-    new ScanCommand({
-      TableName: store.table,
-      FilterExpression: '#t = :e AND accountId = :a',
-      ExpressionAttributeNames: { '#t': 'type' },
-      ExpressionAttributeValues: { ':e': 'event', ':a': accountId },
-      ConsistentRead: true,
-    }),
-  );
-  return (scan.Items ?? [])
-    .map((i) => i.event as { type: string; data: { withdraw: { reference: string; status: string } } })
-    .filter((e) => e.data.withdraw?.reference === reference);
 }
 
 describe('POST /api/pixout/create', () => {
@@ -97,7 +69,7 @@ describe('POST /api/pixout/create', () => {
       pixkey: '52998224725',
       keytype: 'CPF',
     });
-    expect(await balance()).toBe('68.50');
+    expect(await availableBalance(auth)).toBe('68.50');
   });
 
   it('requires a well-formed Idempotency-Key (422) and replays a retry without a second reservation', async () => {
@@ -106,13 +78,13 @@ describe('POST /api/pixout/create', () => {
     expect(missing.status).toBe(422);
     expect(missing.json).toEqual({ error: { 'Idempotency-Key': [expect.any(String)] } });
     expect((await withdraw(body, 'bad key!')).status).toBe(422);
-    const before = await balance();
+    const before = await availableBalance(auth);
     const key = idem();
     const first = await withdraw(body, key);
     const again = await withdraw(body, key);
     expect(again.headers['idempotent-replayed']).toBe('true');
     expect(again.json).toEqual(first.json);
-    expect(Number(before) - Number(await balance())).toBeCloseTo(2.5, 2);
+    expect(Number(before) - Number(await availableBalance(auth))).toBeCloseTo(2.5, 2);
     expect((await withdraw({ ...body, amount: 2 }, key)).json).toMatchObject({ code: 'idempotency_key_reused' });
   });
 
@@ -145,11 +117,11 @@ describe('POST /api/pixout/create', () => {
   });
 
   it('answers 400 when the balance does not cover amount + fee, and changes nothing', async () => {
-    const before = await balance();
+    const before = await availableBalance(auth);
     const reply = await withdraw({ amount: Number(before), pixkey: 'a@example.com', keytype: 'EMAIL' });
     expect(reply.status).toBe(400);
     expect(reply.json).toMatchObject({ error: expect.any(String), code: 'insufficient_balance' });
-    expect(await balance()).toBe(before);
+    expect(await availableBalance(auth)).toBe(before);
   });
 });
 
@@ -170,7 +142,7 @@ describe('the bank and its outcomes', () => {
   });
 
   it('keeps the money reserved when the bank stays down; the message ends in the DLQ', async () => {
-    const before = Number(await balance());
+    const before = Number(await availableBalance(auth));
     const reply = await withdraw({ amount: 5, pixkey: 'bank-down@example.com', keytype: 'EMAIL' });
     const { reference } = (reply.json as { withdraw: Withdraw }).withdraw;
     const sqs = new SQSClient({ ...localAwsConfig(), endpoint: stack().sqsEndpoint });
@@ -182,25 +154,25 @@ describe('the bank and its outcomes', () => {
     );
     expect(inDlq.some((m) => m.Body?.includes(reference))).toBe(true);
     expect((await item(reference))?.status).toBe('PENDING');
-    expect(Number(await balance())).toBeCloseTo(before - 6, 2);
+    expect(Number(await availableBalance(auth))).toBeCloseTo(before - 6, 2);
   }, 40_000);
 
   it('refused → CANCELED with amount + fee returned and pixout.canceled; a late paid changes nothing', async () => {
-    const before = await balance();
+    const before = await availableBalance(auth);
     const { reference } = ((await withdraw({ amount: 20, pixkey: 'b@example.com', keytype: 'EMAIL' })).json as { withdraw: Withdraw }).withdraw;
-    expect(Number(await balance())).toBeCloseTo(Number(before) - 21, 2);
+    expect(Number(await availableBalance(auth))).toBeCloseTo(Number(before) - 21, 2);
     expect((await notify(notification('withdraw-refused', { reference }))).json).toEqual({ received: true, applied: true });
-    expect(await balance()).toBe(before);
+    expect(await availableBalance(auth)).toBe(before);
     expect((await notify(notification('withdraw-refused', { reference }))).json).toEqual({ received: true, applied: false });
     expect((await notify(notification('withdraw-paid', { reference }))).json).toEqual({ received: true, applied: false });
     const shown = (await call('GET', `/api/pixout/withdraw/${reference}`, { headers: auth })).json as { withdraw: Withdraw };
     expect(shown.withdraw.status).toBe('CANCELED');
-    expect(await balance()).toBe(before);
-    expect((await eventsFor(reference)).map((e) => e.type)).toEqual(['pixout.canceled']);
+    expect(await availableBalance(auth)).toBe(before);
+    expect((await eventsAbout(accountId, reference)).map((e) => e.type)).toEqual(['pixout.canceled']);
   });
 
   it('concluded → PAID with a 32-character end-to-end id and pixout.paid (through the operator CLI)', async () => {
-    const before = await balance();
+    const before = await availableBalance(auth);
     const { reference } = ((await withdraw({ amount: 7, pixkey: 'c@example.com', keytype: 'EMAIL' })).json as { withdraw: Withdraw }).withdraw;
     const sent = await admin('provider', 'withdraw', '--reference', reference, '--outcome', 'paid');
     expect(sent.json).toEqual({ status: 200, response: { received: true, applied: true } });
@@ -208,10 +180,10 @@ describe('the bank and its outcomes', () => {
     expect(shown.status).toBe('PAID');
     expect(shown.endToEndId).toMatch(/^[A-Za-z0-9]{32}$/);
     expect(shown.entoend).toBe(shown.endToEndId);
-    expect(Number(await balance())).toBeCloseTo(Number(before) - 8, 2);
+    expect(Number(await availableBalance(auth))).toBeCloseTo(Number(before) - 8, 2);
     expect((await notify(notification('withdraw-refused', { reference }))).json).toEqual({ received: true, applied: false });
-    expect(Number(await balance())).toBeCloseTo(Number(before) - 8, 2);
-    expect((await eventsFor(reference)).map((e) => e.type)).toEqual(['pixout.paid']);
+    expect(Number(await availableBalance(auth))).toBeCloseTo(Number(before) - 8, 2);
+    expect((await eventsAbout(accountId, reference)).map((e) => e.type)).toEqual(['pixout.paid']);
     const bad = await admin('provider', 'withdraw', '--reference', reference, '--outcome', 'maybe');
     expect(bad.code).not.toBe(0);
   });

@@ -1,0 +1,48 @@
+import { ScanCommand } from '@aws-sdk/lib-dynamodb';
+import { accountStore, call } from './api';
+
+export type OutboxEvent = {
+  id: string;
+  type: string;
+  created: number;
+  api_version: string;
+  data: Record<string, { reference?: string; status?: string; total?: string }>;
+};
+
+/** The available balance the API reports for these credentials. */
+export async function availableBalance(headers: Record<string, string>): Promise<string> {
+  return ((await call('GET', '/api/balance', { headers })).json as { balance: { available: string } }).balance.available;
+}
+
+/** Every outbox event of an account, read straight from the table. */
+export async function outboxEventsOf(accountId: string): Promise<OutboxEvent[]> {
+  const store = accountStore();
+  const scan = await store.db.send(
+    new ScanCommand({
+      TableName: store.table,
+      FilterExpression: '#t = :e AND accountId = :a',
+      ExpressionAttributeNames: { '#t': 'type' },
+      ExpressionAttributeValues: { ':e': 'event', ':a': accountId },
+      ConsistentRead: true,
+    }),
+  );
+  return (scan.Items ?? []).map((i) => i.event as OutboxEvent);
+}
+
+/** The account's outbox events about one invoice or withdraw (by its reference). */
+export async function eventsAbout(accountId: string, reference: string): Promise<OutboxEvent[]> {
+  return (await outboxEventsOf(accountId)).filter((e) => Object.values(e.data).some((object) => object?.reference === reference));
+}
+
+/**
+ * Reads until `ok` holds or the time is up; returns the last value read (the test asserts on it).
+ * Polling an API route spends the account's 60 calls a minute: give such reads a longer interval.
+ */
+export async function eventually<T>(read: () => Promise<T> | T, ok: (value: T) => boolean, timeoutMs = 15_000, intervalMs = 100): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await read();
+    if (ok(value) || Date.now() > deadline) return value;
+    await new Promise((resolve) => setTimeout(resolve, intervalMs));
+  }
+}
