@@ -33,7 +33,7 @@ export const handler = httpHandler(routes.createPix, async ({ body, caller, runt
       method: 'pix',
       status: 'PENDING',
       payer,
-      pix: { txid: charge.txid, location: charge.location, copy: charge.copy, qrcode },
+      pix: { txid: charge.txid, location: charge.location, copy: charge.copy },
     },
     (await runtime.serviceKeys()).personalData,
   );

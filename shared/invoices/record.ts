@@ -2,6 +2,7 @@ import { createHmac, timingSafeEqual } from 'node:crypto';
 import { seal, unseal } from '../crypto/personal-data';
 import { randomString, sortableNumericId } from '../ids';
 import { formatCents } from '../money';
+import { qrCodePngDataUri } from '../pix/qrcode';
 import type { Item } from '../storage/dynamo';
 import { keys } from '../storage/keys';
 import type { InvoiceStatus } from './transitions';
@@ -17,7 +18,8 @@ export function newInvoiceReference(): string {
 
 export const REFERENCE_SHAPE = /^INV-[A-Z0-9]{6}$/;
 
-export type PixFields = { txid: string; location: string; copy: string; qrcode: string };
+/** The QR code is not stored (about 5 KB): it is drawn from `copy` when an invoice is answered. */
+export type PixFields = { txid: string; location: string; copy: string };
 export type BoletoFields = { barcode: string; digitable: string; customerId: number; instructions?: string };
 export type CardFields = { brand: string; last4: string; installments: number; transactionId: string; transactionStatus: number; description: string };
 
@@ -109,7 +111,7 @@ export function invoiceView(item: Item, keysFor: { personalData: Buffer; boletoL
     refunded_at: str(item.refundedAt),
   };
   const pix = item.pix as PixFields | undefined;
-  if (pix) Object.assign(view, { txid: pix.txid, copy: pix.copy, qrcode: pix.qrcode });
+  if (pix) Object.assign(view, { txid: pix.txid, copy: pix.copy });
   const boleto = item.boleto as BoletoFields | undefined;
   if (boleto) {
     Object.assign(view, {
@@ -127,6 +129,11 @@ export function invoiceView(item: Item, keysFor: { personalData: Buffer; boletoL
     });
   }
   return view;
+}
+
+/** Adds the QR code of a Pix invoice's `copy` (a PNG data URI), drawn at answer time. */
+export async function withQrCode(view: Record<string, unknown>): Promise<Record<string, unknown>> {
+  return typeof view.copy === 'string' ? { ...view, qrcode: await qrCodePngDataUri(view.copy) } : view;
 }
 
 /** The card transaction object of spec 2.3. */

@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { bearer, call, newAccount, tokenFor } from '../support/api';
-import { cardBody, common, createCharge, createCustomerWithAddress, type InvoiceReply } from '../support/charges';
+import { cardBody, common, createCharge, createCustomerWithAddress, decodeQrDataUri, type InvoiceReply } from '../support/charges';
 
 type Invoice = Record<string, unknown> & { id: number; reference: string; invoice_no: string; status: string; method: string };
 
@@ -116,6 +116,8 @@ describe('invoice queries', () => {
     const byRef = await get(`/api/pix/invoice/${pix.invoice.reference}`);
     expect(byRef.status).toBe(200);
     expect((byRef.json as { invoice: Invoice }).invoice).toMatchObject({ reference: pix.invoice.reference, txid: pix.invoice.txid, method: 'pix' });
+    // The QR code is drawn again from `copy` (not stored): it still decodes to exactly the BR Code.
+    expect(decodeQrDataUri(String((byRef.json as { invoice: Invoice }).invoice.qrcode))).toBe(pix.invoice.copy);
     const byTxid = await get(`/api/pix/txid/${pix.invoice.txid}`);
     expect(byTxid.json).toEqual(byRef.json);
     expect((await get(`/api/pix/invoice/${boleto.invoice.reference}`)).status).toBe(404);
