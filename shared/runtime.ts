@@ -2,6 +2,7 @@ import { type Clock, systemClock } from './clock';
 import { type Config, getConfig } from './config';
 import { getServiceKeys, type ServiceKeys } from './secrets/master-key';
 import { type Db, getDb } from './storage/dynamo';
+import { dnsResolver, type Resolver } from './webhooks/url-policy';
 
 /** The ports a handler uses, created once per container. Tests may swap the clock. */
 export type Runtime = {
@@ -9,6 +10,8 @@ export type Runtime = {
   db: Db;
   clock: Clock;
   serviceKeys: () => Promise<ServiceKeys>;
+  /** DNS (A and AAAA) for webhook hosts: checked at configuration and again before every attempt. */
+  resolve: Resolver;
   /** Fault injection for tests only (never set in production): e.g. fail after the commit, before the answer. */
   faults?: { afterCommit?: (routeId: string) => void };
 };
@@ -18,7 +21,7 @@ let current: Runtime | undefined;
 export function getRuntime(): Runtime {
   if (!current) {
     const config = getConfig();
-    current = { config, db: getDb(), clock: systemClock, serviceKeys: () => getServiceKeys(config.masterKeySecretId) };
+    current = { config, db: getDb(), clock: systemClock, serviceKeys: () => getServiceKeys(config.masterKeySecretId), resolve: dnsResolver };
   }
   return current;
 }

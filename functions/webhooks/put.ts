@@ -4,7 +4,7 @@ import { httpHandler } from '../../shared/http/pipeline';
 import { routes } from '../../shared/routes';
 import { keys } from '../../shared/storage/keys';
 import { newWebhookSecret, SECRET_NOTICE_KEPT, SECRET_NOTICE_NEW, sealWebhookSecret } from '../../shared/webhooks/config';
-import { checkWebhookUrl, dnsResolver } from '../../shared/webhooks/url-policy';
+import { checkWebhookUrl } from '../../shared/webhooks/url-policy';
 
 /**
  * PUT /api/webhook: sets the URL after the SSRF rules (422 on url otherwise). The first configuration
@@ -12,7 +12,7 @@ import { checkWebhookUrl, dnsResolver } from '../../shared/webhooks/url-policy';
  */
 export const handler = httpHandler(routes.putWebhook, async ({ body, caller, runtime, now }) => {
   const account = requireCaller(caller);
-  const checked = await checkWebhookUrl(body.url, { resolve: dnsResolver, allowPrivateHosts: runtime.config.webhooks.allowPrivateHosts });
+  const checked = await checkWebhookUrl(body.url, { resolve: runtime.resolve, allowPrivateHosts: runtime.config.webhooks.allowPrivateHosts });
   if (!checked.ok) throw new ValidationError({ url: checked.errors });
   const url = checked.url.toString();
   const table = runtime.config.tableName;

@@ -10,13 +10,13 @@ import { keys } from '../../shared/storage/keys';
 import { webhookOf } from '../../shared/webhooks/config';
 import { type DeliveryAttempt, postWebhook } from '../../shared/webhooks/deliver';
 import { nextRetryDelaySeconds } from '../../shared/webhooks/schedule';
-import { checkWebhookUrl, dnsResolver } from '../../shared/webhooks/url-policy';
+import { checkWebhookUrl } from '../../shared/webhooks/url-policy';
 
 type Outcome = 'done' | { retryInSeconds: number };
 
 /** One attempt: the URL is checked and resolved again (DNS rebinding), then the POST goes to that address. */
 async function attempt(runtime: Runtime, url: string, body: string, eventId: string, secret: string): Promise<DeliveryAttempt> {
-  const checked = await checkWebhookUrl(url, { resolve: dnsResolver, allowPrivateHosts: runtime.config.webhooks.allowPrivateHosts });
+  const checked = await checkWebhookUrl(url, { resolve: runtime.resolve, allowPrivateHosts: runtime.config.webhooks.allowPrivateHosts });
   if (!checked.ok) return { ok: false, status: null, error: `blocked: ${checked.errors.join('; ')}`.slice(0, 200) };
   const address = checked.addresses[0] ?? '';
   return postWebhook({

@@ -1,0 +1,92 @@
+import { randomUUID } from 'node:crypto';
+import { GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import type { SQSEvent } from 'aws-lambda';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { handler } from '../../../functions/workers/webhook-sender';
+import { newEvent } from '../../../shared/events/outbox';
+import { getRuntime, overrideRuntime } from '../../../shared/runtime';
+import { keys } from '../../../shared/storage/keys';
+import { sealWebhookSecret } from '../../../shared/webhooks/config';
+import { accountStore, newAccount, useLocalStackEnvironment } from '../../support/api';
+
+function sqsEvent(eventId: string): SQSEvent {
+  return {
+    Records: [
+      {
+        messageId: randomUUID(),
+        receiptHandle: 'local',
+        body: JSON.stringify({ eventId }),
+        attributes: {
+          ApproximateReceiveCount: '1',
+          SentTimestamp: String(Date.now()),
+          SenderId: 'local',
+          ApproximateFirstReceiveTimestamp: String(Date.now()),
+        },
+        messageAttributes: {},
+        md5OfBody: '',
+        eventSource: 'aws:sqs',
+        eventSourceARN: 'arn:aws:sqs:us-east-1:000000000000:webhooks',
+        awsRegion: 'us-east-1',
+      },
+    ],
+  };
+}
+
+describe('webhook sender (in-process, against the local table)', () => {
+  beforeAll(() => {
+    useLocalStackEnvironment();
+  });
+
+  it('resolves and checks the host again before each attempt: a host that now resolves to a private address is not contacted', async () => {
+    const store = accountStore();
+    const account = await newAccount();
+    const runtime = getRuntime();
+    const secret = sealWebhookSecret('whsec_test_secret_value_long_enough_0123456789', account.account_id, (await runtime.serviceKeys()).webhookSecrets);
+    await store.db.send(
+      new UpdateCommand({
+        TableName: store.table,
+        Key: keys.account(account.account_id),
+        UpdateExpression: 'SET webhookUrl = :u, webhookSecretSealed = :s',
+        ExpressionAttributeValues: { ':u': 'https://rebind.test:8443/hooks', ':s': secret },
+      }),
+    );
+    const event = newEvent('ping', { message: 'rebinding check' }, new Date());
+    // Stored under its key but not as a stream-forwarded type, so only this test's sender sees it.
+    await store.db.send(
+      new PutCommand({
+        TableName: store.table,
+        Item: {
+          ...keys.event(event.id),
+          type: 'event-under-test',
+          accountId: account.account_id,
+          eventId: event.id,
+          eventType: event.type,
+          event,
+          body: JSON.stringify(event),
+        },
+      }),
+    );
+    const lookups: string[] = [];
+    overrideRuntime({
+      resolve: async (host) => {
+        lookups.push(host);
+        return host === 'rebind.test' ? ['127.0.0.1'] : [];
+      },
+    });
+    try {
+      const result = await handler(sqsEvent(event.id));
+      expect(result.batchItemFailures).toHaveLength(1);
+    } finally {
+      overrideRuntime({ resolve: runtime.resolve });
+    }
+    expect(lookups).toEqual(['rebind.test']);
+    const record = (await store.db.send(new GetCommand({ TableName: store.table, Key: keys.delivery(event.id), ConsistentRead: true }))).Item;
+    expect(record).toMatchObject({
+      status: 'pending',
+      attempts: 1,
+      lastStatus: null,
+      lastError: expect.stringContaining('private or reserved address (127.0.0.1)'),
+    });
+    expect(typeof record?.nextAttemptAt).toBe('string');
+  });
+});
