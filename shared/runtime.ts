@@ -13,7 +13,7 @@ export type Runtime = {
   /** DNS (A and AAAA) for webhook hosts: checked at configuration and again before every attempt. */
   resolve: Resolver;
   /** Fault injection for tests only (never set in production): e.g. fail after the commit, before the answer. */
-  faults?: { afterCommit?: (routeId: string) => void };
+  faults?: { beforeCommit?: (routeId: string) => void; afterCommit?: (routeId: string) => void };
 };
 
 let current: Runtime | undefined;

@@ -82,6 +82,7 @@ export const handler = httpHandler(routes.createCard, async ({ body, caller, run
     (await runtime.serviceKeys()).personalData,
   );
   const table = runtime.config.tableName;
+  const approved = authorization;
   return {
     status: 200,
     body: {
@@ -98,5 +99,7 @@ export const handler = httpHandler(routes.createCard, async ({ body, caller, run
       balanceWrite(table, account.accountId, total),
       outboxWrite(table, account.accountId, newEvent('invoice.paid', invoiceEventData(item, 'PAID'), now)),
     ],
+    // An approved authorization that could not be recorded is voided: no charge without its invoice.
+    compensate: () => providerFor(runtime.config).voidCard({ reference: ids.reference, transactionId: approved.transactionId }),
   };
 });

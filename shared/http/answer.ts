@@ -10,6 +10,8 @@ export type RouteResult = {
   contentType?: string;
   headers?: Record<string, string>;
   writes?: TxWrite[];
+  /** Undoes what the implementation did outside the table (e.g. voids a card authorization) when the commit fails. */
+  compensate?: () => Promise<void>;
 };
 
 /** A serialized answer: what is stored for idempotent replay and what goes on the wire. */

@@ -2,6 +2,7 @@ import middy from '@middy/core';
 import type { APIGatewayProxyEventV2 } from 'aws-lambda';
 import type { output, ZodType } from 'zod';
 import type { Caller } from '../auth/gate';
+import { logger } from '../logger';
 import { getRuntime, type Runtime } from '../runtime';
 import { type RouteResult, serializeResult } from './answer';
 import { admitCaller } from './middleware/admit';
@@ -63,13 +64,18 @@ export function httpHandler<Body extends ZodType | undefined, Query extends ZodT
         });
         const answer = serializeResult(result);
         try {
+          state.runtime.faults?.beforeCommit?.(route.id);
           await commitAnswer(state, answer, result.writes ?? []);
-          state.runtime.faults?.afterCommit?.(route.id);
-          return { ...answer, replayed: false };
         } catch (err) {
-          // A drawn id or reference was taken meanwhile: draw again (nothing was written).
+          // Nothing was written: undo what the implementation did elsewhere, then draw again on an id clash.
+          await result
+            .compensate?.()
+            .catch((undo: unknown) => logger.error('compensation failed', { route: route.id, error: undo instanceof Error ? undo.message : 'unknown' }));
           if (!(err instanceof TemporaryConflictError) || attempt >= attempts) throw err;
+          continue;
         }
+        state.runtime.faults?.afterCommit?.(route.id);
+        return { ...answer, replayed: false };
       }
     });
 }

@@ -64,6 +64,8 @@ export interface PaymentProvider {
   createPixCharge(request: PixChargeRequest): Promise<PixCharge>;
   registerBoleto(request: BoletoRequest): Promise<RegisteredBoleto>;
   authorizeCard(request: CardRequest): Promise<CardAuthorization>;
+  /** Cancels an approved authorization that could not be recorded (nothing is captured). */
+  voidCard(request: { reference: string; transactionId: string }): Promise<void>;
   /** Authenticates (with the provider's credential) and parses one notification. */
   parseNotification(rawBody: string, headers: Record<string, string | undefined>, credential: string, now: Date): ProviderNotification;
 }

@@ -60,10 +60,15 @@ const KIND = {
  * URL, boletos with a valid FEBRABAN barcode, card decisions by test card number, and notifications
  * signed with `t=…,v1=…` (HMAC-SHA256) under the credential held in Secrets Manager.
  */
-export function simulatedProvider(options: { locationBase: string; merchantCity?: string }): PaymentProvider {
+export function simulatedProvider(options: { locationBase: string; merchantCity?: string }): PaymentProvider & { voided: ReadonlySet<string> } {
   const base = options.locationBase.replace(/^https?:\/\//, '').replace(/\/+$/, '');
+  const voided = new Set<string>();
   return {
     name: 'simulated',
+    voided,
+    async voidCard(request) {
+      voided.add(request.transactionId);
+    },
     async createPixCharge(request) {
       const location = `${base}/simulated-psp/v2/cob/${randomUUID().replace(/-/g, '')}`;
       return {

@@ -1,0 +1,58 @@
+import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { handler as createCard } from '../../functions/charges/card';
+import { providerFor } from '../../shared/providers/select';
+import { routes } from '../../shared/routes';
+import { getRuntime, overrideRuntime } from '../../shared/runtime';
+import { keys } from '../../shared/storage/keys';
+import { accountStore, bearer, newAccount, tokenFor, useLocalStackEnvironment } from '../support/api';
+import { cardBody } from '../support/charges';
+import { invoke } from '../support/invoke';
+
+describe('card charge whose record cannot be written (in-process, injected failure)', () => {
+  beforeAll(() => {
+    useLocalStackEnvironment();
+  });
+
+  it('voids the approved authorization, records nothing and credits nothing; a retry with the key charges once', async () => {
+    const account = await newAccount();
+    const auth = bearer(await tokenFor(account));
+    const runtime = getRuntime();
+    const provider = providerFor(runtime.config) as ReturnType<typeof providerFor> & { voided: ReadonlySet<string> };
+    const voidedBefore = provider.voided.size;
+    overrideRuntime({
+      faults: {
+        beforeCommit: () => {
+          throw new Error('injected: the table is unreachable');
+        },
+      },
+    });
+    const key = `card-crash-${Date.now()}`;
+    let failed;
+    try {
+      failed = await invoke(createCard, routes.createCard, { headers: { ...auth, 'idempotency-key': key }, body: cardBody() });
+    } finally {
+      overrideRuntime({ ...runtime, faults: undefined });
+    }
+    expect(failed.status).toBe(500);
+    expect(failed.json).toMatchObject({ code: 'internal_error' });
+    expect(provider.voided.size).toBe(voidedBefore + 1);
+    const store = accountStore();
+    const invoices = await store.db.send(
+      new QueryCommand({
+        TableName: store.table,
+        IndexName: 'GSI1',
+        KeyConditionExpression: 'GSI1PK = :pk',
+        ExpressionAttributeValues: { ':pk': keys.invoiceListPartition(account.account_id) },
+      }),
+    );
+    expect(invoices.Count).toBe(0);
+    const balance = await store.db.send(new GetCommand({ TableName: store.table, Key: keys.balance(account.account_id), ConsistentRead: true }));
+    expect(balance.Item?.availableCents).toBe(0);
+    const retried = await invoke(createCard, routes.createCard, { headers: { ...auth, 'idempotency-key': key }, body: cardBody() });
+    expect(retried.status).toBe(200);
+    expect(retried.headers['Idempotent-Replayed']).toBeUndefined();
+    const after = await store.db.send(new GetCommand({ TableName: store.table, Key: keys.balance(account.account_id), ConsistentRead: true }));
+    expect(after.Item?.availableCents).toBe(19_000);
+  });
+});
