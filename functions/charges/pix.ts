@@ -1,11 +1,10 @@
 import { requireCaller } from '../../shared/auth/caller';
 import { assertDueDateNotPast, assertMethodEnabled, baseInvoice, checkedTotalCents, invoiceCreationWrites, merchantName } from '../../shared/invoices/create';
-import { invoiceItem, newInvoiceReference } from '../../shared/invoices/record';
+import { invoiceItem, newInvoiceReference, txidForReference } from '../../shared/invoices/record';
 import { httpHandler } from '../../shared/http/pipeline';
 import { newNumericId } from '../../shared/ids';
 import { formatCents } from '../../shared/money';
 import { qrCodePngDataUri } from '../../shared/pix/qrcode';
-import { newTxid } from '../../shared/pix/txid';
 import { providerFor } from '../../shared/providers/select';
 import { routes } from '../../shared/routes';
 import { normalizeDocument } from '../../shared/schemas/documents';
@@ -20,7 +19,7 @@ export const handler = httpHandler(routes.createPix, async ({ body, caller, runt
   const payer = { email: body.email, name: body.client, document: body.document ? normalizeDocument(body.document) : undefined };
   const charge = await providerFor(runtime.config).createPixCharge({
     reference: ids.reference,
-    txid: newTxid(),
+    txid: txidForReference(ids.reference),
     amountCents: total,
     dueDate: body.due_date,
     merchantName: merchantName(account),

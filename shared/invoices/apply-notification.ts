@@ -6,7 +6,7 @@ import { keys } from '../storage/keys';
 import { commitStateMove } from '../storage/state-move';
 import type { TxWrite } from '../storage/transact';
 import { balanceWrite } from './create';
-import { invoiceByPointer, invoiceByReference } from './lookup';
+import { invoiceByReference, invoiceByTxid } from './lookup';
 import { invoiceEventData } from './record';
 import { type InvoiceStatus, invoiceMove } from './transitions';
 
@@ -22,9 +22,7 @@ const TIMESTAMP: Readonly<Record<ChargeKind, string>> = { paid: 'paidAt', cancel
  */
 export async function applyNotification(runtime: Runtime, notification: ProviderNotification & { kind: ChargeKind }, now: Date): Promise<boolean> {
   const item =
-    'txid' in notification.target
-      ? await invoiceByPointer(runtime, keys.pixTxidReservation(notification.target.txid))
-      : await invoiceByReference(runtime, notification.target.reference);
+    'txid' in notification.target ? await invoiceByTxid(runtime, notification.target.txid) : await invoiceByReference(runtime, notification.target.reference);
   const context = { notification: notification.id, kind: notification.kind };
   if (!item) {
     logger.warn('notification for an unknown charge ignored', context);

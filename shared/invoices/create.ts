@@ -42,28 +42,21 @@ export function merchantName(caller: Caller): string {
 const clash = () => new TemporaryConflictError();
 
 /**
- * The writes of a new invoice: the invoice (its reference is its key), the numeric id's reservation and,
- * for Pix, the txid's reservation, each conditional, so an id is never given twice.
+ * The writes of a new invoice: the invoice (its key reserves the reference; a Pix txid carries the
+ * reference, so it is unique too) and the numeric id's reservation, each conditional, so an id is
+ * never given twice.
  */
 export function invoiceCreationWrites(table: string, item: Item): TxWrite[] {
   const reference = String(item.reference);
   const accountId = String(item.accountId);
   const pointer = { type: 'invoicePointer', reference, accountId };
-  const writes: TxWrite[] = [
+  return [
     { Put: { TableName: table, Item: item, ConditionExpression: 'attribute_not_exists(PK)' }, onConditionFailed: clash },
     {
       Put: { TableName: table, Item: { ...keys.invoiceIdReservation(Number(item.invoiceId)), ...pointer }, ConditionExpression: 'attribute_not_exists(PK)' },
       onConditionFailed: clash,
     },
   ];
-  const pix = item.pix as { txid?: string } | undefined;
-  if (pix?.txid) {
-    writes.push({
-      Put: { TableName: table, Item: { ...keys.pixTxidReservation(pix.txid), ...pointer }, ConditionExpression: 'attribute_not_exists(PK)' },
-      onConditionFailed: clash,
-    });
-  }
-  return writes;
 }
 
 /** The balance change of a move or an approved card: ADD on the balance item (a DynamoDB number: exact). */

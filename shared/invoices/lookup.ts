@@ -6,7 +6,7 @@ import type { Runtime } from '../runtime';
 import type { Item } from '../storage/dynamo';
 import { type ItemKey, keys } from '../storage/keys';
 import { numericIdBounds, sortableNumericId } from '../ids';
-import { invoiceView, withQrCode } from './record';
+import { invoiceView, referenceOfTxid, withQrCode } from './record';
 
 /** An invoice by reference, strongly consistent; undefined when there is none. */
 export async function invoiceByReference(runtime: Runtime, reference: string): Promise<Item | undefined> {
@@ -18,6 +18,13 @@ export async function invoiceByReference(runtime: Runtime, reference: string): P
 export async function invoiceByPointer(runtime: Runtime, pointer: ItemKey): Promise<Item | undefined> {
   const out = await runtime.db.send(new GetCommand({ TableName: runtime.config.tableName, Key: pointer, ConsistentRead: true }));
   return typeof out.Item?.reference === 'string' ? invoiceByReference(runtime, out.Item.reference) : undefined;
+}
+
+/** A Pix invoice by txid: one strongly consistent read (the txid carries the reference), checked against the stored txid. */
+export async function invoiceByTxid(runtime: Runtime, txid: string): Promise<Item | undefined> {
+  const reference = referenceOfTxid(txid);
+  const item = reference ? await invoiceByReference(runtime, reference) : undefined;
+  return (item?.pix as { txid?: string } | undefined)?.txid === txid ? item : undefined;
 }
 
 /** The invoice when it belongs to the account (and passes `accept`); otherwise 404, whoever owns it. */

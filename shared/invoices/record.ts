@@ -18,6 +18,23 @@ export function newInvoiceReference(): string {
 
 export const REFERENCE_SHAPE = /^INV-[A-Z0-9]{6}$/;
 
+const TXID_SHAPE = /^INV([A-Z0-9]{6})[A-Za-z0-9]{23}$/;
+
+/**
+ * The Pix txid of an invoice: `INV` + the reference's six characters + 23 random alphanumerics
+ * (32 in all; the Central Bank accepts 26 to 35). Unique because the reference is, and a lookup by
+ * txid needs no pointer item: the reference is read from the txid, then the stored txid compared.
+ */
+export function txidForReference(reference: string): string {
+  return `${reference.replace('-', '')}${randomString(23)}`;
+}
+
+/** The reference a txid of ours carries, or undefined for any other text. */
+export function referenceOfTxid(txid: string): string | undefined {
+  const match = TXID_SHAPE.exec(txid);
+  return match ? `INV-${match[1]}` : undefined;
+}
+
 /** The QR code is not stored (about 5 KB): it is drawn from `copy` when an invoice is answered. */
 export type PixFields = { txid: string; location: string; copy: string };
 export type BoletoFields = { barcode: string; digitable: string; customerId: number; instructions?: string };

@@ -13,8 +13,6 @@ export const keys = {
   invoice: (reference: string) => ({ PK: `INV#${reference}`, SK: 'INVOICE' }),
   /** Reserves a numeric invoice id service-wide and points to the invoice's reference. */
   invoiceIdReservation: (invoiceId: number) => ({ PK: `INVID#${invoiceId}`, SK: 'INVID' }),
-  /** Reserves a Pix txid service-wide and points to the invoice's reference. */
-  pixTxidReservation: (txid: string) => ({ PK: `PIXTXID#${txid}`, SK: 'PIXTXID' }),
   /** GSI1 partition of an account's invoices (sort key: the zero-padded, time-ordered invoice id). */
   invoiceListPartition: (accountId: string) => `ACCT#${accountId}#INVOICES`,
   withdraw: (reference: string) => ({ PK: `WD#${reference}`, SK: 'WITHDRAW' }),

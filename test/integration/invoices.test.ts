@@ -124,5 +124,8 @@ describe('invoice queries', () => {
     expect((await get(`/api/pix/txid/${pix.invoice.txid}`, otherAuth)).status).toBe(404);
     expect((await get(`/api/pix/invoice/${pix.invoice.reference}`, otherAuth)).status).toBe(404);
     expect((await get('/api/pix/txid/short')).status).toBe(404);
+    // A txid that names a real reference but is not that invoice's txid finds nothing.
+    const forged = `${String(pix.invoice.reference).replace('-', '')}${'Z'.repeat(23)}`;
+    expect((await get(`/api/pix/txid/${forged}`)).status).toBe(404);
   });
 });
