@@ -142,22 +142,22 @@ export class PaymentGatewayStack extends Stack {
   }
 
   private createMasterKey(): secretsmanager.Secret {
-    const secret = new secretsmanager.Secret(this, 'MasterKey', {
-      description: 'Master key material of the payment gateway: encrypts stored webhook secrets and signs Bearer tokens',
-      generateSecretString: {
-        secretStringTemplate: '{}',
-        generateStringKey: 'masterKey',
-        passwordLength: 64,
-        excludePunctuation: true,
-      },
-      // Losing it makes every stored encrypted value unreadable: keep it when the stack goes.
+    return this.retainedSecret(
+      'MasterKey',
+      'Master key material of the payment gateway: encrypts stored webhook secrets and signs Bearer tokens',
+      'masterKey',
+      'Rotating the master key requires re-encrypting every stored webhook secret and re-issuing tokens; it is an operator procedure documented in docs/, not an automatic Secrets Manager rotation.',
+    );
+  }
+
+  /** A generated secret `{"<key>": "<64 characters>"}`, kept when the stack goes (losing it makes stored encrypted values unreadable). */
+  private retainedSecret(id: string, description: string, generateStringKey: string, rotationReason: string): secretsmanager.Secret {
+    const secret = new secretsmanager.Secret(this, id, {
+      description,
+      generateSecretString: { secretStringTemplate: '{}', generateStringKey, passwordLength: 64, excludePunctuation: true },
       removalPolicy: RemovalPolicy.RETAIN,
     });
-    Validations.of(secret).acknowledge({
-      id: 'AwsSolutions-SMG4',
-      reason:
-        'Rotating the master key requires re-encrypting every stored webhook secret and re-issuing tokens; it is an operator procedure documented in docs/, not an automatic Secrets Manager rotation.',
-    });
+    Validations.of(secret).acknowledge({ id: 'AwsSolutions-SMG4', reason: rotationReason });
     return secret;
   }
 
@@ -189,17 +189,12 @@ export class PaymentGatewayStack extends Stack {
 
   /** The payment providers' credentials: `{"<provider>": "<notification signing secret>"}`. */
   private createProviderCredentials(): secretsmanager.Secret {
-    const secret = new secretsmanager.Secret(this, 'ProviderCredentials', {
-      description: 'Payment provider credentials of the payment gateway: the secret each provider signs its notifications with',
-      generateSecretString: { secretStringTemplate: '{}', generateStringKey: 'simulated', passwordLength: 64, excludePunctuation: true },
-      removalPolicy: RemovalPolicy.RETAIN,
-    });
-    Validations.of(secret).acknowledge({
-      id: 'AwsSolutions-SMG4',
-      reason:
-        'Provider credentials are issued by the provider; they are rotated when the provider rotates them (an operator procedure in docs/), not by a Secrets Manager rotation function.',
-    });
-    return secret;
+    return this.retainedSecret(
+      'ProviderCredentials',
+      'Payment provider credentials of the payment gateway: the secret each provider signs its notifications with',
+      'simulated',
+      'Provider credentials are issued by the provider; they are rotated when the provider rotates them (an operator procedure in docs/), not by a Secrets Manager rotation function.',
+    );
   }
 
   private addRoute(route: AnyRoute, environment: Record<string, string>): ApiFunction {

@@ -4,6 +4,7 @@ import { ScanCommand } from '@aws-sdk/lib-dynamodb';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { accountStore, bearer, call, newAccount, stack, tokenFor } from '../support/api';
 import { customerBody, fullAddress } from '../support/customers';
+import { eventually } from '../support/ledger';
 import { ROOT } from '../support/local-stack-process';
 
 type Customer = {
@@ -91,6 +92,8 @@ describe('POST /api/customer', () => {
 
   it('stores the taxpayer document only encrypted, and never logs documents or contact data', async () => {
     const body = customerBody({ phone: '+55 81 3456-7890' });
+    const logFile = join(ROOT, '.local', `local-stack-${stack().port}.log`);
+    const from = readFileSync(logFile, 'utf8').length;
     expect((await create(body)).status).toBe(200);
     const store = accountStore();
     const scan = await store.db.send(
@@ -98,9 +101,13 @@ describe('POST /api/customer', () => {
     );
     expect(scan.Items).toHaveLength(1);
     expect(JSON.stringify(scan.Items)).not.toContain(body.document);
-    await new Promise((resolve) => setTimeout(resolve, 200));
-    const log = readFileSync(join(ROOT, '.local', `local-stack-${stack().port}.log`), 'utf8');
-    expect(log).toContain('CreateCustomer');
+    // This request's log line (written asynchronously by the stack process), and everything logged before it.
+    const log = await eventually(
+      () => readFileSync(logFile, 'utf8'),
+      (text) => text.slice(from).includes('"route":"CreateCustomer"'),
+      10_000,
+    );
+    expect(log.slice(from)).toContain('"route":"CreateCustomer"');
     for (const secret of [body.document, body.email, body.name, '3456-7890']) expect(log).not.toContain(secret);
   });
 

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { GetCommand, QueryCommand, ScanCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, ScanCommand } from '@aws-sdk/lib-dynamodb';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { creditAccount } from '../../shared/accounts/store';
 import { routes } from '../../shared/routes';
@@ -10,6 +10,7 @@ import { accountStore, bearer, newAccount, tokenFor, useLocalStackEnvironment } 
 import { cardBody, common, createCharge } from '../support/charges';
 import { notification, notify } from '../support/provider';
 import { invoke } from '../support/invoke';
+import { listedItems } from '../support/ledger';
 
 async function balanceCents(accountId: string): Promise<number> {
   const store = accountStore();
@@ -53,16 +54,8 @@ describe('withdrawals under concurrency and failure (in-process handlers, the re
     expect(await balanceCents(account.account_id)).toBe(0);
     expect(seen.length).toBeGreaterThan(0);
     expect(Math.min(...seen)).toBeGreaterThanOrEqual(0);
-    const store = accountStore();
-    const items = await store.db.send(
-      new QueryCommand({
-        TableName: store.table,
-        IndexName: 'GSI1',
-        KeyConditionExpression: 'GSI1PK = :pk',
-        ExpressionAttributeValues: { ':pk': `ACCT#${account.account_id}#WITHDRAWALS` },
-      }),
-    );
-    expect(items.Count).toBe(50);
+    const items = await listedItems(keys.withdrawListPartition(account.account_id));
+    expect(items).toHaveLength(50);
   }, 60_000);
 
   it('a crash after the commit and before the answer: the retry with the same key returns the same withdraw, no second reservation', async () => {
@@ -87,17 +80,9 @@ describe('withdrawals under concurrency and failure (in-process handlers, the re
     expect(retried.status).toBe(200);
     expect(retried.headers['Idempotent-Replayed']).toBe('true');
     expect(await balanceCents(account.account_id)).toBe(6_000);
-    const store = accountStore();
-    const items = await store.db.send(
-      new QueryCommand({
-        TableName: store.table,
-        IndexName: 'GSI1',
-        KeyConditionExpression: 'GSI1PK = :pk',
-        ExpressionAttributeValues: { ':pk': `ACCT#${account.account_id}#WITHDRAWALS` },
-      }),
-    );
-    expect(items.Count).toBe(1);
-    expect((retried.json as { withdraw: { reference: string } }).withdraw.reference).toBe(items.Items?.[0]?.reference);
+    const items = await listedItems(keys.withdrawListPartition(account.account_id));
+    expect(items).toHaveLength(1);
+    expect((retried.json as { withdraw: { reference: string } }).withdraw.reference).toBe(items[0]?.reference);
   });
 
   it('conserves money to the cent after a mixed run: credits − paid out − reserved = balance', async () => {

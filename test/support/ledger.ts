@@ -1,4 +1,5 @@
-import { ScanCommand } from '@aws-sdk/lib-dynamodb';
+import { QueryCommand, ScanCommand } from '@aws-sdk/lib-dynamodb';
+import type { Item } from '../../shared/storage/dynamo';
 import { accountStore, call } from './api';
 
 export type OutboxEvent = {
@@ -45,4 +46,13 @@ export async function eventually<T>(read: () => Promise<T> | T, ok: (value: T) =
     if (ok(value) || Date.now() > deadline) return value;
     await new Promise((resolve) => setTimeout(resolve, intervalMs));
   }
+}
+
+/** The items of one GSI1 list partition (an account's invoices, withdrawals or deliveries). */
+export async function listedItems(partition: string): Promise<Item[]> {
+  const store = accountStore();
+  const out = await store.db.send(
+    new QueryCommand({ TableName: store.table, IndexName: 'GSI1', KeyConditionExpression: 'GSI1PK = :pk', ExpressionAttributeValues: { ':pk': partition } }),
+  );
+  return out.Items ?? [];
 }
