@@ -1,14 +1,9 @@
-/** The clock port: production uses the system clock; tests pass a fixed one. */
+/** The clock port: production uses the system clock; tests may swap it through overrideRuntime. */
 export interface Clock {
   now(): Date;
 }
 
 export const systemClock: Clock = { now: () => new Date() };
-
-export function fixedClock(at: Date | string | number): Clock {
-  const value = new Date(at);
-  return { now: () => new Date(value) };
-}
 
 export function unixSeconds(date: Date): number {
   return Math.floor(date.getTime() / 1000);

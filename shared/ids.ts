@@ -1,4 +1,4 @@
-import { randomBytes, randomInt } from 'node:crypto';
+import { randomInt } from 'node:crypto';
 
 const ALPHANUMERIC = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
 const LOWER_ALPHANUMERIC = 'abcdefghijklmnopqrstuvwxyz0123456789';
@@ -20,10 +20,6 @@ export function newPublicKey(): string {
 
 export function newSecretKey(): string {
   return `SEC-${randomString(48)}`;
-}
-
-export function newRequestNonce(): string {
-  return randomBytes(9).toString('base64url');
 }
 
 export function newLedgerEntryId(): string {
