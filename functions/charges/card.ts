@@ -2,7 +2,7 @@ import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { requireCaller } from '../../shared/auth/caller';
 import { cardFieldErrors, last4, normalizeBrand } from '../../shared/cards/card';
 import { newEvent, outboxWrite } from '../../shared/events/outbox';
-import { BadRequestError, TemporaryConflictError, UpstreamError, ValidationError } from '../../shared/http/errors';
+import { BadRequestError, IdClashError, UpstreamError, ValidationError } from '../../shared/http/errors';
 import { httpHandler } from '../../shared/http/pipeline';
 import { newNumericId } from '../../shared/ids';
 import { assertMethodEnabled, balanceWrite, baseInvoice, checkedTotalCents, invoiceCreationWrites } from '../../shared/invoices/create';
@@ -23,7 +23,7 @@ async function unusedReference(runtime: Runtime): Promise<string> {
     );
     if (!found.Item) return reference;
   }
-  throw new TemporaryConflictError();
+  throw new IdClashError();
 }
 
 /**

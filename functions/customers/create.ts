@@ -1,6 +1,6 @@
 import { requireCaller } from '../../shared/auth/caller';
 import { customerView, newCustomerItem } from '../../shared/customers/record';
-import { TemporaryConflictError } from '../../shared/http/errors';
+import { IdClashError } from '../../shared/http/errors';
 import { httpHandler } from '../../shared/http/pipeline';
 import { newNumericId } from '../../shared/ids';
 import { routes } from '../../shared/routes';
@@ -23,9 +23,9 @@ export const handler = httpHandler(routes.createCustomer, async ({ body, caller,
           Item: { ...keys.customerIdReservation(customerId), type: 'customerId', accountId },
           ConditionExpression: 'attribute_not_exists(PK)',
         },
-        onConditionFailed: () => new TemporaryConflictError(),
+        onConditionFailed: () => new IdClashError(),
       },
-      { Put: { TableName: table, Item: item, ConditionExpression: 'attribute_not_exists(PK)' }, onConditionFailed: () => new TemporaryConflictError() },
+      { Put: { TableName: table, Item: item, ConditionExpression: 'attribute_not_exists(PK)' }, onConditionFailed: () => new IdClashError() },
     ],
   };
 });

@@ -4,6 +4,7 @@ import type { AnyRoute } from '../http/route';
 import { hitAccountCounter, hitIpCounter } from '../ratelimit/counter';
 import type { Runtime } from '../runtime';
 import type { Item } from '../storage/dynamo';
+import { type RetryBudget, retryBudget } from '../storage/contention';
 import { keys } from '../storage/keys';
 import { unixSeconds } from '../clock';
 import { bearerTokenFrom, verifyToken } from './token';
@@ -21,8 +22,8 @@ async function requireKeyVersion(rt: Runtime, accountId: string, keyVersion: num
   if (out.Item.kv !== keyVersion) throw new UnauthorizedError('Token revoked: the account keys were rotated');
 }
 
-function countIp(rt: Runtime, limitClass: 'auth' | 'cep', ip: string, nowSeconds: number): Promise<void> {
-  return hitIpCounter(rt.db, { table: rt.config.tableName, limitClass, ip, limit: rt.config.rateLimits[limitClass], nowSeconds });
+function countIp(rt: Runtime, limitClass: 'auth' | 'cep', ip: string, nowSeconds: number, budget: RetryBudget): Promise<void> {
+  return hitIpCounter(rt.db, { table: rt.config.tableName, limitClass, ip, limit: rt.config.rateLimits[limitClass], nowSeconds }, budget);
 }
 
 /**
@@ -30,28 +31,32 @@ function countIp(rt: Runtime, limitClass: 'auth' | 'cep', ip: string, nowSeconds
  * DynamoDB round trip: the signed token is checked in memory, and the conditional update that counts
  * the call also checks the token's key version, so rotated keys are refused at once.
  */
-export async function admit(route: AnyRoute, input: GateInput, rt: Runtime): Promise<Caller | undefined> {
+export async function admit(route: AnyRoute, input: GateInput, rt: Runtime, budget: RetryBudget = retryBudget()): Promise<Caller | undefined> {
   const nowSeconds = unixSeconds(rt.clock.now());
   if (route.auth !== 'bearer') {
-    if (route.rateLimit === 'auth' || route.rateLimit === 'cep') await countIp(rt, route.rateLimit, input.sourceIp, nowSeconds);
+    if (route.rateLimit === 'auth' || route.rateLimit === 'cep') await countIp(rt, route.rateLimit, input.sourceIp, nowSeconds, budget);
     return undefined;
   }
   const token = bearerTokenFrom(input.authorization);
   const claims = verifyToken(token, (await rt.serviceKeys()).tokenSigning, nowSeconds);
   const caller: Caller = { accountId: claims.accountId, keyVersion: claims.keyVersion };
   if (route.rateLimit === 'account') {
-    const account = await hitAccountCounter(rt.db, {
-      table: rt.config.tableName,
-      accountId: claims.accountId,
-      keyVersion: claims.keyVersion,
-      limit: rt.config.rateLimits.account,
-      nowSeconds,
-      returnItem: route.access === 'write',
-    });
+    const account = await hitAccountCounter(
+      rt.db,
+      {
+        table: rt.config.tableName,
+        accountId: claims.accountId,
+        keyVersion: claims.keyVersion,
+        limit: rt.config.rateLimits.account,
+        nowSeconds,
+        returnItem: route.access === 'write',
+      },
+      budget,
+    );
     return account ? { ...caller, account } : caller;
   }
   if (route.rateLimit === 'auth' || route.rateLimit === 'cep') {
-    await Promise.all([countIp(rt, route.rateLimit, input.sourceIp, nowSeconds), requireKeyVersion(rt, claims.accountId, claims.keyVersion)]);
+    await Promise.all([countIp(rt, route.rateLimit, input.sourceIp, nowSeconds, budget), requireKeyVersion(rt, claims.accountId, claims.keyVersion)]);
     return caller;
   }
   await requireKeyVersion(rt, claims.accountId, claims.keyVersion);

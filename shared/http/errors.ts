@@ -74,10 +74,39 @@ export class RateLimitedError extends AppError {
   }
 }
 
-/** A transient clash (e.g. two creations drew the same numeric id): nothing was written; retry. */
+/** A transient conflict: nothing was written; the client retries (with the same Idempotency-Key). */
 export class TemporaryConflictError extends AppError {
-  constructor(message = 'A temporary conflict stopped the request; nothing was written. Retry with the same Idempotency-Key.') {
-    super(503, message, 'temporary_conflict', { 'Retry-After': '1' });
+  constructor(message = 'A temporary conflict stopped the request; nothing was written. Retry with the same Idempotency-Key.', retryAfterSeconds = 1) {
+    super(503, message, 'temporary_conflict', { 'Retry-After': String(retryAfterSeconds) });
+  }
+}
+
+/** A randomly drawn id or reference was taken: the pipeline may draw again (routes marked retryOnIdClash). */
+export class IdClashError extends TemporaryConflictError {}
+
+/**
+ * Concurrent requests on the same items (a busy balance) kept winning over this one until its retry
+ * budget ran out: nothing was written, the Idempotency-Key is free again. Never retried in place.
+ */
+export class ContentionError extends TemporaryConflictError {
+  constructor() {
+    super(
+      'The account is busy: concurrent requests kept conflicting with this one and nothing was written. Retry after the time in Retry-After with the same Idempotency-Key.',
+    );
+  }
+}
+
+/**
+ * The request's deadline passed while it waited on the table (an overloaded table or network): it was
+ * stopped before the function's timeout. It may or may not have completed; the idempotency lock makes
+ * a retry with the same key replay the answer or run once.
+ */
+export class RequestDeadlineError extends TemporaryConflictError {
+  constructor() {
+    super(
+      'The service is busy and stopped this request before it could finish. Retry after the time in Retry-After with the same Idempotency-Key: a request that did complete replays its answer.',
+      2,
+    );
   }
 }
 

@@ -8,13 +8,18 @@ import { type RouteResult, serializeResult } from './answer';
 import { admitCaller } from './middleware/admit';
 import { jsonBody } from './middleware/json-body';
 import { observe } from './middleware/observe';
-import { commitAnswer, persist } from './middleware/persist';
-import { TemporaryConflictError } from './errors';
+import { commitAnswer, persist, settleFailedCommit } from './middleware/persist';
+import { IdClashError, RequestDeadlineError } from './errors';
 import { validateInput } from './middleware/validate';
+import { outsideDeadline, stopAtFor, withDeadline } from '../storage/deadline';
 import type { RouteDef } from './route';
 import type { HttpResult, PendingAnswer, PipelineContext } from './state';
 
 const MAX_ID_CLASH_ATTEMPTS = 3;
+/** The API functions' timeout, for a context that does not tell its remaining time. */
+const DEFAULT_REMAINING_MS = 10_000;
+/** How long before the function's timeout middy stops waiting for the request (time to answer and free the key). */
+const TIMEOUT_EARLY_MS = 500;
 
 type Parsed<T> = T extends ZodType ? output<T> : undefined;
 
@@ -41,7 +46,13 @@ export function httpHandler<Body extends ZodType | undefined, Query extends ZodT
   implementation: (request: RouteRequest<Body, Query, Params>) => Promise<RouteResult>,
   runtime: () => Runtime = getRuntime,
 ) {
-  return middy<APIGatewayProxyEventV2, HttpResult, Error, PipelineContext>()
+  // Should a request still run when the function is about to time out, it answers 503 (retry with the same key), not a bare 500.
+  const chain = middy<APIGatewayProxyEventV2, HttpResult, Error, PipelineContext>({
+    timeoutEarlyInMillis: TIMEOUT_EARLY_MS,
+    timeoutEarlyResponse: () => {
+      throw new RequestDeadlineError();
+    },
+  })
     .use(observe(route, runtime))
     .use(admitCaller())
     .use(jsonBody())
@@ -67,15 +78,28 @@ export function httpHandler<Body extends ZodType | undefined, Query extends ZodT
           state.runtime.faults?.beforeCommit?.(route.id);
           await commitAnswer(state, answer, result.writes ?? []);
         } catch (err) {
-          // Nothing was written: undo what the implementation did elsewhere, then draw again on an id clash.
-          await result
-            .compensate?.()
-            .catch((undo: unknown) => logger.error('compensation failed', { route: route.id, error: undo instanceof Error ? undo.message : 'unknown' }));
-          if (!(err instanceof TemporaryConflictError) || attempt >= attempts) throw err;
+          const outcome = await settleFailedCommit(state, err);
+          if (outcome === 'committed') {
+            // The commit did happen (its answer is stored for the key): answer it.
+            logger.warn('commit confirmed after an ambiguous failure', { route: route.id });
+            return { ...answer, replayed: false };
+          }
+          if (outcome === 'nothing_written') {
+            // Undo what the implementation did elsewhere (e.g. void a card authorization), then draw again on an id clash.
+            await outsideDeadline(async () => result.compensate?.()).catch((undo: unknown) =>
+              logger.error('compensation failed', { route: route.id, error: undo instanceof Error ? undo.message : 'unknown' }),
+            );
+          } else if (result.compensate) {
+            logger.error('commit outcome unknown: compensation skipped', { route: route.id });
+          }
+          if (!(err instanceof IdClashError) || attempt >= attempts) throw err;
           continue;
         }
         state.runtime.faults?.afterCommit?.(route.id);
         return { ...answer, replayed: false };
       }
     });
+  // Every DynamoDB call of the request gives up at its deadline, inside the function's timeout.
+  return (event: APIGatewayProxyEventV2, context: PipelineContext) =>
+    withDeadline(stopAtFor(context.getRemainingTimeInMillis?.() ?? DEFAULT_REMAINING_MS), () => chain(event, context));
 }

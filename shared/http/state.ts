@@ -3,6 +3,7 @@ import type { MiddlewareObj, Request } from '@middy/core';
 import type { Caller } from '../auth/gate';
 import type { Lock, StoredAnswer } from '../idempotency/store';
 import type { Runtime } from '../runtime';
+import type { RetryBudget } from '../storage/contention';
 import type { Answer } from './answer';
 import type { AnyRoute } from './route';
 
@@ -13,6 +14,8 @@ export type PendingAnswer = Answer & { replayed: boolean };
 export type RouteState = {
   route: AnyRoute;
   startedAt: number;
+  /** How long this request may keep retrying writes that lose to concurrent ones (one budget for all its steps). */
+  budget: RetryBudget;
   runtime: Runtime;
   caller?: Caller;
   input?: { body: unknown; query: unknown; params: unknown };

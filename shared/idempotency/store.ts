@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { DeleteCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { ConflictError, UnprocessableError } from '../http/errors';
 import { type Db, isConditionalCheckFailed, itemFromConditionFailure } from '../storage/dynamo';
+import { type RetryBudget, retryTransient } from '../storage/contention';
 import { keys } from '../storage/keys';
 import type { TxWrite } from '../storage/transact';
 
@@ -20,6 +21,8 @@ export type AcquireInput = {
   nowSeconds: number;
   lockSeconds: number;
   ttlSeconds: number;
+  /** The request's budget for retrying a lock put that met a running transaction on the same key. */
+  budget?: RetryBudget;
 };
 
 /**
@@ -31,25 +34,24 @@ export async function acquireIdempotencyLock(db: Db, input: AcquireInput): Promi
   const lockId = randomUUID();
   const ttl = input.nowSeconds + input.ttlSeconds;
   try {
-    await db.send(
-      new PutCommand({
-        TableName: input.table,
-        Item: {
-          ...keys.idempotency(input.accountId, input.key),
-          type: 'idempotency',
-          state: 'IN_PROGRESS',
-          fingerprint: input.fingerprint,
-          lockId,
-          lockExpiresAt: input.nowSeconds + input.lockSeconds,
-          createdAt: input.nowSeconds,
-          ttl,
-        },
-        ConditionExpression: 'attribute_not_exists(PK) OR #ttl < :now OR (#state = :running AND lockExpiresAt < :now)',
-        ExpressionAttributeNames: { '#ttl': 'ttl', '#state': 'state' },
-        ExpressionAttributeValues: { ':now': input.nowSeconds, ':running': 'IN_PROGRESS' },
-        ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
-      }),
-    );
+    const put = new PutCommand({
+      TableName: input.table,
+      Item: {
+        ...keys.idempotency(input.accountId, input.key),
+        type: 'idempotency',
+        state: 'IN_PROGRESS',
+        fingerprint: input.fingerprint,
+        lockId,
+        lockExpiresAt: input.nowSeconds + input.lockSeconds,
+        createdAt: input.nowSeconds,
+        ttl,
+      },
+      ConditionExpression: 'attribute_not_exists(PK) OR #ttl < :now OR (#state = :running AND lockExpiresAt < :now)',
+      ExpressionAttributeNames: { '#ttl': 'ttl', '#state': 'state' },
+      ExpressionAttributeValues: { ':now': input.nowSeconds, ':running': 'IN_PROGRESS' },
+      ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
+    });
+    await retryTransient(() => db.send(put), input.budget);
     return { kind: 'acquired', lock: { table: input.table, accountId: input.accountId, key: input.key, lockId, ttl } };
   } catch (err) {
     if (!isConditionalCheckFailed(err)) throw err;
@@ -86,19 +88,24 @@ export function completionWrite(lock: Lock, answer: StoredAnswer): TxWrite {
   };
 }
 
-/** Frees the key after a failure that is not stored (a 500), so a retry with it runs again. */
-export async function releaseIdempotencyLock(db: Db, lock: Lock): Promise<void> {
+/**
+ * Frees the key after a failure that is not stored (a 5xx), so a retry with it runs again. Returns
+ * true when this call removed the lock (the request's commit can no longer happen: its completion is
+ * conditional on the lock), false when the record was no longer this lock (e.g. the commit did happen).
+ */
+export async function releaseIdempotencyLock(db: Db, lock: Lock): Promise<boolean> {
+  const release = new DeleteCommand({
+    TableName: lock.table,
+    Key: keys.idempotency(lock.accountId, lock.key),
+    ConditionExpression: 'lockId = :lock AND #state = :running',
+    ExpressionAttributeNames: { '#state': 'state' },
+    ExpressionAttributeValues: { ':lock': lock.lockId, ':running': 'IN_PROGRESS' },
+  });
   try {
-    await db.send(
-      new DeleteCommand({
-        TableName: lock.table,
-        Key: keys.idempotency(lock.accountId, lock.key),
-        ConditionExpression: 'lockId = :lock AND #state = :running',
-        ExpressionAttributeNames: { '#state': 'state' },
-        ExpressionAttributeValues: { ':lock': lock.lockId, ':running': 'IN_PROGRESS' },
-      }),
-    );
+    await retryTransient(() => db.send(release));
+    return true;
   } catch (err) {
     if (!isConditionalCheckFailed(err)) throw err;
+    return false;
   }
 }

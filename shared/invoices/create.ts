@@ -1,7 +1,7 @@
 import type { PaymentMethod } from '../accounts/methods';
 import type { Caller } from '../auth/gate';
 import { type ChargeAmounts, totalCents } from '../charges/total';
-import { BadRequestError, TemporaryConflictError, ValidationError } from '../http/errors';
+import { BadRequestError, IdClashError, ValidationError } from '../http/errors';
 import { brazilDate } from '../dates';
 import { centsFromNumber, formatCents } from '../money';
 import type { Item } from '../storage/dynamo';
@@ -39,7 +39,7 @@ export function merchantName(caller: Caller): string {
   return typeof caller.account?.name === 'string' ? caller.account.name : 'Merchant';
 }
 
-const clash = () => new TemporaryConflictError();
+const clash = () => new IdClashError();
 
 /**
  * The writes of a new invoice: the invoice (its key reserves the reference; a Pix txid carries the

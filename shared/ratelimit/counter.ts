@@ -1,6 +1,7 @@
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { RateLimitedError, UnauthorizedError } from '../http/errors';
 import { type Db, type Item, isConditionalCheckFailed, itemFromConditionFailure } from '../storage/dynamo';
+import { type RetryBudget, retryBudget, retryTransient } from '../storage/contention';
 import { keys } from '../storage/keys';
 import { secondsUntilNextWindow, WINDOW_SECONDS, windowOf } from './window';
 
@@ -10,18 +11,22 @@ export type IpHit = { table: string; limitClass: string; ip: string; limit: numb
  * Per-IP limits: one item per (class, IP, minute), so every call is ONE conditional UpdateItem:
  * `ADD rlCnt 1` while under the limit. The item expires by TTL shortly after its minute.
  */
-export async function hitIpCounter(db: Db, hit: IpHit): Promise<void> {
+export async function hitIpCounter(db: Db, hit: IpHit, budget: RetryBudget = retryBudget()): Promise<void> {
   const window = windowOf(hit.nowSeconds);
   try {
-    await db.send(
-      new UpdateCommand({
-        TableName: hit.table,
-        Key: keys.ipCounter(hit.limitClass, hit.ip, window),
-        UpdateExpression: 'ADD rlCnt :one SET #ttl = :ttl',
-        ConditionExpression: 'attribute_not_exists(rlCnt) OR rlCnt < :limit',
-        ExpressionAttributeNames: { '#ttl': 'ttl' },
-        ExpressionAttributeValues: { ':one': 1, ':limit': hit.limit, ':ttl': (window + 2) * WINDOW_SECONDS },
-      }),
+    await retryTransient(
+      () =>
+        db.send(
+          new UpdateCommand({
+            TableName: hit.table,
+            Key: keys.ipCounter(hit.limitClass, hit.ip, window),
+            UpdateExpression: 'ADD rlCnt :one SET #ttl = :ttl',
+            ConditionExpression: 'attribute_not_exists(rlCnt) OR rlCnt < :limit',
+            ExpressionAttributeNames: { '#ttl': 'ttl' },
+            ExpressionAttributeValues: { ':one': 1, ':limit': hit.limit, ':ttl': (window + 2) * WINDOW_SECONDS },
+          }),
+        ),
+      budget,
     );
   } catch (err) {
     if (isConditionalCheckFailed(err)) throw new RateLimitedError(secondsUntilNextWindow(hit.nowSeconds));
@@ -53,7 +58,7 @@ function assertKeyVersion(hit: AccountHit, old: Item | undefined): void {
  * fails, the old item tells why: other key version → 401; full window → 429 with Retry-After; older
  * window → a second conditional update opens the new window (once per account per minute).
  */
-export async function hitAccountCounter(db: Db, hit: AccountHit): Promise<Item | undefined> {
+export async function hitAccountCounter(db: Db, hit: AccountHit, budget: RetryBudget = retryBudget()): Promise<Item | undefined> {
   const window = windowOf(hit.nowSeconds);
   const common = {
     TableName: hit.table,
@@ -61,9 +66,10 @@ export async function hitAccountCounter(db: Db, hit: AccountHit): Promise<Item |
     ReturnValues: hit.returnItem ? ('ALL_NEW' as const) : ('NONE' as const),
     ReturnValuesOnConditionCheckFailure: 'ALL_OLD' as const,
   };
+  const send = (command: UpdateCommand) => retryTransient(() => db.send(command), budget);
   for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt += 1) {
     try {
-      const out = await db.send(
+      const out = await send(
         new UpdateCommand({
           ...common,
           UpdateExpression: 'SET rlCnt = rlCnt + :one',
@@ -79,7 +85,7 @@ export async function hitAccountCounter(db: Db, hit: AccountHit): Promise<Item |
       if (old?.rlWin === window) throw new RateLimitedError(secondsUntilNextWindow(hit.nowSeconds));
     }
     try {
-      const out = await db.send(
+      const out = await send(
         new UpdateCommand({
           ...common,
           UpdateExpression: 'SET rlWin = :w, rlCnt = :one',

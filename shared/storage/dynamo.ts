@@ -2,15 +2,21 @@ import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { unmarshall } from '@aws-sdk/util-dynamodb';
 import type { AttributeValue } from '@aws-sdk/client-dynamodb';
+import { addDeadlineMiddleware } from './deadline';
 
 export type Db = DynamoDBDocumentClient;
 export type Item = Record<string, unknown>;
 
-/** A document client; the endpoint comes from the SDK's usual chain (AWS_ENDPOINT_URL_DYNAMODB locally). */
+/**
+ * A document client; the endpoint comes from the SDK's usual chain (AWS_ENDPOINT_URL_DYNAMODB locally).
+ * Calls made inside a request give up at the request's deadline (shared/storage/deadline.ts).
+ */
 export function createDb(client: DynamoDBClient = new DynamoDBClient({})): Db {
-  return DynamoDBDocumentClient.from(client, {
+  const db = DynamoDBDocumentClient.from(client, {
     marshallOptions: { removeUndefinedValues: true, convertEmptyValues: false },
   });
+  addDeadlineMiddleware(db.middlewareStack);
+  return db;
 }
 
 let shared: Db | undefined;

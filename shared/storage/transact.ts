@@ -1,19 +1,12 @@
-import { setTimeout as sleep } from 'node:timers/promises';
 import { DeleteCommand, PutCommand, TransactWriteCommand, type TransactWriteCommandInput, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { ConflictError } from '../http/errors';
+import { cancellationReasons, type RetryBudget, retryBudget, retryTransient } from './contention';
 import { type Db, isConditionalCheckFailed } from './dynamo';
 
 type TransactItem = NonNullable<TransactWriteCommandInput['TransactItems']>[number];
 
 /** One write of an atomic group, with the error its failed condition means to the client. */
 export type TxWrite = TransactItem & { onConditionFailed?: () => Error };
-
-/**
- * A transaction that lost only to concurrent transactions on the same items (a hot balance under a
- * burst of withdrawals) is retried with exponential backoff and full jitter: up to 8 retries, waits
- * drawn from 0 to 20 ms doubling up to 640 ms (about 1.3 s in the worst case).
- */
-const MAX_CONFLICT_RETRIES = 8;
 
 function conditionError(write: TxWrite | undefined): Error {
   return write?.onConditionFailed?.() ?? new ConflictError('The resource changed while the request ran; retry the request', 'conflict');
@@ -25,46 +18,36 @@ function strip(write: TxWrite): TransactItem {
 }
 
 /** A single write needs no transaction (half the write cost); its condition still holds. */
-async function writeOne(db: Db, write: TxWrite): Promise<void> {
+async function writeOne(db: Db, write: TxWrite, budget: RetryBudget): Promise<void> {
   try {
-    if (write.Put) await db.send(new PutCommand(write.Put));
-    else if (write.Update) await db.send(new UpdateCommand(write.Update));
-    else if (write.Delete) await db.send(new DeleteCommand(write.Delete));
-    else throw new Error('A lone ConditionCheck writes nothing');
+    await retryTransient(async () => {
+      if (write.Put) await db.send(new PutCommand(write.Put));
+      else if (write.Update) await db.send(new UpdateCommand(write.Update));
+      else if (write.Delete) await db.send(new DeleteCommand(write.Delete));
+      else throw new Error('A lone ConditionCheck writes nothing');
+    }, budget);
   } catch (err) {
     if (isConditionalCheckFailed(err)) throw conditionError(write);
     throw err;
   }
 }
 
-type CancellationReason = { Code?: string };
-
-function cancellationReasons(err: unknown): CancellationReason[] | undefined {
-  if (typeof err !== 'object' || err === null || (err as { name?: string }).name !== 'TransactionCanceledException') return undefined;
-  return (err as { CancellationReasons?: CancellationReason[] }).CancellationReasons ?? [];
-}
-
 /**
- * Commits writes atomically: all of them or none. A failed condition becomes that write's error;
- * a transaction that lost only to a concurrent transaction is retried a few times with jitter.
+ * Commits writes atomically: all of them or none. A failed condition becomes that write's error at
+ * once (e.g. 400 insufficient balance), without waiting out conflicts; a transaction that lost only
+ * to concurrent ones is retried with jitter while the request's budget lasts, then answers 503
+ * `temporary_conflict` having written nothing.
  */
-export async function commitWrites(db: Db, writes: readonly TxWrite[]): Promise<void> {
+export async function commitWrites(db: Db, writes: readonly TxWrite[], budget: RetryBudget = retryBudget()): Promise<void> {
   if (writes.length === 0) return;
   const [only] = writes;
-  if (writes.length === 1 && only && !only.ConditionCheck) return writeOne(db, only);
+  if (writes.length === 1 && only && !only.ConditionCheck) return writeOne(db, only, budget);
   const input: TransactWriteCommandInput = { TransactItems: writes.map(strip) };
-  for (let attempt = 0; ; attempt += 1) {
-    try {
-      await db.send(new TransactWriteCommand(input));
-      return;
-    } catch (err) {
-      const reasons = cancellationReasons(err);
-      if (!reasons) throw err;
-      const failed = reasons.findIndex((reason) => reason.Code === 'ConditionalCheckFailed');
-      if (failed >= 0) throw conditionError(writes[failed]);
-      const onlyConflicts = reasons.every((reason) => !reason.Code || reason.Code === 'None' || reason.Code === 'TransactionConflict');
-      if (!onlyConflicts || attempt >= MAX_CONFLICT_RETRIES) throw err;
-      await sleep(Math.floor(Math.random() * Math.min(640, 20 * 2 ** attempt)));
-    }
+  try {
+    await retryTransient(() => db.send(new TransactWriteCommand(input)), budget);
+  } catch (err) {
+    const failed = (cancellationReasons(err) ?? []).findIndex((reason) => reason.Code === 'ConditionalCheckFailed');
+    if (failed >= 0) throw conditionError(writes[failed]);
+    throw err;
   }
 }

@@ -6,7 +6,7 @@ import type { KeyType } from '../schemas/withdraw';
 import type { Item } from '../storage/dynamo';
 import { keys } from '../storage/keys';
 import type { TxWrite } from '../storage/transact';
-import { TemporaryConflictError } from '../http/errors';
+import { IdClashError } from '../http/errors';
 
 export const WITHDRAW_ITEM_TYPE = 'withdraw';
 
@@ -65,7 +65,7 @@ export function reservationWrites(table: string, item: Item): TxWrite[] {
       },
       onConditionFailed: () => new InsufficientBalanceError(),
     },
-    { Put: { TableName: table, Item: item, ConditionExpression: 'attribute_not_exists(PK)' }, onConditionFailed: () => new TemporaryConflictError() },
+    { Put: { TableName: table, Item: item, ConditionExpression: 'attribute_not_exists(PK)' }, onConditionFailed: () => new IdClashError() },
   ];
 }
 

@@ -45,22 +45,25 @@ describe('idempotency layer (spec 4.1) on a creation route', () => {
     useLocalStackEnvironment();
   });
 
-  it('20 concurrent requests with one key create exactly one resource; the rest get 409 in progress', async () => {
+  it('20 concurrent requests with one key create exactly one resource; every other answer is a replay of it or 409 in progress', async () => {
     await freshCaller();
     const k = key();
     const body = { name: 'concurrent', delay_ms: 300 };
     const replies = await Promise.all(Array.from({ length: 20 }, () => invoke(probe, probeRoute, { headers: { ...auth, 'idempotency-key': k }, body })));
-    const created = replies.filter((r) => r.status === 200);
+    // Which requests arrive while the first still runs depends on the machine: count outcomes, not timing.
+    const fresh = replies.filter((r) => r.status === 200 && r.headers['Idempotent-Replayed'] === undefined);
+    const replayed = replies.filter((r) => r.status === 200 && r.headers['Idempotent-Replayed'] === 'true');
     const busy = replies.filter((r) => r.status === 409);
-    expect(created).toHaveLength(1);
-    expect(busy).toHaveLength(19);
+    expect(fresh).toHaveLength(1);
+    expect(replayed.length + busy.length).toBe(19);
+    for (const reply of replayed) expect(reply.body).toBe(fresh[0]?.body);
     for (const reply of busy) expect(reply.json).toMatchObject({ code: 'idempotency_in_progress', error: expect.any(String) });
     expect(await probeItems(account.account_id)).toBe(1);
 
     const replay = await invoke(probe, probeRoute, { headers: { ...auth, 'idempotency-key': k }, body });
     expect(replay.status).toBe(200);
     expect(replay.headers['Idempotent-Replayed']).toBe('true');
-    expect(replay.body).toBe(created[0]?.body);
+    expect(replay.body).toBe(fresh[0]?.body);
     expect(await probeItems(account.account_id)).toBe(1);
   });
 

@@ -5,6 +5,7 @@ import { creditAccount } from '../../shared/accounts/store';
 import { routes } from '../../shared/routes';
 import { getRuntime, overrideRuntime } from '../../shared/runtime';
 import { keys } from '../../shared/storage/keys';
+import { handler as getBalance } from '../../functions/account/balance';
 import { handler as createWithdraw } from '../../functions/pixout/create';
 import { accountStore, bearer, newAccount, tokenFor, useLocalStackEnvironment } from '../support/api';
 import { cardBody, common, createCharge } from '../support/charges';
@@ -25,38 +26,62 @@ describe('withdrawals under concurrency and failure (in-process handlers, the re
     process.env.RATE_LIMIT_ACCOUNT_PER_MINUTE = '100000';
   });
 
-  it('200 concurrent creations against a balance covering exactly 50: 50 succeed, 150 get 400, the balance ends at 0 and is never negative', async () => {
-    const account = await newAccount(undefined, 25);
-    await creditAccount(accountStore(), account.account_id, 50 * (1000 + 25));
-    const auth = bearer(await tokenFor(account));
-    let reading = true;
-    const seen: number[] = [];
-    const sampler = (async () => {
-      while (reading) {
-        seen.push(await balanceCents(account.account_id));
-        await new Promise((resolve) => setTimeout(resolve, 5));
-      }
-    })();
-    const replies = await Promise.all(
-      Array.from({ length: 200 }, () =>
-        invoke(createWithdraw, routes.createWithdraw, {
-          headers: { ...auth, 'idempotency-key': `race-${randomUUID()}` },
-          body: { amount: 10, pixkey: 'race@example.com', keytype: 'EMAIL' },
+  it('200 concurrent creations against a balance covering exactly 50, 5 rounds: exactly 50 succeed, the rest 400 (or 503 then retried), never a 500, the balance exact and never negative', async () => {
+    const counted = { created: 0, refused: 0, busy: 0, other: 0 };
+    for (let round = 0; round < 5; round += 1) {
+      const account = await newAccount(undefined, 25);
+      await creditAccount(accountStore(), account.account_id, 50 * (1000 + 25));
+      const auth = bearer(await tokenFor(account));
+      // A busy account has its rate-limit minute open already: open it, so the race measures the balance.
+      expect((await invoke(getBalance, routes.balance, { headers: auth })).status).toBe(200);
+      let reading = true;
+      const seen: number[] = [];
+      const sampler = (async () => {
+        while (reading) {
+          seen.push(await balanceCents(account.account_id));
+          await new Promise((resolve) => setTimeout(resolve, 5));
+        }
+      })();
+      // Each client retries a 503 with the same key, as the error asks: Retry-After, then exponential backoff with full jitter.
+      const finals = await Promise.all(
+        Array.from({ length: 200 }, async () => {
+          const key = `race-${randomUUID()}`;
+          for (let attempt = 1; ; attempt += 1) {
+            const reply = await invoke(createWithdraw, routes.createWithdraw, {
+              headers: { ...auth, 'idempotency-key': key },
+              body: { amount: 10, pixkey: 'race@example.com', keytype: 'EMAIL' },
+            });
+            if (reply.status !== 503 || attempt >= 40) return reply;
+            counted.busy += 1;
+            expect(reply.json).toMatchObject({ code: 'temporary_conflict', error: expect.any(String) });
+            expect(Number(reply.headers['Retry-After'])).toBeGreaterThanOrEqual(1);
+            const ceiling = Math.min(16_000, Number(reply.headers['Retry-After']) * 1000 * 2 ** (attempt - 1));
+            await new Promise((resolve) => setTimeout(resolve, ceiling * Math.random()));
+          }
         }),
-      ),
-    );
-    reading = false;
-    await sampler;
-    const statuses = replies.map((r) => r.status);
-    expect(statuses.filter((s) => s === 200)).toHaveLength(50);
-    expect(statuses.filter((s) => s === 400)).toHaveLength(150);
-    for (const reply of replies.filter((r) => r.status === 400)) expect(reply.json).toMatchObject({ code: 'insufficient_balance' });
-    expect(await balanceCents(account.account_id)).toBe(0);
-    expect(seen.length).toBeGreaterThan(0);
-    expect(Math.min(...seen)).toBeGreaterThanOrEqual(0);
-    const items = await listedItems(keys.withdrawListPartition(account.account_id));
-    expect(items).toHaveLength(50);
-  }, 60_000);
+      );
+      reading = false;
+      await sampler;
+      const statuses = finals.map((r) => r.status);
+      counted.created += statuses.filter((s) => s === 200).length;
+      counted.refused += statuses.filter((s) => s === 400).length;
+      counted.other += statuses.filter((s) => s !== 200 && s !== 400).length;
+      expect(statuses.filter((s) => s === 500)).toHaveLength(0);
+      expect(statuses.filter((s) => s === 200)).toHaveLength(50);
+      expect(statuses.filter((s) => s === 400)).toHaveLength(150);
+      for (const reply of finals.filter((r) => r.status === 400)) expect(reply.json).toMatchObject({ code: 'insufficient_balance' });
+      expect(await balanceCents(account.account_id)).toBe(0);
+      expect(seen.length).toBeGreaterThan(0);
+      expect(Math.min(...seen)).toBeGreaterThanOrEqual(0);
+      const items = await listedItems(keys.withdrawListPartition(account.account_id));
+      expect(items).toHaveLength(50);
+      const answered = new Set(finals.filter((r) => r.status === 200).map((r) => (r.json as { withdraw: { reference: string } }).withdraw.reference));
+      expect(new Set(items.map((item) => String(item.reference)))).toEqual(answered);
+    }
+    // The figures of the 5 rounds (the closing note quotes them); only the guarantee is asserted.
+    console.info(`withdraw race, 5 rounds × 200: ${JSON.stringify(counted)}`);
+    expect(counted.created).toBe(250);
+  }, 400_000);
 
   it('a crash after the commit and before the answer: the retry with the same key returns the same withdraw, no second reservation', async () => {
     const account = await newAccount();

@@ -24,3 +24,18 @@ export async function notify(notification: SimulatedNotification, options: { sec
 export function notification(command: ProviderCommand, target: { txid?: string; reference?: string }): SimulatedNotification {
   return notificationFor(command, target, new Date());
 }
+
+/**
+ * Sends a notification as a provider does: an answer of 503 (or a lost connection) is retried with
+ * exponential backoff and full jitter until another answer comes; returns every answer seen, the last one final.
+ */
+export async function notifyUntilSettled(notification: SimulatedNotification, maxAttempts = 30): Promise<Reply[]> {
+  const seen: Reply[] = [];
+  for (let attempt = 1; ; attempt += 1) {
+    const reply = await notify(notification).catch(() => undefined);
+    if (reply) seen.push(reply);
+    if ((reply && reply.status !== 503) || attempt >= maxAttempts) return seen;
+    const ceiling = Math.min(8_000, Number(reply?.headers['retry-after'] ?? 1) * 1000 * 2 ** (attempt - 1));
+    await new Promise((resolve) => setTimeout(resolve, ceiling * Math.random()));
+  }
+}

@@ -7,7 +7,7 @@ export function admitCaller(): PipelineMiddleware {
     before: async (request) => {
       const { state } = request.context;
       const sourceIp = request.event.requestContext?.http?.sourceIp ?? 'unknown';
-      state.caller = await admit(state.route, { authorization: header(request, 'authorization'), sourceIp }, state.runtime);
+      state.caller = await admit(state.route, { authorization: header(request, 'authorization'), sourceIp }, state.runtime, state.budget);
     },
   };
 }

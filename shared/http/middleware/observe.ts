@@ -4,6 +4,7 @@ import { toErrorAnswer } from '../errors';
 import type { AnyRoute } from '../route';
 import { isPending, type PipelineMiddleware, type PipelineRequest } from '../state';
 import type { Runtime } from '../../runtime';
+import { retryBudget } from '../../storage/contention';
 
 function requestFields(request: PipelineRequest) {
   const { route, startedAt, caller } = request.context.state;
@@ -23,7 +24,7 @@ function requestFields(request: PipelineRequest) {
 export function observe(route: AnyRoute, runtime: () => Runtime): PipelineMiddleware {
   return {
     before: (request) => {
-      request.context.state = { route, startedAt: Date.now(), runtime: runtime() };
+      request.context.state = { route, startedAt: Date.now(), budget: retryBudget(), runtime: runtime() };
     },
     after: (request) => {
       const pending = request.response;

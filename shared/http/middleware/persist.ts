@@ -3,9 +3,10 @@ import { unixSeconds } from '../../clock';
 import { requestFingerprint } from '../../idempotency/fingerprint';
 import { idempotencyKeyFrom, IDEMPOTENCY_HEADER } from '../../idempotency/key';
 import { acquireIdempotencyLock, completionWrite, releaseIdempotencyLock } from '../../idempotency/store';
+import { outsideDeadline } from '../../storage/deadline';
 import { commitWrites } from '../../storage/transact';
 import { JSON_TYPE } from '../answer';
-import { toErrorAnswer } from '../errors';
+import { AppError, RequestDeadlineError, toErrorAnswer } from '../errors';
 import type { Answer } from '../answer';
 import { header, type PipelineMiddleware, type RouteState } from '../state';
 import type { TxWrite } from '../../storage/transact';
@@ -30,6 +31,7 @@ export function persist(): PipelineMiddleware {
         nowSeconds: unixSeconds(clock.now()),
         lockSeconds: config.idempotency.lockSeconds,
         ttlSeconds: config.idempotency.ttlSeconds,
+        budget: state.budget,
       });
       if (acquired.kind === 'replay') state.replay = acquired.answer;
       else state.lock = acquired.lock;
@@ -41,9 +43,12 @@ export function persist(): PipelineMiddleware {
       state.lock = undefined;
       const answer = toErrorAnswer(request.error);
       try {
-        if (answer.status >= 500) await releaseIdempotencyLock(state.runtime.db, lock);
-        else
-          await commitWrites(state.runtime.db, [completionWrite(lock, { status: answer.status, body: JSON.stringify(answer.body), contentType: JSON_TYPE })]);
+        // Past the request's deadline too: a 503 for a busy table must still free the key.
+        await outsideDeadline(async () =>
+          answer.status >= 500
+            ? void (await releaseIdempotencyLock(state.runtime.db, lock))
+            : commitWrites(state.runtime.db, [completionWrite(lock, { status: answer.status, body: JSON.stringify(answer.body), contentType: JSON_TYPE })]),
+        );
       } catch (err) {
         // The lock expires by itself; the client's answer stays the original error.
         logger.warn('idempotency record not settled', { route: state.route.id, error: err instanceof Error ? err.message : 'unknown' });
@@ -55,6 +60,28 @@ export function persist(): PipelineMiddleware {
 /** Commits the route's writes and the completed idempotency record (if a key is held) in ONE transaction. */
 export async function commitAnswer(state: RouteState, answer: Answer, writes: readonly TxWrite[]): Promise<void> {
   const completion = state.lock ? [completionWrite(state.lock, answer)] : [];
-  await commitWrites(state.runtime.db, [...writes, ...completion]);
+  await commitWrites(state.runtime.db, [...writes, ...completion], state.budget);
   state.lock = undefined;
+}
+
+/** What a failed commit left behind. */
+export type CommitOutcome = 'nothing_written' | 'committed' | 'unknown';
+
+/**
+ * Settles a commit that failed. A typed refusal (a failed condition, contention, an id clash) wrote
+ * nothing. Any other failure (a lost connection, the request's deadline) is ambiguous: when a key is
+ * held, removing the lock settles it (its removal makes the commit impossible from then on; finding
+ * the record completed means the commit happened). Without a key the outcome stays unknown.
+ */
+export async function settleFailedCommit(state: RouteState, err: unknown): Promise<CommitOutcome> {
+  if (err instanceof AppError && !(err instanceof RequestDeadlineError)) return 'nothing_written';
+  const lock = state.lock;
+  if (!lock) return 'unknown';
+  try {
+    const removed = await outsideDeadline(() => releaseIdempotencyLock(state.runtime.db, lock));
+    state.lock = undefined;
+    return removed ? 'nothing_written' : 'committed';
+  } catch {
+    return 'unknown';
+  }
 }

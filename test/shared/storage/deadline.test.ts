@@ -1,0 +1,55 @@
+import { performance } from 'node:perf_hooks';
+import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import { describe, expect, it } from 'vitest';
+import { RequestDeadlineError, toErrorAnswer } from '../../../shared/http/errors';
+import { outsideDeadline, stopAtFor, DEADLINE_MARGIN_MS, withDeadline } from '../../../shared/storage/deadline';
+import { createDb } from '../../../shared/storage/dynamo';
+
+/** A client whose every call fails after `ms` (a slow network), without any server. */
+function slowDb(ms: number) {
+  return createDb(
+    new DynamoDBClient({
+      region: 'us-east-1',
+      credentials: { accessKeyId: 'x', secretAccessKey: 'x' },
+      maxAttempts: 1,
+      requestHandler: { handle: () => new Promise((_resolve, reject) => setTimeout(() => reject(new Error('slow network')), ms)) },
+    }),
+  );
+}
+
+const read = new GetCommand({ TableName: 't', Key: { PK: 'a', SK: 'b' } });
+
+describe('request deadline on DynamoDB calls', () => {
+  it('a call still running at the deadline gives up with a 503 that says to retry with the same key', async () => {
+    const db = slowDb(1_500);
+    const started = performance.now();
+    const error = await withDeadline(performance.now() + 100, () => db.send(read)).catch((err: unknown) => err);
+    expect(error).toBeInstanceOf(RequestDeadlineError);
+    expect(performance.now() - started).toBeLessThan(1_400);
+    const answer = toErrorAnswer(error);
+    expect(answer.status).toBe(503);
+    expect(answer.body).toMatchObject({ code: 'temporary_conflict' });
+    expect(answer.headers['Retry-After']).toBeDefined();
+  });
+
+  it('a call made after the deadline fails at once', async () => {
+    const db = slowDb(1_000);
+    const started = performance.now();
+    await expect(withDeadline(performance.now() - 1, () => db.send(read))).rejects.toBeInstanceOf(RequestDeadlineError);
+    expect(performance.now() - started).toBeLessThan(900);
+  });
+
+  it('calls outside a request, and clean-up calls marked outsideDeadline, are not cut', async () => {
+    const db = slowDb(200);
+    await expect(db.send(read)).rejects.toThrow('slow network');
+    await expect(withDeadline(performance.now() + 50, () => outsideDeadline(() => db.send(read)))).rejects.toThrow('slow network');
+  });
+
+  it('keeps a margin from the function’s remaining time', () => {
+    const now = performance.now();
+    const stopAt = stopAtFor(10_000);
+    expect(stopAt - now).toBeGreaterThan(10_000 - DEADLINE_MARGIN_MS - 50);
+    expect(stopAt - now).toBeLessThanOrEqual(10_000 - DEADLINE_MARGIN_MS + 50);
+  });
+});
