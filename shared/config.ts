@@ -23,6 +23,8 @@ export const configSchema = z.object({
   /** Local runs only (never set in AWS): hostnames or IP literals whose private addresses are allowed. */
   WEBHOOK_ALLOW_PRIVATE_HOSTS: z.string().default(''),
   CEP_TIMEOUT_MS: positiveInt(3000),
+  /** A hard limit on each call to the payment provider: well inside the API functions' 10 s. */
+  PROVIDER_TIMEOUT_MS: positiveInt(5000),
 });
 
 export type Config = {
@@ -32,7 +34,7 @@ export type Config = {
   rateLimits: { auth: number; cep: number; account: number };
   idempotency: { lockSeconds: number; ttlSeconds: number };
   cep: { provider: 'public' | 'fixture'; timeoutMs: number };
-  payments: { provider: 'simulated'; credentialsSecretId: string | undefined };
+  payments: { provider: 'simulated'; credentialsSecretId: string | undefined; timeoutMs: number };
   /** The service's own public base URL (boleto pages, the simulated PSP's locations). */
   publicBaseUrl: string;
   /** The payout queue (withdrawals to ask the bank for) and the factor applied to its retry waits. */
@@ -54,7 +56,7 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
     rateLimits: { auth: c.RATE_LIMIT_AUTH_PER_MINUTE, cep: c.RATE_LIMIT_CEP_PER_MINUTE, account: c.RATE_LIMIT_ACCOUNT_PER_MINUTE },
     idempotency: { lockSeconds: c.IDEMPOTENCY_LOCK_SECONDS, ttlSeconds: c.IDEMPOTENCY_TTL_SECONDS },
     cep: { provider: c.CEP_PROVIDER, timeoutMs: c.CEP_TIMEOUT_MS },
-    payments: { provider: c.PAYMENT_PROVIDER, credentialsSecretId: c.PROVIDER_SECRET_ID },
+    payments: { provider: c.PAYMENT_PROVIDER, credentialsSecretId: c.PROVIDER_SECRET_ID, timeoutMs: c.PROVIDER_TIMEOUT_MS },
     publicBaseUrl: c.PUBLIC_BASE_URL.replace(/\/+$/, ''),
     payouts: { queueUrl: c.PAYOUT_QUEUE_URL, retryScale: c.PAYOUT_RETRY_SCALE },
     webhooks: {

@@ -3,6 +3,7 @@
  * route per row), the local HTTP server and the OpenAPI generator. Adding an endpoint = one row here
  * plus one handler file under functions/.
  */
+import { TOTAL_ROUNDING_RULE } from './charges/total';
 import { defineRoute, type AnyRoute } from './http/route';
 import { authTokenResponseSchema } from './schemas/auth';
 import { balanceResponseSchema } from './schemas/balance';
@@ -162,7 +163,7 @@ export const routes = {
     retryOnIdClash: true,
     tag: 'Charges',
     summary: 'Create a Pix charge (BR Code and QR code)',
-    description: 'The invoice stays PENDING until the provider confirms the payment. The total is computed as in spec 1 and cannot exceed what Pix carries.',
+    description: `The invoice stays PENDING until the provider confirms the payment. The total cannot exceed what Pix carries. Total: ${TOTAL_ROUNDING_RULE}`,
     request: { body: pixCreateBodySchema },
     responses: { 200: { description: 'The charge', schema: pixCreatedSchema } },
   }),
@@ -176,8 +177,7 @@ export const routes = {
     retryOnIdClash: true,
     tag: 'Charges',
     summary: 'Create a boleto for one of your customers',
-    description:
-      'The customer must be yours and have a full address. The boleto URL shows a printable page; the barcode follows FEBRABAN (due-date factor rule in force since 2025-02-22).',
+    description: `The customer must be yours and have a full address. The boleto URL shows a printable page; the barcode follows FEBRABAN (due-date factor rule in force since 2025-02-22). Total: ${TOTAL_ROUNDING_RULE}`,
     request: { body: boletoCreateBodySchema },
     responses: { 200: { description: 'The charge', schema: boletoCreatedSchema } },
   }),
@@ -190,8 +190,7 @@ export const routes = {
     idempotency: 'optional',
     tag: 'Charges',
     summary: 'Charge a card (authorized at once)',
-    description:
-      'Approved: 200 with the invoice PAID and the balance credited. Declined by the issuer: 400 and nothing is credited. Processor failure: 502 and nothing is charged.',
+    description: `Approved: 200 with the invoice PAID and the balance credited. Declined by the issuer: 400 and nothing is credited. Processor failure: 502 and nothing is charged. Total: ${TOTAL_ROUNDING_RULE}`,
     request: { body: cardCreateBodySchema },
     responses: { 200: { description: 'Approved', schema: cardCreatedSchema }, 502: { description: 'The card processor failed; nothing was charged' } },
   }),

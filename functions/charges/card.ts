@@ -1,3 +1,4 @@
+import { createHash, randomUUID } from 'node:crypto';
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { requireCaller } from '../../shared/auth/caller';
 import { cardFieldErrors, last4, normalizeBrand } from '../../shared/cards/card';
@@ -7,8 +8,9 @@ import { httpHandler } from '../../shared/http/pipeline';
 import { newNumericId } from '../../shared/ids';
 import { assertMethodEnabled, balanceWrite, baseInvoice, checkedTotalCents, invoiceCreationWrites } from '../../shared/invoices/create';
 import { cardTransaction, invoiceEventData, invoiceItem, newInvoiceReference } from '../../shared/invoices/record';
+import { logger } from '../../shared/logger';
 import { formatCents } from '../../shared/money';
-import { ProviderError } from '../../shared/providers/port';
+import { ProviderError, withProviderTimeout } from '../../shared/providers/port';
 import { providerFor } from '../../shared/providers/select';
 import { routes } from '../../shared/routes';
 import type { Runtime } from '../../shared/runtime';
@@ -31,7 +33,28 @@ async function unusedReference(runtime: Runtime): Promise<string> {
  * PAID, the balance credited and invoice.paid written to the outbox, all in one transaction.
  * Declined → 400 and nothing is written. The card number and CVV are never stored, logged or echoed.
  */
-export const handler = httpHandler(routes.createCard, async ({ body, caller, runtime, now }) => {
+/**
+ * The provider's idempotency key: one per (account, Idempotency-Key), so a retry after a lost answer
+ * finds the first authorization; without a key every call is a new authorization (the caller's choice).
+ */
+function providerIdempotencyKey(accountId: string, idempotencyKey: string | undefined): string {
+  const source = idempotencyKey === undefined ? `once:${randomUUID()}` : `key:${accountId}:${idempotencyKey}`;
+  return createHash('sha256').update(`card-authorization:${source}`).digest('hex');
+}
+
+/** Voids an approved authorization only when its invoice is not recorded (re-read: a commit's outcome may have been unknown). */
+async function voidUnlessRecorded(runtime: Runtime, reference: string, transactionId: string): Promise<void> {
+  const found = await runtime.db.send(
+    new GetCommand({ TableName: runtime.config.tableName, Key: keys.invoice(reference), ConsistentRead: true, ProjectionExpression: 'PK' }),
+  );
+  if (found.Item) {
+    logger.warn('card authorization kept: its invoice was recorded after all', { reference });
+    return;
+  }
+  await withProviderTimeout(providerFor(runtime.config).voidCard({ reference, transactionId }), runtime.config.payments.timeoutMs);
+}
+
+export const handler = httpHandler(routes.createCard, async ({ body, caller, idempotencyKey, runtime, now }) => {
   const account = requireCaller(caller);
   assertMethodEnabled(account, 'creditcard');
   const card = {
@@ -49,13 +72,15 @@ export const handler = httpHandler(routes.createCard, async ({ body, caller, run
   const ids = { invoiceId: newNumericId(now), reference: await unusedReference(runtime) };
   let authorization;
   try {
-    authorization = await providerFor(runtime.config).authorizeCard({
+    const authorizing = providerFor(runtime.config).authorizeCard({
+      idempotencyKey: providerIdempotencyKey(account.accountId, idempotencyKey),
       reference: ids.reference,
       amountCents: total,
       installments: body.installments,
       description: body.item_name,
       card: { ...card, brand, holder: body.creditcard_holder },
     });
+    authorization = await withProviderTimeout(authorizing, runtime.config.payments.timeoutMs);
   } catch (err) {
     if (err instanceof ProviderError)
       throw new UpstreamError(502, 'The card processor failed to answer; nothing was charged. Retry with the same Idempotency-Key.');
@@ -100,6 +125,6 @@ export const handler = httpHandler(routes.createCard, async ({ body, caller, run
       outboxWrite(table, account.accountId, newEvent('invoice.paid', invoiceEventData(item, 'PAID'), now)),
     ],
     // An approved authorization that could not be recorded is voided: no charge without its invoice.
-    compensate: () => providerFor(runtime.config).voidCard({ reference: ids.reference, transactionId: approved.transactionId }),
+    compensate: () => voidUnlessRecorded(runtime, ids.reference, approved.transactionId),
   };
 });

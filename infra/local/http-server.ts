@@ -6,27 +6,37 @@ import { fallbackHandler, routeList } from '../../shared/routes';
 import { lambdaContext, toHttpApiEvent } from './apigw-event';
 import { loadHandler } from './handlers';
 
-const MAX_BODY_BYTES = 1024 * 1024;
+/**
+ * Lambda's synchronous invocation payload limit (6 MB): on AWS a bigger request never reaches a
+ * handler. Below it, the pipeline's own 1 MB rule answers 413 (shared/http/middleware/json-body.ts).
+ */
+const GATEWAY_MAX_BODY_BYTES = 6 * 1024 * 1024;
+/** Past this the connection is cut instead of reading on (API Gateway's own 10 MB ceiling, doubled). */
+const DRAIN_LIMIT_BYTES = 20 * 1024 * 1024;
+
+const PAYLOAD_TOO_LARGE = JSON.stringify({ error: `The request body is larger than ${GATEWAY_MAX_BODY_BYTES} bytes`, code: 'payload_too_large' });
 
 function send(res: ServerResponse, status: number, body: string, headers: Record<string, string> = { 'Content-Type': 'application/json' }) {
   res.writeHead(status, headers);
   res.end(body);
 }
 
+/** The request body, or null when it is over the gateway's limit (read to its end and dropped, so the 413 can be sent). */
 function readBody(req: IncomingMessage): Promise<Buffer | null> {
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;
     req.on('data', (chunk: Buffer) => {
       size += chunk.length;
-      if (size > MAX_BODY_BYTES) {
-        resolve(null);
+      if (size > DRAIN_LIMIT_BYTES) {
         req.destroy();
         return;
       }
-      chunks.push(chunk);
+      if (size <= GATEWAY_MAX_BODY_BYTES) chunks.push(chunk);
+      else chunks.length = 0;
     });
-    req.on('end', () => resolve(Buffer.concat(chunks)));
+    req.on('end', () => resolve(size > GATEWAY_MAX_BODY_BYTES ? null : Buffer.concat(chunks)));
+    req.on('close', () => resolve(null));
     req.on('error', reject);
   });
 }
@@ -52,7 +62,7 @@ export async function startHttpServer(root: string, port: number, host = '127.0.
   const server = createServer((req, res) => {
     void (async () => {
       const body = await readBody(req);
-      if (body === null) return send(res, 413, JSON.stringify({ message: 'Request Entity Too Large' }));
+      if (body === null) return send(res, 413, PAYLOAD_TOO_LARGE, { 'Content-Type': 'application/json; charset=utf-8', Connection: 'close' });
       const url = req.url ?? '/';
       const method = req.method ?? 'GET';
       const match = route(method, new URL(url, 'http://local').pathname);

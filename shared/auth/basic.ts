@@ -3,6 +3,7 @@ import { BadRequestError, UnauthorizedError } from '../http/errors';
 export type KeyPair = { publicKey: string; secretKey: string };
 
 const BASE64 = /^[A-Za-z0-9+/]+={0,2}$/;
+const MAX_ENCODED_LENGTH = 256;
 
 /**
  * Parses `Authorization: Basic base64(public:secret)`.
@@ -13,6 +14,9 @@ export function parseBasicAuthorization(header: string | undefined): KeyPair {
   const match = /^Basic(?:\s+(.*))?$/i.exec(header.trim());
   if (!match) throw new UnauthorizedError('Authorization must use the Basic scheme with your public and secret keys');
   const encoded = (match[1] ?? '').trim();
+  // Our keys (PUB- + 32, SEC- + 48) encode in about 120 characters; a longer value names no key, and
+  // would exceed DynamoDB's 2,048-byte key limit on the lookup.
+  if (encoded.length > MAX_ENCODED_LENGTH) throw new UnauthorizedError('Invalid public or secret key');
   if (encoded.length === 0 || encoded.length % 4 !== 0 || !BASE64.test(encoded)) {
     throw new BadRequestError('Malformed Basic credentials: expected base64(public_key:secret_key)', 'malformed_authorization');
   }

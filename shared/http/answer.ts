@@ -10,7 +10,10 @@ export type RouteResult = {
   contentType?: string;
   headers?: Record<string, string>;
   writes?: TxWrite[];
-  /** Undoes what the implementation did outside the table (e.g. voids a card authorization) when the commit fails. */
+  /**
+   * Undoes what the implementation did outside the table (e.g. voids a card authorization) when the commit
+   * failed. It may run when the commit's outcome is unknown: it must re-check what was recorded first.
+   */
   compensate?: () => Promise<void>;
 };
 

@@ -110,6 +110,12 @@ export class RequestDeadlineError extends TemporaryConflictError {
   }
 }
 
+export class PayloadTooLargeError extends AppError {
+  constructor(limitBytes: number) {
+    super(413, `The request body is larger than ${limitBytes} bytes (1 MB)`, 'payload_too_large');
+  }
+}
+
 export class UpstreamError extends AppError {
   constructor(status: 502 | 503, message: string) {
     super(status, message, status === 502 ? 'upstream_error' : 'upstream_unavailable');

@@ -29,6 +29,8 @@ export type RouteRequest<Body, Query, Params> = {
   query: Parsed<Query>;
   params: Parsed<Params>;
   caller: Caller | undefined;
+  /** The request's Idempotency-Key, when it holds one (e.g. to derive a provider's idempotency key). */
+  idempotencyKey: string | undefined;
   event: APIGatewayProxyEventV2;
   runtime: Runtime;
   now: Date;
@@ -69,6 +71,7 @@ export function httpHandler<Body extends ZodType | undefined, Query extends ZodT
           query: input.query as Parsed<Query>,
           params: input.params as Parsed<Params>,
           caller: state.caller,
+          idempotencyKey: state.lock?.key,
           event,
           runtime: state.runtime,
           now: state.runtime.clock.now(),
@@ -84,14 +87,12 @@ export function httpHandler<Body extends ZodType | undefined, Query extends ZodT
             logger.warn('commit confirmed after an ambiguous failure', { route: route.id });
             return { ...answer, replayed: false };
           }
-          if (outcome === 'nothing_written') {
-            // Undo what the implementation did elsewhere (e.g. void a card authorization), then draw again on an id clash.
-            await outsideDeadline(async () => result.compensate?.()).catch((undo: unknown) =>
-              logger.error('compensation failed', { route: route.id, error: undo instanceof Error ? undo.message : 'unknown' }),
-            );
-          } else if (result.compensate) {
-            logger.error('commit outcome unknown: compensation skipped', { route: route.id });
-          }
+          // Undo what the implementation did elsewhere (e.g. void a card authorization); when the outcome is
+          // unknown, the compensation itself re-reads what was recorded before undoing anything.
+          if (outcome === 'unknown' && result.compensate) logger.warn('commit outcome unknown: compensation re-checks the record', { route: route.id });
+          await outsideDeadline(async () => result.compensate?.()).catch((undo: unknown) =>
+            logger.error('compensation failed', { route: route.id, error: undo instanceof Error ? undo.message : 'unknown' }),
+          );
           if (!(err instanceof IdClashError) || attempt >= attempts) throw err;
           continue;
         }

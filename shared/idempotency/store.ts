@@ -3,13 +3,15 @@ import { DeleteCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { ConflictError, UnprocessableError } from '../http/errors';
 import { type Db, isConditionalCheckFailed, itemFromConditionFailure } from '../storage/dynamo';
 import { type RetryBudget, retryTransient } from '../storage/contention';
+import { seal, unseal } from '../crypto/personal-data';
 import { keys } from '../storage/keys';
 import type { TxWrite } from '../storage/transact';
 
 /** The answer kept for replay: status, body text and the content type. */
 export type StoredAnswer = { status: number; body: string; contentType: string };
 
-export type Lock = { table: string; accountId: string; key: string; lockId: string; ttl: number };
+/** A held key; `answerKey` seals the answer stored for replay (it may carry personal data, e.g. a customer's document). */
+export type Lock = { table: string; accountId: string; key: string; lockId: string; ttl: number; answerKey: Buffer };
 
 export type AcquireResult = { kind: 'acquired'; lock: Lock } | { kind: 'replay'; answer: StoredAnswer };
 
@@ -21,6 +23,8 @@ export type AcquireInput = {
   nowSeconds: number;
   lockSeconds: number;
   ttlSeconds: number;
+  /** Seals and unseals the stored answers (ServiceKeys.idempotentAnswers). */
+  answerKey: Buffer;
   /** The request's budget for retrying a lock put that met a running transaction on the same key. */
   budget?: RetryBudget;
 };
@@ -52,7 +56,7 @@ export async function acquireIdempotencyLock(db: Db, input: AcquireInput): Promi
       ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
     });
     await retryTransient(() => db.send(put), input.budget);
-    return { kind: 'acquired', lock: { table: input.table, accountId: input.accountId, key: input.key, lockId, ttl } };
+    return { kind: 'acquired', lock: { table: input.table, accountId: input.accountId, key: input.key, lockId, ttl, answerKey: input.answerKey } };
   } catch (err) {
     if (!isConditionalCheckFailed(err)) throw err;
     const existing = itemFromConditionFailure(err);
@@ -60,25 +64,37 @@ export async function acquireIdempotencyLock(db: Db, input: AcquireInput): Promi
       throw new UnprocessableError('This Idempotency-Key was already used with another request body or route', 'idempotency_key_reused');
     }
     if (existing.state === 'COMPLETED') {
-      return { kind: 'replay', answer: { status: Number(existing.status), body: String(existing.body), contentType: String(existing.contentType) } };
+      const body =
+        typeof existing.bodySealed === 'string'
+          ? unseal(existing.bodySealed, input.answerKey, answerContext(input.accountId, input.key))
+          : String(existing.body); // records written before answers were sealed (they expire within 24 h)
+      return { kind: 'replay', answer: { status: Number(existing.status), body, contentType: String(existing.contentType) } };
     }
     throw new ConflictError('A request with this Idempotency-Key is still being processed', 'idempotency_in_progress');
   }
 }
 
-/** The write that completes the record: part of the same transaction as the business writes. */
+/** The associated data of a stored answer: it cannot be moved to another account's key. */
+function answerContext(accountId: string, key: string): string {
+  return `idempotent-answer:${accountId}:${key}`;
+}
+
+/**
+ * The write that completes the record: part of the same transaction as the business writes. The answer
+ * is stored sealed (AES-256-GCM), so no personal data of a replayable answer sits readable in the table.
+ */
 export function completionWrite(lock: Lock, answer: StoredAnswer): TxWrite {
   return {
     Update: {
       TableName: lock.table,
       Key: keys.idempotency(lock.accountId, lock.key),
-      UpdateExpression: 'SET #state = :done, #status = :status, body = :body, contentType = :ct REMOVE lockExpiresAt',
+      UpdateExpression: 'SET #state = :done, #status = :status, bodySealed = :body, contentType = :ct REMOVE lockExpiresAt',
       ConditionExpression: 'lockId = :lock AND #state = :running',
       ExpressionAttributeNames: { '#state': 'state', '#status': 'status' },
       ExpressionAttributeValues: {
         ':done': 'COMPLETED',
         ':status': answer.status,
-        ':body': answer.body,
+        ':body': seal(answer.body, lock.answerKey, answerContext(lock.accountId, lock.key)),
         ':ct': answer.contentType,
         ':lock': lock.lockId,
         ':running': 'IN_PROGRESS',

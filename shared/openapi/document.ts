@@ -82,7 +82,12 @@ function responses(route: AnyRoute, schemas: SchemaCollector): Json {
     out[String(status)] ??= jsonResponse(description, schema, headers);
   };
   const takesInput = route.request.body || route.request.query || route.request.params || route.idempotency !== 'none';
-  if (route.request.body || route.auth === 'basic') add(400, 'Malformed request (body not a JSON object, malformed credentials) or a business rule refused it');
+  if (route.request.body || route.auth === 'basic')
+    add(
+      400,
+      'Malformed request (body not a JSON object, nested deeper than 32 levels, or repeating a key: code duplicate_key; malformed credentials) or a business rule refused it',
+    );
+  if (route.method === 'POST' || route.method === 'PUT' || route.method === 'PATCH') add(413, 'The request body is larger than 1 MB (code payload_too_large)');
   if (route.auth !== 'none') add(401, 'Missing, invalid, expired or revoked credentials');
   if (route.idempotency !== 'none') add(409, 'A request with this Idempotency-Key is still being processed (code idempotency_in_progress)');
   if (takesInput)

@@ -21,6 +21,11 @@ export type BoletoRequest = {
 export type RegisteredBoleto = { barcode: string; digitable: string };
 
 export type CardRequest = {
+  /**
+   * The provider's idempotency key: derived from (account, Idempotency-Key), so a retry after a lost
+   * answer (a timeout) finds the first authorization instead of making a second one.
+   */
+  idempotencyKey: string;
   reference: string;
   amountCents: number;
   installments: number;
@@ -45,6 +50,20 @@ export class ProviderError extends Error {
   constructor(message: string) {
     super(message);
     this.name = 'ProviderError';
+  }
+}
+
+/** Runs one provider call under a hard time limit: past it the call counts as failed (ProviderError). */
+export async function withProviderTimeout<T>(call: Promise<T>, timeoutMs: number): Promise<T> {
+  call.catch(() => undefined);
+  let timer: NodeJS.Timeout | undefined;
+  const expired = new Promise<never>((_resolve, reject) => {
+    timer = setTimeout(() => reject(new ProviderError(`The provider did not answer within ${timeoutMs} ms`)), timeoutMs);
+  });
+  try {
+    return await Promise.race([call, expired]);
+  } finally {
+    clearTimeout(timer);
   }
 }
 

@@ -4,7 +4,7 @@ import { buildBarcode, digitableLine } from '../boleto/barcode';
 import { randomString, sortableNumericId } from '../ids';
 import { buildDynamicBrCode } from '../pix/brcode';
 import { checkSignatureHeader } from '../signatures/hmac-header';
-import { NotificationRejected, type PaymentProvider, ProviderError } from './port';
+import { type CardAuthorization, NotificationRejected, type PaymentProvider, ProviderError } from './port';
 
 /**
  * Test cards of the simulated provider (docs/decisions.md). Any other valid card is approved.
@@ -13,6 +13,8 @@ export const SIMULATED_CARDS = {
   approved: '4111111111111111',
   declined: '4000000000000002',
   providerError: '4000000000000119',
+  /** Approved, but the answer of the first call for an idempotency key never comes (a lost answer): the retry finds it. */
+  approvedAnswerLost: '4000000000000259',
 } as const;
 
 /** The simulated bank code of its boletos (not a real bank's). */
@@ -60,12 +62,20 @@ const KIND = {
  * URL, boletos with a valid FEBRABAN barcode, card decisions by test card number, and notifications
  * signed with `t=…,v1=…` (HMAC-SHA256) under the credential held in Secrets Manager.
  */
-export function simulatedProvider(options: { locationBase: string; merchantCity?: string }): PaymentProvider & { voided: ReadonlySet<string> } {
+export type SimulatedProvider = PaymentProvider & {
+  voided: ReadonlySet<string>;
+  /** Authorizations made, by the caller's idempotency key (a replay makes none). */
+  authorizations: ReadonlyMap<string, CardAuthorization>;
+};
+
+export function simulatedProvider(options: { locationBase: string; merchantCity?: string }): SimulatedProvider {
   const base = options.locationBase.replace(/^https?:\/\//, '').replace(/\/+$/, '');
   const voided = new Set<string>();
+  const authorizations = new Map<string, CardAuthorization>();
   return {
     name: 'simulated',
     voided,
+    authorizations,
     async voidCard(request) {
       voided.add(request.transactionId);
     },
@@ -88,8 +98,16 @@ export function simulatedProvider(options: { locationBase: string; merchantCity?
     },
     async authorizeCard(request) {
       if (request.card.number === SIMULATED_CARDS.providerError) throw new ProviderError('The simulated provider failed to answer');
-      if (request.card.number === SIMULATED_CARDS.declined) return { outcome: 'declined', message: 'Card declined by the issuer' };
-      return { outcome: 'approved', transactionId: `sim_${randomString(24)}`, status: 1, message: 'Approved' };
+      // Idempotent, as card processors are: the same key answers the first decision again.
+      const known = authorizations.get(request.idempotencyKey);
+      if (known) return known;
+      const decision: CardAuthorization =
+        request.card.number === SIMULATED_CARDS.declined
+          ? { outcome: 'declined', message: 'Card declined by the issuer' }
+          : { outcome: 'approved', transactionId: `sim_${randomString(24)}`, status: 1, message: 'Approved' };
+      authorizations.set(request.idempotencyKey, decision);
+      if (request.card.number === SIMULATED_CARDS.approvedAnswerLost) await new Promise<never>(() => undefined);
+      return decision;
     },
     parseNotification(rawBody, headers, credential, now) {
       const check = checkSignatureHeader(rawBody, headers[SIMULATED_SIGNATURE_HEADER], credential, Math.floor(now.getTime() / 1000));

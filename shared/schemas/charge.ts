@@ -1,13 +1,29 @@
 import { z } from 'zod';
-import { hasAtMostTwoDecimals } from '../charges/total';
+import { hasAtMostDecimals, MONEY_DECIMALS, PERCENT_DECIMALS, TOTAL_ROUNDING_RULE } from '../charges/total';
+import { moneyString } from './balance';
 import { isValidDocument, documentTypeOf } from './documents';
 
-const TWO_DECIMALS = 'Must have at most 2 decimals';
+const MONEY_PRECISION = `Must have at most ${MONEY_DECIMALS} decimals`;
+const PERCENT_PRECISION = `Must have at most ${PERCENT_DECIMALS} decimals`;
 
 /** A money amount in a request: a JSON number > 0 with at most 2 decimals (spec 1, 2.1). */
-export const moneyInput = (max: number) => z.number().gt(0, 'Must be greater than 0').max(max).refine(hasAtMostTwoDecimals, TWO_DECIMALS);
+export const moneyInput = (max: number) =>
+  z
+    .number()
+    .gt(0, 'Must be greater than 0')
+    .max(max)
+    .refine((value) => hasAtMostDecimals(value, MONEY_DECIMALS), MONEY_PRECISION);
 
-const percent = z.number().min(0).max(100).refine(hasAtMostTwoDecimals, TWO_DECIMALS);
+/** A percent of spec 2.1 (tax, discount): 0 to 100 with at most 4 decimals (as Stripe's tax rates). */
+const percent = z
+  .number()
+  .min(0)
+  .max(100)
+  .refine((value) => hasAtMostDecimals(value, PERCENT_DECIMALS), PERCENT_PRECISION)
+  .describe(`Percent, 0 to 100, at most ${PERCENT_DECIMALS} decimals`);
+
+/** The total of a charge in answers, with its rounding rule (docs/decisions.md, Charges). */
+export const chargeTotal = moneyString.describe(`The charge total in BRL, two decimals. ${TOTAL_ROUNDING_RULE}`);
 
 /** A real calendar date YYYY-MM-DD (2026-02-30 is refused). */
 export const calendarDate = z

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { calendarDate, commonChargeFields, payerDocument } from './charge';
+import { calendarDate, chargeTotal, commonChargeFields, payerDocument } from './charge';
 import { moneyString } from './balance';
 
 const payerEmail = z.email().max(255);
@@ -41,7 +41,7 @@ export const pixCreatedSchema = z
   .object({
     invoice: z.object({
       reference: z.string(),
-      total: moneyString,
+      total: chargeTotal,
       txid: z.string(),
       due_date: z.string(),
       copy: z.string().describe('Pix "copia e cola" BR Code'),
@@ -54,7 +54,7 @@ export const boletoCreatedSchema = z
   .object({
     invoice: z.object({
       reference: z.string(),
-      total: moneyString,
+      total: chargeTotal,
       due_date: z.string(),
       status: z.string(),
       boleto: z.string().describe('URL of the printable boleto'),
@@ -70,7 +70,7 @@ export const cardTransactionSchema = z
 
 export const cardCreatedSchema = z
   .object({
-    invoice: z.object({ reference: z.string(), total: moneyString, due_date: z.string(), status: z.literal('PAID'), transaction: cardTransactionSchema }),
+    invoice: z.object({ reference: z.string(), total: chargeTotal, due_date: z.string(), status: z.literal('PAID'), transaction: cardTransactionSchema }),
   })
   .meta({ id: 'CardCreated' });
 
@@ -84,7 +84,7 @@ export const invoiceSchema = z
     amount: moneyString,
     discount: z.number(),
     tax: z.number(),
-    total: moneyString,
+    total: chargeTotal,
     status: z.enum(['PENDING', 'PAID', 'CANCELED', 'REFUNDED']),
     due_date: z.string(),
     method: z.enum(['pix', 'boleto', 'creditcard']),

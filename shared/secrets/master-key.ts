@@ -19,8 +19,18 @@ export function secretsManagerSource(client: SecretsManagerClient = new SecretsM
 
 const masterSecretSchema = z.object({ masterKey: z.string().min(32) });
 
-/** One key per purpose, derived from the master key: token signatures, personal-data encryption, boleto page links, idempotency fingerprints, webhook secrets (AES-256-GCM). */
-export type ServiceKeys = { tokenSigning: Buffer; personalData: Buffer; boletoLinks: Buffer; idempotency: Buffer; webhookSecrets: Buffer };
+/**
+ * One key per purpose, derived from the master key: token signatures, personal-data encryption, boleto
+ * page links, idempotency fingerprints, stored idempotent answers and webhook secrets (AES-256-GCM).
+ */
+export type ServiceKeys = {
+  tokenSigning: Buffer;
+  personalData: Buffer;
+  boletoLinks: Buffer;
+  idempotency: Buffer;
+  idempotentAnswers: Buffer;
+  webhookSecrets: Buffer;
+};
 
 /** Parses the secret's JSON and derives one key per purpose. */
 export function deriveServiceKeys(secretString: string): ServiceKeys {
@@ -31,6 +41,7 @@ export function deriveServiceKeys(secretString: string): ServiceKeys {
     personalData: deriveKey(parsed.data.masterKey, 'personal-data/v1'),
     boletoLinks: deriveKey(parsed.data.masterKey, 'boleto-links/v1'),
     idempotency: deriveKey(parsed.data.masterKey, 'idempotency-fingerprint/v1'),
+    idempotentAnswers: deriveKey(parsed.data.masterKey, 'idempotent-answers/v1'),
     webhookSecrets: deriveKey(parsed.data.masterKey, 'webhook-secrets/v1'),
   };
 }

@@ -2,8 +2,9 @@ import { randomUUID } from 'node:crypto';
 import { GetCommand, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { IssuedKeys } from '../../shared/accounts/store';
+import { unseal } from '../../shared/crypto/personal-data';
 import { requestFingerprint } from '../../shared/idempotency/fingerprint';
-import { TemporaryConflictError } from '../../shared/http/errors';
+import { IdClashError } from '../../shared/http/errors';
 import { httpHandler } from '../../shared/http/pipeline';
 import { getRuntime } from '../../shared/runtime';
 import { keys as itemKeys } from '../../shared/storage/keys';
@@ -227,7 +228,12 @@ describe('request bodies (spec 7)', () => {
     expect(reply.status).toBe(200);
     const store = accountStore();
     const record = await store.db.send(new GetCommand({ TableName: store.table, Key: itemKeys.idempotency(account.account_id, k), ConsistentRead: true }));
-    expect(record.Item).toMatchObject({ state: 'COMPLETED', status: 200, body: reply.body });
+    expect(record.Item).toMatchObject({ state: 'COMPLETED', status: 200, bodySealed: expect.stringMatching(/^v1\./) });
+    // The stored answer is sealed (it may hold personal data), and opens to exactly what was answered.
+    expect(record.Item?.body).toBeUndefined();
+    expect(JSON.stringify(record.Item)).not.toContain('together');
+    const answerKey = (await getRuntime().serviceKeys()).idempotentAnswers;
+    expect(unseal(String(record.Item?.bodySealed), answerKey, `idempotent-answer:${account.account_id}:${k}`)).toBe(reply.body);
   });
 });
 
@@ -249,7 +255,7 @@ describe('retry on an id clash', () => {
         writes: [
           {
             Put: { TableName: runtime.config.tableName, Item: key, ConditionExpression: 'attribute_not_exists(PK)' },
-            onConditionFailed: () => new TemporaryConflictError(),
+            onConditionFailed: () => new IdClashError(),
           },
         ],
       };

@@ -12,7 +12,7 @@ describe('parseConfig', () => {
       rateLimits: { auth: 10, cep: 30, account: 60 },
       idempotency: { lockSeconds: 60, ttlSeconds: 24 * 60 * 60 },
       cep: { provider: 'public', timeoutMs: 3000 },
-      payments: { provider: 'simulated', credentialsSecretId: undefined },
+      payments: { provider: 'simulated', credentialsSecretId: undefined, timeoutMs: 5000 },
       publicBaseUrl: 'http://127.0.0.1:3000',
       payouts: { queueUrl: undefined, retryScale: 1 },
       webhooks: { queueUrl: undefined, retryScale: 1, allowPrivateHosts: [] },

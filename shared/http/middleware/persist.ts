@@ -23,11 +23,13 @@ export function persist(): PipelineMiddleware {
       const key = idempotencyKeyFrom(header(request, IDEMPOTENCY_HEADER), state.route.idempotency);
       if (key === undefined || !state.caller) return;
       const { config, db, clock } = state.runtime;
+      const serviceKeys = await state.runtime.serviceKeys();
       const acquired = await acquireIdempotencyLock(db, {
         table: config.tableName,
         accountId: state.caller.accountId,
         key,
-        fingerprint: requestFingerprint(state.route.id, request.event.body, (await state.runtime.serviceKeys()).idempotency),
+        fingerprint: requestFingerprint(state.route.id, request.event.body, serviceKeys.idempotency),
+        answerKey: serviceKeys.idempotentAnswers,
         nowSeconds: unixSeconds(clock.now()),
         lockSeconds: config.idempotency.lockSeconds,
         ttlSeconds: config.idempotency.ttlSeconds,

@@ -81,4 +81,10 @@ describe('parseBasicAuthorization', () => {
   it('gives 400 malformed_authorization when the decoded text has no colon', () => {
     expectMalformed(`Basic ${b64('no-colon-here')}`);
   });
+
+  it('refuses credentials far longer than any key (401) before they reach a table key', () => {
+    const header = `Basic ${b64(`PUB-${'x'.repeat(2_100)}:SEC-secret`)}`;
+    expect(() => parseBasicAuthorization(header)).toThrow(UnauthorizedError);
+    expect(parseBasicAuthorization(`Basic ${b64(`PUB-${'a'.repeat(32)}:SEC-${'b'.repeat(48)}`)}`).publicKey).toBe(`PUB-${'a'.repeat(32)}`);
+  });
 });

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { describe, expect, it } from 'vitest';
 import { defineRoute, pathParameterNames, type AnyRoute } from '../../../shared/http/route';
 import { buildOpenApiDocument } from '../../../shared/openapi/document';
-import { routeList } from '../../../shared/routes';
+import { routeList, routes } from '../../../shared/routes';
 
 type Json = Record<string, unknown>;
 type Operation = {
@@ -170,5 +170,44 @@ describe('buildOpenApiDocument with a route that takes every kind of input', () 
     expect(Object.keys(operation.responses)).toEqual(expect.arrayContaining(['200', '400', '401', '409', '422', '429', '500']));
     const schemas = (document.components as { schemas: Record<string, unknown> }).schemas;
     expect(schemas.ThingPart).toBeDefined();
+  });
+});
+
+describe('the rounding rule of charge totals in the document', () => {
+  const document = buildOpenApiDocument(routeList);
+  const schemas = (
+    document.components as { schemas: Record<string, { properties: Record<string, { description?: string; properties?: Record<string, Json> }> }> }
+  ).schemas;
+  const charges = [routes.createPix, routes.createBoleto, routes.createCard];
+
+  it('is in the description of every charge creation, with the half-cent example', () => {
+    for (const route of charges) {
+      const description = String((operationOf(document, route) as unknown as { description?: string }).description);
+      expect(description, route.id).toContain('rounded once, at the end, to cents, half up');
+      expect(description, route.id).toContain('amount 0.05 × quantity 1 with tax 10 gives 0.055, answered "0.06"');
+    }
+  });
+
+  it('describes the total field of each created charge and of the invoice object with the same rule', () => {
+    const totals = [
+      schemas.PixCreated?.properties.invoice?.properties?.total,
+      schemas.BoletoCreated?.properties.invoice?.properties?.total,
+      schemas.CardCreated?.properties.invoice?.properties?.total,
+      schemas.Invoice?.properties.total,
+    ];
+    for (const total of totals) expect(String((total as { description?: string } | undefined)?.description)).toContain('half up (a half cent goes up)');
+  });
+
+  it('gives tax and discount their 4 decimals', () => {
+    const body = operationOf(document, routes.createPix).requestBody?.content['application/json']?.schema as Json;
+    const properties = ((schemas.CreatePixCharge ?? body) as { properties: Record<string, { description?: string }> }).properties;
+    expect(properties.tax?.description).toContain('at most 4 decimals');
+    expect(properties.discount?.description).toContain('at most 4 decimals');
+  });
+
+  it('lists 413 payload_too_large on every route that takes a body', () => {
+    for (const route of routeList.filter((r) => r.method === 'POST' || r.method === 'PUT')) {
+      expect(operationOf(document, route).responses['413']?.description, route.id).toContain('payload_too_large');
+    }
   });
 });

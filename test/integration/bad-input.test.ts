@@ -1,0 +1,763 @@
+import { randomUUID } from 'node:crypto';
+import { join } from 'node:path';
+import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import type { APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
+import fc from 'fast-check';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { lambdaContext, toHttpApiEvent } from '../../infra/local/apigw-event';
+import { creditAccount } from '../../shared/accounts/store';
+import type { AnyRoute } from '../../shared/http/route';
+import { routeList, routes } from '../../shared/routes';
+import { signatureHeader } from '../../shared/signatures/hmac-header';
+import { SIMULATED_SIGNATURE_HEADER } from '../../shared/providers/simulated';
+import { keys } from '../../shared/storage/keys';
+import { accountStore, basic, bearer, call as httpCall, newAccount, tokenFor, uniqueIp, useLocalStackEnvironment } from '../support/api';
+import { cardBody, common } from '../support/charges';
+import { customerBody, fullAddress } from '../support/customers';
+import { deepArray, DuplicateKeys, hostileKey, hostileString, hostileValue, hostileWholeBody, nearIds, RawJson, toJsonText } from '../support/hostile-values';
+import { ROOT } from '../support/local-stack-process';
+import { providerSecret } from '../support/provider';
+
+/**
+ * Bad input on every route of shared/routes.ts, driven in-process through the real handlers and the
+ * local table: fast-check properties over bodies, query strings, path parameters and headers, valid
+ * and broken. The guarantees: never a 500; every error in the spec's shapes (spec 7); and nothing
+ * written on a rejection (the account's items, lists and balance change exactly as the accepted
+ * requests explain).
+ */
+
+type Input = { params?: Record<string, string>; query?: readonly (readonly [string, string])[]; body?: string; headers?: Record<string, string> };
+type Reply = { status: number; headers: Record<string, string>; body: string; json: unknown };
+type Handler = (event: unknown, context: unknown) => Promise<unknown>;
+
+const handlers = new Map<string, Promise<Handler>>();
+
+function handlerOf(route: AnyRoute): Promise<Handler> {
+  let loaded = handlers.get(route.id);
+  if (!loaded) {
+    loaded = import(join(ROOT, route.handler)).then((module: { handler: Handler }) => module.handler);
+    handlers.set(route.id, loaded);
+  }
+  return loaded;
+}
+
+/** The path with its parameters filled in (percent-encoded) and the query string, as a client would send them. */
+function urlOf(route: AnyRoute, input: Input): string {
+  // A URL cannot carry a lone surrogate: the client's encoder would write U+FFFD (the path parameters go to the handler as they are).
+  const encode = (text: string) => encodeURIComponent(text.replace(/[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g, '\ufffd'));
+  const path = route.path.replace(/\{([A-Za-z0-9_]+)\}/g, (_, name: string) => encode(input.params?.[name] ?? 'x'));
+  const query = (input.query ?? []).map(([k, v]) => `${encode(k)}=${encode(v)}`).join('&');
+  return query ? `${path}?${query}` : path;
+}
+
+/** One call of the route's real handler with the API Gateway v2 event the gateway would build, from a fresh source address. */
+async function send(route: AnyRoute, input: Input): Promise<Reply> {
+  const handler = await handlerOf(route);
+  const event = toHttpApiEvent(
+    {
+      method: route.method,
+      url: urlOf(route, input),
+      headers: input.headers ?? {},
+      body: Buffer.from(input.body ?? '', 'utf8'),
+      sourceIp: uniqueIp(),
+      host: 'localhost',
+    },
+    `${route.method} ${route.path}`,
+    input.params,
+  );
+  const result = (await handler(event, lambdaContext(route.id))) as APIGatewayProxyStructuredResultV2;
+  const body = result.body ?? '';
+  let json: unknown;
+  try {
+    json = JSON.parse(body);
+  } catch {
+    json = undefined;
+  }
+  return { status: result.statusCode ?? 0, headers: (result.headers ?? {}) as Record<string, string>, body, json };
+}
+
+/** 5xx answers a route may give for reasons other than bad input (the CEP fixture's "services down", the card processor). */
+const UPSTREAM_CODES = new Set(['upstream_unavailable', 'upstream_error', 'temporary_conflict']);
+
+/** The error shapes of spec 7: general `{"error": string, "code"?: string}`; validation 422 `{"error": {field: [messages]}}`. Never a 500. */
+function expectSpecShape(route: AnyRoute, reply: Reply, context: string): void {
+  const where = `${route.id} ${context} → ${reply.status} ${reply.body.slice(0, 300)}`;
+  expect(reply.status, where).not.toBe(500);
+  expect(reply.status, where).toBeGreaterThanOrEqual(200);
+  if (reply.status < 400) return;
+  expect(reply.headers['Content-Type'], where).toMatch(/^application\/json/);
+  const json = reply.json as Record<string, unknown> | undefined;
+  expect(json !== null && typeof json === 'object' && !Array.isArray(json), where).toBe(true);
+  if (!json) return;
+  if (reply.status >= 500) expect(UPSTREAM_CODES.has(String(json.code)), where).toBe(true);
+  if (reply.status === 422 && typeof json.error === 'object') {
+    expect(Object.keys(json), where).toEqual(['error']);
+    const fields = Object.entries(json.error as Record<string, unknown>);
+    expect(fields.length, where).toBeGreaterThan(0);
+    for (const [field, messages] of fields) {
+      expect(field.length, where).toBeGreaterThan(0);
+      expect(Array.isArray(messages) && messages.length > 0 && messages.every((m) => typeof m === 'string' && m.length > 0), where).toBe(true);
+    }
+    return;
+  }
+  expect(
+    Object.keys(json).every((k) => k === 'error' || k === 'code'),
+    where,
+  ).toBe(true);
+  expect(typeof json.error === 'string' && json.error.length > 0, where).toBe(true);
+  if (json.code !== undefined) expect(String(json.code), where).toMatch(/^[a-z_]+$/);
+}
+
+/** What the account holds: its items, its lists (with statuses), its balance and webhook settings (never the rate counters). */
+type Snapshot = {
+  customers: number;
+  ledger: number;
+  balanceCents: number;
+  webhookUrl: unknown;
+  webhookSecret: unknown;
+  kv: unknown;
+  invoices: string[];
+  withdrawals: string[];
+};
+
+async function snapshot(accountId: string): Promise<Snapshot> {
+  const store = accountStore();
+  const own = await store.db.send(
+    new QueryCommand({
+      TableName: store.table,
+      KeyConditionExpression: 'PK = :pk',
+      ExpressionAttributeValues: { ':pk': `ACCT#${accountId}` },
+      ConsistentRead: true,
+    }),
+  );
+  const items = own.Items ?? [];
+  const account = items.find((i) => i.SK === 'ACCOUNT') ?? {};
+  const list = async (partition: string) =>
+    (
+      await store.db.send(
+        new QueryCommand({
+          TableName: store.table,
+          IndexName: 'GSI1',
+          KeyConditionExpression: 'GSI1PK = :pk',
+          ExpressionAttributeValues: { ':pk': partition },
+        }),
+      )
+    ).Items ?? [];
+  // (Webhook deliveries are left out: the stack's sender writes them later, from events, not the request.)
+  const [invoices, withdrawals] = await Promise.all([list(keys.invoiceListPartition(accountId)), list(keys.withdrawListPartition(accountId))]);
+  return {
+    customers: items.filter((i) => String(i.SK).startsWith('CUSTOMER#')).length,
+    ledger: items.filter((i) => String(i.SK).startsWith('LEDGER#')).length,
+    balanceCents: Number(items.find((i) => i.SK === 'BALANCE')?.availableCents ?? 0),
+    webhookUrl: account.webhookUrl,
+    webhookSecret: account.webhookSecretSealed,
+    kv: account.kv,
+    invoices: invoices.map((i) => `${String(i.reference)}:${String(i.status)}`).sort(),
+    withdrawals: withdrawals.map((i) => `${String(i.reference)}:${String(i.status)}`).sort(),
+  };
+}
+
+const centsOf = (text: unknown) => Math.round(Number(text) * 100);
+
+/** The snapshot the accepted (2xx) replies of one route explain; anything else must leave the account as it was. */
+function explained(route: AnyRoute, before: Snapshot, after: Snapshot, accepted: Reply[]): Snapshot {
+  const expected = { ...before };
+  const bodies = accepted.map((r) => r.json as Record<string, Record<string, unknown>>);
+  switch (route.id) {
+    case routes.createCustomer.id:
+      expected.customers += accepted.length;
+      break;
+    case routes.createPix.id:
+    case routes.createBoleto.id:
+    case routes.createCard.id:
+      // New invoices: the references the accepted replies name, PENDING (or PAID for cards).
+      expected.invoices = [
+        ...before.invoices,
+        ...bodies.map((b) => `${String(b.invoice?.reference)}:${route.id === routes.createCard.id ? 'PAID' : 'PENDING'}`),
+      ].sort();
+      if (route.id === routes.createCard.id) expected.balanceCents += bodies.reduce((sum, b) => sum + centsOf(b.invoice?.total), 0);
+      break;
+    case routes.createWithdraw.id:
+      expected.withdrawals = [...before.withdrawals, ...bodies.map((b) => `${String(b.withdraw?.reference)}:PENDING`)].sort();
+      expected.balanceCents -= bodies.reduce((sum, b) => sum + centsOf(b.withdraw?.amount) + centsOf(b.withdraw?.fee), 0);
+      break;
+    case routes.putWebhook.id:
+      if (accepted.length > 0) {
+        expected.webhookUrl = bodies[bodies.length - 1]?.webhook?.url;
+        if (before.webhookSecret === undefined) expected.webhookSecret = after.webhookSecret;
+      }
+      break;
+    case routes.rotateWebhookSecret.id:
+      if (accepted.length > 0) expected.webhookSecret = after.webhookSecret;
+      break;
+    default:
+      break;
+  }
+  return expected;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Inputs
+
+const CONTENT_TYPES = [
+  'application/json',
+  'application/json; charset=utf-8',
+  'text/plain',
+  '',
+  'application/octet-stream',
+  'application/x-www-form-urlencoded',
+];
+
+/** Headers a client could send: any content type (octet-stream makes the gateway base64-encode the body), sometimes an Idempotency-Key, right or wrong. */
+const headersArb = (auth: Record<string, string>) =>
+  fc
+    .record({
+      contentType: fc.constantFrom(...CONTENT_TYPES),
+      key: fc.option(
+        fc.oneof(
+          fc.uuid().map((u) => `fz-${u}`),
+          hostileString.filter((s) => s.length < 2000),
+        ),
+        { nil: undefined },
+      ),
+    })
+    .map(({ contentType, key }) => ({
+      ...auth,
+      ...(contentType ? { 'content-type': contentType } : {}),
+      ...(key !== undefined ? { 'idempotency-key': key } : {}),
+    }));
+
+/** A body for a route: the valid one, or it broken in one of many ways, or something that is not an object at all. */
+function bodyArb(valid: Record<string, unknown>): fc.Arbitrary<string> {
+  const fields = Object.keys(valid);
+  const withField = (field: string, value: unknown) => {
+    const copy: Record<string, unknown> = { ...valid };
+    Object.defineProperty(copy, field, { value, enumerable: true, writable: true, configurable: true });
+    return copy;
+  };
+  const field = fc.constantFrom(...fields);
+  return fc.oneof(
+    { arbitrary: fc.constant(toJsonText(valid)), weight: 1 },
+    { arbitrary: fc.tuple(field, hostileValue).map(([f, v]) => toJsonText(withField(f, v))), weight: 5 },
+    {
+      arbitrary: fc
+        .array(fc.tuple(field, hostileValue), { minLength: 2, maxLength: 4 })
+        .map((pairs) => toJsonText(pairs.reduce((b, [f, v]) => ({ ...b, [f]: v }), valid))),
+      weight: 2,
+    },
+    {
+      arbitrary: fc.subarray(fields, { minLength: 1 }).map((gone) => toJsonText(Object.fromEntries(Object.entries(valid).filter(([k]) => !gone.includes(k))))),
+      weight: 2,
+    },
+    { arbitrary: fc.tuple(hostileKey, hostileValue).map(([k, v]) => toJsonText(withField(k, v))), weight: 2 },
+    {
+      arbitrary: fc.tuple(field, hostileValue).map(([f, v]) => toJsonText(new DuplicateKeys([...Object.entries(valid), [f, v]]))),
+      weight: 1,
+    },
+    { arbitrary: hostileWholeBody, weight: 2 },
+  );
+}
+
+/** Query strings: the route's own names and others, with values right and wrong; names may repeat. */
+function queryArb(names: string[], near: string[]): fc.Arbitrary<(readonly [string, string])[]> {
+  const name = names.length > 0 ? fc.oneof({ arbitrary: fc.constantFrom(...names), weight: 3 }, { arbitrary: hostileKey, weight: 1 }) : hostileKey;
+  const value = near.length > 0 ? fc.oneof(fc.constantFrom(...near), hostileString) : hostileString;
+  return fc.array(fc.tuple(name, value), { maxLength: 5 });
+}
+
+const QUERY_NEAR = ['1', '2', '10', '50', '51', '0', '-1', '1.5', '1e3', '2030-01-01', '2030-12-31', '2020-02-30', 'PAID', 'PENDING', 'paid', 'maria', '529'];
+
+/** Path parameters: the route's names, each with a hostile string or one in a nearly right shape; never empty (the gateway would not route it). */
+function paramsArb(route: AnyRoute, extra: fc.Arbitrary<string>[] = []): fc.Arbitrary<Record<string, string>> {
+  const names = [...route.path.matchAll(/\{([A-Za-z0-9_]+)\}/g)].map((m) => m[1] ?? '');
+  const value = fc.oneof(hostileString, nearIds, ...extra).filter((s) => s.length > 0);
+  return fc.record(Object.fromEntries(names.map((n) => [n, value])));
+}
+
+// ---------------------------------------------------------------------------------------------
+// Fixture
+
+let accountId = '';
+let auth: Record<string, string> = {};
+let hooksAccountId = '';
+let hooksAuth: Record<string, string> = {};
+let basicAuth: Record<string, string> = {};
+let customerId = 0;
+let existing: { pixReference: string; pixTxid: string; boletoReference: string; withdrawReference: string; boletoToken: string; invoiceId: string } = {
+  pixReference: '',
+  pixTxid: '',
+  boletoReference: '',
+  withdrawReference: '',
+  boletoToken: '',
+  invoiceId: '',
+};
+
+function validCharge(): Record<string, unknown> {
+  return { ...common({ invoice_no: 'FUZZ-1' }), notes: 'fuzz' };
+}
+
+type Case = {
+  /** Which account's state must be explained (the webhook routes get their own account). */
+  account: () => string;
+  input: () => fc.Arbitrary<Input>;
+  runs: number;
+};
+
+const bodyCase = (valid: () => Record<string, unknown>, who: () => Record<string, string> = () => auth, runs = 40): Omit<Case, 'account'> => ({
+  input: () => fc.record({ body: bodyArb(valid()), headers: headersArb(who()) }),
+  runs,
+});
+
+const queryCase = (names: string[], runs = 25): Omit<Case, 'account'> => ({
+  input: () => fc.record({ query: queryArb(names, QUERY_NEAR), headers: headersArb(auth) }),
+  runs,
+});
+
+const main = () => accountId;
+const hooks = () => hooksAccountId;
+
+/** One fuzz case per route of the table (a test below checks none is missing). */
+const cases: Record<string, Case> = {
+  [routes.authToken.id]: {
+    account: main,
+    input: () =>
+      fc.record({
+        headers: fc.oneof(
+          fc.constant(basicAuth),
+          hostileString.map((s) => ({ authorization: s })),
+          hostileString.map((s) => ({ authorization: `Basic ${s}` })),
+          fc.tuple(hostileString, hostileString).map(([p, s]) => ({ authorization: basic(p, s) })),
+          fc.constant<Record<string, string>>({}),
+        ),
+        body: fc.oneof(hostileWholeBody, fc.constant('')),
+      }),
+    runs: 30,
+  },
+  [routes.balance.id]: { account: main, ...queryCase([]) },
+  [routes.createCustomer.id]: { account: main, ...bodyCase(() => customerBody({ ...fullAddress(), phone: '+55 11 99999-0000' })) },
+  [routes.getCustomer.id]: {
+    account: main,
+    input: () => fc.record({ params: paramsArb(routes.getCustomer, [fc.constant(String(customerId))]), headers: headersArb(auth) }),
+    runs: 30,
+  },
+  [routes.listCustomers.id]: { account: main, ...queryCase(['page', 'limit', 'document', 'name', 'email', 'phone', 'mobilephone']) },
+  [routes.listCountries.id]: { account: main, ...queryCase([], 10) },
+  [routes.listStates.id]: { account: main, ...queryCase([], 10) },
+  [routes.searchCep.id]: {
+    account: main,
+    input: () => fc.record({ params: paramsArb(routes.searchCep, [fc.constantFrom('01310-100', '01310100', '99999-999')]), headers: headersArb(auth) }),
+    runs: 30,
+  },
+  [routes.createPix.id]: { account: main, ...bodyCase(() => ({ ...validCharge(), email: 'payer@example.com', document: '529.982.247-25', client: 'Payer' })) },
+  [routes.createBoleto.id]: { account: main, ...bodyCase(() => ({ ...validCharge(), customer: customerId, instructions: 'Não receber após o vencimento' })) },
+  [routes.createCard.id]: { account: main, ...bodyCase(() => cardBody({ invoice_no: 'FUZZ-CARD', creditcard_year: new Date().getUTCFullYear() + 2 })) },
+  [routes.listInvoices.id]: { account: main, ...queryCase(['page', 'limit', 'invoice_no', 'email', 'start_date', 'end_date']) },
+  [routes.getInvoice.id]: {
+    account: main,
+    input: () => fc.record({ params: paramsArb(routes.getInvoice, [fc.constant(existing.invoiceId)]), headers: headersArb(auth) }),
+    runs: 20,
+  },
+  [routes.getInvoiceByReference.id]: {
+    account: main,
+    input: () => fc.record({ params: paramsArb(routes.getInvoiceByReference, [fc.constant(existing.pixReference)]), headers: headersArb(auth) }),
+    runs: 20,
+  },
+  [routes.getPixByReference.id]: {
+    account: main,
+    input: () =>
+      fc.record({ params: paramsArb(routes.getPixByReference, [fc.constantFrom(existing.pixReference, existing.boletoReference)]), headers: headersArb(auth) }),
+    runs: 20,
+  },
+  [routes.getPixByTxid.id]: {
+    account: main,
+    input: () => fc.record({ params: paramsArb(routes.getPixByTxid, [fc.constant(existing.pixTxid)]), headers: headersArb(auth) }),
+    runs: 20,
+  },
+  [routes.createWithdraw.id]: {
+    account: main,
+    ...bodyCase(() => ({ amount: 1.25, pixkey: 'fuzz@example.com', keytype: 'EMAIL', description: 'fuzz', client: 'Fornecedor' })),
+  },
+  [routes.getWithdraw.id]: {
+    account: main,
+    input: () => fc.record({ params: paramsArb(routes.getWithdraw, [fc.constant(existing.withdrawReference)]), headers: headersArb(auth) }),
+    runs: 20,
+  },
+  [routes.listWithdrawals.id]: { account: main, ...queryCase(['page', 'start', 'end', 'status']) },
+  [routes.getWebhook.id]: { account: hooks, input: () => fc.record({ query: queryArb([], []), headers: headersArb(hooksAuth) }), runs: 10 },
+  [routes.putWebhook.id]: {
+    account: hooks,
+    input: () =>
+      fc.record({
+        body: fc.oneof(
+          bodyArb({ url: 'https://93.184.215.14/hooks' }),
+          fc
+            .constantFrom(
+              'https://127.0.0.1/x',
+              'http://93.184.215.14/x',
+              'https://user:pw@93.184.215.14/x',
+              'https://93.184.215.14:22/x',
+              'https://[::1]/x',
+              'https://[::ffff:127.0.0.1]/x',
+              'https://0x7f000001/x',
+              'https://169.254.169.254/latest/meta-data',
+              'https://10.0.0.1/x',
+              'https://93.184.215.14:8443/x',
+              'javascript:alert(1)',
+              'file:///etc/passwd',
+              'https://',
+              `https://93.184.215.14/${'a'.repeat(300)}`,
+            )
+            .map((url) => JSON.stringify({ url })),
+        ),
+        headers: headersArb(hooksAuth),
+      }),
+    runs: 30,
+  },
+  [routes.rotateWebhookSecret.id]: {
+    account: hooks,
+    input: () => fc.record({ body: fc.oneof(hostileWholeBody, bodyArb({ x: 1 })), headers: headersArb(hooksAuth) }),
+    runs: 10,
+  },
+  [routes.testWebhook.id]: {
+    account: hooks,
+    input: () => fc.record({ body: fc.oneof(hostileWholeBody, bodyArb({ x: 1 })), headers: headersArb(hooksAuth) }),
+    runs: 10,
+  },
+  [routes.webhookDeliveries.id]: { account: hooks, input: () => fc.record({ query: queryArb([], []), headers: headersArb(hooksAuth) }), runs: 10 },
+  [routes.providerNotification.id]: {
+    account: main,
+    input: () => {
+      const notification = fc.record(
+        {
+          id: fc.oneof({ arbitrary: fc.uuid(), weight: 3 }, { arbitrary: hostileValue, weight: 1 }),
+          type: fc.oneof(
+            { arbitrary: fc.constantFrom('pix.paid', 'boleto.paid', 'charge.canceled', 'charge.refunded', 'pixout.paid', 'pixout.refused'), weight: 3 },
+            { arbitrary: hostileValue, weight: 1 },
+          ),
+          // Shapes of references and txids that name nothing (a real one would make a valid notification, not bad input).
+          txid: fc.oneof({ arbitrary: nearIds, weight: 3 }, { arbitrary: hostileValue, weight: 1 }),
+          reference: fc.oneof({ arbitrary: nearIds, weight: 3 }, { arbitrary: hostileValue, weight: 1 }),
+          end_to_end_id: fc.oneof(fc.stringMatching(/^[A-Za-z0-9]{32}$/), hostileValue),
+          occurred_at: fc.oneof(
+            fc.date({ noInvalidDate: true }).map((d) => d.toISOString()),
+            hostileValue,
+          ),
+        },
+        { requiredKeys: [] },
+      );
+      const raw = fc.oneof(notification.map(toJsonText), hostileWholeBody);
+      return fc
+        .record({
+          params: fc.record({
+            name: fc.oneof({ arbitrary: fc.constant('simulated'), weight: 3 }, { arbitrary: hostileString.filter((s) => s.length > 0), weight: 1 }),
+          }),
+          body: raw,
+          // signed: the real credential over the exact body (the parser runs after the signature); otherwise a hostile header.
+          signature: fc.oneof(fc.constant<'signed'>('signed'), hostileString),
+        })
+        .map(({ params, body, signature }) => ({ params, body, headers: { 'content-type': 'application/json', 'x-signature-mode': signature } }));
+    },
+    runs: 40,
+  },
+  [routes.boletoPage.id]: {
+    account: main,
+    input: () =>
+      fc.record({
+        params: fc.oneof(
+          paramsArb(routes.boletoPage),
+          fc.record({ reference: fc.constant(existing.boletoReference), token: fc.oneof(hostileString, fc.constant(existing.boletoToken.slice(0, -1) + 'x')) }),
+        ),
+        query: queryArb([], []),
+      }),
+    runs: 20,
+  },
+  [routes.openApiDocument.id]: { account: main, input: () => fc.record({ query: queryArb([], []) }), runs: 5 },
+};
+
+/** Turns the provider case's signature mode into the header the provider would send (the secret is read once). */
+async function withSignature(route: AnyRoute, input: Input): Promise<Input> {
+  if (route.id !== routes.providerNotification.id || !input.headers) return input;
+  const { 'x-signature-mode': mode, ...headers } = input.headers;
+  const value = mode === 'signed' ? signatureHeader(input.body ?? '', await providerSecret(), Math.floor(Date.now() / 1000)) : (mode ?? '');
+  return { ...input, headers: { ...headers, [SIMULATED_SIGNATURE_HEADER.toLowerCase()]: value } };
+}
+
+async function call(route: AnyRoute, input: Input): Promise<Reply> {
+  return send(route, await withSignature(route, input));
+}
+
+beforeAll(async () => {
+  useLocalStackEnvironment();
+  // This file's process only: a few hundred calls of one account within a minute.
+  process.env.RATE_LIMIT_ACCOUNT_PER_MINUTE = '100000';
+  const [mainKeys, hookKeys] = await Promise.all([newAccount(undefined, 15), newAccount()]);
+  accountId = mainKeys.account_id;
+  hooksAccountId = hookKeys.account_id;
+  basicAuth = { authorization: basic(mainKeys.public_key, mainKeys.secret_key) };
+  [auth, hooksAuth] = (await Promise.all([tokenFor(mainKeys), tokenFor(hookKeys)])).map(bearer) as [Record<string, string>, Record<string, string>];
+  await creditAccount(accountStore(), accountId, 1_000_000);
+  const customer = await call(routes.createCustomer, { body: JSON.stringify(customerBody(fullAddress())), headers: auth });
+  customerId = (customer.json as { customer: { id: number } }).customer.id;
+  const pix = await call(routes.createPix, { body: JSON.stringify(validCharge()), headers: auth });
+  const boleto = await call(routes.createBoleto, { body: JSON.stringify({ ...validCharge(), customer: customerId }), headers: auth });
+  const withdraw = await call(routes.createWithdraw, {
+    body: JSON.stringify({ amount: 1, pixkey: 'fuzz@example.com', keytype: 'EMAIL' }),
+    headers: { ...auth, 'idempotency-key': `fz-${randomUUID()}` },
+  });
+  const pixInvoice = (pix.json as { invoice: { reference: string; txid: string } }).invoice;
+  const boletoInvoice = (boleto.json as { invoice: { reference: string; boleto: string } }).invoice;
+  const byRef = await call(routes.getInvoiceByReference, { params: { ref_id: pixInvoice.reference }, headers: auth });
+  existing = {
+    pixReference: pixInvoice.reference,
+    pixTxid: pixInvoice.txid,
+    boletoReference: boletoInvoice.reference,
+    boletoToken: boletoInvoice.boleto.split('/').pop() ?? '',
+    withdrawReference: (withdraw.json as { withdraw: { reference: string } }).withdraw.reference,
+    invoiceId: String((byRef.json as { invoice: { id: number } }).invoice.id),
+  };
+}, 60_000);
+
+describe('bad input on every route (fast-check, in-process handlers, the real local table)', () => {
+  it('has a fuzz case for every route of the table', () => {
+    expect(Object.keys(cases).sort()).toEqual(routeList.map((r) => r.id).sort());
+  });
+
+  for (const route of routeList) {
+    it(`${route.method} ${route.path}: never a 500, errors in the spec's shapes, nothing written but what the accepted calls explain`, async () => {
+      const fuzz = cases[route.id];
+      if (!fuzz) throw new Error(`no fuzz case for ${route.id}`);
+      const owner = fuzz.account();
+      const before = await snapshot(owner);
+      const accepted: Reply[] = [];
+      await fc.assert(
+        fc.asyncProperty(fuzz.input(), async (input) => {
+          const reply = await call(route, input);
+          expectSpecShape(route, reply, JSON.stringify(input).slice(0, 400));
+          // A replay (a hostile key can be a valid one, e.g. INV-AAAAAA, and come twice) writes nothing again.
+          if (reply.status >= 200 && reply.status < 300 && reply.headers['Idempotent-Replayed'] !== 'true') accepted.push(reply);
+        }),
+        { numRuns: fuzz.runs },
+      );
+      const after = await snapshot(owner);
+      expect(after).toEqual(explained(route, before, after, accepted));
+    });
+  }
+});
+
+describe('the oddest strings in every slot of every route', () => {
+  /** Values past DynamoDB's 2,048-byte key limit, multi-byte, with NUL, lone surrogates and right-to-left marks. */
+  const STRANGE = '\u0000\ud800\u202e%2F..%00';
+  const ODD = ['a'.repeat(3_000), STRANGE, `${STRANGE}${'é'.repeat(1_500)}`];
+  const BODY_ODD = [STRANGE];
+
+  it('path parameters, query values, Authorization and Idempotency-Key: never a 500, errors in the spec shapes, nothing written', async () => {
+    const before = await snapshot(accountId);
+    for (const route of routeList) {
+      const names = [...route.path.matchAll(/\{([A-Za-z0-9_]+)\}/g)].map((m) => m[1] ?? '');
+      const own = route.auth === 'basic' ? basicAuth : route.id === routes.putWebhook.id ? hooksAuth : auth;
+      for (const odd of ODD) {
+        const params = Object.fromEntries(names.map((n) => [n, odd]));
+        const queryNames = ['page', 'limit', 'name', 'email', 'document', 'start_date', 'end_date', 'start', 'end', 'status', 'invoice_no', odd];
+        const attempts: Input[] = [
+          { params, headers: own },
+          { params, query: queryNames.map((n) => [n, odd] as const), headers: { ...own, 'idempotency-key': odd } },
+          // Credentials in every odd form (routes without authentication ignore the header).
+          ...(route.auth === 'none'
+            ? []
+            : [odd, `Bearer ${odd}`, basic(odd, odd), basic(`PUB-${odd}`, 'x')].map((authorization) => ({ params, headers: { authorization } }))),
+        ];
+        for (const input of attempts) expectSpecShape(route, await call(route, input), JSON.stringify(input).slice(0, 200));
+      }
+    }
+    expect(await snapshot(accountId)).toEqual(before);
+  });
+
+  it('every body field of every route set to each odd string: never a 500, and only valid bodies write', async () => {
+    const bodies: [AnyRoute, Record<string, unknown>][] = [
+      [routes.createCustomer, customerBody(fullAddress())],
+      [routes.createPix, { ...validCharge(), email: 'payer@example.com', document: '529.982.247-25', client: 'Payer' }],
+      [routes.createBoleto, { ...validCharge(), customer: customerId, instructions: 'x' }],
+      [routes.createCard, cardBody()],
+      [
+        routes.createWithdraw,
+        { amount: 1, pixkey: 'fuzz@example.com', keytype: 'EMAIL', description: 'x', client: 'x', email: 'a@example.com', document: '529.982.247-25' },
+      ],
+    ];
+    for (const [route, valid] of bodies) {
+      const before = await snapshot(accountId);
+      const accepted: Reply[] = [];
+      for (const field of Object.keys(valid)) {
+        for (const odd of BODY_ODD) {
+          const input = { body: JSON.stringify({ ...valid, [field]: odd }), headers: { ...auth, 'idempotency-key': `fz-${randomUUID()}` } };
+          const reply = await call(route, input);
+          expectSpecShape(route, reply, `${field}=${odd.slice(0, 20)}`);
+          if (reply.status === 200) accepted.push(reply);
+        }
+      }
+      const after = await snapshot(accountId);
+      expect(after, route.id).toEqual(explained(route, before, after, accepted));
+    }
+  });
+});
+
+describe('body rules: size, duplicate keys, nesting', () => {
+  it('a body over 1 MB answers 413 payload_too_large on every route, before anything reads it; 1 MB exactly is read', async () => {
+    const over = JSON.stringify({ ...validCharge(), notes: 'x'.repeat(1024 * 1024) });
+    const before = await snapshot(accountId);
+    for (const route of routeList) {
+      const headers = route.auth === 'basic' ? basicAuth : { ...auth, 'idempotency-key': `fz-${randomUUID()}` };
+      const reply = await call(route, {
+        params: {
+          id: '1',
+          invoice_id: '1',
+          ref_id: 'INV-AAAAAA',
+          ref: 'INV-AAAAAA',
+          txid: 'x',
+          cep: '01310100',
+          name: 'simulated',
+          reference: 'INV-AAAAAA',
+          token: 'x',
+        },
+        body: over,
+        headers,
+      });
+      expect(reply.status, route.id).toBe(413);
+      expect(reply.json, route.id).toEqual({ error: expect.stringContaining('1 MB'), code: 'payload_too_large' });
+    }
+    // Binary (base64-encoded by the gateway) bodies are measured decoded: 1 MB + 1 byte of them is too large, 1 MB is not.
+    const binary = await call(routes.createPix, { body: 'x'.repeat(1024 * 1024 + 1), headers: { ...auth, 'content-type': 'application/octet-stream' } });
+    expect(binary.status).toBe(413);
+    const exact = JSON.stringify({ ...validCharge(), pad: '' });
+    const padded = exact.replace('"pad":""', `"pad":"${'x'.repeat(1024 * 1024 - Buffer.byteLength(exact))}"`);
+    expect(Buffer.byteLength(padded)).toBe(1024 * 1024);
+    const fits = await call(routes.createPix, { body: padded, headers: { ...auth, 'content-type': 'application/octet-stream' } });
+    expect(fits.status).toBe(200);
+    const after = await snapshot(accountId);
+    expect(after.invoices).toHaveLength(before.invoices.length + 1);
+    expect(after.balanceCents).toBe(before.balanceCents);
+  });
+
+  it("through the local gateway: 2 MB answers the pipeline's 413; past Lambda's 6 MB the gateway's own 413, in the same shape", async () => {
+    // A fresh account: the stack process counts its calls against its own 60 a minute.
+    const fresh = await newAccount();
+    const own = bearer(await tokenFor(fresh));
+    const before = await snapshot(fresh.account_id);
+    const two = await httpCall('POST', '/api/pix/create', { headers: own, body: JSON.stringify({ ...validCharge(), notes: 'x'.repeat(2 * 1024 * 1024) }) });
+    expect(two.status).toBe(413);
+    expect(two.json).toEqual({ error: expect.stringContaining('1 MB'), code: 'payload_too_large' });
+    const seven = await httpCall('POST', '/api/pix/create', { headers: own, body: 'x'.repeat(7 * 1024 * 1024) });
+    expect(seven.status).toBe(413);
+    expect(seven.json).toEqual({ error: expect.any(String), code: 'payload_too_large' });
+    expect(await snapshot(fresh.account_id)).toEqual(before);
+  });
+
+  it('a key repeated in one object answers 400 duplicate_key (the rule of docs/decisions.md), at any depth and however escaped; nothing is written', async () => {
+    const before = await snapshot(accountId);
+    const valid = validCharge();
+    const bodies = [
+      toJsonText(new DuplicateKeys([...Object.entries(valid), ['amount', 1]])),
+      toJsonText(new DuplicateKeys([['amount', 1000], ...Object.entries(valid)])),
+      toJsonText(new DuplicateKeys([...Object.entries(valid), ['tax', 5]])),
+      `${JSON.stringify(valid).slice(0, -1)},"\\u0061mount":5}`,
+      JSON.stringify({ ...valid, extra: { a: 1 } }).replace('{"a":1}', '{"a":1,"a":2}'),
+      JSON.stringify({ ...valid, extra: [{ b: 1 }] }).replace('{"b":1}', '{"b":1,"b":1}'),
+    ];
+    for (const body of bodies) {
+      const reply = await call(routes.createPix, { body, headers: { ...auth, 'idempotency-key': `fz-${randomUUID()}` } });
+      expect(reply.status, body).toBe(400);
+      expect(reply.json, body).toMatchObject({ code: 'duplicate_key', error: expect.stringContaining('appears twice') });
+    }
+    // The same key in two different objects is no repetition.
+    const sibling = await call(routes.createPix, { body: JSON.stringify({ ...valid, extra: [{ a: 1 }, { a: 2 }], more: { a: 3 } }), headers: auth });
+    expect(sibling.status).toBe(200);
+    const after = await snapshot(accountId);
+    expect(after.invoices).toHaveLength(before.invoices.length + 1);
+    for (const route of routeList.filter((r) => r.request.body)) {
+      const reply = await call(route, { body: '{"a":1,"a":1}', headers: route.id === routes.putWebhook.id ? hooksAuth : auth });
+      expect(reply.status, route.id).toBe(400);
+      expect(reply.json, route.id).toMatchObject({ code: 'duplicate_key' });
+    }
+  });
+
+  it('nesting deeper than 32 levels answers 400 invalid_body, also with an Idempotency-Key (whose fingerprint walks the body)', async () => {
+    const before = await snapshot(accountId);
+    for (const depth of [33, 1_000, 100_000]) {
+      const body = toJsonText({ ...validCharge(), extra: deepArray(depth) });
+      const reply = await call(routes.createPix, { body, headers: { ...auth, 'idempotency-key': `fz-${randomUUID()}` } });
+      expect(reply.status, String(depth)).toBe(400);
+      expect(reply.json).toEqual({ error: expect.stringContaining('deeper than 32'), code: 'invalid_body' });
+    }
+    const fine = await call(routes.createPix, {
+      body: toJsonText({ ...validCharge(), extra: deepArray(31) }),
+      headers: { ...auth, 'idempotency-key': `fz-${randomUUID()}` },
+    });
+    expect(fine.status).toBe(200);
+    expect((await snapshot(accountId)).invoices).toHaveLength(before.invoices.length + 1);
+  });
+});
+
+describe('numbers at the edges and percents with 4 decimals (spec 1, 2.1)', () => {
+  const pix = (fields: Record<string, unknown>) =>
+    call(routes.createPix, { body: toJsonText({ ...validCharge(), ...fields }), headers: { ...auth, 'idempotency-key': `fz-${randomUUID()}` } });
+
+  it('refuses 1e400, 0.1 + 0.2 and 999999999.999 with 422 naming the field; -0 is a percent of zero but never an amount', async () => {
+    const before = await snapshot(accountId);
+    const refused: [Record<string, unknown>, string][] = [
+      [{ amount: new RawJson('1e400') }, 'amount'],
+      [{ amount: new RawJson('-1e400') }, 'amount'],
+      [{ amount: new RawJson('1e-400') }, 'amount'],
+      [{ amount: new RawJson('-0') }, 'amount'],
+      [{ amount: 0.1 + 0.2 }, 'amount'],
+      [{ amount: 999_999_999.999 }, 'amount'],
+      [{ quantity: new RawJson('1e400') }, 'quantity'],
+      [{ quantity: 999_999_999.999 }, 'quantity'],
+      [{ tax: new RawJson('1e400') }, 'tax'],
+      [{ tax: 0.1 + 0.2 }, 'tax'],
+      [{ discount: 999_999_999.999 }, 'discount'],
+    ];
+    for (const [fields, field] of refused) {
+      const reply = await pix(fields);
+      expect(reply.status, toJsonText(fields)).toBe(422);
+      expect(Object.keys((reply.json as { error: Record<string, string[]> }).error), toJsonText(fields)).toEqual([field]);
+    }
+    expect(await snapshot(accountId)).toEqual(before);
+    // -0 and an underflow to -0 (JSON.parse reads -1e-400 as -0) are a percent of zero.
+    const zero = await pix({ tax: new RawJson('-0'), discount: new RawJson('-1e-400'), amount: 10, quantity: 1 });
+    expect(zero.status).toBe(200);
+    expect((zero.json as { invoice: { total: string } }).invoice.total).toBe('10.00');
+  });
+
+  it('takes tax and discount with up to 4 decimals and computes the total exactly; 5 decimals → 422 on the field', async () => {
+    // 200 × (1 + 0.0025 / 100) = 200.005 exactly: half a cent, up → 200.01 (floating point and toFixed(2) answer 200.00)
+    const half = await pix({ amount: 200, quantity: 1, tax: 0.0025, discount: 0 });
+    expect(half.status).toBe(200);
+    expect((half.json as { invoice: { total: string } }).invoice.total).toBe('200.01');
+    // 33.33 × 3 = 99.99; × (1 + 3.3335% − 1.2345%) = 99.99 × 1.0209900 = 102.0888… → 102.09
+    const four = await pix({ amount: 33.33, quantity: 3, tax: 3.3335, discount: 1.2345 });
+    expect(four.status).toBe(200);
+    expect((four.json as { invoice: { total: string } }).invoice.total).toBe('102.09');
+    const reference = (four.json as { invoice: { reference: string } }).invoice.reference;
+    const stored = await call(routes.getInvoiceByReference, { params: { ref_id: reference }, headers: auth });
+    expect(stored.json).toMatchObject({ invoice: { tax: 3.3335, discount: 1.2345, total: '102.09' } });
+    for (const field of ['tax', 'discount']) {
+      const reply = await pix({ [field]: 3.33351 });
+      expect(reply.status).toBe(422);
+      expect(reply.json).toEqual({ error: { [field]: ['Must have at most 4 decimals'] } });
+    }
+    const amount = await pix({ amount: 10.001 });
+    expect(amount.json).toEqual({ error: { amount: ['Must have at most 2 decimals'] } });
+  });
+});
+
+describe('the item counts the properties rely on', () => {
+  it('snapshot sees a write: one accepted customer adds one customer item', async () => {
+    const before = await snapshot(accountId);
+    const reply = await call(routes.createCustomer, { body: JSON.stringify(customerBody()), headers: auth });
+    expect(reply.status).toBe(200);
+    const after = await snapshot(accountId);
+    expect(after.customers).toBe(before.customers + 1);
+    expect(explained(routes.createCustomer, before, after, [reply])).toEqual(after);
+    const balance = await accountStore().db.send(new GetCommand({ TableName: accountStore().table, Key: keys.balance(accountId), ConsistentRead: true }));
+    expect(Number(balance.Item?.availableCents)).toBe(after.balanceCents);
+  });
+});

@@ -1,0 +1,64 @@
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { handler as createCard } from '../../functions/charges/card';
+import { providerFor } from '../../shared/providers/select';
+import { SIMULATED_CARDS, type SimulatedProvider } from '../../shared/providers/simulated';
+import { routes } from '../../shared/routes';
+import { getRuntime, overrideRuntime } from '../../shared/runtime';
+import { keys } from '../../shared/storage/keys';
+import { accountStore, bearer, newAccount, tokenFor, useLocalStackEnvironment } from '../support/api';
+import { cardBody } from '../support/charges';
+import { invoke } from '../support/invoke';
+import { listedItems } from '../support/ledger';
+
+describe('card authorization idempotent at the provider (in-process, the simulated provider)', () => {
+  beforeAll(() => {
+    useLocalStackEnvironment();
+  });
+
+  it('a retry with the same key after the provider’s answer was lost (timeout) authorizes once and records one paid invoice', async () => {
+    const account = await newAccount();
+    const auth = bearer(await tokenFor(account));
+    const runtime = getRuntime();
+    const provider = providerFor(runtime.config) as SimulatedProvider;
+    const before = provider.authorizations.size;
+    const body = cardBody({ amount: 42, quantity: 1, tax: 0, discount: 0, creditcard_number: SIMULATED_CARDS.approvedAnswerLost });
+    const key = `card-timeout-${Date.now()}`;
+    overrideRuntime({ config: { ...runtime.config, payments: { ...runtime.config.payments, timeoutMs: 300 } } });
+    let first;
+    try {
+      first = await invoke(createCard, routes.createCard, { headers: { ...auth, 'idempotency-key': key }, body });
+    } finally {
+      overrideRuntime({ config: runtime.config });
+    }
+    expect(first.status).toBe(502);
+    expect(first.json).toMatchObject({ code: 'upstream_error' });
+    expect(await listedItems(keys.invoiceListPartition(account.account_id))).toHaveLength(0);
+
+    const retried = await invoke(createCard, routes.createCard, { headers: { ...auth, 'idempotency-key': key }, body });
+    expect(retried.status).toBe(200);
+    // One authorization for the two calls: the provider answered the retry with the first decision.
+    expect(provider.authorizations.size).toBe(before + 1);
+    const invoices = await listedItems(keys.invoiceListPartition(account.account_id));
+    expect(invoices).toHaveLength(1);
+    const transactionId = (invoices[0]?.card as { transactionId?: string } | undefined)?.transactionId;
+    expect([...provider.authorizations.values()].some((a) => a.outcome === 'approved' && a.transactionId === transactionId)).toBe(true);
+    expect(provider.voided.has(String(transactionId))).toBe(false);
+    const store = accountStore();
+    const balance = await store.db.send(new GetCommand({ TableName: store.table, Key: keys.balance(account.account_id), ConsistentRead: true }));
+    expect(balance.Item?.availableCents).toBe(4_200);
+  });
+
+  it('different keys (or no key) are different authorizations', async () => {
+    const account = await newAccount();
+    const auth = bearer(await tokenFor(account));
+    const provider = providerFor(getRuntime().config) as SimulatedProvider;
+    const before = provider.authorizations.size;
+    const body = cardBody({ amount: 5, quantity: 1, tax: 0, discount: 0 });
+    expect((await invoke(createCard, routes.createCard, { headers: { ...auth, 'idempotency-key': `a-${Date.now()}` }, body })).status).toBe(200);
+    expect((await invoke(createCard, routes.createCard, { headers: { ...auth, 'idempotency-key': `b-${Date.now()}` }, body })).status).toBe(200);
+    expect((await invoke(createCard, routes.createCard, { headers: auth, body })).status).toBe(200);
+    expect(provider.authorizations.size).toBe(before + 3);
+    expect(await listedItems(keys.invoiceListPartition(account.account_id))).toHaveLength(3);
+  });
+});
