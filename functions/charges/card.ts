@@ -10,7 +10,7 @@ import { assertMethodEnabled, balanceWrite, baseInvoice, checkedTotalCents, invo
 import { cardTransaction, invoiceEventData, invoiceItem, newInvoiceReference } from '../../shared/invoices/record';
 import { logger } from '../../shared/logger';
 import { formatCents } from '../../shared/money';
-import { ProviderError, withProviderTimeout } from '../../shared/providers/port';
+import { type CardAuthorization, ProviderError, withProviderTimeout } from '../../shared/providers/port';
 import { providerFor } from '../../shared/providers/select';
 import { routes } from '../../shared/routes';
 import type { Runtime } from '../../shared/runtime';
@@ -70,17 +70,26 @@ export const handler = httpHandler(routes.createCard, async ({ body, caller, ide
   if (!brand) throw new ValidationError({ creditcard_brand: ['Unknown card brand'] });
   const total = checkedTotalCents(body, 'creditcard');
   const ids = { invoiceId: newNumericId(now), reference: await unusedReference(runtime) };
-  let authorization;
+  const request = {
+    reference: ids.reference,
+    amountCents: total,
+    installments: body.installments,
+    description: body.item_name,
+    card: { ...card, brand, holder: body.creditcard_holder },
+  };
+  let authorization: CardAuthorization;
   try {
-    const authorizing = providerFor(runtime.config).authorizeCard({
-      idempotencyKey: providerIdempotencyKey(account.accountId, idempotencyKey),
-      reference: ids.reference,
-      amountCents: total,
-      installments: body.installments,
-      description: body.item_name,
-      card: { ...card, brand, holder: body.creditcard_holder },
-    });
-    authorization = await withProviderTimeout(authorizing, runtime.config.payments.timeoutMs);
+    // A key whose authorization we voided (its invoice could not be recorded) is spent: the next key follows from it.
+    let providerKey = providerIdempotencyKey(account.accountId, idempotencyKey);
+    for (let round = 0; ; round += 1) {
+      authorization = await withProviderTimeout(
+        providerFor(runtime.config).authorizeCard({ ...request, idempotencyKey: providerKey }),
+        runtime.config.payments.timeoutMs,
+      );
+      if (authorization.outcome !== 'voided') break;
+      if (round >= 3) throw new ProviderError('Every authorization of this key was voided');
+      providerKey = createHash('sha256').update(`${providerKey}:after-void:${authorization.transactionId}`).digest('hex');
+    }
   } catch (err) {
     if (err instanceof ProviderError)
       throw new UpstreamError(502, 'The card processor failed to answer; nothing was charged. Retry with the same Idempotency-Key.');

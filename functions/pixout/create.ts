@@ -11,6 +11,7 @@ import { newWithdrawReference, reservationWrites, withdrawItem, withdrawView } f
  */
 export const handler = httpHandler(routes.createWithdraw, async ({ body, caller, runtime, now }) => {
   const account = requireCaller(caller);
+  const { personalData } = await runtime.serviceKeys();
   const item = withdrawItem(
     {
       accountId: account.accountId,
@@ -25,11 +26,15 @@ export const handler = httpHandler(routes.createWithdraw, async ({ body, caller,
       email: body.email,
       createdAt: now.toISOString(),
     },
-    (await runtime.serviceKeys()).personalData,
+    personalData,
   );
   return {
     status: 200,
-    body: { success: true, message: 'Withdraw requested: amount and fee are reserved until the bank pays or refuses it', withdraw: withdrawView(item) },
+    body: {
+      success: true,
+      message: 'Withdraw requested: amount and fee are reserved until the bank pays or refuses it',
+      withdraw: withdrawView(item, personalData),
+    },
     writes: reservationWrites(runtime.config.tableName, item),
   };
 });

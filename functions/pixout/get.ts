@@ -13,5 +13,5 @@ export const handler = httpHandler(routes.getWithdraw, async ({ params, caller, 
     ? await runtime.db.send(new GetCommand({ TableName: runtime.config.tableName, Key: keys.withdraw(params.txid), ConsistentRead: true }))
     : undefined;
   if (!found?.Item || found.Item.accountId !== accountId) throw new NotFoundError('Withdraw not found');
-  return { status: 200, body: { success: true, withdraw: withdrawView(found.Item) } };
+  return { status: 200, body: { success: true, withdraw: withdrawView(found.Item, (await runtime.serviceKeys()).personalData) } };
 });

@@ -8,5 +8,6 @@ import { withdrawView } from '../../shared/withdrawals/record';
 export const handler = httpHandler(routes.listWithdrawals, async ({ query, caller, runtime }) => {
   const { accountId } = requireCaller(caller);
   const items = await listWithdrawals(runtime, accountId, query);
-  return { status: 200, body: { success: true, withdrawals: items.map(withdrawView) } };
+  const { personalData } = await runtime.serviceKeys();
+  return { status: 200, body: { success: true, withdrawals: items.map((item) => withdrawView(item, personalData)) } };
 });

@@ -8,6 +8,7 @@ import { getSqs } from '../../shared/queue/sqs';
 import { getRuntime } from '../../shared/runtime';
 import type { KeyType } from '../../shared/schemas/withdraw';
 import { keys } from '../../shared/storage/keys';
+import { withdrawPixkey } from '../../shared/withdrawals/record';
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 
 /** Waits before asking the bank again: 5 s, 10 s, 20 s … up to 15 minutes, times PAYOUT_RETRY_SCALE. */
@@ -24,7 +25,7 @@ async function payOut(record: SQSRecord): Promise<void> {
   await getBank().requestPayout({
     reference,
     amountCents: Number(item.amountCents),
-    pixkey: String(item.pixkey),
+    pixkey: withdrawPixkey(item, (await runtime.serviceKeys()).personalData),
     keytype: item.keytype as KeyType,
     description: typeof item.description === 'string' ? item.description : undefined,
   });

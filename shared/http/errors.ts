@@ -128,11 +128,20 @@ export type ErrorBody = { error: string | FieldErrors; code?: string };
 
 export type ErrorAnswer = { status: number; body: ErrorBody; headers: Record<string, string>; unexpected: boolean };
 
+/** DynamoDB's throttling errors (left after the SDK's own retries): a busy table, not a fault. */
+const THROTTLED = new Set(['ProvisionedThroughputExceededException', 'ThrottlingException', 'RequestLimitExceeded']);
+
+function isThrottled(err: unknown): boolean {
+  return typeof err === 'object' && err !== null && THROTTLED.has(String((err as { name?: unknown }).name));
+}
+
 /** Maps any thrown value to the answer the client gets. Unknown errors become a bare 500. */
 export function toErrorAnswer(err: unknown): ErrorAnswer {
   if (err instanceof ValidationError) {
     return { status: 422, body: { error: err.fields }, headers: {}, unexpected: false };
   }
+  if (isThrottled(err))
+    return toErrorAnswer(new TemporaryConflictError('The table is busy (throttled); nothing was written. Retry with the same Idempotency-Key.'));
   if (err instanceof AppError) {
     const body: ErrorBody = err.code ? { error: err.message, code: err.code } : { error: err.message };
     return { status: err.status, body, headers: err.headers, unexpected: false };

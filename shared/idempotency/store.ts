@@ -1,8 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { DeleteCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
-import { ConflictError, UnprocessableError } from '../http/errors';
+import { ConflictError, ContentionError, UnprocessableError } from '../http/errors';
 import { type Db, isConditionalCheckFailed, itemFromConditionFailure } from '../storage/dynamo';
 import { type RetryBudget, retryTransient } from '../storage/contention';
+import { outsideDeadline } from '../storage/deadline';
 import { seal, unseal } from '../crypto/personal-data';
 import { keys } from '../storage/keys';
 import type { TxWrite } from '../storage/transact';
@@ -58,7 +59,14 @@ export async function acquireIdempotencyLock(db: Db, input: AcquireInput): Promi
     await retryTransient(() => db.send(put), input.budget);
     return { kind: 'acquired', lock: { table: input.table, accountId: input.accountId, key: input.key, lockId, ttl, answerKey: input.answerKey } };
   } catch (err) {
-    if (!isConditionalCheckFailed(err)) throw err;
+    if (!isConditionalCheckFailed(err)) {
+      // The put may have landed with its answer lost: remove it (only if it is ours) so the key is not held.
+      if (!(err instanceof ContentionError)) {
+        const ours = { table: input.table, accountId: input.accountId, key: input.key, lockId, ttl, answerKey: input.answerKey };
+        await outsideDeadline(() => releaseIdempotencyLock(db, ours)).catch(() => undefined);
+      }
+      throw err;
+    }
     const existing = itemFromConditionFailure(err);
     if (existing?.fingerprint !== input.fingerprint) {
       throw new UnprocessableError('This Idempotency-Key was already used with another request body or route', 'idempotency_key_reused');

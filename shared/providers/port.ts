@@ -32,7 +32,11 @@ export type CardRequest = {
   description: string;
   card: { number: string; cvv: string; month: number; year: number; brand: CardBrand; holder: string };
 };
-export type CardAuthorization = { outcome: 'approved'; transactionId: string; status: number; message: string } | { outcome: 'declined'; message: string };
+export type CardAuthorization =
+  | { outcome: 'approved'; transactionId: string; status: number; message: string }
+  | { outcome: 'declined'; message: string }
+  /** The idempotency key's authorization was voided since (we could not record it): authorize anew under another key. */
+  | { outcome: 'voided'; transactionId: string };
 
 /** A provider notification after its signature was checked. */
 export type ProviderNotification = {

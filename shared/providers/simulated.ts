@@ -100,6 +100,7 @@ export function simulatedProvider(options: { locationBase: string; merchantCity?
       if (request.card.number === SIMULATED_CARDS.providerError) throw new ProviderError('The simulated provider failed to answer');
       // Idempotent, as card processors are: the same key answers the first decision again.
       const known = authorizations.get(request.idempotencyKey);
+      if (known?.outcome === 'approved' && voided.has(known.transactionId)) return { outcome: 'voided', transactionId: known.transactionId };
       if (known) return known;
       const decision: CardAuthorization =
         request.card.number === SIMULATED_CARDS.declined

@@ -4,16 +4,23 @@ import type { LookupFunction } from 'node:net';
 
 export type DeliveryAttempt = { ok: boolean; status: number | null; error: string | null };
 
+/** Spec 6.5: the receiver must answer within 10 s, of which connecting may take at most 5 s. */
+export const POST_TIMEOUT_MS = 10_000;
+export const CONNECT_TIMEOUT_MS = 5_000;
+export const MAX_RESPONSE_BYTES = 4096;
+
+/** The limits of one attempt; tests shorten them. */
+export type PostLimits = { connectTimeoutMs?: number; totalTimeoutMs?: number; maxResponseBytes?: number };
+
 export type PostOptions = {
   url: URL;
   /** The address the URL's host was validated to: the connection goes there and nowhere else. */
   address: string;
   body: string;
   headers: Record<string, string>;
-  connectTimeoutMs?: number;
-  totalTimeoutMs?: number;
-  maxResponseBytes?: number;
-};
+} & PostLimits;
+
+const seconds = (ms: number) => `${Number((ms / 1000).toFixed(3))} s`;
 
 /**
  * One webhook POST, pinned to a validated IP (so DNS rebinding cannot move it to another address),
@@ -22,6 +29,8 @@ export type PostOptions = {
  */
 export function postWebhook(options: PostOptions): Promise<DeliveryAttempt> {
   const { url, address, body } = options;
+  const totalMs = options.totalTimeoutMs ?? POST_TIMEOUT_MS;
+  const connectMs = options.connectTimeoutMs ?? CONNECT_TIMEOUT_MS;
   const family = isIP(address) === 6 ? 6 : 4;
   const pinned: LookupFunction = (_hostname, lookupOptions, callback) => {
     if ((lookupOptions as { all?: boolean }).all)
@@ -49,10 +58,10 @@ export function postWebhook(options: PostOptions): Promise<DeliveryAttempt> {
       agent: false,
     });
     const total = setTimeout(() => {
-      req.destroy(new Error('timed out after 10 s'));
-    }, options.totalTimeoutMs ?? 10_000);
+      req.destroy(new Error(`timed out after ${seconds(totalMs)}`));
+    }, totalMs);
     req.on('socket', (socket) => {
-      const connect = setTimeout(() => req.destroy(new Error('connect timed out after 5 s')), options.connectTimeoutMs ?? 5_000);
+      const connect = setTimeout(() => req.destroy(new Error(`connect timed out after ${seconds(connectMs)}`)), connectMs);
       socket.once('secureConnect', () => clearTimeout(connect));
       socket.once('close', () => clearTimeout(connect));
     });
@@ -61,7 +70,7 @@ export function postWebhook(options: PostOptions): Promise<DeliveryAttempt> {
       let read = 0;
       res.on('data', (chunk: Buffer) => {
         read += chunk.length;
-        if (read > (options.maxResponseBytes ?? 4096)) res.destroy();
+        if (read > (options.maxResponseBytes ?? MAX_RESPONSE_BYTES)) res.destroy();
       });
       const done = () => {
         if (status >= 200 && status < 300) finish({ ok: true, status, error: null });

@@ -1,4 +1,4 @@
-import { seal } from '../crypto/personal-data';
+import { seal, unseal } from '../crypto/personal-data';
 import { randomString } from '../ids';
 import { InsufficientBalanceError } from '../http/errors';
 import { formatCents } from '../money';
@@ -33,9 +33,11 @@ export type NewWithdraw = {
   createdAt: string;
 };
 
+const pixkeyContext = (accountId: string, reference: string) => `withdraw-pixkey:${accountId}:${reference}`;
+
 /** The withdraw item (PENDING): listed through GSI1 by account, newest first. */
 export function withdrawItem(withdraw: NewWithdraw, personalDataKey: Buffer): Item {
-  const { document, ...rest } = withdraw;
+  const { document, pixkey, ...rest } = withdraw;
   return {
     ...keys.withdraw(withdraw.reference),
     GSI1PK: keys.withdrawListPartition(withdraw.accountId),
@@ -44,7 +46,16 @@ export function withdrawItem(withdraw: NewWithdraw, personalDataKey: Buffer): It
     status: 'PENDING',
     ...rest,
     documentSealed: document ? seal(document, personalDataKey, `withdraw:${withdraw.accountId}:${withdraw.reference}`) : undefined,
+    // A CPF or CNPJ Pix key is a taxpayer document: every key is stored sealed.
+    pixkeySealed: seal(pixkey, personalDataKey, pixkeyContext(withdraw.accountId, withdraw.reference)),
   };
+}
+
+/** The Pix key of a withdraw item, unsealed. */
+export function withdrawPixkey(item: Item, personalDataKey: Buffer): string {
+  // Items written before keys were sealed carry `pixkey` in clear.
+  if (typeof item.pixkeySealed !== 'string') return String(item.pixkey);
+  return unseal(String(item.pixkeySealed), personalDataKey, pixkeyContext(String(item.accountId), String(item.reference)));
 }
 
 /**
@@ -72,7 +83,7 @@ export function reservationWrites(table: string, item: Item): TxWrite[] {
 const str = (value: unknown): string | null => (typeof value === 'string' ? value : null);
 
 /** The Withdraw object (spec 2.5), with the deprecated names carrying the same values (spec 9). */
-export function withdrawView(item: Item) {
+export function withdrawView(item: Item, personalDataKey: Buffer) {
   const amount = formatCents(Number(item.amountCents));
   const endToEndId = str(item.endToEndId);
   return {
@@ -82,7 +93,7 @@ export function withdrawView(item: Item) {
     netAmount: amount,
     endToEndId,
     status: item.status as 'PENDING' | 'PAID' | 'CANCELED',
-    pixkey: String(item.pixkey),
+    pixkey: withdrawPixkey(item, personalDataKey),
     keytype: item.keytype as KeyType,
     description: str(item.description),
     created_at: String(item.createdAt),

@@ -1,5 +1,9 @@
+import { rmSync } from 'node:fs';
 import { join } from 'node:path';
+import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import type { TestProject } from 'vitest/node';
+import { localAwsConfig } from '../../infra/local/aws';
+import { describeLeaks, type LoggedLeak, scanLogDirectory, scanLogFile, scanTable, stackLogFile, type StoredLeak } from './leak-sources';
 import { ROOT, startLocalStackProcess, type LocalStackInfo, type RunningStack } from './local-stack-process';
 import { RECEIVER_IPS, type TestCertificate, writeTestCertificate } from './tls';
 
@@ -7,14 +11,20 @@ declare module 'vitest' {
   export interface ProvidedContext {
     localStack: LocalStackInfo;
     webhookCertificate: TestCertificate;
+    /** Where test workers copy their JSON log lines (test/support/worker-log-tee.ts). */
+    leakScan: { workerLogDir: string };
   }
 }
 
 let running: RunningStack | undefined;
+/** This run's own files (certificate, workers' log copies): runs side by side do not share them. */
+let runDir: string | undefined;
 
 /** Starts the local stack once per test run (free ports) and stops it, with every child, at the end. */
 export async function setup(project: TestProject) {
-  const certificate = await writeTestCertificate(join(ROOT, '.local'));
+  runDir = join(ROOT, '.local', `run-${process.pid}`);
+  rmSync(runDir, { recursive: true, force: true });
+  const certificate = await writeTestCertificate(runDir);
   // Test workers are forked after this: they trust the receivers' certificate too.
   process.env.NODE_EXTRA_CA_CERTS = certificate.certPath;
   running = await startLocalStackProcess({
@@ -27,8 +37,35 @@ export async function setup(project: TestProject) {
   });
   project.provide('localStack', running.info);
   project.provide('webhookCertificate', certificate);
+  project.provide('leakScan', { workerLogDir: join(runDir, 'worker-logs') });
 }
 
+/**
+ * Stops the stack, after scanning what the whole run left behind for secrets in clear (issue 9):
+ * every item of the table (before the in-memory database goes), the stack's log after its start-up
+ * banner, and the workers' copies of their in-process handlers' logs. Any finding fails the run,
+ * naming where (item key and attribute, or file and line), never the secret.
+ */
 export async function teardown() {
-  await running?.stop();
+  const stack = running;
+  if (!stack) return;
+  let stored: StoredLeak[] = [];
+  try {
+    const client = new DynamoDBClient({ ...localAwsConfig(), endpoint: stack.info.dynamodbEndpoint });
+    stored = (await scanTable(client, stack.info.tableName)).leaks;
+    client.destroy();
+  } finally {
+    await stack.stop();
+  }
+  // Let the last chunks of the stack's output reach its log file.
+  await new Promise((resolve) => setTimeout(resolve, 200));
+  const logged: LoggedLeak[] = [...scanLogFile(stackLogFile(stack.info.port), { after: 'LOCAL_STACK_READY ' }).leaks];
+  if (runDir) logged.push(...scanLogDirectory(join(runDir, 'worker-logs')).leaks);
+  if (stored.length + logged.length > 0) {
+    // Vitest reports a teardown error without failing the run: set the exit code as well. The run's
+    // directory (with the workers' log copies) stays for inspection.
+    process.exitCode = 1;
+    throw new Error(`Secrets or personal data in clear after the test run (docs/security.md):\n${describeLeaks(stored, logged)}`);
+  }
+  if (runDir) rmSync(runDir, { recursive: true, force: true });
 }

@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { MAX_ATTEMPTS, RETRY_WAITS_MINUTES, nextRetryDelaySeconds } from '../../../shared/webhooks/schedule';
+import { queues } from '../../../shared/queues';
+import { POST_TIMEOUT_MS } from '../../../shared/webhooks/deliver';
+import { ATTEMPT_LEASE_SECONDS, deliveryTurn, MAX_ATTEMPTS, RETRY_WAITS_MINUTES, nextRetryDelaySeconds } from '../../../shared/webhooks/schedule';
 
 /** Spec 6.5: waits of 1, 5, 15, 60, 180, 360 and 720 minutes, written out in seconds by hand. */
 const REAL_SCHEDULE_SECONDS: [number, number][] = [
@@ -64,5 +66,39 @@ describe('webhook retry schedule', () => {
     expect(() => nextRetryDelaySeconds(Number.NaN)).toThrow(RangeError);
     expect(() => nextRetryDelaySeconds(1, -1)).toThrow(RangeError);
     expect(() => nextRetryDelaySeconds(1, Number.POSITIVE_INFINITY)).toThrow(RangeError);
+  });
+});
+
+describe('whose turn it is to attempt a delivery', () => {
+  const now = new Date('2026-11-23T12:00:00.000Z');
+  const later = (ms: number) => new Date(now.getTime() + ms).toISOString();
+
+  it('a delivery never attempted, or pending and due, is open', () => {
+    expect(deliveryTurn(undefined, now)).toEqual({ kind: 'open' });
+    expect(deliveryTurn({ status: 'pending', nextAttemptAt: later(-5_000) }, now)).toEqual({ kind: 'open' });
+    expect(deliveryTurn({ status: 'pending', nextAttemptAt: null, claimUntil: later(-1) }, now)).toEqual({ kind: 'open' });
+  });
+
+  it('a delivery that succeeded or failed is closed', () => {
+    expect(deliveryTurn({ status: 'succeeded', nextAttemptAt: null }, now)).toEqual({ kind: 'closed' });
+    expect(deliveryTurn({ status: 'failed', nextAttemptAt: null }, now)).toEqual({ kind: 'closed' });
+  });
+
+  it('an attempt holding the lease makes the others wait for its end, in whole seconds', () => {
+    expect(deliveryTurn({ status: 'pending', claimUntil: later(60_000) }, now)).toEqual({ kind: 'wait', seconds: 60 });
+    expect(deliveryTurn({ status: 'pending', claimUntil: later(200) }, now)).toEqual({ kind: 'wait', seconds: 1 });
+  });
+
+  it('an attempt not due yet waits for its time; up to a second early is on time (SQS waits are whole seconds)', () => {
+    expect(deliveryTurn({ status: 'pending', nextAttemptAt: later(300_000) }, now)).toEqual({ kind: 'wait', seconds: 300 });
+    expect(deliveryTurn({ status: 'pending', nextAttemptAt: later(1_000) }, now)).toEqual({ kind: 'open' });
+    expect(deliveryTurn({ status: 'pending', nextAttemptAt: later(1_001) }, now)).toEqual({ kind: 'wait', seconds: 2 });
+    expect(deliveryTurn({ status: 'pending', nextAttemptAt: later(60_000), claimUntil: later(90_000) }, now)).toEqual({ kind: 'wait', seconds: 90 });
+  });
+
+  it('the lease outlasts the POST (10 s) and the whole worker run, so an expired lease belongs to an attempt that is over', () => {
+    expect(POST_TIMEOUT_MS).toBe(10_000);
+    expect(ATTEMPT_LEASE_SECONDS * 1000).toBeGreaterThan(POST_TIMEOUT_MS);
+    expect(ATTEMPT_LEASE_SECONDS).toBeGreaterThanOrEqual(queues.webhooks.workerTimeoutSeconds);
   });
 });

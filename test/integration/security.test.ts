@@ -1,0 +1,654 @@
+/**
+ * Issue 9, security: every route of the route table against missing and bad credentials and against
+ * another account's identifiers (401 or 404, never 403, never the other account's data), and the
+ * proof that the sensitive routes leave no secret or personal datum in clear in the table or the logs.
+ * Handlers run in this process (test/support/invoke-route.ts) against the real local table.
+ */
+import { randomBytes, randomUUID } from 'node:crypto';
+import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { type AttributeValue, DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { localAwsConfig } from '../../infra/local/aws';
+import { creditAccount, type IssuedKeys, rotateKeys } from '../../shared/accounts/store';
+import type { AnyRoute } from '../../shared/http/route';
+import { SIMULATED_SIGNATURE_HEADER } from '../../shared/providers/simulated';
+import { routeList, routes } from '../../shared/routes';
+import { signatureHeader } from '../../shared/signatures/hmac-header';
+import { keys } from '../../shared/storage/keys';
+import { accountStore, basic, bearer, call, newAccount, stack, useLocalStackEnvironment } from '../support/api';
+import { cardBody, common } from '../support/charges';
+import { customerBody, fullAddress, randomCpf } from '../support/customers';
+import type { Invoked } from '../support/invoke';
+import { invokeRoute, type RouteRequest } from '../support/invoke-route';
+import { captureLogLines } from '../support/log-capture';
+import { eventually, listedItems } from '../support/ledger';
+import { findLogLeaks } from '../support/leak-scan';
+import { describeLeaks, scanLogFile, scanTable, stackLogFile, storedLeaks } from '../support/leak-sources';
+import { notification, providerSecret } from '../support/provider';
+import { tokenSignedWith, tokenSigningKey, withPayloadOf } from '../support/tokens';
+
+/**
+ * Routes without a Bearer token, each with why it is public and what protects it instead. A new
+ * route that is not `bearer` fails the table test until it is listed here.
+ */
+const PUBLIC_ROUTES: Readonly<Record<string, string>> = {
+  AuthToken:
+    'The key exchange itself: authenticated by the public and secret keys in the Basic header (the secret compared by SHA-256 hash in constant time), 10 calls per minute per IP.',
+  ProviderNotification:
+    "Called by the payment provider, not by a merchant: authenticated by the provider's HMAC signature (Simulated-Signature, 5-minute tolerance) under the credential kept in Secrets Manager.",
+  BoletoPage:
+    "The payer opens the boleto from its link without an account: the link's token is an HMAC of the reference (boleto-links key); a wrong token, or another boleto's, is a 404. The page masks the payer's document.",
+  OpenApiDocument: 'The public description of the API: a static document, no table access (access: none), no account data.',
+};
+
+const RATE_LIMIT_FOR_THIS_FILE = '100000';
+
+type Victim = {
+  keys: IssuedKeys;
+  auth: Record<string, string>;
+  customer: { id: string; document: string; name: string; email: string; body: Record<string, unknown>; idempotencyKey: string };
+  pix: { reference: string; txid: string; id: string; invoiceNo: string; body: Record<string, unknown>; idempotencyKey: string };
+  boleto: { reference: string; url: string; body: Record<string, unknown>; idempotencyKey: string };
+  card: { reference: string; id: string; body: Record<string, unknown>; idempotencyKey: string };
+  withdraw: { reference: string; body: Record<string, unknown>; idempotencyKey: string };
+  webhookUrl: string;
+  balance: string;
+};
+
+let signingKey: Buffer;
+let victim: Victim;
+let attacker: { keys: IssuedKeys; auth: Record<string, string> };
+let rotatedToken: string;
+
+function json<T>(reply: Invoked): T {
+  return reply.json as T;
+}
+
+async function tokenOf(issued: IssuedKeys): Promise<string> {
+  const reply = await invokeRoute(routes.authToken, { headers: { authorization: basic(issued.public_key, issued.secret_key) } });
+  expect(reply.status).toBe(200);
+  return json<{ success: { token: string } }>(reply).success.token;
+}
+
+async function ok(route: AnyRoute, request: RouteRequest, status = 200): Promise<Invoked> {
+  const reply = await invokeRoute(route, request);
+  if (reply.status !== status) throw new Error(`${route.id}: expected ${status}, got ${reply.status} ${reply.body}`);
+  return reply;
+}
+
+/** Everything that identifies the victim's resources: none of it may reach another caller. */
+function victimMarkers(): string[] {
+  return [
+    victim.keys.account_id,
+    victim.customer.id,
+    victim.customer.document,
+    victim.customer.name,
+    victim.customer.email,
+    victim.pix.reference,
+    victim.pix.txid,
+    victim.pix.id,
+    victim.boleto.reference,
+    victim.card.reference,
+    victim.card.id,
+    victim.withdraw.reference,
+    victim.webhookUrl,
+    victim.balance,
+  ];
+}
+
+function expectNoVictimData(reply: Invoked, except: readonly string[] = []): void {
+  const leaked = victimMarkers().filter((marker) => !except.includes(marker) && reply.body.includes(marker));
+  expect(leaked).toEqual([]);
+}
+
+/** The victim's business state: items of its partition and lists, balance, keys and webhook fields. */
+async function victimState(): Promise<string> {
+  const { db, table } = accountStore();
+  const id = victim.keys.account_id;
+  const own = await db.send(
+    new QueryCommand({ TableName: table, KeyConditionExpression: 'PK = :pk', ExpressionAttributeValues: { ':pk': `ACCT#${id}` }, ConsistentRead: true }),
+  );
+  const account = own.Items?.find((i) => i.SK === 'ACCOUNT');
+  const balance = own.Items?.find((i) => i.SK === 'BALANCE');
+  const listed = async (partition: string) => (await listedItems(partition)).map((i) => `${String(i.PK)} ${String(i.status)}`).sort();
+  return JSON.stringify({
+    keys: (own.Items ?? []).map((i) => String(i.SK)).sort(),
+    balance: balance?.availableCents,
+    account: {
+      kv: account?.kv,
+      publicKey: account?.publicKey,
+      webhookUrl: account?.webhookUrl,
+      webhookSecretSealed: account?.webhookSecretSealed,
+      methods: account?.methods,
+    },
+    invoices: await listed(keys.invoiceListPartition(id)),
+    withdrawals: await listed(keys.withdrawListPartition(id)),
+  });
+}
+
+/** A well-formed request for each route, naming the victim's resources where the route takes an identifier. */
+function victimRequest(route: AnyRoute): RouteRequest {
+  const params: Record<string, Record<string, string>> = {
+    GetCustomer: { id: victim.customer.id },
+    SearchCep: { cep: '01310-100' },
+    GetInvoice: { invoice_id: victim.pix.id },
+    GetInvoiceByReference: { ref_id: victim.pix.reference },
+    GetPixInvoiceByReference: { ref: victim.pix.reference },
+    GetPixInvoiceByTxid: { txid: victim.pix.txid },
+    GetWithdraw: { txid: victim.withdraw.reference },
+  };
+  const bodies: Record<string, object> = {
+    CreateCustomer: victim.customer.body,
+    CreatePixCharge: victim.pix.body,
+    CreateBoletoCharge: victim.boleto.body,
+    CreateCardCharge: victim.card.body,
+    CreateWithdraw: victim.withdraw.body,
+    PutWebhook: { url: victim.webhookUrl },
+  };
+  const filled = Object.fromEntries([...route.path.matchAll(/\{([A-Za-z0-9_]+)\}/g)].map((m) => [m[1] ?? '', params[route.id]?.[m[1] ?? ''] ?? '1']));
+  return { params: filled, body: bodies[route.id], headers: route.idempotency === 'required' ? { 'idempotency-key': `sec-${randomUUID()}` } : {} };
+}
+
+beforeAll(async () => {
+  useLocalStackEnvironment();
+  // This file's process only: many calls of one account within a minute; its webhook target on loopback.
+  process.env.RATE_LIMIT_ACCOUNT_PER_MINUTE = RATE_LIMIT_FOR_THIS_FILE;
+  process.env.WEBHOOK_ALLOW_PRIVATE_HOSTS = '127.0.0.1';
+  signingKey = await tokenSigningKey();
+
+  const victimKeys = await newAccount();
+  const auth = bearer(await tokenOf(victimKeys));
+  await creditAccount(accountStore(), victimKeys.account_id, 12_345_678);
+
+  const customerRequest = customerBody(fullAddress());
+  const customerKey = `sec-cust-${randomUUID()}`;
+  const customer = json<{ customer: { id: number; document: string; name: string; email: string } }>(
+    await ok(routes.createCustomer, { headers: { ...auth, 'idempotency-key': customerKey }, body: customerRequest }),
+  ).customer;
+
+  const pixRequest = common({ email: 'pagador.vitima@example.com', client: 'Pagador Vitima' });
+  const pixKey = `sec-pix-${randomUUID()}`;
+  const pix = json<{ invoice: { reference: string; txid: string } }>(
+    await ok(routes.createPix, { headers: { ...auth, 'idempotency-key': pixKey }, body: pixRequest }),
+  ).invoice;
+  const pixInvoice = json<{ invoice: { id: number } }>(await ok(routes.getInvoiceByReference, { headers: auth, params: { ref_id: pix.reference } })).invoice;
+
+  const boletoRequest = { ...common(), customer: customer.id };
+  const boletoKey = `sec-boleto-${randomUUID()}`;
+  const boleto = json<{ invoice: { reference: string; boleto: string } }>(
+    await ok(routes.createBoleto, { headers: { ...auth, 'idempotency-key': boletoKey }, body: boletoRequest }),
+  ).invoice;
+
+  const cardRequest = cardBody();
+  const cardKey = `sec-card-${randomUUID()}`;
+  const card = json<{ invoice: { reference: string } }>(
+    await ok(routes.createCard, { headers: { ...auth, 'idempotency-key': cardKey }, body: cardRequest }),
+  ).invoice;
+  const cardInvoice = json<{ invoice: { id: number } }>(await ok(routes.getInvoiceByReference, { headers: auth, params: { ref_id: card.reference } })).invoice;
+
+  const withdrawRequest = { amount: 10, pixkey: 'recebedor.vitima@example.com', keytype: 'EMAIL', description: 'Fornecedor' };
+  const withdrawKey = `sec-wd-${randomUUID()}`;
+  const withdraw = json<{ withdraw: { reference: string } }>(
+    await ok(routes.createWithdraw, { headers: { ...auth, 'idempotency-key': withdrawKey }, body: withdrawRequest }),
+  ).withdraw;
+
+  // Nothing listens on 127.0.0.1:443: the ping's attempts fail, which still records a delivery.
+  const webhookUrl = `https://127.0.0.1:443/victim-${randomUUID()}`;
+  await ok(routes.putWebhook, { headers: auth, body: { url: webhookUrl } });
+  await ok(routes.testWebhook, { headers: auth }, 202);
+  const balance = json<{ balance: { available: string } }>(await ok(routes.balance, { headers: auth })).balance.available;
+
+  victim = {
+    keys: victimKeys,
+    auth,
+    customer: {
+      id: String(customer.id),
+      document: customer.document,
+      name: customer.name,
+      email: customer.email,
+      body: customerRequest,
+      idempotencyKey: customerKey,
+    },
+    pix: {
+      reference: pix.reference,
+      txid: pix.txid,
+      id: String(pixInvoice.id),
+      invoiceNo: String(pixRequest.invoice_no),
+      body: pixRequest,
+      idempotencyKey: pixKey,
+    },
+    boleto: { reference: boleto.reference, url: boleto.boleto, body: boletoRequest, idempotencyKey: boletoKey },
+    card: { reference: card.reference, id: String(cardInvoice.id), body: cardRequest, idempotencyKey: cardKey },
+    withdraw: { reference: withdraw.reference, body: withdrawRequest, idempotencyKey: withdrawKey },
+    webhookUrl,
+    balance,
+  };
+
+  const attackerKeys = await newAccount();
+  attacker = { keys: attackerKeys, auth: bearer(await tokenOf(attackerKeys)) };
+
+  // A token from before a key rotation (`npm run admin -- account rotate-keys` calls rotateKeys).
+  const rotated = await newAccount();
+  rotatedToken = await tokenOf(rotated);
+  await ok(routes.balance, { headers: bearer(rotatedToken) });
+  await rotateKeys(accountStore(), rotated.account_id);
+}, 60_000);
+
+describe('the route table: every route is either Bearer-protected or public for a stated reason', () => {
+  it('lists every route without a Bearer token, with the reason and what protects it instead', () => {
+    const notBearer = routeList.filter((r) => r.auth !== 'bearer').map((r) => r.id);
+    expect(notBearer.sort()).toEqual(Object.keys(PUBLIC_ROUTES).sort());
+    for (const reason of Object.values(PUBLIC_ROUTES)) expect(reason.length).toBeGreaterThan(40);
+  });
+});
+
+describe('bad credentials on every Bearer route → 401, nothing read, nothing written', () => {
+  const bearerRoutes = routeList.filter((r) => r.auth === 'bearer');
+
+  it('covers every Bearer route of the table', () => {
+    expect(bearerRoutes.length).toBeGreaterThanOrEqual(20);
+  });
+
+  it.each(bearerRoutes.map((r) => [r.id, r] as const))('%s', async (_id, route) => {
+    const now = Math.floor(Date.now() / 1000);
+    const id = victim.keys.account_id;
+    const attackerToken = (attacker.auth.authorization ?? '').replace(/^Bearer /, '');
+    const realToken = tokenSignedWith(signingKey, id, 1, now, now + 600);
+    const cases: Record<string, Record<string, string>> = {
+      'no Authorization header': {},
+      'Basic keys instead of a token': { authorization: basic(victim.keys.public_key, victim.keys.secret_key) },
+      'an expired token': bearer(tokenSignedWith(signingKey, id, 1, now - 7200, now - 1)),
+      'a token from before a key rotation': bearer(rotatedToken),
+      'a token signed with another key': bearer(tokenSignedWith(randomBytes(32), id, 1, now, now + 600)),
+      "another account's signature over this account's claims": bearer(withPayloadOf(attackerToken, realToken)),
+    };
+    const before = await victimState();
+    for (const [name, headers] of Object.entries(cases)) {
+      const request = victimRequest(route);
+      const reply = await invokeRoute(route, { ...request, headers: { ...request.headers, ...headers } });
+      expect(reply.status, `${route.id}, ${name}`).toBe(401);
+      expect(reply.json, `${route.id}, ${name}`).toMatchObject({ error: expect.any(String) });
+      expectNoVictimData(reply);
+    }
+    expect(await victimState()).toBe(before);
+  });
+});
+
+describe("another account's well-formed identifiers → 404 (or the caller's own data), never 403, never the owner's data", () => {
+  /** One case per route: the attacker (a valid account) aims at the victim's resources. */
+  const CROSS_ACCOUNT: Readonly<Record<string, () => Promise<void>>> = {
+    AuthToken: async () => {
+      // The victim's public key with the attacker's secret (and the reverse): the key pair must match.
+      for (const pair of [basic(victim.keys.public_key, attacker.keys.secret_key), basic(attacker.keys.public_key, victim.keys.secret_key)]) {
+        const reply = await invokeRoute(routes.authToken, { headers: { authorization: pair } });
+        expect(reply.status).toBe(401);
+        expectNoVictimData(reply);
+      }
+    },
+    GetBalance: async () => {
+      const reply = await invokeRoute(routes.balance, { headers: attacker.auth });
+      expect(reply.json).toEqual({ balance: { available: '0.00', currency: 'BRL' } });
+      expectNoVictimData(reply);
+    },
+    CreateCustomer: async () => {
+      // The victim's Idempotency-Key and body: scoped by account, so a new customer, never the victim's replay.
+      const reply = await ok(routes.createCustomer, {
+        headers: { ...attacker.auth, 'idempotency-key': victim.customer.idempotencyKey },
+        body: victim.customer.body,
+      });
+      expect(reply.headers['Idempotent-Replayed']).toBeUndefined();
+      expect(String(json<{ customer: { id: number } }>(reply).customer.id)).not.toBe(victim.customer.id);
+      expectNoVictimData(reply, [victim.customer.document, victim.customer.name, victim.customer.email]);
+    },
+    GetCustomer: async () => {
+      const reply = await invokeRoute(routes.getCustomer, { headers: attacker.auth, params: { id: victim.customer.id } });
+      expect(reply.status).toBe(404);
+      expectNoVictimData(reply);
+    },
+    ListCustomers: async () => {
+      for (const query of [{ document: victim.customer.document }, { name: victim.customer.name }, { email: victim.customer.email }, {}] as Record<
+        string,
+        string
+      >[]) {
+        const reply = await invokeRoute(routes.listCustomers, { headers: attacker.auth, query });
+        expect(reply.status).toBe(200);
+        expect(reply.body).not.toContain(victim.customer.id);
+        expect(reply.body).not.toContain(victim.keys.account_id);
+      }
+    },
+    ListCountries: async () => {
+      const reply = await invokeRoute(routes.listCountries, { headers: attacker.auth });
+      expect(reply.status).toBe(200);
+      expectNoVictimData(reply);
+    },
+    ListStates: async () => {
+      const reply = await invokeRoute(routes.listStates, { headers: attacker.auth });
+      expect(reply.status).toBe(200);
+      expectNoVictimData(reply);
+    },
+    SearchCep: async () => {
+      // Reference data shared by all accounts: nothing of an account to aim at.
+      const reply = await invokeRoute(routes.searchCep, { headers: attacker.auth, params: { cep: '01310-100' } });
+      expect(reply.status).toBe(200);
+      expectNoVictimData(reply);
+    },
+    CreatePixCharge: async () => {
+      const reply = await ok(routes.createPix, { headers: { ...attacker.auth, 'idempotency-key': victim.pix.idempotencyKey }, body: victim.pix.body });
+      expect(reply.headers['Idempotent-Replayed']).toBeUndefined();
+      expectNoVictimData(reply);
+    },
+    CreateBoletoCharge: async () => {
+      // The victim's customer in the body: the same answer as an unknown customer (422 on the field, spec 5.5).
+      const reply = await invokeRoute(routes.createBoleto, {
+        headers: { ...attacker.auth, 'idempotency-key': victim.boleto.idempotencyKey },
+        body: victim.boleto.body,
+      });
+      expect(reply.status).toBe(422);
+      expect(reply.json).toEqual({ error: { customer: ['Not one of your customers'] } });
+      expectNoVictimData(reply);
+    },
+    CreateCardCharge: async () => {
+      const reply = await ok(routes.createCard, { headers: { ...attacker.auth, 'idempotency-key': victim.card.idempotencyKey }, body: victim.card.body });
+      expect(reply.headers['Idempotent-Replayed']).toBeUndefined();
+      expectNoVictimData(reply);
+    },
+    ListInvoices: async () => {
+      for (const query of [{ invoice_no: victim.pix.invoiceNo }, { email: 'pagador.vitima@example.com' }, {}] as Record<string, string>[]) {
+        const reply = await invokeRoute(routes.listInvoices, { headers: attacker.auth, query });
+        expect(reply.status).toBe(200);
+        expectNoVictimData(reply);
+      }
+    },
+    GetInvoice: async () => {
+      for (const id of [victim.pix.id, victim.card.id]) {
+        const reply = await invokeRoute(routes.getInvoice, { headers: attacker.auth, params: { invoice_id: id } });
+        expect(reply.status).toBe(404);
+        expectNoVictimData(reply);
+      }
+    },
+    GetInvoiceByReference: async () => {
+      for (const reference of [victim.pix.reference, victim.boleto.reference, victim.card.reference]) {
+        const reply = await invokeRoute(routes.getInvoiceByReference, { headers: attacker.auth, params: { ref_id: reference } });
+        expect(reply.status).toBe(404);
+        expectNoVictimData(reply);
+      }
+    },
+    GetPixInvoiceByReference: async () => {
+      const reply = await invokeRoute(routes.getPixByReference, { headers: attacker.auth, params: { ref: victim.pix.reference } });
+      expect(reply.status).toBe(404);
+      expectNoVictimData(reply);
+    },
+    GetPixInvoiceByTxid: async () => {
+      const reply = await invokeRoute(routes.getPixByTxid, { headers: attacker.auth, params: { txid: victim.pix.txid } });
+      expect(reply.status).toBe(404);
+      expectNoVictimData(reply);
+    },
+    CreateWithdraw: async () => {
+      // The victim's key and body from a new account with no balance: refused, never the victim's withdraw replayed.
+      const empty = bearer(await tokenOf(await newAccount()));
+      const reply = await invokeRoute(routes.createWithdraw, {
+        headers: { ...empty, 'idempotency-key': victim.withdraw.idempotencyKey },
+        body: victim.withdraw.body,
+      });
+      expect(reply.status).toBe(400);
+      expect(reply.json).toMatchObject({ code: 'insufficient_balance' });
+      expectNoVictimData(reply);
+    },
+    GetWithdraw: async () => {
+      const reply = await invokeRoute(routes.getWithdraw, { headers: attacker.auth, params: { txid: victim.withdraw.reference } });
+      expect(reply.status).toBe(404);
+      expectNoVictimData(reply);
+    },
+    ListWithdrawals: async () => {
+      const reply = await invokeRoute(routes.listWithdrawals, { headers: attacker.auth });
+      expect(reply.status).toBe(200);
+      expectNoVictimData(reply);
+    },
+    GetWebhook: async () => {
+      const reply = await invokeRoute(routes.getWebhook, { headers: attacker.auth });
+      expect(reply.status).toBe(200);
+      expectNoVictimData(reply);
+    },
+    PutWebhook: async () => {
+      // Acts on the caller's own account only: the victim's URL and secret stay as they were.
+      const before = await victimState();
+      const reply = await ok(routes.putWebhook, { headers: attacker.auth, body: { url: `https://127.0.0.1:443/attacker-${randomUUID()}` } });
+      expectNoVictimData(reply);
+      expect(await victimState()).toBe(before);
+    },
+    RotateWebhookSecret: async () => {
+      await ok(routes.putWebhook, { headers: attacker.auth, body: { url: `https://127.0.0.1:443/attacker-${randomUUID()}` } });
+      const before = await victimState();
+      const reply = await ok(routes.rotateWebhookSecret, { headers: attacker.auth });
+      expectNoVictimData(reply);
+      expect(await victimState()).toBe(before);
+    },
+    TestWebhook: async () => {
+      await ok(routes.putWebhook, { headers: attacker.auth, body: { url: `https://127.0.0.1:443/attacker-${randomUUID()}` } });
+      const reply = await ok(routes.testWebhook, { headers: attacker.auth }, 202);
+      expectNoVictimData(reply);
+    },
+    ListWebhookDeliveries: async () => {
+      const delivered = await eventually(
+        () => listedItems(keys.deliveryListPartition(victim.keys.account_id)),
+        (items) => items.length > 0,
+        20_000,
+        200,
+      );
+      expect(delivered.length).toBeGreaterThan(0);
+      const reply = await invokeRoute(routes.webhookDeliveries, { headers: attacker.auth });
+      expect(reply.status).toBe(200);
+      for (const item of delivered) expect(reply.body).not.toContain(String(item.eventId));
+      expectNoVictimData(reply);
+    },
+    ProviderNotification: async () => {
+      // Not an account's route: the provider names charges, and only its signature is trusted.
+      const body = JSON.stringify(notification('pix-paid', { txid: victim.pix.txid }));
+      const forged = signatureHeader(body, `not-${await providerSecret()}`, Math.floor(Date.now() / 1000));
+      for (const headers of [{}, { [SIMULATED_SIGNATURE_HEADER]: forged }] as Record<string, string>[]) {
+        const reply = await invokeRoute(routes.providerNotification, { params: { name: 'simulated' }, headers, body });
+        expect(reply.status).toBe(401);
+        expectNoVictimData(reply);
+      }
+      const invoice = await ok(routes.getPixByReference, { headers: victim.auth, params: { ref: victim.pix.reference } });
+      expect(json<{ invoice: { status: string } }>(invoice).invoice.status).toBe('PENDING');
+    },
+    BoletoPage: async () => {
+      const [, reference = '', token = ''] = new URL(victim.boleto.url).pathname.split('/').slice(1);
+      expect(reference).toBe(victim.boleto.reference);
+      const page = await ok(routes.boletoPage, { params: { reference, token } });
+      expect(page.body).toContain(victim.boleto.reference);
+      expect(page.body).not.toContain(victim.customer.document);
+      // The attacker's own boleto link does not open the victim's boleto, nor does a altered token.
+      const customer = json<{ customer: { id: number } }>(
+        await ok(routes.createCustomer, { headers: attacker.auth, body: customerBody(fullAddress()) }),
+      ).customer;
+      const own = json<{ invoice: { boleto: string } }>(
+        await ok(routes.createBoleto, { headers: attacker.auth, body: { ...common(), customer: customer.id } }),
+      ).invoice;
+      const ownToken = new URL(own.boleto).pathname.split('/')[3] ?? '';
+      const altered = `${token.slice(0, -1)}${token.endsWith('A') ? 'B' : 'A'}`;
+      for (const wrong of [ownToken, altered, '']) {
+        const reply = await invokeRoute(routes.boletoPage, { params: { reference, token: wrong } });
+        expect(reply.status).toBe(404);
+        expectNoVictimData(reply);
+      }
+    },
+    OpenApiDocument: async () => {
+      // A static public document: no account's data to aim at.
+      const reply = await ok(routes.openApiDocument, {});
+      expectNoVictimData(reply);
+    },
+  };
+
+  it('has a case for every route of the table', () => {
+    expect(routeList.map((r) => r.id).filter((id) => !(id in CROSS_ACCOUNT))).toEqual([]);
+  });
+
+  it.each(routeList.map((r) => [r.id] as const))('%s', async (id) => {
+    const check = CROSS_ACCOUNT[id];
+    expect(check, `no cross-account case for ${id}`).toBeDefined();
+    await check?.();
+  });
+});
+
+describe('no secret or personal datum in clear after the sensitive routes (table and logs)', () => {
+  let scratch: string;
+  beforeAll(() => {
+    scratch = mkdtempSync(join(tmpdir(), 'leak-scan-'));
+  });
+  afterAll(() => {
+    rmSync(scratch, { recursive: true, force: true });
+  });
+
+  /** The leaks among the items that name the account (its partition, its invoices, keys, idempotency records…). */
+  const storedLeaksOf = async (accountId: string) => {
+    const client = new DynamoDBClient({ ...localAwsConfig(), endpoint: stack().dynamodbEndpoint });
+    try {
+      return (await scanTable(client, stack().tableName, (item) => JSON.stringify(item).includes(accountId))).leaks;
+    } finally {
+      client.destroy();
+    }
+  };
+
+  it('auth with the secret key, a card with its CVV, customers and withdrawals with documents, webhook secrets: none stored or logged in clear', async () => {
+    const stackLog = stackLogFile(stack().port);
+    const fromByte = existsSync(stackLog) ? statSync(stackLog).size : 0;
+    const capture = captureLogLines();
+    const issued = await newAccount();
+    const used: string[] = [issued.secret_key];
+    let httpCalls = 0;
+    try {
+      // The same calls through the local stack (its log) and in this process (this worker's output).
+      for (const via of ['http', 'in-process'] as const) {
+        const send = async (route: AnyRoute, request: RouteRequest): Promise<{ status: number; json: unknown }> => {
+          if (via === 'in-process') return invokeRoute(route, request);
+          httpCalls += 1;
+          const path = route.path.replace(/\{([A-Za-z0-9_]+)\}/g, (_, name: string) => encodeURIComponent(request.params?.[name] ?? ''));
+          const reply = await call(route.method, path, { headers: request.headers, body: request.body });
+          return { status: reply.status, json: reply.json };
+        };
+        const authReply = await send(routes.authToken, { headers: { authorization: basic(issued.public_key, issued.secret_key) } });
+        expect(authReply.status).toBe(200);
+        const token = (authReply.json as { success: { token: string } }).success.token;
+        used.push(token);
+        const auth = bearer(token);
+
+        const cpf = randomCpf();
+        const punctuated = `${cpf.slice(0, 3)}.${cpf.slice(3, 6)}.${cpf.slice(6, 9)}-${cpf.slice(9)}`;
+        used.push(cpf);
+        const customer = await send(routes.createCustomer, {
+          headers: { ...auth, 'idempotency-key': `leak-cust-${randomUUID()}` },
+          body: customerBody({ ...fullAddress(), document: punctuated, phone: '+55 (11) 3333-4444', mobilephone: '(11) 98765-4321' }),
+        });
+        expect(customer.status).toBe(200);
+
+        const card = await send(routes.createCard, {
+          headers: { ...auth, 'idempotency-key': `leak-card-${randomUUID()}` },
+          body: cardBody({ creditcard_number: '4111111111111111', creditcard_cvv: '735' }),
+        });
+        expect(card.status).toBe(200);
+        const declined = await send(routes.createCard, { headers: auth, body: cardBody({ creditcard_number: '4000000000000002', creditcard_cvv: '735' }) });
+        expect(declined.status).toBe(400);
+
+        const payer = randomCpf();
+        used.push(payer);
+        const pix = await send(routes.createPix, { headers: auth, body: common({ document: payer, client: 'Pagador', email: 'pagador@example.com' }) });
+        expect(pix.status).toBe(200);
+
+        await creditAccount(accountStore(), issued.account_id, 10_000);
+        const pixkey = randomCpf();
+        const document = randomCpf();
+        used.push(pixkey, document);
+        const withdraw = await send(routes.createWithdraw, {
+          headers: { ...auth, 'idempotency-key': `leak-wd-${randomUUID()}` },
+          body: { amount: 1, pixkey, keytype: 'CPF', client: 'Recebedor', document, email: 'recebedor@example.com' },
+        });
+        expect(withdraw.status).toBe(200);
+
+        const put = await send(routes.putWebhook, { headers: auth, body: { url: `https://127.0.0.1:443/leak-${randomUUID()}` } });
+        expect(put.status).toBe(200);
+        const rotated = await send(routes.rotateWebhookSecret, { headers: auth });
+        expect(rotated.status).toBe(200);
+        for (const reply of [put, rotated]) {
+          const secret = (reply.json as { webhook: { secret?: string } }).webhook.secret;
+          if (secret) used.push(secret);
+        }
+      }
+      expect(used.filter((v) => v.startsWith('whsec_'))).toHaveLength(3);
+
+      // The stack writes its log lines asynchronously: wait for this account's request lines.
+      const stackLines = await eventually(
+        () => (existsSync(stackLog) ? readFileSync(stackLog).subarray(fromByte).toString('utf8') : ''),
+        (text) => text.split('\n').filter((l) => l.includes(issued.account_id)).length >= httpCalls - 1,
+        10_000,
+      );
+      const inProcess = capture.lines();
+      expect(stackLines.split('\n').filter((l) => l.includes(issued.account_id)).length).toBeGreaterThanOrEqual(httpCalls - 1);
+      expect(inProcess.filter((l) => l.includes(issued.account_id)).length).toBeGreaterThanOrEqual(httpCalls - 1);
+
+      const logged = [...scanLogFile(stackLog, { fromByte }).leaks, ...findLogLeaks(inProcess.join('\n')).map((l) => ({ ...l, file: 'in-process output' }))];
+      const stored = await storedLeaksOf(issued.account_id);
+      expect(describeLeaks(stored, logged)).toBe('');
+
+      // The exact values too, whatever their shape (booleans, so a failure does not print them).
+      const text = `${stackLines}\n${inProcess.join('\n')}`;
+      for (const value of used) expect(text.includes(value), `a ${value.slice(0, 4)}… value in the logs`).toBe(false);
+    } finally {
+      capture.stop();
+    }
+  }, 60_000);
+
+  it('would catch a deliberate leak: the file scanner reports the line and kind, never the value', async () => {
+    const issued = await newAccount();
+    const file = join(scratch, 'leaky.log');
+    const lines = [
+      JSON.stringify({ level: 'INFO', message: 'request', route: 'CreateCardCharge', accountId: issued.account_id, status: 200 }),
+      JSON.stringify({ level: 'INFO', message: 'oops', key: issued.secret_key }),
+      JSON.stringify({ level: 'INFO', message: 'oops', body: { creditcard_number: '4111111111111111', creditcard_cvv: '735' } }),
+      JSON.stringify({ level: 'INFO', message: 'oops', customer: { document: randomCpf() } }),
+    ];
+    writeFileSync(file, `${lines.join('\n')}\n`);
+    const { leaks } = scanLogFile(file);
+    expect(leaks).toEqual([
+      { kind: 'secret-key', file, line: 2 },
+      { kind: 'card-number', file, line: 3 },
+      { kind: 'cvv', file, line: 3 },
+      { kind: 'taxpayer-document', file, line: 4 },
+    ]);
+    expect(describeLeaks([], leaks)).not.toContain(issued.secret_key);
+  });
+
+  it('would catch a deliberate leak in a stored item, naming the key and attribute only', () => {
+    const raw: Record<string, AttributeValue> = {
+      PK: { S: 'IDEM#acct_x#k' },
+      SK: { S: 'IDEM' },
+      body: { S: JSON.stringify({ customer: { document: '529.982.247-25' } }) },
+      card: { M: { number: { S: '4111 1111 1111 1111' }, cvv: { S: '735' } } },
+      amounts: { L: [{ N: '4111111111111111' }] },
+    };
+    expect(storedLeaks([raw])).toEqual([
+      { kind: 'taxpayer-document', PK: 'IDEM#acct_x#k', SK: 'IDEM', attribute: 'body' },
+      { kind: 'card-number', PK: 'IDEM#acct_x#k', SK: 'IDEM', attribute: 'card.number' },
+      { kind: 'cvv', PK: 'IDEM#acct_x#k', SK: 'IDEM', attribute: 'card.cvv' },
+      { kind: 'card-number', PK: 'IDEM#acct_x#k', SK: 'IDEM', attribute: 'amounts[0]' },
+    ]);
+  });
+
+  it("copies this worker's in-process log lines to the run's worker log, which the global teardown scans", async () => {
+    const { workerLogDir } = inject('leakScan');
+    const issued = await newAccount();
+    const reply = await invokeRoute(routes.balance, { headers: bearer(await tokenOf(issued)) });
+    expect(reply.status).toBe(200);
+    const file = join(workerLogDir, `worker-logs-${process.pid}.jsonl`);
+    const copied = await eventually(
+      () => (existsSync(file) ? readFileSync(file, 'utf8') : ''),
+      (text) => text.includes(issued.account_id),
+      5_000,
+    );
+    expect(copied.split('\n').some((line) => line.includes(issued.account_id) && line.includes('"route":"GetBalance"'))).toBe(true);
+  });
+});

@@ -1,0 +1,340 @@
+import { readFileSync } from 'node:fs';
+import { createServer as createNetServer, type Socket } from 'node:net';
+import { TLSSocket } from 'node:tls';
+import {
+  CreateQueueCommand,
+  DeleteQueueCommand,
+  ReceiveMessageCommand,
+  SendMessageCommand,
+  type ServiceInputTypes,
+  type ServiceOutputTypes,
+} from '@aws-sdk/client-sqs';
+import { GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import type { InitializeMiddleware } from '@smithy/types';
+import type { SQSEvent, SQSRecord } from 'aws-lambda';
+import { afterAll, afterEach, beforeAll, describe, expect, inject, it } from 'vitest';
+import { webhookSender } from '../../functions/workers/webhook-sender';
+import { newEvent } from '../../shared/events/outbox';
+import { getSqs } from '../../shared/queue/sqs';
+import { getRuntime, overrideRuntime, type Runtime } from '../../shared/runtime';
+import type { Item } from '../../shared/storage/dynamo';
+import { keys } from '../../shared/storage/keys';
+import { newWebhookSecret, sealWebhookSecret } from '../../shared/webhooks/config';
+import { accountStore, newAccount, useLocalStackEnvironment } from '../support/api';
+import { type FaultInjector, installFaultInjector } from '../support/fault-injection';
+import { listedItems } from '../support/ledger';
+import { type Behaviour, type Receiver, startReceiver } from '../support/webhook-receiver';
+
+/**
+ * The webhook sender under faults, in this process against the local table and a queue of its own:
+ * the same message handed over twice at once, receivers that are slow, reset the connection, redirect
+ * or fail, and a sender that dies in the middle of an attempt. The sender's DNS is the runtime's
+ * port (`localhost` → the receiver's loopback address, which the tests' certificate covers), its
+ * clock is fixed and moved by hand, and its POST limit is shortened for the slow receiver.
+ */
+
+const FIRST_WAIT_SECONDS = 60; // spec 6.5: the first retry comes 1 minute after a failed attempt
+const LEASE_SECONDS = 60; // the attempt's claim (docs/architecture.md, webhook delivery)
+const SHORT_POST_MS = 400; // the slow receiver's limit here; production's is 10 s
+
+let base: Runtime;
+let injector: FaultInjector;
+let now = new Date();
+let receiverIp = '127.0.0.1';
+let queueUrl = '';
+const visibility: { receiptHandle: string; seconds: number }[] = [];
+const servers: { close: () => Promise<void> }[] = [];
+let nextIp = 1;
+
+const send = webhookSender({ post: { totalTimeoutMs: SHORT_POST_MS, connectTimeoutMs: SHORT_POST_MS } });
+
+const recordVisibility: InitializeMiddleware<ServiceInputTypes, ServiceOutputTypes> = (next, context) => async (args) => {
+  if (context.commandName === 'ChangeMessageVisibilityCommand') {
+    const input = args.input as { ReceiptHandle?: string; VisibilityTimeout?: number };
+    visibility.push({ receiptHandle: String(input.ReceiptHandle), seconds: Number(input.VisibilityTimeout) });
+  }
+  return next(args);
+};
+
+beforeAll(async () => {
+  useLocalStackEnvironment();
+  base = getRuntime();
+  injector = installFaultInjector(base.db);
+  const sqs = getSqs();
+  sqs.middlewareStack.add(recordVisibility, { step: 'initialize', name: 'recordVisibility' });
+  // Messages come back only when the sender asks: the queue's own visibility timeout is the longest there is.
+  const created = await sqs.send(new CreateQueueCommand({ QueueName: `webhook-faults-${Date.now()}`, Attributes: { VisibilityTimeout: '43200' } }));
+  queueUrl = String(created.QueueUrl);
+  overrideRuntime({
+    config: { ...base.config, webhooks: { ...base.config.webhooks, queueUrl, retryScale: 1, allowPrivateHosts: ['localhost'] } },
+    resolve: async (host) => (host === 'localhost' ? [receiverIp] : []),
+    clock: { now: () => now },
+  });
+});
+
+afterEach(() => {
+  now = new Date();
+});
+
+afterAll(async () => {
+  injector.remove();
+  getSqs().middlewareStack.remove('recordVisibility');
+  overrideRuntime({ ...base });
+  await Promise.all(servers.map((s) => s.close()));
+  await getSqs().send(new DeleteQueueCommand({ QueueUrl: queueUrl }));
+});
+
+/** A receiver of its own on a fresh loopback address, reached as https://localhost:8443/hooks. */
+async function receiver(behaviour?: Behaviour): Promise<Receiver> {
+  const ip = `127.0.91.${nextIp}`;
+  nextIp += 1;
+  const r = await startReceiver(ip, behaviour);
+  servers.push(r);
+  receiverIp = ip;
+  return r;
+}
+
+/** A receiver that resets the connection (a TCP RST) as soon as a request arrives over TLS; counts the requests. */
+async function resettingReceiver(): Promise<{ requests: number }> {
+  const ip = `127.0.91.${nextIp}`;
+  nextIp += 1;
+  const { certPath, keyPath } = inject('webhookCertificate');
+  const [cert, key] = [readFileSync(certPath), readFileSync(keyPath)];
+  const seen = { requests: 0 };
+  const sockets = new Set<Socket>();
+  const server = createNetServer((raw) => {
+    sockets.add(raw);
+    raw.on('close', () => sockets.delete(raw));
+    raw.on('error', () => undefined);
+    const secure = new TLSSocket(raw, { isServer: true, cert, key });
+    secure.on('error', () => undefined);
+    secure.once('data', () => {
+      seen.requests += 1;
+      raw.resetAndDestroy();
+    });
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(8443, ip, () => resolve());
+  });
+  servers.push({
+    close: () =>
+      new Promise((resolve) => {
+        for (const socket of sockets) socket.destroy();
+        server.close(() => resolve());
+      }),
+  });
+  receiverIp = ip;
+  return seen;
+}
+
+const store = () => accountStore();
+
+/** An account whose webhook is https://localhost:8443/hooks, one event of it, and that event's queue message (received once). */
+async function pendingEvent(): Promise<{ eventId: string; accountId: string; event: SQSEvent; record: SQSRecord }> {
+  const s = store();
+  const account = await newAccount();
+  const sealed = sealWebhookSecret(newWebhookSecret(), account.account_id, (await base.serviceKeys()).webhookSecrets);
+  await s.db.send(
+    new UpdateCommand({
+      TableName: s.table,
+      Key: keys.account(account.account_id),
+      UpdateExpression: 'SET webhookUrl = :u, webhookSecretSealed = :s',
+      ExpressionAttributeValues: { ':u': 'https://localhost:8443/hooks', ':s': sealed },
+    }),
+  );
+  const event = newEvent('ping', { message: 'fault test' }, now);
+  // Stored under its key but not as a stream-forwarded type: only this file's sender sees it.
+  await s.db.send(
+    new PutCommand({
+      TableName: s.table,
+      Item: {
+        ...keys.event(event.id),
+        type: 'event-under-test',
+        accountId: account.account_id,
+        eventId: event.id,
+        eventType: event.type,
+        event,
+        body: JSON.stringify(event),
+      },
+    }),
+  );
+  const sqs = getSqs();
+  await sqs.send(new SendMessageCommand({ QueueUrl: queueUrl, MessageBody: JSON.stringify({ eventId: event.id }) }));
+  const received = await sqs.send(new ReceiveMessageCommand({ QueueUrl: queueUrl, MaxNumberOfMessages: 1, WaitTimeSeconds: 5 }));
+  const message = received.Messages?.[0];
+  if (!message || message.Body !== JSON.stringify({ eventId: event.id })) throw new Error(`unexpected message ${JSON.stringify(received.Messages)}`);
+  const record: SQSRecord = {
+    messageId: String(message.MessageId),
+    receiptHandle: String(message.ReceiptHandle),
+    body: String(message.Body),
+    attributes: { ApproximateReceiveCount: '1', SentTimestamp: String(Date.now()), SenderId: 'local', ApproximateFirstReceiveTimestamp: String(Date.now()) },
+    messageAttributes: {},
+    md5OfBody: String(message.MD5OfBody),
+    eventSource: 'aws:sqs',
+    eventSourceARN: 'arn:aws:sqs:us-east-1:000000000000:webhook-faults',
+    awsRegion: 'us-east-1',
+  };
+  return { eventId: event.id, accountId: account.account_id, event: { Records: [record] }, record };
+}
+
+async function deliveryRecord(eventId: string): Promise<Item | undefined> {
+  const s = store();
+  return (await s.db.send(new GetCommand({ TableName: s.table, Key: keys.delivery(eventId), ConsistentRead: true }))).Item;
+}
+
+const at = (seconds: number, from: Date) => new Date(from.getTime() + seconds * 1000);
+const waitsAsked = (record: SQSRecord) => visibility.filter((v) => v.receiptHandle === record.receiptHandle).map((v) => v.seconds);
+
+describe('the same SQS message handed to the sender twice at once', () => {
+  it('while one attempt holds the claim, the other sends nothing and comes back when the lease ends; one attempt counted, one success recorded', async () => {
+    const r = await receiver();
+    const { eventId, event, record } = await pendingEvent();
+    const started = now;
+    let release!: () => void;
+    let held!: () => void;
+    const holding = new Promise<void>((resolve) => {
+      held = resolve;
+    });
+    // The first run claims the attempt; its claim has landed but it has not POSTed yet.
+    const first = injector.run(
+      {
+        at: { command: 'UpdateItemCommand', nth: 0 },
+        holdUntil: new Promise<void>((resolve) => {
+          release = resolve;
+        }),
+        onHold: held,
+      },
+      () => send(event),
+    );
+    await holding;
+    const second = await send(event);
+    expect(second.batchItemFailures).toEqual([{ itemIdentifier: record.messageId }]);
+    expect(waitsAsked(record)).toEqual([LEASE_SECONDS]);
+    expect(r.received).toHaveLength(0);
+    release();
+    const done = await first;
+    expect(done.outcome).toEqual({ kind: 'returned', value: { batchItemFailures: [] } });
+    expect(r.received).toHaveLength(1);
+    expect(await deliveryRecord(eventId)).toMatchObject({ status: 'succeeded', attempts: 1, lastStatus: 200, lastError: null, nextAttemptAt: null });
+    expect((await deliveryRecord(eventId))?.claimUntil).toBeUndefined();
+    // The duplicate comes back after the lease: nothing left to do.
+    now = at(LEASE_SECONDS + 1, started);
+    expect((await send(event)).batchItemFailures).toEqual([]);
+    expect(r.received).toHaveLength(1);
+  });
+
+  it('three copies at once against a failing receiver: one POST, one attempt counted, retried on the schedule', async () => {
+    const r = await receiver(() => ({ status: 500 }));
+    const { eventId, accountId, event } = await pendingEvent();
+    const results = await Promise.all([send(event), send(event), send(event)]);
+    for (const result of results) expect(result.batchItemFailures).toHaveLength(1);
+    expect(r.received).toHaveLength(1);
+    expect(await deliveryRecord(eventId)).toMatchObject({
+      status: 'pending',
+      attempts: 1,
+      lastStatus: 500,
+      nextAttemptAt: at(FIRST_WAIT_SECONDS, now).toISOString(),
+    });
+    expect(await listedItems(keys.deliveryListPartition(accountId))).toHaveLength(1);
+  });
+});
+
+type Failure = { name: string; start: () => Promise<() => number>; lastStatus: number | null; lastError: RegExp };
+
+const failures: Failure[] = [
+  {
+    name: 'slower than the POST limit',
+    start: async () => {
+      const r = await receiver(() => 'hang');
+      return () => r.received.length;
+    },
+    lastStatus: null,
+    lastError: /^timed out after 0\.4 s$/,
+  },
+  {
+    name: 'resetting the connection',
+    start: async () => {
+      const r = await resettingReceiver();
+      return () => r.requests;
+    },
+    lastStatus: null,
+    lastError: /ECONNRESET|socket hang up/,
+  },
+  {
+    name: 'answering 302',
+    start: async () => {
+      const r = await receiver(() => ({ status: 302, location: 'https://localhost:8443/elsewhere' }));
+      return () => r.received.length;
+    },
+    lastStatus: 302,
+    lastError: /^redirect not followed \(302\)$/,
+  },
+  {
+    name: 'answering 500',
+    start: async () => {
+      const r = await receiver(() => ({ status: 500 }));
+      return () => r.received.length;
+    },
+    lastStatus: 500,
+    lastError: /^HTTP 500$/,
+  },
+];
+
+describe('receivers that fail: retried on the schedule', () => {
+  it.each(failures)('a receiver $name → pending, attempts 1, its status and error, the next attempt 1 minute later and not before', async (failure) => {
+    const requests = await failure.start();
+    const { eventId, event, record } = await pendingEvent();
+    const first = now;
+    expect((await send(event)).batchItemFailures).toEqual([{ itemIdentifier: record.messageId }]);
+    expect(requests()).toBe(1);
+    const due = at(FIRST_WAIT_SECONDS, first);
+    expect(await deliveryRecord(eventId)).toMatchObject({
+      status: 'pending',
+      attempts: 1,
+      lastStatus: failure.lastStatus,
+      lastError: expect.stringMatching(failure.lastError),
+      nextAttemptAt: due.toISOString(),
+    });
+    expect(waitsAsked(record)).toEqual([FIRST_WAIT_SECONDS]);
+    // Handed over early (a duplicate, or a queue that returned it sooner): nothing is sent.
+    now = at(FIRST_WAIT_SECONDS / 2, first);
+    expect((await send(event)).batchItemFailures).toHaveLength(1);
+    expect(requests()).toBe(1);
+    expect(waitsAsked(record)).toEqual([FIRST_WAIT_SECONDS, FIRST_WAIT_SECONDS / 2]);
+    // On time: the second attempt, and the schedule's second wait (5 minutes).
+    now = due;
+    expect((await send(event)).batchItemFailures).toHaveLength(1);
+    expect(requests()).toBe(2);
+    expect(await deliveryRecord(eventId)).toMatchObject({ status: 'pending', attempts: 2, nextAttemptAt: at(5 * 60, due).toISOString() });
+    expect(waitsAsked(record).at(-1)).toBe(5 * 60);
+  });
+});
+
+describe('a sender that dies in the middle of an attempt', () => {
+  it('after the POST, before the record: the lease runs out, the retry attempts again, one delivery recorded (at least once)', async () => {
+    const r = await receiver();
+    const { eventId, accountId, event, record } = await pendingEvent();
+    const started = now;
+    const crashed = await injector.run({ at: { command: 'UpdateItemCommand', nth: 1 }, kind: 'crash-before-send' }, () => send(event));
+    expect(crashed.outcome.kind).toBe('crashed');
+    expect(r.received).toHaveLength(1);
+    const left = await deliveryRecord(eventId);
+    expect(left).toMatchObject({ status: 'pending', attempts: 0, claimUntil: at(LEASE_SECONDS, started).toISOString() });
+    expect(await listedItems(keys.deliveryListPartition(accountId))).toHaveLength(0);
+    // Handed over again while the lease holds (the dead attempt might still be running): nothing sent.
+    now = at(LEASE_SECONDS - 10, started);
+    expect((await send(event)).batchItemFailures).toHaveLength(1);
+    expect(waitsAsked(record)).toEqual([10]);
+    expect(r.received).toHaveLength(1);
+    // The lease has run out: attempted again, and recorded once.
+    now = at(LEASE_SECONDS + 1, started);
+    expect((await send(event)).batchItemFailures).toEqual([]);
+    expect(r.received).toHaveLength(2);
+    expect(new Set(r.received.map((x) => x.headers['service-event-id']))).toEqual(new Set([eventId]));
+    const final = await deliveryRecord(eventId);
+    expect(final).toMatchObject({ status: 'succeeded', attempts: 1, lastStatus: 200 });
+    expect(final?.claimUntil).toBeUndefined();
+    expect(await listedItems(keys.deliveryListPartition(accountId))).toHaveLength(1);
+  });
+});
