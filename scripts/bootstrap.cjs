@@ -107,6 +107,11 @@ function runTests(node) {
     process.stdout.write('\ntests: 0 passed, 1 failed\n');
     process.exit(1);
   }
+  if (vitest.status !== 0 && summary.failed === 0) {
+    // Every test passed but the run did not: an error outside the tests (the leak scan at teardown, a crashed worker).
+    process.stdout.write('\nThe run failed outside the tests (e.g. the leak scan at teardown): see its output above.\n');
+    summary.failed = 1;
+  }
   const skipped = summary.skipped ? `, ${summary.skipped} skipped` : '';
   process.stdout.write(`\ntests: ${summary.passed} passed, ${summary.failed} failed${skipped}\n`);
   process.exit(failedStage || vitest.status !== 0 || summary.failed > 0 ? 1 : 0);
