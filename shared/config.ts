@@ -18,6 +18,10 @@ export const configSchema = z.object({
   PUBLIC_BASE_URL: z.url().default('http://127.0.0.1:3000'),
   PAYOUT_QUEUE_URL: z.string().min(1).optional(),
   PAYOUT_RETRY_SCALE: z.coerce.number().positive().max(1).default(1),
+  /** How long a payout keeps being retried through a bank outage before its message goes to the DLQ. */
+  PAYOUT_RETRY_WINDOW_SECONDS: positiveInt(86_400),
+  /** The payout queue's DLQ: where a payout goes once its retry window is spent. */
+  PAYOUT_DLQ_URL: z.string().min(1).optional(),
   WEBHOOK_QUEUE_URL: z.string().min(1).optional(),
   WEBHOOK_RETRY_SCALE: z.coerce.number().positive().max(1).default(1),
   /** Local runs only (never set in AWS): hostnames or IP literals whose private addresses are allowed. */
@@ -38,7 +42,7 @@ export type Config = {
   /** The service's own public base URL (boleto pages, the simulated PSP's locations). */
   publicBaseUrl: string;
   /** The payout queue (withdrawals to ask the bank for) and the factor applied to its retry waits. */
-  payouts: { queueUrl: string | undefined; retryScale: number };
+  payouts: { queueUrl: string | undefined; dlqUrl: string | undefined; retryScale: number; retryWindowSeconds: number };
   webhooks: { queueUrl: string | undefined; retryScale: number; allowPrivateHosts: string[] };
 };
 
@@ -58,7 +62,7 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
     cep: { provider: c.CEP_PROVIDER, timeoutMs: c.CEP_TIMEOUT_MS },
     payments: { provider: c.PAYMENT_PROVIDER, credentialsSecretId: c.PROVIDER_SECRET_ID, timeoutMs: c.PROVIDER_TIMEOUT_MS },
     publicBaseUrl: c.PUBLIC_BASE_URL.replace(/\/+$/, ''),
-    payouts: { queueUrl: c.PAYOUT_QUEUE_URL, retryScale: c.PAYOUT_RETRY_SCALE },
+    payouts: { queueUrl: c.PAYOUT_QUEUE_URL, dlqUrl: c.PAYOUT_DLQ_URL, retryScale: c.PAYOUT_RETRY_SCALE, retryWindowSeconds: c.PAYOUT_RETRY_WINDOW_SECONDS },
     webhooks: {
       queueUrl: c.WEBHOOK_QUEUE_URL,
       retryScale: c.WEBHOOK_RETRY_SCALE,

@@ -1,24 +1,41 @@
-import { ChangeMessageVisibilityCommand } from '@aws-sdk/client-sqs';
-import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { SendMessageCommand } from '@aws-sdk/client-sqs';
+import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
 import { BankUnavailableError } from '../../shared/bank/port';
 import { getBank } from '../../shared/bank/simulated';
 import { logger } from '../../shared/logger';
+import { isDue, sendScheduled } from '../../shared/queue/delayed';
 import { getSqs } from '../../shared/queue/sqs';
-import { getRuntime } from '../../shared/runtime';
+import { getRuntime, type Runtime } from '../../shared/runtime';
 import type { KeyType } from '../../shared/schemas/withdraw';
 import { keys } from '../../shared/storage/keys';
 import { withdrawPixkey } from '../../shared/withdrawals/record';
-import { GetCommand } from '@aws-sdk/lib-dynamodb';
+
+/** A message of the payout queue: the withdraw, the attempt it is meant to make (1 when absent), when it is due, and when the bank first failed it. */
+export type PayoutMessage = { reference: string; attempt?: number; notBefore?: string; firstFailedAt?: string };
 
 /** Waits before asking the bank again: 5 s, 10 s, 20 s … up to 15 minutes, times PAYOUT_RETRY_SCALE. */
-export function payoutRetryDelaySeconds(receiveCount: number, scale: number): number {
-  return Math.max(0, Math.round(Math.min(900, 5 * 2 ** Math.max(0, receiveCount - 1)) * scale));
+export function payoutRetryDelaySeconds(attemptsMade: number, scale: number): number {
+  return Math.max(0, Math.round(Math.min(900, 5 * 2 ** Math.max(0, Math.min(attemptsMade, 20) - 1)) * scale));
 }
 
-async function payOut(record: SQSRecord): Promise<void> {
-  const runtime = getRuntime();
-  const { reference } = JSON.parse(record.body) as { reference: string };
+/** What to do after a failed bank request: retry at `notBefore`, or give up (the retry window is spent). */
+export function afterBankFailure(
+  message: PayoutMessage,
+  now: Date,
+  policy: { retryScale: number; retryWindowSeconds: number },
+): { kind: 'retry'; next: PayoutMessage } | { kind: 'give-up' } {
+  const firstFailedAt = message.firstFailedAt ?? now.toISOString();
+  if (now.getTime() - Date.parse(firstFailedAt) >= policy.retryWindowSeconds * 1000) return { kind: 'give-up' };
+  const attempt = message.attempt ?? 1;
+  const wait = payoutRetryDelaySeconds(attempt, policy.retryScale);
+  return {
+    kind: 'retry',
+    next: { reference: message.reference, attempt: attempt + 1, firstFailedAt, notBefore: new Date(now.getTime() + wait * 1000).toISOString() },
+  };
+}
+
+async function payOut(runtime: Runtime, reference: string): Promise<void> {
   const found = await runtime.db.send(new GetCommand({ TableName: runtime.config.tableName, Key: keys.withdraw(reference), ConsistentRead: true }));
   const item = found.Item;
   if (!item || item.status !== 'PENDING') return;
@@ -41,37 +58,59 @@ async function payOut(record: SQSRecord): Promise<void> {
   logger.info('payout requested from the bank', { reference });
 }
 
+/** Handles one message; throws only when the message must come back as it is (SQS retries it, then its DLQ). */
+async function handle(runtime: Runtime, record: SQSRecord): Promise<void> {
+  const message = JSON.parse(record.body) as PayoutMessage;
+  const { queueUrl, dlqUrl } = runtime.config.payouts;
+  const now = runtime.clock.now();
+  if (!isDue(message, now)) {
+    // The next hop of a wait longer than one SQS delay.
+    if (!queueUrl) throw new Error('PAYOUT_QUEUE_URL is not configured');
+    await sendScheduled(getSqs(), queueUrl, message, now);
+    return;
+  }
+  try {
+    await payOut(runtime, message.reference);
+    return;
+  } catch (err) {
+    const decision = afterBankFailure(message, now, runtime.config.payouts);
+    logger.warn('payout not requested', {
+      reference: message.reference,
+      attempt: message.attempt ?? 1,
+      error: err instanceof Error ? err.message : 'unknown',
+      bankDown: err instanceof BankUnavailableError,
+      next: decision.kind === 'retry' ? decision.next.notBefore : 'dead-letter queue',
+    });
+    if (decision.kind === 'retry' && queueUrl) {
+      // The money stays reserved (the withdraw stays PENDING) while the bank is retried.
+      await sendScheduled(getSqs(), queueUrl, decision.next, now);
+      return;
+    }
+    if (decision.kind === 'give-up' && dlqUrl) {
+      await getSqs().send(new SendMessageCommand({ QueueUrl: dlqUrl, MessageBody: JSON.stringify(message) }));
+      logger.error('payout moved to the dead-letter queue: the bank kept failing for the whole retry window', { reference: message.reference });
+      return;
+    }
+    throw err;
+  }
+}
+
 /**
  * The payout queue's consumer: asks the bank to pay each withdrawal, with the withdraw reference as
- * the bank's idempotency key. A bank failure leaves the withdraw PENDING (its money stays reserved)
- * and the message comes back after a growing wait; after maxReceiveCount it goes to the DLQ.
+ * the bank's idempotency key. A bank failure leaves the withdraw PENDING (its money stays reserved) and
+ * sends the next attempt as a delayed message (5 s doubling up to 15 minutes, × PAYOUT_RETRY_SCALE;
+ * hops of at most 15 minutes), for up to PAYOUT_RETRY_WINDOW_SECONDS (24 h) from the first failure;
+ * then the message goes to the DLQ (alarmed). Nothing is held in flight between attempts.
  */
 export async function handler(event: SQSEvent): Promise<SQSBatchResponse> {
+  const runtime = getRuntime();
   const failures: SQSBatchResponse['batchItemFailures'] = [];
   for (const record of event.Records) {
     try {
-      await payOut(record);
+      await handle(runtime, record);
     } catch (err) {
-      const receiveCount = Number(record.attributes.ApproximateReceiveCount ?? '1');
-      logger.warn('payout not requested; will retry', {
-        messageId: record.messageId,
-        receiveCount,
-        error: err instanceof Error ? err.message : 'unknown',
-        bankDown: err instanceof BankUnavailableError,
-      });
+      logger.warn('payout message returned to the queue', { messageId: record.messageId, error: err instanceof Error ? err.message : 'unknown' });
       failures.push({ itemIdentifier: record.messageId });
-      const queueUrl = getRuntime().config.payouts.queueUrl;
-      if (queueUrl) {
-        await getSqs()
-          .send(
-            new ChangeMessageVisibilityCommand({
-              QueueUrl: queueUrl,
-              ReceiptHandle: record.receiptHandle,
-              VisibilityTimeout: payoutRetryDelaySeconds(receiveCount, getRuntime().config.payouts.retryScale),
-            }),
-          )
-          .catch(() => undefined);
-      }
     }
   }
   return { batchItemFailures: failures };

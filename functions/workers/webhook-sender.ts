@@ -1,7 +1,7 @@
-import { ChangeMessageVisibilityCommand } from '@aws-sdk/client-sqs';
 import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
 import { logger } from '../../shared/logger';
+import { isDue, sendScheduled } from '../../shared/queue/delayed';
 import { getSqs } from '../../shared/queue/sqs';
 import { getRuntime, type Runtime } from '../../shared/runtime';
 import { signatureHeader } from '../../shared/signatures/hmac-header';
@@ -12,7 +12,11 @@ import { type DeliveryAttempt, type PostLimits, postWebhook } from '../../shared
 import { ATTEMPT_LEASE_SECONDS, deliveryTurn, nextRetryDelaySeconds } from '../../shared/webhooks/schedule';
 import { checkWebhookUrl } from '../../shared/webhooks/url-policy';
 
-type Outcome = 'done' | { retryInSeconds: number };
+/** A message of the webhook queue: the event, the attempt it is meant to make (1 when absent) and when it is due. */
+export type WebhookMessage = { eventId: string; attempt?: number; notBefore?: string };
+
+/** Done (delete the message), or later: send this message (scheduled by its notBefore) and delete the one received. */
+type Outcome = 'done' | { later: WebhookMessage };
 
 /** Options of the sender; tests shorten the POST's limits (the defaults are the spec's 5 s and 10 s). */
 export type SenderOptions = { post?: PostLimits };
@@ -37,8 +41,10 @@ async function attempt(runtime: Runtime, url: string, body: string, eventId: str
 }
 
 /** What a message does when its turn is not open: nothing left (closed) or come back later (wait). */
-function notNow(turn: ReturnType<typeof deliveryTurn>): Outcome {
-  return turn.kind === 'wait' ? { retryInSeconds: turn.seconds } : turn.kind === 'closed' ? 'done' : { retryInSeconds: 1 };
+function notNow(message: WebhookMessage, turn: ReturnType<typeof deliveryTurn>, now: Date): Outcome {
+  if (turn.kind === 'closed') return 'done';
+  const seconds = turn.kind === 'wait' ? turn.seconds : 1;
+  return { later: { ...message, notBefore: new Date(now.getTime() + seconds * 1000).toISOString() } };
 }
 
 /**
@@ -74,7 +80,10 @@ async function claimAttempt(
 }
 
 async function deliver(runtime: Runtime, record: SQSRecord, options: SenderOptions): Promise<Outcome> {
-  const { eventId } = JSON.parse(record.body) as { eventId: string };
+  const message = JSON.parse(record.body) as WebhookMessage;
+  const { eventId } = message;
+  // Early (a wait longer than one SQS delay): the next hop, without reading anything.
+  if (!isDue(message, runtime.clock.now())) return { later: message };
   const { db, config } = runtime;
   const table = config.tableName;
   const event = (await db.send(new GetCommand({ TableName: table, Key: keys.event(eventId), ConsistentRead: true }))).Item;
@@ -85,14 +94,16 @@ async function deliver(runtime: Runtime, record: SQSRecord, options: SenderOptio
   if (!webhook) return 'done';
   const previous: Item | undefined = (await db.send(new GetCommand({ TableName: table, Key: keys.delivery(eventId), ConsistentRead: true }))).Item;
   const startedAt = runtime.clock.now();
-  const turn = deliveryTurn(previous, startedAt);
-  if (turn.kind !== 'open') return notNow(turn);
   const previousAttempts = Number(previous?.attempts ?? 0);
+  // A duplicate of a message whose attempt is recorded: whoever recorded it scheduled the next one.
+  if ((message.attempt ?? 1) <= previousAttempts) return 'done';
+  const turn = deliveryTurn(previous, startedAt);
+  if (turn.kind !== 'open') return notNow(message, turn, startedAt);
   const claim = await claimAttempt(runtime, eventId, previousAttempts, startedAt);
   if (!claim.claimed) {
     // Another message of this event holds the attempt (a duplicate) or has just made it.
     logger.info('webhook attempt not claimed', { eventId });
-    return notNow(deliveryTurn(claim.current, startedAt));
+    return notNow(message, deliveryTurn(claim.current, startedAt), startedAt);
   }
   const attemptsMade = previousAttempts + 1;
   const result = await attempt(runtime, webhook.url, String(event.body), eventId, webhook.secret, options.post ?? {});
@@ -100,6 +111,9 @@ async function deliver(runtime: Runtime, record: SQSRecord, options: SenderOptio
   const wait = result.ok ? null : nextRetryDelaySeconds(attemptsMade, config.webhooks.retryScale);
   const status = result.ok ? 'succeeded' : wait === null ? 'failed' : 'pending';
   const nextAttemptAt = wait === null ? null : new Date(now.getTime() + wait * 1000).toISOString();
+  // The next attempt's message leaves before the record: a crash in between repeats this attempt
+  // (at least once), never loses the chain.
+  if (nextAttemptAt !== null) await schedule(runtime, { eventId, attempt: attemptsMade + 1, notBefore: nextAttemptAt });
   try {
     await db.send(
       new UpdateCommand({
@@ -135,18 +149,26 @@ async function deliver(runtime: Runtime, record: SQSRecord, options: SenderOptio
     throw err;
   }
   logger.info('webhook attempt', { eventId, attempt: attemptsMade, status, httpStatus: result.status, error: result.error ?? undefined });
-  return wait === null ? 'done' : { retryInSeconds: wait };
+  return 'done';
+}
+
+/** Sends a message of the webhook queue to arrive when it is due (hops of at most 15 minutes). */
+async function schedule(runtime: Runtime, message: WebhookMessage): Promise<void> {
+  const queueUrl = runtime.config.webhooks.queueUrl;
+  if (!queueUrl) throw new Error('WEBHOOK_QUEUE_URL is not configured: the next attempt cannot be scheduled');
+  await sendScheduled(getSqs(), queueUrl, message, runtime.clock.now());
 }
 
 /**
- * The webhook queue's consumer. Each message is one event: the sender signs the event's stored body
- * and POSTs it; a failure schedules the next attempt by hiding the message for the wait of the
- * schedule (1, 5, 15, 60, 180, 360, 720 minutes, × WEBHOOK_RETRY_SCALE) with ChangeMessageVisibility,
- * up to 8 attempts, then the delivery is marked failed. Each attempt is claimed first (a conditional
- * update of the delivery record setting a lease, `claimUntil`), so a message handed over twice, or
- * early, sends nothing and comes back later; a sender that dies mid-attempt leaves a lease that runs
- * out, and the message's next receipt attempts again (at least once). Messages it cannot process at
- * all are retried by SQS and end in the DLQ (alarmed).
+ * The webhook queue's consumer. Each message is one attempt of one event: the sender signs the event's
+ * stored body and POSTs it. A failure sends the next attempt's message with an SQS delay to arrive at
+ * the schedule's time (1, 5, 15, 60, 180, 360, 720 minutes, × WEBHOOK_RETRY_SCALE; waits over 15
+ * minutes are hops of at most 15), up to 8 attempts, then the delivery is marked failed. No message is
+ * held in flight between attempts. Each attempt is claimed first (a conditional update of the delivery
+ * record setting a lease, `claimUntil`), so a message handed over twice, or early, sends nothing; a
+ * stale duplicate (its attempt already recorded) is dropped; a sender that dies mid-attempt leaves a
+ * lease that runs out, and the message's next receipt attempts again (at least once). Messages it
+ * cannot process at all are retried by SQS and end in the DLQ (alarmed).
  */
 export function webhookSender(options: SenderOptions = {}) {
   return async function handler(event: SQSEvent): Promise<SQSBatchResponse> {
@@ -155,17 +177,7 @@ export function webhookSender(options: SenderOptions = {}) {
     for (const record of event.Records) {
       try {
         const outcome = await deliver(runtime, record, options);
-        if (outcome === 'done') continue;
-        failures.push({ itemIdentifier: record.messageId });
-        if (runtime.config.webhooks.queueUrl) {
-          await getSqs().send(
-            new ChangeMessageVisibilityCommand({
-              QueueUrl: runtime.config.webhooks.queueUrl,
-              ReceiptHandle: record.receiptHandle,
-              VisibilityTimeout: outcome.retryInSeconds,
-            }),
-          );
-        }
+        if (outcome !== 'done') await schedule(runtime, outcome.later);
       } catch (err) {
         logger.error('webhook message not processed', { messageId: record.messageId, error: err instanceof Error ? err.message : 'unknown' });
         failures.push({ itemIdentifier: record.messageId });

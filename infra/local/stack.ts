@@ -5,8 +5,10 @@ import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBStreamsClient } from '@aws-sdk/client-dynamodb-streams';
 import { CreateQueueCommand, GetQueueAttributesCommand, SQSClient } from '@aws-sdk/client-sqs';
 import type { IssuedKeys } from '../../shared/accounts/store';
-import { queueList, streamConsumerList } from '../../shared/queues';
-import { createDb } from '../../shared/storage/dynamo';
+import { queueList, queues, streamConsumerList } from '../../shared/queues';
+import { getSqs } from '../../shared/queue/sqs';
+import { createDb, getDb } from '../../shared/storage/dynamo';
+import { enforceDynamoDbLimits, enforceSqsLimits } from './aws-limits';
 import { localAwsConfig } from './aws';
 import { ensureDemoAccount } from './demo';
 import { startDynamoDbLocal } from './dynamodb';
@@ -75,6 +77,9 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
       PUBLIC_BASE_URL: `http://127.0.0.1:${options.port}`,
       CEP_PROVIDER: process.env.CEP_PROVIDER ?? 'fixture',
     });
+    // The handlers' clients (created now, with the endpoints above) refuse what AWS refuses.
+    enforceDynamoDbLimits(getDb());
+    enforceSqsLimits(getSqs());
 
     const dynamoClient = new DynamoDBClient({ ...localAwsConfig(), endpoint: dynamo.endpoint });
     const { streamArn } = await ensureTable(dynamoClient, LOCAL_TABLE);
@@ -82,6 +87,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
     const demo = await ensureDemoAccount(store);
 
     const sqsClient = new SQSClient({ ...localAwsConfig(), endpoint: sqs.endpoint });
+    enforceSqsLimits(sqsClient);
     const pollers: Poller[] = [];
     for (const queue of queueList) {
       const dlq = await sqsClient.send(new CreateQueueCommand({ QueueName: `${queue.id}-dlq` }));
@@ -98,6 +104,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
       const arn =
         (await sqsClient.send(new GetQueueAttributesCommand({ QueueUrl: created.QueueUrl, AttributeNames: ['QueueArn'] }))).Attributes?.QueueArn ?? '';
       process.env[queue.urlEnv] = created.QueueUrl;
+      if (queue.id === queues.payouts.id) process.env.PAYOUT_DLQ_URL = dlq.QueueUrl;
       pollers.push(startQueuePoller(sqsClient, created.QueueUrl ?? '', arn, queue.id, await loadHandler(options.root, queue.handler)));
     }
     if (streamConsumerList.length > 0) {

@@ -1,7 +1,8 @@
 /**
  * Webhook retry schedule (spec 6.5): at most 8 attempts, with waits of 1, 5, 15, 60, 180, 360 and
- * 720 minutes between them. The waits are applied as SQS message visibility timeouts; the delivery
- * record (its `nextAttemptAt` and the `claimUntil` lease) decides whether a message may attempt.
+ * 720 minutes between them. The waits are SQS message delays (in hops of at most 15 minutes,
+ * shared/queue/delayed.ts); the delivery record (its `nextAttemptAt` and the `claimUntil` lease)
+ * decides whether a message may attempt.
  */
 
 export const MAX_ATTEMPTS = 8;
@@ -9,13 +10,9 @@ export const MAX_ATTEMPTS = 8;
 /** The waits, in minutes, after failed attempts 1..7 (index 0 is the wait after the first attempt). */
 export const RETRY_WAITS_MINUTES = [1, 5, 15, 60, 180, 360, 720] as const;
 
-/** SQS ChangeMessageVisibility maximum: 12 hours. */
-export const MAX_VISIBILITY_SECONDS = 43_200;
-
 /**
  * Whole seconds to wait after `attemptsMade` failed attempts before the next one, or null when
- * the attempts are used up. `scale` shrinks (or stretches) the schedule, e.g. for local runs; the
- * result never exceeds the SQS visibility maximum.
+ * the attempts are used up. `scale` shrinks (or stretches) the schedule, e.g. for local runs.
  */
 export function nextRetryDelaySeconds(attemptsMade: number, scale = 1): number | null {
   if (!Number.isInteger(attemptsMade) || attemptsMade < 1) throw new RangeError(`attemptsMade must be an integer >= 1, got ${attemptsMade}`);
@@ -23,7 +20,7 @@ export function nextRetryDelaySeconds(attemptsMade: number, scale = 1): number |
   if (attemptsMade >= MAX_ATTEMPTS) return null;
   const minutes = RETRY_WAITS_MINUTES[attemptsMade - 1];
   if (minutes === undefined) return null;
-  return Math.min(MAX_VISIBILITY_SECONDS, Math.round(minutes * 60 * scale));
+  return Math.round(minutes * 60 * scale);
 }
 
 /**
@@ -52,7 +49,7 @@ export function deliveryTurn(record: DeliveryState | undefined, now: Date): { ki
   const wait = (untilIso: unknown, toleranceMs: number) => {
     if (typeof untilIso !== 'string') return 0;
     const ms = Date.parse(untilIso) - now.getTime();
-    return Number.isFinite(ms) && ms > toleranceMs ? Math.min(MAX_VISIBILITY_SECONDS, Math.ceil(ms / 1000)) : 0;
+    return Number.isFinite(ms) && ms > toleranceMs ? Math.ceil(ms / 1000) : 0;
   };
   const seconds = Math.max(wait(record.claimUntil, 0), wait(record.nextAttemptAt, EARLY_TOLERANCE_MS));
   return seconds > 0 ? { kind: 'wait', seconds } : { kind: 'open' };

@@ -13,7 +13,7 @@ import { GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { InitializeMiddleware } from '@smithy/types';
 import type { SQSEvent, SQSRecord } from 'aws-lambda';
 import { afterAll, afterEach, beforeAll, describe, expect, inject, it } from 'vitest';
-import { webhookSender } from '../../functions/workers/webhook-sender';
+import { type WebhookMessage, webhookSender } from '../../functions/workers/webhook-sender';
 import { newEvent } from '../../shared/events/outbox';
 import { getSqs } from '../../shared/queue/sqs';
 import { getRuntime, overrideRuntime, type Runtime } from '../../shared/runtime';
@@ -42,17 +42,19 @@ let injector: FaultInjector;
 let now = new Date();
 let receiverIp = '127.0.0.1';
 let queueUrl = '';
-const visibility: { receiptHandle: string; seconds: number }[] = [];
+/** Messages the sender scheduled on the queue (the next attempt, or the next hop of a wait). */
+const scheduled: { message: WebhookMessage; delaySeconds: number }[] = [];
 const servers: { close: () => Promise<void> }[] = [];
 let nextIp = 1;
 
 const send = webhookSender({ post: { totalTimeoutMs: SHORT_POST_MS, connectTimeoutMs: SHORT_POST_MS } });
 
-const recordVisibility: InitializeMiddleware<ServiceInputTypes, ServiceOutputTypes> = (next, context) => async (args) => {
-  if (context.commandName === 'ChangeMessageVisibilityCommand') {
-    const input = args.input as { ReceiptHandle?: string; VisibilityTimeout?: number };
-    visibility.push({ receiptHandle: String(input.ReceiptHandle), seconds: Number(input.VisibilityTimeout) });
-  }
+const recordScheduled: InitializeMiddleware<ServiceInputTypes, ServiceOutputTypes> = (next, context) => async (args) => {
+  const input = args.input as { QueueUrl?: string; MessageBody?: string; DelaySeconds?: number };
+  const message = context.commandName === 'SendMessageCommand' && input.QueueUrl === queueUrl ? (JSON.parse(String(input.MessageBody)) as WebhookMessage) : undefined;
+  // The sender's own sends all carry a due time (the tests' first message does not).
+  if (message?.notBefore !== undefined) scheduled.push({ message, delaySeconds: Number(input.DelaySeconds ?? 0) });
+  if (context.commandName === 'ChangeMessageVisibilityCommand') throw new Error('the sender must never wait on visibility');
   return next(args);
 };
 
@@ -61,7 +63,7 @@ beforeAll(async () => {
   base = getRuntime();
   injector = installFaultInjector(base.db);
   const sqs = getSqs();
-  sqs.middlewareStack.add(recordVisibility, { step: 'initialize', name: 'recordVisibility' });
+  sqs.middlewareStack.add(recordScheduled, { step: 'initialize', name: 'recordScheduled' });
   // Messages come back only when the sender asks: the queue's own visibility timeout is the longest there is.
   const created = await sqs.send(new CreateQueueCommand({ QueueName: `webhook-faults-${Date.now()}`, Attributes: { VisibilityTimeout: '43200' } }));
   queueUrl = String(created.QueueUrl);
@@ -78,7 +80,7 @@ afterEach(() => {
 
 afterAll(async () => {
   injector.remove();
-  getSqs().middlewareStack.remove('recordVisibility');
+  getSqs().middlewareStack.remove('recordScheduled');
   overrideRuntime({ ...base });
   await Promise.all(servers.map((s) => s.close()));
   await getSqs().send(new DeleteQueueCommand({ QueueUrl: queueUrl }));
@@ -184,7 +186,27 @@ async function deliveryRecord(eventId: string): Promise<Item | undefined> {
 }
 
 const at = (seconds: number, from: Date) => new Date(from.getTime() + seconds * 1000);
-const waitsAsked = (record: SQSRecord) => visibility.filter((v) => v.receiptHandle === record.receiptHandle).map((v) => v.seconds);
+/** What the sender scheduled for this event, in order. */
+const scheduledFor = (eventId: string) => scheduled.filter((s) => s.message.eventId === eventId);
+/** The queue handing a message over (a fresh SQS record with that body). */
+function handOver(message: WebhookMessage): SQSEvent {
+  const body = JSON.stringify(message);
+  return {
+    Records: [
+      {
+        messageId: `m-${Math.random().toString(36).slice(2)}`,
+        receiptHandle: `r-${Math.random().toString(36).slice(2)}`,
+        body,
+        attributes: { ApproximateReceiveCount: '1', SentTimestamp: String(Date.now()), SenderId: 'local', ApproximateFirstReceiveTimestamp: String(Date.now()) },
+        messageAttributes: {},
+        md5OfBody: '',
+        eventSource: 'aws:sqs',
+        eventSourceARN: 'arn:aws:sqs:us-east-1:000000000000:webhook-faults',
+        awsRegion: 'us-east-1',
+      },
+    ],
+  };
+}
 
 describe('the same SQS message handed to the sender twice at once', () => {
   it('while one attempt holds the claim, the other sends nothing and comes back when the lease ends; one attempt counted, one success recorded', async () => {
@@ -209,8 +231,9 @@ describe('the same SQS message handed to the sender twice at once', () => {
     );
     await holding;
     const second = await send(event);
-    expect(second.batchItemFailures).toEqual([{ itemIdentifier: record.messageId }]);
-    expect(waitsAsked(record)).toEqual([LEASE_SECONDS]);
+    // It sends nothing and comes back (a delayed copy of itself) when the lease ends.
+    expect(second.batchItemFailures).toEqual([]);
+    expect(scheduledFor(eventId)).toEqual([{ message: { eventId, notBefore: at(LEASE_SECONDS, started).toISOString() }, delaySeconds: LEASE_SECONDS }]);
     expect(r.received).toHaveLength(0);
     release();
     const done = await first;
@@ -218,18 +241,23 @@ describe('the same SQS message handed to the sender twice at once', () => {
     expect(r.received).toHaveLength(1);
     expect(await deliveryRecord(eventId)).toMatchObject({ status: 'succeeded', attempts: 1, lastStatus: 200, lastError: null, nextAttemptAt: null });
     expect((await deliveryRecord(eventId))?.claimUntil).toBeUndefined();
-    // The duplicate comes back after the lease: nothing left to do.
+    // The duplicate comes back after the lease: nothing left to do, nothing scheduled.
     now = at(LEASE_SECONDS + 1, started);
-    expect((await send(event)).batchItemFailures).toEqual([]);
+    expect((await send(handOver(scheduledFor(eventId)[0]?.message ?? { eventId }))).batchItemFailures).toEqual([]);
     expect(r.received).toHaveLength(1);
+    expect(scheduledFor(eventId)).toHaveLength(1);
+    expect(record.messageId).toBeDefined();
   });
 
   it('three copies at once against a failing receiver: one POST, one attempt counted, retried on the schedule', async () => {
     const r = await receiver(() => ({ status: 500 }));
     const { eventId, accountId, event } = await pendingEvent();
     const results = await Promise.all([send(event), send(event), send(event)]);
-    for (const result of results) expect(result.batchItemFailures).toHaveLength(1);
+    for (const result of results) expect(result.batchItemFailures).toHaveLength(0);
     expect(r.received).toHaveLength(1);
+    // One message for attempt 2, due in 1 minute; the two copies that lost the claim come back after it (then drop as stale).
+    const next = scheduledFor(eventId).filter((s) => s.message.attempt === 2);
+    expect(next).toEqual([{ message: { eventId, attempt: 2, notBefore: at(FIRST_WAIT_SECONDS, now).toISOString() }, delaySeconds: FIRST_WAIT_SECONDS }]);
     expect(await deliveryRecord(eventId)).toMatchObject({
       status: 'pending',
       attempts: 1,
@@ -286,7 +314,7 @@ describe('receivers that fail: retried on the schedule', () => {
     const requests = await failure.start();
     const { eventId, event, record } = await pendingEvent();
     const first = now;
-    expect((await send(event)).batchItemFailures).toEqual([{ itemIdentifier: record.messageId }]);
+    expect((await send(event)).batchItemFailures).toEqual([]);
     expect(requests()).toBe(1);
     const due = at(FIRST_WAIT_SECONDS, first);
     expect(await deliveryRecord(eventId)).toMatchObject({
@@ -296,18 +324,24 @@ describe('receivers that fail: retried on the schedule', () => {
       lastError: expect.stringMatching(failure.lastError),
       nextAttemptAt: due.toISOString(),
     });
-    expect(waitsAsked(record)).toEqual([FIRST_WAIT_SECONDS]);
-    // Handed over early (a duplicate, or a queue that returned it sooner): nothing is sent.
+    // The next attempt is a delayed message (not a message held in flight), due at the record's next attempt.
+    expect(scheduledFor(eventId)).toEqual([{ message: { eventId, attempt: 2, notBefore: due.toISOString() }, delaySeconds: FIRST_WAIT_SECONDS }]);
+    const second = scheduledFor(eventId)[0]?.message ?? { eventId };
+    // The first message handed over again (a duplicate): its attempt is recorded, it is dropped.
     now = at(FIRST_WAIT_SECONDS / 2, first);
-    expect((await send(event)).batchItemFailures).toHaveLength(1);
+    expect((await send(event)).batchItemFailures).toEqual([]);
     expect(requests()).toBe(1);
-    expect(waitsAsked(record)).toEqual([FIRST_WAIT_SECONDS, FIRST_WAIT_SECONDS / 2]);
+    // The second attempt's message handed over early (a queue that returned it sooner): nothing is sent, it waits again.
+    expect((await send(handOver(second))).batchItemFailures).toEqual([]);
+    expect(requests()).toBe(1);
+    expect(scheduledFor(eventId).at(-1)).toEqual({ message: second, delaySeconds: FIRST_WAIT_SECONDS / 2 });
     // On time: the second attempt, and the schedule's second wait (5 minutes).
     now = due;
-    expect((await send(event)).batchItemFailures).toHaveLength(1);
+    expect((await send(handOver(second))).batchItemFailures).toEqual([]);
     expect(requests()).toBe(2);
     expect(await deliveryRecord(eventId)).toMatchObject({ status: 'pending', attempts: 2, nextAttemptAt: at(5 * 60, due).toISOString() });
-    expect(waitsAsked(record).at(-1)).toBe(5 * 60);
+    expect(scheduledFor(eventId).at(-1)).toEqual({ message: { eventId, attempt: 3, notBefore: at(5 * 60, due).toISOString() }, delaySeconds: 5 * 60 });
+    expect(record.messageId).toBeDefined();
   });
 });
 
@@ -324,9 +358,10 @@ describe('a sender that dies in the middle of an attempt', () => {
     expect(await listedItems(keys.deliveryListPartition(accountId))).toHaveLength(0);
     // Handed over again while the lease holds (the dead attempt might still be running): nothing sent.
     now = at(LEASE_SECONDS - 10, started);
-    expect((await send(event)).batchItemFailures).toHaveLength(1);
-    expect(waitsAsked(record)).toEqual([10]);
+    expect((await send(event)).batchItemFailures).toEqual([]);
+    expect(scheduledFor(eventId)).toEqual([{ message: { eventId, notBefore: at(LEASE_SECONDS, started).toISOString() }, delaySeconds: 10 }]);
     expect(r.received).toHaveLength(1);
+    expect(record.messageId).toBeDefined();
     // The lease has run out: attempted again, and recorded once.
     now = at(LEASE_SECONDS + 1, started);
     expect((await send(event)).batchItemFailures).toEqual([]);
@@ -336,5 +371,40 @@ describe('a sender that dies in the middle of an attempt', () => {
     expect(final).toMatchObject({ status: 'succeeded', attempts: 1, lastStatus: 200 });
     expect(final?.claimUntil).toBeUndefined();
     expect(await listedItems(keys.deliveryListPartition(accountId))).toHaveLength(1);
+  });
+});
+
+describe('the whole retry schedule at scale 1, on SQS delays under AWS limits', () => {
+  it('8 attempts at 0, 1, 6, 21, 81, 261, 621 and 1341 minutes (22.35 h), every wait a chain of delays of at most 900 s, none in flight', async () => {
+    const r = await receiver(() => ({ status: 500 }));
+    const { eventId, event } = await pendingEvent();
+    const first = now;
+    const attemptsAt: number[] = [];
+    let handOvers = 0;
+    let result = await send(event);
+    for (;;) {
+      expect(result.batchItemFailures).toEqual([]);
+      const record = await deliveryRecord(eventId);
+      if (Number(record?.attempts) > attemptsAt.length) {
+        attemptsAt.push((now.getTime() - first.getTime()) / 60_000);
+        // The record's next attempt is the time the chain of delays leads to.
+        const next = scheduledFor(eventId).at(-1);
+        if (record?.status === 'pending') expect(next?.message.notBefore).toBe(record.nextAttemptAt);
+      }
+      if (record?.status !== 'pending') break;
+      const next = scheduledFor(eventId).at(-1);
+      if (!next) throw new Error('no message scheduled: the chain was lost');
+      // AWS refuses longer delays (the limits middleware on this client would throw).
+      expect(next.delaySeconds).toBeLessThanOrEqual(900);
+      expect(next.delaySeconds).toBeGreaterThan(0);
+      now = at(next.delaySeconds, now);
+      handOvers += 1;
+      result = await send(handOver(next.message));
+    }
+    expect(attemptsAt).toEqual([0, 1, 6, 21, 81, 261, 621, 1341]);
+    expect(r.received).toHaveLength(8);
+    expect(await deliveryRecord(eventId)).toMatchObject({ status: 'failed', attempts: 8, nextAttemptAt: null, lastStatus: 500 });
+    // 1341 minutes of waits in hops of at most 15 minutes: at least 90 hand-overs, each message deleted when handed over.
+    expect(handOvers).toBeGreaterThanOrEqual(Math.ceil((1341 * 60) / 900));
   });
 });

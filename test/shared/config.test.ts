@@ -14,7 +14,7 @@ describe('parseConfig', () => {
       cep: { provider: 'public', timeoutMs: 3000 },
       payments: { provider: 'simulated', credentialsSecretId: undefined, timeoutMs: 5000 },
       publicBaseUrl: 'http://127.0.0.1:3000',
-      payouts: { queueUrl: undefined, retryScale: 1 },
+      payouts: { queueUrl: undefined, dlqUrl: undefined, retryScale: 1, retryWindowSeconds: 86_400 },
       webhooks: { queueUrl: undefined, retryScale: 1, allowPrivateHosts: [] },
     });
     expect(parseConfig(REQUIRED).tokenTtlSeconds).toBe(2_592_000);

@@ -6,7 +6,9 @@ import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { inject } from 'vitest';
 import { createAccount, type AccountStore, type IssuedKeys } from '../../shared/accounts/store';
 import { PAYMENT_METHODS, type PaymentMethod } from '../../shared/accounts/methods';
-import { createDb } from '../../shared/storage/dynamo';
+import { getSqs } from '../../shared/queue/sqs';
+import { createDb, getDb } from '../../shared/storage/dynamo';
+import { enforceDynamoDbLimits, enforceSqsLimits } from '../../infra/local/aws-limits';
 import { localAwsConfig } from '../../infra/local/aws';
 import { ROOT } from './local-stack-process';
 
@@ -111,6 +113,9 @@ export function useLocalStackEnvironment(): void {
     PUBLIC_BASE_URL: s.baseUrl,
     CEP_PROVIDER: 'fixture',
   });
+  // In-process handlers meet AWS's limits, as in the local stack.
+  enforceDynamoDbLimits(getDb());
+  enforceSqsLimits(getSqs());
 }
 
 /** Waits for a new rate-limit minute when fewer than `margin` seconds remain, so a burst fits in one window. */

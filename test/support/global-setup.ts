@@ -30,6 +30,8 @@ export async function setup(project: TestProject) {
   running = await startLocalStackProcess({
     // Retry waits shrunk for tests (unit tests assert the real schedules).
     PAYOUT_RETRY_SCALE: '0.01',
+    // A bank outage is retried for 24 h in AWS; here for 3 s, then the DLQ.
+    PAYOUT_RETRY_WINDOW_SECONDS: '3',
     WEBHOOK_RETRY_SCALE: '0.0001',
     // Local-only: the tests' HTTPS receivers listen on loopback addresses.
     WEBHOOK_ALLOW_PRIVATE_HOSTS: ['localhost', '127.0.0.1', ...RECEIVER_IPS].join(','),

@@ -1,6 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { CreateQueueCommand, DeleteQueueCommand, ReceiveMessageCommand } from '@aws-sdk/client-sqs';
 import type { SQSEvent } from 'aws-lambda';
+import { getSqs } from '../../../shared/queue/sqs';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { handler } from '../../../functions/workers/webhook-sender';
 import { newEvent } from '../../../shared/events/outbox';
@@ -67,7 +69,10 @@ describe('webhook sender (in-process, against the local table)', () => {
       }),
     );
     const lookups: string[] = [];
+    // A scratch queue for the next attempt's message (sent before the attempt is recorded).
+    const created = await getSqs().send(new CreateQueueCommand({ QueueName: `sender-unit-${randomUUID()}` }));
     overrideRuntime({
+      config: { ...runtime.config, webhooks: { ...runtime.config.webhooks, queueUrl: String(created.QueueUrl) } },
       resolve: async (host) => {
         lookups.push(host);
         return host === 'rebind.test' ? ['127.0.0.1'] : [];
@@ -75,9 +80,13 @@ describe('webhook sender (in-process, against the local table)', () => {
     });
     try {
       const result = await handler(sqsEvent(event.id));
-      expect(result.batchItemFailures).toHaveLength(1);
+      expect(result.batchItemFailures).toHaveLength(0);
+      const next = await getSqs().send(new ReceiveMessageCommand({ QueueUrl: String(created.QueueUrl), WaitTimeSeconds: 0, MaxNumberOfMessages: 10 }));
+      // The next attempt waits in the queue as a delayed message (not visible yet), none in flight.
+      expect(next.Messages ?? []).toHaveLength(0);
     } finally {
-      overrideRuntime({ resolve: runtime.resolve });
+      overrideRuntime({ resolve: runtime.resolve, config: runtime.config });
+      await getSqs().send(new DeleteQueueCommand({ QueueUrl: String(created.QueueUrl) }));
     }
     expect(lookups).toEqual(['rebind.test']);
     const record = (await store.db.send(new GetCommand({ TableName: store.table, Key: keys.delivery(event.id), ConsistentRead: true }))).Item;

@@ -53,10 +53,9 @@ describe('webhook retry schedule', () => {
     expect(nextRetryDelaySeconds(8, 0.01)).toBeNull();
   });
 
-  it('never exceeds the SQS visibility maximum of 43200 seconds', () => {
-    expect(nextRetryDelaySeconds(7, 2)).toBe(43_200);
-    expect(nextRetryDelaySeconds(6, 3)).toBe(43_200); // 64800 capped
-    expect(nextRetryDelaySeconds(5, 3)).toBe(32_400); // under the cap, unchanged
+  it('is not capped by any SQS limit: waits are chains of delays, not visibility timeouts', () => {
+    expect(nextRetryDelaySeconds(7, 2)).toBe(86_400);
+    expect(nextRetryDelaySeconds(6, 3)).toBe(64_800);
   });
 
   it('refuses attempt counts below 1 or not whole, and a bad scale', () => {

@@ -1,0 +1,35 @@
+import { SendMessageCommand, type SQSClient } from '@aws-sdk/client-sqs';
+
+/**
+ * Waits on SQS delays, never on visibility. SQS delays a message at most 15 minutes (`DelaySeconds`
+ * 0–900), so a longer wait is a chain of hops: the message carries the time it is due (`notBefore`),
+ * and a message that arrives early is sent again with the time left (at most 15 minutes) and deleted.
+ * A delayed message is not in flight: a backlog of retries never reaches SQS's in-flight limit, and
+ * nothing is held longer than one attempt.
+ */
+export const MAX_DELAY_SECONDS = 900;
+
+/** A message may arrive this much before its `notBefore` and count as due (delays are whole seconds). */
+export const DUE_TOLERANCE_MS = 1_000;
+
+/** The part of a message body that schedules it. */
+export type Scheduled = { notBefore?: string };
+
+/** Seconds of delay for the next hop towards `notBefore`: 0 when due, at most 900. */
+export function hopDelaySeconds(notBefore: Date, now: Date): number {
+  const ms = notBefore.getTime() - now.getTime();
+  if (!Number.isFinite(ms) || ms <= DUE_TOLERANCE_MS) return 0;
+  return Math.min(MAX_DELAY_SECONDS, Math.ceil(ms / 1000));
+}
+
+/** True when a message scheduled for `notBefore` (or not scheduled) may act now. */
+export function isDue(message: Scheduled, now: Date): boolean {
+  if (message.notBefore === undefined) return true;
+  return hopDelaySeconds(new Date(message.notBefore), now) === 0;
+}
+
+/** Sends `body` to arrive at its `notBefore` (the first hop; later hops are sent on arrival). */
+export async function sendScheduled(sqs: SQSClient, queueUrl: string, body: Scheduled & object, now: Date): Promise<void> {
+  const delay = body.notBefore === undefined ? 0 : hopDelaySeconds(new Date(body.notBefore), now);
+  await sqs.send(new SendMessageCommand({ QueueUrl: queueUrl, MessageBody: JSON.stringify(body), DelaySeconds: delay }));
+}
