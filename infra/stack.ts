@@ -4,16 +4,19 @@ import * as apigw from 'aws-cdk-lib/aws-apigatewayv2';
 import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations';
 import * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 import * as logs from 'aws-cdk-lib/aws-logs';
+import * as acm from 'aws-cdk-lib/aws-certificatemanager';
+import type * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
 import * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
 import { AwsSolutionsChecks } from 'cdk-nag';
 import type { Construct } from 'constructs';
-import type { AnyRoute, AuthKind } from '../shared/http/route';
-import { fallbackHandler, routeList } from '../shared/routes';
+import type { AnyRoute } from '../shared/http/route';
+import { fallbackHandler, routeList, routes } from '../shared/routes';
 import { tableShape } from '../shared/storage/table';
-import { ApiFunction, LOG_RETENTION } from './cdk/api-function';
-import { grantTableAccess } from './cdk/table-access';
-import { consumeQueue, consumeStream, ServiceQueue } from './cdk/workers';
-import { queueList, queues, streamConsumerList } from '../shared/queues';
+import { ApiFunction } from './cdk/api-function';
+import { readSettings, type StackSettings } from './cdk/settings';
+import { grantsOf, grantTableAccess, QUEUE_WORKER_GRANTS, routeGrants, STREAM_CONSUMER_GRANTS } from './cdk/table-access';
+import { consumeQueue, consumeStream, ServiceQueue, StreamFailureQueue } from './cdk/workers';
+import { queueList, streamConsumerList, streamForwarder } from '../shared/queues';
 
 export const STACK_NAME = 'PaymentGatewayStack';
 export const SERVICE_NAME = 'payment-gateway';
@@ -38,21 +41,38 @@ const ACCESS_LOG_FORMAT = AccessLogFormat.custom(
 );
 
 export class PaymentGatewayStack extends Stack {
+  readonly settings: StackSettings;
   readonly table: dynamodb.Table;
   readonly masterKey: secretsmanager.Secret;
   readonly providerCredentials: secretsmanager.Secret;
   readonly api: apigw.HttpApi;
+  readonly stage: apigw.HttpStage;
+  /** The custom domain, when `domainName` and `certificateArn` are set. */
+  readonly domain: apigw.DomainName | undefined;
+  /** Where clients reach the API: `https://<domainName>`, or the execute-api endpoint without a custom domain. */
+  readonly baseUrl: string;
   /** One function per route id, plus `Fallback`, each queue's `<id>Worker` and each stream consumer. */
   readonly functions: ReadonlyMap<string, ApiFunction>;
   /** The service's queues (each with its DLQ and alarm), by queue id. */
   readonly queues: ReadonlyMap<string, ServiceQueue>;
+  /** The stream forwarder's on-failure destination (alarmed on its depth). */
+  readonly streamFailures: StreamFailureQueue;
+  /** Every alarm of the stack, by a readable name. */
+  readonly alarms: ReadonlyMap<string, cloudwatch.Alarm>;
 
   constructor(scope: Construct, id: string, props?: StackProps) {
     super(scope, id, { description: 'Payment gateway: HTTP API, one Lambda per route, one DynamoDB table', ...props });
+    this.settings = readSettings(this.node);
+    const { logRetention } = this.settings;
 
     this.table = this.createTable();
     this.masterKey = this.createMasterKey();
     this.providerCredentials = this.createProviderCredentials();
+
+    // Queues first: the functions that send to them get their URLs (a function's environment is fixed when it is created).
+    const serviceQueues = new Map(queueList.map((def) => [def.id, new ServiceQueue(this, `${def.id}Queue`, def)]));
+    this.queues = serviceQueues;
+    this.streamFailures = new StreamFailureQueue(this, `${streamForwarder.id}Failures`, streamForwarder);
 
     const environment: Record<string, string> = {
       TABLE_NAME: this.table.tableName,
@@ -61,60 +81,97 @@ export class PaymentGatewayStack extends Stack {
       NODE_OPTIONS: '--enable-source-maps',
       POWERTOOLS_SERVICE_NAME: SERVICE_NAME,
       POWERTOOLS_LOG_LEVEL: 'INFO',
+      STREAM_FAILURE_QUEUE_URL: this.streamFailures.queue.queueUrl,
     };
+    for (const def of queueList) {
+      const serviceQueue = serviceQueues.get(def.id);
+      if (!serviceQueue) continue;
+      environment[def.urlEnv] = serviceQueue.queue.queueUrl;
+      if (def.dlqUrlEnv) environment[def.dlqUrlEnv] = serviceQueue.dlq.queueUrl;
+    }
 
     const functions = new Map<string, ApiFunction>();
     const fallback = new ApiFunction(this, 'Fallback', {
       handler: fallbackHandler,
       environment,
+      logRetention,
       description: 'the $default route: JSON 404, or 405 on a known path',
     });
     functions.set('Fallback', fallback);
 
-    this.api = this.createApi(fallback);
-
-    // Queues first: the functions that send to them get their URLs.
-    const serviceQueues = new Map(queueList.map((def) => [def.id, new ServiceQueue(this, `${def.id}Queue`, def)]));
-    for (const def of queueList) environment[def.urlEnv] = serviceQueues.get(def.id)?.queue.queueUrl ?? '';
-    this.queues = serviceQueues;
+    this.domain = this.createDomain();
+    const { api, stage } = this.createApi(fallback);
+    this.api = api;
+    this.stage = stage;
+    this.baseUrl = this.settings.domain ? `https://${this.settings.domain.domainName}` : this.api.apiEndpoint;
 
     for (const route of routeList) {
       functions.set(route.id, this.addRoute(route, environment));
     }
+    this.limitAuthRoute();
+
     for (const def of queueList) {
       const worker = new ApiFunction(this, `${def.id}Worker`, {
         handler: def.handler,
         environment,
+        logRetention,
         description: `the ${def.id} queue's consumer`,
         timeoutSeconds: def.workerTimeoutSeconds,
       });
-      if (def.id === queues.webhooks.id) this.masterKey.grantRead(worker.role); // unseals the webhook secrets
-      grantTableAccess(worker.role, this.table, 'write');
-      this.acknowledgeIndexWildcard(worker);
+      if (def.usesMasterKey) this.masterKey.grantRead(worker.role); // unseals webhook secrets and Pix keys
+      grantTableAccess(worker.role, this.table, grantsOf(QUEUE_WORKER_GRANTS, def.id));
       const queue = serviceQueues.get(def.id);
       if (queue) consumeQueue(worker, queue, def);
       functions.set(`${def.id}Worker`, worker);
     }
+
+    const alarms = new Map<string, cloudwatch.Alarm>();
+    for (const [queueId, queue] of serviceQueues) alarms.set(`${queueId} DLQ depth`, queue.alarm);
+    alarms.set('stream failure queue depth', this.streamFailures.alarm);
     for (const def of streamConsumerList) {
-      const consumer = new ApiFunction(this, def.id, { handler: def.handler, environment, description: `the table stream's ${def.id}` });
-      consumeStream(this, consumer, this.table, def);
+      const consumer = new ApiFunction(this, def.id, {
+        handler: def.handler,
+        environment,
+        logRetention,
+        description: `the table stream's ${def.id}`,
+        reservedConcurrency: def.id === streamForwarder.id ? this.settings.streamForwarderConcurrency : undefined,
+      });
+      const consumerAlarms = consumeStream(this, consumer, this.table, def, this.streamFailures);
+      alarms.set(`${def.id} errors`, consumerAlarms.errors);
+      alarms.set(`${def.id} iterator age`, consumerAlarms.iteratorAge);
+      grantTableAccess(consumer.role, this.table, grantsOf(STREAM_CONSUMER_GRANTS, def.id));
       Validations.of(consumer.role).acknowledge({
         id: 'AwsSolutions-IAM5[Resource::*]',
         reason:
           "dynamodb:ListStreams (added by the stream event source) supports no resource-level permission; reading the stream itself is limited to this table's stream ARN.",
       });
-      // The forwarder only sends: to the payout and webhook queues.
+      // The forwarder only sends: to the payout and webhook queues (and Lambda sends the failure records with its role).
       for (const queue of serviceQueues.values()) queue.queue.grantSendMessages(consumer.role);
       functions.set(def.id, consumer);
     }
     this.functions = functions;
+    this.alarms = alarms;
 
-    new CfnOutput(this, 'ApiUrl', { value: this.api.apiEndpoint, description: 'Base URL of the HTTP API' });
+    new CfnOutput(this, 'ApiUrl', {
+      value: this.baseUrl,
+      description: 'Base URL of the API (the custom domain when one is set; the operator CLI reads it)',
+    });
+    if (this.domain) {
+      new CfnOutput(this, 'DomainTarget', {
+        value: this.domain.regionalDomainName,
+        description: `Point ${this.settings.domain?.domainName ?? ''} here (CNAME, or a Route 53 alias with DomainHostedZoneId)`,
+      });
+      new CfnOutput(this, 'DomainHostedZoneId', { value: this.domain.regionalHostedZoneId });
+    }
     new CfnOutput(this, 'TableName', { value: this.table.tableName });
     new CfnOutput(this, 'MasterKeySecretArn', { value: this.masterKey.secretArn });
     new CfnOutput(this, 'ProviderSecretArn', {
       value: this.providerCredentials.secretArn,
       description: 'Payment provider credentials (notification signing secrets)',
+    });
+    new CfnOutput(this, 'StreamFailureQueueUrl', {
+      value: this.streamFailures.queue.queueUrl,
+      description: 'Failure records of the table stream forwarder (npm run admin -- stream redrive)',
     });
   }
 
@@ -146,7 +203,7 @@ export class PaymentGatewayStack extends Stack {
       'MasterKey',
       'Master key material of the payment gateway: encrypts stored webhook secrets and signs Bearer tokens',
       'masterKey',
-      'Rotating the master key requires re-encrypting every stored webhook secret and re-issuing tokens; it is an operator procedure documented in docs/, not an automatic Secrets Manager rotation.',
+      'Every purpose key (token signing, sealed webhook secrets and taxpayer documents, stored idempotent answers, boleto links) is derived from this secret: an automatic rotation would revoke every token, break issued boleto links and leave sealed values unreadable. Rotation is a planned operator procedure (docs/security.md, Key rotation), not a Secrets Manager rotation function.',
     );
   }
 
@@ -161,11 +218,24 @@ export class PaymentGatewayStack extends Stack {
     return secret;
   }
 
-  private createApi(fallback: ApiFunction): apigw.HttpApi {
+  /** The custom domain (regional, TLS 1.2) when the context names one; its DNS record is the deployer's. */
+  private createDomain(): apigw.DomainName | undefined {
+    const domain = this.settings.domain;
+    if (!domain) return undefined;
+    return new apigw.DomainName(this, 'Domain', {
+      domainName: domain.domainName,
+      certificate: acm.Certificate.fromCertificateArn(this, 'DomainCertificate', domain.certificateArn),
+      securityPolicy: apigw.SecurityPolicy.TLS_1_2,
+    });
+  }
+
+  private createApi(fallback: ApiFunction): { api: apigw.HttpApi; stage: apigw.HttpStage } {
     const api = new apigw.HttpApi(this, 'HttpApi', {
       apiName: SERVICE_NAME,
       description: 'Payment gateway API (routes from shared/routes.ts)',
       createDefaultStage: false,
+      // With a custom domain, only that name answers: the execute-api address cannot leak into Pix codes and boleto links.
+      disableExecuteApiEndpoint: this.domain !== undefined,
     });
     // The $default route: whatever no route matches goes to the JSON 404/405 function.
     const defaultRoute = new apigw.HttpRoute(api, 'DefaultRoute', {
@@ -173,9 +243,10 @@ export class PaymentGatewayStack extends Stack {
       routeKey: apigw.HttpRouteKey.DEFAULT,
       integration: new HttpLambdaIntegration('FallbackIntegration', fallback.fn),
     });
-    acknowledgeLambdaAuthorization(defaultRoute, 'none');
-    const accessLogs = new logs.LogGroup(this, 'ApiAccessLogs', { retention: LOG_RETENTION });
-    new apigw.HttpStage(this, 'DefaultStage', {
+    acknowledgeLambdaAuthorization(defaultRoute, undefined);
+    const accessLogs = new logs.LogGroup(this, 'ApiAccessLogs', { retention: this.settings.logRetention });
+    const { throttle } = this.settings;
+    const stage = new apigw.HttpStage(this, 'DefaultStage', {
       httpApi: api,
       stageName: '$default',
       autoDeploy: true,
@@ -183,8 +254,24 @@ export class PaymentGatewayStack extends Stack {
         destination: new apigw.LogGroupLogDestination(accessLogs),
         format: ACCESS_LOG_FORMAT,
       },
+      // Every route, unless a route setting says otherwise: beyond it API Gateway answers 429 without invoking anything.
+      throttle: { rateLimit: throttle.rate, burstLimit: throttle.burst },
     });
-    return api;
+    if (this.domain) new apigw.ApiMapping(this, 'DomainMapping', { api, domainName: this.domain, stage });
+    return { api, stage };
+  }
+
+  /** POST /api/auth gets a tighter limit than the stage default: a route setting of the $default stage. */
+  private limitAuthRoute(): void {
+    const routeKey = `${routes.authToken.method} ${routes.authToken.path}`;
+    const { authThrottle } = this.settings;
+    (this.stage.node.defaultChild as apigw.CfnStage).routeSettings = {
+      [routeKey]: { ThrottlingRateLimit: authThrottle.rate, ThrottlingBurstLimit: authThrottle.burst },
+    };
+    // A route setting names an existing route: the stage is created (or updated) after it.
+    const authRoute = this.api.node.tryFindChild(`${routes.authToken.id}Route`);
+    if (!authRoute) throw new Error(`No route ${routes.authToken.id}Route to limit`);
+    this.stage.node.addDependency(authRoute);
   }
 
   /** The payment providers' credentials: `{"<provider>": "<notification signing secret>"}`. */
@@ -193,7 +280,7 @@ export class PaymentGatewayStack extends Stack {
       'ProviderCredentials',
       'Payment provider credentials of the payment gateway: the secret each provider signs its notifications with',
       'simulated',
-      'Provider credentials are issued by the provider; they are rotated when the provider rotates them (an operator procedure in docs/), not by a Secrets Manager rotation function.',
+      'Provider credentials are issued by the provider and rotated when the provider rotates them: the operator updates the secret (docs/security.md, Key rotation); there is no Secrets Manager rotation function that could issue new ones.',
     );
   }
 
@@ -201,45 +288,48 @@ export class PaymentGatewayStack extends Stack {
     const fn = new ApiFunction(this, route.id, {
       handler: route.handler,
       // The service's own base URL: boleto page links and the simulated PSP's locations.
-      environment: { ...environment, PUBLIC_BASE_URL: this.api.apiEndpoint },
+      environment: { ...environment, PUBLIC_BASE_URL: this.baseUrl },
+      logRetention: this.settings.logRetention,
       description: `${route.method} ${route.path} (${route.id})`,
+      // Payment confirmations keep their capacity whatever else runs (and cannot take all of it).
+      reservedConcurrency: route.id === routes.providerNotification.id ? this.settings.providerNotificationConcurrency : undefined,
     });
-    grantTableAccess(fn.role, this.table, route.access);
+    grantTableAccess(fn.role, this.table, routeGrants(route));
     if (route.auth !== 'none' || route.usesMasterKey) this.masterKey.grantRead(fn.role);
     if (route.usesProviderCredentials) this.providerCredentials.grantRead(fn.role);
-    if (route.access !== 'none') this.acknowledgeIndexWildcard(fn);
 
     const httpRoute = new apigw.HttpRoute(this.api, `${route.id}Route`, {
       httpApi: this.api,
       routeKey: apigw.HttpRouteKey.with(route.path, apigw.HttpMethod[route.method]),
       integration: new HttpLambdaIntegration(`${route.id}Integration`, fn.fn),
     });
-    acknowledgeLambdaAuthorization(httpRoute, route.auth);
+    acknowledgeLambdaAuthorization(httpRoute, route);
     return fn;
-  }
-
-  /** Reads on the table's indexes need the `<table ARN>/index/*` resource. */
-  private acknowledgeIndexWildcard(fn: ApiFunction): void {
-    const tableLogicalId = this.getLogicalId(this.table.node.defaultChild as dynamodb.CfnTable);
-    Validations.of(fn.role).acknowledge({
-      id: `AwsSolutions-IAM5[Resource::<${tableLogicalId}.Arn>/index/*]`,
-      reason:
-        "The only wildcard is the ARN of the table's own indexes (GSI1 list queries); item writes of read-only routes are further limited by dynamodb:LeadingKeys (ACCT#*, RL#*) and dynamodb:Attributes conditions.",
-    });
   }
 }
 
-const AUTHORIZATION_IN_LAMBDA: Record<AuthKind, string> = {
-  basic:
-    'Authorization is done in the Lambda: it checks the Basic public:secret key pair against the stored secret-key hash, rate-limited per client IP (10 calls per minute).',
-  bearer:
-    'Authorization is done in the Lambda: it verifies the HMAC-signed Bearer token and checks it against the account key version on every call, so rotated keys revoke tokens at once.',
-  none: 'Public on purpose: this route serves no account data (the OpenAPI document, or the JSON 404/405 answer of the $default route).',
-};
+/** Why a route has no API Gateway authorizer: what authorizes it instead, read from its row. */
+export function authorizationReason(route: AnyRoute | undefined): string {
+  if (route === undefined) return 'Public on purpose: the $default route only answers a JSON 404 or 405 and touches no data.';
+  if (route.auth === 'basic') {
+    return 'Authorization is done in the Lambda: it checks the Basic public:secret key pair against the stored secret-key hash, rate-limited per client IP (10 calls per minute).';
+  }
+  if (route.auth === 'bearer') {
+    return 'Authorization is done in the Lambda: it verifies the HMAC-signed Bearer token and checks it against the account key version on every call, so rotated keys revoke tokens at once.';
+  }
+  if (route.usesProviderCredentials) {
+    return "Called by the payment provider, not by merchants: the Lambda verifies the provider's HMAC signature (secret in Secrets Manager) before anything changes, and answers 401 otherwise.";
+  }
+  if (route.usesMasterKey) {
+    return "A payer's link: the Lambda serves the page only when the link's token is the HMAC of the reference under a key derived from the master key (unguessable), and a 404 otherwise.";
+  }
+  if (route.access === 'none') return 'Public on purpose: this route serves no account data (the OpenAPI document of the API).';
+  throw new Error(`Route ${route.id} has no authorization and no reason for it: give it auth, or state why it may be public`);
+}
 
 /** API Gateway authorizers are not used: each route's Lambda authorizes the call itself. */
-function acknowledgeLambdaAuthorization(route: apigw.HttpRoute, auth: AuthKind): void {
-  Validations.of(route).acknowledge({ id: 'AwsSolutions-APIG4', reason: AUTHORIZATION_IN_LAMBDA[auth] });
+function acknowledgeLambdaAuthorization(httpRoute: apigw.HttpRoute, route: AnyRoute | undefined): void {
+  Validations.of(httpRoute).acknowledge({ id: 'AwsSolutions-APIG4', reason: authorizationReason(route) });
 }
 
 export interface BuildAppOptions {

@@ -11,34 +11,57 @@ export type QueueDef = {
   maxReceiveCount: number;
   /** The environment variable that carries the queue's URL to the functions that send to it. */
   urlEnv: string;
-  /** Messages per invocation and the consumer's timeout (batch × the slowest message must fit; the visibility timeout must exceed it). */
+  /** When the consumer itself moves a message to the DLQ (e.g. a retry window spent): the variable with the DLQ's URL. */
+  dlqUrlEnv?: string;
+  /** The consumer unseals data with keys derived from the master key (webhook secrets, Pix keys). */
+  usesMasterKey: boolean;
+  /** Messages per invocation and the consumer's timeout (batch × the slowest message must fit). */
   batchSize: number;
   workerTimeoutSeconds: number;
+  /**
+   * At most this many consumer invocations at once (the SQS event source's MaximumConcurrency, 2 to
+   * 1,000): a backlog on this queue cannot take the account's Lambda concurrency from the API.
+   */
+  maxConcurrency: number;
 };
+
+/** How long every queue and DLQ keeps a message: SQS's maximum, so nothing waiting for a fix or a redrive is dropped. */
+export const MESSAGE_RETENTION_DAYS = 14;
+
+/** AWS's recommendation: a queue's visibility timeout of at least 6 × its Lambda consumer's timeout. */
+export const VISIBILITY_PER_TIMEOUT = 6;
 
 export const queues = {
   /** Withdrawals to ask the bank to pay (fed by the stream forwarder); retried with growing waits, then the DLQ. */
   payouts: {
     id: 'payouts',
     handler: 'functions/workers/payout.ts',
-    visibilityTimeoutSeconds: 60,
+    visibilityTimeoutSeconds: 180,
     maxReceiveCount: 8,
     urlEnv: 'PAYOUT_QUEUE_URL',
+    dlqUrlEnv: 'PAYOUT_DLQ_URL',
+    usesMasterKey: true,
     batchSize: 10,
     workerTimeoutSeconds: 30,
+    // The bank's API sees at most 5 × 10 requests in flight.
+    maxConcurrency: 5,
   },
   /**
    * Webhook deliveries (fed by the stream forwarder with outbox events). The sender itself schedules the
-   * 8 attempts with ChangeMessageVisibility; the DLQ only receives messages it could not process at all.
+   * 8 attempts as delayed messages (hops of at most 15 minutes); the DLQ only receives messages it
+   * could not process at all.
    */
   webhooks: {
     id: 'webhooks',
     handler: 'functions/workers/webhook-sender.ts',
-    visibilityTimeoutSeconds: 60,
+    visibilityTimeoutSeconds: 300,
     maxReceiveCount: 12,
     urlEnv: 'WEBHOOK_QUEUE_URL',
+    usesMasterKey: true,
     batchSize: 4,
     workerTimeoutSeconds: 50,
+    // Slow merchant endpoints hold at most 20 senders.
+    maxConcurrency: 20,
   },
 } satisfies Record<string, QueueDef>;
 
@@ -52,11 +75,28 @@ export type StreamConsumerDef = {
   insertsOfTypes: readonly string[];
 };
 
+/** How the event source mapping reads the stream for a consumer (Lambda in AWS; the local poller mirrors it). */
+export type StreamMappingDef = StreamConsumerDef & {
+  /** Records per invocation. */
+  batchSize: number;
+  /**
+   * Retries of a failing batch (split in two on each error, to isolate a bad record) before its
+   * records are given up on: a failure record (shard, sequence numbers) goes to the failure queue.
+   */
+  retryAttempts: number;
+  /** Records older than this are given up on likewise (stream records expire after 24 h anyway). */
+  maxRecordAgeSeconds: number;
+};
+
 /** Forwards new withdrawals and outbox events from the table's stream to their queues. */
-export const streamForwarder: StreamConsumerDef = {
+export const streamForwarder: StreamMappingDef = {
   id: 'StreamForwarder',
   handler: 'functions/workers/stream-forwarder.ts',
   insertsOfTypes: ['withdraw', 'event'],
+  batchSize: 100,
+  retryAttempts: 10,
+  // An hour: the IteratorAge alarm (5 minutes) pages on-call long before anything is given up on.
+  maxRecordAgeSeconds: 3600,
 };
 
-export const streamConsumerList: readonly StreamConsumerDef[] = [streamForwarder];
+export const streamConsumerList: readonly StreamMappingDef[] = [streamForwarder];

@@ -6,7 +6,10 @@ import * as logs from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
 import { depsLockFilePath, fromRoot, projectRoot } from './paths';
 
-export const LOG_RETENTION = logs.RetentionDays.ONE_MONTH;
+/** An API route function's timeout: well inside API Gateway's 30 s integration limit (the client gets a 503 beyond it). */
+export const API_TIMEOUT_SECONDS = 10;
+/** HTTP APIs end an integration call after 30 s at most. */
+export const API_GATEWAY_INTEGRATION_LIMIT_SECONDS = 30;
 
 /** Lets the ESM bundle load CommonJS dependencies that call require(). */
 const ESM_REQUIRE_BANNER = "import { createRequire } from 'module'; const require = createRequire(import.meta.url);";
@@ -16,8 +19,12 @@ export interface ApiFunctionProps {
   handler: string;
   environment: Record<string, string>;
   description: string;
-  /** Default 10 s (API routes); queue workers take longer. */
+  /** Default API_TIMEOUT_SECONDS (API routes); queue workers take longer. */
   timeoutSeconds?: number;
+  /** How long the function's log group keeps its lines. */
+  logRetention: logs.RetentionDays;
+  /** Concurrency reserved for (and limited to) this function; default none. */
+  reservedConcurrency?: number;
 }
 
 /**
@@ -32,7 +39,7 @@ export class ApiFunction extends Construct {
 
   constructor(scope: Construct, id: string, props: ApiFunctionProps) {
     super(scope, id);
-    this.logGroup = new logs.LogGroup(this, 'Logs', { retention: LOG_RETENTION });
+    this.logGroup = new logs.LogGroup(this, 'Logs', { retention: props.logRetention });
     // An own role instead of the AWSLambdaBasicExecutionRole managed policy: it may write to this
     // function's log group only.
     this.role = new iam.Role(this, 'Role', {
@@ -50,7 +57,8 @@ export class ApiFunction extends Construct {
       runtime: lambda.Runtime.NODEJS_22_X,
       architecture: lambda.Architecture.ARM_64,
       memorySize: 512,
-      timeout: Duration.seconds(props.timeoutSeconds ?? 10),
+      timeout: Duration.seconds(props.timeoutSeconds ?? API_TIMEOUT_SECONDS),
+      reservedConcurrentExecutions: props.reservedConcurrency,
       role: this.role,
       logGroup: this.logGroup,
       environment: props.environment,

@@ -1,49 +1,224 @@
 import * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 import * as iam from 'aws-cdk-lib/aws-iam';
-import type { Access } from '../../shared/http/route';
-
-/** Partition key prefixes of the rate-limit counters (shared/storage/keys.ts: account and ipCounter). */
-export const COUNTER_LEADING_KEYS = ['ACCT#*', 'RL#*'];
-/** Every attribute a counter update names (shared/ratelimit/counter.ts), keys included. */
-export const COUNTER_ATTRIBUTES = ['PK', 'SK', 'kv', 'rlWin', 'rlCnt', 'ttl'];
-
-export const READ_ACTIONS = ['dynamodb:GetItem', 'dynamodb:BatchGetItem', 'dynamodb:Query', 'dynamodb:ConditionCheckItem'];
+import type { AnyRoute } from '../../shared/http/route';
+import { queues, streamForwarder } from '../../shared/queues';
+import { routes } from '../../shared/routes';
 
 /**
- * Grants a function's role the table access its route declares.
- * - none: nothing.
- * - read: reads on the table and its indexes, plus UpdateItem limited by IAM conditions to the
- *   counter attributes of ACCT# and RL# items, so a read handler can count its own calls and
- *   nothing else.
- * - write: full item access. TransactWriteItems is not an IAM action: a transaction is authorized
- *   by the PutItem/UpdateItem/DeleteItem/ConditionCheckItem actions of its parts, all granted here.
+ * Per-function DynamoDB permissions: each function may call only the item actions its code calls, on
+ * the items whose partition key has the prefixes it uses (`dynamodb:LeadingKeys`), and query only the
+ * index it reads (`<table>/index/GSI1`, one partition kind). No function may Scan or batch-write.
+ *
+ * A transaction (TransactWriteItems) has no IAM action of its own: it is authorized by the PutItem,
+ * UpdateItem, DeleteItem and ConditionCheckItem permissions of its parts, so the lists below name those.
+ * The local stack runs without IAM: only test/infra asserts these lists, against the code's calls.
  */
-export function grantTableAccess(role: iam.IRole, table: dynamodb.ITable, access: Access): void {
-  switch (access) {
-    case 'none':
-      return;
-    case 'read':
-      role.addToPrincipalPolicy(
-        new iam.PolicyStatement({
-          sid: 'ReadItems',
-          actions: READ_ACTIONS,
-          resources: [table.tableArn, `${table.tableArn}/index/*`],
-        }),
-      );
-      role.addToPrincipalPolicy(
-        new iam.PolicyStatement({
-          sid: 'CountOwnCalls',
-          actions: ['dynamodb:UpdateItem'],
-          resources: [table.tableArn],
-          conditions: {
-            'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': COUNTER_LEADING_KEYS },
-            'ForAllValues:StringEquals': { 'dynamodb:Attributes': COUNTER_ATTRIBUTES },
-          },
-        }),
-      );
-      return;
-    case 'write':
-      table.grantReadWriteData(role);
-      return;
+
+export type ItemAction = 'GetItem' | 'PutItem' | 'UpdateItem' | 'DeleteItem' | 'ConditionCheckItem' | 'Query';
+
+/** Partition-key patterns (shared/storage/keys.ts) for `ForAllValues:StringLike` on dynamodb:LeadingKeys. */
+export const KEY = {
+  account: 'ACCT#*',
+  publicKey: 'PUBKEY#*',
+  idempotency: 'IDEM#*',
+  customerId: 'CUSTID#*',
+  invoice: 'INV#*',
+  invoiceId: 'INVID#*',
+  withdraw: 'WD#*',
+  event: 'EVT#*',
+  delivery: 'DLV#*',
+  cep: 'CEP#*',
+  ipCounter: (limitClass: string) => `RL#${limitClass}#*`,
+  /** GSI1 partitions of an account's lists. */
+  invoiceList: 'ACCT#*#INVOICES',
+  withdrawList: 'ACCT#*#WITHDRAWALS',
+  deliveryList: 'ACCT#*#DELIVERIES',
+} as const;
+
+/** The one index the list routes query. */
+export const LIST_INDEX = 'GSI1';
+
+/**
+ * Permission for some actions on the items whose partition key matches one of `keys`; with `index`, a
+ * Query of that index (whose partition keys must match); with `attributes`, only those attributes may
+ * be named and no whole item returned (ReturnValues NONE or UPDATED_*).
+ */
+export type TableGrant = { actions: readonly ItemAction[]; keys: readonly string[]; index?: string; attributes?: readonly string[] };
+
+/** Every attribute the per-account counter update names (shared/ratelimit/counter.ts), keys included. */
+export const ACCOUNT_COUNTER_ATTRIBUTES = ['PK', 'SK', 'kv', 'rlWin', 'rlCnt'];
+/** Every attribute the per-IP counter update names, keys included. */
+export const IP_COUNTER_ATTRIBUTES = ['PK', 'SK', 'rlCnt', 'ttl'];
+
+/**
+ * What the request pipeline itself does, read from the route's row (shared/http/pipeline.ts):
+ * - rate limit per account: the counting UpdateItem of the account item (shared/ratelimit/counter.ts); a
+ *   read route asks for no values back, so it is limited to the counter attributes; a write route
+ *   gets the account item back (ALL_NEW) and so cannot be;
+ * - rate limit per IP: the counting UpdateItem of the class's RL# items (counter attributes only);
+ * - a Bearer route not counted per account checks the token's key version: GetItem of the account;
+ * - idempotency: the lock (PutItem), its completion (UpdateItem, in the commit's transaction) and
+ *   its release (DeleteItem), all on IDEM# records (shared/idempotency/store.ts).
+ */
+export function pipelineGrants(route: AnyRoute): TableGrant[] {
+  const grants: TableGrant[] = [];
+  if (route.rateLimit === 'account') {
+    grants.push(
+      route.access === 'read'
+        ? { actions: ['UpdateItem'], keys: [KEY.account], attributes: ACCOUNT_COUNTER_ATTRIBUTES }
+        : { actions: ['UpdateItem'], keys: [KEY.account] },
+    );
+  }
+  if (route.rateLimit === 'auth' || route.rateLimit === 'cep') {
+    grants.push({ actions: ['UpdateItem'], keys: [KEY.ipCounter(route.rateLimit)], attributes: IP_COUNTER_ATTRIBUTES });
+  }
+  if (route.auth === 'bearer' && route.rateLimit !== 'account') grants.push({ actions: ['GetItem'], keys: [KEY.account] });
+  if (route.idempotency !== 'none') grants.push({ actions: ['PutItem', 'UpdateItem', 'DeleteItem'], keys: [KEY.idempotency] });
+  return grants;
+}
+
+/**
+ * What each route's implementation does with the table, beyond the pipeline (functions/ and the
+ * shared modules they call). Every route of shared/routes.ts must have a row: a new route without
+ * one stops the synthesis.
+ */
+export const ROUTE_GRANTS: Readonly<Record<string, readonly TableGrant[]>> = {
+  // Public-key item of the Basic key pair (functions/auth/token.ts).
+  [routes.authToken.id]: [{ actions: ['GetItem'], keys: [KEY.publicKey] }],
+  // Balance item (functions/account/balance.ts).
+  [routes.balance.id]: [{ actions: ['GetItem'], keys: [KEY.account] }],
+  // Customer item and the numeric id's reservation, in one transaction (functions/customers/create.ts).
+  [routes.createCustomer.id]: [{ actions: ['PutItem'], keys: [KEY.account, KEY.customerId] }],
+  [routes.getCustomer.id]: [{ actions: ['GetItem'], keys: [KEY.account] }],
+  // Query of the account's partition, CUSTOMER# sort keys (shared/customers/list.ts).
+  [routes.listCustomers.id]: [{ actions: ['Query'], keys: [KEY.account] }],
+  [routes.listCountries.id]: [],
+  [routes.listStates.id]: [],
+  // CEP cache: read, and written after a lookup (shared/cep/cache.ts).
+  [routes.searchCep.id]: [{ actions: ['GetItem', 'PutItem'], keys: [KEY.cep] }],
+  // Invoice and id pointer (shared/invoices/create.ts).
+  [routes.createPix.id]: [{ actions: ['PutItem'], keys: [KEY.invoice, KEY.invoiceId] }],
+  // The payer must be one of the account's customers (functions/charges/boleto.ts).
+  [routes.createBoleto.id]: [
+    { actions: ['GetItem'], keys: [KEY.account] },
+    { actions: ['PutItem'], keys: [KEY.invoice, KEY.invoiceId] },
+  ],
+  // Unused reference check and the re-read before a void; invoice, pointer, balance credit and
+  // invoice.paid in one transaction (functions/charges/card.ts).
+  [routes.createCard.id]: [
+    { actions: ['GetItem'], keys: [KEY.invoice] },
+    { actions: ['PutItem'], keys: [KEY.invoice, KEY.invoiceId, KEY.event] },
+    { actions: ['UpdateItem'], keys: [KEY.account] },
+  ],
+  [routes.listInvoices.id]: [{ actions: ['Query'], keys: [KEY.invoiceList], index: LIST_INDEX }],
+  // The id pointer, then the invoice (shared/invoices/lookup.ts).
+  [routes.getInvoice.id]: [{ actions: ['GetItem'], keys: [KEY.invoiceId, KEY.invoice] }],
+  [routes.getInvoiceByReference.id]: [{ actions: ['GetItem'], keys: [KEY.invoice] }],
+  [routes.getPixByReference.id]: [{ actions: ['GetItem'], keys: [KEY.invoice] }],
+  [routes.getPixByTxid.id]: [{ actions: ['GetItem'], keys: [KEY.invoice] }],
+  // The reservation: balance update and the withdraw, in one transaction (shared/withdrawals/record.ts).
+  [routes.createWithdraw.id]: [
+    { actions: ['UpdateItem'], keys: [KEY.account] },
+    { actions: ['PutItem'], keys: [KEY.withdraw] },
+  ],
+  [routes.getWithdraw.id]: [{ actions: ['GetItem'], keys: [KEY.withdraw] }],
+  [routes.listWithdrawals.id]: [{ actions: ['Query'], keys: [KEY.withdrawList], index: LIST_INDEX }],
+  // The webhook settings live on the account item.
+  [routes.getWebhook.id]: [{ actions: ['GetItem'], keys: [KEY.account] }],
+  [routes.putWebhook.id]: [{ actions: ['UpdateItem'], keys: [KEY.account] }],
+  [routes.rotateWebhookSecret.id]: [{ actions: ['UpdateItem'], keys: [KEY.account] }],
+  // A ping outbox event (functions/webhooks/test.ts).
+  [routes.testWebhook.id]: [{ actions: ['PutItem'], keys: [KEY.event] }],
+  [routes.webhookDeliveries.id]: [{ actions: ['Query'], keys: [KEY.deliveryList], index: LIST_INDEX }],
+  // Invoice or withdraw read, then ONE transaction: its status, the balance, the outbox event
+  // (shared/invoices/apply-notification.ts, shared/withdrawals/apply-outcome.ts).
+  [routes.providerNotification.id]: [
+    { actions: ['GetItem'], keys: [KEY.invoice, KEY.withdraw] },
+    { actions: ['UpdateItem'], keys: [KEY.invoice, KEY.withdraw, KEY.account] },
+    { actions: ['PutItem'], keys: [KEY.event] },
+  ],
+  // The boleto's invoice (functions/boleto/page.ts).
+  [routes.boletoPage.id]: [{ actions: ['GetItem'], keys: [KEY.invoice] }],
+  [routes.openApiDocument.id]: [],
+};
+
+/** What each queue's consumer does with the table (functions/workers/). */
+export const QUEUE_WORKER_GRANTS: Readonly<Record<string, readonly TableGrant[]>> = {
+  // Is the withdraw still PENDING? Then bankRequestedAt once the bank took it (payout.ts).
+  [queues.payouts.id]: [{ actions: ['GetItem', 'UpdateItem'], keys: [KEY.withdraw] }],
+  // The event, the account's URL and sealed secret, the delivery record (claimed, then updated: webhook-sender.ts).
+  [queues.webhooks.id]: [
+    { actions: ['GetItem'], keys: [KEY.event, KEY.account, KEY.delivery] },
+    { actions: ['UpdateItem'], keys: [KEY.delivery] },
+  ],
+};
+
+/** What each stream consumer does with the table's items (it reads the stream through its event source). */
+export const STREAM_CONSUMER_GRANTS: Readonly<Record<string, readonly TableGrant[]>> = {
+  // Only sends to the queues: the records carry what it forwards.
+  [streamForwarder.id]: [],
+};
+
+/** A row of one of the tables above; a function without one stops the synthesis. */
+export function grantsOf(table: Readonly<Record<string, readonly TableGrant[]>>, id: string): readonly TableGrant[] {
+  const grants = table[id];
+  if (!grants) throw new Error(`infra/cdk/table-access.ts: no table grants for ${id}: list the table actions its handler calls`);
+  return grants;
+}
+
+/** The table grants of a route's function: the pipeline's and the implementation's. */
+export function routeGrants(route: AnyRoute): TableGrant[] {
+  const grants = [...pipelineGrants(route), ...grantsOf(ROUTE_GRANTS, route.id)];
+  if (route.access === 'none' && grants.length > 0) throw new Error(`Route ${route.id} says access 'none' but is granted table actions`);
+  return grants;
+}
+
+/** A statement's identity: its resource and its condition; actions sharing both share a statement. */
+type Scope = { index?: string; keys: readonly string[]; attributes?: readonly string[] };
+
+function scopeId(scope: Scope): string {
+  return JSON.stringify([scope.index ?? '', [...scope.keys].sort(), scope.attributes ? [...scope.attributes].sort() : null]);
+}
+
+/**
+ * Adds the grants to the role as few statements: an action's key patterns are merged per resource
+ * and attribute limit, then actions with the same patterns share a statement.
+ */
+export function grantTableAccess(role: iam.IRole, table: dynamodb.ITable, grants: readonly TableGrant[]): void {
+  const keysByAction = new Map<string, { scope: Omit<Scope, 'keys'>; action: ItemAction; keys: Set<string> }>();
+  for (const grant of grants) {
+    if (grant.index !== undefined && grant.actions.some((a) => a !== 'Query')) throw new Error('An index grant may only Query');
+    for (const action of grant.actions) {
+      const id = JSON.stringify([action, grant.index ?? '', grant.attributes ? [...grant.attributes].sort() : null]);
+      const entry = keysByAction.get(id) ?? { scope: { index: grant.index, attributes: grant.attributes }, action, keys: new Set<string>() };
+      for (const key of grant.keys) entry.keys.add(key);
+      keysByAction.set(id, entry);
+    }
+  }
+  const statements = new Map<string, { scope: Scope; actions: ItemAction[] }>();
+  for (const { scope, action, keys } of keysByAction.values()) {
+    const full: Scope = { ...scope, keys: [...keys].sort() };
+    const id = scopeId(full);
+    const statement = statements.get(id) ?? { scope: full, actions: [] };
+    statement.actions.push(action);
+    statements.set(id, statement);
+  }
+  for (const { scope, actions } of [...statements.values()].sort((a, b) => scopeId(a.scope).localeCompare(scopeId(b.scope)))) {
+    role.addToPrincipalPolicy(
+      new iam.PolicyStatement({
+        actions: actions.sort().map((a) => `dynamodb:${a}`),
+        resources: [scope.index === undefined ? table.tableArn : `${table.tableArn}/index/${scope.index}`],
+        conditions: {
+          'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': scope.keys },
+          ...(scope.attributes
+            ? {
+                'ForAllValues:StringEquals': { 'dynamodb:Attributes': scope.attributes },
+                // AWS's pattern for an attribute limit: no request may return the whole item.
+                StringEqualsIfExists: { 'dynamodb:ReturnValues': ['NONE', 'UPDATED_OLD', 'UPDATED_NEW'] },
+              }
+            : {}),
+        },
+      }),
+    );
   }
 }

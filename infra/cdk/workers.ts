@@ -5,10 +5,38 @@ import * as lambda from 'aws-cdk-lib/aws-lambda';
 import { DynamoEventSource, SqsDlq, SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
 import * as sqs from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
-import type { QueueDef, StreamConsumerDef } from '../../shared/queues';
-import { ApiFunction } from './api-function';
+import { MESSAGE_RETENTION_DAYS, type QueueDef, type StreamConsumerDef, type StreamMappingDef, VISIBILITY_PER_TIMEOUT } from '../../shared/queues';
+import type { ApiFunction } from './api-function';
 
-/** A queue of the service with its DLQ (both SSL-only, SQS-managed encryption) and a DLQ-depth alarm. */
+/** Every queue of the stack keeps its messages this long (SQS's maximum). */
+export const MESSAGE_RETENTION = Duration.days(MESSAGE_RETENTION_DAYS);
+
+/**
+ * The stream forwarder is paged when its oldest record waiting is this old. Forwarding normally
+ * takes well under a second, so five minutes means it is stuck (failing, throttled); it is far below
+ * the hour after which records are given up on (StreamConsumerDef.maxRecordAgeSeconds) and the 24 h
+ * after which the stream drops them, so on-call hears of it while nothing is lost yet.
+ */
+export const ITERATOR_AGE_ALARM = Duration.minutes(5);
+
+/** An SQS queue as every queue of the stack: SSL-only, SQS-managed encryption, 14 days' retention. */
+function plainQueue(scope: Construct, id: string, props: sqs.QueueProps = {}): sqs.Queue {
+  return new sqs.Queue(scope, id, { ...props, retentionPeriod: MESSAGE_RETENTION, enforceSSL: true, encryption: sqs.QueueEncryption.SQS_MANAGED });
+}
+
+/** An alarm at one visible message on a queue: anything there needs a person. */
+function depthAlarm(scope: Construct, id: string, queue: sqs.IQueue, description: string): cloudwatch.Alarm {
+  return new cloudwatch.Alarm(scope, id, {
+    alarmDescription: description,
+    metric: queue.metricApproximateNumberOfMessagesVisible({ period: Duration.minutes(1), statistic: cloudwatch.Stats.MAXIMUM }),
+    threshold: 1,
+    evaluationPeriods: 1,
+    comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
+    treatMissingData: cloudwatch.TreatMissingData.NOT_BREACHING,
+  });
+}
+
+/** A queue of the service with its DLQ and a DLQ-depth alarm. */
 export class ServiceQueue extends Construct {
   readonly queue: sqs.Queue;
   readonly dlq: sqs.Queue;
@@ -16,50 +44,83 @@ export class ServiceQueue extends Construct {
 
   constructor(scope: Construct, id: string, def: QueueDef) {
     super(scope, id);
-    this.dlq = new sqs.Queue(this, 'Dlq', { retentionPeriod: Duration.days(14), enforceSSL: true, encryption: sqs.QueueEncryption.SQS_MANAGED });
+    if (def.visibilityTimeoutSeconds < VISIBILITY_PER_TIMEOUT * def.workerTimeoutSeconds) {
+      throw new Error(
+        `Queue ${def.id}: visibility timeout ${def.visibilityTimeoutSeconds} s is below ${VISIBILITY_PER_TIMEOUT} × its consumer's ${def.workerTimeoutSeconds} s`,
+      );
+    }
+    this.dlq = plainQueue(this, 'Dlq');
     Validations.of(this.dlq).acknowledge({ id: 'AwsSolutions-SQS3', reason: 'This queue is itself a dead-letter queue.' });
-    this.queue = new sqs.Queue(this, 'Queue', {
+    this.queue = plainQueue(this, 'Queue', {
       visibilityTimeout: Duration.seconds(def.visibilityTimeoutSeconds),
-      enforceSSL: true,
-      encryption: sqs.QueueEncryption.SQS_MANAGED,
       deadLetterQueue: { queue: this.dlq, maxReceiveCount: def.maxReceiveCount },
     });
-    this.alarm = new cloudwatch.Alarm(this, 'DlqDepth', {
-      alarmDescription: `Messages of the ${def.id} queue that could not be processed are waiting in its DLQ: inspect, fix, redrive.`,
-      metric: this.dlq.metricApproximateNumberOfMessagesVisible({ period: Duration.minutes(1) }),
-      threshold: 1,
-      evaluationPeriods: 1,
-      comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
-      treatMissingData: cloudwatch.TreatMissingData.NOT_BREACHING,
-    });
+    this.alarm = depthAlarm(
+      this,
+      'DlqDepth',
+      this.dlq,
+      `Messages of the ${def.id} queue that could not be processed are waiting in its DLQ: inspect, fix, redrive.`,
+    );
   }
 }
 
-/** A queue consumer: batches with ReportBatchItemFailures, so one failed message does not retry the rest. */
+/**
+ * A queue consumer: batches with ReportBatchItemFailures (one failed message does not retry the rest)
+ * and at most `maxConcurrency` invocations at once. It may also send to its own queue (a retry is a
+ * new message with a delay), and to its DLQ when it moves messages there itself (`dlqUrlEnv`).
+ */
 export function consumeQueue(fn: ApiFunction, queue: ServiceQueue, def: QueueDef): void {
-  fn.fn.addEventSource(new SqsEventSource(queue.queue, { batchSize: def.batchSize, reportBatchItemFailures: true }));
+  fn.fn.addEventSource(new SqsEventSource(queue.queue, { batchSize: def.batchSize, reportBatchItemFailures: true, maxConcurrency: def.maxConcurrency }));
+  queue.queue.grantSendMessages(fn.role);
+  if (def.dlqUrlEnv) queue.dlq.grantSendMessages(fn.role);
 }
 
 /**
- * A stream consumer that only sees INSERTs of the item types it names (a Lambda event filter), retried
- * with bisection; batches that still fail go to an SQS dead-letter queue (with its alarm).
+ * Where the stream mapping puts what it gives up on: a plain queue (no consumer, so no DLQ behind it)
+ * alarmed on its own depth. Lambda writes only a failure record there (shard, first and last sequence
+ * numbers and times, not the items); `npm run admin -- stream redrive` reads the items back from the
+ * table and forwards them.
  */
-export function consumeStream(scope: Construct, fn: ApiFunction, table: dynamodb.ITable, def: StreamConsumerDef): ServiceQueue {
-  const failures = new ServiceQueue(scope, `${def.id}Failures`, {
-    id: `${def.id}-failures`,
-    handler: '',
-    visibilityTimeoutSeconds: 30,
-    maxReceiveCount: 5,
-    urlEnv: '',
-    batchSize: 1,
-    workerTimeoutSeconds: 10,
-  });
+export class StreamFailureQueue extends Construct {
+  readonly queue: sqs.Queue;
+  readonly alarm: cloudwatch.Alarm;
+
+  constructor(scope: Construct, id: string, def: StreamConsumerDef) {
+    super(scope, id);
+    this.queue = plainQueue(this, 'Queue');
+    Validations.of(this.queue).acknowledge({
+      id: 'AwsSolutions-SQS3',
+      reason:
+        "This queue is the stream mapping's on-failure destination: nothing consumes it automatically, so a DLQ behind it would never receive anything; it is alarmed on its own depth and drained by the operator's stream redrive.",
+    });
+    this.alarm = depthAlarm(
+      this,
+      'Depth',
+      this.queue,
+      `The ${def.id} gave up on table stream records (withdrawals may sit PENDING unpaid, webhooks unsent): run npm run admin -- stream redrive.`,
+    );
+  }
+}
+
+/** The alarms of a stream consumer besides its failure queue's. */
+export type StreamAlarms = { errors: cloudwatch.Alarm; iteratorAge: cloudwatch.Alarm };
+
+/**
+ * A stream consumer that only sees INSERTs of the item types it names (a Lambda event filter). A
+ * failing batch is bisected and retried from the first record the function reports failed
+ * (ReportBatchItemFailures: it answers `{batchItemFailures: [{itemIdentifier: <sequence number>}]}`),
+ * at most `retryAttempts` times and for records younger than `maxRecordAgeSeconds`; what is given up
+ * on goes to the failure queue.
+ */
+export function consumeStream(scope: Construct, fn: ApiFunction, table: dynamodb.ITable, def: StreamMappingDef, failures: StreamFailureQueue): StreamAlarms {
   fn.fn.addEventSource(
     new DynamoEventSource(table, {
       startingPosition: lambda.StartingPosition.TRIM_HORIZON,
-      batchSize: 100,
+      batchSize: def.batchSize,
       bisectBatchOnError: true,
-      retryAttempts: 10,
+      reportBatchItemFailures: true,
+      retryAttempts: def.retryAttempts,
+      maxRecordAge: Duration.seconds(def.maxRecordAgeSeconds),
       onFailure: new SqsDlq(failures.queue),
       filters: [
         lambda.FilterCriteria.filter({
@@ -69,5 +130,22 @@ export function consumeStream(scope: Construct, fn: ApiFunction, table: dynamodb
       ],
     }),
   );
-  return failures;
+  const errors = new cloudwatch.Alarm(scope, `${def.id}Errors`, {
+    alarmDescription: `The ${def.id} has been failing for 10 minutes (each failure is retried at once; a passing one does not page): check its logs before records are given up on.`,
+    metric: fn.fn.metricErrors({ period: Duration.minutes(5), statistic: cloudwatch.Stats.SUM }),
+    threshold: 1,
+    evaluationPeriods: 2,
+    datapointsToAlarm: 2,
+    comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
+    treatMissingData: cloudwatch.TreatMissingData.NOT_BREACHING,
+  });
+  const iteratorAge = new cloudwatch.Alarm(scope, `${def.id}IteratorAge`, {
+    alarmDescription: `The ${def.id} is more than ${ITERATOR_AGE_ALARM.toMinutes()} minutes behind the table stream: withdrawals and webhooks are delayed; records older than ${def.maxRecordAgeSeconds / 60} minutes are given up on.`,
+    metric: fn.fn.metric('IteratorAge', { period: Duration.minutes(1), statistic: cloudwatch.Stats.MAXIMUM }),
+    threshold: ITERATOR_AGE_ALARM.toMilliseconds(),
+    evaluationPeriods: 1,
+    comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
+    treatMissingData: cloudwatch.TreatMissingData.NOT_BREACHING,
+  });
+  return { errors, iteratorAge };
 }

@@ -5,7 +5,7 @@ import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBStreamsClient } from '@aws-sdk/client-dynamodb-streams';
 import { CreateQueueCommand, GetQueueAttributesCommand, SQSClient } from '@aws-sdk/client-sqs';
 import type { IssuedKeys } from '../../shared/accounts/store';
-import { queueList, queues, streamConsumerList } from '../../shared/queues';
+import { queueList, streamConsumerList } from '../../shared/queues';
 import { getSqs } from '../../shared/queue/sqs';
 import { createDb, getDb } from '../../shared/storage/dynamo';
 import { enforceDynamoDbLimits, enforceSqsLimits } from './aws-limits';
@@ -104,7 +104,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
       const arn =
         (await sqsClient.send(new GetQueueAttributesCommand({ QueueUrl: created.QueueUrl, AttributeNames: ['QueueArn'] }))).Attributes?.QueueArn ?? '';
       process.env[queue.urlEnv] = created.QueueUrl;
-      if (queue.id === queues.payouts.id) process.env.PAYOUT_DLQ_URL = dlq.QueueUrl;
+      if (queue.dlqUrlEnv) process.env[queue.dlqUrlEnv] = dlq.QueueUrl;
       pollers.push(startQueuePoller(sqsClient, created.QueueUrl ?? '', arn, queue.id, await loadHandler(options.root, queue.handler)));
     }
     if (streamConsumerList.length > 0) {

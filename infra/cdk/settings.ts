@@ -1,0 +1,106 @@
+import * as logs from 'aws-cdk-lib/aws-logs';
+import type { Node } from 'constructs';
+
+/** Requests per second (steady) and burst of an API Gateway throttle. */
+export type Throttle = { rate: number; burst: number };
+
+/** A custom domain for the API: its name and the ACM certificate (same region as the stack) that covers it. */
+export type CustomDomain = { domainName: string; certificateArn: string };
+
+/** The deploy-time settings of the stack, from CDK context (`-c name=value` or cdk.json "context"). */
+export type StackSettings = {
+  /** Stage default for every route (HTTP API DefaultRouteSettings). */
+  throttle: Throttle;
+  /** POST /api/auth: the only route that checks a secret key, so a tighter limit than the rest. */
+  authThrottle: Throttle;
+  /** Reserved concurrency of the provider notifications function (payment confirmations); undefined: none. */
+  providerNotificationConcurrency: number | undefined;
+  /** Reserved concurrency of the stream forwarder; undefined: none. */
+  streamForwarderConcurrency: number | undefined;
+  logRetention: logs.RetentionDays;
+  domain: CustomDomain | undefined;
+};
+
+/** The defaults, and the context keys that override them. */
+export const DEFAULT_SETTINGS = {
+  throttleRate: 500,
+  throttleBurst: 1000,
+  authThrottleRate: 10,
+  authThrottleBurst: 20,
+  providerNotificationConcurrency: 50,
+  streamForwarderConcurrency: 10,
+  // PCI DSS 10.5.1: audit logs kept at least 12 months (card data passes through these functions).
+  logRetentionDays: 365,
+} as const;
+
+/** CloudWatch Logs' allowed retention periods in days (RetentionDays without INFINITE). */
+export const ALLOWED_RETENTION_DAYS: readonly number[] = Object.values(logs.RetentionDays)
+  .filter((days): days is number => typeof days === 'number' && days !== logs.RetentionDays.INFINITE)
+  .sort((a, b) => a - b);
+
+type Lookup = (key: string) => unknown;
+
+/** Context values come as strings from `-c key=value` and as JSON values from cdk.json. */
+function numberSetting(get: Lookup, key: keyof typeof DEFAULT_SETTINGS, check: (n: number) => boolean, expected: string): number {
+  const raw = get(key);
+  if (raw === undefined) return DEFAULT_SETTINGS[key];
+  const value = typeof raw === 'number' ? raw : typeof raw === 'string' && raw.trim() !== '' ? Number(raw) : Number.NaN;
+  if (!Number.isFinite(value) || !check(value)) throw new Error(`CDK context ${key}=${JSON.stringify(raw)}: expected ${expected}`);
+  return value;
+}
+
+/** A reserved concurrency: a positive integer, or `none` for no reservation (e.g. an account whose quota is below 100 + the reservations). */
+function concurrencySetting(get: Lookup, key: 'providerNotificationConcurrency' | 'streamForwarderConcurrency'): number | undefined {
+  if (get(key) === 'none' || get(key) === false) return undefined;
+  return numberSetting(get, key, (n) => Number.isInteger(n) && n >= 1, 'a positive integer, or "none" (AWS keeps at least 100 unreserved)');
+}
+
+function textSetting(get: Lookup, key: string): string | undefined {
+  const raw = get(key);
+  if (raw === undefined || raw === '') return undefined;
+  if (typeof raw !== 'string') throw new Error(`CDK context ${key}: expected a string`);
+  return raw.trim();
+}
+
+const DOMAIN_NAME = /^(?=.{1,253}$)(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]{2,63}$/;
+const CERTIFICATE_ARN = /^arn:aws[a-z-]*:acm:[a-z0-9-]+:\d{12}:certificate\/[A-Za-z0-9-]+$/;
+
+function customDomain(get: Lookup): CustomDomain | undefined {
+  const domainName = textSetting(get, 'domainName')?.toLowerCase();
+  const certificateArn = textSetting(get, 'certificateArn');
+  if (domainName === undefined && certificateArn === undefined) return undefined;
+  if (domainName === undefined || certificateArn === undefined)
+    throw new Error('CDK context: domainName and certificateArn go together (the certificate must cover the domain)');
+  if (!DOMAIN_NAME.test(domainName)) throw new Error(`CDK context domainName=${JSON.stringify(domainName)}: expected a host name such as api.example.com`);
+  if (!CERTIFICATE_ARN.test(certificateArn)) throw new Error(`CDK context certificateArn=${JSON.stringify(certificateArn)}: expected an ACM certificate ARN`);
+  return { domainName, certificateArn };
+}
+
+/** Reads and checks the stack's settings; a bad value stops the synthesis with the key and what it expects. */
+export function readSettings(node: Node): StackSettings {
+  const get: Lookup = (key) => node.tryGetContext(key);
+  const positive = (n: number) => n > 0;
+  const positiveInteger = (n: number) => Number.isInteger(n) && n > 0;
+  const throttle = {
+    rate: numberSetting(get, 'throttleRate', positive, 'requests per second > 0'),
+    burst: numberSetting(get, 'throttleBurst', positiveInteger, 'a positive integer'),
+  };
+  const authThrottle = {
+    rate: numberSetting(get, 'authThrottleRate', positive, 'requests per second > 0'),
+    burst: numberSetting(get, 'authThrottleBurst', positiveInteger, 'a positive integer'),
+  };
+  if (authThrottle.rate > throttle.rate || authThrottle.burst > throttle.burst) {
+    throw new Error(
+      'CDK context: the POST /api/auth throttle (authThrottleRate, authThrottleBurst) must not exceed the stage default (throttleRate, throttleBurst)',
+    );
+  }
+  const logRetentionDays = numberSetting(get, 'logRetentionDays', (n) => ALLOWED_RETENTION_DAYS.includes(n), `one of ${ALLOWED_RETENTION_DAYS.join(', ')}`);
+  return {
+    throttle,
+    authThrottle,
+    providerNotificationConcurrency: concurrencySetting(get, 'providerNotificationConcurrency'),
+    streamForwarderConcurrency: concurrencySetting(get, 'streamForwarderConcurrency'),
+    logRetention: logRetentionDays as logs.RetentionDays,
+    domain: customDomain(get),
+  };
+}

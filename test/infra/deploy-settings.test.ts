@@ -1,0 +1,152 @@
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { homedir, tmpdir } from 'node:os';
+import path from 'node:path';
+import { App } from 'aws-cdk-lib';
+import { afterAll, describe, expect, it } from 'vitest';
+import { routeList, routes } from '../../shared/routes';
+import { streamForwarder } from '../../shared/queues';
+import { ALLOWED_RETENTION_DAYS, DEFAULT_SETTINGS, readSettings } from '../../infra/cdk/settings';
+import { type Json, Synthesized } from './synthesized';
+
+const DOMAIN = 'api.pay.example.com';
+const CERTIFICATE = 'arn:aws:acm:sa-east-1:123456789012:certificate/0f1e2d3c-4b5a-6978-8796-a5b4c3d2e1f0';
+
+const settingsOf = (context: Record<string, unknown>) => readSettings(new App({ context }).node);
+
+describe('deploy settings from CDK context', () => {
+  it('defaults to the documented values', () => {
+    expect(settingsOf({})).toEqual({
+      throttle: { rate: 500, burst: 1000 },
+      authThrottle: { rate: 10, burst: 20 },
+      providerNotificationConcurrency: 50,
+      streamForwarderConcurrency: 10,
+      logRetention: 365,
+      domain: undefined,
+    });
+    expect(DEFAULT_SETTINGS.logRetentionDays).toBe(365);
+  });
+
+  it('takes strings from `-c key=value` and numbers from cdk.json', () => {
+    const settings = settingsOf({ throttleRate: '120.5', throttleBurst: 300, authThrottleRate: '5', authThrottleBurst: '8', logRetentionDays: '731' });
+    expect(settings).toMatchObject({ throttle: { rate: 120.5, burst: 300 }, authThrottle: { rate: 5, burst: 8 }, logRetention: 731 });
+    expect(settingsOf({ providerNotificationConcurrency: 'none', streamForwarderConcurrency: '4' })).toMatchObject({
+      providerNotificationConcurrency: undefined,
+      streamForwarderConcurrency: 4,
+    });
+  });
+
+  it("accepts only CloudWatch Logs' retention periods", () => {
+    expect(ALLOWED_RETENTION_DAYS).toEqual(expect.arrayContaining([1, 30, 365, 400, 3653]));
+    expect(ALLOWED_RETENTION_DAYS).not.toContain(9999);
+    expect(() => settingsOf({ logRetentionDays: 42 })).toThrow(/logRetentionDays=42: expected one of 1, 3, 5, 7, 14, 30/);
+    expect(() => settingsOf({ logRetentionDays: 'forever' })).toThrow(/logRetentionDays/);
+  });
+
+  it('refuses nonsense with the key and what it expects', () => {
+    expect(() => settingsOf({ throttleRate: '0' })).toThrow(/throttleRate="0": expected requests per second > 0/);
+    expect(() => settingsOf({ throttleBurst: '2.5' })).toThrow(/throttleBurst/);
+    expect(() => settingsOf({ authThrottleRate: 1000 })).toThrow(/must not exceed the stage default/);
+    expect(() => settingsOf({ streamForwarderConcurrency: 0 })).toThrow(/streamForwarderConcurrency=0: expected a positive integer, or "none"/);
+    expect(() => settingsOf({ domainName: DOMAIN })).toThrow(/domainName and certificateArn go together/);
+    expect(() => settingsOf({ certificateArn: CERTIFICATE })).toThrow(/go together/);
+    expect(() => settingsOf({ domainName: 'https://api.example.com', certificateArn: CERTIFICATE })).toThrow(/domainName=.*expected a host name/);
+    expect(() => settingsOf({ domainName: DOMAIN, certificateArn: 'arn:aws:iam::123456789012:role/x' })).toThrow(/expected an ACM certificate ARN/);
+  });
+});
+
+const withDomain = new Synthesized({
+  domainName: DOMAIN,
+  certificateArn: CERTIFICATE,
+  throttleRate: '200',
+  throttleBurst: '400',
+  authThrottleRate: '4',
+  authThrottleBurst: '6',
+  providerNotificationConcurrency: '25',
+  streamForwarderConcurrency: 'none',
+  logRetentionDays: '731',
+});
+
+describe('a production deploy: custom domain and context values', () => {
+  const { template, stack } = withDomain;
+
+  it('serves the API on the custom domain only: regional, TLS 1.2, mapped to $default, execute-api disabled', () => {
+    template.hasResourceProperties('AWS::ApiGatewayV2::DomainName', {
+      DomainName: DOMAIN,
+      DomainNameConfigurations: [{ CertificateArn: CERTIFICATE, EndpointType: 'REGIONAL', SecurityPolicy: 'TLS_1_2' }],
+    });
+    if (!stack.domain) throw new Error('no custom domain');
+    const domainId = withDomain.logicalId(stack.domain);
+    template.hasResourceProperties('AWS::ApiGatewayV2::ApiMapping', {
+      ApiId: { Ref: withDomain.logicalId(stack.api) },
+      DomainName: { Ref: domainId },
+      Stage: '$default',
+    });
+    template.hasResourceProperties('AWS::ApiGatewayV2::Api', { DisableExecuteApiEndpoint: true });
+  });
+
+  it('puts https://<domainName> in every route function and the ApiUrl output, never the execute-api address', () => {
+    for (const route of routeList) {
+      const variables = (withDomain.functionProps(route.id).Environment as { Variables: Json }).Variables;
+      expect(variables.PUBLIC_BASE_URL, route.id).toBe(`https://${DOMAIN}`);
+    }
+    const outputs = withDomain.json.Outputs ?? {};
+    expect(outputs.ApiUrl?.Value).toBe(`https://${DOMAIN}`);
+    if (!stack.domain) throw new Error('no custom domain');
+    expect(outputs.DomainTarget?.Value).toEqual({ 'Fn::GetAtt': [withDomain.logicalId(stack.domain), 'RegionalDomainName'] });
+    // The execute-api host appears nowhere a client or a stored link could see it (only in invoke-permission ARNs).
+    const visible = JSON.stringify({ outputs, environments: withDomain.ofType('AWS::Lambda::Function').map(([, f]) => f.Properties?.Environment) });
+    expect(visible).not.toMatch(/execute-api|apiEndpoint|HttpApi/);
+  });
+
+  it('applies the throttling, concurrency and retention values of the context', () => {
+    const [[, stage] = ['', { Properties: {} }]] = withDomain.ofType('AWS::ApiGatewayV2::Stage');
+    expect(stage.Properties).toMatchObject({
+      DefaultRouteSettings: { ThrottlingRateLimit: 200, ThrottlingBurstLimit: 400 },
+      RouteSettings: { 'POST /api/auth': { ThrottlingRateLimit: 4, ThrottlingBurstLimit: 6 } },
+    });
+    expect(withDomain.functionProps(routes.providerNotification.id).ReservedConcurrentExecutions).toBe(25);
+    expect(withDomain.functionProps(streamForwarder.id).ReservedConcurrentExecutions).toBeUndefined();
+    for (const [id, logGroup] of withDomain.ofType('AWS::Logs::LogGroup')) expect(logGroup.Properties?.RetentionInDays, id).toBe(731);
+  });
+});
+
+/** cfn-lint on this machine: on PATH, pip's user directory, or the Python module. */
+function cfnLintCommand(): string[] | undefined {
+  const candidates = [['cfn-lint'], [path.join(homedir(), '.local', 'bin', 'cfn-lint')], ['python3', '-m', 'cfnlint']];
+  return candidates.find(([command, ...args]) => spawnSync(command ?? '', [...args, '--version'], { encoding: 'utf8' }).status === 0);
+}
+
+type LintMatch = { Level: string; Rule: { Id: string }; Message: string; Filename: string; Location: { Path: (string | number)[] } };
+
+describe('cfn-lint over the synthesized templates', () => {
+  const dir = mkdtempSync(path.join(tmpdir(), 'cfn-lint-'));
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('finds no errors in the default template nor in the custom-domain one', { timeout: 120_000 }, () => {
+    const command = cfnLintCommand();
+    if (!command) {
+      throw new Error('cfn-lint is not installed: `python3 -m pip install cfn-lint` (or `pipx install cfn-lint`); .ci/run installs it on CI machines.');
+    }
+    const files = [
+      ['default.json', new Synthesized().json],
+      ['custom-domain.json', withDomain.json],
+    ].map(([name, json]) => {
+      const file = path.join(dir, String(name));
+      writeFileSync(file, JSON.stringify(json));
+      return file;
+    });
+    const [executable, ...args] = command;
+    // One run for both templates (its start-up is most of its time). Exit status: bit 2 errors, 4 warnings, 8 notes.
+    const run = spawnSync(executable ?? '', [...args, '--format', 'json', '--', ...files], { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
+    expect(run.error).toBeUndefined();
+    expect(run.stdout.trim().startsWith('['), run.stderr).toBe(true);
+    const matches = JSON.parse(run.stdout) as LintMatch[];
+    const describe = (m: LintMatch) => `${m.Rule.Id} ${path.basename(m.Filename)} ${m.Location.Path.join('/')}: ${m.Message}`;
+    const warnings = matches.filter((m) => m.Level !== 'Error');
+    if (warnings.length > 0) console.log(`cfn-lint: ${warnings.length} warnings/notes, e.g.\n${warnings.slice(0, 3).map(describe).join('\n')}`);
+    expect(matches.filter((m) => m.Level === 'Error').map(describe)).toEqual([]);
+    // Only warnings (4) and notes (8) may be left: no error (2), no failure to parse or run (1, 16, 32).
+    expect([0, 4, 8, 12]).toContain(run.status);
+  });
+});
