@@ -1,10 +1,9 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { ScanCommand } from '@aws-sdk/lib-dynamodb';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { accountStore, bearer, call, newAccount, stack, tokenFor } from '../support/api';
+import { bearer, call, newAccount, stack, tokenFor } from '../support/api';
 import { customerBody, fullAddress } from '../support/customers';
-import { eventually } from '../support/ledger';
+import { eventually, scanAll } from '../support/ledger';
 import { ROOT } from '../support/local-stack-process';
 
 type Customer = {
@@ -95,12 +94,9 @@ describe('POST /api/customer', () => {
     const logFile = join(ROOT, '.local', `local-stack-${stack().port}.log`);
     const from = readFileSync(logFile, 'utf8').length;
     expect((await create(body)).status).toBe(200);
-    const store = accountStore();
-    const scan = await store.db.send(
-      new ScanCommand({ TableName: store.table, FilterExpression: 'email = :e', ExpressionAttributeValues: { ':e': body.email } }),
-    );
-    expect(scan.Items).toHaveLength(1);
-    expect(JSON.stringify(scan.Items)).not.toContain(body.document);
+    const stored = await scanAll({ FilterExpression: 'email = :e', ExpressionAttributeValues: { ':e': body.email } });
+    expect(stored).toHaveLength(1);
+    expect(JSON.stringify(stored)).not.toContain(body.document);
     // This request's log line (written asynchronously by the stack process), and everything logged before it.
     const log = await eventually(
       () => readFileSync(logFile, 'utf8'),

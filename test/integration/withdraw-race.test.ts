@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { GetCommand, ScanCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { creditAccount } from '../../shared/accounts/store';
 import { routes } from '../../shared/routes';
@@ -11,7 +11,7 @@ import { accountStore, bearer, newAccount, tokenFor, useLocalStackEnvironment } 
 import { cardBody, common, createCharge } from '../support/charges';
 import { notification, notify } from '../support/provider';
 import { invoke } from '../support/invoke';
-import { listedItems } from '../support/ledger';
+import { listedItems, scanAll } from '../support/ledger';
 
 async function balanceCents(accountId: string): Promise<number> {
   const store = accountStore();
@@ -133,10 +133,7 @@ describe('withdrawals under concurrency and failure (in-process handlers, the re
     await notify(notification('withdraw-paid', { reference: made[2] ?? '' }));
     await notify(notification('withdraw-refused', { reference: made[2] ?? '' }));
 
-    const store = accountStore();
-    const all = await store.db.send(
-      new ScanCommand({ TableName: store.table, FilterExpression: 'accountId = :a', ExpressionAttributeValues: { ':a': accountId }, ConsistentRead: true }),
-    );
+    const all = { Items: await scanAll({ FilterExpression: 'accountId = :a', ExpressionAttributeValues: { ':a': accountId } }) };
     let credits = 0;
     let paidOut = 0;
     let reserved = 0;

@@ -15,19 +15,31 @@ export async function availableBalance(headers: Record<string, string>): Promise
   return ((await call('GET', '/api/balance', { headers })).json as { balance: { available: string } }).balance.available;
 }
 
+/** Every item the filter keeps, read straight from the table (a Scan reads at most 1 MB a page: all pages). */
+export async function scanAll(filter?: {
+  FilterExpression: string;
+  ExpressionAttributeNames?: Record<string, string>;
+  ExpressionAttributeValues?: Record<string, unknown>;
+}): Promise<Item[]> {
+  const store = accountStore();
+  const items: Item[] = [];
+  let start: Record<string, unknown> | undefined;
+  do {
+    const page = await store.db.send(new ScanCommand({ TableName: store.table, ...filter, ConsistentRead: true, ExclusiveStartKey: start }));
+    items.push(...(page.Items ?? []));
+    start = page.LastEvaluatedKey;
+  } while (start);
+  return items;
+}
+
 /** Every outbox event of an account, read straight from the table. */
 export async function outboxEventsOf(accountId: string): Promise<OutboxEvent[]> {
-  const store = accountStore();
-  const scan = await store.db.send(
-    new ScanCommand({
-      TableName: store.table,
-      FilterExpression: '#t = :e AND accountId = :a',
-      ExpressionAttributeNames: { '#t': 'type' },
-      ExpressionAttributeValues: { ':e': 'event', ':a': accountId },
-      ConsistentRead: true,
-    }),
-  );
-  return (scan.Items ?? []).map((i) => i.event as OutboxEvent);
+  const items = await scanAll({
+    FilterExpression: '#t = :e AND accountId = :a',
+    ExpressionAttributeNames: { '#t': 'type' },
+    ExpressionAttributeValues: { ':e': 'event', ':a': accountId },
+  });
+  return items.map((i) => i.event as OutboxEvent);
 }
 
 /** The account's outbox events about one invoice or withdraw (by its reference). */
