@@ -1,4 +1,6 @@
-import { App, CfnOutput, RemovalPolicy, Stack, Validations, type StackProps } from 'aws-cdk-lib';
+import { App, CfnOutput, Duration, RemovalPolicy, Stack, Validations, type StackProps } from 'aws-cdk-lib';
+import * as events from 'aws-cdk-lib/aws-events';
+import * as targets from 'aws-cdk-lib/aws-events-targets';
 import { AccessLogFormat } from 'aws-cdk-lib/aws-apigateway';
 import * as apigw from 'aws-cdk-lib/aws-apigatewayv2';
 import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations';
@@ -14,9 +16,9 @@ import { fallbackHandler, routeList, routes } from '../shared/routes';
 import { tableShape } from '../shared/storage/table';
 import { ApiFunction } from './cdk/api-function';
 import { readSettings, type StackSettings } from './cdk/settings';
-import { grantsOf, grantTableAccess, QUEUE_WORKER_GRANTS, routeGrants, STREAM_CONSUMER_GRANTS } from './cdk/table-access';
-import { consumeQueue, consumeStream, ServiceQueue, StreamFailureQueue } from './cdk/workers';
-import { queueList, streamConsumerList, streamForwarder } from '../shared/queues';
+import { grantsOf, grantTableAccess, QUEUE_WORKER_GRANTS, routeGrants, STREAM_CONSUMER_GRANTS, SWEEP_GRANTS } from './cdk/table-access';
+import { consumeQueue, consumeStream, ServiceQueue, StreamFailureQueue, sweepErrorsAlarm } from './cdk/workers';
+import { queueList, queues, streamConsumerList, streamForwarder, sweepWorker } from '../shared/queues';
 
 export const STACK_NAME = 'PaymentGatewayStack';
 export const SERVICE_NAME = 'payment-gateway';
@@ -149,6 +151,23 @@ export class PaymentGatewayStack extends Stack {
       for (const queue of serviceQueues.values()) queue.queue.grantSendMessages(consumer.role);
       functions.set(def.id, consumer);
     }
+    // The sweep: every few minutes, forwards what the stream never forwarded (from the table's GSI2).
+    const sweep = new ApiFunction(this, sweepWorker.id, {
+      handler: sweepWorker.handler,
+      environment,
+      logRetention,
+      description: 'forwards outbox events and withdrawals the table stream never forwarded',
+      timeoutSeconds: sweepWorker.timeoutSeconds,
+    });
+    grantTableAccess(sweep.role, this.table, SWEEP_GRANTS);
+    for (const queue of serviceQueues.values()) queue.queue.grantSendMessages(sweep.role);
+    new events.Rule(this, 'SweepSchedule', {
+      description: 'Runs the sweep of unforwarded stream items',
+      schedule: events.Schedule.rate(Duration.minutes(sweepWorker.everyMinutes)),
+      targets: [new targets.LambdaFunction(sweep.fn, { retryAttempts: 2 })],
+    });
+    alarms.set('Sweep errors', sweepErrorsAlarm(this, sweep));
+    functions.set(sweepWorker.id, sweep);
     this.functions = functions;
     this.alarms = alarms;
 
@@ -164,6 +183,9 @@ export class PaymentGatewayStack extends Stack {
       new CfnOutput(this, 'DomainHostedZoneId', { value: this.domain.regionalHostedZoneId });
     }
     new CfnOutput(this, 'TableName', { value: this.table.tableName });
+    // The operator CLI's `stream redrive` forwards to these.
+    new CfnOutput(this, 'PayoutQueueUrl', { value: serviceQueues.get(queues.payouts.id)?.queue.queueUrl ?? '' });
+    new CfnOutput(this, 'WebhookQueueUrl', { value: serviceQueues.get(queues.webhooks.id)?.queue.queueUrl ?? '' });
     new CfnOutput(this, 'MasterKeySecretArn', { value: this.masterKey.secretArn });
     new CfnOutput(this, 'ProviderSecretArn', {
       value: this.providerCredentials.secretArn,

@@ -22,10 +22,16 @@ export const configSchema = z.object({
   PAYOUT_RETRY_WINDOW_SECONDS: positiveInt(86_400),
   /** The payout queue's DLQ: where a payout goes once its retry window is spent. */
   PAYOUT_DLQ_URL: z.string().min(1).optional(),
+  /** The sweep forwards items the stream has not forwarded this long after their creation. */
+  SWEEP_AFTER_SECONDS: positiveInt(300),
+  /** A hard limit on each payout request to the bank: past it the attempt failed (retried like an outage). */
+  BANK_TIMEOUT_MS: positiveInt(5000),
   WEBHOOK_QUEUE_URL: z.string().min(1).optional(),
   WEBHOOK_RETRY_SCALE: z.coerce.number().positive().max(1).default(1),
   /** Local runs only (never set in AWS): hostnames or IP literals whose private addresses are allowed. */
   WEBHOOK_ALLOW_PRIVATE_HOSTS: z.string().default(''),
+  /** A hard limit on each DNS look-up of a webhook host (configuration and every attempt). */
+  DNS_TIMEOUT_MS: positiveInt(2000),
   CEP_TIMEOUT_MS: positiveInt(3000),
   /** A hard limit on each call to the payment provider: well inside the API functions' 10 s. */
   PROVIDER_TIMEOUT_MS: positiveInt(5000),
@@ -42,8 +48,9 @@ export type Config = {
   /** The service's own public base URL (boleto pages, the simulated PSP's locations). */
   publicBaseUrl: string;
   /** The payout queue (withdrawals to ask the bank for) and the factor applied to its retry waits. */
-  payouts: { queueUrl: string | undefined; dlqUrl: string | undefined; retryScale: number; retryWindowSeconds: number };
-  webhooks: { queueUrl: string | undefined; retryScale: number; allowPrivateHosts: string[] };
+  payouts: { queueUrl: string | undefined; dlqUrl: string | undefined; retryScale: number; retryWindowSeconds: number; bankTimeoutMs: number };
+  webhooks: { queueUrl: string | undefined; retryScale: number; allowPrivateHosts: string[]; dnsTimeoutMs: number };
+  sweep: { afterSeconds: number };
 };
 
 export function parseConfig(env: Record<string, string | undefined>): Config {
@@ -62,14 +69,22 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
     cep: { provider: c.CEP_PROVIDER, timeoutMs: c.CEP_TIMEOUT_MS },
     payments: { provider: c.PAYMENT_PROVIDER, credentialsSecretId: c.PROVIDER_SECRET_ID, timeoutMs: c.PROVIDER_TIMEOUT_MS },
     publicBaseUrl: c.PUBLIC_BASE_URL.replace(/\/+$/, ''),
-    payouts: { queueUrl: c.PAYOUT_QUEUE_URL, dlqUrl: c.PAYOUT_DLQ_URL, retryScale: c.PAYOUT_RETRY_SCALE, retryWindowSeconds: c.PAYOUT_RETRY_WINDOW_SECONDS },
+    payouts: {
+      queueUrl: c.PAYOUT_QUEUE_URL,
+      dlqUrl: c.PAYOUT_DLQ_URL,
+      retryScale: c.PAYOUT_RETRY_SCALE,
+      retryWindowSeconds: c.PAYOUT_RETRY_WINDOW_SECONDS,
+      bankTimeoutMs: c.BANK_TIMEOUT_MS,
+    },
     webhooks: {
       queueUrl: c.WEBHOOK_QUEUE_URL,
       retryScale: c.WEBHOOK_RETRY_SCALE,
       allowPrivateHosts: c.WEBHOOK_ALLOW_PRIVATE_HOSTS.split(',')
         .map((h) => h.trim().toLowerCase())
         .filter((h) => h.length > 0),
+      dnsTimeoutMs: c.DNS_TIMEOUT_MS,
     },
+    sweep: { afterSeconds: c.SWEEP_AFTER_SECONDS },
   };
 }
 

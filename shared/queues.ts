@@ -100,3 +100,12 @@ export const streamForwarder: StreamMappingDef = {
 };
 
 export const streamConsumerList: readonly StreamMappingDef[] = [streamForwarder];
+
+/** The sweep (functions/workers/sweep.ts): on a schedule, forwards what the stream never forwarded. */
+export const sweepWorker = {
+  id: 'Sweep',
+  handler: 'functions/workers/sweep.ts',
+  /** How often it runs in AWS (an EventBridge rule); the local stack runs it every LOCAL_SWEEP_INTERVAL_SECONDS. */
+  everyMinutes: 5,
+  timeoutSeconds: 60,
+} as const;

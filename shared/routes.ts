@@ -165,7 +165,7 @@ export const routes = {
     summary: 'Create a Pix charge (BR Code and QR code)',
     description: `The invoice stays PENDING until the provider confirms the payment. The total cannot exceed what Pix carries. Total: ${TOTAL_ROUNDING_RULE}`,
     request: { body: pixCreateBodySchema },
-    responses: { 200: { description: 'The charge', schema: pixCreatedSchema } },
+    responses: { 200: { description: 'The charge', schema: pixCreatedSchema }, 502: { description: 'The payment provider failed; nothing was created' } },
   }),
   createBoleto: defineRoute({
     id: 'CreateBoletoCharge',
@@ -179,7 +179,7 @@ export const routes = {
     summary: 'Create a boleto for one of your customers',
     description: `The customer must be yours and have a full address. The boleto URL shows a printable page; the barcode follows FEBRABAN (due-date factor rule in force since 2025-02-22). Total: ${TOTAL_ROUNDING_RULE}`,
     request: { body: boletoCreateBodySchema },
-    responses: { 200: { description: 'The charge', schema: boletoCreatedSchema } },
+    responses: { 200: { description: 'The charge', schema: boletoCreatedSchema }, 502: { description: 'The payment provider failed; nothing was created' } },
   }),
   createCard: defineRoute({
     id: 'CreateCardCharge',

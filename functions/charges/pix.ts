@@ -1,13 +1,26 @@
 import { requireCaller } from '../../shared/auth/caller';
 import { assertDueDateNotPast, assertMethodEnabled, baseInvoice, checkedTotalCents, invoiceCreationWrites, merchantName } from '../../shared/invoices/create';
 import { invoiceItem, newInvoiceReference, txidForReference } from '../../shared/invoices/record';
+import { UpstreamError } from '../../shared/http/errors';
 import { httpHandler } from '../../shared/http/pipeline';
 import { newNumericId } from '../../shared/ids';
 import { formatCents } from '../../shared/money';
 import { qrCodePngDataUri } from '../../shared/pix/qrcode';
+import { type PixCharge, ProviderError, withProviderTimeout } from '../../shared/providers/port';
 import { providerFor } from '../../shared/providers/select';
 import { routes } from '../../shared/routes';
 import { normalizeDocument } from '../../shared/schemas/documents';
+
+/** The provider's charge within PROVIDER_TIMEOUT_MS; a failure or a timeout → 502 with nothing recorded (the key is freed). */
+async function providerCharge(call: Promise<PixCharge>, timeoutMs: number): Promise<PixCharge> {
+  try {
+    return await withProviderTimeout(call, timeoutMs);
+  } catch (err) {
+    if (err instanceof ProviderError)
+      throw new UpstreamError(502, 'The payment provider failed to answer; no charge was created. Retry with the same Idempotency-Key.');
+    throw err;
+  }
+}
 
 /** POST /api/pix/create: an immediate Pix charge with its BR Code and QR code (PENDING until paid). */
 export const handler = httpHandler(routes.createPix, async ({ body, caller, runtime, now }) => {
@@ -17,14 +30,17 @@ export const handler = httpHandler(routes.createPix, async ({ body, caller, runt
   const total = checkedTotalCents(body, 'pix');
   const ids = { invoiceId: newNumericId(now), reference: newInvoiceReference() };
   const payer = { email: body.email, name: body.client, document: body.document ? normalizeDocument(body.document) : undefined };
-  const charge = await providerFor(runtime.config).createPixCharge({
-    reference: ids.reference,
-    txid: txidForReference(ids.reference),
-    amountCents: total,
-    dueDate: body.due_date,
-    merchantName: merchantName(account),
-    payer,
-  });
+  const charge = await providerCharge(
+    providerFor(runtime.config).createPixCharge({
+      reference: ids.reference,
+      txid: txidForReference(ids.reference),
+      amountCents: total,
+      dueDate: body.due_date,
+      merchantName: merchantName(account),
+      payer,
+    }),
+    runtime.config.payments.timeoutMs,
+  );
   const qrcode = await qrCodePngDataUri(charge.copy);
   const item = invoiceItem(
     {

@@ -12,7 +12,11 @@ import { checkWebhookUrl } from '../../shared/webhooks/url-policy';
  */
 export const handler = httpHandler(routes.putWebhook, async ({ body, caller, runtime, now }) => {
   const account = requireCaller(caller);
-  const checked = await checkWebhookUrl(body.url, { resolve: runtime.resolve, allowPrivateHosts: runtime.config.webhooks.allowPrivateHosts });
+  const checked = await checkWebhookUrl(body.url, {
+    resolve: runtime.resolve,
+    allowPrivateHosts: runtime.config.webhooks.allowPrivateHosts,
+    dnsTimeoutMs: runtime.config.webhooks.dnsTimeoutMs,
+  });
   if (!checked.ok) throw new ValidationError({ url: checked.errors });
   const url = checked.url.toString();
   const table = runtime.config.tableName;

@@ -1,9 +1,10 @@
 import { SendMessageCommand } from '@aws-sdk/client-sqs';
 import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
-import { BankUnavailableError } from '../../shared/bank/port';
+import { BankUnavailableError, withBankTimeout } from '../../shared/bank/port';
 import { getBank } from '../../shared/bank/simulated';
 import { logger } from '../../shared/logger';
+import { forEachBounded, RECORD_CONCURRENCY } from '../../shared/queue/batch';
 import { isDue, sendScheduled } from '../../shared/queue/delayed';
 import { getSqs } from '../../shared/queue/sqs';
 import { getRuntime, type Runtime } from '../../shared/runtime';
@@ -39,18 +40,24 @@ async function payOut(runtime: Runtime, reference: string): Promise<void> {
   const found = await runtime.db.send(new GetCommand({ TableName: runtime.config.tableName, Key: keys.withdraw(reference), ConsistentRead: true }));
   const item = found.Item;
   if (!item || item.status !== 'PENDING') return;
-  await getBank().requestPayout({
-    reference,
-    amountCents: Number(item.amountCents),
-    pixkey: withdrawPixkey(item, (await runtime.serviceKeys()).personalData),
-    keytype: item.keytype as KeyType,
-    description: typeof item.description === 'string' ? item.description : undefined,
-  });
+  const pixkey = withdrawPixkey(item, (await runtime.serviceKeys()).personalData);
+  // A bank that does not answer within BANK_TIMEOUT_MS counts as down: this attempt failed, retried on the schedule.
+  await withBankTimeout(
+    getBank().requestPayout({
+      reference,
+      amountCents: Number(item.amountCents),
+      pixkey,
+      keytype: item.keytype as KeyType,
+      description: typeof item.description === 'string' ? item.description : undefined,
+    }),
+    runtime.config.payouts.bankTimeoutMs,
+  );
+  // The withdraw leaves the sweep's index (GSI2) once the bank was asked.
   await runtime.db.send(
     new UpdateCommand({
       TableName: runtime.config.tableName,
       Key: keys.withdraw(reference),
-      UpdateExpression: 'SET bankRequestedAt = if_not_exists(bankRequestedAt, :now)',
+      UpdateExpression: 'SET bankRequestedAt = if_not_exists(bankRequestedAt, :now) REMOVE GSI2PK, GSI2SK',
       ConditionExpression: 'attribute_exists(PK)',
       ExpressionAttributeValues: { ':now': new Date().toISOString() },
     }),
@@ -100,18 +107,14 @@ async function handle(runtime: Runtime, record: SQSRecord): Promise<void> {
  * the bank's idempotency key. A bank failure leaves the withdraw PENDING (its money stays reserved) and
  * sends the next attempt as a delayed message (5 s doubling up to 15 minutes, × PAYOUT_RETRY_SCALE;
  * hops of at most 15 minutes), for up to PAYOUT_RETRY_WINDOW_SECONDS (24 h) from the first failure;
- * then the message goes to the DLQ (alarmed). Nothing is held in flight between attempts.
+ * then the message goes to the DLQ (alarmed). Nothing is held in flight between attempts. Each bank
+ * request has a hard limit (BANK_TIMEOUT_MS); a batch's messages are handled RECORD_CONCURRENCY at a time.
  */
 export async function handler(event: SQSEvent): Promise<SQSBatchResponse> {
   const runtime = getRuntime();
-  const failures: SQSBatchResponse['batchItemFailures'] = [];
-  for (const record of event.Records) {
-    try {
-      await handle(runtime, record);
-    } catch (err) {
-      logger.warn('payout message returned to the queue', { messageId: record.messageId, error: err instanceof Error ? err.message : 'unknown' });
-      failures.push({ itemIdentifier: record.messageId });
-    }
+  const failed = await forEachBounded(event.Records, RECORD_CONCURRENCY, (record) => handle(runtime, record));
+  for (const { item, error } of failed) {
+    logger.warn('payout message returned to the queue', { messageId: item.messageId, error: error instanceof Error ? error.message : 'unknown' });
   }
-  return { batchItemFailures: failures };
+  return { batchItemFailures: failed.map(({ item }) => ({ itemIdentifier: item.messageId })) };
 }

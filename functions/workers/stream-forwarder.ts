@@ -1,48 +1,41 @@
-import { SendMessageBatchCommand } from '@aws-sdk/client-sqs';
-import type { DynamoDBRecord, DynamoDBStreamEvent } from 'aws-lambda';
-import type { Config } from '../../shared/config';
-import { OUTBOX_ITEM_TYPE } from '../../shared/events/outbox';
+import { unmarshall } from '@aws-sdk/util-dynamodb';
+import type { AttributeValue } from '@aws-sdk/client-dynamodb';
+import type { DynamoDBBatchResponse, DynamoDBRecord, DynamoDBStreamEvent } from 'aws-lambda';
+import { type Forwardable, forwardableOf, forwardItems, type ForwardPorts } from '../../shared/events/forward';
 import { logger } from '../../shared/logger';
 import { getSqs } from '../../shared/queue/sqs';
 import { getRuntime } from '../../shared/runtime';
-import { WITHDRAW_ITEM_TYPE } from '../../shared/withdrawals/record';
 
-/** Where each kind of new item goes: a withdraw to the payout queue, an outbox event to the webhook queue. */
-const ROUTES: Readonly<Record<string, { queue: (config: Config) => string | undefined; message: (record: DynamoDBRecord) => object | undefined }>> = {
-  [WITHDRAW_ITEM_TYPE]: {
-    queue: (c) => c.payouts.queueUrl,
-    message: (r) => (r.dynamodb?.NewImage?.reference?.S ? { reference: r.dynamodb.NewImage.reference.S } : undefined),
-  },
-  [OUTBOX_ITEM_TYPE]: {
-    queue: (c) => c.webhooks.queueUrl,
-    message: (r) => (r.dynamodb?.NewImage?.eventId?.S ? { eventId: r.dynamodb.NewImage.eventId.S } : undefined),
-  },
-};
+/** The forwarding ports of this container. */
+export function forwardPorts(): ForwardPorts {
+  const { db, config } = getRuntime();
+  return { db, table: config.tableName, sqs: getSqs(), queues: { payouts: config.payouts.queueUrl, webhooks: config.webhooks.queueUrl } };
+}
+
+function forwardableRecord(record: DynamoDBRecord): Forwardable | undefined {
+  if (record.eventName !== 'INSERT' || !record.dynamodb?.NewImage) return undefined;
+  return forwardableOf(unmarshall(record.dynamodb.NewImage as Record<string, AttributeValue>));
+}
 
 /**
  * The table stream's forwarder: every new withdraw and every outbox event (INSERTs only) becomes a
- * message on its queue. In AWS an event-source filter keeps only those INSERTs; the checks here keep
- * the function correct without it. A failure throws, so the stream batch is retried: nothing is lost.
+ * message on its queue, and leaves the sweep's index. In AWS an event-source filter keeps only those
+ * INSERTs; the checks here keep the function correct without it. A record whose message could not be
+ * queued is reported as the batch's first failure (ReportBatchItemFailures): Lambda retries from it,
+ * with bisection, then sends the failure record to the alarmed failure queue and moves on; the sweep
+ * (functions/workers/sweep.ts) then forwards what was never forwarded, from the table.
  */
-export async function handler(event: DynamoDBStreamEvent): Promise<void> {
-  const { config } = getRuntime();
-  const byQueue = new Map<string, object[]>();
-  for (const record of event.Records) {
-    const route = ROUTES[record.dynamodb?.NewImage?.type?.S ?? ''];
-    const message = record.eventName === 'INSERT' ? route?.message(record) : undefined;
-    if (!route || !message) continue;
-    const queueUrl = route.queue(config);
-    if (!queueUrl) throw new Error(`No queue configured for ${record.dynamodb?.NewImage?.type?.S} items`);
-    byQueue.set(queueUrl, [...(byQueue.get(queueUrl) ?? []), message]);
-  }
-  for (const [queueUrl, messages] of byQueue) {
-    for (let i = 0; i < messages.length; i += 10) {
-      const batch = messages.slice(i, i + 10);
-      const out = await getSqs().send(
-        new SendMessageBatchCommand({ QueueUrl: queueUrl, Entries: batch.map((m, n) => ({ Id: String(n), MessageBody: JSON.stringify(m) })) }),
-      );
-      if (out.Failed?.length) throw new Error(`${out.Failed.length} messages were not queued`);
-    }
-    logger.info('stream items forwarded', { count: messages.length });
-  }
+export async function handler(event: DynamoDBStreamEvent): Promise<DynamoDBBatchResponse> {
+  const pending = event.Records.map((record) => ({ record, item: forwardableRecord(record) })).filter(
+    (entry): entry is { record: DynamoDBRecord; item: Forwardable } => entry.item !== undefined,
+  );
+  if (pending.length === 0) return { batchItemFailures: [] };
+  const { sent, failed } = await forwardItems(
+    forwardPorts(),
+    pending.map((entry) => entry.item),
+  );
+  logger.info('stream items forwarded', { count: sent.length, failed: failed.length });
+  const firstFailed = pending.find((entry) => failed.includes(entry.item));
+  const sequence = firstFailed?.record.dynamodb?.SequenceNumber;
+  return { batchItemFailures: sequence ? [{ itemIdentifier: sequence }] : [] };
 }

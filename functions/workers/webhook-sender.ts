@@ -1,6 +1,7 @@
 import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
 import { logger } from '../../shared/logger';
+import { forEachBounded, RECORD_CONCURRENCY } from '../../shared/queue/batch';
 import { isDue, sendScheduled } from '../../shared/queue/delayed';
 import { getSqs } from '../../shared/queue/sqs';
 import { getRuntime, type Runtime } from '../../shared/runtime';
@@ -23,7 +24,8 @@ export type SenderOptions = { post?: PostLimits };
 
 /** One attempt: the URL is checked and resolved again (DNS rebinding), then the POST goes to that address. */
 async function attempt(runtime: Runtime, url: string, body: string, eventId: string, secret: string, limits: PostLimits): Promise<DeliveryAttempt> {
-  const checked = await checkWebhookUrl(url, { resolve: runtime.resolve, allowPrivateHosts: runtime.config.webhooks.allowPrivateHosts });
+  const { allowPrivateHosts, dnsTimeoutMs } = runtime.config.webhooks;
+  const checked = await checkWebhookUrl(url, { resolve: runtime.resolve, allowPrivateHosts, dnsTimeoutMs });
   if (!checked.ok) return { ok: false, status: null, error: `blocked: ${checked.errors.join('; ')}`.slice(0, 200) };
   const address = checked.addresses[0] ?? '';
   return postWebhook({
@@ -168,22 +170,20 @@ async function schedule(runtime: Runtime, message: WebhookMessage): Promise<void
  * record setting a lease, `claimUntil`), so a message handed over twice, or early, sends nothing; a
  * stale duplicate (its attempt already recorded) is dropped; a sender that dies mid-attempt leaves a
  * lease that runs out, and the message's next receipt attempts again (at least once). Messages it
- * cannot process at all are retried by SQS and end in the DLQ (alarmed).
+ * cannot process at all are retried by SQS and end in the DLQ (alarmed). A batch's messages are
+ * handled RECORD_CONCURRENCY at a time; the host's DNS look-up has a hard limit (DNS_TIMEOUT_MS).
  */
 export function webhookSender(options: SenderOptions = {}) {
   return async function handler(event: SQSEvent): Promise<SQSBatchResponse> {
     const runtime = getRuntime();
-    const failures: SQSBatchResponse['batchItemFailures'] = [];
-    for (const record of event.Records) {
-      try {
-        const outcome = await deliver(runtime, record, options);
-        if (outcome !== 'done') await schedule(runtime, outcome.later);
-      } catch (err) {
-        logger.error('webhook message not processed', { messageId: record.messageId, error: err instanceof Error ? err.message : 'unknown' });
-        failures.push({ itemIdentifier: record.messageId });
-      }
+    const failed = await forEachBounded(event.Records, RECORD_CONCURRENCY, async (record) => {
+      const outcome = await deliver(runtime, record, options);
+      if (outcome !== 'done') await schedule(runtime, outcome.later);
+    });
+    for (const { item, error } of failed) {
+      logger.error('webhook message not processed', { messageId: item.messageId, error: error instanceof Error ? error.message : 'unknown' });
     }
-    return { batchItemFailures: failures };
+    return { batchItemFailures: failed.map(({ item }) => ({ itemIdentifier: item.messageId })) };
   };
 }
 

@@ -8,12 +8,13 @@ import { parseMethods } from '../../shared/accounts/methods';
 import { createAccount, creditAccount, rotateKeys, setMethods, showAccount, type AccountStore } from '../../shared/accounts/store';
 import { parseAmountToCents } from '../../shared/money';
 import { notificationFor, type ProviderCommand, sendNotification } from './provider';
+import { redriveStreamFailures } from './stream';
 import { resolveTarget } from './target';
 
 class UsageError extends Error {}
 
 const USAGE =
-  'usage: npm run admin -- account create|rotate-keys|set-methods|credit|show [--name N] [--account ID] [--methods pix,boleto,card] [--withdraw-fee 0.00] [--amount 100.00] [--stack NAME | --table NAME] (README: Operator CLI)';
+  'usage: npm run admin -- account create|rotate-keys|set-methods|credit|show [--name N] [--account ID] [--methods pix,boleto,card] [--withdraw-fee 0.00] [--amount 100.00] | provider … | stream redrive [--stack NAME | --table NAME] (README: Operator CLI)';
 
 const { positionals, values } = (() => {
   try {
@@ -58,9 +59,14 @@ const PROVIDER_COMMANDS: readonly string[] = ['pix-paid', 'boleto-paid', 'cancel
 
 async function run(): Promise<unknown> {
   const [group, command] = positionals;
-  if (values.help || (group !== 'account' && group !== 'provider') || !command) throw new UsageError(USAGE);
+  if (values.help || (group !== 'account' && group !== 'provider' && group !== 'stream') || !command) throw new UsageError(USAGE);
+  if (group === 'stream' && command !== 'redrive') throw new UsageError(`unknown command "stream ${command}": ${USAGE}`);
   if (group === 'provider' && !PROVIDER_COMMANDS.includes(command)) throw new UsageError(`unknown command "provider ${command}": ${USAGE}`);
   const target = await resolveTarget({ stack: values.stack, table: values.table, region: values.region }, process.env);
+  if (group === 'stream') {
+    const queues = await target.queues();
+    return redriveStreamFailures({ db: target.db, table: target.table, sqs: queues.sqs, streamFailures: queues.streamFailures, queues });
+  }
   if (group === 'provider') {
     let which = command as ProviderCommand;
     if (command === 'withdraw') {

@@ -1,6 +1,7 @@
 import { join } from 'node:path';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
+import { SQSClient } from '@aws-sdk/client-sqs';
 import { type SecretSource, secretsManagerSource } from '../../shared/secrets/master-key';
 import { createDb, type Db } from '../../shared/storage/dynamo';
 import { localAwsConfig } from '../local/aws';
@@ -14,6 +15,8 @@ export type Target = {
   where: 'local' | 'aws';
   /** API base URL and the secret source holding the provider credentials (only commands that call the API need them). */
   api: () => Promise<{ baseUrl: string; secrets: SecretSource; providerSecretId: string }>;
+  /** SQS and the service's queues (commands that forward or redrive). */
+  queues: () => Promise<{ sqs: SQSClient; payouts: string; webhooks: string; streamFailures: string }>;
 };
 
 export type TargetFlags = { stack?: string; table?: string; region?: string };
@@ -44,6 +47,12 @@ export async function resolveTarget(flags: TargetFlags, env: NodeJS.ProcessEnv):
         secrets: secretsManagerSource(new SecretsManagerClient(aws)),
         providerSecretId: outputs.get('ProviderSecretArn') ?? '',
       }),
+      queues: async () => ({
+        sqs: new SQSClient(aws),
+        payouts: outputs.get('PayoutQueueUrl') ?? '',
+        webhooks: outputs.get('WebhookQueueUrl') ?? '',
+        streamFailures: outputs.get('StreamFailureQueueUrl') ?? '',
+      }),
     };
   }
   const table = flags.table ?? (env.TABLE_NAME && env.TABLE_NAME !== LOCAL_TABLE ? env.TABLE_NAME : undefined);
@@ -54,6 +63,9 @@ export async function resolveTarget(flags: TargetFlags, env: NodeJS.ProcessEnv):
       where: 'aws',
       api: async () => {
         throw new Error('Commands that call the API need --stack NAME (the API URL and the provider secret come from its outputs)');
+      },
+      queues: async () => {
+        throw new Error('Commands that use the queues need --stack NAME (the queue URLs come from its outputs)');
       },
     };
   }
@@ -69,6 +81,10 @@ export async function resolveTarget(flags: TargetFlags, env: NodeJS.ProcessEnv):
         secrets: secretsManagerSource(new SecretsManagerClient({ ...localAwsConfig(), endpoint: info.secretsEndpoint })),
         providerSecretId: info.providerSecretId ?? LOCAL_PROVIDER_SECRET,
       };
+    },
+    queues: async () => {
+      const info = readLocalStackInfo(ROOT, port);
+      return { sqs: new SQSClient({ ...localAwsConfig(), endpoint: info.sqsEndpoint }), ...info.queueUrls };
     },
   };
 }

@@ -33,7 +33,15 @@ export const KEY = {
   invoiceList: 'ACCT#*#INVOICES',
   withdrawList: 'ACCT#*#WITHDRAWALS',
   deliveryList: 'ACCT#*#DELIVERIES',
+  /** GSI2 partitions of the sweep's index (shared/events/sweep-index.ts). */
+  sweep: 'SWEEP#*',
 } as const;
+
+/** The sweep's index: items the stream has not forwarded yet. */
+export const SWEEP_INDEX = 'GSI2';
+
+/** Leaving the sweep's index once forwarded: only the index attributes of a withdraw or an event. */
+const LEAVE_SWEEP_INDEX: TableGrant = { actions: ['UpdateItem'], keys: [KEY.withdraw, KEY.event], attributes: ['PK', 'SK', 'GSI2PK', 'GSI2SK'] };
 
 /** The one index the list routes query. */
 export const LIST_INDEX = 'GSI1';
@@ -155,9 +163,12 @@ export const QUEUE_WORKER_GRANTS: Readonly<Record<string, readonly TableGrant[]>
 
 /** What each stream consumer does with the table's items (it reads the stream through its event source). */
 export const STREAM_CONSUMER_GRANTS: Readonly<Record<string, readonly TableGrant[]>> = {
-  // Only sends to the queues: the records carry what it forwards.
-  [streamForwarder.id]: [],
+  // Sends to the queues (the records carry what it forwards), then takes the items out of the sweep's index.
+  [streamForwarder.id]: [LEAVE_SWEEP_INDEX],
 };
+
+/** The sweep (functions/workers/sweep.ts): what is still in its index, forwarded like the stream does. */
+export const SWEEP_GRANTS: readonly TableGrant[] = [{ actions: ['Query'], keys: [KEY.sweep], index: SWEEP_INDEX }, LEAVE_SWEEP_INDEX];
 
 /** A row of one of the tables above; a function without one stops the synthesis. */
 export function grantsOf(table: Readonly<Record<string, readonly TableGrant[]>>, id: string): readonly TableGrant[] {

@@ -149,3 +149,16 @@ export function consumeStream(scope: Construct, fn: ApiFunction, table: dynamodb
   });
   return { errors, iteratorAge };
 }
+
+/** The sweep failing means items the stream lost are not being forwarded either: page. */
+export function sweepErrorsAlarm(scope: Construct, sweep: ApiFunction): cloudwatch.Alarm {
+  return new cloudwatch.Alarm(scope, 'SweepErrors', {
+    alarmDescription: 'The sweep of unforwarded stream items failed twice in a row: withdrawals or webhooks the stream lost stay unforwarded. Check its logs.',
+    metric: sweep.fn.metricErrors({ period: Duration.minutes(10), statistic: cloudwatch.Stats.SUM }),
+    threshold: 1,
+    evaluationPeriods: 2,
+    datapointsToAlarm: 2,
+    comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
+    treatMissingData: cloudwatch.TreatMissingData.NOT_BREACHING,
+  });
+}

@@ -15,7 +15,13 @@ export function removeLocalStackInfo(root: string, port: number): void {
   rmSync(localStackInfoPath(root, port), { force: true });
 }
 
-export type LocalStackInfoFile = { baseUrl: string; secretsEndpoint: string; providerSecretId: string };
+export type LocalStackInfoFile = {
+  baseUrl: string;
+  secretsEndpoint: string;
+  providerSecretId: string;
+  sqsEndpoint: string;
+  queueUrls: { payouts: string; webhooks: string; streamFailures: string };
+};
 
 export function readLocalStackInfo(root: string, port: number | string): LocalStackInfoFile {
   try {

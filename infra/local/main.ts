@@ -11,12 +11,26 @@ import { startLocalStack } from './stack';
 
 const port = z.coerce.number().int().min(0).max(65535);
 const env = z
-  .object({ PORT: port.default(3000), DYNAMODB_PORT: port.default(8000), SQS_PORT: port.default(9324), LOCAL_DATA_DIR: z.string().min(1).optional() })
+  .object({
+    PORT: port.default(3000),
+    DYNAMODB_PORT: port.default(8000),
+    SQS_PORT: port.default(9324),
+    LOCAL_DATA_DIR: z.string().min(1).optional(),
+    // How often the sweep runs locally (an EventBridge rule every 5 minutes in AWS).
+    LOCAL_SWEEP_INTERVAL_SECONDS: z.coerce.number().positive().default(60),
+  })
   .parse(process.env);
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
 
-const stack = await startLocalStack({ root, port: env.PORT, dynamodbPort: env.DYNAMODB_PORT, sqsPort: env.SQS_PORT, dataDir: env.LOCAL_DATA_DIR });
+const stack = await startLocalStack({
+  root,
+  port: env.PORT,
+  dynamodbPort: env.DYNAMODB_PORT,
+  sqsPort: env.SQS_PORT,
+  dataDir: env.LOCAL_DATA_DIR,
+  sweepIntervalSeconds: env.LOCAL_SWEEP_INTERVAL_SECONDS,
+});
 
 let stopping = false;
 const shutdown = async () => {

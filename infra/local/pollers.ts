@@ -2,7 +2,8 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { DescribeStreamCommand, DynamoDBStreamsClient, GetRecordsCommand, GetShardIteratorCommand, type _Record } from '@aws-sdk/client-dynamodb-streams';
 import { DeleteMessageBatchCommand, ReceiveMessageCommand, type SQSClient } from '@aws-sdk/client-sqs';
 import type { DynamoDBRecord, SQSBatchResponse, SQSEvent } from 'aws-lambda';
-import type { StreamConsumerDef } from '../../shared/queues';
+import type { StreamConsumerDef, StreamMappingDef } from '../../shared/queues';
+import { deliverLikeLambda, failureRecord, type StreamFailureRecord } from './stream-mapping';
 import { lambdaContext } from './apigw-event';
 import type { LoadedHandler } from './handlers';
 
@@ -35,11 +36,21 @@ function keeps(consumer: StreamConsumerDef, record: DynamoDBRecord): boolean {
   return record.eventName === 'INSERT' && type !== undefined && consumer.insertsOfTypes.includes(type);
 }
 
+/** Where a consumer's given-up records go (the mapping's on-failure destination: an SQS queue). */
+export type FailureSink = (record: StreamFailureRecord) => Promise<void>;
+
+export type StreamConsumer = {
+  def: StreamConsumerDef & Partial<Pick<StreamMappingDef, 'retryAttempts' | 'maxRecordAgeSeconds'>>;
+  handler: LoadedHandler;
+  failures?: FailureSink;
+};
+
 /**
- * Feeds the table's stream to its consumers as Lambda's event source mapping would: batches in
- * order per shard, filtered per consumer, retried until the consumer succeeds.
+ * Feeds the table's stream to its consumers as Lambda's event source mapping does: batches in order
+ * per shard, filtered per consumer, partial batch failures honoured, bounded retries with bisection,
+ * then a failure record to the consumer's failure queue, and the stream moves on.
  */
-export function startStreamPoller(client: DynamoDBStreamsClient, streamArn: string, consumers: { def: StreamConsumerDef; handler: LoadedHandler }[]): Poller {
+export function startStreamPoller(client: DynamoDBStreamsClient, streamArn: string, consumers: StreamConsumer[], pauseMs = 200): Poller {
   const iterators = new Map<string, string | undefined>();
   return pollUntilStopped('stream poller', {}, async () => {
     const described = await client.send(new DescribeStreamCommand({ StreamArn: streamArn }));
@@ -57,12 +68,47 @@ export function startStreamPoller(client: DynamoDBStreamsClient, streamArn: stri
         const batch = records.filter((r) => keeps(consumer.def, r));
         if (batch.length === 0) continue;
         idle = false;
-        await deliverUntilAccepted(() => consumer.handler({ Records: batch }, lambdaContext(consumer.def.id)), consumer.def.id);
+        const settings = {
+          id: consumer.def.id,
+          retryAttempts: consumer.def.retryAttempts ?? 10,
+          maxRecordAgeSeconds: consumer.def.maxRecordAgeSeconds ?? 3600,
+        };
+        await deliverLikeLambda(batch, settings, {
+          invoke: (segment) => consumer.handler({ Records: segment }, lambdaContext(consumer.def.id)),
+          giveUp: async (segment, condition, invokeCount) => {
+            log('stream consumer gave up on records', { consumer: consumer.def.id, count: segment.length, condition });
+            const record = failureRecord(segment, { functionId: consumer.def.id, shardId, streamArn, condition, invokeCount, now: new Date() });
+            if (consumer.failures) await consumer.failures(record);
+          },
+          pauseMs,
+        });
       }
       iterators.set(shardId, page.NextShardIterator);
     }
     if (idle) await sleep(100);
   });
+}
+
+/** Runs `task` every `intervalMs` until stopped (a schedule); a failed run is logged. Stopping does not wait for the interval. */
+export function startTimer(label: string, intervalMs: number, task: () => Promise<unknown>): Poller {
+  const stopped = new AbortController();
+  const done = (async () => {
+    while (!stopped.signal.aborted) {
+      try {
+        await sleep(intervalMs, undefined, { signal: stopped.signal });
+        await task();
+      } catch (err) {
+        if (stopped.signal.aborted) return;
+        log(`${label} error`, { error: err instanceof Error ? err.message : String(err) });
+      }
+    }
+  })();
+  return {
+    stop: async () => {
+      stopped.abort();
+      await done;
+    },
+  };
 }
 
 /** Runs one polling step after another until stopped; a failed step is logged and retried after a pause. */
@@ -84,18 +130,6 @@ function pollUntilStopped(label: string, fields: Record<string, unknown>, step: 
       await done;
     },
   };
-}
-
-async function deliverUntilAccepted(invoke: () => Promise<unknown>, id: string): Promise<void> {
-  for (let attempt = 1; ; attempt += 1) {
-    try {
-      await invoke();
-      return;
-    } catch (err) {
-      log('stream consumer failed; retrying the batch', { consumer: id, attempt, error: err instanceof Error ? err.message : String(err) });
-      await sleep(Math.min(5000, 200 * attempt));
-    }
-  }
 }
 
 /**

@@ -3,9 +3,9 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBStreamsClient } from '@aws-sdk/client-dynamodb-streams';
-import { CreateQueueCommand, GetQueueAttributesCommand, SQSClient } from '@aws-sdk/client-sqs';
+import { CreateQueueCommand, GetQueueAttributesCommand, SendMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
 import type { IssuedKeys } from '../../shared/accounts/store';
-import { queueList, streamConsumerList } from '../../shared/queues';
+import { queueList, streamConsumerList, sweepWorker } from '../../shared/queues';
 import { getSqs } from '../../shared/queue/sqs';
 import { createDb, getDb } from '../../shared/storage/dynamo';
 import { enforceDynamoDbLimits, enforceSqsLimits } from './aws-limits';
@@ -14,7 +14,9 @@ import { ensureDemoAccount } from './demo';
 import { startDynamoDbLocal } from './dynamodb';
 import { loadHandler } from './handlers';
 import { startHttpServer } from './http-server';
-import { type Poller, startQueuePoller, startStreamPoller } from './pollers';
+import { lambdaContext } from './apigw-event';
+import { withLocalFaultSwitch } from './faults';
+import { type Poller, startQueuePoller, startStreamPoller, startTimer } from './pollers';
 import { startSecretsEndpoint } from './secrets-endpoint';
 import { startSqsLocal } from './sqs';
 import { ensureTable } from './table';
@@ -22,7 +24,7 @@ import { LOCAL_MASTER_SECRET, LOCAL_PROVIDER_SECRET, LOCAL_TABLE } from './const
 
 export { LOCAL_MASTER_SECRET, LOCAL_PROVIDER_SECRET, LOCAL_TABLE };
 
-export type LocalStackOptions = { root: string; port: number; dynamodbPort: number; sqsPort: number; dataDir?: string };
+export type LocalStackOptions = { root: string; port: number; dynamodbPort: number; sqsPort: number; dataDir?: string; sweepIntervalSeconds?: number };
 
 export type LocalStack = {
   baseUrl: string;
@@ -30,6 +32,8 @@ export type LocalStack = {
   sqsEndpoint: string;
   secretsEndpoint: string;
   tableName: string;
+  /** The queues the operator CLI forwards to and redrives from. */
+  queueUrls: { payouts: string; webhooks: string; streamFailures: string };
   masterKeySecretId: string;
   providerSecretId: string;
   demo: { created: IssuedKeys } | { existing: string };
@@ -107,10 +111,23 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
       if (queue.dlqUrlEnv) process.env[queue.dlqUrlEnv] = dlq.QueueUrl;
       pollers.push(startQueuePoller(sqsClient, created.QueueUrl ?? '', arn, queue.id, await loadHandler(options.root, queue.handler)));
     }
-    if (streamConsumerList.length > 0) {
-      const consumers = await Promise.all(streamConsumerList.map(async (def) => ({ def, handler: await loadHandler(options.root, def.handler) })));
+    // Each stream consumer's on-failure destination: a plain queue (AWS: alarmed on its depth).
+    const streamFailureUrls: string[] = [];
+    const consumers = await Promise.all(
+      streamConsumerList.map(async (def) => {
+        const failures = (await sqsClient.send(new CreateQueueCommand({ QueueName: `${def.id}-failures` }))).QueueUrl ?? '';
+        streamFailureUrls.push(failures);
+        const handler = withLocalFaultSwitch(await loadHandler(options.root, def.handler), def.id, store.db, LOCAL_TABLE);
+        const sink = async (record: object) => void (await sqsClient.send(new SendMessageCommand({ QueueUrl: failures, MessageBody: JSON.stringify(record) })));
+        return { def, handler, failures: sink };
+      }),
+    );
+    process.env.STREAM_FAILURE_QUEUE_URL = streamFailureUrls[0] ?? '';
+    if (consumers.length > 0)
       pollers.push(startStreamPoller(new DynamoDBStreamsClient({ ...localAwsConfig(), endpoint: dynamo.endpoint }), streamArn, consumers));
-    }
+    // The sweep's schedule (an EventBridge rule in AWS).
+    const sweep = await loadHandler(options.root, sweepWorker.handler);
+    pollers.push(startTimer('sweep', (options.sweepIntervalSeconds ?? 60) * 1000, () => sweep({}, lambdaContext(sweepWorker.id))));
     stops.push(async () => void (await Promise.all(pollers.map((p) => p.stop()))));
 
     const http = await startHttpServer(options.root, options.port);
@@ -123,6 +140,11 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
       sqsEndpoint: sqs.endpoint,
       secretsEndpoint: secrets.endpoint,
       tableName: LOCAL_TABLE,
+      queueUrls: {
+        payouts: process.env.PAYOUT_QUEUE_URL ?? '',
+        webhooks: process.env.WEBHOOK_QUEUE_URL ?? '',
+        streamFailures: process.env.STREAM_FAILURE_QUEUE_URL ?? '',
+      },
       masterKeySecretId: LOCAL_MASTER_SECRET,
       providerSecretId: LOCAL_PROVIDER_SECRET,
       demo,

@@ -1,10 +1,32 @@
-import { CreateTableCommand, DescribeTableCommand, type DynamoDBClient, UpdateTimeToLiveCommand } from '@aws-sdk/client-dynamodb';
+import { CreateTableCommand, DescribeTableCommand, type DynamoDBClient, UpdateTableCommand, UpdateTimeToLiveCommand } from '@aws-sdk/client-dynamodb';
 import { tableShape } from '../../shared/storage/table';
 
 /** Creates the service's table on DynamoDB Local with the same shape the CDK stack deploys (idempotent). */
 export async function ensureTable(client: DynamoDBClient, tableName: string): Promise<{ streamArn: string }> {
   try {
     const existing = await client.send(new DescribeTableCommand({ TableName: tableName }));
+    // A database kept from an older version (LOCAL_DATA_DIR) gains the indexes added since.
+    const present = new Set((existing.Table?.GlobalSecondaryIndexes ?? []).map((gsi) => gsi.IndexName));
+    for (const gsi of tableShape.globalSecondaryIndexes.filter((g) => !present.has(g.indexName))) {
+      await client.send(
+        new UpdateTableCommand({
+          TableName: tableName,
+          AttributeDefinitions: [gsi.partitionKey, gsi.sortKey].map((name) => ({ AttributeName: name, AttributeType: 'S' })),
+          GlobalSecondaryIndexUpdates: [
+            {
+              Create: {
+                IndexName: gsi.indexName,
+                KeySchema: [
+                  { AttributeName: gsi.partitionKey, KeyType: 'HASH' },
+                  { AttributeName: gsi.sortKey, KeyType: 'RANGE' },
+                ],
+                Projection: { ProjectionType: 'ALL' },
+              },
+            },
+          ],
+        }),
+      );
+    }
     return { streamArn: existing.Table?.LatestStreamArn ?? '' };
   } catch (err) {
     if ((err as { name?: string }).name !== 'ResourceNotFoundException') throw err;

@@ -16,3 +16,21 @@ export interface BankPort {
   /** Idempotent by `reference` (the bank's own idempotency key): asking twice never pays twice. */
   requestPayout(request: PayoutRequest): Promise<void>;
 }
+
+/**
+ * Runs one bank request under a hard time limit: past it the request counts as failed
+ * (BankUnavailableError), as an outage does, and is retried on the payout schedule. The request is
+ * idempotent by reference, so a late success of the abandoned call and the retry pay once.
+ */
+export async function withBankTimeout<T>(call: Promise<T>, timeoutMs: number): Promise<T> {
+  call.catch(() => undefined);
+  let timer: NodeJS.Timeout | undefined;
+  const expired = new Promise<never>((_resolve, reject) => {
+    timer = setTimeout(() => reject(new BankUnavailableError(`The bank did not answer within ${timeoutMs} ms`)), timeoutMs);
+  });
+  try {
+    return await Promise.race([call, expired]);
+  } finally {
+    clearTimeout(timer);
+  }
+}

@@ -6,6 +6,8 @@ export const SIMULATED_BANK_KEYS = {
   alwaysDown: 'bank-down@example.com',
   /** The first request of each withdraw fails, the next succeeds. */
   flaky: 'bank-flaky@example.com',
+  /** The first request of each withdraw never answers (the payout worker's time limit ends it), the next succeeds. */
+  slow: 'bank-slow@example.com',
 } as const;
 
 /**
@@ -22,6 +24,7 @@ export function simulatedBank(): BankPort & { requests: ReadonlyMap<string, numb
       requests.set(request.reference, attempt);
       if (request.pixkey === SIMULATED_BANK_KEYS.alwaysDown) throw new BankUnavailableError('The simulated bank is down');
       if (request.pixkey === SIMULATED_BANK_KEYS.flaky && attempt === 1) throw new BankUnavailableError('The simulated bank failed this once');
+      if (request.pixkey === SIMULATED_BANK_KEYS.slow && attempt === 1) await new Promise<never>(() => undefined);
     },
   };
 }

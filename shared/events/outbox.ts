@@ -1,6 +1,7 @@
 import { randomString } from '../ids';
 import { API_VERSION } from '../schemas/common';
 import type { TxWrite } from '../storage/transact';
+import { sweepIndexAttributes } from './sweep-index';
 
 /** An outgoing webhook event (spec 6.2): written in the same transaction as the change it reports. */
 export type OutboxEvent = { id: string; type: string; created: number; api_version: string; data: Record<string, unknown> };
@@ -26,6 +27,7 @@ export function outboxWrite(table: string, accountId: string, event: OutboxEvent
         eventType: event.type,
         event,
         body: JSON.stringify(event),
+        ...sweepIndexAttributes(new Date(event.created * 1000).toISOString(), `EVT#${event.id}`),
       },
       ConditionExpression: 'attribute_not_exists(PK)',
     },

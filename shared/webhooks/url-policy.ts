@@ -5,8 +5,9 @@ import ipaddr from 'ipaddr.js';
 /**
  * URL rules of `PUT /api/webhook` (spec 4.7): https only, no user or password, port 443 or 8443,
  * and a host that is (or resolves only to) ordinary public unicast addresses (SSRF protection).
- * DNS sits behind the `Resolver` port so the rules are testable without the network; the delivery
- * side must connect to one of the returned `addresses` (pinning), not resolve the name again.
+ * DNS sits behind the `Resolver` port so the rules are testable without the network, and every
+ * look-up runs under a hard time limit; the delivery side must connect to one of the returned
+ * `addresses` (pinning), not resolve the name again.
  */
 
 /** Resolves a hostname to all its A and AAAA addresses. An empty list means "no such address". */
@@ -103,11 +104,15 @@ export type UrlCheck = { ok: true; url: URL; hostname: string; port: number; add
 
 export type UrlCheckOptions = {
   resolve: Resolver;
+  /** A hard limit on the look-up (default DEFAULT_DNS_TIMEOUT_MS): past it the check fails ("DNS lookup timed out"). */
+  dnsTimeoutMs?: number;
   /** Hostnames or IP literals (case-insensitive, exact) whose address checks are skipped. Local runs only. */
   allowPrivateHosts?: readonly string[];
 };
 
 export const MAX_WEBHOOK_URL_LENGTH = 255;
+/** The look-up's limit when the caller gives none (the configuration's DNS_TIMEOUT_MS defaults to it too). */
+export const DEFAULT_DNS_TIMEOUT_MS = 2000;
 const ALLOWED_PORTS: readonly number[] = [443, 8443];
 
 /** Lower-cases, drops IPv6 brackets and writes IP literals in the WHATWG URL's canonical form. */
@@ -128,6 +133,24 @@ function hostKey(host: string): string {
 
 function describeError(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
+}
+
+/**
+ * Resolves under a hard time limit. getaddrinfo cannot be cancelled: a look-up past the limit is
+ * abandoned (its late answer or error is ignored) and the check fails at once.
+ */
+async function resolveWithin(resolve: Resolver, hostname: string, timeoutMs: number): Promise<string[]> {
+  const lookup = resolve(hostname);
+  lookup.catch(() => undefined);
+  let timer: NodeJS.Timeout | undefined;
+  const expired = new Promise<never>((_resolve, reject) => {
+    timer = setTimeout(() => reject(new Error(`DNS lookup timed out after ${timeoutMs} ms`)), timeoutMs);
+  });
+  try {
+    return await Promise.race([lookup, expired]);
+  } finally {
+    clearTimeout(timer);
+  }
 }
 
 /**
@@ -164,7 +187,7 @@ export async function checkWebhookUrl(raw: string, options: UrlCheckOptions): Pr
 
   let addresses: string[];
   try {
-    addresses = await options.resolve(hostname);
+    addresses = await resolveWithin(options.resolve, hostname, options.dnsTimeoutMs ?? DEFAULT_DNS_TIMEOUT_MS);
   } catch (error) {
     return { ok: false, errors: [`host could not be resolved (${describeError(error)})`] };
   }

@@ -4,6 +4,7 @@ import { InsufficientBalanceError } from '../http/errors';
 import { formatCents } from '../money';
 import type { KeyType } from '../schemas/withdraw';
 import type { Item } from '../storage/dynamo';
+import { sweepIndexAttributes } from '../events/sweep-index';
 import { keys } from '../storage/keys';
 import type { TxWrite } from '../storage/transact';
 import { IdClashError } from '../http/errors';
@@ -42,6 +43,7 @@ export function withdrawItem(withdraw: NewWithdraw, personalDataKey: Buffer): It
     ...keys.withdraw(withdraw.reference),
     GSI1PK: keys.withdrawListPartition(withdraw.accountId),
     GSI1SK: `${withdraw.createdAt}#${withdraw.reference}`,
+    ...sweepIndexAttributes(withdraw.createdAt, keys.withdraw(withdraw.reference).PK),
     type: WITHDRAW_ITEM_TYPE,
     status: 'PENDING',
     ...rest,

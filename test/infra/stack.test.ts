@@ -11,7 +11,7 @@ import { AwsSolutionsChecks } from 'cdk-nag';
 import { describe, expect, it } from 'vitest';
 import { routeList, routes } from '../../shared/routes';
 import { keys } from '../../shared/storage/keys';
-import { queueList, queues, streamConsumerList, streamForwarder } from '../../shared/queues';
+import { queueList, queues, streamConsumerList, streamForwarder, sweepWorker } from '../../shared/queues';
 import { API_GATEWAY_INTEGRATION_LIMIT_SECONDS, ApiFunction } from '../../infra/cdk/api-function';
 import { DEFAULT_SETTINGS } from '../../infra/cdk/settings';
 import { KEY, routeGrants } from '../../infra/cdk/table-access';
@@ -46,9 +46,9 @@ describe('API routes and functions', () => {
     }
   });
 
-  it('runs one Node 22 arm64 function per route, the fallback, one per queue and one per stream consumer', () => {
+  it('runs one Node 22 arm64 function per route, the fallback, one per queue, one per stream consumer and the sweep', () => {
     expect(ALL_FUNCTION_IDS.sort()).toEqual(
-      [...routeList.map((r) => r.id), 'Fallback', ...queueList.map((q) => `${q.id}Worker`), ...streamConsumerList.map((c) => c.id)].sort(),
+      [...routeList.map((r) => r.id), 'Fallback', ...queueList.map((q) => `${q.id}Worker`), ...streamConsumerList.map((c) => c.id), sweepWorker.id].sort(),
     );
     template.resourceCountIs('AWS::Lambda::Function', ALL_FUNCTION_IDS.length);
     for (const fn of Object.values(template.findResources('AWS::Lambda::Function'))) {
@@ -165,7 +165,7 @@ describe('edge protection', () => {
 });
 
 describe('storage and secrets', () => {
-  it('has the single table with PITR, TTL, stream, deletion protection and GSI1', () => {
+  it('has the single table with PITR, TTL, stream, deletion protection, GSI1 (lists) and GSI2 (the sweep)', () => {
     template.resourceCountIs('AWS::DynamoDB::Table', 1);
     template.hasResource('AWS::DynamoDB::Table', {
       DeletionPolicy: 'Retain',
@@ -186,6 +186,14 @@ describe('storage and secrets', () => {
             KeySchema: [
               { AttributeName: 'GSI1PK', KeyType: 'HASH' },
               { AttributeName: 'GSI1SK', KeyType: 'RANGE' },
+            ],
+            Projection: { ProjectionType: 'ALL' },
+          },
+          {
+            IndexName: 'GSI2',
+            KeySchema: [
+              { AttributeName: 'GSI2PK', KeyType: 'HASH' },
+              { AttributeName: 'GSI2SK', KeyType: 'RANGE' },
             ],
             Projection: { ProjectionType: 'ALL' },
           },
@@ -338,9 +346,16 @@ describe('queues, the stream and their alarms', () => {
     expect(byMetric.Errors).toMatchObject({ Namespace: 'AWS/Lambda', Statistic: 'Sum', Threshold: 1, ComparisonOperator: 'GreaterThanOrEqualToThreshold' });
   });
 
-  it('has exactly the alarms it names: each DLQ, the failure queue, the forwarder errors and iterator age', () => {
+  it('has exactly the alarms it names: each DLQ, the failure queue, the forwarder errors and iterator age, the sweep errors', () => {
     expect([...stack.alarms.keys()].sort()).toEqual(
-      ['payouts DLQ depth', 'webhooks DLQ depth', 'stream failure queue depth', 'StreamForwarder errors', 'StreamForwarder iterator age'].sort(),
+      [
+        'payouts DLQ depth',
+        'webhooks DLQ depth',
+        'stream failure queue depth',
+        'StreamForwarder errors',
+        'StreamForwarder iterator age',
+        'Sweep errors',
+      ].sort(),
     );
     template.resourceCountIs('AWS::CloudWatch::Alarm', stack.alarms.size);
   });
@@ -354,6 +369,9 @@ describe('queues, the stream and their alarms', () => {
 const READ_COUNTER = 'UpdateItem ACCT#* [PK,SK,kv,rlWin,rlCnt]';
 const WRITE_COUNTER = 'UpdateItem ACCT#*';
 const IDEMPOTENCY = ['PutItem IDEM#*', 'UpdateItem IDEM#*', 'DeleteItem IDEM#*'];
+/** Forwarded items leave the sweep's index: only its attributes may change. */
+const LEAVE_SWEEP_INDEX = 'UpdateItem WD#* [PK,SK,GSI2PK,GSI2SK]';
+const LEAVE_SWEEP_INDEX_EVT = 'UpdateItem EVT#* [PK,SK,GSI2PK,GSI2SK]';
 const EXPECTED_TABLE_ACCESS: Record<string, string[]> = {
   AuthToken: ['UpdateItem RL#auth#* [PK,SK,rlCnt,ttl]', 'GetItem PUBKEY#*'],
   GetBalance: [READ_COUNTER, 'GetItem ACCT#*'],
@@ -386,7 +404,8 @@ const EXPECTED_TABLE_ACCESS: Record<string, string[]> = {
   Fallback: [],
   payoutsWorker: ['GetItem WD#*', 'UpdateItem WD#*'],
   webhooksWorker: ['GetItem EVT#*', 'GetItem ACCT#*', 'GetItem DLV#*', 'UpdateItem DLV#*'],
-  StreamForwarder: [],
+  StreamForwarder: [LEAVE_SWEEP_INDEX, LEAVE_SWEEP_INDEX_EVT],
+  Sweep: ['Query GSI2 SWEEP#*', LEAVE_SWEEP_INDEX, LEAVE_SWEEP_INDEX_EVT],
 };
 
 const tableArn = JSON.stringify(getAtt(tableId, 'Arn'));
@@ -399,7 +418,8 @@ function tableAccess(id: string): string[] {
     const actions = actionsOf([statement]).filter((a) => a.startsWith('dynamodb:') && !STREAM_ACTIONS.includes(a));
     if (actions.length === 0) continue;
     const resource = JSON.stringify(statement.Resource);
-    const where = resource === tableArn ? '' : resource === indexArn('GSI1') ? 'GSI1 ' : `UNEXPECTED RESOURCE ${resource} `;
+    const where =
+      resource === tableArn ? '' : resource === indexArn('GSI1') ? 'GSI1 ' : resource === indexArn('GSI2') ? 'GSI2 ' : `UNEXPECTED RESOURCE ${resource} `;
     const leadingKeys = statement.Condition?.['ForAllValues:StringLike']?.['dynamodb:LeadingKeys'] as string[] | undefined;
     const attributes = statement.Condition?.['ForAllValues:StringEquals']?.['dynamodb:Attributes'] as string[] | undefined;
     for (const action of actions) {
@@ -429,7 +449,7 @@ describe('least privilege', () => {
     }
   });
 
-  it("scopes index access to GSI1 (never the table's /index/*) and every item statement by dynamodb:LeadingKeys", () => {
+  it("scopes index access to the index used (never the table's /index/*) and every item statement by dynamodb:LeadingKeys", () => {
     const statements = ALL_FUNCTION_IDS.flatMap((id) => s.roleStatements(id).map((st) => ({ id, st })));
     const itemStatements = statements.filter(({ st }) => actionsOf([st]).some((a) => a.startsWith('dynamodb:') && !STREAM_ACTIONS.includes(a)));
     expect(itemStatements.length).toBeGreaterThan(20);
@@ -438,7 +458,7 @@ describe('least privilege', () => {
       expect(st.Condition?.['ForAllValues:StringLike']?.['dynamodb:LeadingKeys'], id).toEqual(expect.any(Array));
     }
     const indexUsers = itemStatements.filter(({ st }) => JSON.stringify(st.Resource).includes('/index/')).map(({ id }) => id);
-    expect(indexUsers.sort()).toEqual([routes.listInvoices.id, routes.listWithdrawals.id, routes.webhookDeliveries.id].sort());
+    expect(indexUsers.sort()).toEqual([routes.listInvoices.id, routes.listWithdrawals.id, routes.webhookDeliveries.id, sweepWorker.id].sort());
   });
 
   it('lets a read route count its calls only through the counter attributes, never asking for the whole item back', () => {
@@ -497,7 +517,10 @@ describe('least privilege', () => {
     for (const worker of ['payoutsWorker', 'webhooksWorker']) {
       const statements = s.roleStatements(worker);
       const secret = statements.filter((st) => actionsOf([st]).includes('secretsmanager:GetSecretValue'));
-      expect(secret.map((st) => st.Resource), worker).toEqual([{ Ref: secretId }]);
+      expect(
+        secret.map((st) => st.Resource),
+        worker,
+      ).toEqual([{ Ref: secretId }]);
       expect(actionsOf(statements), worker).toContain('sqs:SendMessage');
     }
   });

@@ -14,8 +14,9 @@ describe('parseConfig', () => {
       cep: { provider: 'public', timeoutMs: 3000 },
       payments: { provider: 'simulated', credentialsSecretId: undefined, timeoutMs: 5000 },
       publicBaseUrl: 'http://127.0.0.1:3000',
-      payouts: { queueUrl: undefined, dlqUrl: undefined, retryScale: 1, retryWindowSeconds: 86_400 },
-      webhooks: { queueUrl: undefined, retryScale: 1, allowPrivateHosts: [] },
+      payouts: { queueUrl: undefined, dlqUrl: undefined, retryScale: 1, retryWindowSeconds: 86_400, bankTimeoutMs: 5000 },
+      webhooks: { queueUrl: undefined, retryScale: 1, allowPrivateHosts: [], dnsTimeoutMs: 2000 },
+      sweep: { afterSeconds: 300 },
     });
     expect(parseConfig(REQUIRED).tokenTtlSeconds).toBe(2_592_000);
     expect(parseConfig(REQUIRED).idempotency.ttlSeconds).toBe(86_400);
@@ -34,6 +35,12 @@ describe('parseConfig', () => {
     expect(config.tokenTtlSeconds).toBe(3600);
     expect(config.rateLimits).toEqual({ auth: 5, cep: 7, account: 1000 });
     expect(config.idempotency).toEqual({ lockSeconds: 15, ttlSeconds: 172_800 });
+  });
+
+  it('reads the limits of outbound calls: the bank (BANK_TIMEOUT_MS) and webhook DNS (DNS_TIMEOUT_MS)', () => {
+    const config = parseConfig({ ...REQUIRED, BANK_TIMEOUT_MS: '250', DNS_TIMEOUT_MS: '120' });
+    expect(config.payouts.bankTimeoutMs).toBe(250);
+    expect(config.webhooks.dnsTimeoutMs).toBe(120);
   });
 
   it('ignores unrelated variables', () => {
@@ -67,6 +74,8 @@ describe('parseConfig', () => {
     ['RATE_LIMIT_ACCOUNT_PER_MINUTE', '-60'],
     ['TOKEN_TTL_SECONDS', '30d'],
     ['IDEMPOTENCY_LOCK_SECONDS', 'NaN'],
+    ['BANK_TIMEOUT_MS', '0'],
+    ['DNS_TIMEOUT_MS', '2s'],
   ])('throws naming %s for the non-numeric or non-positive value %j', (name, value) => {
     expect(() => parseConfig({ ...REQUIRED, [name]: value })).toThrow(new RegExp(name));
   });

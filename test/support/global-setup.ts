@@ -32,6 +32,9 @@ export async function setup(project: TestProject) {
     PAYOUT_RETRY_SCALE: '0.01',
     // A bank outage is retried for 24 h in AWS; here for 3 s, then the DLQ.
     PAYOUT_RETRY_WINDOW_SECONDS: '3',
+    // The sweep runs every 2 s and forwards what the stream has not forwarded 20 s after its creation.
+    LOCAL_SWEEP_INTERVAL_SECONDS: '2',
+    SWEEP_AFTER_SECONDS: '20',
     WEBHOOK_RETRY_SCALE: '0.0001',
     // Local-only: the tests' HTTPS receivers listen on loopback addresses.
     WEBHOOK_ALLOW_PRIVATE_HOSTS: ['localhost', '127.0.0.1', ...RECEIVER_IPS].join(','),

@@ -34,6 +34,38 @@ function sqsEvent(eventId: string): SQSEvent {
   };
 }
 
+/** An account whose webhook points at `url`, and one event of it stored for this test's sender only. */
+async function accountWithEvent(url: string, message: string): Promise<{ eventId: string }> {
+  const store = accountStore();
+  const account = await newAccount();
+  const secret = sealWebhookSecret('whsec_test_secret_value_long_enough_0123456789', account.account_id, (await getRuntime().serviceKeys()).webhookSecrets);
+  await store.db.send(
+    new UpdateCommand({
+      TableName: store.table,
+      Key: keys.account(account.account_id),
+      UpdateExpression: 'SET webhookUrl = :u, webhookSecretSealed = :s',
+      ExpressionAttributeValues: { ':u': url, ':s': secret },
+    }),
+  );
+  const event = newEvent('ping', { message }, new Date());
+  // Stored under its key but not as a stream-forwarded type, so only this test's sender sees it.
+  await store.db.send(
+    new PutCommand({
+      TableName: store.table,
+      Item: {
+        ...keys.event(event.id),
+        type: 'event-under-test',
+        accountId: account.account_id,
+        eventId: event.id,
+        eventType: event.type,
+        event,
+        body: JSON.stringify(event),
+      },
+    }),
+  );
+  return { eventId: event.id };
+}
+
 describe('webhook sender (in-process, against the local table)', () => {
   beforeAll(() => {
     useLocalStackEnvironment();
@@ -41,33 +73,8 @@ describe('webhook sender (in-process, against the local table)', () => {
 
   it('resolves and checks the host again before each attempt: a host that now resolves to a private address is not contacted', async () => {
     const store = accountStore();
-    const account = await newAccount();
     const runtime = getRuntime();
-    const secret = sealWebhookSecret('whsec_test_secret_value_long_enough_0123456789', account.account_id, (await runtime.serviceKeys()).webhookSecrets);
-    await store.db.send(
-      new UpdateCommand({
-        TableName: store.table,
-        Key: keys.account(account.account_id),
-        UpdateExpression: 'SET webhookUrl = :u, webhookSecretSealed = :s',
-        ExpressionAttributeValues: { ':u': 'https://rebind.test:8443/hooks', ':s': secret },
-      }),
-    );
-    const event = newEvent('ping', { message: 'rebinding check' }, new Date());
-    // Stored under its key but not as a stream-forwarded type, so only this test's sender sees it.
-    await store.db.send(
-      new PutCommand({
-        TableName: store.table,
-        Item: {
-          ...keys.event(event.id),
-          type: 'event-under-test',
-          accountId: account.account_id,
-          eventId: event.id,
-          eventType: event.type,
-          event,
-          body: JSON.stringify(event),
-        },
-      }),
-    );
+    const event = { id: (await accountWithEvent('https://rebind.test:8443/hooks', 'rebinding check')).eventId };
     const lookups: string[] = [];
     // A scratch queue for the next attempt's message (sent before the attempt is recorded).
     const created = await getSqs().send(new CreateQueueCommand({ QueueName: `sender-unit-${randomUUID()}` }));
@@ -98,4 +105,31 @@ describe('webhook sender (in-process, against the local table)', () => {
     });
     expect(typeof record?.nextAttemptAt).toBe('string');
   });
+
+  it('a DNS look-up that never answers fails the attempt after DNS_TIMEOUT_MS; the next attempt is scheduled', async () => {
+    const store = accountStore();
+    const runtime = getRuntime();
+    const { eventId } = await accountWithEvent('https://dns-hangs.test/hooks', 'dns timeout');
+    const created = await getSqs().send(new CreateQueueCommand({ QueueName: `sender-dns-${randomUUID()}` }));
+    overrideRuntime({
+      config: { ...runtime.config, webhooks: { ...runtime.config.webhooks, queueUrl: String(created.QueueUrl), dnsTimeoutMs: 150 } },
+      resolve: () => new Promise<string[]>(() => undefined),
+    });
+    let result;
+    try {
+      result = await handler(sqsEvent(eventId));
+    } finally {
+      overrideRuntime({ resolve: runtime.resolve, config: runtime.config });
+      await getSqs().send(new DeleteQueueCommand({ QueueUrl: String(created.QueueUrl) }));
+    }
+    expect(result.batchItemFailures).toHaveLength(0);
+    const record = (await store.db.send(new GetCommand({ TableName: store.table, Key: keys.delivery(eventId), ConsistentRead: true }))).Item;
+    expect(record).toMatchObject({
+      status: 'pending',
+      attempts: 1,
+      lastStatus: null,
+      lastError: 'blocked: host could not be resolved (DNS lookup timed out after 150 ms)',
+    });
+    expect(typeof record?.nextAttemptAt).toBe('string');
+  }, 10_000);
 });

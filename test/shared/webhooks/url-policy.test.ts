@@ -1,6 +1,6 @@
 import fc from 'fast-check';
-import { describe, expect, it } from 'vitest';
-import { checkWebhookUrl, isPublicAddress, type Resolver, type UrlCheck } from '../../../shared/webhooks/url-policy';
+import { describe, expect, it, vi } from 'vitest';
+import { checkWebhookUrl, DEFAULT_DNS_TIMEOUT_MS, isPublicAddress, type Resolver, type UrlCheck } from '../../../shared/webhooks/url-policy';
 
 /** Fake DNS: names absent from the map make the test fail loudly; 'broken.example' simulates a DNS failure. */
 const DNS = new Map<string, string[]>([
@@ -149,6 +149,47 @@ describe('checkWebhookUrl', () => {
   it('turns a non-Error rejection of the resolver into an error message', async () => {
     const resolve: Resolver = () => Promise.reject('timeout');
     expect(await checkWebhookUrl('https://slow.example/', { resolve })).toEqual({ ok: false, errors: ['host could not be resolved (timeout)'] });
+  });
+});
+
+describe('checkWebhookUrl: the DNS look-up has a hard time limit', () => {
+  const hanging: Resolver = () => new Promise<string[]>(() => undefined);
+
+  it('a look-up that never answers fails the check once the limit passes ("DNS lookup timed out")', async () => {
+    expect(await checkWebhookUrl('https://hang.example/hook', { resolve: hanging, dnsTimeoutMs: 40 })).toEqual({
+      ok: false,
+      errors: ['host could not be resolved (DNS lookup timed out after 40 ms)'],
+    });
+  });
+
+  it('without a limit given, waits DEFAULT_DNS_TIMEOUT_MS (2 s), not longer', async () => {
+    vi.useFakeTimers();
+    try {
+      let settled: UrlCheck | undefined;
+      const check = checkWebhookUrl('https://hang.example/hook', { resolve: hanging }).then((result) => {
+        settled = result;
+      });
+      await vi.advanceTimersByTimeAsync(DEFAULT_DNS_TIMEOUT_MS - 1);
+      expect(settled).toBeUndefined();
+      await vi.advanceTimersByTimeAsync(1);
+      await check;
+      expect(settled).toEqual({ ok: false, errors: ['host could not be resolved (DNS lookup timed out after 2000 ms)'] });
+      expect(DEFAULT_DNS_TIMEOUT_MS).toBe(2000);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it('an answer in time is used, and a late answer after the limit changes nothing', async () => {
+    let answer: (addresses: string[]) => void = () => undefined;
+    const late: Resolver = () => new Promise<string[]>((resolve) => (answer = resolve));
+    const result = await checkWebhookUrl('https://late.example/hook', { resolve: late, dnsTimeoutMs: 20 });
+    answer(['93.184.216.34']);
+    expect(result).toEqual({ ok: false, errors: ['host could not be resolved (DNS lookup timed out after 20 ms)'] });
+    const quick: Resolver = () => new Promise<string[]>((resolve) => setTimeout(() => resolve(['93.184.216.34']), 5));
+    expect(summarize(await checkWebhookUrl('https://quick.example/hook', { resolve: quick, dnsTimeoutMs: 1_000 }))).toEqual(
+      ok('quick.example', ['93.184.216.34']),
+    );
   });
 });
 
