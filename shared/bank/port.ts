@@ -1,4 +1,5 @@
 import type { KeyType } from '../schemas/withdraw';
+import { withTimeout } from '../timeout';
 
 /** The bank port: pays a Pix withdrawal. Its outcome arrives later as a notification (paid or refused). */
 export type PayoutRequest = { reference: string; amountCents: number; pixkey: string; keytype: KeyType; description?: string };
@@ -22,15 +23,6 @@ export interface BankPort {
  * (BankUnavailableError), as an outage does, and is retried on the payout schedule. The request is
  * idempotent by reference, so a late success of the abandoned call and the retry pay once.
  */
-export async function withBankTimeout<T>(call: Promise<T>, timeoutMs: number): Promise<T> {
-  call.catch(() => undefined);
-  let timer: NodeJS.Timeout | undefined;
-  const expired = new Promise<never>((_resolve, reject) => {
-    timer = setTimeout(() => reject(new BankUnavailableError(`The bank did not answer within ${timeoutMs} ms`)), timeoutMs);
-  });
-  try {
-    return await Promise.race([call, expired]);
-  } finally {
-    clearTimeout(timer);
-  }
+export function withBankTimeout<T>(call: Promise<T>, timeoutMs: number): Promise<T> {
+  return withTimeout(call, timeoutMs, () => new BankUnavailableError(`The bank did not answer within ${timeoutMs} ms`));
 }

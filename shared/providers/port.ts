@@ -1,4 +1,5 @@
 import type { CardBrand } from '../cards/card';
+import { withTimeout } from '../timeout';
 
 /**
  * The payment provider port (Medusa-style: one abstract interface, one adapter per provider).
@@ -58,17 +59,8 @@ export class ProviderError extends Error {
 }
 
 /** Runs one provider call under a hard time limit: past it the call counts as failed (ProviderError). */
-export async function withProviderTimeout<T>(call: Promise<T>, timeoutMs: number): Promise<T> {
-  call.catch(() => undefined);
-  let timer: NodeJS.Timeout | undefined;
-  const expired = new Promise<never>((_resolve, reject) => {
-    timer = setTimeout(() => reject(new ProviderError(`The provider did not answer within ${timeoutMs} ms`)), timeoutMs);
-  });
-  try {
-    return await Promise.race([call, expired]);
-  } finally {
-    clearTimeout(timer);
-  }
+export function withProviderTimeout<T>(call: Promise<T>, timeoutMs: number): Promise<T> {
+  return withTimeout(call, timeoutMs, () => new ProviderError(`The provider did not answer within ${timeoutMs} ms`));
 }
 
 /** The notification is not authentic (401) or not understood (400). */

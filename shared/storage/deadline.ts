@@ -2,6 +2,7 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import { performance } from 'node:perf_hooks';
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { RequestDeadlineError } from '../http/errors';
+import { withTimeout } from '../timeout';
 
 /**
  * A request's hard deadline: every DynamoDB call made while it is active gives up when it passes, so a
@@ -42,17 +43,7 @@ export function addDeadlineMiddleware(stack: DynamoDBDocumentClient['middlewareS
       if (!active) return next(args);
       const left = active.stopAt - performance.now();
       if (left <= 0) throw new RequestDeadlineError();
-      const call = next(args);
-      call.catch(() => undefined);
-      let timer: NodeJS.Timeout | undefined;
-      const expired = new Promise<never>((_resolve, reject) => {
-        timer = setTimeout(() => reject(new RequestDeadlineError()), left);
-      });
-      try {
-        return await Promise.race([call, expired]);
-      } finally {
-        clearTimeout(timer);
-      }
+      return withTimeout(next(args), left, () => new RequestDeadlineError());
     },
     { step: 'initialize', name: 'requestDeadline', override: true },
   );

@@ -1,6 +1,7 @@
 import { lookup } from 'node:dns/promises';
 import { isIP } from 'node:net';
 import ipaddr from 'ipaddr.js';
+import { withTimeout } from '../timeout';
 
 /**
  * URL rules of `PUT /api/webhook` (spec 4.7): https only, no user or password, port 443 or 8443,
@@ -139,18 +140,8 @@ function describeError(error: unknown): string {
  * Resolves under a hard time limit. getaddrinfo cannot be cancelled: a look-up past the limit is
  * abandoned (its late answer or error is ignored) and the check fails at once.
  */
-async function resolveWithin(resolve: Resolver, hostname: string, timeoutMs: number): Promise<string[]> {
-  const lookup = resolve(hostname);
-  lookup.catch(() => undefined);
-  let timer: NodeJS.Timeout | undefined;
-  const expired = new Promise<never>((_resolve, reject) => {
-    timer = setTimeout(() => reject(new Error(`DNS lookup timed out after ${timeoutMs} ms`)), timeoutMs);
-  });
-  try {
-    return await Promise.race([lookup, expired]);
-  } finally {
-    clearTimeout(timer);
-  }
+function resolveWithin(resolve: Resolver, hostname: string, timeoutMs: number): Promise<string[]> {
+  return withTimeout(resolve(hostname), timeoutMs, () => new Error(`DNS lookup timed out after ${timeoutMs} ms`));
 }
 
 /**

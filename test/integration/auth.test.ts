@@ -1,20 +1,11 @@
-import { GetSecretValueCommand, SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { rotateKeys } from '../../shared/accounts/store';
 import { signToken } from '../../shared/auth/token';
-import { deriveServiceKeys } from '../../shared/secrets/master-key';
-import { accountStore, basic, bearer, call, newAccount, stack, tokenFor } from '../support/api';
+import { accountStore, basic, bearer, call, newAccount, tokenFor } from '../support/api';
 import { scanAll } from '../support/ledger';
+import { tokenSigningKey } from '../support/tokens';
 
-async function signingKey(): Promise<Buffer> {
-  const client = new SecretsManagerClient({
-    region: 'us-east-1',
-    endpoint: stack().secretsEndpoint,
-    credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
-  });
-  const out = await client.send(new GetSecretValueCommand({ SecretId: stack().masterKeySecretId }));
-  return deriveServiceKeys(out.SecretString ?? '').tokenSigning;
-}
+const signingKey = tokenSigningKey;
 
 describe('POST /api/auth (spec 4.2, 5)', () => {
   it('exchanges valid keys for a Bearer token with the configured lifetime (default 30 days)', async () => {

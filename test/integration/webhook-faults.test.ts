@@ -9,7 +9,7 @@ import {
   type ServiceInputTypes,
   type ServiceOutputTypes,
 } from '@aws-sdk/client-sqs';
-import { GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { InitializeMiddleware } from '@smithy/types';
 import type { SQSEvent, SQSRecord } from 'aws-lambda';
 import { afterAll, afterEach, beforeAll, describe, expect, inject, it } from 'vitest';
@@ -24,6 +24,8 @@ import { accountStore, newAccount, useLocalStackEnvironment } from '../support/a
 import { type FaultInjector, installFaultInjector } from '../support/fault-injection';
 import { listedItems } from '../support/ledger';
 import { type Behaviour, type Receiver, startReceiver } from '../support/webhook-receiver';
+import { sqsEvent } from '../support/sqs-event';
+import { putEventUnderTest } from '../support/events-under-test';
 
 /**
  * The webhook sender under faults, in this process against the local table and a queue of its own:
@@ -51,7 +53,8 @@ const send = webhookSender({ post: { totalTimeoutMs: SHORT_POST_MS, connectTimeo
 
 const recordScheduled: InitializeMiddleware<ServiceInputTypes, ServiceOutputTypes> = (next, context) => async (args) => {
   const input = args.input as { QueueUrl?: string; MessageBody?: string; DelaySeconds?: number };
-  const message = context.commandName === 'SendMessageCommand' && input.QueueUrl === queueUrl ? (JSON.parse(String(input.MessageBody)) as WebhookMessage) : undefined;
+  const message =
+    context.commandName === 'SendMessageCommand' && input.QueueUrl === queueUrl ? (JSON.parse(String(input.MessageBody)) as WebhookMessage) : undefined;
   // The sender's own sends all carry a due time (the tests' first message does not).
   if (message?.notBefore !== undefined) scheduled.push({ message, delaySeconds: Number(input.DelaySeconds ?? 0) });
   if (context.commandName === 'ChangeMessageVisibilityCommand') throw new Error('the sender must never wait on visibility');
@@ -146,21 +149,7 @@ async function pendingEvent(): Promise<{ eventId: string; accountId: string; eve
     }),
   );
   const event = newEvent('ping', { message: 'fault test' }, now);
-  // Stored under its key but not as a stream-forwarded type: only this file's sender sees it.
-  await s.db.send(
-    new PutCommand({
-      TableName: s.table,
-      Item: {
-        ...keys.event(event.id),
-        type: 'event-under-test',
-        accountId: account.account_id,
-        eventId: event.id,
-        eventType: event.type,
-        event,
-        body: JSON.stringify(event),
-      },
-    }),
-  );
+  await putEventUnderTest(account.account_id, event);
   const sqs = getSqs();
   await sqs.send(new SendMessageCommand({ QueueUrl: queueUrl, MessageBody: JSON.stringify({ eventId: event.id }) }));
   const received = await sqs.send(new ReceiveMessageCommand({ QueueUrl: queueUrl, MaxNumberOfMessages: 1, WaitTimeSeconds: 5 }));
@@ -190,22 +179,7 @@ const at = (seconds: number, from: Date) => new Date(from.getTime() + seconds * 
 const scheduledFor = (eventId: string) => scheduled.filter((s) => s.message.eventId === eventId);
 /** The queue handing a message over (a fresh SQS record with that body). */
 function handOver(message: WebhookMessage): SQSEvent {
-  const body = JSON.stringify(message);
-  return {
-    Records: [
-      {
-        messageId: `m-${Math.random().toString(36).slice(2)}`,
-        receiptHandle: `r-${Math.random().toString(36).slice(2)}`,
-        body,
-        attributes: { ApproximateReceiveCount: '1', SentTimestamp: String(Date.now()), SenderId: 'local', ApproximateFirstReceiveTimestamp: String(Date.now()) },
-        messageAttributes: {},
-        md5OfBody: '',
-        eventSource: 'aws:sqs',
-        eventSourceARN: 'arn:aws:sqs:us-east-1:000000000000:webhook-faults',
-        awsRegion: 'us-east-1',
-      },
-    ],
-  };
+  return sqsEvent([JSON.stringify(message)], 'webhook-faults');
 }
 
 describe('the same SQS message handed to the sender twice at once', () => {

@@ -3,7 +3,7 @@ import { lambdaContext, toHttpApiEvent } from '../../infra/local/apigw-event';
 import { loadHandler } from '../../infra/local/handlers';
 import { type AnyRoute, pathParameterNames } from '../../shared/http/route';
 import { uniqueIp } from './api';
-import type { Invoked } from './invoke';
+import { type Invoked, invoked } from './invoke';
 import { ROOT } from './local-stack-process';
 
 export type RouteRequest = {
@@ -41,13 +41,5 @@ export async function invokeRoute(route: AnyRoute, request: RouteRequest = {}): 
     params,
   );
   const handler = await loadHandler(ROOT, route.handler);
-  const result = (await handler(event, lambdaContext(route.id))) as APIGatewayProxyStructuredResultV2;
-  const text = result.body ?? '';
-  let json: unknown;
-  try {
-    json = JSON.parse(text);
-  } catch {
-    json = undefined;
-  }
-  return { status: result.statusCode ?? 0, headers: (result.headers ?? {}) as Record<string, string>, body: text, json };
+  return invoked((await handler(event, lambdaContext(route.id))) as APIGatewayProxyStructuredResultV2);
 }

@@ -22,7 +22,11 @@ export async function invoke(handler: Handler, route: AnyRoute, options: { heade
     `${route.method} ${route.path}`,
     undefined,
   );
-  const result = (await handler(event as never, lambdaContext(route.id) as never)) as APIGatewayProxyStructuredResultV2;
+  return invoked((await handler(event as never, lambdaContext(route.id) as never)) as APIGatewayProxyStructuredResultV2);
+}
+
+/** A handler's API Gateway result as the tests read it (status, headers, text and parsed JSON). */
+export function invoked(result: APIGatewayProxyStructuredResultV2): Invoked {
   const text = result.body ?? '';
   let json: unknown;
   try {

@@ -1,7 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { CreateQueueCommand, DeleteQueueCommand, ReceiveMessageCommand } from '@aws-sdk/client-sqs';
 import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
-import type { SQSEvent } from 'aws-lambda';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { handler, type PayoutMessage } from '../../../functions/workers/payout';
 import { getBank, SIMULATED_BANK_KEYS, simulatedBank } from '../../../shared/bank/simulated';
@@ -10,6 +9,7 @@ import { getRuntime, overrideRuntime, type Runtime } from '../../../shared/runti
 import { keys } from '../../../shared/storage/keys';
 import { newWithdrawReference, withdrawItem } from '../../../shared/withdrawals/record';
 import { accountStore, useLocalStackEnvironment } from '../../support/api';
+import { sqsEvent } from '../../support/sqs-event';
 
 /**
  * The payout worker in this process, against the local table and a queue of its own: the bank's
@@ -19,27 +19,6 @@ import { accountStore, useLocalStackEnvironment } from '../../support/api';
  */
 
 const TEST_SWEEP_PARTITION = 'SWEEP-TEST#payout-worker';
-
-function sqsEvent(bodies: string[]): SQSEvent {
-  return {
-    Records: bodies.map((body) => ({
-      messageId: randomUUID(),
-      receiptHandle: 'local',
-      body,
-      attributes: {
-        ApproximateReceiveCount: '1',
-        SentTimestamp: String(Date.now()),
-        SenderId: 'local',
-        ApproximateFirstReceiveTimestamp: String(Date.now()),
-      },
-      messageAttributes: {},
-      md5OfBody: '',
-      eventSource: 'aws:sqs',
-      eventSourceARN: 'arn:aws:sqs:us-east-1:000000000000:payouts',
-      awsRegion: 'us-east-1',
-    })),
-  };
-}
 
 async function pendingWithdraw(pixkey: string): Promise<string> {
   const store = accountStore();
@@ -91,7 +70,7 @@ describe('payout worker (in-process, against the local table)', () => {
 
   it('a bank that never answers fails the attempt after BANK_TIMEOUT_MS: the withdraw stays PENDING, the retry is queued and pays', async () => {
     const reference = await pendingWithdraw(SIMULATED_BANK_KEYS.slow);
-    const first = await handler(sqsEvent([JSON.stringify({ reference })]));
+    const first = await handler(sqsEvent([JSON.stringify({ reference })], 'payouts'));
     expect(first.batchItemFailures).toEqual([]);
     const afterTimeout = await withdrawOf(reference);
     expect(afterTimeout?.status).toBe('PENDING');
@@ -100,7 +79,7 @@ describe('payout worker (in-process, against the local table)', () => {
 
     const [retry] = await receiveAll(queueUrl, 1);
     expect(retry).toMatchObject({ reference, attempt: 2, firstFailedAt: expect.any(String), notBefore: expect.any(String) });
-    const second = await handler(sqsEvent([JSON.stringify(retry)]));
+    const second = await handler(sqsEvent([JSON.stringify(retry)], 'payouts'));
     expect(second.batchItemFailures).toEqual([]);
     const asked = await withdrawOf(reference);
     expect(asked?.status).toBe('PENDING');

@@ -1,7 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { CreateQueueCommand, DeleteQueueCommand, ReceiveMessageCommand } from '@aws-sdk/client-sqs';
-import type { SQSEvent } from 'aws-lambda';
 import { getSqs } from '../../../shared/queue/sqs';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { handler } from '../../../functions/workers/webhook-sender';
@@ -10,29 +9,10 @@ import { getRuntime, overrideRuntime } from '../../../shared/runtime';
 import { keys } from '../../../shared/storage/keys';
 import { sealWebhookSecret } from '../../../shared/webhooks/config';
 import { accountStore, newAccount, useLocalStackEnvironment } from '../../support/api';
+import { sqsEvent } from '../../support/sqs-event';
+import { putEventUnderTest } from '../../support/events-under-test';
 
-function sqsEvent(eventId: string): SQSEvent {
-  return {
-    Records: [
-      {
-        messageId: randomUUID(),
-        receiptHandle: 'local',
-        body: JSON.stringify({ eventId }),
-        attributes: {
-          ApproximateReceiveCount: '1',
-          SentTimestamp: String(Date.now()),
-          SenderId: 'local',
-          ApproximateFirstReceiveTimestamp: String(Date.now()),
-        },
-        messageAttributes: {},
-        md5OfBody: '',
-        eventSource: 'aws:sqs',
-        eventSourceARN: 'arn:aws:sqs:us-east-1:000000000000:webhooks',
-        awsRegion: 'us-east-1',
-      },
-    ],
-  };
-}
+const eventMessage = (eventId: string) => sqsEvent([JSON.stringify({ eventId })], 'webhooks');
 
 /** An account whose webhook points at `url`, and one event of it stored for this test's sender only. */
 async function accountWithEvent(url: string, message: string): Promise<{ eventId: string }> {
@@ -48,21 +28,7 @@ async function accountWithEvent(url: string, message: string): Promise<{ eventId
     }),
   );
   const event = newEvent('ping', { message }, new Date());
-  // Stored under its key but not as a stream-forwarded type, so only this test's sender sees it.
-  await store.db.send(
-    new PutCommand({
-      TableName: store.table,
-      Item: {
-        ...keys.event(event.id),
-        type: 'event-under-test',
-        accountId: account.account_id,
-        eventId: event.id,
-        eventType: event.type,
-        event,
-        body: JSON.stringify(event),
-      },
-    }),
-  );
+  await putEventUnderTest(account.account_id, event);
   return { eventId: event.id };
 }
 
@@ -86,7 +52,7 @@ describe('webhook sender (in-process, against the local table)', () => {
       },
     });
     try {
-      const result = await handler(sqsEvent(event.id));
+      const result = await handler(eventMessage(event.id));
       expect(result.batchItemFailures).toHaveLength(0);
       const next = await getSqs().send(new ReceiveMessageCommand({ QueueUrl: String(created.QueueUrl), WaitTimeSeconds: 0, MaxNumberOfMessages: 10 }));
       // The next attempt waits in the queue as a delayed message (not visible yet), none in flight.
@@ -117,7 +83,7 @@ describe('webhook sender (in-process, against the local table)', () => {
     });
     let result;
     try {
-      result = await handler(sqsEvent(eventId));
+      result = await handler(eventMessage(eventId));
     } finally {
       overrideRuntime({ resolve: runtime.resolve, config: runtime.config });
       await getSqs().send(new DeleteQueueCommand({ QueueUrl: String(created.QueueUrl) }));
