@@ -1,0 +1,165 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { CHECKOUT_MAX_TOTAL_CENTS, type CheckoutFormParse, parseCheckoutForm } from '../../../shared/checkout/form';
+import { signForm, verifyFormSignature } from '../../../shared/checkout/signature';
+
+const valid: Record<string, string> = {
+  public_key: 'PUB-AbCdEfGhIjKlMnOpQrStUvWxYz012345',
+  tx_ref: 'order_42.a:b-c',
+  callback_url: 'https://shop.example/paid?x=1',
+  title: 'Camiseta azul',
+  quantity: '3',
+  amount: '10.50',
+  email: 'ana@example.com',
+  first_name: 'Ana',
+  last_name: 'Souza',
+};
+
+const body = (fields: Record<string, string>) => new URLSearchParams(fields).toString();
+const remote = { allowLocalCallback: false };
+const local = { allowLocalCallback: true };
+
+function errorsOf(result: CheckoutFormParse): Record<string, string[]> {
+  if (result.ok) throw new Error('expected the form to be refused');
+  return result.errors;
+}
+
+describe('parseCheckoutForm', () => {
+  it('reads a valid form into typed values with the total in cents', () => {
+    const result = parseCheckoutForm(body({ ...valid, product_reference: 'SKU-1', product_name: 'Camiseta' }), remote);
+    expect(result).toEqual({
+      ok: true,
+      value: { ...valid, quantity: 3, amount: 10.5, amount_cents: 1050, total_cents: 3150, product_reference: 'SKU-1', product_name: 'Camiseta' },
+      fields: { ...valid, product_reference: 'SKU-1', product_name: 'Camiseta' },
+    });
+  });
+
+  it('lists every missing required field', () => {
+    expect(Object.keys(errorsOf(parseCheckoutForm('', remote))).sort()).toEqual(
+      ['amount', 'callback_url', 'email', 'first_name', 'last_name', 'public_key', 'quantity', 'title', 'tx_ref'].sort(),
+    );
+  });
+
+  it('refuses a field sent twice, even an optional one', () => {
+    const errors = errorsOf(parseCheckoutForm(`${body(valid)}&amount=0.01&signature=${'a'.repeat(64)}&signature=${'b'.repeat(64)}`, remote));
+    expect(errors).toEqual({ amount: ['Must be sent once'], signature: ['Must be sent once'] });
+  });
+
+  it('ignores unknown fields and leaves them out of the signed fields', () => {
+    const result = parseCheckoutForm(`${body(valid)}&submit=Pagar&tax=50&discount=100`, remote);
+    expect(result.ok).toBe(true);
+    if (result.ok) {
+      expect(Object.keys(result.fields)).not.toContain('submit');
+      expect(result.value.total_cents).toBe(3150);
+    }
+  });
+
+  it('treats an empty optional field as absent but keeps it in the signed fields', () => {
+    const result = parseCheckoutForm(body({ ...valid, product_name: '', signature: '' }), remote);
+    expect(result.ok).toBe(true);
+    if (result.ok) {
+      expect(result.value.product_name).toBeUndefined();
+      expect(result.value.signature).toBeUndefined();
+      expect(result.fields.product_name).toBe('');
+    }
+  });
+
+  it.each([
+    ['tx_ref', ''],
+    ['tx_ref', 'a'.repeat(101)],
+    ['tx_ref', 'has space'],
+    ['tx_ref', 'ação'],
+    ['tx_ref', 'a/b'],
+    ['title', ''],
+    ['title', '   '],
+    ['title', 't'.repeat(256)],
+    ['quantity', '0'],
+    ['quantity', '100001'],
+    ['quantity', '1.5'],
+    ['quantity', '-1'],
+    ['quantity', '1e3'],
+    ['amount', '0'],
+    ['amount', '0.00'],
+    ['amount', '10.005'],
+    ['amount', '-1'],
+    ['amount', '1,50'],
+    ['amount', '1e3'],
+    ['amount', ' 10'],
+    ['amount', '1000000000'],
+    ['email', 'not-an-email'],
+    ['first_name', ''],
+    ['last_name', 'x'.repeat(101)],
+    ['public_key', 'SEC-abcdef'],
+    ['public_key', 'has space'],
+    ['signature', 'abc'],
+    ['product_name', 'p'.repeat(256)],
+    ['callback_url', 'http://shop.example/paid'],
+    ['callback_url', 'http://localhost:3000/paid'],
+    ['callback_url', 'javascript:alert(1)'],
+    ['callback_url', 'https://user:pass@shop.example/'],
+    ['callback_url', 'not a url'],
+  ])('refuses %s = %j on that field alone', (field, value) => {
+    expect(Object.keys(errorsOf(parseCheckoutForm(body({ ...valid, [field]: value }), remote)))).toEqual([field]);
+  });
+
+  it.each([
+    ['tx_ref', 'a'.repeat(100)],
+    ['title', 't'.repeat(255)],
+    ['quantity', '100000'],
+    ['quantity', '1'],
+    ['amount', '0.01'],
+    ['amount', '7'],
+    ['amount', '7.5'],
+  ])('accepts %s = %j at the edge', (field, value) => {
+    expect(parseCheckoutForm(body({ ...valid, [field]: value }), remote).ok).toBe(true);
+  });
+
+  it('accepts http://localhost and http://127.0.0.1 only when local, never another http host', () => {
+    for (const url of ['http://localhost:3000/paid', 'http://127.0.0.1:8080/x']) {
+      expect(parseCheckoutForm(body({ ...valid, callback_url: url }), local).ok).toBe(true);
+      expect(errorsOf(parseCheckoutForm(body({ ...valid, callback_url: url }), remote))).toHaveProperty('callback_url');
+    }
+    for (const url of ['http://shop.example/', 'http://localhost.evil.example/', 'http://127.0.0.2/']) {
+      expect(errorsOf(parseCheckoutForm(body({ ...valid, callback_url: url }), local))).toHaveProperty('callback_url');
+    }
+  });
+
+  it('refuses a total past the checkout limit (99,999,999.99) on amount, and accepts it exactly', () => {
+    expect(CHECKOUT_MAX_TOTAL_CENTS).toBe(9_999_999_999);
+    expect(parseCheckoutForm(body({ ...valid, amount: '99999999.99', quantity: '1' }), remote).ok).toBe(true);
+    expect(Object.keys(errorsOf(parseCheckoutForm(body({ ...valid, amount: '1000000', quantity: '100' }), remote)))).toEqual(['amount']);
+    expect(parseCheckoutForm(body({ ...valid, amount: '5', quantity: '3' }), { ...remote, maxTotalCents: 1499 }).ok).toBe(false);
+  });
+
+  it('computes total_cents as amount × quantity exactly for any valid pair', () => {
+    fc.assert(
+      fc.property(
+        fc
+          .integer({ min: 1, max: 100_000 })
+          .chain((quantity) => fc.tuple(fc.integer({ min: 1, max: Math.floor(CHECKOUT_MAX_TOTAL_CENTS / quantity) }), fc.constant(quantity))),
+        ([cents, quantity]) => {
+          const amount = `${Math.floor(cents / 100)}.${String(cents % 100).padStart(2, '0')}`;
+          const result = parseCheckoutForm(body({ ...valid, amount, quantity: String(quantity) }), remote);
+          expect(result.ok && result.value.total_cents).toBe(cents * quantity);
+          expect(result.ok && result.value.amount_cents).toBe(cents);
+        },
+      ),
+    );
+  });
+
+  it('decodes + and percent escapes as a browser sends them', () => {
+    const result = parseCheckoutForm(body({ ...valid, title: 'Café & pão <b>' }).replace(/%20/g, '+'), remote);
+    expect(result.ok && result.value.title).toBe('Café & pão <b>');
+  });
+
+  it('returns the signed fields so that a form signed by the merchant verifies, and an edited amount does not', () => {
+    const secret = 'cks_secret';
+    const signature = signForm(valid, secret);
+    const result = parseCheckoutForm(body({ ...valid, signature }), remote);
+    expect(result.ok && verifyFormSignature(result.fields, secret)).toBe(true);
+    const edited = parseCheckoutForm(body({ ...valid, amount: '0.01', signature }), remote);
+    expect(edited.ok && verifyFormSignature(edited.fields, secret)).toBe(false);
+    const extended = parseCheckoutForm(body({ ...valid, product_name: 'Brinde', signature }), remote);
+    expect(extended.ok && verifyFormSignature(extended.fields, secret)).toBe(false);
+  });
+});
