@@ -1,27 +1,25 @@
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { requireCaller } from '../../shared/auth/caller';
 import { customerView } from '../../shared/customers/record';
-import { UpstreamError, ValidationError } from '../../shared/http/errors';
+import { ValidationError } from '../../shared/http/errors';
 import { httpHandler } from '../../shared/http/pipeline';
 import { newNumericId } from '../../shared/ids';
-import { assertDueDateNotPast, assertMethodEnabled, baseInvoice, checkedTotalCents, invoiceCreationWrites, merchantName } from '../../shared/invoices/create';
+import {
+  assertDueDateNotPast,
+  assertMethodEnabled,
+  baseInvoice,
+  checkedTotalCents,
+  invoiceCreationWrites,
+  merchantName,
+  callProvider,
+} from '../../shared/invoices/create';
 import { boletoUrl, invoiceItem, newInvoiceReference } from '../../shared/invoices/record';
 import { formatCents } from '../../shared/money';
-import { ProviderError, type RegisteredBoleto, withProviderTimeout } from '../../shared/providers/port';
 import { providerFor } from '../../shared/providers/select';
 import { routes } from '../../shared/routes';
 import { keys } from '../../shared/storage/keys';
 
-/** The provider's registration within PROVIDER_TIMEOUT_MS; a failure or a timeout → 502 with nothing recorded (the key is freed). */
-async function providerRegistration(call: Promise<RegisteredBoleto>, timeoutMs: number): Promise<RegisteredBoleto> {
-  try {
-    return await withProviderTimeout(call, timeoutMs);
-  } catch (err) {
-    if (err instanceof ProviderError)
-      throw new UpstreamError(502, 'The payment provider failed to answer; no boleto was created. Retry with the same Idempotency-Key.');
-    throw err;
-  }
-}
+const PROVIDER_FAILED = 'The payment provider failed to answer; no boleto was created. Retry with the same Idempotency-Key.';
 
 /** POST /api/boleto/create: a boleto for one of the caller's customers (PENDING until paid). */
 export const handler = httpHandler(routes.createBoleto, async ({ body, caller, runtime, now }) => {
@@ -39,7 +37,7 @@ export const handler = httpHandler(routes.createBoleto, async ({ body, caller, r
   }
   const ids = { invoiceId: newNumericId(now), reference: newInvoiceReference() };
   const payer = { name: customer.name, email: customer.email, document: customer.document };
-  const registered = await providerRegistration(
+  const registered = await callProvider(
     providerFor(config).registerBoleto({
       reference: ids.reference,
       invoiceId: ids.invoiceId,
@@ -50,6 +48,7 @@ export const handler = httpHandler(routes.createBoleto, async ({ body, caller, r
       instructions: body.instructions,
     }),
     config.payments.timeoutMs,
+    PROVIDER_FAILED,
   );
   const item = invoiceItem(
     {

@@ -6,11 +6,11 @@ import { newEvent, outboxWrite } from '../../shared/events/outbox';
 import { BadRequestError, IdClashError, UpstreamError, ValidationError } from '../../shared/http/errors';
 import { httpHandler } from '../../shared/http/pipeline';
 import { newNumericId } from '../../shared/ids';
-import { assertMethodEnabled, balanceWrite, baseInvoice, checkedTotalCents, invoiceCreationWrites } from '../../shared/invoices/create';
+import { assertMethodEnabled, balanceWrite, baseInvoice, callProvider, checkedTotalCents, invoiceCreationWrites } from '../../shared/invoices/create';
 import { cardTransaction, invoiceEventData, invoiceItem, newInvoiceReference } from '../../shared/invoices/record';
 import { logger } from '../../shared/logger';
 import { formatCents } from '../../shared/money';
-import { type CardAuthorization, ProviderError, withProviderTimeout } from '../../shared/providers/port';
+import { type CardAuthorization, withProviderTimeout } from '../../shared/providers/port';
 import { providerFor } from '../../shared/providers/select';
 import { routes } from '../../shared/routes';
 import type { Runtime } from '../../shared/runtime';
@@ -77,23 +77,16 @@ export const handler = httpHandler(routes.createCard, async ({ body, caller, ide
     description: body.item_name,
     card: { ...card, brand, holder: body.creditcard_holder },
   };
+  const failed = 'The card processor failed to answer; nothing was charged. Retry with the same Idempotency-Key.';
+  // A key whose authorization we voided (its invoice could not be recorded) is spent: the next key follows from it.
+  let providerKey = providerIdempotencyKey(account.accountId, idempotencyKey);
   let authorization: CardAuthorization;
-  try {
-    // A key whose authorization we voided (its invoice could not be recorded) is spent: the next key follows from it.
-    let providerKey = providerIdempotencyKey(account.accountId, idempotencyKey);
-    for (let round = 0; ; round += 1) {
-      authorization = await withProviderTimeout(
-        providerFor(runtime.config).authorizeCard({ ...request, idempotencyKey: providerKey }),
-        runtime.config.payments.timeoutMs,
-      );
-      if (authorization.outcome !== 'voided') break;
-      if (round >= 3) throw new ProviderError('Every authorization of this key was voided');
-      providerKey = createHash('sha256').update(`${providerKey}:after-void:${authorization.transactionId}`).digest('hex');
-    }
-  } catch (err) {
-    if (err instanceof ProviderError)
-      throw new UpstreamError(502, 'The card processor failed to answer; nothing was charged. Retry with the same Idempotency-Key.');
-    throw err;
+  for (let round = 0; ; round += 1) {
+    const authorizing = providerFor(runtime.config).authorizeCard({ ...request, idempotencyKey: providerKey });
+    authorization = await callProvider(authorizing, runtime.config.payments.timeoutMs, failed);
+    if (authorization.outcome !== 'voided') break;
+    if (round >= 3) throw new UpstreamError(502, failed);
+    providerKey = createHash('sha256').update(`${providerKey}:after-void:${authorization.transactionId}`).digest('hex');
   }
   if (authorization.outcome === 'declined') throw new BadRequestError(authorization.message, 'card_declined');
   const cardFields = {

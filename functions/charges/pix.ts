@@ -1,26 +1,23 @@
 import { requireCaller } from '../../shared/auth/caller';
-import { assertDueDateNotPast, assertMethodEnabled, baseInvoice, checkedTotalCents, invoiceCreationWrites, merchantName } from '../../shared/invoices/create';
+import {
+  assertDueDateNotPast,
+  assertMethodEnabled,
+  baseInvoice,
+  checkedTotalCents,
+  invoiceCreationWrites,
+  merchantName,
+  callProvider,
+} from '../../shared/invoices/create';
 import { invoiceItem, newInvoiceReference, txidForReference } from '../../shared/invoices/record';
-import { UpstreamError } from '../../shared/http/errors';
 import { httpHandler } from '../../shared/http/pipeline';
 import { newNumericId } from '../../shared/ids';
 import { formatCents } from '../../shared/money';
 import { qrCodePngDataUri } from '../../shared/pix/qrcode';
-import { type PixCharge, ProviderError, withProviderTimeout } from '../../shared/providers/port';
 import { providerFor } from '../../shared/providers/select';
 import { routes } from '../../shared/routes';
 import { normalizeDocument } from '../../shared/schemas/documents';
 
-/** The provider's charge within PROVIDER_TIMEOUT_MS; a failure or a timeout → 502 with nothing recorded (the key is freed). */
-async function providerCharge(call: Promise<PixCharge>, timeoutMs: number): Promise<PixCharge> {
-  try {
-    return await withProviderTimeout(call, timeoutMs);
-  } catch (err) {
-    if (err instanceof ProviderError)
-      throw new UpstreamError(502, 'The payment provider failed to answer; no charge was created. Retry with the same Idempotency-Key.');
-    throw err;
-  }
-}
+const PROVIDER_FAILED = 'The payment provider failed to answer; no charge was created. Retry with the same Idempotency-Key.';
 
 /** POST /api/pix/create: an immediate Pix charge with its BR Code and QR code (PENDING until paid). */
 export const handler = httpHandler(routes.createPix, async ({ body, caller, runtime, now }) => {
@@ -30,7 +27,7 @@ export const handler = httpHandler(routes.createPix, async ({ body, caller, runt
   const total = checkedTotalCents(body, 'pix');
   const ids = { invoiceId: newNumericId(now), reference: newInvoiceReference() };
   const payer = { email: body.email, name: body.client, document: body.document ? normalizeDocument(body.document) : undefined };
-  const charge = await providerCharge(
+  const charge = await callProvider(
     providerFor(runtime.config).createPixCharge({
       reference: ids.reference,
       txid: txidForReference(ids.reference),
@@ -40,6 +37,7 @@ export const handler = httpHandler(routes.createPix, async ({ body, caller, runt
       payer,
     }),
     runtime.config.payments.timeoutMs,
+    PROVIDER_FAILED,
   );
   const qrcode = await qrCodePngDataUri(charge.copy);
   const item = invoiceItem(

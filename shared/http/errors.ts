@@ -1,3 +1,5 @@
+import { isThrottled } from '../storage/throttling';
+
 /**
  * The one error module: typed errors thrown anywhere, and their mapping to the spec's shapes (spec 7).
  * General: {"error": message}; validation 422: {"error": {field: [messages]}};
@@ -127,13 +129,6 @@ export const INTERNAL_ERROR_MESSAGE = 'Internal error: the request failed unexpe
 export type ErrorBody = { error: string | FieldErrors; code?: string };
 
 export type ErrorAnswer = { status: number; body: ErrorBody; headers: Record<string, string>; unexpected: boolean };
-
-/** DynamoDB's throttling errors (left after the SDK's own retries): a busy table, not a fault. */
-const THROTTLED = new Set(['ProvisionedThroughputExceededException', 'ThrottlingException', 'RequestLimitExceeded']);
-
-function isThrottled(err: unknown): boolean {
-  return typeof err === 'object' && err !== null && THROTTLED.has(String((err as { name?: unknown }).name));
-}
 
 /** Maps any thrown value to the answer the client gets. Unknown errors become a bare 500. */
 export function toErrorAnswer(err: unknown): ErrorAnswer {

@@ -1,7 +1,8 @@
 import type { PaymentMethod } from '../accounts/methods';
 import type { Caller } from '../auth/gate';
 import { type ChargeAmounts, totalCents } from '../charges/total';
-import { BadRequestError, IdClashError, ValidationError } from '../http/errors';
+import { BadRequestError, IdClashError, UpstreamError, ValidationError } from '../http/errors';
+import { ProviderError, withProviderTimeout } from '../providers/port';
 import { brazilDate } from '../dates';
 import { centsFromNumber, formatCents } from '../money';
 import type { Item } from '../storage/dynamo';
@@ -97,4 +98,17 @@ export function baseInvoice(caller: Caller, body: ChargeBody, ids: { invoiceId: 
     notes: body.notes,
     createdAt: now.toISOString(),
   };
+}
+
+/**
+ * One call to the payment provider within PROVIDER_TIMEOUT_MS: a provider failure or a timeout becomes
+ * 502 `upstream_error` with `failure` as its message; nothing is recorded and the key is freed.
+ */
+export async function callProvider<T>(call: Promise<T>, timeoutMs: number, failure: string): Promise<T> {
+  try {
+    return await withProviderTimeout(call, timeoutMs);
+  } catch (err) {
+    if (err instanceof ProviderError) throw new UpstreamError(502, failure);
+    throw err;
+  }
 }

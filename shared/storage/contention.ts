@@ -2,6 +2,7 @@ import { performance } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { ContentionError } from '../http/errors';
 import { logger } from '../logger';
+import { isThrottled } from './throttling';
 
 /**
  * How long one request may keep retrying writes that lost to concurrent ones: well inside the API
@@ -16,8 +17,8 @@ export function retryBudget(ms: number = CONTENTION_BUDGET_MS): RetryBudget {
   return { deadline: performance.now() + ms };
 }
 
-/** Errors after which DynamoDB wrote nothing and the same call may succeed a moment later. */
-const TRANSIENT_ERRORS = new Set(['TransactionConflictException', 'ProvisionedThroughputExceededException', 'ThrottlingException', 'RequestLimitExceeded']);
+/** A single-item write that met a running transaction: it wrote nothing and may succeed a moment later (as may a throttled call). */
+const TRANSACTION_CONFLICT = 'TransactionConflictException';
 /** Cancellation reasons of a transaction that lost to others (or was throttled), not to a condition. */
 const TRANSIENT_REASONS = new Set(['TransactionConflict', 'ThrottlingError', 'ProvisionedThroughputExceeded']);
 
@@ -40,7 +41,7 @@ export function cancellationReasons(err: unknown): CancellationReason[] | undefi
  */
 export function isTransientWriteError(err: unknown): boolean {
   const name = errorName(err);
-  if (name !== undefined && TRANSIENT_ERRORS.has(name)) return true;
+  if (name === TRANSACTION_CONFLICT || isThrottled(err)) return true;
   const reasons = cancellationReasons(err);
   if (!reasons) return false;
   const codes = reasons.map((reason) => reason.Code ?? 'None').filter((code) => code !== 'None');
