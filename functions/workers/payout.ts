@@ -4,7 +4,7 @@ import type { SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
 import { BankUnavailableError, withBankTimeout } from '../../shared/bank/port';
 import { getBank } from '../../shared/bank/simulated';
 import { logger } from '../../shared/logger';
-import { forEachBounded, RECORD_CONCURRENCY } from '../../shared/queue/batch';
+import { handleSqsBatch } from '../../shared/queue/batch';
 import { isDue, sendScheduled } from '../../shared/queue/delayed';
 import { getSqs } from '../../shared/queue/sqs';
 import { getRuntime, type Runtime } from '../../shared/runtime';
@@ -112,9 +112,9 @@ async function handle(runtime: Runtime, record: SQSRecord): Promise<void> {
  */
 export async function handler(event: SQSEvent): Promise<SQSBatchResponse> {
   const runtime = getRuntime();
-  const failed = await forEachBounded(event.Records, RECORD_CONCURRENCY, (record) => handle(runtime, record));
-  for (const { item, error } of failed) {
-    logger.warn('payout message returned to the queue', { messageId: item.messageId, error: error instanceof Error ? error.message : 'unknown' });
-  }
-  return { batchItemFailures: failed.map(({ item }) => ({ itemIdentifier: item.messageId })) };
+  return handleSqsBatch(
+    event,
+    (record) => handle(runtime, record),
+    (messageId, error) => logger.warn('payout message returned to the queue', { messageId, error: error instanceof Error ? error.message : 'unknown' }),
+  );
 }

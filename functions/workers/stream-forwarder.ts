@@ -1,16 +1,10 @@
 import { unmarshall } from '@aws-sdk/util-dynamodb';
 import type { AttributeValue } from '@aws-sdk/client-dynamodb';
 import type { DynamoDBBatchResponse, DynamoDBRecord, DynamoDBStreamEvent } from 'aws-lambda';
-import { type Forwardable, forwardableOf, forwardItems, type ForwardPorts } from '../../shared/events/forward';
+import { type Forwardable, forwardableOf, forwardItems, forwardPortsOf } from '../../shared/events/forward';
 import { logger } from '../../shared/logger';
 import { getSqs } from '../../shared/queue/sqs';
 import { getRuntime } from '../../shared/runtime';
-
-/** The forwarding ports of this container. */
-export function forwardPorts(): ForwardPorts {
-  const { db, config } = getRuntime();
-  return { db, table: config.tableName, sqs: getSqs(), queues: { payouts: config.payouts.queueUrl, webhooks: config.webhooks.queueUrl } };
-}
 
 function forwardableRecord(record: DynamoDBRecord): Forwardable | undefined {
   if (record.eventName !== 'INSERT' || !record.dynamodb?.NewImage) return undefined;
@@ -31,7 +25,7 @@ export async function handler(event: DynamoDBStreamEvent): Promise<DynamoDBBatch
   );
   if (pending.length === 0) return { batchItemFailures: [] };
   const { sent, failed } = await forwardItems(
-    forwardPorts(),
+    forwardPortsOf(getRuntime(), getSqs()),
     pending.map((entry) => entry.item),
   );
   logger.info('stream items forwarded', { count: sent.length, failed: failed.length });

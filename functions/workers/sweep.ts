@@ -1,7 +1,7 @@
-import { forwardItems, unforwardedItems } from '../../shared/events/forward';
+import { forwardPortsOf, forwardUnforwarded } from '../../shared/events/forward';
 import { logger } from '../../shared/logger';
 import { getRuntime } from '../../shared/runtime';
-import { forwardPorts } from './stream-forwarder';
+import { getSqs } from '../../shared/queue/sqs';
 
 /** The earliest creation time the sweep looks back to: the stream keeps records 24 h, Lambda gives up within that; a week covers a long incident. */
 const LOOK_BACK_MS = 7 * 24 * 3600 * 1000;
@@ -16,12 +16,10 @@ const LOOK_BACK_MS = 7 * 24 * 3600 * 1000;
 export async function handler(): Promise<{ found: number; forwarded: number; failed: number }> {
   const runtime = getRuntime();
   const now = runtime.clock.now();
-  const ports = forwardPorts();
   const cutoff = new Date(now.getTime() - runtime.config.sweep.afterSeconds * 1000).toISOString();
-  const items = await unforwardedItems(ports, new Date(now.getTime() - LOOK_BACK_MS).toISOString(), cutoff);
-  if (items.length === 0) return { found: 0, forwarded: 0, failed: 0 };
-  const { sent, failed } = await forwardItems(ports, items);
-  logger.warn('sweep forwarded items the stream had not', { found: items.length, forwarded: sent.length, failed: failed.length });
+  const { found, sent, failed } = await forwardUnforwarded(forwardPortsOf(runtime, getSqs()), new Date(now.getTime() - LOOK_BACK_MS).toISOString(), cutoff);
+  if (found === 0) return { found: 0, forwarded: 0, failed: 0 };
+  logger.warn('sweep forwarded items the stream had not', { found, forwarded: sent.length, failed: failed.length });
   if (failed.length > 0) throw new Error(`${failed.length} items could not be forwarded; the next sweep tries again`);
-  return { found: items.length, forwarded: sent.length, failed: failed.length };
+  return { found, forwarded: sent.length, failed: failed.length };
 }

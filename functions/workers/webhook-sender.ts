@@ -1,7 +1,7 @@
 import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
 import { logger } from '../../shared/logger';
-import { forEachBounded, RECORD_CONCURRENCY } from '../../shared/queue/batch';
+import { handleSqsBatch } from '../../shared/queue/batch';
 import { isDue, sendScheduled } from '../../shared/queue/delayed';
 import { getSqs } from '../../shared/queue/sqs';
 import { getRuntime, type Runtime } from '../../shared/runtime';
@@ -176,14 +176,14 @@ async function schedule(runtime: Runtime, message: WebhookMessage): Promise<void
 export function webhookSender(options: SenderOptions = {}) {
   return async function handler(event: SQSEvent): Promise<SQSBatchResponse> {
     const runtime = getRuntime();
-    const failed = await forEachBounded(event.Records, RECORD_CONCURRENCY, async (record) => {
-      const outcome = await deliver(runtime, record, options);
-      if (outcome !== 'done') await schedule(runtime, outcome.later);
-    });
-    for (const { item, error } of failed) {
-      logger.error('webhook message not processed', { messageId: item.messageId, error: error instanceof Error ? error.message : 'unknown' });
-    }
-    return { batchItemFailures: failed.map(({ item }) => ({ itemIdentifier: item.messageId })) };
+    return handleSqsBatch(
+      event,
+      async (record) => {
+        const outcome = await deliver(runtime, record, options);
+        if (outcome !== 'done') await schedule(runtime, outcome.later);
+      },
+      (messageId, error) => logger.error('webhook message not processed', { messageId, error: error instanceof Error ? error.message : 'unknown' }),
+    );
   };
 }
 

@@ -1,5 +1,5 @@
 import { DeleteMessageCommand, ReceiveMessageCommand, type SQSClient } from '@aws-sdk/client-sqs';
-import { forwardItems, unforwardedItems } from '../../shared/events/forward';
+import { forwardUnforwarded } from '../../shared/events/forward';
 import type { Db } from '../../shared/storage/dynamo';
 
 /** What `stream redrive` needs: the table, SQS, the failure queue and the two queues items go to. */
@@ -37,8 +37,7 @@ export async function redriveStreamFailures(ports: RedrivePorts): Promise<{ fail
         kept += 1;
         continue;
       }
-      const items = await unforwardedItems(ports, new Date(first - WINDOW_MARGIN_MS).toISOString(), new Date(last + WINDOW_MARGIN_MS).toISOString());
-      const result = await forwardItems(ports, items);
+      const result = await forwardUnforwarded(ports, new Date(first - WINDOW_MARGIN_MS).toISOString(), new Date(last + WINDOW_MARGIN_MS).toISOString());
       forwarded += result.sent.length;
       if (result.failed.length > 0) {
         kept += 1;

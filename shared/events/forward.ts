@@ -1,6 +1,7 @@
 import { SendMessageBatchCommand, type SQSClient } from '@aws-sdk/client-sqs';
 import { QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { logger } from '../logger';
+import type { Runtime } from '../runtime';
 import type { Db, Item } from '../storage/dynamo';
 import { WITHDRAW_ITEM_TYPE } from '../withdrawals/record';
 import { OUTBOX_ITEM_TYPE } from './outbox';
@@ -8,6 +9,12 @@ import { SWEEP_INDEX, sweepPartitions } from './sweep-index';
 
 /** What forwarding needs: the table, SQS and the two queues items go to. */
 export type ForwardPorts = { db: Db; table: string; sqs: SQSClient; queues: { payouts: string | undefined; webhooks: string | undefined } };
+
+/** The forwarding ports of a container: its table, its SQS client and its configured queues. */
+export function forwardPortsOf(runtime: Runtime, sqs: SQSClient): ForwardPorts {
+  const { db, config } = runtime;
+  return { db, table: config.tableName, sqs, queues: { payouts: config.payouts.queueUrl, webhooks: config.webhooks.queueUrl } };
+}
 
 /** An item to forward: its key (to leave the sweep's index once sent), its queue and its message. */
 export type Forwardable = { PK: string; SK: string; queue: 'payouts' | 'webhooks'; message: object };
@@ -96,4 +103,15 @@ export async function unforwardedItems(ports: Pick<ForwardPorts, 'db' | 'table'>
     } while (start && found.length < maxItems);
   }
   return found.slice(0, maxItems);
+}
+
+/** Forwards every item still unforwarded among those created between `fromIso` and `toIso` (the sweep and `stream redrive`). */
+export async function forwardUnforwarded(
+  ports: ForwardPorts,
+  fromIso: string,
+  toIso: string,
+): Promise<{ found: number; sent: Forwardable[]; failed: Forwardable[] }> {
+  const items = await unforwardedItems(ports, fromIso, toIso);
+  if (items.length === 0) return { found: 0, sent: [], failed: [] };
+  return { found: items.length, ...(await forwardItems(ports, items)) };
 }

@@ -1,3 +1,5 @@
+import type { SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
+
 /**
  * How many records of one SQS batch a worker handles at once. Sequential handling would add up the
  * slow calls of a batch (10 payouts × a 5 s bank limit is past the payout worker's 30 s); unbounded,
@@ -31,4 +33,19 @@ export async function forEachBounded<T>(items: readonly T[], limit: number, fn: 
   };
   await Promise.all(Array.from({ length: Math.min(limit, items.length) }, lane));
   return failed.sort((a, b) => a.index - b.index).map((f) => f.failure);
+}
+
+/**
+ * An SQS consumer's batch: each record handled by `handle`, RECORD_CONCURRENCY at a time; a record
+ * whose handling threw is passed to `report` (to log it) and reported for redelivery
+ * (ReportBatchItemFailures), the others are deleted.
+ */
+export async function handleSqsBatch(
+  event: SQSEvent,
+  handle: (record: SQSRecord) => Promise<void>,
+  report: (messageId: string, error: unknown) => void,
+): Promise<SQSBatchResponse> {
+  const failed = await forEachBounded(event.Records, RECORD_CONCURRENCY, handle);
+  for (const { item, error } of failed) report(item.messageId, error);
+  return { batchItemFailures: failed.map(({ item }) => ({ itemIdentifier: item.messageId })) };
 }
