@@ -10,6 +10,10 @@ export const configSchema = z.object({
   RATE_LIMIT_AUTH_PER_MINUTE: positiveInt(10),
   RATE_LIMIT_CEP_PER_MINUTE: positiveInt(30),
   RATE_LIMIT_ACCOUNT_PER_MINUTE: positiveInt(60),
+  /** Per IP, the hosted checkout's public routes together (entry form, page, card form, status poll every 3 s). */
+  RATE_LIMIT_CHECKOUT_PER_MINUTE: positiveInt(120),
+  /** A checkout not paid this many seconds after its creation becomes ABANDONED (the checkout upkeep). */
+  CHECKOUT_TTL: positiveInt(24 * 60 * 60),
   IDEMPOTENCY_LOCK_SECONDS: positiveInt(60),
   IDEMPOTENCY_TTL_SECONDS: positiveInt(24 * 60 * 60),
   CEP_PROVIDER: z.enum(['public', 'fixture']).default('public'),
@@ -41,7 +45,8 @@ export type Config = {
   tableName: string;
   masterKeySecretId: string;
   tokenTtlSeconds: number;
-  rateLimits: { auth: number; cep: number; account: number };
+  rateLimits: { auth: number; cep: number; checkout: number; account: number };
+  checkout: { ttlSeconds: number };
   idempotency: { lockSeconds: number; ttlSeconds: number };
   cep: { provider: 'public' | 'fixture'; timeoutMs: number };
   payments: { provider: 'simulated'; credentialsSecretId: string | undefined; timeoutMs: number };
@@ -64,7 +69,13 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
     tableName: c.TABLE_NAME,
     masterKeySecretId: c.MASTER_KEY_SECRET_ID,
     tokenTtlSeconds: c.TOKEN_TTL_SECONDS,
-    rateLimits: { auth: c.RATE_LIMIT_AUTH_PER_MINUTE, cep: c.RATE_LIMIT_CEP_PER_MINUTE, account: c.RATE_LIMIT_ACCOUNT_PER_MINUTE },
+    rateLimits: {
+      auth: c.RATE_LIMIT_AUTH_PER_MINUTE,
+      cep: c.RATE_LIMIT_CEP_PER_MINUTE,
+      checkout: c.RATE_LIMIT_CHECKOUT_PER_MINUTE,
+      account: c.RATE_LIMIT_ACCOUNT_PER_MINUTE,
+    },
+    checkout: { ttlSeconds: c.CHECKOUT_TTL },
     idempotency: { lockSeconds: c.IDEMPOTENCY_LOCK_SECONDS, ttlSeconds: c.IDEMPOTENCY_TTL_SECONDS },
     cep: { provider: c.CEP_PROVIDER, timeoutMs: c.CEP_TIMEOUT_MS },
     payments: { provider: c.PAYMENT_PROVIDER, credentialsSecretId: c.PROVIDER_SECRET_ID, timeoutMs: c.PROVIDER_TIMEOUT_MS },

@@ -109,3 +109,12 @@ export const sweepWorker = {
   everyMinutes: 5,
   timeoutSeconds: 60,
 } as const;
+
+/** The checkout upkeep (functions/workers/checkout-upkeep.ts): abandons checkouts past CHECKOUT_TTL, settles UNKNOWN ones. */
+export const checkoutUpkeepWorker = {
+  id: 'CheckoutUpkeep',
+  handler: 'functions/workers/checkout-upkeep.ts',
+  /** How often it runs in AWS (an EventBridge rule); the local stack runs it every LOCAL_CHECKOUT_UPKEEP_INTERVAL_SECONDS. */
+  everyMinutes: 5,
+  timeoutSeconds: 120,
+} as const;

@@ -1,38 +1,26 @@
 import { createHash, randomUUID } from 'node:crypto';
-import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { requireCaller } from '../../shared/auth/caller';
 import { cardFieldErrors, last4, normalizeBrand } from '../../shared/cards/card';
 import { newEvent, outboxWrite } from '../../shared/events/outbox';
-import { BadRequestError, IdClashError, UpstreamError, ValidationError } from '../../shared/http/errors';
+import { BadRequestError, UpstreamError, ValidationError } from '../../shared/http/errors';
 import { httpHandler } from '../../shared/http/pipeline';
 import { newNumericId } from '../../shared/ids';
-import { assertMethodEnabled, balanceWrite, baseInvoice, callProvider, checkedTotalCents, invoiceCreationWrites } from '../../shared/invoices/create';
-import { cardTransaction, invoiceEventData, invoiceItem, newInvoiceReference } from '../../shared/invoices/record';
-import { logger } from '../../shared/logger';
+import {
+  assertMethodEnabled,
+  balanceWrite,
+  baseInvoice,
+  callProvider,
+  checkedTotalCents,
+  invoiceCreationWrites,
+  unusedInvoiceReference,
+  voidUnlessRecorded,
+} from '../../shared/invoices/create';
+import { cardTransaction, invoiceEventData, invoiceItem } from '../../shared/invoices/record';
 import { formatCents } from '../../shared/money';
-import { type CardAuthorization, withProviderTimeout } from '../../shared/providers/port';
+import type { CardAuthorization } from '../../shared/providers/port';
 import { providerFor } from '../../shared/providers/select';
 import { routes } from '../../shared/routes';
-import type { Runtime } from '../../shared/runtime';
-import { keys } from '../../shared/storage/keys';
 
-/** A reference not in use yet, checked before the card is charged (a clash after it would need a void). */
-async function unusedReference(runtime: Runtime): Promise<string> {
-  for (let attempt = 0; attempt < 3; attempt += 1) {
-    const reference = newInvoiceReference();
-    const found = await runtime.db.send(
-      new GetCommand({ TableName: runtime.config.tableName, Key: keys.invoice(reference), ConsistentRead: true, ProjectionExpression: 'PK' }),
-    );
-    if (!found.Item) return reference;
-  }
-  throw new IdClashError();
-}
-
-/**
- * POST /api/creditcard/create: authorized at once through the provider. Approved → the invoice is
- * PAID, the balance credited and invoice.paid written to the outbox, all in one transaction.
- * Declined → 400 and nothing is written. The card number and CVV are never stored, logged or echoed.
- */
 /**
  * The provider's idempotency key: one per (account, Idempotency-Key), so a retry after a lost answer
  * finds the first authorization; without a key every call is a new authorization (the caller's choice).
@@ -42,18 +30,11 @@ function providerIdempotencyKey(accountId: string, idempotencyKey: string | unde
   return createHash('sha256').update(`card-authorization:${source}`).digest('hex');
 }
 
-/** Voids an approved authorization only when its invoice is not recorded (re-read: a commit's outcome may have been unknown). */
-async function voidUnlessRecorded(runtime: Runtime, reference: string, transactionId: string): Promise<void> {
-  const found = await runtime.db.send(
-    new GetCommand({ TableName: runtime.config.tableName, Key: keys.invoice(reference), ConsistentRead: true, ProjectionExpression: 'PK' }),
-  );
-  if (found.Item) {
-    logger.warn('card authorization kept: its invoice was recorded after all', { reference });
-    return;
-  }
-  await withProviderTimeout(providerFor(runtime.config).voidCard({ reference, transactionId }), runtime.config.payments.timeoutMs);
-}
-
+/**
+ * POST /api/creditcard/create: authorized at once through the provider. Approved → the invoice is
+ * PAID, the balance credited and invoice.paid written to the outbox, all in one transaction.
+ * Declined → 400 and nothing is written. The card number and CVV are never stored, logged or echoed.
+ */
 export const handler = httpHandler(routes.createCard, async ({ body, caller, idempotencyKey, runtime, now }) => {
   const account = requireCaller(caller);
   assertMethodEnabled(account, 'creditcard');
@@ -69,7 +50,7 @@ export const handler = httpHandler(routes.createCard, async ({ body, caller, ide
   const brand = normalizeBrand(body.creditcard_brand);
   if (!brand) throw new ValidationError({ creditcard_brand: ['Unknown card brand'] });
   const total = checkedTotalCents(body, 'creditcard');
-  const ids = { invoiceId: newNumericId(now), reference: await unusedReference(runtime) };
+  const ids = { invoiceId: newNumericId(now), reference: await unusedInvoiceReference(runtime) };
   const request = {
     reference: ids.reference,
     amountCents: total,

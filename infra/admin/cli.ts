@@ -4,8 +4,18 @@
  * a one-line message on stderr. Secrets are printed only where the command issues them.
  */
 import { parseArgs } from 'node:util';
+import { checkoutSigningSecret } from '../../shared/accounts/checkout-signing';
 import { parseMethods } from '../../shared/accounts/methods';
-import { createAccount, creditAccount, rotateKeys, setMethods, showAccount, type AccountStore } from '../../shared/accounts/store';
+import {
+  createAccount,
+  creditAccount,
+  rotateKeys,
+  setAccountDisabled,
+  setCheckoutSigning,
+  setMethods,
+  showAccount,
+  type AccountStore,
+} from '../../shared/accounts/store';
 import { parseAmountToCents } from '../../shared/money';
 import { notificationFor, type ProviderCommand, sendNotification } from './provider';
 import { redriveStreamFailures } from './stream';
@@ -14,7 +24,10 @@ import { resolveTarget } from './target';
 class UsageError extends Error {}
 
 const USAGE =
-  'usage: npm run admin -- account create|rotate-keys|set-methods|credit|show [--name N] [--account ID] [--methods pix,boleto,card] [--withdraw-fee 0.00] [--amount 100.00] | provider … | stream redrive [--stack NAME | --table NAME] (README: Operator CLI)';
+  'usage: npm run admin -- account create|rotate-keys|set-methods|credit|show|checkout-signing|disable|enable [--name N] [--account ID] [--methods pix,boleto,card] [--withdraw-fee 0.00] [--amount 100.00] [--require on|off] [--rotate] | provider … | stream redrive [--stack NAME | --table NAME] (README: Operator CLI)';
+
+const CHECKOUT_SECRET_NOTICE =
+  'Shown once: the service does not store this secret and cannot show it again. Keep it on your server only (never in a page) and sign each checkout form with it (signature = hex HMAC-SHA256 of the canonical form); --rotate issues a new one and the previous one stops working at once.';
 
 const { positionals, values } = (() => {
   try {
@@ -29,6 +42,8 @@ const { positionals, values } = (() => {
         txid: { type: 'string' },
         reference: { type: 'string' },
         outcome: { type: 'string' },
+        require: { type: 'string' },
+        rotate: { type: 'boolean' },
         stack: { type: 'string' },
         table: { type: 'string' },
         region: { type: 'string' },
@@ -41,7 +56,7 @@ const { positionals, values } = (() => {
   }
 })();
 
-function required(name: 'name' | 'methods' | 'account' | 'amount' | 'txid' | 'reference' | 'outcome'): string {
+function required(name: 'name' | 'methods' | 'account' | 'amount' | 'txid' | 'reference' | 'outcome' | 'require'): string {
   const value = values[name];
   if (value === undefined || value.trim() === '') throw new UsageError(`--${name} is required`);
   return value.trim();
@@ -103,6 +118,31 @@ async function run(): Promise<unknown> {
     }
     case 'show':
       return showAccount(store, required('account'));
+    case 'checkout-signing': {
+      const accountId = required('account');
+      const flag = required('require');
+      if (flag !== 'on' && flag !== 'off') throw new UsageError('--require must be on or off');
+      const require = flag === 'on';
+      const rotate = values.rotate === true;
+      // The keys come first: a secret version must never be issued that this call could not show.
+      const keys = require || rotate ? await target.serviceKeys() : undefined;
+      const change = await setCheckoutSigning(store, accountId, { require, rotate });
+      if (!change.issued) return { account_id: accountId, checkout_signing_required: change.required };
+      if (!keys) throw new Error('A secret was issued without the service keys');
+      return {
+        account_id: accountId,
+        checkout_signing_required: change.required,
+        secret: checkoutSigningSecret(keys.checkoutSigning, accountId, change.version),
+        secret_notice: CHECKOUT_SECRET_NOTICE,
+      };
+    }
+    case 'disable':
+    case 'enable': {
+      const accountId = required('account');
+      const disabled = command === 'disable';
+      await setAccountDisabled(store, accountId, disabled);
+      return { account_id: accountId, disabled };
+    }
     default:
       throw new UsageError(`unknown command "account ${command}": ${USAGE}`);
   }

@@ -2,10 +2,10 @@ import { join } from 'node:path';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
 import { SQSClient } from '@aws-sdk/client-sqs';
-import { type SecretSource, secretsManagerSource } from '../../shared/secrets/master-key';
+import { deriveServiceKeys, type SecretSource, secretsManagerSource, type ServiceKeys } from '../../shared/secrets/master-key';
 import { createDb, type Db } from '../../shared/storage/dynamo';
 import { localAwsConfig } from '../local/aws';
-import { LOCAL_PROVIDER_SECRET, LOCAL_TABLE } from '../local/constants';
+import { LOCAL_MASTER_SECRET, LOCAL_PROVIDER_SECRET, LOCAL_TABLE } from '../local/constants';
 import { readLocalStackInfo } from '../local/info-file';
 
 /** Where the CLI works: the table, the API base URL, and (lazily) the provider credentials. */
@@ -15,6 +15,8 @@ export type Target = {
   where: 'local' | 'aws';
   /** API base URL and the secret source holding the provider credentials (only commands that call the API need them). */
   api: () => Promise<{ baseUrl: string; secrets: SecretSource; providerSecretId: string }>;
+  /** The service's derived keys, from the master key secret (commands that issue merchant secrets). */
+  serviceKeys: () => Promise<ServiceKeys>;
   /** SQS and the service's queues (commands that forward or redrive). */
   queues: () => Promise<{ sqs: SQSClient; payouts: string; webhooks: string; streamFailures: string }>;
 };
@@ -22,6 +24,10 @@ export type Target = {
 export type TargetFlags = { stack?: string; table?: string; region?: string };
 
 const ROOT = join(import.meta.dirname, '..', '..');
+
+async function keysFrom(secrets: SecretSource, secretId: string): Promise<ServiceKeys> {
+  return deriveServiceKeys(await secrets.getSecretString(secretId));
+}
 
 /**
  * Where the operator CLI works. By default the running local stack (same PORT and DYNAMODB_PORT
@@ -47,6 +53,11 @@ export async function resolveTarget(flags: TargetFlags, env: NodeJS.ProcessEnv):
         secrets: secretsManagerSource(new SecretsManagerClient(aws)),
         providerSecretId: outputs.get('ProviderSecretArn') ?? '',
       }),
+      serviceKeys: async () => {
+        const secretId = outputs.get('MasterKeySecretArn');
+        if (!secretId) throw new Error(`Stack ${stackName} has no MasterKeySecretArn output`);
+        return keysFrom(secretsManagerSource(new SecretsManagerClient(aws)), secretId);
+      },
       queues: async () => ({
         sqs: new SQSClient(aws),
         payouts: outputs.get('PayoutQueueUrl') ?? '',
@@ -63,6 +74,9 @@ export async function resolveTarget(flags: TargetFlags, env: NodeJS.ProcessEnv):
       where: 'aws',
       api: async () => {
         throw new Error('Commands that call the API need --stack NAME (the API URL and the provider secret come from its outputs)');
+      },
+      serviceKeys: async () => {
+        throw new Error('Commands that issue secrets need --stack NAME (the master key secret comes from its outputs)');
       },
       queues: async () => {
         throw new Error('Commands that use the queues need --stack NAME (the queue URLs come from its outputs)');
@@ -81,6 +95,10 @@ export async function resolveTarget(flags: TargetFlags, env: NodeJS.ProcessEnv):
         secrets: secretsManagerSource(new SecretsManagerClient({ ...localAwsConfig(), endpoint: info.secretsEndpoint })),
         providerSecretId: info.providerSecretId ?? LOCAL_PROVIDER_SECRET,
       };
+    },
+    serviceKeys: async () => {
+      const info = readLocalStackInfo(ROOT, port);
+      return keysFrom(secretsManagerSource(new SecretsManagerClient({ ...localAwsConfig(), endpoint: info.secretsEndpoint })), LOCAL_MASTER_SECRET);
     },
     queues: async () => {
       const info = readLocalStackInfo(ROOT, port);

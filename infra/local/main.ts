@@ -18,6 +18,8 @@ const env = z
     LOCAL_DATA_DIR: z.string().min(1).optional(),
     // How often the sweep runs locally (an EventBridge rule every 5 minutes in AWS).
     LOCAL_SWEEP_INTERVAL_SECONDS: z.coerce.number().positive().default(60),
+    // How often the checkout upkeep runs locally (an EventBridge rule every 5 minutes in AWS).
+    LOCAL_CHECKOUT_UPKEEP_INTERVAL_SECONDS: z.coerce.number().positive().default(30),
   })
   .parse(process.env);
 
@@ -30,6 +32,7 @@ const stack = await startLocalStack({
   sqsPort: env.SQS_PORT,
   dataDir: env.LOCAL_DATA_DIR,
   sweepIntervalSeconds: env.LOCAL_SWEEP_INTERVAL_SECONDS,
+  checkoutUpkeepIntervalSeconds: env.LOCAL_CHECKOUT_UPKEEP_INTERVAL_SECONDS,
 });
 
 let stopping = false;

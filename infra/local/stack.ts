@@ -5,7 +5,7 @@ import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBStreamsClient } from '@aws-sdk/client-dynamodb-streams';
 import { CreateQueueCommand, GetQueueAttributesCommand, SendMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
 import type { IssuedKeys } from '../../shared/accounts/store';
-import { queueList, streamConsumerList, sweepWorker } from '../../shared/queues';
+import { checkoutUpkeepWorker, queueList, streamConsumerList, sweepWorker } from '../../shared/queues';
 import { getSqs } from '../../shared/queue/sqs';
 import { createDb, getDb } from '../../shared/storage/dynamo';
 import { enforceDynamoDbLimits, enforceSqsLimits } from './aws-limits';
@@ -24,7 +24,15 @@ import { LOCAL_MASTER_SECRET, LOCAL_PROVIDER_SECRET, LOCAL_TABLE } from './const
 
 export { LOCAL_MASTER_SECRET, LOCAL_PROVIDER_SECRET, LOCAL_TABLE };
 
-export type LocalStackOptions = { root: string; port: number; dynamodbPort: number; sqsPort: number; dataDir?: string; sweepIntervalSeconds?: number };
+export type LocalStackOptions = {
+  root: string;
+  port: number;
+  dynamodbPort: number;
+  sqsPort: number;
+  dataDir?: string;
+  sweepIntervalSeconds?: number;
+  checkoutUpkeepIntervalSeconds?: number;
+};
 
 export type LocalStack = {
   baseUrl: string;
@@ -128,6 +136,9 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
     // The sweep's schedule (an EventBridge rule in AWS).
     const sweep = await loadHandler(options.root, sweepWorker.handler);
     pollers.push(startTimer('sweep', (options.sweepIntervalSeconds ?? 60) * 1000, () => sweep({}, lambdaContext(sweepWorker.id))));
+    // The checkout upkeep's schedule (an EventBridge rule in AWS).
+    const upkeep = await loadHandler(options.root, checkoutUpkeepWorker.handler);
+    pollers.push(startTimer('checkout upkeep', (options.checkoutUpkeepIntervalSeconds ?? 60) * 1000, () => upkeep({}, lambdaContext(checkoutUpkeepWorker.id))));
     stops.push(async () => void (await Promise.all(pollers.map((p) => p.stop()))));
 
     const http = await startHttpServer(options.root, options.port);

@@ -2,9 +2,10 @@ import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { hashSecretKey } from '../auth/secret-hash';
 import { newAccountId, newLedgerEntryId, newPublicKey, newSecretKey } from '../ids';
 import { formatCents } from '../money';
-import { type Db, isConditionalCheckFailed } from '../storage/dynamo';
+import { type Db, isConditionalCheckFailed, itemFromConditionFailure } from '../storage/dynamo';
 import { keys } from '../storage/keys';
 import { commitWrites } from '../storage/transact';
+import { checkoutSigningOf } from './checkout-signing';
 import type { PaymentMethod } from './methods';
 
 /** Operator-side account management: the merchant panel's stand-in, used by the admin CLI and the demo. */
@@ -15,6 +16,13 @@ export type IssuedKeys = { account_id: string; public_key: string; secret_key: s
 export class AccountNotFoundError extends Error {
   constructor(accountId: string) {
     super(`No account ${accountId}`);
+  }
+}
+
+/** The account's checkout signing changed between our read and our write (another operator): nothing was issued. */
+export class CheckoutSigningConflictError extends Error {
+  constructor(accountId: string) {
+    super(`The checkout signing settings of ${accountId} changed while this ran (another operator?); nothing was issued: run the command again`);
   }
 }
 
@@ -113,6 +121,71 @@ export async function setMethods(store: AccountStore, accountId: string, methods
   }
 }
 
+export type CheckoutSigningChange = {
+  required: boolean;
+  /** The current secret version after the change (0: none was ever issued). */
+  version: number;
+  /** This call issued `version` (first `require`, or `rotate`): the only moment its secret may be shown. */
+  issued: boolean;
+};
+
+/**
+ * Requires (or stops requiring) signed checkout forms. A new secret version is issued when signing is
+ * required and none was ever issued, or on `rotate`; the write is conditional on the version read, so
+ * two operators never issue the same version (the loser gets CheckoutSigningConflictError). Turning
+ * signing off keeps the version: the merchant may keep signing, and turning it on again needs no new
+ * secret. The secret itself is never stored (shared/accounts/checkout-signing.ts derives it).
+ */
+export async function setCheckoutSigning(
+  store: AccountStore,
+  accountId: string,
+  change: { require: boolean; rotate?: boolean },
+): Promise<CheckoutSigningChange> {
+  const current = checkoutSigningOf(await readAccount(store, accountId));
+  const issue = change.rotate === true || (change.require && current.version === 0);
+  const version = issue ? current.version + 1 : current.version;
+  const versionUnchanged = current.version === 0 ? 'attribute_not_exists(checkoutSigningVersion)' : 'checkoutSigningVersion = :old';
+  try {
+    await store.db.send(
+      new UpdateCommand({
+        TableName: store.table,
+        Key: keys.account(accountId),
+        UpdateExpression: issue ? 'SET checkoutSigningRequired = :req, checkoutSigningVersion = :next' : 'SET checkoutSigningRequired = :req',
+        ConditionExpression: issue ? `attribute_exists(PK) AND ${versionUnchanged}` : 'attribute_exists(PK)',
+        ExpressionAttributeValues: {
+          ':req': change.require,
+          ...(issue ? { ':next': version } : {}),
+          ...(issue && current.version > 0 ? { ':old': current.version } : {}),
+        },
+        ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
+      }),
+    );
+  } catch (err) {
+    if (!isConditionalCheckFailed(err)) throw err;
+    if (!itemFromConditionFailure(err)) throw new AccountNotFoundError(accountId);
+    throw new CheckoutSigningConflictError(accountId);
+  }
+  return { required: change.require, version, issued: issue };
+}
+
+/** Disables (or enables again) an account: a disabled account's checkout forms are refused. */
+export async function setAccountDisabled(store: AccountStore, accountId: string, disabled: boolean): Promise<void> {
+  try {
+    await store.db.send(
+      new UpdateCommand({
+        TableName: store.table,
+        Key: keys.account(accountId),
+        UpdateExpression: 'SET disabled = :d',
+        ConditionExpression: 'attribute_exists(PK)',
+        ExpressionAttributeValues: { ':d': disabled },
+      }),
+    );
+  } catch (err) {
+    if (isConditionalCheckFailed(err)) throw new AccountNotFoundError(accountId);
+    throw err;
+  }
+}
+
 /** An operator balance adjustment: the balance change and its ledger entry in one transaction. */
 export async function creditAccount(store: AccountStore, accountId: string, amountCents: number, reason = 'operator adjustment') {
   const at = store.now().toISOString();
@@ -143,6 +216,7 @@ export async function creditAccount(store: AccountStore, accountId: string, amou
 export async function showAccount(store: AccountStore, accountId: string) {
   const account = await readAccount(store, accountId);
   const balance = await store.db.send(new GetCommand({ TableName: store.table, Key: keys.balance(accountId), ConsistentRead: true }));
+  const signing = checkoutSigningOf(account);
   return {
     account_id: accountId,
     name: account.name,
@@ -152,6 +226,9 @@ export async function showAccount(store: AccountStore, accountId: string) {
     public_key: account.publicKey ?? null,
     key_version: account.kv,
     webhook_url: account.webhookUrl ?? null,
+    disabled: account.disabled === true,
+    checkout_signing_required: signing.required,
+    checkout_signing_version: signing.version,
     created_at: account.createdAt,
   };
 }

@@ -22,7 +22,7 @@ async function requireKeyVersion(rt: Runtime, accountId: string, keyVersion: num
   if (out.Item.kv !== keyVersion) throw new UnauthorizedError('Token revoked: the account keys were rotated');
 }
 
-function countIp(rt: Runtime, limitClass: 'auth' | 'cep', ip: string, nowSeconds: number, budget: RetryBudget): Promise<void> {
+function countIp(rt: Runtime, limitClass: 'auth' | 'cep' | 'checkout', ip: string, nowSeconds: number, budget: RetryBudget): Promise<void> {
   return hitIpCounter(rt.db, { table: rt.config.tableName, limitClass, ip, limit: rt.config.rateLimits[limitClass], nowSeconds }, budget);
 }
 
@@ -34,7 +34,7 @@ function countIp(rt: Runtime, limitClass: 'auth' | 'cep', ip: string, nowSeconds
 export async function admit(route: AnyRoute, input: GateInput, rt: Runtime, budget: RetryBudget = retryBudget()): Promise<Caller | undefined> {
   const nowSeconds = unixSeconds(rt.clock.now());
   if (route.auth !== 'bearer') {
-    if (route.rateLimit === 'auth' || route.rateLimit === 'cep') await countIp(rt, route.rateLimit, input.sourceIp, nowSeconds, budget);
+    if (route.rateLimit === 'auth' || route.rateLimit === 'cep' || route.rateLimit === 'checkout') await countIp(rt, route.rateLimit, input.sourceIp, nowSeconds, budget);
     return undefined;
   }
   const token = bearerTokenFrom(input.authorization);

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { totalCents } from '../charges/total';
 import { RAIL_LIMIT_CENTS } from '../invoices/create';
 import { formatCents, parseAmountToCents } from '../money';
+import { formatBrl } from './render';
 
 /** The fields of the checkout entry form (POST /ext_transfer), exactly these names. Others are ignored. */
 export const CHECKOUT_FIELDS = [
@@ -60,12 +61,18 @@ export const CHECKOUT_MAX_TOTAL_CENTS = Math.min(RAIL_LIMIT_CENTS.pix, RAIL_LIMI
 /** The largest unit price: the charge routes' amount limit (shared/schemas/charge.ts). */
 const MAX_AMOUNT_CENTS = 999_999_999 * 100;
 
-const text = () => z.string({ error: (issue) => (issue.input === undefined ? 'Required' : 'Must be text') });
+/** The form's messages are shown to payers and merchants in pt-BR (docs/decisions.md, Hosted checkout). */
+const REQUIRED = 'Campo obrigatório';
+const maxChars = (max: number) => `Deve ter no máximo ${max} caracteres`;
+const BLANK = 'Não pode conter apenas espaços';
+const SENT_TWICE = 'Deve ser enviado uma única vez';
+
+const text = () => z.string({ error: (issue) => (issue.input === undefined ? REQUIRED : 'Deve ser texto') });
 
 function callbackUrl(allowLocal: boolean) {
-  const rule = allowLocal ? 'Must be an https URL (or http://localhost, http://127.0.0.1)' : 'Must be an https URL';
+  const rule = allowLocal ? 'Deve ser uma URL https (ou http://localhost, http://127.0.0.1)' : 'Deve ser uma URL https';
   return text()
-    .max(2048)
+    .max(2048, maxChars(2048))
     .refine((value) => {
       if (!URL.canParse(value)) return false;
       const url = new URL(value);
@@ -76,19 +83,19 @@ function callbackUrl(allowLocal: boolean) {
 }
 
 const amount = text()
-  .regex(/^\d{1,13}(\.\d{1,2})?$/, 'Must be a number greater than 0 with at most 2 decimals, e.g. 10.50')
+  .regex(/^\d{1,13}(\.\d{1,2})?$/, 'Deve ser um número maior que 0 com no máximo 2 casas decimais e ponto como separador, por exemplo 10.50')
   .transform((value) => parseAmountToCents(value))
   .pipe(
     z
       .number()
-      .min(1, 'Must be greater than 0')
-      .max(MAX_AMOUNT_CENTS, `Must be at most ${formatCents(MAX_AMOUNT_CENTS)}`),
+      .min(1, 'Deve ser maior que 0')
+      .max(MAX_AMOUNT_CENTS, `Deve ser no máximo ${formatCents(MAX_AMOUNT_CENTS)} (${formatBrl(MAX_AMOUNT_CENTS)})`),
   );
 
 const quantity = text()
-  .regex(/^\d+$/, 'Must be a whole number')
+  .regex(/^\d+$/, 'Deve ser um número inteiro')
   .transform(Number)
-  .pipe(z.number().int().min(1, 'Must be at least 1').max(100_000, 'Must be at most 100000'));
+  .pipe(z.number().int('Deve ser um número inteiro').min(1, 'Deve ser no mínimo 1').max(100_000, 'Deve ser no máximo 100.000'));
 
 /** The schema of the form's fields (strings as sent; empty optional fields already dropped). */
 export function checkoutFormSchema(options: CheckoutFormOptions) {
@@ -96,20 +103,20 @@ export function checkoutFormSchema(options: CheckoutFormOptions) {
   return z
     .object({
       public_key: text()
-        .regex(/^[A-Za-z0-9_-]{1,100}$/, 'Must be your public key')
-        .refine((value) => !value.startsWith('SEC-'), 'This is a secret key: never put it in a page; rotate it now'),
-      tx_ref: text().regex(/^[A-Za-z0-9_.:-]{1,100}$/, 'Must be 1 to 100 characters of A-Z a-z 0-9 _ . : -'),
+        .regex(/^[A-Za-z0-9_-]{1,100}$/, 'Deve ser a sua chave pública')
+        .refine((value) => !value.startsWith('SEC-'), 'Esta é a sua chave secreta: nunca a coloque em uma página; troque-a agora'),
+      tx_ref: text().regex(/^[A-Za-z0-9_.:-]{1,100}$/, 'Deve ter de 1 a 100 caracteres entre A-Z a-z 0-9 _ . : -'),
       callback_url: callbackUrl(options.allowLocalCallback),
-      title: text().trim().min(1, 'Required').max(255),
+      title: text().trim().min(1, REQUIRED).max(255, maxChars(255)),
       quantity,
       amount,
-      email: text().trim().max(255).pipe(z.email('Must be an email address')),
-      first_name: text().trim().min(1, 'Required').max(100),
-      last_name: text().trim().min(1, 'Required').max(100),
-      product_reference: text().trim().min(1).max(100).optional(),
-      product_name: text().trim().min(1).max(255).optional(),
+      email: text().trim().max(255, maxChars(255)).pipe(z.email('Deve ser um endereço de e-mail')),
+      first_name: text().trim().min(1, REQUIRED).max(100, maxChars(100)),
+      last_name: text().trim().min(1, REQUIRED).max(100, maxChars(100)),
+      product_reference: text().trim().min(1, BLANK).max(100, maxChars(100)).optional(),
+      product_name: text().trim().min(1, BLANK).max(255, maxChars(255)).optional(),
       signature: text()
-        .regex(/^[0-9a-fA-F]{64}$/, 'Must be 64 hexadecimal digits (HMAC-SHA256)')
+        .regex(/^[0-9a-fA-F]{64}$/, 'Deve ter 64 dígitos hexadecimais (HMAC-SHA256)')
         .optional(),
     })
     .transform((form, ctx) => {
@@ -117,7 +124,11 @@ export function checkoutFormSchema(options: CheckoutFormOptions) {
       const unitPrice = Number(formatCents(form.amount));
       const total = totalCents({ amount: unitPrice, quantity: form.quantity, tax: 0, discount: 0 });
       if (total > BigInt(maxTotal)) {
-        ctx.addIssue({ code: 'custom', path: ['amount'], message: `The total (amount × quantity) must be at most ${formatCents(maxTotal)}` });
+        ctx.addIssue({
+          code: 'custom',
+          path: ['amount'],
+          message: `O total (valor × quantidade) deve ser no máximo ${formatCents(maxTotal)} (${formatBrl(maxTotal)})`,
+        });
         return z.NEVER;
       }
       const { amount: amountCents, ...rest } = form;
@@ -145,7 +156,7 @@ export function parseCheckoutForm(body: string, options: CheckoutFormOptions): C
   const input: Partial<Record<CheckoutField, string>> = {};
   for (const field of CHECKOUT_FIELDS) {
     const value = fields[field];
-    if (duplicates.has(field)) errors[field] = ['Must be sent once'];
+    if (duplicates.has(field)) errors[field] = [SENT_TWICE];
     else if (value !== undefined && !(value === '' && OPTIONAL_FIELDS.has(field))) input[field] = value;
   }
   const parsed = checkoutFormSchema(options).safeParse(input);

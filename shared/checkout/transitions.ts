@@ -46,3 +46,20 @@ export function checkoutMove(from: CheckoutStatus, to: CheckoutStatus): Checkout
 export function isAbandonDue(status: CheckoutStatus, createdAtMs: number, nowMs: number, ttlSeconds: number): boolean {
   return status === 'PENDING' && checkoutMove(status, 'ABANDONED') !== undefined && nowMs - createdAtMs >= ttlSeconds * 1000;
 }
+
+/** The order a paid checkout records (spec 6.1): it follows the invoice that paid it. */
+export type OrderStatus = 'PAID' | 'CANCELED' | 'REFUNDED';
+export type OrderMove = { from: OrderStatus; to: OrderStatus; event: 'order.canceled' | 'order.refunded' };
+
+/** THE list of allowed order moves: the invoice behind a paid order was canceled or refunded by the provider. */
+export const ORDER_MOVES: readonly OrderMove[] = [
+  { from: 'PAID', to: 'CANCELED', event: 'order.canceled' },
+  { from: 'PAID', to: 'REFUNDED', event: 'order.refunded' },
+];
+
+export function orderMove(from: OrderStatus, to: OrderStatus): OrderMove | undefined {
+  return ORDER_MOVES.find((move) => move.from === from && move.to === to);
+}
+
+/** The statuses a checkout may be paid from (every move to PAID in the table). */
+export const PAYABLE_FROM: readonly CheckoutStatus[] = CHECKOUT_MOVES.filter((move) => move.to === 'PAID').map((move) => move.from);

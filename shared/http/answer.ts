@@ -9,6 +9,8 @@ export type RouteResult = {
   /** Defaults to application/json; any other type takes a string body as is. */
   contentType?: string;
   headers?: Record<string, string>;
+  /** Set-Cookie values (API Gateway payload 2.0 `cookies`): only the browser-facing checkout sets any. */
+  cookies?: string[];
   writes?: TxWrite[];
   /**
    * Undoes what the implementation did outside the table (e.g. voids a card authorization) when the commit
@@ -23,6 +25,7 @@ export type Answer = {
   body: string;
   contentType: string;
   headers: Record<string, string>;
+  cookies?: string[];
 };
 
 export const JSON_TYPE = 'application/json; charset=utf-8';
@@ -30,7 +33,7 @@ export const JSON_TYPE = 'application/json; charset=utf-8';
 export function serializeResult(result: RouteResult): Answer {
   const contentType = result.contentType ?? JSON_TYPE;
   const body = contentType === JSON_TYPE ? JSON.stringify(result.body) : String(result.body);
-  return { status: result.status, body, contentType, headers: result.headers ?? {} };
+  return { status: result.status, body, contentType, headers: result.headers ?? {}, ...(result.cookies ? { cookies: result.cookies } : {}) };
 }
 
 /** The one place an API Gateway (payload 2.0) response is built. */
@@ -43,12 +46,22 @@ export function toApiResult(answer: Answer): APIGatewayProxyStructuredResultV2 {
       'X-Content-Type-Options': 'nosniff',
       ...answer.headers,
     },
+    ...(answer.cookies && answer.cookies.length > 0 ? { cookies: answer.cookies } : {}),
     body: answer.body,
     isBase64Encoded: false,
   };
 }
 
-/** The response for an error already mapped by the error module. */
-export function errorApiResult(answer: ErrorAnswer): APIGatewayProxyStructuredResultV2 {
+export const HTML_TYPE = 'text/html; charset=utf-8';
+
+/** Renders an error answer as an HTML page (browser-facing routes): the page's body and its own headers (e.g. CSP). */
+export type ErrorPage = (answer: ErrorAnswer) => { html: string; headers: Record<string, string> };
+
+/** The response for an error already mapped by the error module: JSON, or the route's HTML page. */
+export function errorApiResult(answer: ErrorAnswer, errorPage?: ErrorPage): APIGatewayProxyStructuredResultV2 {
+  if (errorPage) {
+    const page = errorPage(answer);
+    return toApiResult({ status: answer.status, body: page.html, contentType: HTML_TYPE, headers: { ...page.headers, ...answer.headers } });
+  }
   return toApiResult({ status: answer.status, body: JSON.stringify(answer.body), contentType: JSON_TYPE, headers: answer.headers });
 }

@@ -4,7 +4,7 @@ import type { output, ZodType } from 'zod';
 import type { Caller } from '../auth/gate';
 import { logger } from '../logger';
 import { getRuntime, type Runtime } from '../runtime';
-import { type RouteResult, serializeResult } from './answer';
+import { type ErrorPage, type RouteResult, serializeResult } from './answer';
 import { admitCaller } from './middleware/admit';
 import { jsonBody } from './middleware/json-body';
 import { observe } from './middleware/observe';
@@ -43,11 +43,18 @@ export type RouteRequest<Body, Query, Params> = {
  * commit; responses and errors are built in one place. Routes marked `retryOnIdClash` run again
  * (up to 3 times) when a randomly drawn id or reference turns out to be taken.
  */
+export type HandlerOptions = {
+  runtime?: () => Runtime;
+  /** Browser-facing routes: every error answer becomes this HTML page (same status and headers). */
+  errorPage?: ErrorPage;
+};
+
 export function httpHandler<Body extends ZodType | undefined, Query extends ZodType | undefined, Params extends ZodType | undefined>(
   route: RouteDef<Body, Query, Params>,
   implementation: (request: RouteRequest<Body, Query, Params>) => Promise<RouteResult>,
-  runtime: () => Runtime = getRuntime,
+  options: HandlerOptions = {},
 ) {
+  const runtime = options.runtime ?? getRuntime;
   // Should a request still run when the function is about to time out, it answers 503 (retry with the same key), not a bare 500.
   const chain = middy<APIGatewayProxyEventV2, HttpResult, Error, PipelineContext>({
     timeoutEarlyInMillis: TIMEOUT_EARLY_MS,
@@ -55,7 +62,7 @@ export function httpHandler<Body extends ZodType | undefined, Query extends ZodT
       throw new RequestDeadlineError();
     },
   })
-    .use(observe(route, runtime))
+    .use(observe(route, runtime, options.errorPage))
     .use(admitCaller())
     .use(jsonBody())
     .use(validateInput())

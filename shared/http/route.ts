@@ -3,8 +3,8 @@ import type { ZodType } from 'zod';
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 /** none: public; basic: the key exchange; bearer: an account token. */
 export type AuthKind = 'none' | 'basic' | 'bearer';
-/** Which counter a call spends (spec 8): auth and cep per client IP, account per authenticated account. */
-export type RateLimitClass = 'none' | 'auth' | 'cep' | 'account';
+/** Which counter a call spends (spec 8): auth, cep and checkout per client IP, account per authenticated account. */
+export type RateLimitClass = 'none' | 'auth' | 'cep' | 'checkout' | 'account';
 /** none: no table access; read: may only read business items (it still counts its own calls); write: full item access. */
 export type Access = 'none' | 'read' | 'write';
 export type IdempotencyMode = 'none' | 'optional' | 'required';
@@ -35,6 +35,8 @@ export interface RouteDef<
   badQueryStatus?: 400 | 422;
   /** Reads the master key though it authenticates no one (e.g. signed links, sealed data); bearer and basic routes always do. */
   usesMasterKey?: boolean;
+  /** Answers a browser: its errors are HTML pages (the handler gives the page), documented as text/html. */
+  browser?: boolean;
   /** Reads the payment providers' credentials (Secrets Manager). */
   usesProviderCredentials?: boolean;
   /** Run the implementation again when a drawn id clashes at commit (only where the implementation has no outside effect). */
@@ -42,7 +44,11 @@ export interface RouteDef<
   summary: string;
   description?: string;
   tag: string;
-  request: { body?: Body; query?: Query; params?: Params };
+  /**
+   * `form`: an application/x-www-form-urlencoded body the implementation reads itself (its schema only
+   * describes it in the OpenAPI document; no JSON parsing).
+   */
+  request: { body?: Body; query?: Query; params?: Params; form?: ZodType };
   responses: Record<number, ResponseDef>;
 }
 

@@ -1,3 +1,5 @@
+import { checkoutByReference } from '../checkout/lookup';
+import { CheckoutChangedError, checkoutPaidWrites, isPayable, orderMoveWrites } from '../checkout/settle';
 import { newEvent, outboxWrite } from '../events/outbox';
 import { logger } from '../logger';
 import type { ProviderNotification } from '../providers/port';
@@ -5,22 +7,64 @@ import type { Runtime } from '../runtime';
 import { keys } from '../storage/keys';
 import { commitStateMove } from '../storage/state-move';
 import type { TxWrite } from '../storage/transact';
+import type { Item } from '../storage/dynamo';
 import { balanceWrite } from './create';
 import { invoiceByReference, invoiceByTxid } from './lookup';
 import { invoiceEventData } from './record';
-import { type InvoiceStatus, invoiceMove } from './transitions';
+import { type InvoiceMove, type InvoiceStatus, invoiceMove } from './transitions';
 
 type ChargeKind = 'paid' | 'canceled' | 'refunded';
 const TARGET: Readonly<Record<ChargeKind, InvoiceStatus>> = { paid: 'PAID', canceled: 'CANCELED', refunded: 'REFUNDED' };
 const TIMESTAMP: Readonly<Record<ChargeKind, string>> = { paid: 'paidAt', canceled: 'canceledAt', refunded: 'refundedAt' };
 
+/** How often a notification is applied again when the checkout behind its invoice changed under it. */
+const CHECKOUT_RACE_ATTEMPTS = 3;
+
+/**
+ * The checkout writes that ride in the invoice move's transaction when the invoice belongs to a hosted
+ * checkout: paying it pays the checkout and records its order (order.paid), unless the checkout was
+ * already paid by another payment (the invoice is then paid on its own: the money did arrive, and the
+ * merchant refunds it); canceling or refunding the invoice behind an order moves the order
+ * (order.canceled, order.refunded).
+ */
+async function checkoutWrites(runtime: Runtime, invoice: Item, move: InvoiceMove, at: string, now: Date): Promise<TxWrite[]> {
+  if (typeof invoice.checkoutReference !== 'string') return [];
+  const checkout = await checkoutByReference(runtime, invoice.checkoutReference);
+  if (!checkout) return [];
+  const table = runtime.config.tableName;
+  const invoiceReference = String(invoice.reference);
+  if (move.to === 'PAID') {
+    if (isPayable(checkout.status)) {
+      const paymentType = invoice.method === 'pix' ? 'pix' : 'creditcard';
+      return checkoutPaidWrites(table, checkout, { paymentType, invoiceReference, paidAt: at }, now, () => new CheckoutChangedError());
+    }
+    logger.warn('checkout already paid: this invoice was paid on its own (a refund is due)', { reference: invoiceReference, checkout: checkout.reference });
+    return [];
+  }
+  if (move.to === 'CANCELED' || move.to === 'REFUNDED') return orderMoveWrites(table, checkout, invoiceReference, move.to, at, now);
+  return [];
+}
+
 /**
  * Applies one confirmed provider notification in ONE transaction: the invoice's status move
- * (conditional on its current status, from the one table of allowed moves), the balance change and
- * the outbox event. A move the table does not allow, or one already made by a duplicate or
- * concurrent notification, changes nothing. Returns whether this call made the move.
+ * (conditional on its current status, from the one table of allowed moves), the balance change, the
+ * outbox event, and for an invoice of a hosted checkout the checkout's or order's move with its order
+ * event. A move the table does not allow, or one already made by a duplicate or concurrent
+ * notification, changes nothing. Returns whether this call made the move.
  */
 export async function applyNotification(runtime: Runtime, notification: ProviderNotification & { kind: ChargeKind }, now: Date): Promise<boolean> {
+  for (let attempt = 1; ; attempt += 1) {
+    try {
+      return await applyOnce(runtime, notification, now);
+    } catch (err) {
+      // A card payment (or another notification) moved the checkout between our read and the commit: nothing was written.
+      if (err instanceof CheckoutChangedError && attempt < CHECKOUT_RACE_ATTEMPTS) continue;
+      throw err;
+    }
+  }
+}
+
+async function applyOnce(runtime: Runtime, notification: ProviderNotification & { kind: ChargeKind }, now: Date): Promise<boolean> {
   const item =
     'txid' in notification.target ? await invoiceByTxid(runtime, notification.target.txid) : await invoiceByReference(runtime, notification.target.reference);
   const context = { notification: notification.id, kind: notification.kind };
@@ -36,6 +80,7 @@ export async function applyNotification(runtime: Runtime, notification: Provider
   }
   const table = runtime.config.tableName;
   const accountId = String(item.accountId);
+  const at = notification.occurredAt.toISOString();
   const statusUpdate: TxWrite = {
     Update: {
       TableName: table,
@@ -43,12 +88,13 @@ export async function applyNotification(runtime: Runtime, notification: Provider
       UpdateExpression: 'SET #status = :to, #at = :at',
       ConditionExpression: '#status = :from',
       ExpressionAttributeNames: { '#status': 'status', '#at': TIMESTAMP[notification.kind] },
-      ExpressionAttributeValues: { ':to': move.to, ':from': move.from, ':at': notification.occurredAt.toISOString() },
+      ExpressionAttributeValues: { ':to': move.to, ':from': move.from, ':at': at },
     },
   };
   const moved = await commitStateMove(runtime.db, statusUpdate, [
     ...(move.balance === 0 ? [] : [balanceWrite(table, accountId, move.balance * Number(item.totalCents))]),
     outboxWrite(table, accountId, newEvent(move.event, invoiceEventData(item, move.to), now)),
+    ...(await checkoutWrites(runtime, item, move, at, now)),
   ]);
   if (!moved) {
     logger.info('notification ignored: move already made', { ...context, reference: item.reference });

@@ -1,14 +1,18 @@
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import type { PaymentMethod } from '../accounts/methods';
 import type { Caller } from '../auth/gate';
 import { type ChargeAmounts, totalCents } from '../charges/total';
 import { BadRequestError, IdClashError, UpstreamError, ValidationError } from '../http/errors';
+import { logger } from '../logger';
 import { ProviderError, withProviderTimeout } from '../providers/port';
+import { providerFor } from '../providers/select';
+import type { Runtime } from '../runtime';
 import { brazilDate } from '../dates';
 import { centsFromNumber, formatCents } from '../money';
 import type { Item } from '../storage/dynamo';
 import { keys } from '../storage/keys';
 import type { TxWrite } from '../storage/transact';
-import type { InvoiceMethod } from './record';
+import { type InvoiceMethod, newInvoiceReference } from './record';
 
 /**
  * What each rail can carry: the boleto amount field holds 10 digits (99,999,999.99); API Pix amounts
@@ -111,4 +115,28 @@ export async function callProvider<T>(call: Promise<T>, timeoutMs: number, failu
     if (err instanceof ProviderError) throw new UpstreamError(502, failure);
     throw err;
   }
+}
+
+/** A reference not in use yet, checked before a card is charged (a clash after it would need a void). */
+export async function unusedInvoiceReference(runtime: Runtime): Promise<string> {
+  for (let attempt = 0; attempt < 3; attempt += 1) {
+    const reference = newInvoiceReference();
+    const found = await runtime.db.send(
+      new GetCommand({ TableName: runtime.config.tableName, Key: keys.invoice(reference), ConsistentRead: true, ProjectionExpression: 'PK' }),
+    );
+    if (!found.Item) return reference;
+  }
+  throw new IdClashError();
+}
+
+/** Voids an approved card authorization only when its invoice is not recorded (re-read: a commit's outcome may have been unknown). */
+export async function voidUnlessRecorded(runtime: Runtime, reference: string, transactionId: string): Promise<void> {
+  const found = await runtime.db.send(
+    new GetCommand({ TableName: runtime.config.tableName, Key: keys.invoice(reference), ConsistentRead: true, ProjectionExpression: 'PK' }),
+  );
+  if (found.Item) {
+    logger.warn('card authorization kept: its invoice was recorded after all', { reference });
+    return;
+  }
+  await withProviderTimeout(providerFor(runtime.config).voidCard({ reference, transactionId }), runtime.config.payments.timeoutMs);
 }

@@ -62,6 +62,8 @@ export type NewInvoice = {
   card?: CardFields;
   createdAt: string;
   paidAt?: string;
+  /** The hosted checkout this invoice pays (its payment pays the checkout in the same transaction). */
+  checkoutReference?: string;
 };
 
 function documentContext(accountId: string, reference: string): string {

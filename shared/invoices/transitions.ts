@@ -11,6 +11,8 @@ export const INVOICE_MOVES: readonly InvoiceMove[] = [
   { from: 'PENDING', to: 'PAID', event: 'invoice.paid', balance: 1 },
   { from: 'PENDING', to: 'CANCELED', event: 'invoice.canceled', balance: 0 },
   { from: 'PAID', to: 'REFUNDED', event: 'invoice.refunded', balance: -1 },
+  // A paid charge canceled by the provider (a card sale canceled by the acquirer): the value leaves the balance, as for a refund.
+  { from: 'PAID', to: 'CANCELED', event: 'invoice.canceled', balance: -1 },
 ];
 
 /** The move from `from` to `to`, or undefined when the table does not allow it. */

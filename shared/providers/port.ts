@@ -39,6 +39,12 @@ export type CardAuthorization =
   /** The idempotency key's authorization was voided since (we could not record it): authorize anew under another key. */
   | { outcome: 'voided'; transactionId: string };
 
+export type CardAuthorizationStatus =
+  | { outcome: 'approved'; transactionId: string; status: number }
+  | { outcome: 'declined' }
+  /** The provider never received (or did not finish) an authorization under that key: nothing was charged. */
+  | { outcome: 'not_found' };
+
 /** A provider notification after its signature was checked. */
 export type ProviderNotification = {
   id: string;
@@ -79,6 +85,11 @@ export interface PaymentProvider {
   createPixCharge(request: PixChargeRequest): Promise<PixCharge>;
   registerBoleto(request: BoletoRequest): Promise<RegisteredBoleto>;
   authorizeCard(request: CardRequest): Promise<CardAuthorization>;
+  /**
+   * What became of the authorization made under an idempotency key whose answer was lost: approved,
+   * declined, or never received (nothing charged). Asked by the checkout upkeep for UNKNOWN checkouts.
+   */
+  cardAuthorizationStatus(idempotencyKey: string): Promise<CardAuthorizationStatus>;
   /** Cancels an approved authorization that could not be recorded (nothing is captured). */
   voidCard(request: { reference: string; transactionId: string }): Promise<void>;
   /** Authenticates (with the provider's credential) and parses one notification. */

@@ -76,6 +76,13 @@ export function simulatedProvider(options: { locationBase: string; merchantCity?
     name: 'simulated',
     voided,
     authorizations,
+    async cardAuthorizationStatus(idempotencyKey) {
+      const known = authorizations.get(idempotencyKey);
+      if (!known) return { outcome: 'not_found' };
+      if (known.outcome === 'approved')
+        return voided.has(known.transactionId) ? { outcome: 'declined' } : { outcome: 'approved', transactionId: known.transactionId, status: known.status };
+      return { outcome: 'declined' };
+    },
     async voidCard(request) {
       voided.add(request.transactionId);
     },

@@ -21,7 +21,8 @@ const masterSecretSchema = z.object({ masterKey: z.string().min(32) });
 
 /**
  * One key per purpose, derived from the master key: token signatures, personal-data encryption, boleto
- * page links, idempotency fingerprints, stored idempotent answers and webhook secrets (AES-256-GCM).
+ * page links, idempotency fingerprints, stored idempotent answers, webhook secrets (AES-256-GCM) and
+ * merchants' checkout form signing secrets (shared/accounts/checkout-signing.ts; never stored).
  */
 export type ServiceKeys = {
   tokenSigning: Buffer;
@@ -30,6 +31,7 @@ export type ServiceKeys = {
   idempotency: Buffer;
   idempotentAnswers: Buffer;
   webhookSecrets: Buffer;
+  checkoutSigning: Buffer;
 };
 
 /** Parses the secret's JSON and derives one key per purpose. */
@@ -43,6 +45,7 @@ export function deriveServiceKeys(secretString: string): ServiceKeys {
     idempotency: deriveKey(parsed.data.masterKey, 'idempotency-fingerprint/v1'),
     idempotentAnswers: deriveKey(parsed.data.masterKey, 'idempotent-answers/v1'),
     webhookSecrets: deriveKey(parsed.data.masterKey, 'webhook-secrets/v1'),
+    checkoutSigning: deriveKey(parsed.data.masterKey, 'checkout-signing/v1'),
   };
 }
 

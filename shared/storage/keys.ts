@@ -15,6 +15,10 @@ export const keys = {
   invoiceIdReservation: (invoiceId: number) => ({ PK: `INVID#${invoiceId}`, SK: 'INVID' }),
   /** GSI1 partition of an account's invoices (sort key: the zero-padded, time-ordered invoice id). */
   invoiceListPartition: (accountId: string) => `ACCT#${accountId}#INVOICES`,
+  /** A hosted checkout, by its reference (CHK-…); the order it becomes is recorded in it. */
+  checkout: (reference: string) => ({ PK: `CHK#${reference}`, SK: 'CHECKOUT' }),
+  /** Reserves a merchant's tx_ref within its account and points to the checkout's reference. */
+  checkoutTxRef: (accountId: string, txRef: string) => ({ PK: `CHKTX#${accountId}#${txRef}`, SK: 'CHKTX' }),
   withdraw: (reference: string) => ({ PK: `WD#${reference}`, SK: 'WITHDRAW' }),
   /** GSI1 partition of an account's withdrawals (sort key: creation time and reference). */
   withdrawListPartition: (accountId: string) => `ACCT#${accountId}#WITHDRAWALS`,

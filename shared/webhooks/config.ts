@@ -2,8 +2,18 @@ import { randomBytes } from 'node:crypto';
 import { seal, unseal } from '../crypto/personal-data';
 import type { Item } from '../storage/dynamo';
 
-/** The event types this service sends (spec 6.1; product orders do not exist here). */
-export const WEBHOOK_EVENT_TYPES = ['invoice.paid', 'invoice.canceled', 'invoice.refunded', 'pixout.paid', 'pixout.canceled', 'ping'] as const;
+/** The event types this service sends (spec 6.1; order events come from the hosted checkout). */
+export const WEBHOOK_EVENT_TYPES = [
+  'invoice.paid',
+  'invoice.canceled',
+  'invoice.refunded',
+  'order.paid',
+  'order.canceled',
+  'order.refunded',
+  'pixout.paid',
+  'pixout.canceled',
+  'ping',
+] as const;
 
 export const SECRET_NOTICE_NEW = 'Store this secret now: it is shown only once. Verify every webhook with it (Service-Signature header).';
 export const SECRET_NOTICE_KEPT = 'The signing secret is unchanged; POST /api/webhook/secret/rotate issues a new one.';

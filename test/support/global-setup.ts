@@ -35,6 +35,8 @@ export async function setup(project: TestProject) {
     // The sweep runs every 2 s and forwards what the stream has not forwarded 20 s after its creation.
     LOCAL_SWEEP_INTERVAL_SECONDS: '2',
     SWEEP_AFTER_SECONDS: '20',
+    // The checkout upkeep settles UNKNOWN checkouts every 2 s (every 5 minutes in AWS).
+    LOCAL_CHECKOUT_UPKEEP_INTERVAL_SECONDS: '2',
     WEBHOOK_RETRY_SCALE: '0.0001',
     // Local-only: the tests' HTTPS receivers listen on loopback addresses.
     WEBHOOK_ALLOW_PRIVATE_HOSTS: ['localhost', '127.0.0.1', ...RECEIVER_IPS].join(','),

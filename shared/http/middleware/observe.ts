@@ -1,5 +1,5 @@
 import { logger } from '../../logger';
-import { errorApiResult, toApiResult } from '../answer';
+import { type ErrorPage, errorApiResult, toApiResult } from '../answer';
 import { toErrorAnswer } from '../errors';
 import type { AnyRoute } from '../route';
 import { isPending, type PipelineMiddleware, type PipelineRequest } from '../state';
@@ -18,10 +18,10 @@ function requestFields(request: PipelineRequest) {
 
 /**
  * Outermost step: opens the request's state, turns the pending answer into the API Gateway response,
- * maps every error through the one error module, and logs one structured line per request
+ * maps every error through the one error module (as JSON, or as the route's HTML error page), and logs one structured line per request
  * (route, status, timing, account id: never bodies or headers).
  */
-export function observe(route: AnyRoute, runtime: () => Runtime): PipelineMiddleware {
+export function observe(route: AnyRoute, runtime: () => Runtime, errorPage?: ErrorPage): PipelineMiddleware {
   return {
     before: (request) => {
       request.context.state = { route, startedAt: Date.now(), budget: retryBudget(), runtime: runtime() };
@@ -41,7 +41,7 @@ export function observe(route: AnyRoute, runtime: () => Runtime): PipelineMiddle
       } else {
         logger.error('request failed before it started', { error: request.error ?? undefined });
       }
-      return errorApiResult(answer);
+      return errorApiResult(answer, errorPage);
     },
   };
 }

@@ -35,14 +35,16 @@ describe('parseCheckoutForm', () => {
   });
 
   it('lists every missing required field', () => {
-    expect(Object.keys(errorsOf(parseCheckoutForm('', remote))).sort()).toEqual(
+    const errors = errorsOf(parseCheckoutForm('', remote));
+    expect(Object.keys(errors).sort()).toEqual(
       ['amount', 'callback_url', 'email', 'first_name', 'last_name', 'public_key', 'quantity', 'title', 'tx_ref'].sort(),
     );
+    for (const messages of Object.values(errors)) expect(messages).toEqual(['Campo obrigatório']);
   });
 
   it('refuses a field sent twice, even an optional one', () => {
     const errors = errorsOf(parseCheckoutForm(`${body(valid)}&amount=0.01&signature=${'a'.repeat(64)}&signature=${'b'.repeat(64)}`, remote));
-    expect(errors).toEqual({ amount: ['Must be sent once'], signature: ['Must be sent once'] });
+    expect(errors).toEqual({ amount: ['Deve ser enviado uma única vez'], signature: ['Deve ser enviado uma única vez'] });
   });
 
   it('ignores unknown fields and leaves them out of the signed fields', () => {
@@ -64,42 +66,54 @@ describe('parseCheckoutForm', () => {
     }
   });
 
+  const TX_REF = 'Deve ter de 1 a 100 caracteres entre A-Z a-z 0-9 _ . : -';
+  const AMOUNT_FORMAT = 'Deve ser um número maior que 0 com no máximo 2 casas decimais e ponto como separador, por exemplo 10.50';
   it.each([
-    ['tx_ref', ''],
-    ['tx_ref', 'a'.repeat(101)],
-    ['tx_ref', 'has space'],
-    ['tx_ref', 'ação'],
-    ['tx_ref', 'a/b'],
-    ['title', ''],
-    ['title', '   '],
-    ['title', 't'.repeat(256)],
-    ['quantity', '0'],
-    ['quantity', '100001'],
-    ['quantity', '1.5'],
-    ['quantity', '-1'],
-    ['quantity', '1e3'],
-    ['amount', '0'],
-    ['amount', '0.00'],
-    ['amount', '10.005'],
-    ['amount', '-1'],
-    ['amount', '1,50'],
-    ['amount', '1e3'],
-    ['amount', ' 10'],
-    ['amount', '1000000000'],
-    ['email', 'not-an-email'],
-    ['first_name', ''],
-    ['last_name', 'x'.repeat(101)],
-    ['public_key', 'SEC-abcdef'],
-    ['public_key', 'has space'],
-    ['signature', 'abc'],
-    ['product_name', 'p'.repeat(256)],
-    ['callback_url', 'http://shop.example/paid'],
-    ['callback_url', 'http://localhost:3000/paid'],
-    ['callback_url', 'javascript:alert(1)'],
-    ['callback_url', 'https://user:pass@shop.example/'],
-    ['callback_url', 'not a url'],
-  ])('refuses %s = %j on that field alone', (field, value) => {
-    expect(Object.keys(errorsOf(parseCheckoutForm(body({ ...valid, [field]: value }), remote)))).toEqual([field]);
+    ['tx_ref', '', TX_REF],
+    ['tx_ref', 'a'.repeat(101), TX_REF],
+    ['tx_ref', 'has space', TX_REF],
+    ['tx_ref', 'ação', TX_REF],
+    ['tx_ref', 'a/b', TX_REF],
+    ['title', '', 'Campo obrigatório'],
+    ['title', '   ', 'Campo obrigatório'],
+    ['title', 't'.repeat(256), 'Deve ter no máximo 255 caracteres'],
+    ['quantity', '0', 'Deve ser no mínimo 1'],
+    ['quantity', '100001', 'Deve ser no máximo 100.000'],
+    ['quantity', '1.5', 'Deve ser um número inteiro'],
+    ['quantity', '-1', 'Deve ser um número inteiro'],
+    ['quantity', '1e3', 'Deve ser um número inteiro'],
+    ['amount', '0', 'Deve ser maior que 0'],
+    ['amount', '0.00', 'Deve ser maior que 0'],
+    ['amount', '10.005', AMOUNT_FORMAT],
+    ['amount', '-1', AMOUNT_FORMAT],
+    ['amount', '1,50', AMOUNT_FORMAT],
+    ['amount', '1e3', AMOUNT_FORMAT],
+    ['amount', ' 10', AMOUNT_FORMAT],
+    ['amount', '1000000000', 'Deve ser no máximo 999999999.00 (R$ 999.999.999,00)'],
+    ['email', 'not-an-email', 'Deve ser um endereço de e-mail'],
+    ['email', `${'e'.repeat(250)}@example.com`, 'Deve ter no máximo 255 caracteres'],
+    ['first_name', '', 'Campo obrigatório'],
+    ['last_name', 'x'.repeat(101), 'Deve ter no máximo 100 caracteres'],
+    ['public_key', 'SEC-abcdef', 'Esta é a sua chave secreta: nunca a coloque em uma página; troque-a agora'],
+    ['public_key', 'has space', 'Deve ser a sua chave pública'],
+    ['signature', 'abc', 'Deve ter 64 dígitos hexadecimais (HMAC-SHA256)'],
+    ['product_name', 'p'.repeat(256), 'Deve ter no máximo 255 caracteres'],
+    ['product_name', '   ', 'Não pode conter apenas espaços'],
+    ['product_reference', 'r'.repeat(101), 'Deve ter no máximo 100 caracteres'],
+    ['callback_url', 'http://shop.example/paid', 'Deve ser uma URL https'],
+    ['callback_url', 'http://localhost:3000/paid', 'Deve ser uma URL https'],
+    ['callback_url', 'javascript:alert(1)', 'Deve ser uma URL https'],
+    ['callback_url', 'https://user:pass@shop.example/', 'Deve ser uma URL https'],
+    ['callback_url', 'not a url', 'Deve ser uma URL https'],
+    ['callback_url', `https://shop.example/${'a'.repeat(2048)}`, 'Deve ter no máximo 2048 caracteres'],
+  ])('refuses %s = %j on that field alone, in pt-BR', (field, value, message) => {
+    expect(errorsOf(parseCheckoutForm(body({ ...valid, [field]: value }), remote))).toEqual({ [field]: [message] });
+  });
+
+  it('says in pt-BR which local URLs the local stack also takes', () => {
+    expect(errorsOf(parseCheckoutForm(body({ ...valid, callback_url: 'http://shop.example/' }), local))).toEqual({
+      callback_url: ['Deve ser uma URL https (ou http://localhost, http://127.0.0.1)'],
+    });
   });
 
   it.each([
@@ -127,7 +141,9 @@ describe('parseCheckoutForm', () => {
   it('refuses a total past the checkout limit (99,999,999.99) on amount, and accepts it exactly', () => {
     expect(CHECKOUT_MAX_TOTAL_CENTS).toBe(9_999_999_999);
     expect(parseCheckoutForm(body({ ...valid, amount: '99999999.99', quantity: '1' }), remote).ok).toBe(true);
-    expect(Object.keys(errorsOf(parseCheckoutForm(body({ ...valid, amount: '1000000', quantity: '100' }), remote)))).toEqual(['amount']);
+    expect(errorsOf(parseCheckoutForm(body({ ...valid, amount: '1000000', quantity: '100' }), remote))).toEqual({
+      amount: ['O total (valor × quantidade) deve ser no máximo 99999999.99 (R$ 99.999.999,99)'],
+    });
     expect(parseCheckoutForm(body({ ...valid, amount: '5', quantity: '3' }), { ...remote, maxTotalCents: 1499 }).ok).toBe(false);
   });
 

@@ -1,0 +1,111 @@
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import { last4 } from '../../shared/cards/card';
+import { type CheckoutCard, parseCardForm } from '../../shared/checkout/card-form';
+import { checkoutErrorPage, formBody, seeOther } from '../../shared/checkout/http';
+import { CHECKOUT_MAX_INSTALLMENTS, checkoutOfLink, openCheckoutPage } from '../../shared/checkout/page-answer';
+import { checkoutCardPayment, checkoutCardProviderKey, newInvoiceIds } from '../../shared/checkout/payments';
+import { callbackRedirect, cookieValue, CSRF_COOKIE, csrfTokenMatches } from '../../shared/checkout/record';
+import { cardAnswerLostWrites, cardAttemptSettledWrites } from '../../shared/checkout/settle';
+import { AppError, BadRequestError } from '../../shared/http/errors';
+import { httpHandler } from '../../shared/http/pipeline';
+import { unusedInvoiceReference, voidUnlessRecorded } from '../../shared/invoices/create';
+import { logger } from '../../shared/logger';
+import { type CardAuthorization, ProviderError, withProviderTimeout } from '../../shared/providers/port';
+import { providerFor } from '../../shared/providers/select';
+import { routes } from '../../shared/routes';
+import type { Runtime } from '../../shared/runtime';
+import type { Item } from '../../shared/storage/dynamo';
+import { keys } from '../../shared/storage/keys';
+
+/** The card is still enabled and the account not disabled (both may have changed since the checkout was created). */
+async function assertCardAccepted(runtime: Runtime, accountId: string): Promise<void> {
+  const out = await runtime.db.send(
+    new GetCommand({ TableName: runtime.config.tableName, Key: keys.account(accountId), ConsistentRead: true, ProjectionExpression: 'methods, disabled' }),
+  );
+  const methods = out.Item?.methods;
+  if (!out.Item || out.Item.disabled === true || !Array.isArray(methods) || !methods.includes('card')) {
+    throw new BadRequestError('O pagamento com cartão não está disponível para esta loja no momento.', 'method_not_enabled');
+  }
+}
+
+/** One authorization under the attempt's key; undefined when its answer was lost (timeout or provider failure). */
+async function authorize(runtime: Runtime, checkout: Item, card: CheckoutCard, providerKey: string, reference: string): Promise<CardAuthorization | undefined> {
+  try {
+    return await withProviderTimeout(
+      providerFor(runtime.config).authorizeCard({
+        idempotencyKey: providerKey,
+        reference,
+        amountCents: Number(checkout.totalCents),
+        installments: card.installments,
+        description: String(checkout.title),
+        card: { number: card.number, cvv: card.cvv, month: card.month, year: card.year, brand: card.brand, holder: card.holder },
+      }),
+      runtime.config.payments.timeoutMs,
+    );
+  } catch (err) {
+    if (err instanceof ProviderError) return undefined;
+    throw err;
+  }
+}
+
+const DECLINED = 'Pagamento recusado pelo emissor do cartão. Confira os dados ou use outro cartão.';
+const CHECKING = 'Não recebemos a resposta da operadora do cartão. Estamos verificando o pagamento: não pague de novo agora; esta página se atualiza sozinha.';
+const RETRY = 'Não foi possível concluir o pagamento. Tente novamente.';
+
+/**
+ * POST /checkout/{reference}/{token}/card: the checkout page's card form. Checks the link, the CSRF
+ * token against the page's cookie (403), the account's card setting (400) and the fields (the page
+ * again, 422); then authorizes through the provider under the attempt's idempotency key. Approved:
+ * the card invoice, credit, invoice.paid, the checkout's move to PAID and order.paid in one
+ * transaction, then 303 to callback_url (a checkout paid meanwhile voids the authorization). Declined:
+ * the page again (400), next attempt. No answer: the checkout is UNKNOWN until the provider tells
+ * (the upkeep asks it); the page says so (502). The number and CVV are never stored, logged or echoed.
+ */
+export const handler = httpHandler(
+  routes.checkoutCard,
+  async ({ params, event, runtime, now }) => {
+    const checkout = await checkoutOfLink(runtime, params);
+    if (checkout.status === 'PAID') return seeOther(callbackRedirect(checkout));
+    if (checkout.status === 'ABANDONED') throw new AppError(410, 'Este pagamento expirou. Volte à loja para começar de novo.', 'checkout_abandoned');
+    const reference = String(checkout.reference);
+    const fields = new URLSearchParams(formBody(event));
+    const { boletoLinks } = await runtime.serviceKeys();
+    if (
+      fields.getAll('csrf_token').length !== 1 ||
+      !csrfTokenMatches(reference, cookieValue(event.cookies, CSRF_COOKIE), fields.get('csrf_token') ?? undefined, boletoLinks)
+    ) {
+      throw new AppError(403, 'Esta página expirou. Recarregue a página e tente de novo.', 'csrf_mismatch');
+    }
+    await assertCardAccepted(runtime, String(checkout.accountId));
+    const parsed = parseCardForm(fields, now, CHECKOUT_MAX_INSTALLMENTS);
+    if (!parsed.ok) return openCheckoutPage(runtime, checkout, event.cookies, 422, { values: parsed.values, fieldErrors: parsed.fieldErrors });
+    const { card, values } = parsed;
+    const table = runtime.config.tableName;
+    const providerKey = checkoutCardProviderKey(reference, Number(checkout.cardAttempt ?? 0));
+    const invoiceReference = await unusedInvoiceReference(runtime);
+    const authorization = await authorize(runtime, checkout, card, providerKey, invoiceReference);
+    if (!authorization) {
+      logger.warn('checkout card answer lost: checkout UNKNOWN until the provider tells', { checkout: reference });
+      const lost = { providerKey, brand: card.brand, last4: last4(card.number), installments: card.installments, holder: card.holder, at: now.toISOString() };
+      const page = await openCheckoutPage(runtime, { ...checkout, status: 'UNKNOWN' }, event.cookies, 502, {
+        values,
+        notice: { kind: 'unknown', message: CHECKING },
+      });
+      return { ...page, writes: cardAnswerLostWrites(table, checkout, lost) };
+    }
+    if (authorization.outcome !== 'approved') {
+      const notice = authorization.outcome === 'declined' ? { kind: 'declined' as const, message: DECLINED } : { kind: 'error' as const, message: RETRY };
+      const page = await openCheckoutPage(runtime, { ...checkout, status: 'PENDING' }, event.cookies, 400, { values, notice });
+      return { ...page, writes: cardAttemptSettledWrites(table, checkout) };
+    }
+    const summary = { brand: card.brand, last4: last4(card.number), installments: card.installments, holder: card.holder };
+    const payment = await checkoutCardPayment(runtime, checkout, newInvoiceIds(now, invoiceReference), summary, authorization, now);
+    return {
+      ...seeOther(callbackRedirect({ ...checkout, status: 'PAID' })),
+      writes: payment.writes,
+      // Not recorded (the checkout was paid meanwhile, or the commit failed): no charge without its invoice.
+      compensate: () => voidUnlessRecorded(runtime, invoiceReference, authorization.transactionId),
+    };
+  },
+  { errorPage: checkoutErrorPage },
+);

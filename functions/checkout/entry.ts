@@ -1,0 +1,130 @@
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import { checkoutSigningOf, checkoutSigningSecret } from '../../shared/accounts/checkout-signing';
+import { type CheckoutForm, parseCheckoutForm } from '../../shared/checkout/form';
+import { checkoutByTxRef } from '../../shared/checkout/lookup';
+import { checkoutErrorPage, formBody, seeOther } from '../../shared/checkout/http';
+import { checkoutPixInvoice } from '../../shared/checkout/payments';
+import { type CheckoutMethod, checkoutItem, checkoutPagePath, checkoutTxRefItem, newCheckoutReference, type NewCheckout } from '../../shared/checkout/record';
+import { verifyFormSignature } from '../../shared/checkout/signature';
+import { AppError, BadRequestError, ConflictError, IdClashError, ValidationError } from '../../shared/http/errors';
+import { httpHandler } from '../../shared/http/pipeline';
+import { newNumericId } from '../../shared/ids';
+import { newInvoiceReference } from '../../shared/invoices/record';
+import { routes } from '../../shared/routes';
+import type { Runtime } from '../../shared/runtime';
+import type { Item } from '../../shared/storage/dynamo';
+import { keys } from '../../shared/storage/keys';
+import type { TxWrite } from '../../shared/storage/transact';
+
+/** The local stack serves itself over http on loopback: its payers' callbacks may be local too (never in AWS, where the base URL is https). */
+function isLocalStack(publicBaseUrl: string): boolean {
+  const url = new URL(publicBaseUrl);
+  return url.protocol === 'http:' && (url.hostname === '127.0.0.1' || url.hostname === 'localhost');
+}
+
+/** The account of a public key, or 404 (a secret key in its place was refused by the form's rules). */
+async function accountOfPublicKey(runtime: Runtime, publicKey: string): Promise<Item> {
+  const table = runtime.config.tableName;
+  const key = await runtime.db.send(
+    new GetCommand({ TableName: table, Key: keys.publicKey(publicKey), ConsistentRead: true, ProjectionExpression: 'accountId' }),
+  );
+  const accountId = key.Item?.accountId;
+  const account =
+    typeof accountId === 'string'
+      ? (await runtime.db.send(new GetCommand({ TableName: table, Key: keys.account(accountId), ConsistentRead: true }))).Item
+      : undefined;
+  if (!account) throw new AppError(404, 'Chave pública desconhecida: confira a public_key do formulário.', 'unknown_public_key');
+  return account;
+}
+
+/** The checkout's methods among the account's: Pix and card (boleto is not offered on the hosted page). */
+function checkoutMethods(account: Item): CheckoutMethod[] {
+  const methods = Array.isArray(account.methods) ? account.methods : [];
+  return (['pix', 'card'] as const).filter((method) => methods.includes(method));
+}
+
+/** A signed form is checked whenever the account has a secret; a required signature must be there. */
+function assertSignature(account: Item, fields: Record<string, string>, secretKey: Buffer): void {
+  const signing = checkoutSigningOf(account);
+  const signed = fields.signature !== undefined && fields.signature !== '';
+  if (!signing.required && !signed) return;
+  if (signing.version === 0) throw new BadRequestError('Esta conta não tem segredo de assinatura: o formulário não pode ser assinado.', 'invalid_signature');
+  if (!signed) throw new BadRequestError('Formulário sem assinatura: esta loja exige formulários assinados.', 'signature_required');
+  const secret = checkoutSigningSecret(secretKey, String(account.accountId), signing.version);
+  if (!verifyFormSignature(fields, secret)) throw new BadRequestError('Assinatura do formulário inválida: o formulário foi alterado.', 'invalid_signature');
+}
+
+/** The same tx_ref again: the same checkout when the sale is the same; other amounts → 409. */
+function assertSameSale(existing: Item, form: CheckoutForm): void {
+  if (Number(existing.amountCents) !== form.amount_cents || Number(existing.quantity) !== form.quantity) {
+    throw new ConflictError('Este tx_ref já foi usado com outro valor ou quantidade.', 'tx_ref_in_use');
+  }
+}
+
+/**
+ * POST /ext_transfer: the hosted checkout's entry form. Validates every field (422 page listing them),
+ * finds the merchant by public key (404), refuses a disabled account, an account with neither Pix nor
+ * card, and an unsigned or altered form where signatures are required (400); then creates the checkout
+ * (with its Pix charge) once per (account, tx_ref) and sends the payer to its page (303).
+ */
+export const handler = httpHandler(
+  routes.checkoutEntry,
+  async ({ event, runtime, now }) => {
+    const parsed = parseCheckoutForm(formBody(event), { allowLocalCallback: isLocalStack(runtime.config.publicBaseUrl) });
+    if (!parsed.ok) throw new ValidationError(parsed.errors);
+    const form = parsed.value;
+    const account = await accountOfPublicKey(runtime, form.public_key);
+    if (account.disabled === true) throw new BadRequestError('Esta loja não está aceitando pagamentos no momento.', 'account_disabled');
+    const methods = checkoutMethods(account);
+    if (methods.length === 0) throw new BadRequestError('Esta loja não tem Pix nem cartão habilitados para o checkout.', 'method_not_enabled');
+    const serviceKeys = await runtime.serviceKeys();
+    assertSignature(account, parsed.fields as Record<string, string>, serviceKeys.checkoutSigning);
+    const accountId = String(account.accountId);
+    const existing = await checkoutByTxRef(runtime, accountId, form.tx_ref);
+    if (existing) {
+      assertSameSale(existing, form);
+      return seeOther(checkoutPagePath(String(existing.reference), serviceKeys.boletoLinks));
+    }
+    const createdAt = now.toISOString();
+    const checkout: NewCheckout = {
+      reference: newCheckoutReference(),
+      accountId,
+      txRef: form.tx_ref,
+      merchantName: typeof account.name === 'string' ? account.name : 'Loja',
+      title: form.title,
+      quantity: form.quantity,
+      amountCents: form.amount_cents,
+      totalCents: form.total_cents,
+      email: form.email,
+      firstName: form.first_name,
+      lastName: form.last_name,
+      ...(form.product_reference ? { productReference: form.product_reference } : {}),
+      ...(form.product_name ? { productName: form.product_name } : {}),
+      callbackUrl: form.callback_url,
+      methods,
+      createdAt,
+    };
+    const table = runtime.config.tableName;
+    const writes: TxWrite[] = [];
+    if (methods.includes('pix')) {
+      const pix = await checkoutPixInvoice(runtime, checkout, { invoiceId: newNumericId(now), reference: newInvoiceReference() }, now);
+      checkout.pixReference = String(pix.item.reference);
+      writes.push(...pix.writes);
+    }
+    // A concurrent post of the same tx_ref wins the reservation: this one runs again and leads to that checkout.
+    const clash = () => new IdClashError();
+    writes.push(
+      { Put: { TableName: table, Item: checkoutItem(checkout), ConditionExpression: 'attribute_not_exists(PK)' }, onConditionFailed: clash },
+      {
+        Put: {
+          TableName: table,
+          Item: checkoutTxRefItem(accountId, form.tx_ref, checkout.reference, createdAt),
+          ConditionExpression: 'attribute_not_exists(PK)',
+        },
+        onConditionFailed: clash,
+      },
+    );
+    return { ...seeOther(checkoutPagePath(checkout.reference, serviceKeys.boletoLinks)), writes };
+  },
+  { errorPage: checkoutErrorPage },
+);

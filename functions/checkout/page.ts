@@ -1,0 +1,14 @@
+import { checkoutErrorPage } from '../../shared/checkout/http';
+import { checkoutOfLink, openCheckoutPage, settledPage } from '../../shared/checkout/page-answer';
+import { httpHandler } from '../../shared/http/pipeline';
+import { routes } from '../../shared/routes';
+
+/** GET /checkout/{reference}/{token}: the payer's page (Pix and card), the receipt once paid, 410 once abandoned. */
+export const handler = httpHandler(
+  routes.checkoutPage,
+  async ({ params, event, runtime }) => {
+    const checkout = await checkoutOfLink(runtime, params);
+    return settledPage(checkout) ?? openCheckoutPage(runtime, checkout, event.cookies, 200);
+  },
+  { errorPage: checkoutErrorPage },
+);

@@ -1,0 +1,10 @@
+import { checkoutOfLink } from '../../shared/checkout/page-answer';
+import { callbackRedirect } from '../../shared/checkout/record';
+import { httpHandler } from '../../shared/http/pipeline';
+import { routes } from '../../shared/routes';
+
+/** GET /checkout/{reference}/{token}/status: what the page polls; once PAID, where to send the payer. */
+export const handler = httpHandler(routes.checkoutStatus, async ({ params, runtime }) => {
+  const checkout = await checkoutOfLink(runtime, params);
+  return { status: 200, body: { status: checkout.status, redirect_url: checkout.status === 'PAID' ? callbackRedirect(checkout) : null } };
+});

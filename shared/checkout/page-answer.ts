@@ -1,0 +1,114 @@
+import { HTML_TYPE, type RouteResult } from '../http/answer';
+import { AppError } from '../http/errors';
+import { invoiceByReference } from '../invoices/lookup';
+import { qrCodePngDataUri } from '../pix/qrcode';
+import type { Runtime } from '../runtime';
+import type { Item } from '../storage/dynamo';
+import { checkoutByReference } from './lookup';
+import { type CardNotice, type CheckoutPageView, type PageResult, renderAbandonedPage, renderCheckoutPage, renderReceiptPage } from './page';
+import {
+  callbackRedirect,
+  checkoutPagePath,
+  checkoutPageTokenMatches,
+  cookieValue,
+  CSRF_COOKIE,
+  CSRF_COOKIE_SHAPE,
+  csrfSetCookie,
+  csrfToken,
+  newCsrfCookieValue,
+} from './record';
+
+/** The most installments the checkout's card form offers. */
+export const CHECKOUT_MAX_INSTALLMENTS = 12;
+
+/** The checkout a page link names, or 404 (unknown reference or wrong token: the same answer, nothing to probe). */
+export async function checkoutOfLink(runtime: Runtime, params: { reference: string; token: string }): Promise<Item> {
+  const { boletoLinks } = await runtime.serviceKeys();
+  const checkout = checkoutPageTokenMatches(params.reference, params.token, boletoLinks) ? await checkoutByReference(runtime, params.reference) : undefined;
+  if (!checkout) throw new AppError(404, 'Pagamento não encontrado: confira o link.', 'checkout_not_found');
+  return checkout;
+}
+
+function html(status: number, page: PageResult, cookies?: string[]): RouteResult {
+  return { status, body: page.html, contentType: HTML_TYPE, headers: page.headers, ...(cookies ? { cookies } : {}) };
+}
+
+/** The receipt of a paid checkout, or the page of an abandoned one (410). */
+export function settledPage(checkout: Item): RouteResult | undefined {
+  if (checkout.status === 'PAID') {
+    return html(
+      200,
+      renderReceiptPage({
+        merchantName: String(checkout.merchantName),
+        title: String(checkout.title),
+        quantity: Number(checkout.quantity),
+        totalCents: Number(checkout.totalCents),
+        paidAt: String(checkout.paidAt),
+        paymentType: checkout.paymentType === 'pix' || checkout.paymentType === 'creditcard' ? checkout.paymentType : null,
+        callbackUrl: callbackRedirect(checkout),
+      }),
+    );
+  }
+  if (checkout.status === 'ABANDONED') return html(410, renderAbandonedPage({ merchantName: String(checkout.merchantName), title: String(checkout.title) }));
+  return undefined;
+}
+
+/** The Pix block: the BR Code of the checkout's Pix invoice and its QR code, while that invoice can be paid. */
+async function pixBlock(runtime: Runtime, checkout: Item): Promise<CheckoutPageView['pix']> {
+  if (typeof checkout.pixReference !== 'string') return undefined;
+  const invoice = await invoiceByReference(runtime, checkout.pixReference);
+  const copy = (invoice?.pix as { copy?: unknown } | undefined)?.copy;
+  if (!invoice || invoice.status !== 'PENDING' || typeof copy !== 'string') return undefined;
+  return { copy, qrDataUri: await qrCodePngDataUri(copy) };
+}
+
+export type CardFormState = {
+  values?: NonNullable<CheckoutPageView['card']>['values'];
+  fieldErrors?: NonNullable<CheckoutPageView['card']>['fieldErrors'];
+  notice?: CardNotice;
+};
+
+/**
+ * The page of an open (PENDING or UNKNOWN) checkout: Pix and the card form as enabled. The card form's
+ * CSRF token is bound to a cookie of this checkout's path: the browser's cookie when it has a valid one,
+ * else a new one (Set-Cookie).
+ */
+export async function openCheckoutPage(
+  runtime: Runtime,
+  checkout: Item,
+  requestCookies: readonly string[] | undefined,
+  status: number,
+  card: CardFormState = {},
+): Promise<RouteResult> {
+  const reference = String(checkout.reference);
+  const { boletoLinks } = await runtime.serviceKeys();
+  const given = cookieValue(requestCookies, CSRF_COOKIE);
+  const cookie = given !== undefined && CSRF_COOKIE_SHAPE.test(given) ? given : newCsrfCookieValue();
+  const path = checkoutPagePath(reference, boletoLinks);
+  const methods = Array.isArray(checkout.methods) ? checkout.methods : [];
+  const view: CheckoutPageView = {
+    reference,
+    merchantName: String(checkout.merchantName),
+    title: String(checkout.title),
+    quantity: Number(checkout.quantity),
+    unitAmountCents: Number(checkout.amountCents),
+    totalCents: Number(checkout.totalCents),
+    payerName: `${String(checkout.firstName)} ${String(checkout.lastName)}`,
+    status: checkout.status === 'UNKNOWN' ? 'UNKNOWN' : 'PENDING',
+    pix: await pixBlock(runtime, checkout),
+    ...(methods.includes('card')
+      ? {
+          card: {
+            action: `${path}/card`,
+            csrfToken: csrfToken(reference, cookie, boletoLinks),
+            installmentsMax: CHECKOUT_MAX_INSTALLMENTS,
+            ...card,
+          },
+        }
+      : {}),
+    statusUrl: `${path}/status`,
+    callbackOrigin: new URL(String(checkout.callbackUrl)).origin,
+  };
+  const secure = runtime.config.publicBaseUrl.startsWith('https:');
+  return html(status, renderCheckoutPage(view), given === cookie ? undefined : [csrfSetCookie(reference, cookie, secure)]);
+}

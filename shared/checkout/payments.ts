@@ -1,0 +1,134 @@
+import { createHash } from 'node:crypto';
+import type { CardBrand } from '../cards/card';
+import { brazilDate } from '../dates';
+import { newEvent, outboxWrite } from '../events/outbox';
+import { newNumericId } from '../ids';
+import { balanceWrite, callProvider, invoiceCreationWrites } from '../invoices/create';
+import { type CardFields, invoiceEventData, invoiceItem, type NewInvoice, txidForReference } from '../invoices/record';
+import { providerFor } from '../providers/select';
+import type { Runtime } from '../runtime';
+import type { Item } from '../storage/dynamo';
+import type { TxWrite } from '../storage/transact';
+import type { NewCheckout } from './record';
+import { CheckoutSettledError, checkoutPaidWrites } from './settle';
+
+/** What the checkout's invoices share: the checkout's sale as one invoice of the account (tax and discount 0). */
+function saleInvoice(checkout: NewCheckout | Item, ids: { invoiceId: number; reference: string }, now: Date) {
+  return {
+    accountId: String(checkout.accountId),
+    invoiceId: ids.invoiceId,
+    reference: ids.reference,
+    merchantName: String(checkout.merchantName),
+    invoiceNo: String(checkout.txRef),
+    itemName: String(checkout.title),
+    quantity: Number(checkout.quantity),
+    amountCents: Number(checkout.amountCents),
+    tax: 0,
+    discount: 0,
+    totalCents: Number(checkout.totalCents),
+    createdAt: now.toISOString(),
+    checkoutReference: String(checkout.reference),
+  };
+}
+
+const PIX_FAILED = 'O provedor de pagamentos não respondeu; tente novamente em instantes.';
+
+/**
+ * The Pix charge of a new checkout: asked of the provider (a failure → 502, nothing recorded), due the
+ * day the checkout expires (Brazil's date). Returns the invoice item and its creation writes, for the
+ * checkout's own transaction.
+ */
+export async function checkoutPixInvoice(
+  runtime: Runtime,
+  checkout: NewCheckout,
+  ids: { invoiceId: number; reference: string },
+  now: Date,
+): Promise<{ item: Item; writes: TxWrite[] }> {
+  const dueDate = brazilDate(new Date(now.getTime() + runtime.config.checkout.ttlSeconds * 1000));
+  const payer = { email: checkout.email, name: `${checkout.firstName} ${checkout.lastName}` };
+  const charge = await callProvider(
+    providerFor(runtime.config).createPixCharge({
+      reference: ids.reference,
+      txid: txidForReference(ids.reference),
+      amountCents: checkout.totalCents,
+      dueDate,
+      merchantName: checkout.merchantName,
+      payer,
+    }),
+    runtime.config.payments.timeoutMs,
+    PIX_FAILED,
+  );
+  const invoice: NewInvoice = {
+    ...saleInvoice(checkout, ids, now),
+    method: 'pix',
+    status: 'PENDING',
+    dueDate,
+    payer,
+    pix: { txid: charge.txid, location: charge.location, copy: charge.copy },
+  };
+  const item = invoiceItem(invoice, (await runtime.serviceKeys()).personalData);
+  return { item, writes: invoiceCreationWrites(runtime.config.tableName, item) };
+}
+
+/**
+ * The provider's idempotency key of a checkout's card attempt: one per (checkout, attempt number). A
+ * decline moves the checkout to the next attempt; a lost answer keeps it, so the retry (or the upkeep's
+ * question) finds the first authorization instead of making a second one.
+ */
+export function checkoutCardProviderKey(reference: string, attempt: number): string {
+  return createHash('sha256').update(`checkout-card:${reference}:${attempt}`).digest('hex');
+}
+
+/** What is kept of the card of a payment (never the number or CVV). */
+export type CardSummary = { brand: CardBrand | string; last4: string; installments: number; holder: string };
+
+/**
+ * The writes of an approved card payment of a checkout, in ONE transaction: the card invoice (PAID),
+ * its id reservation, the balance credit, invoice.paid, the checkout's move to PAID and order.paid.
+ * A checkout paid meanwhile fails the transaction with CheckoutSettledError (nothing written: the
+ * caller voids the authorization).
+ */
+export async function checkoutCardPayment(
+  runtime: Runtime,
+  checkout: Item,
+  ids: { invoiceId: number; reference: string },
+  card: CardSummary,
+  approved: { transactionId: string; status: number },
+  now: Date,
+): Promise<{ item: Item; writes: TxWrite[] }> {
+  const table = runtime.config.tableName;
+  const paidAt = now.toISOString();
+  const cardFields: CardFields = {
+    brand: card.brand,
+    last4: card.last4,
+    installments: card.installments,
+    transactionId: approved.transactionId,
+    transactionStatus: approved.status,
+    description: String(checkout.title),
+  };
+  const invoice: NewInvoice = {
+    ...saleInvoice(checkout, ids, now),
+    method: 'creditcard',
+    status: 'PAID',
+    dueDate: brazilDate(now),
+    paidAt,
+    payer: { email: String(checkout.email), name: card.holder },
+    card: cardFields,
+  };
+  const item = invoiceItem(invoice, (await runtime.serviceKeys()).personalData);
+  const accountId = String(checkout.accountId);
+  return {
+    item,
+    writes: [
+      ...invoiceCreationWrites(table, item),
+      balanceWrite(table, accountId, Number(checkout.totalCents)),
+      outboxWrite(table, accountId, newEvent('invoice.paid', invoiceEventData(item, 'PAID'), now)),
+      ...checkoutPaidWrites(table, checkout, { paymentType: 'creditcard', invoiceReference: ids.reference, paidAt }, now, () => new CheckoutSettledError()),
+    ],
+  };
+}
+
+/** A fresh numeric invoice id (the reference is drawn by the caller: checked unused before a card is charged). */
+export function newInvoiceIds(now: Date, reference: string): { invoiceId: number; reference: string } {
+  return { invoiceId: newNumericId(now), reference };
+}

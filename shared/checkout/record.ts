@@ -1,0 +1,179 @@
+import { createHmac, randomBytes, randomInt, timingSafeEqual } from 'node:crypto';
+import { randomString } from '../ids';
+import { formatCents } from '../money';
+import type { Item } from '../storage/dynamo';
+import { keys } from '../storage/keys';
+import type { CheckoutStatus, OrderStatus } from './transitions';
+
+/** How the checkout was paid (spec 2.6 `payment_type`). */
+export type CheckoutPaymentType = 'pix' | 'creditcard';
+/** The payment methods a checkout offers (account settings at entry, among the checkout's: Pix and card). */
+export type CheckoutMethod = 'pix' | 'card';
+
+const REFERENCE_ALPHABET = 'ABCDEFGHJKLMNPQRSTUVWXYZ23456789';
+export const CHECKOUT_REFERENCE_SHAPE = /^CHK-[A-Z0-9]{8}$/;
+
+/** `CHK-` and eight characters without look-alikes (32^8 ≈ 10^12). */
+export function newCheckoutReference(): string {
+  return `CHK-${randomString(8, REFERENCE_ALPHABET)}`;
+}
+
+/** A card attempt whose answer was lost: what the upkeep needs to ask the provider and record the payment (never the number or CVV). */
+export type UnknownCardAttempt = { providerKey: string; brand: string; last4: string; installments: number; holder: string; at: string };
+
+/** The checkout item as stored (PK CHK#reference). */
+export type NewCheckout = {
+  reference: string;
+  accountId: string;
+  txRef: string;
+  merchantName: string;
+  title: string;
+  quantity: number;
+  amountCents: number;
+  totalCents: number;
+  email: string;
+  firstName: string;
+  lastName: string;
+  productReference?: string;
+  productName?: string;
+  callbackUrl: string;
+  methods: CheckoutMethod[];
+  /** The Pix invoice created with the checkout (when Pix is enabled). */
+  pixReference?: string;
+  createdAt: string;
+};
+
+/**
+ * The upkeep's index of open checkouts (GSI2, sparse, beside the sweep's SWEEP# partitions): a PENDING
+ * checkout sits in CHKOPEN#n sorted by creation time (the TTL sweep reads what is older than the TTL);
+ * an UNKNOWN one in CHKUNK#n (every one is asked about at each run). PAID and ABANDONED leave the index.
+ */
+export const OPEN_SHARDS = 4;
+export const openPartitions = (kind: 'open' | 'unknown'): string[] =>
+  Array.from({ length: OPEN_SHARDS }, (_, shard) => `${kind === 'open' ? 'CHKOPEN' : 'CHKUNK'}#${shard}`);
+
+export function openIndexAttributes(kind: 'open' | 'unknown', createdAt: string, reference: string): { GSI2PK: string; GSI2SK: string } {
+  return { GSI2PK: `${kind === 'open' ? 'CHKOPEN' : 'CHKUNK'}#${randomInt(OPEN_SHARDS)}`, GSI2SK: `${createdAt}#${reference}` };
+}
+
+export function checkoutItem(checkout: NewCheckout): Item {
+  return {
+    ...keys.checkout(checkout.reference),
+    type: 'checkout',
+    ...checkout,
+    status: 'PENDING' satisfies CheckoutStatus,
+    paymentType: null,
+    cardAttempt: 0,
+    ...openIndexAttributes('open', checkout.createdAt, checkout.reference),
+  };
+}
+
+/** The tx_ref's reservation in its account: its conditional put makes one checkout per (account, tx_ref). */
+export function checkoutTxRefItem(accountId: string, txRef: string, reference: string, createdAt: string): Item {
+  return { ...keys.checkoutTxRef(accountId, txRef), type: 'checkoutTxRef', accountId, txRef, reference, createdAt };
+}
+
+const str = (value: unknown): string | null => (typeof value === 'string' ? value : null);
+
+/** The checkout object of GET /api/checkout/{tx_ref} (spec 2.6, plus paid_at, product and the paying invoice). */
+export function checkoutView(item: Item): Record<string, unknown> {
+  return {
+    tx_ref: item.txRef,
+    reference: item.reference,
+    status: item.status,
+    title: item.title,
+    quantity: Number(item.quantity),
+    amount: formatCents(Number(item.amountCents)),
+    total: formatCents(Number(item.totalCents)),
+    email: item.email,
+    first_name: item.firstName,
+    last_name: item.lastName,
+    payment_type: str(item.paymentType),
+    created_at: item.createdAt,
+    paid_at: str(item.paidAt),
+    product: { reference: str(item.productReference), name: str(item.productName) ?? item.title },
+    invoice_reference: str(item.invoiceReference),
+  };
+}
+
+/** The `order` object of order events (spec 6.1): the paid checkout as a product sale. */
+export function orderEventData(item: Item, status: OrderStatus, paidAt: string): Record<string, unknown> {
+  return {
+    order: {
+      reference: item.reference,
+      tx_ref: item.txRef,
+      status,
+      total: formatCents(Number(item.totalCents)),
+      quantity: Number(item.quantity),
+      product: { reference: str(item.productReference), name: str(item.productName) ?? item.title },
+      customer: { name: `${String(item.firstName)} ${String(item.lastName)}`, email: item.email },
+      paid_at: paidAt,
+      invoice_reference: str(item.invoiceReference),
+    },
+  };
+}
+
+/** Where the payer goes once the checkout is settled: the merchant's callback_url with tx_ref and status added. */
+export function callbackRedirect(item: Item): string {
+  const url = new URL(String(item.callbackUrl));
+  url.searchParams.set('tx_ref', String(item.txRef));
+  url.searchParams.set('status', String(item.status));
+  return url.toString();
+}
+
+// ---- Links and the card form's CSRF token (keyed with the service's link key, separated by purpose) ----
+
+function mac(key: Buffer, text: string): string {
+  return createHmac('sha256', key).update(text).digest('base64url').slice(0, 32);
+}
+
+function sameText(a: string, b: string): boolean {
+  const x = Buffer.from(a);
+  const y = Buffer.from(b);
+  return x.length === y.length && timingSafeEqual(x, y);
+}
+
+/** The page link's token: only who received the 303 (the payer's browser) knows the page. */
+export function checkoutPageToken(reference: string, key: Buffer): string {
+  return mac(key, `checkout-page:${reference}`);
+}
+
+export function checkoutPageTokenMatches(reference: string, token: string, key: Buffer): boolean {
+  return CHECKOUT_REFERENCE_SHAPE.test(reference) && sameText(checkoutPageToken(reference, key), token);
+}
+
+export function checkoutPagePath(reference: string, key: Buffer): string {
+  return `/checkout/${reference}/${checkoutPageToken(reference, key)}`;
+}
+
+/** The CSRF cookie's name and a fresh value (the page sets it; the card form's token is bound to it). */
+export const CSRF_COOKIE = 'chk_csrf';
+export const CSRF_COOKIE_SHAPE = /^[A-Za-z0-9_-]{32}$/;
+
+export function newCsrfCookieValue(): string {
+  return randomBytes(24).toString('base64url');
+}
+
+/** The card form's hidden token: bound to the checkout and to the browser's cookie (double submit, signed). */
+export function csrfToken(reference: string, cookieValue: string, key: Buffer): string {
+  return mac(key, `checkout-csrf:${reference}:${cookieValue}`);
+}
+
+export function csrfTokenMatches(reference: string, cookieValue: string | undefined, token: string | undefined, key: Buffer): boolean {
+  if (cookieValue === undefined || token === undefined || !CSRF_COOKIE_SHAPE.test(cookieValue)) return false;
+  return sameText(csrfToken(reference, cookieValue, key), token);
+}
+
+/** The cookie's value among the request's cookies (API Gateway v2 `cookies`: "name=value" strings). */
+export function cookieValue(cookies: readonly string[] | undefined, name: string): string | undefined {
+  for (const cookie of cookies ?? []) {
+    const at = cookie.indexOf('=');
+    if (at > 0 && cookie.slice(0, at).trim() === name) return cookie.slice(at + 1).trim();
+  }
+  return undefined;
+}
+
+/** The Set-Cookie of the CSRF cookie: this checkout's path only, no script access, never sent cross-site. */
+export function csrfSetCookie(reference: string, value: string, secure: boolean): string {
+  return `${CSRF_COOKIE}=${value}; Path=/checkout/${reference}; HttpOnly; SameSite=Strict; Max-Age=86400${secure ? '; Secure' : ''}`;
+}

@@ -1,0 +1,138 @@
+import { newEvent, outboxWrite } from '../events/outbox';
+import { ConflictError } from '../http/errors';
+import type { Item } from '../storage/dynamo';
+import { keys } from '../storage/keys';
+import type { TxWrite } from '../storage/transact';
+import { type CheckoutPaymentType, openIndexAttributes, orderEventData, type UnknownCardAttempt } from './record';
+import { type OrderStatus, orderMove, PAYABLE_FROM } from './transitions';
+
+/** The checkout was paid (or abandoned) by another request first: nothing of this one was written. */
+export class CheckoutSettledError extends ConflictError {
+  constructor() {
+    super('This checkout was already paid', 'checkout_already_paid');
+  }
+}
+
+/** The checkout changed between its read and the transaction (a concurrent payment or order move): read again. */
+export class CheckoutChangedError extends ConflictError {
+  constructor() {
+    super('The checkout changed while the request ran', 'checkout_changed');
+  }
+}
+
+export type CheckoutPayment = { paymentType: CheckoutPaymentType; invoiceReference: string; paidAt: string };
+
+/** Whether a checkout in this status may still be paid (the moves table). */
+export function isPayable(status: unknown): boolean {
+  return PAYABLE_FROM.some((from) => from === status);
+}
+
+/**
+ * The writes that make a checkout PAID and record its order, for the SAME transaction as the payment's
+ * invoice, balance credit and invoice.paid: the checkout's status move (conditional on a status the
+ * table lets pay, so a checkout is paid once) and the order.paid event. The checkout leaves the
+ * upkeep's index.
+ */
+export function checkoutPaidWrites(table: string, checkout: Item, payment: CheckoutPayment, now: Date, onConflict: () => Error): TxWrite[] {
+  const from = Object.fromEntries(PAYABLE_FROM.map((status, i) => [`:from${i}`, status]));
+  const update: TxWrite = {
+    Update: {
+      TableName: table,
+      Key: keys.checkout(String(checkout.reference)),
+      UpdateExpression:
+        'SET #status = :paid, paymentType = :type, invoiceReference = :invoice, paidAt = :at, orderStatus = :paid REMOVE GSI2PK, GSI2SK, unknownAttempt',
+      ConditionExpression: `#status IN (${Object.keys(from).join(', ')})`,
+      ExpressionAttributeNames: { '#status': 'status' },
+      ExpressionAttributeValues: { ':paid': 'PAID', ':type': payment.paymentType, ':invoice': payment.invoiceReference, ':at': payment.paidAt, ...from },
+    },
+    onConditionFailed: onConflict,
+  };
+  const paid = { ...checkout, invoiceReference: payment.invoiceReference };
+  return [update, outboxWrite(table, String(checkout.accountId), newEvent('order.paid', orderEventData(paid, 'PAID', payment.paidAt), now))];
+}
+
+/**
+ * The writes of an order move (order.canceled, order.refunded) when the invoice that paid the checkout
+ * is canceled or refunded, for the same transaction as the invoice's move; none when the invoice is
+ * not the one behind the order (another payment of the same checkout) or the move is not allowed.
+ */
+export function orderMoveWrites(table: string, checkout: Item, invoiceReference: string, to: OrderStatus, at: string, now: Date): TxWrite[] {
+  if (checkout.status !== 'PAID' || checkout.invoiceReference !== invoiceReference) return [];
+  const move = orderMove(checkout.orderStatus as OrderStatus, to);
+  if (!move) return [];
+  return [
+    {
+      Update: {
+        TableName: table,
+        Key: keys.checkout(String(checkout.reference)),
+        UpdateExpression: 'SET orderStatus = :to, orderStatusAt = :at',
+        ConditionExpression: 'orderStatus = :from AND invoiceReference = :invoice',
+        ExpressionAttributeValues: { ':to': move.to, ':from': move.from, ':at': at, ':invoice': invoiceReference },
+      },
+      onConditionFailed: () => new CheckoutChangedError(),
+    },
+    outboxWrite(table, String(checkout.accountId), newEvent(move.event, orderEventData(checkout, move.to, String(checkout.paidAt)), now)),
+  ];
+}
+
+function checkoutUpdate(table: string, checkout: Item, update: string, condition: string, values: Record<string, unknown>): TxWrite {
+  return {
+    Update: {
+      TableName: table,
+      Key: keys.checkout(String(checkout.reference)),
+      UpdateExpression: update,
+      ConditionExpression: condition,
+      ExpressionAttributeNames: { '#status': 'status' },
+      ExpressionAttributeValues: values,
+    },
+    onConditionFailed: () => new CheckoutChangedError(),
+  };
+}
+
+/**
+ * A card attempt's answer was lost (timeout, provider failure): the checkout becomes UNKNOWN (it may
+ * have been charged) and keeps what the upkeep needs to ask the provider about that attempt; it moves
+ * to the upkeep's UNKNOWN partition. Conditional on the attempt number, so two attempts never mix.
+ */
+export function cardAnswerLostWrites(table: string, checkout: Item, lost: UnknownCardAttempt): TxWrite[] {
+  const index = openIndexAttributes('unknown', String(checkout.createdAt), String(checkout.reference));
+  return [
+    checkoutUpdate(
+      table,
+      checkout,
+      'SET #status = :unknown, unknownAttempt = :lost, GSI2PK = :pk, GSI2SK = :sk',
+      '#status IN (:pending, :unknown) AND cardAttempt = :attempt',
+      { ':unknown': 'UNKNOWN', ':pending': 'PENDING', ':lost': lost, ':pk': index.GSI2PK, ':sk': index.GSI2SK, ':attempt': Number(checkout.cardAttempt ?? 0) },
+    ),
+  ];
+}
+
+/**
+ * A card attempt was declined (or, asked again, the provider says the lost attempt was not charged):
+ * the checkout is PENDING again with the next attempt number (a new idempotency key for the next
+ * card), back in the upkeep's open partition.
+ */
+export function cardAttemptSettledWrites(table: string, checkout: Item): TxWrite[] {
+  const index = openIndexAttributes('open', String(checkout.createdAt), String(checkout.reference));
+  const attempt = Number(checkout.cardAttempt ?? 0);
+  return [
+    checkoutUpdate(
+      table,
+      checkout,
+      'SET #status = :pending, cardAttempt = :next, GSI2PK = :pk, GSI2SK = :sk REMOVE unknownAttempt',
+      '#status IN (:pending, :unknown) AND cardAttempt = :attempt',
+      { ':pending': 'PENDING', ':unknown': 'UNKNOWN', ':next': attempt + 1, ':attempt': attempt, ':pk': index.GSI2PK, ':sk': index.GSI2SK },
+    ),
+  ];
+}
+
+/** CHECKOUT_TTL passed with no payment: PENDING → ABANDONED (never an UNKNOWN one), out of the upkeep's index. */
+export function abandonWrites(table: string, checkout: Item, at: string): TxWrite[] {
+  return [
+    checkoutUpdate(table, checkout, 'SET #status = :abandoned, abandonedAt = :at REMOVE GSI2PK, GSI2SK', '#status = :pending', {
+      ':abandoned': 'ABANDONED',
+      ':pending': 'PENDING',
+      ':at': at,
+    }),
+  ];
+}

@@ -1,0 +1,103 @@
+import { QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { unusedInvoiceReference, voidUnlessRecorded } from '../invoices/create';
+import { logger } from '../logger';
+import { withProviderTimeout } from '../providers/port';
+import { providerFor } from '../providers/select';
+import type { Runtime } from '../runtime';
+import { SWEEP_INDEX } from '../events/sweep-index';
+import type { Item } from '../storage/dynamo';
+import { commitWrites } from '../storage/transact';
+import { checkoutByReference } from './lookup';
+import { checkoutCardPayment, newInvoiceIds } from './payments';
+import { openPartitions, type UnknownCardAttempt } from './record';
+import { abandonWrites, cardAttemptSettledWrites, CheckoutChangedError, CheckoutSettledError } from './settle';
+import { isAbandonDue } from './transitions';
+
+/** Items read from one index partition per run: a bigger backlog is finished by the next runs. */
+const PAGE = 100;
+
+async function indexed(runtime: Runtime, partition: string, before?: string): Promise<string[]> {
+  const out = await runtime.db.send(
+    new QueryCommand({
+      TableName: runtime.config.tableName,
+      IndexName: SWEEP_INDEX,
+      KeyConditionExpression: before === undefined ? 'GSI2PK = :p' : 'GSI2PK = :p AND GSI2SK < :before',
+      ExpressionAttributeValues: before === undefined ? { ':p': partition } : { ':p': partition, ':before': before },
+      ProjectionExpression: 'PK',
+      Limit: PAGE,
+    }),
+  );
+  return (out.Items ?? []).map((item) => String(item.PK).replace(/^CHK#/, ''));
+}
+
+export type UpkeepOutcome = { abandoned: number; paid: number; reopened: number; waiting: number; failed: number };
+
+/**
+ * Resolves one UNKNOWN checkout by asking the provider about its lost card attempt: approved → the
+ * payment is recorded as the card form would have (invoice, credit, events, PAID); declined, or never
+ * received once the grace has passed → PENDING again (next attempt); otherwise it waits for the next run.
+ */
+async function resolveUnknown(runtime: Runtime, checkout: Item, now: Date): Promise<'paid' | 'reopened' | 'waiting'> {
+  const lost = checkout.unknownAttempt as UnknownCardAttempt | undefined;
+  const table = runtime.config.tableName;
+  if (!lost) {
+    await commitWrites(runtime.db, cardAttemptSettledWrites(table, checkout));
+    return 'reopened';
+  }
+  const status = await withProviderTimeout(providerFor(runtime.config).cardAuthorizationStatus(lost.providerKey), runtime.config.payments.timeoutMs);
+  if (status.outcome === 'approved') {
+    const reference = await unusedInvoiceReference(runtime);
+    const payment = await checkoutCardPayment(runtime, checkout, newInvoiceIds(now, reference), lost, status, now);
+    try {
+      await commitWrites(runtime.db, payment.writes);
+    } catch (err) {
+      // Paid meanwhile (a Pix): this authorization must not stay charged.
+      if (err instanceof CheckoutSettledError) await voidUnlessRecorded(runtime, reference, status.transactionId);
+      throw err;
+    }
+    logger.info('checkout card payment confirmed by the provider after a lost answer', { checkout: checkout.reference, invoice: reference });
+    return 'paid';
+  }
+  // A request the provider never received may still arrive within its own timeout: wait that long before reopening.
+  const graceMs = 2 * runtime.config.payments.timeoutMs;
+  if (status.outcome === 'not_found' && now.getTime() - Date.parse(lost.at) < graceMs) return 'waiting';
+  await commitWrites(runtime.db, cardAttemptSettledWrites(table, checkout));
+  return 'reopened';
+}
+
+/**
+ * The checkout upkeep (a scheduled function in AWS, a timer locally): resolves every UNKNOWN checkout
+ * with the provider, and abandons every PENDING checkout older than CHECKOUT_TTL. Each move is
+ * conditional on the status read, so a payment arriving meanwhile wins and the run moves on.
+ */
+export async function checkoutUpkeep(runtime: Runtime, now: Date): Promise<UpkeepOutcome> {
+  const outcome: UpkeepOutcome = { abandoned: 0, paid: 0, reopened: 0, waiting: 0, failed: 0 };
+  const ttlSeconds = runtime.config.checkout.ttlSeconds;
+  const settle = async (reference: string, act: (checkout: Item) => Promise<keyof UpkeepOutcome | undefined>) => {
+    try {
+      const checkout = await checkoutByReference(runtime, reference);
+      const result = checkout ? await act(checkout) : undefined;
+      if (result) outcome[result] += 1;
+    } catch (err) {
+      if (err instanceof CheckoutChangedError || err instanceof CheckoutSettledError) return;
+      outcome.failed += 1;
+      logger.error('checkout upkeep failed on one checkout', { checkout: reference, error: err instanceof Error ? err.message : 'unknown' });
+    }
+  };
+  for (const partition of openPartitions('unknown')) {
+    for (const reference of await indexed(runtime, partition)) {
+      await settle(reference, async (checkout) => (checkout.status === 'UNKNOWN' ? resolveUnknown(runtime, checkout, now) : undefined));
+    }
+  }
+  const cutoff = new Date(now.getTime() - ttlSeconds * 1000).toISOString();
+  for (const partition of openPartitions('open')) {
+    for (const reference of await indexed(runtime, partition, cutoff)) {
+      await settle(reference, async (checkout) => {
+        if (!isAbandonDue(checkout.status as 'PENDING', Date.parse(String(checkout.createdAt)), now.getTime(), ttlSeconds)) return undefined;
+        await commitWrites(runtime.db, abandonWrites(runtime.config.tableName, checkout, now.toISOString()));
+        return 'abandoned';
+      });
+    }
+  }
+  return outcome;
+}

@@ -1,0 +1,77 @@
+import { z } from 'zod';
+import { moneyString } from './balance';
+
+/** The entry form's fields (application/x-www-form-urlencoded), for the OpenAPI document; shared/checkout/form.ts validates them. */
+export const checkoutEntryFormSchema = z
+  .object({
+    public_key: z.string().max(100).describe('Your public key (PUB-…); never the secret key'),
+    tx_ref: z
+      .string()
+      .regex(/^[A-Za-z0-9_.:-]{1,100}$/)
+      .describe('Your reference for this sale: one checkout per tx_ref'),
+    callback_url: z.url().max(2048).describe('https URL the payer returns to, with tx_ref and status added to its query'),
+    title: z.string().min(1).max(255),
+    quantity: z.string().regex(/^\d+$/).describe('1 to 100000'),
+    amount: z
+      .string()
+      .regex(/^\d{1,13}(\.\d{1,2})?$/)
+      .describe('Unit price, > 0, at most 2 decimals; amount × quantity at most 99999999.99'),
+    email: z.email().max(255),
+    first_name: z.string().min(1).max(100),
+    last_name: z.string().min(1).max(100),
+    product_reference: z.string().max(100).optional(),
+    product_name: z.string().max(255).optional(),
+    signature: z
+      .string()
+      .regex(/^[0-9a-fA-F]{64}$/)
+      .optional()
+      .describe('Hex HMAC-SHA256 of the canonical form with your checkout signing secret; required when your account requires signed forms'),
+  })
+  .meta({ id: 'CheckoutEntryForm', description: 'The hosted checkout entry form, posted by the payer’s browser from your page.' });
+
+export const checkoutPageParamsSchema = z.object({ reference: z.string().max(20), token: z.string().max(64) });
+
+/** The card form of the checkout page (posted by the payer's browser; the number and CVV are never stored or logged). */
+export const checkoutCardFormSchema = z
+  .object({
+    creditcard_holder: z.string().max(100),
+    creditcard_number: z.string().regex(/^\d{12,19}$/),
+    creditcard_cvv: z.string().regex(/^\d{3,4}$/),
+    creditcard_month: z.string().regex(/^\d{1,2}$/),
+    creditcard_year: z.string().regex(/^\d{4}$/),
+    creditcard_brand: z.string().max(30),
+    installments: z.string().regex(/^\d{1,2}$/),
+    csrf_token: z.string().max(64).describe('The token of the page the form came from (bound to its cookie)'),
+  })
+  .meta({ id: 'CheckoutCardForm' });
+
+export const checkoutStatusSchema = z
+  .object({
+    status: z.enum(['PENDING', 'PAID', 'ABANDONED', 'UNKNOWN']),
+    redirect_url: z.string().nullable().describe('Once PAID: the callback URL with tx_ref and status'),
+  })
+  .meta({ id: 'CheckoutStatus' });
+
+export const checkoutTxRefParamsSchema = z.object({ tx_ref: z.string().max(300) });
+
+export const checkoutSchema = z
+  .object({
+    tx_ref: z.string(),
+    reference: z.string().describe('CHK-XXXXXXXX'),
+    status: z.enum(['PENDING', 'PAID', 'ABANDONED', 'UNKNOWN']),
+    title: z.string(),
+    quantity: z.number().int(),
+    amount: moneyString,
+    total: moneyString,
+    email: z.string(),
+    first_name: z.string(),
+    last_name: z.string(),
+    payment_type: z.enum(['pix', 'creditcard']).nullable(),
+    created_at: z.string(),
+    paid_at: z.string().nullable(),
+    product: z.object({ reference: z.string().nullable(), name: z.string() }),
+    invoice_reference: z.string().nullable().describe('The invoice that paid the checkout'),
+  })
+  .meta({ id: 'Checkout' });
+
+export const checkoutResponseSchema = z.object({ checkout: checkoutSchema }).meta({ id: 'CheckoutResponse' });
