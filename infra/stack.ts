@@ -1,6 +1,4 @@
-import { App, CfnOutput, Duration, RemovalPolicy, Stack, Validations, type StackProps } from 'aws-cdk-lib';
-import * as events from 'aws-cdk-lib/aws-events';
-import * as targets from 'aws-cdk-lib/aws-events-targets';
+import { App, CfnOutput, RemovalPolicy, Stack, Validations, type StackProps } from 'aws-cdk-lib';
 import { AccessLogFormat } from 'aws-cdk-lib/aws-apigateway';
 import * as apigw from 'aws-cdk-lib/aws-apigatewayv2';
 import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations';
@@ -11,14 +9,14 @@ import type * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
 import * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
 import { AwsSolutionsChecks } from 'cdk-nag';
 import type { Construct } from 'constructs';
-import type { AnyRoute } from '../shared/http/route';
+import { type AnyRoute, pathParameterNames } from '../shared/http/route';
 import { fallbackHandler, routeList, routes } from '../shared/routes';
 import { tableShape } from '../shared/storage/table';
 import { ApiFunction } from './cdk/api-function';
 import { readSettings, type StackSettings } from './cdk/settings';
-import { grantsOf, grantTableAccess, QUEUE_WORKER_GRANTS, routeGrants, STREAM_CONSUMER_GRANTS, SWEEP_GRANTS } from './cdk/table-access';
-import { consumeQueue, consumeStream, ServiceQueue, StreamFailureQueue, sweepErrorsAlarm } from './cdk/workers';
-import { queueList, queues, streamConsumerList, streamForwarder, sweepWorker } from '../shared/queues';
+import { CHECKOUT_UPKEEP_GRANTS, grantsOf, grantTableAccess, QUEUE_WORKER_GRANTS, routeGrants, STREAM_CONSUMER_GRANTS, SWEEP_GRANTS } from './cdk/table-access';
+import { consumeQueue, consumeStream, runOnSchedule, scheduledErrorsAlarm, ServiceQueue, StreamFailureQueue } from './cdk/workers';
+import { checkoutUpkeepWorker, queueList, queues, streamConsumerList, streamForwarder, sweepWorker } from '../shared/queues';
 
 export const STACK_NAME = 'PaymentGatewayStack';
 export const SERVICE_NAME = 'payment-gateway';
@@ -53,7 +51,7 @@ export class PaymentGatewayStack extends Stack {
   readonly domain: apigw.DomainName | undefined;
   /** Where clients reach the API: `https://<domainName>`, or the execute-api endpoint without a custom domain. */
   readonly baseUrl: string;
-  /** One function per route id, plus `Fallback`, each queue's `<id>Worker` and each stream consumer. */
+  /** One function per route id, plus `Fallback`, each queue's `<id>Worker`, each stream consumer, the sweep and the checkout upkeep. */
   readonly functions: ReadonlyMap<string, ApiFunction>;
   /** The service's queues (each with its DLQ and alarm), by queue id. */
   readonly queues: ReadonlyMap<string, ServiceQueue>;
@@ -161,13 +159,20 @@ export class PaymentGatewayStack extends Stack {
     });
     grantTableAccess(sweep.role, this.table, SWEEP_GRANTS);
     for (const queue of serviceQueues.values()) queue.queue.grantSendMessages(sweep.role);
-    new events.Rule(this, 'SweepSchedule', {
-      description: 'Runs the sweep of unforwarded stream items',
-      schedule: events.Schedule.rate(Duration.minutes(sweepWorker.everyMinutes)),
-      targets: [new targets.LambdaFunction(sweep.fn, { retryAttempts: 2 })],
-    });
-    alarms.set('Sweep errors', sweepErrorsAlarm(this, sweep));
+    runOnSchedule(this, 'SweepSchedule', sweep, sweepWorker.everyMinutes, 'Runs the sweep of unforwarded stream items');
+    alarms.set(
+      'Sweep errors',
+      scheduledErrorsAlarm(
+        this,
+        'SweepErrors',
+        sweep,
+        'The sweep of unforwarded stream items failed twice in a row: withdrawals or webhooks the stream lost stay unforwarded. Check its logs.',
+      ),
+    );
     functions.set(sweepWorker.id, sweep);
+    const upkeep = this.addCheckoutUpkeep(environment);
+    alarms.set(`${checkoutUpkeepWorker.id} errors`, upkeep.alarm);
+    functions.set(checkoutUpkeepWorker.id, upkeep.fn);
     this.functions = functions;
     this.alarms = alarms;
 
@@ -306,6 +311,39 @@ export class PaymentGatewayStack extends Stack {
     );
   }
 
+  /**
+   * The checkout upkeep, every few minutes: abandons checkouts past CHECKOUT_TTL and settles UNKNOWN
+   * card attempts with the provider. It runs with the API functions' environment and base URL (the
+   * same provider settings and the same CHECKOUT_TTL and PROVIDER_TIMEOUT_MS, both the code's
+   * defaults), reads the master key (a confirmed card payment's invoice seals the payer's data) and
+   * sends to no queue (its order and invoice events reach the webhooks through the table stream).
+   */
+  private addCheckoutUpkeep(environment: Record<string, string>): { fn: ApiFunction; alarm: cloudwatch.Alarm } {
+    const fn = new ApiFunction(this, checkoutUpkeepWorker.id, {
+      handler: checkoutUpkeepWorker.handler,
+      environment: { ...environment, PUBLIC_BASE_URL: this.baseUrl },
+      logRetention: this.settings.logRetention,
+      description: 'abandons hosted checkouts past CHECKOUT_TTL and settles card attempts whose answer was lost',
+      timeoutSeconds: checkoutUpkeepWorker.timeoutSeconds,
+    });
+    grantTableAccess(fn.role, this.table, CHECKOUT_UPKEEP_GRANTS);
+    this.masterKey.grantRead(fn.role);
+    runOnSchedule(
+      this,
+      'CheckoutUpkeepSchedule',
+      fn,
+      checkoutUpkeepWorker.everyMinutes,
+      'Runs the checkout upkeep (abandons expired checkouts, settles UNKNOWN ones)',
+    );
+    const alarm = scheduledErrorsAlarm(
+      this,
+      'CheckoutUpkeepErrors',
+      fn,
+      'The checkout upkeep failed in two 10-minute periods in a row: UNKNOWN card payments stay unsettled (payers wait, or a charge goes unrecorded) and expired checkouts stay open. Check its logs.',
+    );
+    return { fn, alarm };
+  }
+
   private addRoute(route: AnyRoute, environment: Record<string, string>): ApiFunction {
     const fn = new ApiFunction(this, route.id, {
       handler: route.handler,
@@ -342,8 +380,11 @@ export function authorizationReason(route: AnyRoute | undefined): string {
   if (route.usesProviderCredentials) {
     return "Called by the payment provider, not by merchants: the Lambda verifies the provider's HMAC signature (secret in Secrets Manager) before anything changes, and answers 401 otherwise.";
   }
-  if (route.usesMasterKey) {
-    return "A payer's link: the Lambda serves the page only when the link's token is the HMAC of the reference under a key derived from the master key (unguessable), and a 404 otherwise.";
+  if (route.id === routes.checkoutEntry.id) {
+    return "The hosted checkout's entry form, posted from merchants' pages by payers' browsers (no credentials can be kept there): the Lambda creates a pending checkout only for a known public key of an enabled account, checks the form's HMAC signature where the account requires one, and counts calls per client IP; it returns nothing but a redirect to that checkout's page.";
+  }
+  if (route.usesMasterKey && pathParameterNames(route.path).includes('token')) {
+    return "A payer's link (a boleto or checkout page, its card form, its status): the Lambda answers only when the link's token is the HMAC of the reference under a key derived from the master key (unguessable), and a 404 otherwise.";
   }
   if (route.access === 'none') return 'Public on purpose: this route serves no account data (the OpenAPI document of the API).';
   throw new Error(`Route ${route.id} has no authorization and no reason for it: give it auth, or state why it may be public`);

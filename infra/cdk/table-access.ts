@@ -28,6 +28,9 @@ export const KEY = {
   event: 'EVT#*',
   delivery: 'DLV#*',
   cep: 'CEP#*',
+  /** A hosted checkout (CHK#CHK-…) and a merchant's tx_ref reservation pointing to it. */
+  checkout: 'CHK#*',
+  checkoutTxRef: 'CHKTX#*',
   ipCounter: (limitClass: string) => `RL#${limitClass}#*`,
   /** GSI1 partitions of an account's lists. */
   invoiceList: 'ACCT#*#INVOICES',
@@ -35,9 +38,12 @@ export const KEY = {
   deliveryList: 'ACCT#*#DELIVERIES',
   /** GSI2 partitions of the sweep's index (shared/events/sweep-index.ts). */
   sweep: 'SWEEP#*',
+  /** GSI2 partitions of the checkout upkeep (shared/checkout/record.ts openPartitions): open and UNKNOWN checkouts. */
+  checkoutOpen: 'CHKOPEN#*',
+  checkoutUnknown: 'CHKUNK#*',
 } as const;
 
-/** The sweep's index: items the stream has not forwarded yet. */
+/** GSI2: the sweep's index (items the stream has not forwarded yet), beside the checkout upkeep's partitions of open checkouts. */
 export const SWEEP_INDEX = 'GSI2';
 
 /** Leaving the sweep's index once forwarded: only the index attributes of a withdraw or an event. */
@@ -77,7 +83,7 @@ export function pipelineGrants(route: AnyRoute): TableGrant[] {
         : { actions: ['UpdateItem'], keys: [KEY.account] },
     );
   }
-  if (route.rateLimit === 'auth' || route.rateLimit === 'cep') {
+  if (route.rateLimit === 'auth' || route.rateLimit === 'cep' || route.rateLimit === 'checkout') {
     grants.push({ actions: ['UpdateItem'], keys: [KEY.ipCounter(route.rateLimit)], attributes: IP_COUNTER_ATTRIBUTES });
   }
   if (route.auth === 'bearer' && route.rateLimit !== 'account') grants.push({ actions: ['GetItem'], keys: [KEY.account] });
@@ -140,13 +146,36 @@ export const ROUTE_GRANTS: Readonly<Record<string, readonly TableGrant[]>> = {
   [routes.webhookDeliveries.id]: [{ actions: ['Query'], keys: [KEY.deliveryList], index: LIST_INDEX }],
   // Invoice or withdraw read, then ONE transaction: its status, the balance, the outbox event
   // (shared/invoices/apply-notification.ts, shared/withdrawals/apply-outcome.ts).
+  // For an invoice of a hosted checkout, the checkout is read and moved (PAID, or its order canceled
+  // or refunded) in the same transaction, with its order event (shared/checkout/settle.ts).
   [routes.providerNotification.id]: [
-    { actions: ['GetItem'], keys: [KEY.invoice, KEY.withdraw] },
-    { actions: ['UpdateItem'], keys: [KEY.invoice, KEY.withdraw, KEY.account] },
+    { actions: ['GetItem'], keys: [KEY.invoice, KEY.withdraw, KEY.checkout] },
+    { actions: ['UpdateItem'], keys: [KEY.invoice, KEY.withdraw, KEY.account, KEY.checkout] },
     { actions: ['PutItem'], keys: [KEY.event] },
   ],
   // The boleto's invoice (functions/boleto/page.ts).
   [routes.boletoPage.id]: [{ actions: ['GetItem'], keys: [KEY.invoice] }],
+  // The public key and its account, the tx_ref's reservation and its checkout (shared/checkout/lookup.ts);
+  // then the checkout, the reservation and the Pix invoice with its id pointer in one transaction
+  // (functions/checkout/entry.ts, shared/checkout/payments.ts). The per-IP counter is the pipeline's.
+  [routes.checkoutEntry.id]: [
+    { actions: ['GetItem'], keys: [KEY.publicKey, KEY.account, KEY.checkoutTxRef, KEY.checkout] },
+    { actions: ['PutItem'], keys: [KEY.checkout, KEY.checkoutTxRef, KEY.invoice, KEY.invoiceId] },
+  ],
+  // The checkout of the link and its Pix invoice (shared/checkout/page-answer.ts).
+  [routes.checkoutPage.id]: [{ actions: ['GetItem'], keys: [KEY.checkout, KEY.invoice] }],
+  // The checkout, the account's card setting, the Pix invoice (the page again) and the unused and
+  // recorded checks of the card invoice's reference; approved: the card invoice and its pointer, the
+  // balance credit, invoice.paid, the checkout's move and order.paid in one transaction; declined or
+  // lost: the checkout's attempt (functions/checkout/card.ts, shared/checkout/payments.ts, settle.ts).
+  [routes.checkoutCard.id]: [
+    { actions: ['GetItem'], keys: [KEY.checkout, KEY.account, KEY.invoice] },
+    { actions: ['PutItem'], keys: [KEY.invoice, KEY.invoiceId, KEY.event] },
+    { actions: ['UpdateItem'], keys: [KEY.checkout, KEY.account] },
+  ],
+  [routes.checkoutStatus.id]: [{ actions: ['GetItem'], keys: [KEY.checkout] }],
+  // The tx_ref's reservation, then its checkout (shared/checkout/lookup.ts).
+  [routes.getCheckout.id]: [{ actions: ['GetItem'], keys: [KEY.checkoutTxRef, KEY.checkout] }],
   [routes.openApiDocument.id]: [],
 };
 
@@ -169,6 +198,20 @@ export const STREAM_CONSUMER_GRANTS: Readonly<Record<string, readonly TableGrant
 
 /** The sweep (functions/workers/sweep.ts): what is still in its index, forwarded like the stream does. */
 export const SWEEP_GRANTS: readonly TableGrant[] = [{ actions: ['Query'], keys: [KEY.sweep], index: SWEEP_INDEX }, LEAVE_SWEEP_INDEX];
+
+/**
+ * The checkout upkeep (functions/workers/checkout-upkeep.ts, shared/checkout/upkeep.ts): the open and
+ * UNKNOWN partitions of GSI2, each checkout re-read, the card invoice's reference checked unused (and
+ * recorded, before a void); an abandon or a reopen moves the checkout; a card payment the provider
+ * confirms is recorded as the card form records it: the invoice and its pointer, the balance credit,
+ * invoice.paid, the checkout's move and order.paid.
+ */
+export const CHECKOUT_UPKEEP_GRANTS: readonly TableGrant[] = [
+  { actions: ['Query'], keys: [KEY.checkoutOpen, KEY.checkoutUnknown], index: SWEEP_INDEX },
+  { actions: ['GetItem'], keys: [KEY.checkout, KEY.invoice] },
+  { actions: ['UpdateItem'], keys: [KEY.checkout, KEY.account] },
+  { actions: ['PutItem'], keys: [KEY.invoice, KEY.invoiceId, KEY.event] },
+];
 
 /** A row of one of the tables above; a function without one stops the synthesis. */
 export function grantsOf(table: Readonly<Record<string, readonly TableGrant[]>>, id: string): readonly TableGrant[] {

@@ -1,6 +1,8 @@
 import { Duration, Validations } from 'aws-cdk-lib';
 import * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
 import * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
+import * as events from 'aws-cdk-lib/aws-events';
+import * as targets from 'aws-cdk-lib/aws-events-targets';
 import * as lambda from 'aws-cdk-lib/aws-lambda';
 import { DynamoEventSource, SqsDlq, SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
 import * as sqs from 'aws-cdk-lib/aws-sqs';
@@ -150,11 +152,24 @@ export function consumeStream(scope: Construct, fn: ApiFunction, table: dynamodb
   return { errors, iteratorAge };
 }
 
-/** The sweep failing means items the stream lost are not being forwarded either: page. */
-export function sweepErrorsAlarm(scope: Construct, sweep: ApiFunction): cloudwatch.Alarm {
-  return new cloudwatch.Alarm(scope, 'SweepErrors', {
-    alarmDescription: 'The sweep of unforwarded stream items failed twice in a row: withdrawals or webhooks the stream lost stay unforwarded. Check its logs.',
-    metric: sweep.fn.metricErrors({ period: Duration.minutes(10), statistic: cloudwatch.Stats.SUM }),
+/**
+ * Runs a function every `everyMinutes` minutes (an EventBridge rule). EventBridge retries a delivery
+ * Lambda refused (throttled) twice; a run that fails inside the function is Lambda's asynchronous
+ * retry, and the next run comes anyway.
+ */
+export function runOnSchedule(scope: Construct, id: string, fn: ApiFunction, everyMinutes: number, description: string): events.Rule {
+  return new events.Rule(scope, id, {
+    description,
+    schedule: events.Schedule.rate(Duration.minutes(everyMinutes)),
+    targets: [new targets.LambdaFunction(fn.fn, { retryAttempts: 2 })],
+  });
+}
+
+/** A scheduled function failing in two 10-minute periods in a row: page (one failed run that the next one fixes does not). */
+export function scheduledErrorsAlarm(scope: Construct, id: string, fn: ApiFunction, description: string): cloudwatch.Alarm {
+  return new cloudwatch.Alarm(scope, id, {
+    alarmDescription: description,
+    metric: fn.fn.metricErrors({ period: Duration.minutes(10), statistic: cloudwatch.Stats.SUM }),
     threshold: 1,
     evaluationPeriods: 2,
     datapointsToAlarm: 2,

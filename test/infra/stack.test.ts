@@ -11,7 +11,8 @@ import { AwsSolutionsChecks } from 'cdk-nag';
 import { describe, expect, it } from 'vitest';
 import { routeList, routes } from '../../shared/routes';
 import { keys } from '../../shared/storage/keys';
-import { queueList, queues, streamConsumerList, streamForwarder, sweepWorker } from '../../shared/queues';
+import { checkoutUpkeepWorker, queueList, queues, streamConsumerList, streamForwarder, sweepWorker } from '../../shared/queues';
+import { openPartitions } from '../../shared/checkout/record';
 import { API_GATEWAY_INTEGRATION_LIMIT_SECONDS, ApiFunction } from '../../infra/cdk/api-function';
 import { DEFAULT_SETTINGS } from '../../infra/cdk/settings';
 import { KEY, routeGrants } from '../../infra/cdk/table-access';
@@ -46,9 +47,16 @@ describe('API routes and functions', () => {
     }
   });
 
-  it('runs one Node 22 arm64 function per route, the fallback, one per queue, one per stream consumer and the sweep', () => {
+  it('runs one Node 22 arm64 function per route, the fallback, one per queue, one per stream consumer, the sweep and the checkout upkeep', () => {
     expect(ALL_FUNCTION_IDS.sort()).toEqual(
-      [...routeList.map((r) => r.id), 'Fallback', ...queueList.map((q) => `${q.id}Worker`), ...streamConsumerList.map((c) => c.id), sweepWorker.id].sort(),
+      [
+        ...routeList.map((r) => r.id),
+        'Fallback',
+        ...queueList.map((q) => `${q.id}Worker`),
+        ...streamConsumerList.map((c) => c.id),
+        sweepWorker.id,
+        checkoutUpkeepWorker.id,
+      ].sort(),
     );
     template.resourceCountIs('AWS::Lambda::Function', ALL_FUNCTION_IDS.length);
     for (const fn of Object.values(template.findResources('AWS::Lambda::Function'))) {
@@ -346,7 +354,7 @@ describe('queues, the stream and their alarms', () => {
     expect(byMetric.Errors).toMatchObject({ Namespace: 'AWS/Lambda', Statistic: 'Sum', Threshold: 1, ComparisonOperator: 'GreaterThanOrEqualToThreshold' });
   });
 
-  it('has exactly the alarms it names: each DLQ, the failure queue, the forwarder errors and iterator age, the sweep errors', () => {
+  it('has exactly the alarms it names: each DLQ, the failure queue, the forwarder errors and iterator age, the sweep and checkout upkeep errors', () => {
     expect([...stack.alarms.keys()].sort()).toEqual(
       [
         'payouts DLQ depth',
@@ -355,9 +363,88 @@ describe('queues, the stream and their alarms', () => {
         'StreamForwarder errors',
         'StreamForwarder iterator age',
         'Sweep errors',
+        'CheckoutUpkeep errors',
       ].sort(),
     );
     template.resourceCountIs('AWS::CloudWatch::Alarm', stack.alarms.size);
+  });
+});
+
+describe('scheduled workers', () => {
+  const rulesFor = (id: string) =>
+    s
+      .ofType('AWS::Events::Rule')
+      .filter(([, r]) =>
+        (r.Properties?.Targets as { Arn: unknown }[]).some((t) => JSON.stringify(t.Arn) === JSON.stringify(getAtt(s.functionLogicalId(id), 'Arn'))),
+      );
+  const variables = (id: string) => (s.functionProps(id).Environment as { Variables: Json }).Variables;
+
+  it('runs the sweep and the checkout upkeep every 5 minutes, each from one rule allowed to invoke it, retried twice', () => {
+    template.resourceCountIs('AWS::Events::Rule', 2);
+    for (const worker of [sweepWorker, checkoutUpkeepWorker]) {
+      const rules = rulesFor(worker.id);
+      expect(rules, worker.id).toHaveLength(1);
+      const [ruleId, rule] = rules[0] ?? [];
+      expect(rule?.Properties, worker.id).toMatchObject({
+        ScheduleExpression: `rate(${worker.everyMinutes} minutes)`,
+        State: 'ENABLED',
+        Targets: [{ Arn: getAtt(s.functionLogicalId(worker.id), 'Arn'), RetryPolicy: { MaximumRetryAttempts: 2 } }],
+      });
+      template.hasResourceProperties('AWS::Lambda::Permission', {
+        Action: 'lambda:InvokeFunction',
+        FunctionName: getAtt(s.functionLogicalId(worker.id), 'Arn'),
+        Principal: 'events.amazonaws.com',
+        SourceArn: getAtt(ruleId ?? '', 'Arn'),
+      });
+    }
+    expect(checkoutUpkeepWorker.everyMinutes).toBe(5);
+  });
+
+  it('gives the checkout upkeep its 120 s, which ends a run before the next one starts', () => {
+    expect(s.functionProps(checkoutUpkeepWorker.id).Timeout).toBe(checkoutUpkeepWorker.timeoutSeconds);
+    expect(checkoutUpkeepWorker.timeoutSeconds).toBe(120);
+    expect(checkoutUpkeepWorker.timeoutSeconds).toBeLessThan(checkoutUpkeepWorker.everyMinutes * 60);
+  });
+
+  it("runs the checkout upkeep with the API functions' environment: same provider, base URL, CHECKOUT_TTL and provider timeout", () => {
+    const upkeep = variables(checkoutUpkeepWorker.id);
+    // The entry dates the Pix charge by CHECKOUT_TTL and the upkeep abandons by it: they must read the same value.
+    expect(upkeep).toEqual(variables(routes.checkoutEntry.id));
+    expect(upkeep.PUBLIC_BASE_URL).toEqual(stack.resolve(stack.api.apiEndpoint));
+    expect(Object.keys(upkeep).filter((name) => name === 'CHECKOUT_TTL' || name === 'PROVIDER_TIMEOUT_MS' || name === 'PAYMENT_PROVIDER')).toEqual([]);
+  });
+
+  it('lets the checkout upkeep read the master key (a confirmed card payment seals the payer), and no other secret or queue', () => {
+    const secretId = stack.getLogicalId(stack.masterKey.node.defaultChild as CfnSecret);
+    const statements = s.roleStatements(checkoutUpkeepWorker.id);
+    const secrets = statements.filter((st) => actionsOf([st]).some((a) => a.startsWith('secretsmanager:')));
+    expect(secrets.map((st) => st.Resource)).toEqual([{ Ref: secretId }]);
+    expect(actionsOf(secrets).sort()).toEqual(['secretsmanager:DescribeSecret', 'secretsmanager:GetSecretValue']);
+    expect(actionsOf(statements).filter((a) => a.startsWith('sqs:'))).toEqual([]);
+  });
+
+  it("alarms on the checkout upkeep's errors in two 10-minute periods in a row", () => {
+    const alarms = s
+      .ofType('AWS::CloudWatch::Alarm')
+      .filter(([, a]) =>
+        (a.Properties?.Dimensions as { Value: unknown }[]).some(
+          (d) => JSON.stringify(d.Value) === JSON.stringify({ Ref: s.functionLogicalId(checkoutUpkeepWorker.id) }),
+        ),
+      );
+    expect(alarms).toHaveLength(1);
+    expect(alarms[0]?.[1].Properties).toMatchObject({
+      Namespace: 'AWS/Lambda',
+      MetricName: 'Errors',
+      Statistic: 'Sum',
+      Period: 600,
+      Threshold: 1,
+      EvaluationPeriods: 2,
+      DatapointsToAlarm: 2,
+      ComparisonOperator: 'GreaterThanOrEqualToThreshold',
+      TreatMissingData: 'notBreaching',
+    });
+    expect(String(alarms[0]?.[1].Properties?.AlarmDescription)).toMatch(/checkout upkeep/);
+    expect(stack.alarms.get('CheckoutUpkeep errors')).toBeDefined();
   });
 });
 
@@ -372,6 +459,10 @@ const IDEMPOTENCY = ['PutItem IDEM#*', 'UpdateItem IDEM#*', 'DeleteItem IDEM#*']
 /** Forwarded items leave the sweep's index: only its attributes may change. */
 const LEAVE_SWEEP_INDEX = 'UpdateItem WD#* [PK,SK,GSI2PK,GSI2SK]';
 const LEAVE_SWEEP_INDEX_EVT = 'UpdateItem EVT#* [PK,SK,GSI2PK,GSI2SK]';
+/** The hosted checkout's public routes count their calls per client IP. */
+const CHECKOUT_COUNTER = 'UpdateItem RL#checkout#* [PK,SK,rlCnt,ttl]';
+/** A card payment recorded: the card invoice and its pointer, the balance credit, invoice.paid, the checkout's move and order.paid. */
+const CHECKOUT_CARD_PAYMENT = ['PutItem INV#*', 'PutItem INVID#*', 'UpdateItem ACCT#*', 'PutItem EVT#*', 'UpdateItem CHK#*'];
 const EXPECTED_TABLE_ACCESS: Record<string, string[]> = {
   AuthToken: ['UpdateItem RL#auth#* [PK,SK,rlCnt,ttl]', 'GetItem PUBKEY#*'],
   GetBalance: [READ_COUNTER, 'GetItem ACCT#*'],
@@ -398,14 +489,40 @@ const EXPECTED_TABLE_ACCESS: Record<string, string[]> = {
   RotateWebhookSecret: [WRITE_COUNTER],
   TestWebhook: [WRITE_COUNTER, 'PutItem EVT#*'],
   ListWebhookDeliveries: [READ_COUNTER, 'Query GSI1 ACCT#*#DELIVERIES'],
-  ProviderNotification: ['GetItem INV#*', 'GetItem WD#*', 'UpdateItem INV#*', 'UpdateItem WD#*', 'UpdateItem ACCT#*', 'PutItem EVT#*'],
+  // An invoice of a hosted checkout pays the checkout (or moves its order) in the same transaction.
+  ProviderNotification: [
+    'GetItem INV#*',
+    'GetItem WD#*',
+    'GetItem CHK#*',
+    'UpdateItem INV#*',
+    'UpdateItem WD#*',
+    'UpdateItem ACCT#*',
+    'UpdateItem CHK#*',
+    'PutItem EVT#*',
+  ],
   BoletoPage: ['GetItem INV#*'],
+  CheckoutEntry: [
+    CHECKOUT_COUNTER,
+    'GetItem PUBKEY#*',
+    'GetItem ACCT#*',
+    'GetItem CHKTX#*',
+    'GetItem CHK#*',
+    'PutItem CHK#*',
+    'PutItem CHKTX#*',
+    'PutItem INV#*',
+    'PutItem INVID#*',
+  ],
+  CheckoutPage: [CHECKOUT_COUNTER, 'GetItem CHK#*', 'GetItem INV#*'],
+  CheckoutCardPayment: [CHECKOUT_COUNTER, 'GetItem CHK#*', 'GetItem ACCT#*', 'GetItem INV#*', ...CHECKOUT_CARD_PAYMENT],
+  CheckoutStatus: [CHECKOUT_COUNTER, 'GetItem CHK#*'],
+  GetCheckout: [READ_COUNTER, 'GetItem CHKTX#*', 'GetItem CHK#*'],
   OpenApiDocument: [],
   Fallback: [],
   payoutsWorker: ['GetItem WD#*', 'UpdateItem WD#*'],
   webhooksWorker: ['GetItem EVT#*', 'GetItem ACCT#*', 'GetItem DLV#*', 'UpdateItem DLV#*'],
   StreamForwarder: [LEAVE_SWEEP_INDEX, LEAVE_SWEEP_INDEX_EVT],
   Sweep: ['Query GSI2 SWEEP#*', LEAVE_SWEEP_INDEX, LEAVE_SWEEP_INDEX_EVT],
+  CheckoutUpkeep: ['Query GSI2 CHKOPEN#*', 'Query GSI2 CHKUNK#*', 'GetItem CHK#*', 'GetItem INV#*', ...CHECKOUT_CARD_PAYMENT],
 };
 
 const tableArn = JSON.stringify(getAtt(tableId, 'Arn'));
@@ -458,7 +575,9 @@ describe('least privilege', () => {
       expect(st.Condition?.['ForAllValues:StringLike']?.['dynamodb:LeadingKeys'], id).toEqual(expect.any(Array));
     }
     const indexUsers = itemStatements.filter(({ st }) => JSON.stringify(st.Resource).includes('/index/')).map(({ id }) => id);
-    expect(indexUsers.sort()).toEqual([routes.listInvoices.id, routes.listWithdrawals.id, routes.webhookDeliveries.id, sweepWorker.id].sort());
+    expect(indexUsers.sort()).toEqual(
+      [routes.listInvoices.id, routes.listWithdrawals.id, routes.webhookDeliveries.id, sweepWorker.id, checkoutUpkeepWorker.id].sort(),
+    );
   });
 
   it('lets a read route count its calls only through the counter attributes, never asking for the whole item back', () => {
@@ -484,6 +603,12 @@ describe('least privilege', () => {
       [KEY.customerId, keys.customerIdReservation(7).PK, keys.customer('acct_1', 7).SK],
       [KEY.cep, keys.cep('01310100').PK, keys.account('acct_1').PK],
       [KEY.ipCounter('auth'), keys.ipCounter('auth', '203.0.113.9', 1).PK, keys.ipCounter('cep', '203.0.113.9', 1).PK],
+      [KEY.ipCounter('checkout'), keys.ipCounter('checkout', '203.0.113.9', 1).PK, keys.ipCounter('auth', '203.0.113.9', 1).PK],
+      // CHK# must not cover the tx_ref reservations (CHKTX#), nor CHKTX# the checkouts.
+      [KEY.checkout, keys.checkout('CHK-ABCD2345').PK, keys.checkoutTxRef('acct_1', 'order-1').PK],
+      [KEY.checkoutTxRef, keys.checkoutTxRef('acct_1', 'order-1').PK, keys.checkout('CHK-ABCD2345').PK],
+      [KEY.checkoutOpen, openPartitions('open')[0] ?? '', openPartitions('unknown')[0] ?? ''],
+      [KEY.checkoutUnknown, openPartitions('unknown')[0] ?? '', keys.checkout('CHK-ABCD2345').PK],
       [KEY.invoiceList, keys.invoiceListPartition('acct_1'), keys.withdrawListPartition('acct_1')],
       [KEY.withdrawList, keys.withdrawListPartition('acct_1'), keys.deliveryListPartition('acct_1')],
       [KEY.deliveryList, keys.deliveryListPartition('acct_1'), keys.invoiceListPartition('acct_1')],
@@ -639,6 +764,10 @@ describe('cdk-nag AwsSolutions', () => {
   it('states for each route without an authorizer what authorizes it instead', () => {
     expect(authorizationReason(routes.providerNotification)).toMatch(/provider's HMAC signature/);
     expect(authorizationReason(routes.boletoPage)).toMatch(/link's token/);
+    for (const route of [routes.checkoutPage, routes.checkoutCard, routes.checkoutStatus]) expect(authorizationReason(route), route.id).toMatch(/link's token/);
+    expect(authorizationReason(routes.checkoutEntry)).toMatch(/entry form.*public key.*signature.*per client IP/);
+    expect(authorizationReason(routes.checkoutEntry)).not.toMatch(/link's token/);
+    expect(authorizationReason(routes.getCheckout)).toMatch(/Bearer/);
     expect(authorizationReason(routes.openApiDocument)).toMatch(/serves no account data/);
     expect(authorizationReason(undefined)).toMatch(/\$default/);
     expect(authorizationReason(routes.authToken)).toMatch(/Basic/);

@@ -51,7 +51,7 @@ describe('provider notifications: the payment confirmation', () => {
     expect(await eventsAbout(accountId, String(pix.invoice.reference))).toHaveLength(1);
   });
 
-  it('moves by the one table: PENDING→CANCELED, PAID→REFUNDED (debits the balance); any other move is ignored with 200', async () => {
+  it('moves by the one table: PENDING→CANCELED, PAID→REFUNDED and PAID→CANCELED (both debit the balance); any other move is ignored with 200', async () => {
     const keys = await newAccount();
     accountId = keys.account_id;
     auth = bearer(await tokenFor(keys));
@@ -67,12 +67,21 @@ describe('provider notifications: the payment confirmation', () => {
     const card = await createCharge('creditcard', auth, cardBody({ amount: 30, quantity: 1, tax: 0, discount: 0 }));
     const cardRef = String(card.invoice.reference);
     expect(await availableBalance(auth)).toBe('30.00');
-    expect((await notify(notification('cancel', { reference: cardRef }))).json).toEqual({ received: true, applied: false });
     expect((await notify(notification('refund', { reference: cardRef }))).json).toEqual({ received: true, applied: true });
+    expect((await notify(notification('cancel', { reference: cardRef }))).json).toEqual({ received: true, applied: false });
     expect(await invoice(cardRef)).toMatchObject({ status: 'REFUNDED', refunded_at: expect.any(String) });
     expect(await availableBalance(auth)).toBe('0.00');
     expect((await eventsAbout(accountId, cardRef)).map((e) => e.type).sort()).toEqual(['invoice.paid', 'invoice.refunded']);
     expect((await eventsAbout(accountId, reference)).map((e) => e.type)).toEqual(['invoice.canceled']);
+    // A paid charge canceled by the provider (a card sale canceled by the acquirer): debited like a refund, invoice.canceled.
+    const canceledCard = await createCharge('creditcard', auth, cardBody({ amount: 12, quantity: 1, tax: 0, discount: 0 }));
+    const canceledRef = String(canceledCard.invoice.reference);
+    expect(await availableBalance(auth)).toBe('12.00');
+    expect((await notify(notification('cancel', { reference: canceledRef }))).json).toEqual({ received: true, applied: true });
+    expect(await invoice(canceledRef)).toMatchObject({ status: 'CANCELED', canceled_at: expect.any(String) });
+    expect(await availableBalance(auth)).toBe('0.00');
+    expect((await notify(notification('refund', { reference: canceledRef }))).json).toEqual({ received: true, applied: false });
+    expect((await eventsAbout(accountId, canceledRef)).map((e) => e.type).sort()).toEqual(['invoice.canceled', 'invoice.paid']);
     const boletoPaid = await createCharge('boleto', auth, { ...common({ amount: 20, quantity: 1, tax: 0, discount: 0 }), customer });
     expect((await notify(notification('boleto-paid', { reference: String(boletoPaid.invoice.reference) }))).json).toEqual({ received: true, applied: true });
     expect(await availableBalance(auth)).toBe('20.00');
