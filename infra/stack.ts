@@ -381,7 +381,7 @@ export function authorizationReason(route: AnyRoute | undefined): string {
     return "Called by the payment provider, not by merchants: the Lambda verifies the provider's HMAC signature (secret in Secrets Manager) before anything changes, and answers 401 otherwise.";
   }
   if (route.id === routes.checkoutEntry.id) {
-    return "The hosted checkout's entry form, posted from merchants' pages by payers' browsers (no credentials can be kept there): the Lambda creates a pending checkout only for a known public key of an enabled account, checks the form's HMAC signature where the account requires one, and counts calls per client IP; it returns nothing but a redirect to that checkout's page.";
+    return "The hosted checkout's entry form, posted from merchants' pages by payers' browsers (no credentials can be kept there): the Lambda creates a pending checkout only for a known public key of an enabled account, checks the form's HMAC signature where the account requires one, and counts calls per client IP; it answers a redirect to that checkout's page or an error page, never account data.";
   }
   if (route.usesMasterKey && pathParameterNames(route.path).includes('token')) {
     return "A payer's link (a boleto or checkout page, its card form, its status): the Lambda answers only when the link's token is the HMAC of the reference under a key derived from the master key (unguessable), and a 404 otherwise.";

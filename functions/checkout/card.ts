@@ -1,14 +1,16 @@
+import { randomUUID } from 'node:crypto';
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { last4 } from '../../shared/cards/card';
 import { type CheckoutCard, parseCardForm } from '../../shared/checkout/card-form';
 import { checkoutErrorPage, formBody, seeOther } from '../../shared/checkout/http';
 import { CHECKOUT_MAX_INSTALLMENTS, checkoutOfLink, openCheckoutPage } from '../../shared/checkout/page-answer';
-import { checkoutCardPayment, checkoutCardProviderKey, newInvoiceIds } from '../../shared/checkout/payments';
+import { cardLeaseMs, checkoutCardPayment, checkoutCardProviderKey, newInvoiceIds, voidCheckoutCardUnlessRecorded } from '../../shared/checkout/payments';
 import { callbackRedirect, cookieValue, CSRF_COOKIE, csrfTokenMatches } from '../../shared/checkout/record';
-import { cardAnswerLostWrites, cardAttemptSettledWrites } from '../../shared/checkout/settle';
+import { cardAnswerLostWrites, cardAttemptSettledWrites, claimCardAttemptWrite } from '../../shared/checkout/settle';
 import { AppError, BadRequestError } from '../../shared/http/errors';
 import { httpHandler } from '../../shared/http/pipeline';
-import { unusedInvoiceReference, voidUnlessRecorded } from '../../shared/invoices/create';
+import { unusedInvoiceReference } from '../../shared/invoices/create';
+import { commitWrites } from '../../shared/storage/transact';
 import { logger } from '../../shared/logger';
 import { type CardAuthorization, ProviderError, withProviderTimeout } from '../../shared/providers/port';
 import { providerFor } from '../../shared/providers/select';
@@ -83,6 +85,9 @@ export const handler = httpHandler(
     const table = runtime.config.tableName;
     const providerKey = checkoutCardProviderKey(reference, Number(checkout.cardAttempt ?? 0));
     const invoiceReference = await unusedInvoiceReference(runtime);
+    // One card attempt at a time per checkout: a concurrent post (a double click, another tab) waits (409).
+    const lease = { id: randomUUID(), untilMs: now.getTime() + cardLeaseMs(runtime.config.payments.timeoutMs) };
+    await commitWrites(runtime.db, [claimCardAttemptWrite(table, checkout, lease, now.getTime())]);
     const authorization = await authorize(runtime, checkout, card, providerKey, invoiceReference);
     if (!authorization) {
       logger.warn('checkout card answer lost: checkout UNKNOWN until the provider tells', { checkout: reference });
@@ -104,7 +109,7 @@ export const handler = httpHandler(
       ...seeOther(callbackRedirect({ ...checkout, status: 'PAID' })),
       writes: payment.writes,
       // Not recorded (the checkout was paid meanwhile, or the commit failed): no charge without its invoice.
-      compensate: () => voidUnlessRecorded(runtime, invoiceReference, authorization.transactionId),
+      compensate: () => voidCheckoutCardUnlessRecorded(runtime, reference, invoiceReference, authorization.transactionId),
     };
   },
   { errorPage: checkoutErrorPage },

@@ -16,6 +16,7 @@ const PAYER_MESSAGES: ReadonlySet<string> = new Set([
   'tx_ref_in_use',
   'checkout_not_found',
   'checkout_already_paid',
+  'card_in_progress',
   'checkout_abandoned',
   'csrf_mismatch',
   'card_declined',

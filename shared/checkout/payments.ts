@@ -3,12 +3,14 @@ import type { CardBrand } from '../cards/card';
 import { brazilDate } from '../dates';
 import { newEvent, outboxWrite } from '../events/outbox';
 import { newNumericId } from '../ids';
-import { balanceWrite, callProvider, invoiceCreationWrites } from '../invoices/create';
+import { balanceWrite, callProvider, invoiceCreationWrites, voidUnlessRecorded } from '../invoices/create';
+import { invoiceByReference } from '../invoices/lookup';
 import { type CardFields, invoiceEventData, invoiceItem, type NewInvoice, txidForReference } from '../invoices/record';
 import { providerFor } from '../providers/select';
 import type { Runtime } from '../runtime';
 import type { Item } from '../storage/dynamo';
 import type { TxWrite } from '../storage/transact';
+import { checkoutByReference } from './lookup';
 import type { NewCheckout } from './record';
 import { CheckoutSettledError, checkoutPaidWrites } from './settle';
 
@@ -131,4 +133,23 @@ export async function checkoutCardPayment(
 /** A fresh numeric invoice id (the reference is drawn by the caller: checked unused before a card is charged). */
 export function newInvoiceIds(now: Date, reference: string): { invoiceId: number; reference: string } {
   return { invoiceId: newNumericId(now), reference };
+}
+
+/**
+ * Voids a checkout's approved card authorization that this request could not record, unless it is
+ * recorded after all: under this request's invoice reference (an ambiguous commit), or as the card
+ * invoice that paid the checkout (another request of the same attempt, sharing the idempotency key).
+ */
+export function voidCheckoutCardUnlessRecorded(runtime: Runtime, checkoutReference: string, invoiceReference: string, transactionId: string): Promise<void> {
+  return voidUnlessRecorded(runtime, invoiceReference, transactionId, async () => {
+    const checkout = await checkoutByReference(runtime, checkoutReference);
+    if (typeof checkout?.invoiceReference !== 'string') return false;
+    const paying = await invoiceByReference(runtime, checkout.invoiceReference);
+    return (paying?.card as { transactionId?: unknown } | undefined)?.transactionId === transactionId;
+  });
+}
+
+/** How long a card attempt's lease lasts: past the provider's timeout and the API function's 10 s. */
+export function cardLeaseMs(providerTimeoutMs: number): number {
+  return Math.max(15_000, 2 * providerTimeoutMs + 5_000);
 }

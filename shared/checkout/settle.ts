@@ -13,6 +13,13 @@ export class CheckoutSettledError extends ConflictError {
   }
 }
 
+/** Another card payment of this checkout is running (its lease holds): the payer waits for its answer. */
+export class CardAttemptBusyError extends ConflictError {
+  constructor() {
+    super('Um pagamento com cartão deste pedido já está em andamento. Aguarde alguns segundos e recarregue a página.', 'card_in_progress');
+  }
+}
+
 /** The checkout changed between its read and the transaction (a concurrent payment or order move): read again. */
 export class CheckoutChangedError extends ConflictError {
   constructor() {
@@ -40,7 +47,7 @@ export function checkoutPaidWrites(table: string, checkout: Item, payment: Check
       TableName: table,
       Key: keys.checkout(String(checkout.reference)),
       UpdateExpression:
-        'SET #status = :paid, paymentType = :type, invoiceReference = :invoice, paidAt = :at, orderStatus = :paid REMOVE GSI2PK, GSI2SK, unknownAttempt',
+        'SET #status = :paid, paymentType = :type, invoiceReference = :invoice, paidAt = :at, orderStatus = :paid REMOVE GSI2PK, GSI2SK, unknownAttempt, cardLease',
       ConditionExpression: `#status IN (${Object.keys(from).join(', ')})`,
       ExpressionAttributeNames: { '#status': 'status' },
       ExpressionAttributeValues: { ':paid': 'PAID', ':type': payment.paymentType, ':invoice': payment.invoiceReference, ':at': payment.paidAt, ...from },
@@ -100,7 +107,7 @@ export function cardAnswerLostWrites(table: string, checkout: Item, lost: Unknow
     checkoutUpdate(
       table,
       checkout,
-      'SET #status = :unknown, unknownAttempt = :lost, GSI2PK = :pk, GSI2SK = :sk',
+      'SET #status = :unknown, unknownAttempt = :lost, GSI2PK = :pk, GSI2SK = :sk REMOVE cardLease',
       '#status IN (:pending, :unknown) AND cardAttempt = :attempt',
       { ':unknown': 'UNKNOWN', ':pending': 'PENDING', ':lost': lost, ':pk': index.GSI2PK, ':sk': index.GSI2SK, ':attempt': Number(checkout.cardAttempt ?? 0) },
     ),
@@ -119,7 +126,7 @@ export function cardAttemptSettledWrites(table: string, checkout: Item): TxWrite
     checkoutUpdate(
       table,
       checkout,
-      'SET #status = :pending, cardAttempt = :next, GSI2PK = :pk, GSI2SK = :sk REMOVE unknownAttempt',
+      'SET #status = :pending, cardAttempt = :next, GSI2PK = :pk, GSI2SK = :sk REMOVE unknownAttempt, cardLease',
       '#status IN (:pending, :unknown) AND cardAttempt = :attempt',
       { ':pending': 'PENDING', ':unknown': 'UNKNOWN', ':next': attempt + 1, ':attempt': attempt, ':pk': index.GSI2PK, ':sk': index.GSI2SK },
     ),
@@ -129,10 +136,38 @@ export function cardAttemptSettledWrites(table: string, checkout: Item): TxWrite
 /** CHECKOUT_TTL passed with no payment: PENDING → ABANDONED (never an UNKNOWN one), out of the upkeep's index. */
 export function abandonWrites(table: string, checkout: Item, at: string): TxWrite[] {
   return [
-    checkoutUpdate(table, checkout, 'SET #status = :abandoned, abandonedAt = :at REMOVE GSI2PK, GSI2SK', '#status = :pending', {
+    checkoutUpdate(table, checkout, 'SET #status = :abandoned, abandonedAt = :at REMOVE GSI2PK, GSI2SK, cardLease', '#status = :pending', {
       ':abandoned': 'ABANDONED',
       ':pending': 'PENDING',
       ':at': at,
     }),
   ];
+}
+
+/**
+ * Claims the checkout's current card attempt for one request (or the upkeep) before the provider is
+ * asked: a lease `{id, until}` (epoch ms) set only when none is running (absent or expired) and the
+ * checkout is still payable at that attempt. Concurrent card posts of one checkout would otherwise share
+ * the attempt's idempotency key, get the same authorization, and the losers' compensation could void
+ * what the winner recorded. The lease outlives the provider's timeout and the function's; the attempt's
+ * outcome (paid, declined, lost) removes it.
+ */
+export function claimCardAttemptWrite(table: string, checkout: Item, lease: { id: string; untilMs: number }, nowMs: number): TxWrite {
+  return {
+    Update: {
+      TableName: table,
+      Key: keys.checkout(String(checkout.reference)),
+      UpdateExpression: 'SET cardLease = :lease',
+      ConditionExpression: '#status IN (:pending, :unknown) AND cardAttempt = :attempt AND (attribute_not_exists(cardLease) OR cardLease.#until < :now)',
+      ExpressionAttributeNames: { '#status': 'status', '#until': 'until' },
+      ExpressionAttributeValues: {
+        ':lease': { id: lease.id, until: lease.untilMs },
+        ':pending': 'PENDING',
+        ':unknown': 'UNKNOWN',
+        ':attempt': Number(checkout.cardAttempt ?? 0),
+        ':now': nowMs,
+      },
+    },
+    onConditionFailed: () => new CardAttemptBusyError(),
+  };
 }

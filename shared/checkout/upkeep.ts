@@ -1,5 +1,6 @@
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
-import { unusedInvoiceReference, voidUnlessRecorded } from '../invoices/create';
+import { randomUUID } from 'node:crypto';
+import { unusedInvoiceReference } from '../invoices/create';
 import { logger } from '../logger';
 import { withProviderTimeout } from '../providers/port';
 import { providerFor } from '../providers/select';
@@ -8,9 +9,9 @@ import { SWEEP_INDEX } from '../events/sweep-index';
 import type { Item } from '../storage/dynamo';
 import { commitWrites } from '../storage/transact';
 import { checkoutByReference } from './lookup';
-import { checkoutCardPayment, newInvoiceIds } from './payments';
+import { cardLeaseMs, checkoutCardPayment, newInvoiceIds, voidCheckoutCardUnlessRecorded } from './payments';
 import { openPartitions, type UnknownCardAttempt } from './record';
-import { abandonWrites, cardAttemptSettledWrites, CheckoutChangedError, CheckoutSettledError } from './settle';
+import { abandonWrites, CardAttemptBusyError, cardAttemptSettledWrites, CheckoutChangedError, CheckoutSettledError, claimCardAttemptWrite } from './settle';
 import { isAbandonDue } from './transitions';
 
 /** Items read from one index partition per run: a bigger backlog is finished by the next runs. */
@@ -44,6 +45,9 @@ async function resolveUnknown(runtime: Runtime, checkout: Item, now: Date): Prom
     await commitWrites(runtime.db, cardAttemptSettledWrites(table, checkout));
     return 'reopened';
   }
+  // The payer may be retrying this very attempt (same key) on the page: one of us at a time.
+  const lease = { id: randomUUID(), untilMs: now.getTime() + cardLeaseMs(runtime.config.payments.timeoutMs) };
+  await commitWrites(runtime.db, [claimCardAttemptWrite(table, checkout, lease, now.getTime())]);
   const status = await withProviderTimeout(providerFor(runtime.config).cardAuthorizationStatus(lost.providerKey), runtime.config.payments.timeoutMs);
   if (status.outcome === 'approved') {
     const reference = await unusedInvoiceReference(runtime);
@@ -51,8 +55,8 @@ async function resolveUnknown(runtime: Runtime, checkout: Item, now: Date): Prom
     try {
       await commitWrites(runtime.db, payment.writes);
     } catch (err) {
-      // Paid meanwhile (a Pix): this authorization must not stay charged.
-      if (err instanceof CheckoutSettledError) await voidUnlessRecorded(runtime, reference, status.transactionId);
+      // Not recorded (paid meanwhile by a Pix, or a failed commit): this authorization must not stay charged, unless recorded after all.
+      await voidCheckoutCardUnlessRecorded(runtime, String(checkout.reference), reference, status.transactionId);
       throw err;
     }
     logger.info('checkout card payment confirmed by the provider after a lost answer', { checkout: checkout.reference, invoice: reference });
@@ -79,7 +83,7 @@ export async function checkoutUpkeep(runtime: Runtime, now: Date): Promise<Upkee
       const result = checkout ? await act(checkout) : undefined;
       if (result) outcome[result] += 1;
     } catch (err) {
-      if (err instanceof CheckoutChangedError || err instanceof CheckoutSettledError) return;
+      if (err instanceof CheckoutChangedError || err instanceof CheckoutSettledError || err instanceof CardAttemptBusyError) return;
       outcome.failed += 1;
       logger.error('checkout upkeep failed on one checkout', { checkout: reference, error: err instanceof Error ? err.message : 'unknown' });
     }

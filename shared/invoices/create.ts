@@ -129,13 +129,22 @@ export async function unusedInvoiceReference(runtime: Runtime): Promise<string> 
   throw new IdClashError();
 }
 
-/** Voids an approved card authorization only when its invoice is not recorded (re-read: a commit's outcome may have been unknown). */
-export async function voidUnlessRecorded(runtime: Runtime, reference: string, transactionId: string): Promise<void> {
+/**
+ * Voids an approved card authorization only when its invoice is not recorded (re-read: a commit's
+ * outcome may have been unknown) and `recordedElsewhere` does not find it under another invoice (a
+ * checkout's concurrent attempt sharing the provider's idempotency key may have recorded it).
+ */
+export async function voidUnlessRecorded(
+  runtime: Runtime,
+  reference: string,
+  transactionId: string,
+  recordedElsewhere: () => Promise<boolean> = async () => false,
+): Promise<void> {
   const found = await runtime.db.send(
     new GetCommand({ TableName: runtime.config.tableName, Key: keys.invoice(reference), ConsistentRead: true, ProjectionExpression: 'PK' }),
   );
-  if (found.Item) {
-    logger.warn('card authorization kept: its invoice was recorded after all', { reference });
+  if (found.Item || (await recordedElsewhere())) {
+    logger.warn('card authorization kept: it was recorded after all', { reference });
     return;
   }
   await withProviderTimeout(providerFor(runtime.config).voidCard({ reference, transactionId }), runtime.config.payments.timeoutMs);

@@ -1,6 +1,6 @@
 import { toJSONSchema, type ZodObject, type ZodType } from 'zod';
 import { API_VERSION, generalErrorSchema, internalErrorSchema, validationErrorSchema } from '../schemas/common';
-import { JSON_TYPE } from '../http/answer';
+import { HTML_TYPE, JSON_TYPE } from '../http/answer';
 import type { AnyRoute, ResponseDef } from '../http/route';
 import { pathParameterNames } from '../http/route';
 
@@ -66,22 +66,52 @@ function parameters(route: AnyRoute, schemas: SchemaCollector): Json[] {
   return [...inPath, ...inQuery, ...idempotency];
 }
 
+/** The media type of a form body a browser posts. */
+export const FORM_TYPE = 'application/x-www-form-urlencoded';
+
+/** A See Other answer's target: a path of this API or an absolute URL (e.g. the merchant's callback_url). */
+const LOCATION_HEADER: Json = {
+  Location: { description: 'Where the browser goes next (with GET)', schema: { type: 'string', format: 'uri-reference' } },
+};
+
 function jsonResponse(description: string, schema: Json, headers?: Json): Json {
   return { description, content: { 'application/json': { schema } }, ...(headers ? { headers } : {}) };
+}
+
+/** An error of a browser-facing route: an HTML page with the same status (and headers, e.g. Retry-After). */
+function htmlResponse(description: string, headers?: Json): Json {
+  return { description, content: { [HTML_TYPE]: { schema: { type: 'string' } } }, ...(headers ? { headers } : {}) };
+}
+
+/**
+ * A declared response: its own content type (any but JSON is a string), its schema, or the JSON error
+ * object; on a browser-facing route, an error without either is the route's HTML page. A redirect
+ * without either has no content, and every 303 has its Location.
+ */
+function declaredResponse(route: AnyRoute, status: number, def: ResponseDef, schemas: SchemaCollector): Json {
+  const headers = status === 303 ? { headers: LOCATION_HEADER } : {};
+  const isRedirect = status >= 300 && status < 400;
+  if (!def.schema && !def.contentType && isRedirect) return { description: def.description, ...headers };
+  const contentType = def.contentType ?? (route.browser && !def.schema && status >= 400 ? HTML_TYPE : 'application/json');
+  const schema = def.schema
+    ? schemas.convert(def.schema, 'output')
+    : contentType !== 'application/json'
+      ? { type: 'string' }
+      : schemas.convert(generalErrorSchema, 'output');
+  return { description: def.description, content: { [contentType]: { schema } }, ...headers };
 }
 
 function responses(route: AnyRoute, schemas: SchemaCollector): Json {
   const out: Json = {};
   for (const [status, def] of Object.entries(route.responses) as [string, ResponseDef][]) {
-    const contentType = def.contentType ?? 'application/json';
-    const schema = def.schema ? schemas.convert(def.schema, 'output') : def.contentType ? { type: 'string' } : schemas.convert(generalErrorSchema, 'output');
-    out[status] = { description: def.description, content: { [contentType]: { schema } } };
+    out[status] = declaredResponse(route, Number(status), def, schemas);
   }
   const general = schemas.convert(generalErrorSchema, 'output');
+  // A browser-facing route answers its errors as HTML pages (shared/http/answer.ts errorApiResult), not JSON.
   const add = (status: number, description: string, schema: Json = general, headers?: Json) => {
-    out[String(status)] ??= jsonResponse(description, schema, headers);
+    out[String(status)] ??= route.browser ? htmlResponse(description, headers) : jsonResponse(description, schema, headers);
   };
-  const takesInput = route.request.body || route.request.query || route.request.params || route.idempotency !== 'none';
+  const takesInput = route.request.body || route.request.form || route.request.query || route.request.params || route.idempotency !== 'none';
   if (route.request.body || route.auth === 'basic')
     add(
       400,
@@ -90,13 +120,29 @@ function responses(route: AnyRoute, schemas: SchemaCollector): Json {
   if (route.method === 'POST' || route.method === 'PUT' || route.method === 'PATCH') add(413, 'The request body is larger than 1 MB (code payload_too_large)');
   if (route.auth !== 'none') add(401, 'Missing, invalid, expired or revoked credentials');
   if (route.idempotency !== 'none') add(409, 'A request with this Idempotency-Key is still being processed (code idempotency_in_progress)');
-  if (takesInput)
-    add(422, 'Invalid fields, or an Idempotency-Key reused with another body (code idempotency_key_reused)', schemas.convert(validationErrorSchema, 'output'));
+  if (takesInput) {
+    const invalid = route.browser
+      ? 'Invalid fields: a page listing them'
+      : 'Invalid fields, or an Idempotency-Key reused with another body (code idempotency_key_reused)';
+    add(422, invalid, schemas.convert(validationErrorSchema, 'output'));
+  }
   if (route.rateLimit !== 'none') {
     add(429, 'Rate limit exceeded', general, { 'Retry-After': { description: 'Whole seconds until a request would pass', schema: { type: 'integer' } } });
   }
-  add(500, 'Unexpected failure; safe to retry with the same Idempotency-Key', schemas.convert(internalErrorSchema, 'output'));
+  add(
+    500,
+    route.browser ? 'Unexpected failure: a page asking to try again' : 'Unexpected failure; safe to retry with the same Idempotency-Key',
+    schemas.convert(internalErrorSchema, 'output'),
+  );
   return out;
+}
+
+/** A JSON body, or a form a browser posts (its fields as the schema's properties, all strings). */
+function requestBody(route: AnyRoute, schemas: SchemaCollector): Json {
+  const content: Json = {};
+  if (route.request.body) content['application/json'] = { schema: schemas.convert(route.request.body, 'input') };
+  if (route.request.form) content[FORM_TYPE] = { schema: schemas.convert(route.request.form, 'input') };
+  return Object.keys(content).length > 0 ? { requestBody: { required: true, content } } : {};
 }
 
 /** The OpenAPI 3.1 document, generated from the route table and the zod schemas that validate requests. */
@@ -112,9 +158,7 @@ export function buildOpenApiDocument(routes: readonly AnyRoute[]): Json {
       tags: [route.tag],
       security,
       parameters: parameters(route, schemas),
-      ...(route.request.body
-        ? { requestBody: { required: true, content: { 'application/json': { schema: schemas.convert(route.request.body, 'input') } } } }
-        : {}),
+      ...requestBody(route, schemas),
       responses: responses(route, schemas),
     };
     paths[route.path] = { ...(paths[route.path] ?? {}), [route.method.toLowerCase()]: operation };
@@ -124,7 +168,9 @@ export function buildOpenApiDocument(routes: readonly AnyRoute[]): Json {
     info: {
       title: 'Payment Gateway API',
       version: API_VERSION,
-      description: `Pix, boleto and card charges, Pix withdrawals, customers and signed webhooks for Brazilian merchants. Amounts are decimal strings in BRL. Responses are ${JSON_TYPE}.`,
+      description: `Pix, boleto and card charges, Pix withdrawals, customers and signed webhooks for Brazilian merchants. Amounts are decimal strings in BRL. Responses are ${JSON_TYPE}${
+        routes.some((route) => route.browser) ? `, except the hosted checkout's pages and form targets, which answer ${HTML_TYPE} (errors included)` : ''
+      }.`,
     },
     paths,
     components: {

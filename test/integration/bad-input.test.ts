@@ -5,29 +5,33 @@ import type { APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
 import fc from 'fast-check';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { lambdaContext, toHttpApiEvent } from '../../infra/local/apigw-event';
-import { creditAccount } from '../../shared/accounts/store';
+import { creditAccount, type IssuedKeys } from '../../shared/accounts/store';
+import { openPartitions } from '../../shared/checkout/record';
 import type { AnyRoute } from '../../shared/http/route';
 import { routeList, routes } from '../../shared/routes';
 import { signatureHeader } from '../../shared/signatures/hmac-header';
-import { SIMULATED_SIGNATURE_HEADER } from '../../shared/providers/simulated';
+import { SIMULATED_CARDS, SIMULATED_SIGNATURE_HEADER } from '../../shared/providers/simulated';
 import { keys } from '../../shared/storage/keys';
 import { accountStore, basic, bearer, call as httpCall, newAccount, tokenFor, uniqueIp, useLocalStackEnvironment } from '../support/api';
 import { cardBody, common } from '../support/charges';
+import { cardFields, entryForm } from '../support/checkout';
 import { customerBody, fullAddress } from '../support/customers';
 import { deepArray, DuplicateKeys, hostileKey, hostileString, hostileValue, hostileWholeBody, nearIds, RawJson, toJsonText } from '../support/hostile-values';
+import { passesLuhn } from '../support/leak-scan';
 import { ROOT } from '../support/local-stack-process';
 import { providerSecret } from '../support/provider';
 
 /**
  * Bad input on every route of shared/routes.ts, driven in-process through the real handlers and the
  * local table: fast-check properties over bodies, query strings, path parameters and headers, valid
- * and broken. The guarantees: never a 500; every error in the spec's shapes (spec 7); and nothing
- * written on a rejection (the account's items, lists and balance change exactly as the accepted
- * requests explain).
+ * and broken. The guarantees: never a 500; every error in the spec's shapes (spec 7), or, on the
+ * routes that answer a browser (the hosted checkout's), an HTML page with its Content-Security-Policy
+ * and no internals; and nothing written on a rejection (the account's items, lists, open checkouts and
+ * balance change exactly as the accepted requests explain).
  */
 
 type Input = { params?: Record<string, string>; query?: readonly (readonly [string, string])[]; body?: string; headers?: Record<string, string> };
-type Reply = { status: number; headers: Record<string, string>; body: string; json: unknown };
+type Reply = { status: number; headers: Record<string, string>; cookies: string[]; body: string; json: unknown };
 type Handler = (event: unknown, context: unknown) => Promise<unknown>;
 
 const handlers = new Map<string, Promise<Handler>>();
@@ -73,17 +77,50 @@ async function send(route: AnyRoute, input: Input): Promise<Reply> {
   } catch {
     json = undefined;
   }
-  return { status: result.statusCode ?? 0, headers: (result.headers ?? {}) as Record<string, string>, body, json };
+  return { status: result.statusCode ?? 0, headers: (result.headers ?? {}) as Record<string, string>, cookies: result.cookies ?? [], body, json };
 }
 
 /** 5xx answers a route may give for reasons other than bad input (the CEP fixture's "services down", the card processor). */
 const UPSTREAM_CODES = new Set(['upstream_unavailable', 'upstream_error', 'temporary_conflict']);
+
+const HTML_TYPE = 'text/html; charset=utf-8';
+/** What a page must never show: a stack frame, a source file's path, an error's name and message. */
+const INTERNALS: readonly RegExp[] = [/^\s*at /m, /\.ts:/, /Error:/];
+/** A checkout page's link: its reference and the HMAC token of 32 base64url characters. */
+const CHECKOUT_PAGE_PATH = /^\/checkout\/(CHK-[A-Z0-9]{8})\/([A-Za-z0-9_-]{32})$/;
+
+/**
+ * The answers of a route that answers a browser (`route.browser`: the hosted checkout's entry, page and
+ * card form): a redirect names where to go; every page, error or not, is HTML with the checkout's
+ * Content-Security-Policy and shows no internals. Never a 500: a 5xx page only for the upstream
+ * failures the HTML tells apart by status alone (502 from the provider, 503 busy).
+ */
+function expectBrowserShape(reply: Reply, where: string): void {
+  if (reply.status >= 300 && reply.status < 400) {
+    expect(reply.status, where).toBe(303);
+    expect(reply.headers.Location, where).toMatch(/^(\/|https:\/\/)/);
+    return;
+  }
+  expect(reply.headers['Content-Type'], where).toBe(HTML_TYPE);
+  expect(reply.headers['Content-Security-Policy'], where).toMatch(/(^|; )default-src 'none'(;|$)/);
+  expect(reply.body, where).toMatch(/^<!doctype html>/);
+  // The payer's entries come back (escaped) in value="…" attributes of the card form: only the page's own text is searched.
+  const own = reply.body.replace(/ value="[^"]*"/g, '');
+  for (const internal of INTERNALS) expect(internal.test(own), `${where}: the page matches ${String(internal)}`).toBe(false);
+  if (reply.status >= 500) expect([502, 503], where).toContain(reply.status);
+  // A validation page names its fields: the entry form's list, or the card form's marked inputs.
+  if (reply.status === 422) expect(/ data-field="| aria-invalid="true"/.test(own), where).toBe(true);
+}
 
 /** The error shapes of spec 7: general `{"error": string, "code"?: string}`; validation 422 `{"error": {field: [messages]}}`. Never a 500. */
 function expectSpecShape(route: AnyRoute, reply: Reply, context: string): void {
   const where = `${route.id} ${context} → ${reply.status} ${reply.body.slice(0, 300)}`;
   expect(reply.status, where).not.toBe(500);
   expect(reply.status, where).toBeGreaterThanOrEqual(200);
+  if (route.browser) {
+    expectBrowserShape(reply, where);
+    return;
+  }
   if (reply.status < 400) return;
   expect(reply.headers['Content-Type'], where).toMatch(/^application\/json/);
   const json = reply.json as Record<string, unknown> | undefined;
@@ -108,7 +145,7 @@ function expectSpecShape(route: AnyRoute, reply: Reply, context: string): void {
   if (json.code !== undefined) expect(String(json.code), where).toMatch(/^[a-z_]+$/);
 }
 
-/** What the account holds: its items, its lists (with statuses), its balance and webhook settings (never the rate counters). */
+/** What the account holds: its items, its lists (with statuses), its open checkouts, its balance and webhook settings (never the rate counters). */
 type Snapshot = {
   customers: number;
   ledger: number;
@@ -118,7 +155,32 @@ type Snapshot = {
   kv: unknown;
   invoices: string[];
   withdrawals: string[];
+  /** The account's open checkouts (PENDING or UNKNOWN, from the upkeep's index), `reference:status`: one paid or abandoned leaves it. */
+  checkouts: string[];
 };
+
+async function openCheckouts(accountId: string): Promise<string[]> {
+  const store = accountStore();
+  const found: string[] = [];
+  for (const partition of [...openPartitions('open'), ...openPartitions('unknown')]) {
+    let start: Record<string, unknown> | undefined;
+    do {
+      const page = await store.db.send(
+        new QueryCommand({
+          TableName: store.table,
+          IndexName: 'GSI2',
+          KeyConditionExpression: 'GSI2PK = :pk',
+          FilterExpression: 'accountId = :account',
+          ExpressionAttributeValues: { ':pk': partition, ':account': accountId },
+          ExclusiveStartKey: start,
+        }),
+      );
+      found.push(...(page.Items ?? []).map((i) => `${String(i.reference)}:${String(i.status)}`));
+      start = page.LastEvaluatedKey;
+    } while (start);
+  }
+  return found.sort();
+}
 
 async function snapshot(accountId: string): Promise<Snapshot> {
   const store = accountStore();
@@ -144,7 +206,11 @@ async function snapshot(accountId: string): Promise<Snapshot> {
       )
     ).Items ?? [];
   // (Webhook deliveries are left out: the stack's sender writes them later, from events, not the request.)
-  const [invoices, withdrawals] = await Promise.all([list(keys.invoiceListPartition(accountId)), list(keys.withdrawListPartition(accountId))]);
+  const [invoices, withdrawals, checkouts] = await Promise.all([
+    list(keys.invoiceListPartition(accountId)),
+    list(keys.withdrawListPartition(accountId)),
+    openCheckouts(accountId),
+  ]);
   return {
     customers: items.filter((i) => String(i.SK).startsWith('CUSTOMER#')).length,
     ledger: items.filter((i) => String(i.SK).startsWith('LEDGER#')).length,
@@ -154,6 +220,7 @@ async function snapshot(accountId: string): Promise<Snapshot> {
     kv: account.kv,
     invoices: invoices.map((i) => `${String(i.reference)}:${String(i.status)}`).sort(),
     withdrawals: withdrawals.map((i) => `${String(i.reference)}:${String(i.status)}`).sort(),
+    checkouts,
   };
 }
 
@@ -189,6 +256,12 @@ function explained(route: AnyRoute, before: Snapshot, after: Snapshot, accepted:
       break;
     case routes.rotateWebhookSecret.id:
       if (accepted.length > 0) expected.webhookSecret = after.webhookSecret;
+      break;
+    case routes.checkoutEntry.id:
+      // Each 303 leads to a checkout: a new one (PENDING), or the one its tx_ref already has.
+      expected.checkouts = [
+        ...new Set([...before.checkouts, ...accepted.map((r) => `${CHECKOUT_PAGE_PATH.exec(r.headers.Location ?? '')?.[1] ?? 'no-reference'}:PENDING`)]),
+      ].sort();
       break;
     default:
       break;
@@ -274,6 +347,76 @@ function paramsArb(route: AnyRoute, extra: fc.Arbitrary<string>[] = []): fc.Arbi
   return fc.record(Object.fromEntries(names.map((n) => [n, value])));
 }
 
+const FORM_TYPE = 'application/x-www-form-urlencoded';
+/** Mostly what a browser's form sends; now and then another type (binary ones reach the handler base64-encoded). */
+const formContentType = fc.oneof(
+  { arbitrary: fc.constant(FORM_TYPE), weight: 4 },
+  {
+    arbitrary: fc.constantFrom(
+      `${FORM_TYPE}; charset=UTF-8`,
+      'multipart/form-data; boundary=x',
+      'text/plain',
+      '',
+      'application/octet-stream',
+      'application/json',
+    ),
+    weight: 1,
+  },
+);
+
+/** A browser's headers: a content type and, sometimes, a Cookie header. */
+const browserHeadersArb = (cookie: fc.Arbitrary<string | undefined>) =>
+  fc.record({ contentType: formContentType, cookie }).map(({ contentType, cookie: value }) => ({
+    ...(contentType ? { 'content-type': contentType } : {}),
+    ...(value !== undefined ? { cookie: value } : {}),
+  }));
+
+const formText = (pairs: readonly (readonly [string, string])[]) => new URLSearchParams(pairs.map(([k, v]): [string, string] => [k, v])).toString();
+
+/**
+ * An application/x-www-form-urlencoded body: the valid form, or it with fields replaced by hostile
+ * strings, dropped, sent twice, other names added, written by hand (unencoded), or no form at all.
+ */
+function formArb(valid: Record<string, string>, extraNames: readonly string[]): fc.Arbitrary<string> {
+  const entries = Object.entries(valid);
+  const names = Object.keys(valid);
+  const field = fc.constantFrom(...names);
+  const replaced = (changes: readonly (readonly [string, string])[]) => {
+    const copy = new Map(entries);
+    for (const [name, value] of changes) copy.set(name, value);
+    return formText([...copy]);
+  };
+  return fc.oneof(
+    { arbitrary: fc.constant(formText(entries)), weight: 1 },
+    { arbitrary: fc.tuple(field, hostileString).map(([f, v]) => replaced([[f, v]])), weight: 5 },
+    { arbitrary: fc.array(fc.tuple(field, hostileString), { minLength: 2, maxLength: 4 }).map(replaced), weight: 2 },
+    { arbitrary: fc.subarray(names, { minLength: 1 }).map((gone) => formText(entries.filter(([k]) => !gone.includes(k)))), weight: 2 },
+    {
+      arbitrary: fc.tuple(field, fc.option(hostileString, { nil: undefined })).map(([f, v]) => formText([...entries, [f, v ?? valid[f] ?? '']])),
+      weight: 1,
+    },
+    {
+      arbitrary: fc
+        .tuple(fc.oneof(hostileKey, fc.constantFrom(...extraNames)), fc.oneof(hostileString, fc.stringMatching(/^[0-9a-f]{64}$/)))
+        .map(([k, v]) => formText([...entries, [k, v]])),
+      weight: 2,
+    },
+    { arbitrary: fc.tuple(field, hostileString).map(([f, v]) => entries.map(([k, x]) => `${k}=${k === f ? v : x}`).join('&')), weight: 1 },
+    {
+      arbitrary: fc.oneof(hostileWholeBody, hostileString, fc.constantFrom('&', '=', '&&==&', '%', '%zz=%zz', 'title=%E0%A4%A', '=x&=y', '+'.repeat(100))),
+      weight: 2,
+    },
+  );
+}
+
+/** A card form whose number could be approved (a valid card other than the declined one): left out, so nothing is ever credited. */
+function mayBeApproved(body: string): boolean {
+  return new URLSearchParams(body).getAll('creditcard_number').some((value) => {
+    const digits = value.replace(/[\s-]/g, '');
+    return /^\d+$/.test(digits) && passesLuhn(digits) && digits !== SIMULATED_CARDS.declined;
+  });
+}
+
 // ---------------------------------------------------------------------------------------------
 // Fixture
 
@@ -283,6 +426,11 @@ let hooksAccountId = '';
 let hooksAuth: Record<string, string> = {};
 let basicAuth: Record<string, string> = {};
 let customerId = 0;
+/** An account with the card only (no Pix charge at the entry): its checkouts are the only thing the entry writes. */
+let cardKeys: IssuedKeys = { account_id: '', public_key: '', secret_key: '' };
+let cardAccountId = '';
+/** A checkout of the card-only account (its link, and a browser's CSRF cookie and token from its page) and one of the main account. */
+let checkout = { reference: '', token: '', cookie: '', csrf: '', mainTxRef: '', mainToken: '' };
 let existing: { pixReference: string; pixTxid: string; boletoReference: string; withdrawReference: string; boletoToken: string; invoiceId: string } = {
   pixReference: '',
   pixTxid: '',
@@ -301,6 +449,8 @@ type Case = {
   account: () => string;
   input: () => fc.Arbitrary<Input>;
   runs: number;
+  /** What this route must answer to this input, beyond the shapes (e.g. a wrong checkout link is a 404). */
+  check?: (input: Input, reply: Reply, where: string) => void;
 };
 
 const bodyCase = (valid: () => Record<string, unknown>, who: () => Record<string, string> = () => auth, runs = 40): Omit<Case, 'account'> => ({
@@ -315,6 +465,77 @@ const queryCase = (names: string[], runs = 25): Omit<Case, 'account'> => ({
 
 const main = () => accountId;
 const hooks = () => hooksAccountId;
+const cardOnly = () => cardAccountId;
+
+const nonEmpty = (s: string) => s.length > 0;
+const ODD_TX_REFS = [
+  'a'.repeat(3_000),
+  '\u0000',
+  'order\u0000',
+  '\ud800',
+  '\udfff',
+  'x\ud83d',
+  '😀',
+  'order/1',
+  'order%2F1',
+  '..',
+  'ORDER-1 ',
+  'a'.repeat(101),
+];
+
+/** A checkout link: the real one, its reference with a wrong token (another checkout's, altered, well-shaped, hostile), or neither. */
+function linkArb(route: AnyRoute): fc.Arbitrary<Record<string, string>> {
+  const altered = () => `${checkout.token.slice(0, -1)}${checkout.token.endsWith('A') ? 'B' : 'A'}`;
+  return fc.oneof(
+    { arbitrary: fc.constant({ reference: checkout.reference, token: checkout.token }), weight: 3 },
+    {
+      arbitrary: fc.record({
+        reference: fc.constant(checkout.reference),
+        token: fc.oneof(
+          fc.constantFrom(checkout.mainToken, altered(), checkout.token.toLowerCase()),
+          fc.stringMatching(/^[A-Za-z0-9_-]{32}$/),
+          hostileString.filter(nonEmpty),
+        ),
+      }),
+      weight: 2,
+    },
+    {
+      arbitrary: fc.record({
+        reference: fc.oneof(fc.stringMatching(/^CHK-[A-Z0-9]{8}$/), fc.constant(checkout.reference.toLowerCase()), hostileString.filter(nonEmpty)),
+        token: fc.constant(checkout.token),
+      }),
+      weight: 1,
+    },
+    { arbitrary: paramsArb(route), weight: 1 },
+  );
+}
+
+const isTheLink = (input: Input) => input.params?.reference === checkout.reference && input.params.token === checkout.token;
+
+/** A checkout route's link check comes first: any other link is a 404 (or 400 when a parameter is too long to be one), never its page. */
+function checkLink(expectedForTheLink: (reply: Reply, where: string) => void) {
+  return (input: Input, reply: Reply, where: string) => {
+    if (isTheLink(input)) expectedForTheLink(reply, where);
+    else expect([400, 404], where).toContain(reply.status);
+  };
+}
+
+/** The Cookie header of the checkout's browser, or none, or a wrong or hostile one. */
+const cookieArb = (rightWeight: number): fc.Arbitrary<string | undefined> =>
+  fc.oneof(
+    { arbitrary: fc.constant(checkout.cookie), weight: rightWeight },
+    {
+      arbitrary: fc.oneof(
+        fc.constant(undefined),
+        fc.stringMatching(/^[A-Za-z0-9_-]{32}$/).map((v) => `chk_csrf=${v}`),
+        hostileString.map((v) => `chk_csrf=${v}`),
+        hostileString,
+        fc.constant(`${checkout.cookie}; ${checkout.cookie}x`),
+        fc.constant(`other=1; ${checkout.cookie.toUpperCase()}`),
+      ),
+      weight: 2,
+    },
+  );
 
 /** One fuzz case per route of the table (a test below checks none is missing). */
 const cases: Record<string, Case> = {
@@ -471,6 +692,59 @@ const cases: Record<string, Case> = {
       }),
     runs: 20,
   },
+  [routes.checkoutEntry.id]: {
+    account: cardOnly,
+    input: () =>
+      fc.record({
+        body: formArb(entryForm(cardKeys), ['signature', 'submit', 'status', 'total']),
+        headers: browserHeadersArb(fc.constant(undefined)),
+      }),
+    runs: 60,
+    check: (_input, reply, where) => {
+      if (reply.status === 303) expect(reply.headers.Location, where).toMatch(CHECKOUT_PAGE_PATH);
+    },
+  },
+  [routes.checkoutPage.id]: {
+    account: cardOnly,
+    input: () => fc.record({ params: linkArb(routes.checkoutPage), query: queryArb([], []), headers: browserHeadersArb(cookieArb(2)) }),
+    runs: 20,
+    check: checkLink((reply, where) => expect(reply.status, where).toBe(200)),
+  },
+  [routes.checkoutCard.id]: {
+    account: cardOnly,
+    input: () =>
+      fc
+        .record({
+          params: fc.oneof(
+            { arbitrary: fc.constant({ reference: checkout.reference, token: checkout.token }), weight: 4 },
+            { arbitrary: linkArb(routes.checkoutCard), weight: 1 },
+          ),
+          body: formArb(cardFields(checkout.csrf, { creditcard_number: SIMULATED_CARDS.declined }), ['csrf_token', 'creditcard_expiry', 'submit']),
+          // Mostly the page's own cookie, so most forms reach the card's checks and the provider (a decline).
+          headers: browserHeadersArb(cookieArb(8)),
+        })
+        .filter((input) => !mayBeApproved(input.body ?? '')),
+    runs: 60,
+    // Declined (400), refused by the CSRF check (403) or the fields (422): never paid.
+    check: checkLink((reply, where) => expect([400, 403, 422], where).toContain(reply.status)),
+  },
+  [routes.checkoutStatus.id]: {
+    account: cardOnly,
+    input: () => fc.record({ params: linkArb(routes.checkoutStatus), query: queryArb([], []) }),
+    runs: 15,
+    check: checkLink((reply, where) => expect(reply.json, where).toEqual({ status: 'PENDING', redirect_url: null })),
+  },
+  [routes.getCheckout.id]: {
+    account: main,
+    input: () =>
+      fc.record({ params: paramsArb(routes.getCheckout, [fc.constant(checkout.mainTxRef), fc.constantFrom(...ODD_TX_REFS)]), headers: headersArb(auth) }),
+    runs: 25,
+    // Its own tx_ref finds the checkout; anything else is the same 404 (or 400 past the parameter's 300 characters).
+    check: (input, reply, where) => {
+      if (input.params?.tx_ref === checkout.mainTxRef) expect(reply.json, where).toMatchObject({ checkout: { tx_ref: checkout.mainTxRef, status: 'PENDING' } });
+      else expect([400, 404], where).toContain(reply.status);
+    },
+  },
   [routes.openApiDocument.id]: { account: main, input: () => fc.record({ query: queryArb([], []) }), runs: 5 },
 };
 
@@ -490,9 +764,11 @@ beforeAll(async () => {
   useLocalStackEnvironment();
   // This file's process only: a few hundred calls of one account within a minute.
   process.env.RATE_LIMIT_ACCOUNT_PER_MINUTE = '100000';
-  const [mainKeys, hookKeys] = await Promise.all([newAccount(undefined, 15), newAccount()]);
+  const [mainKeys, hookKeys, cardOnlyKeys] = await Promise.all([newAccount(undefined, 15), newAccount(), newAccount(['card'])]);
   accountId = mainKeys.account_id;
   hooksAccountId = hookKeys.account_id;
+  cardKeys = cardOnlyKeys;
+  cardAccountId = cardOnlyKeys.account_id;
   basicAuth = { authorization: basic(mainKeys.public_key, mainKeys.secret_key) };
   [auth, hooksAuth] = (await Promise.all([tokenFor(mainKeys), tokenFor(hookKeys)])).map(bearer) as [Record<string, string>, Record<string, string>];
   await creditAccount(accountStore(), accountId, 1_000_000);
@@ -515,6 +791,21 @@ beforeAll(async () => {
     withdrawReference: (withdraw.json as { withdraw: { reference: string } }).withdraw.reference,
     invoiceId: String((byRef.json as { invoice: { id: number } }).invoice.id),
   };
+  // A checkout of each account (the main one's with its Pix charge), and the card-only one's page as a browser opens it.
+  const form = { 'content-type': FORM_TYPE };
+  const mainForm = entryForm(mainKeys);
+  const [mainEntry, cardEntry] = await Promise.all([
+    call(routes.checkoutEntry, { body: formText(Object.entries(mainForm)), headers: form }),
+    call(routes.checkoutEntry, { body: formText(Object.entries(entryForm(cardOnlyKeys))), headers: form }),
+  ]);
+  const [, , mainToken = ''] = CHECKOUT_PAGE_PATH.exec(mainEntry.headers.Location ?? '') ?? [];
+  const [, reference = '', token = ''] = CHECKOUT_PAGE_PATH.exec(cardEntry.headers.Location ?? '') ?? [];
+  const page = await call(routes.checkoutPage, { params: { reference, token } });
+  const csrf = /name="csrf_token" value="([^"]+)"/.exec(page.body)?.[1] ?? '';
+  checkout = { reference, token, cookie: page.cookies[0]?.split(';')[0] ?? '', csrf, mainTxRef: mainForm.tx_ref ?? '', mainToken };
+  if (!mainToken || !token || !checkout.cookie.startsWith('chk_csrf=') || !csrf) {
+    throw new Error(`checkout fixture: ${mainEntry.status} ${cardEntry.status} ${page.status} ${page.body.slice(0, 300)}`);
+  }
 }, 60_000);
 
 describe('bad input on every route (fast-check, in-process handlers, the real local table)', () => {
@@ -532,9 +823,12 @@ describe('bad input on every route (fast-check, in-process handlers, the real lo
       await fc.assert(
         fc.asyncProperty(fuzz.input(), async (input) => {
           const reply = await call(route, input);
-          expectSpecShape(route, reply, JSON.stringify(input).slice(0, 400));
-          // A replay (a hostile key can be a valid one, e.g. INV-AAAAAA, and come twice) writes nothing again.
-          if (reply.status >= 200 && reply.status < 300 && reply.headers['Idempotent-Replayed'] !== 'true') accepted.push(reply);
+          const context = JSON.stringify(input).slice(0, 400);
+          expectSpecShape(route, reply, context);
+          fuzz.check?.(input, reply, `${route.id} ${context} → ${reply.status} ${reply.body.slice(0, 300)}`);
+          // A replay (a hostile key can be a valid one, e.g. INV-AAAAAA, and come twice) writes nothing again; a browser's form is accepted with a 303.
+          const success = route.browser ? reply.status >= 200 && reply.status < 400 : reply.status >= 200 && reply.status < 300;
+          if (success && reply.headers['Idempotent-Replayed'] !== 'true') accepted.push(reply);
         }),
         { numRuns: fuzz.runs },
       );
@@ -617,12 +911,20 @@ describe('body rules: size, duplicate keys, nesting', () => {
           name: 'simulated',
           reference: 'INV-AAAAAA',
           token: 'x',
+          tx_ref: 'x',
         },
         body: over,
         headers,
       });
       expect(reply.status, route.id).toBe(413);
-      expect(reply.json, route.id).toEqual({ error: expect.stringContaining('1 MB'), code: 'payload_too_large' });
+      // A browser gets the same refusal as a page (its status, its CSP), not JSON.
+      if (route.browser) expectSpecShape(route, reply, 'over 1 MB');
+      else expect(reply.json, route.id).toEqual({ error: expect.stringContaining('1 MB'), code: 'payload_too_large' });
+    }
+    // The hosted checkout's real links: still refused before the checkout is read.
+    for (const route of [routes.checkoutPage, routes.checkoutCard, routes.checkoutStatus]) {
+      const reply = await call(route, { params: { reference: checkout.reference, token: checkout.token }, body: over, headers: { cookie: checkout.cookie } });
+      expect(reply.status, route.id).toBe(413);
     }
     // Binary (base64-encoded by the gateway) bodies are measured decoded: 1 MB + 1 byte of them is too large, 1 MB is not.
     const binary = await call(routes.createPix, { body: 'x'.repeat(1024 * 1024 + 1), headers: { ...auth, 'content-type': 'application/octet-stream' } });

@@ -3,8 +3,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { IssuedKeys } from '../../shared/accounts/store';
-import { showAccount } from '../../shared/accounts/store';
+import { showAccount, type IssuedKeys } from '../../shared/accounts/store';
 import { escapeHtml } from '../../shared/checkout/render';
 import { SIMULATED_CARDS } from '../../shared/providers/simulated';
 import { accountStore, bearer, call, newAccount, stack, tokenFor } from '../support/api';
@@ -110,7 +109,7 @@ async function checkoutThroughMerchant(page: Page, merchant: MerchantSite, field
 async function tabTo(page: Page, id: string, max: number): Promise<number | undefined> {
   for (let presses = 1; presses <= max; presses += 1) {
     await page.keyboard.press('Tab');
-    if ((await page.evaluate(() => document.activeElement?.id ?? '')) === id) return presses;
+    if ((await page.locator(':focus').getAttribute('id')) === id) return presses;
   }
   return undefined;
 }
@@ -211,13 +210,13 @@ describe('hosted checkout in Chromium: merchant form, checkout page, card and Pi
       const qr = await page.getAttribute('#pix-qr', 'src');
       expect(qr).toMatch(/^data:image\/png;base64,/);
       // Decoded by the browser: the CSP's img-src lets the data: URL through.
-      expect(await page.$eval('#pix-qr', (img) => (img as HTMLImageElement).naturalWidth)).toBeGreaterThan(0);
+      expect(await page.evaluate<number>("document.getElementById('pix-qr').naturalWidth")).toBeGreaterThan(0);
       const code = await page.inputValue('#pix-copy');
       expect(code.startsWith('000201')).toBe(true);
 
       await page.click('#copy-pix');
-      await page.waitForFunction(() => document.getElementById('copy-pix')?.textContent === 'Copiado!');
-      expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(code);
+      await page.waitForFunction("document.getElementById('copy-pix').textContent === 'Copiado!'");
+      expect(await page.evaluate<string>('navigator.clipboard.readText()')).toBe(code);
 
       const listed = await call('GET', `/api/invoices?invoice_no=${encodeURIComponent(txRef)}`, { headers: auth });
       expect(listed.status, listed.text).toBe(200);
@@ -259,7 +258,7 @@ describe('hosted checkout in Chromium: merchant form, checkout page, card and Pi
       expect(await tabTo(page, 'creditcard_number', 12)).toBeDefined();
       // Then month, year, CVV, brand, installments and the button.
       expect(await tabTo(page, 'pay-card', 8)).toBeDefined();
-      expect(await page.evaluate(() => document.activeElement?.textContent)).toBe('Pagar R$ 99,80');
+      expect((await page.locator(':focus').textContent())?.trim()).toBe('Pagar R$ 99,80');
       expectNoCspViolations(watched);
     });
   });

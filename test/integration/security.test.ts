@@ -4,7 +4,7 @@
  * proof that the sensitive routes leave no secret or personal datum in clear in the table or the logs.
  * Handlers run in this process (test/support/invoke-route.ts) against the real local table.
  */
-import { randomBytes, randomUUID } from 'node:crypto';
+import { randomBytes, randomInt, randomUUID } from 'node:crypto';
 import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -20,6 +20,7 @@ import { signatureHeader } from '../../shared/signatures/hmac-header';
 import { keys } from '../../shared/storage/keys';
 import { accountStore, basic, bearer, call, newAccount, stack, useLocalStackEnvironment } from '../support/api';
 import { cardBody, common } from '../support/charges';
+import { cardFields, type CheckoutFields, entryForm, openPage, postForm } from '../support/checkout';
 import { customerBody, fullAddress, randomCpf } from '../support/customers';
 import type { Invoked } from '../support/invoke';
 import { invokeRoute, type RouteRequest } from '../support/invoke-route';
@@ -42,7 +43,18 @@ const PUBLIC_ROUTES: Readonly<Record<string, string>> = {
   BoletoPage:
     "The payer opens the boleto from its link without an account: the link's token is an HMAC of the reference (boleto-links key); a wrong token, or another boleto's, is a 404. The page masks the payer's document.",
   OpenApiDocument: 'The public description of the API: a static document, no table access (access: none), no account data.',
+  CheckoutEntry:
+    "The payer's browser posts the merchant's form: the public key only identifies the merchant (a secret key in its place is refused), it grants nothing. The form can be edited, so the merchant confirms total and status with GET /api/checkout/{tx_ref} (Bearer) or requires HMAC-signed forms; one checkout per (account, tx_ref), another amount is a 409; limited per IP.",
+  CheckoutPage:
+    "The payer opens the page from the entry's 303 without an account: the link's token is an HMAC of the checkout's reference (link key); a wrong token, or another checkout's, is the same 404 as an unknown reference. Limited per IP.",
+  CheckoutCardPayment:
+    "The page's card form: the same HMAC link check, then a CSRF double submit: the hidden csrf_token must be the HMAC of the reference and of the page's chk_csrf cookie (HttpOnly, SameSite=Strict, this checkout's path), else 403. Limited per IP; the card is never stored or logged.",
+  CheckoutStatus:
+    "The page's poll: the same HMAC link token as the page (another checkout's token → 404); it answers only the status and, once paid, the merchant's callback URL. Limited per IP.",
 };
+
+const FORM = { 'content-type': 'application/x-www-form-urlencoded' };
+type CheckoutLink = { reference: string; token: string };
 
 const RATE_LIMIT_FOR_THIS_FILE = '100000';
 
@@ -54,13 +66,14 @@ type Victim = {
   boleto: { reference: string; url: string; body: Record<string, unknown>; idempotencyKey: string };
   card: { reference: string; id: string; body: Record<string, unknown>; idempotencyKey: string };
   withdraw: { reference: string; body: Record<string, unknown>; idempotencyKey: string };
+  checkout: CheckoutLink & { txRef: string; form: CheckoutFields };
   webhookUrl: string;
   balance: string;
 };
 
 let signingKey: Buffer;
 let victim: Victim;
-let attacker: { keys: IssuedKeys; auth: Record<string, string> };
+let attacker: { keys: IssuedKeys; auth: Record<string, string>; checkout: CheckoutLink };
 let rotatedToken: string;
 
 function json<T>(reply: Invoked): T {
@@ -71,6 +84,34 @@ async function tokenOf(issued: IssuedKeys): Promise<string> {
   const reply = await invokeRoute(routes.authToken, { headers: { authorization: basic(issued.public_key, issued.secret_key) } });
   expect(reply.status).toBe(200);
   return json<{ success: { token: string } }>(reply).success.token;
+}
+
+/** The entry form posted as the payer's browser posts it. */
+function enterCheckout(fields: CheckoutFields): Promise<Invoked> {
+  return invokeRoute(routes.checkoutEntry, { headers: FORM, body: new URLSearchParams(fields).toString() });
+}
+
+/** A checkout page's path, as its reference and token. */
+function linkOfPath(path: string): CheckoutLink {
+  const match = /^\/checkout\/(CHK-[A-Z0-9]{8})\/([A-Za-z0-9_-]{32})$/.exec(path);
+  if (!match) throw new Error(`not a checkout page: ${path}`);
+  return { reference: match[1] ?? '', token: match[2] ?? '' };
+}
+
+/** The checkout page's link in the entry's 303. */
+function linkOf(reply: Invoked): CheckoutLink {
+  if (reply.status !== 303) throw new Error(`expected a 303 to a checkout page, got ${reply.status} ${reply.body.slice(0, 300)}`);
+  return linkOfPath(reply.headers.Location ?? '');
+}
+
+const pagePath = (link: CheckoutLink) => `/checkout/${link.reference}/${link.token}`;
+/** A well-formed reference no checkout has (32^8 of them: a clash with a real one is out of reach). */
+const unknownReference = () => `CHK-${Array.from({ length: 8 }, () => 'ABCDEFGHJKLMNPQRSTUVWXYZ23456789'[randomInt(32)]).join('')}`;
+
+/** The victim's checkout as its merchant sees it (status, total…). */
+async function victimCheckout(): Promise<Record<string, unknown>> {
+  const reply = await ok(routes.getCheckout, { headers: victim.auth, params: { tx_ref: victim.checkout.txRef } });
+  return json<{ checkout: Record<string, unknown> }>(reply).checkout;
 }
 
 async function ok(route: AnyRoute, request: RouteRequest, status = 200): Promise<Invoked> {
@@ -94,6 +135,9 @@ function victimMarkers(): string[] {
     victim.card.reference,
     victim.card.id,
     victim.withdraw.reference,
+    victim.checkout.reference,
+    victim.checkout.token,
+    victim.checkout.txRef,
     victim.webhookUrl,
     victim.balance,
   ];
@@ -139,6 +183,7 @@ function victimRequest(route: AnyRoute): RouteRequest {
     GetPixInvoiceByReference: { ref: victim.pix.reference },
     GetPixInvoiceByTxid: { txid: victim.pix.txid },
     GetWithdraw: { txid: victim.withdraw.reference },
+    GetCheckout: { tx_ref: victim.checkout.txRef },
   };
   const bodies: Record<string, object> = {
     CreateCustomer: victim.customer.body,
@@ -201,6 +246,10 @@ beforeAll(async () => {
   await ok(routes.testWebhook, { headers: auth }, 202);
   const balance = json<{ balance: { available: string } }>(await ok(routes.balance, { headers: auth })).balance.available;
 
+  // A hosted checkout of the victim (with its Pix charge): only its payer's browser knows the page's link.
+  const checkoutForm = entryForm(victimKeys);
+  const checkoutLink = linkOf(await enterCheckout(checkoutForm));
+
   victim = {
     keys: victimKeys,
     auth,
@@ -223,12 +272,14 @@ beforeAll(async () => {
     boleto: { reference: boleto.reference, url: boleto.boleto, body: boletoRequest, idempotencyKey: boletoKey },
     card: { reference: card.reference, id: String(cardInvoice.id), body: cardRequest, idempotencyKey: cardKey },
     withdraw: { reference: withdraw.reference, body: withdrawRequest, idempotencyKey: withdrawKey },
+    checkout: { ...checkoutLink, txRef: checkoutForm.tx_ref ?? '', form: checkoutForm },
     webhookUrl,
     balance,
   };
 
   const attackerKeys = await newAccount();
-  attacker = { keys: attackerKeys, auth: bearer(await tokenOf(attackerKeys)) };
+  // The attacker's own checkout: a valid link, cookie and CSRF token, of another checkout.
+  attacker = { keys: attackerKeys, auth: bearer(await tokenOf(attackerKeys)), checkout: linkOf(await enterCheckout(entryForm(attackerKeys))) };
 
   // A token from before a key rotation (`npm run admin -- account rotate-keys` calls rotateKeys).
   const rotated = await newAccount();
@@ -482,6 +533,106 @@ describe("another account's well-formed identifiers → 404 (or the caller's own
       const reply = await ok(routes.openApiDocument, {});
       expectNoVictimData(reply);
     },
+    CheckoutEntry: async () => {
+      const before = await victimCheckout();
+      // Another merchant's form with the victim's tx_ref: that merchant's own checkout, never the victim's.
+      const other = await newAccount();
+      const theirs = linkOf(await enterCheckout(entryForm(other, { tx_ref: victim.checkout.txRef })));
+      expect(theirs.reference).not.toBe(victim.checkout.reference);
+      const seen = await ok(routes.getCheckout, { headers: bearer(await tokenOf(other)), params: { tx_ref: victim.checkout.txRef } });
+      expect(json<{ checkout: { reference: string } }>(seen).checkout.reference).toBe(theirs.reference);
+      expectNoVictimData(seen, [victim.checkout.txRef]);
+      // The victim's public key (public by design) and tx_ref with another amount: 409, the victim's checkout untouched.
+      const altered = await enterCheckout({ ...victim.checkout.form, amount: '0.01' });
+      expect(altered.status).toBe(409);
+      expectNoVictimData(altered);
+      // The victim's secret key where the public key goes: refused on the field, not echoed, no checkout.
+      const secret = await enterCheckout(entryForm(victim.keys, { public_key: victim.keys.secret_key }));
+      expect(secret.status).toBe(422);
+      expect(secret.body).not.toContain(victim.keys.secret_key);
+      expect(secret.body).toContain('data-field="public_key"');
+      expect(await victimCheckout()).toEqual(before);
+    },
+    CheckoutPage: async () => {
+      const { reference, token } = victim.checkout;
+      expect((await ok(routes.checkoutPage, { params: { reference, token } })).headers['Content-Type']).toBe('text/html; charset=utf-8');
+      // The attacker's own link opens its own page; its token (or an altered one) on the victim's reference is the 404 of an unknown checkout.
+      await ok(routes.checkoutPage, { params: attacker.checkout });
+      const unknown = await invokeRoute(routes.checkoutPage, { params: { reference: unknownReference(), token: attacker.checkout.token } });
+      expect(unknown.status).toBe(404);
+      const altered = `${token.slice(0, -1)}${token.endsWith('A') ? 'B' : 'A'}`;
+      for (const params of [
+        { reference, token: attacker.checkout.token },
+        { reference, token: altered },
+        { reference: attacker.checkout.reference, token },
+      ]) {
+        const reply = await invokeRoute(routes.checkoutPage, { params });
+        expect(reply.status).toBe(404);
+        expect(reply.body).toBe(unknown.body);
+        expectNoVictimData(reply);
+      }
+    },
+    CheckoutCardPayment: async () => {
+      // Each attempt pays with a card the simulated provider approves: any hole would pay the victim's checkout.
+      const before = await victimState();
+      const mine = await openPage(pagePath(attacker.checkout));
+      const theirs = await openPage(pagePath(victim.checkout));
+      expect(mine.csrf && theirs.csrf && mine.cookie.startsWith('chk_csrf=') && theirs.cookie.startsWith('chk_csrf=')).toBeTruthy();
+      const pay = (params: CheckoutLink, csrf: string, cookie?: string) =>
+        invokeRoute(routes.checkoutCard, {
+          params,
+          headers: { ...FORM, ...(cookie ? { cookie } : {}) },
+          body: new URLSearchParams(cardFields(csrf)).toString(),
+        });
+      const attempts: [string, () => Promise<Invoked>, number][] = [
+        [
+          "the attacker's token on the victim's reference",
+          () => pay({ reference: victim.checkout.reference, token: attacker.checkout.token }, mine.csrf, mine.cookie),
+          404,
+        ],
+        ["the attacker's cookie and CSRF token (of its own checkout) on the victim's link", () => pay(victim.checkout, mine.csrf, mine.cookie), 403],
+        ["the victim page's CSRF token without its cookie (a cross-site post)", () => pay(victim.checkout, theirs.csrf), 403],
+        ["the victim page's CSRF token with the attacker's cookie", () => pay(victim.checkout, theirs.csrf, mine.cookie), 403],
+        ["the victim page's cookie with the attacker's CSRF token", () => pay(victim.checkout, mine.csrf, theirs.cookie), 403],
+      ];
+      for (const [name, attempt, status] of attempts) {
+        const reply = await attempt();
+        expect(reply.status, name).toBe(status);
+        expectNoVictimData(reply);
+      }
+      expect(await victimCheckout()).toMatchObject({ status: 'PENDING', payment_type: null });
+      expect(await victimState()).toBe(before);
+    },
+    CheckoutStatus: async () => {
+      const { reference, token } = victim.checkout;
+      const own = await ok(routes.checkoutStatus, { params: { reference, token } });
+      expect(own.json).toEqual({ status: 'PENDING', redirect_url: null });
+      const unknown = await invokeRoute(routes.checkoutStatus, { params: { reference: unknownReference(), token: attacker.checkout.token } });
+      expect(unknown.status).toBe(404);
+      for (const params of [
+        { reference, token: attacker.checkout.token },
+        { reference: attacker.checkout.reference, token },
+      ]) {
+        const reply = await invokeRoute(routes.checkoutStatus, { params });
+        expect(reply.status).toBe(404);
+        expect(reply.body).toBe(unknown.body);
+        expectNoVictimData(reply);
+      }
+    },
+    GetCheckout: async () => {
+      // Another account's tx_ref: the same 404 as a tx_ref nobody used; without a token, 401.
+      const unknown = await invokeRoute(routes.getCheckout, { headers: attacker.auth, params: { tx_ref: `order-${randomUUID()}` } });
+      expect(unknown.status).toBe(404);
+      const aimed = await invokeRoute(routes.getCheckout, { headers: attacker.auth, params: { tx_ref: victim.checkout.txRef } });
+      expect(aimed.status).toBe(404);
+      expect(aimed.body).toBe(unknown.body);
+      expectNoVictimData(aimed);
+      const anonymous = await invokeRoute(routes.getCheckout, { params: { tx_ref: victim.checkout.txRef } });
+      expect(anonymous.status).toBe(401);
+      expectNoVictimData(anonymous);
+      // Its owner reads it.
+      expect(await victimCheckout()).toMatchObject({ reference: victim.checkout.reference, tx_ref: victim.checkout.txRef });
+    },
   };
 
   it('has a case for every route of the table', () => {
@@ -514,7 +665,7 @@ describe('no secret or personal datum in clear after the sensitive routes (table
     }
   };
 
-  it('auth with the secret key, a card with its CVV, customers and withdrawals with documents, webhook secrets: none stored or logged in clear', async () => {
+  it('auth with the secret key, a card with its CVV (the API and the checkout card form), customers and withdrawals with documents, webhook secrets: none stored or logged in clear', async () => {
     const stackLog = stackLogFile(stack().port);
     const fromByte = existsSync(stackLog) ? statSync(stackLog).size : 0;
     const capture = captureLogLines();
@@ -531,6 +682,31 @@ describe('no secret or personal datum in clear after the sensitive routes (table
           const reply = await call(route.method, path, { headers: request.headers, body: request.body });
           return { status: reply.status, json: reply.json };
         };
+        // The hosted checkout's card form as a payer types it (form-encoded, the number with spaces, then bare): declined, then approved.
+        // First: its public routes log no account id, and the later calls' lines show that the stack's log has caught up.
+        const page =
+          via === 'http'
+            ? String((await postForm('/ext_transfer', entryForm(issued))).headers.location ?? '')
+            : pagePath(linkOf(await enterCheckout(entryForm(issued))));
+        // The page through the stack (the in-process invoker keeps no Set-Cookie): its cookie and CSRF token.
+        const opened = await openPage(page);
+        for (const [number, status] of [
+          ['4000 0000 0000 0002', 400],
+          ['4111111111111111', 303],
+        ] as const) {
+          const fields = cardFields(opened.csrf, { creditcard_number: number, creditcard_cvv: '735' });
+          const paid =
+            via === 'http'
+              ? await postForm(`${page}/card`, fields, { cookie: opened.cookie })
+              : await invokeRoute(routes.checkoutCard, {
+                  params: linkOfPath(page),
+                  headers: { ...FORM, cookie: opened.cookie },
+                  body: new URLSearchParams(fields).toString(),
+                });
+          expect(paid.status, `checkout card ${via}`).toBe(status);
+        }
+        used.push('4111111111111111', '4000000000000002');
+
         const authReply = await send(routes.authToken, { headers: { authorization: basic(issued.public_key, issued.secret_key) } });
         expect(authReply.status).toBe(200);
         const token = (authReply.json as { success: { token: string } }).success.token;

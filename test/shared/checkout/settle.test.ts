@@ -2,11 +2,13 @@ import { describe, expect, it } from 'vitest';
 import { checkoutItem } from '../../../shared/checkout/record';
 import {
   abandonWrites,
+  CardAttemptBusyError,
   cardAnswerLostWrites,
   cardAttemptSettledWrites,
   CheckoutChangedError,
   checkoutPaidWrites,
   CheckoutSettledError,
+  claimCardAttemptWrite,
   isPayable,
   orderMoveWrites,
 } from '../../../shared/checkout/settle';
@@ -107,5 +109,34 @@ describe('card attempts and abandonment', () => {
     expect(write?.Update?.ConditionExpression).toBe('#status = :pending');
     expect(write?.Update?.UpdateExpression).toContain('REMOVE GSI2PK, GSI2SK');
     expect(write?.Update?.ExpressionAttributeValues).toMatchObject({ ':abandoned': 'ABANDONED' });
+  });
+});
+
+describe('one card attempt at a time', () => {
+  it('claims the attempt only while payable, at that attempt number, with no live lease; busy → 409 card_in_progress', () => {
+    const write = claimCardAttemptWrite('t', { ...base, cardAttempt: 4 }, { id: 'l1', untilMs: 2_000 }, 1_000);
+    expect(write.Update?.ConditionExpression).toBe(
+      '#status IN (:pending, :unknown) AND cardAttempt = :attempt AND (attribute_not_exists(cardLease) OR cardLease.#until < :now)',
+    );
+    expect(write.Update?.ExpressionAttributeValues).toMatchObject({ ':lease': { id: 'l1', until: 2_000 }, ':attempt': 4, ':now': 1_000 });
+    const busy = write.onConditionFailed?.();
+    expect(busy).toBeInstanceOf(CardAttemptBusyError);
+    expect((busy as CardAttemptBusyError).status).toBe(409);
+  });
+
+  it('every outcome of the attempt releases the lease', () => {
+    const lost = { providerKey: 'k', brand: 'visa', last4: '1111', installments: 1, holder: 'A', at: now.toISOString() };
+    const updates = [
+      checkoutPaidWrites(
+        't',
+        base,
+        { paymentType: 'creditcard', invoiceReference: 'INV-AAAAAA', paidAt: now.toISOString() },
+        now,
+        () => new CheckoutSettledError(),
+      )[0],
+      cardAnswerLostWrites('t', base, lost)[0],
+      cardAttemptSettledWrites('t', base)[0],
+    ];
+    for (const update of updates) expect(update?.Update?.UpdateExpression).toMatch(/REMOVE [^=]*cardLease/);
   });
 });

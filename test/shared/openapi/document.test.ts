@@ -2,7 +2,7 @@ import { Validator } from '@seriousme/openapi-schema-validator';
 import { z } from 'zod';
 import { describe, expect, it } from 'vitest';
 import { defineRoute, pathParameterNames, type AnyRoute } from '../../../shared/http/route';
-import { buildOpenApiDocument } from '../../../shared/openapi/document';
+import { buildOpenApiDocument, FORM_TYPE } from '../../../shared/openapi/document';
 import { routeList, routes } from '../../../shared/routes';
 
 type Json = Record<string, unknown>;
@@ -110,11 +110,14 @@ describe('buildOpenApiDocument(routeList)', () => {
     }
   });
 
-  it('has a requestBody exactly on the routes that take a body', () => {
+  it('has a requestBody exactly on the routes that take a body: JSON, or a browser form', () => {
+    expect(routeList.filter((route) => route.request.form).length).toBeGreaterThan(0);
     for (const route of routeList) {
       const { requestBody } = operationOf(document, route);
       if (route.request.body) expect(requestBody?.content['application/json']?.schema, route.id).toBeDefined();
-      else expect(requestBody, route.id).toBeUndefined();
+      if (route.request.form) expect(requestBody?.content[FORM_TYPE]?.schema, route.id).toBeDefined();
+      if (!route.request.body && !route.request.form) expect(requestBody, route.id).toBeUndefined();
+      if (requestBody) expect(Object.keys(requestBody.content).length, route.id).toBe([route.request.body, route.request.form].filter(Boolean).length);
     }
   });
 
@@ -209,5 +212,144 @@ describe('the rounding rule of charge totals in the document', () => {
     for (const route of routeList.filter((r) => r.method === 'POST' || r.method === 'PUT')) {
       expect(operationOf(document, route).responses['413']?.description, route.id).toContain('payload_too_large');
     }
+  });
+});
+
+const HTML = 'text/html; charset=utf-8';
+
+/** A browser-facing route with a form: a 303 on success, declared errors with and without a content type or schema. */
+const postThingForm = defineRoute({
+  id: 'PostThingForm',
+  method: 'POST',
+  path: '/things/{thing_id}/form',
+  handler: 'functions/test/post-thing-form.ts',
+  auth: 'none',
+  rateLimit: 'checkout',
+  access: 'write',
+  idempotency: 'none',
+  browser: true,
+  tag: 'Test',
+  summary: 'A form a browser posts',
+  request: {
+    params: z.object({ thing_id: z.string().max(20) }),
+    form: z.object({ name: z.string().min(1).max(50), quantity: z.string().regex(/^\d+$/), note: z.string().max(10).optional() }),
+  },
+  responses: {
+    303: { description: 'To the next page', contentType: HTML },
+    400: { description: 'Refused' },
+    409: { description: 'Taken, as JSON on purpose', schema: z.object({ taken: z.boolean() }) },
+    410: { description: 'Gone, as plain text', contentType: 'text/plain' },
+  },
+});
+
+/** The same form on a JSON route (not `browser`): its errors stay JSON. */
+const postThingFormJson = defineRoute({ ...postThingForm, id: 'PostThingFormJson', path: '/things/{thing_id}/json-form', browser: undefined });
+
+/** A browser route that redirects without content. */
+const getThingRedirect = defineRoute({
+  id: 'GetThingRedirect',
+  method: 'GET',
+  path: '/things/{thing_id}',
+  handler: 'functions/test/get-thing.ts',
+  auth: 'none',
+  rateLimit: 'checkout',
+  access: 'read',
+  idempotency: 'none',
+  browser: true,
+  tag: 'Test',
+  summary: 'Sends the browser elsewhere',
+  request: { params: z.object({ thing_id: z.string().max(20) }) },
+  responses: { 303: { description: 'Elsewhere' }, 200: { description: 'The page', contentType: HTML } },
+});
+
+describe('buildOpenApiDocument with browser-facing routes and form bodies', () => {
+  const document = buildOpenApiDocument([...routeList, postThingForm, postThingFormJson, getThingRedirect]);
+  const form = operationOf(document, postThingForm);
+  const mediaTypes = (op: Operation, status: string) => Object.keys((op.responses[status]?.content ?? {}) as Json);
+  const schemaOf = (op: Operation, status: string, type: string) => ((op.responses[status]?.content ?? {}) as Record<string, { schema: Json }>)[type]?.schema;
+
+  it('is still a valid OpenAPI 3.1 document', async () => {
+    const result = await validate(document);
+    expect(result.errors).toBeUndefined();
+    expect(result.valid).toBe(true);
+  });
+
+  it('documents a form as a required application/x-www-form-urlencoded requestBody with the schema of its fields', () => {
+    expect(FORM_TYPE).toBe('application/x-www-form-urlencoded');
+    expect(form.requestBody?.required).toBe(true);
+    expect(Object.keys(form.requestBody?.content ?? {})).toEqual([FORM_TYPE]);
+    const schema = form.requestBody?.content[FORM_TYPE]?.schema as { type: string; properties: Record<string, Json>; required: string[] };
+    expect(schema.type).toBe('object');
+    expect(Object.keys(schema.properties).sort()).toEqual(['name', 'note', 'quantity']);
+    expect(schema.required.sort()).toEqual(['name', 'quantity']);
+    expect(schema.properties.quantity).toMatchObject({ type: 'string', pattern: '^\\d+$' });
+  });
+
+  it("documents a browser route's default errors (413, 422, 429, 500) as HTML pages with a string schema, Retry-After kept", () => {
+    for (const status of ['413', '422', '429', '500']) {
+      expect(mediaTypes(form, status), status).toEqual([HTML]);
+      expect(schemaOf(form, status, HTML), status).toEqual({ type: 'string' });
+    }
+    expect(form.responses['429']?.headers?.['Retry-After']?.schema).toEqual({ type: 'integer' });
+    // A public route: no 401 added.
+    expect(form.responses['401']).toBeUndefined();
+  });
+
+  it('makes a declared error without a content type or schema an HTML page, and keeps declared content types and schemas', () => {
+    expect(mediaTypes(form, '400')).toEqual([HTML]);
+    expect(schemaOf(form, '400', HTML)).toEqual({ type: 'string' });
+    expect(mediaTypes(form, '409')).toEqual(['application/json']);
+    expect(schemaOf(form, '409', 'application/json')).toMatchObject({ type: 'object', properties: { taken: { type: 'boolean' } } });
+    expect(mediaTypes(form, '410')).toEqual(['text/plain']);
+    expect(mediaTypes(form, '303')).toEqual([HTML]);
+  });
+
+  it('gives every 303 a Location header, with or without content', () => {
+    const location = { description: expect.any(String), schema: { type: 'string', format: 'uri-reference' } };
+    expect(form.responses['303']?.headers?.Location).toEqual(location);
+    const redirect = operationOf(document, getThingRedirect);
+    expect(redirect.responses['303']?.headers?.Location).toEqual(location);
+    expect(redirect.responses['303']?.content).toBeUndefined();
+    expect(mediaTypes(redirect, '200')).toEqual([HTML]);
+    expect(redirect.responses['200']?.headers).toBeUndefined();
+  });
+
+  it('keeps the errors of a route that is not browser-facing JSON, form or not', () => {
+    const json = operationOf(document, postThingFormJson);
+    expect(Object.keys(json.requestBody?.content ?? {})).toEqual([FORM_TYPE]);
+    for (const status of ['400', '413', '422', '429', '500']) expect(mediaTypes(json, status), status).toEqual(['application/json']);
+    expect(JSON.stringify(schemaOf(json, '422', 'application/json'))).toContain('$ref');
+  });
+
+  it('documents the hosted checkout: its forms, its HTML errors, its redirects and its JSON routes', () => {
+    expect(routes.checkoutEntry.browser).toBe(true);
+    expect(routes.checkoutCard.browser).toBe(true);
+    const schemas = (document.components as { schemas: Record<string, { properties?: Record<string, unknown> }> }).schemas;
+    const formFields = (route: AnyRoute) => {
+      const schema = operationOf(document, route).requestBody?.content[FORM_TYPE]?.schema as { $ref?: string; properties?: Record<string, unknown> };
+      const resolved = schema.$ref ? schemas[schema.$ref.replace('#/components/schemas/', '')] : schema;
+      return Object.keys(resolved?.properties ?? {});
+    };
+    expect(formFields(routes.checkoutEntry)).toEqual(expect.arrayContaining(['public_key', 'tx_ref', 'callback_url', 'amount', 'quantity', 'signature']));
+    expect(formFields(routes.checkoutCard)).toEqual(expect.arrayContaining(['creditcard_number', 'creditcard_cvv', 'csrf_token', 'installments']));
+    for (const route of routeList.filter((r) => r.browser)) {
+      const operation = operationOf(document, route);
+      const errors = Object.keys(operation.responses).filter((status) => Number(status) >= 400);
+      expect(errors, route.id).toEqual(expect.arrayContaining(['422', '429', '500']));
+      for (const status of errors) expect(mediaTypes(operation, status), `${route.id} ${status}`).toEqual([HTML]);
+      if (operation.responses['303']) expect(operation.responses['303'].headers?.Location, route.id).toBeDefined();
+    }
+    expect(operationOf(document, routes.checkoutEntry).responses['303']?.headers?.Location).toBeDefined();
+    expect(operationOf(document, routes.checkoutCard).responses['303']?.headers?.Location).toBeDefined();
+    // The page's status poll and the merchant's lookup answer JSON, errors included.
+    for (const route of [routes.checkoutStatus, routes.getCheckout]) {
+      const operation = operationOf(document, route);
+      for (const status of ['200', '404', '429', '500']) expect(mediaTypes(operation, status), `${route.id} ${status}`).toEqual(['application/json']);
+    }
+  });
+
+  it('says in its description that browser routes answer HTML, only when there are some', () => {
+    expect(String((document.info as Json).description)).toContain(`answer ${HTML}`);
+    expect(String((buildOpenApiDocument([createThing]).info as Json).description)).not.toContain('text/html');
   });
 });
