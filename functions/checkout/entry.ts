@@ -54,10 +54,27 @@ function assertSignature(account: Item, fields: Record<string, string>, secretKe
   if (!verifyFormSignature(fields, secret)) throw new BadRequestError('Assinatura do formulário inválida: o formulário foi alterado.', 'invalid_signature');
 }
 
-/** The same tx_ref again: the same checkout when the sale is the same; other amounts → 409. */
+/** What a form must repeat to reach an existing checkout of its tx_ref: the whole sale and the payer. */
+const SAME_SALE: ReadonlyArray<[keyof CheckoutForm, string]> = [
+  ['amount_cents', 'amountCents'],
+  ['quantity', 'quantity'],
+  ['title', 'title'],
+  ['email', 'email'],
+  ['first_name', 'firstName'],
+  ['last_name', 'lastName'],
+  ['product_reference', 'productReference'],
+  ['product_name', 'productName'],
+  ['callback_url', 'callbackUrl'],
+];
+
+/**
+ * The same tx_ref again leads to the same checkout only when the form repeats it (a payer going back,
+ * a double submit); any other amount, payer or product → 409. Knowing a merchant's public key and a
+ * guessable tx_ref is then not enough to open someone else's checkout page (it shows the payer's name).
+ */
 function assertSameSale(existing: Item, form: CheckoutForm): void {
-  if (Number(existing.amountCents) !== form.amount_cents || Number(existing.quantity) !== form.quantity) {
-    throw new ConflictError('Este tx_ref já foi usado com outro valor ou quantidade.', 'tx_ref_in_use');
+  if (SAME_SALE.some(([field, attribute]) => (existing[attribute] ?? undefined) !== (form[field] ?? undefined))) {
+    throw new ConflictError('Este tx_ref já foi usado para outra venda (outro valor, quantidade ou comprador).', 'tx_ref_in_use');
   }
 }
 

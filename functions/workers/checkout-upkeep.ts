@@ -1,5 +1,6 @@
 import { checkoutUpkeep, type UpkeepOutcome } from '../../shared/checkout/upkeep';
 import { logger } from '../../shared/logger';
+import { checkoutUpkeepWorker } from '../../shared/queues';
 import { getRuntime } from '../../shared/runtime';
 
 /**
@@ -9,7 +10,7 @@ import { getRuntime } from '../../shared/runtime';
  */
 export async function handler(): Promise<UpkeepOutcome> {
   const runtime = getRuntime();
-  const outcome = await checkoutUpkeep(runtime, runtime.clock.now());
+  const outcome = await checkoutUpkeep(runtime, runtime.clock.now(), (checkoutUpkeepWorker.timeoutSeconds * 1000) / 2);
   if (outcome.abandoned + outcome.paid + outcome.reopened + outcome.failed > 0) logger.info('checkout upkeep', outcome);
   if (outcome.failed > 0) throw new Error(`${outcome.failed} checkouts could not be settled; the next run tries again`);
   return outcome;

@@ -71,13 +71,17 @@ async function resolveUnknown(runtime: Runtime, checkout: Item, now: Date): Prom
 
 /**
  * The checkout upkeep (a scheduled function in AWS, a timer locally): resolves every UNKNOWN checkout
- * with the provider, and abandons every PENDING checkout older than CHECKOUT_TTL. Each move is
+ * with the provider, and abandons every PENDING checkout older than CHECKOUT_TTL, for at most
+ * `budgetMs` (half the function's timeout): a backlog is finished by the next runs. Each move is
  * conditional on the status read, so a payment arriving meanwhile wins and the run moves on.
  */
-export async function checkoutUpkeep(runtime: Runtime, now: Date): Promise<UpkeepOutcome> {
+export async function checkoutUpkeep(runtime: Runtime, now: Date, budgetMs = 60_000): Promise<UpkeepOutcome> {
   const outcome: UpkeepOutcome = { abandoned: 0, paid: 0, reopened: 0, waiting: 0, failed: 0 };
+  // Each UNKNOWN checkout may cost a provider call: past the budget the run stops and the next one goes on.
+  const stopAt = Date.now() + budgetMs;
   const ttlSeconds = runtime.config.checkout.ttlSeconds;
   const settle = async (reference: string, act: (checkout: Item) => Promise<keyof UpkeepOutcome | undefined>) => {
+    if (Date.now() > stopAt) return;
     try {
       const checkout = await checkoutByReference(runtime, reference);
       const result = checkout ? await act(checkout) : undefined;

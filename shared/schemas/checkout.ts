@@ -29,7 +29,8 @@ export const checkoutEntryFormSchema = z
   })
   .meta({ id: 'CheckoutEntryForm', description: 'The hosted checkout entry form, posted by the payer’s browser from your page.' });
 
-export const checkoutPageParamsSchema = z.object({ reference: z.string().max(20), token: z.string().max(64) });
+/** Any text: a link that is not one of ours (any length or shape) answers the same 404 as an unknown checkout. */
+export const checkoutPageParamsSchema = z.object({ reference: z.string().max(2048), token: z.string().max(2048) });
 
 /** The card form of the checkout page (posted by the payer's browser; the number and CVV are never stored or logged). */
 export const checkoutCardFormSchema = z

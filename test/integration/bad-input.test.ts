@@ -699,7 +699,7 @@ const cases: Record<string, Case> = {
         body: formArb(entryForm(cardKeys), ['signature', 'submit', 'status', 'total']),
         headers: browserHeadersArb(fc.constant(undefined)),
       }),
-    runs: 60,
+    runs: 100,
     check: (_input, reply, where) => {
       if (reply.status === 303) expect(reply.headers.Location, where).toMatch(CHECKOUT_PAGE_PATH);
     },
@@ -707,7 +707,7 @@ const cases: Record<string, Case> = {
   [routes.checkoutPage.id]: {
     account: cardOnly,
     input: () => fc.record({ params: linkArb(routes.checkoutPage), query: queryArb([], []), headers: browserHeadersArb(cookieArb(2)) }),
-    runs: 20,
+    runs: 30,
     check: checkLink((reply, where) => expect(reply.status, where).toBe(200)),
   },
   [routes.checkoutCard.id]: {
@@ -724,7 +724,7 @@ const cases: Record<string, Case> = {
           headers: browserHeadersArb(cookieArb(8)),
         })
         .filter((input) => !mayBeApproved(input.body ?? '')),
-    runs: 60,
+    runs: 100,
     // Declined (400), refused by the CSRF check (403) or the fields (422): never paid.
     check: checkLink((reply, where) => expect([400, 403, 422], where).toContain(reply.status)),
   },
@@ -738,7 +738,7 @@ const cases: Record<string, Case> = {
     account: main,
     input: () =>
       fc.record({ params: paramsArb(routes.getCheckout, [fc.constant(checkout.mainTxRef), fc.constantFrom(...ODD_TX_REFS)]), headers: headersArb(auth) }),
-    runs: 25,
+    runs: 30,
     // Its own tx_ref finds the checkout; anything else is the same 404 (or 400 past the parameter's 300 characters).
     check: (input, reply, where) => {
       if (input.params?.tx_ref === checkout.mainTxRef) expect(reply.json, where).toMatchObject({ checkout: { tx_ref: checkout.mainTxRef, status: 'PENDING' } });

@@ -130,7 +130,7 @@ describe('checkout entry: field rules and the merchant', () => {
 });
 
 describe('checkout entry: one checkout per (account, tx_ref)', () => {
-  it('303 to the page; the same tx_ref again → the same page; other amount or quantity → 409; another account → its own checkout', async () => {
+  it('303 to the page; the same form again → the same page; other amount, quantity, payer or product → 409; another account → its own checkout', async () => {
     const { keys, auth } = await accountWithAuth();
     const form = entryForm(keys);
     const txRef = form.tx_ref ?? '';
@@ -146,9 +146,18 @@ describe('checkout entry: one checkout per (account, tx_ref)', () => {
 
     const otherAmount = await postForm('/ext_transfer', { ...form, amount: '49.91' });
     expectHtmlPage(otherAmount, 409);
-    expect(otherAmount.text).toContain('outro valor ou quantidade');
+    expect(otherAmount.text).toContain('outro valor, quantidade ou comprador');
     const otherQuantity = await postForm('/ext_transfer', { ...form, quantity: '3' });
     expectHtmlPage(otherQuantity, 409);
+    // Someone who knows the public key and the tx_ref but not the payer cannot reach that payer's page.
+    for (const changed of [{ first_name: 'Bruno' }, { email: 'other@example.com' }, { title: 'Outra coisa' }, { product_reference: undefined }]) {
+      const probe = await postForm(
+        '/ext_transfer',
+        Object.fromEntries(Object.entries({ ...form, ...changed }).filter((e): e is [string, string] => e[1] !== undefined)),
+      );
+      expectHtmlPage(probe, 409);
+      expect(probe.headers.location).toBeUndefined();
+    }
     expect(await invoicesOf(auth, txRef)).toHaveLength(1);
     expect(await checkoutItemsOf(keys.account_id)).toHaveLength(1);
 

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { checkoutSigningSecret } from '../../shared/accounts/checkout-signing';
 import { seal } from '../../shared/crypto/personal-data';
 import { newSecretKey } from '../../shared/ids';
 import { signToken } from '../../shared/auth/token';
@@ -22,6 +23,24 @@ describe('findLeaks: finds each kind of secret in clear', () => {
     expect(kinds(`authorization: Basic ${basic}`)).toEqual(['basic-credentials']);
   });
 
+  it('finds checkout signing secrets (cks_ + 43 base64url characters), in JSON, in a form and in free text; not a shorter or longer run', () => {
+    fc.assert(
+      fc.property(fc.uint8Array({ minLength: 32, maxLength: 32 }), fc.integer({ min: 1, max: 1_000 }), (key, version) => {
+        const secret = checkoutSigningSecret(Buffer.from(key), 'acct_abcdefghij0123456789', version);
+        return (
+          secret.length === 47 &&
+          kinds(`{"secret":"${secret}"}`).join() === 'checkout-signing-secret' &&
+          kinds(`signature=x&secret=${secret}&y=1`).join() === 'checkout-signing-secret' &&
+          kinds(`{"title":"${secret}"}`, { freeText: true }).join() === 'checkout-signing-secret'
+        );
+      }),
+      { numRuns: 200 },
+    );
+    const secret = checkoutSigningSecret(randomBytes(32), 'acct_x', 1);
+    expect(findLeaks(`prefix ${secret}`)).toEqual([{ kind: 'checkout-signing-secret', offset: 7 }]);
+    expect(kinds(`${secret.slice(0, -1)} and ${secret}x`)).toEqual([]);
+  });
+
   it('finds the test cards bare, with spaces or dashes, inside longer digit runs, and under a card-number key', () => {
     for (const card of KNOWN_TEST_CARDS) {
       expect(passesLuhn(card)).toBe(true);
@@ -34,6 +53,21 @@ describe('findLeaks: finds each kind of secret in clear', () => {
     expect(kinds('card 4532 0151 1283 0366 charged')).toEqual(['card-number']);
     expect(kinds('{"creditcard_number":"4532015112830366"}')).toEqual(['card-number']);
     expect(kinds('{\\"card_number\\":\\"4532015112830366\\"}')).toEqual(['card-number']);
+  });
+
+  it("finds the checkout card form's number and CVV in a form-encoded body, however the browser wrote the spaces", () => {
+    const found = (text: string) => [...new Set(kinds(text))];
+    for (const number of ['4532015112830366', '4532+0151+1283+0366', '4532%200151%201283%200366', '4532-0151-1283-0366', '4532%2D0151%2D1283%2D0366']) {
+      const body = `creditcard_holder=ANA+SILVA&creditcard_number=${number}&creditcard_cvv=987&creditcard_month=12&csrf_token=abc`;
+      expect(found(body), number).toEqual(['card-number', 'cvv']);
+      expect(found(JSON.stringify({ message: 'oops', body })), number).toEqual(['card-number', 'cvv']);
+    }
+    // Before this form rule, a card the tests do not use, form-encoded with `+`, went unseen.
+    expect(kinds('creditcard_number=4532+0151+1283+0366')).toEqual(['card-number']);
+    // A test card under the form's key: found (as a test card and under the key).
+    expect(found('creditcard_number=4000000000000002&creditcard_cvv=1234')).toEqual(['card-number', 'cvv']);
+    // Not a card: the last four, a number that fails Luhn, a 16-digit id under another name, a CVV key with no 3–4 digit value.
+    expect(kinds('creditcard_number=1111&last4=1111&creditcard_number=4532015112830367&tx_ref=1234567812345670&creditcard_cvv=&cvv=12&cvv=12345')).toEqual([]);
   });
 
   it('knows every card the tests charge (test/support/charges.ts)', () => {
@@ -146,6 +180,30 @@ describe('findLeaks: no false alarms on what the service stores and logs', () =>
 });
 
 describe('findItemLeaks and findLogLeaks', () => {
+  it("takes a checkout's merchant text (tx_ref, title, payer names, callback URL) as free text, in the checkout and its tx_ref's reservation", () => {
+    const odd = { a: '4111111111111111', b: '529.982.247-25' };
+    const checkout = {
+      PK: 'CHK#CHK-ABCDEFGH',
+      SK: 'CHECKOUT',
+      txRef: odd.b,
+      title: odd.a,
+      firstName: odd.b,
+      lastName: odd.a,
+      productName: odd.a,
+      productReference: odd.b,
+      callbackUrl: `https://shop.example/${odd.a}`,
+    };
+    expect(findItemLeaks(checkout)).toEqual([]);
+    expect(findItemLeaks({ PK: `CHKTX#acct_x#${odd.b}`, SK: 'CHKTX', txRef: odd.b, reference: 'CHK-ABCDEFGH' })).toEqual([]);
+    expect(findLeaks(JSON.stringify({ checkout: { tx_ref: odd.b, title: odd.a, first_name: odd.b } }))).toEqual([]);
+    // A secret typed there is still found; the same text in any other attribute is a leak.
+    expect(findItemLeaks({ ...checkout, title: newSecretKey() })).toEqual([{ kind: 'secret-key', attribute: 'title' }]);
+    expect(findItemLeaks({ PK: 'CHK#CHK-ABCDEFGH', SK: 'CHECKOUT', holder: odd.a, payerDocument: odd.b })).toEqual([
+      { kind: 'card-number', attribute: 'holder' },
+      { kind: 'taxpayer-document', attribute: 'payerDocument' },
+    ]);
+  });
+
   it('names the attribute path of a stored leak, walking maps, lists and JSON bodies', () => {
     const key = Buffer.alloc(32, 3);
     const item = {

@@ -4,18 +4,21 @@
  *
  * It detects by pattern, not only by exact values, and reports only the kind and where (never the
  * value), so its report can be printed:
- * - secret keys `SEC-` + 48 alphanumerics; Bearer tokens `pgt_…`; webhook secrets `whsec_…`; Basic
- *   credentials (base64 of `PUB-…:…`);
+ * - secret keys `SEC-` + 48 alphanumerics; Bearer tokens `pgt_…`; webhook secrets `whsec_…`; checkout
+ *   signing secrets `cks_` + 43 base64url characters; Basic credentials (base64 of `PUB-…:…`);
  * - card numbers: a run of 13 to 19 digits (spaces or dashes allowed between them) passing Luhn that
  *   holds one of the known test cards, or that is written in groups of four (how a PAN is printed), or
- *   that sits under a card-number key (`creditcard_number`, `card_number`, `pan`);
- * - CVVs: a `cvv`/`cvc` key (any prefix or suffix, e.g. `creditcard_cvv`) with a 3–4 digit value;
+ *   that sits under a card-number key (`creditcard_number`, `card_number`, `pan`), as a JSON field or
+ *   as a form field (the hosted checkout's card form: `creditcard_number=4111+1111+…`);
+ * - CVVs: a `cvv`/`cvc` key (any prefix or suffix, e.g. `creditcard_cvv`) with a 3–4 digit value, as a
+ *   JSON field or a form field;
  * - taxpayer documents: a CPF or CNPJ with valid check digits, punctuated (`529.982.247-25`,
  *   `11.222.333/0001-81`, also the alphanumeric CNPJ) or bare (11 or 14 digits standing alone), and
  *   the known alphanumeric test CNPJs in any punctuation.
  * It ignores sealed values (`v1.<iv>.<ciphertext>.<tag>`, base64url), ISO timestamps and UUIDs, so ids,
  * times and ciphertexts do not raise false alarms. In free text the merchant writes and the service
- * stores as given (names, e-mails, phones, item names, descriptions, notes, the Idempotency-Key…) only
+ * stores as given (names, e-mails, phones, item names, descriptions, notes, the Idempotency-Key, a
+ * checkout's tx_ref, title and payer names…) only
  * the service's own secrets are looked for (keys, tokens, webhook secrets, Basic credentials): a phone
  * of 11 digits is not a CPF, and the fuzz tests' odd strings (a card number as an item name) are what
  * the merchant chose to write there, not data the service took from a sensitive field.
@@ -23,7 +26,8 @@
 import { cnpj, cpf } from 'cpf-cnpj-validator';
 import { SIMULATED_CARDS } from '../../shared/providers/simulated';
 
-export type LeakKind = 'secret-key' | 'token' | 'webhook-secret' | 'basic-credentials' | 'card-number' | 'cvv' | 'taxpayer-document';
+export type LeakKind =
+  'secret-key' | 'token' | 'webhook-secret' | 'checkout-signing-secret' | 'basic-credentials' | 'card-number' | 'cvv' | 'taxpayer-document';
 
 /** One finding: what kind of secret, and where it starts in the scanned text. Never the value. */
 export type Leak = { kind: LeakKind; offset: number };
@@ -64,6 +68,7 @@ const PREFIXED: ReadonlyArray<{ kind: LeakKind; pattern: RegExp }> = [
   { kind: 'secret-key', pattern: /SEC-[A-Za-z0-9]{48}(?![A-Za-z0-9])/g },
   { kind: 'token', pattern: /pgt_[A-Za-z0-9_-]{8,}/g },
   { kind: 'webhook-secret', pattern: /whsec_[A-Za-z0-9_-]{20,}/g },
+  { kind: 'checkout-signing-secret', pattern: /cks_[A-Za-z0-9_-]{43}(?![A-Za-z0-9_-])/g },
 ];
 
 /** `PUB` in base64 is `UFVC`: a Basic credential of this service's keys starts with `UFVCL`. */
@@ -75,13 +80,16 @@ const ISO_TIMESTAMP = /\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(?::\d{2}(?:\.\d{1,9})?)?(?:
 const UUID = /[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}/g;
 /** Free-text JSON fields (phones, names, e-mails, item names, descriptions…), also with escaped quotes inside a JSON string. */
 const FREE_TEXT_FIELD =
-  /(\\?"(?:[A-Za-z_]*phone[A-Za-z_]*|name|client|email|invoice_no|item_name|description|notes|instructions|street|district|city)\\?"\s*:\s*\\?")([^"\\]*)/gi;
+  /(\\?"(?:[A-Za-z_]*phone[A-Za-z_]*|name|client|email|invoice_no|item_name|description|notes|instructions|street|district|city|tx_ref|title|first_name|last_name|product_name|product_reference)\\?"\s*:\s*\\?")([^"\\]*)/gi;
 
 /** Runs of digits with single spaces or dashes between them, standing alone. */
 const DIGIT_RUN = /(?<![0-9A-Za-z])\d(?:[ -]?\d)*(?![0-9A-Za-z])/g;
 const GROUPED_PAN = /^\d{4}([ -])\d{4}\1\d{4}\1\d{1,7}$|^\d{4}([ -])\d{6}\2\d{4,5}$/;
 const CARD_KEY = /\\?"[A-Za-z_]*(?:card_?number|cardnumber|pan)\\?"\s*:\s*\\?"?([0-9][0-9 -]{11,})/gi;
 const CVV_KEY = /\\?"[A-Za-z_]*(?:cvv|cvc)[A-Za-z0-9_]*\\?"\s*:\s*\\?"?\d{3,4}(?!\d)/gi;
+/** The same keys in a form-encoded body (a browser writes a space as `+`, and may escape it as %20 or a dash as %2D). */
+const FORM_CARD_KEY = /(?<![A-Za-z0-9_])[A-Za-z_]*(?:card_?number|cardnumber|pan)=((?:\d|\+|-|%20|%2[dD])+)/gi;
+const FORM_CVV_KEY = /(?<![A-Za-z0-9_])[A-Za-z_]*(?:cvv|cvc)[A-Za-z0-9_]*=\d{3,4}(?![0-9])/gi;
 
 const CPF_PUNCTUATED = /(?<![0-9A-Za-z])\d{3}\.\d{3}\.\d{3}-\d{2}(?![0-9A-Za-z])/g;
 const CNPJ_PUNCTUATED = /(?<![0-9A-Za-z])[0-9A-Z]{2}\.[0-9A-Z]{3}\.[0-9A-Z]{3}\/[0-9A-Z]{4}-\d{2}(?![0-9A-Za-z])/g;
@@ -150,6 +158,14 @@ export function findLeaks(text: string, options: LeakScanOptions = {}): Leak[] {
   each(CARD_KEY, masked, (m) => {
     if (passesLuhn((m[1] ?? '').replace(/\D/g, ''))) add('card-number', m.index);
   });
+  each(FORM_CVV_KEY, masked, (m) => add('cvv', m.index));
+  each(FORM_CARD_KEY, masked, (m) => {
+    const digits = (m[1] ?? '')
+      .replace(/%2[dD]/g, '')
+      .replace(/%20/g, '')
+      .replace(/\D/g, '');
+    if (digits.length >= 12 && digits.length <= 19 && passesLuhn(digits)) add('card-number', m.index);
+  });
   each(DIGIT_RUN, masked, (m) => {
     const digits = m[0].replace(/\D/g, '');
     const known = cards.some((card) => digits.includes(card));
@@ -182,8 +198,8 @@ const CVV_ATTRIBUTE = /cvv|cvc|security_?code/i;
 
 /**
  * Stored attributes that hold the merchant's free text as given (customer, invoice, withdraw, account,
- * ledger and delivery items), by path. The Idempotency-Key, chosen by the merchant, is part of the
- * `PK` of `IDEM#` items.
+ * ledger, delivery and checkout items), by path. The Idempotency-Key, chosen by the merchant, is part
+ * of the `PK` of `IDEM#` items, and a checkout's tx_ref of the `PK` of `CHKTX#` items.
  */
 export const FREE_TEXT_ATTRIBUTES: readonly string[] = [
   'name',
@@ -206,9 +222,21 @@ export const FREE_TEXT_ATTRIBUTES: readonly string[] = [
   'reason',
   'url',
   'lastError',
+  // A hosted checkout (CHK# items), as the merchant's form gave it; its tx_ref also keys the tx_ref's reservation (CHKTX#).
+  'txRef',
+  'title',
+  'firstName',
+  'lastName',
+  'productName',
+  'productReference',
+  'callbackUrl',
 ];
 
-const isFreeText = (path: string, value: unknown) => FREE_TEXT_ATTRIBUTES.includes(path) || (path === 'PK' && String(value).startsWith('IDEM#'));
+/** Keys that hold the merchant's own text: its Idempotency-Key (IDEM#…), a checkout's tx_ref (CHKTX#<account>#<tx_ref>). */
+const FREE_TEXT_KEYS = ['IDEM#', 'CHKTX#'];
+
+const isFreeText = (path: string, value: unknown) =>
+  FREE_TEXT_ATTRIBUTES.includes(path) || (path === 'PK' && FREE_TEXT_KEYS.some((prefix) => String(value).startsWith(prefix)));
 
 /** Every secret in clear in a stored item, walking nested maps and lists; values are scanned as text. */
 export function findItemLeaks(item: Record<string, unknown>, options: LeakScanOptions = {}): ItemLeak[] {
