@@ -8,7 +8,7 @@ import type { Runtime } from '../shared/runtime';
 import { handler as balanceHandler } from '../functions/account/balance';
 import { handler as authHandler } from '../functions/auth/token';
 import { handler as probeHandler, probeRoute } from '../test/support/probe-route';
-import { routes } from '../shared/routes';
+import { routes } from '../shared/http/routes';
 import { peerCreate, seedPeer, type PeerFixture } from './peer';
 import { callRoute, expectStatus, type Reply, type RouteHandler } from './routes';
 

@@ -10,7 +10,7 @@ import * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
 import { AwsSolutionsChecks } from 'cdk-nag';
 import type { Construct } from 'constructs';
 import { type AnyRoute, pathParameterNames } from '../shared/http/route';
-import { fallbackHandler, routeList, routes } from '../shared/routes';
+import { fallbackHandler, routeList, routes } from '../shared/http/routes';
 import { tableShape } from '../shared/storage/table';
 import { ApiFunction } from './cdk/api-function';
 import { readSettings, type StackSettings } from './cdk/settings';
@@ -259,7 +259,7 @@ export class PaymentGatewayStack extends Stack {
   private createApi(fallback: ApiFunction): { api: apigw.HttpApi; stage: apigw.HttpStage } {
     const api = new apigw.HttpApi(this, 'HttpApi', {
       apiName: SERVICE_NAME,
-      description: 'Payment gateway API (routes from shared/routes.ts)',
+      description: 'Payment gateway API (routes from shared/http/routes.ts)',
       createDefaultStage: false,
       // With a custom domain, only that name answers: the execute-api address cannot leak into Pix codes and boleto links.
       disableExecuteApiEndpoint: this.domain !== undefined,

@@ -118,3 +118,14 @@ export const checkoutUpkeepWorker = {
   everyMinutes: 5,
   timeoutSeconds: 120,
 } as const;
+
+/** The daily reconciliation (functions/workers/reconcile.ts): every account's balance against its ledger; publishes LedgerDifferences. */
+export const reconcileWorker = {
+  id: 'Reconcile',
+  handler: 'functions/workers/reconcile.ts',
+  /** Once a day (an EventBridge rule); locally run by hand (`npm run admin -- account reconcile --all`). */
+  everyMinutes: 24 * 60,
+  timeoutSeconds: 900,
+  /** The metric it publishes (namespace PaymentGateway): accounts whose balance differs from the sum of their entries; alarmed above 0. */
+  metric: 'LedgerDifferences',
+} as const;

@@ -3,9 +3,9 @@ import { parseBasicAuthorization } from '../../shared/auth/basic';
 import { hashSecretKey, secretKeyMatches } from '../../shared/auth/secret-hash';
 import { signToken } from '../../shared/auth/token';
 import { unixSeconds } from '../../shared/clock';
-import { UnauthorizedError } from '../../shared/http/errors';
+import { UnauthorizedError } from '../../shared/errors';
 import { httpHandler } from '../../shared/http/pipeline';
-import { routes } from '../../shared/routes';
+import { routes } from '../../shared/http/routes';
 import { keys } from '../../shared/storage/keys';
 
 const UNKNOWN_KEY_HASH = hashSecretKey('no such key');

@@ -1,9 +1,9 @@
 import { renderBoletoHtml } from '../../shared/boleto/page';
-import { NotFoundError } from '../../shared/http/errors';
+import { NotFoundError } from '../../shared/errors';
 import { httpHandler } from '../../shared/http/pipeline';
 import { invoiceByReference } from '../../shared/invoices/lookup';
 import { boletoPageTokenMatches, invoiceView, REFERENCE_SHAPE } from '../../shared/invoices/record';
-import { routes } from '../../shared/routes';
+import { routes } from '../../shared/http/routes';
 
 /** The payer's document on the printed page: only its first three and last two characters. */
 function maskDocument(document: string | null): string | undefined {

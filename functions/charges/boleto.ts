@@ -1,7 +1,7 @@
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { requireCaller } from '../../shared/auth/caller';
 import { customerView } from '../../shared/customers/record';
-import { ValidationError } from '../../shared/http/errors';
+import { ValidationError } from '../../shared/errors';
 import { httpHandler } from '../../shared/http/pipeline';
 import { newNumericId } from '../../shared/ids';
 import {
@@ -16,7 +16,7 @@ import {
 import { boletoUrl, invoiceItem, newInvoiceReference } from '../../shared/invoices/record';
 import { formatCents } from '../../shared/money';
 import { providerFor } from '../../shared/providers/select';
-import { routes } from '../../shared/routes';
+import { routes } from '../../shared/http/routes';
 import { keys } from '../../shared/storage/keys';
 
 const PROVIDER_FAILED = 'The payment provider failed to answer; no boleto was created. Retry with the same Idempotency-Key.';

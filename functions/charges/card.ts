@@ -2,7 +2,7 @@ import { createHash, randomUUID } from 'node:crypto';
 import { requireCaller } from '../../shared/auth/caller';
 import { cardFieldErrors, last4, normalizeBrand } from '../../shared/cards/card';
 import { newEvent, outboxWrite } from '../../shared/events/outbox';
-import { BadRequestError, UpstreamError, ValidationError } from '../../shared/http/errors';
+import { BadRequestError, UpstreamError, ValidationError } from '../../shared/errors';
 import { httpHandler } from '../../shared/http/pipeline';
 import { newNumericId } from '../../shared/ids';
 import {
@@ -19,7 +19,7 @@ import { cardTransaction, invoiceEventData, invoiceItem } from '../../shared/inv
 import { formatCents } from '../../shared/money';
 import type { CardAuthorization } from '../../shared/providers/port';
 import { providerFor } from '../../shared/providers/select';
-import { routes } from '../../shared/routes';
+import { routes } from '../../shared/http/routes';
 
 /**
  * The provider's idempotency key: one per (account, Idempotency-Key), so a retry after a lost answer
@@ -66,7 +66,7 @@ export const handler = httpHandler(routes.createCard, async ({ body, caller, ide
     const authorizing = providerFor(runtime.config).authorizeCard({ ...request, idempotencyKey: providerKey });
     authorization = await callProvider(authorizing, runtime.config.payments.timeoutMs, failed);
     if (authorization.outcome !== 'voided') break;
-    if (round >= 3) throw new UpstreamError(502, failed);
+    if (round >= 3) throw new UpstreamError('upstream_failed', failed);
     providerKey = createHash('sha256').update(`${providerKey}:after-void:${authorization.transactionId}`).digest('hex');
   }
   if (authorization.outcome === 'declined') throw new BadRequestError(authorization.message, 'card_declined');

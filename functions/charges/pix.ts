@@ -14,7 +14,7 @@ import { newNumericId } from '../../shared/ids';
 import { formatCents } from '../../shared/money';
 import { qrCodePngDataUri } from '../../shared/pix/qrcode';
 import { providerFor } from '../../shared/providers/select';
-import { routes } from '../../shared/routes';
+import { routes } from '../../shared/http/routes';
 import { normalizeDocument } from '../../shared/schemas/documents';
 
 const PROVIDER_FAILED = 'The payment provider failed to answer; no charge was created. Retry with the same Idempotency-Key.';

@@ -2,19 +2,19 @@ import { randomUUID } from 'node:crypto';
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { last4 } from '../../shared/cards/card';
 import { type CheckoutCard, parseCardForm } from '../../shared/checkout/card-form';
-import { checkoutErrorPage, formBody, seeOther } from '../../shared/checkout/http';
-import { CHECKOUT_MAX_INSTALLMENTS, checkoutOfLink, openCheckoutPage } from '../../shared/checkout/page-answer';
+import { checkoutErrorPage, formBody, seeOther } from '../../shared/http/checkout/browser';
+import { CHECKOUT_MAX_INSTALLMENTS, checkoutOfLink, openCheckoutPage } from '../../shared/http/checkout/page-answer';
 import { cardLeaseMs, checkoutCardPayment, checkoutCardProviderKey, newInvoiceIds, voidCheckoutCardUnlessRecorded } from '../../shared/checkout/payments';
 import { callbackRedirect, cookieValue, CSRF_COOKIE, csrfTokenMatches } from '../../shared/checkout/record';
 import { cardAnswerLostWrites, cardAttemptSettledWrites, claimCardAttemptWrite } from '../../shared/checkout/settle';
-import { AppError, BadRequestError } from '../../shared/http/errors';
+import { BadRequestError, DomainError } from '../../shared/errors';
 import { httpHandler } from '../../shared/http/pipeline';
 import { unusedInvoiceReference } from '../../shared/invoices/create';
 import { commitWrites } from '../../shared/storage/transact';
 import { logger } from '../../shared/logger';
 import { type CardAuthorization, ProviderError, withProviderTimeout } from '../../shared/providers/port';
 import { providerFor } from '../../shared/providers/select';
-import { routes } from '../../shared/routes';
+import { routes } from '../../shared/http/routes';
 import type { Runtime } from '../../shared/runtime';
 import type { Item } from '../../shared/storage/dynamo';
 import { keys } from '../../shared/storage/keys';
@@ -68,7 +68,7 @@ export const handler = httpHandler(
   async ({ params, event, runtime, now }) => {
     const checkout = await checkoutOfLink(runtime, params);
     if (checkout.status === 'PAID') return seeOther(callbackRedirect(checkout));
-    if (checkout.status === 'ABANDONED') throw new AppError(410, 'Este pagamento expirou. Volte à loja para começar de novo.', 'checkout_abandoned');
+    if (checkout.status === 'ABANDONED') throw new DomainError('gone', 'Este pagamento expirou. Volte à loja para começar de novo.', 'checkout_abandoned');
     const reference = String(checkout.reference);
     const fields = new URLSearchParams(formBody(event));
     const { boletoLinks } = await runtime.serviceKeys();
@@ -76,7 +76,7 @@ export const handler = httpHandler(
       fields.getAll('csrf_token').length !== 1 ||
       !csrfTokenMatches(reference, cookieValue(event.cookies, CSRF_COOKIE), fields.get('csrf_token') ?? undefined, boletoLinks)
     ) {
-      throw new AppError(403, 'Esta página expirou. Recarregue a página e tente de novo.', 'csrf_mismatch');
+      throw new DomainError('forbidden', 'Esta página expirou. Recarregue a página e tente de novo.', 'csrf_mismatch');
     }
     await assertCardAccepted(runtime, String(checkout.accountId));
     const parsed = parseCardForm(fields, now, CHECKOUT_MAX_INSTALLMENTS);

@@ -2,15 +2,15 @@ import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { checkoutSigningOf, checkoutSigningSecret } from '../../shared/accounts/checkout-signing';
 import { type CheckoutForm, parseCheckoutForm } from '../../shared/checkout/form';
 import { checkoutByTxRef } from '../../shared/checkout/lookup';
-import { checkoutErrorPage, formBody, seeOther } from '../../shared/checkout/http';
+import { checkoutErrorPage, formBody, seeOther } from '../../shared/http/checkout/browser';
 import { checkoutPixInvoice } from '../../shared/checkout/payments';
 import { type CheckoutMethod, checkoutItem, checkoutPagePath, checkoutTxRefItem, newCheckoutReference, type NewCheckout } from '../../shared/checkout/record';
 import { verifyFormSignature } from '../../shared/checkout/signature';
-import { AppError, BadRequestError, ConflictError, IdClashError, ValidationError } from '../../shared/http/errors';
+import { BadRequestError, ConflictError, DomainError, IdClashError, ValidationError } from '../../shared/errors';
 import { httpHandler } from '../../shared/http/pipeline';
 import { newNumericId } from '../../shared/ids';
 import { newInvoiceReference } from '../../shared/invoices/record';
-import { routes } from '../../shared/routes';
+import { routes } from '../../shared/http/routes';
 import type { Runtime } from '../../shared/runtime';
 import type { Item } from '../../shared/storage/dynamo';
 import { keys } from '../../shared/storage/keys';
@@ -33,7 +33,7 @@ async function accountOfPublicKey(runtime: Runtime, publicKey: string): Promise<
     typeof accountId === 'string'
       ? (await runtime.db.send(new GetCommand({ TableName: table, Key: keys.account(accountId), ConsistentRead: true }))).Item
       : undefined;
-  if (!account) throw new AppError(404, 'Chave pública desconhecida: confira a public_key do formulário.', 'unknown_public_key');
+  if (!account) throw new DomainError('not_found', 'Chave pública desconhecida: confira a public_key do formulário.', 'unknown_public_key');
   return account;
 }
 

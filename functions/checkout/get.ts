@@ -1,9 +1,9 @@
 import { requireCaller } from '../../shared/auth/caller';
 import { checkoutByTxRef } from '../../shared/checkout/lookup';
 import { checkoutView } from '../../shared/checkout/record';
-import { NotFoundError } from '../../shared/http/errors';
+import { NotFoundError } from '../../shared/errors';
 import { httpHandler } from '../../shared/http/pipeline';
-import { routes } from '../../shared/routes';
+import { routes } from '../../shared/http/routes';
 
 const TX_REF_SHAPE = /^[A-Za-z0-9_.:-]{1,100}$/;
 

@@ -1,7 +1,7 @@
-import { checkoutOfLink } from '../../shared/checkout/page-answer';
+import { checkoutOfLink } from '../../shared/http/checkout/page-answer';
 import { callbackRedirect } from '../../shared/checkout/record';
 import { httpHandler } from '../../shared/http/pipeline';
-import { routes } from '../../shared/routes';
+import { routes } from '../../shared/http/routes';
 
 /** GET /checkout/{reference}/{token}/status: what the page polls; once PAID, where to send the payer. */
 export const handler = httpHandler(routes.checkoutStatus, async ({ params, runtime }) => {

@@ -1,9 +1,9 @@
 import { requireCaller } from '../../shared/auth/caller';
 import { customerView, newCustomerItem } from '../../shared/customers/record';
-import { IdClashError } from '../../shared/http/errors';
+import { IdClashError } from '../../shared/errors';
 import { httpHandler } from '../../shared/http/pipeline';
 import { newNumericId } from '../../shared/ids';
-import { routes } from '../../shared/routes';
+import { routes } from '../../shared/http/routes';
 import { keys } from '../../shared/storage/keys';
 
 /** POST /api/customer: registers a payer. The id's reservation and the customer are written together. */

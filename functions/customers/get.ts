@@ -1,9 +1,9 @@
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { requireCaller } from '../../shared/auth/caller';
 import { customerView } from '../../shared/customers/record';
-import { NotFoundError } from '../../shared/http/errors';
+import { NotFoundError } from '../../shared/errors';
 import { httpHandler } from '../../shared/http/pipeline';
-import { routes } from '../../shared/routes';
+import { routes } from '../../shared/http/routes';
 import { keys } from '../../shared/storage/keys';
 
 /** GET /api/customer/{id}: one of the caller's customers; another account's answers 404. */

@@ -1,9 +1,10 @@
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
 import middy from '@middy/core';
 import { errorApiResult } from '../../shared/http/answer';
-import { MethodNotAllowedError, NotFoundError, toErrorAnswer } from '../../shared/http/errors';
+import { MethodNotAllowedError, NotFoundError } from '../../shared/errors';
+import { toErrorAnswer } from '../../shared/http/errors';
 import { createRouter } from '../../shared/http/route';
-import { routeList } from '../../shared/routes';
+import { routeList } from '../../shared/http/routes';
 
 const route = createRouter(routeList);
 

@@ -1,7 +1,7 @@
 import { stringify } from 'yaml';
 import { httpHandler } from '../../shared/http/pipeline';
-import { buildOpenApiDocument } from '../../shared/openapi/document';
-import { routeList, routes } from '../../shared/routes';
+import { buildOpenApiDocument } from '../../shared/http/openapi';
+import { routeList, routes } from '../../shared/http/routes';
 
 let document: string | undefined;
 

@@ -1,7 +1,7 @@
 import { requireCaller } from '../../shared/auth/caller';
 import { httpHandler } from '../../shared/http/pipeline';
 import { centsFromNumber } from '../../shared/money';
-import { routes } from '../../shared/routes';
+import { routes } from '../../shared/http/routes';
 import { newWithdrawReference, reservationWrites, withdrawItem, withdrawView } from '../../shared/withdrawals/record';
 
 /**

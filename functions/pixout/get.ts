@@ -1,8 +1,8 @@
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { requireCaller } from '../../shared/auth/caller';
-import { NotFoundError } from '../../shared/http/errors';
+import { NotFoundError } from '../../shared/errors';
 import { httpHandler } from '../../shared/http/pipeline';
-import { routes } from '../../shared/routes';
+import { routes } from '../../shared/http/routes';
 import { keys } from '../../shared/storage/keys';
 import { WITHDRAW_REFERENCE_SHAPE, withdrawView } from '../../shared/withdrawals/record';
 

@@ -1,10 +1,10 @@
-import { AppError, NotFoundError } from '../../shared/http/errors';
+import { DomainError, NotFoundError } from '../../shared/errors';
 import { httpHandler } from '../../shared/http/pipeline';
 import { applyNotification } from '../../shared/invoices/apply-notification';
 import { applyWithdrawOutcome } from '../../shared/withdrawals/apply-outcome';
 import { NotificationRejected } from '../../shared/providers/port';
 import { providerFor } from '../../shared/providers/select';
-import { routes } from '../../shared/routes';
+import { routes } from '../../shared/http/routes';
 import { providerNotificationSecret } from '../../shared/secrets/provider-credentials';
 
 /**
@@ -21,7 +21,7 @@ export const handler = httpHandler(routes.providerNotification, async ({ params,
   try {
     notification = provider.parseNotification(raw, event.headers ?? {}, credential, now);
   } catch (err) {
-    if (err instanceof NotificationRejected) throw new AppError(err.status, err.message, err.status === 401 ? 'invalid_signature' : 'invalid_notification');
+    if (err instanceof NotificationRejected) throw new DomainError(err.reason === 'invalid_signature' ? 'unauthorized' : 'invalid', err.message, err.reason);
     throw err;
   }
   const { kind } = notification;

@@ -2,9 +2,9 @@ import { unixSeconds } from '../../shared/clock';
 import { cacheWrite, cachedAddress } from '../../shared/cep/cache';
 import { CepUnavailableError, normalizeCep } from '../../shared/cep/port';
 import { cepLookupFor } from '../../shared/cep/select';
-import { NotFoundError, UpstreamError, ValidationError } from '../../shared/http/errors';
+import { NotFoundError, UpstreamError, ValidationError } from '../../shared/errors';
 import { httpHandler } from '../../shared/http/pipeline';
-import { routes } from '../../shared/routes';
+import { routes } from '../../shared/http/routes';
 
 /** GET /api/cep/search/{cep}: the address of a CEP, from the cache or the configured source. */
 export const handler = httpHandler(routes.searchCep, async ({ params, runtime, now }) => {
@@ -18,7 +18,7 @@ export const handler = httpHandler(routes.searchCep, async ({ params, runtime, n
   try {
     found = await cepLookupFor(config).lookup(cep);
   } catch (err) {
-    if (err instanceof CepUnavailableError) throw new UpstreamError(503, 'The postal-code services are unavailable; try again later');
+    if (err instanceof CepUnavailableError) throw new UpstreamError('upstream_unavailable', 'The postal-code services are unavailable; try again later');
     throw err;
   }
   if (!found) throw new NotFoundError('CEP not found');

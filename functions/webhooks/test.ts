@@ -1,8 +1,8 @@
 import { requireCaller } from '../../shared/auth/caller';
 import { newEvent, outboxWrite } from '../../shared/events/outbox';
-import { ConflictError } from '../../shared/http/errors';
+import { ConflictError } from '../../shared/errors';
 import { httpHandler } from '../../shared/http/pipeline';
-import { routes } from '../../shared/routes';
+import { routes } from '../../shared/http/routes';
 
 /** POST /api/webhook/test: queues one ping event through the same pipeline as every event (202); no URL → 409. */
 export const handler = httpHandler(routes.testWebhook, async ({ caller, runtime, now }) => {

@@ -1,7 +1,7 @@
 import { fileURLToPath } from 'node:url';
 import path from 'node:path';
 
-/** The repository root: handler paths in shared/routes.ts are relative to it. */
+/** The repository root: handler paths in shared/http/routes.ts are relative to it. */
 export const projectRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 
 export const depsLockFilePath = path.join(projectRoot, 'package-lock.json');

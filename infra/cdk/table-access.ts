@@ -2,7 +2,7 @@ import * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import type { AnyRoute } from '../../shared/http/route';
 import { queues, streamForwarder } from '../../shared/queues';
-import { routes } from '../../shared/routes';
+import { routes } from '../../shared/http/routes';
 
 /**
  * Per-function DynamoDB permissions: each function may call only the item actions its code calls, on
@@ -93,7 +93,7 @@ export function pipelineGrants(route: AnyRoute): TableGrant[] {
 
 /**
  * What each route's implementation does with the table, beyond the pipeline (functions/ and the
- * shared modules they call). Every route of shared/routes.ts must have a row: a new route without
+ * shared modules they call). Every route of shared/http/routes.ts must have a row: a new route without
  * one stops the synthesis.
  */
 export const ROUTE_GRANTS: Readonly<Record<string, readonly TableGrant[]>> = {
@@ -162,7 +162,7 @@ export const ROUTE_GRANTS: Readonly<Record<string, readonly TableGrant[]>> = {
     { actions: ['GetItem'], keys: [KEY.publicKey, KEY.account, KEY.checkoutTxRef, KEY.checkout] },
     { actions: ['PutItem'], keys: [KEY.checkout, KEY.checkoutTxRef, KEY.invoice, KEY.invoiceId] },
   ],
-  // The checkout of the link and its Pix invoice (shared/checkout/page-answer.ts).
+  // The checkout of the link and its Pix invoice (shared/http/checkout/page-answer.ts).
   [routes.checkoutPage.id]: [{ actions: ['GetItem'], keys: [KEY.checkout, KEY.invoice] }],
   // The checkout, the account's card setting, the Pix invoice (the page again) and the unused and
   // recorded checks of the card invoice's reference; approved: the card invoice and its pointer, the

@@ -2,7 +2,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import type { APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
 import { createRouter } from '../../shared/http/route';
-import { fallbackHandler, routeList } from '../../shared/routes';
+import { fallbackHandler, routeList } from '../../shared/http/routes';
 import { lambdaContext, toHttpApiEvent } from './apigw-event';
 import { loadHandler } from './handlers';
 

@@ -1,4 +1,4 @@
-import { BadRequestError, UnauthorizedError } from '../http/errors';
+import { BadRequestError, UnauthorizedError } from '../errors';
 
 export type KeyPair = { publicKey: string; secretKey: string };
 

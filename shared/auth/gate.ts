@@ -1,7 +1,7 @@
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
-import { UnauthorizedError } from '../http/errors';
-import type { AnyRoute } from '../http/route';
+import { UnauthorizedError } from '../errors';
 import { hitAccountCounter, hitIpCounter } from '../ratelimit/counter';
+import type { RoutePolicy } from '../route-policy';
 import type { Runtime } from '../runtime';
 import type { Item } from '../storage/dynamo';
 import { type RetryBudget, retryBudget } from '../storage/contention';
@@ -31,10 +31,16 @@ function countIp(rt: Runtime, limitClass: 'auth' | 'cep' | 'checkout', ip: strin
  * DynamoDB round trip: the signed token is checked in memory, and the conditional update that counts
  * the call also checks the token's key version, so rotated keys are refused at once.
  */
-export async function admit(route: AnyRoute, input: GateInput, rt: Runtime, budget: RetryBudget = retryBudget()): Promise<Caller | undefined> {
+export async function admit(
+  route: Pick<RoutePolicy, 'auth' | 'rateLimit' | 'access'>,
+  input: GateInput,
+  rt: Runtime,
+  budget: RetryBudget = retryBudget(),
+): Promise<Caller | undefined> {
   const nowSeconds = unixSeconds(rt.clock.now());
   if (route.auth !== 'bearer') {
-    if (route.rateLimit === 'auth' || route.rateLimit === 'cep' || route.rateLimit === 'checkout') await countIp(rt, route.rateLimit, input.sourceIp, nowSeconds, budget);
+    if (route.rateLimit === 'auth' || route.rateLimit === 'cep' || route.rateLimit === 'checkout')
+      await countIp(rt, route.rateLimit, input.sourceIp, nowSeconds, budget);
     return undefined;
   }
   const token = bearerTokenFrom(input.authorization);

@@ -1,5 +1,5 @@
 import { createHmac, hkdfSync, timingSafeEqual } from 'node:crypto';
-import { UnauthorizedError } from '../http/errors';
+import { UnauthorizedError } from '../errors';
 
 /**
  * Bearer tokens are self-contained and HMAC-signed: `pgt_<payload>.<signature>`, both base64url.

@@ -1,5 +1,5 @@
 import { newEvent, outboxWrite } from '../events/outbox';
-import { ConflictError } from '../http/errors';
+import { ConflictError } from '../errors';
 import type { Item } from '../storage/dynamo';
 import { keys } from '../storage/keys';
 import type { TxWrite } from '../storage/transact';

@@ -9,7 +9,7 @@ import { admitCaller } from './middleware/admit';
 import { jsonBody } from './middleware/json-body';
 import { observe } from './middleware/observe';
 import { commitAnswer, persist, settleFailedCommit } from './middleware/persist';
-import { IdClashError, RequestDeadlineError } from './errors';
+import { IdClashError, RequestDeadlineError } from '../errors';
 import { validateInput } from './middleware/validate';
 import { outsideDeadline, stopAtFor, withDeadline } from '../storage/deadline';
 import type { RouteDef } from './route';

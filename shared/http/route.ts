@@ -1,13 +1,7 @@
 import type { ZodType } from 'zod';
+import type { Access, AuthKind, IdempotencyMode, RateLimitClass } from '../route-policy';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
-/** none: public; basic: the key exchange; bearer: an account token. */
-export type AuthKind = 'none' | 'basic' | 'bearer';
-/** Which counter a call spends (spec 8): auth, cep and checkout per client IP, account per authenticated account. */
-export type RateLimitClass = 'none' | 'auth' | 'cep' | 'checkout' | 'account';
-/** none: no table access; read: may only read business items (it still counts its own calls); write: full item access. */
-export type Access = 'none' | 'read' | 'write';
-export type IdempotencyMode = 'none' | 'optional' | 'required';
 
 export interface ResponseDef {
   description: string;

@@ -1,5 +1,5 @@
-import { ValidationError } from '../http/errors';
-import type { IdempotencyMode } from '../http/route';
+import { ValidationError } from '../errors';
+import type { IdempotencyMode } from '../route-policy';
 
 export const IDEMPOTENCY_HEADER = 'Idempotency-Key';
 const KEY_SHAPE = /^[A-Za-z0-9_.:-]{8,100}$/;

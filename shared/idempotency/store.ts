@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { DeleteCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
-import { ConflictError, ContentionError, UnprocessableError } from '../http/errors';
+import { ConflictError, ContentionError, UnprocessableError } from '../errors';
 import { type Db, isConditionalCheckFailed, itemFromConditionFailure } from '../storage/dynamo';
 import { type RetryBudget, retryTransient } from '../storage/contention';
 import { outsideDeadline } from '../storage/deadline';

@@ -2,7 +2,7 @@ import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import type { PaymentMethod } from '../accounts/methods';
 import type { Caller } from '../auth/gate';
 import { type ChargeAmounts, totalCents } from '../charges/total';
-import { BadRequestError, IdClashError, UpstreamError, ValidationError } from '../http/errors';
+import { BadRequestError, IdClashError, UpstreamError, ValidationError } from '../errors';
 import { logger } from '../logger';
 import { ProviderError, withProviderTimeout } from '../providers/port';
 import { providerFor } from '../providers/select';
@@ -112,7 +112,7 @@ export async function callProvider<T>(call: Promise<T>, timeoutMs: number, failu
   try {
     return await withProviderTimeout(call, timeoutMs);
   } catch (err) {
-    if (err instanceof ProviderError) throw new UpstreamError(502, failure);
+    if (err instanceof ProviderError) throw new UpstreamError('upstream_failed', failure);
     throw err;
   }
 }

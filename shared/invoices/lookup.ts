@@ -1,7 +1,7 @@
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { brazilDayBounds } from '../dates';
 import { queryPage } from '../storage/paging';
-import { NotFoundError } from '../http/errors';
+import { NotFoundError } from '../errors';
 import type { Runtime } from '../runtime';
 import type { Item } from '../storage/dynamo';
 import { type ItemKey, keys } from '../storage/keys';

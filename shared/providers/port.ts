@@ -69,10 +69,10 @@ export function withProviderTimeout<T>(call: Promise<T>, timeoutMs: number): Pro
   return withTimeout(call, timeoutMs, () => new ProviderError(`The provider did not answer within ${timeoutMs} ms`));
 }
 
-/** The notification is not authentic (401) or not understood (400). */
+/** The notification is not authentic (invalid_signature) or not understood (invalid_notification). */
 export class NotificationRejected extends Error {
   constructor(
-    readonly status: 400 | 401,
+    readonly reason: 'invalid_signature' | 'invalid_notification',
     message: string,
   ) {
     super(message);

@@ -119,15 +119,15 @@ export function simulatedProvider(options: { locationBase: string; merchantCity?
     },
     parseNotification(rawBody, headers, credential, now) {
       const check = checkSignatureHeader(rawBody, headers[SIMULATED_SIGNATURE_HEADER], credential, Math.floor(now.getTime() / 1000));
-      if (!check.valid) throw new NotificationRejected(401, `Invalid notification signature (${check.reason})`);
+      if (!check.valid) throw new NotificationRejected('invalid_signature', `Invalid notification signature (${check.reason})`);
       let json: unknown;
       try {
         json = JSON.parse(rawBody);
       } catch {
-        throw new NotificationRejected(400, 'The notification is not JSON');
+        throw new NotificationRejected('invalid_notification', 'The notification is not JSON');
       }
       const parsed = notificationSchema.safeParse(json);
-      if (!parsed.success) throw new NotificationRejected(400, 'The notification is not one this provider sends');
+      if (!parsed.success) throw new NotificationRejected('invalid_notification', 'The notification is not one this provider sends');
       const n = parsed.data;
       return {
         id: n.id,

@@ -1,5 +1,5 @@
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { RateLimitedError, UnauthorizedError } from '../http/errors';
+import { RateLimitedError, UnauthorizedError } from '../errors';
 import { type Db, type Item, isConditionalCheckFailed, itemFromConditionFailure } from '../storage/dynamo';
 import { type RetryBudget, retryBudget, retryTransient } from '../storage/contention';
 import { keys } from '../storage/keys';

@@ -1,6 +1,6 @@
 import { performance } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { ContentionError } from '../http/errors';
+import { ContentionError } from '../errors';
 import { logger } from '../logger';
 import { isThrottled } from './throttling';
 

@@ -1,7 +1,7 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { performance } from 'node:perf_hooks';
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { RequestDeadlineError } from '../http/errors';
+import { RequestDeadlineError } from '../errors';
 import { withTimeout } from '../timeout';
 
 /**

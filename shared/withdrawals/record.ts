@@ -1,13 +1,13 @@
 import { seal, unseal } from '../crypto/personal-data';
 import { randomString } from '../ids';
-import { InsufficientBalanceError } from '../http/errors';
+import { InsufficientBalanceError } from '../errors';
 import { formatCents } from '../money';
 import type { KeyType } from '../schemas/withdraw';
 import type { Item } from '../storage/dynamo';
 import { sweepIndexAttributes } from '../events/sweep-index';
 import { keys } from '../storage/keys';
 import type { TxWrite } from '../storage/transact';
-import { IdClashError } from '../http/errors';
+import { IdClashError } from '../errors';
 
 export const WITHDRAW_ITEM_TYPE = 'withdraw';
 

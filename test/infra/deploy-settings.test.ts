@@ -4,7 +4,7 @@ import { homedir, tmpdir } from 'node:os';
 import path from 'node:path';
 import { App } from 'aws-cdk-lib';
 import { afterAll, describe, expect, it } from 'vitest';
-import { routeList, routes } from '../../shared/routes';
+import { routeList, routes } from '../../shared/http/routes';
 import { streamForwarder } from '../../shared/queues';
 import { ALLOWED_RETENTION_DAYS, DEFAULT_SETTINGS, readSettings } from '../../infra/cdk/settings';
 import { type Json, Synthesized } from './synthesized';

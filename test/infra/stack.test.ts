@@ -9,7 +9,7 @@ import { RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { CfnSecret } from 'aws-cdk-lib/aws-secretsmanager';
 import { AwsSolutionsChecks } from 'cdk-nag';
 import { describe, expect, it } from 'vitest';
-import { routeList, routes } from '../../shared/routes';
+import { routeList, routes } from '../../shared/http/routes';
 import { keys } from '../../shared/storage/keys';
 import { checkoutUpkeepWorker, queueList, queues, streamConsumerList, streamForwarder, sweepWorker } from '../../shared/queues';
 import { openPartitions } from '../../shared/checkout/record';

@@ -8,7 +8,7 @@ import { lambdaContext, toHttpApiEvent } from '../../infra/local/apigw-event';
 import { creditAccount, type IssuedKeys } from '../../shared/accounts/store';
 import { openPartitions } from '../../shared/checkout/record';
 import type { AnyRoute } from '../../shared/http/route';
-import { routeList, routes } from '../../shared/routes';
+import { routeList, routes } from '../../shared/http/routes';
 import { signatureHeader } from '../../shared/signatures/hmac-header';
 import { SIMULATED_CARDS, SIMULATED_SIGNATURE_HEADER } from '../../shared/providers/simulated';
 import { keys } from '../../shared/storage/keys';
@@ -22,7 +22,7 @@ import { ROOT } from '../support/local-stack-process';
 import { providerSecret } from '../support/provider';
 
 /**
- * Bad input on every route of shared/routes.ts, driven in-process through the real handlers and the
+ * Bad input on every route of shared/http/routes.ts, driven in-process through the real handlers and the
  * local table: fast-check properties over bodies, query strings, path parameters and headers, valid
  * and broken. The guarantees: never a 500; every error in the spec's shapes (spec 7), or, on the
  * routes that answer a browser (the hosted checkout's), an HTML page with its Content-Security-Policy

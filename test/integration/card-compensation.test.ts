@@ -2,7 +2,7 @@ import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { handler as createCard } from '../../functions/charges/card';
 import { providerFor } from '../../shared/providers/select';
-import { routes } from '../../shared/routes';
+import { routes } from '../../shared/http/routes';
 import { getRuntime, overrideRuntime } from '../../shared/runtime';
 import { keys } from '../../shared/storage/keys';
 import { accountStore, bearer, newAccount, tokenFor, useLocalStackEnvironment } from '../support/api';

@@ -3,7 +3,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { handler as createCard } from '../../functions/charges/card';
 import { providerFor } from '../../shared/providers/select';
 import { SIMULATED_CARDS, type SimulatedProvider } from '../../shared/providers/simulated';
-import { routes } from '../../shared/routes';
+import { routes } from '../../shared/http/routes';
 import { getRuntime, overrideRuntime } from '../../shared/runtime';
 import { keys } from '../../shared/storage/keys';
 import { accountStore, bearer, newAccount, tokenFor, useLocalStackEnvironment } from '../support/api';

@@ -7,7 +7,7 @@ import { SWEEP_INDEX } from '../../shared/events/sweep-index';
 import { ProviderError } from '../../shared/providers/port';
 import { providerFor } from '../../shared/providers/select';
 import { SIMULATED_CARDS, type SimulatedProvider } from '../../shared/providers/simulated';
-import { routes } from '../../shared/routes';
+import { routes } from '../../shared/http/routes';
 import { getRuntime, overrideRuntime } from '../../shared/runtime';
 import type { Db, Item } from '../../shared/storage/dynamo';
 import { keys } from '../../shared/storage/keys';

@@ -8,7 +8,7 @@ import { handler as createWithdraw } from '../../functions/pixout/create';
 import { creditAccount } from '../../shared/accounts/store';
 import type { AnyRoute } from '../../shared/http/route';
 import { providerFor } from '../../shared/providers/select';
-import { routes } from '../../shared/routes';
+import { routes } from '../../shared/http/routes';
 import { getRuntime, overrideRuntime, type Runtime } from '../../shared/runtime';
 import type { Item } from '../../shared/storage/dynamo';
 import { keys } from '../../shared/storage/keys';

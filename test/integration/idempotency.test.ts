@@ -4,7 +4,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import type { IssuedKeys } from '../../shared/accounts/store';
 import { unseal } from '../../shared/crypto/personal-data';
 import { requestFingerprint } from '../../shared/idempotency/fingerprint';
-import { IdClashError } from '../../shared/http/errors';
+import { IdClashError } from '../../shared/errors';
 import { httpHandler } from '../../shared/http/pipeline';
 import { getRuntime } from '../../shared/runtime';
 import { keys as itemKeys } from '../../shared/storage/keys';

@@ -1,7 +1,7 @@
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { handler as createPix } from '../../functions/charges/pix';
-import { routes } from '../../shared/routes';
+import { routes } from '../../shared/http/routes';
 import { keys } from '../../shared/storage/keys';
 import { accountStore, bearer, newAccount, tokenFor, useLocalStackEnvironment } from '../support/api';
 import { common } from '../support/charges';

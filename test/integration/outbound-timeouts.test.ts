@@ -4,7 +4,7 @@ import { handler as createBoleto } from '../../functions/charges/boleto';
 import { handler as createPix } from '../../functions/charges/pix';
 import { handler as putWebhook } from '../../functions/webhooks/put';
 import { providerFor } from '../../shared/providers/select';
-import { routes } from '../../shared/routes';
+import { routes } from '../../shared/http/routes';
 import { getRuntime, overrideRuntime } from '../../shared/runtime';
 import { keys } from '../../shared/storage/keys';
 import { accountStore, bearer, newAccount, tokenFor, useLocalStackEnvironment } from '../support/api';

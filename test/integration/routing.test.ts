@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
-import { routeList } from '../../shared/routes';
+import { routeList } from '../../shared/http/routes';
 import { bearer, call, newAccount, tokenFor } from '../support/api';
 
 describe('routing and error shapes (spec 7)', () => {

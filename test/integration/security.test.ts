@@ -15,7 +15,7 @@ import { localAwsConfig } from '../../infra/local/aws';
 import { creditAccount, type IssuedKeys, rotateKeys } from '../../shared/accounts/store';
 import type { AnyRoute } from '../../shared/http/route';
 import { SIMULATED_SIGNATURE_HEADER } from '../../shared/providers/simulated';
-import { routeList, routes } from '../../shared/routes';
+import { routeList, routes } from '../../shared/http/routes';
 import { signatureHeader } from '../../shared/signatures/hmac-header';
 import { keys } from '../../shared/storage/keys';
 import { accountStore, basic, bearer, call, newAccount, stack, useLocalStackEnvironment } from '../support/api';

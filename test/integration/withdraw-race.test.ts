@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { creditAccount } from '../../shared/accounts/store';
-import { routes } from '../../shared/routes';
+import { routes } from '../../shared/http/routes';
 import { getRuntime, overrideRuntime } from '../../shared/runtime';
 import { keys } from '../../shared/storage/keys';
 import { handler as getBalance } from '../../functions/account/balance';

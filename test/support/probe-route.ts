@@ -2,7 +2,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
 import { requireCaller } from '../../shared/auth/caller';
-import { BadRequestError } from '../../shared/http/errors';
+import { BadRequestError } from '../../shared/errors';
 import { httpHandler } from '../../shared/http/pipeline';
 import { defineRoute } from '../../shared/http/route';
 

@@ -6,7 +6,8 @@ import { acquireIdempotencyLock, completionWrite, releaseIdempotencyLock } from 
 import { outsideDeadline } from '../../storage/deadline';
 import { commitWrites } from '../../storage/transact';
 import { JSON_TYPE } from '../answer';
-import { AppError, RequestDeadlineError, toErrorAnswer } from '../errors';
+import { DomainError, RequestDeadlineError } from '../../errors';
+import { toErrorAnswer } from '../errors';
 import type { Answer } from '../answer';
 import { header, type PipelineMiddleware, type RouteState } from '../state';
 import type { TxWrite } from '../../storage/transact';
@@ -76,7 +77,7 @@ export type CommitOutcome = 'nothing_written' | 'committed' | 'unknown';
  * the record completed means the commit happened). Without a key the outcome stays unknown.
  */
 export async function settleFailedCommit(state: RouteState, err: unknown): Promise<CommitOutcome> {
-  if (err instanceof AppError && !(err instanceof RequestDeadlineError)) return 'nothing_written';
+  if (err instanceof DomainError && !(err instanceof RequestDeadlineError)) return 'nothing_written';
   const lock = state.lock;
   if (!lock) return 'unknown';
   try {

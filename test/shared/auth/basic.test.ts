@@ -1,15 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import { parseBasicAuthorization } from '../../../shared/auth/basic';
-import { AppError, BadRequestError, UnauthorizedError } from '../../../shared/http/errors';
+import { BadRequestError, DomainError, UnauthorizedError } from '../../../shared/errors';
 
 const b64 = (text: string) => Buffer.from(text, 'utf8').toString('base64');
 
-function thrown(fn: () => unknown): AppError {
+function thrown(fn: () => unknown): DomainError {
   try {
     fn();
   } catch (err) {
-    if (err instanceof AppError) return err;
-    throw new Error(`expected an AppError, got ${String(err)}`);
+    if (err instanceof DomainError) return err;
+    throw new Error(`expected a DomainError, got ${String(err)}`);
   }
   throw new Error('expected a throw');
 }
@@ -17,14 +17,14 @@ function thrown(fn: () => unknown): AppError {
 function expectMalformed(header: string) {
   const err = thrown(() => parseBasicAuthorization(header));
   expect(err).toBeInstanceOf(BadRequestError);
-  expect(err.status).toBe(400);
+  expect(err.kind).toBe('invalid');
   expect(err.code).toBe('malformed_authorization');
 }
 
 function expectUnauthorized(header: string | undefined) {
   const err = thrown(() => parseBasicAuthorization(header));
   expect(err).toBeInstanceOf(UnauthorizedError);
-  expect(err.status).toBe(401);
+  expect(err.kind).toBe('unauthorized');
 }
 
 describe('parseBasicAuthorization', () => {

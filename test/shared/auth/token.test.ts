@@ -1,7 +1,7 @@
 import { createHmac, hkdfSync } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { bearerTokenFrom, deriveKey, signToken, verifyToken, type TokenClaims } from '../../../shared/auth/token';
-import { AppError, UnauthorizedError } from '../../../shared/http/errors';
+import { UnauthorizedError } from '../../../shared/errors';
 
 const MASTER = 'test-master-key-material-0123456789abcdef';
 const key = deriveKey(MASTER, 'token-signing/v1');
@@ -21,7 +21,7 @@ function splitToken(token: string): { payload: string; signature: string } {
   return { payload: match[1], signature: match[2] };
 }
 
-/** Asserts that fn throws a 401 UnauthorizedError. */
+/** Asserts that fn throws an UnauthorizedError (401). */
 function expect401(fn: () => unknown): UnauthorizedError {
   let caught: unknown;
   try {
@@ -30,7 +30,7 @@ function expect401(fn: () => unknown): UnauthorizedError {
     caught = err;
   }
   expect(caught).toBeInstanceOf(UnauthorizedError);
-  expect((caught as AppError).status).toBe(401);
+  expect((caught as UnauthorizedError).kind).toBe('unauthorized');
   return caught as UnauthorizedError;
 }
 

@@ -121,7 +121,7 @@ describe('one card attempt at a time', () => {
     expect(write.Update?.ExpressionAttributeValues).toMatchObject({ ':lease': { id: 'l1', until: 2_000 }, ':attempt': 4, ':now': 1_000 });
     const busy = write.onConditionFailed?.();
     expect(busy).toBeInstanceOf(CardAttemptBusyError);
-    expect((busy as CardAttemptBusyError).status).toBe(409);
+    expect((busy as CardAttemptBusyError).kind).toBe('conflict');
   });
 
   it('every outcome of the attempt releases the lease', () => {

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { errorApiResult, JSON_TYPE, serializeResult, toApiResult } from '../../../shared/http/answer';
-import { MethodNotAllowedError, RateLimitedError, toErrorAnswer, ValidationError } from '../../../shared/http/errors';
+import { MethodNotAllowedError, RateLimitedError, ValidationError } from '../../../shared/errors';
+import { toErrorAnswer } from '../../../shared/http/errors';
 
 describe('serializeResult', () => {
   it('serializes the body as JSON with the JSON content type by default', () => {

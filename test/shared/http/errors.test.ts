@@ -1,18 +1,24 @@
 import { describe, expect, it } from 'vitest';
 import {
-  AppError,
   BadRequestError,
   ConflictError,
-  INTERNAL_ERROR_MESSAGE,
+  ContentionError,
+  DomainError,
+  type ErrorKind,
+  IdClashError,
+  InsufficientBalanceError,
   MethodNotAllowedError,
   NotFoundError,
+  PayloadTooLargeError,
   RateLimitedError,
-  toErrorAnswer,
+  RequestDeadlineError,
+  TemporaryConflictError,
   UnauthorizedError,
   UnprocessableError,
   UpstreamError,
   ValidationError,
-} from '../../../shared/http/errors';
+} from '../../../shared/errors';
+import { INTERNAL_ERROR_MESSAGE, STATUS_OF_KIND, toErrorAnswer } from '../../../shared/http/errors';
 
 describe('toErrorAnswer', () => {
   it('maps a ValidationError to 422 {error: {field: [messages]}} without a code', () => {
@@ -30,8 +36,8 @@ describe('toErrorAnswer', () => {
     [new NotFoundError('No such invoice'), 404, 'not_found'],
     [new ConflictError('Still processing', 'idempotency_in_progress'), 409, 'idempotency_in_progress'],
     [new UnprocessableError('Key reused with another body', 'idempotency_key_reused'), 422, 'idempotency_key_reused'],
-    [new UpstreamError(502, 'Bank said no'), 502, 'upstream_error'],
-    [new UpstreamError(503, 'Bank unavailable'), 503, 'upstream_unavailable'],
+    [new UpstreamError('upstream_failed', 'Bank said no'), 502, 'upstream_error'],
+    [new UpstreamError('upstream_unavailable', 'Bank unavailable'), 503, 'upstream_unavailable'],
   ])('maps %s to its status with {error, code}', (err, status, code) => {
     const answer = toErrorAnswer(err);
     expect(answer.status).toBe(status);
@@ -39,16 +45,82 @@ describe('toErrorAnswer', () => {
     expect(answer.unexpected).toBe(false);
   });
 
-  it('leaves the code out when an AppError has none', () => {
+  it('leaves the code out when a DomainError has none', () => {
     const answer = toErrorAnswer(new BadRequestError('Card refused by the issuer'));
     expect(answer.status).toBe(400);
     expect(answer.body).toEqual({ error: 'Card refused by the issuer' });
     expect(Object.keys(answer.body)).toEqual(['error']);
   });
 
-  it('keeps the status and headers of a plain AppError', () => {
-    const answer = toErrorAnswer(new AppError(418, 'teapot', 'teapot', { 'X-Thing': '1' }));
-    expect(answer).toEqual({ status: 418, body: { error: 'teapot', code: 'teapot' }, headers: { 'X-Thing': '1' }, unexpected: false });
+  it.each([
+    ['invalid', 400],
+    ['unauthorized', 401],
+    ['forbidden', 403],
+    ['not_found', 404],
+    ['method_not_allowed', 405],
+    ['conflict', 409],
+    ['gone', 410],
+    ['payload_too_large', 413],
+    ['unprocessable', 422],
+    ['rate_limited', 429],
+    ['temporary', 503],
+    ['upstream_failed', 502],
+    ['upstream_unavailable', 503],
+  ] satisfies [ErrorKind, number][])('maps a plain DomainError of kind %s to %i with {error, code} and no headers', (kind, status) => {
+    const answer = toErrorAnswer(new DomainError(kind, 'what happened', 'some_code'));
+    expect(answer).toEqual({ status, body: { error: 'what happened', code: 'some_code' }, headers: {}, unexpected: false });
+  });
+
+  it('has a status for every kind, and only the validation kind answers field errors', () => {
+    expect(Object.keys(STATUS_OF_KIND).sort()).toEqual(
+      [
+        'invalid',
+        'unauthorized',
+        'forbidden',
+        'not_found',
+        'method_not_allowed',
+        'conflict',
+        'gone',
+        'payload_too_large',
+        'validation',
+        'unprocessable',
+        'rate_limited',
+        'temporary',
+        'upstream_failed',
+        'upstream_unavailable',
+      ].sort(),
+    );
+    expect(toErrorAnswer(new DomainError('validation', 'Validation failed', 'validation_failed', { fields: { a: ['bad'] } })).body).toEqual({
+      error: { a: ['bad'] },
+    });
+  });
+
+  it.each([
+    [new InsufficientBalanceError(), 400, 'insufficient_balance'],
+    [new PayloadTooLargeError(1_048_576), 413, 'payload_too_large'],
+    [new TemporaryConflictError(), 503, 'temporary_conflict'],
+    [new IdClashError(), 503, 'temporary_conflict'],
+    [new ContentionError(), 503, 'temporary_conflict'],
+  ])('maps %s to %i with its code', (err, status, code) => {
+    const answer = toErrorAnswer(err);
+    expect(answer.status).toBe(status);
+    expect(answer.body).toEqual({ error: err.message, code });
+  });
+
+  it('gives the temporary kinds a Retry-After: 1 s by default, 2 s after a deadline', () => {
+    expect(toErrorAnswer(new TemporaryConflictError()).headers).toEqual({ 'Retry-After': '1' });
+    expect(toErrorAnswer(new ContentionError()).headers).toEqual({ 'Retry-After': '1' });
+    expect(toErrorAnswer(new RequestDeadlineError()).headers).toEqual({ 'Retry-After': '2' });
+    expect(toErrorAnswer(new TemporaryConflictError('busy', 7)).headers).toEqual({ 'Retry-After': '7' });
+  });
+
+  it('turns a throttled table (by error name) into a 503 temporary_conflict with Retry-After', () => {
+    const throttled = Object.assign(new Error('Rate exceeded'), { name: 'ThrottlingException' });
+    const answer = toErrorAnswer(throttled);
+    expect(answer.status).toBe(503);
+    expect(answer.body).toMatchObject({ code: 'temporary_conflict' });
+    expect(answer.headers).toEqual({ 'Retry-After': '1' });
+    expect(answer.unexpected).toBe(false);
   });
 
   it.each([
@@ -90,7 +162,7 @@ describe('toErrorAnswer', () => {
     expect(INTERNAL_ERROR_MESSAGE.startsWith('Internal error')).toBe(true);
   });
 
-  it.each([['a string'], [undefined], [null], [42], [{ status: 400, message: 'looks like an AppError' }], [new TypeError('x is undefined')]])(
+  it.each([['a string'], [undefined], [null], [42], [{ status: 400, message: 'looks like a DomainError' }], [new TypeError('x is undefined')]])(
     'turns any other thrown value (%j) into the same 500',
     (thrownValue) => {
       const answer = toErrorAnswer(thrownValue);

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { describe, expect, it } from 'vitest';
-import { AppError, BadRequestError } from '../../../shared/http/errors';
+import { BadRequestError, DomainError } from '../../../shared/errors';
+import { toErrorAnswer } from '../../../shared/http/errors';
 import { jsonBody, MAX_BODY_BYTES, MAX_JSON_DEPTH } from '../../../shared/http/middleware/json-body';
 import { defineRoute, type AnyRoute } from '../../../shared/http/route';
 import type { PipelineRequest } from '../../../shared/http/state';
@@ -22,7 +23,7 @@ const withBody = defineRoute({
 const withoutBody = { ...withBody, id: 'NoBody', request: {} } as AnyRoute;
 
 /** Runs the middleware on a request; answers the parsed body, or the error it threw. */
-async function run(body: string | undefined, options: { route?: AnyRoute; base64?: boolean } = {}): Promise<{ body?: unknown; error?: AppError }> {
+async function run(body: string | undefined, options: { route?: AnyRoute; base64?: boolean } = {}): Promise<{ body?: unknown; error?: DomainError }> {
   const request = {
     event: { body: options.base64 && body !== undefined ? Buffer.from(body).toString('base64') : body, isBase64Encoded: options.base64 ?? false, headers: {} },
     context: { state: { route: options.route ?? withBody } },
@@ -31,10 +32,13 @@ async function run(body: string | undefined, options: { route?: AnyRoute; base64
     await jsonBody().before?.(request);
     return { body: request.event.body };
   } catch (err) {
-    if (err instanceof AppError) return { error: err };
+    if (err instanceof DomainError) return { error: err };
     throw err;
   }
 }
+
+/** The status the client gets for an error the middleware threw. */
+const statusOf = (error: DomainError | undefined): number | undefined => (error ? toErrorAnswer(error).status : undefined);
 
 describe('jsonBody', () => {
   it('parses a JSON object (text or base64, with or without a Content-Type)', async () => {
@@ -46,12 +50,12 @@ describe('jsonBody', () => {
     const over = `{"a":1,"p":"${'x'.repeat(MAX_BODY_BYTES)}"}`;
     for (const route of [withBody, withoutBody]) {
       const { error } = await run(over, { route });
-      expect(error?.status).toBe(413);
+      expect(statusOf(error)).toBe(413);
       expect(error?.code).toBe('payload_too_large');
     }
-    expect((await run(over, { base64: true })).error?.status).toBe(413);
+    expect(statusOf((await run(over, { base64: true })).error)).toBe(413);
     // 600,000 two-byte characters: 1.2 MB of UTF-8, though fewer than 1 M characters.
-    expect((await run(`{"a":1,"p":"${'é'.repeat(600_000)}"}`)).error?.status).toBe(413);
+    expect(statusOf((await run(`{"a":1,"p":"${'é'.repeat(600_000)}"}`)).error)).toBe(413);
     const exact = `{"a":1,"p":"${'x'.repeat(MAX_BODY_BYTES - 14)}"}`;
     expect(Buffer.byteLength(exact)).toBe(MAX_BODY_BYTES);
     expect((await run(exact)).error).toBeUndefined();
@@ -86,7 +90,7 @@ describe('jsonBody', () => {
 
   it('answers 400 duplicate_key for a key repeated in one object, naming it', async () => {
     const { error } = await run('{"a":1,"b":{"c":1,"c":2}}');
-    expect(error?.status).toBe(400);
+    expect(statusOf(error)).toBe(400);
     expect(error?.code).toBe('duplicate_key');
     expect(error?.message).toContain('"c"');
     expect((await run('{"a":1,"\\u0061":2}')).error?.code).toBe('duplicate_key');

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { describe, expect, it } from 'vitest';
 import { compilePath, createRouter, defineRoute, pathParameterNames, type AnyRoute, type HttpMethod } from '../../../shared/http/route';
-import { routeList, routes } from '../../../shared/routes';
+import { routeList, routes } from '../../../shared/http/routes';
 
 function route(id: string, method: HttpMethod, path: string): AnyRoute {
   return defineRoute({

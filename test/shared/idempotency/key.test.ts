@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { ValidationError } from '../../../shared/http/errors';
+import { ValidationError } from '../../../shared/errors';
 import { IDEMPOTENCY_HEADER, idempotencyKeyFrom } from '../../../shared/idempotency/key';
-import type { IdempotencyMode } from '../../../shared/http/route';
+import type { IdempotencyMode } from '../../../shared/route-policy';
 
 function rejected(header: string | undefined, mode: IdempotencyMode): ValidationError {
   try {
@@ -15,7 +15,7 @@ function rejected(header: string | undefined, mode: IdempotencyMode): Validation
 
 function expect422(header: string | undefined, mode: IdempotencyMode) {
   const err = rejected(header, mode);
-  expect(err.status).toBe(422);
+  expect(err.kind).toBe('validation');
   expect(Object.keys(err.fields)).toEqual(['Idempotency-Key']);
   expect(err.fields['Idempotency-Key']?.length).toBeGreaterThan(0);
 }

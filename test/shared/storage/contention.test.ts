@@ -1,6 +1,7 @@
 import { performance } from 'node:perf_hooks';
 import { describe, expect, it } from 'vitest';
-import { ContentionError, toErrorAnswer } from '../../../shared/http/errors';
+import { ContentionError } from '../../../shared/errors';
+import { toErrorAnswer } from '../../../shared/http/errors';
 import { isTransientWriteError, retryBudget, retryTransient } from '../../../shared/storage/contention';
 
 const named = (name: string, extra: object = {}) => Object.assign(new Error(name), { name, ...extra });

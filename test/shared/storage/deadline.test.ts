@@ -2,7 +2,8 @@ import { performance } from 'node:perf_hooks';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, it } from 'vitest';
-import { RequestDeadlineError, toErrorAnswer } from '../../../shared/http/errors';
+import { RequestDeadlineError } from '../../../shared/errors';
+import { toErrorAnswer } from '../../../shared/http/errors';
 import { outsideDeadline, stopAtFor, DEADLINE_MARGIN_MS, withDeadline } from '../../../shared/storage/deadline';
 import { createDb } from '../../../shared/storage/dynamo';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ContentionError, InsufficientBalanceError } from '../../../shared/http/errors';
+import { ContentionError, InsufficientBalanceError } from '../../../shared/errors';
 import { retryBudget } from '../../../shared/storage/contention';
 import type { Db } from '../../../shared/storage/dynamo';
 import { commitWrites, type TxWrite } from '../../../shared/storage/transact';
@@ -22,7 +22,13 @@ function scriptedDb(outcomes: (Error | 'ok')[]): { db: Db; sent: string[] } {
 }
 
 const balanceTake: TxWrite = {
-  Update: { TableName: 't', Key: { PK: 'ACCT#a', SK: 'BALANCE' }, UpdateExpression: 'SET v = v - :x', ConditionExpression: 'v >= :x', ExpressionAttributeValues: { ':x': 1 } },
+  Update: {
+    TableName: 't',
+    Key: { PK: 'ACCT#a', SK: 'BALANCE' },
+    UpdateExpression: 'SET v = v - :x',
+    ConditionExpression: 'v >= :x',
+    ExpressionAttributeValues: { ':x': 1 },
+  },
   onConditionFailed: () => new InsufficientBalanceError(),
 };
 const put: TxWrite = { Put: { TableName: 't', Item: { PK: 'WD#1', SK: 'WITHDRAW' }, ConditionExpression: 'attribute_not_exists(PK)' } };

@@ -1,11 +1,11 @@
-import { HTML_TYPE, type RouteResult } from '../http/answer';
-import { AppError } from '../http/errors';
-import { invoiceByReference } from '../invoices/lookup';
-import { qrCodePngDataUri } from '../pix/qrcode';
-import type { Runtime } from '../runtime';
-import type { Item } from '../storage/dynamo';
-import { checkoutByReference } from './lookup';
-import { type CardNotice, type CheckoutPageView, type PageResult, renderAbandonedPage, renderCheckoutPage, renderReceiptPage } from './page';
+import { HTML_TYPE, type RouteResult } from '../answer';
+import { DomainError } from '../../errors';
+import { invoiceByReference } from '../../invoices/lookup';
+import { qrCodePngDataUri } from '../../pix/qrcode';
+import type { Runtime } from '../../runtime';
+import type { Item } from '../../storage/dynamo';
+import { checkoutByReference } from '../../checkout/lookup';
+import { type CardNotice, type CheckoutPageView, type PageResult, renderAbandonedPage, renderCheckoutPage, renderReceiptPage } from '../../checkout/page';
 import {
   callbackRedirect,
   checkoutPagePath,
@@ -16,7 +16,7 @@ import {
   csrfSetCookie,
   csrfToken,
   newCsrfCookieValue,
-} from './record';
+} from '../../checkout/record';
 
 /** The most installments the checkout's card form offers. */
 export const CHECKOUT_MAX_INSTALLMENTS = 12;
@@ -25,7 +25,7 @@ export const CHECKOUT_MAX_INSTALLMENTS = 12;
 export async function checkoutOfLink(runtime: Runtime, params: { reference: string; token: string }): Promise<Item> {
   const { boletoLinks } = await runtime.serviceKeys();
   const checkout = checkoutPageTokenMatches(params.reference, params.token, boletoLinks) ? await checkoutByReference(runtime, params.reference) : undefined;
-  if (!checkout) throw new AppError(404, 'Pagamento não encontrado: confira o link.', 'checkout_not_found');
+  if (!checkout) throw new DomainError('not_found', 'Pagamento não encontrado: confira o link.', 'checkout_not_found');
   return checkout;
 }
 

@@ -1,8 +1,8 @@
 import { toJSONSchema, type ZodObject, type ZodType } from 'zod';
 import { API_VERSION, generalErrorSchema, internalErrorSchema, validationErrorSchema } from '../schemas/common';
-import { HTML_TYPE, JSON_TYPE } from '../http/answer';
-import type { AnyRoute, ResponseDef } from '../http/route';
-import { pathParameterNames } from '../http/route';
+import { HTML_TYPE, JSON_TYPE } from './answer';
+import type { AnyRoute, ResponseDef } from './route';
+import { pathParameterNames } from './route';
 
 type Json = Record<string, unknown>;
 

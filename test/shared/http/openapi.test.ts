@@ -2,8 +2,8 @@ import { Validator } from '@seriousme/openapi-schema-validator';
 import { z } from 'zod';
 import { describe, expect, it } from 'vitest';
 import { defineRoute, pathParameterNames, type AnyRoute } from '../../../shared/http/route';
-import { buildOpenApiDocument, FORM_TYPE } from '../../../shared/openapi/document';
-import { routeList, routes } from '../../../shared/routes';
+import { buildOpenApiDocument, FORM_TYPE } from '../../../shared/http/openapi';
+import { routeList, routes } from '../../../shared/http/routes';
 
 type Json = Record<string, unknown>;
 type Operation = {

@@ -1,7 +1,7 @@
 import type { APIGatewayProxyEventV2 } from 'aws-lambda';
-import { HTML_TYPE, type RouteResult } from '../http/answer';
-import type { ErrorAnswer } from '../http/errors';
-import { type ErrorPageView, renderErrorPage } from './page';
+import { HTML_TYPE, type RouteResult } from '../answer';
+import type { ErrorAnswer } from '../errors';
+import { type ErrorPageView, renderErrorPage } from '../../checkout/page';
 
 /**
  * The codes of the checkout's own refusals, whose messages are written for the payer (pt-BR); any other

@@ -3,10 +3,10 @@
  * route per row), the local HTTP server and the OpenAPI generator. Adding an endpoint = one row here
  * plus one handler file under functions/.
  */
-import { TOTAL_ROUNDING_RULE } from './charges/total';
-import { defineRoute, type AnyRoute } from './http/route';
-import { authTokenResponseSchema } from './schemas/auth';
-import { balanceResponseSchema } from './schemas/balance';
+import { TOTAL_ROUNDING_RULE } from '../charges/total';
+import { defineRoute, type AnyRoute } from './route';
+import { authTokenResponseSchema } from '../schemas/auth';
+import { balanceResponseSchema } from '../schemas/balance';
 import {
   checkoutCardFormSchema,
   checkoutEntryFormSchema,
@@ -14,9 +14,9 @@ import {
   checkoutResponseSchema,
   checkoutStatusSchema,
   checkoutTxRefParamsSchema,
-} from './schemas/checkout';
-import { createCustomerBodySchema, customerIdParamsSchema, customerListSchema, customerResponseSchema, listCustomersQuerySchema } from './schemas/customer';
-import { addressSchema, cepParamsSchema, countryListSchema, stateListSchema } from './schemas/reference';
+} from '../schemas/checkout';
+import { createCustomerBodySchema, customerIdParamsSchema, customerListSchema, customerResponseSchema, listCustomersQuerySchema } from '../schemas/customer';
+import { addressSchema, cepParamsSchema, countryListSchema, stateListSchema } from '../schemas/reference';
 import {
   boletoCreateBodySchema,
   boletoCreatedSchema,
@@ -31,9 +31,9 @@ import {
   pixCreatedSchema,
   pixRefParamsSchema,
   pixTxidParamsSchema,
-} from './schemas/invoice';
-import { boletoPageParamsSchema, notificationParamsSchema, notificationReceiptSchema } from './schemas/provider';
-import { deliveriesSchema, putWebhookBodySchema, webhookConfigSchema, webhookRotatedSchema, webhookSetSchema, webhookTestSchema } from './schemas/webhook';
+} from '../schemas/invoice';
+import { boletoPageParamsSchema, notificationParamsSchema, notificationReceiptSchema } from '../schemas/provider';
+import { deliveriesSchema, putWebhookBodySchema, webhookConfigSchema, webhookRotatedSchema, webhookSetSchema, webhookTestSchema } from '../schemas/webhook';
 import {
   createWithdrawBodySchema,
   listWithdrawalsQuerySchema,
@@ -41,7 +41,7 @@ import {
   withdrawListSchema,
   withdrawParamsSchema,
   withdrawResponseSchema,
-} from './schemas/withdraw';
+} from '../schemas/withdraw';
 
 /** An account's read-only call: Bearer token, counted against the account's 60/min. */
 const bearerRead = { auth: 'bearer', rateLimit: 'account', access: 'read', idempotency: 'none' } as const;

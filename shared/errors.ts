@@ -1,0 +1,154 @@
+/**
+ * The domain's errors: what went wrong, never how to answer it. Each error has a `kind`, a message, an
+ * optional machine code and optional details; shared/http/errors.ts alone maps a kind to an HTTP status
+ * and headers (spec 7). Nothing here knows about HTTP.
+ */
+export type FieldErrors = Record<string, string[]>;
+
+export type ErrorKind =
+  /** The request cannot be done as asked (a bad header, a method not enabled, not enough balance). */
+  | 'invalid'
+  | 'unauthorized'
+  | 'forbidden'
+  | 'not_found'
+  | 'method_not_allowed'
+  | 'conflict'
+  /** The resource existed and is over for good (an abandoned checkout). */
+  | 'gone'
+  | 'payload_too_large'
+  /** Field errors (details.fields). */
+  | 'validation'
+  /** Understood but refused, with a message and a code (e.g. idempotency_key_reused). */
+  | 'unprocessable'
+  | 'rate_limited'
+  /** A transient conflict: nothing was written; retry after details.retryAfterSeconds. */
+  | 'temporary'
+  /** An outside service answered with a failure. */
+  | 'upstream_failed'
+  /** An outside service could not be reached. */
+  | 'upstream_unavailable';
+
+export type ErrorDetails = {
+  /** When the client may retry (rate_limited, temporary). */
+  retryAfterSeconds?: number;
+  /** The methods the path allows (method_not_allowed). */
+  allowedMethods?: readonly string[];
+  /** The invalid fields (validation). */
+  fields?: FieldErrors;
+};
+
+export class DomainError extends Error {
+  constructor(
+    readonly kind: ErrorKind,
+    message: string,
+    readonly code?: string,
+    readonly details: ErrorDetails = {},
+  ) {
+    super(message);
+    this.name = 'DomainError';
+  }
+}
+
+export class BadRequestError extends DomainError {
+  constructor(message: string, code?: string) {
+    super('invalid', message, code);
+  }
+}
+
+export class InsufficientBalanceError extends DomainError {
+  constructor() {
+    super('invalid', 'Insufficient balance: the available balance does not cover the amount plus the fee', 'insufficient_balance');
+  }
+}
+
+export class UnauthorizedError extends DomainError {
+  constructor(message = 'Unauthorized') {
+    super('unauthorized', message, 'unauthorized');
+  }
+}
+
+export class NotFoundError extends DomainError {
+  constructor(message = 'Not found') {
+    super('not_found', message, 'not_found');
+  }
+}
+
+export class MethodNotAllowedError extends DomainError {
+  constructor(allowed: readonly string[]) {
+    super('method_not_allowed', 'Method not allowed', 'method_not_allowed', { allowedMethods: allowed });
+  }
+}
+
+export class ConflictError extends DomainError {
+  constructor(message: string, code?: string) {
+    super('conflict', message, code);
+  }
+}
+
+export class ValidationError extends DomainError {
+  constructor(readonly fields: FieldErrors) {
+    super('validation', 'Validation failed', 'validation_failed', { fields });
+  }
+}
+
+/** Refused with a general message and a machine code (e.g. idempotency_key_reused), not field errors. */
+export class UnprocessableError extends DomainError {
+  constructor(message: string, code: string) {
+    super('unprocessable', message, code);
+  }
+}
+
+export class RateLimitedError extends DomainError {
+  constructor(retryAfterSeconds: number) {
+    super('rate_limited', 'Too many requests: retry after the time given in Retry-After', 'rate_limited', { retryAfterSeconds });
+  }
+}
+
+/** A transient conflict: nothing was written; the client retries (with the same Idempotency-Key). */
+export class TemporaryConflictError extends DomainError {
+  constructor(message = 'A temporary conflict stopped the request; nothing was written. Retry with the same Idempotency-Key.', retryAfterSeconds = 1) {
+    super('temporary', message, 'temporary_conflict', { retryAfterSeconds });
+  }
+}
+
+/** A randomly drawn id or reference was taken: the pipeline may draw again (routes marked retryOnIdClash). */
+export class IdClashError extends TemporaryConflictError {}
+
+/**
+ * Concurrent requests on the same items (a busy balance) kept winning over this one until its retry
+ * budget ran out: nothing was written, the Idempotency-Key is free again. Never retried in place.
+ */
+export class ContentionError extends TemporaryConflictError {
+  constructor() {
+    super(
+      'The account is busy: concurrent requests kept conflicting with this one and nothing was written. Retry after the time in Retry-After with the same Idempotency-Key.',
+    );
+  }
+}
+
+/**
+ * The request's deadline passed while it waited on the table (an overloaded table or network): it was
+ * stopped before the function's timeout. It may or may not have completed; the idempotency lock makes
+ * a retry with the same key replay the answer or run once.
+ */
+export class RequestDeadlineError extends TemporaryConflictError {
+  constructor() {
+    super(
+      'The service is busy and stopped this request before it could finish. Retry after the time in Retry-After with the same Idempotency-Key: a request that did complete replays its answer.',
+      2,
+    );
+  }
+}
+
+export class PayloadTooLargeError extends DomainError {
+  constructor(limitBytes: number) {
+    super('payload_too_large', `The request body is larger than ${limitBytes} bytes (1 MB)`, 'payload_too_large');
+  }
+}
+
+/** An outside service (provider, bank, postal-code lookup) failed or could not be reached. */
+export class UpstreamError extends DomainError {
+  constructor(kind: 'upstream_failed' | 'upstream_unavailable', message: string) {
+    super(kind, message, kind === 'upstream_failed' ? 'upstream_error' : 'upstream_unavailable');
+  }
+}

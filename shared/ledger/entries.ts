@@ -1,0 +1,59 @@
+import { randomString } from '../ids';
+import { formatCents } from '../money';
+import type { Item } from '../storage/dynamo';
+import { keys } from '../storage/keys';
+
+/**
+ * Ledger entries (issue 11): one immutable entry per balance movement, in the same transaction as the
+ * movement. The balance is the sum of an account's entries (reconciliation checks it).
+ */
+export const LEDGER_ENTRY_TYPES = ['payment', 'refund', 'withdrawal', 'withdrawal_fee', 'withdrawal_release', 'adjustment'] as const;
+export type LedgerEntryType = (typeof LEDGER_ENTRY_TYPES)[number];
+
+/** The item type of ledger entries (`type` attribute); the entry's own type is `entryType`. */
+export const LEDGER_ITEM_TYPE = 'ledger';
+/** The sort-key prefix of an account's entries (PK `ACCT#<id>`, SK `LEDGER#<ISO time>#<txn id>`). */
+export const LEDGER_SK_PREFIX = 'LEDGER#';
+
+/** `txn_` and 24 alphanumerics, like a Stripe balance transaction id. */
+export function newTransactionId(): string {
+  return `txn_${randomString(24)}`;
+}
+
+export type LedgerEntry = {
+  id: string;
+  type: LedgerEntryType;
+  /** Signed integer cents: credits positive, debits negative. */
+  amountCents: number;
+  /** What the movement belongs to: an invoice reference, a withdraw reference, or an operator note's id. */
+  reference: string;
+  description: string;
+  /** ISO time of the movement. */
+  createdAt: string;
+};
+
+export function ledgerEntryItem(accountId: string, entry: LedgerEntry): Item {
+  return {
+    ...keys.ledgerEntry(accountId, entry.createdAt, entry.id),
+    type: LEDGER_ITEM_TYPE,
+    accountId,
+    entryId: entry.id,
+    entryType: entry.type,
+    amountCents: entry.amountCents,
+    reference: entry.reference,
+    description: entry.description,
+    createdAt: entry.createdAt,
+  };
+}
+
+/** The statement's transaction object: the signed amount as a 2-decimal string (`-10.50`). */
+export function entryView(item: Item): { id: string; type: string; amount: string; reference: string; description: string; created_at: string } {
+  return {
+    id: String(item.entryId),
+    type: String(item.entryType),
+    amount: formatCents(Number(item.amountCents)),
+    reference: String(item.reference),
+    description: String(item.description),
+    created_at: String(item.createdAt),
+  };
+}
