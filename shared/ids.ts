@@ -22,10 +22,6 @@ export function newSecretKey(): string {
   return `SEC-${randomString(48)}`;
 }
 
-export function newLedgerEntryId(): string {
-  return `led_${randomString(20, LOWER_ALPHANUMERIC)}`;
-}
-
 /** Ids are counted from this instant: 2026-01-01T00:00:00Z. */
 const NUMERIC_ID_EPOCH_MS = Date.UTC(2026, 0, 1);
 const NUMERIC_ID_RANDOM_BITS = 4096;

@@ -4,10 +4,10 @@ import { cardFieldErrors, last4, normalizeBrand } from '../../shared/cards/card'
 import { newEvent, outboxWrite } from '../../shared/events/outbox';
 import { BadRequestError, UpstreamError, ValidationError } from '../../shared/errors';
 import { httpHandler } from '../../shared/http/pipeline';
+import { paymentCredit } from '../../shared/ledger/movements';
 import { newNumericId } from '../../shared/ids';
 import {
   assertMethodEnabled,
-  balanceWrite,
   baseInvoice,
   callProvider,
   checkedTotalCents,
@@ -104,7 +104,11 @@ export const handler = httpHandler(routes.createCard, async ({ body, caller, ide
     },
     writes: [
       ...invoiceCreationWrites(table, item),
-      balanceWrite(table, account.accountId, total),
+      ...paymentCredit(
+        table,
+        { accountId: account.accountId, reference: ids.reference, description: `Payment of ${ids.reference} (creditcard)`, at: now.toISOString() },
+        total,
+      ),
       outboxWrite(table, account.accountId, newEvent('invoice.paid', invoiceEventData(item, 'PAID'), now)),
     ],
     // An approved authorization that could not be recorded is voided: no charge without its invoice.

@@ -1,6 +1,7 @@
 import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { hashSecretKey } from '../auth/secret-hash';
-import { newAccountId, newLedgerEntryId, newPublicKey, newSecretKey } from '../ids';
+import { newAccountId, newPublicKey, newSecretKey } from '../ids';
+import { adjustment } from '../ledger/movements';
 import { formatCents } from '../money';
 import { type Db, isConditionalCheckFailed, itemFromConditionFailure } from '../storage/dynamo';
 import { keys } from '../storage/keys';
@@ -186,29 +187,17 @@ export async function setAccountDisabled(store: AccountStore, accountId: string,
   }
 }
 
-/** An operator balance adjustment: the balance change and its ledger entry in one transaction. */
-export async function creditAccount(store: AccountStore, accountId: string, amountCents: number, reason = 'operator adjustment') {
+/** An operator balance adjustment (the merchant panel's stand-in): the balance change and its ledger entry in one transaction. */
+export async function creditAccount(store: AccountStore, accountId: string, amountCents: number, reason = 'Operator adjustment') {
   const at = store.now().toISOString();
-  const entryId = newLedgerEntryId();
-  await commitWrites(store.db, [
-    {
-      Update: {
-        TableName: store.table,
-        Key: keys.balance(accountId),
-        UpdateExpression: 'ADD availableCents :amount',
-        ConditionExpression: 'attribute_exists(PK)',
-        ExpressionAttributeValues: { ':amount': amountCents },
-      },
-      onConditionFailed: () => new AccountNotFoundError(accountId),
-    },
-    {
-      Put: {
-        TableName: store.table,
-        Item: { ...keys.ledgerEntry(accountId, at, entryId), type: 'ledger', accountId, entryId, kind: 'operator_credit', amountCents, reason, createdAt: at },
-        ConditionExpression: 'attribute_not_exists(PK)',
-      },
-    },
-  ]);
+  const writes = adjustment(
+    store.table,
+    { accountId, reference: `adjustment:${at}`, description: reason, at },
+    amountCents,
+    () => new AccountNotFoundError(accountId),
+  );
+  await commitWrites(store.db, writes);
+  const entryId = String(writes.find((write) => write.Put)?.Put?.Item?.entryId);
   return { account_id: accountId, entry_id: entryId, amount: formatCents(amountCents), created_at: at };
 }
 

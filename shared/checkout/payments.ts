@@ -3,7 +3,8 @@ import type { CardBrand } from '../cards/card';
 import { brazilDate } from '../dates';
 import { newEvent, outboxWrite } from '../events/outbox';
 import { newNumericId } from '../ids';
-import { balanceWrite, callProvider, invoiceCreationWrites, voidUnlessRecorded } from '../invoices/create';
+import { callProvider, invoiceCreationWrites, voidUnlessRecorded } from '../invoices/create';
+import { paymentCredit } from '../ledger/movements';
 import { invoiceByReference } from '../invoices/lookup';
 import { type CardFields, invoiceEventData, invoiceItem, type NewInvoice, txidForReference } from '../invoices/record';
 import { providerFor } from '../providers/select';
@@ -123,7 +124,11 @@ export async function checkoutCardPayment(
     item,
     writes: [
       ...invoiceCreationWrites(table, item),
-      balanceWrite(table, accountId, Number(checkout.totalCents)),
+      ...paymentCredit(
+        table,
+        { accountId, reference: ids.reference, description: `Payment of ${ids.reference} (creditcard, checkout ${String(checkout.reference)})`, at: paidAt },
+        Number(checkout.totalCents),
+      ),
       outboxWrite(table, accountId, newEvent('invoice.paid', invoiceEventData(item, 'PAID'), now)),
       ...checkoutPaidWrites(table, checkout, { paymentType: 'creditcard', invoiceReference: ids.reference, paidAt }, now, () => new CheckoutSettledError()),
     ],

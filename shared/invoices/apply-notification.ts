@@ -1,6 +1,7 @@
 import { checkoutByReference } from '../checkout/lookup';
 import { CheckoutChangedError, checkoutPaidWrites, isPayable, orderMoveWrites } from '../checkout/settle';
 import { newEvent, outboxWrite } from '../events/outbox';
+import { paymentCredit, paymentReversal } from '../ledger/movements';
 import { logger } from '../logger';
 import type { ProviderNotification } from '../providers/port';
 import type { Runtime } from '../runtime';
@@ -8,7 +9,6 @@ import { keys } from '../storage/keys';
 import { commitStateMove } from '../storage/state-move';
 import type { TxWrite } from '../storage/transact';
 import type { Item } from '../storage/dynamo';
-import { balanceWrite } from './create';
 import { invoiceByReference, invoiceByTxid } from './lookup';
 import { invoiceEventData } from './record';
 import { type InvoiceMove, type InvoiceStatus, invoiceMove } from './transitions';
@@ -16,6 +16,17 @@ import { type InvoiceMove, type InvoiceStatus, invoiceMove } from './transitions
 type ChargeKind = 'paid' | 'canceled' | 'refunded';
 const TARGET: Readonly<Record<ChargeKind, InvoiceStatus>> = { paid: 'PAID', canceled: 'CANCELED', refunded: 'REFUNDED' };
 const TIMESTAMP: Readonly<Record<ChargeKind, string>> = { paid: 'paidAt', canceled: 'canceledAt', refunded: 'refundedAt' };
+
+/** The ledger movement of an invoice move: +total when paid, −total when a paid invoice is refunded or canceled. */
+function balanceMovement(table: string, item: Item, move: InvoiceMove, now: Date): TxWrite[] {
+  if (move.balance === 0) return [];
+  const reference = String(item.reference);
+  const movement = { accountId: String(item.accountId), reference, at: now.toISOString() };
+  const total = Number(item.totalCents);
+  if (move.balance > 0) return paymentCredit(table, { ...movement, description: `Payment of ${reference} (${String(item.method)})` }, total);
+  const what = move.to === 'REFUNDED' ? 'Refund' : 'Cancellation';
+  return paymentReversal(table, { ...movement, description: `${what} of ${reference} (${String(item.method)})` }, total);
+}
 
 /** How often a notification is applied again when the checkout behind its invoice changed under it. */
 const CHECKOUT_RACE_ATTEMPTS = 3;
@@ -92,7 +103,7 @@ async function applyOnce(runtime: Runtime, notification: ProviderNotification & 
     },
   };
   const moved = await commitStateMove(runtime.db, statusUpdate, [
-    ...(move.balance === 0 ? [] : [balanceWrite(table, accountId, move.balance * Number(item.totalCents))]),
+    ...balanceMovement(table, item, move, now),
     outboxWrite(table, accountId, newEvent(move.event, invoiceEventData(item, move.to), now)),
     ...(await checkoutWrites(runtime, item, move, at, now)),
   ]);

@@ -64,19 +64,6 @@ export function invoiceCreationWrites(table: string, item: Item): TxWrite[] {
   ];
 }
 
-/** The balance change of a move or an approved card: ADD on the balance item (a DynamoDB number: exact). */
-export function balanceWrite(table: string, accountId: string, deltaCents: number): TxWrite {
-  return {
-    Update: {
-      TableName: table,
-      Key: keys.balance(accountId),
-      UpdateExpression: 'ADD availableCents :delta',
-      ConditionExpression: 'attribute_exists(PK)',
-      ExpressionAttributeValues: { ':delta': deltaCents },
-    },
-  };
-}
-
 /** Pix and boleto charges cannot fall due before today (Brazil's date): 422 on due_date. */
 export function assertDueDateNotPast(dueDate: string, now: Date): void {
   if (dueDate < brazilDate(now)) throw new ValidationError({ due_date: ['Must be today or later'] });

@@ -6,7 +6,7 @@ import type { Runtime } from '../runtime';
 import { keys } from '../storage/keys';
 import { commitStateMove } from '../storage/state-move';
 import type { TxWrite } from '../storage/transact';
-import { balanceWrite } from '../invoices/create';
+import { withdrawalRelease } from '../ledger/movements';
 import { withdrawEventData } from './record';
 import { type WithdrawStatus, withdrawMove } from './transitions';
 
@@ -48,7 +48,14 @@ export async function applyWithdrawOutcome(runtime: Runtime, notification: Provi
     },
   };
   const moved = await commitStateMove(runtime.db, statusUpdate, [
-    ...(move.refund ? [balanceWrite(table, accountId, Number(item.amountCents) + Number(item.feeCents))] : []),
+    ...(move.refund
+      ? withdrawalRelease(
+          table,
+          { accountId, reference, description: `Refused withdrawal ${reference}: amount and fee returned`, at: now.toISOString() },
+          Number(item.amountCents),
+          Number(item.feeCents),
+        )
+      : []),
     outboxWrite(table, accountId, newEvent(move.event, withdrawEventData(item, move.to), now)),
   ]);
   if (!moved) {

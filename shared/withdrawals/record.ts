@@ -1,11 +1,11 @@
 import { seal, unseal } from '../crypto/personal-data';
 import { randomString } from '../ids';
-import { InsufficientBalanceError } from '../errors';
 import { formatCents } from '../money';
 import type { KeyType } from '../schemas/withdraw';
 import type { Item } from '../storage/dynamo';
 import { sweepIndexAttributes } from '../events/sweep-index';
 import { keys } from '../storage/keys';
+import { withdrawalReservation } from '../ledger/movements';
 import type { TxWrite } from '../storage/transact';
 import { IdClashError } from '../errors';
 
@@ -62,22 +62,19 @@ export function withdrawPixkey(item: Item, personalDataKey: Buffer): string {
 
 /**
  * The reservation: ONE transaction that takes amount + fee from the balance only if the available
- * balance covers it (else 400 and nothing changes) and puts the PENDING withdraw (its key reserves the
- * reference). The pipeline adds the completed idempotency record to the same transaction.
+ * balance covers it (else 400 and nothing changes), with its two ledger entries (withdrawal, fee), and
+ * puts the PENDING withdraw (its key reserves the reference). The pipeline adds the completed
+ * idempotency record to the same transaction.
  */
 export function reservationWrites(table: string, item: Item): TxWrite[] {
-  const total = Number(item.amountCents) + Number(item.feeCents);
+  const reference = String(item.reference);
   return [
-    {
-      Update: {
-        TableName: table,
-        Key: keys.balance(String(item.accountId)),
-        UpdateExpression: 'SET availableCents = availableCents - :total',
-        ConditionExpression: 'availableCents >= :total',
-        ExpressionAttributeValues: { ':total': total },
-      },
-      onConditionFailed: () => new InsufficientBalanceError(),
-    },
+    ...withdrawalReservation(
+      table,
+      { accountId: String(item.accountId), reference, description: `Pix withdrawal ${reference}`, at: String(item.createdAt) },
+      Number(item.amountCents),
+      Number(item.feeCents),
+    ),
     { Put: { TableName: table, Item: item, ConditionExpression: 'attribute_not_exists(PK)' }, onConditionFailed: () => new IdClashError() },
   ];
 }

@@ -242,11 +242,17 @@ function explained(route: AnyRoute, before: Snapshot, after: Snapshot, accepted:
         ...before.invoices,
         ...bodies.map((b) => `${String(b.invoice?.reference)}:${route.id === routes.createCard.id ? 'PAID' : 'PENDING'}`),
       ].sort();
-      if (route.id === routes.createCard.id) expected.balanceCents += bodies.reduce((sum, b) => sum + centsOf(b.invoice?.total), 0);
+      if (route.id === routes.createCard.id) {
+        expected.balanceCents += bodies.reduce((sum, b) => sum + centsOf(b.invoice?.total), 0);
+        // One payment entry per approved card.
+        expected.ledger += bodies.length;
+      }
       break;
     case routes.createWithdraw.id:
       expected.withdrawals = [...before.withdrawals, ...bodies.map((b) => `${String(b.withdraw?.reference)}:PENDING`)].sort();
       expected.balanceCents -= bodies.reduce((sum, b) => sum + centsOf(b.withdraw?.amount) + centsOf(b.withdraw?.fee), 0);
+      // A withdrawal entry, and a fee entry when there is a fee.
+      expected.ledger += bodies.reduce((sum, b) => sum + 1 + (centsOf(b.withdraw?.fee) > 0 ? 1 : 0), 0);
       break;
     case routes.putWebhook.id:
       if (accepted.length > 0) {

@@ -34,7 +34,7 @@ describe('operator CLI: npm run admin -- account ...', () => {
     const keys = (await admin('account', 'create', '--name', 'Credit')).json as Keys;
     const credit = await admin('account', 'credit', '--account', keys.account_id, '--amount', '100.00');
     expect(credit.code).toBe(0);
-    expect(credit.json).toMatchObject({ account_id: keys.account_id, amount: '100.00', entry_id: expect.stringMatching(/^led_/) });
+    expect(credit.json).toMatchObject({ account_id: keys.account_id, amount: '100.00', entry_id: expect.stringMatching(/^txn_[A-Za-z0-9]{24}$/) });
     await admin('account', 'credit', '--account', keys.account_id, '--amount', '0.05');
     const token = await tokenFor(keys);
     const balance = await call('GET', '/api/balance', { headers: bearer(token) });

@@ -110,7 +110,7 @@ describe('withdrawals under concurrency and failure (in-process handlers, the re
     expect((retried.json as { withdraw: { reference: string } }).withdraw.reference).toBe(items[0]?.reference);
   });
 
-  it('conserves money to the cent after a mixed run: credits − paid out − reserved = balance', async () => {
+  it('conserves money to the cent after a mixed run: credits − paid out − reserved = balance = the sum of the ledger entries', async () => {
     const account = await newAccount(undefined, 37);
     const accountId = account.account_id;
     const auth = bearer(await tokenFor(account));
@@ -137,8 +137,10 @@ describe('withdrawals under concurrency and failure (in-process handlers, the re
     let credits = 0;
     let paidOut = 0;
     let reserved = 0;
+    let ledgerSum = 0;
     for (const item of all.Items ?? []) {
-      if (item.type === 'ledger') credits += Number(item.amountCents);
+      if (item.type === 'ledger') ledgerSum += Number(item.amountCents);
+      if (item.type === 'ledger' && item.entryType === 'adjustment') credits += Number(item.amountCents);
       if (item.type === 'invoice' && (item.status === 'PAID' || item.status === 'REFUNDED'))
         credits += Number(item.totalCents) * (item.status === 'PAID' ? 1 : 0);
       if (item.type === 'withdraw' && item.status === 'PAID') paidOut += Number(item.amountCents) + Number(item.feeCents);
@@ -148,5 +150,7 @@ describe('withdrawals under concurrency and failure (in-process handlers, the re
     expect([pix.invoice.total, card.invoice.total]).toEqual(['231.56', '37.98']);
     expect(credits).toBe(12_345 + 23_156 + 3_798);
     expect(credits - paidOut - reserved).toBe(await balanceCents(accountId));
+    // The ledger tells the same story, entry by entry (issue 11).
+    expect(ledgerSum).toBe(await balanceCents(accountId));
   });
 });
