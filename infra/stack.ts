@@ -1,4 +1,4 @@
-import { App, CfnOutput, RemovalPolicy, Stack, Validations, type StackProps } from 'aws-cdk-lib';
+import { App, CfnOutput, Duration, RemovalPolicy, Stack, Validations, type StackProps } from 'aws-cdk-lib';
 import { AccessLogFormat } from 'aws-cdk-lib/aws-apigateway';
 import * as apigw from 'aws-cdk-lib/aws-apigatewayv2';
 import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations';
@@ -14,9 +14,20 @@ import { fallbackHandler, routeList, routes } from '../shared/http/routes';
 import { tableShape } from '../shared/storage/table';
 import { ApiFunction } from './cdk/api-function';
 import { readSettings, type StackSettings } from './cdk/settings';
-import { CHECKOUT_UPKEEP_GRANTS, grantsOf, grantTableAccess, QUEUE_WORKER_GRANTS, routeGrants, STREAM_CONSUMER_GRANTS, SWEEP_GRANTS } from './cdk/table-access';
-import { consumeQueue, consumeStream, runOnSchedule, scheduledErrorsAlarm, ServiceQueue, StreamFailureQueue } from './cdk/workers';
-import { checkoutUpkeepWorker, queueList, queues, streamConsumerList, streamForwarder, sweepWorker } from '../shared/queues';
+import {
+  CHECKOUT_UPKEEP_GRANTS,
+  grantsOf,
+  grantTableAccess,
+  grantTableScan,
+  QUEUE_WORKER_GRANTS,
+  RECONCILE_GRANTS,
+  RECONCILE_SCAN,
+  routeGrants,
+  STREAM_CONSUMER_GRANTS,
+  SWEEP_GRANTS,
+} from './cdk/table-access';
+import { consumeQueue, consumeStream, dailyCountAlarm, runOnSchedule, scheduledErrorsAlarm, ServiceQueue, StreamFailureQueue } from './cdk/workers';
+import { checkoutUpkeepWorker, queueList, queues, reconcileWorker, streamConsumerList, streamForwarder, sweepWorker } from '../shared/queues';
 
 export const STACK_NAME = 'PaymentGatewayStack';
 export const SERVICE_NAME = 'payment-gateway';
@@ -51,7 +62,7 @@ export class PaymentGatewayStack extends Stack {
   readonly domain: apigw.DomainName | undefined;
   /** Where clients reach the API: `https://<domainName>`, or the execute-api endpoint without a custom domain. */
   readonly baseUrl: string;
-  /** One function per route id, plus `Fallback`, each queue's `<id>Worker`, each stream consumer, the sweep and the checkout upkeep. */
+  /** One function per route id, plus `Fallback`, each queue's `<id>Worker`, each stream consumer, the sweep, the checkout upkeep and the reconciliation. */
   readonly functions: ReadonlyMap<string, ApiFunction>;
   /** The service's queues (each with its DLQ and alarm), by queue id. */
   readonly queues: ReadonlyMap<string, ServiceQueue>;
@@ -173,6 +184,10 @@ export class PaymentGatewayStack extends Stack {
     const upkeep = this.addCheckoutUpkeep(environment);
     alarms.set(`${checkoutUpkeepWorker.id} errors`, upkeep.alarm);
     functions.set(checkoutUpkeepWorker.id, upkeep.fn);
+    const reconcile = this.addReconciliation(environment);
+    alarms.set(`${reconcileWorker.id} errors`, reconcile.errors);
+    alarms.set('Ledger differences', reconcile.differences);
+    functions.set(reconcileWorker.id, reconcile.fn);
     this.functions = functions;
     this.alarms = alarms;
 
@@ -342,6 +357,40 @@ export class PaymentGatewayStack extends Stack {
       'The checkout upkeep failed in two 10-minute periods in a row: UNKNOWN card payments stay unsettled (payers wait, or a charge goes unrecorded) and expired checkouts stay open. Check its logs.',
     );
     return { fn, alarm };
+  }
+
+  /**
+   * The daily reconciliation: every account's balance against the sum of its ledger entries, read
+   * only (a Scan for the account ids, then per account its balance item and LEDGER# entries); it
+   * publishes the count of accounts that differ (LedgerDifferences), alarmed above 0 and on a day
+   * without a run. No secret, no queue.
+   */
+  private addReconciliation(environment: Record<string, string>): { fn: ApiFunction; errors: cloudwatch.Alarm; differences: cloudwatch.Alarm } {
+    const fn = new ApiFunction(this, reconcileWorker.id, {
+      handler: reconcileWorker.handler,
+      environment,
+      logRetention: this.settings.logRetention,
+      description: "reconciles every account's balance with the sum of its ledger entries, daily",
+      timeoutSeconds: reconcileWorker.timeoutSeconds,
+    });
+    grantTableAccess(fn.role, this.table, RECONCILE_GRANTS);
+    grantTableScan(fn.role, this.table, RECONCILE_SCAN);
+    runOnSchedule(this, 'ReconcileSchedule', fn, reconcileWorker.everyMinutes, "Runs the daily reconciliation of every account's balance with its ledger");
+    const errors = scheduledErrorsAlarm(
+      this,
+      'ReconcileErrors',
+      fn,
+      "The daily ledger reconciliation failed (Lambda retries a failed run twice): today's balances are unchecked until it runs. Check its logs, then run npm run admin -- account reconcile --all.",
+      // Once a day: no next run fixes a failure, and the retries of a quick failure fall within one period.
+      { period: Duration.hours(1), periodsInARow: 1 },
+    );
+    const differences = dailyCountAlarm(
+      this,
+      'LedgerDifferences',
+      reconcileWorker.metric,
+      "An account's balance differs from the sum of its ledger entries (the reconciliation logs each one as 'ledger difference'), or no reconciliation finished in the last day. Run npm run admin -- account reconcile --all: money may have moved without an entry, or an entry without its movement.",
+    );
+    return { fn, errors, differences };
   }
 
   private addRoute(route: AnyRoute, environment: Record<string, string>): ApiFunction {

@@ -17,7 +17,10 @@ export const configSchema = z.object({
   IDEMPOTENCY_LOCK_SECONDS: positiveInt(60),
   IDEMPOTENCY_TTL_SECONDS: positiveInt(24 * 60 * 60),
   CEP_PROVIDER: z.enum(['public', 'fixture']).default('public'),
+  /** The payment provider new charges are created with (a name the provider registry knows). */
   PAYMENT_PROVIDER: z.enum(['simulated']).default('simulated'),
+  /** The bank new withdrawals are paid through (a name the provider registry knows). */
+  BANK_PROVIDER: z.enum(['simulated']).default('simulated'),
   PROVIDER_SECRET_ID: z.string().min(1).optional(),
   PUBLIC_BASE_URL: z.url().default('http://127.0.0.1:3000'),
   PAYOUT_QUEUE_URL: z.string().min(1).optional(),
@@ -49,11 +52,17 @@ export type Config = {
   checkout: { ttlSeconds: number };
   idempotency: { lockSeconds: number; ttlSeconds: number };
   cep: { provider: 'public' | 'fixture'; timeoutMs: number };
-  payments: { provider: 'simulated'; credentialsSecretId: string | undefined; timeoutMs: number };
+  /** `provider`: the registry name of the provider new charges use (each invoice records its own). */
+  payments: { provider: string; credentialsSecretId: string | undefined; timeoutMs: number };
   /** The service's own public base URL (boleto pages, the simulated PSP's locations). */
   publicBaseUrl: string;
-  /** The payout queue (withdrawals to ask the bank for) and the factor applied to its retry waits. */
-  payouts: { queueUrl: string | undefined; dlqUrl: string | undefined; retryScale: number; retryWindowSeconds: number; bankTimeoutMs: number };
+  /**
+   * The payout queue (withdrawals to ask the bank for), the factor applied to its retry waits, and the
+   * registry name of the bank new withdrawals use (each withdraw records its own).
+   */
+  payouts: {
+    bank: string;
+    queueUrl: string | undefined; dlqUrl: string | undefined; retryScale: number; retryWindowSeconds: number; bankTimeoutMs: number };
   webhooks: { queueUrl: string | undefined; retryScale: number; allowPrivateHosts: string[]; dnsTimeoutMs: number };
   sweep: { afterSeconds: number };
 };
@@ -81,6 +90,7 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
     payments: { provider: c.PAYMENT_PROVIDER, credentialsSecretId: c.PROVIDER_SECRET_ID, timeoutMs: c.PROVIDER_TIMEOUT_MS },
     publicBaseUrl: c.PUBLIC_BASE_URL.replace(/\/+$/, ''),
     payouts: {
+      bank: c.BANK_PROVIDER,
       queueUrl: c.PAYOUT_QUEUE_URL,
       dlqUrl: c.PAYOUT_DLQ_URL,
       retryScale: c.PAYOUT_RETRY_SCALE,

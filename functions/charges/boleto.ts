@@ -3,7 +3,6 @@ import { requireCaller } from '../../shared/auth/caller';
 import { customerView } from '../../shared/customers/record';
 import { ValidationError } from '../../shared/errors';
 import { httpHandler } from '../../shared/http/pipeline';
-import { newNumericId } from '../../shared/ids';
 import {
   assertDueDateNotPast,
   assertMethodEnabled,
@@ -12,16 +11,21 @@ import {
   invoiceCreationWrites,
   merchantName,
   callProvider,
+  unusedInvoiceIds,
 } from '../../shared/invoices/create';
-import { boletoUrl, invoiceItem, newInvoiceReference } from '../../shared/invoices/record';
+import { boletoUrl, invoiceItem } from '../../shared/invoices/record';
 import { formatCents } from '../../shared/money';
-import { providerFor } from '../../shared/providers/select';
+import { paymentProvider } from '../../shared/providers/registry';
 import { routes } from '../../shared/http/routes';
 import { keys } from '../../shared/storage/keys';
 
 const PROVIDER_FAILED = 'The payment provider failed to answer; no boleto was created. Retry with the same Idempotency-Key.';
 
-/** POST /api/boleto/create: a boleto for one of the caller's customers (PENDING until paid). */
+/**
+ * POST /api/boleto/create: a boleto for one of the caller's customers (PENDING until paid). The ids
+ * are checked unused before the boleto is registered, and it is registered once: an id taken
+ * meanwhile fails the commit with 503 (nothing recorded), never a second registration.
+ */
 export const handler = httpHandler(routes.createBoleto, async ({ body, caller, runtime, now }) => {
   const account = requireCaller(caller);
   assertMethodEnabled(account, 'boleto');
@@ -35,10 +39,11 @@ export const handler = httpHandler(routes.createBoleto, async ({ body, caller, r
   if (!customer.zipcode || !customer.street || !customer.city || !customer.state) {
     throw new ValidationError({ customer: ['The customer needs a full address for a boleto'] });
   }
-  const ids = { invoiceId: newNumericId(now), reference: newInvoiceReference() };
+  const ids = await unusedInvoiceIds(runtime, now);
   const payer = { name: customer.name, email: customer.email, document: customer.document };
+  const provider = paymentProvider(config);
   const registered = await callProvider(
-    providerFor(config).registerBoleto({
+    provider.registerBoleto({
       reference: ids.reference,
       invoiceId: ids.invoiceId,
       amountCents: total,
@@ -57,6 +62,7 @@ export const handler = httpHandler(routes.createBoleto, async ({ body, caller, r
       status: 'PENDING',
       payer,
       boleto: { barcode: registered.barcode, digitable: registered.digitable, customerId: customer.id, instructions: body.instructions },
+      provider: provider.name,
     },
     serviceKeys.personalData,
   );

@@ -5,20 +5,19 @@ import { newEvent, outboxWrite } from '../../shared/events/outbox';
 import { BadRequestError, UpstreamError, ValidationError } from '../../shared/errors';
 import { httpHandler } from '../../shared/http/pipeline';
 import { paymentCredit } from '../../shared/ledger/movements';
-import { newNumericId } from '../../shared/ids';
 import {
   assertMethodEnabled,
   baseInvoice,
   callProvider,
   checkedTotalCents,
   invoiceCreationWrites,
-  unusedInvoiceReference,
+  unusedInvoiceIds,
   voidUnlessRecorded,
 } from '../../shared/invoices/create';
 import { cardTransaction, invoiceEventData, invoiceItem } from '../../shared/invoices/record';
 import { formatCents } from '../../shared/money';
 import type { CardAuthorization } from '../../shared/providers/port';
-import { providerFor } from '../../shared/providers/select';
+import { paymentProvider } from '../../shared/providers/registry';
 import { routes } from '../../shared/http/routes';
 
 /**
@@ -50,7 +49,8 @@ export const handler = httpHandler(routes.createCard, async ({ body, caller, ide
   const brand = normalizeBrand(body.creditcard_brand);
   if (!brand) throw new ValidationError({ creditcard_brand: ['Unknown card brand'] });
   const total = checkedTotalCents(body, 'creditcard');
-  const ids = { invoiceId: newNumericId(now), reference: await unusedInvoiceReference(runtime) };
+  const ids = await unusedInvoiceIds(runtime, now);
+  const provider = paymentProvider(runtime.config);
   const request = {
     reference: ids.reference,
     amountCents: total,
@@ -63,7 +63,7 @@ export const handler = httpHandler(routes.createCard, async ({ body, caller, ide
   let providerKey = providerIdempotencyKey(account.accountId, idempotencyKey);
   let authorization: CardAuthorization;
   for (let round = 0; ; round += 1) {
-    const authorizing = providerFor(runtime.config).authorizeCard({ ...request, idempotencyKey: providerKey });
+    const authorizing = provider.authorizeCard({ ...request, idempotencyKey: providerKey });
     authorization = await callProvider(authorizing, runtime.config.payments.timeoutMs, failed);
     if (authorization.outcome !== 'voided') break;
     if (round >= 3) throw new UpstreamError('upstream_failed', failed);
@@ -86,6 +86,7 @@ export const handler = httpHandler(routes.createCard, async ({ body, caller, ide
       paidAt: now.toISOString(),
       payer: { email: body.email, name: body.creditcard_holder },
       card: cardFields,
+      provider: provider.name,
     },
     (await runtime.serviceKeys()).personalData,
   );
@@ -112,6 +113,6 @@ export const handler = httpHandler(routes.createCard, async ({ body, caller, ide
       outboxWrite(table, account.accountId, newEvent('invoice.paid', invoiceEventData(item, 'PAID'), now)),
     ],
     // An approved authorization that could not be recorded is voided: no charge without its invoice.
-    compensate: () => voidUnlessRecorded(runtime, ids.reference, approved.transactionId),
+    compensate: () => voidUnlessRecorded(runtime, ids.reference, approved.transactionId, undefined, provider.name),
   };
 });

@@ -7,28 +7,33 @@ import {
   invoiceCreationWrites,
   merchantName,
   callProvider,
+  unusedInvoiceIds,
 } from '../../shared/invoices/create';
-import { invoiceItem, newInvoiceReference, txidForReference } from '../../shared/invoices/record';
+import { invoiceItem, txidForReference } from '../../shared/invoices/record';
 import { httpHandler } from '../../shared/http/pipeline';
-import { newNumericId } from '../../shared/ids';
 import { formatCents } from '../../shared/money';
 import { qrCodePngDataUri } from '../../shared/pix/qrcode';
-import { providerFor } from '../../shared/providers/select';
+import { paymentProvider } from '../../shared/providers/registry';
 import { routes } from '../../shared/http/routes';
 import { normalizeDocument } from '../../shared/schemas/documents';
 
 const PROVIDER_FAILED = 'The payment provider failed to answer; no charge was created. Retry with the same Idempotency-Key.';
 
-/** POST /api/pix/create: an immediate Pix charge with its BR Code and QR code (PENDING until paid). */
+/**
+ * POST /api/pix/create: an immediate Pix charge with its BR Code and QR code (PENDING until paid).
+ * The ids are checked unused before the provider is asked, and the provider is asked once: an id
+ * taken meanwhile fails the commit with 503 (nothing recorded), never a second registration.
+ */
 export const handler = httpHandler(routes.createPix, async ({ body, caller, runtime, now }) => {
   const account = requireCaller(caller);
   assertMethodEnabled(account, 'pix');
   assertDueDateNotPast(body.due_date, now);
   const total = checkedTotalCents(body, 'pix');
-  const ids = { invoiceId: newNumericId(now), reference: newInvoiceReference() };
+  const ids = await unusedInvoiceIds(runtime, now);
   const payer = { email: body.email, name: body.client, document: body.document ? normalizeDocument(body.document) : undefined };
+  const provider = paymentProvider(runtime.config);
   const charge = await callProvider(
-    providerFor(runtime.config).createPixCharge({
+    provider.createPixCharge({
       reference: ids.reference,
       txid: txidForReference(ids.reference),
       amountCents: total,
@@ -47,6 +52,7 @@ export const handler = httpHandler(routes.createPix, async ({ body, caller, runt
       status: 'PENDING',
       payer,
       pix: { txid: charge.txid, location: charge.location, copy: charge.copy },
+      provider: provider.name,
     },
     (await runtime.serviceKeys()).personalData,
   );

@@ -1,20 +1,48 @@
 import { DomainError, NotFoundError } from '../../shared/errors';
 import { httpHandler } from '../../shared/http/pipeline';
 import { applyNotification } from '../../shared/invoices/apply-notification';
+import { invoiceByReference, invoiceByTxid } from '../../shared/invoices/lookup';
+import { invoiceProviderName } from '../../shared/invoices/record';
+import { logger } from '../../shared/logger';
 import { applyWithdrawOutcome } from '../../shared/withdrawals/apply-outcome';
-import { NotificationRejected } from '../../shared/providers/port';
-import { providerFor } from '../../shared/providers/select';
+import { NotificationRejected, type PaymentProvider, type ProviderNotification } from '../../shared/providers/port';
+import { paymentProvider, UnknownAdapterError } from '../../shared/providers/registry';
 import { routes } from '../../shared/http/routes';
+import type { Runtime } from '../../shared/runtime';
 import { providerNotificationSecret } from '../../shared/secrets/provider-credentials';
 
+/** The provider the path names, through the registry: a name no provider answers to → 404. */
+function namedProvider(runtime: Runtime, name: string): PaymentProvider {
+  try {
+    return paymentProvider(runtime.config, name);
+  } catch (err) {
+    if (err instanceof UnknownAdapterError) throw new NotFoundError('Unknown provider');
+    throw err;
+  }
+}
+
 /**
- * POST /provider/{name}/notifications: the provider's payment and payout notifications. The signature is checked
- * against the provider credential from Secrets Manager (bad → 401, nothing changed); each notification
- * is applied in one transaction; a move not allowed, or already made, is answered 200 and ignored.
+ * Whether the charge a notification targets was created by another provider than the one that sent
+ * it (the invoice records its provider): such a notification moves nothing. An unknown charge is left
+ * to applyNotification (it ignores it).
+ */
+async function chargeOfAnotherProvider(runtime: Runtime, notification: ProviderNotification, provider: string): Promise<boolean> {
+  const { target } = notification;
+  const invoice = 'txid' in target ? await invoiceByTxid(runtime, target.txid) : await invoiceByReference(runtime, target.reference);
+  if (!invoice || invoiceProviderName(invoice, runtime.config.payments.provider) === provider) return false;
+  logger.warn('notification ignored: the charge belongs to another provider', { notification: notification.id, kind: notification.kind, provider });
+  return true;
+}
+
+/**
+ * POST /provider/{name}/notifications: the provider's payment and payout notifications. The provider
+ * is resolved by the path's name through the registry (unknown → 404). The signature is checked
+ * against that provider's credential from Secrets Manager (bad → 401, nothing changed); each
+ * notification is applied in one transaction; a move not allowed, or already made, or a charge another
+ * provider created, is answered 200 and ignored.
  */
 export const handler = httpHandler(routes.providerNotification, async ({ params, event, runtime, now }) => {
-  const provider = providerFor(runtime.config);
-  if (params.name !== provider.name) throw new NotFoundError('Unknown provider');
+  const provider = namedProvider(runtime, params.name);
   const credential = await providerNotificationSecret(runtime.config.payments.credentialsSecretId, provider.name);
   const raw = event.isBase64Encoded ? Buffer.from(event.body ?? '', 'base64').toString('utf8') : (event.body ?? '');
   let notification;
@@ -25,9 +53,9 @@ export const handler = httpHandler(routes.providerNotification, async ({ params,
     throw err;
   }
   const { kind } = notification;
-  const applied =
-    kind === 'payout_paid' || kind === 'payout_refused'
-      ? await applyWithdrawOutcome(runtime, notification, now)
-      : await applyNotification(runtime, { ...notification, kind }, now);
-  return { status: 200, body: { received: true, applied } };
+  if (kind === 'payout_paid' || kind === 'payout_refused') {
+    return { status: 200, body: { received: true, applied: await applyWithdrawOutcome(runtime, notification, now) } };
+  }
+  if (await chargeOfAnotherProvider(runtime, notification, provider.name)) return { status: 200, body: { received: true, applied: false } };
+  return { status: 200, body: { received: true, applied: await applyNotification(runtime, { ...notification, kind }, now) } };
 });

@@ -2,15 +2,15 @@ import { SendMessageCommand } from '@aws-sdk/client-sqs';
 import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
 import { BankUnavailableError, withBankTimeout } from '../../shared/bank/port';
-import { getBank } from '../../shared/bank/simulated';
 import { logger } from '../../shared/logger';
+import { bank } from '../../shared/providers/registry';
 import { handleSqsBatch } from '../../shared/queue/batch';
 import { isDue, sendScheduled } from '../../shared/queue/delayed';
 import { getSqs } from '../../shared/queue/sqs';
 import { getRuntime, type Runtime } from '../../shared/runtime';
 import type { KeyType } from '../../shared/schemas/withdraw';
 import { keys } from '../../shared/storage/keys';
-import { withdrawPixkey } from '../../shared/withdrawals/record';
+import { withdrawBankName, withdrawPixkey } from '../../shared/withdrawals/record';
 
 /** A message of the payout queue: the withdraw, the attempt it is meant to make (1 when absent), when it is due, and when the bank first failed it. */
 export type PayoutMessage = { reference: string; attempt?: number; notBefore?: string; firstFailedAt?: string };
@@ -41,9 +41,11 @@ async function payOut(runtime: Runtime, reference: string): Promise<void> {
   const item = found.Item;
   if (!item || item.status !== 'PENDING') return;
   const pixkey = withdrawPixkey(item, (await runtime.serviceKeys()).personalData);
+  // The bank the withdraw records (the configured one for withdraws recorded before they named it).
+  const paying = bank(runtime.config, withdrawBankName(item, runtime.config.payouts.bank));
   // A bank that does not answer within BANK_TIMEOUT_MS counts as down: this attempt failed, retried on the schedule.
   await withBankTimeout(
-    getBank().requestPayout({
+    paying.requestPayout({
       reference,
       amountCents: Number(item.amountCents),
       pixkey,
@@ -62,7 +64,7 @@ async function payOut(runtime: Runtime, reference: string): Promise<void> {
       ExpressionAttributeValues: { ':now': new Date().toISOString() },
     }),
   );
-  logger.info('payout requested from the bank', { reference });
+  logger.info('payout requested from the bank', { reference, bank: paying.name });
 }
 
 /** Handles one message; throws only when the message must come back as it is (SQS retries it, then its DLQ). */

@@ -1,7 +1,8 @@
 /**
  * The operator CLI (`npm run admin -- <command>`): the merchant panel's stand-in and on-call's tool.
- * Each command prints ONE JSON object on stdout; bad input exits 2 and a failure exits 1, each with
- * a one-line message on stderr. Secrets are printed only where the command issues them.
+ * Each command prints ONE JSON object on stdout (`account reconcile --all`: one per account, one a
+ * line); bad input exits 2 and a failure exits 1, each with a one-line message on stderr. Secrets are
+ * printed only where the command issues them.
  */
 import { parseArgs } from 'node:util';
 import { checkoutSigningSecret } from '../../shared/accounts/checkout-signing';
@@ -16,15 +17,24 @@ import {
   showAccount,
   type AccountStore,
 } from '../../shared/accounts/store';
+import { allAccountIds, reconcileAccount } from '../../shared/ledger/reconcile';
 import { parseAmountToCents } from '../../shared/money';
 import { notificationFor, type ProviderCommand, sendNotification } from './provider';
 import { redriveStreamFailures } from './stream';
-import { resolveTarget } from './target';
+import { resolveTarget, type Target } from './target';
 
 class UsageError extends Error {}
 
+/** A command that wrote its own lines on stdout (one JSON object each) and ends with this status, and this line on stderr when it is 1. */
+class Printed {
+  constructor(
+    readonly exitCode: 0 | 1,
+    readonly notice?: string,
+  ) {}
+}
+
 const USAGE =
-  'usage: npm run admin -- account create|rotate-keys|set-methods|credit|show|checkout-signing|disable|enable [--name N] [--account ID] [--methods pix,boleto,card] [--withdraw-fee 0.00] [--amount 100.00] [--require on|off] [--rotate] | provider … | stream redrive [--stack NAME | --table NAME] (README: Operator CLI)';
+  'usage: npm run admin -- account create|rotate-keys|set-methods|credit|show|checkout-signing|disable|enable|reconcile [--name N] [--account ID | --all] [--methods pix,boleto,card] [--withdraw-fee 0.00] [--amount 100.00] [--require on|off] [--rotate] | provider … | stream redrive [--stack NAME | --table NAME] (README: Operator CLI)';
 
 const CHECKOUT_SECRET_NOTICE =
   'Shown once: the service does not store this secret and cannot show it again. Keep it on your server only (never in a page) and sign each checkout form with it (signature = hex HMAC-SHA256 of the canonical form); --rotate issues a new one and the previous one stops working at once.';
@@ -44,6 +54,7 @@ const { positionals, values } = (() => {
         outcome: { type: 'string' },
         require: { type: 'string' },
         rotate: { type: 'boolean' },
+        all: { type: 'boolean' },
         stack: { type: 'string' },
         table: { type: 'string' },
         region: { type: 'string' },
@@ -71,6 +82,25 @@ function usage<T>(parse: () => T): T {
 }
 
 const PROVIDER_COMMANDS: readonly string[] = ['pix-paid', 'boleto-paid', 'cancel', 'refund', 'withdraw'];
+
+/**
+ * `account reconcile`: an account's balance against the sum of its ledger entries, one JSON line per
+ * account (`--account ID`, or `--all` as it goes); exits 1 when any differs (saying how many on
+ * stderr). An unknown account is a failure.
+ */
+async function reconcile(target: Target): Promise<Printed> {
+  const all = values.all === true;
+  if (all === (values.account !== undefined)) throw new UsageError('account reconcile needs --account ID or --all (not both)');
+  const ids = all ? await allAccountIds(target.db, target.table) : [required('account')];
+  let differing = 0;
+  for (const accountId of ids) {
+    const result = await reconcileAccount(target.db, target.table, accountId);
+    if (!result.ok) differing += 1;
+    process.stdout.write(`${JSON.stringify(result)}\n`);
+  }
+  if (differing === 0) return new Printed(0);
+  return new Printed(1, `${differing} of ${ids.length} accounts differ from the sum of their ledger entries (ok: false above)`);
+}
 
 async function run(): Promise<unknown> {
   const [group, command] = positionals;
@@ -136,6 +166,8 @@ async function run(): Promise<unknown> {
         secret_notice: CHECKOUT_SECRET_NOTICE,
       };
     }
+    case 'reconcile':
+      return reconcile(target);
     case 'disable':
     case 'enable': {
       const accountId = required('account');
@@ -150,7 +182,10 @@ async function run(): Promise<unknown> {
 
 try {
   const result = await run();
-  process.stdout.write(`${JSON.stringify(result)}\n`);
+  if (result instanceof Printed) {
+    if (result.notice) process.stderr.write(`${result.notice}\n`);
+    process.exitCode = result.exitCode;
+  } else process.stdout.write(`${JSON.stringify(result)}\n`);
 } catch (err) {
   const message = err instanceof Error ? err.message : String(err);
   process.stderr.write(`${err instanceof UsageError ? message : `error: ${message}`}`.replace(/\s*\n\s*/g, ' ') + '\n');

@@ -2,12 +2,14 @@ import * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import type { AnyRoute } from '../../shared/http/route';
 import { queues, streamForwarder } from '../../shared/queues';
+import { tableShape } from '../../shared/storage/table';
 import { routes } from '../../shared/http/routes';
 
 /**
  * Per-function DynamoDB permissions: each function may call only the item actions its code calls, on
  * the items whose partition key has the prefixes it uses (`dynamodb:LeadingKeys`), and query only the
- * index it reads (`<table>/index/GSI1`, one partition kind). No function may Scan or batch-write.
+ * index it reads (`<table>/index/GSI1`, one partition kind). No function may batch-write, and only the
+ * daily reconciliation may Scan (RECONCILE_SCAN: the account ids of the balance items, nothing else).
  *
  * A transaction (TransactWriteItems) has no IAM action of its own: it is authorized by the PutItem,
  * UpdateItem, DeleteItem and ConditionCheckItem permissions of its parts, so the lists below name those.
@@ -101,6 +103,8 @@ export const ROUTE_GRANTS: Readonly<Record<string, readonly TableGrant[]>> = {
   [routes.authToken.id]: [{ actions: ['GetItem'], keys: [KEY.publicKey] }],
   // Balance item (functions/account/balance.ts).
   [routes.balance.id]: [{ actions: ['GetItem'], keys: [KEY.account] }],
+  // Query of the caller's partition, LEDGER# sort keys (shared/ledger/statement.ts).
+  [routes.balanceTransactions.id]: [{ actions: ['Query'], keys: [KEY.account] }],
   // Customer item and the numeric id's reservation, in one transaction (functions/customers/create.ts).
   [routes.createCustomer.id]: [{ actions: ['PutItem'], keys: [KEY.account, KEY.customerId] }],
   [routes.getCustomer.id]: [{ actions: ['GetItem'], keys: [KEY.account] }],
@@ -117,11 +121,11 @@ export const ROUTE_GRANTS: Readonly<Record<string, readonly TableGrant[]>> = {
     { actions: ['GetItem'], keys: [KEY.account] },
     { actions: ['PutItem'], keys: [KEY.invoice, KEY.invoiceId] },
   ],
-  // Unused reference check and the re-read before a void; invoice, pointer, balance credit and
-  // invoice.paid in one transaction (functions/charges/card.ts).
+  // Unused reference check and the re-read before a void; invoice, pointer, balance credit with its
+  // ledger entry (in the account's partition) and invoice.paid in one transaction (functions/charges/card.ts).
   [routes.createCard.id]: [
     { actions: ['GetItem'], keys: [KEY.invoice] },
-    { actions: ['PutItem'], keys: [KEY.invoice, KEY.invoiceId, KEY.event] },
+    { actions: ['PutItem'], keys: [KEY.invoice, KEY.invoiceId, KEY.event, KEY.account] },
     { actions: ['UpdateItem'], keys: [KEY.account] },
   ],
   [routes.listInvoices.id]: [{ actions: ['Query'], keys: [KEY.invoiceList], index: LIST_INDEX }],
@@ -130,10 +134,11 @@ export const ROUTE_GRANTS: Readonly<Record<string, readonly TableGrant[]>> = {
   [routes.getInvoiceByReference.id]: [{ actions: ['GetItem'], keys: [KEY.invoice] }],
   [routes.getPixByReference.id]: [{ actions: ['GetItem'], keys: [KEY.invoice] }],
   [routes.getPixByTxid.id]: [{ actions: ['GetItem'], keys: [KEY.invoice] }],
-  // The reservation: balance update and the withdraw, in one transaction (shared/withdrawals/record.ts).
+  // The reservation: balance update, its two ledger entries and the withdraw, in one transaction
+  // (shared/withdrawals/record.ts, shared/ledger/movements.ts).
   [routes.createWithdraw.id]: [
     { actions: ['UpdateItem'], keys: [KEY.account] },
-    { actions: ['PutItem'], keys: [KEY.withdraw] },
+    { actions: ['PutItem'], keys: [KEY.withdraw, KEY.account] },
   ],
   [routes.getWithdraw.id]: [{ actions: ['GetItem'], keys: [KEY.withdraw] }],
   [routes.listWithdrawals.id]: [{ actions: ['Query'], keys: [KEY.withdrawList], index: LIST_INDEX }],
@@ -144,14 +149,14 @@ export const ROUTE_GRANTS: Readonly<Record<string, readonly TableGrant[]>> = {
   // A ping outbox event (functions/webhooks/test.ts).
   [routes.testWebhook.id]: [{ actions: ['PutItem'], keys: [KEY.event] }],
   [routes.webhookDeliveries.id]: [{ actions: ['Query'], keys: [KEY.deliveryList], index: LIST_INDEX }],
-  // Invoice or withdraw read, then ONE transaction: its status, the balance, the outbox event
-  // (shared/invoices/apply-notification.ts, shared/withdrawals/apply-outcome.ts).
+  // Invoice or withdraw read, then ONE transaction: its status, the balance and its ledger entry, the
+  // outbox event (shared/invoices/apply-notification.ts, shared/withdrawals/apply-outcome.ts).
   // For an invoice of a hosted checkout, the checkout is read and moved (PAID, or its order canceled
   // or refunded) in the same transaction, with its order event (shared/checkout/settle.ts).
   [routes.providerNotification.id]: [
     { actions: ['GetItem'], keys: [KEY.invoice, KEY.withdraw, KEY.checkout] },
     { actions: ['UpdateItem'], keys: [KEY.invoice, KEY.withdraw, KEY.account, KEY.checkout] },
-    { actions: ['PutItem'], keys: [KEY.event] },
+    { actions: ['PutItem'], keys: [KEY.event, KEY.account] },
   ],
   // The boleto's invoice (functions/boleto/page.ts).
   [routes.boletoPage.id]: [{ actions: ['GetItem'], keys: [KEY.invoice] }],
@@ -166,11 +171,11 @@ export const ROUTE_GRANTS: Readonly<Record<string, readonly TableGrant[]>> = {
   [routes.checkoutPage.id]: [{ actions: ['GetItem'], keys: [KEY.checkout, KEY.invoice] }],
   // The checkout, the account's card setting, the Pix invoice (the page again) and the unused and
   // recorded checks of the card invoice's reference; approved: the card invoice and its pointer, the
-  // balance credit, invoice.paid, the checkout's move and order.paid in one transaction; declined or
+  // balance credit and its ledger entry, invoice.paid, the checkout's move and order.paid in one transaction; declined or
   // lost: the checkout's attempt (functions/checkout/card.ts, shared/checkout/payments.ts, settle.ts).
   [routes.checkoutCard.id]: [
     { actions: ['GetItem'], keys: [KEY.checkout, KEY.account, KEY.invoice] },
-    { actions: ['PutItem'], keys: [KEY.invoice, KEY.invoiceId, KEY.event] },
+    { actions: ['PutItem'], keys: [KEY.invoice, KEY.invoiceId, KEY.event, KEY.account] },
     { actions: ['UpdateItem'], keys: [KEY.checkout, KEY.account] },
   ],
   [routes.checkoutStatus.id]: [{ actions: ['GetItem'], keys: [KEY.checkout] }],
@@ -203,15 +208,49 @@ export const SWEEP_GRANTS: readonly TableGrant[] = [{ actions: ['Query'], keys: 
  * The checkout upkeep (functions/workers/checkout-upkeep.ts, shared/checkout/upkeep.ts): the open and
  * UNKNOWN partitions of GSI2, each checkout re-read, the card invoice's reference checked unused (and
  * recorded, before a void); an abandon or a reopen moves the checkout; a card payment the provider
- * confirms is recorded as the card form records it: the invoice and its pointer, the balance credit,
- * invoice.paid, the checkout's move and order.paid.
+ * confirms is recorded as the card form records it: the invoice and its pointer, the balance credit
+ * and its ledger entry, invoice.paid, the checkout's move and order.paid.
  */
 export const CHECKOUT_UPKEEP_GRANTS: readonly TableGrant[] = [
   { actions: ['Query'], keys: [KEY.checkoutOpen, KEY.checkoutUnknown], index: SWEEP_INDEX },
   { actions: ['GetItem'], keys: [KEY.checkout, KEY.invoice] },
   { actions: ['UpdateItem'], keys: [KEY.checkout, KEY.account] },
-  { actions: ['PutItem'], keys: [KEY.invoice, KEY.invoiceId, KEY.event] },
+  { actions: ['PutItem'], keys: [KEY.invoice, KEY.invoiceId, KEY.event, KEY.account] },
 ];
+
+/**
+ * The daily reconciliation (functions/workers/reconcile.ts, shared/ledger/reconcile.ts): per account,
+ * the balance item (GetItem) and the LEDGER# entries of its partition (Query), read only; the
+ * account ids come from RECONCILE_SCAN.
+ */
+export const RECONCILE_GRANTS: readonly TableGrant[] = [{ actions: ['GetItem', 'Query'], keys: [KEY.account] }];
+
+/**
+ * A Scan of the whole table limited to some attributes. A Scan has no partition key, so
+ * dynamodb:LeadingKeys cannot limit it (ForAllValues over no keys is true): the attribute limit is
+ * what keeps it from reading items. The request must name attributes (dynamodb:Attributes present),
+ * only these, and ask for only those back (`Select: 'SPECIFIC_ATTRIBUTES'` stated in the request: a
+ * Scan that names no projection would otherwise return whole items).
+ */
+export type ScanGrant = { attributes: readonly string[] };
+
+/** allAccountIds: `FilterExpression SK = :sk` (BALANCE items), `ProjectionExpression accountId`; the keys come back as LastEvaluatedKey. */
+export const RECONCILE_SCAN: ScanGrant = { attributes: [tableShape.partitionKey, tableShape.sortKey, 'accountId'] };
+
+/** Lets the role Scan the table (never an index), naming and returning only the grant's attributes. */
+export function grantTableScan(role: iam.IRole, table: dynamodb.ITable, grant: ScanGrant): void {
+  role.addToPrincipalPolicy(
+    new iam.PolicyStatement({
+      actions: ['dynamodb:Scan'],
+      resources: [table.tableArn],
+      conditions: {
+        'ForAllValues:StringEquals': { 'dynamodb:Attributes': [...grant.attributes].sort() },
+        Null: { 'dynamodb:Attributes': 'false' },
+        StringEquals: { 'dynamodb:Select': 'SPECIFIC_ATTRIBUTES' },
+      },
+    }),
+  );
+}
 
 /** A row of one of the tables above; a function without one stops the synthesis. */
 export function grantsOf(table: Readonly<Record<string, readonly TableGrant[]>>, id: string): readonly TableGrant[] {

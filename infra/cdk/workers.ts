@@ -7,6 +7,7 @@ import * as lambda from 'aws-cdk-lib/aws-lambda';
 import { DynamoEventSource, SqsDlq, SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
 import * as sqs from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
+import { METRICS_NAMESPACE } from '../../shared/metrics/emf';
 import { MESSAGE_RETENTION_DAYS, type QueueDef, type StreamConsumerDef, type StreamMappingDef, VISIBILITY_PER_TIMEOUT } from '../../shared/queues';
 import type { ApiFunction } from './api-function';
 
@@ -165,15 +166,45 @@ export function runOnSchedule(scope: Construct, id: string, fn: ApiFunction, eve
   });
 }
 
-/** A scheduled function failing in two 10-minute periods in a row: page (one failed run that the next one fixes does not). */
-export function scheduledErrorsAlarm(scope: Construct, id: string, fn: ApiFunction, description: string): cloudwatch.Alarm {
+/** How many periods of errors in a row page: by default two of 10 minutes (a function run every few minutes). */
+export type ErrorsWindow = { period: Duration; periodsInARow: number };
+
+/**
+ * A scheduled function failing in two 10-minute periods in a row: page (one failed run that the next
+ * one fixes does not). A function run once a day has no next run to fix it, and Lambda's two retries
+ * of a quick failure land within a few minutes (often one period): it passes `{ period, periodsInARow: 1 }`.
+ */
+export function scheduledErrorsAlarm(
+  scope: Construct,
+  id: string,
+  fn: ApiFunction,
+  description: string,
+  window: ErrorsWindow = { period: Duration.minutes(10), periodsInARow: 2 },
+): cloudwatch.Alarm {
   return new cloudwatch.Alarm(scope, id, {
     alarmDescription: description,
-    metric: fn.fn.metricErrors({ period: Duration.minutes(10), statistic: cloudwatch.Stats.SUM }),
+    metric: fn.fn.metricErrors({ period: window.period, statistic: cloudwatch.Stats.SUM }),
     threshold: 1,
-    evaluationPeriods: 2,
-    datapointsToAlarm: 2,
+    evaluationPeriods: window.periodsInARow,
+    datapointsToAlarm: window.periodsInARow,
     comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
     treatMissingData: cloudwatch.TreatMissingData.NOT_BREACHING,
+  });
+}
+
+/**
+ * A count a daily function publishes (embedded metric format, namespace PaymentGateway) above zero
+ * over one day: the Maximum of the day's runs. A day with no data point is breaching too: no run
+ * finished that day (the rule did not fire, or the run failed before publishing: its errors alarm
+ * says which), so a reconciliation that silently stops running is as visible as one that finds a difference.
+ */
+export function dailyCountAlarm(scope: Construct, id: string, metricName: string, description: string): cloudwatch.Alarm {
+  return new cloudwatch.Alarm(scope, id, {
+    alarmDescription: description,
+    metric: new cloudwatch.Metric({ namespace: METRICS_NAMESPACE, metricName, period: Duration.days(1), statistic: cloudwatch.Stats.MAXIMUM }),
+    threshold: 0,
+    evaluationPeriods: 1,
+    comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_THRESHOLD,
+    treatMissingData: cloudwatch.TreatMissingData.BREACHING,
   });
 }

@@ -1,3 +1,5 @@
+import { getConfig } from '../config';
+import { bank } from '../providers/registry';
 import { BankUnavailableError, type BankPort } from './port';
 
 /** Pix keys the simulated bank treats specially (docs/decisions.md). */
@@ -14,7 +16,9 @@ export const SIMULATED_BANK_KEYS = {
  * A bank that accepts payouts in-process. Outcomes are not decided here: the operator CLI
  * (`provider withdraw --reference R --outcome paid|refused`) sends them through the inbound route.
  */
-export function simulatedBank(): BankPort & { requests: ReadonlyMap<string, number> } {
+export type SimulatedBank = BankPort & { requests: ReadonlyMap<string, number> };
+
+export function simulatedBank(): SimulatedBank {
   const requests = new Map<string, number>();
   return {
     name: 'simulated',
@@ -29,10 +33,11 @@ export function simulatedBank(): BankPort & { requests: ReadonlyMap<string, numb
   };
 }
 
-let shared: BankPort | undefined;
-
-/** The container's bank adapter (only the simulated one exists so far). */
+/**
+ * The configured bank, from the provider registry.
+ * @deprecated Resolve through the registry (`bank(config, name?)` in shared/providers/registry): a
+ * withdraw is paid by the bank it records. Kept only until the last callers move.
+ */
 export function getBank(): BankPort {
-  shared ??= simulatedBank();
-  return shared;
+  return bank(getConfig());
 }

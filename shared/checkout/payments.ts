@@ -3,11 +3,11 @@ import type { CardBrand } from '../cards/card';
 import { brazilDate } from '../dates';
 import { newEvent, outboxWrite } from '../events/outbox';
 import { newNumericId } from '../ids';
-import { callProvider, invoiceCreationWrites, voidUnlessRecorded } from '../invoices/create';
+import { callProvider, invoiceCreationWrites, unusedInvoiceIds, voidUnlessRecorded } from '../invoices/create';
 import { paymentCredit } from '../ledger/movements';
 import { invoiceByReference } from '../invoices/lookup';
-import { type CardFields, invoiceEventData, invoiceItem, type NewInvoice, txidForReference } from '../invoices/record';
-import { providerFor } from '../providers/select';
+import { type CardFields, invoiceEventData, invoiceItem, type InvoiceIds, type NewInvoice, txidForReference } from '../invoices/record';
+import { paymentProvider } from '../providers/registry';
 import type { Runtime } from '../runtime';
 import type { Item } from '../storage/dynamo';
 import type { TxWrite } from '../storage/transact';
@@ -37,20 +37,24 @@ function saleInvoice(checkout: NewCheckout | Item, ids: { invoiceId: number; ref
 const PIX_FAILED = 'O provedor de pagamentos não respondeu; tente novamente em instantes.';
 
 /**
- * The Pix charge of a new checkout: asked of the provider (a failure → 502, nothing recorded), due the
- * day the checkout expires (Brazil's date). Returns the invoice item and its creation writes, for the
- * checkout's own transaction.
+ * The Pix charge of a new checkout: asked of the provider once (a failure → 502, nothing recorded), due
+ * the day the checkout expires (Brazil's date). Its ids are checked unused BEFORE the provider is asked
+ * (`proposed` first, when given; drawn anew when taken or absent); an id taken after that fails the
+ * commit with 503 and is never drawn again in the same request (no second registration). Returns the
+ * invoice item and its creation writes, for the checkout's own transaction.
  */
 export async function checkoutPixInvoice(
   runtime: Runtime,
   checkout: NewCheckout,
-  ids: { invoiceId: number; reference: string },
+  proposed: InvoiceIds | undefined,
   now: Date,
 ): Promise<{ item: Item; writes: TxWrite[] }> {
   const dueDate = brazilDate(new Date(now.getTime() + runtime.config.checkout.ttlSeconds * 1000));
   const payer = { email: checkout.email, name: `${checkout.firstName} ${checkout.lastName}` };
+  const ids = await unusedInvoiceIds(runtime, now, proposed);
+  const provider = paymentProvider(runtime.config);
   const charge = await callProvider(
-    providerFor(runtime.config).createPixCharge({
+    provider.createPixCharge({
       reference: ids.reference,
       txid: txidForReference(ids.reference),
       amountCents: checkout.totalCents,
@@ -68,6 +72,7 @@ export async function checkoutPixInvoice(
     dueDate,
     payer,
     pix: { txid: charge.txid, location: charge.location, copy: charge.copy },
+    provider: provider.name,
   };
   const item = invoiceItem(invoice, (await runtime.serviceKeys()).personalData);
   return { item, writes: invoiceCreationWrites(runtime.config.tableName, item) };
@@ -89,15 +94,16 @@ export type CardSummary = { brand: CardBrand | string; last4: string; installmen
  * The writes of an approved card payment of a checkout, in ONE transaction: the card invoice (PAID),
  * its id reservation, the balance credit, invoice.paid, the checkout's move to PAID and order.paid.
  * A checkout paid meanwhile fails the transaction with CheckoutSettledError (nothing written: the
- * caller voids the authorization).
+ * caller voids the authorization). `providerName`: the provider that authorized (default: the configured one).
  */
 export async function checkoutCardPayment(
   runtime: Runtime,
   checkout: Item,
-  ids: { invoiceId: number; reference: string },
+  ids: InvoiceIds,
   card: CardSummary,
   approved: { transactionId: string; status: number },
   now: Date,
+  providerName: string = runtime.config.payments.provider,
 ): Promise<{ item: Item; writes: TxWrite[] }> {
   const table = runtime.config.tableName;
   const paidAt = now.toISOString();
@@ -117,6 +123,7 @@ export async function checkoutCardPayment(
     paidAt,
     payer: { email: String(checkout.email), name: card.holder },
     card: cardFields,
+    provider: providerName,
   };
   const item = invoiceItem(invoice, (await runtime.serviceKeys()).personalData);
   const accountId = String(checkout.accountId);
@@ -135,8 +142,11 @@ export async function checkoutCardPayment(
   };
 }
 
-/** A fresh numeric invoice id (the reference is drawn by the caller: checked unused before a card is charged). */
-export function newInvoiceIds(now: Date, reference: string): { invoiceId: number; reference: string } {
+/**
+ * A fresh numeric invoice id (the reference is drawn by the caller: checked unused before a card is charged).
+ * @deprecated Use unusedInvoiceIds (shared/invoices/create.ts): it checks the numeric id's reservation too.
+ */
+export function newInvoiceIds(now: Date, reference: string): InvoiceIds {
   return { invoiceId: newNumericId(now), reference };
 }
 

@@ -7,6 +7,7 @@ import { TOTAL_ROUNDING_RULE } from '../charges/total';
 import { defineRoute, type AnyRoute } from './route';
 import { authTokenResponseSchema } from '../schemas/auth';
 import { balanceResponseSchema } from '../schemas/balance';
+import { balanceTransactionListSchema, listBalanceTransactionsQuerySchema } from '../schemas/ledger';
 import {
   checkoutCardFormSchema,
   checkoutEntryFormSchema,
@@ -83,6 +84,19 @@ export const routes = {
     responses: {
       200: { description: 'The available balance', schema: balanceResponseSchema },
     },
+  }),
+  balanceTransactions: defineRoute({
+    id: 'ListBalanceTransactions',
+    method: 'GET',
+    path: '/api/balance/transactions',
+    handler: 'functions/account/transactions.ts',
+    ...bearerRead,
+    tag: 'Account',
+    summary: "The account's statement: every balance movement, newest first",
+    description:
+      'Not in the published reference: a compatible addition (docs/decisions.md). One immutable entry per movement (payment, refund, withdrawal, withdrawal_fee, withdrawal_release, adjustment) with its signed amount; the available balance of GET /api/balance equals the sum of all entries. type filters; start and end (YYYY-MM-DD, Brazil time, inclusive) may come alone; a malformed query answers 422.',
+    request: { query: listBalanceTransactionsQuerySchema },
+    responses: { 200: { description: 'A page of ledger entries', schema: balanceTransactionListSchema } },
   }),
   createCustomer: defineRoute({
     id: 'CreateCustomer',

@@ -2,17 +2,17 @@ import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import type { PaymentMethod } from '../accounts/methods';
 import type { Caller } from '../auth/gate';
 import { type ChargeAmounts, totalCents } from '../charges/total';
-import { BadRequestError, IdClashError, UpstreamError, ValidationError } from '../errors';
+import { BadRequestError, IdClashError, TemporaryConflictError, UpstreamError, ValidationError } from '../errors';
 import { logger } from '../logger';
 import { ProviderError, withProviderTimeout } from '../providers/port';
-import { providerFor } from '../providers/select';
+import { paymentProvider } from '../providers/registry';
 import type { Runtime } from '../runtime';
 import { brazilDate } from '../dates';
 import { centsFromNumber, formatCents } from '../money';
 import type { Item } from '../storage/dynamo';
 import { keys } from '../storage/keys';
 import type { TxWrite } from '../storage/transact';
-import { type InvoiceMethod, newInvoiceReference } from './record';
+import { type InvoiceIds, type InvoiceMethod, invoiceIdDraw } from './record';
 
 /**
  * What each rail can carry: the boleto amount field holds 10 digits (99,999,999.99); API Pix amounts
@@ -44,22 +44,32 @@ export function merchantName(caller: Caller): string {
   return typeof caller.account?.name === 'string' ? caller.account.name : 'Merchant';
 }
 
-const clash = () => new IdClashError();
+/**
+ * An id checked unused before the provider was called, taken by another request before the commit: a
+ * race. Deliberately NOT an IdClashError, so the pipeline never runs the implementation again (that
+ * would register a second charge at the provider): 503, nothing recorded, the Idempotency-Key freed;
+ * the client's retry draws new ids.
+ */
+const takenMeanwhile = () =>
+  new TemporaryConflictError(
+    'An invoice id drawn for this request was taken by another request meanwhile; nothing was recorded. Retry with the same Idempotency-Key.',
+  );
 
 /**
  * The writes of a new invoice: the invoice (its key reserves the reference; a Pix txid carries the
  * reference, so it is unique too) and the numeric id's reservation, each conditional, so an id is
- * never given twice.
+ * never given twice. Their ids were checked unused (unusedInvoiceIds) before the provider was called;
+ * a clash here is never retried in place (see takenMeanwhile).
  */
 export function invoiceCreationWrites(table: string, item: Item): TxWrite[] {
   const reference = String(item.reference);
   const accountId = String(item.accountId);
   const pointer = { type: 'invoicePointer', reference, accountId };
   return [
-    { Put: { TableName: table, Item: item, ConditionExpression: 'attribute_not_exists(PK)' }, onConditionFailed: clash },
+    { Put: { TableName: table, Item: item, ConditionExpression: 'attribute_not_exists(PK)' }, onConditionFailed: takenMeanwhile },
     {
       Put: { TableName: table, Item: { ...keys.invoiceIdReservation(Number(item.invoiceId)), ...pointer }, ConditionExpression: 'attribute_not_exists(PK)' },
-      onConditionFailed: clash,
+      onConditionFailed: takenMeanwhile,
     },
   ];
 }
@@ -104,16 +114,35 @@ export async function callProvider<T>(call: Promise<T>, timeoutMs: number, failu
   }
 }
 
-/** A reference not in use yet, checked before a card is charged (a clash after it would need a void). */
-export async function unusedInvoiceReference(runtime: Runtime): Promise<string> {
-  for (let attempt = 0; attempt < 3; attempt += 1) {
-    const reference = newInvoiceReference();
-    const found = await runtime.db.send(
-      new GetCommand({ TableName: runtime.config.tableName, Key: keys.invoice(reference), ConsistentRead: true, ProjectionExpression: 'PK' }),
-    );
-    if (!found.Item) return reference;
+/** How many times ids are drawn before giving up (each draw clashes with odds of about 1 in 10^9). */
+const ID_DRAWS = 3;
+
+async function taken(runtime: Runtime, key: { PK: string; SK: string }): Promise<boolean> {
+  const found = await runtime.db.send(new GetCommand({ TableName: runtime.config.tableName, Key: key, ConsistentRead: true, ProjectionExpression: 'PK' }));
+  return found.Item !== undefined;
+}
+
+/**
+ * A reference and a numeric id neither in use yet (the invoice key and the INVID# reservation, read
+ * strongly consistent), drawn BEFORE the provider is called: a drawn id that is taken is drawn again
+ * here, where nothing outside has happened, so the provider is asked once per invoice. `proposed` is
+ * tried first when given. After ID_DRAWS taken draws: IdClashError (nothing was asked of anyone).
+ */
+export async function unusedInvoiceIds(runtime: Runtime, now: Date, proposed?: InvoiceIds): Promise<InvoiceIds> {
+  for (let draw = 0; draw < ID_DRAWS; draw += 1) {
+    const ids = draw === 0 && proposed ? proposed : { invoiceId: invoiceIdDraw.numericId(now), reference: invoiceIdDraw.reference() };
+    const [referenceTaken, idTaken] = await Promise.all([taken(runtime, keys.invoice(ids.reference)), taken(runtime, keys.invoiceIdReservation(ids.invoiceId))]);
+    if (!referenceTaken && !idTaken) return ids;
   }
   throw new IdClashError();
+}
+
+/**
+ * A reference not in use yet, checked before a card is charged (a clash after it would need a void).
+ * @deprecated Use unusedInvoiceIds, which checks the numeric id's reservation too.
+ */
+export async function unusedInvoiceReference(runtime: Runtime): Promise<string> {
+  return (await unusedInvoiceIds(runtime, runtime.clock.now())).reference;
 }
 
 /**
@@ -126,6 +155,7 @@ export async function voidUnlessRecorded(
   reference: string,
   transactionId: string,
   recordedElsewhere: () => Promise<boolean> = async () => false,
+  providerName: string = runtime.config.payments.provider,
 ): Promise<void> {
   const found = await runtime.db.send(
     new GetCommand({ TableName: runtime.config.tableName, Key: keys.invoice(reference), ConsistentRead: true, ProjectionExpression: 'PK' }),
@@ -134,5 +164,5 @@ export async function voidUnlessRecorded(
     logger.warn('card authorization kept: it was recorded after all', { reference });
     return;
   }
-  await withProviderTimeout(providerFor(runtime.config).voidCard({ reference, transactionId }), runtime.config.payments.timeoutMs);
+  await withProviderTimeout(paymentProvider(runtime.config, providerName).voidCard({ reference, transactionId }), runtime.config.payments.timeoutMs);
 }

@@ -1,6 +1,6 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { seal, unseal } from '../crypto/personal-data';
-import { randomString, sortableNumericId } from '../ids';
+import { newNumericId, randomString, sortableNumericId } from '../ids';
 import { formatCents } from '../money';
 import { qrCodePngDataUri } from '../pix/qrcode';
 import type { Item } from '../storage/dynamo';
@@ -17,6 +17,18 @@ export function newInvoiceReference(): string {
 }
 
 export const REFERENCE_SHAPE = /^INV-[A-Z0-9]{6}$/;
+
+/** The ids of a new invoice: its numeric id (reserved by an INVID# item) and its reference (its key). */
+export type InvoiceIds = { invoiceId: number; reference: string };
+
+/**
+ * Where new invoice ids are drawn (shared/invoices/create.ts `unusedInvoiceIds` draws through it).
+ * An object, so a test can make the next draw a given id (`vi.spyOn(invoiceIdDraw, 'reference')`).
+ */
+export const invoiceIdDraw: { reference: () => string; numericId: (now: Date) => number } = {
+  reference: () => newInvoiceReference(),
+  numericId: (now) => newNumericId(now),
+};
 
 const TXID_SHAPE = /^INV([A-Z0-9]{6})[A-Za-z0-9]{23}$/;
 
@@ -64,7 +76,14 @@ export type NewInvoice = {
   paidAt?: string;
   /** The hosted checkout this invoice pays (its payment pays the checkout in the same transaction). */
   checkoutReference?: string;
+  /** The registry name of the payment provider that created the charge: its notifications alone move it. */
+  provider: string;
 };
+
+/** The provider an invoice item records; items written before invoices recorded one were the configured provider's. */
+export function invoiceProviderName(item: Item, configured: string): string {
+  return typeof item.provider === 'string' && item.provider.length > 0 ? item.provider : configured;
+}
 
 function documentContext(accountId: string, reference: string): string {
   return `invoice:${accountId}:${reference}`;

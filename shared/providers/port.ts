@@ -3,7 +3,8 @@ import { withTimeout } from '../timeout';
 
 /**
  * The payment provider port (Medusa-style: one abstract interface, one adapter per provider).
- * The simulated provider serves local runs and tests; real PSP adapters plug in behind it.
+ * The simulated provider serves local runs and tests; real PSP adapters plug in behind it, each
+ * registered by name in ./registry (the only place adapters are resolved).
  */
 export type Payer = { name?: string; email?: string; document?: string };
 
@@ -81,8 +82,17 @@ export class NotificationRejected extends Error {
 }
 
 export interface PaymentProvider {
+  /** The name the provider registry resolves it by, recorded on each invoice it creates (`provider`). */
   readonly name: string;
+  /**
+   * Registers a Pix charge. Idempotent by `reference`: a second call with a reference already
+   * registered answers the first registration (its txid, location and copy) and registers nothing new,
+   * so a retry after a lost answer never leaves two charges. Callers still call once per invoice: the
+   * reference and numeric id are checked unused BEFORE this call, and a clash at the commit after it
+   * is never retried with new ids in the same request.
+   */
   createPixCharge(request: PixChargeRequest): Promise<PixCharge>;
+  /** Registers a boleto. Idempotent by `reference` as createPixCharge is (the first boleto is answered again). */
   registerBoleto(request: BoletoRequest): Promise<RegisteredBoleto>;
   authorizeCard(request: CardRequest): Promise<CardAuthorization>;
   /**

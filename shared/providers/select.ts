@@ -1,11 +1,12 @@
 import type { Config } from '../config';
 import type { PaymentProvider } from './port';
-import { simulatedProvider } from './simulated';
+import { paymentProvider } from './registry';
 
-let cached: PaymentProvider | undefined;
-
-/** The payment provider the configuration names (only the simulated one exists so far). */
+/**
+ * The configured payment provider.
+ * @deprecated Resolve through the registry (`paymentProvider(config, name?)` in ./registry): it resolves
+ * by name, e.g. the provider an invoice records. Kept only until the last callers move.
+ */
 export function providerFor(config: Config): PaymentProvider {
-  cached ??= simulatedProvider({ locationBase: config.publicBaseUrl });
-  return cached;
+  return paymentProvider(config);
 }

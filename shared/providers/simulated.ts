@@ -4,7 +4,14 @@ import { buildBarcode, digitableLine } from '../boleto/barcode';
 import { randomString, sortableNumericId } from '../ids';
 import { buildDynamicBrCode } from '../pix/brcode';
 import { checkSignatureHeader } from '../signatures/hmac-header';
-import { type CardAuthorization, NotificationRejected, type PaymentProvider, ProviderError } from './port';
+import {
+  type CardAuthorization,
+  NotificationRejected,
+  type PaymentProvider,
+  type PixCharge,
+  ProviderError,
+  type RegisteredBoleto,
+} from './port';
 
 /**
  * Test cards of the simulated provider (docs/decisions.md). Any other valid card is approved.
@@ -62,8 +69,12 @@ const KIND = {
  * URL, boletos with a valid FEBRABAN barcode, card decisions by test card number, and notifications
  * signed with `t=…,v1=…` (HMAC-SHA256) under the credential held in Secrets Manager.
  */
+export type SimulatedRegistration = { kind: 'pix'; charge: PixCharge } | { kind: 'boleto'; boleto: RegisteredBoleto };
+
 export type SimulatedProvider = PaymentProvider & {
   voided: ReadonlySet<string>;
+  /** Pix charges and boletos registered, by reference: a second call with a reference answers the first registration and adds none. */
+  registrations: ReadonlyMap<string, SimulatedRegistration>;
   /** Authorizations made, by the caller's idempotency key (a replay makes none). */
   authorizations: ReadonlyMap<string, CardAuthorization>;
 };
@@ -72,10 +83,18 @@ export function simulatedProvider(options: { locationBase: string; merchantCity?
   const base = options.locationBase.replace(/^https?:\/\//, '').replace(/\/+$/, '');
   const voided = new Set<string>();
   const authorizations = new Map<string, CardAuthorization>();
+  const registrations = new Map<string, SimulatedRegistration>();
+  /** The registration of a reference already registered, of the same kind; another kind under it is refused. */
+  const registered = (reference: string, kind: SimulatedRegistration['kind']): SimulatedRegistration | undefined => {
+    const known = registrations.get(reference);
+    if (known && known.kind !== kind) throw new ProviderError(`The reference ${reference} is already registered as a ${known.kind} charge`);
+    return known;
+  };
   return {
     name: 'simulated',
     voided,
     authorizations,
+    registrations,
     async cardAuthorizationStatus(idempotencyKey) {
       const known = authorizations.get(idempotencyKey);
       if (!known) return { outcome: 'not_found' };
@@ -87,21 +106,29 @@ export function simulatedProvider(options: { locationBase: string; merchantCity?
       voided.add(request.transactionId);
     },
     async createPixCharge(request) {
+      const known = registered(request.reference, 'pix');
+      if (known?.kind === 'pix') return known.charge;
       const location = `${base}/simulated-psp/v2/cob/${randomUUID().replace(/-/g, '')}`;
-      return {
+      const charge = {
         txid: request.txid,
         location,
         copy: buildDynamicBrCode({ location, merchantName: request.merchantName, merchantCity: options.merchantCity ?? 'SAO PAULO' }),
       };
+      registrations.set(request.reference, { kind: 'pix', charge });
+      return charge;
     },
     async registerBoleto(request) {
+      const known = registered(request.reference, 'boleto');
+      if (known?.kind === 'boleto') return known.boleto;
       const barcode = buildBarcode({
         bankCode: SIMULATED_BANK_CODE,
         amountCents: request.amountCents,
         dueDate: request.dueDate,
         freeField: `${sortableNumericId(request.invoiceId)}000000000`,
       });
-      return { barcode, digitable: digitableLine(barcode) };
+      const boleto = { barcode, digitable: digitableLine(barcode) };
+      registrations.set(request.reference, { kind: 'boleto', boleto });
+      return boleto;
     },
     async authorizeCard(request) {
       if (request.card.number === SIMULATED_CARDS.providerError) throw new ProviderError('The simulated provider failed to answer');

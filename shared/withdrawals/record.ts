@@ -32,6 +32,8 @@ export type NewWithdraw = {
   document?: string;
   email?: string;
   createdAt: string;
+  /** The registry name of the bank that pays it (BANK_PROVIDER when it was created); the payout worker resolves it by this name. */
+  bank?: string;
 };
 
 const pixkeyContext = (accountId: string, reference: string) => `withdraw-pixkey:${accountId}:${reference}`;
@@ -51,6 +53,11 @@ export function withdrawItem(withdraw: NewWithdraw, personalDataKey: Buffer): It
     // A CPF or CNPJ Pix key is a taxpayer document: every key is stored sealed.
     pixkeySealed: seal(pixkey, personalDataKey, pixkeyContext(withdraw.accountId, withdraw.reference)),
   };
+}
+
+/** The bank a withdraw item records; items written before withdraws recorded one go to the configured bank. */
+export function withdrawBankName(item: Item, configured: string): string {
+  return typeof item.bank === 'string' && item.bank.length > 0 ? item.bank : configured;
 }
 
 /** The Pix key of a withdraw item, unsealed. */

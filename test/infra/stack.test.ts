@@ -11,11 +11,14 @@ import { AwsSolutionsChecks } from 'cdk-nag';
 import { describe, expect, it } from 'vitest';
 import { routeList, routes } from '../../shared/http/routes';
 import { keys } from '../../shared/storage/keys';
-import { checkoutUpkeepWorker, queueList, queues, streamConsumerList, streamForwarder, sweepWorker } from '../../shared/queues';
+import { checkoutUpkeepWorker, queueList, queues, reconcileWorker, streamConsumerList, streamForwarder, sweepWorker } from '../../shared/queues';
+import { allAccountIds } from '../../shared/ledger/reconcile';
+import type { Db } from '../../shared/storage/dynamo';
+import { METRICS_NAMESPACE } from '../../shared/metrics/emf';
 import { openPartitions } from '../../shared/checkout/record';
 import { API_GATEWAY_INTEGRATION_LIMIT_SECONDS, ApiFunction } from '../../infra/cdk/api-function';
 import { DEFAULT_SETTINGS } from '../../infra/cdk/settings';
-import { KEY, routeGrants } from '../../infra/cdk/table-access';
+import { KEY, RECONCILE_SCAN, routeGrants } from '../../infra/cdk/table-access';
 import { authorizationReason, buildApp } from '../../infra/stack';
 import type { AnyRoute } from '../../shared/http/route';
 import { actionsOf, functionIds, type Json, NO_BUNDLING, type Statement, STREAM_ACTIONS, Synthesized } from './synthesized';
@@ -47,7 +50,7 @@ describe('API routes and functions', () => {
     }
   });
 
-  it('runs one Node 22 arm64 function per route, the fallback, one per queue, one per stream consumer, the sweep and the checkout upkeep', () => {
+  it('runs one Node 22 arm64 function per route, the fallback, one per queue, one per stream consumer, the sweep, the checkout upkeep and the reconciliation', () => {
     expect(ALL_FUNCTION_IDS.sort()).toEqual(
       [
         ...routeList.map((r) => r.id),
@@ -56,6 +59,7 @@ describe('API routes and functions', () => {
         ...streamConsumerList.map((c) => c.id),
         sweepWorker.id,
         checkoutUpkeepWorker.id,
+        reconcileWorker.id,
       ].sort(),
     );
     template.resourceCountIs('AWS::Lambda::Function', ALL_FUNCTION_IDS.length);
@@ -243,7 +247,7 @@ describe('queues, the stream and their alarms', () => {
   const alarmsOn = (dimensionValue: unknown) =>
     s
       .ofType('AWS::CloudWatch::Alarm')
-      .filter(([, a]) => (a.Properties?.Dimensions as { Value: unknown }[]).some((d) => JSON.stringify(d.Value) === JSON.stringify(dimensionValue)));
+      .filter(([, a]) => ((a.Properties?.Dimensions ?? []) as { Value: unknown }[]).some((d) => JSON.stringify(d.Value) === JSON.stringify(dimensionValue)));
 
   it('keeps every queue and DLQ message 14 days, SSL-only and encrypted', () => {
     // Each service queue with its DLQ, and the stream failure queue.
@@ -354,7 +358,7 @@ describe('queues, the stream and their alarms', () => {
     expect(byMetric.Errors).toMatchObject({ Namespace: 'AWS/Lambda', Statistic: 'Sum', Threshold: 1, ComparisonOperator: 'GreaterThanOrEqualToThreshold' });
   });
 
-  it('has exactly the alarms it names: each DLQ, the failure queue, the forwarder errors and iterator age, the sweep and checkout upkeep errors', () => {
+  it('has exactly the alarms it names: each DLQ, the failure queue, the forwarder errors and iterator age, the sweep, checkout upkeep and reconciliation errors, ledger differences', () => {
     expect([...stack.alarms.keys()].sort()).toEqual(
       [
         'payouts DLQ depth',
@@ -364,6 +368,8 @@ describe('queues, the stream and their alarms', () => {
         'StreamForwarder iterator age',
         'Sweep errors',
         'CheckoutUpkeep errors',
+        'Reconcile errors',
+        'Ledger differences',
       ].sort(),
     );
     template.resourceCountIs('AWS::CloudWatch::Alarm', stack.alarms.size);
@@ -379,14 +385,26 @@ describe('scheduled workers', () => {
       );
   const variables = (id: string) => (s.functionProps(id).Environment as { Variables: Json }).Variables;
 
-  it('runs the sweep and the checkout upkeep every 5 minutes, each from one rule allowed to invoke it, retried twice', () => {
-    template.resourceCountIs('AWS::Events::Rule', 2);
-    for (const worker of [sweepWorker, checkoutUpkeepWorker]) {
+  const alarmsOfFunction = (id: string) =>
+    s
+      .ofType('AWS::CloudWatch::Alarm')
+      .filter(([, a]) =>
+        ((a.Properties?.Dimensions ?? []) as { Value: unknown }[]).some((d) => JSON.stringify(d.Value) === JSON.stringify({ Ref: s.functionLogicalId(id) })),
+      );
+
+  it('runs the sweep and the checkout upkeep every 5 minutes and the reconciliation once a day, each from one rule allowed to invoke it, retried twice', () => {
+    template.resourceCountIs('AWS::Events::Rule', 3);
+    const expressions: Record<string, string> = {
+      [sweepWorker.id]: 'rate(5 minutes)',
+      [checkoutUpkeepWorker.id]: 'rate(5 minutes)',
+      [reconcileWorker.id]: 'rate(1 day)',
+    };
+    for (const worker of [sweepWorker, checkoutUpkeepWorker, reconcileWorker]) {
       const rules = rulesFor(worker.id);
       expect(rules, worker.id).toHaveLength(1);
       const [ruleId, rule] = rules[0] ?? [];
       expect(rule?.Properties, worker.id).toMatchObject({
-        ScheduleExpression: `rate(${worker.everyMinutes} minutes)`,
+        ScheduleExpression: expressions[worker.id],
         State: 'ENABLED',
         Targets: [{ Arn: getAtt(s.functionLogicalId(worker.id), 'Arn'), RetryPolicy: { MaximumRetryAttempts: 2 } }],
       });
@@ -398,6 +416,53 @@ describe('scheduled workers', () => {
       });
     }
     expect(checkoutUpkeepWorker.everyMinutes).toBe(5);
+    expect(reconcileWorker.everyMinutes).toBe(24 * 60);
+  });
+
+  it('gives the reconciliation 900 s (Lambda\'s maximum) and the environment of the other workers, no secret and no queue', () => {
+    expect(s.functionProps(reconcileWorker.id).Timeout).toBe(900);
+    expect(reconcileWorker.timeoutSeconds).toBe(900);
+    expect(variables(reconcileWorker.id)).toEqual(variables(sweepWorker.id));
+    const actions = actionsOf(s.roleStatements(reconcileWorker.id));
+    expect(actions.filter((a) => a.startsWith('secretsmanager:') || a.startsWith('sqs:'))).toEqual([]);
+  });
+
+  it('alarms on any ledger difference: Maximum of PaymentGateway/LedgerDifferences above 0 over a day, a day without a run breaching too', () => {
+    const alarms = s.ofType('AWS::CloudWatch::Alarm').filter(([, a]) => a.Properties?.MetricName === reconcileWorker.metric);
+    expect(alarms).toHaveLength(1);
+    expect(METRICS_NAMESPACE).toBe('PaymentGateway');
+    expect(alarms[0]?.[1].Properties).toMatchObject({
+      Namespace: 'PaymentGateway',
+      MetricName: 'LedgerDifferences',
+      Statistic: 'Maximum',
+      Period: 24 * 3600,
+      Threshold: 0,
+      EvaluationPeriods: 1,
+      ComparisonOperator: 'GreaterThanThreshold',
+      TreatMissingData: 'breaching',
+    });
+    // The metric the worker publishes (embedded metric format) has no dimension: neither may the alarm's.
+    expect(alarms[0]?.[1].Properties?.Dimensions).toBeUndefined();
+    expect(String(alarms[0]?.[1].Properties?.AlarmDescription)).toMatch(/account reconcile --all/);
+    expect(stack.alarms.get('Ledger differences')).toBeDefined();
+  });
+
+  it("alarms on any failed run of the reconciliation within an hour (a daily run has no next run to fix it)", () => {
+    const alarms = alarmsOfFunction(reconcileWorker.id);
+    expect(alarms).toHaveLength(1);
+    expect(alarms[0]?.[1].Properties).toMatchObject({
+      Namespace: 'AWS/Lambda',
+      MetricName: 'Errors',
+      Statistic: 'Sum',
+      Period: 3600,
+      Threshold: 1,
+      EvaluationPeriods: 1,
+      DatapointsToAlarm: 1,
+      ComparisonOperator: 'GreaterThanOrEqualToThreshold',
+      TreatMissingData: 'notBreaching',
+    });
+    expect(String(alarms[0]?.[1].Properties?.AlarmDescription)).toMatch(/reconciliation/);
+    expect(stack.alarms.get('Reconcile errors')).toBeDefined();
   });
 
   it('gives the checkout upkeep its 120 s, which ends a run before the next one starts', () => {
@@ -424,13 +489,7 @@ describe('scheduled workers', () => {
   });
 
   it("alarms on the checkout upkeep's errors in two 10-minute periods in a row", () => {
-    const alarms = s
-      .ofType('AWS::CloudWatch::Alarm')
-      .filter(([, a]) =>
-        (a.Properties?.Dimensions as { Value: unknown }[]).some(
-          (d) => JSON.stringify(d.Value) === JSON.stringify({ Ref: s.functionLogicalId(checkoutUpkeepWorker.id) }),
-        ),
-      );
+    const alarms = alarmsOfFunction(checkoutUpkeepWorker.id);
     expect(alarms).toHaveLength(1);
     expect(alarms[0]?.[1].Properties).toMatchObject({
       Namespace: 'AWS/Lambda',
@@ -459,13 +518,16 @@ const IDEMPOTENCY = ['PutItem IDEM#*', 'UpdateItem IDEM#*', 'DeleteItem IDEM#*']
 /** Forwarded items leave the sweep's index: only its attributes may change. */
 const LEAVE_SWEEP_INDEX = 'UpdateItem WD#* [PK,SK,GSI2PK,GSI2SK]';
 const LEAVE_SWEEP_INDEX_EVT = 'UpdateItem EVT#* [PK,SK,GSI2PK,GSI2SK]';
+/** A balance movement's immutable ledger entry (PK ACCT#<id>, SK LEDGER#…), in the movement's transaction (shared/ledger/movements.ts). */
+const LEDGER_ENTRY = 'PutItem ACCT#*';
 /** The hosted checkout's public routes count their calls per client IP. */
 const CHECKOUT_COUNTER = 'UpdateItem RL#checkout#* [PK,SK,rlCnt,ttl]';
 /** A card payment recorded: the card invoice and its pointer, the balance credit, invoice.paid, the checkout's move and order.paid. */
-const CHECKOUT_CARD_PAYMENT = ['PutItem INV#*', 'PutItem INVID#*', 'UpdateItem ACCT#*', 'PutItem EVT#*', 'UpdateItem CHK#*'];
+const CHECKOUT_CARD_PAYMENT = ['PutItem INV#*', 'PutItem INVID#*', 'UpdateItem ACCT#*', LEDGER_ENTRY, 'PutItem EVT#*', 'UpdateItem CHK#*'];
 const EXPECTED_TABLE_ACCESS: Record<string, string[]> = {
   AuthToken: ['UpdateItem RL#auth#* [PK,SK,rlCnt,ttl]', 'GetItem PUBKEY#*'],
   GetBalance: [READ_COUNTER, 'GetItem ACCT#*'],
+  ListBalanceTransactions: [READ_COUNTER, 'Query ACCT#*'],
   CreateCustomer: [WRITE_COUNTER, ...IDEMPOTENCY, 'PutItem ACCT#*', 'PutItem CUSTID#*'],
   GetCustomer: [READ_COUNTER, 'GetItem ACCT#*'],
   ListCustomers: [READ_COUNTER, 'Query ACCT#*'],
@@ -475,13 +537,13 @@ const EXPECTED_TABLE_ACCESS: Record<string, string[]> = {
   CreatePixCharge: [WRITE_COUNTER, ...IDEMPOTENCY, 'PutItem INV#*', 'PutItem INVID#*'],
   CreateBoletoCharge: [WRITE_COUNTER, ...IDEMPOTENCY, 'GetItem ACCT#*', 'PutItem INV#*', 'PutItem INVID#*'],
   // The counter and the balance credit are both UpdateItem on ACCT# items.
-  CreateCardCharge: [WRITE_COUNTER, ...IDEMPOTENCY, 'GetItem INV#*', 'PutItem INV#*', 'PutItem INVID#*', 'PutItem EVT#*'],
+  CreateCardCharge: [WRITE_COUNTER, ...IDEMPOTENCY, 'GetItem INV#*', 'PutItem INV#*', 'PutItem INVID#*', 'PutItem EVT#*', LEDGER_ENTRY],
   ListInvoices: [READ_COUNTER, 'Query GSI1 ACCT#*#INVOICES'],
   GetInvoice: [READ_COUNTER, 'GetItem INVID#*', 'GetItem INV#*'],
   GetInvoiceByReference: [READ_COUNTER, 'GetItem INV#*'],
   GetPixInvoiceByReference: [READ_COUNTER, 'GetItem INV#*'],
   GetPixInvoiceByTxid: [READ_COUNTER, 'GetItem INV#*'],
-  CreateWithdraw: [WRITE_COUNTER, ...IDEMPOTENCY, 'PutItem WD#*'],
+  CreateWithdraw: [WRITE_COUNTER, ...IDEMPOTENCY, 'PutItem WD#*', LEDGER_ENTRY],
   GetWithdraw: [READ_COUNTER, 'GetItem WD#*'],
   ListWithdrawals: [READ_COUNTER, 'Query GSI1 ACCT#*#WITHDRAWALS'],
   GetWebhook: [READ_COUNTER, 'GetItem ACCT#*'],
@@ -499,6 +561,7 @@ const EXPECTED_TABLE_ACCESS: Record<string, string[]> = {
     'UpdateItem ACCT#*',
     'UpdateItem CHK#*',
     'PutItem EVT#*',
+    LEDGER_ENTRY,
   ],
   BoletoPage: ['GetItem INV#*'],
   CheckoutEntry: [
@@ -523,6 +586,8 @@ const EXPECTED_TABLE_ACCESS: Record<string, string[]> = {
   StreamForwarder: [LEAVE_SWEEP_INDEX, LEAVE_SWEEP_INDEX_EVT],
   Sweep: ['Query GSI2 SWEEP#*', LEAVE_SWEEP_INDEX, LEAVE_SWEEP_INDEX_EVT],
   CheckoutUpkeep: ['Query GSI2 CHKOPEN#*', 'Query GSI2 CHKUNK#*', 'GetItem CHK#*', 'GetItem INV#*', ...CHECKOUT_CARD_PAYMENT],
+  // Read only: the account ids (a Scan naming only the keys and accountId), then each balance item and its LEDGER# entries.
+  Reconcile: ['Scan ALL ITEMS [PK,SK,accountId]', 'GetItem ACCT#*', 'Query ACCT#*'],
 };
 
 const tableArn = JSON.stringify(getAtt(tableId, 'Arn'));
@@ -540,7 +605,7 @@ function tableAccess(id: string): string[] {
     const leadingKeys = statement.Condition?.['ForAllValues:StringLike']?.['dynamodb:LeadingKeys'] as string[] | undefined;
     const attributes = statement.Condition?.['ForAllValues:StringEquals']?.['dynamodb:Attributes'] as string[] | undefined;
     for (const action of actions) {
-      for (const key of leadingKeys ?? ['NO LEADING KEYS']) {
+      for (const key of leadingKeys ?? [action === 'dynamodb:Scan' ? 'ALL ITEMS' : 'NO LEADING KEYS']) {
         lines.add(`${action.replace('dynamodb:', '')} ${where}${key}${attributes ? ` [${attributes.join(',')}]` : ''}`);
       }
     }
@@ -556,19 +621,67 @@ describe('least privilege', () => {
     expect(granted).toEqual(expected);
   });
 
-  it('lets no function Scan, batch-write, batch-read, use PartiQL or a wildcard action on the table', () => {
+  it('lets no function batch-write, batch-read, use PartiQL or a wildcard action on the table, nor Scan but the reconciliation', () => {
     for (const id of ALL_FUNCTION_IDS) {
       const dynamo = actionsOf(s.roleStatements(id)).filter((a) => a.startsWith('dynamodb:'));
       expect(
-        dynamo.filter((a) => /Scan|BatchWriteItem|BatchGetItem|PartiQL|\*/.test(a)),
+        dynamo.filter((a) => /BatchWriteItem|BatchGetItem|PartiQL|\*/.test(a)),
         id,
       ).toEqual([]);
     }
+    const scanners = ALL_FUNCTION_IDS.filter((id) => actionsOf(s.roleStatements(id)).includes('dynamodb:Scan'));
+    expect(scanners).toEqual([reconcileWorker.id]);
   });
 
-  it("scopes index access to the index used (never the table's /index/*) and every item statement by dynamodb:LeadingKeys", () => {
+  it("limits the reconciliation's Scan to the table, naming and returning only the keys and accountId", () => {
+    const scans = s.roleStatements(reconcileWorker.id).filter((st) => actionsOf([st]).includes('dynamodb:Scan'));
+    expect(scans).toHaveLength(1);
+    expect(actionsOf(scans)).toEqual(['dynamodb:Scan']);
+    expect(JSON.stringify(scans[0]?.Resource)).toBe(tableArn);
+    expect(scans[0]?.Condition).toEqual({
+      'ForAllValues:StringEquals': { 'dynamodb:Attributes': ['PK', 'SK', 'accountId'] },
+      // ForAllValues over no attributes would hold: the request must name some, and ask for only those back.
+      Null: { 'dynamodb:Attributes': 'false' },
+      StringEquals: { 'dynamodb:Select': 'SPECIFIC_ATTRIBUTES' },
+    });
+  });
+
+  it('grants the Scan the account listing makes (shared/ledger/reconcile.ts allAccountIds): Select stated, only granted attributes named', async () => {
+    const sent: Record<string, unknown>[] = [];
+    const db = {
+      send: async (command: { input: Record<string, unknown> }) => {
+        sent.push(command.input);
+        return sent.length === 1
+          ? { Items: [{ accountId: 'acct_b' }, { accountId: 'acct_a' }], LastEvaluatedKey: { PK: 'ACCT#acct_b', SK: 'BALANCE' } }
+          : { Items: [{ accountId: 'acct_c' }] };
+      },
+    } as unknown as Db;
+    expect(await allAccountIds(db, 'T')).toEqual(['acct_a', 'acct_b', 'acct_c']);
+    expect(sent).toHaveLength(2);
+    const names = (input: Record<string, unknown>): string[] => {
+      const aliases = (input.ExpressionAttributeNames ?? {}) as Record<string, string>;
+      const expressions = [input.FilterExpression, input.ProjectionExpression].filter((e): e is string => typeof e === 'string');
+      return expressions.flatMap((expression) =>
+        (expression.replace(/:[A-Za-z0-9_]+/g, ' ').match(/#?[A-Za-z_][A-Za-z0-9_]*/g) ?? [])
+          .filter((word) => !/^(AND|OR|NOT|IN|BETWEEN|begins_with|contains|attribute_exists|attribute_not_exists|attribute_type|size)$/.test(word))
+          .map((word) => aliases[word] ?? word),
+      );
+    };
+    for (const input of sent) {
+      expect(input.IndexName).toBeUndefined();
+      expect(input.Select).toBe('SPECIFIC_ATTRIBUTES');
+      expect(input.ProjectionExpression).toEqual(expect.any(String));
+      expect(names(input).length).toBeGreaterThan(0);
+      for (const name of names(input)) expect(RECONCILE_SCAN.attributes, name).toContain(name);
+    }
+    expect(sent[1]?.ExclusiveStartKey).toEqual({ PK: 'ACCT#acct_b', SK: 'BALANCE' });
+  });
+
+  it("scopes index access to the index used (never the table's /index/*) and every item statement but the Scan by dynamodb:LeadingKeys", () => {
     const statements = ALL_FUNCTION_IDS.flatMap((id) => s.roleStatements(id).map((st) => ({ id, st })));
-    const itemStatements = statements.filter(({ st }) => actionsOf([st]).some((a) => a.startsWith('dynamodb:') && !STREAM_ACTIONS.includes(a)));
+    const itemStatements = statements.filter(({ st }) =>
+      actionsOf([st]).some((a) => a.startsWith('dynamodb:') && !STREAM_ACTIONS.includes(a) && a !== 'dynamodb:Scan'),
+    );
     expect(itemStatements.length).toBeGreaterThan(20);
     for (const { id, st } of itemStatements) {
       expect(JSON.stringify(st.Resource), id).not.toContain('/index/*');

@@ -561,6 +561,7 @@ const cases: Record<string, Case> = {
     runs: 30,
   },
   [routes.balance.id]: { account: main, ...queryCase([]) },
+  [routes.balanceTransactions.id]: { account: main, ...queryCase(['page', 'limit', 'type', 'start', 'end']) },
   [routes.createCustomer.id]: { account: main, ...bodyCase(() => customerBody({ ...fullAddress(), phone: '+55 11 99999-0000' })) },
   [routes.getCustomer.id]: {
     account: main,

@@ -13,6 +13,7 @@ import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { localAwsConfig } from '../../infra/local/aws';
 import { creditAccount, type IssuedKeys, rotateKeys } from '../../shared/accounts/store';
+import { brazilDate } from '../../shared/dates';
 import type { AnyRoute } from '../../shared/http/route';
 import { SIMULATED_SIGNATURE_HEADER } from '../../shared/providers/simulated';
 import { routeList, routes } from '../../shared/http/routes';
@@ -343,6 +344,41 @@ describe("another account's well-formed identifiers → 404 (or the caller's own
       const reply = await invokeRoute(routes.balance, { headers: attacker.auth });
       expect(reply.json).toEqual({ balance: { available: '0.00', currency: 'BRL' } });
       expectNoVictimData(reply);
+    },
+    ListBalanceTransactions: async () => {
+      // The victim's ledger entries (its operator credit, card payment and withdrawal) never reach another caller, whatever the filter.
+      const { db, table } = accountStore();
+      const own = await db.send(
+        new QueryCommand({
+          TableName: table,
+          KeyConditionExpression: 'PK = :pk AND begins_with(SK, :ledger)',
+          ExpressionAttributeValues: { ':pk': `ACCT#${victim.keys.account_id}`, ':ledger': 'LEDGER#' },
+          ConsistentRead: true,
+        }),
+      );
+      const victimEntries = (own.Items ?? []).map((item) => String(item.entryId));
+      expect(victimEntries.length).toBeGreaterThanOrEqual(3);
+      const today = brazilDate(new Date());
+      for (const query of [{}, { limit: '50' }, { type: 'withdrawal' }, { type: 'adjustment' }, { start: '2020-01-01', end: today }] as Record<
+        string,
+        string
+      >[]) {
+        const reply = await invokeRoute(routes.balanceTransactions, { headers: attacker.auth, query });
+        expect(reply.status).toBe(200);
+        for (const entryId of victimEntries) expect(reply.body).not.toContain(entryId);
+        expectNoVictimData(reply);
+      }
+      // Its owner sees them; without a token, 401 and nothing.
+      const owner = await ok(routes.balanceTransactions, { headers: victim.auth, query: { limit: '50' } });
+      expect(
+        json<{ transactions: { id: string }[] }>(owner)
+          .transactions.map((t) => t.id)
+          .sort(),
+      ).toEqual([...victimEntries].sort());
+      const anonymous = await invokeRoute(routes.balanceTransactions, { query: { limit: '50' } });
+      expect(anonymous.status).toBe(401);
+      for (const entryId of victimEntries) expect(anonymous.body).not.toContain(entryId);
+      expectNoVictimData(anonymous);
     },
     CreateCustomer: async () => {
       // The victim's Idempotency-Key and body: scoped by account, so a new customer, never the victim's replay.

@@ -15,7 +15,7 @@ describe('parseConfig', () => {
       cep: { provider: 'public', timeoutMs: 3000 },
       payments: { provider: 'simulated', credentialsSecretId: undefined, timeoutMs: 5000 },
       publicBaseUrl: 'http://127.0.0.1:3000',
-      payouts: { queueUrl: undefined, dlqUrl: undefined, retryScale: 1, retryWindowSeconds: 86_400, bankTimeoutMs: 5000 },
+      payouts: { bank: 'simulated', queueUrl: undefined, dlqUrl: undefined, retryScale: 1, retryWindowSeconds: 86_400, bankTimeoutMs: 5000 },
       webhooks: { queueUrl: undefined, retryScale: 1, allowPrivateHosts: [], dnsTimeoutMs: 2000 },
       sweep: { afterSeconds: 300 },
     });
@@ -45,6 +45,20 @@ describe('parseConfig', () => {
     const config = parseConfig({ ...REQUIRED, BANK_TIMEOUT_MS: '250', DNS_TIMEOUT_MS: '120' });
     expect(config.payouts.bankTimeoutMs).toBe(250);
     expect(config.webhooks.dnsTimeoutMs).toBe(120);
+  });
+
+  it('names the payment provider and the bank by PAYMENT_PROVIDER and BANK_PROVIDER (the simulated ones by default)', () => {
+    const config = parseConfig({ ...REQUIRED, PAYMENT_PROVIDER: 'simulated', BANK_PROVIDER: 'simulated' });
+    expect(config.payments.provider).toBe('simulated');
+    expect(config.payouts.bank).toBe('simulated');
+  });
+
+  it.each([
+    ['PAYMENT_PROVIDER', 'stripe'],
+    ['BANK_PROVIDER', 'acme-bank'],
+    ['BANK_PROVIDER', ''],
+  ])('throws naming %s for a provider it does not know (%j)', (name, value) => {
+    expect(() => parseConfig({ ...REQUIRED, [name]: value })).toThrow(new RegExp(name));
   });
 
   it('ignores unrelated variables', () => {

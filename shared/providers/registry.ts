@@ -1,0 +1,106 @@
+import type { BankPort } from '../bank/port';
+import { simulatedBank } from '../bank/simulated';
+import type { Config } from '../config';
+import type { PaymentProvider } from './port';
+import { simulatedProvider } from './simulated';
+
+/**
+ * The one place the payment provider and the bank are resolved: BY NAME, from the configuration
+ * (PAYMENT_PROVIDER, BANK_PROVIDER) or from what a record names (an invoice's `provider`, a withdraw's
+ * `bank`). Each adapter is created on its first use and kept per name for the container's life (an
+ * in-process simulation keeps its state; a real adapter its connections). A name no adapter answers
+ * to is an UnknownAdapterError, never a fallback to another adapter.
+ */
+
+export type PaymentProviderFactory = (config: Config) => PaymentProvider;
+export type BankFactory = (config: Config) => BankPort;
+
+export type AdapterPort = 'payment provider' | 'bank';
+
+/** No adapter of that port answers to that name (a configuration error, or a path naming no provider). */
+export class UnknownAdapterError extends Error {
+  constructor(
+    readonly port: AdapterPort,
+    readonly adapterName: string,
+  ) {
+    super(`No ${port} is named ${JSON.stringify(adapterName.slice(0, 60))}`);
+    this.name = 'UnknownAdapterError';
+  }
+}
+
+export type AdapterRegistry = {
+  /** The payment provider named `name` (default: the configured PAYMENT_PROVIDER). */
+  paymentProvider(config: Config, name?: string): PaymentProvider;
+  /** The bank named `name` (default: the configured BANK_PROVIDER). */
+  bank(config: Config, name?: string): BankPort;
+  /** Adds a payment provider adapter under a name not taken yet (a real PSP's adapter; a test's). */
+  registerPaymentProvider(name: string, factory: PaymentProviderFactory): void;
+  /** Adds a bank adapter under a name not taken yet. */
+  registerBank(name: string, factory: BankFactory): void;
+  paymentProviderNames(): string[];
+  bankNames(): string[];
+};
+
+type Adapter = { readonly name: string };
+
+/** One port's adapters: factories and the instances made from them, each keyed by name. */
+function adapters<T extends Adapter>(port: AdapterPort, initial: Readonly<Record<string, (config: Config) => T>>) {
+  // Maps, not objects: a name from a request path ('__proto__', 'constructor') finds nothing.
+  const factories = new Map<string, (config: Config) => T>(Object.entries(initial));
+  const instances = new Map<string, T>();
+  return {
+    resolve(config: Config, name: string): T {
+      const known = instances.get(name);
+      if (known) return known;
+      const factory = factories.get(name);
+      if (!factory) throw new UnknownAdapterError(port, name);
+      const created = factory(config);
+      // Records name their adapter: one that calls itself otherwise would be found again under another name.
+      if (created.name !== name) throw new Error(`The ${port} registered as ${name} calls itself ${created.name}`);
+      instances.set(name, created);
+      return created;
+    },
+    register(name: string, factory: (config: Config) => T): void {
+      if (name.length === 0) throw new Error(`A ${port} needs a name`);
+      if (factories.has(name)) throw new Error(`A ${port} is already registered as ${name}`);
+      factories.set(name, factory);
+    },
+    names: (): string[] => [...factories.keys()],
+  };
+}
+
+/** A registry over the given adapters (the service's own is `defaultRegistry`; tests may build others). */
+export function createRegistry(initial: {
+  paymentProviders: Readonly<Record<string, PaymentProviderFactory>>;
+  banks: Readonly<Record<string, BankFactory>>;
+}): AdapterRegistry {
+  const providers = adapters<PaymentProvider>('payment provider', initial.paymentProviders);
+  const banks = adapters<BankPort>('bank', initial.banks);
+  return {
+    paymentProvider: (config, name = config.payments.provider) => providers.resolve(config, name),
+    bank: (config, name = config.payouts.bank) => banks.resolve(config, name),
+    registerPaymentProvider: (name, factory) => providers.register(name, factory),
+    registerBank: (name, factory) => banks.register(name, factory),
+    paymentProviderNames: providers.names,
+    bankNames: banks.names,
+  };
+}
+
+/** The adapters this service ships: only the simulated ones so far (real adapters are added here). */
+export const BUILT_IN_ADAPTERS = {
+  paymentProviders: { simulated: (config: Config) => simulatedProvider({ locationBase: config.publicBaseUrl }) },
+  banks: { simulated: () => simulatedBank() },
+} as const;
+
+/** The container's registry: every handler and worker resolves through it. */
+export const defaultRegistry: AdapterRegistry = createRegistry(BUILT_IN_ADAPTERS);
+
+/** The payment provider named `name` (default: the configured one); UnknownAdapterError when none is. */
+export function paymentProvider(config: Config, name?: string): PaymentProvider {
+  return defaultRegistry.paymentProvider(config, name);
+}
+
+/** The bank named `name` (default: the configured one); UnknownAdapterError when none is. */
+export function bank(config: Config, name?: string): BankPort {
+  return defaultRegistry.bank(config, name);
+}

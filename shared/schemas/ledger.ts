@@ -1,0 +1,36 @@
+import { z } from 'zod';
+import { LEDGER_ENTRY_TYPES } from '../ledger/entries';
+import { moneyString } from './balance';
+import { calendarDate } from './charge';
+
+/**
+ * GET /api/balance/transactions: the account's statement (issue 11). start and end are Brazil-time
+ * calendar dates, inclusive; either may come alone; start after end is refused on `end`.
+ */
+export const listBalanceTransactionsQuerySchema = z
+  .object({
+    page: z.coerce.number().int().min(1).default(1),
+    limit: z.coerce.number().int().min(1).max(50).default(10),
+    type: z.enum(LEDGER_ENTRY_TYPES).optional().describe('Only the entries of this type'),
+    start: calendarDate.optional().describe('First day (YYYY-MM-DD, Brazil time), inclusive'),
+    end: calendarDate.optional().describe('Last day (YYYY-MM-DD, Brazil time), inclusive'),
+  })
+  .superRefine((q, ctx) => {
+    if (q.start && q.end && q.start > q.end) ctx.addIssue({ code: 'custom', path: ['end'], message: 'Must not be before start' });
+  })
+  .meta({ id: 'BalanceTransactionsQuery' });
+
+export const balanceTransactionSchema = z
+  .object({
+    id: z.string().describe('txn_ and 24 alphanumerics'),
+    type: z.enum(LEDGER_ENTRY_TYPES),
+    amount: moneyString.describe('Signed: credits positive, debits negative (e.g. "-10.50")'),
+    reference: z.string().describe('What the movement belongs to: an invoice reference, a withdraw reference, or an operator adjustment'),
+    description: z.string(),
+    created_at: z.string().describe('ISO 8601 time of the movement (UTC)'),
+  })
+  .meta({ id: 'BalanceTransaction', description: 'One immutable ledger entry: one movement of the available balance.' });
+
+export const balanceTransactionListSchema = z
+  .object({ transactions: z.array(balanceTransactionSchema), pagination: z.object({ page: z.number().int(), limit: z.number().int() }) })
+  .meta({ id: 'BalanceTransactionList', description: 'Newest first. The available balance equals the sum of all entries.' });
