@@ -62,7 +62,12 @@ export type Config = {
    */
   payouts: {
     bank: string;
-    queueUrl: string | undefined; dlqUrl: string | undefined; retryScale: number; retryWindowSeconds: number; bankTimeoutMs: number };
+    queueUrl: string | undefined;
+    dlqUrl: string | undefined;
+    retryScale: number;
+    retryWindowSeconds: number;
+    bankTimeoutMs: number;
+  };
   webhooks: { queueUrl: string | undefined; retryScale: number; allowPrivateHosts: string[]; dnsTimeoutMs: number };
   sweep: { afterSeconds: number };
 };

@@ -131,7 +131,10 @@ async function taken(runtime: Runtime, key: { PK: string; SK: string }): Promise
 export async function unusedInvoiceIds(runtime: Runtime, now: Date, proposed?: InvoiceIds): Promise<InvoiceIds> {
   for (let draw = 0; draw < ID_DRAWS; draw += 1) {
     const ids = draw === 0 && proposed ? proposed : { invoiceId: invoiceIdDraw.numericId(now), reference: invoiceIdDraw.reference() };
-    const [referenceTaken, idTaken] = await Promise.all([taken(runtime, keys.invoice(ids.reference)), taken(runtime, keys.invoiceIdReservation(ids.invoiceId))]);
+    const [referenceTaken, idTaken] = await Promise.all([
+      taken(runtime, keys.invoice(ids.reference)),
+      taken(runtime, keys.invoiceIdReservation(ids.invoiceId)),
+    ]);
     if (!referenceTaken && !idTaken) return ids;
   }
   throw new IdClashError();

@@ -75,6 +75,8 @@ export async function allAccountIds(db: Db, table: string): Promise<string[]> {
         TableName: table,
         FilterExpression: 'SK = :sk',
         ExpressionAttributeValues: { ':sk': 'BALANCE' },
+        // The IAM grant allows a Scan that names its attributes (PK, SK, accountId) and returns only those.
+        Select: 'SPECIFIC_ATTRIBUTES',
         ProjectionExpression: 'accountId',
         ExclusiveStartKey: startKey,
       }),

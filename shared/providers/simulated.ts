@@ -4,14 +4,7 @@ import { buildBarcode, digitableLine } from '../boleto/barcode';
 import { randomString, sortableNumericId } from '../ids';
 import { buildDynamicBrCode } from '../pix/brcode';
 import { checkSignatureHeader } from '../signatures/hmac-header';
-import {
-  type CardAuthorization,
-  NotificationRejected,
-  type PaymentProvider,
-  type PixCharge,
-  ProviderError,
-  type RegisteredBoleto,
-} from './port';
+import { type CardAuthorization, NotificationRejected, type PaymentProvider, type PixCharge, ProviderError, type RegisteredBoleto } from './port';
 
 /**
  * Test cards of the simulated provider (docs/decisions.md). Any other valid card is approved.

@@ -419,7 +419,7 @@ describe('scheduled workers', () => {
     expect(reconcileWorker.everyMinutes).toBe(24 * 60);
   });
 
-  it('gives the reconciliation 900 s (Lambda\'s maximum) and the environment of the other workers, no secret and no queue', () => {
+  it("gives the reconciliation 900 s (Lambda's maximum) and the environment of the other workers, no secret and no queue", () => {
     expect(s.functionProps(reconcileWorker.id).Timeout).toBe(900);
     expect(reconcileWorker.timeoutSeconds).toBe(900);
     expect(variables(reconcileWorker.id)).toEqual(variables(sweepWorker.id));
@@ -447,7 +447,7 @@ describe('scheduled workers', () => {
     expect(stack.alarms.get('Ledger differences')).toBeDefined();
   });
 
-  it("alarms on any failed run of the reconciliation within an hour (a daily run has no next run to fix it)", () => {
+  it('alarms on any failed run of the reconciliation within an hour (a daily run has no next run to fix it)', () => {
     const alarms = alarmsOfFunction(reconcileWorker.id);
     expect(alarms).toHaveLength(1);
     expect(alarms[0]?.[1].Properties).toMatchObject({

@@ -139,8 +139,9 @@ describe('operator CLI: account reconcile', () => {
 
   it('refuses bad flags with exit 2 and one line on stderr, nothing on stdout', async () => {
     const cases = [[], ['--account', accountId, '--all'], ['--account', ''], ['--all=yes'], ['--acount', accountId], ['--account']];
-    for (const args of cases) {
-      const run = await reconcile(...args);
+    const runs = await Promise.all(cases.map((args) => reconcile(...args)));
+    for (const [index, run] of runs.entries()) {
+      const args = cases[index] ?? [];
       expect(run.code, args.join(' ')).toBe(2);
       expect(run.stdout, args.join(' ')).toBe('');
       expect(run.stderr.trim().split('\n'), args.join(' ')).toHaveLength(1);

@@ -63,19 +63,22 @@ describe('the provider registry', () => {
     expect(() => registry.paymentProvider(config)).toThrow(UnknownAdapterError);
   });
 
-  it.each(['unknown', '', 'Alpha', '__proto__', 'constructor', 'toString', 'hasOwnProperty'])('an unknown name (%j) is an UnknownAdapterError naming the port', (name) => {
-    const { registry, made } = countingRegistry();
-    let providerError: unknown;
-    try {
-      registry.paymentProvider(config, name);
-    } catch (err) {
-      providerError = err;
-    }
-    expect(providerError).toBeInstanceOf(UnknownAdapterError);
-    expect(providerError).toMatchObject({ port: 'payment provider', adapterName: name });
-    expect(() => registry.bank(config, name)).toThrow(expect.objectContaining({ name: 'UnknownAdapterError', port: 'bank', adapterName: name }));
-    expect(made).toEqual([]);
-  });
+  it.each(['unknown', '', 'Alpha', '__proto__', 'constructor', 'toString', 'hasOwnProperty'])(
+    'an unknown name (%j) is an UnknownAdapterError naming the port',
+    (name) => {
+      const { registry, made } = countingRegistry();
+      let providerError: unknown;
+      try {
+        registry.paymentProvider(config, name);
+      } catch (err) {
+        providerError = err;
+      }
+      expect(providerError).toBeInstanceOf(UnknownAdapterError);
+      expect(providerError).toMatchObject({ port: 'payment provider', adapterName: name });
+      expect(() => registry.bank(config, name)).toThrow(expect.objectContaining({ name: 'UnknownAdapterError', port: 'bank', adapterName: name }));
+      expect(made).toEqual([]);
+    },
+  );
 
   it('registers a new adapter by name, refusing a name already taken', () => {
     const { registry } = countingRegistry();
