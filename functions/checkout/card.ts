@@ -4,16 +4,16 @@ import { last4 } from '../../shared/cards/card';
 import { type CheckoutCard, parseCardForm } from '../../shared/checkout/card-form';
 import { checkoutErrorPage, formBody, seeOther } from '../../shared/http/checkout/browser';
 import { CHECKOUT_MAX_INSTALLMENTS, checkoutOfLink, openCheckoutPage } from '../../shared/http/checkout/page-answer';
-import { cardLeaseMs, checkoutCardPayment, checkoutCardProviderKey, newInvoiceIds, voidCheckoutCardUnlessRecorded } from '../../shared/checkout/payments';
+import { cardLeaseMs, checkoutCardPayment, checkoutCardProviderKey, voidCheckoutCardUnlessRecorded } from '../../shared/checkout/payments';
 import { callbackRedirect, cookieValue, CSRF_COOKIE, csrfTokenMatches } from '../../shared/checkout/record';
 import { cardAnswerLostWrites, cardAttemptSettledWrites, claimCardAttemptWrite } from '../../shared/checkout/settle';
 import { BadRequestError, DomainError } from '../../shared/errors';
 import { httpHandler } from '../../shared/http/pipeline';
-import { unusedInvoiceReference } from '../../shared/invoices/create';
+import { unusedInvoiceIds } from '../../shared/invoices/create';
 import { commitWrites } from '../../shared/storage/transact';
 import { logger } from '../../shared/logger';
 import { type CardAuthorization, ProviderError, withProviderTimeout } from '../../shared/providers/port';
-import { providerFor } from '../../shared/providers/select';
+import { paymentProvider } from '../../shared/providers/registry';
 import { routes } from '../../shared/http/routes';
 import type { Runtime } from '../../shared/runtime';
 import type { Item } from '../../shared/storage/dynamo';
@@ -34,7 +34,7 @@ async function assertCardAccepted(runtime: Runtime, accountId: string): Promise<
 async function authorize(runtime: Runtime, checkout: Item, card: CheckoutCard, providerKey: string, reference: string): Promise<CardAuthorization | undefined> {
   try {
     return await withProviderTimeout(
-      providerFor(runtime.config).authorizeCard({
+      paymentProvider(runtime.config).authorizeCard({
         idempotencyKey: providerKey,
         reference,
         amountCents: Number(checkout.totalCents),
@@ -84,7 +84,8 @@ export const handler = httpHandler(
     const { card, values } = parsed;
     const table = runtime.config.tableName;
     const providerKey = checkoutCardProviderKey(reference, Number(checkout.cardAttempt ?? 0));
-    const invoiceReference = await unusedInvoiceReference(runtime);
+    const invoiceIds = await unusedInvoiceIds(runtime, now);
+    const invoiceReference = invoiceIds.reference;
     // One card attempt at a time per checkout: a concurrent post (a double click, another tab) waits (409).
     const lease = { id: randomUUID(), untilMs: now.getTime() + cardLeaseMs(runtime.config.payments.timeoutMs) };
     await commitWrites(runtime.db, [claimCardAttemptWrite(table, checkout, lease, now.getTime())]);
@@ -104,7 +105,7 @@ export const handler = httpHandler(
       return { ...page, writes: cardAttemptSettledWrites(table, checkout) };
     }
     const summary = { brand: card.brand, last4: last4(card.number), installments: card.installments, holder: card.holder };
-    const payment = await checkoutCardPayment(runtime, checkout, newInvoiceIds(now, invoiceReference), summary, authorization, now);
+    const payment = await checkoutCardPayment(runtime, checkout, invoiceIds, summary, authorization, now, paymentProvider(runtime.config).name);
     return {
       ...seeOther(callbackRedirect({ ...checkout, status: 'PAID' })),
       writes: payment.writes,

@@ -8,8 +8,6 @@ import { type CheckoutMethod, checkoutItem, checkoutPagePath, checkoutTxRefItem,
 import { verifyFormSignature } from '../../shared/checkout/signature';
 import { BadRequestError, ConflictError, DomainError, IdClashError, ValidationError } from '../../shared/errors';
 import { httpHandler } from '../../shared/http/pipeline';
-import { newNumericId } from '../../shared/ids';
-import { newInvoiceReference } from '../../shared/invoices/record';
 import { routes } from '../../shared/http/routes';
 import type { Runtime } from '../../shared/runtime';
 import type { Item } from '../../shared/storage/dynamo';
@@ -124,7 +122,7 @@ export const handler = httpHandler(
     const table = runtime.config.tableName;
     const writes: TxWrite[] = [];
     if (methods.includes('pix')) {
-      const pix = await checkoutPixInvoice(runtime, checkout, { invoiceId: newNumericId(now), reference: newInvoiceReference() }, now);
+      const pix = await checkoutPixInvoice(runtime, checkout, undefined, now);
       checkout.pixReference = String(pix.item.reference);
       writes.push(...pix.writes);
     }

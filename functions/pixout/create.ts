@@ -16,6 +16,7 @@ export const handler = httpHandler(routes.createWithdraw, async ({ body, caller,
     {
       accountId: account.accountId,
       reference: newWithdrawReference(),
+      bank: runtime.config.payouts.bank,
       amountCents: centsFromNumber(body.amount),
       feeCents: Number(account.account?.withdrawFeeCents ?? 0),
       pixkey: body.pixkey,

@@ -1,6 +1,6 @@
 import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { hashSecretKey } from '../auth/secret-hash';
-import { newAccountId, newPublicKey, newSecretKey } from '../ids';
+import { newAccountId, newPublicKey, newSecretKey, randomString } from '../ids';
 import { adjustment } from '../ledger/movements';
 import { formatCents } from '../money';
 import { type Db, isConditionalCheckFailed, itemFromConditionFailure } from '../storage/dynamo';
@@ -190,15 +190,11 @@ export async function setAccountDisabled(store: AccountStore, accountId: string,
 /** An operator balance adjustment (the merchant panel's stand-in): the balance change and its ledger entry in one transaction. */
 export async function creditAccount(store: AccountStore, accountId: string, amountCents: number, reason = 'Operator adjustment') {
   const at = store.now().toISOString();
-  const writes = adjustment(
-    store.table,
-    { accountId, reference: `adjustment:${at}`, description: reason, at },
-    amountCents,
-    () => new AccountNotFoundError(accountId),
-  );
+  const reference = `adj_${randomString(24)}`;
+  const writes = adjustment(store.table, { accountId, reference, description: reason, at }, amountCents, () => new AccountNotFoundError(accountId));
   await commitWrites(store.db, writes);
   const entryId = String(writes.find((write) => write.Put)?.Put?.Item?.entryId);
-  return { account_id: accountId, entry_id: entryId, amount: formatCents(amountCents), created_at: at };
+  return { account_id: accountId, entry_id: entryId, reference, amount: formatCents(amountCents), created_at: at };
 }
 
 /** What on-call may see of an account: never a secret (the public key is not one). */

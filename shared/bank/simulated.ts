@@ -1,5 +1,3 @@
-import { getConfig } from '../config';
-import { bank } from '../providers/registry';
 import { BankUnavailableError, type BankPort } from './port';
 
 /** Pix keys the simulated bank treats specially (docs/decisions.md). */
@@ -31,13 +29,4 @@ export function simulatedBank(): SimulatedBank {
       if (request.pixkey === SIMULATED_BANK_KEYS.slow && attempt === 1) await new Promise<never>(() => undefined);
     },
   };
-}
-
-/**
- * The configured bank, from the provider registry.
- * @deprecated Resolve through the registry (`bank(config, name?)` in shared/providers/registry): a
- * withdraw is paid by the bank it records. Kept only until the last callers move.
- */
-export function getBank(): BankPort {
-  return bank(getConfig());
 }

@@ -2,7 +2,6 @@ import { createHash } from 'node:crypto';
 import type { CardBrand } from '../cards/card';
 import { brazilDate } from '../dates';
 import { newEvent, outboxWrite } from '../events/outbox';
-import { newNumericId } from '../ids';
 import { callProvider, invoiceCreationWrites, unusedInvoiceIds, voidUnlessRecorded } from '../invoices/create';
 import { paymentCredit } from '../ledger/movements';
 import { invoiceByReference } from '../invoices/lookup';
@@ -140,14 +139,6 @@ export async function checkoutCardPayment(
       ...checkoutPaidWrites(table, checkout, { paymentType: 'creditcard', invoiceReference: ids.reference, paidAt }, now, () => new CheckoutSettledError()),
     ],
   };
-}
-
-/**
- * A fresh numeric invoice id (the reference is drawn by the caller: checked unused before a card is charged).
- * @deprecated Use unusedInvoiceIds (shared/invoices/create.ts): it checks the numeric id's reservation too.
- */
-export function newInvoiceIds(now: Date, reference: string): InvoiceIds {
-  return { invoiceId: newNumericId(now), reference };
 }
 
 /**

@@ -1,15 +1,15 @@
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { randomUUID } from 'node:crypto';
-import { unusedInvoiceReference } from '../invoices/create';
+import { unusedInvoiceIds } from '../invoices/create';
 import { logger } from '../logger';
 import { withProviderTimeout } from '../providers/port';
-import { providerFor } from '../providers/select';
+import { paymentProvider } from '../providers/registry';
 import type { Runtime } from '../runtime';
 import { SWEEP_INDEX } from '../events/sweep-index';
 import type { Item } from '../storage/dynamo';
 import { commitWrites } from '../storage/transact';
 import { checkoutByReference } from './lookup';
-import { cardLeaseMs, checkoutCardPayment, newInvoiceIds, voidCheckoutCardUnlessRecorded } from './payments';
+import { cardLeaseMs, checkoutCardPayment, voidCheckoutCardUnlessRecorded } from './payments';
 import { openPartitions, type UnknownCardAttempt } from './record';
 import { abandonWrites, CardAttemptBusyError, cardAttemptSettledWrites, CheckoutChangedError, CheckoutSettledError, claimCardAttemptWrite } from './settle';
 import { isAbandonDue } from './transitions';
@@ -48,10 +48,11 @@ async function resolveUnknown(runtime: Runtime, checkout: Item, now: Date): Prom
   // The payer may be retrying this very attempt (same key) on the page: one of us at a time.
   const lease = { id: randomUUID(), untilMs: now.getTime() + cardLeaseMs(runtime.config.payments.timeoutMs) };
   await commitWrites(runtime.db, [claimCardAttemptWrite(table, checkout, lease, now.getTime())]);
-  const status = await withProviderTimeout(providerFor(runtime.config).cardAuthorizationStatus(lost.providerKey), runtime.config.payments.timeoutMs);
+  const status = await withProviderTimeout(paymentProvider(runtime.config).cardAuthorizationStatus(lost.providerKey), runtime.config.payments.timeoutMs);
   if (status.outcome === 'approved') {
-    const reference = await unusedInvoiceReference(runtime);
-    const payment = await checkoutCardPayment(runtime, checkout, newInvoiceIds(now, reference), lost, status, now);
+    const ids = await unusedInvoiceIds(runtime, now);
+    const reference = ids.reference;
+    const payment = await checkoutCardPayment(runtime, checkout, ids, lost, status, now, paymentProvider(runtime.config).name);
     try {
       await commitWrites(runtime.db, payment.writes);
     } catch (err) {

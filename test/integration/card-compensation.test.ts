@@ -1,7 +1,7 @@
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { handler as createCard } from '../../functions/charges/card';
-import { providerFor } from '../../shared/providers/select';
+import { paymentProvider } from '../../shared/providers/registry';
 import { routes } from '../../shared/http/routes';
 import { getRuntime, overrideRuntime } from '../../shared/runtime';
 import { keys } from '../../shared/storage/keys';
@@ -19,7 +19,7 @@ describe('card charge whose record cannot be written (in-process, injected failu
     const account = await newAccount();
     const auth = bearer(await tokenFor(account));
     const runtime = getRuntime();
-    const provider = providerFor(runtime.config) as ReturnType<typeof providerFor> & { voided: ReadonlySet<string> };
+    const provider = paymentProvider(runtime.config) as ReturnType<typeof paymentProvider> & { voided: ReadonlySet<string> };
     const voidedBefore = provider.voided.size;
     overrideRuntime({
       faults: {

@@ -1,7 +1,7 @@
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { handler as createCard } from '../../functions/charges/card';
-import { providerFor } from '../../shared/providers/select';
+import { paymentProvider } from '../../shared/providers/registry';
 import { SIMULATED_CARDS, type SimulatedProvider } from '../../shared/providers/simulated';
 import { routes } from '../../shared/http/routes';
 import { getRuntime, overrideRuntime } from '../../shared/runtime';
@@ -20,7 +20,7 @@ describe('card authorization idempotent at the provider (in-process, the simulat
     const account = await newAccount();
     const auth = bearer(await tokenFor(account));
     const runtime = getRuntime();
-    const provider = providerFor(runtime.config) as SimulatedProvider;
+    const provider = paymentProvider(runtime.config) as SimulatedProvider;
     const before = provider.authorizations.size;
     const body = cardBody({ amount: 42, quantity: 1, tax: 0, discount: 0, creditcard_number: SIMULATED_CARDS.approvedAnswerLost });
     const key = `card-timeout-${Date.now()}`;
@@ -52,7 +52,7 @@ describe('card authorization idempotent at the provider (in-process, the simulat
   it('different keys (or no key) are different authorizations', async () => {
     const account = await newAccount();
     const auth = bearer(await tokenFor(account));
-    const provider = providerFor(getRuntime().config) as SimulatedProvider;
+    const provider = paymentProvider(getRuntime().config) as SimulatedProvider;
     const before = provider.authorizations.size;
     const body = cardBody({ amount: 5, quantity: 1, tax: 0, discount: 0 });
     expect((await invoke(createCard, routes.createCard, { headers: { ...auth, 'idempotency-key': `a-${Date.now()}` }, body })).status).toBe(200);

@@ -5,7 +5,7 @@ import type { IssuedKeys } from '../../shared/accounts/store';
 import { checkoutCardProviderKey } from '../../shared/checkout/payments';
 import { SWEEP_INDEX } from '../../shared/events/sweep-index';
 import { ProviderError } from '../../shared/providers/port';
-import { providerFor } from '../../shared/providers/select';
+import { paymentProvider } from '../../shared/providers/registry';
 import { SIMULATED_CARDS, type SimulatedProvider } from '../../shared/providers/simulated';
 import { routes } from '../../shared/http/routes';
 import { getRuntime, overrideRuntime } from '../../shared/runtime';
@@ -211,7 +211,7 @@ describe('concurrent payments of one checkout', () => {
 
   it('in-process, 10 card submissions at once: the recorded authorization stays charged, every approved one left unrecorded is voided', async () => {
     useLocalStackEnvironment();
-    const provider = providerFor(getRuntime().config) as SimulatedProvider;
+    const provider = paymentProvider(getRuntime().config) as SimulatedProvider;
     const sale = await newSale();
     const opened = await openPage(sale.page);
     const token = sale.page.split('/')[3] ?? '';
@@ -322,7 +322,7 @@ async function upkeepAhead(references: string[], aheadMs: number): Promise<unkno
   const created = await Promise.all(references.map(async (reference) => Date.parse(String((await checkoutRecord(reference)).createdAt))));
   const future = new Date(Math.max(...created) + aheadMs);
   // The stack's provider is another process's: here the provider cannot be reached, so an UNKNOWN checkout stays so.
-  const status = vi.spyOn(providerFor(runtime.config), 'cardAuthorizationStatus').mockRejectedValue(new ProviderError('unreachable (test)'));
+  const status = vi.spyOn(paymentProvider(runtime.config), 'cardAuthorizationStatus').mockRejectedValue(new ProviderError('unreachable (test)'));
   overrideRuntime({ clock: { now: () => future }, db: upkeepIndexOf(runtime.db, new Set(references)) });
   try {
     return await checkoutUpkeep().then(

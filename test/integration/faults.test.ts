@@ -7,7 +7,7 @@ import { handler as createCustomer } from '../../functions/customers/create';
 import { handler as createWithdraw } from '../../functions/pixout/create';
 import { creditAccount } from '../../shared/accounts/store';
 import type { AnyRoute } from '../../shared/http/route';
-import { providerFor } from '../../shared/providers/select';
+import { paymentProvider } from '../../shared/providers/registry';
 import { routes } from '../../shared/http/routes';
 import { getRuntime, overrideRuntime, type Runtime } from '../../shared/runtime';
 import type { Item } from '../../shared/storage/dynamo';
@@ -82,7 +82,7 @@ const creations: Creation[] = [
     startCents: 0,
     deltaCents: CARD_TOTAL_CENTS,
     resources: (a) => listedItems(keys.invoiceListPartition(a)),
-    items: { INV: 1, INVID: 1, EVT: 1, IDEM: 1 },
+    items: { INV: 1, INVID: 1, EVT: 1, IDEM: 1, LEDGER: 1 },
   },
   {
     name: 'customer',
@@ -102,7 +102,8 @@ const creations: Creation[] = [
     startCents: FUNDS_CENTS,
     deltaCents: -2_550,
     resources: (a) => listedItems(keys.withdrawListPartition(a)),
-    items: { WD: 1, IDEM: 1, LEDGER: 1 },
+    // The funding adjustment and the withdrawal's entry (no fee on this account).
+    items: { WD: 1, IDEM: 1, LEDGER: 2 },
   },
 ];
 
@@ -128,7 +129,7 @@ async function stateOf(creation: Creation, accountId: string, key: string): Prom
   return { resources, balanceCents: Number(balance.Item?.availableCents ?? Number.NaN), idem: idem.Item };
 }
 
-const voided = () => (providerFor(getRuntime().config) as ReturnType<typeof providerFor> & { voided: ReadonlySet<string> }).voided;
+const voided = () => (paymentProvider(getRuntime().config) as ReturnType<typeof paymentProvider> & { voided: ReadonlySet<string> }).voided;
 
 /** The answers a fault may give: success when retried internally or when the write landed; else 500 or 503 in the spec's shape. */
 function assertFaultAnswer(kind: FaultKind, reply: Invoked): void {

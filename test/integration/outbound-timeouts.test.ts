@@ -3,7 +3,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { handler as createBoleto } from '../../functions/charges/boleto';
 import { handler as createPix } from '../../functions/charges/pix';
 import { handler as putWebhook } from '../../functions/webhooks/put';
-import { providerFor } from '../../shared/providers/select';
+import { paymentProvider } from '../../shared/providers/registry';
 import { routes } from '../../shared/http/routes';
 import { getRuntime, overrideRuntime } from '../../shared/runtime';
 import { keys } from '../../shared/storage/keys';
@@ -29,7 +29,7 @@ type ProviderCall = 'createPixCharge' | 'registerBoleto';
  */
 async function whileProviderHangs(method: ProviderCall, fn: () => Promise<Invoked>): Promise<{ reply: Invoked; called: number }> {
   const runtime = getRuntime();
-  const provider = providerFor(runtime.config);
+  const provider = paymentProvider(runtime.config);
   const original = provider[method];
   let called = 0;
   const hang = () => {

@@ -73,7 +73,7 @@ beforeAll(async () => {
 
   const credit = await admin('account', 'credit', '--account', keys.account_id, '--amount', '100.00');
   expect(credit.code).toBe(0);
-  const credited = credit.json as { entry_id: string; created_at: string };
+  const credited = credit.json as { entry_id: string; reference: string; created_at: string };
   adjustmentEntryId = credited.entry_id;
 
   const paidOut = await withdraw(10);
@@ -85,7 +85,7 @@ beforeAll(async () => {
   movements = [
     [['payment', '30.00', cardRef]],
     [['payment', '20.00', pixRef]],
-    [['adjustment', '100.00', `adjustment:${credited.created_at}`]],
+    [['adjustment', '100.00', credited.reference]],
     [
       ['withdrawal', '-10.00', paidOut],
       ['withdrawal_fee', '-1.50', paidOut],

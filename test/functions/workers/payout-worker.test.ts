@@ -3,7 +3,8 @@ import { CreateQueueCommand, DeleteQueueCommand, ReceiveMessageCommand } from '@
 import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { handler, type PayoutMessage } from '../../../functions/workers/payout';
-import { getBank, SIMULATED_BANK_KEYS, simulatedBank } from '../../../shared/bank/simulated';
+import { SIMULATED_BANK_KEYS, simulatedBank } from '../../../shared/bank/simulated';
+import { bank } from '../../../shared/providers/registry';
 import { getSqs } from '../../../shared/queue/sqs';
 import { getRuntime, overrideRuntime, type Runtime } from '../../../shared/runtime';
 import { keys } from '../../../shared/storage/keys';
@@ -87,7 +88,7 @@ describe('payout worker (in-process, against the local table)', () => {
     // Once the bank was asked the withdraw leaves the sweep's index.
     expect(asked?.GSI2PK).toBeUndefined();
     expect(asked?.GSI2SK).toBeUndefined();
-    expect((getBank() as ReturnType<typeof simulatedBank>).requests.get(reference)).toBe(2);
+    expect((bank(getRuntime().config) as ReturnType<typeof simulatedBank>).requests.get(reference)).toBe(2);
   }, 15_000);
 
   it('handles a batch’s records together: each failing record is reported once, every other one is handled', async () => {

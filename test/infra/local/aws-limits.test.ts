@@ -47,7 +47,9 @@ describe('AWS limits enforced locally', () => {
     await expect(sqs.send(new SendMessageCommand({ QueueUrl: 'http://127.0.0.1:9/q', MessageBody: 'x', DelaySeconds: 43_200 }))).rejects.toMatchObject({
       name: 'InvalidParameterValue',
     });
-    const db = createDb(new DynamoDBClient({ region: 'us-east-1', endpoint: 'http://127.0.0.1:9', credentials: { accessKeyId: 'x', secretAccessKey: 'x' }, maxAttempts: 1 }));
+    const db = createDb(
+      new DynamoDBClient({ region: 'us-east-1', endpoint: 'http://127.0.0.1:9', credentials: { accessKeyId: 'x', secretAccessKey: 'x' }, maxAttempts: 1 }),
+    );
     enforceDynamoDbLimits(db);
     await expect(db.send(new PutCommand({ TableName: 't', Item: { PK: 'k'.repeat(3_000), SK: 's' } }))).rejects.toMatchObject({ name: 'ValidationException' });
   });

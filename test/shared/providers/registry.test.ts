@@ -4,7 +4,6 @@ import { parseConfig } from '../../../shared/config';
 import type { PaymentProvider } from '../../../shared/providers/port';
 import { ProviderError } from '../../../shared/providers/port';
 import { bank, createRegistry, defaultRegistry, paymentProvider, UnknownAdapterError } from '../../../shared/providers/registry';
-import { providerFor } from '../../../shared/providers/select';
 import { simulatedProvider, type SimulatedProvider } from '../../../shared/providers/simulated';
 
 const config = parseConfig({ TABLE_NAME: 'payment-gateway-test', MASTER_KEY_SECRET_ID: 'payment-gateway/test/master-key' });
@@ -99,13 +98,12 @@ describe('the provider registry', () => {
     expect(() => registry.paymentProvider(config, 'delta')).toThrow(/registered as delta calls itself epsilon/);
   });
 
-  it('the service’s registry holds the simulated adapters, once per container, behind the module functions and the old providerFor', () => {
+  it('the service’s registry holds the simulated adapters, once per container, behind the module functions', () => {
     expect(defaultRegistry.paymentProviderNames()).toContain('simulated');
     expect(defaultRegistry.bankNames()).toContain('simulated');
     const provider = paymentProvider(config);
     expect(provider.name).toBe('simulated');
     expect(paymentProvider(config, 'simulated')).toBe(provider);
-    expect(providerFor(config)).toBe(provider);
     expect(bank(config).name).toBe('simulated');
     expect(bank(config, 'simulated')).toBe(bank(config));
     expect(() => paymentProvider(config, 'acme')).toThrow(UnknownAdapterError);
