@@ -48,16 +48,34 @@ export type StreamConsumer = {
 /**
  * Feeds the table's stream to its consumers as Lambda's event source mapping does: batches in order
  * per shard, filtered per consumer, partial batch failures honoured, bounded retries with bisection,
- * then a failure record to the consumer's failure queue, and the stream moves on.
+ * then a failure record to the consumer's failure queue, and the stream moves on. `startAt` LATEST
+ * skips what the shards open at start already hold (shards opened later are read from their start);
+ * `ready` resolves once the first shards' iterators are taken.
  */
-export function startStreamPoller(client: DynamoDBStreamsClient, streamArn: string, consumers: StreamConsumer[], pauseMs = 200): Poller {
+export function startStreamPoller(
+  client: DynamoDBStreamsClient,
+  streamArn: string,
+  consumers: StreamConsumer[],
+  pauseMs = 200,
+  startAt: 'TRIM_HORIZON' | 'LATEST' = 'TRIM_HORIZON',
+): Poller & { ready: Promise<void> } {
   const iterators = new Map<string, string | undefined>();
-  return pollUntilStopped('stream poller', {}, async () => {
+  let first = true;
+  let markReady: () => void = () => undefined;
+  const ready = new Promise<void>((resolve) => {
+    markReady = resolve;
+  });
+  const poller = pollUntilStopped('stream poller', {}, async () => {
     const described = await client.send(new DescribeStreamCommand({ StreamArn: streamArn }));
     for (const shard of described.StreamDescription?.Shards ?? []) {
       if (!shard.ShardId || iterators.has(shard.ShardId)) continue;
-      const it = await client.send(new GetShardIteratorCommand({ StreamArn: streamArn, ShardId: shard.ShardId, ShardIteratorType: 'TRIM_HORIZON' }));
+      const type = first ? startAt : 'TRIM_HORIZON';
+      const it = await client.send(new GetShardIteratorCommand({ StreamArn: streamArn, ShardId: shard.ShardId, ShardIteratorType: type }));
       iterators.set(shard.ShardId, it.ShardIterator);
+    }
+    if (first) {
+      first = false;
+      markReady();
     }
     let idle = true;
     for (const [shardId, iterator] of iterators) {
@@ -87,6 +105,7 @@ export function startStreamPoller(client: DynamoDBStreamsClient, streamArn: stri
     }
     if (idle) await sleep(100);
   });
+  return { ...poller, ready };
 }
 
 /** Runs `task` every `intervalMs` until stopped (a schedule); a failed run is logged. Stopping does not wait for the interval. */
