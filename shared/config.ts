@@ -12,6 +12,10 @@ export const configSchema = z.object({
   RATE_LIMIT_ACCOUNT_PER_MINUTE: positiveInt(60),
   /** Per IP, the hosted checkout's public routes together (entry form, page, card form, status poll every 3 s). */
   RATE_LIMIT_CHECKOUT_PER_MINUTE: positiveInt(120),
+  /** Per IP, Bearer calls whose token is missing, malformed, expired or revoked: past it, 429 instead of 401. */
+  RATE_LIMIT_UNAUTHENTICATED_PER_MINUTE: positiveInt(60),
+  /** Per IP, the other public routes with table access: the provider's notifications and the boleto page. */
+  RATE_LIMIT_PUBLIC_PER_MINUTE: positiveInt(300),
   /** A checkout not paid this many seconds after its creation becomes ABANDONED (the checkout upkeep). */
   CHECKOUT_TTL: positiveInt(24 * 60 * 60),
   IDEMPOTENCY_LOCK_SECONDS: positiveInt(60),
@@ -48,7 +52,11 @@ export type Config = {
   tableName: string;
   masterKeySecretId: string;
   tokenTtlSeconds: number;
-  rateLimits: { auth: number; cep: number; checkout: number; account: number };
+  /**
+   * Calls per any 60 s window (sliding log, shared/ratelimit/sliding-log.ts): per client IP for auth,
+   * cep, checkout, unauthenticated and public; per account for account.
+   */
+  rateLimits: { auth: number; cep: number; checkout: number; unauthenticated: number; public: number; account: number };
   checkout: { ttlSeconds: number };
   idempotency: { lockSeconds: number; ttlSeconds: number };
   cep: { provider: 'public' | 'fixture'; timeoutMs: number };
@@ -87,6 +95,8 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
       auth: c.RATE_LIMIT_AUTH_PER_MINUTE,
       cep: c.RATE_LIMIT_CEP_PER_MINUTE,
       checkout: c.RATE_LIMIT_CHECKOUT_PER_MINUTE,
+      unauthenticated: c.RATE_LIMIT_UNAUTHENTICATED_PER_MINUTE,
+      public: c.RATE_LIMIT_PUBLIC_PER_MINUTE,
       account: c.RATE_LIMIT_ACCOUNT_PER_MINUTE,
     },
     checkout: { ttlSeconds: c.CHECKOUT_TTL },

@@ -1,6 +1,8 @@
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import { lastEncodableDueDate } from '../../shared/boleto/barcode';
 import { requireCaller } from '../../shared/auth/caller';
 import { customerView } from '../../shared/customers/record';
+import { brazilDate } from '../../shared/dates';
 import { ValidationError } from '../../shared/errors';
 import { httpHandler } from '../../shared/http/pipeline';
 import {
@@ -19,6 +21,18 @@ import { paymentProvider } from '../../shared/providers/registry';
 import { routes } from '../../shared/http/routes';
 import { keys } from '../../shared/storage/keys';
 
+/**
+ * 422 on due_date past the last day the barcode's due-date factor can carry in the current cycle
+ * (FEBRABAN: factor 1000 on 2025-02-22 up to 9999 on 2049-10-13, then 1000 again): a later date would
+ * be read by banks as a date 9000 days earlier, already overdue.
+ */
+function assertDueDateEncodable(dueDate: string, now: Date): void {
+  const last = lastEncodableDueDate(brazilDate(now));
+  if (dueDate > last) {
+    throw new ValidationError({ due_date: [`Must be ${last} or earlier: a boleto barcode cannot carry a later due date`] });
+  }
+}
+
 const PROVIDER_FAILED = 'The payment provider failed to answer; no boleto was created. Retry with the same Idempotency-Key.';
 
 /**
@@ -30,6 +44,7 @@ export const handler = httpHandler(routes.createBoleto, async ({ body, caller, r
   const account = requireCaller(caller);
   assertMethodEnabled(account, 'boleto');
   assertDueDateNotPast(body.due_date, now);
+  assertDueDateEncodable(body.due_date, now);
   const total = checkedTotalCents(body, 'boleto');
   const { db, config } = runtime;
   const serviceKeys = await runtime.serviceKeys();

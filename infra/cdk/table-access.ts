@@ -2,6 +2,7 @@ import * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import type { AnyRoute } from '../../shared/http/route';
 import { queues, streamForwarder } from '../../shared/queues';
+import { countsFailedAuth, ipLimitClassOf } from '../../shared/route-policy';
 import { tableShape } from '../../shared/storage/table';
 import { routes } from '../../shared/http/routes';
 
@@ -61,17 +62,22 @@ export const LIST_INDEX = 'GSI1';
  */
 export type TableGrant = { actions: readonly ItemAction[]; keys: readonly string[]; index?: string; attributes?: readonly string[] };
 
-/** Every attribute the per-account counter update names (shared/ratelimit/counter.ts), keys included. */
-export const ACCOUNT_COUNTER_ATTRIBUTES = ['PK', 'SK', 'kv', 'rlWin', 'rlCnt'];
-/** Every attribute the per-IP counter update names, keys included. */
-export const IP_COUNTER_ATTRIBUTES = ['PK', 'SK', 'rlCnt', 'ttl'];
+/**
+ * Every attribute the per-account counter updates name (shared/ratelimit/counter.ts), keys included:
+ * the sliding log (rlLog) and, for limits above MAX_LOGGED_LIMIT, the fixed window (rlWin, rlCnt).
+ */
+export const ACCOUNT_COUNTER_ATTRIBUTES = ['PK', 'SK', 'kv', 'rlLog', 'rlWin', 'rlCnt'];
+/** Every attribute the per-IP counter updates name, keys included (the log, or the fixed window's count). */
+export const IP_COUNTER_ATTRIBUTES = ['PK', 'SK', 'rlLog', 'rlCnt', 'ttl'];
 
 /**
  * What the request pipeline itself does, read from the route's row (shared/http/pipeline.ts):
  * - rate limit per account: the counting UpdateItem of the account item (shared/ratelimit/counter.ts); a
  *   read route asks for no values back, so it is limited to the counter attributes; a write route
  *   gets the account item back (ALL_NEW) and so cannot be;
- * - rate limit per IP: the counting UpdateItem of the class's RL# items (counter attributes only);
+ * - rate limit per IP: the counting UpdateItem of the class's RL# items (counter attributes only),
+ *   the class read by ipLimitClassOf (a public route with table access counts as 'public');
+ * - a Bearer route counts failed tokens per IP: the 'unauthenticated' class's RL# items;
  * - a Bearer route not counted per account checks the token's key version: GetItem of the account;
  * - idempotency: the lock (PutItem), its completion (UpdateItem, in the commit's transaction) and
  *   its release (DeleteItem), all on IDEM# records (shared/idempotency/store.ts).
@@ -85,8 +91,9 @@ export function pipelineGrants(route: AnyRoute): TableGrant[] {
         : { actions: ['UpdateItem'], keys: [KEY.account] },
     );
   }
-  if (route.rateLimit === 'auth' || route.rateLimit === 'cep' || route.rateLimit === 'checkout') {
-    grants.push({ actions: ['UpdateItem'], keys: [KEY.ipCounter(route.rateLimit)], attributes: IP_COUNTER_ATTRIBUTES });
+  const ipClasses = [ipLimitClassOf(route), countsFailedAuth(route) ? 'unauthenticated' : undefined].filter((c) => c !== undefined);
+  if (ipClasses.length > 0) {
+    grants.push({ actions: ['UpdateItem'], keys: ipClasses.map((c) => KEY.ipCounter(c)), attributes: IP_COUNTER_ATTRIBUTES });
   }
   if (route.auth === 'bearer' && route.rateLimit !== 'account') grants.push({ actions: ['GetItem'], keys: [KEY.account] });
   if (route.idempotency !== 'none') grants.push({ actions: ['PutItem', 'UpdateItem', 'DeleteItem'], keys: [KEY.idempotency] });

@@ -1,42 +1,123 @@
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { createServer, type IncomingMessage, type ServerResponse, STATUS_CODES } from 'node:http';
+import type { AddressInfo, Socket } from 'node:net';
 import type { APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
+import { MAX_BODY_BYTES } from '../../shared/http/middleware/json-body';
 import { createRouter } from '../../shared/http/route';
 import { fallbackHandler, routeList } from '../../shared/http/routes';
 import { lambdaContext, toHttpApiEvent } from './apigw-event';
 import { loadHandler } from './handlers';
 
 /**
- * Lambda's synchronous invocation payload limit (6 MB): on AWS a bigger request never reaches a
- * handler. Below it, the pipeline's own 1 MB rule answers 413 (shared/http/middleware/json-body.ts).
+ * Lambda's synchronous invocation payload limit (6 MB): up to it a body reaches the handler, whose
+ * pipeline answers 413 past 1 MB in the route's own shape (shared/http/middleware/json-body.ts). On
+ * AWS a bigger request never reaches a handler; here the gateway answers 413 itself, without reading on.
  */
-const GATEWAY_MAX_BODY_BYTES = 6 * 1024 * 1024;
-/** Past this the connection is cut instead of reading on (API Gateway's own 10 MB ceiling, doubled). */
-const DRAIN_LIMIT_BYTES = 20 * 1024 * 1024;
+export const LAMBDA_MAX_BODY_BYTES = 6 * 1024 * 1024;
+/** The request line and headers Node's parser takes (its default maxHeaderSize, pinned against NODE_OPTIONS). */
+export const MAX_HEADER_BYTES = 16 * 1024;
+/**
+ * After refusing a request, what the client still sends is read and dropped (nginx's "lingering
+ * close") until it stops for LINGER_IDLE_MS, at most for LINGER_TOTAL_MS: closing a socket with unread
+ * bytes resets the connection (RST), and a client still sending its body could lose the answer.
+ */
+const LINGER_IDLE_MS = 2_000;
+const LINGER_TOTAL_MS = 15_000;
+const LINGER_POLL_MS = 100;
 
-const PAYLOAD_TOO_LARGE = JSON.stringify({ error: `The request body is larger than ${GATEWAY_MAX_BODY_BYTES} bytes`, code: 'payload_too_large' });
+const JSON_HEADERS = { 'Content-Type': 'application/json; charset=utf-8', 'Cache-Control': 'no-store', 'X-Content-Type-Options': 'nosniff' };
 
-function send(res: ServerResponse, status: number, body: string, headers: Record<string, string> = { 'Content-Type': 'application/json' }) {
-  res.writeHead(status, headers);
+/** An answer of the local gateway itself, in the spec's error shape (spec 7). */
+export type GatewayRefusal = { status: number; error: string; code: string };
+
+export const PAYLOAD_TOO_LARGE: GatewayRefusal = {
+  status: 413,
+  error: `The request body is larger than ${MAX_BODY_BYTES} bytes (1 MB)`,
+  code: 'payload_too_large',
+};
+export const HEADERS_TOO_LARGE: GatewayRefusal = {
+  status: 431,
+  error: `The request line and headers are larger than ${MAX_HEADER_BYTES} bytes`,
+  code: 'headers_too_large',
+};
+
+/** The answer to a request Node's HTTP parser refused ('clientError'), or null when the client is gone. */
+export function parseErrorRefusal(code: string | undefined): GatewayRefusal | null {
+  switch (code) {
+    case 'HPE_HEADER_OVERFLOW':
+      return HEADERS_TOO_LARGE;
+    case 'HPE_CHUNK_EXTENSIONS_OVERFLOW':
+      return PAYLOAD_TOO_LARGE;
+    case 'ERR_HTTP_REQUEST_TIMEOUT':
+      return { status: 408, error: 'The request was not received in time', code: 'request_timeout' };
+    case 'ECONNRESET':
+    case 'EPIPE':
+      return null;
+    default:
+      return { status: 400, error: 'The request is not valid HTTP/1.1', code: 'bad_request' };
+  }
+}
+
+/** A refusal as raw HTTP/1.1 bytes (a request the parser refused has no response object to write to). */
+export function rawRefusal(refusal: GatewayRefusal): string {
+  const body = JSON.stringify({ error: refusal.error, code: refusal.code });
+  const headers = Object.entries({ ...JSON_HEADERS, 'Content-Length': String(Buffer.byteLength(body)), Connection: 'close' }).map(([n, v]) => `${n}: ${v}`);
+  return [`HTTP/1.1 ${refusal.status} ${STATUS_CODES[refusal.status] ?? ''}`, ...headers, '', body].join('\r\n');
+}
+
+/** The Content-Length a request declares, or undefined (chunked, absent or unreadable). */
+function declaredLength(req: IncomingMessage): number | undefined {
+  const value = req.headers['content-length'];
+  return value !== undefined && /^\d+$/.test(value) ? Number(value) : undefined;
+}
+
+/** Half-closes the socket (the answer is flushed first), drops what still arrives, then closes it. */
+function lingeringClose(socket: Socket): void {
+  if (socket.destroyed) return;
+  const started = Date.now();
+  let lastRead = socket.bytesRead;
+  let lastChange = started;
+  // bytesRead also counts what the HTTP parser reads natively (no 'data' events reach JS then).
+  const timer = setInterval(() => {
+    const now = Date.now();
+    if (socket.bytesRead !== lastRead) [lastRead, lastChange] = [socket.bytesRead, now];
+    if (now - lastChange >= LINGER_IDLE_MS || now - started >= LINGER_TOTAL_MS) socket.destroy();
+  }, LINGER_POLL_MS);
+  socket.once('close', () => clearInterval(timer));
+  socket.resume();
+  socket.end();
+}
+
+/** Node closes a `Connection: close` socket with destroySoon(), resetting a client still sending: linger instead. */
+function lingerOnClose(socket: Socket): void {
+  socket.destroySoon = () => lingeringClose(socket);
+}
+
+/** Answers a refusal now, whatever of the body is still coming (dropped), and closes the connection gently. */
+function refuse(req: IncomingMessage, res: ServerResponse, refusal: GatewayRefusal): void {
+  lingerOnClose(req.socket);
+  req.resume();
+  const body = JSON.stringify({ error: refusal.error, code: refusal.code });
+  res.writeHead(refusal.status, { ...JSON_HEADERS, Connection: 'close' });
   res.end(body);
 }
 
-/** The request body, or null when it is over the gateway's limit (read to its end and dropped, so the 413 can be sent). */
-function readBody(req: IncomingMessage): Promise<Buffer | null> {
+type BodyRead = { kind: 'body'; body: Buffer } | { kind: 'too_large' } | { kind: 'aborted' };
+
+/** The request body, or too_large as soon as it passes Lambda's limit (the rest is then dropped). */
+function readBody(req: IncomingMessage): Promise<BodyRead> {
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;
-    req.on('data', (chunk: Buffer) => {
+    const onData = (chunk: Buffer) => {
       size += chunk.length;
-      if (size > DRAIN_LIMIT_BYTES) {
-        req.destroy();
-        return;
-      }
-      if (size <= GATEWAY_MAX_BODY_BYTES) chunks.push(chunk);
-      else chunks.length = 0;
-    });
-    req.on('end', () => resolve(size > GATEWAY_MAX_BODY_BYTES ? null : Buffer.concat(chunks)));
-    req.on('close', () => resolve(null));
+      if (size <= LAMBDA_MAX_BODY_BYTES) return void chunks.push(chunk);
+      req.off('data', onData);
+      chunks.length = 0;
+      resolve({ kind: 'too_large' });
+    };
+    req.on('data', onData);
+    req.on('end', () => resolve({ kind: 'body', body: Buffer.concat(chunks) }));
+    req.on('close', () => resolve({ kind: 'aborted' }));
     req.on('error', reject);
   });
 }
@@ -55,20 +136,32 @@ export type LocalHttpServer = { url: string; stop: () => Promise<void> };
 /**
  * The local API Gateway: turns each request into an HTTP API payload 2.0 event, calls the same
  * handler module Lambda runs (routed by the one route table, $default for the rest) and writes the
- * result back. Errors a handler lets escape become API Gateway's own 500 answer.
+ * result back. Errors a handler lets escape become API Gateway's own 500 answer. What never reaches
+ * a handler (a body past 6 MB, headers past 16 KB, broken HTTP) gets a JSON answer in the spec's
+ * error shape (413 payload_too_large, 431 headers_too_large, 400 bad_request), never a reset.
  */
 export async function startHttpServer(root: string, port: number, host = '127.0.0.1'): Promise<LocalHttpServer> {
   const route = createRouter(routeList);
-  const server = createServer((req, res) => {
+  const handle = (req: IncomingMessage, res: ServerResponse) => {
     void (async () => {
-      const body = await readBody(req);
-      if (body === null) return send(res, 413, PAYLOAD_TOO_LARGE, { 'Content-Type': 'application/json; charset=utf-8', Connection: 'close' });
+      const declared = declaredLength(req);
+      if (declared !== undefined && declared > LAMBDA_MAX_BODY_BYTES) return refuse(req, res, PAYLOAD_TOO_LARGE);
+      const read = await readBody(req);
+      if (read.kind === 'aborted') return;
+      if (read.kind === 'too_large') return refuse(req, res, PAYLOAD_TOO_LARGE);
       const url = req.url ?? '/';
       const method = req.method ?? 'GET';
       const match = route(method, new URL(url, 'http://local').pathname);
       const found = match.kind === 'found' ? match : undefined;
       const event = toHttpApiEvent(
-        { method, url, headers: req.headers, body, sourceIp: req.socket.remoteAddress?.replace(/^::ffff:/, '') ?? '127.0.0.1', host: req.headers.host ?? host },
+        {
+          method,
+          url,
+          headers: req.headers,
+          body: read.body,
+          sourceIp: req.socket.remoteAddress?.replace(/^::ffff:/, '') ?? '127.0.0.1',
+          host: req.headers.host ?? host,
+        },
         found ? `${found.route.method} ${found.route.path}` : '$default',
         found?.params,
       );
@@ -78,8 +171,31 @@ export async function startHttpServer(root: string, port: number, host = '127.0.
       writeResult(res, result);
     })().catch((err: unknown) => {
       console.error(JSON.stringify({ level: 'ERROR', message: 'local gateway: handler failed', error: err instanceof Error ? err.message : String(err) }));
-      if (!res.headersSent) send(res, 500, JSON.stringify({ message: 'Internal Server Error' }));
+      if (!res.headersSent) {
+        res.writeHead(500, { 'Content-Type': 'application/json' });
+        res.end(JSON.stringify({ message: 'Internal Server Error' }));
+      }
     });
+  };
+  const server = createServer({ maxHeaderSize: MAX_HEADER_BYTES }, handle);
+  // Expect: 100-continue: a body declared past the limit is refused before the client sends it.
+  server.on('checkContinue', (req: IncomingMessage, res: ServerResponse) => {
+    const declared = declaredLength(req);
+    if (declared !== undefined && declared > LAMBDA_MAX_BODY_BYTES) return refuse(req, res, PAYLOAD_TOO_LARGE);
+    res.writeContinue();
+    handle(req, res);
+  });
+  // Requests the parser refuses (headers past MAX_HEADER_BYTES, broken framing): Node's default is an
+  // empty 431/400 followed by an immediate destroy; answer in the spec's shape and linger instead.
+  const answered = new WeakSet<Socket>();
+  server.on('clientError', (err: NodeJS.ErrnoException, socket: Socket) => {
+    if (answered.has(socket)) return;
+    answered.add(socket);
+    const refusal = parseErrorRefusal(err.code);
+    const inFlight = (socket as Socket & { _httpMessage?: ServerResponse | null })._httpMessage;
+    if (refusal === null || !socket.writable || inFlight?.headersSent) return void socket.destroy();
+    socket.write(rawRefusal(refusal));
+    lingeringClose(socket);
   });
   server.keepAliveTimeout = 5000;
   await new Promise<void>((resolve, reject) => {

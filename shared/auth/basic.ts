@@ -25,3 +25,18 @@ export function parseBasicAuthorization(header: string | undefined): KeyPair {
   if (colon < 0) throw new BadRequestError('Malformed Basic credentials: expected base64(public_key:secret_key)', 'malformed_authorization');
   return { publicKey: decoded.slice(0, colon), secretKey: decoded.slice(colon + 1) };
 }
+
+/** The shapes of the keys we issue (shared/ids.ts): PUB- and 32 letters or digits, SEC- and 48. */
+export const PUBLIC_KEY_SHAPE = /^PUB-[A-Za-z0-9]{32}$/;
+export const SECRET_KEY_SHAPE = /^SEC-[A-Za-z0-9]{48}$/;
+
+/**
+ * The key pair of a Basic header (as parseBasicAuthorization) when both keys have the shapes we issue;
+ * any other pair names no key: 401, the same answer as an unknown key, before the table is read (so no
+ * value, however long or strange, reaches a DynamoDB key).
+ */
+export function issuedKeyPairOf(header: string | undefined): KeyPair {
+  const pair = parseBasicAuthorization(header);
+  if (!PUBLIC_KEY_SHAPE.test(pair.publicKey) || !SECRET_KEY_SHAPE.test(pair.secretKey)) throw new UnauthorizedError('Invalid public or secret key');
+  return pair;
+}

@@ -1,7 +1,7 @@
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { UnauthorizedError } from '../errors';
 import { hitAccountCounter, hitIpCounter } from '../ratelimit/counter';
-import type { RoutePolicy } from '../route-policy';
+import { countsFailedAuth, ipLimitClassOf, type IpLimitClass, type RoutePolicy } from '../route-policy';
 import type { Runtime } from '../runtime';
 import type { Item } from '../storage/dynamo';
 import { type RetryBudget, retryBudget } from '../storage/contention';
@@ -14,6 +14,8 @@ export type Caller = { accountId: string; keyVersion: number; account?: Item };
 
 export type GateInput = { authorization: string | undefined; sourceIp: string };
 
+type GateRoute = Pick<RoutePolicy, 'auth' | 'rateLimit' | 'access'>;
+
 async function requireKeyVersion(rt: Runtime, accountId: string, keyVersion: number): Promise<void> {
   const out = await rt.db.send(
     new GetCommand({ TableName: rt.config.tableName, Key: keys.account(accountId), ConsistentRead: true, ProjectionExpression: 'kv' }),
@@ -22,29 +24,13 @@ async function requireKeyVersion(rt: Runtime, accountId: string, keyVersion: num
   if (out.Item.kv !== keyVersion) throw new UnauthorizedError('Token revoked: the account keys were rotated');
 }
 
-function countIp(rt: Runtime, limitClass: 'auth' | 'cep' | 'checkout', ip: string, nowSeconds: number, budget: RetryBudget): Promise<void> {
-  return hitIpCounter(rt.db, { table: rt.config.tableName, limitClass, ip, limit: rt.config.rateLimits[limitClass], nowSeconds }, budget);
+function countIp(rt: Runtime, limitClass: IpLimitClass, ip: string, now: Date, budget: RetryBudget): Promise<void> {
+  return hitIpCounter(rt.db, { table: rt.config.tableName, limitClass, ip, limit: rt.config.rateLimits[limitClass], nowMs: now.getTime() }, budget);
 }
 
-/**
- * Authenticates and rate-limits one call. The common case (a Bearer route limited per account) is one
- * DynamoDB round trip: the signed token is checked in memory, and the conditional update that counts
- * the call also checks the token's key version, so rotated keys are refused at once.
- */
-export async function admit(
-  route: Pick<RoutePolicy, 'auth' | 'rateLimit' | 'access'>,
-  input: GateInput,
-  rt: Runtime,
-  budget: RetryBudget = retryBudget(),
-): Promise<Caller | undefined> {
-  const nowSeconds = unixSeconds(rt.clock.now());
-  if (route.auth !== 'bearer') {
-    if (route.rateLimit === 'auth' || route.rateLimit === 'cep' || route.rateLimit === 'checkout')
-      await countIp(rt, route.rateLimit, input.sourceIp, nowSeconds, budget);
-    return undefined;
-  }
+async function admitBearer(route: GateRoute, input: GateInput, rt: Runtime, now: Date, budget: RetryBudget): Promise<Caller> {
   const token = bearerTokenFrom(input.authorization);
-  const claims = verifyToken(token, (await rt.serviceKeys()).tokenSigning, nowSeconds);
+  const claims = verifyToken(token, (await rt.serviceKeys()).tokenSigning, unixSeconds(now));
   const caller: Caller = { accountId: claims.accountId, keyVersion: claims.keyVersion };
   if (route.rateLimit === 'account') {
     const account = await hitAccountCounter(
@@ -54,17 +40,42 @@ export async function admit(
         accountId: claims.accountId,
         keyVersion: claims.keyVersion,
         limit: rt.config.rateLimits.account,
-        nowSeconds,
+        nowMs: now.getTime(),
         returnItem: route.access === 'write',
       },
       budget,
     );
     return account ? { ...caller, account } : caller;
   }
-  if (route.rateLimit === 'auth' || route.rateLimit === 'cep') {
-    await Promise.all([countIp(rt, route.rateLimit, input.sourceIp, nowSeconds, budget), requireKeyVersion(rt, claims.accountId, claims.keyVersion)]);
+  const ipClass = ipLimitClassOf(route);
+  if (ipClass) {
+    await Promise.all([countIp(rt, ipClass, input.sourceIp, now, budget), requireKeyVersion(rt, claims.accountId, claims.keyVersion)]);
     return caller;
   }
   await requireKeyVersion(rt, claims.accountId, claims.keyVersion);
   return caller;
+}
+
+/**
+ * Authenticates and rate-limits one call. The common case (a Bearer route limited per account) is one
+ * DynamoDB round trip: the signed token is checked in memory, and the conditional update that logs
+ * the call also checks the token's key version, so rotated keys are refused at once.
+ *
+ * Calls that cannot be counted per account are counted per client IP (spec 8, "or IP"): public routes
+ * with table access in their class, and every Bearer call whose token fails (missing, malformed,
+ * expired, revoked) in 'unauthenticated': past that limit the answer is 429 with Retry-After, not 401.
+ */
+export async function admit(route: GateRoute, input: GateInput, rt: Runtime, budget: RetryBudget = retryBudget()): Promise<Caller | undefined> {
+  const now = rt.clock.now();
+  if (route.auth !== 'bearer') {
+    const ipClass = ipLimitClassOf(route);
+    if (ipClass) await countIp(rt, ipClass, input.sourceIp, now, budget);
+    return undefined;
+  }
+  try {
+    return await admitBearer(route, input, rt, now, budget);
+  } catch (err) {
+    if (err instanceof UnauthorizedError && countsFailedAuth(route)) await countIp(rt, 'unauthenticated', input.sourceIp, now, budget);
+    throw err;
+  }
 }

@@ -41,6 +41,34 @@ export function dueDateFactor(dueDate: string): number {
   return FACTOR_MIN + (days % FACTOR_CYCLE);
 }
 
+/** 'YYYY-MM-DD' of a day count since the Unix epoch. */
+function isoDay(day: number): string {
+  return new Date(day * DAY_MS).toISOString().slice(0, 10);
+}
+
+/** The first day of the factor cycle `today` falls in (the first cycle for days before it began). */
+function cycleStartDay(today: string): number {
+  const days = utcDay(today) - FACTOR_BASE_DAY;
+  return FACTOR_BASE_DAY + Math.max(0, Math.floor(days / FACTOR_CYCLE)) * FACTOR_CYCLE;
+}
+
+/**
+ * The last due date the barcode can carry when a boleto is issued on `today` ('YYYY-MM-DD'): the day of
+ * factor 9999 in the current cycle (2049-10-13 for the cycle that began on 2025-02-22). A later date
+ * would wrap to factor 1000 and read as a date 9000 days earlier, i.e. already overdue.
+ */
+export function lastEncodableDueDate(today: string): string {
+  return isoDay(cycleStartDay(today) + FACTOR_CYCLE - 1);
+}
+
+/** The due date a factor (1000..9999) stands for in the cycle `today` falls in: what a bank reads back. */
+export function dueDateOfFactor(factor: number, today: string): string {
+  if (!Number.isInteger(factor) || factor < FACTOR_MIN || factor >= FACTOR_MIN + FACTOR_CYCLE) {
+    throw new Error(`A due-date factor is an integer from ${FACTOR_MIN} to ${FACTOR_MIN + FACTOR_CYCLE - 1}`);
+  }
+  return isoDay(cycleStartDay(today) + factor - FACTOR_MIN);
+}
+
 export type BoletoBarcodeInput = {
   /** 3-digit bank code (COMPE), e.g. "341". */
   bankCode: string;

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { totalCents } from '../charges/total';
 import { RAIL_LIMIT_CENTS } from '../invoices/create';
 import { formatCents, parseAmountToCents } from '../money';
+import { PT_BR_TEXT_MESSAGES, singleLineText } from '../schemas/text';
 import { formatBrl } from './render';
 
 /** The fields of the checkout entry form (POST /ext_transfer), exactly these names. Others are ignored. */
@@ -69,6 +70,9 @@ const SENT_TWICE = 'Deve ser enviado uma única vez';
 
 const text = () => z.string({ error: (issue) => (issue.input === undefined ? REQUIRED : 'Deve ser texto') });
 
+/** A free-text field: NFC, trimmed, one line, no control or bidi-override characters, not only invisible ones (shared/schemas/text.ts). */
+const line = (max: number) => singleLineText(max, { base: text(), messages: { ...PT_BR_TEXT_MESSAGES, tooLong: maxChars } });
+
 function callbackUrl(allowLocal: boolean) {
   const rule = allowLocal ? 'Deve ser uma URL https (ou http://localhost, http://127.0.0.1)' : 'Deve ser uma URL https';
   return text()
@@ -107,14 +111,14 @@ export function checkoutFormSchema(options: CheckoutFormOptions) {
         .refine((value) => !value.startsWith('SEC-'), 'Esta é a sua chave secreta: nunca a coloque em uma página; troque-a agora'),
       tx_ref: text().regex(/^[A-Za-z0-9_.:-]{1,100}$/, 'Deve ter de 1 a 100 caracteres entre A-Z a-z 0-9 _ . : -'),
       callback_url: callbackUrl(options.allowLocalCallback),
-      title: text().trim().min(1, REQUIRED).max(255, maxChars(255)),
+      title: line(255).min(1, REQUIRED),
       quantity,
       amount,
       email: text().trim().max(255, maxChars(255)).pipe(z.email('Deve ser um endereço de e-mail')),
-      first_name: text().trim().min(1, REQUIRED).max(100, maxChars(100)),
-      last_name: text().trim().min(1, REQUIRED).max(100, maxChars(100)),
-      product_reference: text().trim().min(1, BLANK).max(100, maxChars(100)).optional(),
-      product_name: text().trim().min(1, BLANK).max(255, maxChars(255)).optional(),
+      first_name: line(100).min(1, REQUIRED),
+      last_name: line(100).min(1, REQUIRED),
+      product_reference: line(100).min(1, BLANK).optional(),
+      product_name: line(255).min(1, BLANK).optional(),
       signature: text()
         .regex(/^[0-9a-fA-F]{64}$/, 'Deve ter 64 dígitos hexadecimais (HMAC-SHA256)')
         .optional(),

@@ -3,8 +3,132 @@ import { API_VERSION, generalErrorSchema, internalErrorSchema, validationErrorSc
 import { HTML_TYPE, JSON_TYPE } from './answer';
 import type { AnyRoute, ResponseDef } from './route';
 import { pathParameterNames } from './route';
+import { RAW_REQUESTS } from './routes';
 
 type Json = Record<string, unknown>;
+
+/**
+ * The longest string an anchored regular expression (`^…$`) can match, or undefined when it is not
+ * anchored at both ends, has an unbounded repetition, or uses a construct this reader does not follow
+ * (back-references). Lets the document state the maxLength a pattern already enforces.
+ */
+export function patternMaxLength(pattern: string): number | undefined {
+  if (!pattern.startsWith('^') || !pattern.endsWith('$') || pattern.endsWith('\\$')) return undefined;
+  let i = 0;
+  const unsupported = Symbol('unsupported');
+  const fail = (): never => {
+    throw unsupported;
+  };
+  // alternation := sequence ('|' sequence)*; sequence := (atom quantifier?)*
+  const alternation = (): number => {
+    let best = sequence();
+    while (pattern[i] === '|') {
+      i += 1;
+      best = Math.max(best, sequence());
+    }
+    return best;
+  };
+  const atom = (): number => {
+    const c = pattern[i] ?? '';
+    if (c === '^' || c === '$') {
+      i += 1;
+      return 0;
+    }
+    if (c === '\\') {
+      const next = pattern[i + 1] ?? '';
+      if (/[1-9k]/.test(next)) fail();
+      if (next === 'b' || next === 'B') {
+        i += 2;
+        return 0;
+      }
+      if (next === 'u' && pattern[i + 2] === '{') i = pattern.indexOf('}', i) + 1;
+      else if (next === 'u') i += 6;
+      else if (next === 'x') i += 4;
+      else if (next === 'p' || next === 'P') i = pattern.indexOf('}', i) + 1;
+      else i += 2;
+      if (i <= 0) fail();
+      return 1;
+    }
+    if (c === '[') {
+      i += 1;
+      if (pattern[i] === '^') i += 1;
+      if (pattern[i] === ']') i += 1;
+      while (i < pattern.length && pattern[i] !== ']') i += pattern[i] === '\\' ? 2 : 1;
+      if (pattern[i] !== ']') fail();
+      i += 1;
+      return 1;
+    }
+    if (c === '(') {
+      i += 1;
+      let lookaround = false;
+      if (pattern[i] === '?') {
+        const kind = pattern.slice(i, i + 3);
+        if (kind.startsWith('?:')) i += 2;
+        else if (kind.startsWith('?=') || kind.startsWith('?!')) [i, lookaround] = [i + 2, true];
+        else if (kind === '?<=' || kind === '?<!') [i, lookaround] = [i + 3, true];
+        else if (kind.startsWith('?<')) i = pattern.indexOf('>', i) + 1;
+        else fail();
+      }
+      const inner = alternation();
+      if (pattern[i] !== ')') fail();
+      i += 1;
+      return lookaround ? 0 : inner;
+    }
+    if (c === ')' || c === '|' || c === '' || c === '*' || c === '+' || c === '?' || c === '{') fail();
+    i += 1;
+    return 1;
+  };
+  const quantified = (length: number): number => {
+    const c = pattern[i];
+    let times = 1;
+    if (c === '?') [i, times] = [i + 1, 1];
+    else if (c === '*' || c === '+') return length === 0 ? (i++, 0) : Infinity;
+    else if (c === '{') {
+      const match = /^\{(\d+)(,(\d*))?\}/.exec(pattern.slice(i));
+      if (!match) return length;
+      i += match[0].length;
+      times = match[2] === undefined ? Number(match[1]) : match[3] === '' ? Infinity : Number(match[3]);
+    } else return length;
+    if (pattern[i] === '?') i += 1;
+    return length === 0 ? 0 : length * times;
+  };
+  const sequence = (): number => {
+    let total = 0;
+    while (i < pattern.length && pattern[i] !== '|' && pattern[i] !== ')') total += quantified(atom());
+    return total;
+  };
+  try {
+    const length = alternation();
+    return i === pattern.length && Number.isFinite(length) ? length : undefined;
+  } catch (err) {
+    if (err === unsupported) return undefined;
+    throw err;
+  }
+}
+
+const INT32 = 2 ** 31;
+
+/**
+ * States the limits a zod schema already enforces where JSON Schema leaves them implicit: an integer's
+ * format and bounds (zod's integers are safe integers) and a string's maxLength when its anchored
+ * pattern bounds it.
+ */
+function withStatedLimits(schema: Json): Json {
+  const out: Json = { ...schema };
+  const types = Array.isArray(out.type) ? (out.type as unknown[]) : [out.type];
+  if (types.includes('integer')) {
+    if (out.minimum === undefined && out.exclusiveMinimum === undefined) out.minimum = Number.MIN_SAFE_INTEGER;
+    if (out.maximum === undefined && out.exclusiveMaximum === undefined) out.maximum = Number.MAX_SAFE_INTEGER;
+    const low = Number(out.minimum ?? out.exclusiveMinimum);
+    const high = Number(out.maximum ?? out.exclusiveMaximum);
+    out.format ??= low >= -INT32 && high < INT32 ? 'int32' : 'int64';
+  }
+  if (types.includes('string') && out.maxLength === undefined && typeof out.pattern === 'string') {
+    const max = patternMaxLength(out.pattern);
+    if (max !== undefined) out.maxLength = max;
+  }
+  return out;
+}
 
 /** Converts zod schemas to JSON Schema 2020-12 (OpenAPI 3.1's dialect), hoisting named schemas into components. */
 class SchemaCollector {
@@ -22,11 +146,13 @@ class SchemaCollector {
   private relink(value: unknown): unknown {
     if (Array.isArray(value)) return value.map((v) => this.relink(v));
     if (value && typeof value === 'object') {
-      return Object.fromEntries(
-        Object.entries(value as Json).map(([k, v]) => [
-          k,
-          k === '$ref' && typeof v === 'string' ? v.replace('#/$defs/', '#/components/schemas/') : this.relink(v),
-        ]),
+      return withStatedLimits(
+        Object.fromEntries(
+          Object.entries(value as Json).map(([k, v]) => [
+            k,
+            k === '$ref' && typeof v === 'string' ? v.replace('#/$defs/', '#/components/schemas/') : this.relink(v),
+          ]),
+        ),
       );
     }
     return value;
@@ -60,7 +186,7 @@ function parameters(route: AnyRoute, schemas: SchemaCollector): Json[] {
             required: route.idempotency === 'required',
             description:
               '8 to 100 characters from A-Za-z0-9_.:-. Same key and body: the first answer is replayed with `Idempotent-Replayed: true`. Records expire after 24 hours.',
-            schema: { type: 'string', pattern: '^[A-Za-z0-9_.:-]{8,100}$' },
+            schema: { type: 'string', minLength: 8, maxLength: 100, pattern: '^[A-Za-z0-9_.:-]{8,100}$' },
           },
         ];
   return [...inPath, ...inQuery, ...idempotency];
@@ -101,6 +227,16 @@ function declaredResponse(route: AnyRoute, status: number, def: ResponseDef, sch
   return { description: def.description, content: { [contentType]: { schema } }, ...headers };
 }
 
+/** The Retry-After header of a 429 or a 503: whole seconds, at least 1 (a rate window is 60 s; a conflict asks for a few). */
+const RETRY_AFTER: Json = {
+  'Retry-After': { description: 'Whole seconds until a request would pass', schema: { type: 'integer', format: 'int32', minimum: 1, maximum: 3600 } },
+};
+
+/**
+ * The answers every route may give besides the ones it declares, from what the pipeline does
+ * (shared/http/pipeline.ts and its middleware, shared/http/errors.ts): malformed input, size limits,
+ * credentials, idempotency, validation, rate limits, transient conflicts and unexpected failures.
+ */
 function responses(route: AnyRoute, schemas: SchemaCollector): Json {
   const out: Json = {};
   for (const [status, def] of Object.entries(route.responses) as [string, ResponseDef][]) {
@@ -111,58 +247,109 @@ function responses(route: AnyRoute, schemas: SchemaCollector): Json {
   const add = (status: number, description: string, schema: Json = general, headers?: Json) => {
     out[String(status)] ??= route.browser ? htmlResponse(description, headers) : jsonResponse(description, schema, headers);
   };
-  const takesInput = route.request.body || route.request.form || route.request.query || route.request.params || route.idempotency !== 'none';
-  if (route.request.body || route.auth === 'basic')
-    add(
-      400,
-      'Malformed request (body not a JSON object, nested deeper than 32 levels, or repeating a key: code duplicate_key; malformed credentials) or a business rule refused it',
-    );
+  const { request } = route;
+  const takesInput = request.body || request.form || request.query || request.params || route.idempotency !== 'none';
+  const badRequest = [
+    request.body ? 'body not a JSON object, nested deeper than 32 levels, or repeating a key (code duplicate_key)' : undefined,
+    route.auth === 'basic' ? 'malformed credentials' : undefined,
+    request.params ? 'a malformed path parameter (code invalid_path_parameter)' : undefined,
+    request.query && route.badQueryStatus === 400 ? 'a malformed query parameter (code invalid_query)' : undefined,
+  ].filter((reason): reason is string => reason !== undefined);
+  if (badRequest.length > 0) add(400, `Malformed request: ${badRequest.join('; ')}; or a business rule refused it`);
   if (route.method === 'POST' || route.method === 'PUT' || route.method === 'PATCH') add(413, 'The request body is larger than 1 MB (code payload_too_large)');
   if (route.auth !== 'none') add(401, 'Missing, invalid, expired or revoked credentials');
   if (route.idempotency !== 'none') add(409, 'A request with this Idempotency-Key is still being processed (code idempotency_in_progress)');
   if (takesInput) {
-    const invalid = route.browser
-      ? 'Invalid fields: a page listing them'
-      : 'Invalid fields, or an Idempotency-Key reused with another body (code idempotency_key_reused)';
-    add(422, invalid, schemas.convert(validationErrorSchema, 'output'));
+    if (route.browser) add(422, 'Invalid fields: a page listing them');
+    else if (route.idempotency !== 'none')
+      add(422, 'Invalid fields (a map of field → messages), or an Idempotency-Key reused with another body (code idempotency_key_reused)', {
+        oneOf: [schemas.convert(validationErrorSchema, 'output'), general],
+      });
+    else add(422, 'Invalid fields: a map of field → messages', schemas.convert(validationErrorSchema, 'output'));
   }
-  if (route.rateLimit !== 'none') {
-    add(429, 'Rate limit exceeded', general, { 'Retry-After': { description: 'Whole seconds until a request would pass', schema: { type: 'integer' } } });
-  }
+  if (route.rateLimit !== 'none') add(429, 'Rate limit exceeded (code rate_limited)', general, RETRY_AFTER);
   add(
     500,
     route.browser ? 'Unexpected failure: a page asking to try again' : 'Unexpected failure; safe to retry with the same Idempotency-Key',
     schemas.convert(internalErrorSchema, 'output'),
   );
+  if (route.access !== 'none') {
+    add(503, 'A transient conflict or a busy table stopped the request; nothing was written (code temporary_conflict). Retry after Retry-After', general, RETRY_AFTER);
+  }
   return out;
 }
 
-/** A JSON body, or a form a browser posts (its fields as the schema's properties, all strings). */
-function requestBody(route: AnyRoute, schemas: SchemaCollector): Json {
+/** A body the implementation reads raw (e.g. to check a signature over its bytes): documented only. */
+export type RawRequest = { mediaType: string; schema: ZodType; description: string; security: SecuritySchemeName };
+
+export type SecuritySchemeName = 'basicAuth' | 'bearerAuth' | 'simulatedSignature';
+
+const SECURITY_SCHEMES: Record<SecuritySchemeName, Json> = {
+  basicAuth: { type: 'http', scheme: 'basic', description: 'public_key:secret_key, only on POST /api/auth' },
+  bearerAuth: { type: 'http', scheme: 'bearer', description: 'The token from POST /api/auth' },
+  simulatedSignature: {
+    type: 'apiKey',
+    in: 'header',
+    name: 'Simulated-Signature',
+    description:
+      'The simulated provider\'s notification signature: `t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<raw body>">`, keyed with the provider\'s notification credential (Secrets Manager); at most 300 s old.',
+  },
+};
+
+/** A JSON body, a form a browser posts (its fields as the schema's properties, all strings), or a raw body. */
+function requestBody(route: AnyRoute, schemas: SchemaCollector, raw: RawRequest | undefined): Json {
   const content: Json = {};
   if (route.request.body) content['application/json'] = { schema: schemas.convert(route.request.body, 'input') };
   if (route.request.form) content[FORM_TYPE] = { schema: schemas.convert(route.request.form, 'input') };
-  return Object.keys(content).length > 0 ? { requestBody: { required: true, content } } : {};
+  if (raw) content[raw.mediaType] = { schema: schemas.convert(raw.schema, 'input') };
+  if (Object.keys(content).length === 0) return {};
+  return { requestBody: { required: true, ...(raw ? { description: raw.description } : {}), content } };
+}
+
+function securityOf(route: AnyRoute, raw: RawRequest | undefined): Json[] {
+  if (raw) return [{ [raw.security]: [] }];
+  return route.auth === 'basic' ? [{ basicAuth: [] }] : route.auth === 'bearer' ? [{ bearerAuth: [] }] : [];
+}
+
+export type DocumentOptions = {
+  /** The deployment's public base URL (PUBLIC_BASE_URL); without it, a server variable to fill in. */
+  serverUrl?: string;
+  /** Bodies read raw by their implementation, by route id. */
+  rawRequests?: Readonly<Record<string, RawRequest>>;
+};
+
+function servers(serverUrl: string | undefined): Json[] {
+  if (serverUrl) return [{ url: serverUrl.replace(/\/+$/, ''), description: 'This deployment (PUBLIC_BASE_URL): production, staging or local', 'x-internal': false }];
+  return [
+    {
+      url: '{baseUrl}',
+      description: "The deployment's PUBLIC_BASE_URL: production, staging, or the local stack (http://127.0.0.1:3000)",
+      'x-internal': false,
+      variables: { baseUrl: { default: 'https://api.example.com', description: 'The API Gateway URL or custom domain of the deployment' } },
+    },
+  ];
 }
 
 /** The OpenAPI 3.1 document, generated from the route table and the zod schemas that validate requests. */
-export function buildOpenApiDocument(routes: readonly AnyRoute[]): Json {
+export function buildOpenApiDocument(routes: readonly AnyRoute[], options: DocumentOptions = {}): Json {
   const schemas = new SchemaCollector();
   const paths: Record<string, Json> = {};
+  const raws = options.rawRequests ?? RAW_REQUESTS;
   for (const route of routes) {
-    const security = route.auth === 'basic' ? [{ basicAuth: [] }] : route.auth === 'bearer' ? [{ bearerAuth: [] }] : [];
+    const raw = raws[route.id];
     const operation: Json = {
       operationId: route.id,
       summary: route.summary,
       ...(route.description ? { description: route.description } : {}),
       tags: [route.tag],
-      security,
+      security: securityOf(route, raw),
       parameters: parameters(route, schemas),
-      ...requestBody(route, schemas),
+      ...requestBody(route, schemas, raw),
       responses: responses(route, schemas),
     };
     paths[route.path] = { ...(paths[route.path] ?? {}), [route.method.toLowerCase()]: operation };
   }
+  const used = new Set(Object.values(paths).flatMap((item) => Object.values(item).flatMap((op) => ((op as Json).security as Json[]).flatMap(Object.keys))));
   return {
     openapi: '3.1.0',
     info: {
@@ -172,13 +359,14 @@ export function buildOpenApiDocument(routes: readonly AnyRoute[]): Json {
         routes.some((route) => route.browser) ? `, except the hosted checkout's pages and form targets, which answer ${HTML_TYPE} (errors included)` : ''
       }.`,
     },
+    servers: servers(options.serverUrl),
+    tags: [...new Set(routes.map((route) => route.tag))].map((name) => ({ name })),
     paths,
     components: {
       schemas: schemas.components,
-      securitySchemes: {
-        basicAuth: { type: 'http', scheme: 'basic', description: 'public_key:secret_key, only on POST /api/auth' },
-        bearerAuth: { type: 'http', scheme: 'bearer', description: 'The token from POST /api/auth' },
-      },
+      securitySchemes: Object.fromEntries(
+        Object.entries(SECURITY_SCHEMES).filter(([name]) => name === 'basicAuth' || name === 'bearerAuth' || used.has(name)),
+      ),
     },
   };
 }

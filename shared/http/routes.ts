@@ -3,8 +3,10 @@
  * route per row), the local HTTP server and the OpenAPI generator. Adding an endpoint = one row here
  * plus one handler file under functions/.
  */
+import { z } from 'zod';
 import { TOTAL_ROUNDING_RULE } from '../charges/total';
 import { defineRoute, type AnyRoute } from './route';
+import type { RawRequest } from './openapi';
 import { authTokenResponseSchema } from '../schemas/auth';
 import { balanceResponseSchema } from '../schemas/balance';
 import { balanceTransactionListSchema, listBalanceTransactionsQuerySchema } from '../schemas/ledger';
@@ -123,7 +125,7 @@ export const routes = {
     summary: 'One customer by its numeric id',
     description: 'A non-numeric id answers 400; an unknown id, or one of another account, 404.',
     request: { params: customerIdParamsSchema },
-    responses: { 200: { description: 'The customer', schema: customerResponseSchema } },
+    responses: { 200: { description: 'The customer', schema: customerResponseSchema }, 404: { description: 'Unknown, or of another account' } },
   }),
   listCustomers: defineRoute({
     id: 'ListCustomers',
@@ -176,7 +178,10 @@ export const routes = {
     responses: {
       200: { description: 'The address', schema: addressSchema },
       404: { description: 'Unknown CEP' },
-      503: { description: 'The postal-code services are unavailable' },
+      503: {
+        description:
+          'The postal-code services are unavailable (code upstream_unavailable), or a transient conflict stopped the request (code temporary_conflict, with Retry-After)',
+      },
     },
   }),
   createPix: defineRoute({
@@ -238,6 +243,7 @@ export const routes = {
     ...bearerRead,
     tag: 'Invoices',
     summary: 'One invoice by its numeric id',
+    description: 'A non-numeric id answers 400 (code invalid_path_parameter); an unknown id, or one of another account, 404.',
     request: { params: invoiceIdParamsSchema },
     responses: { 200: { description: 'The invoice', schema: invoiceResponseSchema }, 404: { description: 'Unknown, or of another account' } },
   }),
@@ -335,7 +341,10 @@ export const routes = {
     summary: 'Set the webhook URL (the first time also creates the signing secret, shown once)',
     description: 'https only; port 443 or 8443; no user or password; every address the host resolves to must be public. A violation answers 422 on url.',
     request: { body: putWebhookBodySchema },
-    responses: { 200: { description: 'The URL (and the secret, at first configuration)', schema: webhookSetSchema } },
+    responses: {
+      200: { description: 'The URL (and the secret, at first configuration)', schema: webhookSetSchema },
+      409: { description: 'Another request configured the webhook at the same moment; repeat the request (code conflict)' },
+    },
   }),
   rotateWebhookSecret: defineRoute({
     id: 'RotateWebhookSecret',
@@ -389,7 +398,8 @@ export const routes = {
     request: { params: notificationParamsSchema },
     responses: {
       200: { description: 'Received', schema: notificationReceiptSchema },
-      401: { description: 'Bad signature' },
+      400: { description: 'Not JSON, or not a notification this provider sends (code invalid_notification)' },
+      401: { description: 'Missing, malformed, stale or wrong signature (code invalid_signature); nothing changed' },
       404: { description: 'Unknown provider' },
     },
   }),
@@ -406,7 +416,7 @@ export const routes = {
     tag: 'Charges',
     summary: 'The printable boleto page (the link in a boleto charge)',
     request: { params: boletoPageParamsSchema },
-    responses: { 200: { description: 'HTML page', contentType: 'text/html' }, 404: { description: 'Unknown boleto or wrong link' } },
+    responses: { 200: { description: 'HTML page', contentType: HTML }, 404: { description: 'Unknown boleto or wrong link' } },
   }),
   checkoutEntry: defineRoute({
     id: 'CheckoutEntry',
@@ -505,12 +515,44 @@ export const routes = {
     summary: 'This OpenAPI document',
     request: {},
     responses: {
-      200: { description: 'The OpenAPI 3.1 document in YAML', contentType: 'application/yaml' },
+      200: { description: 'The OpenAPI 3.1 document in YAML', contentType: 'application/yaml; charset=utf-8' },
     },
   }),
 } satisfies Record<string, AnyRoute>;
 
 export const routeList: readonly AnyRoute[] = Object.values(routes);
+
+const notificationId = z.string().min(1).max(100);
+const occurredAt = z.iso.datetime().optional();
+
+/**
+ * The simulated provider's notifications, as its adapter parses them (shared/providers/simulated.ts,
+ * where the schema is private; test/shared/http/openapi.test.ts checks both agree on samples).
+ */
+export const simulatedNotificationSchema = z
+  .union([
+    z.object({
+      id: notificationId,
+      type: z.literal('pixout.paid'),
+      reference: z.string().min(1).max(20),
+      end_to_end_id: z.string().regex(/^[A-Za-z0-9]{32}$/),
+      occurred_at: occurredAt,
+    }),
+    z.object({ id: notificationId, type: z.literal('pixout.refused'), reference: z.string().min(1).max(20), reason: z.string().max(200).optional(), occurred_at: occurredAt }),
+    z.object({ id: notificationId, type: z.literal('pix.paid'), txid: z.string().min(1).max(35), occurred_at: occurredAt }),
+    z.object({ id: notificationId, type: z.enum(['boleto.paid', 'charge.canceled', 'charge.refunded']), reference: z.string().min(1).max(20), occurred_at: occurredAt }),
+  ])
+  .meta({ id: 'SimulatedNotification', description: 'A notification of the simulated provider (`name` simulated).' });
+
+/** Bodies their implementation reads raw (to check a signature over the exact bytes), by route id: documented only. */
+export const RAW_REQUESTS: Readonly<Record<string, RawRequest>> = {
+  [routes.providerNotification.id]: {
+    mediaType: 'application/json',
+    schema: simulatedNotificationSchema,
+    description: 'The provider\'s notification, signed in the Simulated-Signature header over the raw body.',
+    security: 'simulatedSignature',
+  },
+};
 
 /** Answers every request no route matches: 404, or 405 on a known path with another method. */
 export const fallbackHandler = 'functions/meta/not-found.ts';

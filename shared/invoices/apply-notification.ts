@@ -23,9 +23,43 @@ function balanceMovement(table: string, item: Item, move: InvoiceMove, now: Date
   const reference = String(item.reference);
   const movement = { accountId: String(item.accountId), reference, at: now.toISOString() };
   const total = Number(item.totalCents);
-  if (move.balance > 0) return paymentCredit(table, { ...movement, description: `Payment of ${reference} (${String(item.method)})` }, total);
+  if (move.balance > 0) {
+    const late = move.paidAfterCancel ? ', after the invoice was canceled' : '';
+    return paymentCredit(table, { ...movement, description: `Payment of ${reference} (${String(item.method)})${late}` }, total);
+  }
   const what = move.to === 'REFUNDED' ? 'Refund' : 'Cancellation';
   return paymentReversal(table, { ...movement, description: `${what} of ${reference} (${String(item.method)})` }, total);
+}
+
+/** The status update of a move, conditional on the from-status: a duplicate or concurrent notification finds it made. */
+function statusUpdateOf(table: string, item: Item, move: InvoiceMove, timestamp: string, at: string): TxWrite {
+  return {
+    Update: {
+      TableName: table,
+      Key: keys.invoice(String(item.reference)),
+      UpdateExpression: 'SET #status = :to, #at = :at',
+      ConditionExpression: '#status = :from',
+      ExpressionAttributeNames: { '#status': 'status', '#at': timestamp },
+      ExpressionAttributeValues: { ':to': move.to, ':from': move.from, ':at': at },
+    },
+  };
+}
+
+/**
+ * A payment confirmed for a canceled invoice: PAID with the paidAfterCancel flag, conditional on the
+ * invoice still being canceled and never paid (no paidAt), so one invoice is credited at most once.
+ */
+function latePaymentUpdate(table: string, item: Item, move: InvoiceMove, at: string): TxWrite {
+  return {
+    Update: {
+      TableName: table,
+      Key: keys.invoice(String(item.reference)),
+      UpdateExpression: 'SET #status = :to, #paidAt = :at, #flag = :flag',
+      ConditionExpression: '#status = :from AND attribute_not_exists(#paidAt)',
+      ExpressionAttributeNames: { '#status': 'status', '#paidAt': 'paidAt', '#flag': 'paidAfterCancel' },
+      ExpressionAttributeValues: { ':to': move.to, ':from': move.from, ':at': at, ':flag': true },
+    },
+  };
 }
 
 /** How often a notification is applied again when the checkout behind its invoice changed under it. */
@@ -60,8 +94,9 @@ async function checkoutWrites(runtime: Runtime, invoice: Item, move: InvoiceMove
  * Applies one confirmed provider notification in ONE transaction: the invoice's status move
  * (conditional on its current status, from the one table of allowed moves), the balance change, the
  * outbox event, and for an invoice of a hosted checkout the checkout's or order's move with its order
- * event. A move the table does not allow, or one already made by a duplicate or concurrent
- * notification, changes nothing. Returns whether this call made the move.
+ * event. A payment confirmed for a canceled, never-paid invoice pays it too (credited once, flagged
+ * paid_after_cancel). A move the table does not allow, or one already made by a duplicate or
+ * concurrent notification, changes nothing. Returns whether this call made the move.
  */
 export async function applyNotification(runtime: Runtime, notification: ProviderNotification & { kind: ChargeKind }, now: Date): Promise<boolean> {
   for (let attempt = 1; ; attempt += 1) {
@@ -84,7 +119,7 @@ async function applyOnce(runtime: Runtime, notification: ProviderNotification & 
     return false;
   }
   const from = item.status as InvoiceStatus;
-  const move = invoiceMove(from, TARGET[notification.kind]);
+  const move = invoiceMove(from, TARGET[notification.kind], typeof item.paidAt === 'string');
   if (!move) {
     logger.warn('notification ignored: move not allowed', { ...context, reference: item.reference, from, to: TARGET[notification.kind] });
     return false;
@@ -92,25 +127,17 @@ async function applyOnce(runtime: Runtime, notification: ProviderNotification & 
   const table = runtime.config.tableName;
   const accountId = String(item.accountId);
   const at = notification.occurredAt.toISOString();
-  const statusUpdate: TxWrite = {
-    Update: {
-      TableName: table,
-      Key: keys.invoice(String(item.reference)),
-      UpdateExpression: 'SET #status = :to, #at = :at',
-      ConditionExpression: '#status = :from',
-      ExpressionAttributeNames: { '#status': 'status', '#at': TIMESTAMP[notification.kind] },
-      ExpressionAttributeValues: { ':to': move.to, ':from': move.from, ':at': at },
-    },
-  };
-  const moved = await commitStateMove(runtime.db, statusUpdate, [
+  const statusUpdate = move.paidAfterCancel ? latePaymentUpdate(table, item, move, at) : statusUpdateOf(table, item, move, TIMESTAMP[notification.kind], at);
+  const moved = item.paidAfterCancel === true || move.paidAfterCancel ? { ...item, paidAfterCancel: true } : item;
+  const committed = await commitStateMove(runtime.db, statusUpdate, [
     ...balanceMovement(table, item, move, now),
-    outboxWrite(table, accountId, newEvent(move.event, invoiceEventData(item, move.to), now)),
+    outboxWrite(table, accountId, newEvent(move.event, invoiceEventData(moved, move.to), now)),
     ...(await checkoutWrites(runtime, item, move, at, now)),
   ]);
-  if (!moved) {
+  if (!committed) {
     logger.info('notification ignored: move already made', { ...context, reference: item.reference });
     return false;
   }
-  logger.info('invoice moved', { ...context, reference: item.reference, from: move.from, to: move.to });
+  logger.info('invoice moved', { ...context, reference: item.reference, from: move.from, to: move.to, paidAfterCancel: move.paidAfterCancel === true });
   return true;
 }

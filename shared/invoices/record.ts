@@ -147,6 +147,7 @@ export function invoiceView(item: Item, keysFor: { personalData: Buffer; boletoL
     paid_at: str(item.paidAt),
     canceled_at: str(item.canceledAt),
     refunded_at: str(item.refundedAt),
+    paid_after_cancel: item.paidAfterCancel === true,
   };
   const pix = item.pix as PixFields | undefined;
   if (pix) Object.assign(view, { txid: pix.txid, copy: pix.copy });
@@ -185,7 +186,16 @@ export function cardTransaction(card: CardFields, totalCents: number) {
   };
 }
 
-/** The `invoice` object of invoice events (spec 6.1). */
+/** The `invoice` object of invoice events (spec 6.1); `paid_after_cancel`: a payment confirmed after the invoice was canceled. */
 export function invoiceEventData(item: Item, status: InvoiceStatus): Record<string, unknown> {
-  return { invoice: { reference: item.reference, invoice_no: item.invoiceNo, total: formatCents(Number(item.totalCents)), status, method: item.method } };
+  return {
+    invoice: {
+      reference: item.reference,
+      invoice_no: item.invoiceNo,
+      total: formatCents(Number(item.totalCents)),
+      status,
+      method: item.method,
+      paid_after_cancel: item.paidAfterCancel === true,
+    },
+  };
 }

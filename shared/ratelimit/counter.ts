@@ -2,17 +2,152 @@ import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { RateLimitedError, UnauthorizedError } from '../errors';
 import { type Db, type Item, isConditionalCheckFailed, itemFromConditionFailure } from '../storage/dynamo';
 import { type RetryBudget, retryBudget, retryTransient } from '../storage/contention';
-import { keys } from '../storage/keys';
+import { type ItemKey, keys } from '../storage/keys';
+import { cutoffOf, decide, isCurrentLog, normalizeLog, usesSlidingLog, WINDOW_MS } from './sliding-log';
 import { secondsUntilNextWindow, WINDOW_SECONDS, windowOf } from './window';
 
-export type IpHit = { table: string; limitClass: string; ip: string; limit: number; nowSeconds: number };
+/** The attribute holding a sliding log (shared/ratelimit/sliding-log.ts), on the account item and on RL# items. */
+export const LOG_ATTRIBUTE = 'rlLog';
+
+/** A per-IP log item: one per (class, IP), kept while calls come (TTL two windows after the last admitted call). */
+export function ipLogKey(limitClass: string, ip: string): ItemKey {
+  return { PK: `RL#${limitClass}#${ip}`, SK: 'RL' };
+}
+
+export type IpHit = { table: string; limitClass: string; ip: string; limit: number; nowMs: number };
+
+export type AccountHit = {
+  table: string;
+  accountId: string;
+  keyVersion: number;
+  limit: number;
+  nowMs: number;
+  /** Return the account item after the update (write routes use its settings). */
+  returnItem: boolean;
+};
+
+const MAX_ATTEMPTS = 4;
+
+function assertKeyVersion(keyVersion: number, old: Item | undefined): void {
+  if (!old) throw new UnauthorizedError('Invalid token');
+  if (old.kv !== keyVersion) throw new UnauthorizedError('Token revoked: the account keys were rotated');
+}
+
+/** What one log item is, for the shared algorithm below. */
+type LogTarget = {
+  table: string;
+  key: ItemKey;
+  limit: number;
+  nowMs: number;
+  /** The account item: every write also checks the token's key version, and a missing item is a 401. */
+  keyVersion?: number;
+  /** RL# items: the epoch second after which DynamoDB may delete the item. */
+  ttl?: number;
+  returnItem: boolean;
+};
+
+function guards(target: LogTarget): { condition: string; names: Record<string, string>; values: Record<string, unknown>; set: string } {
+  const names: Record<string, string> = { '#log': LOG_ATTRIBUTE };
+  const values: Record<string, unknown> = {};
+  let condition = '';
+  let set = '';
+  if (target.keyVersion !== undefined) {
+    condition = ' AND kv = :kv';
+    values[':kv'] = target.keyVersion;
+  }
+  if (target.ttl !== undefined) {
+    set = ', #ttl = :ttl';
+    names['#ttl'] = 'ttl';
+    values[':ttl'] = target.ttl;
+  }
+  return { condition, names, values, set };
+}
 
 /**
- * Per-IP limits: one item per (class, IP, minute), so every call is ONE conditional UpdateItem:
- * `ADD rlCnt 1` while under the limit. The item expires by TTL shortly after its minute.
+ * Sliding-log admission (shared/ratelimit/sliding-log.ts) with DynamoDB conditional writes, exact
+ * across instances: the common case is ONE UpdateItem, `size(log) = L AND log[0] <= now - 60 s`, that
+ * drops the oldest entry and appends now. When the condition fails, the old item (ALL_OLD) tells why:
+ * another key version → 401; a full log → 429 with the exact seconds until its oldest entry leaves
+ * the window; no log yet, or one written under another limit → it is rebuilt from the old one and
+ * written conditioned on the old one being unchanged (once per item, or per limit change).
+ */
+async function hitLog(db: Db, target: LogTarget, budget: RetryBudget): Promise<Item | undefined> {
+  const { condition, names, values, set } = guards(target);
+  const common = {
+    TableName: target.table,
+    Key: target.key,
+    ReturnValues: target.returnItem ? ('ALL_NEW' as const) : ('NONE' as const),
+    ReturnValuesOnConditionCheckFailure: 'ALL_OLD' as const,
+  };
+  const send = (command: UpdateCommand) => retryTransient(() => db.send(command), budget);
+  const checkOld = (old: Item | undefined) => {
+    if (target.keyVersion !== undefined) assertKeyVersion(target.keyVersion, old);
+  };
+  for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt += 1) {
+    let old: Item | undefined;
+    try {
+      const out = await send(
+        new UpdateCommand({
+          ...common,
+          UpdateExpression: `SET #log[${target.limit}] = :now${set} REMOVE #log[0]`,
+          ConditionExpression: `size(#log) = :limit AND #log[0] <= :cutoff${condition}`,
+          ExpressionAttributeNames: names,
+          ExpressionAttributeValues: { ...values, ':now': target.nowMs, ':limit': target.limit, ':cutoff': cutoffOf(target.nowMs) },
+        }),
+      );
+      return out.Attributes;
+    } catch (err) {
+      if (!isConditionalCheckFailed(err)) throw err;
+      old = itemFromConditionFailure(err);
+      checkOld(old);
+    }
+    const stored: unknown = old?.[LOG_ATTRIBUTE];
+    const decision = decide(normalizeLog(stored, target.limit), target.nowMs);
+    if (!decision.allowed) throw new RateLimitedError(decision.retryAfterSeconds);
+    // A current log that admits the call now: it changed under us (another call's write); count again.
+    if (isCurrentLog(stored, target.limit)) continue;
+    try {
+      const out = await send(
+        new UpdateCommand({
+          ...common,
+          UpdateExpression: `SET #log = :log${set}`,
+          ConditionExpression: `${stored === undefined ? 'attribute_not_exists(#log)' : '#log = :old'}${condition}`,
+          ExpressionAttributeNames: names,
+          ExpressionAttributeValues: { ...values, ':log': decision.log, ...(stored === undefined ? {} : { ':old': stored }) },
+        }),
+      );
+      return out.Attributes;
+    } catch (err) {
+      if (!isConditionalCheckFailed(err)) throw err;
+      checkOld(itemFromConditionFailure(err));
+      // Another call wrote the log first: count again against what it wrote.
+    }
+  }
+  throw new RateLimitedError(1);
+}
+
+/**
+ * Per-IP limits: one log item per (class, IP). Limits above MAX_LOGGED_LIMIT (load tests) fall back
+ * to fixed one-minute windows: one item per (class, IP, minute), `ADD rlCnt 1` while under the limit.
  */
 export async function hitIpCounter(db: Db, hit: IpHit, budget: RetryBudget = retryBudget()): Promise<void> {
-  const window = windowOf(hit.nowSeconds);
+  if (usesSlidingLog(hit.limit)) {
+    await hitLog(
+      db,
+      {
+        table: hit.table,
+        key: ipLogKey(hit.limitClass, hit.ip),
+        limit: hit.limit,
+        nowMs: hit.nowMs,
+        ttl: Math.ceil((hit.nowMs + 2 * WINDOW_MS) / 1000),
+        returnItem: false,
+      },
+      budget,
+    );
+    return;
+  }
+  const nowSeconds = hit.nowMs / 1000;
+  const window = windowOf(nowSeconds);
   try {
     await retryTransient(
       () =>
@@ -29,37 +164,34 @@ export async function hitIpCounter(db: Db, hit: IpHit, budget: RetryBudget = ret
       budget,
     );
   } catch (err) {
-    if (isConditionalCheckFailed(err)) throw new RateLimitedError(secondsUntilNextWindow(hit.nowSeconds));
+    if (isConditionalCheckFailed(err)) throw new RateLimitedError(secondsUntilNextWindow(nowSeconds));
     throw err;
   }
 }
 
-export type AccountHit = {
-  table: string;
-  accountId: string;
-  keyVersion: number;
-  limit: number;
-  nowSeconds: number;
-  /** Return the account item after the update (write routes use its settings). */
-  returnItem: boolean;
-};
-
-const MAX_ATTEMPTS = 4;
-
-function assertKeyVersion(hit: AccountHit, old: Item | undefined): void {
-  if (!old) throw new UnauthorizedError('Invalid token');
-  if (old.kv !== hit.keyVersion) throw new UnauthorizedError('Token revoked: the account keys were rotated');
+/**
+ * Per-account limits, logged on the account item itself so that the same conditional UpdateItem also
+ * checks the token's key version (revocation is immediate, at no extra cost).
+ */
+export async function hitAccountCounter(db: Db, hit: AccountHit, budget: RetryBudget = retryBudget()): Promise<Item | undefined> {
+  if (usesSlidingLog(hit.limit)) {
+    return hitLog(
+      db,
+      { table: hit.table, key: keys.account(hit.accountId), limit: hit.limit, nowMs: hit.nowMs, keyVersion: hit.keyVersion, returnItem: hit.returnItem },
+      budget,
+    );
+  }
+  return hitAccountWindow(db, hit, budget);
 }
 
 /**
- * Per-account limits, counted on the account item itself so that the same conditional UpdateItem
- * also checks the token's key version (revocation is immediate, at no extra cost): `rlCnt + 1` while
- * the window is current, the count under the limit and `kv` equal to the token's. When the condition
- * fails, the old item tells why: other key version → 401; full window → 429 with Retry-After; older
- * window → a second conditional update opens the new window (once per account per minute).
+ * Fixed one-minute windows on the account item, for limits above MAX_LOGGED_LIMIT: `rlCnt + 1` while
+ * the window is current, the count under the limit and `kv` equal to the token's; an older window is
+ * reopened by a second conditional update (once per account per minute).
  */
-export async function hitAccountCounter(db: Db, hit: AccountHit, budget: RetryBudget = retryBudget()): Promise<Item | undefined> {
-  const window = windowOf(hit.nowSeconds);
+async function hitAccountWindow(db: Db, hit: AccountHit, budget: RetryBudget): Promise<Item | undefined> {
+  const nowSeconds = hit.nowMs / 1000;
+  const window = windowOf(nowSeconds);
   const common = {
     TableName: hit.table,
     Key: keys.account(hit.accountId),
@@ -81,8 +213,8 @@ export async function hitAccountCounter(db: Db, hit: AccountHit, budget: RetryBu
     } catch (err) {
       if (!isConditionalCheckFailed(err)) throw err;
       const old = itemFromConditionFailure(err);
-      assertKeyVersion(hit, old);
-      if (old?.rlWin === window) throw new RateLimitedError(secondsUntilNextWindow(hit.nowSeconds));
+      assertKeyVersion(hit.keyVersion, old);
+      if (old?.rlWin === window) throw new RateLimitedError(secondsUntilNextWindow(nowSeconds));
     }
     try {
       const out = await send(
@@ -96,8 +228,7 @@ export async function hitAccountCounter(db: Db, hit: AccountHit, budget: RetryBu
       return out.Attributes;
     } catch (err) {
       if (!isConditionalCheckFailed(err)) throw err;
-      assertKeyVersion(hit, itemFromConditionFailure(err));
-      // Another call opened this window first: count again in it.
+      assertKeyVersion(hit.keyVersion, itemFromConditionFailure(err));
     }
   }
   throw new RateLimitedError(1);

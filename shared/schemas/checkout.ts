@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { moneyString } from './balance';
+import { singleLineText } from './text';
 
 /** The entry form's fields (application/x-www-form-urlencoded), for the OpenAPI document; shared/checkout/form.ts validates them. */
 export const checkoutEntryFormSchema = z
@@ -10,17 +11,17 @@ export const checkoutEntryFormSchema = z
       .regex(/^[A-Za-z0-9_.:-]{1,100}$/)
       .describe('Your reference for this sale: one checkout per tx_ref'),
     callback_url: z.url().max(2048).describe('https URL the payer returns to, with tx_ref and status added to its query'),
-    title: z.string().min(1).max(255),
+    title: singleLineText(255).min(1),
     quantity: z.string().regex(/^\d+$/).describe('1 to 100000'),
     amount: z
       .string()
       .regex(/^\d{1,13}(\.\d{1,2})?$/)
       .describe('Unit price, > 0, at most 2 decimals; amount × quantity at most 99999999.99'),
     email: z.email().max(255),
-    first_name: z.string().min(1).max(100),
-    last_name: z.string().min(1).max(100),
-    product_reference: z.string().max(100).optional(),
-    product_name: z.string().max(255).optional(),
+    first_name: singleLineText(100).min(1),
+    last_name: singleLineText(100).min(1),
+    product_reference: singleLineText(100).optional(),
+    product_name: singleLineText(255).optional(),
     signature: z
       .string()
       .regex(/^[0-9a-fA-F]{64}$/)

@@ -3,8 +3,10 @@ import { countryById } from '../reference/countries';
 import { stateByUf } from '../reference/states';
 import { isValidDocument } from './documents';
 import { countrySchema, stateSchema } from './reference';
+import { singleLineText } from './text';
 
-const text = (max: number) => z.string().trim().max(max);
+/** Free text: NFC, trimmed, no control, line-break or bidi-override characters, not only invisible ones (shared/schemas/text.ts). */
+const text = (max: number) => singleLineText(max);
 const optionalText = (max: number) => text(max).optional();
 
 const PHONE_MESSAGE = 'Must be a phone number of 8 to 20 digits';
@@ -88,7 +90,7 @@ export const customerResponseSchema = z.object({ customer: customerSchema }).met
 
 export const customerIdParamsSchema = z.object({ id: z.string().regex(/^\d{1,16}$/, 'Must be a numeric id') });
 
-const filter = z.string().trim().min(1).max(255).optional();
+const filter = singleLineText(255).min(1).optional();
 
 export const listCustomersQuerySchema = z.object({
   page: z.coerce.number().int().min(1).default(1),

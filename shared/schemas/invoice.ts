@@ -96,6 +96,9 @@ export const invoiceSchema = z
     paid_at: z.string().nullable(),
     canceled_at: z.string().nullable(),
     refunded_at: z.string().nullable(),
+    paid_after_cancel: z
+      .boolean()
+      .describe('True when the payment was confirmed after the invoice was canceled: the money is credited and the invoice PAID; refund it if the sale is off'),
     txid: z.string().optional(),
     copy: z.string().optional(),
     qrcode: z.string().optional(),

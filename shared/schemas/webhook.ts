@@ -1,7 +1,8 @@
 import { z } from 'zod';
+import { singleLineText } from './text';
 
 export const putWebhookBodySchema = z
-  .object({ url: z.string().min(1).max(255).describe('https only, port 443 or 8443, no credentials; its host must resolve only to public addresses') })
+  .object({ url: singleLineText(255).min(1).describe('https only, port 443 or 8443, no credentials; its host must resolve only to public addresses') })
   .meta({ id: 'SetWebhook' });
 
 export const webhookConfigSchema = z

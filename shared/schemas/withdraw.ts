@@ -1,4 +1,6 @@
 import { z } from 'zod';
+import { RAIL_LIMIT_CENTS } from '../invoices/create';
+import { formatCents } from '../money';
 import { moneyString } from './balance';
 import { calendarDate, moneyInput, payerDocument } from './charge';
 import { isValidDocument } from './documents';
@@ -25,9 +27,15 @@ export function pixKeyMatches(key: string, type: KeyType): boolean {
   }
 }
 
+/**
+ * The most one withdrawal reserves (amount + fee), in cents: the boleto and card charge limit, R$ 99,999,999.99,
+ * so no single movement out is larger than the largest single card or boleto movement in.
+ */
+export const WITHDRAW_LIMIT_CENTS = RAIL_LIMIT_CENTS.boleto;
+
 export const createWithdrawBodySchema = z
   .object({
-    amount: moneyInput(9_999_999_999.99),
+    amount: moneyInput(WITHDRAW_LIMIT_CENTS / 100).describe(`At most ${formatCents(WITHDRAW_LIMIT_CENTS)}, the account fee included (amount + fee)`),
     pixkey: z.string().trim().min(1).max(140),
     keytype: z.enum(KEY_TYPES),
     client: z.string().trim().max(255).optional(),
@@ -42,8 +50,7 @@ export const createWithdrawBodySchema = z
   })
   .meta({
     id: 'CreateWithdraw',
-    description:
-      'Pix keys: CPF and CNPJ as digits (check digits verified), EMAIL, PHONE as +55 with area code (E.164), EVP as a UUID. amount + the account fee are reserved at once.',
+    description: `Pix keys: CPF and CNPJ as digits (check digits verified), EMAIL, PHONE as +55 with area code (E.164), EVP as a UUID. amount + the account fee are reserved at once and together cannot exceed ${formatCents(WITHDRAW_LIMIT_CENTS)}.`,
   });
 
 export const withdrawSchema = z

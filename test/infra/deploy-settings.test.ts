@@ -123,7 +123,7 @@ describe('cfn-lint over the synthesized templates', () => {
   const dir = mkdtempSync(path.join(tmpdir(), 'cfn-lint-'));
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-  it('finds no errors in the default template nor in the custom-domain one', { timeout: 120_000 }, () => {
+  it('finds no errors in the default template nor in the custom-domain one', { timeout: 300_000 }, () => {
     const command = cfnLintCommand();
     if (!command) {
       throw new Error('cfn-lint is not installed: `python3 -m pip install cfn-lint` (or `pipx install cfn-lint`); .ci/run installs it on CI machines.');

@@ -11,6 +11,7 @@ import { AwsSolutionsChecks } from 'cdk-nag';
 import { describe, expect, it } from 'vitest';
 import { routeList, routes } from '../../shared/http/routes';
 import { keys } from '../../shared/storage/keys';
+import { ipLogKey } from '../../shared/ratelimit/counter';
 import { checkoutUpkeepWorker, queueList, queues, reconcileWorker, streamConsumerList, streamForwarder, sweepWorker } from '../../shared/queues';
 import { allAccountIds } from '../../shared/ledger/reconcile';
 import type { Db } from '../../shared/storage/dynamo';
@@ -512,7 +513,7 @@ describe('scheduled workers', () => {
  * read from the synthesized policies. Written out here from what each handler calls (functions/,
  * shared/): the local stack runs without IAM, so a missing action would only show on AWS.
  */
-const READ_COUNTER = 'UpdateItem ACCT#* [PK,SK,kv,rlWin,rlCnt]';
+const READ_COUNTER = 'UpdateItem ACCT#* [PK,SK,kv,rlLog,rlWin,rlCnt]';
 const WRITE_COUNTER = 'UpdateItem ACCT#*';
 const IDEMPOTENCY = ['PutItem IDEM#*', 'UpdateItem IDEM#*', 'DeleteItem IDEM#*'];
 /** Forwarded items leave the sweep's index: only its attributes may change. */
@@ -521,38 +522,43 @@ const LEAVE_SWEEP_INDEX_EVT = 'UpdateItem EVT#* [PK,SK,GSI2PK,GSI2SK]';
 /** A balance movement's immutable ledger entry (PK ACCT#<id>, SK LEDGER#…), in the movement's transaction (shared/ledger/movements.ts). */
 const LEDGER_ENTRY = 'PutItem ACCT#*';
 /** The hosted checkout's public routes count their calls per client IP. */
-const CHECKOUT_COUNTER = 'UpdateItem RL#checkout#* [PK,SK,rlCnt,ttl]';
+const CHECKOUT_COUNTER = 'UpdateItem RL#checkout#* [PK,SK,rlLog,rlCnt,ttl]';
+/** Every Bearer route counts calls whose token fails per client IP (shared/auth/gate.ts). */
+const UNAUTHENTICATED_COUNTER = 'UpdateItem RL#unauthenticated#* [PK,SK,rlLog,rlCnt,ttl]';
+/** The other public routes with table access (the provider's notifications, the boleto page) count per client IP. */
+const PUBLIC_COUNTER = 'UpdateItem RL#public#* [PK,SK,rlLog,rlCnt,ttl]';
 /** A card payment recorded: the card invoice and its pointer, the balance credit, invoice.paid, the checkout's move and order.paid. */
 const CHECKOUT_CARD_PAYMENT = ['PutItem INV#*', 'PutItem INVID#*', 'UpdateItem ACCT#*', LEDGER_ENTRY, 'PutItem EVT#*', 'UpdateItem CHK#*'];
 const EXPECTED_TABLE_ACCESS: Record<string, string[]> = {
-  AuthToken: ['UpdateItem RL#auth#* [PK,SK,rlCnt,ttl]', 'GetItem PUBKEY#*'],
-  GetBalance: [READ_COUNTER, 'GetItem ACCT#*'],
-  ListBalanceTransactions: [READ_COUNTER, 'Query ACCT#*'],
-  CreateCustomer: [WRITE_COUNTER, ...IDEMPOTENCY, 'PutItem ACCT#*', 'PutItem CUSTID#*'],
-  GetCustomer: [READ_COUNTER, 'GetItem ACCT#*'],
-  ListCustomers: [READ_COUNTER, 'Query ACCT#*'],
-  ListCountries: [READ_COUNTER],
-  ListStates: [READ_COUNTER],
-  SearchCep: ['UpdateItem RL#cep#* [PK,SK,rlCnt,ttl]', 'GetItem ACCT#*', 'GetItem CEP#*', 'PutItem CEP#*'],
-  CreatePixCharge: [WRITE_COUNTER, ...IDEMPOTENCY, 'PutItem INV#*', 'PutItem INVID#*'],
-  CreateBoletoCharge: [WRITE_COUNTER, ...IDEMPOTENCY, 'GetItem ACCT#*', 'PutItem INV#*', 'PutItem INVID#*'],
+  AuthToken: ['UpdateItem RL#auth#* [PK,SK,rlLog,rlCnt,ttl]', 'GetItem PUBKEY#*'],
+  GetBalance: [READ_COUNTER, UNAUTHENTICATED_COUNTER, 'GetItem ACCT#*'],
+  ListBalanceTransactions: [READ_COUNTER, UNAUTHENTICATED_COUNTER, 'Query ACCT#*'],
+  CreateCustomer: [WRITE_COUNTER, UNAUTHENTICATED_COUNTER, ...IDEMPOTENCY, 'PutItem ACCT#*', 'PutItem CUSTID#*'],
+  GetCustomer: [READ_COUNTER, UNAUTHENTICATED_COUNTER, 'GetItem ACCT#*'],
+  ListCustomers: [READ_COUNTER, UNAUTHENTICATED_COUNTER, 'Query ACCT#*'],
+  ListCountries: [READ_COUNTER, UNAUTHENTICATED_COUNTER],
+  ListStates: [READ_COUNTER, UNAUTHENTICATED_COUNTER],
+  SearchCep: [UNAUTHENTICATED_COUNTER, 'UpdateItem RL#cep#* [PK,SK,rlLog,rlCnt,ttl]', 'GetItem ACCT#*', 'GetItem CEP#*', 'PutItem CEP#*'],
+  CreatePixCharge: [WRITE_COUNTER, UNAUTHENTICATED_COUNTER, ...IDEMPOTENCY, 'PutItem INV#*', 'PutItem INVID#*'],
+  CreateBoletoCharge: [WRITE_COUNTER, UNAUTHENTICATED_COUNTER, ...IDEMPOTENCY, 'GetItem ACCT#*', 'PutItem INV#*', 'PutItem INVID#*'],
   // The counter and the balance credit are both UpdateItem on ACCT# items.
-  CreateCardCharge: [WRITE_COUNTER, ...IDEMPOTENCY, 'GetItem INV#*', 'PutItem INV#*', 'PutItem INVID#*', 'PutItem EVT#*', LEDGER_ENTRY],
-  ListInvoices: [READ_COUNTER, 'Query GSI1 ACCT#*#INVOICES'],
-  GetInvoice: [READ_COUNTER, 'GetItem INVID#*', 'GetItem INV#*'],
-  GetInvoiceByReference: [READ_COUNTER, 'GetItem INV#*'],
-  GetPixInvoiceByReference: [READ_COUNTER, 'GetItem INV#*'],
-  GetPixInvoiceByTxid: [READ_COUNTER, 'GetItem INV#*'],
-  CreateWithdraw: [WRITE_COUNTER, ...IDEMPOTENCY, 'PutItem WD#*', LEDGER_ENTRY],
-  GetWithdraw: [READ_COUNTER, 'GetItem WD#*'],
-  ListWithdrawals: [READ_COUNTER, 'Query GSI1 ACCT#*#WITHDRAWALS'],
-  GetWebhook: [READ_COUNTER, 'GetItem ACCT#*'],
-  PutWebhook: [WRITE_COUNTER],
-  RotateWebhookSecret: [WRITE_COUNTER],
-  TestWebhook: [WRITE_COUNTER, 'PutItem EVT#*'],
-  ListWebhookDeliveries: [READ_COUNTER, 'Query GSI1 ACCT#*#DELIVERIES'],
+  CreateCardCharge: [WRITE_COUNTER, UNAUTHENTICATED_COUNTER, ...IDEMPOTENCY, 'GetItem INV#*', 'PutItem INV#*', 'PutItem INVID#*', 'PutItem EVT#*', LEDGER_ENTRY],
+  ListInvoices: [READ_COUNTER, UNAUTHENTICATED_COUNTER, 'Query GSI1 ACCT#*#INVOICES'],
+  GetInvoice: [READ_COUNTER, UNAUTHENTICATED_COUNTER, 'GetItem INVID#*', 'GetItem INV#*'],
+  GetInvoiceByReference: [READ_COUNTER, UNAUTHENTICATED_COUNTER, 'GetItem INV#*'],
+  GetPixInvoiceByReference: [READ_COUNTER, UNAUTHENTICATED_COUNTER, 'GetItem INV#*'],
+  GetPixInvoiceByTxid: [READ_COUNTER, UNAUTHENTICATED_COUNTER, 'GetItem INV#*'],
+  CreateWithdraw: [WRITE_COUNTER, UNAUTHENTICATED_COUNTER, ...IDEMPOTENCY, 'PutItem WD#*', LEDGER_ENTRY],
+  GetWithdraw: [READ_COUNTER, UNAUTHENTICATED_COUNTER, 'GetItem WD#*'],
+  ListWithdrawals: [READ_COUNTER, UNAUTHENTICATED_COUNTER, 'Query GSI1 ACCT#*#WITHDRAWALS'],
+  GetWebhook: [READ_COUNTER, UNAUTHENTICATED_COUNTER, 'GetItem ACCT#*'],
+  PutWebhook: [WRITE_COUNTER, UNAUTHENTICATED_COUNTER],
+  RotateWebhookSecret: [WRITE_COUNTER, UNAUTHENTICATED_COUNTER],
+  TestWebhook: [WRITE_COUNTER, UNAUTHENTICATED_COUNTER, 'PutItem EVT#*'],
+  ListWebhookDeliveries: [READ_COUNTER, UNAUTHENTICATED_COUNTER, 'Query GSI1 ACCT#*#DELIVERIES'],
   // An invoice of a hosted checkout pays the checkout (or moves its order) in the same transaction.
   ProviderNotification: [
+    PUBLIC_COUNTER,
     'GetItem INV#*',
     'GetItem WD#*',
     'GetItem CHK#*',
@@ -563,7 +569,7 @@ const EXPECTED_TABLE_ACCESS: Record<string, string[]> = {
     'PutItem EVT#*',
     LEDGER_ENTRY,
   ],
-  BoletoPage: ['GetItem INV#*'],
+  BoletoPage: [PUBLIC_COUNTER, 'GetItem INV#*'],
   CheckoutEntry: [
     CHECKOUT_COUNTER,
     'GetItem PUBKEY#*',
@@ -578,7 +584,7 @@ const EXPECTED_TABLE_ACCESS: Record<string, string[]> = {
   CheckoutPage: [CHECKOUT_COUNTER, 'GetItem CHK#*', 'GetItem INV#*'],
   CheckoutCardPayment: [CHECKOUT_COUNTER, 'GetItem CHK#*', 'GetItem ACCT#*', 'GetItem INV#*', ...CHECKOUT_CARD_PAYMENT],
   CheckoutStatus: [CHECKOUT_COUNTER, 'GetItem CHK#*'],
-  GetCheckout: [READ_COUNTER, 'GetItem CHKTX#*', 'GetItem CHK#*'],
+  GetCheckout: [READ_COUNTER, UNAUTHENTICATED_COUNTER, 'GetItem CHKTX#*', 'GetItem CHK#*'],
   OpenApiDocument: [],
   Fallback: [],
   payoutsWorker: ['GetItem WD#*', 'UpdateItem WD#*'],
@@ -697,7 +703,7 @@ describe('least privilege', () => {
     const [update] = s.roleStatements(routes.balance.id).filter((st) => actionsOf([st]).includes('dynamodb:UpdateItem'));
     expect(update?.Condition).toEqual({
       'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': ['ACCT#*'] },
-      'ForAllValues:StringEquals': { 'dynamodb:Attributes': ['PK', 'SK', 'kv', 'rlWin', 'rlCnt'] },
+      'ForAllValues:StringEquals': { 'dynamodb:Attributes': ['PK', 'SK', 'kv', 'rlLog', 'rlWin', 'rlCnt'] },
       StringEqualsIfExists: { 'dynamodb:ReturnValues': ['NONE', 'UPDATED_OLD', 'UPDATED_NEW'] },
     });
   });
@@ -717,6 +723,10 @@ describe('least privilege', () => {
       [KEY.cep, keys.cep('01310100').PK, keys.account('acct_1').PK],
       [KEY.ipCounter('auth'), keys.ipCounter('auth', '203.0.113.9', 1).PK, keys.ipCounter('cep', '203.0.113.9', 1).PK],
       [KEY.ipCounter('checkout'), keys.ipCounter('checkout', '203.0.113.9', 1).PK, keys.ipCounter('auth', '203.0.113.9', 1).PK],
+      // The sliding logs: one item per (class, IP); 'unauthenticated' is not under RL#auth#*.
+      [KEY.ipCounter('auth'), ipLogKey('auth', '203.0.113.9').PK, ipLogKey('unauthenticated', '203.0.113.9').PK],
+      [KEY.ipCounter('unauthenticated'), ipLogKey('unauthenticated', '2001:db8::1').PK, ipLogKey('public', '2001:db8::1').PK],
+      [KEY.ipCounter('public'), ipLogKey('public', '203.0.113.9').PK, ipLogKey('checkout', '203.0.113.9').PK],
       // CHK# must not cover the tx_ref reservations (CHKTX#), nor CHKTX# the checkouts.
       [KEY.checkout, keys.checkout('CHK-ABCD2345').PK, keys.checkoutTxRef('acct_1', 'order-1').PK],
       [KEY.checkoutTxRef, keys.checkoutTxRef('acct_1', 'order-1').PK, keys.checkout('CHK-ABCD2345').PK],

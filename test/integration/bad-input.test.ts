@@ -846,9 +846,12 @@ describe('bad input on every route (fast-check, in-process handlers, the real lo
 });
 
 describe('the oddest strings in every slot of every route', () => {
-  /** Values past DynamoDB's 2,048-byte key limit, multi-byte, with NUL, lone surrogates and right-to-left marks. */
+  /**
+   * Values past DynamoDB's 2,048-byte key limit, multi-byte, with NUL, lone surrogates and right-to-left marks;
+   * 'é' × 1,021 is 2,042 bytes, the size of the public key that once answered 500 (issue 17).
+   */
   const STRANGE = '\u0000\ud800\u202e%2F..%00';
-  const ODD = ['a'.repeat(3_000), STRANGE, `${STRANGE}${'é'.repeat(1_500)}`];
+  const ODD = ['a'.repeat(3_000), STRANGE, `${STRANGE}${'é'.repeat(1_500)}`, 'é'.repeat(1_021)];
   const BODY_ODD = [STRANGE];
 
   it('path parameters, query values, Authorization and Idempotency-Key: never a 500, errors in the spec shapes, nothing written', async () => {
@@ -865,7 +868,9 @@ describe('the oddest strings in every slot of every route', () => {
           // Credentials in every odd form (routes without authentication ignore the header).
           ...(route.auth === 'none'
             ? []
-            : [odd, `Bearer ${odd}`, basic(odd, odd), basic(`PUB-${odd}`, 'x')].map((authorization) => ({ params, headers: { authorization } }))),
+            : [odd, `Bearer ${odd}`, `Bearer pgt_${odd}.${odd}`, basic(odd, odd), basic(`PUB-${odd}`, 'x'), basic(`PUB-${odd}`, `SEC-${'a'.repeat(48)}`)].map(
+                (authorization) => ({ params, headers: { authorization } }),
+              )),
         ];
         for (const input of attempts) expectSpecShape(route, await call(route, input), JSON.stringify(input).slice(0, 200));
       }
@@ -898,6 +903,84 @@ describe('the oddest strings in every slot of every route', () => {
       const after = await snapshot(accountId);
       expect(after, route.id).toEqual(explained(route, before, after, accepted));
     }
+  });
+});
+
+describe('text fields: control, bidi-override, lone-surrogate and invisible-only values answer 422 on that field, nothing written (issue 17)', () => {
+  /** Refused in every text field. */
+  const EVERYWHERE = ['\u0000', '\u0001', '\u001b', '\u007f', '\u0080', '\u0085', '\u009b', '\u009f', '\u202a', '\u202e', '\u2066', '\u2069'];
+  /** Refused in single-line fields only. */
+  const LINE_BREAKS = ['\n', '\r', '\r\n', '\t', '\u2028', '\u2029'];
+  /** JSON carries lone surrogates (escaped); a form body cannot (UTF-8 makes them U+FFFD). */
+  const SURROGATES = ['\ud800', '\udbff', '\udc00', '\udfff'];
+  const INVISIBLE = ['\u200b', '\u200c', '\u200d', '\u2060', '\ufeff', '\u200e', '\u200f', '\u3164', '\u00ad'];
+
+  /** A valid value with one forbidden character put somewhere in it, or a value made only of invisible characters. */
+  function spoiled(valid: string, multiLine: boolean, surrogates: boolean): fc.Arbitrary<string> {
+    const forbidden = [...EVERYWHERE, ...(multiLine ? [] : LINE_BREAKS), ...(surrogates ? SURROGATES : [])];
+    const inserted = fc.tuple(fc.constantFrom(...forbidden), fc.nat({ max: valid.length })).map(([bad, at]) => `${valid.slice(0, at)}${bad}${valid.slice(at)}`);
+    const invisibleOnly = fc.array(fc.constantFrom(...INVISIBLE), { minLength: 1, maxLength: 4 }).map((chars) => chars.join(''));
+    return fc.oneof({ arbitrary: inserted, weight: 4 }, { arbitrary: invisibleOnly, weight: 1 });
+  }
+
+  /** The text fields of each JSON route (multi-line ones marked) and a valid body for it. */
+  const jsonRoutes: [AnyRoute, () => Record<string, unknown>, string[], string[]][] = [
+    [routes.createCustomer, () => customerBody(fullAddress()), ['name', 'city', 'district', 'street', 'number'], []],
+    [routes.createPix, () => ({ ...validCharge(), client: 'Payer' }), ['item_name', 'invoice_no', 'client'], ['notes']],
+    [
+      routes.createBoleto,
+      () => ({ ...validCharge(), customer: customerId, instructions: 'Não receber após o vencimento' }),
+      ['item_name', 'invoice_no'],
+      ['notes', 'instructions'],
+    ],
+    [routes.createCard, () => ({ ...cardBody(), notes: 'fuzz' }), ['item_name', 'invoice_no', 'creditcard_holder', 'creditcard_brand'], ['notes']],
+    [
+      routes.createWithdraw,
+      () => ({ amount: 1, pixkey: 'fuzz@example.com', keytype: 'EMAIL', description: 'fuzz', client: 'Fornecedor' }),
+      ['description', 'client'],
+      [],
+    ],
+  ];
+
+  for (const [route, valid, singleLine, multiLine] of jsonRoutes) {
+    it(`${route.method} ${route.path}: ${[...singleLine, ...multiLine].join(', ')}`, async () => {
+      const body = valid();
+      const fieldArb = fc.oneof(
+        ...singleLine.map((field) => spoiled(String(body[field]), false, true).map((value) => [field, value] as const)),
+        ...multiLine.map((field) => spoiled(String(body[field]), true, true).map((value) => [field, value] as const)),
+      );
+      const before = await snapshot(accountId);
+      await fc.assert(
+        fc.asyncProperty(fieldArb, async ([field, value]) => {
+          const reply = await call(route, { body: JSON.stringify({ ...body, [field]: value }), headers: { ...auth, 'idempotency-key': `fz-${randomUUID()}` } });
+          const where = `${route.id} ${field}=${JSON.stringify(value)} → ${reply.status} ${reply.body.slice(0, 300)}`;
+          expect(reply.status, where).toBe(422);
+          expect(Object.keys((reply.json as { error: Record<string, string[]> }).error), where).toEqual([field]);
+        }),
+        { numRuns: 30 },
+      );
+      expect(await snapshot(accountId)).toEqual(before);
+    });
+  }
+
+  it(`${routes.checkoutEntry.method} ${routes.checkoutEntry.path}: title, first_name, last_name, product_reference, product_name (a 422 page listing the field)`, async () => {
+    const form = entryForm(cardKeys);
+    const fields = ['title', 'first_name', 'last_name', 'product_reference', 'product_name'];
+    const fieldArb = fc.oneof(...fields.map((field) => spoiled(form[field] ?? '', false, false).map((value) => [field, value] as const)));
+    const before = await snapshot(cardAccountId);
+    await fc.assert(
+      fc.asyncProperty(fieldArb, async ([field, value]) => {
+        const reply = await call(routes.checkoutEntry, { body: formText(Object.entries({ ...form, [field]: value })), headers: { 'content-type': FORM_TYPE } });
+        const where = `${field}=${JSON.stringify(value)} → ${reply.status} ${reply.body.slice(0, 300)}`;
+        expect(reply.status, where).toBe(422);
+        expect(
+          [...reply.body.matchAll(/<li data-field="([^"]+)">/g)].map((m) => m[1]),
+          where,
+        ).toEqual([field]);
+      }),
+      { numRuns: 40 },
+    );
+    expect(await snapshot(cardAccountId)).toEqual(before);
   });
 });
 

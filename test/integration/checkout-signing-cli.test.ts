@@ -203,5 +203,5 @@ describe('operator CLI: account disable / enable', () => {
     expect(enabled.json).toEqual({ account_id: accountId, disabled: false });
     expect((await show(accountId)).json).toMatchObject({ disabled: false });
     expect(await accountItem(accountId)).toMatchObject({ disabled: false });
-  }, 60_000);
+  }, 120_000);
 });

@@ -53,7 +53,7 @@ describe('operator CLI: npm run admin -- account ...', () => {
     expect((await call('GET', '/api/balance', { headers: bearer(await tokenFor(fresh)) })).status).toBe(200);
   });
 
-  it('exits non-zero with a one-line message on stderr for bad input', async () => {
+  it('exits non-zero with a one-line message on stderr for bad input', { timeout: 180_000 }, async () => {
     const cases = [
       ['account', 'create'],
       ['account', 'create', '--name', 'X', '--methods', 'pix,bitcoin'],

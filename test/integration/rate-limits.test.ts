@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { basic, bearer, call, newAccount, tokenFor, uniqueIp, withinOneWindow } from '../support/api';
+import { RateLimitedError, UnauthorizedError } from '../../shared/errors';
+import { hitAccountCounter, hitIpCounter } from '../../shared/ratelimit/counter';
+import { accountStore, basic, bearer, call, newAccount, stack, tokenFor, uniqueIp, withinOneWindow } from '../support/api';
 
 function retryAfter(headers: Record<string, string | string[] | undefined>): number {
   return Number(headers['retry-after']);
@@ -45,5 +47,55 @@ describe('rate limits (spec 8)', () => {
     for (const reply of limited) expect(retryAfter(reply.headers)).toBeGreaterThanOrEqual(1);
     const other = await tokenFor(await newAccount());
     expect((await call('GET', '/api/balance', { headers: bearer(other) })).status).toBe(200);
+  });
+});
+
+/** The counters themselves, against the local table, on a clock the test sets (milliseconds). */
+describe('sliding-log counters (shared/ratelimit/counter.ts, issue 17 item 5)', () => {
+  const T = Math.floor(Date.now() / 60_000) * 60_000 + 10 * 60_000;
+  const ipHit = (ip: string, nowMs: number, limit = 10) => hitIpCounter(accountStore().db, { table: stack().tableName, limitClass: 'auth', ip, limit, nowMs });
+  const outcome = (p: Promise<unknown>) =>
+    p.then(
+      () => 'ok',
+      (err: unknown) => (err instanceof RateLimitedError ? `429 ${String(err.details?.retryAfterSeconds)}` : err instanceof UnauthorizedError ? '401' : String(err)),
+    );
+
+  it('refuses calls across a clock-minute boundary until the oldest of the last 10 is 60 s old, with that Retry-After', async () => {
+    const ip = uniqueIp();
+    for (let i = 0; i < 10; i += 1) expect(await outcome(ipHit(ip, T + 59_000 + i * 100))).toBe('ok');
+    expect(await outcome(ipHit(ip, T + 60_500))).toBe('429 59');
+    expect(await outcome(ipHit(ip, T + 118_999))).toBe('429 1');
+    expect(await outcome(ipHit(ip, T + 119_000))).toBe('ok');
+    expect(await outcome(ipHit(ip, T + 119_050))).toBe('429 1');
+    expect(await outcome(ipHit(ip, T + 119_100))).toBe('ok');
+  });
+
+  it('admits exactly the limit under concurrency, first call of a new item included', async () => {
+    const ip = uniqueIp();
+    const results = await Promise.all(Array.from({ length: 30 }, (_, i) => outcome(ipHit(ip, T + i))));
+    expect(results.filter((r) => r === 'ok')).toHaveLength(10);
+    expect(results.filter((r) => r.startsWith('429 '))).toHaveLength(20);
+  });
+
+  it('keeps the most recent calls when the limit changes: lowered, the log is cut; raised, it is padded', async () => {
+    const ip = uniqueIp();
+    for (let i = 0; i < 10; i += 1) expect(await outcome(ipHit(ip, T + i * 1000))).toBe('ok');
+    // Lowered to 5: the last five calls (T+5 s..T+9 s) fill it; the oldest of them leaves at T+65 s.
+    expect(await outcome(ipHit(ip, T + 30_000, 5))).toBe('429 35');
+    expect(await outcome(ipHit(ip, T + 65_000, 5))).toBe('ok');
+    // Raised to 8: the five logged calls (T+6 s..T+9 s, T+65 s) stay, three slots are free.
+    for (let i = 0; i < 3; i += 1) expect(await outcome(ipHit(ip, T + 65_100 + i, 8))).toBe('ok');
+    expect(await outcome(ipHit(ip, T + 65_103, 8))).toBe('429 1');
+    expect(await outcome(ipHit(ip, T + 66_000, 8))).toBe('ok');
+  });
+
+  it('checks the key version on every account call, a full log included: a rotated key is 401, never 429', async () => {
+    const keys = await newAccount();
+    const hit = (nowMs: number, keyVersion = 1) =>
+      hitAccountCounter(accountStore().db, { table: stack().tableName, accountId: keys.account_id, keyVersion, limit: 3, nowMs, returnItem: false });
+    for (let i = 0; i < 3; i += 1) expect(await outcome(hit(T + i))).toBe('ok');
+    expect(await outcome(hit(T + 10))).toBe('429 60');
+    expect(await outcome(hit(T + 10, 2))).toBe('401');
+    expect(await outcome(hitAccountCounter(accountStore().db, { table: stack().tableName, accountId: 'acct_nosuch', keyVersion: 1, limit: 3, nowMs: T, returnItem: false }))).toBe('401');
   });
 });

@@ -137,7 +137,7 @@ describe('operator CLI: account reconcile', () => {
     expect(run.stderr).toMatch(/acct_doesnotexist/);
   });
 
-  it('refuses bad flags with exit 2 and one line on stderr, nothing on stdout', async () => {
+  it('refuses bad flags with exit 2 and one line on stderr, nothing on stdout', { timeout: 180_000 }, async () => {
     const cases = [[], ['--account', accountId, '--all'], ['--account', ''], ['--all=yes'], ['--acount', accountId], ['--account']];
     const runs = await Promise.all(cases.map((args) => reconcile(...args)));
     for (const [index, run] of runs.entries()) {

@@ -9,7 +9,7 @@ describe('parseConfig', () => {
       tableName: 'payment-gateway-test',
       masterKeySecretId: 'payment-gateway/test/master-key',
       tokenTtlSeconds: 30 * 24 * 60 * 60,
-      rateLimits: { auth: 10, cep: 30, checkout: 120, account: 60 },
+      rateLimits: { auth: 10, cep: 30, checkout: 120, unauthenticated: 60, public: 300, account: 60 },
       checkout: { ttlSeconds: 86_400 },
       idempotency: { lockSeconds: 60, ttlSeconds: 24 * 60 * 60 },
       cep: { provider: 'public', timeoutMs: 3000 },
@@ -31,12 +31,14 @@ describe('parseConfig', () => {
       RATE_LIMIT_CEP_PER_MINUTE: '7',
       RATE_LIMIT_ACCOUNT_PER_MINUTE: '1000',
       RATE_LIMIT_CHECKOUT_PER_MINUTE: '9',
+      RATE_LIMIT_UNAUTHENTICATED_PER_MINUTE: '11',
+      RATE_LIMIT_PUBLIC_PER_MINUTE: '13',
       CHECKOUT_TTL: '600',
       IDEMPOTENCY_LOCK_SECONDS: '15',
       IDEMPOTENCY_TTL_SECONDS: '172800',
     });
     expect(config.tokenTtlSeconds).toBe(3600);
-    expect(config.rateLimits).toEqual({ auth: 5, cep: 7, checkout: 9, account: 1000 });
+    expect(config.rateLimits).toEqual({ auth: 5, cep: 7, checkout: 9, unauthenticated: 11, public: 13, account: 1000 });
     expect(config.checkout.ttlSeconds).toBe(600);
     expect(config.idempotency).toEqual({ lockSeconds: 15, ttlSeconds: 172_800 });
   });
@@ -90,6 +92,8 @@ describe('parseConfig', () => {
     ['RATE_LIMIT_CEP_PER_MINUTE', '3.5'],
     ['RATE_LIMIT_ACCOUNT_PER_MINUTE', '0'],
     ['RATE_LIMIT_ACCOUNT_PER_MINUTE', '-60'],
+    ['RATE_LIMIT_UNAUTHENTICATED_PER_MINUTE', '0'],
+    ['RATE_LIMIT_PUBLIC_PER_MINUTE', 'many'],
     ['TOKEN_TTL_SECONDS', '30d'],
     ['IDEMPOTENCY_LOCK_SECONDS', 'NaN'],
     ['BANK_TIMEOUT_MS', '0'],

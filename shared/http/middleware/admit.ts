@@ -1,12 +1,20 @@
 import { admit } from '../../auth/gate';
 import { type PipelineMiddleware, header } from '../state';
 
+/** An IPv4 or IPv6 literal as API Gateway gives it; anything else is counted under one shared name. */
+const IP_LITERAL = /^[0-9A-Fa-f.:]{2,45}$/;
+
+/** The client address the per-IP counters use (it reaches a table key: its shape and length are checked first). */
+export function clientIp(sourceIp: string | undefined): string {
+  return sourceIp !== undefined && IP_LITERAL.test(sourceIp) ? sourceIp : 'unknown';
+}
+
 /** Authentication and rate limiting, before the body is even parsed. */
 export function admitCaller(): PipelineMiddleware {
   return {
     before: async (request) => {
       const { state } = request.context;
-      const sourceIp = request.event.requestContext?.http?.sourceIp ?? 'unknown';
+      const sourceIp = clientIp(request.event.requestContext?.http?.sourceIp);
       state.caller = await admit(state.route, { authorization: header(request, 'authorization'), sourceIp }, state.runtime, state.budget);
     },
   };

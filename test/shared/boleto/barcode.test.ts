@@ -2,7 +2,16 @@ import { codBarras2LinhaDigitavel, identificarDataComNovoFator2025, identificarV
 import { boletoBancarioCodigoBarras, boletoBancarioLinhaDigitavel } from 'boleto-brasileiro-validator';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { MAX_BOLETO_CENTS, barcodeFromDigitable, buildBarcode, digitableLine, dueDateFactor, formatDigitableLine } from '../../../shared/boleto/barcode';
+import {
+  MAX_BOLETO_CENTS,
+  barcodeFromDigitable,
+  buildBarcode,
+  digitableLine,
+  dueDateFactor,
+  dueDateOfFactor,
+  formatDigitableLine,
+  lastEncodableDueDate,
+} from '../../../shared/boleto/barcode';
 
 // Independent check-digit arithmetic, written from the FEBRABAN rules rather than from the module.
 
@@ -249,5 +258,44 @@ describe('properties', () => {
       }),
       { numRuns: 500 },
     );
+  });
+});
+
+describe('lastEncodableDueDate and dueDateOfFactor: the due dates a barcode can carry', () => {
+  it.each([
+    ['2025-02-22', '2049-10-13'],
+    ['2026-07-01', '2049-10-13'],
+    ['2049-10-13', '2049-10-13'],
+    ['2049-10-14', plusDays(17_999)], // the next cycle began: its own factor 9999
+    ['2024-12-31', '2049-10-13'], // before the cycle began (never in production): the first cycle
+  ])('issued on %s → at most %s', (today, last) => {
+    expect(lastEncodableDueDate(today)).toBe(last);
+  });
+
+  it('the last encodable day carries factor 9999 and reads back as itself, independently decoded; the next day wraps to a past date', () => {
+    const last = lastEncodableDueDate('2026-01-15');
+    const barcode = buildBarcode({ bankCode: '341', amountCents: 1000, dueDate: last, freeField: '1'.repeat(25) });
+    expect(barcode.slice(5, 9)).toBe('9999');
+    expect(dueDateOfFactor(9999, '2026-01-15')).toBe(last);
+    expect(identificarDataComNovoFator2025(barcode, 'CODIGO_DE_BARRAS').toISOString().slice(0, 10)).toBe(last);
+    const next = plusDays(9000);
+    const wrapped = buildBarcode({ bankCode: '341', amountCents: 1000, dueDate: next, freeField: '1'.repeat(25) });
+    expect(dueDateOfFactor(Number(wrapped.slice(5, 9)), '2026-01-15')).toBe('2025-02-22');
+    expect(next > last).toBe(true);
+  });
+
+  it('every date of the current cycle round-trips through its factor', () => {
+    fc.assert(
+      fc.property(fc.integer({ min: 0, max: 8999 }), fc.integer({ min: 0, max: 8999 }), (issuedDays, dueDays) => {
+        const today = plusDays(issuedDays);
+        const due = plusDays(dueDays);
+        expect(due <= lastEncodableDueDate(today)).toBe(true);
+        expect(dueDateOfFactor(dueDateFactor(due), today)).toBe(due);
+      }),
+    );
+  });
+
+  it.each([999, 10_000, 1000.5, Number.NaN])('dueDateOfFactor refuses the factor %d', (factor) => {
+    expect(() => dueDateOfFactor(factor, '2026-01-15')).toThrow();
   });
 });
