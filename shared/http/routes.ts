@@ -523,7 +523,8 @@ export const routes = {
 export const routeList: readonly AnyRoute[] = Object.values(routes);
 
 const notificationId = z.string().min(1).max(100);
-const occurredAt = z.iso.datetime().optional();
+/** ISO 8601 UTC; 40 characters bound it with room for any fraction the provider sends (its adapter sets no length). */
+const occurredAt = z.iso.datetime().max(40).optional();
 
 /**
  * The simulated provider's notifications, as its adapter parses them (shared/providers/simulated.ts,

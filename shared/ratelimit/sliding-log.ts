@@ -42,9 +42,13 @@ export function cutoffOf(nowMs: number, windowMs = WINDOW_MS): number {
   return nowMs - windowMs;
 }
 
-/** Whole seconds (at least 1) until the oldest admission leaves the window and frees a slot: Retry-After. */
+/**
+ * Whole seconds until the oldest admission leaves the window and frees a slot: Retry-After, from 1 to
+ * the window. (Concurrent calls stamp their times before their writes land, so the oldest entry may be
+ * a few milliseconds after `now`: never more than a window away.)
+ */
 export function retryAfterSeconds(oldestMs: number, nowMs: number, windowMs = WINDOW_MS): number {
-  return Math.max(1, Math.ceil((oldestMs + windowMs - nowMs) / 1000));
+  return Math.min(Math.ceil(windowMs / 1000), Math.max(1, Math.ceil((oldestMs + windowMs - nowMs) / 1000)));
 }
 
 export type LogDecision = { allowed: true; log: number[] } | { allowed: false; retryAfterSeconds: number };

@@ -542,7 +542,16 @@ const EXPECTED_TABLE_ACCESS: Record<string, string[]> = {
   CreatePixCharge: [WRITE_COUNTER, UNAUTHENTICATED_COUNTER, ...IDEMPOTENCY, 'PutItem INV#*', 'PutItem INVID#*'],
   CreateBoletoCharge: [WRITE_COUNTER, UNAUTHENTICATED_COUNTER, ...IDEMPOTENCY, 'GetItem ACCT#*', 'PutItem INV#*', 'PutItem INVID#*'],
   // The counter and the balance credit are both UpdateItem on ACCT# items.
-  CreateCardCharge: [WRITE_COUNTER, UNAUTHENTICATED_COUNTER, ...IDEMPOTENCY, 'GetItem INV#*', 'PutItem INV#*', 'PutItem INVID#*', 'PutItem EVT#*', LEDGER_ENTRY],
+  CreateCardCharge: [
+    WRITE_COUNTER,
+    UNAUTHENTICATED_COUNTER,
+    ...IDEMPOTENCY,
+    'GetItem INV#*',
+    'PutItem INV#*',
+    'PutItem INVID#*',
+    'PutItem EVT#*',
+    LEDGER_ENTRY,
+  ],
   ListInvoices: [READ_COUNTER, UNAUTHENTICATED_COUNTER, 'Query GSI1 ACCT#*#INVOICES'],
   GetInvoice: [READ_COUNTER, UNAUTHENTICATED_COUNTER, 'GetItem INVID#*', 'GetItem INV#*'],
   GetInvoiceByReference: [READ_COUNTER, UNAUTHENTICATED_COUNTER, 'GetItem INV#*'],

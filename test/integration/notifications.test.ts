@@ -60,7 +60,6 @@ describe('provider notifications: the payment confirmation', () => {
     const reference = String(boleto.invoice.reference);
     expect((await notify(notification('cancel', { reference }))).json).toEqual({ received: true, applied: true });
     expect(await invoice(reference)).toMatchObject({ status: 'CANCELED', canceled_at: expect.any(String) });
-    expect((await notify(notification('boleto-paid', { reference }))).json).toEqual({ received: true, applied: false });
     expect((await notify(notification('refund', { reference }))).json).toEqual({ received: true, applied: false });
     expect(await availableBalance(auth)).toBe('0.00');
 

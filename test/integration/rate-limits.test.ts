@@ -57,7 +57,8 @@ describe('sliding-log counters (shared/ratelimit/counter.ts, issue 17 item 5)', 
   const outcome = (p: Promise<unknown>) =>
     p.then(
       () => 'ok',
-      (err: unknown) => (err instanceof RateLimitedError ? `429 ${String(err.details?.retryAfterSeconds)}` : err instanceof UnauthorizedError ? '401' : String(err)),
+      (err: unknown) =>
+        err instanceof RateLimitedError ? `429 ${String(err.details?.retryAfterSeconds)}` : err instanceof UnauthorizedError ? '401' : String(err),
     );
 
   it('refuses calls across a clock-minute boundary until the oldest of the last 10 is 60 s old, with that Retry-After', async () => {
@@ -96,6 +97,10 @@ describe('sliding-log counters (shared/ratelimit/counter.ts, issue 17 item 5)', 
     for (let i = 0; i < 3; i += 1) expect(await outcome(hit(T + i))).toBe('ok');
     expect(await outcome(hit(T + 10))).toBe('429 60');
     expect(await outcome(hit(T + 10, 2))).toBe('401');
-    expect(await outcome(hitAccountCounter(accountStore().db, { table: stack().tableName, accountId: 'acct_nosuch', keyVersion: 1, limit: 3, nowMs: T, returnItem: false }))).toBe('401');
+    expect(
+      await outcome(
+        hitAccountCounter(accountStore().db, { table: stack().tableName, accountId: 'acct_nosuch', keyVersion: 1, limit: 3, nowMs: T, returnItem: false }),
+      ),
+    ).toBe('401');
   });
 });

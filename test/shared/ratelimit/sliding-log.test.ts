@@ -111,6 +111,11 @@ describe('retryAfterSeconds and cutoffOf', () => {
     expect(retryAfterSeconds(T - 10_001, T)).toBe(50);
   });
 
+  it('never exceeds the window, even when a concurrent call stamped the oldest entry after now', () => {
+    expect(retryAfterSeconds(T + 40, T)).toBe(60);
+    expect(decide([T + 40, T + 50], T)).toEqual({ allowed: false, retryAfterSeconds: 60 });
+  });
+
   it('puts the cutoff one window back', () => {
     expect(cutoffOf(T)).toBe(T - 60_000);
     expect(cutoffOf(T, 1000)).toBe(T - 1000);

@@ -1,0 +1,281 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { request } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildOpenApiDocument } from '../../shared/http/openapi';
+import { routeList } from '../../shared/http/routes';
+import { SIMULATED_CARDS, SIMULATED_SIGNATURE_HEADER } from '../../shared/providers/simulated';
+import { signatureHeader } from '../../shared/signatures/hmac-header';
+import { basic, bearer, newAccount, stack, tokenFor } from '../support/api';
+import { cardBody, common, createCustomerWithAddress } from '../support/charges';
+import { cardFields, entryForm } from '../support/checkout';
+import { customerBody } from '../support/customers';
+import { freePort } from '../support/free-port';
+import { notification, providerSecret } from '../support/provider';
+
+/**
+ * Stoplight Prism as a validating proxy (`prism proxy`) in front of the local stack, over the document
+ * buildOpenApiDocument generates: a representative call of every route, its success and the declared
+ * errors that are cheap to reach, each checked against the document. Prism reports every disagreement
+ * in an `sl-violations` header; a response violation means the document does not say what the route
+ * answers. Requests that are invalid on purpose (to reach a 400 or 422) carry their request violations,
+ * which are expected; their responses must still match.
+ */
+
+const root = resolve(__dirname, '../..');
+const prismCli = join(root, 'node_modules/@stoplight/prism-cli/dist/index.js');
+
+type Violation = { location: string[]; severity: string; code?: string | number; message: string };
+type Proxied = { status: number; headers: Record<string, string | string[] | undefined>; text: string; json: unknown; violations: Violation[] };
+type Probe = { route: string; what: string; expected: number; invalidRequest?: boolean; reply: Proxied };
+
+let prism: ChildProcess | undefined;
+let prismPort = 0;
+let workDir = '';
+let prismLog = '';
+
+function through(method: string, path: string, options: { headers?: Record<string, string>; body?: string | object } = {}): Promise<Proxied> {
+  const body = options.body === undefined ? undefined : typeof options.body === 'string' ? options.body : JSON.stringify(options.body);
+  const headers: Record<string, string> = {
+    ...(body !== undefined && typeof options.body === 'object' ? { 'content-type': 'application/json' } : {}),
+    ...(body !== undefined ? { 'content-length': String(Buffer.byteLength(body)) } : {}),
+    ...options.headers,
+  };
+  return new Promise((done, fail) => {
+    const req = request({ method, hostname: '127.0.0.1', port: prismPort, path, headers }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (c: Buffer) => chunks.push(c));
+      res.on('end', () => {
+        const text = Buffer.concat(chunks).toString('utf8');
+        let json: unknown;
+        try {
+          json = JSON.parse(text);
+        } catch {
+          json = undefined;
+        }
+        const raw = res.headers['sl-violations'];
+        const violations = typeof raw === 'string' && raw !== '' ? (JSON.parse(raw) as Violation[]) : [];
+        done({ status: res.statusCode ?? 0, headers: res.headers, text, json, violations });
+      });
+    });
+    req.on('error', fail);
+    if (body !== undefined) req.write(body);
+    req.end();
+  });
+}
+
+async function waitForPrism(deadline: number): Promise<void> {
+  for (;;) {
+    if (prism?.exitCode !== null) throw new Error(`prism exited: ${prismLog.slice(-2000)}`);
+    const up = await through('GET', '/developers/openapi.yaml').then(
+      (r) => r.status === 200,
+      () => false,
+    );
+    if (up) return;
+    if (Date.now() > deadline) throw new Error(`prism did not start: ${prismLog.slice(-2000)}`);
+    await new Promise((r) => setTimeout(r, 200));
+  }
+}
+
+const FORM = { 'content-type': 'application/x-www-form-urlencoded' };
+const form = (fields: Record<string, string>) => new URLSearchParams(fields).toString();
+
+beforeAll(async () => {
+  workDir = await mkdtemp(join(tmpdir(), 'prism-contract-'));
+  const documentFile = join(workDir, 'openapi.json');
+  await writeFile(documentFile, JSON.stringify(buildOpenApiDocument(routeList)));
+  prismPort = await freePort();
+  prism = spawn(process.execPath, [prismCli, 'proxy', documentFile, stack().baseUrl, '--host', '127.0.0.1', '--port', String(prismPort)], {
+    cwd: root,
+    env: { ...process.env, SCARF_ANALYTICS: 'false', DO_NOT_TRACK: '1' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  prism.stdout?.on('data', (c: Buffer) => (prismLog += c.toString('utf8')));
+  prism.stderr?.on('data', (c: Buffer) => (prismLog += c.toString('utf8')));
+  await waitForPrism(Date.now() + 30_000);
+}, 45_000);
+
+afterAll(async () => {
+  if (prism && prism.exitCode === null) {
+    const exited = new Promise((r) => prism?.once('exit', r));
+    prism.kill('SIGTERM');
+    await exited;
+  }
+  if (workDir) await rm(workDir, { recursive: true, force: true });
+});
+
+/** Every route's representative calls, run in order (later calls use what earlier ones created). */
+async function probeEveryRoute(): Promise<Probe[]> {
+  const probes: Probe[] = [];
+  const probe = async (route: string, what: string, expected: number, call: Promise<Proxied>, invalidRequest = false) => {
+    const reply = await call;
+    probes.push({ route, what, expected, invalidRequest, reply });
+    return reply;
+  };
+  const keys = await newAccount();
+  const auth = bearer(await tokenFor(keys));
+  const json = { ...auth, 'content-type': 'application/json' };
+
+  await probe('AuthToken', 'keys', 200, through('POST', '/api/auth', { headers: { authorization: basic(keys.public_key, keys.secret_key) } }));
+  await probe('AuthToken', 'wrong secret', 401, through('POST', '/api/auth', { headers: { authorization: basic(keys.public_key, 'SEC-wrong') } }));
+  await probe('AuthToken', 'not Basic', 400, through('POST', '/api/auth', { headers: { authorization: 'Basic %%%' } }));
+  await probe('GetBalance', 'balance', 200, through('GET', '/api/balance', { headers: auth }));
+  await probe('GetBalance', 'bad token', 401, through('GET', '/api/balance', { headers: bearer('garbage') }));
+  await probe('ListBalanceTransactions', 'statement', 200, through('GET', '/api/balance/transactions', { headers: auth }));
+  await probe('ListBalanceTransactions', 'bad type', 422, through('GET', '/api/balance/transactions?type=nope', { headers: auth }), true);
+
+  const customer = await probe('CreateCustomer', 'customer', 200, through('POST', '/api/customer', { headers: json, body: customerBody() }));
+  const customerId = (customer.json as { customer: { id: number } }).customer.id;
+  await probe('CreateCustomer', 'no name', 422, through('POST', '/api/customer', { headers: json, body: customerBody({ name: '' }) }), true);
+  await probe('CreateCustomer', 'not an object', 400, through('POST', '/api/customer', { headers: json, body: '[1]' }), true);
+  const key = `prism-${Date.now()}`;
+  await probe('CreateCustomer', 'keyed', 200, through('POST', '/api/customer', { headers: { ...json, 'idempotency-key': key }, body: customerBody() }));
+  await probe(
+    'CreateCustomer',
+    'key reused with another body',
+    422,
+    through('POST', '/api/customer', { headers: { ...json, 'idempotency-key': key }, body: customerBody({ name: 'Outra Pessoa' }) }),
+  );
+  await probe('GetCustomer', 'customer', 200, through('GET', `/api/customer/${customerId}`, { headers: auth }));
+  await probe('GetCustomer', 'unknown', 404, through('GET', '/api/customer/999999999', { headers: auth }));
+  await probe('GetCustomer', 'non-numeric', 400, through('GET', '/api/customer/abc', { headers: auth }), true);
+  await probe('ListCustomers', 'customers', 200, through('GET', '/api/customers', { headers: auth }));
+  await probe('ListCountries', 'countries', 200, through('GET', '/api/country/all', { headers: auth }));
+  await probe('ListStates', 'states', 200, through('GET', '/api/state/all', { headers: auth }));
+  await probe('SearchCep', 'known CEP', 200, through('GET', '/api/cep/search/20040-020', { headers: auth }));
+  await probe('SearchCep', 'malformed', 422, through('GET', '/api/cep/search/12', { headers: auth }));
+
+  const pix = await probe('CreatePixCharge', 'pix', 200, through('POST', '/api/pix/create', { headers: json, body: common() }));
+  const pixInvoice = (pix.json as { invoice: { reference: string; txid: string } }).invoice;
+  const boletoCustomer = await createCustomerWithAddress(auth);
+  const boleto = await probe(
+    'CreateBoletoCharge',
+    'boleto',
+    200,
+    through('POST', '/api/boleto/create', { headers: json, body: { ...common(), customer: boletoCustomer } }),
+  );
+  const boletoInvoice = (boleto.json as { invoice: { reference: string; boleto: string } }).invoice;
+  const card = await probe('CreateCardCharge', 'approved', 200, through('POST', '/api/creditcard/create', { headers: json, body: cardBody({ amount: 500 }) }));
+  const cardInvoice = (card.json as { invoice: { reference: string } }).invoice;
+  await probe(
+    'CreateCardCharge',
+    'declined',
+    400,
+    through('POST', '/api/creditcard/create', { headers: json, body: cardBody({ creditcard_number: SIMULATED_CARDS.declined }) }),
+  );
+  await probe(
+    'CreateCardCharge',
+    'processor failure',
+    502,
+    through('POST', '/api/creditcard/create', { headers: json, body: cardBody({ creditcard_number: SIMULATED_CARDS.providerError }) }),
+  );
+  await probe('ListInvoices', 'invoices', 200, through('GET', '/api/invoices', { headers: auth }));
+  const invoices = await through('GET', '/api/invoices', { headers: auth });
+  const invoiceId = (invoices.json as { invoices: { id: number }[] }).invoices[0]?.id ?? 0;
+  await probe('GetInvoice', 'invoice', 200, through('GET', `/api/invoice/${invoiceId}`, { headers: auth }));
+  await probe('GetInvoice', 'unknown', 404, through('GET', '/api/invoice/999999999', { headers: auth }));
+  await probe('GetInvoice', 'non-numeric', 400, through('GET', '/api/invoice/abc', { headers: auth }), true);
+  await probe('GetInvoiceByReference', 'invoice', 200, through('GET', `/api/invoice/ref/${cardInvoice.reference}`, { headers: auth }));
+  await probe('GetInvoiceByReference', 'unknown', 404, through('GET', '/api/invoice/ref/INV-ZZZZZZ', { headers: auth }));
+  await probe('GetPixInvoiceByReference', 'invoice', 200, through('GET', `/api/pix/invoice/${pixInvoice.reference}`, { headers: auth }));
+  await probe('GetPixInvoiceByReference', 'not Pix', 404, through('GET', `/api/pix/invoice/${cardInvoice.reference}`, { headers: auth }));
+  await probe('GetPixInvoiceByTxid', 'invoice', 200, through('GET', `/api/pix/txid/${pixInvoice.txid}`, { headers: auth }));
+  await probe('GetPixInvoiceByTxid', 'unknown', 404, through('GET', '/api/pix/txid/unknowntxid000000000000000', { headers: auth }));
+
+  const withdrawBody = { amount: 10, pixkey: 'ana@example.com', keytype: 'EMAIL' };
+  const withdraw = await probe(
+    'CreateWithdraw',
+    'withdraw',
+    200,
+    through('POST', '/api/pixout/create', { headers: { ...json, 'idempotency-key': `prism-w-${Date.now()}` }, body: withdrawBody }),
+  );
+  const withdrawRef = (withdraw.json as { withdraw?: { reference?: string } }).withdraw?.reference ?? 'none';
+  await probe(
+    'CreateWithdraw',
+    'insufficient balance',
+    400,
+    through('POST', '/api/pixout/create', { headers: { ...json, 'idempotency-key': `prism-w2-${Date.now()}` }, body: { ...withdrawBody, amount: 90_000_000 } }),
+  );
+  await probe('GetWithdraw', 'withdraw', 200, through('GET', `/api/pixout/withdraw/${withdrawRef}`, { headers: auth }));
+  await probe('GetWithdraw', 'unknown', 404, through('GET', '/api/pixout/withdraw/WD-UNKNOWN', { headers: auth }));
+  await probe('ListWithdrawals', 'withdrawals', 200, through('GET', '/api/pixout/list', { headers: auth }));
+  await probe('ListWithdrawals', 'bad date', 400, through('GET', '/api/pixout/list?start=nope', { headers: auth }), true);
+
+  await probe('GetWebhook', 'config', 200, through('GET', '/api/webhook', { headers: auth }));
+  await probe('RotateWebhookSecret', 'none configured', 409, through('POST', '/api/webhook/secret/rotate', { headers: auth }));
+  await probe('TestWebhook', 'none configured', 409, through('POST', '/api/webhook/test', { headers: auth }));
+  await probe('PutWebhook', 'set', 200, through('PUT', '/api/webhook', { headers: json, body: { url: 'https://127.0.0.13:8443/prism' } }));
+  await probe('PutWebhook', 'http URL', 422, through('PUT', '/api/webhook', { headers: json, body: { url: 'http://127.0.0.13/prism' } }));
+  await probe('RotateWebhookSecret', 'rotated', 200, through('POST', '/api/webhook/secret/rotate', { headers: auth }));
+  await probe('TestWebhook', 'queued', 202, through('POST', '/api/webhook/test', { headers: auth }));
+  await probe('ListWebhookDeliveries', 'deliveries', 200, through('GET', '/api/webhook/deliveries', { headers: auth }));
+
+  const secret = await providerSecret();
+  const signedPost = (path: string, body: string, key = secret) =>
+    through('POST', path, {
+      headers: { 'content-type': 'application/json', [SIMULATED_SIGNATURE_HEADER]: signatureHeader(body, key, Math.floor(Date.now() / 1000)) },
+      body,
+    });
+  const paid = JSON.stringify(notification('pix-paid', { txid: pixInvoice.txid }));
+  await probe('ProviderNotification', 'pix paid', 200, signedPost('/provider/simulated/notifications', paid));
+  await probe('ProviderNotification', 'wrong signature', 401, signedPost('/provider/simulated/notifications', paid, 'wrong-secret'));
+  await probe('ProviderNotification', 'unknown provider', 404, signedPost('/provider/nobody/notifications', paid));
+  await probe('ProviderNotification', 'not a notification', 400, signedPost('/provider/simulated/notifications', '{"id":"x","type":"nope"}'), true);
+
+  const boletoPath = new URL(boletoInvoice.boleto).pathname;
+  await probe('BoletoPage', 'page', 200, through('GET', boletoPath));
+  await probe('BoletoPage', 'wrong link', 404, through('GET', `${boletoPath.slice(0, -4)}AAAA`));
+
+  const fields = entryForm(keys);
+  const entry = await probe('CheckoutEntry', 'entry', 303, through('POST', '/ext_transfer', { headers: FORM, body: form(fields) }));
+  await probe('CheckoutEntry', 'no amount', 422, through('POST', '/ext_transfer', { headers: FORM, body: form({ ...fields, amount: 'x' }) }), true);
+  await probe('CheckoutEntry', 'unknown key', 404, through('POST', '/ext_transfer', { headers: FORM, body: form({ ...fields, public_key: 'PUB-unknown' }) }));
+  await probe('CheckoutEntry', 'tx_ref used for another amount', 409, through('POST', '/ext_transfer', { headers: FORM, body: form({ ...fields, amount: '1.00' }) }));
+  const page = String(entry.headers.location ?? '');
+  const pageReply = await probe('CheckoutPage', 'page', 200, through('GET', page));
+  await probe('CheckoutPage', 'wrong link', 404, through('GET', `${page.slice(0, -4)}AAAA`));
+  await probe('CheckoutStatus', 'status', 200, through('GET', `${page}/status`));
+  await probe('CheckoutStatus', 'wrong link', 404, through('GET', `${page.slice(0, -4)}AAAA/status`));
+  const setCookie = pageReply.headers['set-cookie'];
+  const cookie = (Array.isArray(setCookie) ? setCookie[0] : setCookie)?.split(';')[0] ?? '';
+  const csrf = /name="csrf_token"[^>]*value="([^"]+)"|value="([^"]+)"[^>]*name="csrf_token"/.exec(pageReply.text);
+  const csrfToken = csrf?.[1] ?? csrf?.[2] ?? '';
+  await probe('CheckoutCardPayment', 'wrong CSRF token', 403, through('POST', `${page}/card`, { headers: { ...FORM, cookie }, body: form(cardFields('wrong')) }));
+  await probe('CheckoutCardPayment', 'paid', 303, through('POST', `${page}/card`, { headers: { ...FORM, cookie }, body: form(cardFields(csrfToken)) }));
+  await probe('CheckoutCardPayment', 'already paid', 409, through('POST', `${page}/card`, { headers: { ...FORM, cookie }, body: form(cardFields(csrfToken)) }));
+  await probe('GetCheckout', 'checkout', 200, through('GET', `/api/checkout/${fields.tx_ref}`, { headers: auth }));
+  await probe('GetCheckout', 'unknown', 404, through('GET', '/api/checkout/order-unknown', { headers: auth }));
+  await probe('OpenApiDocument', 'document', 200, through('GET', '/developers/openapi.yaml'));
+  return probes;
+}
+
+describe('Prism validating proxy over the generated OpenAPI document', () => {
+  let probes: Probe[] = [];
+
+  beforeAll(async () => {
+    probes = await probeEveryRoute();
+  }, 90_000);
+
+  it('reaches every route, each call with the status it aims at', () => {
+    expect(new Set(probes.map((p) => p.route))).toEqual(new Set(routeList.map((r) => r.id)));
+    const missed = probes.filter((p) => p.reply.status !== p.expected).map((p) => `${p.route} ${p.what}: ${p.reply.status} (wanted ${p.expected}) ${p.reply.text.slice(0, 200)}`);
+    expect(missed).toEqual([]);
+  });
+
+  it('finds 0 violations in the answers, and none in the requests meant to be valid', () => {
+    const found = probes.flatMap((p) =>
+      p.reply.violations
+        .filter((v) => v.location[0] === 'response' || !p.invalidRequest)
+        .map((v) => `${p.route} ${p.what} (${p.reply.status}): ${v.location.join('.')} ${v.message}`),
+    );
+    expect(found).toEqual([]);
+  });
+
+  it('reports violations at all: a request invalid on purpose carries its request violation', () => {
+    const invalid = probes.filter((p) => p.invalidRequest);
+    expect(invalid.length).toBeGreaterThan(0);
+    for (const p of invalid) expect(p.reply.violations.some((v) => v.location[0] === 'request'), `${p.route} ${p.what}`).toBe(true);
+  });
+});
