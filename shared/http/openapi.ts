@@ -274,7 +274,12 @@ function responses(route: AnyRoute, schemas: SchemaCollector): Json {
     schemas.convert(internalErrorSchema, 'output'),
   );
   if (route.access !== 'none') {
-    add(503, 'A transient conflict or a busy table stopped the request; nothing was written (code temporary_conflict). Retry after Retry-After', general, RETRY_AFTER);
+    add(
+      503,
+      'A transient conflict or a busy table stopped the request; nothing was written (code temporary_conflict). Retry after Retry-After',
+      general,
+      RETRY_AFTER,
+    );
   }
   return out;
 }
@@ -319,7 +324,8 @@ export type DocumentOptions = {
 };
 
 function servers(serverUrl: string | undefined): Json[] {
-  if (serverUrl) return [{ url: serverUrl.replace(/\/+$/, ''), description: 'This deployment (PUBLIC_BASE_URL): production, staging or local', 'x-internal': false }];
+  if (serverUrl)
+    return [{ url: serverUrl.replace(/\/+$/, ''), description: 'This deployment (PUBLIC_BASE_URL): production, staging or local', 'x-internal': false }];
   return [
     {
       url: '{baseUrl}',
@@ -364,9 +370,7 @@ export function buildOpenApiDocument(routes: readonly AnyRoute[], options: Docum
     paths,
     components: {
       schemas: schemas.components,
-      securitySchemes: Object.fromEntries(
-        Object.entries(SECURITY_SCHEMES).filter(([name]) => name === 'basicAuth' || name === 'bearerAuth' || used.has(name)),
-      ),
+      securitySchemes: Object.fromEntries(Object.entries(SECURITY_SCHEMES).filter(([name]) => name === 'basicAuth' || name === 'bearerAuth' || used.has(name))),
     },
   };
 }

@@ -539,9 +539,20 @@ export const simulatedNotificationSchema = z
       end_to_end_id: z.string().regex(/^[A-Za-z0-9]{32}$/),
       occurred_at: occurredAt,
     }),
-    z.object({ id: notificationId, type: z.literal('pixout.refused'), reference: z.string().min(1).max(20), reason: z.string().max(200).optional(), occurred_at: occurredAt }),
+    z.object({
+      id: notificationId,
+      type: z.literal('pixout.refused'),
+      reference: z.string().min(1).max(20),
+      reason: z.string().max(200).optional(),
+      occurred_at: occurredAt,
+    }),
     z.object({ id: notificationId, type: z.literal('pix.paid'), txid: z.string().min(1).max(35), occurred_at: occurredAt }),
-    z.object({ id: notificationId, type: z.enum(['boleto.paid', 'charge.canceled', 'charge.refunded']), reference: z.string().min(1).max(20), occurred_at: occurredAt }),
+    z.object({
+      id: notificationId,
+      type: z.enum(['boleto.paid', 'charge.canceled', 'charge.refunded']),
+      reference: z.string().min(1).max(20),
+      occurred_at: occurredAt,
+    }),
   ])
   .meta({ id: 'SimulatedNotification', description: 'A notification of the simulated provider (`name` simulated).' });
 
@@ -550,7 +561,7 @@ export const RAW_REQUESTS: Readonly<Record<string, RawRequest>> = {
   [routes.providerNotification.id]: {
     mediaType: 'application/json',
     schema: simulatedNotificationSchema,
-    description: 'The provider\'s notification, signed in the Simulated-Signature header over the raw body.',
+    description: "The provider's notification, signed in the Simulated-Signature header over the raw body.",
     security: 'simulatedSignature',
   },
 };

@@ -51,7 +51,9 @@ describe('Spectral (spectral:oas + OWASP ruleset) over the generated OpenAPI doc
   });
 
   it('still catches what the ruleset guards: a request string without a limit, a write route without security', async () => {
-    const document = buildOpenApiDocument(routeList) as { paths: Record<string, Record<string, { security: unknown[]; parameters: { schema: Record<string, unknown> }[] }>> };
+    const document = buildOpenApiDocument(routeList) as {
+      paths: Record<string, Record<string, { security: unknown[]; parameters: { schema: Record<string, unknown> }[] }>>;
+    };
     const getCheckout = document.paths['/api/checkout/{tx_ref}']?.get;
     const parameter = getCheckout?.parameters[0];
     expect(parameter?.schema.maxLength).toBeDefined();

@@ -2,8 +2,10 @@ import { Validator } from '@seriousme/openapi-schema-validator';
 import { z } from 'zod';
 import { describe, expect, it } from 'vitest';
 import { defineRoute, pathParameterNames, type AnyRoute } from '../../../shared/http/route';
-import { buildOpenApiDocument, FORM_TYPE } from '../../../shared/http/openapi';
-import { routeList, routes } from '../../../shared/http/routes';
+import { buildOpenApiDocument, FORM_TYPE, patternMaxLength } from '../../../shared/http/openapi';
+import { RAW_REQUESTS, routeList, routes, simulatedNotificationSchema } from '../../../shared/http/routes';
+import { simulatedProvider, type SimulatedNotification } from '../../../shared/providers/simulated';
+import { signatureHeader } from '../../../shared/signatures/hmac-header';
 
 type Json = Record<string, unknown>;
 type Operation = {
@@ -77,9 +79,11 @@ describe('buildOpenApiDocument(routeList)', () => {
   it('secures each route with its scheme', () => {
     for (const route of routeList) {
       const security = operationOf(document, route).security;
-      if (route.auth === 'bearer') expect(security).toEqual([{ bearerAuth: [] }]);
-      if (route.auth === 'basic') expect(security).toEqual([{ basicAuth: [] }]);
-      if (route.auth === 'none') expect(security).toEqual([]);
+      const raw = RAW_REQUESTS[route.id];
+      if (raw) expect(security, route.id).toEqual([{ [raw.security]: [] }]);
+      else if (route.auth === 'bearer') expect(security).toEqual([{ bearerAuth: [] }]);
+      else if (route.auth === 'basic') expect(security).toEqual([{ basicAuth: [] }]);
+      else expect(security).toEqual([]);
     }
   });
 
@@ -89,7 +93,7 @@ describe('buildOpenApiDocument(routeList)', () => {
     for (const route of bearerRoutes) {
       const { responses } = operationOf(document, route);
       expect(responses['401'], route.id).toBeDefined();
-      expect(responses['429']?.headers?.['Retry-After']?.schema, route.id).toEqual({ type: 'integer' });
+      expect(responses['429']?.headers?.['Retry-After']?.schema, route.id).toMatchObject({ type: 'integer', minimum: 1 });
     }
   });
 
@@ -116,8 +120,10 @@ describe('buildOpenApiDocument(routeList)', () => {
       const { requestBody } = operationOf(document, route);
       if (route.request.body) expect(requestBody?.content['application/json']?.schema, route.id).toBeDefined();
       if (route.request.form) expect(requestBody?.content[FORM_TYPE]?.schema, route.id).toBeDefined();
-      if (!route.request.body && !route.request.form) expect(requestBody, route.id).toBeUndefined();
-      if (requestBody) expect(Object.keys(requestBody.content).length, route.id).toBe([route.request.body, route.request.form].filter(Boolean).length);
+      const raw = RAW_REQUESTS[route.id];
+      if (raw) expect(requestBody?.content[raw.mediaType]?.schema, route.id).toBeDefined();
+      if (!route.request.body && !route.request.form && !raw) expect(requestBody, route.id).toBeUndefined();
+      if (requestBody) expect(Object.keys(requestBody.content).length, route.id).toBe([route.request.body, route.request.form, raw].filter(Boolean).length);
     }
   });
 
@@ -290,7 +296,7 @@ describe('buildOpenApiDocument with browser-facing routes and form bodies', () =
       expect(mediaTypes(form, status), status).toEqual([HTML]);
       expect(schemaOf(form, status, HTML), status).toEqual({ type: 'string' });
     }
-    expect(form.responses['429']?.headers?.['Retry-After']?.schema).toEqual({ type: 'integer' });
+    expect(form.responses['429']?.headers?.['Retry-After']?.schema).toMatchObject({ type: 'integer' });
     // A public route: no 401 added.
     expect(form.responses['401']).toBeUndefined();
   });
@@ -351,5 +357,154 @@ describe('buildOpenApiDocument with browser-facing routes and form bodies', () =
   it('says in its description that browser routes answer HTML, only when there are some', () => {
     expect(String((document.info as Json).description)).toContain(`answer ${HTML}`);
     expect(String((buildOpenApiDocument([createThing]).info as Json).description)).not.toContain('text/html');
+  });
+});
+
+/** Issue 17 item 8: the document declares exactly what each route answers. */
+describe('what each route answers, as the document declares it', () => {
+  const document = buildOpenApiDocument(routeList);
+  const schemas = (document.components as { schemas: Record<string, Json> }).schemas;
+  const statuses = (route: AnyRoute) => Object.keys(operationOf(document, route).responses);
+  const jsonSchemaOf = (route: AnyRoute, status: string) =>
+    ((operationOf(document, route).responses[status]?.content ?? {}) as Record<string, { schema: Json }>)['application/json']?.schema;
+
+  it('declares 422 as a field map OR a general error where an Idempotency-Key can be reused with another body', () => {
+    const keyed = routeList.filter((r) => r.idempotency !== 'none' && !r.browser);
+    expect(keyed.length).toBeGreaterThan(0);
+    for (const route of keyed) {
+      expect(jsonSchemaOf(route, '422'), route.id).toEqual({
+        oneOf: [{ $ref: '#/components/schemas/ValidationError' }, { $ref: '#/components/schemas/Error' }],
+      });
+      expect(operationOf(document, route).responses['422']?.description, route.id).toContain('idempotency_key_reused');
+    }
+    // Without a key, 422 is only the field map.
+    expect(jsonSchemaOf(routes.putWebhook, '422')).toEqual({ $ref: '#/components/schemas/ValidationError' });
+  });
+
+  it('declares 400 and 404 on GET /api/customer/{id}, 400 on GET /api/pixout/list and GET /api/invoice/{id}', () => {
+    expect(statuses(routes.getCustomer)).toEqual(expect.arrayContaining(['200', '400', '401', '404']));
+    expect(statuses(routes.listWithdrawals)).toContain('400');
+    expect(operationOf(document, routes.listWithdrawals).responses['400']?.description).toContain('invalid_query');
+    expect(statuses(routes.getInvoice)).toEqual(expect.arrayContaining(['400', '404']));
+    expect(operationOf(document, routes.getInvoice).responses['400']?.description).toContain('invalid_path_parameter');
+    // A route whose malformed query answers 422 does not claim a 400 for it.
+    expect(statuses(routes.listInvoices)).not.toContain('400');
+  });
+
+  it('declares a 400 for a malformed path parameter on every route with path parameters', () => {
+    for (const route of routeList.filter((r) => r.request.params)) expect(statuses(route), route.id).toContain('400');
+  });
+
+  it('has a server: a placeholder variable by default, or the PUBLIC_BASE_URL given', () => {
+    const [server] = document.servers as Json[];
+    expect(server).toMatchObject({ url: '{baseUrl}', 'x-internal': false, variables: { baseUrl: { default: expect.stringMatching(/^https:\/\//) } } });
+    const deployed = buildOpenApiDocument(routeList, { serverUrl: 'https://pay.example.com/' });
+    expect(deployed.servers).toEqual([expect.objectContaining({ url: 'https://pay.example.com' })]);
+  });
+
+  it('declares the provider notification body (the simulated union) and its Simulated-Signature scheme, with 400/401/404', () => {
+    const operation = operationOf(document, routes.providerNotification);
+    expect(operation.requestBody?.content['application/json']?.schema).toEqual({ $ref: '#/components/schemas/SimulatedNotification' });
+    const union = schemas.SimulatedNotification as { anyOf: { properties: { type: Json } }[] };
+    expect(union.anyOf.map((member) => member.properties.type)).toEqual(
+      expect.arrayContaining([{ type: 'string', const: 'pix.paid' }, expect.objectContaining({ enum: ['boleto.paid', 'charge.canceled', 'charge.refunded'] })]),
+    );
+    expect(operation.security).toEqual([{ simulatedSignature: [] }]);
+    const schemes = (document.components as { securitySchemes: Record<string, Json> }).securitySchemes;
+    expect(schemes.simulatedSignature).toMatchObject({ type: 'apiKey', in: 'header', name: 'Simulated-Signature' });
+    expect(statuses(routes.providerNotification)).toEqual(expect.arrayContaining(['200', '400', '401', '404', '413', '500', '503']));
+  });
+
+  it('documents the same notifications the simulated provider accepts', () => {
+    const provider = simulatedProvider({ locationBase: 'https://pay.example.com' });
+    const now = new Date('2026-11-20T12:00:00.000Z');
+    const secret = 'whsec_test';
+    const samples: unknown[] = [
+      { id: 'n1', type: 'pix.paid', txid: 'abc', occurred_at: now.toISOString() },
+      { id: 'n2', type: 'boleto.paid', reference: 'INV-ABCDEF' },
+      { id: 'n3', type: 'pixout.paid', reference: 'WD-1', end_to_end_id: 'E'.repeat(32) },
+      { id: 'n4', type: 'pixout.refused', reference: 'WD-1', reason: 'no' },
+      { id: 'n5', type: 'charge.refunded', reference: 'INV-ABCDEF', occurred_at: 'yesterday' },
+      { id: '', type: 'pix.paid', txid: 'abc' },
+      { id: 'n6', type: 'pix.expired', txid: 'abc' },
+      { id: 'n7', type: 'pixout.paid', reference: 'WD-1', end_to_end_id: 'short' },
+      { id: 'n8', type: 'pix.paid', txid: 'x'.repeat(36) },
+    ];
+    const verdicts = samples.map((sample) => {
+      const body = JSON.stringify(sample);
+      let accepted: boolean;
+      try {
+        provider.parseNotification(body, { 'simulated-signature': signatureHeader(body, secret, now.getTime() / 1000) }, secret, now);
+        accepted = true;
+      } catch {
+        accepted = false;
+      }
+      return { accepted, documented: simulatedNotificationSchema.safeParse(sample as SimulatedNotification).success };
+    });
+    expect(verdicts.filter((v) => v.accepted).length).toBe(4);
+    for (const [i, verdict] of verdicts.entries()) expect(verdict.documented, JSON.stringify(samples[i])).toBe(verdict.accepted);
+  });
+
+  it('declares 409 on PUT /api/webhook, 502 on the card charge and 503 on the CEP search', () => {
+    expect(operationOf(document, routes.putWebhook).responses['409']?.description).toContain('same moment');
+    expect(statuses(routes.createCard)).toEqual(expect.arrayContaining(['400', '502', '503']));
+    expect(operationOf(document, routes.searchCep).responses['503']?.description).toContain('upstream_unavailable');
+  });
+
+  it('declares 503 temporary_conflict with Retry-After on every route that touches the table, 429 wherever a limit applies', () => {
+    for (const route of routeList) {
+      const responses = operationOf(document, route).responses;
+      if (route.access === 'none') expect(responses['503'], route.id).toBeUndefined();
+      else expect(responses['503']?.headers?.['Retry-After'] ?? responses['503']?.description, route.id).toBeDefined();
+      if (route.rateLimit !== 'none') expect(responses['429']?.headers?.['Retry-After'], route.id).toBeDefined();
+    }
+    expect(operationOf(document, routes.balance).responses['503']?.description).toContain('temporary_conflict');
+  });
+
+  it("declares the HTML routes' pages with the content type they answer", () => {
+    const html = 'text/html; charset=utf-8';
+    const mediaTypes = (route: AnyRoute, status: string) => Object.keys((operationOf(document, route).responses[status]?.content ?? {}) as Json);
+    expect(mediaTypes(routes.boletoPage, '200')).toEqual([html]);
+    expect(mediaTypes(routes.checkoutPage, '200')).toEqual([html]);
+    expect(mediaTypes(routes.openApiDocument, '200')).toEqual(['application/yaml; charset=utf-8']);
+  });
+
+  it('states the limits zod enforces: integer format and bounds, maxLength of a bounded pattern', () => {
+    const walk = (value: unknown, visit: (node: Json) => void) => {
+      if (Array.isArray(value)) value.forEach((v) => walk(v, visit));
+      else if (value && typeof value === 'object') {
+        visit(value as Json);
+        Object.values(value).forEach((v) => walk(v, visit));
+      }
+    };
+    let integers = 0;
+    walk(document, (node) => {
+      if (node.type !== 'integer') return;
+      integers += 1;
+      expect(['int32', 'int64'], JSON.stringify(node)).toContain(node.format);
+      expect(node.maximum ?? node.exclusiveMaximum, JSON.stringify(node)).toBeDefined();
+      expect(node.minimum ?? node.exclusiveMinimum, JSON.stringify(node)).toBeDefined();
+    });
+    expect(integers).toBeGreaterThan(10);
+    const invoiceId = operationOf(document, routes.getInvoice).parameters.find((p) => p.name === 'invoice_id');
+    expect(invoiceId?.schema).toMatchObject({ pattern: '^\\d{1,16}$', maxLength: 16 });
+  });
+});
+
+describe('patternMaxLength', () => {
+  it.each([
+    ['^\\d{4}-\\d{2}-\\d{2}$', 10],
+    ['^[A-Za-z0-9_.:-]{8,100}$', 100],
+    ['^(?:a|bcd)?x$', 4],
+    ['^\\d{5}-?\\d{3}$', 9],
+    ['^[^\\]]{2}$', 2],
+    ['^(?=x)x{3}$', 3],
+  ])('bounds %s at %i', (pattern, max) => {
+    expect(patternMaxLength(pattern)).toBe(max);
+    expect(new RegExp(pattern).test('x'.repeat(max + 1))).toBe(false);
+  });
+
+  it.each(['^a+$', '^a*b$', 'abc', '^abc', '^(\\d)\\1$', '^\\d{2,}$'])('gives no bound for %s', (pattern) => {
+    expect(patternMaxLength(pattern)).toBeUndefined();
   });
 });

@@ -75,6 +75,8 @@ describe('singleLineText / multiLineText (shared/schemas/text.ts)', () => {
   it('trims spaces (and a leading BOM), then counts the limit', () => {
     expect(parsedValue(line, '  Ana Souza \u00a0')).toBe('Ana Souza');
     expect(parsedValue(line, '\ufeffAna')).toBe('Ana');
+    // Line breaks and tabs at either end are white space: trimmed, never stored.
+    expect(parsedValue(line, '\r\n\tAna\u2028 ')).toBe('Ana');
     expect(parsedValue(line, ` ${'x'.repeat(50)} `)).toBe('x'.repeat(50));
     expect(messagesOf(line, 'x'.repeat(51))).toHaveLength(1);
     expect(messagesOf(line, '   ')).toHaveLength(1);
