@@ -1,5 +1,5 @@
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
-import { parseBasicAuthorization } from '../../shared/auth/basic';
+import { issuedKeyPairOf } from '../../shared/auth/basic';
 import { hashSecretKey, secretKeyMatches } from '../../shared/auth/secret-hash';
 import { signToken } from '../../shared/auth/token';
 import { unixSeconds } from '../../shared/clock';
@@ -12,7 +12,8 @@ const UNKNOWN_KEY_HASH = hashSecretKey('no such key');
 
 /** POST /api/auth: public + secret key (HTTP Basic) → a signed Bearer token (spec 4.2, 5). */
 export const handler = httpHandler(routes.authToken, async ({ event, runtime, now }) => {
-  const credentials = parseBasicAuthorization(event.headers?.authorization);
+  // A key of another shape than the issued ones (PUB- + 32, SEC- + 48) is refused before any read.
+  const credentials = issuedKeyPairOf(event.headers?.authorization);
   const { config, db } = runtime;
   const found = await db.send(new GetCommand({ TableName: config.tableName, Key: keys.publicKey(credentials.publicKey), ConsistentRead: true }));
   const record = found.Item;

@@ -1,5 +1,6 @@
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { checkoutSigningOf, checkoutSigningSecret } from '../../shared/accounts/checkout-signing';
+import { PUBLIC_KEY_SHAPE } from '../../shared/auth/basic';
 import { type CheckoutForm, parseCheckoutForm } from '../../shared/checkout/form';
 import { checkoutByTxRef } from '../../shared/checkout/lookup';
 import { checkoutErrorPage, formBody, seeOther } from '../../shared/http/checkout/browser';
@@ -20,8 +21,10 @@ function isLocalStack(publicBaseUrl: string): boolean {
   return url.protocol === 'http:' && (url.hostname === '127.0.0.1' || url.hostname === 'localhost');
 }
 
-/** The account of a public key, or 404 (a secret key in its place was refused by the form's rules). */
+/** The account of a public key, or 404 (a secret key in its place was refused by the form's rules; a key of another shape is never read). */
 async function accountOfPublicKey(runtime: Runtime, publicKey: string): Promise<Item> {
+  const unknown = () => new DomainError('not_found', 'Chave pública desconhecida: confira a public_key do formulário.', 'unknown_public_key');
+  if (!PUBLIC_KEY_SHAPE.test(publicKey)) throw unknown();
   const table = runtime.config.tableName;
   const key = await runtime.db.send(
     new GetCommand({ TableName: table, Key: keys.publicKey(publicKey), ConsistentRead: true, ProjectionExpression: 'accountId' }),
@@ -31,7 +34,7 @@ async function accountOfPublicKey(runtime: Runtime, publicKey: string): Promise<
     typeof accountId === 'string'
       ? (await runtime.db.send(new GetCommand({ TableName: table, Key: keys.account(accountId), ConsistentRead: true }))).Item
       : undefined;
-  if (!account) throw new DomainError('not_found', 'Chave pública desconhecida: confira a public_key do formulário.', 'unknown_public_key');
+  if (!account) throw unknown();
   return account;
 }
 

@@ -1,4 +1,5 @@
 import { cardFieldErrors, type CardBrand, detectBrand, normalizeBrand } from '../cards/card';
+import { textProblem } from '../schemas/text';
 import { type CardFieldName, cardFieldMessage } from './page';
 
 /** The card of the checkout page's form, checked (Luhn, brand, CVV length, expiry). Never logged or stored: only brand and last 4 are kept. */
@@ -18,7 +19,7 @@ const whole = (text: string): number => (/^\d{1,4}$/.test(text) ? Number(text) :
  * empty brand is taken from the number. Every bad field gets its pt-BR message.
  */
 export function parseCardForm(fields: URLSearchParams, now: Date, maxInstallments: number): CardFormParse {
-  const holder = one(fields, 'creditcard_holder').trim();
+  const holder = one(fields, 'creditcard_holder').normalize('NFC').trim();
   const number = one(fields, 'creditcard_number').replace(/[\s-]/g, '');
   const cvv = one(fields, 'creditcard_cvv').trim();
   const monthText = one(fields, 'creditcard_month').trim();
@@ -34,7 +35,7 @@ export function parseCardForm(fields: URLSearchParams, now: Date, maxInstallment
       field.startsWith('creditcard_'),
     ),
   );
-  if (holder.length < 1 || holder.length > 100) bad.add('creditcard_holder');
+  if (holder.length < 1 || holder.length > 100 || textProblem(holder, false) !== undefined) bad.add('creditcard_holder');
   if (brand === undefined) bad.add('creditcard_brand');
   const installments = whole(installmentsText);
   if (!Number.isInteger(installments) || installments < 1 || installments > maxInstallments) bad.add('installments');

@@ -4,6 +4,7 @@ import { HTML_TYPE, JSON_TYPE } from './answer';
 import type { AnyRoute, ResponseDef } from './route';
 import { pathParameterNames } from './route';
 import { RAW_REQUESTS } from './routes';
+import { mayBeRateLimited } from '../route-policy';
 
 type Json = Record<string, unknown>;
 
@@ -267,7 +268,8 @@ function responses(route: AnyRoute, schemas: SchemaCollector): Json {
       });
     else add(422, 'Invalid fields: a map of field → messages', schemas.convert(validationErrorSchema, 'output'));
   }
-  if (route.rateLimit !== 'none') add(429, 'Rate limit exceeded (code rate_limited)', general, RETRY_AFTER);
+  // Every counter the route spends (per account, per IP, failed tokens per IP): shared/route-policy.ts.
+  if (mayBeRateLimited(route)) add(429, 'Rate limit exceeded (code rate_limited)', general, RETRY_AFTER);
   add(
     500,
     route.browser ? 'Unexpected failure: a page asking to try again' : 'Unexpected failure; safe to retry with the same Idempotency-Key',

@@ -28,21 +28,21 @@ const notificationSchema = z.union([
     type: z.literal('pixout.paid'),
     reference: z.string().min(1).max(20),
     end_to_end_id: z.string().regex(/^[A-Za-z0-9]{32}$/),
-    occurred_at: z.iso.datetime().optional(),
+    occurred_at: z.iso.datetime().max(40).optional(),
   }),
   z.object({
     id: z.string().min(1).max(100),
     type: z.literal('pixout.refused'),
     reference: z.string().min(1).max(20),
     reason: z.string().max(200).optional(),
-    occurred_at: z.iso.datetime().optional(),
+    occurred_at: z.iso.datetime().max(40).optional(),
   }),
-  z.object({ id: z.string().min(1).max(100), type: z.literal('pix.paid'), txid: z.string().min(1).max(35), occurred_at: z.iso.datetime().optional() }),
+  z.object({ id: z.string().min(1).max(100), type: z.literal('pix.paid'), txid: z.string().min(1).max(35), occurred_at: z.iso.datetime().max(40).optional() }),
   z.object({
     id: z.string().min(1).max(100),
     type: z.enum(['boleto.paid', 'charge.canceled', 'charge.refunded']),
     reference: z.string().min(1).max(20),
-    occurred_at: z.iso.datetime().optional(),
+    occurred_at: z.iso.datetime().max(40).optional(),
   }),
 ]);
 

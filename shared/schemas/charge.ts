@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { multiLineText, singleLineText } from './text';
 import { hasAtMostDecimals, MONEY_DECIMALS, PERCENT_DECIMALS, TOTAL_ROUNDING_RULE } from '../charges/total';
 import { moneyString } from './balance';
 import { isValidDocument, documentTypeOf } from './documents';
@@ -40,10 +41,10 @@ export const commonChargeFields = {
   quantity: z.number().int().min(1).max(100_000),
   discount: percent,
   tax: percent,
-  invoice_no: z.string().trim().min(1).max(100),
+  invoice_no: singleLineText(100).min(1),
   due_date: calendarDate,
-  item_name: z.string().trim().min(1).max(255),
-  notes: z.string().max(500).optional(),
+  item_name: singleLineText(255).min(1),
+  notes: multiLineText(500).optional(),
 };
 
 /** A payer taxpayer document (CPF or CNPJ by its length) with valid check digits. */

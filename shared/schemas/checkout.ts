@@ -12,7 +12,10 @@ export const checkoutEntryFormSchema = z
       .describe('Your reference for this sale: one checkout per tx_ref'),
     callback_url: z.url().max(2048).describe('https URL the payer returns to, with tx_ref and status added to its query'),
     title: singleLineText(255).min(1),
-    quantity: z.string().regex(/^\d+$/).describe('1 to 100000'),
+    quantity: z
+      .string()
+      .regex(/^\d{1,6}$/)
+      .describe('1 to 100000'),
     amount: z
       .string()
       .regex(/^\d{1,13}(\.\d{1,2})?$/)

@@ -12,12 +12,15 @@ const optionalText = (max: number) => text(max).optional();
 const PHONE_MESSAGE = 'Must be a phone number of 8 to 20 digits';
 
 /** A phone number: digits with the usual punctuation (+, spaces, hyphens, parentheses), 8 to 20 digits; empty means none. */
-const phoneNumber = z.string().refine((text) => {
-  const trimmed = text.trim();
-  if (trimmed === '') return true;
-  const digits = trimmed.replace(/\D/g, '').length;
-  return trimmed.length <= 30 && /^\+?[0-9(][0-9()\-\s]*$/.test(trimmed) && digits >= 8 && digits <= 20;
-}, PHONE_MESSAGE);
+const phoneNumber = z
+  .string()
+  .max(40)
+  .refine((text) => {
+    const trimmed = text.trim();
+    if (trimmed === '') return true;
+    const digits = trimmed.replace(/\D/g, '').length;
+    return trimmed.length <= 30 && /^\+?[0-9(][0-9()\-\s]*$/.test(trimmed) && digits >= 8 && digits <= 20;
+  }, PHONE_MESSAGE);
 
 /** Address fields: all required as soon as one is given (a boleto needs the full address). */
 export const ADDRESS_FIELDS = ['zipcode', 'country_id', 'state', 'city', 'district', 'street', 'number'] as const;

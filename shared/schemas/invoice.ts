@@ -1,11 +1,12 @@
 import { z } from 'zod';
+import { multiLineText, singleLineText } from './text';
 import { calendarDate, chargeTotal, commonChargeFields, payerDocument } from './charge';
 import { moneyString } from './balance';
 
 const payerEmail = z.email().max(255);
 
 export const pixCreateBodySchema = z
-  .object({ ...commonChargeFields, email: payerEmail.optional(), document: payerDocument.optional(), client: z.string().trim().min(1).max(255).optional() })
+  .object({ ...commonChargeFields, email: payerEmail.optional(), document: payerDocument.optional(), client: singleLineText(255).min(1).optional() })
   .meta({
     id: 'CreatePixCharge',
     description: 'Common charge fields; the payer email, document (CPF or CNPJ) and name (client) are optional and validated when given.',
@@ -16,7 +17,7 @@ export const boletoCreateBodySchema = z
     ...commonChargeFields,
     tax: commonChargeFields.tax.optional().default(0),
     customer: z.number().int().positive().describe('Id of one of your customers, with a full address'),
-    instructions: z.string().trim().max(255).optional(),
+    instructions: multiLineText(255).optional(),
   })
   .meta({ id: 'CreateBoletoCharge', description: 'Common charge fields (tax optional, default 0) and the customer paying it.' });
 
@@ -25,12 +26,12 @@ export const cardCreateBodySchema = z
     ...commonChargeFields,
     email: payerEmail,
     installments: z.number().int().min(1).max(24),
-    creditcard_holder: z.string().trim().min(1).max(100),
+    creditcard_holder: singleLineText(100).min(1),
     creditcard_number: z.string().regex(/^\d{12,19}$/, 'Must be 12 to 19 digits'),
     creditcard_cvv: z.string().regex(/^\d{3,4}$/, 'Must be 3 or 4 digits'),
     creditcard_month: z.number().int().min(1).max(12),
     creditcard_year: z.number().int().min(1000).max(9999),
-    creditcard_brand: z.string().trim().min(1).max(30),
+    creditcard_brand: singleLineText(30).min(1),
   })
   .meta({
     id: 'CreateCardCharge',
@@ -117,8 +118,8 @@ export const listInvoicesQuerySchema = z
   .object({
     page: z.coerce.number().int().min(1).default(1),
     limit: z.coerce.number().int().min(1).max(50).default(10),
-    invoice_no: z.string().trim().min(1).max(100).optional(),
-    email: z.string().trim().min(1).max(255).optional(),
+    invoice_no: singleLineText(100).min(1).optional(),
+    email: singleLineText(255).min(1).optional(),
     start_date: calendarDate.optional(),
     end_date: calendarDate.optional(),
   })

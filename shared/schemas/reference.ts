@@ -24,7 +24,7 @@ export const stateSchema = z
 export const countryListSchema = z.object({ countries: z.array(countrySchema) }).meta({ id: 'CountryList' });
 export const stateListSchema = z.object({ states: z.array(stateSchema) }).meta({ id: 'StateList' });
 
-export const cepParamsSchema = z.object({ cep: z.string().describe('8 digits, with or without the hyphen') });
+export const cepParamsSchema = z.object({ cep: z.string().max(64).describe('8 digits, with or without the hyphen') });
 
 export const addressSchema = z
   .object({

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { singleLineText } from './text';
 import { RAIL_LIMIT_CENTS } from '../invoices/create';
 import { formatCents } from '../money';
 import { moneyString } from './balance';
@@ -38,10 +39,10 @@ export const createWithdrawBodySchema = z
     amount: moneyInput(WITHDRAW_LIMIT_CENTS / 100).describe(`At most ${formatCents(WITHDRAW_LIMIT_CENTS)}, the account fee included (amount + fee)`),
     pixkey: z.string().trim().min(1).max(140),
     keytype: z.enum(KEY_TYPES),
-    client: z.string().trim().max(255).optional(),
+    client: singleLineText(255).optional(),
     document: payerDocument.optional(),
     email: z.email().max(255).optional(),
-    description: z.string().trim().max(140).optional(),
+    description: singleLineText(140).optional(),
   })
   .superRefine((body, ctx) => {
     if (!pixKeyMatches(body.pixkey, body.keytype)) {

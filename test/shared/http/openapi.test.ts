@@ -6,6 +6,7 @@ import { buildOpenApiDocument, FORM_TYPE, patternMaxLength } from '../../../shar
 import { RAW_REQUESTS, routeList, routes, simulatedNotificationSchema } from '../../../shared/http/routes';
 import { simulatedProvider, type SimulatedNotification } from '../../../shared/providers/simulated';
 import { signatureHeader } from '../../../shared/signatures/hmac-header';
+import { mayBeRateLimited } from '../../../shared/route-policy';
 
 type Json = Record<string, unknown>;
 type Operation = {
@@ -110,7 +111,7 @@ describe('buildOpenApiDocument(routeList)', () => {
       const { responses } = operationOf(document, route);
       expect(responses['500'], route.id).toBeDefined();
       if (route.auth === 'none' && !route.responses[401]) expect(responses['401'], route.id).toBeUndefined();
-      if (route.rateLimit === 'none') expect(responses['429'], route.id).toBeUndefined();
+      if (!mayBeRateLimited(route)) expect(responses['429'], route.id).toBeUndefined();
     }
   });
 
@@ -456,9 +457,14 @@ describe('what each route answers, as the document declares it', () => {
       const responses = operationOf(document, route).responses;
       if (route.access === 'none') expect(responses['503'], route.id).toBeUndefined();
       else expect(responses['503']?.headers?.['Retry-After'] ?? responses['503']?.description, route.id).toBeDefined();
-      if (route.rateLimit !== 'none') expect(responses['429']?.headers?.['Retry-After'], route.id).toBeDefined();
+      if (mayBeRateLimited(route)) expect(responses['429']?.headers?.['Retry-After'], route.id).toBeDefined();
+      else expect(responses['429'], route.id).toBeUndefined();
     }
     expect(operationOf(document, routes.balance).responses['503']?.description).toContain('temporary_conflict');
+    // The per-IP limit of unauthenticated routes that touch the table (issue 17 item 4) is declared too.
+    expect(operationOf(document, routes.providerNotification).responses['429']).toBeDefined();
+    expect(operationOf(document, routes.boletoPage).responses['429']).toBeDefined();
+    expect(operationOf(document, routes.openApiDocument).responses['429']).toBeUndefined();
   });
 
   it("declares the HTML routes' pages with the content type they answer", () => {
