@@ -173,7 +173,7 @@ export const routes = {
     tag: 'Reference data',
     summary: 'The address of a CEP (postal code), to prefill a customer',
     description:
-      'Limited to 30 calls per minute per IP. A malformed CEP answers 422, an unknown one 404, and 503 when the postal-code services are down. Answers are cached for 30 days.',
+      'Limited to 30 calls per minute per IP. A malformed CEP answers 422 (400 past 64 characters), an unknown one 404, and 503 when the postal-code services are down. Answers are cached for 30 days.',
     request: { params: cepParamsSchema },
     responses: {
       200: { description: 'The address', schema: addressSchema },
