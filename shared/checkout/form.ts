@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { totalCents } from '../charges/total';
-import { RAIL_LIMIT_CENTS } from '../invoices/create';
+import { RAIL_LIMIT_CENTS } from '../charges/limits';
 import { formatCents, parseAmountToCents } from '../money';
 import { PT_BR_TEXT_MESSAGES, singleLineText } from '../schemas/text';
 import { formatBrl } from './render';

@@ -4,7 +4,9 @@
  * plus one handler file under functions/.
  */
 import { z } from 'zod';
+import { RAIL_LIMIT_CENTS } from '../charges/limits';
 import { TOTAL_ROUNDING_RULE } from '../charges/total';
+import { formatCents } from '../money';
 import { defineRoute, type AnyRoute } from './route';
 import type { RawRequest } from './openapi';
 import { authTokenResponseSchema } from '../schemas/auth';
@@ -193,7 +195,7 @@ export const routes = {
     idempotency: 'optional',
     tag: 'Charges',
     summary: 'Create a Pix charge (BR Code and QR code)',
-    description: `The invoice stays PENDING until the provider confirms the payment. The total cannot exceed what Pix carries. Total: ${TOTAL_ROUNDING_RULE}`,
+    description: `The invoice stays PENDING until the provider confirms the payment. The total is at most ${formatCents(RAIL_LIMIT_CENTS.pix)} (what Pix carries); above it → 422 on amount. Total: ${TOTAL_ROUNDING_RULE}`,
     request: { body: pixCreateBodySchema },
     responses: { 200: { description: 'The charge', schema: pixCreatedSchema }, 502: { description: 'The payment provider failed; nothing was created' } },
   }),
@@ -206,7 +208,7 @@ export const routes = {
     idempotency: 'optional',
     tag: 'Charges',
     summary: 'Create a boleto for one of your customers',
-    description: `The customer must be yours and have a full address. The boleto URL shows a printable page; the barcode follows FEBRABAN (due-date factor rule in force since 2025-02-22). Total: ${TOTAL_ROUNDING_RULE}`,
+    description: `The customer must be yours and have a full address. The boleto URL shows a printable page; the barcode follows FEBRABAN (due-date factor rule in force since 2025-02-22). The total is at most ${formatCents(RAIL_LIMIT_CENTS.boleto)} (10 barcode digits); due_date can be at most the last day the due-date factor's current cycle carries (2049-10-13 for the cycle begun 2025-02-22); a later date → 422 on due_date. Total: ${TOTAL_ROUNDING_RULE}`,
     request: { body: boletoCreateBodySchema },
     responses: { 200: { description: 'The charge', schema: boletoCreatedSchema }, 502: { description: 'The payment provider failed; nothing was created' } },
   }),
@@ -219,7 +221,7 @@ export const routes = {
     idempotency: 'optional',
     tag: 'Charges',
     summary: 'Charge a card (authorized at once)',
-    description: `Approved: 200 with the invoice PAID and the balance credited. Declined by the issuer: 400 and nothing is credited. Processor failure: 502 and nothing is charged. Total: ${TOTAL_ROUNDING_RULE}`,
+    description: `Approved: 200 with the invoice PAID and the balance credited. Declined by the issuer: 400 and nothing is credited. Processor failure: 502 and nothing is charged. The total is at most ${formatCents(RAIL_LIMIT_CENTS.creditcard)}. Total: ${TOTAL_ROUNDING_RULE}`,
     request: { body: cardCreateBodySchema },
     responses: { 200: { description: 'Approved', schema: cardCreatedSchema }, 502: { description: 'The card processor failed; nothing was charged' } },
   }),
@@ -394,7 +396,7 @@ export const routes = {
     tag: 'Provider',
     summary: 'Payment notifications from the payment provider',
     description:
-      'Authenticated by the provider signature (credential in Secrets Manager). Each notification moves one invoice in one transaction with its balance change and outbox event; duplicates change nothing.',
+      'Authenticated by the provider signature (credential in Secrets Manager). Each notification moves one invoice in one transaction with its balance change and outbox event; duplicates change nothing. A confirmed payment for a CANCELED, never-paid invoice pays it (credited once, flagged paid_after_cancel); for a REFUNDED invoice it changes nothing.',
     request: { params: notificationParamsSchema },
     responses: {
       200: { description: 'Received', schema: notificationReceiptSchema },

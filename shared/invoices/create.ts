@@ -3,6 +3,7 @@ import type { PaymentMethod } from '../accounts/methods';
 import type { Caller } from '../auth/gate';
 import { type ChargeAmounts, totalCents } from '../charges/total';
 import { BadRequestError, IdClashError, TemporaryConflictError, UpstreamError, ValidationError } from '../errors';
+import { RAIL_LIMIT_CENTS } from '../charges/limits';
 import { logger } from '../logger';
 import { ProviderError, withProviderTimeout } from '../providers/port';
 import { paymentProvider } from '../providers/registry';
@@ -14,11 +15,7 @@ import { keys } from '../storage/keys';
 import type { TxWrite } from '../storage/transact';
 import { type InvoiceIds, type InvoiceMethod, invoiceIdDraw } from './record';
 
-/**
- * What each rail can carry: the boleto amount field holds 10 digits (99,999,999.99); API Pix amounts
- * have at most 10 integer digits; card totals follow the boleto limit (docs/decisions.md).
- */
-export const RAIL_LIMIT_CENTS: Readonly<Record<InvoiceMethod, number>> = { pix: 999_999_999_999, boleto: 9_999_999_999, creditcard: 9_999_999_999 };
+export { RAIL_LIMIT_CENTS } from '../charges/limits';
 
 const ACCOUNT_SETTING: Readonly<Record<InvoiceMethod, PaymentMethod>> = { pix: 'pix', boleto: 'boleto', creditcard: 'card' };
 

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { singleLineText } from './text';
-import { RAIL_LIMIT_CENTS } from '../invoices/create';
+import { RAIL_LIMIT_CENTS } from '../charges/limits';
 import { formatCents } from '../money';
 import { moneyString } from './balance';
 import { calendarDate, moneyInput, payerDocument } from './charge';
