@@ -31,33 +31,21 @@ function balanceMovement(table: string, item: Item, move: InvoiceMove, now: Date
   return paymentReversal(table, { ...movement, description: `${what} of ${reference} (${String(item.method)})` }, total);
 }
 
-/** The status update of a move, conditional on the from-status: a duplicate or concurrent notification finds it made. */
-function statusUpdateOf(table: string, item: Item, move: InvoiceMove, timestamp: string, at: string): TxWrite {
-  return {
-    Update: {
-      TableName: table,
-      Key: keys.invoice(String(item.reference)),
-      UpdateExpression: 'SET #status = :to, #at = :at',
-      ConditionExpression: '#status = :from',
-      ExpressionAttributeNames: { '#status': 'status', '#at': timestamp },
-      ExpressionAttributeValues: { ':to': move.to, ':from': move.from, ':at': at },
-    },
-  };
-}
-
 /**
- * A payment confirmed for a canceled invoice: PAID with the paidAfterCancel flag, conditional on the
- * invoice still being canceled and never paid (no paidAt), so one invoice is credited at most once.
+ * The status update of a move, conditional on the from-status: a duplicate or concurrent notification
+ * finds it made. A payment confirmed for a canceled invoice also sets the paidAfterCancel flag, on
+ * condition that the invoice was never paid (no paidAt), so one invoice is credited at most once.
  */
-function latePaymentUpdate(table: string, item: Item, move: InvoiceMove, at: string): TxWrite {
+function statusUpdateOf(table: string, item: Item, move: InvoiceMove, timestamp: string, at: string): TxWrite {
+  const late = move.paidAfterCancel === true;
   return {
     Update: {
       TableName: table,
       Key: keys.invoice(String(item.reference)),
-      UpdateExpression: 'SET #status = :to, #paidAt = :at, #flag = :flag',
-      ConditionExpression: '#status = :from AND attribute_not_exists(#paidAt)',
-      ExpressionAttributeNames: { '#status': 'status', '#paidAt': 'paidAt', '#flag': 'paidAfterCancel' },
-      ExpressionAttributeValues: { ':to': move.to, ':from': move.from, ':at': at, ':flag': true },
+      UpdateExpression: late ? 'SET #status = :to, #at = :at, #flag = :flag' : 'SET #status = :to, #at = :at',
+      ConditionExpression: late ? '#status = :from AND attribute_not_exists(#at)' : '#status = :from',
+      ExpressionAttributeNames: { '#status': 'status', '#at': timestamp, ...(late ? { '#flag': 'paidAfterCancel' } : {}) },
+      ExpressionAttributeValues: { ':to': move.to, ':from': move.from, ':at': at, ...(late ? { ':flag': true } : {}) },
     },
   };
 }
@@ -127,7 +115,7 @@ async function applyOnce(runtime: Runtime, notification: ProviderNotification & 
   const table = runtime.config.tableName;
   const accountId = String(item.accountId);
   const at = notification.occurredAt.toISOString();
-  const statusUpdate = move.paidAfterCancel ? latePaymentUpdate(table, item, move, at) : statusUpdateOf(table, item, move, TIMESTAMP[notification.kind], at);
+  const statusUpdate = statusUpdateOf(table, item, move, TIMESTAMP[notification.kind], at);
   const moved = item.paidAfterCancel === true || move.paidAfterCancel ? { ...item, paidAfterCancel: true } : item;
   const committed = await commitStateMove(runtime.db, statusUpdate, [
     ...balanceMovement(table, item, move, now),
