@@ -90,8 +90,14 @@ export type TextOptions = {
 function textSchema(max: number, multiLine: boolean, options: TextOptions) {
   const messages = options.messages ?? TEXT_MESSAGES;
   const base = options.base ?? z.string();
-  const normalized = multiLine ? base.overwrite((value) => toNfc(value).replace(/\r\n?|\u2028|\u2029/g, '\n')).trim() : base.overwrite(toNfc).trim();
-  return normalized
+  const nfc = multiLine ? base.overwrite((value) => toNfc(value).replace(/\r\n?|\u2028|\u2029/g, '\n')) : base.overwrite(toNfc);
+  // Before trimming: JavaScript's trim also removes U+FEFF, so a value of only format characters would
+  // otherwise become empty (and pass where the field is optional) instead of being refused.
+  return nfc
+    .superRefine((value, ctx) => {
+      if (value.trim() === '' && !/^\p{White_Space}*$/u.test(value)) ctx.addIssue({ code: 'custom', message: messages.invisible });
+    })
+    .trim()
     .superRefine((value, ctx) => {
       const problem = textProblem(value, multiLine, messages);
       if (problem !== undefined) ctx.addIssue({ code: 'custom', message: problem });

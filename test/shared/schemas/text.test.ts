@@ -219,3 +219,15 @@ describe('issuedKeyPairOf (shared/auth/basic.ts): only the shapes we issue reach
     }
   });
 });
+
+describe('optional fields and format characters that trimming would remove', () => {
+  it('a lone BOM (U+FEFF, which String.prototype.trim drops) is refused, not stored as an empty optional value; plain spaces still trim to empty', () => {
+    const optional = z.object({ client: singleLineText(255).optional() });
+    const bom = optional.safeParse({ client: '\uFEFF' });
+    expect(bom.success).toBe(false);
+    expect(bom.error?.issues.map((issue) => issue.message)).toEqual([TEXT_MESSAGES.invisible]);
+    expect(optional.safeParse({ client: '\uFEFF\u200B' }).success).toBe(false);
+    expect(optional.parse({ client: '   ' })).toEqual({ client: '' });
+    expect(optional.parse({ client: '\uFEFFAna' })).toEqual({ client: 'Ana' });
+  });
+});
