@@ -6,13 +6,17 @@ import * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 import * as logs from 'aws-cdk-lib/aws-logs';
 import * as acm from 'aws-cdk-lib/aws-certificatemanager';
 import type * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
+import type * as sns from 'aws-cdk-lib/aws-sns';
+import type * as sqs from 'aws-cdk-lib/aws-sqs';
+import { Construct } from 'constructs';
 import * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
 import { AwsSolutionsChecks } from 'cdk-nag';
-import type { Construct } from 'constructs';
 import { type AnyRoute, pathParameterNames } from '../shared/http/route';
 import { fallbackHandler, routeList, routes } from '../shared/http/routes';
 import { tableShape } from '../shared/storage/table';
 import { ApiFunction } from './cdk/api-function';
+import { AlarmTopic, api5xxAlarm, functionFailuresAlarm, notifyTopic, throttlesAlarm } from './cdk/alarms';
+import { serviceDashboard } from './cdk/dashboard';
 import { readSettings, type StackSettings } from './cdk/settings';
 import {
   CHECKOUT_UPKEEP_GRANTS,
@@ -68,8 +72,12 @@ export class PaymentGatewayStack extends Stack {
   readonly queues: ReadonlyMap<string, ServiceQueue>;
   /** The stream forwarder's on-failure destination (alarmed on its depth). */
   readonly streamFailures: StreamFailureQueue;
-  /** Every alarm of the stack, by a readable name. */
+  /** Every alarm of the stack, by a readable name; each notifies `alarmTopic` on ALARM and on OK. */
   readonly alarms: ReadonlyMap<string, cloudwatch.Alarm>;
+  /** The on-call topic (email subscription from the `alarmEmail` context value). */
+  readonly alarmTopic: sns.Topic;
+  /** The on-call dashboard. */
+  readonly dashboard: cloudwatch.Dashboard;
 
   constructor(scope: Construct, id: string, props?: StackProps) {
     super(scope, id, { description: 'Payment gateway: HTTP API, one Lambda per route, one DynamoDB table', ...props });
@@ -189,7 +197,11 @@ export class PaymentGatewayStack extends Stack {
     alarms.set('Ledger differences', reconcile.differences);
     functions.set(reconcileWorker.id, reconcile.fn);
     this.functions = functions;
+    this.addServiceAlarms(alarms);
     this.alarms = alarms;
+    this.alarmTopic = new AlarmTopic(this, 'Alarms', this.settings.alarmEmail).topic;
+    notifyTopic(alarms.values(), this.alarmTopic);
+    this.dashboard = this.createDashboard();
 
     new CfnOutput(this, 'ApiUrl', {
       value: this.baseUrl,
@@ -391,6 +403,39 @@ export class PaymentGatewayStack extends Stack {
       "An account's balance differs from the sum of its ledger entries (the reconciliation logs each one as 'ledger difference'), or no reconciliation finished in the last day. Run npm run admin -- account reconcile --all: money may have moved without an entry, or an entry without its movement.",
     );
     return { fn, errors, differences };
+  }
+
+  /**
+   * The alarms every function and the API get: the API's 5xx rate; per function, its throttles when
+   * its errors already have their own alarm (stream consumers and scheduled workers), else its
+   * errors and throttles together (one alarm per function).
+   */
+  private addServiceAlarms(alarms: Map<string, cloudwatch.Alarm>): void {
+    const scope = new Construct(this, 'ServiceAlarms');
+    alarms.set('API 5xx rate', api5xxAlarm(scope, 'Api5xxRate', this.api));
+    const ownErrorsAlarm = new Set([...streamConsumerList.map((c) => c.id), sweepWorker.id, checkoutUpkeepWorker.id, reconcileWorker.id]);
+    for (const [id, fn] of this.functions) {
+      if (ownErrorsAlarm.has(id)) alarms.set(`${id} throttles`, throttlesAlarm(scope, `${id}Throttles`, id, fn));
+      else alarms.set(`${id} errors and throttles`, functionFailuresAlarm(scope, `${id}Failures`, id, fn));
+    }
+  }
+
+  private createDashboard(): cloudwatch.Dashboard {
+    const routeIds = new Set([...routeList.map((r) => r.id), 'Fallback']);
+    const pick = (keep: (id: string) => boolean) => new Map([...this.functions].filter(([id]) => keep(id)));
+    const queueMap = new Map<string, sqs.IQueue>([...this.queues].map(([id, q]) => [id, q.queue]));
+    const dlqMap = new Map<string, sqs.IQueue>([...this.queues].map(([id, q]) => [`${id} DLQ`, q.dlq]));
+    dlqMap.set('stream failures', this.streamFailures.queue);
+    return serviceDashboard(this, 'Dashboard', this.stackName, {
+      api: this.api,
+      routeFunctions: pick((id) => routeIds.has(id)),
+      workerFunctions: pick((id) => !routeIds.has(id)),
+      streamConsumers: pick((id) => streamConsumerList.some((c) => c.id === id)),
+      table: this.table,
+      queues: queueMap,
+      deadLetterQueues: dlqMap,
+      businessMetrics: [reconcileWorker.metric],
+    });
   }
 
   private addRoute(route: AnyRoute, environment: Record<string, string>): ApiFunction {

@@ -19,9 +19,11 @@ import {
 } from '../../shared/accounts/store';
 import { allAccountIds, reconcileAccount } from '../../shared/ledger/reconcile';
 import { parseAmountToCents } from '../../shared/money';
+import { findDlq, QUEUE_NAMES, STREAM_FAILURES_QUEUE, dlqDepths, inspectDlq, redriveDlq } from './dlq';
 import { notificationFor, type ProviderCommand, sendNotification } from './provider';
 import { redriveStreamFailures } from './stream';
 import { resolveTarget, type Target } from './target';
+import { DELIVERY_STATUSES, deliveriesOf, redeliver } from './webhook';
 
 class UsageError extends Error {}
 
@@ -34,7 +36,7 @@ class Printed {
 }
 
 const USAGE =
-  'usage: npm run admin -- account create|rotate-keys|set-methods|credit|show|checkout-signing|disable|enable|reconcile [--name N] [--account ID | --all] [--methods pix,boleto,card] [--withdraw-fee 0.00] [--amount 100.00] [--require on|off] [--rotate] | provider … | stream redrive [--stack NAME | --table NAME] (README: Operator CLI)';
+  'usage: npm run admin -- account create|rotate-keys|set-methods|credit|show|checkout-signing|disable|enable|reconcile [--name N] [--account ID | --all] [--methods pix,boleto,card] [--withdraw-fee 0.00] [--amount 100.00] [--require on|off] [--rotate] | provider … | stream redrive | dlq list | dlq inspect|redrive --queue payouts|webhooks|stream-failures [--max N] | webhook redeliver --event evt_… | webhook deliveries --account ID [--status pending|succeeded|failed] [--stack NAME | --table NAME] (README: Operator CLI)';
 
 const CHECKOUT_SECRET_NOTICE =
   'Shown once: the service does not store this secret and cannot show it again. Keep it on your server only (never in a page) and sign each checkout form with it (signature = hex HMAC-SHA256 of the canonical form); --rotate issues a new one and the previous one stops working at once.';
@@ -55,6 +57,10 @@ const { positionals, values } = (() => {
         require: { type: 'string' },
         rotate: { type: 'boolean' },
         all: { type: 'boolean' },
+        queue: { type: 'string' },
+        max: { type: 'string' },
+        event: { type: 'string' },
+        status: { type: 'string' },
         stack: { type: 'string' },
         table: { type: 'string' },
         region: { type: 'string' },
@@ -67,7 +73,7 @@ const { positionals, values } = (() => {
   }
 })();
 
-function required(name: 'name' | 'methods' | 'account' | 'amount' | 'txid' | 'reference' | 'outcome' | 'require'): string {
+function required(name: 'name' | 'methods' | 'account' | 'amount' | 'txid' | 'reference' | 'outcome' | 'require' | 'queue' | 'event'): string {
   const value = values[name];
   if (value === undefined || value.trim() === '') throw new UsageError(`--${name} is required`);
   return value.trim();
@@ -102,12 +108,72 @@ async function reconcile(target: Target): Promise<Printed> {
   return new Printed(1, `${differing} of ${ids.length} accounts differ from the sum of their ledger entries (ok: false above)`);
 }
 
+/** Writes each value as one JSON line on stdout. */
+function printLines(lines: readonly unknown[]): Printed {
+  for (const line of lines) process.stdout.write(`${JSON.stringify(line)}\n`);
+  return new Printed(0);
+}
+
+/** `--max N`: a whole number from 1 to 10,000 (default: 10 for inspect, 10,000 for redrive). */
+function maxFlag(fallback: number): number {
+  const raw = values.max;
+  if (raw === undefined) return fallback;
+  if (!/^\d{1,5}$/.test(raw.trim()) || Number(raw) < 1 || Number(raw) > 10_000) throw new UsageError('--max must be a whole number from 1 to 10000');
+  return Number(raw);
+}
+
+/** `dlq list|inspect|redrive` (infra/admin/dlq.ts). The flags are checked before any queue is reached. */
+async function dlq(command: string, target: () => Promise<Target>): Promise<unknown> {
+  if (command === 'list') return printLines(await dlqDepths(await (await target()).queues()));
+  const name = required('queue');
+  if (!QUEUE_NAMES.includes(name)) throw new UsageError(`--queue must be one of ${QUEUE_NAMES.join(', ')}`);
+  const max = maxFlag(command === 'inspect' ? 10 : 10_000);
+  if (command === 'redrive' && name === STREAM_FAILURES_QUEUE && values.max !== undefined)
+    throw new UsageError('--max is not supported for stream-failures: its redrive forwards what every failure record names');
+  const { table, db, queues } = await target();
+  const urls = await queues();
+  const found = await findDlq(urls, name);
+  if (!found) throw new UsageError(`--queue must be one of ${QUEUE_NAMES.join(', ')}`);
+  if (command === 'inspect') return printLines(await inspectDlq(urls.sqs, found, max));
+  if (name === STREAM_FAILURES_QUEUE) {
+    // The failure queue has no source queue: its records name stream windows, forwarded again from the table.
+    const result = await redriveStreamFailures({ db, table, sqs: urls.sqs, streamFailures: urls.streamFailures, queues: urls });
+    return { queue: name, moved: result.forwarded, ...result };
+  }
+  return { queue: name, moved: await redriveDlq(urls.sqs, found, max) };
+}
+
+/** `webhook redeliver|deliveries` (infra/admin/webhook.ts). */
+async function webhook(command: string, target: () => Promise<Target>): Promise<unknown> {
+  if (command === 'redeliver') {
+    const eventId = required('event');
+    if (!/^evt_[A-Za-z0-9_-]{1,100}$/.test(eventId)) throw new UsageError('--event must be an event id (evt_…)');
+    const t = await target();
+    const { sqs, webhooks } = await t.queues();
+    return redeliver({ db: t.db, table: t.table, sqs, webhooks, now: () => new Date() }, eventId);
+  }
+  const accountId = required('account');
+  const status = values.status?.trim();
+  if (status !== undefined && !DELIVERY_STATUSES.includes(status)) throw new UsageError(`--status must be one of ${DELIVERY_STATUSES.join(', ')}`);
+  const t = await target();
+  return printLines(await deliveriesOf(t, accountId, status));
+}
+
+const COMMANDS: Readonly<Record<string, readonly string[]>> = {
+  stream: ['redrive'],
+  provider: PROVIDER_COMMANDS,
+  dlq: ['list', 'inspect', 'redrive'],
+  webhook: ['redeliver', 'deliveries'],
+};
+
 async function run(): Promise<unknown> {
   const [group, command] = positionals;
-  if (values.help || (group !== 'account' && group !== 'provider' && group !== 'stream') || !command) throw new UsageError(USAGE);
-  if (group === 'stream' && command !== 'redrive') throw new UsageError(`unknown command "stream ${command}": ${USAGE}`);
-  if (group === 'provider' && !PROVIDER_COMMANDS.includes(command)) throw new UsageError(`unknown command "provider ${command}": ${USAGE}`);
-  const target = await resolveTarget({ stack: values.stack, table: values.table, region: values.region }, process.env);
+  if (values.help || !group || !command || (group !== 'account' && COMMANDS[group] === undefined)) throw new UsageError(USAGE);
+  if (group !== 'account' && !COMMANDS[group]?.includes(command)) throw new UsageError(`unknown command "${group} ${command}": ${USAGE}`);
+  const targetOf = () => resolveTarget({ stack: values.stack, table: values.table, region: values.region }, process.env);
+  if (group === 'dlq') return dlq(command, targetOf);
+  if (group === 'webhook') return webhook(command, targetOf);
+  const target = await targetOf();
   if (group === 'stream') {
     const queues = await target.queues();
     return redriveStreamFailures({ db: target.db, table: target.table, sqs: queues.sqs, streamFailures: queues.streamFailures, queues });

@@ -19,6 +19,8 @@ export type StackSettings = {
   streamForwarderConcurrency: number | undefined;
   logRetention: logs.RetentionDays;
   domain: CustomDomain | undefined;
+  /** Where the alarm topic sends email (one subscription, confirmed by its recipient); undefined: no subscription. */
+  alarmEmail: string | undefined;
 };
 
 /** The defaults, and the context keys that override them. */
@@ -76,6 +78,17 @@ function customDomain(get: Lookup): CustomDomain | undefined {
   return { domainName, certificateArn };
 }
 
+/** A plain address (no display name, no list): what an SNS email subscription takes. */
+const EMAIL = /^[A-Za-z0-9.!#$%&'*+/=?^_`{|}~-]+@(?=.{1,253}$)(?:[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?\.)+[A-Za-z]{2,63}$/;
+
+function alarmEmail(get: Lookup): string | undefined {
+  const email = textSetting(get, 'alarmEmail');
+  if (email === undefined) return undefined;
+  if (email.length > 254 || !EMAIL.test(email))
+    throw new Error(`CDK context alarmEmail=${JSON.stringify(email)}: expected one email address such as oncall@example.com`);
+  return email;
+}
+
 /** Reads and checks the stack's settings; a bad value stops the synthesis with the key and what it expects. */
 export function readSettings(node: Node): StackSettings {
   const get: Lookup = (key) => node.tryGetContext(key);
@@ -102,5 +115,6 @@ export function readSettings(node: Node): StackSettings {
     streamForwarderConcurrency: concurrencySetting(get, 'streamForwarderConcurrency'),
     logRetention: logRetentionDays as logs.RetentionDays,
     domain: customDomain(get),
+    alarmEmail: alarmEmail(get),
   };
 }

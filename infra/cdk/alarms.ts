@@ -1,0 +1,145 @@
+import { Duration, Stack } from 'aws-cdk-lib';
+import type * as apigw from 'aws-cdk-lib/aws-apigatewayv2';
+import * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
+import * as actions from 'aws-cdk-lib/aws-cloudwatch-actions';
+import * as iam from 'aws-cdk-lib/aws-iam';
+import * as kms from 'aws-cdk-lib/aws-kms';
+import * as sns from 'aws-cdk-lib/aws-sns';
+import * as subscriptions from 'aws-cdk-lib/aws-sns-subscriptions';
+import { Construct } from 'constructs';
+import type { ApiFunction } from './api-function';
+
+/** The API's 5xx alarm: the share of answers that are 5xx, over this window, above this percentage… */
+export const API_5XX_WINDOW = Duration.minutes(5);
+export const API_5XX_PERCENT = 1;
+/** …counted only when the window had at least this many requests (a single 5xx of three calls does not page). */
+export const API_5XX_MIN_REQUESTS = 20;
+
+/** A function's failures: unhandled errors (crash, timeout, out of memory) plus throttles, summed over this window… */
+export const FUNCTION_FAILURES_WINDOW = Duration.minutes(5);
+/** …at or above this count. Handlers answer domain errors themselves: an Errors data point is a crash or a timeout. */
+export const FUNCTION_FAILURES_THRESHOLD = 3;
+/** A function that already has its own errors alarm (scheduled and stream workers) is paged on any throttle in this window. */
+export const THROTTLES_WINDOW = Duration.minutes(5);
+
+/**
+ * The on-call topic: KMS-encrypted with its own key (CloudWatch cannot publish to a topic under the
+ * AWS-managed SNS key), SSL-only, publishable by this account's CloudWatch alarms, and with an email
+ * subscription when the `alarmEmail` context value names an address.
+ */
+export class AlarmTopic extends Construct {
+  readonly topic: sns.Topic;
+  readonly key: kms.Key;
+
+  constructor(scope: Construct, id: string, email: string | undefined) {
+    super(scope, id);
+    const { account, region, partition } = Stack.of(this);
+    const fromThisAccountsAlarms = {
+      StringEquals: { 'aws:SourceAccount': account },
+      ArnLike: { 'aws:SourceArn': `arn:${partition}:cloudwatch:${region}:${account}:alarm:*` },
+    };
+    this.key = new kms.Key(this, 'Key', {
+      description: 'Encrypts the payment gateway alarm topic (CloudWatch alarms publish to it)',
+      enableKeyRotation: true,
+    });
+    this.key.addToResourcePolicy(
+      new iam.PolicyStatement({
+        sid: 'CloudWatchAlarmsPublish',
+        principals: [new iam.ServicePrincipal('cloudwatch.amazonaws.com')],
+        actions: ['kms:Decrypt', 'kms:GenerateDataKey*'],
+        resources: ['*'],
+        conditions: fromThisAccountsAlarms,
+      }),
+    );
+    this.topic = new sns.Topic(this, 'Topic', {
+      displayName: 'Payment gateway alarms',
+      masterKey: this.key,
+      enforceSSL: true,
+    });
+    this.topic.addToResourcePolicy(
+      new iam.PolicyStatement({
+        sid: 'CloudWatchAlarmsPublish',
+        principals: [new iam.ServicePrincipal('cloudwatch.amazonaws.com')],
+        actions: ['sns:Publish'],
+        resources: [this.topic.topicArn],
+        conditions: fromThisAccountsAlarms,
+      }),
+    );
+    if (email !== undefined) this.topic.addSubscription(new subscriptions.EmailSubscription(email));
+  }
+}
+
+/** Sends each alarm's ALARM and OK transitions to the topic. */
+export function notifyTopic(alarms: Iterable<cloudwatch.Alarm>, topic: sns.ITopic): void {
+  const action = new actions.SnsAction(topic);
+  for (const alarm of alarms) {
+    alarm.addAlarmAction(action);
+    alarm.addOkAction(action);
+  }
+}
+
+/**
+ * The share of the API's answers that are 5xx (API Gateway's own and the functions'), in percent,
+ * over five minutes; 0 when fewer than API_5XX_MIN_REQUESTS requests came.
+ */
+export function api5xxRate(api: apigw.IHttpApi): cloudwatch.MathExpression {
+  const period = API_5XX_WINDOW;
+  return new cloudwatch.MathExpression({
+    label: '5xx rate (%)',
+    expression: `IF(requests >= ${API_5XX_MIN_REQUESTS}, 100 * errors / requests, 0)`,
+    usingMetrics: {
+      requests: api.metricCount({ period, statistic: cloudwatch.Stats.SUM }),
+      errors: api.metricServerError({ period, statistic: cloudwatch.Stats.SUM }),
+    },
+    period,
+  });
+}
+
+export function api5xxAlarm(scope: Construct, id: string, api: apigw.IHttpApi): cloudwatch.Alarm {
+  return new cloudwatch.Alarm(scope, id, {
+    alarmDescription: `More than ${API_5XX_PERCENT}% of the API's answers in 5 minutes were 5xx (at least ${API_5XX_MIN_REQUESTS} requests): merchants see failures. Look at the dashboard's 5xx and Lambda errors per function, then the access logs.`,
+    metric: api5xxRate(api),
+    threshold: API_5XX_PERCENT,
+    evaluationPeriods: 1,
+    comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_THRESHOLD,
+    treatMissingData: cloudwatch.TreatMissingData.NOT_BREACHING,
+  });
+}
+
+/** Errors + Throttles of one function, summed over FUNCTION_FAILURES_WINDOW. */
+export function functionFailures(fn: ApiFunction): cloudwatch.MathExpression {
+  const period = FUNCTION_FAILURES_WINDOW;
+  return new cloudwatch.MathExpression({
+    label: 'errors + throttles',
+    expression: 'errors + throttles',
+    usingMetrics: {
+      errors: fn.fn.metricErrors({ period, statistic: cloudwatch.Stats.SUM }),
+      throttles: fn.fn.metricThrottles({ period, statistic: cloudwatch.Stats.SUM }),
+    },
+    period,
+  });
+}
+
+/** One alarm per function (not two: 40 functions): its unhandled errors and throttles together. */
+export function functionFailuresAlarm(scope: Construct, id: string, name: string, fn: ApiFunction): cloudwatch.Alarm {
+  return new cloudwatch.Alarm(scope, id, {
+    alarmDescription: `The ${name} function failed or was throttled ${FUNCTION_FAILURES_THRESHOLD} times or more in 5 minutes (a crash, a timeout or no concurrency left): check its log group and its throttles on the dashboard.`,
+    metric: functionFailures(fn),
+    threshold: FUNCTION_FAILURES_THRESHOLD,
+    evaluationPeriods: 1,
+    comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
+    treatMissingData: cloudwatch.TreatMissingData.NOT_BREACHING,
+  });
+}
+
+/** Any throttle of a function whose errors already have their own alarm (scheduled and stream workers). */
+export function throttlesAlarm(scope: Construct, id: string, name: string, fn: ApiFunction): cloudwatch.Alarm {
+  return new cloudwatch.Alarm(scope, id, {
+    alarmDescription: `The ${name} function was throttled (no concurrency left for it): its work waits or is retried. Check the account's concurrency and the reservations on the dashboard.`,
+    metric: fn.fn.metricThrottles({ period: THROTTLES_WINDOW, statistic: cloudwatch.Stats.SUM }),
+    threshold: 1,
+    evaluationPeriods: 1,
+    comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
+    treatMissingData: cloudwatch.TreatMissingData.NOT_BREACHING,
+  });
+}

@@ -1,0 +1,329 @@
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { App } from 'aws-cdk-lib';
+import { describe, expect, it } from 'vitest';
+import { routeList } from '../../shared/http/routes';
+import { checkoutUpkeepWorker, queueList, reconcileWorker, streamConsumerList, streamForwarder, sweepWorker } from '../../shared/queues';
+import { METRICS_NAMESPACE } from '../../shared/metrics/emf';
+import { API_5XX_MIN_REQUESTS, API_5XX_PERCENT, FUNCTION_FAILURES_THRESHOLD } from '../../infra/cdk/alarms';
+import { readSettings } from '../../infra/cdk/settings';
+import { buildApp } from '../../infra/stack';
+import { type Json, NO_BUNDLING, type Resource, Synthesized } from './synthesized';
+
+const EMAIL = 'oncall@pay.example.com';
+const s = new Synthesized({ alarmEmail: EMAIL });
+const { stack, template } = s;
+
+type AlarmProps = {
+  MetricName?: string;
+  Namespace?: string;
+  Statistic?: string;
+  Period?: number;
+  Threshold: number;
+  ComparisonOperator: string;
+  EvaluationPeriods: number;
+  TreatMissingData?: string;
+  Dimensions?: { Name: string; Value: unknown }[];
+  Metrics?: {
+    Id: string;
+    Expression?: string;
+    ReturnData?: boolean;
+    MetricStat?: { Metric: { Namespace: string; MetricName: string; Dimensions: { Name: string; Value: unknown }[] }; Stat: string; Period: number };
+  }[];
+  AlarmActions?: unknown[];
+  OKActions?: unknown[];
+};
+
+const topicId = s.logicalId(stack.alarmTopic);
+const alarmProps = (name: string): AlarmProps => {
+  const alarm = stack.alarms.get(name);
+  if (!alarm) throw new Error(`no alarm ${name}`);
+  const props = s.resources[s.logicalId(alarm)]?.Properties;
+  if (!props) throw new Error(`no AWS::CloudWatch::Alarm for ${name}`);
+  return props as unknown as AlarmProps;
+};
+const fnRef = (id: string) => ({ Ref: s.functionLogicalId(id) });
+/** The metrics a math-expression alarm reads, by id. */
+const metricsOf = (props: AlarmProps) => Object.fromEntries((props.Metrics ?? []).filter((m) => m.MetricStat).map((m) => [m.Id, m.MetricStat]));
+
+/** Functions whose errors have an alarm of their own (tuned window): they get a throttles alarm besides. */
+const OWN_ERRORS = [...streamConsumerList.map((c) => c.id), sweepWorker.id, checkoutUpkeepWorker.id, reconcileWorker.id];
+
+/** The runbook's table: each alarm, what it reads and when it fires. */
+type Expected = { metric: string; namespace: string; threshold: number; operator: string; dimension?: unknown };
+function expectedAlarms(): Map<string, Expected> {
+  const ge = 'GreaterThanOrEqualToThreshold';
+  const expected = new Map<string, Expected>();
+  for (const def of queueList) {
+    const dlq = stack.queues.get(def.id)?.dlq;
+    if (!dlq) throw new Error(def.id);
+    expected.set(`${def.id} DLQ depth`, {
+      metric: 'ApproximateNumberOfMessagesVisible',
+      namespace: 'AWS/SQS',
+      threshold: 1,
+      operator: ge,
+      dimension: { 'Fn::GetAtt': [s.logicalId(dlq), 'QueueName'] },
+    });
+  }
+  expected.set('stream failure queue depth', {
+    metric: 'ApproximateNumberOfMessagesVisible',
+    namespace: 'AWS/SQS',
+    threshold: 1,
+    operator: ge,
+    dimension: { 'Fn::GetAtt': [s.logicalId(stack.streamFailures.queue), 'QueueName'] },
+  });
+  for (const def of streamConsumerList) {
+    expected.set(`${def.id} errors`, { metric: 'Errors', namespace: 'AWS/Lambda', threshold: 1, operator: ge, dimension: fnRef(def.id) });
+    expected.set(`${def.id} iterator age`, { metric: 'IteratorAge', namespace: 'AWS/Lambda', threshold: 300_000, operator: ge, dimension: fnRef(def.id) });
+  }
+  expected.set('Sweep errors', { metric: 'Errors', namespace: 'AWS/Lambda', threshold: 1, operator: ge, dimension: fnRef(sweepWorker.id) });
+  expected.set(`${checkoutUpkeepWorker.id} errors`, {
+    metric: 'Errors',
+    namespace: 'AWS/Lambda',
+    threshold: 1,
+    operator: ge,
+    dimension: fnRef(checkoutUpkeepWorker.id),
+  });
+  expected.set(`${reconcileWorker.id} errors`, { metric: 'Errors', namespace: 'AWS/Lambda', threshold: 1, operator: ge, dimension: fnRef(reconcileWorker.id) });
+  expected.set('Ledger differences', { metric: 'LedgerDifferences', namespace: METRICS_NAMESPACE, threshold: 0, operator: 'GreaterThanThreshold' });
+  for (const id of OWN_ERRORS)
+    expected.set(`${id} throttles`, { metric: 'Throttles', namespace: 'AWS/Lambda', threshold: 1, operator: ge, dimension: fnRef(id) });
+  return expected;
+}
+
+describe('the alarm topic', () => {
+  it('is one KMS-encrypted topic under a rotated key CloudWatch may use, SSL-only, publishable by this account’s alarms', () => {
+    const topics = s.ofType('AWS::SNS::Topic');
+    expect(topics).toHaveLength(1);
+    const [[, topic] = ['', {} as Resource]] = topics;
+    const keyRef = (topic.Properties?.KmsMasterKeyId as { 'Fn::GetAtt': string[] })['Fn::GetAtt'];
+    const key = s.resources[keyRef[0] ?? ''];
+    expect(key?.Type).toBe('AWS::KMS::Key');
+    expect(key?.Properties?.EnableKeyRotation).toBe(true);
+    const keyStatements = (key?.Properties?.KeyPolicy as { Statement: { Principal?: Json; Action: string | string[] }[] }).Statement;
+    const forCloudWatch = keyStatements.filter((st) => JSON.stringify(st.Principal) === JSON.stringify({ Service: 'cloudwatch.amazonaws.com' }));
+    expect(forCloudWatch.flatMap((st) => st.Action)).toEqual(['kms:Decrypt', 'kms:GenerateDataKey*']);
+
+    const policies = s.ofType('AWS::SNS::TopicPolicy').filter(([, p]) => JSON.stringify(p.Properties?.Topics) === JSON.stringify([{ Ref: topicId }]));
+    expect(policies).toHaveLength(1);
+    const statements = (
+      policies[0]?.[1].Properties?.PolicyDocument as { Statement: { Effect: string; Principal?: unknown; Action: unknown; Condition?: Json }[] }
+    ).Statement;
+    expect(statements.some((st) => st.Effect === 'Deny' && JSON.stringify(st.Condition) === JSON.stringify({ Bool: { 'aws:SecureTransport': 'false' } }))).toBe(
+      true,
+    );
+    const publish = statements.filter((st) => st.Effect === 'Allow' && st.Action === 'sns:Publish');
+    expect(publish).toHaveLength(1);
+    expect(publish[0]?.Principal).toEqual({ Service: 'cloudwatch.amazonaws.com' });
+    expect(JSON.stringify(publish[0]?.Condition)).toContain('aws:SourceAccount');
+  });
+
+  it('subscribes the alarmEmail address by email, and nobody without it', () => {
+    template.resourceCountIs('AWS::SNS::Subscription', 1);
+    template.hasResourceProperties('AWS::SNS::Subscription', { Protocol: 'email', Endpoint: EMAIL, TopicArn: { Ref: topicId } });
+    new Synthesized().template.resourceCountIs('AWS::SNS::Subscription', 0);
+  });
+
+  it('reads alarmEmail from the context like the other settings, refusing what is not one address', () => {
+    const settingsOf = (context: Record<string, unknown>) => readSettings(new App({ context }).node);
+    expect(settingsOf({}).alarmEmail).toBeUndefined();
+    expect(settingsOf({ alarmEmail: '' }).alarmEmail).toBeUndefined();
+    expect(settingsOf({ alarmEmail: ` ${EMAIL} ` }).alarmEmail).toBe(EMAIL);
+    for (const bad of ['oncall', 'a@b', 'a@example.com,b@example.com', 'On Call <oncall@example.com>', 'a b@example.com']) {
+      expect(() => settingsOf({ alarmEmail: bad }), bad).toThrow(/CDK context alarmEmail=.*expected one email address/);
+    }
+    expect(() => settingsOf({ alarmEmail: 42 })).toThrow(/alarmEmail: expected a string/);
+  });
+});
+
+describe('the alarms', () => {
+  it('sends every alarm of the template, ALARM and OK, to the topic and nowhere else', () => {
+    const alarms = s.ofType('AWS::CloudWatch::Alarm');
+    expect(alarms).toHaveLength(stack.alarms.size);
+    for (const [id, alarm] of alarms) {
+      expect(alarm.Properties?.AlarmActions, id).toEqual([{ Ref: topicId }]);
+      expect(alarm.Properties?.OKActions, id).toEqual([{ Ref: topicId }]);
+    }
+  });
+
+  it('has one alarm per function (errors and throttles, or throttles where its errors have their own), the 5xx rate and the alarms before', () => {
+    const perFunction = [...stack.functions.keys()].map((id) => (OWN_ERRORS.includes(id) ? `${id} throttles` : `${id} errors and throttles`));
+    expect([...stack.alarms.keys()].sort()).toEqual(
+      [...expectedAlarms().keys(), 'API 5xx rate', ...perFunction].filter((n, i, all) => all.indexOf(n) === i).sort(),
+    );
+    expect(stack.functions.size).toBe(routeList.length + 1 + queueList.length + streamConsumerList.length + 3);
+  });
+
+  it('reads the right metric with the right threshold in each single-metric alarm', () => {
+    for (const [name, want] of expectedAlarms()) {
+      const props = alarmProps(name);
+      expect(props, name).toMatchObject({ MetricName: want.metric, Namespace: want.namespace, Threshold: want.threshold, ComparisonOperator: want.operator });
+      if (want.dimension !== undefined)
+        expect(
+          props.Dimensions?.map((d) => d.Value),
+          name,
+        ).toEqual([want.dimension]);
+    }
+    expect(alarmProps(`${streamForwarder.id} throttles`)).toMatchObject({
+      Statistic: 'Sum',
+      Period: 300,
+      EvaluationPeriods: 1,
+      TreatMissingData: 'notBreaching',
+    });
+  });
+
+  it('alarms when more than 1% of at least 20 requests in 5 minutes are 5xx (ApiId metrics, a math expression)', () => {
+    expect([API_5XX_PERCENT, API_5XX_MIN_REQUESTS]).toEqual([1, 20]);
+    const props = alarmProps('API 5xx rate');
+    expect(props).toMatchObject({ Threshold: 1, ComparisonOperator: 'GreaterThanThreshold', EvaluationPeriods: 1, TreatMissingData: 'notBreaching' });
+    const result = props.Metrics?.find((m) => m.ReturnData !== false);
+    expect(result?.Expression).toBe('IF(requests >= 20, 100 * errors / requests, 0)');
+    const metrics = metricsOf(props);
+    const apiDimension = [{ Name: 'ApiId', Value: { Ref: s.logicalId(stack.api) } }];
+    expect(metrics.requests).toEqual({ Metric: { Namespace: 'AWS/ApiGateway', MetricName: 'Count', Dimensions: apiDimension }, Stat: 'Sum', Period: 300 });
+    expect(metrics.errors).toEqual({ Metric: { Namespace: 'AWS/ApiGateway', MetricName: '5xx', Dimensions: apiDimension }, Stat: 'Sum', Period: 300 });
+  });
+
+  it(`alarms on each route function and queue worker at ${FUNCTION_FAILURES_THRESHOLD} errors + throttles in 5 minutes`, () => {
+    expect(FUNCTION_FAILURES_THRESHOLD).toBe(3);
+    const ids = [...stack.functions.keys()].filter((id) => !OWN_ERRORS.includes(id));
+    expect(ids).toEqual(expect.arrayContaining([...routeList.map((r) => r.id), 'Fallback', ...queueList.map((q) => `${q.id}Worker`)]));
+    for (const id of ids) {
+      const props = alarmProps(`${id} errors and throttles`);
+      expect(props, id).toMatchObject({ Threshold: 3, ComparisonOperator: 'GreaterThanOrEqualToThreshold', EvaluationPeriods: 1 });
+      expect(props.Metrics?.find((m) => m.ReturnData !== false)?.Expression, id).toBe('errors + throttles');
+      const dimension = [{ Name: 'FunctionName', Value: fnRef(id) }];
+      const metrics = metricsOf(props);
+      expect(metrics.errors, id).toEqual({ Metric: { Namespace: 'AWS/Lambda', MetricName: 'Errors', Dimensions: dimension }, Stat: 'Sum', Period: 300 });
+      expect(metrics.throttles, id).toEqual({ Metric: { Namespace: 'AWS/Lambda', MetricName: 'Throttles', Dimensions: dimension }, Stat: 'Sum', Period: 300 });
+    }
+  });
+});
+
+/** The dashboard body with every CloudFormation reference replaced by `{ref:<logical id>}`, parsed. */
+type Widget = { type: string; properties: { title?: string; metrics?: unknown[][]; markdown?: string } };
+function dashboardBody(resources: Record<string, Resource>): { widgets: Widget[] } {
+  const dashboards = Object.values(resources).filter((r) => r.Type === 'AWS::CloudWatch::Dashboard');
+  expect(dashboards).toHaveLength(1);
+  const body = dashboards[0]?.Properties?.DashboardBody as string | { 'Fn::Join': [string, unknown[]] };
+  const text =
+    typeof body === 'string'
+      ? body
+      : body['Fn::Join'][1]
+          .map((part) => {
+            if (typeof part === 'string') return part;
+            const ref = part as { Ref?: string; 'Fn::GetAtt'?: string[] };
+            return `{ref:${ref.Ref ?? (ref['Fn::GetAtt'] ?? []).join('.')}}`;
+          })
+          .join('');
+  return JSON.parse(text) as { widgets: Widget[] };
+}
+
+describe('the dashboard', () => {
+  const { widgets } = dashboardBody(s.resources);
+  const widget = (title: string) => {
+    const found = widgets.filter((w) => w.properties.title === title);
+    expect(found, title).toHaveLength(1);
+    return found[0] as Widget;
+  };
+  /** [namespace, metric name, ...dimension name/value pairs] of each line of a widget. */
+  const lines = (title: string) => (widget(title).properties.metrics ?? []).map((m) => m.filter((x) => typeof x === 'string'));
+  const ref = (logicalId: string) => `{ref:${logicalId}}`;
+
+  it('shows API requests, 4xx, 5xx, the 5xx rate and latency p99 of the API', () => {
+    const apiRef = ref(s.logicalId(stack.api));
+    expect(lines('API requests, 4xx, 5xx')).toEqual(['Count', '4xx', '5xx'].map((name) => ['AWS/ApiGateway', name, 'ApiId', apiRef]));
+    const latency = widget('API 5xx rate (%) and latency p99 (ms)');
+    const text = JSON.stringify(latency.properties.metrics);
+    expect(text).toContain('100 * errors / requests');
+    expect(text).toContain('"AWS/ApiGateway","Latency","ApiId"');
+    expect(text).toContain('"stat":"p99"');
+  });
+
+  it('shows errors, throttles, duration p99 and concurrency for every route function and every worker, one line each', () => {
+    const isRoute = (id: string) => id === 'Fallback' || routeList.some((r) => r.id === id);
+    const routeIds = [...stack.functions.keys()].filter(isRoute);
+    const workerIds = [...stack.functions.keys()].filter((id) => !isRoute(id));
+    expect(routeIds).toHaveLength(routeList.length + 1);
+    for (const [group, ids] of [
+      ['API routes', routeIds],
+      ['Workers', workerIds],
+    ] as const) {
+      for (const [title, metric] of [
+        ['Lambda errors', 'Errors'],
+        ['Lambda throttles', 'Throttles'],
+        ['Lambda duration p99 (ms)', 'Duration'],
+        ['Lambda concurrent executions (max)', 'ConcurrentExecutions'],
+      ]) {
+        expect(lines(`${group}: ${title}`), `${group} ${metric}`).toEqual(
+          ids.map((id) => ['AWS/Lambda', metric, 'FunctionName', ref(s.functionLogicalId(id))]),
+        );
+      }
+    }
+    expect(JSON.stringify(widget('API routes: Lambda duration p99 (ms)').properties.metrics)).toContain('"stat":"p99"');
+  });
+
+  it('shows DynamoDB throttles and transaction conflicts, the stream iterator age, queue ages, DLQ depths and LedgerDifferences', () => {
+    const tableRef = ref(s.logicalId(stack.table));
+    expect(lines('DynamoDB throttles and conflicts')).toEqual(
+      ['ReadThrottleEvents', 'WriteThrottleEvents', 'TransactionConflict', 'ConditionalCheckFailedRequests'].map((m) => [
+        'AWS/DynamoDB',
+        m,
+        'TableName',
+        tableRef,
+      ]),
+    );
+    expect(lines('Table stream iterator age (ms, max)')).toEqual(
+      streamConsumerList.map((c) => ['AWS/Lambda', 'IteratorAge', 'FunctionName', ref(s.functionLogicalId(c.id))]),
+    );
+    const queueName = (q: { node: { defaultChild?: unknown } } | undefined) => {
+      if (!q) throw new Error('no such queue');
+      return `{ref:${s.logicalId(q)}.QueueName}`;
+    };
+    expect(lines('Age of the oldest message per queue (s, max)')).toEqual(
+      queueList.map((q) => ['AWS/SQS', 'ApproximateAgeOfOldestMessage', 'QueueName', queueName(stack.queues.get(q.id)?.queue)]),
+    );
+    expect(lines('DLQ depth (messages, max)')).toEqual([
+      ...queueList.map((q) => ['AWS/SQS', 'ApproximateNumberOfMessagesVisible', 'QueueName', queueName(stack.queues.get(q.id)?.dlq)]),
+      ['AWS/SQS', 'ApproximateNumberOfMessagesVisible', 'QueueName', queueName(stack.streamFailures.queue)],
+    ]);
+    expect(lines(`Business metrics (${METRICS_NAMESPACE})`)).toEqual([['PaymentGateway', 'LedgerDifferences']]);
+  });
+});
+
+describe('cdk synth output', () => {
+  it('contains the dashboard, the topic and every alarm pointing at the topic (the cloud assembly `cdk synth` writes, cdk-nag on)', () => {
+    const outdir = mkdtempSync(path.join(tmpdir(), 'cdk-observability-'));
+    try {
+      const { app, stack: built } = buildApp({ context: { ...NO_BUNDLING, alarmEmail: EMAIL }, outdir });
+      const artifact = app.synth().getStackByName(built.stackName);
+      const synthesized = JSON.parse(readFileSync(path.join(outdir, artifact.templateFile), 'utf8')) as { Resources: Record<string, Resource> };
+      const ofType = (type: string) => Object.values(synthesized.Resources).filter((r) => r.Type === type);
+      expect(ofType('AWS::CloudWatch::Dashboard')).toHaveLength(1);
+      expect(ofType('AWS::SNS::Topic')).toHaveLength(1);
+      const topic = Object.entries(synthesized.Resources).find(([, r]) => r.Type === 'AWS::SNS::Topic')?.[0];
+      const alarms = ofType('AWS::CloudWatch::Alarm');
+      expect(alarms).toHaveLength(built.alarms.size);
+      for (const alarm of alarms) expect(alarm.Properties?.AlarmActions).toEqual([{ Ref: topic }]);
+      const body = JSON.stringify(dashboardBody(synthesized.Resources));
+      for (const metric of [
+        '5xx',
+        '4xx',
+        'Latency',
+        'Errors',
+        'Throttles',
+        'Duration',
+        'ConcurrentExecutions',
+        'TransactionConflict',
+        'IteratorAge',
+        'ApproximateAgeOfOldestMessage',
+        'LedgerDifferences',
+      ]) {
+        expect(body, metric).toContain(`"${metric}"`);
+      }
+    } finally {
+      rmSync(outdir, { recursive: true, force: true });
+    }
+  });
+});
