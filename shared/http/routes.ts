@@ -3,9 +3,9 @@
  * route per row), the local HTTP server and the OpenAPI generator. Adding an endpoint = one row here
  * plus one handler file under functions/.
  */
-import { z } from 'zod';
 import { RAIL_LIMIT_CENTS } from '../charges/limits';
 import { TOTAL_ROUNDING_RULE } from '../charges/total';
+import { simulatedNotificationSchema } from '../providers/simulated-notification';
 import { formatCents } from '../money';
 import { defineRoute, type AnyRoute } from './route';
 import type { RawRequest } from './openapi';
@@ -524,39 +524,7 @@ export const routes = {
 
 export const routeList: readonly AnyRoute[] = Object.values(routes);
 
-const notificationId = z.string().min(1).max(100);
-/** ISO 8601 UTC; 40 characters bound it with room for any fraction the provider sends (its adapter sets no length). */
-const occurredAt = z.iso.datetime().max(40).optional();
-
-/**
- * The simulated provider's notifications, as its adapter parses them (shared/providers/simulated.ts,
- * where the schema is private; test/shared/http/openapi.test.ts checks both agree on samples).
- */
-export const simulatedNotificationSchema = z
-  .union([
-    z.object({
-      id: notificationId,
-      type: z.literal('pixout.paid'),
-      reference: z.string().min(1).max(20),
-      end_to_end_id: z.string().regex(/^[A-Za-z0-9]{32}$/),
-      occurred_at: occurredAt,
-    }),
-    z.object({
-      id: notificationId,
-      type: z.literal('pixout.refused'),
-      reference: z.string().min(1).max(20),
-      reason: z.string().max(200).optional(),
-      occurred_at: occurredAt,
-    }),
-    z.object({ id: notificationId, type: z.literal('pix.paid'), txid: z.string().min(1).max(35), occurred_at: occurredAt }),
-    z.object({
-      id: notificationId,
-      type: z.enum(['boleto.paid', 'charge.canceled', 'charge.refunded']),
-      reference: z.string().min(1).max(20),
-      occurred_at: occurredAt,
-    }),
-  ])
-  .meta({ id: 'SimulatedNotification', description: 'A notification of the simulated provider (`name` simulated).' });
+export { simulatedNotificationSchema };
 
 /** Bodies their implementation reads raw (to check a signature over the exact bytes), by route id: documented only. */
 export const RAW_REQUESTS: Readonly<Record<string, RawRequest>> = {

@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
-import { z } from 'zod';
 import { buildBarcode, digitableLine } from '../boleto/barcode';
 import { randomString, sortableNumericId } from '../ids';
 import { buildDynamicBrCode } from '../pix/brcode';
 import { checkSignatureHeader } from '../signatures/hmac-header';
+import { simulatedNotificationSchema } from './simulated-notification';
 import { type CardAuthorization, NotificationRejected, type PaymentProvider, type PixCharge, ProviderError, type RegisteredBoleto } from './port';
 
 /**
@@ -22,31 +22,7 @@ export const SIMULATED_BANK_CODE = '999';
 
 export const SIMULATED_SIGNATURE_HEADER = 'simulated-signature';
 
-const notificationSchema = z.union([
-  z.object({
-    id: z.string().min(1).max(100),
-    type: z.literal('pixout.paid'),
-    reference: z.string().min(1).max(20),
-    end_to_end_id: z.string().regex(/^[A-Za-z0-9]{32}$/),
-    occurred_at: z.iso.datetime().max(40).optional(),
-  }),
-  z.object({
-    id: z.string().min(1).max(100),
-    type: z.literal('pixout.refused'),
-    reference: z.string().min(1).max(20),
-    reason: z.string().max(200).optional(),
-    occurred_at: z.iso.datetime().max(40).optional(),
-  }),
-  z.object({ id: z.string().min(1).max(100), type: z.literal('pix.paid'), txid: z.string().min(1).max(35), occurred_at: z.iso.datetime().max(40).optional() }),
-  z.object({
-    id: z.string().min(1).max(100),
-    type: z.enum(['boleto.paid', 'charge.canceled', 'charge.refunded']),
-    reference: z.string().min(1).max(20),
-    occurred_at: z.iso.datetime().max(40).optional(),
-  }),
-]);
-
-export type SimulatedNotification = z.input<typeof notificationSchema>;
+export type { SimulatedNotification } from './simulated-notification';
 
 const KIND = {
   'pix.paid': 'paid',
@@ -146,7 +122,7 @@ export function simulatedProvider(options: { locationBase: string; merchantCity?
       } catch {
         throw new NotificationRejected('invalid_notification', 'The notification is not JSON');
       }
-      const parsed = notificationSchema.safeParse(json);
+      const parsed = simulatedNotificationSchema.safeParse(json);
       if (!parsed.success) throw new NotificationRejected('invalid_notification', 'The notification is not one this provider sends');
       const n = parsed.data;
       return {
