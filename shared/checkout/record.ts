@@ -1,4 +1,5 @@
-import { createHmac, randomBytes, randomInt, timingSafeEqual } from 'node:crypto';
+import { randomBytes, randomInt } from 'node:crypto';
+import { linkToken, linkTokenMatches } from '../crypto/link-token';
 import { randomString } from '../ids';
 import { formatCents } from '../money';
 import type { Item } from '../storage/dynamo';
@@ -123,23 +124,13 @@ export function callbackRedirect(item: Item): string {
 
 // ---- Links and the card form's CSRF token (keyed with the service's link key, separated by purpose) ----
 
-function mac(key: Buffer, text: string): string {
-  return createHmac('sha256', key).update(text).digest('base64url').slice(0, 32);
-}
-
-function sameText(a: string, b: string): boolean {
-  const x = Buffer.from(a);
-  const y = Buffer.from(b);
-  return x.length === y.length && timingSafeEqual(x, y);
-}
-
 /** The page link's token: only who received the 303 (the payer's browser) knows the page. */
 export function checkoutPageToken(reference: string, key: Buffer): string {
-  return mac(key, `checkout-page:${reference}`);
+  return linkToken(key, `checkout-page:${reference}`);
 }
 
 export function checkoutPageTokenMatches(reference: string, token: string, key: Buffer): boolean {
-  return CHECKOUT_REFERENCE_SHAPE.test(reference) && sameText(checkoutPageToken(reference, key), token);
+  return CHECKOUT_REFERENCE_SHAPE.test(reference) && linkTokenMatches(key, `checkout-page:${reference}`, token);
 }
 
 export function checkoutPagePath(reference: string, key: Buffer): string {
@@ -156,12 +147,12 @@ export function newCsrfCookieValue(): string {
 
 /** The card form's hidden token: bound to the checkout and to the browser's cookie (double submit, signed). */
 export function csrfToken(reference: string, cookieValue: string, key: Buffer): string {
-  return mac(key, `checkout-csrf:${reference}:${cookieValue}`);
+  return linkToken(key, `checkout-csrf:${reference}:${cookieValue}`);
 }
 
 export function csrfTokenMatches(reference: string, cookieValue: string | undefined, token: string | undefined, key: Buffer): boolean {
   if (cookieValue === undefined || token === undefined || !CSRF_COOKIE_SHAPE.test(cookieValue)) return false;
-  return sameText(csrfToken(reference, cookieValue, key), token);
+  return linkTokenMatches(key, `checkout-csrf:${reference}:${cookieValue}`, token);
 }
 
 /** The cookie's value among the request's cookies (API Gateway v2 `cookies`: "name=value" strings). */

@@ -1,4 +1,4 @@
-import { createHmac, timingSafeEqual } from 'node:crypto';
+import { linkToken, linkTokenMatches } from '../crypto/link-token';
 import { seal, unseal } from '../crypto/personal-data';
 import { newNumericId, randomString, sortableNumericId } from '../ids';
 import { formatCents } from '../money';
@@ -106,13 +106,11 @@ export function invoiceItem(invoice: NewInvoice, personalDataKey: Buffer): Item 
 
 /** The signed link of a boleto's printable page (no token needed: the payer opens it). */
 export function boletoPageToken(reference: string, key: Buffer): string {
-  return createHmac('sha256', key).update(`boleto:${reference}`).digest('base64url').slice(0, 32);
+  return linkToken(key, `boleto:${reference}`);
 }
 
 export function boletoPageTokenMatches(reference: string, token: string, key: Buffer): boolean {
-  const expected = Buffer.from(boletoPageToken(reference, key));
-  const given = Buffer.from(token);
-  return expected.length === given.length && timingSafeEqual(expected, given);
+  return linkTokenMatches(key, `boleto:${reference}`, token);
 }
 
 export function boletoUrl(publicBaseUrl: string, reference: string, key: Buffer): string {
