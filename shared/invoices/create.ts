@@ -138,14 +138,6 @@ export async function unusedInvoiceIds(runtime: Runtime, now: Date, proposed?: I
 }
 
 /**
- * A reference not in use yet, checked before a card is charged (a clash after it would need a void).
- * @deprecated Use unusedInvoiceIds, which checks the numeric id's reservation too.
- */
-export async function unusedInvoiceReference(runtime: Runtime): Promise<string> {
-  return (await unusedInvoiceIds(runtime, runtime.clock.now())).reference;
-}
-
-/**
  * Voids an approved card authorization only when its invoice is not recorded (re-read: a commit's
  * outcome may have been unknown) and `recordedElsewhere` does not find it under another invoice (a
  * checkout's concurrent attempt sharing the provider's idempotency key may have recorded it).
