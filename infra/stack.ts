@@ -4,7 +4,6 @@ import * as apigw from 'aws-cdk-lib/aws-apigatewayv2';
 import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations';
 import * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 import * as logs from 'aws-cdk-lib/aws-logs';
-import * as acm from 'aws-cdk-lib/aws-certificatemanager';
 import type * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
 import type * as sns from 'aws-cdk-lib/aws-sns';
 import type * as sqs from 'aws-cdk-lib/aws-sqs';
@@ -17,6 +16,7 @@ import { tableShape } from '../shared/storage/table';
 import { ApiFunction } from './cdk/api-function';
 import { AlarmTopic, api5xxAlarm, functionFailuresAlarm, notifyTopic, throttlesAlarm } from './cdk/alarms';
 import { serviceDashboard } from './cdk/dashboard';
+import { ApiEdge, CLOUDFRONT_HOSTED_ZONE_ID } from './cdk/edge';
 import { readSettings, type StackSettings } from './cdk/settings';
 import {
   CHECKOUT_UPKEEP_GRANTS,
@@ -62,9 +62,9 @@ export class PaymentGatewayStack extends Stack {
   readonly providerCredentials: secretsmanager.Secret;
   readonly api: apigw.HttpApi;
   readonly stage: apigw.HttpStage;
-  /** The custom domain, when `domainName` and `certificateArn` are set. */
-  readonly domain: apigw.DomainName | undefined;
-  /** Where clients reach the API: `https://<domainName>`, or the execute-api endpoint without a custom domain. */
+  /** CloudFront in front of the API: its only public address (the custom domain, when `domainName` and `certificateArn` are set). */
+  readonly edge: ApiEdge;
+  /** Where clients reach the API: `https://<domainName>`, or the distribution's address without a custom domain. */
   readonly baseUrl: string;
   /** One function per route id, plus `Fallback`, each queue's `<id>Worker`, each stream consumer, the sweep, the checkout upkeep and the reconciliation. */
   readonly functions: ReadonlyMap<string, ApiFunction>;
@@ -118,11 +118,11 @@ export class PaymentGatewayStack extends Stack {
     });
     functions.set('Fallback', fallback);
 
-    this.domain = this.createDomain();
     const { api, stage } = this.createApi(fallback);
     this.api = api;
     this.stage = stage;
-    this.baseUrl = this.settings.domain ? `https://${this.settings.domain.domainName}` : this.api.apiEndpoint;
+    this.edge = new ApiEdge(this, 'Edge', { api, domain: this.settings.domain, webAclArn: this.settings.webAclArn });
+    this.baseUrl = `https://${this.settings.domain?.domainName ?? this.edge.distribution.distributionDomainName}`;
 
     for (const route of routeList) {
       functions.set(route.id, this.addRoute(route, environment));
@@ -205,14 +205,14 @@ export class PaymentGatewayStack extends Stack {
 
     new CfnOutput(this, 'ApiUrl', {
       value: this.baseUrl,
-      description: 'Base URL of the API (the custom domain when one is set; the operator CLI reads it)',
+      description: 'Base URL of the API, through CloudFront (the custom domain when one is set; the operator CLI reads it)',
     });
-    if (this.domain) {
+    if (this.settings.domain) {
       new CfnOutput(this, 'DomainTarget', {
-        value: this.domain.regionalDomainName,
-        description: `Point ${this.settings.domain?.domainName ?? ''} here (CNAME, or a Route 53 alias with DomainHostedZoneId)`,
+        value: this.edge.distribution.distributionDomainName,
+        description: `Point ${this.settings.domain.domainName} here (CNAME, or a Route 53 alias with DomainHostedZoneId)`,
       });
-      new CfnOutput(this, 'DomainHostedZoneId', { value: this.domain.regionalHostedZoneId });
+      new CfnOutput(this, 'DomainHostedZoneId', { value: CLOUDFRONT_HOSTED_ZONE_ID });
     }
     new CfnOutput(this, 'TableName', { value: this.table.tableName });
     // The operator CLI's `stream redrive` forwards to these.
@@ -272,24 +272,13 @@ export class PaymentGatewayStack extends Stack {
     return secret;
   }
 
-  /** The custom domain (regional, TLS 1.2) when the context names one; its DNS record is the deployer's. */
-  private createDomain(): apigw.DomainName | undefined {
-    const domain = this.settings.domain;
-    if (!domain) return undefined;
-    return new apigw.DomainName(this, 'Domain', {
-      domainName: domain.domainName,
-      certificate: acm.Certificate.fromCertificateArn(this, 'DomainCertificate', domain.certificateArn),
-      securityPolicy: apigw.SecurityPolicy.TLS_1_2,
-    });
-  }
-
   private createApi(fallback: ApiFunction): { api: apigw.HttpApi; stage: apigw.HttpStage } {
     const api = new apigw.HttpApi(this, 'HttpApi', {
       apiName: SERVICE_NAME,
       description: 'Payment gateway API (routes from shared/http/routes.ts)',
       createDefaultStage: false,
-      // With a custom domain, only that name answers: the execute-api address cannot leak into Pix codes and boleto links.
-      disableExecuteApiEndpoint: this.domain !== undefined,
+      // The execute-api address is CloudFront's origin; a request sent there directly lacks the origin secret and gets 403.
+      disableExecuteApiEndpoint: false,
     });
     // The $default route: whatever no route matches goes to the JSON 404/405 function.
     const defaultRoute = new apigw.HttpRoute(api, 'DefaultRoute', {
@@ -311,7 +300,6 @@ export class PaymentGatewayStack extends Stack {
       // Every route, unless a route setting says otherwise: beyond it API Gateway answers 429 without invoking anything.
       throttle: { rateLimit: throttle.rate, burstLimit: throttle.burst },
     });
-    if (this.domain) new apigw.ApiMapping(this, 'DomainMapping', { api, domainName: this.domain, stage });
     return { api, stage };
   }
 
@@ -442,7 +430,7 @@ export class PaymentGatewayStack extends Stack {
     const fn = new ApiFunction(this, route.id, {
       handler: route.handler,
       // The service's own base URL: boleto page links and the simulated PSP's locations.
-      environment: { ...environment, PUBLIC_BASE_URL: this.baseUrl },
+      environment: { ...environment, PUBLIC_BASE_URL: this.baseUrl, EDGE_ORIGIN_SECRET_ID: this.edge.originSecret.secretArn },
       logRetention: this.settings.logRetention,
       description: `${route.method} ${route.path} (${route.id})`,
       // Payment confirmations keep their capacity whatever else runs (and cannot take all of it).
@@ -451,6 +439,8 @@ export class PaymentGatewayStack extends Stack {
     grantTableAccess(fn.role, this.table, routeGrants(route));
     if (route.auth !== 'none' || route.usesMasterKey) this.masterKey.grantRead(fn.role);
     if (route.usesProviderCredentials) this.providerCredentials.grantRead(fn.role);
+    // Every route checks that its request came through CloudFront (shared/http/edge-origin.ts).
+    this.edge.originSecret.grantRead(fn.role);
 
     const httpRoute = new apigw.HttpRoute(this.api, `${route.id}Route`, {
       httpApi: this.api,

@@ -27,6 +27,8 @@ export const configSchema = z.object({
   BANK_PROVIDER: z.enum(['simulated']).default('simulated'),
   PROVIDER_SECRET_ID: z.string().min(1).optional(),
   PUBLIC_BASE_URL: z.url().default('http://127.0.0.1:3000'),
+  /** Deployed stack only: the secret CloudFront adds to each request it forwards (unset: no edge, local runs). */
+  EDGE_ORIGIN_SECRET_ID: z.string().min(1).optional(),
   PAYOUT_QUEUE_URL: z.string().min(1).optional(),
   PAYOUT_RETRY_SCALE: z.coerce.number().positive().max(1).default(1),
   /** How long a payout keeps being retried through a bank outage before its message goes to the DLQ. */
@@ -64,6 +66,8 @@ export type Config = {
   payments: { provider: string; credentialsSecretId: string | undefined; timeoutMs: number };
   /** The service's own public base URL (boleto pages, the simulated PSP's locations). */
   publicBaseUrl: string;
+  /** The CloudFront edge in front of the deployed API: the secret id of its origin check; undefined locally. */
+  edge: { originSecretId: string | undefined };
   /**
    * The payout queue (withdrawals to ask the bank for), the factor applied to its retry waits, and the
    * registry name of the bank new withdrawals use (each withdraw records its own).
@@ -104,6 +108,7 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
     cep: { provider: c.CEP_PROVIDER, timeoutMs: c.CEP_TIMEOUT_MS },
     payments: { provider: c.PAYMENT_PROVIDER, credentialsSecretId: c.PROVIDER_SECRET_ID, timeoutMs: c.PROVIDER_TIMEOUT_MS },
     publicBaseUrl: c.PUBLIC_BASE_URL.replace(/\/+$/, ''),
+    edge: { originSecretId: c.EDGE_ORIGIN_SECRET_ID },
     payouts: {
       bank: c.BANK_PROVIDER,
       queueUrl: c.PAYOUT_QUEUE_URL,

@@ -140,6 +140,13 @@ export class RequestDeadlineError extends TemporaryConflictError {
   }
 }
 
+/** A request that reached the deployed API around its edge (shared/http/edge-origin.ts); the message names no header and no secret. */
+export class OutsideEdgeError extends DomainError {
+  constructor() {
+    super('forbidden', 'Call the API at its public address', 'forbidden');
+  }
+}
+
 export class PayloadTooLargeError extends DomainError {
   constructor(limitBytes: number) {
     super('payload_too_large', `The request body is larger than ${limitBytes} bytes (1 MB)`, 'payload_too_large');

@@ -1,5 +1,6 @@
 import { type Clock, systemClock } from './clock';
 import { type Config, getConfig } from './config';
+import { edgeOriginSecret } from './secrets/edge-origin';
 import { getServiceKeys, type ServiceKeys } from './secrets/master-key';
 import { type Db, getDb } from './storage/dynamo';
 import { dnsResolver, type Resolver } from './webhooks/url-policy';
@@ -10,6 +11,8 @@ export type Runtime = {
   db: Db;
   clock: Clock;
   serviceKeys: () => Promise<ServiceKeys>;
+  /** The CloudFront origin check's secret, or undefined where no edge stands in front (local runs). */
+  edgeSecret: () => Promise<string | undefined>;
   /** DNS (A and AAAA) for webhook hosts: checked at configuration and again before every attempt. */
   resolve: Resolver;
   /** Fault injection for tests only (never set in production): e.g. fail after the commit, before the answer. */
@@ -21,7 +24,15 @@ let current: Runtime | undefined;
 export function getRuntime(): Runtime {
   if (!current) {
     const config = getConfig();
-    current = { config, db: getDb(), clock: systemClock, serviceKeys: () => getServiceKeys(config.masterKeySecretId), resolve: dnsResolver };
+    const { originSecretId } = config.edge;
+    current = {
+      config,
+      db: getDb(),
+      clock: systemClock,
+      serviceKeys: () => getServiceKeys(config.masterKeySecretId),
+      edgeSecret: () => (originSecretId === undefined ? Promise.resolve(undefined) : edgeOriginSecret(originSecretId)),
+      resolve: dnsResolver,
+    };
   }
   return current;
 }

@@ -4,7 +4,7 @@ import type { Node } from 'constructs';
 /** Requests per second (steady) and burst of an API Gateway throttle. */
 export type Throttle = { rate: number; burst: number };
 
-/** A custom domain for the API: its name and the ACM certificate (same region as the stack) that covers it. */
+/** A custom domain for the API: its name and the ACM certificate (in us-east-1, where CloudFront reads certificates) that covers it. */
 export type CustomDomain = { domainName: string; certificateArn: string };
 
 /** The deploy-time settings of the stack, from CDK context (`-c name=value` or cdk.json "context"). */
@@ -21,6 +21,8 @@ export type StackSettings = {
   domain: CustomDomain | undefined;
   /** Where the alarm topic sends email (one subscription, confirmed by its recipient); undefined: no subscription. */
   alarmEmail: string | undefined;
+  /** An AWS WAF web ACL (CLOUDFRONT scope, us-east-1) for the distribution; undefined: none. */
+  webAclArn: string | undefined;
 };
 
 /** The defaults, and the context keys that override them. */
@@ -65,7 +67,9 @@ function textSetting(get: Lookup, key: string): string | undefined {
 }
 
 const DOMAIN_NAME = /^(?=.{1,253}$)(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]{2,63}$/;
-const CERTIFICATE_ARN = /^arn:aws[a-z-]*:acm:[a-z0-9-]+:\d{12}:certificate\/[A-Za-z0-9-]+$/;
+/** CloudFront takes certificates from us-east-1 only, whatever the stack's region. */
+const CERTIFICATE_ARN = /^arn:aws[a-z-]*:acm:us-east-1:\d{12}:certificate\/[A-Za-z0-9-]+$/;
+const WEB_ACL_ARN = /^arn:aws[a-z-]*:wafv2:us-east-1:\d{12}:global\/webacl\/[A-Za-z0-9_-]+\/[A-Za-z0-9-]+$/;
 
 function customDomain(get: Lookup): CustomDomain | undefined {
   const domainName = textSetting(get, 'domainName')?.toLowerCase();
@@ -74,7 +78,10 @@ function customDomain(get: Lookup): CustomDomain | undefined {
   if (domainName === undefined || certificateArn === undefined)
     throw new Error('CDK context: domainName and certificateArn go together (the certificate must cover the domain)');
   if (!DOMAIN_NAME.test(domainName)) throw new Error(`CDK context domainName=${JSON.stringify(domainName)}: expected a host name such as api.example.com`);
-  if (!CERTIFICATE_ARN.test(certificateArn)) throw new Error(`CDK context certificateArn=${JSON.stringify(certificateArn)}: expected an ACM certificate ARN`);
+  if (!CERTIFICATE_ARN.test(certificateArn))
+    throw new Error(
+      `CDK context certificateArn=${JSON.stringify(certificateArn)}: expected an ACM certificate ARN in us-east-1 (CloudFront reads certificates there)`,
+    );
   return { domainName, certificateArn };
 }
 
@@ -87,6 +94,15 @@ function alarmEmail(get: Lookup): string | undefined {
   if (email.length > 254 || !EMAIL.test(email))
     throw new Error(`CDK context alarmEmail=${JSON.stringify(email)}: expected one email address such as oncall@example.com`);
   return email;
+}
+
+function webAclArn(get: Lookup): string | undefined {
+  const arn = textSetting(get, 'webAclArn');
+  if (arn !== undefined && !WEB_ACL_ARN.test(arn))
+    throw new Error(
+      `CDK context webAclArn=${JSON.stringify(arn)}: expected a WAFv2 web ACL ARN of scope CLOUDFRONT (arn:aws:wafv2:us-east-1:…:global/webacl/…)`,
+    );
+  return arn;
 }
 
 /** Reads and checks the stack's settings; a bad value stops the synthesis with the key and what it expects. */
@@ -116,5 +132,6 @@ export function readSettings(node: Node): StackSettings {
     logRetention: logRetentionDays as logs.RetentionDays,
     domain: customDomain(get),
     alarmEmail: alarmEmail(get),
+    webAclArn: webAclArn(get),
   };
 }

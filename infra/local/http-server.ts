@@ -1,10 +1,11 @@
 import { createServer, type IncomingMessage, type ServerResponse, STATUS_CODES } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import type { APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
-import { MAX_BODY_BYTES } from '../../shared/http/middleware/json-body';
+import { type GatewayRefusal, HEADERS_TOO_LARGE, MAX_HEADER_BYTES, PAYLOAD_TOO_LARGE, REFUSAL_HEADERS } from '../../shared/http/request-limits';
 import { createRouter } from '../../shared/http/route';
 import { fallbackHandler, routeList } from '../../shared/http/routes';
 import { lambdaContext, toHttpApiEvent } from './apigw-event';
+import { loadEdgeFunction, passEdge } from './edge';
 import { loadHandler } from './handlers';
 
 /**
@@ -13,8 +14,13 @@ import { loadHandler } from './handlers';
  * AWS a bigger request never reaches a handler; here the gateway answers 413 itself, without reading on.
  */
 export const LAMBDA_MAX_BODY_BYTES = 6 * 1024 * 1024;
-/** The request line and headers Node's parser takes (its default maxHeaderSize, pinned against NODE_OPTIONS). */
-export const MAX_HEADER_BYTES = 16 * 1024;
+export { HEADERS_TOO_LARGE, MAX_HEADER_BYTES, PAYLOAD_TOO_LARGE };
+/**
+ * What Node's HTTP parser takes (pinned against NODE_OPTIONS): above the edge function's 8 KB, so the
+ * function counts and answers; past it (CloudFront's own ceiling is 20,480 bytes) the parser refuses,
+ * answered in the same shape.
+ */
+export const PARSER_MAX_HEADER_BYTES = 16 * 1024;
 /**
  * After refusing a request, what the client still sends is read and dropped (nginx's "lingering
  * close") until it stops for LINGER_IDLE_MS, at most for LINGER_TOTAL_MS: closing a socket with unread
@@ -24,21 +30,7 @@ const LINGER_IDLE_MS = 2_000;
 const LINGER_TOTAL_MS = 15_000;
 const LINGER_POLL_MS = 100;
 
-const JSON_HEADERS = { 'Content-Type': 'application/json; charset=utf-8', 'Cache-Control': 'no-store', 'X-Content-Type-Options': 'nosniff' };
-
-/** An answer of the local gateway itself, in the spec's error shape (spec 7). */
-export type GatewayRefusal = { status: number; error: string; code: string };
-
-export const PAYLOAD_TOO_LARGE: GatewayRefusal = {
-  status: 413,
-  error: `The request body is larger than ${MAX_BODY_BYTES} bytes (1 MB)`,
-  code: 'payload_too_large',
-};
-export const HEADERS_TOO_LARGE: GatewayRefusal = {
-  status: 431,
-  error: `The request line and headers are larger than ${MAX_HEADER_BYTES} bytes`,
-  code: 'headers_too_large',
-};
+const JSON_HEADERS = REFUSAL_HEADERS;
 
 /** The answer to a request Node's HTTP parser refused ('clientError'), or null when the client is gone. */
 export function parseErrorRefusal(code: string | undefined): GatewayRefusal | null {
@@ -92,13 +84,16 @@ function lingerOnClose(socket: Socket): void {
   socket.destroySoon = () => lingeringClose(socket);
 }
 
-/** Answers a refusal now, whatever of the body is still coming (dropped), and closes the connection gently. */
-function refuse(req: IncomingMessage, res: ServerResponse, refusal: GatewayRefusal): void {
+/** Answers now, whatever of the body is still coming (dropped), and closes the connection gently. */
+function answerNow(req: IncomingMessage, res: ServerResponse, status: number, headers: Record<string, string>, body: string): void {
   lingerOnClose(req.socket);
   req.resume();
-  const body = JSON.stringify({ error: refusal.error, code: refusal.code });
-  res.writeHead(refusal.status, { ...JSON_HEADERS, Connection: 'close' });
+  res.writeHead(status, { ...headers, Connection: 'close' });
   res.end(body);
+}
+
+function refuse(req: IncomingMessage, res: ServerResponse, refusal: GatewayRefusal): void {
+  answerNow(req, res, refusal.status, JSON_HEADERS, JSON.stringify({ error: refusal.error, code: refusal.code }));
 }
 
 type BodyRead = { kind: 'body'; body: Buffer } | { kind: 'too_large' } | { kind: 'aborted' };
@@ -137,13 +132,18 @@ export type LocalHttpServer = { url: string; stop: () => Promise<void> };
  * The local API Gateway: turns each request into an HTTP API payload 2.0 event, calls the same
  * handler module Lambda runs (routed by the one route table, $default for the rest) and writes the
  * result back. Errors a handler lets escape become API Gateway's own 500 answer. What never reaches
- * a handler (a body past 6 MB, headers past 16 KB, broken HTTP) gets a JSON answer in the spec's
+ * a handler (a body past 6 MB, headers past 8 KB, broken HTTP) gets a JSON answer in the spec's
  * error shape (413 payload_too_large, 431 headers_too_large, 400 bad_request), never a reset.
  */
 export async function startHttpServer(root: string, port: number, host = '127.0.0.1'): Promise<LocalHttpServer> {
   const route = createRouter(routeList);
+  const edge = loadEdgeFunction();
   const handle = (req: IncomingMessage, res: ServerResponse) => {
     void (async () => {
+      const sourceIp = req.socket.remoteAddress?.replace(/^::ffff:/, '') ?? '127.0.0.1';
+      // The deployed stack's CloudFront function runs first, as at the edge: its refusals (413, 431) and its headers.
+      const passed = passEdge(edge, req, sourceIp);
+      if (passed.kind === 'answer') return answerNow(req, res, passed.status, passed.headers, passed.body);
       const declared = declaredLength(req);
       if (declared !== undefined && declared > LAMBDA_MAX_BODY_BYTES) return refuse(req, res, PAYLOAD_TOO_LARGE);
       const read = await readBody(req);
@@ -157,9 +157,9 @@ export async function startHttpServer(root: string, port: number, host = '127.0.
         {
           method,
           url,
-          headers: req.headers,
+          headers: passed.headers,
           body: read.body,
-          sourceIp: req.socket.remoteAddress?.replace(/^::ffff:/, '') ?? '127.0.0.1',
+          sourceIp,
           host: req.headers.host ?? host,
         },
         found ? `${found.route.method} ${found.route.path}` : '$default',
@@ -177,9 +177,11 @@ export async function startHttpServer(root: string, port: number, host = '127.0.
       }
     });
   };
-  const server = createServer({ maxHeaderSize: MAX_HEADER_BYTES }, handle);
+  const server = createServer({ maxHeaderSize: PARSER_MAX_HEADER_BYTES }, handle);
   // Expect: 100-continue: a body declared past the limit is refused before the client sends it.
   server.on('checkContinue', (req: IncomingMessage, res: ServerResponse) => {
+    const passed = passEdge(edge, req, req.socket.remoteAddress?.replace(/^::ffff:/, '') ?? '127.0.0.1');
+    if (passed.kind === 'answer') return answerNow(req, res, passed.status, passed.headers, passed.body);
     const declared = declaredLength(req);
     if (declared !== undefined && declared > LAMBDA_MAX_BODY_BYTES) return refuse(req, res, PAYLOAD_TOO_LARGE);
     res.writeContinue();

@@ -10,7 +10,8 @@ import { ALLOWED_RETENTION_DAYS, DEFAULT_SETTINGS, readSettings } from '../../in
 import { type Json, Synthesized } from './synthesized';
 
 const DOMAIN = 'api.pay.example.com';
-const CERTIFICATE = 'arn:aws:acm:sa-east-1:123456789012:certificate/0f1e2d3c-4b5a-6978-8796-a5b4c3d2e1f0';
+const CERTIFICATE = 'arn:aws:acm:us-east-1:123456789012:certificate/0f1e2d3c-4b5a-6978-8796-a5b4c3d2e1f0';
+const WEB_ACL = 'arn:aws:wafv2:us-east-1:123456789012:global/webacl/payments/0f1e2d3c-4b5a-6978-8796-a5b4c3d2e1f0';
 
 const settingsOf = (context: Record<string, unknown>) => readSettings(new App({ context }).node);
 
@@ -52,12 +53,17 @@ describe('deploy settings from CDK context', () => {
     expect(() => settingsOf({ certificateArn: CERTIFICATE })).toThrow(/go together/);
     expect(() => settingsOf({ domainName: 'https://api.example.com', certificateArn: CERTIFICATE })).toThrow(/domainName=.*expected a host name/);
     expect(() => settingsOf({ domainName: DOMAIN, certificateArn: 'arn:aws:iam::123456789012:role/x' })).toThrow(/expected an ACM certificate ARN/);
+    // CloudFront reads certificates in us-east-1 only, whatever the stack's region.
+    expect(() => settingsOf({ domainName: DOMAIN, certificateArn: CERTIFICATE.replace('us-east-1', 'sa-east-1') })).toThrow(/in us-east-1/);
+    expect(() => settingsOf({ webAclArn: WEB_ACL.replace('global', 'regional') })).toThrow(/webAclArn=.*scope CLOUDFRONT/);
+    expect(settingsOf({ webAclArn: WEB_ACL }).webAclArn).toBe(WEB_ACL);
   });
 });
 
 const withDomain = new Synthesized({
   domainName: DOMAIN,
   certificateArn: CERTIFICATE,
+  webAclArn: WEB_ACL,
   throttleRate: '200',
   throttleBurst: '400',
   authThrottleRate: '4',
@@ -70,19 +76,15 @@ const withDomain = new Synthesized({
 describe('a production deploy: custom domain and context values', () => {
   const { template, stack } = withDomain;
 
-  it('serves the API on the custom domain only: regional, TLS 1.2, mapped to $default, execute-api disabled', () => {
-    template.hasResourceProperties('AWS::ApiGatewayV2::DomainName', {
-      DomainName: DOMAIN,
-      DomainNameConfigurations: [{ CertificateArn: CERTIFICATE, EndpointType: 'REGIONAL', SecurityPolicy: 'TLS_1_2' }],
+  it('serves the API through CloudFront on the custom domain: its certificate, TLS 1.2 at least, the WAF web ACL of the context', () => {
+    template.resourceCountIs('AWS::ApiGatewayV2::DomainName', 0);
+    template.hasResourceProperties('AWS::CloudFront::Distribution', {
+      DistributionConfig: {
+        Aliases: [DOMAIN],
+        ViewerCertificate: { AcmCertificateArn: CERTIFICATE, MinimumProtocolVersion: 'TLSv1.2_2021', SslSupportMethod: 'sni-only' },
+        WebACLId: WEB_ACL,
+      },
     });
-    if (!stack.domain) throw new Error('no custom domain');
-    const domainId = withDomain.logicalId(stack.domain);
-    template.hasResourceProperties('AWS::ApiGatewayV2::ApiMapping', {
-      ApiId: { Ref: withDomain.logicalId(stack.api) },
-      DomainName: { Ref: domainId },
-      Stage: '$default',
-    });
-    template.hasResourceProperties('AWS::ApiGatewayV2::Api', { DisableExecuteApiEndpoint: true });
   });
 
   it('puts https://<domainName> in every route function and the ApiUrl output, never the execute-api address', () => {
@@ -92,9 +94,9 @@ describe('a production deploy: custom domain and context values', () => {
     }
     const outputs = withDomain.json.Outputs ?? {};
     expect(outputs.ApiUrl?.Value).toBe(`https://${DOMAIN}`);
-    if (!stack.domain) throw new Error('no custom domain');
-    expect(outputs.DomainTarget?.Value).toEqual({ 'Fn::GetAtt': [withDomain.logicalId(stack.domain), 'RegionalDomainName'] });
-    // The execute-api host appears nowhere a client or a stored link could see it (only in invoke-permission ARNs).
+    expect(outputs.DomainTarget?.Value).toEqual({ 'Fn::GetAtt': [withDomain.logicalId(stack.edge.distribution), 'DomainName'] });
+    expect(outputs.DomainHostedZoneId?.Value).toBe('Z2FDTNDATAQYW2');
+    // The execute-api host appears nowhere a client or a stored link could see it (only as CloudFront's origin and in invoke-permission ARNs).
     const visible = JSON.stringify({ outputs, environments: withDomain.ofType('AWS::Lambda::Function').map(([, f]) => f.Properties?.Environment) });
     expect(visible).not.toMatch(/execute-api|apiEndpoint|HttpApi/);
   });

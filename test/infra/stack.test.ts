@@ -166,12 +166,15 @@ describe('edge protection', () => {
     expect(Object.values(reserved).reduce((a: number, b) => a + Number(b), 0)).toBeLessThanOrEqual(1000 - 100);
   });
 
-  it('outputs the API base URL (the execute-api endpoint without a custom domain) and gives it to every route', () => {
-    expect(template.toJSON().Outputs.ApiUrl.Value).toEqual(stack.resolve(stack.api.apiEndpoint));
+  it("outputs the API base URL (CloudFront's address without a custom domain, never execute-api) and gives it to every route", () => {
+    const address = stack.resolve(stack.baseUrl) as unknown;
+    expect(JSON.stringify(address)).toContain(s.logicalId(stack.edge.distribution));
+    expect(template.toJSON().Outputs.ApiUrl.Value).toEqual(address);
     for (const route of routeList) {
       const variables = (s.functionProps(route.id).Environment as { Variables: Json }).Variables;
-      expect(variables.PUBLIC_BASE_URL, route.id).toEqual(stack.resolve(stack.api.apiEndpoint));
+      expect(variables.PUBLIC_BASE_URL, route.id).toEqual(address);
     }
+    // execute-api stays on: it is CloudFront's origin (a request sent there directly lacks the origin secret: 403).
     template.hasResourceProperties('AWS::ApiGatewayV2::Api', { DisableExecuteApiEndpoint: false });
     template.resourceCountIs('AWS::ApiGatewayV2::DomainName', 0);
   });
@@ -215,8 +218,8 @@ describe('storage and secrets', () => {
     });
   });
 
-  it('generates the master key secret and the provider credentials secret', () => {
-    template.resourceCountIs('AWS::SecretsManager::Secret', 2);
+  it("generates the master key secret, the provider credentials secret and the edge's origin secret", () => {
+    template.resourceCountIs('AWS::SecretsManager::Secret', 3);
     template.hasResourceProperties('AWS::SecretsManager::Secret', {
       GenerateSecretString: { SecretStringTemplate: '{}', GenerateStringKey: 'masterKey', PasswordLength: 64, ExcludePunctuation: true },
     });
@@ -479,8 +482,11 @@ describe('scheduled workers', () => {
   it("runs the checkout upkeep with the API functions' environment: same provider, base URL, CHECKOUT_TTL and provider timeout", () => {
     const upkeep = variables(checkoutUpkeepWorker.id);
     // The entry dates the Pix charge by CHECKOUT_TTL and the upkeep abandons by it: they must read the same value.
-    expect(upkeep).toEqual(variables(routes.checkoutEntry.id));
-    expect(upkeep.PUBLIC_BASE_URL).toEqual(stack.resolve(stack.api.apiEndpoint));
+    // (Less the edge's origin secret: the upkeep takes no request.)
+    const { EDGE_ORIGIN_SECRET_ID, ...entry } = variables(routes.checkoutEntry.id);
+    expect(EDGE_ORIGIN_SECRET_ID).toBeDefined();
+    expect(upkeep).toEqual(entry);
+    expect(upkeep.PUBLIC_BASE_URL).toEqual(stack.resolve(stack.baseUrl));
     expect(Object.keys(upkeep).filter((name) => name === 'CHECKOUT_TTL' || name === 'PROVIDER_TIMEOUT_MS' || name === 'PAYMENT_PROVIDER')).toEqual([]);
   });
 
@@ -764,13 +770,13 @@ describe('least privilege', () => {
     expect(() => routeGrants(publicButReading)).toThrow(/access 'none'/);
   });
 
-  it('lets a Basic or Bearer route read the master key, and only that secret', () => {
+  it("lets a Basic or Bearer route read the master key and the edge's origin secret, and only those", () => {
     expect(routes.authToken.auth).toBe('basic');
     const secretId = stack.getLogicalId(stack.masterKey.node.defaultChild as CfnSecret);
+    const originId = stack.getLogicalId(stack.edge.originSecret.node.defaultChild as CfnSecret);
     const secretStatements = s.roleStatements(routes.authToken.id).filter((st) => actionsOf([st]).some((a) => a.startsWith('secretsmanager:')));
-    expect(secretStatements).toHaveLength(1);
-    expect(secretStatements[0]?.Resource).toEqual({ Ref: secretId });
-    expect(actionsOf(secretStatements).sort()).toEqual(['secretsmanager:DescribeSecret', 'secretsmanager:GetSecretValue']);
+    expect(secretStatements.map((st) => st.Resource)).toEqual([{ Ref: secretId }, { Ref: originId }]);
+    for (const st of secretStatements) expect(actionsOf([st]).sort()).toEqual(['secretsmanager:DescribeSecret', 'secretsmanager:GetSecretValue']);
   });
 
   it('lets both queue workers read the master key (webhook secrets and sealed Pix keys), and send to their own queue', () => {
@@ -786,11 +792,18 @@ describe('least privilege', () => {
     }
   });
 
-  it('gives the public routes no table and no secret access', () => {
+  it("gives the public routes no table access and no secret but the edge's origin check", () => {
     expect(routes.openApiDocument).toMatchObject({ auth: 'none', access: 'none' });
-    for (const id of [routes.openApiDocument.id, 'Fallback']) {
-      expect(actionsOf(s.roleStatements(id)).sort()).toEqual(['logs:CreateLogStream', 'logs:PutLogEvents']);
-    }
+    expect(actionsOf(s.roleStatements('Fallback')).sort()).toEqual(['logs:CreateLogStream', 'logs:PutLogEvents']);
+    const originId = stack.getLogicalId(stack.edge.originSecret.node.defaultChild as CfnSecret);
+    const statements = s.roleStatements(routes.openApiDocument.id);
+    expect(actionsOf(statements).sort()).toEqual([
+      'logs:CreateLogStream',
+      'logs:PutLogEvents',
+      'secretsmanager:DescribeSecret',
+      'secretsmanager:GetSecretValue',
+    ]);
+    expect(statements.filter((st) => actionsOf([st]).some((a) => a.startsWith('secretsmanager:'))).map((st) => st.Resource)).toEqual([{ Ref: originId }]);
   });
 
   it("attaches no managed policies and writes logs only to the function's own log group", () => {
@@ -861,7 +874,18 @@ describe('cdk-nag AwsSolutions', () => {
         (r.Metadata?.cdk_nag as { rules_to_suppress?: { id: string; reason: string }[] } | undefined)?.rules_to_suppress ?? [];
       const suppressions = Object.values(synthesized.Resources).flatMap(suppressionsOf);
       expect(new Set(suppressions.map((x) => x.id.replace(/\[.*$/, '')))).toEqual(
-        new Set(['AwsSolutions-L1', 'AwsSolutions-IAM5', 'AwsSolutions-SMG4', 'AwsSolutions-APIG4', 'AwsSolutions-SQS3']),
+        new Set([
+          'AwsSolutions-L1',
+          'AwsSolutions-IAM5',
+          'AwsSolutions-SMG4',
+          'AwsSolutions-APIG4',
+          'AwsSolutions-SQS3',
+          // The distribution (infra/cdk/edge.ts): no geo block, WAF by context, no logging bucket, the default certificate's TLS floor.
+          'AwsSolutions-CFR1',
+          'AwsSolutions-CFR2',
+          'AwsSolutions-CFR3',
+          'AwsSolutions-CFR4',
+        ]),
       );
       for (const x of suppressions) expect(x.reason.trim().length, x.id).toBeGreaterThan(40);
       // The only IAM5 wildcard acknowledged is dynamodb:ListStreams' Resource "*", on the stream consumer's role alone.

@@ -1034,7 +1034,7 @@ describe('body rules: size, duplicate keys, nesting', () => {
     expect(after.balanceCents).toBe(before.balanceCents);
   });
 
-  it("through the local gateway: 2 MB answers the pipeline's 413; past Lambda's 6 MB the gateway's own 413, in the same shape", async () => {
+  it('through the local gateway: 2 MB and 7 MB are refused 413 by the edge function (declared length), in the same shape', async () => {
     // A fresh account: the stack process counts its calls against its own 60 a minute.
     const fresh = await newAccount();
     const own = bearer(await tokenFor(fresh));

@@ -1,4 +1,5 @@
 import { admit } from '../../auth/gate';
+import { edgeClientAddress } from '../edge-origin';
 import { type PipelineMiddleware, header } from '../state';
 
 /** An IPv4 or IPv6 literal as API Gateway gives it; anything else is counted under one shared name. */
@@ -9,12 +10,16 @@ export function clientIp(sourceIp: string | undefined): string {
   return sourceIp !== undefined && IP_LITERAL.test(sourceIp) ? sourceIp : 'unknown';
 }
 
-/** Authentication and rate limiting, before the body is even parsed. */
+/**
+ * The edge check (deployed: the request came through CloudFront, else 403), then authentication and
+ * rate limiting, before the body is even parsed.
+ */
 export function admitCaller(): PipelineMiddleware {
   return {
     before: async (request) => {
       const { state } = request.context;
-      const sourceIp = clientIp(request.event.requestContext?.http?.sourceIp);
+      const address = edgeClientAddress(request.event.headers ?? {}, request.event.requestContext?.http?.sourceIp, await state.runtime.edgeSecret());
+      const sourceIp = clientIp(address);
       state.caller = await admit(state.route, { authorization: header(request, 'authorization'), sourceIp }, state.runtime, state.budget);
     },
   };

@@ -3,8 +3,9 @@ import { BadRequestError, PayloadTooLargeError } from '../../errors';
 import { firstDuplicateKey, nestsDeeperThan } from '../json-structure';
 import type { PipelineMiddleware, PipelineRequest } from '../state';
 
-/** The largest request body this API takes, in bytes (docs/decisions.md, "Bad input"). */
-export const MAX_BODY_BYTES = 1024 * 1024;
+import { MAX_BODY_BYTES } from '../request-limits';
+
+export { MAX_BODY_BYTES };
 /** How deep arrays and objects may nest in a JSON body; ours are flat, so this is generous. */
 export const MAX_JSON_DEPTH = 32;
 

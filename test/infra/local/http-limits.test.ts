@@ -5,7 +5,7 @@ import { stack, uniqueIp } from '../../support/api';
 
 /**
  * Issue 17, item 7: what never reaches a handler (a body past 1 MB and on past API Gateway's 10 MB,
- * headers past 16 KB, broken HTTP) is answered by the local gateway in the spec's error shape, over a
+ * headers past 8 KB, broken HTTP) is answered by the local gateway in the spec's error shape, over a
  * raw socket, never by a reset connection or an empty body.
  */
 
@@ -127,10 +127,16 @@ describe('the local gateway: bodies past the limit get 413 payload_too_large, ne
     expect(reply.sawContinue).toBe(false);
   });
 
-  it('Expect: 100-continue at 2 MB: 100 Continue, then the pipeline answers 413', async () => {
+  it('Expect: 100-continue at 2 MB: the edge function answers 413 at once, no 100 Continue, no body sent', async () => {
     const reply = await rawRequest(postHead('/api/auth', [`Content-Length: ${2 * MB}`, 'Expect: 100-continue']), { bytes: 2 * MB, expectContinue: true });
-    expect(reply.sawContinue).toBe(true);
+    expect(reply.sawContinue).toBe(false);
     expectRefusal(reply, 413, 'payload_too_large');
+  });
+
+  it('Expect: 100-continue at 1 MB exactly: 100 Continue, and the body reaches the handler', async () => {
+    const reply = await rawRequest(postHead('/api/auth', [`Content-Length: ${MB}`, 'Expect: 100-continue']), { bytes: MB, expectContinue: true });
+    expect(reply.sawContinue).toBe(true);
+    expect(reply.status).toBe(401);
   });
 
   it('a body of 1 MB exactly reaches the handler (the limit is not one byte early)', async () => {
@@ -140,7 +146,7 @@ describe('the local gateway: bodies past the limit get 413 payload_too_large, ne
   });
 });
 
-describe('the local gateway: headers past 16 KB get 431 headers_too_large; broken HTTP 400', () => {
+describe('the local gateway: headers past 8 KB get 431 headers_too_large (the edge function, then the parser); broken HTTP 400', () => {
   it('a 20 KB header: 431 in the spec shape (not an empty body)', async () => {
     const reply = await rawRequest(['GET /api/balance HTTP/1.1', 'Host: 127.0.0.1', `X-Big: ${'a'.repeat(20_000)}`, '', ''].join('\r\n'));
     expectRefusal(reply, 431, 'headers_too_large');
@@ -153,9 +159,16 @@ describe('the local gateway: headers past 16 KB get 431 headers_too_large; broke
     expect(reply.body.match(/headers_too_large/g)).toHaveLength(1);
   });
 
-  it('a 12 KB header is under the limit and reaches the handler', async () => {
+  it("a 12 KB header: the edge function's 431 (under the parser's 16 KB, over the 8 KB limit)", async () => {
     const reply = await rawRequest(['GET /api/balance HTTP/1.1', 'Host: 127.0.0.1', 'Connection: close', `X-Big: ${'a'.repeat(12_000)}`, '', ''].join('\r\n'));
-    expect(reply.status).toBe(401);
+    expectRefusal(reply, 431, 'headers_too_large');
+    expect(JSON.parse(reply.body)).toEqual({ error: HEADERS_TOO_LARGE.error, code: 'headers_too_large' });
+  });
+
+  it('headers just under 8 KB reach the handler; a few bytes more do not', async () => {
+    const head = (n: number) => ['GET /api/balance HTTP/1.1', 'Host: 127.0.0.1', 'Connection: close', `X-Big: ${'a'.repeat(n)}`, '', ''].join('\r\n');
+    expect((await rawRequest(head(8_000))).status).toBe(401);
+    expectRefusal(await rawRequest(head(8_200)), 431, 'headers_too_large');
   });
 
   it('a request that is not HTTP: 400 bad_request', async () => {
