@@ -2,6 +2,7 @@ import jsQR from 'jsqr';
 import { PNG } from 'pngjs';
 import { describe, expect, it } from 'vitest';
 import { buildDynamicBrCode } from '../../../shared/pix/brcode';
+import { create } from 'qrcode/lib/core/qrcode.js';
 import { qrCodePngDataUri } from '../../../shared/pix/qrcode';
 
 const PREFIX = 'data:image/png;base64,';
@@ -22,10 +23,18 @@ describe('qrCodePngDataUri', () => {
       merchantName: 'Padaria São João',
       merchantCity: 'Florianópolis',
     });
-    const decoded = decode(await qrCodePngDataUri(brCode));
+    const uri = await qrCodePngDataUri(brCode);
+    const decoded = decode(uri);
     expect(decoded.text).toBe(brCode);
-    expect(decoded.width).toBe(300);
-    expect(decoded.height).toBe(300);
+    // About 300 px, square, a whole number of pixels per module (the symbol plus its 4-module quiet zone on each side).
+    const modulesAcross = create(brCode, { errorCorrectionLevel: 'M' }).modules.size + 8;
+    expect(decoded.height).toBe(decoded.width);
+    expect(decoded.width % modulesAcross).toBe(0);
+    expect(Math.abs(decoded.width - 300)).toBeLessThanOrEqual(modulesAcross / 2);
+    // One bit per pixel (IHDR: bit depth 1, grayscale): a few kilobytes.
+    const png = Buffer.from(uri.slice(PREFIX.length), 'base64');
+    expect([png[24], png[25]]).toEqual([1, 0]);
+    expect(png.length).toBeLessThan(4096);
   });
 
   it('encodes other texts faithfully (different text, different image)', async () => {
