@@ -4,7 +4,10 @@ import { HTML_TYPE, JSON_TYPE } from './answer';
 import type { AnyRoute, ResponseDef } from './route';
 import { pathParameterNames } from './route';
 import { RAW_REQUESTS } from './routes';
-import { mayBeRateLimited } from '../route-policy';
+import { countsFailedAuth, ipLimitClassOf, mayBeRateLimited, type IpLimitClass } from '../route-policy';
+import { configSchema } from '../config';
+import { OPERATION_EXAMPLES, type OperationExample } from './openapi-examples';
+import { WEBHOOK_EVENTS, WEBHOOK_HEADERS } from './webhook-events';
 
 type Json = Record<string, unknown>;
 
@@ -186,8 +189,9 @@ function parameters(route: AnyRoute, schemas: SchemaCollector): Json[] {
             in: 'header',
             required: route.idempotency === 'required',
             description:
-              '8 to 100 characters from A-Za-z0-9_.:-. Same key and body: the first answer is replayed with `Idempotent-Replayed: true`. Records expire after 24 hours.',
+              '8 to 100 characters from A-Za-z0-9_.:-. Same key and body: the first answer is replayed with `Idempotent-Replayed: true`; the same key with another body: 422 idempotency_key_reused; while the first call runs: 409 idempotency_in_progress. Records expire after 24 hours.',
             schema: { type: 'string', minLength: 8, maxLength: 100, pattern: '^[A-Za-z0-9_.:-]{8,100}$' },
+            example: 'order-1001-pix',
           },
         ];
   return [...inPath, ...inQuery, ...idempotency];
@@ -201,8 +205,8 @@ const LOCATION_HEADER: Json = {
   Location: { description: 'Where the browser goes next (with GET)', schema: { type: 'string', format: 'uri-reference' } },
 };
 
-function jsonResponse(description: string, schema: Json, headers?: Json): Json {
-  return { description, content: { 'application/json': { schema } }, ...(headers ? { headers } : {}) };
+function jsonResponse(description: string, schema: Json, headers?: Json, examples?: Json): Json {
+  return { description, content: { 'application/json': { schema, ...(examples ? { examples } : {}) } }, ...(headers ? { headers } : {}) };
 }
 
 /** An error of a browser-facing route: an HTML page with the same status (and headers, e.g. Retry-After). */
@@ -225,12 +229,67 @@ function declaredResponse(route: AnyRoute, status: number, def: ResponseDef, sch
     : contentType !== 'application/json'
       ? { type: 'string' }
       : schemas.convert(generalErrorSchema, 'output');
-  return { description: def.description, content: { [contentType]: { schema } }, ...headers };
+  // A declared JSON error in the general shape: its example is its description, with the code it names.
+  const code = /\(code ([a-z_]+)/.exec(def.description)?.[1];
+  const example = !def.schema && contentType === 'application/json' && status >= 400 ? { example: { error: def.description, ...(code ? { code } : {}) } } : {};
+  return { description: def.description, content: { [contentType]: { schema, ...example } }, ...headers };
 }
 
-/** The Retry-After header of a 429 or a 503: whole seconds, at least 1 (a rate window is 60 s; a conflict asks for a few). */
-const RETRY_AFTER: Json = {
-  'Retry-After': { description: 'Whole seconds until a request would pass', schema: { type: 'integer', format: 'int32', minimum: 1, maximum: 3600 } },
+/** The Retry-After header of a 429 (always sent) or a 503 (sent with temporary_conflict): whole seconds, at least 1. */
+const retryAfter = (required: boolean): Json => ({
+  'Retry-After': {
+    description: 'Whole seconds until a request would pass (a rate window is 60 s; a conflict asks for a few)',
+    required,
+    schema: { type: 'integer', format: 'int32', minimum: 1, maximum: 3600 },
+  },
+});
+
+/** The header of a replayed answer (spec 4.1), on the success of every route that takes an Idempotency-Key. */
+const IDEMPOTENT_REPLAYED: Json = {
+  'Idempotent-Replayed': {
+    description: 'true when this is the stored answer of an earlier call with the same Idempotency-Key and body (nothing was done again)',
+    required: false,
+    schema: { type: 'string', enum: ['true'] },
+  },
+};
+
+/** The counters (spec 8, shared/route-policy.ts) with their settings; defaults read from the configuration schema. */
+const LIMIT_SETTINGS: Record<IpLimitClass | 'account', { setting: keyof typeof configSchema.shape; scope: string }> = {
+  account: { setting: 'RATE_LIMIT_ACCOUNT_PER_MINUTE', scope: 'per account' },
+  auth: { setting: 'RATE_LIMIT_AUTH_PER_MINUTE', scope: 'per client IP' },
+  cep: { setting: 'RATE_LIMIT_CEP_PER_MINUTE', scope: 'per client IP' },
+  checkout: { setting: 'RATE_LIMIT_CHECKOUT_PER_MINUTE', scope: 'per client IP, the hosted checkout routes together' },
+  public: { setting: 'RATE_LIMIT_PUBLIC_PER_MINUTE', scope: 'per client IP, the public routes together' },
+  unauthenticated: { setting: 'RATE_LIMIT_UNAUTHENTICATED_PER_MINUTE', scope: 'per client IP, calls with a missing, invalid, expired or revoked token' },
+};
+
+/** The rate limits a route spends (`x-rate-limits`): each counter, its scope, its default per 60 s window and its setting. */
+export function rateLimitsOf(route: AnyRoute): { counter: string; scope: string; per_minute: number; setting: string }[] {
+  const counters: (IpLimitClass | 'account')[] = [];
+  if (route.rateLimit === 'account') counters.push('account');
+  const ip = ipLimitClassOf(route);
+  if (ip) counters.push(ip);
+  if (countsFailedAuth(route)) counters.push('unauthenticated');
+  return counters.map((counter) => {
+    const { setting, scope } = LIMIT_SETTINGS[counter];
+    return { counter, scope, per_minute: Number(configSchema.shape[setting].parse(undefined)), setting };
+  });
+}
+
+/** Error bodies as the pipeline writes them (shared/http/errors.ts), one per status, for the document's examples. */
+const ERROR_EXAMPLES: Record<number, Json> = {
+  400: { bad_request: { value: { error: 'Request body must be a JSON object', code: 'bad_request' } } },
+  401: { unauthorized: { value: { error: 'Missing Authorization header (expected: Bearer <token>)', code: 'unauthorized' } } },
+  404: { not_found: { value: { error: 'Not found', code: 'not_found' } } },
+  409: { idempotency_in_progress: { value: { error: 'A request with this Idempotency-Key is still being processed', code: 'idempotency_in_progress' } } },
+  413: { payload_too_large: { value: { error: 'The request body is larger than 1048576 bytes (1 MB)', code: 'payload_too_large' } } },
+  422: { validation: { value: { error: { amount: ['Must be greater than 0'] } } } },
+  429: { rate_limited: { value: { error: 'Rate limit exceeded', code: 'rate_limited' } } },
+  500: { internal_error: { value: { error: 'Internal error. Details are in the server log.', code: 'internal_error' } } },
+  503: { temporary_conflict: { value: { error: 'A concurrent update stopped the request; nothing was written. Retry.', code: 'temporary_conflict' } } },
+};
+const REUSED_KEY_EXAMPLE: Json = {
+  idempotency_key_reused: { value: { error: 'This Idempotency-Key was used with another request', code: 'idempotency_key_reused' } },
 };
 
 /**
@@ -245,8 +304,8 @@ function responses(route: AnyRoute, schemas: SchemaCollector): Json {
   }
   const general = schemas.convert(generalErrorSchema, 'output');
   // A browser-facing route answers its errors as HTML pages (shared/http/answer.ts errorApiResult), not JSON.
-  const add = (status: number, description: string, schema: Json = general, headers?: Json) => {
-    out[String(status)] ??= route.browser ? htmlResponse(description, headers) : jsonResponse(description, schema, headers);
+  const add = (status: number, description: string, schema: Json = general, headers?: Json, examples: Json | undefined = ERROR_EXAMPLES[status]) => {
+    out[String(status)] ??= route.browser ? htmlResponse(description, headers) : jsonResponse(description, schema, headers, examples);
   };
   const { request } = route;
   const takesInput = request.body || request.form || request.query || request.params || route.idempotency !== 'none';
@@ -257,19 +316,34 @@ function responses(route: AnyRoute, schemas: SchemaCollector): Json {
     request.query && route.badQueryStatus === 400 ? 'a malformed query parameter (code invalid_query)' : undefined,
   ].filter((reason): reason is string => reason !== undefined);
   if (badRequest.length > 0) add(400, `Malformed request: ${badRequest.join('; ')}; or a business rule refused it`);
-  if (route.method === 'POST' || route.method === 'PUT' || route.method === 'PATCH') add(413, 'The request body is larger than 1 MB (code payload_too_large)');
+  // Any method: the pipeline measures the body before anything else reads it, a GET's included.
+  add(413, 'The request body is larger than 1 MB (code payload_too_large)');
   if (route.auth !== 'none') add(401, 'Missing, invalid, expired or revoked credentials');
   if (route.idempotency !== 'none') add(409, 'A request with this Idempotency-Key is still being processed (code idempotency_in_progress)');
   if (takesInput) {
     if (route.browser) add(422, 'Invalid fields: a page listing them');
     else if (route.idempotency !== 'none')
-      add(422, 'Invalid fields (a map of field → messages), or an Idempotency-Key reused with another body (code idempotency_key_reused)', {
-        oneOf: [schemas.convert(validationErrorSchema, 'output'), general],
-      });
+      add(
+        422,
+        'Invalid fields (a map of field → messages), or an Idempotency-Key reused with another body (code idempotency_key_reused)',
+        { oneOf: [schemas.convert(validationErrorSchema, 'output'), general] },
+        undefined,
+        { ...ERROR_EXAMPLES[422], ...REUSED_KEY_EXAMPLE },
+      );
     else add(422, 'Invalid fields: a map of field → messages', schemas.convert(validationErrorSchema, 'output'));
   }
   // Every counter the route spends (per account, per IP, failed tokens per IP): shared/route-policy.ts.
-  if (mayBeRateLimited(route)) add(429, 'Rate limit exceeded (code rate_limited)', general, RETRY_AFTER);
+  if (mayBeRateLimited(route)) {
+    const limits = rateLimitsOf(route)
+      .map((limit) => `${limit.per_minute} a minute ${limit.scope} (${limit.setting})`)
+      .join('; ');
+    add(
+      429,
+      `Rate limit exceeded (code rate_limited). Limits (any 60 s window): ${limits}. No RateLimit-* headers are sent: Retry-After says when a slot frees.`,
+      general,
+      retryAfter(true),
+    );
+  }
   add(
     500,
     route.browser ? 'Unexpected failure: a page asking to try again' : 'Unexpected failure; safe to retry with the same Idempotency-Key',
@@ -280,7 +354,7 @@ function responses(route: AnyRoute, schemas: SchemaCollector): Json {
       503,
       'A transient conflict or a busy table stopped the request; nothing was written (code temporary_conflict). Retry after Retry-After',
       general,
-      RETRY_AFTER,
+      retryAfter(false),
     );
   }
   return out;
@@ -323,7 +397,88 @@ export type DocumentOptions = {
   serverUrl?: string;
   /** Bodies read raw by their implementation, by route id. */
   rawRequests?: Readonly<Record<string, RawRequest>>;
+  /** Each operation's example (request and success answer), by route id. */
+  examples?: Readonly<Record<string, OperationExample>>;
 };
+
+/** The status of a route's success: its first declared 2xx, else its first 3xx. */
+export function successStatus(route: AnyRoute): number | undefined {
+  const statuses = Object.keys(route.responses).map(Number);
+  return statuses.find((status) => status >= 200 && status < 300) ?? statuses.find((status) => status >= 300 && status < 400);
+}
+
+/**
+ * Puts the example on the operation: each path and query parameter it names, the request body (every
+ * media type), and the success answer; the success of an idempotent route declares Idempotent-Replayed.
+ */
+function withExample(operation: Json, route: AnyRoute, example: OperationExample | undefined): Json {
+  const parameters = (operation.parameters as Json[]).map((parameter) => {
+    const given =
+      parameter.in === 'path' ? example?.params?.[String(parameter.name)] : parameter.in === 'query' ? example?.query?.[String(parameter.name)] : undefined;
+    return given === undefined ? parameter : { ...parameter, example: given };
+  });
+  const out: Json = { ...operation, parameters };
+  const body = operation.requestBody as { content: Record<string, Json> } | undefined;
+  if (body && example?.body !== undefined) {
+    out.requestBody = {
+      ...body,
+      content: Object.fromEntries(Object.entries(body.content).map(([type, media]) => [type, { ...media, example: example.body }])),
+    };
+  }
+  const status = successStatus(route);
+  const responses = operation.responses as Record<string, Json>;
+  const success = status === undefined ? undefined : responses[String(status)];
+  if (status !== undefined && success) {
+    const content = success.content as Record<string, Json> | undefined;
+    const headers = route.idempotency === 'none' ? success.headers : { ...(success.headers as Json | undefined), ...IDEMPOTENT_REPLAYED };
+    out.responses = {
+      ...responses,
+      [String(status)]: {
+        ...success,
+        ...(headers ? { headers } : {}),
+        ...(content && example
+          ? { content: Object.fromEntries(Object.entries(content).map(([type, media]) => [type, { ...media, example: example.response }])) }
+          : {}),
+      },
+    };
+  }
+  return out;
+}
+
+/**
+ * The webhooks the service sends (OpenAPI 3.1 `webhooks`): one POST per event type to the merchant's
+ * URL, with the signed headers, and the answer the service expects (2xx within 10 s; anything else is retried).
+ */
+function webhooks(schemas: SchemaCollector): Json {
+  const parameters = WEBHOOK_HEADERS.map((header) => ({
+    name: header.name,
+    in: 'header',
+    required: true,
+    description: header.description,
+    schema: { type: 'string', pattern: header.pattern, maxLength: header.maxLength },
+  }));
+  return Object.fromEntries(
+    Object.entries(WEBHOOK_EVENTS).map(([type, event]) => [
+      type,
+      {
+        post: {
+          operationId: `webhook_${type.replace('.', '_')}`,
+          summary: event.summary,
+          description:
+            'POSTed to the URL set with PUT /api/webhook. Verify Service-Signature over the raw body, deduplicate on Service-Event-Id (delivery is at least once, in no guaranteed order). Answer 2xx within 10 s; anything else is retried after 1, 5, 15, 60, 180, 360 and 720 minutes (8 attempts).',
+          tags: ['Webhooks'],
+          security: [],
+          parameters,
+          requestBody: { required: true, content: { 'application/json': { schema: schemas.convert(event.schema, 'output'), example: event.example } } },
+          responses: {
+            '2XX': { description: 'Received: no further attempt' },
+            default: { description: 'Not received (any other status, a timeout or a redirect): retried on the schedule above' },
+          },
+        },
+      },
+    ]),
+  );
+}
 
 function servers(serverUrl: string | undefined): Json[] {
   if (serverUrl)
@@ -343,8 +498,10 @@ export function buildOpenApiDocument(routes: readonly AnyRoute[], options: Docum
   const schemas = new SchemaCollector();
   const paths: Record<string, Json> = {};
   const raws = options.rawRequests ?? RAW_REQUESTS;
+  const examples = options.examples ?? OPERATION_EXAMPLES;
   for (const route of routes) {
     const raw = raws[route.id];
+    const limits = rateLimitsOf(route);
     const operation: Json = {
       operationId: route.id,
       summary: route.summary,
@@ -354,9 +511,11 @@ export function buildOpenApiDocument(routes: readonly AnyRoute[], options: Docum
       parameters: parameters(route, schemas),
       ...requestBody(route, schemas, raw),
       responses: responses(route, schemas),
+      ...(limits.length > 0 ? { 'x-rate-limits': limits } : {}),
     };
-    paths[route.path] = { ...(paths[route.path] ?? {}), [route.method.toLowerCase()]: operation };
+    paths[route.path] = { ...(paths[route.path] ?? {}), [route.method.toLowerCase()]: withExample(operation, route, examples[route.id]) };
   }
+  const hooks = webhooks(schemas);
   const used = new Set(Object.values(paths).flatMap((item) => Object.values(item).flatMap((op) => ((op as Json).security as Json[]).flatMap(Object.keys))));
   return {
     openapi: '3.1.0',
@@ -368,8 +527,9 @@ export function buildOpenApiDocument(routes: readonly AnyRoute[], options: Docum
       }.`,
     },
     servers: servers(options.serverUrl),
-    tags: [...new Set(routes.map((route) => route.tag))].map((name) => ({ name })),
+    tags: [...new Set([...routes.map((route) => route.tag), 'Webhooks'])].map((name) => ({ name })),
     paths,
+    webhooks: hooks,
     components: {
       schemas: schemas.components,
       securitySchemes: Object.fromEntries(Object.entries(SECURITY_SCHEMES).filter(([name]) => name === 'basicAuth' || name === 'bearerAuth' || used.has(name))),

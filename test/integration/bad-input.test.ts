@@ -19,6 +19,7 @@ import { customerBody, fullAddress } from '../support/customers';
 import { deepArray, DuplicateKeys, hostileKey, hostileString, hostileValue, hostileWholeBody, nearIds, RawJson, toJsonText } from '../support/hostile-values';
 import { passesLuhn } from '../support/leak-scan';
 import { ROOT } from '../support/local-stack-process';
+import { expectConforms } from '../support/openapi-check';
 import { providerSecret } from '../support/provider';
 
 /**
@@ -77,7 +78,10 @@ async function send(route: AnyRoute, input: Input): Promise<Reply> {
   } catch {
     json = undefined;
   }
-  return { status: result.statusCode ?? 0, headers: (result.headers ?? {}) as Record<string, string>, cookies: result.cookies ?? [], body, json };
+  const reply = { status: result.statusCode ?? 0, headers: (result.headers ?? {}) as Record<string, string>, cookies: result.cookies ?? [], body, json };
+  // Hostile requests too: every answer must be one the OpenAPI document declares.
+  await expectConforms({ method: route.method, url: urlOf(route, input), status: reply.status, headers: reply.headers, body });
+  return reply;
 }
 
 /** 5xx answers a route may give for reasons other than bad input (the CEP fixture's "services down", the card processor). */

@@ -24,7 +24,7 @@ import { newWithdrawReference, withdrawItem } from '../../shared/withdrawals/rec
 import { accountStore, bearer, newAccount, tokenFor, uniqueIp, useLocalStackEnvironment } from '../support/api';
 import { common, createCustomerWithAddress } from '../support/charges';
 import { entryForm } from '../support/checkout';
-import { type Invoked, invoke, invoked } from '../support/invoke';
+import { conforming, type Invoked, invoke, invoked } from '../support/invoke';
 import { listedItems } from '../support/ledger';
 import { notification, providerSecret } from '../support/provider';
 import { sqsEvent } from '../support/sqs-event';
@@ -149,7 +149,11 @@ async function notifyAs(name: string, body: string, secret: string): Promise<Inv
     `${route.method} ${route.path}`,
     { name },
   );
-  return invoked((await providerNotification(event as never, lambdaContext(route.id) as never)) as APIGatewayProxyStructuredResultV2);
+  return conforming(
+    route,
+    route.path,
+    invoked((await providerNotification(event as never, lambdaContext(route.id) as never)) as APIGatewayProxyStructuredResultV2),
+  );
 }
 
 describe('one registration at the provider per invoice (in-process, a counting provider named by the configuration)', () => {

@@ -11,6 +11,7 @@ import { createDb, getDb } from '../../shared/storage/dynamo';
 import { enforceDynamoDbLimits, enforceSqsLimits } from '../../infra/local/aws-limits';
 import { localAwsConfig } from '../../infra/local/aws';
 import { ROOT } from './local-stack-process';
+import { expectConforms } from './openapi-check';
 
 export type Reply = { status: number; headers: Record<string, string | string[] | undefined>; text: string; json: unknown };
 
@@ -25,9 +26,19 @@ export function uniqueIp(): string {
 
 export type CallOptions = { headers?: Record<string, string>; body?: string | object; sourceIp?: string };
 
-/** One HTTP request to the local stack from the given loopback address. */
-export function call(method: string, path: string, options: CallOptions = {}): Promise<Reply> {
+/**
+ * One HTTP request to the local stack from the given loopback address. The answer is checked against
+ * the served OpenAPI document (test/support/openapi-check.ts): one the document does not describe
+ * throws a ContractViolation.
+ */
+export async function call(method: string, path: string, options: CallOptions = {}): Promise<Reply> {
   const url = new URL(path, stack().baseUrl);
+  const reply = await send(method, url, options);
+  await expectConforms({ method, url: url.pathname + url.search, status: reply.status, headers: reply.headers, body: reply.text });
+  return reply;
+}
+
+function send(method: string, url: URL, options: CallOptions): Promise<Reply> {
   const body = options.body === undefined ? undefined : typeof options.body === 'string' ? options.body : JSON.stringify(options.body);
   const headers: Record<string, string> = {
     ...(body !== undefined && typeof options.body === 'object' ? { 'content-type': 'application/json' } : {}),

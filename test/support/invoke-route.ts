@@ -3,7 +3,7 @@ import { lambdaContext, toHttpApiEvent } from '../../infra/local/apigw-event';
 import { loadHandler } from '../../infra/local/handlers';
 import { type AnyRoute, pathParameterNames } from '../../shared/http/route';
 import { uniqueIp } from './api';
-import { type Invoked, invoked } from './invoke';
+import { conforming, type Invoked, invoked } from './invoke';
 import { ROOT } from './local-stack-process';
 
 export type RouteRequest = {
@@ -16,7 +16,8 @@ export type RouteRequest = {
 /**
  * Calls any route's handler module in this process (loaded from the route table's `handler`, as the
  * local gateway does) with the API Gateway v2 event of a concrete request: path parameters filled in,
- * query string, headers and body. Every parameter of the route's path must be given.
+ * query string, headers and body. Every parameter of the route's path must be given. The answer is
+ * checked against the OpenAPI document (test/support/openapi-check.ts).
  */
 export async function invokeRoute(route: AnyRoute, request: RouteRequest = {}): Promise<Invoked> {
   const params: Record<string, string> = {};
@@ -41,5 +42,5 @@ export async function invokeRoute(route: AnyRoute, request: RouteRequest = {}): 
     params,
   );
   const handler = await loadHandler(ROOT, route.handler);
-  return invoked((await handler(event, lambdaContext(route.id))) as APIGatewayProxyStructuredResultV2);
+  return conforming(route, search ? `${path}?${search}` : path, invoked((await handler(event, lambdaContext(route.id))) as APIGatewayProxyStructuredResultV2));
 }

@@ -2,12 +2,13 @@ import type { APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
 import { lambdaContext, toHttpApiEvent } from '../../infra/local/apigw-event';
 import type { AnyRoute } from '../../shared/http/route';
 import { uniqueIp } from './api';
+import { expectConforms, isServedRoute } from './openapi-check';
 
 type Handler = (event: never, context: never) => Promise<unknown>;
 
 export type Invoked = { status: number; headers: Record<string, string>; body: string; json: unknown };
 
-/** Calls a pipeline handler in this process with the API Gateway v2 event the local gateway would build. */
+/** Calls a pipeline handler in this process with the API Gateway v2 event the local gateway would build; the answer is checked against the OpenAPI document. */
 export async function invoke(handler: Handler, route: AnyRoute, options: { headers?: Record<string, string>; body?: string | object } = {}): Promise<Invoked> {
   const body = options.body === undefined ? Buffer.alloc(0) : Buffer.from(typeof options.body === 'string' ? options.body : JSON.stringify(options.body));
   const event = toHttpApiEvent(
@@ -22,7 +23,13 @@ export async function invoke(handler: Handler, route: AnyRoute, options: { heade
     `${route.method} ${route.path}`,
     undefined,
   );
-  return invoked((await handler(event as never, lambdaContext(route.id) as never)) as APIGatewayProxyStructuredResultV2);
+  return conforming(route, route.path, invoked((await handler(event as never, lambdaContext(route.id) as never)) as APIGatewayProxyStructuredResultV2));
+}
+
+/** Checks an in-process answer of a served route against the OpenAPI document (test-only routes, e.g. the probe, have none). */
+export async function conforming(route: AnyRoute, url: string, answer: Invoked): Promise<Invoked> {
+  if (isServedRoute(route.id)) await expectConforms({ method: route.method, url, status: answer.status, headers: answer.headers, body: answer.body });
+  return answer;
 }
 
 /** A handler's API Gateway result as the tests read it (status, headers, text and parsed JSON). */

@@ -1,0 +1,321 @@
+/**
+ * One example per operation of the OpenAPI document (by route id): its request (path and query
+ * parameters, body) and its success answer, in the README walk-through's story (Maria's Pix of
+ * R$ 190.00, a card charge, a withdrawal of R$ 25.50…). A unit test (test/shared/http/openapi-examples.test.ts)
+ * validates each against the schemas the document declares.
+ */
+
+/** An operation's example: its request (path and query parameters, body) and its success answer. */
+export type OperationExample = {
+  params?: Record<string, string | number>;
+  query?: Record<string, string | number>;
+  body?: unknown;
+  response: unknown;
+};
+
+const CREATED = '2026-11-18T14:02:11.482Z';
+const PAID = '2026-11-18T14:03:21.000Z';
+const QR = 'data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAASwAAAEsCAYAAAB5fY51AAAAAklEQVR4AewaftIAAA6Z';
+const BR_CODE =
+  '00020101021226910014br.gov.bcb.pix2569api.example.com/simulated-psp/v2/cob/1b623e5ab74c499ab56d61fbb216b0315204000053039865802BR5909Loja Demo6009SAO PAULO62070503***630498C3';
+
+const brazil = { id: 76, iso: 'BR', name: 'BRAZIL', nicename: 'Brazil', iso3: 'BRA', numcode: 76, phonecode: 55 };
+const saoPaulo = { name: 'São Paulo', uf: 'SP', ibge: 35, ddd: '11,12,13,14,15,16,17,18,19' };
+
+const customerBody = {
+  name: 'Maria Silva',
+  document: '529.982.247-25',
+  document_type: 'CPF',
+  email: 'maria@example.com',
+  zipcode: '01310-100',
+  country_id: 76,
+  state: 'SP',
+  city: 'São Paulo',
+  district: 'Bela Vista',
+  street: 'Avenida Paulista',
+  number: '1000',
+};
+
+const customer = {
+  id: 115532481791238,
+  name: 'Maria Silva',
+  document: '52998224725',
+  document_type: 'CPF',
+  zipcode: '01310100',
+  country: brazil,
+  state: saoPaulo,
+  city: 'São Paulo',
+  district: 'Bela Vista',
+  street: 'Avenida Paulista',
+  number: '1000',
+  email: 'maria@example.com',
+  phone: null,
+  mobilephone: null,
+  created_at: CREATED,
+};
+
+const pixInvoice = {
+  id: 115532482828339,
+  reference: 'INV-7KQ2MX',
+  invoice_no: '1001',
+  item_name: 'Camiseta',
+  quantity: 2,
+  amount: '100.00',
+  discount: 10,
+  tax: 5,
+  total: '190.00',
+  status: 'PAID',
+  due_date: '2030-01-31',
+  method: 'pix',
+  notes: null,
+  email: null,
+  client: null,
+  document: null,
+  created_at: CREATED,
+  paid_at: PAID,
+  canceled_at: null,
+  refunded_at: null,
+  paid_after_cancel: false,
+  txid: 'INV7KQ2MXaZZSMXFtU12SVrRyk7B9QM1',
+  copy: BR_CODE,
+  qrcode: QR,
+};
+
+const withdraw = {
+  reference: 'WD-4H7K2M9QXB3P',
+  amount: '25.50',
+  fee: '1.50',
+  netAmount: '25.50',
+  endToEndId: 'E1234567820261118140500000000001',
+  status: 'PAID',
+  pixkey: 'maria@example.com',
+  keytype: 'EMAIL',
+  description: 'Fornecedor',
+  created_at: CREATED,
+  paid_at: PAID,
+  canceled_at: null,
+  loquidAmount: '25.50',
+  entoend: 'E1234567820261118140500000000001',
+};
+
+const cardForm = {
+  creditcard_holder: 'ANA SILVA',
+  creditcard_number: '4111111111111111',
+  creditcard_cvv: '123',
+  creditcard_month: '12',
+  creditcard_year: '2030',
+  creditcard_brand: 'visa',
+  installments: '1',
+  csrf_token: 'q3Yh0c8Vt1nKpW2xZr5mLs7dBf9gHj4E',
+};
+
+const checkoutLink = { reference: 'CHK-7KQ2MXHP', token: 'SUqF1wPxyGQ12CsgbgJrdQFJUH-MU1MA' };
+
+const SECRET_NOTICE = 'Store this secret now: it is shown only once. Verify every webhook with it (Service-Signature header).';
+
+export const OPERATION_EXAMPLES: Readonly<Record<string, OperationExample>> = {
+  AuthToken: {
+    response: {
+      success: {
+        token: 'pgt_eyJhIjoiYWNjdF9zcjluNHExNW94cmE3dGJpMGY2ayIsInYiOjEsImkiOjE3OTU0MzE2NDAsImUiOjE3OTgwMjM2NDB9.96hVwNlVGdRnM3shi1tVmvNS_QL5akh1_uHDzlOvRts',
+        token_type: 'Bearer',
+        expires_in: 2592000,
+      },
+    },
+  },
+  GetBalance: { response: { balance: { available: '163.00', currency: 'BRL' } } },
+  ListBalanceTransactions: {
+    query: { limit: 4, type: 'withdrawal_fee', start: '2026-11-01', end: '2026-11-30' },
+    response: {
+      transactions: [
+        {
+          id: 'txn_8aL2pW5nQ1zX7cV3bM9kT4rJ',
+          type: 'withdrawal_fee',
+          amount: '-1.50',
+          reference: 'WD-4H7K2M9QXB3P',
+          description: 'Fee of WD-4H7K2M9QXB3P',
+          created_at: CREATED,
+        },
+      ],
+      pagination: { page: 1, limit: 4 },
+    },
+  },
+  CreateCustomer: { body: customerBody, response: { customer } },
+  GetCustomer: { params: { id: '115532481791238' }, response: { customer } },
+  ListCustomers: { query: { name: 'maria', limit: 10 }, response: { customers: [customer], pagination: { page: 1, limit: 10 } } },
+  ListCountries: {
+    response: { countries: [brazil, { id: 620, iso: 'PT', name: 'PORTUGAL', nicename: 'Portugal', iso3: 'PRT', numcode: 620, phonecode: 351 }] },
+  },
+  ListStates: { response: { states: [{ name: 'Acre', uf: 'AC', ibge: 12, ddd: '68' }, saoPaulo] } },
+  SearchCep: {
+    params: { cep: '01310-100' },
+    response: { address: { zipcode: '01310100', state: 'SP', city: 'São Paulo', street: 'Avenida Paulista', district: 'Bela Vista' } },
+  },
+  CreatePixCharge: {
+    body: { amount: 100, quantity: 2, tax: 5, discount: 10, invoice_no: '1001', due_date: '2030-01-31', item_name: 'Camiseta' },
+    response: {
+      invoice: { reference: 'INV-7KQ2MX', total: '190.00', txid: 'INV7KQ2MXaZZSMXFtU12SVrRyk7B9QM1', due_date: '2030-01-31', copy: BR_CODE, qrcode: QR },
+    },
+  },
+  CreateBoletoCharge: {
+    body: { amount: 100, quantity: 2, tax: 5, discount: 10, invoice_no: '1003', due_date: '2030-01-31', item_name: 'Camiseta', customer: 115532481791238 },
+    response: {
+      invoice: {
+        reference: 'INV-9EBNDH',
+        total: '190.00',
+        due_date: '2030-01-31',
+        status: 'PENDING',
+        boleto: 'https://api.example.com/boleto/INV-9EBNDH/LPlzd2-A5DOVzmpyZJexsphdKWhy1VYU',
+        barcode: '99999164000000190000115532484548150000000000',
+        digitable: '99990115553248454815400000000000916400000019000',
+      },
+    },
+  },
+  CreateCardCharge: {
+    body: {
+      amount: 50,
+      quantity: 1,
+      tax: 0,
+      discount: 0,
+      invoice_no: '1002',
+      due_date: '2030-01-31',
+      item_name: 'Caneca',
+      email: 'maria@example.com',
+      installments: 1,
+      creditcard_holder: 'MARIA SILVA',
+      creditcard_number: '4111111111111111',
+      creditcard_cvv: '123',
+      creditcard_month: 12,
+      creditcard_year: 2030,
+      creditcard_brand: 'visa',
+    },
+    response: {
+      invoice: {
+        reference: 'INV-MX4KJA',
+        total: '50.00',
+        due_date: '2030-01-31',
+        status: 'PAID',
+        transaction: { id: 'sim_O4993TIYm4S6pnmmSxanJypc', amount: '50.00', status: 1, description: 'Caneca', method: 'creditcard' },
+      },
+    },
+  },
+  ListInvoices: { query: { limit: 5, invoice_no: '1001' }, response: { invoices: [pixInvoice], pagination: { page: 1, limit: 5 } } },
+  GetInvoice: { params: { invoice_id: '115532482828339' }, response: { invoice: pixInvoice } },
+  GetInvoiceByReference: { params: { ref_id: 'INV-7KQ2MX' }, response: { invoice: pixInvoice } },
+  GetPixInvoiceByReference: { params: { ref: 'INV-7KQ2MX' }, response: { invoice: pixInvoice } },
+  GetPixInvoiceByTxid: { params: { txid: 'INV7KQ2MXaZZSMXFtU12SVrRyk7B9QM1' }, response: { invoice: pixInvoice } },
+  CreateWithdraw: {
+    body: { amount: 25.5, pixkey: 'maria@example.com', keytype: 'EMAIL', description: 'Fornecedor' },
+    response: {
+      success: true,
+      message: 'Withdraw requested: amount and fee are reserved until the bank pays or refuses it',
+      withdraw: { ...withdraw, status: 'PENDING', endToEndId: null, entoend: null, paid_at: null },
+    },
+  },
+  GetWithdraw: { params: { txid: 'WD-4H7K2M9QXB3P' }, response: { success: true, withdraw } },
+  ListWithdrawals: { query: { status: 'PAID', page: 1 }, response: { success: true, withdrawals: [withdraw] } },
+  GetWebhook: {
+    response: {
+      webhook: {
+        url: 'https://merchant.example/hooks',
+        secret_configured: true,
+        events: [
+          'invoice.paid',
+          'invoice.canceled',
+          'invoice.refunded',
+          'order.paid',
+          'order.canceled',
+          'order.refunded',
+          'pixout.paid',
+          'pixout.canceled',
+          'ping',
+        ],
+      },
+    },
+  },
+  PutWebhook: {
+    body: { url: 'https://merchant.example/hooks' },
+    response: { webhook: { url: 'https://merchant.example/hooks', secret: 'whsec_TQGPMuhphrJGBMU2Vf-hrFijCRdDw7jJMsU57rbie3Q', secret_notice: SECRET_NOTICE } },
+  },
+  RotateWebhookSecret: { response: { webhook: { secret: 'whsec_CsH_0kjKeCkokz21Dcl8c6wyURP23TiwPyATo03cV_c', secret_notice: SECRET_NOTICE } } },
+  TestWebhook: { response: { event_id: 'evt_Zc72VebRdnTWl9cFHbrCVScp', status: 'queued' } },
+  ListWebhookDeliveries: {
+    response: {
+      deliveries: [
+        {
+          event_id: 'evt_Zc72VebRdnTWl9cFHbrCVScp',
+          type: 'ping',
+          url: 'https://merchant.example/hooks',
+          status: 'succeeded',
+          attempts: 1,
+          next_attempt_at: null,
+          last_status: 200,
+          last_error: null,
+          created_at: CREATED,
+          updated_at: PAID,
+        },
+      ],
+    },
+  },
+  ProviderNotification: {
+    params: { name: 'simulated' },
+    body: { id: 'ntf_5mN8qR2tW7yZ1xC4vB6nL9kH', type: 'pix.paid', txid: 'INV7KQ2MXaZZSMXFtU12SVrRyk7B9QM1', occurred_at: PAID },
+    response: { received: true, applied: true },
+  },
+  BoletoPage: {
+    params: { reference: 'INV-9EBNDH', token: 'LPlzd2-A5DOVzmpyZJexsphdKWhy1VYU' },
+    response:
+      '<!DOCTYPE html>\n<html lang="pt-BR">\n  <head>\n    <meta charset="utf-8">\n    <title>Boleto INV-9EBNDH</title>\n  </head>\n  <body>…</body>\n</html>\n',
+  },
+  CheckoutEntry: {
+    body: {
+      public_key: 'PUB-2b7f0c1e9a4d4f7c8e3b6a5d1c0f9e8d',
+      tx_ref: 'order-1001',
+      callback_url: 'https://shop.example/checkout/done',
+      title: 'Camiseta azul',
+      quantity: '2',
+      amount: '49.90',
+      email: 'ana@example.com',
+      first_name: 'Ana',
+      last_name: 'Silva',
+      product_reference: 'SKU-1',
+    },
+    response:
+      '<!doctype html>\n<html lang="pt-BR"><head><meta charset="utf-8"><title>Redirecionando…</title></head><body><a href="/checkout/CHK-7KQ2MXHP/SUqF1wPxyGQ12CsgbgJrdQFJUH-MU1MA">Continuar</a></body></html>\n',
+  },
+  CheckoutPage: {
+    params: checkoutLink,
+    response:
+      '<!doctype html>\n<html lang="pt-BR">\n<head>\n<meta charset="utf-8">\n<title>Pagamento: Camiseta azul · Loja Demo</title>\n</head>\n<body>…</body>\n</html>\n',
+  },
+  CheckoutCardPayment: {
+    params: checkoutLink,
+    body: cardForm,
+    response:
+      '<!doctype html>\n<html lang="pt-BR"><head><meta charset="utf-8"><title>Redirecionando…</title></head><body><a href="https://shop.example/checkout/done?tx_ref=order-1001&amp;status=PAID">Continuar</a></body></html>\n',
+  },
+  CheckoutStatus: { params: checkoutLink, response: { status: 'PAID', redirect_url: 'https://shop.example/checkout/done?tx_ref=order-1001&status=PAID' } },
+  GetCheckout: {
+    params: { tx_ref: 'order-1001' },
+    response: {
+      checkout: {
+        tx_ref: 'order-1001',
+        reference: 'CHK-7KQ2MXHP',
+        status: 'PAID',
+        title: 'Camiseta azul',
+        quantity: 2,
+        amount: '49.90',
+        total: '99.80',
+        email: 'ana@example.com',
+        first_name: 'Ana',
+        last_name: 'Silva',
+        payment_type: 'pix',
+        created_at: CREATED,
+        paid_at: PAID,
+        product: { reference: 'SKU-1', name: 'Camiseta' },
+        invoice_reference: 'INV-7KQ2MY',
+      },
+    },
+  },
+  OpenApiDocument: { response: 'openapi: "3.1.0"\ninfo:\n  title: "Payment Gateway API"\n  version: "2026-10-14"\n…\n' },
+};

@@ -1,0 +1,24 @@
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { GENERATED_TYPES_PATH, openApiTypesSource } from './openapi-types';
+
+describe('test/support/generated/openapi.d.ts (the typed client of the walk-through test)', () => {
+  it('is what openapi-typescript generates from the current document: regenerate with scripts/generate-openapi-types.ts when this fails', async () => {
+    const fresh = await openApiTypesSource();
+    const checkedIn = readFileSync(GENERATED_TYPES_PATH, 'utf8');
+    // Compared as text, but reported by the first differing line, not as a 190 KB diff.
+    const [a, b] = [fresh.split('\n'), checkedIn.split('\n')];
+    const at = a.findIndex((line, i) => line !== b[i]);
+    const first = at === -1 && a.length !== b.length ? Math.min(a.length, b.length) : at;
+    expect(first === -1 ? 'up to date' : `stale from line ${first + 1}: generated ${JSON.stringify(a[first])}, checked in ${JSON.stringify(b[first])}`).toBe(
+      'up to date',
+    );
+  }, 60_000);
+
+  it('types every operation of the route table and every webhook event', async () => {
+    const text = await openApiTypesSource();
+    for (const id of ['AuthToken', 'CreatePixCharge', 'CreateWithdraw', 'GetCheckout', 'OpenApiDocument']) expect(text).toContain(`\n  ${id}: {`);
+    const webhooks = text.slice(text.indexOf('export interface webhooks {'));
+    for (const event of ["'invoice.paid'", "'pixout.canceled'", 'ping']) expect(webhooks).toContain(`\n  ${event}: {`);
+  }, 60_000);
+});
