@@ -1,15 +1,19 @@
-import { mkdirSync, readdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { availableParallelism } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { startLocalStack, type LocalStack } from '../infra/local/stack';
+import type { LocalStack } from '../infra/local/stack';
 import { getRuntime } from '../shared/runtime';
 import { getDb } from '../shared/storage/dynamo';
 import { freePort } from '../test/support/free-port';
+import { runColdStart } from './cold-start';
+import { coldStartMarkdown } from './cold-start/section';
+import type { ColdStartReport } from './cold-start/types';
 import { budgetOf, measure } from './measure';
 import { paymentScenarios, preparePaymentFixtures } from './payment-scenarios';
 import { evaluateTargets, markdown, type Report, summarize } from './report';
+import { mergeJson, mergeMarkdown } from './report-files';
 import { attachRoundTripCounter, settleSizes } from './round-trips';
 import { accountFactory, prepareFixtures, scenarios } from './scenarios';
 import { median } from './stats';
@@ -23,6 +27,10 @@ export type BenchOptions = {
   /** The budget of the customer, charge, invoice and notification scenarios (at most the run's). */
   payments: { iterations: number; warmup: number };
   rateLimitNote: string;
+  /** Which sections run (`--only=round-trips` or `--only=cold-start`; both by default). */
+  sections: { roundTrips: boolean; coldStart: boolean };
+  /** Imports per bundle in the cold-start section. */
+  coldStartRuns: number;
 };
 
 function progress(line: string): void {
@@ -97,8 +105,10 @@ async function benchAgainst(stack: LocalStack, options: BenchOptions): Promise<R
   };
 }
 
-/** Starts the local stack in this process, measures, writes bench/reports/latest.{md,json}, and always stops the stack. */
-export async function runBench(options: BenchOptions): Promise<boolean> {
+/** Starts the local stack in this process, measures the round trips, and always stops the stack. */
+async function roundTripBench(options: BenchOptions): Promise<Report> {
+  // Loaded here: a cold-start-only run needs none of the local stack.
+  const { startLocalStack } = await import('../infra/local/stack');
   const [dynamodbPort, sqsPort] = [await freePort(), await freePort()];
   progress(`starting the local stack (DynamoDB Local on ${dynamodbPort}, SQS on ${sqsPort})`);
   const stack = await startLocalStack({ root: ROOT, port: 0, dynamodbPort, sqsPort });
@@ -114,17 +124,47 @@ export async function runBench(options: BenchOptions): Promise<boolean> {
   process.once('SIGINT', onSignal);
   process.once('SIGTERM', onSignal);
   try {
-    const report = await benchAgainst(stack, options);
-    const text = markdown(report);
-    mkdirSync(REPORTS, { recursive: true });
-    writeAtomically(join(REPORTS, 'latest.md'), text);
-    writeAtomically(join(REPORTS, 'latest.json'), `${JSON.stringify(report, null, 2)}\n`);
-    console.log(text);
-    progress('wrote bench/reports/latest.md and bench/reports/latest.json');
-    return report.targets.every((target) => target.pass);
+    return await benchAgainst(stack, options);
   } finally {
     await stop();
     process.removeListener('SIGINT', onSignal);
     process.removeListener('SIGTERM', onSignal);
   }
+}
+
+function readIfPresent(file: string): string | undefined {
+  return existsSync(file) ? readFileSync(file, 'utf8') : undefined;
+}
+
+/** Writes this run's sections into bench/reports/latest.{md,json}, keeping the sections that did not run from the last report. */
+function writeReports(roundTrips: Report | undefined, coldStart: ColdStartReport | undefined): void {
+  mkdirSync(REPORTS, { recursive: true });
+  const mdFile = join(REPORTS, 'latest.md');
+  const jsonFile = join(REPORTS, 'latest.json');
+  const previousJson = readIfPresent(jsonFile);
+  const md = mergeMarkdown(readIfPresent(mdFile), {
+    ...(roundTrips ? { roundTrips: markdown(roundTrips) } : {}),
+    ...(coldStart ? { coldStart: coldStartMarkdown(coldStart) } : {}),
+  });
+  const json = mergeJson(previousJson === undefined ? undefined : (JSON.parse(previousJson) as Record<string, unknown>), {
+    ...(roundTrips ? { roundTrips } : {}),
+    ...(coldStart ? { coldStart } : {}),
+  });
+  writeAtomically(mdFile, md);
+  writeAtomically(jsonFile, `${JSON.stringify(json, null, 2)}\n`);
+}
+
+/**
+ * Runs the sections asked for, the cold start first (while the machine is otherwise idle, before
+ * DynamoDB Local's JVM starts), writes bench/reports/latest.{md,json}, and answers whether every
+ * target of the sections that ran passed.
+ */
+export async function runBench(options: BenchOptions): Promise<boolean> {
+  const coldStart = options.sections.coldStart ? await runColdStart({ root: ROOT, runs: options.coldStartRuns, progress }) : undefined;
+  const roundTrips = options.sections.roundTrips ? await roundTripBench(options) : undefined;
+  writeReports(roundTrips, coldStart);
+  if (roundTrips) console.log(markdown(roundTrips));
+  if (coldStart) console.log(coldStartMarkdown(coldStart));
+  progress('wrote bench/reports/latest.md and bench/reports/latest.json');
+  return (roundTrips?.targets.every((target) => target.pass) ?? true) && (coldStart?.pass ?? true);
 }

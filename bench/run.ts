@@ -4,7 +4,10 @@
  * BENCH_ITERATIONS / BENCH_WARMUP environment variables; the customer, charge, invoice and
  * notification scenarios may make fewer requests, spread evenly over the run: --payments-iterations=N
  * and --payments-warmup=N (BENCH_PAYMENTS_ITERATIONS / BENCH_PAYMENTS_WARMUP), by default and at
- * most the run's own. Exit code 1 when a target fails.
+ * most the run's own. The cold-start section (every function bundled as the CDK bundles it, imported
+ * in fresh Node 22 processes) runs first: --cold-start-runs=N imports per bundle (default 7,
+ * BENCH_COLD_START_RUNS). --only=cold-start or --only=round-trips (BENCH_ONLY) runs one section and
+ * keeps the other's from the last report. Exit code 1 when a target fails.
  *
  * The environment is set before any service module loads: the configuration is read once per
  * process and the logger reads its level when it is created, so the modules are imported after.
@@ -17,10 +20,25 @@ function option(name: string, fallback: number): number {
   const flag = process.argv.find((arg) => arg.startsWith(`--${name}=`));
   const raw = flag?.slice(name.length + 3) ?? process.env[`BENCH_${name.toUpperCase().replace(/-/g, '_')}`];
   const value = raw === undefined ? fallback : Number(raw);
-  if (!Number.isInteger(value) || value < 0 || (name.endsWith('iterations') && value < 1)) throw new Error(`--${name} must be a whole number (got ${raw})`);
+  if (!Number.isInteger(value) || value < 0 || ((name.endsWith('iterations') || name.endsWith('runs')) && value < 1))
+    throw new Error(`--${name} must be a whole number (got ${raw})`);
   return value;
 }
 
+const SECTIONS = ['round-trips', 'cold-start'] as const;
+
+/** --only=<section> (or BENCH_ONLY): run that section alone. */
+function onlySection(): (typeof SECTIONS)[number] | undefined {
+  const raw = process.argv.find((arg) => arg.startsWith('--only='))?.slice('--only='.length) ?? process.env.BENCH_ONLY;
+  if (raw === undefined || raw === '') return undefined;
+  const section = SECTIONS.find((name) => name === raw);
+  if (!section) throw new Error(`--only must be one of ${SECTIONS.join(', ')} (got ${raw})`);
+  return section;
+}
+
+const only = onlySection();
+const sections = { roundTrips: only !== 'cold-start', coldStart: only !== 'round-trips' };
+const coldStartRuns = option('cold-start-runs', 7);
 const iterations = option('iterations', 200);
 const warmup = option('warmup', 20);
 // Creating charges is the slowest work here (QR codes, sealing): these options shorten a run without
@@ -42,7 +60,7 @@ const rateLimitNote =
 
 const { runBench } = await import('./main');
 try {
-  const passed = await runBench({ iterations, warmup, payments, rateLimitNote });
+  const passed = await runBench({ iterations, warmup, payments, rateLimitNote, sections, coldStartRuns });
   process.exitCode = passed ? 0 : 1;
 } catch (err) {
   console.error(err instanceof Error ? (err.stack ?? err.message) : err);
