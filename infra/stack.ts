@@ -14,7 +14,7 @@ import { type AnyRoute, pathParameterNames } from '../shared/http/route';
 import { fallbackHandler, routeList, routes } from '../shared/http/routes';
 import { tableShape } from '../shared/storage/table';
 import { ApiFunction } from './cdk/api-function';
-import { AlarmTopic, api5xxAlarm, functionFailuresAlarm, notifyTopic, throttlesAlarm } from './cdk/alarms';
+import { AlarmTopic, api5xxAlarm, functionFailuresAlarm, notifyTopic, throttlesAlarm, webhookFailureRateAlarm } from './cdk/alarms';
 import { serviceDashboard } from './cdk/dashboard';
 import { ApiEdge, CLOUDFRONT_HOSTED_ZONE_ID } from './cdk/edge';
 import { readSettings, type StackSettings } from './cdk/settings';
@@ -401,6 +401,7 @@ export class PaymentGatewayStack extends Stack {
   private addServiceAlarms(alarms: Map<string, cloudwatch.Alarm>): void {
     const scope = new Construct(this, 'ServiceAlarms');
     alarms.set('API 5xx rate', api5xxAlarm(scope, 'Api5xxRate', this.api));
+    alarms.set('Webhook failure rate', webhookFailureRateAlarm(scope, 'WebhookFailureRate'));
     const ownErrorsAlarm = new Set([...streamConsumerList.map((c) => c.id), sweepWorker.id, checkoutUpkeepWorker.id, reconcileWorker.id]);
     for (const [id, fn] of this.functions) {
       if (ownErrorsAlarm.has(id)) alarms.set(`${id} throttles`, throttlesAlarm(scope, `${id}Throttles`, id, fn));

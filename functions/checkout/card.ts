@@ -12,6 +12,7 @@ import { httpHandler } from '../../shared/http/pipeline';
 import { unusedInvoiceIds } from '../../shared/invoices/create';
 import { commitWrites } from '../../shared/storage/transact';
 import { logger } from '../../shared/logger';
+import { BUSINESS_METRICS, countMetric } from '../../shared/metrics/emf';
 import { type CardAuthorization, ProviderError, withProviderTimeout } from '../../shared/providers/port';
 import { paymentProvider } from '../../shared/providers/registry';
 import { routes } from '../../shared/http/routes';
@@ -102,10 +103,15 @@ export const handler = httpHandler(
     if (authorization.outcome !== 'approved') {
       const notice = authorization.outcome === 'declined' ? { kind: 'declined' as const, message: DECLINED } : { kind: 'error' as const, message: RETRY };
       const page = await openCheckoutPage(runtime, { ...checkout, status: 'PENDING' }, event.cookies, 400, { values, notice });
+      // Published once this answer's writes are committed (observe.ts holds a request's counts until then).
+      if (authorization.outcome === 'declined') countMetric(BUSINESS_METRICS.cardDeclines);
       return { ...page, writes: cardAttemptSettledWrites(table, checkout) };
     }
     const summary = { brand: card.brand, last4: last4(card.number), installments: card.installments, holder: card.holder };
     const payment = await checkoutCardPayment(runtime, checkout, invoiceIds, summary, authorization, now, paymentProvider(runtime.config).name);
+    // Published once the payment's writes are committed (observe.ts holds a request's counts until then).
+    countMetric(BUSINESS_METRICS.chargesCreated, { method: 'card' });
+    countMetric(BUSINESS_METRICS.paymentsConfirmed, { method: 'card' });
     return {
       ...seeOther(callbackRedirect({ ...checkout, status: 'PAID' })),
       writes: payment.writes,

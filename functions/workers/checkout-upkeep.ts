@@ -1,5 +1,6 @@
 import { checkoutUpkeep, type UpkeepOutcome } from '../../shared/checkout/upkeep';
-import { logger } from '../../shared/logger';
+import { endInvocation, type InvocationContext, logger, startInvocation } from '../../shared/logger';
+import { BUSINESS_METRICS, countMetric, flushMetrics } from '../../shared/metrics/emf';
 import { checkoutUpkeepWorker } from '../../shared/queues';
 import { getRuntime } from '../../shared/runtime';
 
@@ -8,9 +9,21 @@ import { getRuntime } from '../../shared/runtime';
  * paid within CHECKOUT_TTL and settles UNKNOWN ones with the provider. A run that failed on some
  * checkout throws, so the failure shows in the function's errors; the next run tries again.
  */
-export async function handler(): Promise<UpkeepOutcome> {
+export async function handler(_event?: unknown, context?: InvocationContext): Promise<UpkeepOutcome> {
+  startInvocation(context, { worker: 'checkout-upkeep' });
+  try {
+    return await upkeep();
+  } finally {
+    flushMetrics();
+    endInvocation();
+  }
+}
+
+async function upkeep(): Promise<UpkeepOutcome> {
   const runtime = getRuntime();
   const outcome = await checkoutUpkeep(runtime, runtime.clock.now(), (checkoutUpkeepWorker.timeoutSeconds * 1000) / 2);
+  // Card payments the provider confirmed after a lost answer (each counted once its writes committed).
+  countMetric(BUSINESS_METRICS.paymentsConfirmed, { method: 'card', value: outcome.paid });
   if (outcome.abandoned + outcome.paid + outcome.reopened + outcome.failed > 0) logger.info('checkout upkeep', outcome);
   if (outcome.failed > 0) throw new Error(`${outcome.failed} checkouts could not be settled; the next run tries again`);
   return outcome;

@@ -2,7 +2,8 @@ import { SendMessageCommand } from '@aws-sdk/client-sqs';
 import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
 import { BankUnavailableError, withBankTimeout } from '../../shared/bank/port';
-import { logger } from '../../shared/logger';
+import { endInvocation, type InvocationContext, logger, startInvocation, withLogKeys } from '../../shared/logger';
+import { flushMetrics } from '../../shared/metrics/emf';
 import { bank } from '../../shared/providers/registry';
 import { handleSqsBatch } from '../../shared/queue/batch';
 import { isDue, sendScheduled } from '../../shared/queue/delayed';
@@ -112,11 +113,27 @@ async function handle(runtime: Runtime, record: SQSRecord): Promise<void> {
  * then the message goes to the DLQ (alarmed). Nothing is held in flight between attempts. Each bank
  * request has a hard limit (BANK_TIMEOUT_MS); a batch's messages are handled RECORD_CONCURRENCY at a time.
  */
-export async function handler(event: SQSEvent): Promise<SQSBatchResponse> {
-  const runtime = getRuntime();
-  return handleSqsBatch(
-    event,
-    (record) => handle(runtime, record),
-    (messageId, error) => logger.warn('payout message returned to the queue', { messageId, error: error instanceof Error ? error.message : 'unknown' }),
-  );
+export async function handler(event: SQSEvent, context?: InvocationContext): Promise<SQSBatchResponse> {
+  startInvocation(context, { worker: 'payouts' });
+  try {
+    const runtime = getRuntime();
+    return await handleSqsBatch(
+      event,
+      (record) => withLogKeys({ messageId: record.messageId, reference: referenceOf(record) }, () => handle(runtime, record)),
+      (messageId, error) => logger.warn('payout message returned to the queue', { messageId, error: error instanceof Error ? error.message : 'unknown' }),
+    );
+  } finally {
+    flushMetrics();
+    endInvocation();
+  }
+}
+
+/** The withdraw reference of a message, for its log lines (undefined when the body is not a payout message). */
+function referenceOf(record: SQSRecord): string | undefined {
+  try {
+    const { reference } = JSON.parse(record.body) as Partial<PayoutMessage>;
+    return typeof reference === 'string' ? reference.slice(0, 64) : undefined;
+  } catch {
+    return undefined;
+  }
 }

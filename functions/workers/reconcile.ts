@@ -1,5 +1,5 @@
 import { allAccountIds, reconcileAccount } from '../../shared/ledger/reconcile';
-import { logger } from '../../shared/logger';
+import { endInvocation, type InvocationContext, logger, startInvocation } from '../../shared/logger';
 import { emfLine } from '../../shared/metrics/emf';
 import { reconcileWorker } from '../../shared/queues';
 import { getRuntime } from '../../shared/runtime';
@@ -9,7 +9,16 @@ import { getRuntime } from '../../shared/runtime';
  * logs each difference, and publishes the count of accounts that differ as a CloudWatch metric
  * (embedded metric format); an alarm fires on any.
  */
-export async function handler(): Promise<{ accounts: number; differences: number }> {
+export async function handler(_event?: unknown, context?: InvocationContext): Promise<{ accounts: number; differences: number }> {
+  startInvocation(context, { worker: 'reconcile' });
+  try {
+    return await reconcile();
+  } finally {
+    endInvocation();
+  }
+}
+
+async function reconcile(): Promise<{ accounts: number; differences: number }> {
   const runtime = getRuntime();
   const { db, config } = runtime;
   let differences = 0;

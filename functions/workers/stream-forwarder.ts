@@ -2,7 +2,8 @@ import { unmarshall } from '@aws-sdk/util-dynamodb';
 import type { AttributeValue } from '@aws-sdk/client-dynamodb';
 import type { DynamoDBBatchResponse, DynamoDBRecord, DynamoDBStreamEvent } from 'aws-lambda';
 import { type Forwardable, forwardableOf, forwardItems, forwardPortsOf } from '../../shared/events/forward';
-import { logger } from '../../shared/logger';
+import { endInvocation, type InvocationContext, logger, startInvocation } from '../../shared/logger';
+import { flushMetrics } from '../../shared/metrics/emf';
 import { getSqs } from '../../shared/queue/sqs';
 import { getRuntime } from '../../shared/runtime';
 
@@ -19,7 +20,29 @@ function forwardableRecord(record: DynamoDBRecord): Forwardable | undefined {
  * with bisection, then sends the failure record to the alarmed failure queue and moves on; the sweep
  * (functions/workers/sweep.ts) then forwards what was never forwarded, from the table.
  */
-export async function handler(event: DynamoDBStreamEvent): Promise<DynamoDBBatchResponse> {
+export async function handler(event: DynamoDBStreamEvent, context?: InvocationContext): Promise<DynamoDBBatchResponse> {
+  startInvocation(context, { worker: 'stream-forwarder' });
+  try {
+    return await forward(event);
+  } finally {
+    flushMetrics();
+    endInvocation();
+  }
+}
+
+/** What a log line names of forwarded items: the event ids and withdraw references (at most 25 of each). */
+function idsOf(items: Forwardable[]): { eventIds?: string[]; references?: string[] } {
+  const values = (key: string) =>
+    items
+      .map((item) => (item.message as Record<string, unknown>)[key])
+      .filter((v): v is string => typeof v === 'string')
+      .slice(0, 25);
+  const eventIds = values('eventId');
+  const references = values('reference');
+  return { ...(eventIds.length ? { eventIds } : {}), ...(references.length ? { references } : {}) };
+}
+
+async function forward(event: DynamoDBStreamEvent): Promise<DynamoDBBatchResponse> {
   const pending = event.Records.map((record) => ({ record, item: forwardableRecord(record) })).filter(
     (entry): entry is { record: DynamoDBRecord; item: Forwardable } => entry.item !== undefined,
   );
@@ -28,7 +51,8 @@ export async function handler(event: DynamoDBStreamEvent): Promise<DynamoDBBatch
     forwardPortsOf(getRuntime(), getSqs()),
     pending.map((entry) => entry.item),
   );
-  logger.info('stream items forwarded', { count: sent.length, failed: failed.length });
+  logger.info('stream items forwarded', { count: sent.length, failed: failed.length, ...idsOf(sent) });
+  if (failed.length > 0) logger.warn('stream items not forwarded', idsOf(failed));
   const firstFailed = pending.find((entry) => failed.includes(entry.item));
   const sequence = firstFailed?.record.dynamodb?.SequenceNumber;
   return { batchItemFailures: sequence ? [{ itemIdentifier: sequence }] : [] };

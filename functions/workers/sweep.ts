@@ -1,5 +1,6 @@
 import { forwardPortsOf, forwardUnforwarded } from '../../shared/events/forward';
-import { logger } from '../../shared/logger';
+import { endInvocation, type InvocationContext, logger, startInvocation } from '../../shared/logger';
+import { flushMetrics } from '../../shared/metrics/emf';
 import { getRuntime } from '../../shared/runtime';
 import { getSqs } from '../../shared/queue/sqs';
 
@@ -13,7 +14,17 @@ const LOOK_BACK_MS = 7 * 24 * 3600 * 1000;
  * item leaves the index, and the consumers absorb a second message (payouts by the bank's idempotency
  * key, webhooks by the attempt number).
  */
-export async function handler(): Promise<{ found: number; forwarded: number; failed: number }> {
+export async function handler(_event?: unknown, context?: InvocationContext): Promise<{ found: number; forwarded: number; failed: number }> {
+  startInvocation(context, { worker: 'sweep' });
+  try {
+    return await sweep();
+  } finally {
+    flushMetrics();
+    endInvocation();
+  }
+}
+
+async function sweep(): Promise<{ found: number; forwarded: number; failed: number }> {
   const runtime = getRuntime();
   const now = runtime.clock.now();
   const cutoff = new Date(now.getTime() - runtime.config.sweep.afterSeconds * 1000).toISOString();

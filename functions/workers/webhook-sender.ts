@@ -1,6 +1,7 @@
 import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
-import { logger } from '../../shared/logger';
+import { endInvocation, type InvocationContext, logger, startInvocation, withLogKeys } from '../../shared/logger';
+import { BUSINESS_METRICS, countMetric, flushMetrics } from '../../shared/metrics/emf';
 import { handleSqsBatch } from '../../shared/queue/batch';
 import { isDue, sendScheduled } from '../../shared/queue/delayed';
 import { getSqs } from '../../shared/queue/sqs';
@@ -150,6 +151,9 @@ async function deliver(runtime: Runtime, record: SQSRecord, options: SenderOptio
     if (isConditionalCheckFailed(err)) return 'done';
     throw err;
   }
+  // Counted once the attempt is recorded (a lease lost to another attempt is that attempt's to count).
+  countMetric(BUSINESS_METRICS.webhookAttempts);
+  countMetric(result.ok ? BUSINESS_METRICS.webhookSuccesses : BUSINESS_METRICS.webhookFailures);
   logger.info('webhook attempt', { eventId, attempt: attemptsMade, status, httpStatus: result.status, error: result.error ?? undefined });
   return 'done';
 }
@@ -174,17 +178,34 @@ async function schedule(runtime: Runtime, message: WebhookMessage): Promise<void
  * handled RECORD_CONCURRENCY at a time; the host's DNS look-up has a hard limit (DNS_TIMEOUT_MS).
  */
 export function webhookSender(options: SenderOptions = {}) {
-  return async function handler(event: SQSEvent): Promise<SQSBatchResponse> {
-    const runtime = getRuntime();
-    return handleSqsBatch(
-      event,
-      async (record) => {
-        const outcome = await deliver(runtime, record, options);
-        if (outcome !== 'done') await schedule(runtime, outcome.later);
-      },
-      (messageId, error) => logger.error('webhook message not processed', { messageId, error: error instanceof Error ? error.message : 'unknown' }),
-    );
+  return async function handler(event: SQSEvent, context?: InvocationContext): Promise<SQSBatchResponse> {
+    startInvocation(context, { worker: 'webhooks' });
+    try {
+      const runtime = getRuntime();
+      return await handleSqsBatch(
+        event,
+        (record) =>
+          withLogKeys({ messageId: record.messageId, eventId: eventIdOf(record) }, async () => {
+            const outcome = await deliver(runtime, record, options);
+            if (outcome !== 'done') await schedule(runtime, outcome.later);
+          }),
+        (messageId, error) => logger.error('webhook message not processed', { messageId, error: error instanceof Error ? error.message : 'unknown' }),
+      );
+    } finally {
+      flushMetrics();
+      endInvocation();
+    }
   };
+}
+
+/** The event id of a message, for its log lines (undefined when the body is not a webhook message). */
+function eventIdOf(record: SQSRecord): string | undefined {
+  try {
+    const { eventId } = JSON.parse(record.body) as Partial<WebhookMessage>;
+    return typeof eventId === 'string' ? eventId.slice(0, 64) : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 export const handler = webhookSender();

@@ -7,6 +7,7 @@ import * as kms from 'aws-cdk-lib/aws-kms';
 import * as sns from 'aws-cdk-lib/aws-sns';
 import * as subscriptions from 'aws-cdk-lib/aws-sns-subscriptions';
 import { Construct } from 'constructs';
+import { BUSINESS_METRICS, type BusinessMetric, METRICS_NAMESPACE, METRICS_SERVICE } from '../../shared/metrics/emf';
 import type { ApiFunction } from './api-function';
 
 /** The API's 5xx alarm: the share of answers that are 5xx, over this window, above this percentage… */
@@ -21,6 +22,50 @@ export const FUNCTION_FAILURES_WINDOW = Duration.minutes(5);
 export const FUNCTION_FAILURES_THRESHOLD = 3;
 /** A function that already has its own errors alarm (scheduled and stream workers) is paged on any throttle in this window. */
 export const THROTTLES_WINDOW = Duration.minutes(5);
+
+/** The webhook failure-rate alarm: the share of webhook attempts that failed, over this window, above this percentage… */
+export const WEBHOOK_FAILURE_WINDOW = Duration.minutes(15);
+export const WEBHOOK_FAILURE_PERCENT = 25;
+/** …counted only when the window had at least this many attempts (one merchant's endpoint down among a few attempts does not page). */
+export const WEBHOOK_FAILURE_MIN_ATTEMPTS = 20;
+
+/** A business metric (shared/metrics/emf.ts) as the functions publish it: namespace PaymentGateway, dimension service. */
+export function businessMetric(name: BusinessMetric, props: cloudwatch.MetricOptions = {}): cloudwatch.Metric {
+  return new cloudwatch.Metric({
+    namespace: METRICS_NAMESPACE,
+    metricName: name,
+    dimensionsMap: { service: METRICS_SERVICE },
+    statistic: cloudwatch.Stats.SUM,
+    ...props,
+  });
+}
+
+/**
+ * The share of webhook attempts that failed (non-2xx, timeout, blocked address), in percent, over
+ * WEBHOOK_FAILURE_WINDOW; 0 when fewer than WEBHOOK_FAILURE_MIN_ATTEMPTS attempts were made.
+ */
+export function webhookFailureRate(period: Duration = WEBHOOK_FAILURE_WINDOW): cloudwatch.MathExpression {
+  return new cloudwatch.MathExpression({
+    label: 'webhook failure rate (%)',
+    expression: `IF(attempts >= ${WEBHOOK_FAILURE_MIN_ATTEMPTS}, 100 * failures / attempts, 0)`,
+    usingMetrics: {
+      attempts: businessMetric(BUSINESS_METRICS.webhookAttempts, { period }),
+      failures: businessMetric(BUSINESS_METRICS.webhookFailures, { period }),
+    },
+    period,
+  });
+}
+
+export function webhookFailureRateAlarm(scope: Construct, id: string): cloudwatch.Alarm {
+  return new cloudwatch.Alarm(scope, id, {
+    alarmDescription: `More than ${WEBHOOK_FAILURE_PERCENT}% of webhook attempts failed in ${WEBHOOK_FAILURE_WINDOW.toMinutes()} minutes (at least ${WEBHOOK_FAILURE_MIN_ATTEMPTS} attempts): many merchants' endpoints refuse or time out, or the sender cannot reach them (egress, DNS, signing). Check the webhook sender's 'webhook attempt' log lines (httpStatus, error) and npm run admin -- webhook deliveries --status failed.`,
+    metric: webhookFailureRate(),
+    threshold: WEBHOOK_FAILURE_PERCENT,
+    evaluationPeriods: 1,
+    comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_THRESHOLD,
+    treatMissingData: cloudwatch.TreatMissingData.NOT_BREACHING,
+  });
+}
 
 /**
  * The on-call topic: KMS-encrypted with its own key (CloudWatch cannot publish to a topic under the

@@ -61,6 +61,8 @@ export class ApiFunction extends Construct {
       reservedConcurrentExecutions: props.reservedConcurrency,
       role: this.role,
       logGroup: this.logGroup,
+      // X-Ray active tracing: one segment per invocation, without code (docs/decisions.md, Observability: why no SDK subsegments).
+      tracing: lambda.Tracing.ACTIVE,
       environment: props.environment,
       bundling: {
         format: OutputFormat.ESM,
@@ -77,6 +79,11 @@ export class ApiFunction extends Construct {
     // The role must exist with its log permissions before the function is created.
     this.fn.node.addDependency(this.role);
 
+    Validations.of(this.role).acknowledge({
+      id: 'AwsSolutions-IAM5[Resource::*]',
+      reason:
+        'xray:PutTraceSegments and xray:PutTelemetryRecords (added by active tracing) support no resource-level permission: X-Ray documents Resource "*" for them.',
+    });
     Validations.of(this.fn).acknowledge({
       id: 'AwsSolutions-L1',
       reason:

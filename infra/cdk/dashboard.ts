@@ -4,9 +4,10 @@ import * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
 import type * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 import type * as sqs from 'aws-cdk-lib/aws-sqs';
 import type { Construct } from 'constructs';
-import { METRICS_NAMESPACE } from '../../shared/metrics/emf';
+import { METRICS_NAMESPACE, METRICS_SERVICE } from '../../shared/metrics/emf';
 import type { ApiFunction } from './api-function';
-import { api5xxRate } from './alarms';
+import { PAYMENT_METHODS, BUSINESS_METRICS, type BusinessMetric, PER_METHOD_METRICS } from '../../shared/metrics/emf';
+import { api5xxRate, businessMetric } from './alarms';
 
 /** What the dashboard shows: the API, its functions by group, the table, the queues and the stream consumers. */
 export type DashboardSources = {
@@ -32,6 +33,64 @@ const HALF = 12;
 const HEIGHT = 6;
 
 const sum = (metric: cloudwatch.Metric, label: string) => metric.with({ statistic: cloudwatch.Stats.SUM, period: PERIOD, label });
+
+/** One line per business metric (per method for those published per method), summed per period. */
+function businessLines(names: readonly BusinessMetric[]): cloudwatch.Metric[] {
+  return names.flatMap((name) =>
+    PER_METHOD_METRICS.includes(name)
+      ? PAYMENT_METHODS.map((method) =>
+          businessMetric(name, { period: PERIOD, label: `${name} ${method}` }).with({ dimensionsMap: { service: METRICS_SERVICE, method } }),
+        )
+      : [businessMetric(name, { period: PERIOD, label: name })],
+  );
+}
+
+/** The webhook success rate (%) over each period: successes / attempts. */
+function webhookSuccessRate(): cloudwatch.MathExpression {
+  return new cloudwatch.MathExpression({
+    label: 'webhook success rate (%)',
+    expression: 'IF(attempts > 0, 100 * successes / attempts, 100)',
+    usingMetrics: {
+      attempts: businessMetric(BUSINESS_METRICS.webhookAttempts, { period: PERIOD }),
+      successes: businessMetric(BUSINESS_METRICS.webhookSuccesses, { period: PERIOD }),
+    },
+    period: PERIOD,
+  });
+}
+
+/** The business metrics the functions publish (shared/metrics/emf.ts), in three widgets, and the webhook success rate. */
+function businessRows(): cloudwatch.IWidget[] {
+  const b = BUSINESS_METRICS;
+  return [
+    new cloudwatch.GraphWidget({
+      title: 'Charges and payments (count)',
+      width: HALF,
+      height: HEIGHT,
+      left: businessLines([b.chargesCreated, b.paymentsConfirmed, b.cardDeclines]),
+      legendPosition: cloudwatch.LegendPosition.RIGHT,
+    }),
+    new cloudwatch.GraphWidget({
+      title: 'Withdrawals (count)',
+      width: HALF,
+      height: HEIGHT,
+      left: businessLines([b.withdrawalsCreated, b.withdrawalsPaid, b.withdrawalsCanceled]),
+    }),
+    new cloudwatch.GraphWidget({
+      title: 'Webhook success rate (%) and attempts',
+      width: HALF,
+      height: HEIGHT,
+      left: [webhookSuccessRate()],
+      right: businessLines([b.webhookAttempts, b.webhookSuccesses, b.webhookFailures]),
+      leftYAxis: { min: 0, max: 100 },
+    }),
+    new cloudwatch.GraphWidget({
+      title: 'Idempotent replays, 409, 429 and 503 (count)',
+      width: HALF,
+      height: HEIGHT,
+      left: businessLines([b.idempotentReplays, b.conflicts, b.rateLimited, b.unavailable]),
+    }),
+  ];
+}
 
 /** One line per function of the group for one Lambda metric. */
 function perFunction(
@@ -134,6 +193,7 @@ export function serviceDashboard(scope: Construct, id: string, name: string, sou
       ),
     }),
   );
+  dashboard.addWidgets(...businessRows());
   dashboard.addWidgets(
     new cloudwatch.GraphWidget({
       title: `Business metrics (${METRICS_NAMESPACE})`,

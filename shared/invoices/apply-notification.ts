@@ -3,6 +3,7 @@ import { CheckoutChangedError, checkoutPaidWrites, isPayable, orderMoveWrites } 
 import { newEvent, outboxWrite } from '../events/outbox';
 import { paymentCredit, paymentReversal } from '../ledger/movements';
 import { logger } from '../logger';
+import { BUSINESS_METRICS, countMetric, paymentMethodOf } from '../metrics/emf';
 import type { ProviderNotification } from '../providers/port';
 import type { Runtime } from '../runtime';
 import { keys } from '../storage/keys';
@@ -126,6 +127,7 @@ async function applyOnce(runtime: Runtime, notification: ProviderNotification & 
     logger.info('notification ignored: move already made', { ...context, reference: item.reference });
     return false;
   }
+  if (move.to === 'PAID') countMetric(BUSINESS_METRICS.paymentsConfirmed, { method: paymentMethodOf(item.method) });
   logger.info('invoice moved', { ...context, reference: item.reference, from: move.from, to: move.to, paidAfterCancel: move.paidAfterCancel === true });
   return true;
 }

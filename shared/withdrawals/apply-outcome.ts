@@ -1,6 +1,7 @@
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { newEvent, outboxWrite } from '../events/outbox';
 import { logger } from '../logger';
+import { BUSINESS_METRICS, countMetric } from '../metrics/emf';
 import type { ProviderNotification } from '../providers/port';
 import type { Runtime } from '../runtime';
 import { keys } from '../storage/keys';
@@ -62,6 +63,7 @@ export async function applyWithdrawOutcome(runtime: Runtime, notification: Provi
     logger.info('withdraw outcome ignored: already applied', context);
     return false;
   }
+  countMetric(move.to === 'PAID' ? BUSINESS_METRICS.withdrawalsPaid : BUSINESS_METRICS.withdrawalsCanceled);
   logger.info('withdraw moved', { ...context, from: move.from, to: move.to });
   return true;
 }

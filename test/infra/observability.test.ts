@@ -1,12 +1,20 @@
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { App } from 'aws-cdk-lib';
+import { App, Stack } from 'aws-cdk-lib';
+import { Template } from 'aws-cdk-lib/assertions';
 import { describe, expect, it } from 'vitest';
 import { routeList } from '../../shared/http/routes';
 import { checkoutUpkeepWorker, queueList, reconcileWorker, streamConsumerList, streamForwarder, sweepWorker } from '../../shared/queues';
-import { METRICS_NAMESPACE } from '../../shared/metrics/emf';
-import { API_5XX_MIN_REQUESTS, API_5XX_PERCENT, FUNCTION_FAILURES_THRESHOLD } from '../../infra/cdk/alarms';
+import { BUSINESS_METRICS, METRICS_NAMESPACE, METRICS_SERVICE, PAYMENT_METHODS } from '../../shared/metrics/emf';
+import {
+  API_5XX_MIN_REQUESTS,
+  API_5XX_PERCENT,
+  FUNCTION_FAILURES_THRESHOLD,
+  WEBHOOK_FAILURE_MIN_ATTEMPTS,
+  WEBHOOK_FAILURE_PERCENT,
+  webhookFailureRateAlarm,
+} from '../../infra/cdk/alarms';
 import { readSettings } from '../../infra/cdk/settings';
 import { buildApp } from '../../infra/stack';
 import { type Json, NO_BUNDLING, type Resource, Synthesized } from './synthesized';
@@ -150,7 +158,7 @@ describe('the alarms', () => {
   it('has one alarm per function (errors and throttles, or throttles where its errors have their own), the 5xx rate and the alarms before', () => {
     const perFunction = [...stack.functions.keys()].map((id) => (OWN_ERRORS.includes(id) ? `${id} throttles` : `${id} errors and throttles`));
     expect([...stack.alarms.keys()].sort()).toEqual(
-      [...expectedAlarms().keys(), 'API 5xx rate', ...perFunction].filter((n, i, all) => all.indexOf(n) === i).sort(),
+      [...expectedAlarms().keys(), 'API 5xx rate', 'Webhook failure rate', ...perFunction].filter((n, i, all) => all.indexOf(n) === i).sort(),
     );
     expect(stack.functions.size).toBe(routeList.length + 1 + queueList.length + streamConsumerList.length + 3);
   });
@@ -197,6 +205,43 @@ describe('the alarms', () => {
       const metrics = metricsOf(props);
       expect(metrics.errors, id).toEqual({ Metric: { Namespace: 'AWS/Lambda', MetricName: 'Errors', Dimensions: dimension }, Stat: 'Sum', Period: 300 });
       expect(metrics.throttles, id).toEqual({ Metric: { Namespace: 'AWS/Lambda', MetricName: 'Throttles', Dimensions: dimension }, Stat: 'Sum', Period: 300 });
+    }
+  });
+});
+
+describe('the webhook failure-rate alarm (infra/cdk/alarms.ts)', () => {
+  const scratch = new Stack(new App(), 'WebhookAlarmScratch');
+  webhookFailureRateAlarm(scratch, 'WebhookFailureRate');
+  const alarms = Template.fromStack(scratch).findResources('AWS::CloudWatch::Alarm');
+  const props = Object.values(alarms)[0]?.Properties as AlarmProps;
+
+  it('alarms when more than 25% of at least 20 webhook attempts in 15 minutes failed (the business metrics, a math expression)', () => {
+    expect(Object.keys(alarms)).toHaveLength(1);
+    expect([WEBHOOK_FAILURE_PERCENT, WEBHOOK_FAILURE_MIN_ATTEMPTS]).toEqual([25, 20]);
+    expect(props).toMatchObject({ Threshold: 25, ComparisonOperator: 'GreaterThanThreshold', EvaluationPeriods: 1, TreatMissingData: 'notBreaching' });
+    expect(props.Metrics?.find((m) => m.ReturnData !== false)?.Expression).toBe('IF(attempts >= 20, 100 * failures / attempts, 0)');
+    const dimensions = [{ Name: 'service', Value: METRICS_SERVICE }];
+    const metrics = metricsOf(props);
+    expect(metrics.attempts).toEqual({
+      Metric: { Namespace: 'PaymentGateway', MetricName: 'WebhookAttempts', Dimensions: dimensions },
+      Stat: 'Sum',
+      Period: 900,
+    });
+    expect(metrics.failures).toEqual({
+      Metric: { Namespace: 'PaymentGateway', MetricName: 'WebhookFailures', Dimensions: dimensions },
+      Stat: 'Sum',
+      Period: 900,
+    });
+  });
+});
+
+describe('tracing', () => {
+  it('turns X-Ray active tracing on for every function, each allowed to send its segments', () => {
+    expect(stack.functions.size).toBe(routeList.length + 1 + queueList.length + streamConsumerList.length + 3);
+    for (const id of stack.functions.keys()) {
+      expect(s.functionProps(id).TracingConfig, id).toEqual({ Mode: 'Active' });
+      const xray = s.roleStatements(id).filter((st) => (Array.isArray(st.Action) ? st.Action : [st.Action]).some((a) => a.startsWith('xray:')));
+      expect(xray.flatMap((st) => st.Action).sort(), id).toEqual(['xray:PutTelemetryRecords', 'xray:PutTraceSegments']);
     }
   });
 });
@@ -289,6 +334,21 @@ describe('the dashboard', () => {
       ['AWS/SQS', 'ApproximateNumberOfMessagesVisible', 'QueueName', queueName(stack.streamFailures.queue)],
     ]);
     expect(lines(`Business metrics (${METRICS_NAMESPACE})`)).toEqual([['PaymentGateway', 'LedgerDifferences']]);
+  });
+
+  it('shows the business metrics (per method where published per method) and the webhook success rate', () => {
+    const b = BUSINESS_METRICS;
+    const plain = (name: string) => ['PaymentGateway', name, 'service', METRICS_SERVICE];
+    const perMethod = (name: string) => PAYMENT_METHODS.map((m) => ['PaymentGateway', name, 'method', m, 'service', METRICS_SERVICE]);
+    expect(lines('Charges and payments (count)')).toEqual([...perMethod(b.chargesCreated), ...perMethod(b.paymentsConfirmed), plain(b.cardDeclines)]);
+    expect(lines('Withdrawals (count)')).toEqual([b.withdrawalsCreated, b.withdrawalsPaid, b.withdrawalsCanceled].map(plain));
+    expect(lines('Idempotent replays, 409, 429 and 503 (count)')).toEqual([b.idempotentReplays, b.conflicts, b.rateLimited, b.unavailable].map(plain));
+    const webhooks = widget('Webhook success rate (%) and attempts');
+    const text = JSON.stringify(webhooks.properties.metrics);
+    expect(text).toContain('IF(attempts > 0, 100 * successes / attempts, 100)');
+    for (const name of [b.webhookAttempts, b.webhookSuccesses, b.webhookFailures])
+      expect(text).toContain(`"PaymentGateway","${name}","service","${METRICS_SERVICE}"`);
+    for (const name of Object.values(b)) expect(JSON.stringify(widgets), name).toContain(`"${name}"`);
   });
 });
 

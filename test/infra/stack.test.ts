@@ -794,7 +794,13 @@ describe('least privilege', () => {
 
   it("gives the public routes no table access and no secret but the edge's origin check", () => {
     expect(routes.openApiDocument).toMatchObject({ auth: 'none', access: 'none' });
-    expect(actionsOf(s.roleStatements('Fallback')).sort()).toEqual(['logs:CreateLogStream', 'logs:PutLogEvents']);
+    // X-Ray's two actions come with active tracing (every function).
+    expect(actionsOf(s.roleStatements('Fallback')).sort()).toEqual([
+      'logs:CreateLogStream',
+      'logs:PutLogEvents',
+      'xray:PutTelemetryRecords',
+      'xray:PutTraceSegments',
+    ]);
     const originId = stack.getLogicalId(stack.edge.originSecret.node.defaultChild as CfnSecret);
     const statements = s.roleStatements(routes.openApiDocument.id);
     expect(actionsOf(statements).sort()).toEqual([
@@ -802,6 +808,8 @@ describe('least privilege', () => {
       'logs:PutLogEvents',
       'secretsmanager:DescribeSecret',
       'secretsmanager:GetSecretValue',
+      'xray:PutTelemetryRecords',
+      'xray:PutTraceSegments',
     ]);
     expect(statements.filter((st) => actionsOf([st]).some((a) => a.startsWith('secretsmanager:'))).map((st) => st.Resource)).toEqual([{ Ref: originId }]);
   });
@@ -888,7 +896,8 @@ describe('cdk-nag AwsSolutions', () => {
         ]),
       );
       for (const x of suppressions) expect(x.reason.trim().length, x.id).toBeGreaterThan(40);
-      // The only IAM5 wildcard acknowledged is dynamodb:ListStreams' Resource "*", on the stream consumer's role alone.
+      // The only IAM5 wildcards acknowledged: X-Ray's two actions on every function's role (active tracing; no
+      // resource-level permission exists for them) and dynamodb:ListStreams' Resource "*" on the stream consumer's.
       const iam5 = Object.entries(synthesized.Resources).filter(([, r]) => suppressionsOf(r).some((x) => x.id.startsWith('AwsSolutions-IAM5')));
       const iam5Ids = new Set(
         iam5.flatMap(([, r]) =>
@@ -898,16 +907,24 @@ describe('cdk-nag AwsSolutions', () => {
         ),
       );
       expect([...iam5Ids]).toEqual(['AwsSolutions-IAM5[Resource::*]']);
-      const forwarder = checked.functions.get(streamForwarder.id);
-      if (!forwarder) throw new Error('no forwarder');
-      // The role and its policy (the acknowledgement covers the role's construct).
-      expect(iam5.map(([id]) => id).sort()).toEqual([lid(forwarder.role), lid(forwarder.role.node.findChild('DefaultPolicy'))].sort());
+      // Each function's role and its policy (the acknowledgement covers the role's construct).
+      const roles = [...checked.functions.values()].flatMap((f) => [lid(f.role), lid(f.role.node.findChild('DefaultPolicy'))]);
+      expect(iam5.map(([id]) => id).sort()).toEqual(roles.sort());
       const wildcards = iam5.flatMap(([, r]) =>
         r.Type === 'AWS::IAM::Policy'
           ? ((r as { Properties?: { PolicyDocument: { Statement: Statement[] } } }).Properties?.PolicyDocument.Statement ?? [])
           : [],
       );
-      expect(actionsOf(wildcards.filter((st) => st.Resource === '*'))).toEqual(['dynamodb:ListStreams']);
+      expect([...new Set(actionsOf(wildcards.filter((st) => st.Resource === '*')))].sort()).toEqual([
+        'dynamodb:ListStreams',
+        'xray:PutTelemetryRecords',
+        'xray:PutTraceSegments',
+      ]);
+      // dynamodb:ListStreams on "*" for the stream forwarder alone.
+      const listStreams = iam5.filter(([, r]) => r.Type === 'AWS::IAM::Policy' && JSON.stringify(r.Properties).includes('dynamodb:ListStreams'));
+      const forwarder = checked.functions.get(streamForwarder.id);
+      if (!forwarder) throw new Error('no forwarder');
+      expect(listStreams.map(([id]) => id)).toEqual([lid(forwarder.role.node.findChild('DefaultPolicy'))]);
       // SQS3 (no DLQ) only where there is nothing to dead-letter: the DLQs themselves and the stream failure queue.
       const sqs3 = Object.entries(synthesized.Resources).filter(
         ([, r]) => r.Type === 'AWS::SQS::Queue' && suppressionsOf(r).some((x) => x.id === 'AwsSolutions-SQS3'),
