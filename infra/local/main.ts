@@ -5,7 +5,7 @@
  */
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { z } from 'zod';
+import * as z from 'zod';
 import { removeLocalStackInfo, writeLocalStackInfo } from './info-file';
 import { startLocalStack } from './stack';
 

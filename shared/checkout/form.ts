@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { totalCents } from '../charges/total';
 import { RAIL_LIMIT_CENTS } from '../charges/limits';
 import { formatCents, parseAmountToCents } from '../money';

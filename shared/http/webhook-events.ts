@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { moneyString } from '../schemas/balance';
 import { API_VERSION } from '../schemas/common';
 import { WEBHOOK_EVENT_TYPES } from '../webhooks/config';

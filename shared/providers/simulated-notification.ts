@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 
 const notificationId = z.string().min(1).max(100);
 /** ISO 8601 UTC; 40 characters bound it with room for any fraction the provider sends. */

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { moneyString } from './balance';
 import { singleLineText } from './text';
 

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { countryById } from '../reference/countries';
 import { stateByUf } from '../reference/states';
 import { isValidDocument } from './documents';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { multiLineText, singleLineText } from './text';
 import { calendarDate, chargeTotal, commonChargeFields, payerDocument } from './charge';
 import { moneyString } from './balance';

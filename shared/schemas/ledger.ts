@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { LEDGER_ENTRY_TYPES } from '../ledger/entries';
 import { moneyString } from './balance';
 import { calendarDate } from './charge';

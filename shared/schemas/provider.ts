@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 
 export const notificationParamsSchema = z.object({ name: z.string().regex(/^[a-z0-9-]{1,40}$/, 'Must be a provider name') });
 

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 
 /**
  * Free text of requests (names, addresses, descriptions, notes): one rule for every field

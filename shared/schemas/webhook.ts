@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { singleLineText } from './text';
 
 export const putWebhookBodySchema = z

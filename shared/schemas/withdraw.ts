@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { singleLineText } from './text';
 import { RAIL_LIMIT_CENTS } from '../charges/limits';
 import { formatCents } from '../money';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { type SecretSource, secretsManagerSource } from './master-key';
 
 const originSecretSchema = z.object({ originVerify: z.string().min(32) });

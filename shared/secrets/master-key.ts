@@ -1,5 +1,5 @@
 import { GetSecretValueCommand, SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
-import { z } from 'zod';
+import * as z from 'zod';
 import { deriveKey } from '../auth/token';
 
 /** The secrets port: where the service's master key material comes from. */
