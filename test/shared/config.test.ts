@@ -15,12 +15,19 @@ describe('parseConfig', () => {
       cep: { provider: 'public', timeoutMs: 3000 },
       payments: { provider: 'simulated', credentialsSecretId: undefined, timeoutMs: 5000 },
       publicBaseUrl: 'http://127.0.0.1:3000',
+      edge: { originSecretId: undefined },
       payouts: { bank: 'simulated', queueUrl: undefined, dlqUrl: undefined, retryScale: 1, retryWindowSeconds: 86_400, bankTimeoutMs: 5000 },
       webhooks: { queueUrl: undefined, retryScale: 1, allowPrivateHosts: [], dnsTimeoutMs: 2000 },
       sweep: { afterSeconds: 300 },
     });
     expect(parseConfig(REQUIRED).tokenTtlSeconds).toBe(2_592_000);
     expect(parseConfig(REQUIRED).idempotency.ttlSeconds).toBe(86_400);
+  });
+
+  it("reads the edge's origin secret id (deployed stack only)", () => {
+    expect(parseConfig({ ...REQUIRED, EDGE_ORIGIN_SECRET_ID: 'arn:aws:secretsmanager:sa-east-1:1:secret:o' }).edge).toEqual({
+      originSecretId: 'arn:aws:secretsmanager:sa-east-1:1:secret:o',
+    });
   });
 
   it('reads overrides from environment strings as numbers', () => {
