@@ -1,7 +1,7 @@
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { httpHandler } from '../../shared/http/pipeline';
 import { formatCents } from '../../shared/money';
-import { routes } from '../../shared/http/routes';
+import { accountRoutes as routes } from '../../shared/http/route-table/account';
 import { keys } from '../../shared/storage/keys';
 import { requireCaller } from '../../shared/auth/caller';
 

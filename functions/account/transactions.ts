@@ -1,6 +1,6 @@
 import { requireCaller } from '../../shared/auth/caller';
 import { httpHandler } from '../../shared/http/pipeline';
-import { routes } from '../../shared/http/routes';
+import { accountRoutes as routes } from '../../shared/http/route-table/account';
 import { entryView } from '../../shared/ledger/entries';
 import { statementPage } from '../../shared/ledger/statement';
 

@@ -5,7 +5,7 @@ import { signToken } from '../../shared/auth/token';
 import { unixSeconds } from '../../shared/clock';
 import { UnauthorizedError } from '../../shared/errors';
 import { httpHandler } from '../../shared/http/pipeline';
-import { routes } from '../../shared/http/routes';
+import { authRoutes as routes } from '../../shared/http/route-table/auth';
 import { keys } from '../../shared/storage/keys';
 
 const UNKNOWN_KEY_HASH = hashSecretKey('no such key');

@@ -3,7 +3,7 @@ import { NotFoundError } from '../../shared/errors';
 import { httpHandler } from '../../shared/http/pipeline';
 import { invoiceByReference } from '../../shared/invoices/lookup';
 import { boletoPageTokenMatches, invoiceView, REFERENCE_SHAPE } from '../../shared/invoices/record';
-import { routes } from '../../shared/http/routes';
+import { boletoRoutes as routes } from '../../shared/http/route-table/boleto';
 
 /** The payer's document on the printed page: only its first three and last two characters. */
 function maskDocument(document: string | null): string | undefined {

@@ -18,7 +18,7 @@ import {
 import { boletoUrl, invoiceItem } from '../../shared/invoices/record';
 import { formatCents } from '../../shared/money';
 import { paymentProvider } from '../../shared/providers/registry';
-import { routes } from '../../shared/http/routes';
+import { chargesRoutes as routes } from '../../shared/http/route-table/charges';
 import { keys } from '../../shared/storage/keys';
 
 /**

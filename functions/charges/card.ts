@@ -18,7 +18,7 @@ import { cardTransaction, invoiceEventData, invoiceItem } from '../../shared/inv
 import { formatCents } from '../../shared/money';
 import type { CardAuthorization } from '../../shared/providers/port';
 import { paymentProvider } from '../../shared/providers/registry';
-import { routes } from '../../shared/http/routes';
+import { chargesRoutes as routes } from '../../shared/http/route-table/charges';
 
 /**
  * The provider's idempotency key: one per (account, Idempotency-Key), so a retry after a lost answer

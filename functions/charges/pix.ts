@@ -14,7 +14,7 @@ import { httpHandler } from '../../shared/http/pipeline';
 import { formatCents } from '../../shared/money';
 import { qrCodePngDataUri } from '../../shared/pix/qrcode';
 import { paymentProvider } from '../../shared/providers/registry';
-import { routes } from '../../shared/http/routes';
+import { chargesRoutes as routes } from '../../shared/http/route-table/charges';
 import { normalizeDocument } from '../../shared/schemas/documents';
 
 const PROVIDER_FAILED = 'The payment provider failed to answer; no charge was created. Retry with the same Idempotency-Key.';

@@ -15,7 +15,7 @@ import { logger } from '../../shared/logger';
 import { BUSINESS_METRICS, countMetric } from '../../shared/metrics/emf';
 import { type CardAuthorization, ProviderError, withProviderTimeout } from '../../shared/providers/port';
 import { paymentProvider } from '../../shared/providers/registry';
-import { routes } from '../../shared/http/routes';
+import { checkoutRoutes as routes } from '../../shared/http/route-table/checkout';
 import type { Runtime } from '../../shared/runtime';
 import type { Item } from '../../shared/storage/dynamo';
 import { keys } from '../../shared/storage/keys';

@@ -9,7 +9,7 @@ import { type CheckoutMethod, checkoutItem, checkoutPagePath, checkoutTxRefItem,
 import { verifyFormSignature } from '../../shared/checkout/signature';
 import { BadRequestError, ConflictError, DomainError, IdClashError, ValidationError } from '../../shared/errors';
 import { httpHandler } from '../../shared/http/pipeline';
-import { routes } from '../../shared/http/routes';
+import { checkoutRoutes as routes } from '../../shared/http/route-table/checkout';
 import type { Runtime } from '../../shared/runtime';
 import type { Item } from '../../shared/storage/dynamo';
 import { keys } from '../../shared/storage/keys';

@@ -3,7 +3,7 @@ import { checkoutByTxRef } from '../../shared/checkout/lookup';
 import { checkoutView } from '../../shared/checkout/record';
 import { NotFoundError } from '../../shared/errors';
 import { httpHandler } from '../../shared/http/pipeline';
-import { routes } from '../../shared/http/routes';
+import { checkoutRoutes as routes } from '../../shared/http/route-table/checkout';
 
 const TX_REF_SHAPE = /^[A-Za-z0-9_.:-]{1,100}$/;
 

@@ -1,7 +1,7 @@
 import { checkoutErrorPage } from '../../shared/http/checkout/browser';
 import { checkoutOfLink, openCheckoutPage, settledPage } from '../../shared/http/checkout/page-answer';
 import { httpHandler } from '../../shared/http/pipeline';
-import { routes } from '../../shared/http/routes';
+import { checkoutRoutes as routes } from '../../shared/http/route-table/checkout';
 
 /** GET /checkout/{reference}/{token}: the payer's page (Pix and card), the receipt once paid, 410 once abandoned. */
 export const handler = httpHandler(

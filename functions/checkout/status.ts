@@ -1,7 +1,7 @@
 import { checkoutOfLink } from '../../shared/http/checkout/page-answer';
 import { callbackRedirect } from '../../shared/checkout/record';
 import { httpHandler } from '../../shared/http/pipeline';
-import { routes } from '../../shared/http/routes';
+import { checkoutRoutes as routes } from '../../shared/http/route-table/checkout';
 
 /** GET /checkout/{reference}/{token}/status: what the page polls; once PAID, where to send the payer. */
 export const handler = httpHandler(routes.checkoutStatus, async ({ params, runtime }) => {

@@ -3,7 +3,7 @@ import { customerView, newCustomerItem } from '../../shared/customers/record';
 import { IdClashError } from '../../shared/errors';
 import { httpHandler } from '../../shared/http/pipeline';
 import { newNumericId } from '../../shared/ids';
-import { routes } from '../../shared/http/routes';
+import { customersRoutes as routes } from '../../shared/http/route-table/customers';
 import { keys } from '../../shared/storage/keys';
 
 /** POST /api/customer: registers a payer. The id's reservation and the customer are written together. */

@@ -3,7 +3,7 @@ import { requireCaller } from '../../shared/auth/caller';
 import { customerView } from '../../shared/customers/record';
 import { NotFoundError } from '../../shared/errors';
 import { httpHandler } from '../../shared/http/pipeline';
-import { routes } from '../../shared/http/routes';
+import { customersRoutes as routes } from '../../shared/http/route-table/customers';
 import { keys } from '../../shared/storage/keys';
 
 /** GET /api/customer/{id}: one of the caller's customers; another account's answers 404. */

@@ -1,7 +1,7 @@
 import { requireCaller } from '../../shared/auth/caller';
 import { listCustomers } from '../../shared/customers/list';
 import { httpHandler } from '../../shared/http/pipeline';
-import { routes } from '../../shared/http/routes';
+import { customersRoutes as routes } from '../../shared/http/route-table/customers';
 
 /** GET /api/customers: the caller's customers, newest first, filtered and paged. */
 export const handler = httpHandler(routes.listCustomers, async ({ query, caller, runtime }) => {

@@ -1,7 +1,7 @@
 import { requireCaller } from '../../shared/auth/caller';
 import { httpHandler } from '../../shared/http/pipeline';
 import { invoiceAnswer, invoiceByPointer, ownInvoice } from '../../shared/invoices/lookup';
-import { routes } from '../../shared/http/routes';
+import { invoicesRoutes as routes } from '../../shared/http/route-table/invoices';
 import { keys } from '../../shared/storage/keys';
 
 /** GET /api/invoice/{invoice_id}: non-numeric → 400; unknown or another account's → 404. */

@@ -2,7 +2,7 @@ import { requireCaller } from '../../shared/auth/caller';
 import { httpHandler } from '../../shared/http/pipeline';
 import { invoiceAnswer, invoiceByReference, ownInvoice } from '../../shared/invoices/lookup';
 import { REFERENCE_SHAPE } from '../../shared/invoices/record';
-import { routes } from '../../shared/http/routes';
+import { invoicesRoutes as routes } from '../../shared/http/route-table/invoices';
 
 /** GET /api/invoice/ref/{ref_id}: another account's, or a malformed reference → 404. */
 export const handler = httpHandler(routes.getInvoiceByReference, async ({ params, caller, runtime }) => {

@@ -2,7 +2,7 @@ import { requireCaller } from '../../shared/auth/caller';
 import { httpHandler } from '../../shared/http/pipeline';
 import { listInvoices } from '../../shared/invoices/lookup';
 import { invoiceView, withQrCode } from '../../shared/invoices/record';
-import { routes } from '../../shared/http/routes';
+import { invoicesRoutes as routes } from '../../shared/http/route-table/invoices';
 
 /** GET /api/invoices: the caller's invoices, newest first, filtered and paged. */
 export const handler = httpHandler(routes.listInvoices, async ({ query, caller, runtime }) => {

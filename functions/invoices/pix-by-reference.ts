@@ -2,7 +2,7 @@ import { requireCaller } from '../../shared/auth/caller';
 import { httpHandler } from '../../shared/http/pipeline';
 import { invoiceAnswer, invoiceByReference, ownInvoice } from '../../shared/invoices/lookup';
 import { REFERENCE_SHAPE } from '../../shared/invoices/record';
-import { routes } from '../../shared/http/routes';
+import { invoicesRoutes as routes } from '../../shared/http/route-table/invoices';
 
 /** GET /api/pix/invoice/{ref}: the Pix invoice of that reference (another method, or account → 404). */
 export const handler = httpHandler(routes.getPixByReference, async ({ params, caller, runtime }) => {

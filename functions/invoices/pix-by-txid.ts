@@ -2,7 +2,7 @@ import { requireCaller } from '../../shared/auth/caller';
 import { httpHandler } from '../../shared/http/pipeline';
 import { invoiceAnswer, invoiceByTxid, ownInvoice } from '../../shared/invoices/lookup';
 import { isValidTxid } from '../../shared/pix/txid';
-import { routes } from '../../shared/http/routes';
+import { invoicesRoutes as routes } from '../../shared/http/route-table/invoices';
 
 /** GET /api/pix/txid/{txid}: the Pix invoice of that txid (another account's → 404). */
 export const handler = httpHandler(routes.getPixByTxid, async ({ params, caller, runtime }) => {

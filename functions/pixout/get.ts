@@ -2,7 +2,7 @@ import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { requireCaller } from '../../shared/auth/caller';
 import { NotFoundError } from '../../shared/errors';
 import { httpHandler } from '../../shared/http/pipeline';
-import { routes } from '../../shared/http/routes';
+import { pixoutRoutes as routes } from '../../shared/http/route-table/pixout';
 import { keys } from '../../shared/storage/keys';
 import { WITHDRAW_REFERENCE_SHAPE, withdrawView } from '../../shared/withdrawals/record';
 

@@ -1,6 +1,6 @@
 import { requireCaller } from '../../shared/auth/caller';
 import { httpHandler } from '../../shared/http/pipeline';
-import { routes } from '../../shared/http/routes';
+import { pixoutRoutes as routes } from '../../shared/http/route-table/pixout';
 import { listWithdrawals } from '../../shared/withdrawals/list';
 import { withdrawView } from '../../shared/withdrawals/record';
 

@@ -7,7 +7,7 @@ import { logger } from '../../shared/logger';
 import { applyWithdrawOutcome } from '../../shared/withdrawals/apply-outcome';
 import { NotificationRejected, type PaymentProvider, type ProviderNotification } from '../../shared/providers/port';
 import { paymentProvider, UnknownAdapterError } from '../../shared/providers/registry';
-import { routes } from '../../shared/http/routes';
+import { providerRoutes as routes } from '../../shared/http/route-table/provider';
 import type { Runtime } from '../../shared/runtime';
 import { providerNotificationSecret } from '../../shared/secrets/provider-credentials';
 

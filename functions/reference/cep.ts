@@ -4,7 +4,7 @@ import { CepUnavailableError, normalizeCep } from '../../shared/cep/port';
 import { cepLookupFor } from '../../shared/cep/select';
 import { NotFoundError, UpstreamError, ValidationError } from '../../shared/errors';
 import { httpHandler } from '../../shared/http/pipeline';
-import { routes } from '../../shared/http/routes';
+import { referenceRoutes as routes } from '../../shared/http/route-table/reference';
 
 /** GET /api/cep/search/{cep}: the address of a CEP, from the cache or the configured source. */
 export const handler = httpHandler(routes.searchCep, async ({ params, runtime, now }) => {

@@ -1,6 +1,6 @@
 import { httpHandler } from '../../shared/http/pipeline';
 import { STATES, stateView } from '../../shared/reference/states';
-import { routes } from '../../shared/http/routes';
+import { referenceRoutes as routes } from '../../shared/http/route-table/reference';
 
 const body = { states: STATES.map(stateView) };
 

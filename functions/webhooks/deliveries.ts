@@ -1,7 +1,7 @@
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { requireCaller } from '../../shared/auth/caller';
 import { httpHandler } from '../../shared/http/pipeline';
-import { routes } from '../../shared/http/routes';
+import { webhooksRoutes as routes } from '../../shared/http/route-table/webhooks';
 import { keys } from '../../shared/storage/keys';
 
 /** GET /api/webhook/deliveries: the last 25 deliveries, newest first. */

@@ -1,7 +1,7 @@
 import { requireCaller } from '../../shared/auth/caller';
 import { ConflictError } from '../../shared/errors';
 import { httpHandler } from '../../shared/http/pipeline';
-import { routes } from '../../shared/http/routes';
+import { webhooksRoutes as routes } from '../../shared/http/route-table/webhooks';
 import { keys } from '../../shared/storage/keys';
 import { newWebhookSecret, SECRET_NOTICE_NEW, sealWebhookSecret } from '../../shared/webhooks/config';
 

@@ -2,7 +2,7 @@ import { requireCaller } from '../../shared/auth/caller';
 import { newEvent, outboxWrite } from '../../shared/events/outbox';
 import { ConflictError } from '../../shared/errors';
 import { httpHandler } from '../../shared/http/pipeline';
-import { routes } from '../../shared/http/routes';
+import { webhooksRoutes as routes } from '../../shared/http/route-table/webhooks';
 
 /** POST /api/webhook/test: queues one ping event through the same pipeline as every event (202); no URL → 409. */
 export const handler = httpHandler(routes.testWebhook, async ({ caller, runtime, now }) => {

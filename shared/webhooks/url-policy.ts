@@ -1,4 +1,3 @@
-import { lookup } from 'node:dns/promises';
 import { isIP } from 'node:net';
 import ipaddr from 'ipaddr.js';
 import { withTimeout } from '../timeout';
@@ -11,23 +10,9 @@ import { withTimeout } from '../timeout';
  * `addresses` (pinning), not resolve the name again.
  */
 
-/** Resolves a hostname to all its A and AAAA addresses. An empty list means "no such address". */
-export type Resolver = (hostname: string) => Promise<string[]>;
+import type { Resolver } from './dns';
 
-/** DNS error codes that mean "the name has no address" rather than "the lookup failed". */
-const NO_ADDRESS_CODES = new Set(['ENOTFOUND', 'ENODATA']);
-
-/** The real resolver (getaddrinfo through node:dns/promises). The only export that does I/O. */
-export const dnsResolver: Resolver = async (hostname) => {
-  try {
-    const found = await lookup(hostname, { all: true, verbatim: true });
-    return found.map((entry) => entry.address);
-  } catch (error) {
-    const code = (error as { code?: unknown } | null)?.code;
-    if (typeof code === 'string' && NO_ADDRESS_CODES.has(code)) return [];
-    throw error;
-  }
-};
+export { dnsResolver, type Resolver } from './dns';
 
 type Address = ipaddr.IPv4 | ipaddr.IPv6;
 

@@ -1,0 +1,56 @@
+/** The route table's rows for functions/charges/ (shared/http/routes.ts assembles the table). */
+import { RAIL_LIMIT_CENTS } from '../../charges/limits';
+import { TOTAL_ROUNDING_RULE } from '../../charges/total';
+import { formatCents } from '../../money';
+import { defineRoute, type AnyRoute } from '../route';
+import {
+  boletoCreateBodySchema,
+  boletoCreatedSchema,
+  cardCreateBodySchema,
+  cardCreatedSchema,
+  pixCreateBodySchema,
+  pixCreatedSchema,
+} from '../../schemas/invoice';
+import { bearerWrite } from './policies';
+
+export const chargesRoutes = {
+  createPix: defineRoute({
+    id: 'CreatePixCharge',
+    method: 'POST',
+    path: '/api/pix/create',
+    handler: 'functions/charges/pix.ts',
+    ...bearerWrite,
+    idempotency: 'optional',
+    tag: 'Charges',
+    summary: 'Create a Pix charge (BR Code and QR code)',
+    description: `The invoice stays PENDING until the provider confirms the payment. The total is at most ${formatCents(RAIL_LIMIT_CENTS.pix)} (what Pix carries); above it → 422 on amount. Total: ${TOTAL_ROUNDING_RULE}`,
+    request: { body: pixCreateBodySchema },
+    responses: { 200: { description: 'The charge', schema: pixCreatedSchema }, 502: { description: 'The payment provider failed; nothing was created' } },
+  }),
+  createBoleto: defineRoute({
+    id: 'CreateBoletoCharge',
+    method: 'POST',
+    path: '/api/boleto/create',
+    handler: 'functions/charges/boleto.ts',
+    ...bearerWrite,
+    idempotency: 'optional',
+    tag: 'Charges',
+    summary: 'Create a boleto for one of your customers',
+    description: `The customer must be yours and have a full address. The boleto URL shows a printable page; the barcode follows FEBRABAN (due-date factor rule in force since 2025-02-22). The total is at most ${formatCents(RAIL_LIMIT_CENTS.boleto)} (10 barcode digits); due_date can be at most the last day the due-date factor's current cycle carries (2049-10-13 for the cycle begun 2025-02-22); a later date → 422 on due_date. Total: ${TOTAL_ROUNDING_RULE}`,
+    request: { body: boletoCreateBodySchema },
+    responses: { 200: { description: 'The charge', schema: boletoCreatedSchema }, 502: { description: 'The payment provider failed; nothing was created' } },
+  }),
+  createCard: defineRoute({
+    id: 'CreateCardCharge',
+    method: 'POST',
+    path: '/api/creditcard/create',
+    handler: 'functions/charges/card.ts',
+    ...bearerWrite,
+    idempotency: 'optional',
+    tag: 'Charges',
+    summary: 'Charge a card (authorized at once)',
+    description: `Approved: 200 with the invoice PAID and the balance credited. Declined by the issuer: 400 and nothing is credited. Processor failure: 502 and nothing is charged. The total is at most ${formatCents(RAIL_LIMIT_CENTS.creditcard)}. Total: ${TOTAL_ROUNDING_RULE}`,
+    request: { body: cardCreateBodySchema },
+    responses: { 200: { description: 'Approved', schema: cardCreatedSchema }, 502: { description: 'The card processor failed; nothing was charged' } },
+  }),
+} satisfies Record<string, AnyRoute>;

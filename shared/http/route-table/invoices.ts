@@ -1,0 +1,72 @@
+/** The route table's rows for functions/invoices/ (shared/http/routes.ts assembles the table). */
+import { defineRoute, type AnyRoute } from '../route';
+import {
+  invoiceIdParamsSchema,
+  invoiceListSchema,
+  invoiceRefParamsSchema,
+  invoiceResponseSchema,
+  listInvoicesQuerySchema,
+  pixRefParamsSchema,
+  pixTxidParamsSchema,
+} from '../../schemas/invoice';
+import { bearerRead } from './policies';
+
+export const invoicesRoutes = {
+  listInvoices: defineRoute({
+    id: 'ListInvoices',
+    method: 'GET',
+    path: '/api/invoices',
+    handler: 'functions/invoices/list.ts',
+    ...bearerRead,
+    tag: 'Invoices',
+    summary: "The caller's invoices, newest first",
+    description: 'invoice_no and email match partially (case-insensitive); start_date and end_date (creation dates, inclusive) go together.',
+    request: { query: listInvoicesQuerySchema },
+    responses: { 200: { description: 'A page of invoices', schema: invoiceListSchema } },
+  }),
+  getInvoice: defineRoute({
+    id: 'GetInvoice',
+    method: 'GET',
+    path: '/api/invoice/{invoice_id}',
+    handler: 'functions/invoices/get-by-id.ts',
+    ...bearerRead,
+    tag: 'Invoices',
+    summary: 'One invoice by its numeric id',
+    description: 'A non-numeric id answers 400 (code invalid_path_parameter); an unknown id, or one of another account, 404.',
+    request: { params: invoiceIdParamsSchema },
+    responses: { 200: { description: 'The invoice', schema: invoiceResponseSchema }, 404: { description: 'Unknown, or of another account' } },
+  }),
+  getInvoiceByReference: defineRoute({
+    id: 'GetInvoiceByReference',
+    method: 'GET',
+    path: '/api/invoice/ref/{ref_id}',
+    handler: 'functions/invoices/get-by-reference.ts',
+    ...bearerRead,
+    tag: 'Invoices',
+    summary: 'One invoice by its reference (INV-XXXXXX)',
+    request: { params: invoiceRefParamsSchema },
+    responses: { 200: { description: 'The invoice', schema: invoiceResponseSchema }, 404: { description: 'Unknown, or of another account' } },
+  }),
+  getPixByReference: defineRoute({
+    id: 'GetPixInvoiceByReference',
+    method: 'GET',
+    path: '/api/pix/invoice/{ref}',
+    handler: 'functions/invoices/pix-by-reference.ts',
+    ...bearerRead,
+    tag: 'Invoices',
+    summary: 'A Pix invoice by its reference',
+    request: { params: pixRefParamsSchema },
+    responses: { 200: { description: 'The invoice', schema: invoiceResponseSchema }, 404: { description: 'Unknown, not Pix, or of another account' } },
+  }),
+  getPixByTxid: defineRoute({
+    id: 'GetPixInvoiceByTxid',
+    method: 'GET',
+    path: '/api/pix/txid/{txid}',
+    handler: 'functions/invoices/pix-by-txid.ts',
+    ...bearerRead,
+    tag: 'Invoices',
+    summary: 'A Pix invoice by its txid',
+    request: { params: pixTxidParamsSchema },
+    responses: { 200: { description: 'The invoice', schema: invoiceResponseSchema }, 404: { description: 'Unknown, or of another account' } },
+  }),
+} satisfies Record<string, AnyRoute>;
