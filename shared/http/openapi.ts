@@ -4,6 +4,7 @@ import { HTML_TYPE, JSON_TYPE } from './answer';
 import type { AnyRoute, ResponseDef } from './route';
 import { pathParameterNames } from './route';
 import { RAW_REQUESTS } from './routes';
+import type { RawRequest, SecuritySchemeName } from './route';
 import { countsFailedAuth, ipLimitClassOf, mayBeRateLimited, type IpLimitClass } from '../route-policy';
 import { configSchema } from '../config';
 import { OPERATION_EXAMPLES, type OperationExample } from './openapi-examples';
@@ -361,9 +362,8 @@ function responses(route: AnyRoute, schemas: SchemaCollector): Json {
 }
 
 /** A body the implementation reads raw (e.g. to check a signature over its bytes): documented only. */
-export type RawRequest = { mediaType: string; schema: ZodType; description: string; security: SecuritySchemeName };
 
-export type SecuritySchemeName = 'basicAuth' | 'bearerAuth' | 'simulatedSignature';
+export type { RawRequest, SecuritySchemeName };
 
 const SECURITY_SCHEMES: Record<SecuritySchemeName, Json> = {
   basicAuth: { type: 'http', scheme: 'basic', description: 'public_key:secret_key, only on POST /api/auth' },

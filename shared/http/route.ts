@@ -98,3 +98,9 @@ export function createRouter(routes: readonly AnyRoute[]): (method: string, path
     return allowed.length > 0 ? { kind: 'method', allowed } : { kind: 'none' };
   };
 }
+
+/** The security schemes the OpenAPI document names. */
+export type SecuritySchemeName = 'basicAuth' | 'bearerAuth' | 'simulatedSignature';
+
+/** A body a route's implementation reads raw (to check a signature over its exact bytes): documented only. */
+export type RawRequest = { mediaType: string; schema: ZodType; description: string; security: SecuritySchemeName };

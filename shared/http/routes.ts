@@ -4,8 +4,7 @@
  * plus one handler file under functions/. Rows live per area in shared/http/route-table/ so a
  * handler bundles only its own area's schemas; this module assembles them, in routing order.
  */
-import type { AnyRoute } from './route';
-import type { RawRequest } from './openapi';
+import type { AnyRoute, RawRequest } from './route';
 import { simulatedNotificationSchema } from '../providers/simulated-notification';
 import { authRoutes } from './route-table/auth';
 import { accountRoutes } from './route-table/account';
