@@ -97,7 +97,6 @@ export class PaymentGatewayStack extends Stack {
       TABLE_NAME: this.table.tableName,
       MASTER_KEY_SECRET_ID: this.masterKey.secretArn,
       PROVIDER_SECRET_ID: this.providerCredentials.secretArn,
-      NODE_OPTIONS: '--enable-source-maps',
       POWERTOOLS_SERVICE_NAME: SERVICE_NAME,
       POWERTOOLS_LOG_LEVEL: 'INFO',
       STREAM_FAILURE_QUEUE_URL: this.streamFailures.queue.queueUrl,

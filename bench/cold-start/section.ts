@@ -53,7 +53,7 @@ export function coldStartMarkdown(report: ColdStartReport): string {
       : `**${failing.length} of ${api.length} API functions FAIL**: ${failing.map((r) => `${r.id} (${fmt(r.kb, 0)} KB, ${fmt(r.ratioToFloor, 2)}×)`).join(', ')}.`,
   );
   lines.push('');
-  lines.push('### Source maps: NODE_OPTIONS=--enable-source-maps (what the stack sets) against none');
+  lines.push('### Source maps: NODE_OPTIONS=--enable-source-maps (no longer set by the stack) against none');
   lines.push('');
   lines.push('| Function | Bundle KB | Map KB | Without: median ms | With: median ms | Added ms | With / without | × floor, both with the flag |');
   lines.push('|---|---:|---:|---:|---:|---:|---:|---:|');
