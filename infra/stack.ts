@@ -298,6 +298,8 @@ export class PaymentGatewayStack extends Stack {
       },
       // Every route, unless a route setting says otherwise: beyond it API Gateway answers 429 without invoking anything.
       throttle: { rateLimit: throttle.rate, burstLimit: throttle.burst },
+      // Per-route requests, 4xx, 5xx and latency for the dashboard (CloudWatch custom metrics, billed per route).
+      detailedMetricsEnabled: true,
     });
     return { api, stage };
   }

@@ -119,10 +119,38 @@ function lambdaRows(group: string, functions: ReadonlyMap<string, ApiFunction>):
   ];
 }
 
+/** API Gateway's per-route metric `metricName` (the stage's detailed metrics), one line per method and path. */
+export function perRouteSearch(api: apigw.IHttpApi, metricName: string, statistic: string, label: string): cloudwatch.MathExpression {
+  return new cloudwatch.MathExpression({
+    label,
+    expression: `SEARCH('{AWS/ApiGateway,ApiId,Method,Resource,Stage} MetricName="${metricName}" ApiId="${api.apiId}"', '${statistic}', ${PERIOD.toSeconds()})`,
+    usingMetrics: {},
+    period: PERIOD,
+  });
+}
+
+/** Requests, 4xx, 5xx and latency p99 per route, from the stage's detailed metrics (a line per route). */
+function perRouteRows(api: apigw.IHttpApi): cloudwatch.IWidget[] {
+  const graph = (title: string, metricName: string, statistic: string) =>
+    new cloudwatch.GraphWidget({
+      title,
+      width: HALF,
+      height: HEIGHT,
+      left: [perRouteSearch(api, metricName, statistic, '')],
+      legendPosition: cloudwatch.LegendPosition.RIGHT,
+    });
+  return [
+    graph('Requests per route', 'Count', 'Sum'),
+    graph('4xx per route', '4xx', 'Sum'),
+    graph('5xx per route', '5xx', 'Sum'),
+    graph('Latency p99 per route (ms)', 'Latency', 'p99'),
+  ];
+}
+
 /**
- * The on-call dashboard. API Gateway's per-route metrics need detailed metrics on the stage (paid per
- * metric per route); each route has its own function, so the per-route latency is the function's
- * Duration p99 and the per-route failures its Errors, and the API-wide view comes from the ApiId metrics.
+ * The on-call dashboard: the API as a whole and per route (the stage's detailed metrics: requests,
+ * 4xx, 5xx, latency p99 per method and path), each route's function, the workers, the table, the
+ * stream, the queues and DLQs, the webhook success rate and the business metrics.
  */
 export function serviceDashboard(scope: Construct, id: string, name: string, sources: DashboardSources): cloudwatch.Dashboard {
   const { api, table } = sources;
@@ -131,7 +159,7 @@ export function serviceDashboard(scope: Construct, id: string, name: string, sou
   const dashboard = new cloudwatch.Dashboard(scope, id, { dashboardName: name, defaultInterval: Duration.hours(3) });
   dashboard.addWidgets(
     new cloudwatch.TextWidget({
-      markdown: `# ${name}\nAlarms page the alarm topic; what each one means and what to do: docs/runbook.md. Per-route latency and failures: the route's own function (one function per route).`,
+      markdown: `# ${name}\nAlarms page the alarm topic; what each one means and what to do: docs/runbook.md. Per route: API Gateway's detailed metrics below, and the route's own function (one function per route).`,
       width: WIDE,
       height: 2,
     }),
@@ -154,6 +182,7 @@ export function serviceDashboard(scope: Construct, id: string, name: string, sou
       ],
     }),
   );
+  dashboard.addWidgets(...perRouteRows(api));
   dashboard.addWidgets(...lambdaRows('API routes', sources.routeFunctions));
   dashboard.addWidgets(...lambdaRows('Workers', sources.workerFunctions));
   dashboard.addWidgets(

@@ -286,6 +286,22 @@ describe('the dashboard', () => {
     expect(text).toContain('"stat":"p99"');
   });
 
+  it("shows requests, 4xx, 5xx and latency p99 per route from the stage's detailed metrics (one SEARCH line per route)", () => {
+    const apiRef = ref(s.logicalId(stack.api));
+    for (const [title, metric, stat] of [
+      ['Requests per route', 'Count', 'Sum'],
+      ['4xx per route', '4xx', 'Sum'],
+      ['5xx per route', '5xx', 'Sum'],
+      ['Latency p99 per route (ms)', 'Latency', 'p99'],
+    ] as const) {
+      const text = JSON.stringify(widget(title).properties.metrics);
+      expect(text, title).toContain(`SEARCH('{AWS/ApiGateway,ApiId,Method,Resource,Stage} MetricName=\\"${metric}\\" ApiId=\\"${apiRef}\\"', '${stat}', 300)`);
+    }
+    // Detailed metrics are what API Gateway publishes per route.
+    const [[, stage] = ['', { Properties: {} }]] = s.ofType('AWS::ApiGatewayV2::Stage');
+    expect(stage.Properties?.DefaultRouteSettings).toMatchObject({ DetailedMetricsEnabled: true });
+  });
+
   it('shows errors, throttles, duration p99 and concurrency for every route function and every worker, one line each', () => {
     const isRoute = (id: string) => id === 'Fallback' || routeList.some((r) => r.id === id);
     const routeIds = [...stack.functions.keys()].filter(isRoute);
