@@ -139,6 +139,7 @@ describe('edge protection', () => {
     expect(stage()[1].Properties.DefaultRouteSettings).toEqual({
       ThrottlingRateLimit: DEFAULT_SETTINGS.throttleRate,
       ThrottlingBurstLimit: DEFAULT_SETTINGS.throttleBurst,
+      DetailedMetricsEnabled: true,
     });
   });
 
