@@ -35,6 +35,8 @@ export type ErrorDetails = {
   allowedMethods?: readonly string[];
   /** The invalid fields (validation). */
   fields?: FieldErrors;
+  /** The caller's quota when a rate limit refused the call (rate_limited). */
+  quota?: { limit: number; remaining: number; resetSeconds: number };
 };
 
 export class DomainError extends Error {
@@ -99,8 +101,11 @@ export class UnprocessableError extends DomainError {
 }
 
 export class RateLimitedError extends DomainError {
-  constructor(retryAfterSeconds: number) {
-    super('rate_limited', 'Too many requests: retry after the time given in Retry-After', 'rate_limited', { retryAfterSeconds });
+  constructor(retryAfterSeconds: number, limit?: number) {
+    super('rate_limited', 'Too many requests: retry after the time given in Retry-After', 'rate_limited', {
+      retryAfterSeconds,
+      ...(limit === undefined ? {} : { quota: { limit, remaining: 0, resetSeconds: retryAfterSeconds } }),
+    });
   }
 }
 

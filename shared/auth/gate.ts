@@ -1,6 +1,7 @@
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { UnauthorizedError } from '../errors';
 import { hitAccountCounter, hitIpCounter } from '../ratelimit/counter';
+import type { QuotaState } from '../ratelimit/sliding-log';
 import { countsFailedAuth, ipLimitClassOf, type IpLimitClass, type RoutePolicy } from '../route-policy';
 import type { Runtime } from '../runtime';
 import type { Item } from '../storage/dynamo';
@@ -14,6 +15,9 @@ export type Caller = { accountId: string; keyVersion: number; account?: Item };
 
 export type GateInput = { authorization: string | undefined; sourceIp: string };
 
+/** Who is calling (none on a public route), and the quota left of the limit the call was counted against (none when not counted). */
+export type Admission = { caller: Caller | undefined; quota: QuotaState | undefined };
+
 type GateRoute = Pick<RoutePolicy, 'auth' | 'rateLimit' | 'access'>;
 
 async function requireKeyVersion(rt: Runtime, accountId: string, keyVersion: number): Promise<void> {
@@ -24,16 +28,16 @@ async function requireKeyVersion(rt: Runtime, accountId: string, keyVersion: num
   if (out.Item.kv !== keyVersion) throw new UnauthorizedError('Token revoked: the account keys were rotated');
 }
 
-function countIp(rt: Runtime, limitClass: IpLimitClass, ip: string, now: Date, budget: RetryBudget): Promise<void> {
+function countIp(rt: Runtime, limitClass: IpLimitClass, ip: string, now: Date, budget: RetryBudget): Promise<QuotaState> {
   return hitIpCounter(rt.db, { table: rt.config.tableName, limitClass, ip, limit: rt.config.rateLimits[limitClass], nowMs: now.getTime() }, budget);
 }
 
-async function admitBearer(route: GateRoute, input: GateInput, rt: Runtime, now: Date, budget: RetryBudget): Promise<Caller> {
+async function admitBearer(route: GateRoute, input: GateInput, rt: Runtime, now: Date, budget: RetryBudget): Promise<Admission> {
   const token = bearerTokenFrom(input.authorization);
   const claims = verifyToken(token, (await rt.serviceKeys()).tokenSigning, unixSeconds(now));
   const caller: Caller = { accountId: claims.accountId, keyVersion: claims.keyVersion };
   if (route.rateLimit === 'account') {
-    const account = await hitAccountCounter(
+    const { item: account, quota } = await hitAccountCounter(
       rt.db,
       {
         table: rt.config.tableName,
@@ -45,15 +49,15 @@ async function admitBearer(route: GateRoute, input: GateInput, rt: Runtime, now:
       },
       budget,
     );
-    return account ? { ...caller, account } : caller;
+    return { caller: account ? { ...caller, account } : caller, quota };
   }
   const ipClass = ipLimitClassOf(route);
   if (ipClass) {
-    await Promise.all([countIp(rt, ipClass, input.sourceIp, now, budget), requireKeyVersion(rt, claims.accountId, claims.keyVersion)]);
-    return caller;
+    const [quota] = await Promise.all([countIp(rt, ipClass, input.sourceIp, now, budget), requireKeyVersion(rt, claims.accountId, claims.keyVersion)]);
+    return { caller, quota };
   }
   await requireKeyVersion(rt, claims.accountId, claims.keyVersion);
-  return caller;
+  return { caller, quota: undefined };
 }
 
 /**
@@ -65,12 +69,11 @@ async function admitBearer(route: GateRoute, input: GateInput, rt: Runtime, now:
  * with table access in their class, and every Bearer call whose token fails (missing, malformed,
  * expired, revoked) in 'unauthenticated': past that limit the answer is 429 with Retry-After, not 401.
  */
-export async function admit(route: GateRoute, input: GateInput, rt: Runtime, budget: RetryBudget = retryBudget()): Promise<Caller | undefined> {
+export async function admit(route: GateRoute, input: GateInput, rt: Runtime, budget: RetryBudget = retryBudget()): Promise<Admission> {
   const now = rt.clock.now();
   if (route.auth !== 'bearer') {
     const ipClass = ipLimitClassOf(route);
-    if (ipClass) await countIp(rt, ipClass, input.sourceIp, now, budget);
-    return undefined;
+    return { caller: undefined, quota: ipClass ? await countIp(rt, ipClass, input.sourceIp, now, budget) : undefined };
   }
   try {
     return await admitBearer(route, input, rt, now, budget);

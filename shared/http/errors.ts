@@ -1,5 +1,6 @@
 import { DomainError, type ErrorKind, type FieldErrors, TemporaryConflictError } from '../errors';
 import { isThrottled } from '../storage/throttling';
+import { quotaHeaders } from './rate-limit-headers';
 
 export type { FieldErrors } from '../errors';
 
@@ -32,11 +33,12 @@ export type ErrorBody = { error: string | FieldErrors; code?: string };
 
 export type ErrorAnswer = { status: number; body: ErrorBody; headers: Record<string, string>; unexpected: boolean };
 
-/** The headers an error's details call for: Retry-After in whole seconds (at least 1), Allow for a 405. */
+/** The headers an error's details call for: Retry-After in whole seconds (at least 1) and the RateLimit-* headers of a 429, Allow for a 405. */
 function headersOf(err: DomainError): Record<string, string> {
   const headers: Record<string, string> = {};
-  const { retryAfterSeconds, allowedMethods } = err.details;
+  const { retryAfterSeconds, allowedMethods, quota } = err.details;
   if (retryAfterSeconds !== undefined) headers['Retry-After'] = String(Math.max(1, Math.ceil(retryAfterSeconds)));
+  if (quota) Object.assign(headers, quotaHeaders(quota));
   if (err.kind === 'method_not_allowed' && allowedMethods) headers.Allow = allowedMethods.join(', ');
   return headers;
 }

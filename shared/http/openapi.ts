@@ -9,6 +9,7 @@ import { countsFailedAuth, ipLimitClassOf, mayBeRateLimited, type IpLimitClass }
 import { configSchema } from '../config';
 import { OPERATION_EXAMPLES, type OperationExample } from './openapi-examples';
 import { WEBHOOK_EVENTS, WEBHOOK_HEADERS } from './webhook-events';
+import { RATE_LIMIT_HEADERS } from './rate-limit-headers';
 
 type Json = Record<string, unknown>;
 
@@ -254,6 +255,40 @@ const IDEMPOTENT_REPLAYED: Json = {
   },
 };
 
+/**
+ * The RateLimit-* headers (shared/http/rate-limit-headers.ts) of a route whose calls are counted (per
+ * account or per IP): on every answer once the call was counted (not on a 401 or 413 that came first),
+ * so optional, and required on a 429.
+ */
+function rateLimitHeaders(required: boolean): Json {
+  const header = (description: string, minimum: number) => ({ description, required, schema: { type: 'integer', format: 'int32', minimum, maximum: 100_000 } });
+  return {
+    [RATE_LIMIT_HEADERS.limit]: header('The most calls of this counter in any 60 s window', 1),
+    [RATE_LIMIT_HEADERS.remaining]: header('Calls left in the current 60 s window', 0),
+    [RATE_LIMIT_HEADERS.reset]: header('Whole seconds until one more call frees up (0: none in the window)', 0),
+  };
+}
+
+/** Whether a route's calls are counted before its implementation runs (per account or per IP), so its answers carry the RateLimit-* headers. */
+function countsCalls(route: AnyRoute): boolean {
+  return route.rateLimit === 'account' || ipLimitClassOf(route) !== undefined;
+}
+
+/** Adds the RateLimit-* headers to every answer of a counted route (required on its 429). */
+function withRateLimitHeaders(operation: Json, route: AnyRoute): Json {
+  const responses = operation.responses as Record<string, Json>;
+  return {
+    ...operation,
+    responses: Object.fromEntries(
+      Object.entries(responses).map(([status, response]) => {
+        const counted = countsCalls(route) || status === '429';
+        if (!counted) return [status, response];
+        return [status, { ...response, headers: { ...(response.headers as Json | undefined), ...rateLimitHeaders(status === '429') } }];
+      }),
+    ),
+  };
+}
+
 /** The counters (spec 8, shared/route-policy.ts) with their settings; defaults read from the configuration schema. */
 const LIMIT_SETTINGS: Record<IpLimitClass | 'account', { setting: keyof typeof configSchema.shape; scope: string }> = {
   account: { setting: 'RATE_LIMIT_ACCOUNT_PER_MINUTE', scope: 'per account' },
@@ -340,7 +375,7 @@ function responses(route: AnyRoute, schemas: SchemaCollector): Json {
       .join('; ');
     add(
       429,
-      `Rate limit exceeded (code rate_limited). Limits (any 60 s window): ${limits}. No RateLimit-* headers are sent: Retry-After says when a slot frees.`,
+      `Rate limit exceeded (code rate_limited). Limits (any 60 s window): ${limits}. Retry-After and RateLimit-Reset say when a slot frees.`,
       general,
       retryAfter(true),
     );
@@ -513,7 +548,10 @@ export function buildOpenApiDocument(routes: readonly AnyRoute[], options: Docum
       responses: responses(route, schemas),
       ...(limits.length > 0 ? { 'x-rate-limits': limits } : {}),
     };
-    paths[route.path] = { ...(paths[route.path] ?? {}), [route.method.toLowerCase()]: withExample(operation, route, examples[route.id]) };
+    paths[route.path] = {
+      ...(paths[route.path] ?? {}),
+      [route.method.toLowerCase()]: withRateLimitHeaders(withExample(operation, route, examples[route.id]), route),
+    };
   }
   const hooks = webhooks(schemas);
   const used = new Set(Object.values(paths).flatMap((item) => Object.values(item).flatMap((op) => ((op as Json).security as Json[]).flatMap(Object.keys))));

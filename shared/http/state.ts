@@ -2,6 +2,7 @@ import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context
 import type { MiddlewareObj, Request } from '@middy/core';
 import type { Caller } from '../auth/gate';
 import type { Lock, StoredAnswer } from '../idempotency/store';
+import type { QuotaState } from '../ratelimit/sliding-log';
 import type { Runtime } from '../runtime';
 import type { RetryBudget } from '../storage/contention';
 import type { Answer } from './answer';
@@ -18,6 +19,8 @@ export type RouteState = {
   budget: RetryBudget;
   runtime: Runtime;
   caller?: Caller;
+  /** The quota left of the rate limit this call was counted against (the RateLimit-* headers). */
+  quota?: QuotaState;
   input?: { body: unknown; query: unknown; params: unknown };
   lock?: Lock;
   replay?: StoredAnswer;

@@ -3,8 +3,8 @@ import { RateLimitedError, UnauthorizedError } from '../errors';
 import { type Db, type Item, isConditionalCheckFailed, itemFromConditionFailure } from '../storage/dynamo';
 import { type RetryBudget, retryBudget, retryTransient } from '../storage/contention';
 import { type ItemKey, keys } from '../storage/keys';
-import { cutoffOf, decide, isCurrentLog, normalizeLog, usesSlidingLog, WINDOW_MS } from './sliding-log';
-import { secondsUntilNextWindow, WINDOW_SECONDS, windowOf } from './window';
+import { cutoffOf, decide, isCurrentLog, logQuota, normalizeLog, type QuotaState, usesSlidingLog, WINDOW_MS } from './sliding-log';
+import { secondsUntilNextWindow, WINDOW_SECONDS, windowOf, windowQuota } from './window';
 
 /** The attribute holding a sliding log (shared/ratelimit/sliding-log.ts), on the account item and on RL# items. */
 export const LOG_ATTRIBUTE = 'rlLog';
@@ -13,6 +13,9 @@ export const LOG_ATTRIBUTE = 'rlLog';
 export function ipLogKey(limitClass: string, ip: string): ItemKey {
   return { PK: `RL#${limitClass}#${ip}`, SK: 'RL' };
 }
+
+/** An admitted call: the quota left, and the item after the update when the caller asked for it. */
+export type Admitted = { item: Item | undefined; quota: QuotaState };
 
 export type IpHit = { table: string; limitClass: string; ip: string; limit: number; nowMs: number };
 
@@ -71,14 +74,19 @@ function guards(target: LogTarget): { condition: string; names: Record<string, s
  * the window; no log yet, or one written under another limit → it is rebuilt from the old one and
  * written conditioned on the old one being unchanged (once per item, or per limit change).
  */
-async function hitLog(db: Db, target: LogTarget, budget: RetryBudget): Promise<Item | undefined> {
+async function hitLog(db: Db, target: LogTarget, budget: RetryBudget): Promise<Admitted> {
   const { condition, names, values, set } = guards(target);
+  // The new item always comes back (no extra capacity): its log gives the quota left.
   const common = {
     TableName: target.table,
     Key: target.key,
-    ReturnValues: target.returnItem ? ('ALL_NEW' as const) : ('NONE' as const),
+    ReturnValues: 'ALL_NEW' as const,
     ReturnValuesOnConditionCheckFailure: 'ALL_OLD' as const,
   };
+  const admitted = (item: Item | undefined): Admitted => ({
+    item: target.returnItem ? item : undefined,
+    quota: logQuota(normalizeLog(item?.[LOG_ATTRIBUTE], target.limit), target.limit, target.nowMs),
+  });
   const send = (command: UpdateCommand) => retryTransient(() => db.send(command), budget);
   const checkOld = (old: Item | undefined) => {
     if (target.keyVersion !== undefined) assertKeyVersion(target.keyVersion, old);
@@ -95,7 +103,7 @@ async function hitLog(db: Db, target: LogTarget, budget: RetryBudget): Promise<I
           ExpressionAttributeValues: { ...values, ':now': target.nowMs, ':limit': target.limit, ':cutoff': cutoffOf(target.nowMs) },
         }),
       );
-      return out.Attributes;
+      return admitted(out.Attributes);
     } catch (err) {
       if (!isConditionalCheckFailed(err)) throw err;
       old = itemFromConditionFailure(err);
@@ -103,7 +111,7 @@ async function hitLog(db: Db, target: LogTarget, budget: RetryBudget): Promise<I
     }
     const stored: unknown = old?.[LOG_ATTRIBUTE];
     const decision = decide(normalizeLog(stored, target.limit), target.nowMs);
-    if (!decision.allowed) throw new RateLimitedError(decision.retryAfterSeconds);
+    if (!decision.allowed) throw new RateLimitedError(decision.retryAfterSeconds, target.limit);
     // A current log that admits the call now: it changed under us (another call's write); count again.
     if (isCurrentLog(stored, target.limit)) continue;
     try {
@@ -116,23 +124,23 @@ async function hitLog(db: Db, target: LogTarget, budget: RetryBudget): Promise<I
           ExpressionAttributeValues: { ...values, ':log': decision.log, ...(stored === undefined ? {} : { ':old': stored }) },
         }),
       );
-      return out.Attributes;
+      return admitted(out.Attributes);
     } catch (err) {
       if (!isConditionalCheckFailed(err)) throw err;
       checkOld(itemFromConditionFailure(err));
       // Another call wrote the log first: count again against what it wrote.
     }
   }
-  throw new RateLimitedError(1);
+  throw new RateLimitedError(1, target.limit);
 }
 
 /**
  * Per-IP limits: one log item per (class, IP). Limits above MAX_LOGGED_LIMIT (load tests) fall back
  * to fixed one-minute windows: one item per (class, IP, minute), `ADD rlCnt 1` while under the limit.
  */
-export async function hitIpCounter(db: Db, hit: IpHit, budget: RetryBudget = retryBudget()): Promise<void> {
+export async function hitIpCounter(db: Db, hit: IpHit, budget: RetryBudget = retryBudget()): Promise<QuotaState> {
   if (usesSlidingLog(hit.limit)) {
-    await hitLog(
+    const { quota } = await hitLog(
       db,
       {
         table: hit.table,
@@ -144,12 +152,12 @@ export async function hitIpCounter(db: Db, hit: IpHit, budget: RetryBudget = ret
       },
       budget,
     );
-    return;
+    return quota;
   }
   const nowSeconds = hit.nowMs / 1000;
   const window = windowOf(nowSeconds);
   try {
-    await retryTransient(
+    const out = await retryTransient(
       () =>
         db.send(
           new UpdateCommand({
@@ -159,12 +167,14 @@ export async function hitIpCounter(db: Db, hit: IpHit, budget: RetryBudget = ret
             ConditionExpression: 'attribute_not_exists(rlCnt) OR rlCnt < :limit',
             ExpressionAttributeNames: { '#ttl': 'ttl' },
             ExpressionAttributeValues: { ':one': 1, ':limit': hit.limit, ':ttl': (window + 2) * WINDOW_SECONDS },
+            ReturnValues: 'UPDATED_NEW',
           }),
         ),
       budget,
     );
+    return windowQuota(Number(out.Attributes?.rlCnt ?? hit.limit), hit.limit, nowSeconds);
   } catch (err) {
-    if (isConditionalCheckFailed(err)) throw new RateLimitedError(secondsUntilNextWindow(nowSeconds));
+    if (isConditionalCheckFailed(err)) throw new RateLimitedError(secondsUntilNextWindow(nowSeconds), hit.limit);
     throw err;
   }
 }
@@ -173,7 +183,7 @@ export async function hitIpCounter(db: Db, hit: IpHit, budget: RetryBudget = ret
  * Per-account limits, logged on the account item itself so that the same conditional UpdateItem also
  * checks the token's key version (revocation is immediate, at no extra cost).
  */
-export async function hitAccountCounter(db: Db, hit: AccountHit, budget: RetryBudget = retryBudget()): Promise<Item | undefined> {
+export async function hitAccountCounter(db: Db, hit: AccountHit, budget: RetryBudget = retryBudget()): Promise<Admitted> {
   if (usesSlidingLog(hit.limit)) {
     return hitLog(
       db,
@@ -189,15 +199,19 @@ export async function hitAccountCounter(db: Db, hit: AccountHit, budget: RetryBu
  * the window is current, the count under the limit and `kv` equal to the token's; an older window is
  * reopened by a second conditional update (once per account per minute).
  */
-async function hitAccountWindow(db: Db, hit: AccountHit, budget: RetryBudget): Promise<Item | undefined> {
+async function hitAccountWindow(db: Db, hit: AccountHit, budget: RetryBudget): Promise<Admitted> {
   const nowSeconds = hit.nowMs / 1000;
   const window = windowOf(nowSeconds);
   const common = {
     TableName: hit.table,
     Key: keys.account(hit.accountId),
-    ReturnValues: hit.returnItem ? ('ALL_NEW' as const) : ('NONE' as const),
+    ReturnValues: 'ALL_NEW' as const,
     ReturnValuesOnConditionCheckFailure: 'ALL_OLD' as const,
   };
+  const admitted = (item: Item | undefined): Admitted => ({
+    item: hit.returnItem ? item : undefined,
+    quota: windowQuota(Number(item?.rlCnt ?? hit.limit), hit.limit, nowSeconds),
+  });
   const send = (command: UpdateCommand) => retryTransient(() => db.send(command), budget);
   for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt += 1) {
     try {
@@ -209,12 +223,12 @@ async function hitAccountWindow(db: Db, hit: AccountHit, budget: RetryBudget): P
           ExpressionAttributeValues: { ':one': 1, ':w': window, ':limit': hit.limit, ':kv': hit.keyVersion },
         }),
       );
-      return out.Attributes;
+      return admitted(out.Attributes);
     } catch (err) {
       if (!isConditionalCheckFailed(err)) throw err;
       const old = itemFromConditionFailure(err);
       assertKeyVersion(hit.keyVersion, old);
-      if (old?.rlWin === window) throw new RateLimitedError(secondsUntilNextWindow(nowSeconds));
+      if (old?.rlWin === window) throw new RateLimitedError(secondsUntilNextWindow(nowSeconds), hit.limit);
     }
     try {
       const out = await send(
@@ -225,11 +239,11 @@ async function hitAccountWindow(db: Db, hit: AccountHit, budget: RetryBudget): P
           ExpressionAttributeValues: { ':one': 1, ':w': window, ':kv': hit.keyVersion },
         }),
       );
-      return out.Attributes;
+      return admitted(out.Attributes);
     } catch (err) {
       if (!isConditionalCheckFailed(err)) throw err;
       assertKeyVersion(hit.keyVersion, itemFromConditionFailure(err));
     }
   }
-  throw new RateLimitedError(1);
+  throw new RateLimitedError(1, hit.limit);
 }

@@ -51,6 +51,24 @@ export function retryAfterSeconds(oldestMs: number, nowMs: number, windowMs = WI
   return Math.min(Math.ceil(windowMs / 1000), Math.max(1, Math.ceil((oldestMs + windowMs - nowMs) / 1000)));
 }
 
+/**
+ * What a client may still do, for the RateLimit-* headers: the limit, the calls left in the current
+ * 60 s window, and the whole seconds until one more call frees up (0 when nothing is in the window).
+ */
+export type QuotaState = { limit: number; remaining: number; resetSeconds: number };
+
+/** The quota a log shows at `nowMs` (after the call it admitted): free slots and when the oldest call in the window leaves it. */
+export function logQuota(log: readonly number[], limit: number, nowMs: number, windowMs = WINDOW_MS): QuotaState {
+  const cutoff = cutoffOf(nowMs, windowMs);
+  const inWindow = log.filter((t) => t > cutoff);
+  const oldest = inWindow.length === 0 ? undefined : Math.min(...inWindow);
+  return {
+    limit,
+    remaining: Math.max(0, limit - inWindow.length),
+    resetSeconds: oldest === undefined ? 0 : retryAfterSeconds(oldest, nowMs, windowMs),
+  };
+}
+
 export type LogDecision = { allowed: true; log: number[] } | { allowed: false; retryAfterSeconds: number };
 
 /** Whether a call at `nowMs` is admitted by a log of `limit` entries, and the log after it. */

@@ -299,7 +299,7 @@ describe('the dashboard', () => {
     }
     // Detailed metrics are what API Gateway publishes per route.
     const [[, stage] = ['', { Properties: {} }]] = s.ofType('AWS::ApiGatewayV2::Stage');
-    expect(stage.Properties?.DefaultRouteSettings).toMatchObject({ DetailedMetricsEnabled: true });
+    expect((stage.Properties as Record<string, unknown> | undefined)?.DefaultRouteSettings).toMatchObject({ DetailedMetricsEnabled: true });
   });
 
   it('shows errors, throttles, duration p99 and concurrency for every route function and every worker, one line each', () => {

@@ -50,6 +50,46 @@ describe('rate limits (spec 8)', () => {
   });
 });
 
+describe('RateLimit-* headers (issue 12: the document declares them, the API sends them)', () => {
+  it('tells each counted call its limit, what is left and when a slot frees; a 429 says 0 left with Retry-After', async () => {
+    const token = await tokenFor(await newAccount());
+    await withinOneWindow();
+    const first = await call('GET', '/api/balance', { headers: bearer(token) });
+    expect(first.status).toBe(200);
+    expect(first.headers['ratelimit-limit']).toBe('60');
+    expect(first.headers['ratelimit-remaining']).toBe('59');
+    expect(Number(first.headers['ratelimit-reset'])).toBeGreaterThanOrEqual(59);
+    expect(Number(first.headers['ratelimit-reset'])).toBeLessThanOrEqual(60);
+    // Sequential calls: remaining goes down by one each time, whatever the route of the account.
+    const second = await call('GET', '/api/invoices', { headers: bearer(token) });
+    expect(second.headers['ratelimit-remaining']).toBe('58');
+    // A call counted then refused (422) still carries them.
+    const refused = await call('POST', '/api/pix/create', { headers: { ...bearer(token), 'idempotency-key': `rl-${Date.now()}` }, body: { amount: -1 } });
+    expect(refused.status).toBe(422);
+    expect(refused.headers['ratelimit-remaining']).toBe('57');
+    const rest = await Promise.all(Array.from({ length: 60 }, () => call('GET', '/api/balance', { headers: bearer(token), sourceIp: uniqueIp() })));
+    const limited = rest.filter((r) => r.status === 429);
+    expect(limited.length).toBe(3);
+    for (const reply of limited) {
+      expect(reply.headers['ratelimit-limit']).toBe('60');
+      expect(reply.headers['ratelimit-remaining']).toBe('0');
+      expect(reply.headers['ratelimit-reset']).toBe(reply.headers['retry-after']);
+    }
+  });
+
+  it('per IP on the public and key-exchange routes; none on a route nothing counts', async () => {
+    const keys = await newAccount();
+    const ip = uniqueIp();
+    await withinOneWindow();
+    const auth = await call('POST', '/api/auth', { headers: { authorization: basic(keys.public_key, keys.secret_key) }, sourceIp: ip });
+    expect(auth.status).toBe(200);
+    expect([auth.headers['ratelimit-limit'], auth.headers['ratelimit-remaining']]).toEqual(['10', '9']);
+    const document = await call('GET', '/developers/openapi.yaml');
+    expect(document.status).toBe(200);
+    expect(document.headers['ratelimit-limit']).toBeUndefined();
+  });
+});
+
 /** The counters themselves, against the local table, on a clock the test sets (milliseconds). */
 describe('sliding-log counters (shared/ratelimit/counter.ts, issue 17 item 5)', () => {
   const T = Math.floor(Date.now() / 60_000) * 60_000 + 10 * 60_000;

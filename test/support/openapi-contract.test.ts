@@ -33,12 +33,16 @@ describe('compileContract (the check every integration answer goes through)', ()
     expect(contract.violations(answer({ body: 'not json' }))[0]).toMatch(/not JSON/);
   });
 
-  it('checks declared headers: Retry-After on a 429 is required and at least 1', () => {
+  it('checks declared headers: Retry-After and the RateLimit-* headers on a 429 are required, Retry-After at least 1', () => {
     const limited = { status: 429, body: '{"error":"Rate limit exceeded","code":"rate_limited"}' };
-    expect(contract.violations(answer({ ...limited, headers: { 'content-type': JSON_TYPE, 'retry-after': '12' } }))).toEqual([]);
+    const quota = { 'ratelimit-limit': '60', 'ratelimit-remaining': '0', 'ratelimit-reset': '12' };
+    expect(contract.violations(answer({ ...limited, headers: { 'content-type': JSON_TYPE, 'retry-after': '12', ...quota } }))).toEqual([]);
     expect(contract.violations(answer(limited))[0]).toMatch(/required header Retry-After missing/);
-    expect(contract.violations(answer({ ...limited, headers: { 'content-type': JSON_TYPE, 'retry-after': '0' } }))[0]).toMatch(
+    expect(contract.violations(answer({ ...limited, headers: { 'content-type': JSON_TYPE, 'retry-after': '0', ...quota } }))[0]).toMatch(
       /Retry-After: 0: \/ must be >= 1/,
+    );
+    expect(contract.violations(answer({ ...limited, headers: { 'content-type': JSON_TYPE, 'retry-after': '12', 'ratelimit-limit': '60' } }))[0]).toMatch(
+      /required header RateLimit-Remaining missing/,
     );
   });
 

@@ -3,6 +3,7 @@ import { endInvocation, logger, startInvocation } from '../../logger';
 import { countMetric, flushMetrics, holdMetrics, type MetricCount, releaseHeldMetrics, requestMetrics } from '../../metrics/emf';
 import { type ErrorPage, errorApiResult, toApiResult } from '../answer';
 import { toErrorAnswer } from '../errors';
+import { quotaHeaders } from '../rate-limit-headers';
 import type { AnyRoute } from '../route';
 import { isPending, type PipelineMiddleware, type PipelineRequest } from '../state';
 import type { Runtime } from '../../runtime';
@@ -33,6 +34,7 @@ function publish(counts: MetricCount[]): void {
  * account id: never bodies or headers) and publishes the request's business metrics: those the
  * implementation counted (held until the answer is committed) and those its answer stands for
  * (creations, replays, 409, 429, 503, declined cards). Keys and held counts never outlive the request.
+ * Answers of a call counted against a rate limit carry the RateLimit-* headers of what is left.
  */
 export function observe(route: AnyRoute, runtime: () => Runtime, errorPage?: ErrorPage): PipelineMiddleware {
   return {
@@ -46,7 +48,12 @@ export function observe(route: AnyRoute, runtime: () => Runtime, errorPage?: Err
     after: (request) => {
       const pending = request.response;
       if (!isPending(pending)) return;
-      const headers = pending.replayed ? { ...pending.headers, 'Idempotent-Replayed': 'true' } : pending.headers;
+      const { quota } = request.context.state;
+      const headers = {
+        ...pending.headers,
+        ...(pending.replayed ? { 'Idempotent-Replayed': 'true' } : {}),
+        ...(quota ? quotaHeaders(quota) : {}),
+      };
       request.response = toApiResult({ ...pending, headers });
       try {
         logger.info('request', { ...requestFields(request), status: pending.status, replayed: pending.replayed || undefined });
@@ -58,7 +65,10 @@ export function observe(route: AnyRoute, runtime: () => Runtime, errorPage?: Err
       }
     },
     onError: (request) => {
-      const answer = toErrorAnswer(request.error);
+      const error = toErrorAnswer(request.error);
+      // A call counted and then refused (422, 409…) still tells the caller its quota.
+      const quota = request.context.state?.quota;
+      const answer = quota ? { ...error, headers: { ...quotaHeaders(quota), ...error.headers } } : error;
       try {
         if (request.context.state) {
           if (answer.unexpected) logger.error('request failed', { ...requestFields(request), status: 500, error: request.error ?? undefined });

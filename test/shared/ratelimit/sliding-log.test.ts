@@ -5,6 +5,7 @@ import {
   cutoffOf,
   decide,
   isCurrentLog,
+  logQuota,
   MAX_LOGGED_LIMIT,
   normalizeLog,
   retryAfterSeconds,
@@ -135,5 +136,16 @@ describe('usesSlidingLog', () => {
     for (const limit of [10, 30, 60, 120, 300, MAX_LOGGED_LIMIT]) expect(usesSlidingLog(limit)).toBe(true);
     expect(usesSlidingLog(MAX_LOGGED_LIMIT + 1)).toBe(false);
     expect(usesSlidingLog(100_000)).toBe(false);
+  });
+});
+
+describe('logQuota (the RateLimit-* headers)', () => {
+  const now = 1_000_000;
+  it('counts the calls in the last 60 s as spent and free slots as left', () => {
+    expect(logQuota([0, 0, 0], 3, now)).toEqual({ limit: 3, remaining: 3, resetSeconds: 0 });
+    expect(logQuota([0, 0, now], 3, now)).toEqual({ limit: 3, remaining: 2, resetSeconds: 60 });
+    // A call 59.5 s ago leaves in 0.5 s (rounded up to 1); one exactly 60 s ago is out of the window.
+    expect(logQuota([now - 60_000, now - 59_500, now - 1_000], 3, now)).toEqual({ limit: 3, remaining: 1, resetSeconds: 1 });
+    expect(logQuota([now - 30_000, now - 20_000, now], 3, now)).toEqual({ limit: 3, remaining: 0, resetSeconds: 30 });
   });
 });

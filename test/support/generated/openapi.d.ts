@@ -1557,6 +1557,12 @@ export interface operations {
       /** @description A Bearer token */
       200: {
         headers: {
+          /** @description The most calls of this counter in any 60 s window */
+          'RateLimit-Limit'?: number;
+          /** @description Calls left in the current 60 s window */
+          'RateLimit-Remaining'?: number;
+          /** @description Whole seconds until one more call frees up (0: none in the window) */
+          'RateLimit-Reset'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -1575,6 +1581,12 @@ export interface operations {
       /** @description Malformed request: malformed credentials; or a business rule refused it */
       400: {
         headers: {
+          /** @description The most calls of this counter in any 60 s window */
+          'RateLimit-Limit'?: number;
+          /** @description Calls left in the current 60 s window */
+          'RateLimit-Remaining'?: number;
+          /** @description Whole seconds until one more call frees up (0: none in the window) */
+          'RateLimit-Reset'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -1584,6 +1596,12 @@ export interface operations {
       /** @description Missing, invalid, expired or revoked credentials */
       401: {
         headers: {
+          /** @description The most calls of this counter in any 60 s window */
+          'RateLimit-Limit'?: number;
+          /** @description Calls left in the current 60 s window */
+          'RateLimit-Remaining'?: number;
+          /** @description Whole seconds until one more call frees up (0: none in the window) */
+          'RateLimit-Reset'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -1593,17 +1611,29 @@ export interface operations {
       /** @description The request body is larger than 1 MB (code payload_too_large) */
       413: {
         headers: {
+          /** @description The most calls of this counter in any 60 s window */
+          'RateLimit-Limit'?: number;
+          /** @description Calls left in the current 60 s window */
+          'RateLimit-Remaining'?: number;
+          /** @description Whole seconds until one more call frees up (0: none in the window) */
+          'RateLimit-Reset'?: number;
           [name: string]: unknown;
         };
         content: {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Rate limit exceeded (code rate_limited). Limits (any 60 s window): 10 a minute per client IP (RATE_LIMIT_AUTH_PER_MINUTE). No RateLimit-* headers are sent: Retry-After says when a slot frees. */
+      /** @description Rate limit exceeded (code rate_limited). Limits (any 60 s window): 10 a minute per client IP (RATE_LIMIT_AUTH_PER_MINUTE). Retry-After and RateLimit-Reset say when a slot frees. */
       429: {
         headers: {
           /** @description Whole seconds until a request would pass (a rate window is 60 s; a conflict asks for a few) */
           'Retry-After': number;
+          /** @description The most calls of this counter in any 60 s window */
+          'RateLimit-Limit': number;
+          /** @description Calls left in the current 60 s window */
+          'RateLimit-Remaining': number;
+          /** @description Whole seconds until one more call frees up (0: none in the window) */
+          'RateLimit-Reset': number;
           [name: string]: unknown;
         };
         content: {
@@ -1613,6 +1643,12 @@ export interface operations {
       /** @description Unexpected failure; safe to retry with the same Idempotency-Key */
       500: {
         headers: {
+          /** @description The most calls of this counter in any 60 s window */
+          'RateLimit-Limit'?: number;
+          /** @description Calls left in the current 60 s window */
+          'RateLimit-Remaining'?: number;
+          /** @description Whole seconds until one more call frees up (0: none in the window) */
+          'RateLimit-Reset'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -1624,6 +1660,12 @@ export interface operations {
         headers: {
           /** @description Whole seconds until a request would pass (a rate window is 60 s; a conflict asks for a few) */
           'Retry-After'?: number;
+          /** @description The most calls of this counter in any 60 s window */
+          'RateLimit-Limit'?: number;
+          /** @description Calls left in the current 60 s window */
+          'RateLimit-Remaining'?: number;
+          /** @description Whole seconds until one more call frees up (0: none in the window) */
+          'RateLimit-Reset'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -1644,6 +1686,12 @@ export interface operations {
       /** @description The available balance */
       200: {
         headers: {
+          /** @description The most calls of this counter in any 60 s window */
+          'RateLimit-Limit'?: number;
+          /** @description Calls left in the current 60 s window */
+          'RateLimit-Remaining'?: number;
+          /** @description Whole seconds until one more call frees up (0: none in the window) */
+          'RateLimit-Reset'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -1661,6 +1709,12 @@ export interface operations {
       /** @description Missing, invalid, expired or revoked credentials */
       401: {
         headers: {
+          /** @description The most calls of this counter in any 60 s window */
+          'RateLimit-Limit'?: number;
+          /** @description Calls left in the current 60 s window */
+          'RateLimit-Remaining'?: number;
+          /** @description Whole seconds until one more call frees up (0: none in the window) */
+          'RateLimit-Reset'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -1670,17 +1724,29 @@ export interface operations {
       /** @description The request body is larger than 1 MB (code payload_too_large) */
       413: {
         headers: {
+          /** @description The most calls of this counter in any 60 s window */
+          'RateLimit-Limit'?: number;
+          /** @description Calls left in the current 60 s window */
+          'RateLimit-Remaining'?: number;
+          /** @description Whole seconds until one more call frees up (0: none in the window) */
+          'RateLimit-Reset'?: number;
           [name: string]: unknown;
         };
         content: {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Rate limit exceeded (code rate_limited). Limits (any 60 s window): 60 a minute per account (RATE_LIMIT_ACCOUNT_PER_MINUTE); 60 a minute per client IP, calls with a missing, invalid, expired or revoked token (RATE_LIMIT_UNAUTHENTICATED_PER_MINUTE). No RateLimit-* headers are sent: Retry-After says when a slot frees. */
+      /** @description Rate limit exceeded (code rate_limited). Limits (any 60 s window): 60 a minute per account (RATE_LIMIT_ACCOUNT_PER_MINUTE); 60 a minute per client IP, calls with a missing, invalid, expired or revoked token (RATE_LIMIT_UNAUTHENTICATED_PER_MINUTE). Retry-After and RateLimit-Reset say when a slot frees. */
       429: {
         headers: {
           /** @description Whole seconds until a request would pass (a rate window is 60 s; a conflict asks for a few) */
           'Retry-After': number;
+          /** @description The most calls of this counter in any 60 s window */
+          'RateLimit-Limit': number;
+          /** @description Calls left in the current 60 s window */
+          'RateLimit-Remaining': number;
+          /** @description Whole seconds until one more call frees up (0: none in the window) */
+          'RateLimit-Reset': number;
           [name: string]: unknown;
         };
         content: {
@@ -1690,6 +1756,12 @@ export interface operations {
       /** @description Unexpected failure; safe to retry with the same Idempotency-Key */
       500: {
         headers: {
+          /** @description The most calls of this counter in any 60 s window */
+          'RateLimit-Limit'?: number;
+          /** @description Calls left in the current 60 s window */
+          'RateLimit-Remaining'?: number;
+          /** @description Whole seconds until one more call frees up (0: none in the window) */
+          'RateLimit-Reset'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -1701,6 +1773,12 @@ export interface operations {
         headers: {
           /** @description Whole seconds until a request would pass (a rate window is 60 s; a conflict asks for a few) */
           'Retry-After'?: number;
+          /** @description The most calls of this counter in any 60 s window */
+          'RateLimit-Limit'?: number;
+          /** @description Calls left in the current 60 s window */
+          'RateLimit-Remaining'?: number;
+          /** @description Whole seconds until one more call frees up (0: none in the window) */
+          'RateLimit-Reset'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -1731,6 +1809,12 @@ export interface operations {
       /** @description A page of ledger entries */
       200: {
         headers: {
+          /** @description The most calls of this counter in any 60 s window */
+          'RateLimit-Limit'?: number;
+          /** @description Calls left in the current 60 s window */
+          'RateLimit-Remaining'?: number;
+          /** @description Whole seconds until one more call frees up (0: none in the window) */
+          'RateLimit-Reset'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -1758,6 +1842,12 @@ export interface operations {
       /** @description Missing, invalid, expired or revoked credentials */
       401: {
         headers: {
+          /** @description The most calls of this counter in any 60 s window */
+          'RateLimit-Limit'?: number;
+          /** @description Calls left in the current 60 s window */
+          'RateLimit-Remaining'?: number;
+          /** @description Whole seconds until one more call frees up (0: none in the window) */
+          'RateLimit-Reset'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -1767,6 +1857,12 @@ export interface operations {
       /** @description The request body is larger than 1 MB (code payload_too_large) */
       413: {
         headers: {
+          /** @description The most calls of this counter in any 60 s window */
+          'RateLimit-Limit'?: number;
+          /** @description Calls left in the current 60 s window */
+          'RateLimit-Remaining'?: number;
+          /** @description Whole seconds until one more call frees up (0: none in the window) */
+          'RateLimit-Reset'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -1776,17 +1872,29 @@ export interface operations {
       /** @description Invalid fields: a map of field → messages */
       422: {
         headers: {
+          /** @description The most calls of this counter in any 60 s window */
+          'RateLimit-Limit'?: number;
+          /** @description Calls left in the current 60 s window */
+          'RateLimit-Remaining'?: number;
+          /** @description Whole seconds until one more call frees up (0: none in the window) */
+          'RateLimit-Reset'?: number;
           [name: string]: unknown;
         };
         content: {
           'application/json': components['schemas']['ValidationError'];
         };
       };
-      /** @description Rate limit exceeded (code rate_limited). Limits (any 60 s window): 60 a minute per account (RATE_LIMIT_ACCOUNT_PER_MINUTE); 60 a minute per client IP, calls with a missing, invalid, expired or revoked token (RATE_LIMIT_UNAUTHENTICATED_PER_MINUTE). No RateLimit-* headers are sent: Retry-After says when a slot frees. */
+      /** @description Rate limit exceeded (code rate_limited). Limits (any 60 s window): 60 a minute per account (RATE_LIMIT_ACCOUNT_PER_MINUTE); 60 a minute per client IP, calls with a missing, invalid, expired or revoked token (RATE_LIMIT_UNAUTHENTICATED_PER_MINUTE). Retry-After and RateLimit-Reset say when a slot frees. */
       429: {
         headers: {
           /** @description Whole seconds until a request would pass (a rate window is 60 s; a conflict asks for a few) */
           'Retry-After': number;
+          /** @description The most calls of this counter in any 60 s window */
+          'RateLimit-Limit': number;
+          /** @description Calls left in the current 60 s window */
+          'RateLimit-Remaining': number;
+          /** @description Whole seconds until one more call frees up (0: none in the window) */
+          'RateLimit-Reset': number;
           [name: string]: unknown;
         };
         content: {
@@ -1796,6 +1904,12 @@ export interface operations {
       /** @description Unexpected failure; safe to retry with the same Idempotency-Key */
       500: {
         headers: {
+          /** @description The most calls of this counter in any 60 s window */
+          'RateLimit-Limit'?: number;
+          /** @description Calls left in the current 60 s window */
+          'RateLimit-Remaining'?: number;
+          /** @description Whole seconds until one more call frees up (0: none in the window) */
+          'RateLimit-Reset'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -1807,6 +1921,12 @@ export interface operations {
         headers: {
           /** @description Whole seconds until a request would pass (a rate window is 60 s; a conflict asks for a few) */
           'Retry-After'?: number;
+          /** @description The most calls of this counter in any 60 s window */
+          'RateLimit-Limit'?: number;
+          /** @description Calls left in the current 60 s window */
+          'RateLimit-Remaining'?: number;
+          /** @description Whole seconds until one more call frees up (0: none in the window) */
+          'RateLimit-Reset'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -1854,6 +1974,12 @@ export interface operations {
         headers: {
           /** @description true when this is the stored answer of an earlier call with the same Idempotency-Key and body (nothing was done again) */
           'Idempotent-Replayed'?: 'true';
+          /** @description The most calls of this counter in any 60 s window */
+          'RateLimit-Limit'?: number;
+          /** @description Calls left in the current 60 s window */
+          'RateLimit-Remaining'?: number;
+          /** @description Whole seconds until one more call frees up (0: none in the window) */
+          'RateLimit-Reset'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -1897,6 +2023,12 @@ export interface operations {
       /** @description Malformed request: body not a JSON object, nested deeper than 32 levels, or repeating a key (code duplicate_key); or a business rule refused it */
       400: {
         headers: {
+          /** @description The most calls of this counter in any 60 s window */
+          'RateLimit-Limit'?: number;
+          /** @description Calls left in the current 60 s window */
+          'RateLimit-Remaining'?: number;
+          /** @description Whole seconds until one more call frees up (0: none in the window) */
+          'RateLimit-Reset'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -1906,6 +2038,12 @@ export interface operations {
       /** @description Missing, invalid, expired or revoked credentials */
       401: {
         headers: {
+          /** @description The most calls of this counter in any 60 s window */
+          'RateLimit-Limit'?: number;
+          /** @description Calls left in the current 60 s window */
+          'RateLimit-Remaining'?: number;
+          /** @description Whole seconds until one more call frees up (0: none in the window) */
+          'RateLimit-Reset'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -1915,6 +2053,12 @@ export interface operations {
       /** @description A request with this Idempotency-Key is still being processed (code idempotency_in_progress) */
       409: {
         headers: {
+          /** @description The most calls of this counter in any 60 s window */
+          'RateLimit-Limit'?: number;
+          /** @description Calls left in the current 60 s window */
+          'RateLimit-Remaining'?: number;
+          /** @description Whole seconds until one more call frees up (0: none in the window) */
+          'RateLimit-Reset'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -1924,6 +2068,12 @@ export interface operations {
       /** @description The request body is larger than 1 MB (code payload_too_large) */
       413: {
         headers: {
+          /** @description The most calls of this counter in any 60 s window */
+          'RateLimit-Limit'?: number;
+          /** @description Calls left in the current 60 s window */
+          'RateLimit-Remaining'?: number;
+          /** @description Whole seconds until one more call frees up (0: none in the window) */
+          'RateLimit-Reset'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -1933,17 +2083,29 @@ export interface operations {
       /** @description Invalid fields (a map of field → messages), or an Idempotency-Key reused with another body (code idempotency_key_reused) */
       422: {
         headers: {
+          /** @description The most calls of this counter in any 60 s window */
+          'RateLimit-Limit'?: number;
+          /** @description Calls left in the current 60 s window */
+          'RateLimit-Remaining'?: number;
+          /** @description Whole seconds until one more call frees up (0: none in the window) */
+          'RateLimit-Reset'?: number;
           [name: string]: unknown;
         };
         content: {
           'application/json': components['schemas']['ValidationError'] | components['schemas']['Error'];
         };
       };
-      /** @description Rate limit exceeded (code rate_limited). Limits (any 60 s window): 60 a minute per account (RATE_LIMIT_ACCOUNT_PER_MINUTE); 60 a minute per client IP, calls with a missing, invalid, expired or revoked token (RATE_LIMIT_UNAUTHENTICATED_PER_MINUTE). No RateLimit-* headers are sent: Retry-After says when a slot frees. */
+      /** @description Rate limit exceeded (code rate_limited). Limits (any 60 s window): 60 a minute per account (RATE_LIMIT_ACCOUNT_PER_MINUTE); 60 a minute per client IP, calls with a missing, invalid, expired or revoked token (RATE_LIMIT_UNAUTHENTICATED_PER_MINUTE). Retry-After and RateLimit-Reset say when a slot frees. */
       429: {
         headers: {
           /** @description Whole seconds until a request would pass (a rate window is 60 s; a conflict asks for a few) */
           'Retry-After': number;
+          /** @description The most calls of this counter in any 60 s window */
+          'RateLimit-Limit': number;
+          /** @description Calls left in the current 60 s window */
+          'RateLimit-Remaining': number;
+          /** @description Whole seconds until one more call frees up (0: none in the window) */
+          'RateLimit-Reset': number;
           [name: string]: unknown;
         };
         content: {
@@ -1953,6 +2115,12 @@ export interface operations {
       /** @description Unexpected failure; safe to retry with the same Idempotency-Key */
       500: {
         headers: {
+          /** @description The most calls of this counter in any 60 s window */
+          'RateLimit-Limit'?: number;
+          /** @description Calls left in the current 60 s window */
+          'RateLimit-Remaining'?: number;
+          /** @description Whole seconds until one more call frees up (0: none in the window) */
+          'RateLimit-Reset'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -1964,6 +2132,12 @@ export interface operations {
         headers: {
           /** @description Whole seconds until a request would pass (a rate window is 60 s; a conflict asks for a few) */
           'Retry-After'?: number;
+          /** @description The most calls of this counter in any 60 s window */
+          'RateLimit-Limit'?: number;
+          /** @description Calls left in the current 60 s window */
+          'RateLimit-Remaining'?: number;
+          /** @description Whole seconds until one more call frees up (0: none in the window) */
+          'RateLimit-Reset'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -1987,6 +2161,12 @@ export interface operations {
       /** @description The customer */
       200: {
         headers: {
+          /** @description The most calls of this counter in any 60 s window */
+          'RateLimit-Limit'?: number;
+          /** @description Calls left in the current 60 s window */
+          'RateLimit-Remaining'?: number;
+          /** @description Whole seconds until one more call frees up (0: none in the window) */
+          'RateLimit-Reset'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -2030,6 +2210,12 @@ export interface operations {
       /** @description Malformed request: a malformed path parameter (code invalid_path_parameter); or a business rule refused it */
       400: {
         headers: {
+          /** @description The most calls of this counter in any 60 s window */
+          'RateLimit-Limit'?: number;
+          /** @description Calls left in the current 60 s window */
+          'RateLimit-Remaining'?: number;
+          /** @description Whole seconds until one more call frees up (0: none in the window) */
+          'RateLimit-Reset'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -2039,6 +2225,12 @@ export interface operations {
       /** @description Missing, invalid, expired or revoked credentials */
       401: {
         headers: {
+          /** @description The most calls of this counter in any 60 s window */
+          'RateLimit-Limit'?: number;
+          /** @description Calls left in the current 60 s window */
+          'RateLimit-Remaining'?: number;
+          /** @description Whole seconds until one more call frees up (0: none in the window) */
+          'RateLimit-Reset'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -2048,6 +2240,12 @@ export interface operations {
       /** @description Unknown, or of another account */
       404: {
         headers: {
+          /** @description The most calls of this counter in any 60 s window */
+          'RateLimit-Limit'?: number;
+          /** @description Calls left in the current 60 s window */
+          'RateLimit-Remaining'?: number;
+          /** @description Whole seconds until one more call frees up (0: none in the window) */
+          'RateLimit-Reset'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -2062,6 +2260,12 @@ export interface operations {
       /** @description The request body is larger than 1 MB (code payload_too_large) */
       413: {
         headers: {
+          /** @description The most calls of this counter in any 60 s window */
+          'RateLimit-Limit'?: number;
+          /** @description Calls left in the current 60 s window */
+          'RateLimit-Remaining'?: number;
+          /** @description Whole seconds until one more call frees up (0: none in the window) */
+          'RateLimit-Reset'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -2071,17 +2275,29 @@ export interface operations {
       /** @description Invalid fields: a map of field → messages */
       422: {
         headers: {
+          /** @description The most calls of this counter in any 60 s window */
+          'RateLimit-Limit'?: number;
+          /** @description Calls left in the current 60 s window */
+          'RateLimit-Remaining'?: number;
+          /** @description Whole seconds until one more call frees up (0: none in the window) */
+          'RateLimit-Reset'?: number;
           [name: string]: unknown;
         };
         content: {
           'application/json': components['schemas']['ValidationError'];
         };
       };
-      /** @description Rate limit exceeded (code rate_limited). Limits (any 60 s window): 60 a minute per account (RATE_LIMIT_ACCOUNT_PER_MINUTE); 60 a minute per client IP, calls with a missing, invalid, expired or revoked token (RATE_LIMIT_UNAUTHENTICATED_PER_MINUTE). No RateLimit-* headers are sent: Retry-After says when a slot frees. */
+      /** @description Rate limit exceeded (code rate_limited). Limits (any 60 s window): 60 a minute per account (RATE_LIMIT_ACCOUNT_PER_MINUTE); 60 a minute per client IP, calls with a missing, invalid, expired or revoked token (RATE_LIMIT_UNAUTHENTICATED_PER_MINUTE). Retry-After and RateLimit-Reset say when a slot frees. */
       429: {
         headers: {
           /** @description Whole seconds until a request would pass (a rate window is 60 s; a conflict asks for a few) */
           'Retry-After': number;
+          /** @description The most calls of this counter in any 60 s window */
+          'RateLimit-Limit': number;
+          /** @description Calls left in the current 60 s window */
+          'RateLimit-Remaining': number;
+          /** @description Whole seconds until one more call frees up (0: none in the window) */
+          'RateLimit-Reset': number;
           [name: string]: unknown;
         };
         content: {
@@ -2091,6 +2307,12 @@ export interface operations {
       /** @description Unexpected failure; safe to retry with the same Idempotency-Key */
       500: {
         headers: {
+          /** @description The most calls of this counter in any 60 s window */
+          'RateLimit-Limit'?: number;
+          /** @description Calls left in the current 60 s window */
+          'RateLimit-Remaining'?: number;
+          /** @description Whole seconds until one more call frees up (0: none in the window) */
+          'RateLimit-Reset'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -2102,6 +2324,12 @@ export interface operations {
         headers: {
           /** @description Whole seconds until a request would pass (a rate window is 60 s; a conflict asks for a few) */
           'Retry-After'?: number;
+          /** @description The most calls of this counter in any 60 s window */
+          'RateLimit-Limit'?: number;
+          /** @description Calls left in the current 60 s window */
+          'RateLimit-Remaining'?: number;
+          /** @description Whole seconds until one more call frees up (0: none in the window) */
+          'RateLimit-Reset'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -2132,6 +2360,12 @@ export interface operations {
       /** @description A page of customers */
       200: {
         headers: {
+          /** @description The most calls of this counter in any 60 s window */
+          'RateLimit-Limit'?: number;
+          /** @description Calls left in the current 60 s window */
+          'RateLimit-Remaining'?: number;
+          /** @description Whole seconds until one more call frees up (0: none in the window) */
+          'RateLimit-Reset'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -2181,6 +2415,12 @@ export interface operations {
       /** @description Missing, invalid, expired or revoked credentials */
       401: {
         headers: {
+          /** @description The most calls of this counter in any 60 s window */
+          'RateLimit-Limit'?: number;
+          /** @description Calls left in the current 60 s window */
+          'RateLimit-Remaining'?: number;
+          /** @description Whole seconds until one more call frees up (0: none in the window) */
+          'RateLimit-Reset'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -2190,6 +2430,12 @@ export interface operations {
       /** @description The request body is larger than 1 MB (code payload_too_large) */
       413: {
         headers: {
+          /** @description The most calls of this counter in any 60 s window */
+          'RateLimit-Limit'?: number;
+          /** @description Calls left in the current 60 s window */
+          'RateLimit-Remaining'?: number;
+          /** @description Whole seconds until one more call frees up (0: none in the window) */
+          'RateLimit-Reset'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -2199,17 +2445,29 @@ export interface operations {
       /** @description Invalid fields: a map of field → messages */
       422: {
         headers: {
+          /** @description The most calls of this counter in any 60 s window */
+          'RateLimit-Limit'?: number;
+          /** @description Calls left in the current 60 s window */
+          'RateLimit-Remaining'?: number;
+          /** @description Whole seconds until one more call frees up (0: none in the window) */
+          'RateLimit-Reset'?: number;
           [name: string]: unknown;
         };
         content: {
           'application/json': components['schemas']['ValidationError'];
         };
       };
-      /** @description Rate limit exceeded (code rate_limited). Limits (any 60 s window): 60 a minute per account (RATE_LIMIT_ACCOUNT_PER_MINUTE); 60 a minute per client IP, calls with a missing, invalid, expired or revoked token (RATE_LIMIT_UNAUTHENTICATED_PER_MINUTE). No RateLimit-* headers are sent: Retry-After says when a slot frees. */
+      /** @description Rate limit exceeded (code rate_limited). Limits (any 60 s window): 60 a minute per account (RATE_LIMIT_ACCOUNT_PER_MINUTE); 60 a minute per client IP, calls with a missing, invalid, expired or revoked token (RATE_LIMIT_UNAUTHENTICATED_PER_MINUTE). Retry-After and RateLimit-Reset say when a slot frees. */
       429: {
         headers: {
           /** @description Whole seconds until a request would pass (a rate window is 60 s; a conflict asks for a few) */
           'Retry-After': number;
+          /** @description The most calls of this counter in any 60 s window */
+          'RateLimit-Limit': number;
+          /** @description Calls left in the current 60 s window */
+          'RateLimit-Remaining': number;
+          /** @description Whole seconds until one more call frees up (0: none in the window) */
+          'RateLimit-Reset': number;
           [name: string]: unknown;
         };
         content: {
@@ -2219,6 +2477,12 @@ export interface operations {
       /** @description Unexpected failure; safe to retry with the same Idempotency-Key */
       500: {
         headers: {
+          /** @description The most calls of this counter in any 60 s window */
+          'RateLimit-Limit'?: number;
+          /** @description Calls left in the current 60 s window */
+          'RateLimit-Remaining'?: number;
+          /** @description Whole seconds until one more call frees up (0: none in the window) */
+          'RateLimit-Reset'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -2230,6 +2494,12 @@ export interface operations {
         headers: {
           /** @description Whole seconds until a request would pass (a rate window is 60 s; a conflict asks for a few) */
           'Retry-After'?: number;
+          /** @description The most calls of this counter in any 60 s window */
+          'RateLimit-Limit'?: number;
+          /** @description Calls left in the current 60 s window */
+          'RateLimit-Remaining'?: number;
+          /** @description Whole seconds until one more call frees up (0: none in the window) */
+          'RateLimit-Reset'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -2250,6 +2520,12 @@ export interface operations {
       /** @description Every country */
       200: {
         headers: {
+          /** @description The most calls of this counter in any 60 s window */
+          'RateLimit-Limit'?: number;
+          /** @description Calls left in the current 60 s window */
+          'RateLimit-Remaining'?: number;
+          /** @description Whole seconds until one more call frees up (0: none in the window) */
+          'RateLimit-Reset'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -2283,6 +2559,12 @@ export interface operations {
       /** @description Missing, invalid, expired or revoked credentials */
       401: {
         headers: {
+          /** @description The most calls of this counter in any 60 s window */
+          'RateLimit-Limit'?: number;
+          /** @description Calls left in the current 60 s window */
+          'RateLimit-Remaining'?: number;
+          /** @description Whole seconds until one more call frees up (0: none in the window) */
+          'RateLimit-Reset'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -2292,17 +2574,29 @@ export interface operations {
       /** @description The request body is larger than 1 MB (code payload_too_large) */
       413: {
         headers: {
+          /** @description The most calls of this counter in any 60 s window */
+          'RateLimit-Limit'?: number;
+          /** @description Calls left in the current 60 s window */
+          'RateLimit-Remaining'?: number;
+          /** @description Whole seconds until one more call frees up (0: none in the window) */
+          'RateLimit-Reset'?: number;
           [name: string]: unknown;
         };
         content: {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Rate limit exceeded (code rate_limited). Limits (any 60 s window): 60 a minute per account (RATE_LIMIT_ACCOUNT_PER_MINUTE); 60 a minute per client IP, calls with a missing, invalid, expired or revoked token (RATE_LIMIT_UNAUTHENTICATED_PER_MINUTE). No RateLimit-* headers are sent: Retry-After says when a slot frees. */
+      /** @description Rate limit exceeded (code rate_limited). Limits (any 60 s window): 60 a minute per account (RATE_LIMIT_ACCOUNT_PER_MINUTE); 60 a minute per client IP, calls with a missing, invalid, expired or revoked token (RATE_LIMIT_UNAUTHENTICATED_PER_MINUTE). Retry-After and RateLimit-Reset say when a slot frees. */
       429: {
         headers: {
           /** @description Whole seconds until a request would pass (a rate window is 60 s; a conflict asks for a few) */
           'Retry-After': number;
+          /** @description The most calls of this counter in any 60 s window */
+          'RateLimit-Limit': number;
+          /** @description Calls left in the current 60 s window */
+          'RateLimit-Remaining': number;
+          /** @description Whole seconds until one more call frees up (0: none in the window) */
+          'RateLimit-Reset': number;
           [name: string]: unknown;
         };
         content: {
@@ -2312,6 +2606,12 @@ export interface operations {
       /** @description Unexpected failure; safe to retry with the same Idempotency-Key */
       500: {
         headers: {
+          /** @description The most calls of this counter in any 60 s window */
+          'RateLimit-Limit'?: number;
+          /** @description Calls left in the current 60 s window */
+          'RateLimit-Remaining'?: number;
+          /** @description Whole seconds until one more call frees up (0: none in the window) */
+          'RateLimit-Reset'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -2323,6 +2623,12 @@ export interface operations {
         headers: {
           /** @description Whole seconds until a request would pass (a rate window is 60 s; a conflict asks for a few) */
           'Retry-After'?: number;
+          /** @description The most calls of this counter in any 60 s window */
+          'RateLimit-Limit'?: number;
+          /** @description Calls left in the current 60 s window */
+          'RateLimit-Remaining'?: number;
+          /** @description Whole seconds until one more call frees up (0: none in the window) */
+          'RateLimit-Reset'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -2343,6 +2649,12 @@ export interface operations {
       /** @description Every UF */
       200: {
         headers: {
+          /** @description The most calls of this counter in any 60 s window */
+          'RateLimit-Limit'?: number;
+          /** @description Calls left in the current 60 s window */
+          'RateLimit-Remaining'?: number;
+          /** @description Whole seconds until one more call frees up (0: none in the window) */
+          'RateLimit-Reset'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -2370,6 +2682,12 @@ export interface operations {
       /** @description Missing, invalid, expired or revoked credentials */
       401: {
         headers: {
+          /** @description The most calls of this counter in any 60 s window */
+          'RateLimit-Limit'?: number;
+          /** @description Calls left in the current 60 s window */
+          'RateLimit-Remaining'?: number;
+          /** @description Whole seconds until one more call frees up (0: none in the window) */
+          'RateLimit-Reset'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -2379,17 +2697,29 @@ export interface operations {
       /** @description The request body is larger than 1 MB (code payload_too_large) */
       413: {
         headers: {
+          /** @description The most calls of this counter in any 60 s window */
+          'RateLimit-Limit'?: number;
+          /** @description Calls left in the current 60 s window */
+          'RateLimit-Remaining'?: number;
+          /** @description Whole seconds until one more call frees up (0: none in the window) */
+          'RateLimit-Reset'?: number;
           [name: string]: unknown;
         };
         content: {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Rate limit exceeded (code rate_limited). Limits (any 60 s window): 60 a minute per account (RATE_LIMIT_ACCOUNT_PER_MINUTE); 60 a minute per client IP, calls with a missing, invalid, expired or revoked token (RATE_LIMIT_UNAUTHENTICATED_PER_MINUTE). No RateLimit-* headers are sent: Retry-After says when a slot frees. */
+      /** @description Rate limit exceeded (code rate_limited). Limits (any 60 s window): 60 a minute per account (RATE_LIMIT_ACCOUNT_PER_MINUTE); 60 a minute per client IP, calls with a missing, invalid, expired or revoked token (RATE_LIMIT_UNAUTHENTICATED_PER_MINUTE). Retry-After and RateLimit-Reset say when a slot frees. */
       429: {
         headers: {
           /** @description Whole seconds until a request would pass (a rate window is 60 s; a conflict asks for a few) */
           'Retry-After': number;
+          /** @description The most calls of this counter in any 60 s window */
+          'RateLimit-Limit': number;
+          /** @description Calls left in the current 60 s window */
+          'RateLimit-Remaining': number;
+          /** @description Whole seconds until one more call frees up (0: none in the window) */
+          'RateLimit-Reset': number;
           [name: string]: unknown;
         };
         content: {
@@ -2399,6 +2729,12 @@ export interface operations {
       /** @description Unexpected failure; safe to retry with the same Idempotency-Key */
       500: {
         headers: {
+          /** @description The most calls of this counter in any 60 s window */
+          'RateLimit-Limit'?: number;
+          /** @description Calls left in the current 60 s window */
+          'RateLimit-Remaining'?: number;
+          /** @description Whole seconds until one more call frees up (0: none in the window) */
+          'RateLimit-Reset'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -2410,6 +2746,12 @@ export interface operations {
         headers: {
           /** @description Whole seconds until a request would pass (a rate window is 60 s; a conflict asks for a few) */
           'Retry-After'?: number;
+          /** @description The most calls of this counter in any 60 s window */
+          'RateLimit-Limit'?: number;
+          /** @description Calls left in the current 60 s window */
+          'RateLimit-Remaining'?: number;
+          /** @description Whole seconds until one more call frees up (0: none in the window) */
+          'RateLimit-Reset'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -2433,6 +2775,12 @@ export interface operations {
       /** @description The address */
       200: {
         headers: {
+          /** @description The most calls of this counter in any 60 s window */
+          'RateLimit-Limit'?: number;
+          /** @description Calls left in the current 60 s window */
+          'RateLimit-Remaining'?: number;
+          /** @description Whole seconds until one more call frees up (0: none in the window) */
+          'RateLimit-Reset'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -2453,6 +2801,12 @@ export interface operations {
       /** @description Malformed request: a malformed path parameter (code invalid_path_parameter); or a business rule refused it */
       400: {
         headers: {
+          /** @description The most calls of this counter in any 60 s window */
+          'RateLimit-Limit'?: number;
+          /** @description Calls left in the current 60 s window */
+          'RateLimit-Remaining'?: number;
+          /** @description Whole seconds until one more call frees up (0: none in the window) */
+          'RateLimit-Reset'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -2462,6 +2816,12 @@ export interface operations {
       /** @description Missing, invalid, expired or revoked credentials */
       401: {
         headers: {
+          /** @description The most calls of this counter in any 60 s window */
+          'RateLimit-Limit'?: number;
+          /** @description Calls left in the current 60 s window */
+          'RateLimit-Remaining'?: number;
+          /** @description Whole seconds until one more call frees up (0: none in the window) */
+          'RateLimit-Reset'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -2471,6 +2831,12 @@ export interface operations {
       /** @description Unknown CEP */
       404: {
         headers: {
+          /** @description The most calls of this counter in any 60 s window */
+          'RateLimit-Limit'?: number;
+          /** @description Calls left in the current 60 s window */
+          'RateLimit-Remaining'?: number;
+          /** @description Whole seconds until one more call frees up (0: none in the window) */
+          'RateLimit-Reset'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -2485,6 +2851,12 @@ export interface operations {
       /** @description The request body is larger than 1 MB (code payload_too_large) */
       413: {
         headers: {
+          /** @description The most calls of this counter in any 60 s window */
+          'RateLimit-Limit'?: number;
+          /** @description Calls left in the current 60 s window */
+          'RateLimit-Remaining'?: number;
+          /** @description Whole seconds until one more call frees up (0: none in the window) */
+          'RateLimit-Reset'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -2494,17 +2866,29 @@ export interface operations {
       /** @description Invalid fields: a map of field → messages */
       422: {
         headers: {
+          /** @description The most calls of this counter in any 60 s window */
+          'RateLimit-Limit'?: number;
+          /** @description Calls left in the current 60 s window */
+          'RateLimit-Remaining'?: number;
+          /** @description Whole seconds until one more call frees up (0: none in the window) */
+          'RateLimit-Reset'?: number;
           [name: string]: unknown;
         };
         content: {
           'application/json': components['schemas']['ValidationError'];
         };
       };
-      /** @description Rate limit exceeded (code rate_limited). Limits (any 60 s window): 30 a minute per client IP (RATE_LIMIT_CEP_PER_MINUTE); 60 a minute per client IP, calls with a missing, invalid, expired or revoked token (RATE_LIMIT_UNAUTHENTICATED_PER_MINUTE). No RateLimit-* headers are sent: Retry-After says when a slot frees. */
+      /** @description Rate limit exceeded (code rate_limited). Limits (any 60 s window): 30 a minute per client IP (RATE_LIMIT_CEP_PER_MINUTE); 60 a minute per client IP, calls with a missing, invalid, expired or revoked token (RATE_LIMIT_UNAUTHENTICATED_PER_MINUTE). Retry-After and RateLimit-Reset say when a slot frees. */
       429: {
         headers: {
           /** @description Whole seconds until a request would pass (a rate window is 60 s; a conflict asks for a few) */
           'Retry-After': number;
+          /** @description The most calls of this counter in any 60 s window */
+          'RateLimit-Limit': number;
+          /** @description Calls left in the current 60 s window */
+          'RateLimit-Remaining': number;
+          /** @description Whole seconds until one more call frees up (0: none in the window) */
+          'RateLimit-Reset': number;
           [name: string]: unknown;
         };
         content: {
@@ -2514,6 +2898,12 @@ export interface operations {
       /** @description Unexpected failure; safe to retry with the same Idempotency-Key */
       500: {
         headers: {
+          /** @description The most calls of this counter in any 60 s window */
+          'RateLimit-Limit'?: number;
+          /** @description Calls left in the current 60 s window */
+          'RateLimit-Remaining'?: number;
+          /** @description Whole seconds until one more call frees up (0: none in the window) */
+          'RateLimit-Reset'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -2523,6 +2913,12 @@ export interface operations {
       /** @description The postal-code services are unavailable (code upstream_unavailable), or a transient conflict stopped the request (code temporary_conflict, with Retry-After) */
       503: {
         headers: {
+          /** @description The most calls of this counter in any 60 s window */
+          'RateLimit-Limit'?: number;
+          /** @description Calls left in the current 60 s window */
+          'RateLimit-Remaining'?: number;
+          /** @description Whole seconds until one more call frees up (0: none in the window) */
+          'RateLimit-Reset'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -2572,6 +2968,12 @@ export interface operations {
         headers: {
           /** @description true when this is the stored answer of an earlier call with the same Idempotency-Key and body (nothing was done again) */
           'Idempotent-Replayed'?: 'true';
+          /** @description The most calls of this counter in any 60 s window */
+          'RateLimit-Limit'?: number;
+          /** @description Calls left in the current 60 s window */
+          'RateLimit-Remaining'?: number;
+          /** @description Whole seconds until one more call frees up (0: none in the window) */
+          'RateLimit-Reset'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -2593,6 +2995,12 @@ export interface operations {
       /** @description Malformed request: body not a JSON object, nested deeper than 32 levels, or repeating a key (code duplicate_key); or a business rule refused it */
       400: {
         headers: {
+          /** @description The most calls of this counter in any 60 s window */
+          'RateLimit-Limit'?: number;
+          /** @description Calls left in the current 60 s window */
+          'RateLimit-Remaining'?: number;
+          /** @description Whole seconds until one more call frees up (0: none in the window) */
+          'RateLimit-Reset'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -2602,6 +3010,12 @@ export interface operations {
       /** @description Missing, invalid, expired or revoked credentials */
       401: {
         headers: {
+          /** @description The most calls of this counter in any 60 s window */
+          'RateLimit-Limit'?: number;
+          /** @description Calls left in the current 60 s window */
+          'RateLimit-Remaining'?: number;
+          /** @description Whole seconds until one more call frees up (0: none in the window) */
+          'RateLimit-Reset'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -2611,6 +3025,12 @@ export interface operations {
       /** @description A request with this Idempotency-Key is still being processed (code idempotency_in_progress) */
       409: {
         headers: {
+          /** @description The most calls of this counter in any 60 s window */
+          'RateLimit-Limit'?: number;
+          /** @description Calls left in the current 60 s window */
+          'RateLimit-Remaining'?: number;
+          /** @description Whole seconds until one more call frees up (0: none in the window) */
+          'RateLimit-Reset'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -2620,6 +3040,12 @@ export interface operations {
       /** @description The request body is larger than 1 MB (code payload_too_large) */
       413: {
         headers: {
+          /** @description The most calls of this counter in any 60 s window */
+          'RateLimit-Limit'?: number;
+          /** @description Calls left in the current 60 s window */
+          'RateLimit-Remaining'?: number;
+          /** @description Whole seconds until one more call frees up (0: none in the window) */
+          'RateLimit-Reset'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -2629,17 +3055,29 @@ export interface operations {
       /** @description Invalid fields (a map of field → messages), or an Idempotency-Key reused with another body (code idempotency_key_reused) */
       422: {
         headers: {
+          /** @description The most calls of this counter in any 60 s window */
+          'RateLimit-Limit'?: number;
+          /** @description Calls left in the current 60 s window */
+          'RateLimit-Remaining'?: number;
+          /** @description Whole seconds until one more call frees up (0: none in the window) */
+          'RateLimit-Reset'?: number;
           [name: string]: unknown;
         };
         content: {
           'application/json': components['schemas']['ValidationError'] | components['schemas']['Error'];
         };
       };
-      /** @description Rate limit exceeded (code rate_limited). Limits (any 60 s window): 60 a minute per account (RATE_LIMIT_ACCOUNT_PER_MINUTE); 60 a minute per client IP, calls with a missing, invalid, expired or revoked token (RATE_LIMIT_UNAUTHENTICATED_PER_MINUTE). No RateLimit-* headers are sent: Retry-After says when a slot frees. */
+      /** @description Rate limit exceeded (code rate_limited). Limits (any 60 s window): 60 a minute per account (RATE_LIMIT_ACCOUNT_PER_MINUTE); 60 a minute per client IP, calls with a missing, invalid, expired or revoked token (RATE_LIMIT_UNAUTHENTICATED_PER_MINUTE). Retry-After and RateLimit-Reset say when a slot frees. */
       429: {
         headers: {
           /** @description Whole seconds until a request would pass (a rate window is 60 s; a conflict asks for a few) */
           'Retry-After': number;
+          /** @description The most calls of this counter in any 60 s window */
+          'RateLimit-Limit': number;
+          /** @description Calls left in the current 60 s window */
+          'RateLimit-Remaining': number;
+          /** @description Whole seconds until one more call frees up (0: none in the window) */
+          'RateLimit-Reset': number;
           [name: string]: unknown;
         };
         content: {
@@ -2649,6 +3087,12 @@ export interface operations {
       /** @description Unexpected failure; safe to retry with the same Idempotency-Key */
       500: {
         headers: {
+          /** @description The most calls of this counter in any 60 s window */
+          'RateLimit-Limit'?: number;
+          /** @description Calls left in the current 60 s window */
+          'RateLimit-Remaining'?: number;
+          /** @description Whole seconds until one more call frees up (0: none in the window) */
+          'RateLimit-Reset'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -2658,6 +3102,12 @@ export interface operations {
       /** @description The payment provider failed; nothing was created */
       502: {
         headers: {
+          /** @description The most calls of this counter in any 60 s window */
+          'RateLimit-Limit'?: number;
+          /** @description Calls left in the current 60 s window */
+          'RateLimit-Remaining'?: number;
+          /** @description Whole seconds until one more call frees up (0: none in the window) */
+          'RateLimit-Reset'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -2674,6 +3124,12 @@ export interface operations {
         headers: {
           /** @description Whole seconds until a request would pass (a rate window is 60 s; a conflict asks for a few) */
           'Retry-After'?: number;
+          /** @description The most calls of this counter in any 60 s window */
+          'RateLimit-Limit'?: number;
+          /** @description Calls left in the current 60 s window */
+          'RateLimit-Remaining'?: number;
+          /** @description Whole seconds until one more call frees up (0: none in the window) */
+          'RateLimit-Reset'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -2718,6 +3174,12 @@ export interface operations {
         headers: {
           /** @description true when this is the stored answer of an earlier call with the same Idempotency-Key and body (nothing was done again) */
           'Idempotent-Replayed'?: 'true';
+          /** @description The most calls of this counter in any 60 s window */
+          'RateLimit-Limit'?: number;
+          /** @description Calls left in the current 60 s window */
+          'RateLimit-Remaining'?: number;
+          /** @description Whole seconds until one more call frees up (0: none in the window) */
+          'RateLimit-Reset'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -2740,6 +3202,12 @@ export interface operations {
       /** @description Malformed request: body not a JSON object, nested deeper than 32 levels, or repeating a key (code duplicate_key); or a business rule refused it */
       400: {
         headers: {
+          /** @description The most calls of this counter in any 60 s window */
+          'RateLimit-Limit'?: number;
+          /** @description Calls left in the current 60 s window */
+          'RateLimit-Remaining'?: number;
+          /** @description Whole seconds until one more call frees up (0: none in the window) */
+          'RateLimit-Reset'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -2749,6 +3217,12 @@ export interface operations {
       /** @description Missing, invalid, expired or revoked credentials */
       401: {
         headers: {
+          /** @description The most calls of this counter in any 60 s window */
+          'RateLimit-Limit'?: number;
+          /** @description Calls left in the current 60 s window */
+          'RateLimit-Remaining'?: number;
+          /** @description Whole seconds until one more call frees up (0: none in the window) */
+          'RateLimit-Reset'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -2758,6 +3232,12 @@ export interface operations {
       /** @description A request with this Idempotency-Key is still being processed (code idempotency_in_progress) */
       409: {
         headers: {
+          /** @description The most calls of this counter in any 60 s window */
+          'RateLimit-Limit'?: number;
+          /** @description Calls left in the current 60 s window */
+          'RateLimit-Remaining'?: number;
+          /** @description Whole seconds until one more call frees up (0: none in the window) */
+          'RateLimit-Reset'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -2767,6 +3247,12 @@ export interface operations {
       /** @description The request body is larger than 1 MB (code payload_too_large) */
       413: {
         headers: {
+          /** @description The most calls of this counter in any 60 s window */
+          'RateLimit-Limit'?: number;
+          /** @description Calls left in the current 60 s window */
+          'RateLimit-Remaining'?: number;
+          /** @description Whole seconds until one more call frees up (0: none in the window) */
+          'RateLimit-Reset'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -2776,17 +3262,29 @@ export interface operations {
       /** @description Invalid fields (a map of field → messages), or an Idempotency-Key reused with another body (code idempotency_key_reused) */
       422: {
         headers: {
+          /** @description The most calls of this counter in any 60 s window */
+          'RateLimit-Limit'?: number;
+          /** @description Calls left in the current 60 s window */
+          'RateLimit-Remaining'?: number;
+          /** @description Whole seconds until one more call frees up (0: none in the window) */
+          'RateLimit-Reset'?: number;
           [name: string]: unknown;
         };
         content: {
           'application/json': components['schemas']['ValidationError'] | components['schemas']['Error'];
         };
       };
-      /** @description Rate limit exceeded (code rate_limited). Limits (any 60 s window): 60 a minute per account (RATE_LIMIT_ACCOUNT_PER_MINUTE); 60 a minute per client IP, calls with a missing, invalid, expired or revoked token (RATE_LIMIT_UNAUTHENTICATED_PER_MINUTE). No RateLimit-* headers are sent: Retry-After says when a slot frees. */
+      /** @description Rate limit exceeded (code rate_limited). Limits (any 60 s window): 60 a minute per account (RATE_LIMIT_ACCOUNT_PER_MINUTE); 60 a minute per client IP, calls with a missing, invalid, expired or revoked token (RATE_LIMIT_UNAUTHENTICATED_PER_MINUTE). Retry-After and RateLimit-Reset say when a slot frees. */
       429: {
         headers: {
           /** @description Whole seconds until a request would pass (a rate window is 60 s; a conflict asks for a few) */
           'Retry-After': number;
+          /** @description The most calls of this counter in any 60 s window */
+          'RateLimit-Limit': number;
+          /** @description Calls left in the current 60 s window */
+          'RateLimit-Remaining': number;
+          /** @description Whole seconds until one more call frees up (0: none in the window) */
+          'RateLimit-Reset': number;
           [name: string]: unknown;
         };
         content: {
@@ -2796,6 +3294,12 @@ export interface operations {
       /** @description Unexpected failure; safe to retry with the same Idempotency-Key */
       500: {
         headers: {
+          /** @description The most calls of this counter in any 60 s window */
+          'RateLimit-Limit'?: number;
+          /** @description Calls left in the current 60 s window */
+          'RateLimit-Remaining'?: number;
+          /** @description Whole seconds until one more call frees up (0: none in the window) */
+          'RateLimit-Reset'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -2805,6 +3309,12 @@ export interface operations {
       /** @description The payment provider failed; nothing was created */
       502: {
         headers: {
+          /** @description The most calls of this counter in any 60 s window */
+          'RateLimit-Limit'?: number;
+          /** @description Calls left in the current 60 s window */
+          'RateLimit-Remaining'?: number;
+          /** @description Whole seconds until one more call frees up (0: none in the window) */
+          'RateLimit-Reset'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -2821,6 +3331,12 @@ export interface operations {
         headers: {
           /** @description Whole seconds until a request would pass (a rate window is 60 s; a conflict asks for a few) */
           'Retry-After'?: number;
+          /** @description The most calls of this counter in any 60 s window */
+          'RateLimit-Limit'?: number;
+          /** @description Calls left in the current 60 s window */
+          'RateLimit-Remaining'?: number;
+          /** @description Whole seconds until one more call frees up (0: none in the window) */
+          'RateLimit-Reset'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -2872,6 +3388,12 @@ export interface operations {
         headers: {
           /** @description true when this is the stored answer of an earlier call with the same Idempotency-Key and body (nothing was done again) */
           'Idempotent-Replayed'?: 'true';
+          /** @description The most calls of this counter in any 60 s window */
+          'RateLimit-Limit'?: number;
+          /** @description Calls left in the current 60 s window */
+          'RateLimit-Remaining'?: number;
+          /** @description Whole seconds until one more call frees up (0: none in the window) */
+          'RateLimit-Reset'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -2898,6 +3420,12 @@ export interface operations {
       /** @description Malformed request: body not a JSON object, nested deeper than 32 levels, or repeating a key (code duplicate_key); or a business rule refused it */
       400: {
         headers: {
+          /** @description The most calls of this counter in any 60 s window */
+          'RateLimit-Limit'?: number;
+          /** @description Calls left in the current 60 s window */
+          'RateLimit-Remaining'?: number;
+          /** @description Whole seconds until one more call frees up (0: none in the window) */
+          'RateLimit-Reset'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -2907,6 +3435,12 @@ export interface operations {
       /** @description Missing, invalid, expired or revoked credentials */
       401: {
         headers: {
+          /** @description The most calls of this counter in any 60 s window */
+          'RateLimit-Limit'?: number;
+          /** @description Calls left in the current 60 s window */
+          'RateLimit-Remaining'?: number;
+          /** @description Whole seconds until one more call frees up (0: none in the window) */
+          'RateLimit-Reset'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -2916,6 +3450,12 @@ export interface operations {
       /** @description A request with this Idempotency-Key is still being processed (code idempotency_in_progress) */
       409: {
         headers: {
+          /** @description The most calls of this counter in any 60 s window */
+          'RateLimit-Limit'?: number;
+          /** @description Calls left in the current 60 s window */
+          'RateLimit-Remaining'?: number;
+          /** @description Whole seconds until one more call frees up (0: none in the window) */
+          'RateLimit-Reset'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -2925,6 +3465,12 @@ export interface operations {
       /** @description The request body is larger than 1 MB (code payload_too_large) */
       413: {
         headers: {
+          /** @description The most calls of this counter in any 60 s window */
+          'RateLimit-Limit'?: number;
+          /** @description Calls left in the current 60 s window */
+          'RateLimit-Remaining'?: number;
+          /** @description Whole seconds until one more call frees up (0: none in the window) */
+          'RateLimit-Reset'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -2934,17 +3480,29 @@ export interface operations {
       /** @description Invalid fields (a map of field → messages), or an Idempotency-Key reused with another body (code idempotency_key_reused) */
       422: {
         headers: {
+          /** @description The most calls of this counter in any 60 s window */
+          'RateLimit-Limit'?: number;
+          /** @description Calls left in the current 60 s window */
+          'RateLimit-Remaining'?: number;
+          /** @description Whole seconds until one more call frees up (0: none in the window) */
+          'RateLimit-Reset'?: number;
           [name: string]: unknown;
         };
         content: {
           'application/json': components['schemas']['ValidationError'] | components['schemas']['Error'];
         };
       };
-      /** @description Rate limit exceeded (code rate_limited). Limits (any 60 s window): 60 a minute per account (RATE_LIMIT_ACCOUNT_PER_MINUTE); 60 a minute per client IP, calls with a missing, invalid, expired or revoked token (RATE_LIMIT_UNAUTHENTICATED_PER_MINUTE). No RateLimit-* headers are sent: Retry-After says when a slot frees. */
+      /** @description Rate limit exceeded (code rate_limited). Limits (any 60 s window): 60 a minute per account (RATE_LIMIT_ACCOUNT_PER_MINUTE); 60 a minute per client IP, calls with a missing, invalid, expired or revoked token (RATE_LIMIT_UNAUTHENTICATED_PER_MINUTE). Retry-After and RateLimit-Reset say when a slot frees. */
       429: {
         headers: {
           /** @description Whole seconds until a request would pass (a rate window is 60 s; a conflict asks for a few) */
           'Retry-After': number;
+          /** @description The most calls of this counter in any 60 s window */
+          'RateLimit-Limit': number;
+          /** @description Calls left in the current 60 s window */
+          'RateLimit-Remaining': number;
+          /** @description Whole seconds until one more call frees up (0: none in the window) */
+          'RateLimit-Reset': number;
           [name: string]: unknown;
         };
         content: {
@@ -2954,6 +3512,12 @@ export interface operations {
       /** @description Unexpected failure; safe to retry with the same Idempotency-Key */
       500: {
         headers: {
+          /** @description The most calls of this counter in any 60 s window */
+          'RateLimit-Limit'?: number;
+          /** @description Calls left in the current 60 s window */
+          'RateLimit-Remaining'?: number;
+          /** @description Whole seconds until one more call frees up (0: none in the window) */
+          'RateLimit-Reset'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -2963,6 +3527,12 @@ export interface operations {
       /** @description The card processor failed; nothing was charged */
       502: {
         headers: {
+          /** @description The most calls of this counter in any 60 s window */
+          'RateLimit-Limit'?: number;
+          /** @description Calls left in the current 60 s window */
+          'RateLimit-Remaining'?: number;
+          /** @description Whole seconds until one more call frees up (0: none in the window) */
+          'RateLimit-Reset'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -2979,6 +3549,12 @@ export interface operations {
         headers: {
           /** @description Whole seconds until a request would pass (a rate window is 60 s; a conflict asks for a few) */
           'Retry-After'?: number;
+          /** @description The most calls of this counter in any 60 s window */
+          'RateLimit-Limit'?: number;
+          /** @description Calls left in the current 60 s window */
+          'RateLimit-Remaining'?: number;
+          /** @description Whole seconds until one more call frees up (0: none in the window) */
+          'RateLimit-Reset'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -3008,6 +3584,12 @@ export interface operations {
       /** @description A page of invoices */
       200: {
         headers: {
+          /** @description The most calls of this counter in any 60 s window */
+          'RateLimit-Limit'?: number;
+          /** @description Calls left in the current 60 s window */
+          'RateLimit-Remaining'?: number;
+          /** @description Whole seconds until one more call frees up (0: none in the window) */
+          'RateLimit-Reset'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -3053,6 +3635,12 @@ export interface operations {
       /** @description Missing, invalid, expired or revoked credentials */
       401: {
         headers: {
+          /** @description The most calls of this counter in any 60 s window */
+          'RateLimit-Limit'?: number;
+          /** @description Calls left in the current 60 s window */
+          'RateLimit-Remaining'?: number;
+          /** @description Whole seconds until one more call frees up (0: none in the window) */
+          'RateLimit-Reset'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -3062,6 +3650,12 @@ export interface operations {
       /** @description The request body is larger than 1 MB (code payload_too_large) */
       413: {
         headers: {
+          /** @description The most calls of this counter in any 60 s window */
+          'RateLimit-Limit'?: number;
+          /** @description Calls left in the current 60 s window */
+          'RateLimit-Remaining'?: number;
+          /** @description Whole seconds until one more call frees up (0: none in the window) */
+          'RateLimit-Reset'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -3071,17 +3665,29 @@ export interface operations {
       /** @description Invalid fields: a map of field → messages */
       422: {
         headers: {
+          /** @description The most calls of this counter in any 60 s window */
+          'RateLimit-Limit'?: number;
+          /** @description Calls left in the current 60 s window */
+          'RateLimit-Remaining'?: number;
+          /** @description Whole seconds until one more call frees up (0: none in the window) */
+          'RateLimit-Reset'?: number;
           [name: string]: unknown;
         };
         content: {
           'application/json': components['schemas']['ValidationError'];
         };
       };
-      /** @description Rate limit exceeded (code rate_limited). Limits (any 60 s window): 60 a minute per account (RATE_LIMIT_ACCOUNT_PER_MINUTE); 60 a minute per client IP, calls with a missing, invalid, expired or revoked token (RATE_LIMIT_UNAUTHENTICATED_PER_MINUTE). No RateLimit-* headers are sent: Retry-After says when a slot frees. */
+      /** @description Rate limit exceeded (code rate_limited). Limits (any 60 s window): 60 a minute per account (RATE_LIMIT_ACCOUNT_PER_MINUTE); 60 a minute per client IP, calls with a missing, invalid, expired or revoked token (RATE_LIMIT_UNAUTHENTICATED_PER_MINUTE). Retry-After and RateLimit-Reset say when a slot frees. */
       429: {
         headers: {
           /** @description Whole seconds until a request would pass (a rate window is 60 s; a conflict asks for a few) */
           'Retry-After': number;
+          /** @description The most calls of this counter in any 60 s window */
+          'RateLimit-Limit': number;
+          /** @description Calls left in the current 60 s window */
+          'RateLimit-Remaining': number;
+          /** @description Whole seconds until one more call frees up (0: none in the window) */
+          'RateLimit-Reset': number;
           [name: string]: unknown;
         };
         content: {
@@ -3091,6 +3697,12 @@ export interface operations {
       /** @description Unexpected failure; safe to retry with the same Idempotency-Key */
       500: {
         headers: {
+          /** @description The most calls of this counter in any 60 s window */
+          'RateLimit-Limit'?: number;
+          /** @description Calls left in the current 60 s window */
+          'RateLimit-Remaining'?: number;
+          /** @description Whole seconds until one more call frees up (0: none in the window) */
+          'RateLimit-Reset'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -3102,6 +3714,12 @@ export interface operations {
         headers: {
           /** @description Whole seconds until a request would pass (a rate window is 60 s; a conflict asks for a few) */
           'Retry-After'?: number;
+          /** @description The most calls of this counter in any 60 s window */
+          'RateLimit-Limit'?: number;
+          /** @description Calls left in the current 60 s window */
+          'RateLimit-Remaining'?: number;
+          /** @description Whole seconds until one more call frees up (0: none in the window) */
+          'RateLimit-Reset'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -3125,6 +3743,12 @@ export interface operations {
       /** @description The invoice */
       200: {
         headers: {
+          /** @description The most calls of this counter in any 60 s window */
+          'RateLimit-Limit'?: number;
+          /** @description Calls left in the current 60 s window */
+          'RateLimit-Remaining'?: number;
+          /** @description Whole seconds until one more call frees up (0: none in the window) */
+          'RateLimit-Reset'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -3164,6 +3788,12 @@ export interface operations {
       /** @description Malformed request: a malformed path parameter (code invalid_path_parameter); or a business rule refused it */
       400: {
         headers: {
+          /** @description The most calls of this counter in any 60 s window */
+          'RateLimit-Limit'?: number;
+          /** @description Calls left in the current 60 s window */
+          'RateLimit-Remaining'?: number;
+          /** @description Whole seconds until one more call frees up (0: none in the window) */
+          'RateLimit-Reset'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -3173,6 +3803,12 @@ export interface operations {
       /** @description Missing, invalid, expired or revoked credentials */
       401: {
         headers: {
+          /** @description The most calls of this counter in any 60 s window */
+          'RateLimit-Limit'?: number;
+          /** @description Calls left in the current 60 s window */
+          'RateLimit-Remaining'?: number;
+          /** @description Whole seconds until one more call frees up (0: none in the window) */
+          'RateLimit-Reset'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -3182,6 +3818,12 @@ export interface operations {
       /** @description Unknown, or of another account */
       404: {
         headers: {
+          /** @description The most calls of this counter in any 60 s window */
+          'RateLimit-Limit'?: number;
+          /** @description Calls left in the current 60 s window */
+          'RateLimit-Remaining'?: number;
+          /** @description Whole seconds until one more call frees up (0: none in the window) */
+          'RateLimit-Reset'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -3196,6 +3838,12 @@ export interface operations {
       /** @description The request body is larger than 1 MB (code payload_too_large) */
       413: {
         headers: {
+          /** @description The most calls of this counter in any 60 s window */
+          'RateLimit-Limit'?: number;
+          /** @description Calls left in the current 60 s window */
+          'RateLimit-Remaining'?: number;
+          /** @description Whole seconds until one more call frees up (0: none in the window) */
+          'RateLimit-Reset'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -3205,17 +3853,29 @@ export interface operations {
       /** @description Invalid fields: a map of field → messages */
       422: {
         headers: {
+          /** @description The most calls of this counter in any 60 s window */
+          'RateLimit-Limit'?: number;
+          /** @description Calls left in the current 60 s window */
+          'RateLimit-Remaining'?: number;
+          /** @description Whole seconds until one more call frees up (0: none in the window) */
+          'RateLimit-Reset'?: number;
           [name: string]: unknown;
         };
         content: {
           'application/json': components['schemas']['ValidationError'];
         };
       };
-      /** @description Rate limit exceeded (code rate_limited). Limits (any 60 s window): 60 a minute per account (RATE_LIMIT_ACCOUNT_PER_MINUTE); 60 a minute per client IP, calls with a missing, invalid, expired or revoked token (RATE_LIMIT_UNAUTHENTICATED_PER_MINUTE). No RateLimit-* headers are sent: Retry-After says when a slot frees. */
+      /** @description Rate limit exceeded (code rate_limited). Limits (any 60 s window): 60 a minute per account (RATE_LIMIT_ACCOUNT_PER_MINUTE); 60 a minute per client IP, calls with a missing, invalid, expired or revoked token (RATE_LIMIT_UNAUTHENTICATED_PER_MINUTE). Retry-After and RateLimit-Reset say when a slot frees. */
       429: {
         headers: {
           /** @description Whole seconds until a request would pass (a rate window is 60 s; a conflict asks for a few) */
           'Retry-After': number;
+          /** @description The most calls of this counter in any 60 s window */
+          'RateLimit-Limit': number;
+          /** @description Calls left in the current 60 s window */
+          'RateLimit-Remaining': number;
+          /** @description Whole seconds until one more call frees up (0: none in the window) */
+          'RateLimit-Reset': number;
           [name: string]: unknown;
         };
         content: {
@@ -3225,6 +3885,12 @@ export interface operations {
       /** @description Unexpected failure; safe to retry with the same Idempotency-Key */
       500: {
         headers: {
+          /** @description The most calls of this counter in any 60 s window */
+          'RateLimit-Limit'?: number;
+          /** @description Calls left in the current 60 s window */
+          'RateLimit-Remaining'?: number;
+          /** @description Whole seconds until one more call frees up (0: none in the window) */
+          'RateLimit-Reset'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -3236,6 +3902,12 @@ export interface operations {
         headers: {
           /** @description Whole seconds until a request would pass (a rate window is 60 s; a conflict asks for a few) */
           'Retry-After'?: number;
+          /** @description The most calls of this counter in any 60 s window */
+          'RateLimit-Limit'?: number;
+          /** @description Calls left in the current 60 s window */
+          'RateLimit-Remaining'?: number;
+          /** @description Whole seconds until one more call frees up (0: none in the window) */
+          'RateLimit-Reset'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -3259,6 +3931,12 @@ export interface operations {
       /** @description The invoice */
       200: {
         headers: {
+          /** @description The most calls of this counter in any 60 s window */
+          'RateLimit-Limit'?: number;
+          /** @description Calls left in the current 60 s window */
+          'RateLimit-Remaining'?: number;
+          /** @description Whole seconds until one more call frees up (0: none in the window) */
+          'RateLimit-Reset'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -3298,6 +3976,12 @@ export interface operations {
       /** @description Malformed request: a malformed path parameter (code invalid_path_parameter); or a business rule refused it */
       400: {
         headers: {
+          /** @description The most calls of this counter in any 60 s window */
+          'RateLimit-Limit'?: number;
+          /** @description Calls left in the current 60 s window */
+          'RateLimit-Remaining'?: number;
+          /** @description Whole seconds until one more call frees up (0: none in the window) */
+          'RateLimit-Reset'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -3307,6 +3991,12 @@ export interface operations {
       /** @description Missing, invalid, expired or revoked credentials */
       401: {
         headers: {
+          /** @description The most calls of this counter in any 60 s window */
+          'RateLimit-Limit'?: number;
+          /** @description Calls left in the current 60 s window */
+          'RateLimit-Remaining'?: number;
+          /** @description Whole seconds until one more call frees up (0: none in the window) */
+          'RateLimit-Reset'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -3316,6 +4006,12 @@ export interface operations {
       /** @description Unknown, or of another account */
       404: {
         headers: {
+          /** @description The most calls of this counter in any 60 s window */
+          'RateLimit-Limit'?: number;
+          /** @description Calls left in the current 60 s window */
+          'RateLimit-Remaining'?: number;
+          /** @description Whole seconds until one more call frees up (0: none in the window) */
+          'RateLimit-Reset'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -3330,6 +4026,12 @@ export interface operations {
       /** @description The request body is larger than 1 MB (code payload_too_large) */
       413: {
         headers: {
+          /** @description The most calls of this counter in any 60 s window */
+          'RateLimit-Limit'?: number;
+          /** @description Calls left in the current 60 s window */
+          'RateLimit-Remaining'?: number;
+          /** @description Whole seconds until one more call frees up (0: none in the window) */
+          'RateLimit-Reset'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -3339,17 +4041,29 @@ export interface operations {
       /** @description Invalid fields: a map of field → messages */
       422: {
         headers: {
+          /** @description The most calls of this counter in any 60 s window */
+          'RateLimit-Limit'?: number;
+          /** @description Calls left in the current 60 s window */
+          'RateLimit-Remaining'?: number;
+          /** @description Whole seconds until one more call frees up (0: none in the window) */
+          'RateLimit-Reset'?: number;
           [name: string]: unknown;
         };
         content: {
           'application/json': components['schemas']['ValidationError'];
         };
       };
-      /** @description Rate limit exceeded (code rate_limited). Limits (any 60 s window): 60 a minute per account (RATE_LIMIT_ACCOUNT_PER_MINUTE); 60 a minute per client IP, calls with a missing, invalid, expired or revoked token (RATE_LIMIT_UNAUTHENTICATED_PER_MINUTE). No RateLimit-* headers are sent: Retry-After says when a slot frees. */
+      /** @description Rate limit exceeded (code rate_limited). Limits (any 60 s window): 60 a minute per account (RATE_LIMIT_ACCOUNT_PER_MINUTE); 60 a minute per client IP, calls with a missing, invalid, expired or revoked token (RATE_LIMIT_UNAUTHENTICATED_PER_MINUTE). Retry-After and RateLimit-Reset say when a slot frees. */
       429: {
         headers: {
           /** @description Whole seconds until a request would pass (a rate window is 60 s; a conflict asks for a few) */
           'Retry-After': number;
+          /** @description The most calls of this counter in any 60 s window */
+          'RateLimit-Limit': number;
+          /** @description Calls left in the current 60 s window */
+          'RateLimit-Remaining': number;
+          /** @description Whole seconds until one more call frees up (0: none in the window) */
+          'RateLimit-Reset': number;
           [name: string]: unknown;
         };
         content: {
@@ -3359,6 +4073,12 @@ export interface operations {
       /** @description Unexpected failure; safe to retry with the same Idempotency-Key */
       500: {
         headers: {
+          /** @description The most calls of this counter in any 60 s window */
+          'RateLimit-Limit'?: number;
+          /** @description Calls left in the current 60 s window */
+          'RateLimit-Remaining'?: number;
+          /** @description Whole seconds until one more call frees up (0: none in the window) */
+          'RateLimit-Reset'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -3370,6 +4090,12 @@ export interface operations {
         headers: {
           /** @description Whole seconds until a request would pass (a rate window is 60 s; a conflict asks for a few) */
           'Retry-After'?: number;
+          /** @description The most calls of this counter in any 60 s window */
+          'RateLimit-Limit'?: number;
+          /** @description Calls left in the current 60 s window */
+          'RateLimit-Remaining'?: number;
+          /** @description Whole seconds until one more call frees up (0: none in the window) */
+          'RateLimit-Reset'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -3393,6 +4119,12 @@ export interface operations {
       /** @description The invoice */
       200: {
         headers: {
+          /** @description The most calls of this counter in any 60 s window */
+          'RateLimit-Limit'?: number;
+          /** @description Calls left in the current 60 s window */
+          'RateLimit-Remaining'?: number;
+          /** @description Whole seconds until one more call frees up (0: none in the window) */
+          'RateLimit-Reset'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -3432,6 +4164,12 @@ export interface operations {
       /** @description Malformed request: a malformed path parameter (code invalid_path_parameter); or a business rule refused it */
       400: {
         headers: {
+          /** @description The most calls of this counter in any 60 s window */
+          'RateLimit-Limit'?: number;
+          /** @description Calls left in the current 60 s window */
+          'RateLimit-Remaining'?: number;
+          /** @description Whole seconds until one more call frees up (0: none in the window) */
+          'RateLimit-Reset'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -3441,6 +4179,12 @@ export interface operations {
       /** @description Missing, invalid, expired or revoked credentials */
       401: {
         headers: {
+          /** @description The most calls of this counter in any 60 s window */
+          'RateLimit-Limit'?: number;
+          /** @description Calls left in the current 60 s window */
+          'RateLimit-Remaining'?: number;
+          /** @description Whole seconds until one more call frees up (0: none in the window) */
+          'RateLimit-Reset'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -3450,6 +4194,12 @@ export interface operations {
       /** @description Unknown, not Pix, or of another account */
       404: {
         headers: {
+          /** @description The most calls of this counter in any 60 s window */
+          'RateLimit-Limit'?: number;
+          /** @description Calls left in the current 60 s window */
+          'RateLimit-Remaining'?: number;
+          /** @description Whole seconds until one more call frees up (0: none in the window) */
+          'RateLimit-Reset'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -3464,6 +4214,12 @@ export interface operations {
       /** @description The request body is larger than 1 MB (code payload_too_large) */
       413: {
         headers: {
+          /** @description The most calls of this counter in any 60 s window */
+          'RateLimit-Limit'?: number;
+          /** @description Calls left in the current 60 s window */
+          'RateLimit-Remaining'?: number;
+          /** @description Whole seconds until one more call frees up (0: none in the window) */
+          'RateLimit-Reset'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -3473,17 +4229,29 @@ export interface operations {
       /** @description Invalid fields: a map of field → messages */
       422: {
         headers: {
+          /** @description The most calls of this counter in any 60 s window */
+          'RateLimit-Limit'?: number;
+          /** @description Calls left in the current 60 s window */
+          'RateLimit-Remaining'?: number;
+          /** @description Whole seconds until one more call frees up (0: none in the window) */
+          'RateLimit-Reset'?: number;
           [name: string]: unknown;
         };
         content: {
           'application/json': components['schemas']['ValidationError'];
         };
       };
-      /** @description Rate limit exceeded (code rate_limited). Limits (any 60 s window): 60 a minute per account (RATE_LIMIT_ACCOUNT_PER_MINUTE); 60 a minute per client IP, calls with a missing, invalid, expired or revoked token (RATE_LIMIT_UNAUTHENTICATED_PER_MINUTE). No RateLimit-* headers are sent: Retry-After says when a slot frees. */
+      /** @description Rate limit exceeded (code rate_limited). Limits (any 60 s window): 60 a minute per account (RATE_LIMIT_ACCOUNT_PER_MINUTE); 60 a minute per client IP, calls with a missing, invalid, expired or revoked token (RATE_LIMIT_UNAUTHENTICATED_PER_MINUTE). Retry-After and RateLimit-Reset say when a slot frees. */
       429: {
         headers: {
           /** @description Whole seconds until a request would pass (a rate window is 60 s; a conflict asks for a few) */
           'Retry-After': number;
+          /** @description The most calls of this counter in any 60 s window */
+          'RateLimit-Limit': number;
+          /** @description Calls left in the current 60 s window */
+          'RateLimit-Remaining': number;
+          /** @description Whole seconds until one more call frees up (0: none in the window) */
+          'RateLimit-Reset': number;
           [name: string]: unknown;
         };
         content: {
@@ -3493,6 +4261,12 @@ export interface operations {
       /** @description Unexpected failure; safe to retry with the same Idempotency-Key */
       500: {
         headers: {
+          /** @description The most calls of this counter in any 60 s window */
+          'RateLimit-Limit'?: number;
+          /** @description Calls left in the current 60 s window */
+          'RateLimit-Remaining'?: number;
+          /** @description Whole seconds until one more call frees up (0: none in the window) */
+          'RateLimit-Reset'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -3504,6 +4278,12 @@ export interface operations {
         headers: {
           /** @description Whole seconds until a request would pass (a rate window is 60 s; a conflict asks for a few) */
           'Retry-After'?: number;
+          /** @description The most calls of this counter in any 60 s window */
+          'RateLimit-Limit'?: number;
+          /** @description Calls left in the current 60 s window */
+          'RateLimit-Remaining'?: number;
+          /** @description Whole seconds until one more call frees up (0: none in the window) */
+          'RateLimit-Reset'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -3527,6 +4307,12 @@ export interface operations {
       /** @description The invoice */
       200: {
         headers: {
+          /** @description The most calls of this counter in any 60 s window */
+          'RateLimit-Limit'?: number;
+          /** @description Calls left in the current 60 s window */
+          'RateLimit-Remaining'?: number;
+          /** @description Whole seconds until one more call frees up (0: none in the window) */
+          'RateLimit-Reset'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -3566,6 +4352,12 @@ export interface operations {
       /** @description Malformed request: a malformed path parameter (code invalid_path_parameter); or a business rule refused it */
       400: {
         headers: {
+          /** @description The most calls of this counter in any 60 s window */
+          'RateLimit-Limit'?: number;
+          /** @description Calls left in the current 60 s window */
+          'RateLimit-Remaining'?: number;
+          /** @description Whole seconds until one more call frees up (0: none in the window) */
+          'RateLimit-Reset'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -3575,6 +4367,12 @@ export interface operations {
       /** @description Missing, invalid, expired or revoked credentials */
       401: {
         headers: {
+          /** @description The most calls of this counter in any 60 s window */
+          'RateLimit-Limit'?: number;
+          /** @description Calls left in the current 60 s window */
+          'RateLimit-Remaining'?: number;
+          /** @description Whole seconds until one more call frees up (0: none in the window) */
+          'RateLimit-Reset'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -3584,6 +4382,12 @@ export interface operations {
       /** @description Unknown, or of another account */
       404: {
         headers: {
+          /** @description The most calls of this counter in any 60 s window */
+          'RateLimit-Limit'?: number;
+          /** @description Calls left in the current 60 s window */
+          'RateLimit-Remaining'?: number;
+          /** @description Whole seconds until one more call frees up (0: none in the window) */
+          'RateLimit-Reset'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -3598,6 +4402,12 @@ export interface operations {
       /** @description The request body is larger than 1 MB (code payload_too_large) */
       413: {
         headers: {
+          /** @description The most calls of this counter in any 60 s window */
+          'RateLimit-Limit'?: number;
+          /** @description Calls left in the current 60 s window */
+          'RateLimit-Remaining'?: number;
+          /** @description Whole seconds until one more call frees up (0: none in the window) */
+          'RateLimit-Reset'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -3607,17 +4417,29 @@ export interface operations {
       /** @description Invalid fields: a map of field → messages */
       422: {
         headers: {
+          /** @description The most calls of this counter in any 60 s window */
+          'RateLimit-Limit'?: number;
+          /** @description Calls left in the current 60 s window */
+          'RateLimit-Remaining'?: number;
+          /** @description Whole seconds until one more call frees up (0: none in the window) */
+          'RateLimit-Reset'?: number;
           [name: string]: unknown;
         };
         content: {
           'application/json': components['schemas']['ValidationError'];
         };
       };
-      /** @description Rate limit exceeded (code rate_limited). Limits (any 60 s window): 60 a minute per account (RATE_LIMIT_ACCOUNT_PER_MINUTE); 60 a minute per client IP, calls with a missing, invalid, expired or revoked token (RATE_LIMIT_UNAUTHENTICATED_PER_MINUTE). No RateLimit-* headers are sent: Retry-After says when a slot frees. */
+      /** @description Rate limit exceeded (code rate_limited). Limits (any 60 s window): 60 a minute per account (RATE_LIMIT_ACCOUNT_PER_MINUTE); 60 a minute per client IP, calls with a missing, invalid, expired or revoked token (RATE_LIMIT_UNAUTHENTICATED_PER_MINUTE). Retry-After and RateLimit-Reset say when a slot frees. */
       429: {
         headers: {
           /** @description Whole seconds until a request would pass (a rate window is 60 s; a conflict asks for a few) */
           'Retry-After': number;
+          /** @description The most calls of this counter in any 60 s window */
+          'RateLimit-Limit': number;
+          /** @description Calls left in the current 60 s window */
+          'RateLimit-Remaining': number;
+          /** @description Whole seconds until one more call frees up (0: none in the window) */
+          'RateLimit-Reset': number;
           [name: string]: unknown;
         };
         content: {
@@ -3627,6 +4449,12 @@ export interface operations {
       /** @description Unexpected failure; safe to retry with the same Idempotency-Key */
       500: {
         headers: {
+          /** @description The most calls of this counter in any 60 s window */
+          'RateLimit-Limit'?: number;
+          /** @description Calls left in the current 60 s window */
+          'RateLimit-Remaining'?: number;
+          /** @description Whole seconds until one more call frees up (0: none in the window) */
+          'RateLimit-Reset'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -3638,6 +4466,12 @@ export interface operations {
         headers: {
           /** @description Whole seconds until a request would pass (a rate window is 60 s; a conflict asks for a few) */
           'Retry-After'?: number;
+          /** @description The most calls of this counter in any 60 s window */
+          'RateLimit-Limit'?: number;
+          /** @description Calls left in the current 60 s window */
+          'RateLimit-Remaining'?: number;
+          /** @description Whole seconds until one more call frees up (0: none in the window) */
+          'RateLimit-Reset'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -3678,6 +4512,12 @@ export interface operations {
         headers: {
           /** @description true when this is the stored answer of an earlier call with the same Idempotency-Key and body (nothing was done again) */
           'Idempotent-Replayed'?: 'true';
+          /** @description The most calls of this counter in any 60 s window */
+          'RateLimit-Limit'?: number;
+          /** @description Calls left in the current 60 s window */
+          'RateLimit-Remaining'?: number;
+          /** @description Whole seconds until one more call frees up (0: none in the window) */
+          'RateLimit-Reset'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -3709,6 +4549,12 @@ export interface operations {
       /** @description Malformed request: body not a JSON object, nested deeper than 32 levels, or repeating a key (code duplicate_key); or a business rule refused it */
       400: {
         headers: {
+          /** @description The most calls of this counter in any 60 s window */
+          'RateLimit-Limit'?: number;
+          /** @description Calls left in the current 60 s window */
+          'RateLimit-Remaining'?: number;
+          /** @description Whole seconds until one more call frees up (0: none in the window) */
+          'RateLimit-Reset'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -3718,6 +4564,12 @@ export interface operations {
       /** @description Missing, invalid, expired or revoked credentials */
       401: {
         headers: {
+          /** @description The most calls of this counter in any 60 s window */
+          'RateLimit-Limit'?: number;
+          /** @description Calls left in the current 60 s window */
+          'RateLimit-Remaining'?: number;
+          /** @description Whole seconds until one more call frees up (0: none in the window) */
+          'RateLimit-Reset'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -3727,6 +4579,12 @@ export interface operations {
       /** @description A request with this Idempotency-Key is still being processed (code idempotency_in_progress) */
       409: {
         headers: {
+          /** @description The most calls of this counter in any 60 s window */
+          'RateLimit-Limit'?: number;
+          /** @description Calls left in the current 60 s window */
+          'RateLimit-Remaining'?: number;
+          /** @description Whole seconds until one more call frees up (0: none in the window) */
+          'RateLimit-Reset'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -3736,6 +4594,12 @@ export interface operations {
       /** @description The request body is larger than 1 MB (code payload_too_large) */
       413: {
         headers: {
+          /** @description The most calls of this counter in any 60 s window */
+          'RateLimit-Limit'?: number;
+          /** @description Calls left in the current 60 s window */
+          'RateLimit-Remaining'?: number;
+          /** @description Whole seconds until one more call frees up (0: none in the window) */
+          'RateLimit-Reset'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -3745,17 +4609,29 @@ export interface operations {
       /** @description Invalid fields (a map of field → messages), or an Idempotency-Key reused with another body (code idempotency_key_reused) */
       422: {
         headers: {
+          /** @description The most calls of this counter in any 60 s window */
+          'RateLimit-Limit'?: number;
+          /** @description Calls left in the current 60 s window */
+          'RateLimit-Remaining'?: number;
+          /** @description Whole seconds until one more call frees up (0: none in the window) */
+          'RateLimit-Reset'?: number;
           [name: string]: unknown;
         };
         content: {
           'application/json': components['schemas']['ValidationError'] | components['schemas']['Error'];
         };
       };
-      /** @description Rate limit exceeded (code rate_limited). Limits (any 60 s window): 60 a minute per account (RATE_LIMIT_ACCOUNT_PER_MINUTE); 60 a minute per client IP, calls with a missing, invalid, expired or revoked token (RATE_LIMIT_UNAUTHENTICATED_PER_MINUTE). No RateLimit-* headers are sent: Retry-After says when a slot frees. */
+      /** @description Rate limit exceeded (code rate_limited). Limits (any 60 s window): 60 a minute per account (RATE_LIMIT_ACCOUNT_PER_MINUTE); 60 a minute per client IP, calls with a missing, invalid, expired or revoked token (RATE_LIMIT_UNAUTHENTICATED_PER_MINUTE). Retry-After and RateLimit-Reset say when a slot frees. */
       429: {
         headers: {
           /** @description Whole seconds until a request would pass (a rate window is 60 s; a conflict asks for a few) */
           'Retry-After': number;
+          /** @description The most calls of this counter in any 60 s window */
+          'RateLimit-Limit': number;
+          /** @description Calls left in the current 60 s window */
+          'RateLimit-Remaining': number;
+          /** @description Whole seconds until one more call frees up (0: none in the window) */
+          'RateLimit-Reset': number;
           [name: string]: unknown;
         };
         content: {
@@ -3765,6 +4641,12 @@ export interface operations {
       /** @description Unexpected failure; safe to retry with the same Idempotency-Key */
       500: {
         headers: {
+          /** @description The most calls of this counter in any 60 s window */
+          'RateLimit-Limit'?: number;
+          /** @description Calls left in the current 60 s window */
+          'RateLimit-Remaining'?: number;
+          /** @description Whole seconds until one more call frees up (0: none in the window) */
+          'RateLimit-Reset'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -3776,6 +4658,12 @@ export interface operations {
         headers: {
           /** @description Whole seconds until a request would pass (a rate window is 60 s; a conflict asks for a few) */
           'Retry-After'?: number;
+          /** @description The most calls of this counter in any 60 s window */
+          'RateLimit-Limit'?: number;
+          /** @description Calls left in the current 60 s window */
+          'RateLimit-Remaining'?: number;
+          /** @description Whole seconds until one more call frees up (0: none in the window) */
+          'RateLimit-Reset'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -3799,6 +4687,12 @@ export interface operations {
       /** @description The withdraw */
       200: {
         headers: {
+          /** @description The most calls of this counter in any 60 s window */
+          'RateLimit-Limit'?: number;
+          /** @description Calls left in the current 60 s window */
+          'RateLimit-Remaining'?: number;
+          /** @description Whole seconds until one more call frees up (0: none in the window) */
+          'RateLimit-Reset'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -3829,6 +4723,12 @@ export interface operations {
       /** @description Malformed request: a malformed path parameter (code invalid_path_parameter); or a business rule refused it */
       400: {
         headers: {
+          /** @description The most calls of this counter in any 60 s window */
+          'RateLimit-Limit'?: number;
+          /** @description Calls left in the current 60 s window */
+          'RateLimit-Remaining'?: number;
+          /** @description Whole seconds until one more call frees up (0: none in the window) */
+          'RateLimit-Reset'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -3838,6 +4738,12 @@ export interface operations {
       /** @description Missing, invalid, expired or revoked credentials */
       401: {
         headers: {
+          /** @description The most calls of this counter in any 60 s window */
+          'RateLimit-Limit'?: number;
+          /** @description Calls left in the current 60 s window */
+          'RateLimit-Remaining'?: number;
+          /** @description Whole seconds until one more call frees up (0: none in the window) */
+          'RateLimit-Reset'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -3847,6 +4753,12 @@ export interface operations {
       /** @description Unknown, or of another account */
       404: {
         headers: {
+          /** @description The most calls of this counter in any 60 s window */
+          'RateLimit-Limit'?: number;
+          /** @description Calls left in the current 60 s window */
+          'RateLimit-Remaining'?: number;
+          /** @description Whole seconds until one more call frees up (0: none in the window) */
+          'RateLimit-Reset'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -3861,6 +4773,12 @@ export interface operations {
       /** @description The request body is larger than 1 MB (code payload_too_large) */
       413: {
         headers: {
+          /** @description The most calls of this counter in any 60 s window */
+          'RateLimit-Limit'?: number;
+          /** @description Calls left in the current 60 s window */
+          'RateLimit-Remaining'?: number;
+          /** @description Whole seconds until one more call frees up (0: none in the window) */
+          'RateLimit-Reset'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -3870,17 +4788,29 @@ export interface operations {
       /** @description Invalid fields: a map of field → messages */
       422: {
         headers: {
+          /** @description The most calls of this counter in any 60 s window */
+          'RateLimit-Limit'?: number;
+          /** @description Calls left in the current 60 s window */
+          'RateLimit-Remaining'?: number;
+          /** @description Whole seconds until one more call frees up (0: none in the window) */
+          'RateLimit-Reset'?: number;
           [name: string]: unknown;
         };
         content: {
           'application/json': components['schemas']['ValidationError'];
         };
       };
-      /** @description Rate limit exceeded (code rate_limited). Limits (any 60 s window): 60 a minute per account (RATE_LIMIT_ACCOUNT_PER_MINUTE); 60 a minute per client IP, calls with a missing, invalid, expired or revoked token (RATE_LIMIT_UNAUTHENTICATED_PER_MINUTE). No RateLimit-* headers are sent: Retry-After says when a slot frees. */
+      /** @description Rate limit exceeded (code rate_limited). Limits (any 60 s window): 60 a minute per account (RATE_LIMIT_ACCOUNT_PER_MINUTE); 60 a minute per client IP, calls with a missing, invalid, expired or revoked token (RATE_LIMIT_UNAUTHENTICATED_PER_MINUTE). Retry-After and RateLimit-Reset say when a slot frees. */
       429: {
         headers: {
           /** @description Whole seconds until a request would pass (a rate window is 60 s; a conflict asks for a few) */
           'Retry-After': number;
+          /** @description The most calls of this counter in any 60 s window */
+          'RateLimit-Limit': number;
+          /** @description Calls left in the current 60 s window */
+          'RateLimit-Remaining': number;
+          /** @description Whole seconds until one more call frees up (0: none in the window) */
+          'RateLimit-Reset': number;
           [name: string]: unknown;
         };
         content: {
@@ -3890,6 +4820,12 @@ export interface operations {
       /** @description Unexpected failure; safe to retry with the same Idempotency-Key */
       500: {
         headers: {
+          /** @description The most calls of this counter in any 60 s window */
+          'RateLimit-Limit'?: number;
+          /** @description Calls left in the current 60 s window */
+          'RateLimit-Remaining'?: number;
+          /** @description Whole seconds until one more call frees up (0: none in the window) */
+          'RateLimit-Reset'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -3901,6 +4837,12 @@ export interface operations {
         headers: {
           /** @description Whole seconds until a request would pass (a rate window is 60 s; a conflict asks for a few) */
           'Retry-After'?: number;
+          /** @description The most calls of this counter in any 60 s window */
+          'RateLimit-Limit'?: number;
+          /** @description Calls left in the current 60 s window */
+          'RateLimit-Remaining'?: number;
+          /** @description Whole seconds until one more call frees up (0: none in the window) */
+          'RateLimit-Reset'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -3928,6 +4870,12 @@ export interface operations {
       /** @description A page of withdrawals */
       200: {
         headers: {
+          /** @description The most calls of this counter in any 60 s window */
+          'RateLimit-Limit'?: number;
+          /** @description Calls left in the current 60 s window */
+          'RateLimit-Remaining'?: number;
+          /** @description Whole seconds until one more call frees up (0: none in the window) */
+          'RateLimit-Reset'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -3960,6 +4908,12 @@ export interface operations {
       /** @description Malformed request: a malformed query parameter (code invalid_query); or a business rule refused it */
       400: {
         headers: {
+          /** @description The most calls of this counter in any 60 s window */
+          'RateLimit-Limit'?: number;
+          /** @description Calls left in the current 60 s window */
+          'RateLimit-Remaining'?: number;
+          /** @description Whole seconds until one more call frees up (0: none in the window) */
+          'RateLimit-Reset'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -3969,6 +4923,12 @@ export interface operations {
       /** @description Missing, invalid, expired or revoked credentials */
       401: {
         headers: {
+          /** @description The most calls of this counter in any 60 s window */
+          'RateLimit-Limit'?: number;
+          /** @description Calls left in the current 60 s window */
+          'RateLimit-Remaining'?: number;
+          /** @description Whole seconds until one more call frees up (0: none in the window) */
+          'RateLimit-Reset'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -3978,6 +4938,12 @@ export interface operations {
       /** @description The request body is larger than 1 MB (code payload_too_large) */
       413: {
         headers: {
+          /** @description The most calls of this counter in any 60 s window */
+          'RateLimit-Limit'?: number;
+          /** @description Calls left in the current 60 s window */
+          'RateLimit-Remaining'?: number;
+          /** @description Whole seconds until one more call frees up (0: none in the window) */
+          'RateLimit-Reset'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -3987,17 +4953,29 @@ export interface operations {
       /** @description Invalid fields: a map of field → messages */
       422: {
         headers: {
+          /** @description The most calls of this counter in any 60 s window */
+          'RateLimit-Limit'?: number;
+          /** @description Calls left in the current 60 s window */
+          'RateLimit-Remaining'?: number;
+          /** @description Whole seconds until one more call frees up (0: none in the window) */
+          'RateLimit-Reset'?: number;
           [name: string]: unknown;
         };
         content: {
           'application/json': components['schemas']['ValidationError'];
         };
       };
-      /** @description Rate limit exceeded (code rate_limited). Limits (any 60 s window): 60 a minute per account (RATE_LIMIT_ACCOUNT_PER_MINUTE); 60 a minute per client IP, calls with a missing, invalid, expired or revoked token (RATE_LIMIT_UNAUTHENTICATED_PER_MINUTE). No RateLimit-* headers are sent: Retry-After says when a slot frees. */
+      /** @description Rate limit exceeded (code rate_limited). Limits (any 60 s window): 60 a minute per account (RATE_LIMIT_ACCOUNT_PER_MINUTE); 60 a minute per client IP, calls with a missing, invalid, expired or revoked token (RATE_LIMIT_UNAUTHENTICATED_PER_MINUTE). Retry-After and RateLimit-Reset say when a slot frees. */
       429: {
         headers: {
           /** @description Whole seconds until a request would pass (a rate window is 60 s; a conflict asks for a few) */
           'Retry-After': number;
+          /** @description The most calls of this counter in any 60 s window */
+          'RateLimit-Limit': number;
+          /** @description Calls left in the current 60 s window */
+          'RateLimit-Remaining': number;
+          /** @description Whole seconds until one more call frees up (0: none in the window) */
+          'RateLimit-Reset': number;
           [name: string]: unknown;
         };
         content: {
@@ -4007,6 +4985,12 @@ export interface operations {
       /** @description Unexpected failure; safe to retry with the same Idempotency-Key */
       500: {
         headers: {
+          /** @description The most calls of this counter in any 60 s window */
+          'RateLimit-Limit'?: number;
+          /** @description Calls left in the current 60 s window */
+          'RateLimit-Remaining'?: number;
+          /** @description Whole seconds until one more call frees up (0: none in the window) */
+          'RateLimit-Reset'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -4018,6 +5002,12 @@ export interface operations {
         headers: {
           /** @description Whole seconds until a request would pass (a rate window is 60 s; a conflict asks for a few) */
           'Retry-After'?: number;
+          /** @description The most calls of this counter in any 60 s window */
+          'RateLimit-Limit'?: number;
+          /** @description Calls left in the current 60 s window */
+          'RateLimit-Remaining'?: number;
+          /** @description Whole seconds until one more call frees up (0: none in the window) */
+          'RateLimit-Reset'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -4038,6 +5028,12 @@ export interface operations {
       /** @description The configuration */
       200: {
         headers: {
+          /** @description The most calls of this counter in any 60 s window */
+          'RateLimit-Limit'?: number;
+          /** @description Calls left in the current 60 s window */
+          'RateLimit-Remaining'?: number;
+          /** @description Whole seconds until one more call frees up (0: none in the window) */
+          'RateLimit-Reset'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -4066,6 +5062,12 @@ export interface operations {
       /** @description Missing, invalid, expired or revoked credentials */
       401: {
         headers: {
+          /** @description The most calls of this counter in any 60 s window */
+          'RateLimit-Limit'?: number;
+          /** @description Calls left in the current 60 s window */
+          'RateLimit-Remaining'?: number;
+          /** @description Whole seconds until one more call frees up (0: none in the window) */
+          'RateLimit-Reset'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -4075,17 +5077,29 @@ export interface operations {
       /** @description The request body is larger than 1 MB (code payload_too_large) */
       413: {
         headers: {
+          /** @description The most calls of this counter in any 60 s window */
+          'RateLimit-Limit'?: number;
+          /** @description Calls left in the current 60 s window */
+          'RateLimit-Remaining'?: number;
+          /** @description Whole seconds until one more call frees up (0: none in the window) */
+          'RateLimit-Reset'?: number;
           [name: string]: unknown;
         };
         content: {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Rate limit exceeded (code rate_limited). Limits (any 60 s window): 60 a minute per account (RATE_LIMIT_ACCOUNT_PER_MINUTE); 60 a minute per client IP, calls with a missing, invalid, expired or revoked token (RATE_LIMIT_UNAUTHENTICATED_PER_MINUTE). No RateLimit-* headers are sent: Retry-After says when a slot frees. */
+      /** @description Rate limit exceeded (code rate_limited). Limits (any 60 s window): 60 a minute per account (RATE_LIMIT_ACCOUNT_PER_MINUTE); 60 a minute per client IP, calls with a missing, invalid, expired or revoked token (RATE_LIMIT_UNAUTHENTICATED_PER_MINUTE). Retry-After and RateLimit-Reset say when a slot frees. */
       429: {
         headers: {
           /** @description Whole seconds until a request would pass (a rate window is 60 s; a conflict asks for a few) */
           'Retry-After': number;
+          /** @description The most calls of this counter in any 60 s window */
+          'RateLimit-Limit': number;
+          /** @description Calls left in the current 60 s window */
+          'RateLimit-Remaining': number;
+          /** @description Whole seconds until one more call frees up (0: none in the window) */
+          'RateLimit-Reset': number;
           [name: string]: unknown;
         };
         content: {
@@ -4095,6 +5109,12 @@ export interface operations {
       /** @description Unexpected failure; safe to retry with the same Idempotency-Key */
       500: {
         headers: {
+          /** @description The most calls of this counter in any 60 s window */
+          'RateLimit-Limit'?: number;
+          /** @description Calls left in the current 60 s window */
+          'RateLimit-Remaining'?: number;
+          /** @description Whole seconds until one more call frees up (0: none in the window) */
+          'RateLimit-Reset'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -4106,6 +5126,12 @@ export interface operations {
         headers: {
           /** @description Whole seconds until a request would pass (a rate window is 60 s; a conflict asks for a few) */
           'Retry-After'?: number;
+          /** @description The most calls of this counter in any 60 s window */
+          'RateLimit-Limit'?: number;
+          /** @description Calls left in the current 60 s window */
+          'RateLimit-Remaining'?: number;
+          /** @description Whole seconds until one more call frees up (0: none in the window) */
+          'RateLimit-Reset'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -4135,6 +5161,12 @@ export interface operations {
       /** @description The URL (and the secret, at first configuration) */
       200: {
         headers: {
+          /** @description The most calls of this counter in any 60 s window */
+          'RateLimit-Limit'?: number;
+          /** @description Calls left in the current 60 s window */
+          'RateLimit-Remaining'?: number;
+          /** @description Whole seconds until one more call frees up (0: none in the window) */
+          'RateLimit-Reset'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -4153,6 +5185,12 @@ export interface operations {
       /** @description Malformed request: body not a JSON object, nested deeper than 32 levels, or repeating a key (code duplicate_key); or a business rule refused it */
       400: {
         headers: {
+          /** @description The most calls of this counter in any 60 s window */
+          'RateLimit-Limit'?: number;
+          /** @description Calls left in the current 60 s window */
+          'RateLimit-Remaining'?: number;
+          /** @description Whole seconds until one more call frees up (0: none in the window) */
+          'RateLimit-Reset'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -4162,6 +5200,12 @@ export interface operations {
       /** @description Missing, invalid, expired or revoked credentials */
       401: {
         headers: {
+          /** @description The most calls of this counter in any 60 s window */
+          'RateLimit-Limit'?: number;
+          /** @description Calls left in the current 60 s window */
+          'RateLimit-Remaining'?: number;
+          /** @description Whole seconds until one more call frees up (0: none in the window) */
+          'RateLimit-Reset'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -4171,6 +5215,12 @@ export interface operations {
       /** @description Another request configured the webhook at the same moment; repeat the request (code conflict) */
       409: {
         headers: {
+          /** @description The most calls of this counter in any 60 s window */
+          'RateLimit-Limit'?: number;
+          /** @description Calls left in the current 60 s window */
+          'RateLimit-Remaining'?: number;
+          /** @description Whole seconds until one more call frees up (0: none in the window) */
+          'RateLimit-Reset'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -4186,6 +5236,12 @@ export interface operations {
       /** @description The request body is larger than 1 MB (code payload_too_large) */
       413: {
         headers: {
+          /** @description The most calls of this counter in any 60 s window */
+          'RateLimit-Limit'?: number;
+          /** @description Calls left in the current 60 s window */
+          'RateLimit-Remaining'?: number;
+          /** @description Whole seconds until one more call frees up (0: none in the window) */
+          'RateLimit-Reset'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -4195,17 +5251,29 @@ export interface operations {
       /** @description Invalid fields: a map of field → messages */
       422: {
         headers: {
+          /** @description The most calls of this counter in any 60 s window */
+          'RateLimit-Limit'?: number;
+          /** @description Calls left in the current 60 s window */
+          'RateLimit-Remaining'?: number;
+          /** @description Whole seconds until one more call frees up (0: none in the window) */
+          'RateLimit-Reset'?: number;
           [name: string]: unknown;
         };
         content: {
           'application/json': components['schemas']['ValidationError'];
         };
       };
-      /** @description Rate limit exceeded (code rate_limited). Limits (any 60 s window): 60 a minute per account (RATE_LIMIT_ACCOUNT_PER_MINUTE); 60 a minute per client IP, calls with a missing, invalid, expired or revoked token (RATE_LIMIT_UNAUTHENTICATED_PER_MINUTE). No RateLimit-* headers are sent: Retry-After says when a slot frees. */
+      /** @description Rate limit exceeded (code rate_limited). Limits (any 60 s window): 60 a minute per account (RATE_LIMIT_ACCOUNT_PER_MINUTE); 60 a minute per client IP, calls with a missing, invalid, expired or revoked token (RATE_LIMIT_UNAUTHENTICATED_PER_MINUTE). Retry-After and RateLimit-Reset say when a slot frees. */
       429: {
         headers: {
           /** @description Whole seconds until a request would pass (a rate window is 60 s; a conflict asks for a few) */
           'Retry-After': number;
+          /** @description The most calls of this counter in any 60 s window */
+          'RateLimit-Limit': number;
+          /** @description Calls left in the current 60 s window */
+          'RateLimit-Remaining': number;
+          /** @description Whole seconds until one more call frees up (0: none in the window) */
+          'RateLimit-Reset': number;
           [name: string]: unknown;
         };
         content: {
@@ -4215,6 +5283,12 @@ export interface operations {
       /** @description Unexpected failure; safe to retry with the same Idempotency-Key */
       500: {
         headers: {
+          /** @description The most calls of this counter in any 60 s window */
+          'RateLimit-Limit'?: number;
+          /** @description Calls left in the current 60 s window */
+          'RateLimit-Remaining'?: number;
+          /** @description Whole seconds until one more call frees up (0: none in the window) */
+          'RateLimit-Reset'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -4226,6 +5300,12 @@ export interface operations {
         headers: {
           /** @description Whole seconds until a request would pass (a rate window is 60 s; a conflict asks for a few) */
           'Retry-After'?: number;
+          /** @description The most calls of this counter in any 60 s window */
+          'RateLimit-Limit'?: number;
+          /** @description Calls left in the current 60 s window */
+          'RateLimit-Remaining'?: number;
+          /** @description Whole seconds until one more call frees up (0: none in the window) */
+          'RateLimit-Reset'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -4246,6 +5326,12 @@ export interface operations {
       /** @description The new secret */
       200: {
         headers: {
+          /** @description The most calls of this counter in any 60 s window */
+          'RateLimit-Limit'?: number;
+          /** @description Calls left in the current 60 s window */
+          'RateLimit-Remaining'?: number;
+          /** @description Whole seconds until one more call frees up (0: none in the window) */
+          'RateLimit-Reset'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -4263,6 +5349,12 @@ export interface operations {
       /** @description Missing, invalid, expired or revoked credentials */
       401: {
         headers: {
+          /** @description The most calls of this counter in any 60 s window */
+          'RateLimit-Limit'?: number;
+          /** @description Calls left in the current 60 s window */
+          'RateLimit-Remaining'?: number;
+          /** @description Whole seconds until one more call frees up (0: none in the window) */
+          'RateLimit-Reset'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -4272,6 +5364,12 @@ export interface operations {
       /** @description No webhook configured */
       409: {
         headers: {
+          /** @description The most calls of this counter in any 60 s window */
+          'RateLimit-Limit'?: number;
+          /** @description Calls left in the current 60 s window */
+          'RateLimit-Remaining'?: number;
+          /** @description Whole seconds until one more call frees up (0: none in the window) */
+          'RateLimit-Reset'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -4286,17 +5384,29 @@ export interface operations {
       /** @description The request body is larger than 1 MB (code payload_too_large) */
       413: {
         headers: {
+          /** @description The most calls of this counter in any 60 s window */
+          'RateLimit-Limit'?: number;
+          /** @description Calls left in the current 60 s window */
+          'RateLimit-Remaining'?: number;
+          /** @description Whole seconds until one more call frees up (0: none in the window) */
+          'RateLimit-Reset'?: number;
           [name: string]: unknown;
         };
         content: {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Rate limit exceeded (code rate_limited). Limits (any 60 s window): 60 a minute per account (RATE_LIMIT_ACCOUNT_PER_MINUTE); 60 a minute per client IP, calls with a missing, invalid, expired or revoked token (RATE_LIMIT_UNAUTHENTICATED_PER_MINUTE). No RateLimit-* headers are sent: Retry-After says when a slot frees. */
+      /** @description Rate limit exceeded (code rate_limited). Limits (any 60 s window): 60 a minute per account (RATE_LIMIT_ACCOUNT_PER_MINUTE); 60 a minute per client IP, calls with a missing, invalid, expired or revoked token (RATE_LIMIT_UNAUTHENTICATED_PER_MINUTE). Retry-After and RateLimit-Reset say when a slot frees. */
       429: {
         headers: {
           /** @description Whole seconds until a request would pass (a rate window is 60 s; a conflict asks for a few) */
           'Retry-After': number;
+          /** @description The most calls of this counter in any 60 s window */
+          'RateLimit-Limit': number;
+          /** @description Calls left in the current 60 s window */
+          'RateLimit-Remaining': number;
+          /** @description Whole seconds until one more call frees up (0: none in the window) */
+          'RateLimit-Reset': number;
           [name: string]: unknown;
         };
         content: {
@@ -4306,6 +5416,12 @@ export interface operations {
       /** @description Unexpected failure; safe to retry with the same Idempotency-Key */
       500: {
         headers: {
+          /** @description The most calls of this counter in any 60 s window */
+          'RateLimit-Limit'?: number;
+          /** @description Calls left in the current 60 s window */
+          'RateLimit-Remaining'?: number;
+          /** @description Whole seconds until one more call frees up (0: none in the window) */
+          'RateLimit-Reset'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -4317,6 +5433,12 @@ export interface operations {
         headers: {
           /** @description Whole seconds until a request would pass (a rate window is 60 s; a conflict asks for a few) */
           'Retry-After'?: number;
+          /** @description The most calls of this counter in any 60 s window */
+          'RateLimit-Limit'?: number;
+          /** @description Calls left in the current 60 s window */
+          'RateLimit-Remaining'?: number;
+          /** @description Whole seconds until one more call frees up (0: none in the window) */
+          'RateLimit-Reset'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -4337,6 +5459,12 @@ export interface operations {
       /** @description Queued */
       202: {
         headers: {
+          /** @description The most calls of this counter in any 60 s window */
+          'RateLimit-Limit'?: number;
+          /** @description Calls left in the current 60 s window */
+          'RateLimit-Remaining'?: number;
+          /** @description Whole seconds until one more call frees up (0: none in the window) */
+          'RateLimit-Reset'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -4352,6 +5480,12 @@ export interface operations {
       /** @description Missing, invalid, expired or revoked credentials */
       401: {
         headers: {
+          /** @description The most calls of this counter in any 60 s window */
+          'RateLimit-Limit'?: number;
+          /** @description Calls left in the current 60 s window */
+          'RateLimit-Remaining'?: number;
+          /** @description Whole seconds until one more call frees up (0: none in the window) */
+          'RateLimit-Reset'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -4361,6 +5495,12 @@ export interface operations {
       /** @description No webhook configured */
       409: {
         headers: {
+          /** @description The most calls of this counter in any 60 s window */
+          'RateLimit-Limit'?: number;
+          /** @description Calls left in the current 60 s window */
+          'RateLimit-Remaining'?: number;
+          /** @description Whole seconds until one more call frees up (0: none in the window) */
+          'RateLimit-Reset'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -4375,17 +5515,29 @@ export interface operations {
       /** @description The request body is larger than 1 MB (code payload_too_large) */
       413: {
         headers: {
+          /** @description The most calls of this counter in any 60 s window */
+          'RateLimit-Limit'?: number;
+          /** @description Calls left in the current 60 s window */
+          'RateLimit-Remaining'?: number;
+          /** @description Whole seconds until one more call frees up (0: none in the window) */
+          'RateLimit-Reset'?: number;
           [name: string]: unknown;
         };
         content: {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Rate limit exceeded (code rate_limited). Limits (any 60 s window): 60 a minute per account (RATE_LIMIT_ACCOUNT_PER_MINUTE); 60 a minute per client IP, calls with a missing, invalid, expired or revoked token (RATE_LIMIT_UNAUTHENTICATED_PER_MINUTE). No RateLimit-* headers are sent: Retry-After says when a slot frees. */
+      /** @description Rate limit exceeded (code rate_limited). Limits (any 60 s window): 60 a minute per account (RATE_LIMIT_ACCOUNT_PER_MINUTE); 60 a minute per client IP, calls with a missing, invalid, expired or revoked token (RATE_LIMIT_UNAUTHENTICATED_PER_MINUTE). Retry-After and RateLimit-Reset say when a slot frees. */
       429: {
         headers: {
           /** @description Whole seconds until a request would pass (a rate window is 60 s; a conflict asks for a few) */
           'Retry-After': number;
+          /** @description The most calls of this counter in any 60 s window */
+          'RateLimit-Limit': number;
+          /** @description Calls left in the current 60 s window */
+          'RateLimit-Remaining': number;
+          /** @description Whole seconds until one more call frees up (0: none in the window) */
+          'RateLimit-Reset': number;
           [name: string]: unknown;
         };
         content: {
@@ -4395,6 +5547,12 @@ export interface operations {
       /** @description Unexpected failure; safe to retry with the same Idempotency-Key */
       500: {
         headers: {
+          /** @description The most calls of this counter in any 60 s window */
+          'RateLimit-Limit'?: number;
+          /** @description Calls left in the current 60 s window */
+          'RateLimit-Remaining'?: number;
+          /** @description Whole seconds until one more call frees up (0: none in the window) */
+          'RateLimit-Reset'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -4406,6 +5564,12 @@ export interface operations {
         headers: {
           /** @description Whole seconds until a request would pass (a rate window is 60 s; a conflict asks for a few) */
           'Retry-After'?: number;
+          /** @description The most calls of this counter in any 60 s window */
+          'RateLimit-Limit'?: number;
+          /** @description Calls left in the current 60 s window */
+          'RateLimit-Remaining'?: number;
+          /** @description Whole seconds until one more call frees up (0: none in the window) */
+          'RateLimit-Reset'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -4426,6 +5590,12 @@ export interface operations {
       /** @description Deliveries */
       200: {
         headers: {
+          /** @description The most calls of this counter in any 60 s window */
+          'RateLimit-Limit'?: number;
+          /** @description Calls left in the current 60 s window */
+          'RateLimit-Remaining'?: number;
+          /** @description Whole seconds until one more call frees up (0: none in the window) */
+          'RateLimit-Reset'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -4453,6 +5623,12 @@ export interface operations {
       /** @description Missing, invalid, expired or revoked credentials */
       401: {
         headers: {
+          /** @description The most calls of this counter in any 60 s window */
+          'RateLimit-Limit'?: number;
+          /** @description Calls left in the current 60 s window */
+          'RateLimit-Remaining'?: number;
+          /** @description Whole seconds until one more call frees up (0: none in the window) */
+          'RateLimit-Reset'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -4462,17 +5638,29 @@ export interface operations {
       /** @description The request body is larger than 1 MB (code payload_too_large) */
       413: {
         headers: {
+          /** @description The most calls of this counter in any 60 s window */
+          'RateLimit-Limit'?: number;
+          /** @description Calls left in the current 60 s window */
+          'RateLimit-Remaining'?: number;
+          /** @description Whole seconds until one more call frees up (0: none in the window) */
+          'RateLimit-Reset'?: number;
           [name: string]: unknown;
         };
         content: {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Rate limit exceeded (code rate_limited). Limits (any 60 s window): 60 a minute per account (RATE_LIMIT_ACCOUNT_PER_MINUTE); 60 a minute per client IP, calls with a missing, invalid, expired or revoked token (RATE_LIMIT_UNAUTHENTICATED_PER_MINUTE). No RateLimit-* headers are sent: Retry-After says when a slot frees. */
+      /** @description Rate limit exceeded (code rate_limited). Limits (any 60 s window): 60 a minute per account (RATE_LIMIT_ACCOUNT_PER_MINUTE); 60 a minute per client IP, calls with a missing, invalid, expired or revoked token (RATE_LIMIT_UNAUTHENTICATED_PER_MINUTE). Retry-After and RateLimit-Reset say when a slot frees. */
       429: {
         headers: {
           /** @description Whole seconds until a request would pass (a rate window is 60 s; a conflict asks for a few) */
           'Retry-After': number;
+          /** @description The most calls of this counter in any 60 s window */
+          'RateLimit-Limit': number;
+          /** @description Calls left in the current 60 s window */
+          'RateLimit-Remaining': number;
+          /** @description Whole seconds until one more call frees up (0: none in the window) */
+          'RateLimit-Reset': number;
           [name: string]: unknown;
         };
         content: {
@@ -4482,6 +5670,12 @@ export interface operations {
       /** @description Unexpected failure; safe to retry with the same Idempotency-Key */
       500: {
         headers: {
+          /** @description The most calls of this counter in any 60 s window */
+          'RateLimit-Limit'?: number;
+          /** @description Calls left in the current 60 s window */
+          'RateLimit-Remaining'?: number;
+          /** @description Whole seconds until one more call frees up (0: none in the window) */
+          'RateLimit-Reset'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -4493,6 +5687,12 @@ export interface operations {
         headers: {
           /** @description Whole seconds until a request would pass (a rate window is 60 s; a conflict asks for a few) */
           'Retry-After'?: number;
+          /** @description The most calls of this counter in any 60 s window */
+          'RateLimit-Limit'?: number;
+          /** @description Calls left in the current 60 s window */
+          'RateLimit-Remaining'?: number;
+          /** @description Whole seconds until one more call frees up (0: none in the window) */
+          'RateLimit-Reset'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -4529,6 +5729,12 @@ export interface operations {
       /** @description Received */
       200: {
         headers: {
+          /** @description The most calls of this counter in any 60 s window */
+          'RateLimit-Limit'?: number;
+          /** @description Calls left in the current 60 s window */
+          'RateLimit-Remaining'?: number;
+          /** @description Whole seconds until one more call frees up (0: none in the window) */
+          'RateLimit-Reset'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -4544,6 +5750,12 @@ export interface operations {
       /** @description Not JSON, or not a notification this provider sends (code invalid_notification) */
       400: {
         headers: {
+          /** @description The most calls of this counter in any 60 s window */
+          'RateLimit-Limit'?: number;
+          /** @description Calls left in the current 60 s window */
+          'RateLimit-Remaining'?: number;
+          /** @description Whole seconds until one more call frees up (0: none in the window) */
+          'RateLimit-Reset'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -4559,6 +5771,12 @@ export interface operations {
       /** @description Missing, malformed, stale or wrong signature (code invalid_signature); nothing changed */
       401: {
         headers: {
+          /** @description The most calls of this counter in any 60 s window */
+          'RateLimit-Limit'?: number;
+          /** @description Calls left in the current 60 s window */
+          'RateLimit-Remaining'?: number;
+          /** @description Whole seconds until one more call frees up (0: none in the window) */
+          'RateLimit-Reset'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -4574,6 +5792,12 @@ export interface operations {
       /** @description Unknown provider */
       404: {
         headers: {
+          /** @description The most calls of this counter in any 60 s window */
+          'RateLimit-Limit'?: number;
+          /** @description Calls left in the current 60 s window */
+          'RateLimit-Remaining'?: number;
+          /** @description Whole seconds until one more call frees up (0: none in the window) */
+          'RateLimit-Reset'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -4588,6 +5812,12 @@ export interface operations {
       /** @description The request body is larger than 1 MB (code payload_too_large) */
       413: {
         headers: {
+          /** @description The most calls of this counter in any 60 s window */
+          'RateLimit-Limit'?: number;
+          /** @description Calls left in the current 60 s window */
+          'RateLimit-Remaining'?: number;
+          /** @description Whole seconds until one more call frees up (0: none in the window) */
+          'RateLimit-Reset'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -4597,17 +5827,29 @@ export interface operations {
       /** @description Invalid fields: a map of field → messages */
       422: {
         headers: {
+          /** @description The most calls of this counter in any 60 s window */
+          'RateLimit-Limit'?: number;
+          /** @description Calls left in the current 60 s window */
+          'RateLimit-Remaining'?: number;
+          /** @description Whole seconds until one more call frees up (0: none in the window) */
+          'RateLimit-Reset'?: number;
           [name: string]: unknown;
         };
         content: {
           'application/json': components['schemas']['ValidationError'];
         };
       };
-      /** @description Rate limit exceeded (code rate_limited). Limits (any 60 s window): 300 a minute per client IP, the public routes together (RATE_LIMIT_PUBLIC_PER_MINUTE). No RateLimit-* headers are sent: Retry-After says when a slot frees. */
+      /** @description Rate limit exceeded (code rate_limited). Limits (any 60 s window): 300 a minute per client IP, the public routes together (RATE_LIMIT_PUBLIC_PER_MINUTE). Retry-After and RateLimit-Reset say when a slot frees. */
       429: {
         headers: {
           /** @description Whole seconds until a request would pass (a rate window is 60 s; a conflict asks for a few) */
           'Retry-After': number;
+          /** @description The most calls of this counter in any 60 s window */
+          'RateLimit-Limit': number;
+          /** @description Calls left in the current 60 s window */
+          'RateLimit-Remaining': number;
+          /** @description Whole seconds until one more call frees up (0: none in the window) */
+          'RateLimit-Reset': number;
           [name: string]: unknown;
         };
         content: {
@@ -4617,6 +5859,12 @@ export interface operations {
       /** @description Unexpected failure; safe to retry with the same Idempotency-Key */
       500: {
         headers: {
+          /** @description The most calls of this counter in any 60 s window */
+          'RateLimit-Limit'?: number;
+          /** @description Calls left in the current 60 s window */
+          'RateLimit-Remaining'?: number;
+          /** @description Whole seconds until one more call frees up (0: none in the window) */
+          'RateLimit-Reset'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -4628,6 +5876,12 @@ export interface operations {
         headers: {
           /** @description Whole seconds until a request would pass (a rate window is 60 s; a conflict asks for a few) */
           'Retry-After'?: number;
+          /** @description The most calls of this counter in any 60 s window */
+          'RateLimit-Limit'?: number;
+          /** @description Calls left in the current 60 s window */
+          'RateLimit-Remaining'?: number;
+          /** @description Whole seconds until one more call frees up (0: none in the window) */
+          'RateLimit-Reset'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -4653,6 +5907,12 @@ export interface operations {
       /** @description HTML page */
       200: {
         headers: {
+          /** @description The most calls of this counter in any 60 s window */
+          'RateLimit-Limit'?: number;
+          /** @description Calls left in the current 60 s window */
+          'RateLimit-Remaining'?: number;
+          /** @description Whole seconds until one more call frees up (0: none in the window) */
+          'RateLimit-Reset'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -4672,6 +5932,12 @@ export interface operations {
       /** @description Malformed request: a malformed path parameter (code invalid_path_parameter); or a business rule refused it */
       400: {
         headers: {
+          /** @description The most calls of this counter in any 60 s window */
+          'RateLimit-Limit'?: number;
+          /** @description Calls left in the current 60 s window */
+          'RateLimit-Remaining'?: number;
+          /** @description Whole seconds until one more call frees up (0: none in the window) */
+          'RateLimit-Reset'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -4681,6 +5947,12 @@ export interface operations {
       /** @description Unknown boleto or wrong link */
       404: {
         headers: {
+          /** @description The most calls of this counter in any 60 s window */
+          'RateLimit-Limit'?: number;
+          /** @description Calls left in the current 60 s window */
+          'RateLimit-Remaining'?: number;
+          /** @description Whole seconds until one more call frees up (0: none in the window) */
+          'RateLimit-Reset'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -4695,6 +5967,12 @@ export interface operations {
       /** @description The request body is larger than 1 MB (code payload_too_large) */
       413: {
         headers: {
+          /** @description The most calls of this counter in any 60 s window */
+          'RateLimit-Limit'?: number;
+          /** @description Calls left in the current 60 s window */
+          'RateLimit-Remaining'?: number;
+          /** @description Whole seconds until one more call frees up (0: none in the window) */
+          'RateLimit-Reset'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -4704,17 +5982,29 @@ export interface operations {
       /** @description Invalid fields: a map of field → messages */
       422: {
         headers: {
+          /** @description The most calls of this counter in any 60 s window */
+          'RateLimit-Limit'?: number;
+          /** @description Calls left in the current 60 s window */
+          'RateLimit-Remaining'?: number;
+          /** @description Whole seconds until one more call frees up (0: none in the window) */
+          'RateLimit-Reset'?: number;
           [name: string]: unknown;
         };
         content: {
           'application/json': components['schemas']['ValidationError'];
         };
       };
-      /** @description Rate limit exceeded (code rate_limited). Limits (any 60 s window): 300 a minute per client IP, the public routes together (RATE_LIMIT_PUBLIC_PER_MINUTE). No RateLimit-* headers are sent: Retry-After says when a slot frees. */
+      /** @description Rate limit exceeded (code rate_limited). Limits (any 60 s window): 300 a minute per client IP, the public routes together (RATE_LIMIT_PUBLIC_PER_MINUTE). Retry-After and RateLimit-Reset say when a slot frees. */
       429: {
         headers: {
           /** @description Whole seconds until a request would pass (a rate window is 60 s; a conflict asks for a few) */
           'Retry-After': number;
+          /** @description The most calls of this counter in any 60 s window */
+          'RateLimit-Limit': number;
+          /** @description Calls left in the current 60 s window */
+          'RateLimit-Remaining': number;
+          /** @description Whole seconds until one more call frees up (0: none in the window) */
+          'RateLimit-Reset': number;
           [name: string]: unknown;
         };
         content: {
@@ -4724,6 +6014,12 @@ export interface operations {
       /** @description Unexpected failure; safe to retry with the same Idempotency-Key */
       500: {
         headers: {
+          /** @description The most calls of this counter in any 60 s window */
+          'RateLimit-Limit'?: number;
+          /** @description Calls left in the current 60 s window */
+          'RateLimit-Remaining'?: number;
+          /** @description Whole seconds until one more call frees up (0: none in the window) */
+          'RateLimit-Reset'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -4735,6 +6031,12 @@ export interface operations {
         headers: {
           /** @description Whole seconds until a request would pass (a rate window is 60 s; a conflict asks for a few) */
           'Retry-After'?: number;
+          /** @description The most calls of this counter in any 60 s window */
+          'RateLimit-Limit'?: number;
+          /** @description Calls left in the current 60 s window */
+          'RateLimit-Remaining'?: number;
+          /** @description Whole seconds until one more call frees up (0: none in the window) */
+          'RateLimit-Reset'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -4775,6 +6077,12 @@ export interface operations {
         headers: {
           /** @description Where the browser goes next (with GET) */
           Location?: string;
+          /** @description The most calls of this counter in any 60 s window */
+          'RateLimit-Limit'?: number;
+          /** @description Calls left in the current 60 s window */
+          'RateLimit-Remaining'?: number;
+          /** @description Whole seconds until one more call frees up (0: none in the window) */
+          'RateLimit-Reset'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -4788,6 +6096,12 @@ export interface operations {
       /** @description Account disabled, no method enabled for the checkout (Pix or card), or a missing or wrong signature */
       400: {
         headers: {
+          /** @description The most calls of this counter in any 60 s window */
+          'RateLimit-Limit'?: number;
+          /** @description Calls left in the current 60 s window */
+          'RateLimit-Remaining'?: number;
+          /** @description Whole seconds until one more call frees up (0: none in the window) */
+          'RateLimit-Reset'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -4797,6 +6111,12 @@ export interface operations {
       /** @description Unknown public key */
       404: {
         headers: {
+          /** @description The most calls of this counter in any 60 s window */
+          'RateLimit-Limit'?: number;
+          /** @description Calls left in the current 60 s window */
+          'RateLimit-Remaining'?: number;
+          /** @description Whole seconds until one more call frees up (0: none in the window) */
+          'RateLimit-Reset'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -4806,6 +6126,12 @@ export interface operations {
       /** @description The tx_ref was used with another amount or quantity */
       409: {
         headers: {
+          /** @description The most calls of this counter in any 60 s window */
+          'RateLimit-Limit'?: number;
+          /** @description Calls left in the current 60 s window */
+          'RateLimit-Remaining'?: number;
+          /** @description Whole seconds until one more call frees up (0: none in the window) */
+          'RateLimit-Reset'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -4815,6 +6141,12 @@ export interface operations {
       /** @description The request body is larger than 1 MB (code payload_too_large) */
       413: {
         headers: {
+          /** @description The most calls of this counter in any 60 s window */
+          'RateLimit-Limit'?: number;
+          /** @description Calls left in the current 60 s window */
+          'RateLimit-Remaining'?: number;
+          /** @description Whole seconds until one more call frees up (0: none in the window) */
+          'RateLimit-Reset'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -4824,17 +6156,29 @@ export interface operations {
       /** @description Invalid fields, each listed */
       422: {
         headers: {
+          /** @description The most calls of this counter in any 60 s window */
+          'RateLimit-Limit'?: number;
+          /** @description Calls left in the current 60 s window */
+          'RateLimit-Remaining'?: number;
+          /** @description Whole seconds until one more call frees up (0: none in the window) */
+          'RateLimit-Reset'?: number;
           [name: string]: unknown;
         };
         content: {
           'text/html; charset=utf-8': string;
         };
       };
-      /** @description Rate limit exceeded (code rate_limited). Limits (any 60 s window): 120 a minute per client IP, the hosted checkout routes together (RATE_LIMIT_CHECKOUT_PER_MINUTE). No RateLimit-* headers are sent: Retry-After says when a slot frees. */
+      /** @description Rate limit exceeded (code rate_limited). Limits (any 60 s window): 120 a minute per client IP, the hosted checkout routes together (RATE_LIMIT_CHECKOUT_PER_MINUTE). Retry-After and RateLimit-Reset say when a slot frees. */
       429: {
         headers: {
           /** @description Whole seconds until a request would pass (a rate window is 60 s; a conflict asks for a few) */
           'Retry-After': number;
+          /** @description The most calls of this counter in any 60 s window */
+          'RateLimit-Limit': number;
+          /** @description Calls left in the current 60 s window */
+          'RateLimit-Remaining': number;
+          /** @description Whole seconds until one more call frees up (0: none in the window) */
+          'RateLimit-Reset': number;
           [name: string]: unknown;
         };
         content: {
@@ -4844,6 +6188,12 @@ export interface operations {
       /** @description Unexpected failure: a page asking to try again */
       500: {
         headers: {
+          /** @description The most calls of this counter in any 60 s window */
+          'RateLimit-Limit'?: number;
+          /** @description Calls left in the current 60 s window */
+          'RateLimit-Remaining'?: number;
+          /** @description Whole seconds until one more call frees up (0: none in the window) */
+          'RateLimit-Reset'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -4853,6 +6203,12 @@ export interface operations {
       /** @description The payment provider failed; nothing was created */
       502: {
         headers: {
+          /** @description The most calls of this counter in any 60 s window */
+          'RateLimit-Limit'?: number;
+          /** @description Calls left in the current 60 s window */
+          'RateLimit-Remaining'?: number;
+          /** @description Whole seconds until one more call frees up (0: none in the window) */
+          'RateLimit-Reset'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -4864,6 +6220,12 @@ export interface operations {
         headers: {
           /** @description Whole seconds until a request would pass (a rate window is 60 s; a conflict asks for a few) */
           'Retry-After'?: number;
+          /** @description The most calls of this counter in any 60 s window */
+          'RateLimit-Limit'?: number;
+          /** @description Calls left in the current 60 s window */
+          'RateLimit-Remaining'?: number;
+          /** @description Whole seconds until one more call frees up (0: none in the window) */
+          'RateLimit-Reset'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -4889,6 +6251,12 @@ export interface operations {
       /** @description HTML page */
       200: {
         headers: {
+          /** @description The most calls of this counter in any 60 s window */
+          'RateLimit-Limit'?: number;
+          /** @description Calls left in the current 60 s window */
+          'RateLimit-Remaining'?: number;
+          /** @description Whole seconds until one more call frees up (0: none in the window) */
+          'RateLimit-Reset'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -4908,6 +6276,12 @@ export interface operations {
       /** @description Malformed request: a malformed path parameter (code invalid_path_parameter); or a business rule refused it */
       400: {
         headers: {
+          /** @description The most calls of this counter in any 60 s window */
+          'RateLimit-Limit'?: number;
+          /** @description Calls left in the current 60 s window */
+          'RateLimit-Remaining'?: number;
+          /** @description Whole seconds until one more call frees up (0: none in the window) */
+          'RateLimit-Reset'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -4917,6 +6291,12 @@ export interface operations {
       /** @description Unknown checkout or wrong link */
       404: {
         headers: {
+          /** @description The most calls of this counter in any 60 s window */
+          'RateLimit-Limit'?: number;
+          /** @description Calls left in the current 60 s window */
+          'RateLimit-Remaining'?: number;
+          /** @description Whole seconds until one more call frees up (0: none in the window) */
+          'RateLimit-Reset'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -4926,6 +6306,12 @@ export interface operations {
       /** @description Abandoned: not paid within CHECKOUT_TTL */
       410: {
         headers: {
+          /** @description The most calls of this counter in any 60 s window */
+          'RateLimit-Limit'?: number;
+          /** @description Calls left in the current 60 s window */
+          'RateLimit-Remaining'?: number;
+          /** @description Whole seconds until one more call frees up (0: none in the window) */
+          'RateLimit-Reset'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -4935,6 +6321,12 @@ export interface operations {
       /** @description The request body is larger than 1 MB (code payload_too_large) */
       413: {
         headers: {
+          /** @description The most calls of this counter in any 60 s window */
+          'RateLimit-Limit'?: number;
+          /** @description Calls left in the current 60 s window */
+          'RateLimit-Remaining'?: number;
+          /** @description Whole seconds until one more call frees up (0: none in the window) */
+          'RateLimit-Reset'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -4944,17 +6336,29 @@ export interface operations {
       /** @description Invalid fields: a page listing them */
       422: {
         headers: {
+          /** @description The most calls of this counter in any 60 s window */
+          'RateLimit-Limit'?: number;
+          /** @description Calls left in the current 60 s window */
+          'RateLimit-Remaining'?: number;
+          /** @description Whole seconds until one more call frees up (0: none in the window) */
+          'RateLimit-Reset'?: number;
           [name: string]: unknown;
         };
         content: {
           'text/html; charset=utf-8': string;
         };
       };
-      /** @description Rate limit exceeded (code rate_limited). Limits (any 60 s window): 120 a minute per client IP, the hosted checkout routes together (RATE_LIMIT_CHECKOUT_PER_MINUTE). No RateLimit-* headers are sent: Retry-After says when a slot frees. */
+      /** @description Rate limit exceeded (code rate_limited). Limits (any 60 s window): 120 a minute per client IP, the hosted checkout routes together (RATE_LIMIT_CHECKOUT_PER_MINUTE). Retry-After and RateLimit-Reset say when a slot frees. */
       429: {
         headers: {
           /** @description Whole seconds until a request would pass (a rate window is 60 s; a conflict asks for a few) */
           'Retry-After': number;
+          /** @description The most calls of this counter in any 60 s window */
+          'RateLimit-Limit': number;
+          /** @description Calls left in the current 60 s window */
+          'RateLimit-Remaining': number;
+          /** @description Whole seconds until one more call frees up (0: none in the window) */
+          'RateLimit-Reset': number;
           [name: string]: unknown;
         };
         content: {
@@ -4964,6 +6368,12 @@ export interface operations {
       /** @description Unexpected failure: a page asking to try again */
       500: {
         headers: {
+          /** @description The most calls of this counter in any 60 s window */
+          'RateLimit-Limit'?: number;
+          /** @description Calls left in the current 60 s window */
+          'RateLimit-Remaining'?: number;
+          /** @description Whole seconds until one more call frees up (0: none in the window) */
+          'RateLimit-Reset'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -4975,6 +6385,12 @@ export interface operations {
         headers: {
           /** @description Whole seconds until a request would pass (a rate window is 60 s; a conflict asks for a few) */
           'Retry-After'?: number;
+          /** @description The most calls of this counter in any 60 s window */
+          'RateLimit-Limit'?: number;
+          /** @description Calls left in the current 60 s window */
+          'RateLimit-Remaining'?: number;
+          /** @description Whole seconds until one more call frees up (0: none in the window) */
+          'RateLimit-Reset'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -5018,6 +6434,12 @@ export interface operations {
         headers: {
           /** @description Where the browser goes next (with GET) */
           Location?: string;
+          /** @description The most calls of this counter in any 60 s window */
+          'RateLimit-Limit'?: number;
+          /** @description Calls left in the current 60 s window */
+          'RateLimit-Remaining'?: number;
+          /** @description Whole seconds until one more call frees up (0: none in the window) */
+          'RateLimit-Reset'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -5031,6 +6453,12 @@ export interface operations {
       /** @description Declined, or the card is no longer enabled for the account */
       400: {
         headers: {
+          /** @description The most calls of this counter in any 60 s window */
+          'RateLimit-Limit'?: number;
+          /** @description Calls left in the current 60 s window */
+          'RateLimit-Remaining'?: number;
+          /** @description Whole seconds until one more call frees up (0: none in the window) */
+          'RateLimit-Reset'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -5040,6 +6468,12 @@ export interface operations {
       /** @description The form’s token does not match the page’s cookie (reload the page) */
       403: {
         headers: {
+          /** @description The most calls of this counter in any 60 s window */
+          'RateLimit-Limit'?: number;
+          /** @description Calls left in the current 60 s window */
+          'RateLimit-Remaining'?: number;
+          /** @description Whole seconds until one more call frees up (0: none in the window) */
+          'RateLimit-Reset'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -5049,6 +6483,12 @@ export interface operations {
       /** @description Unknown checkout or wrong link */
       404: {
         headers: {
+          /** @description The most calls of this counter in any 60 s window */
+          'RateLimit-Limit'?: number;
+          /** @description Calls left in the current 60 s window */
+          'RateLimit-Remaining'?: number;
+          /** @description Whole seconds until one more call frees up (0: none in the window) */
+          'RateLimit-Reset'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -5058,6 +6498,12 @@ export interface operations {
       /** @description Already paid */
       409: {
         headers: {
+          /** @description The most calls of this counter in any 60 s window */
+          'RateLimit-Limit'?: number;
+          /** @description Calls left in the current 60 s window */
+          'RateLimit-Remaining'?: number;
+          /** @description Whole seconds until one more call frees up (0: none in the window) */
+          'RateLimit-Reset'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -5067,6 +6513,12 @@ export interface operations {
       /** @description Abandoned */
       410: {
         headers: {
+          /** @description The most calls of this counter in any 60 s window */
+          'RateLimit-Limit'?: number;
+          /** @description Calls left in the current 60 s window */
+          'RateLimit-Remaining'?: number;
+          /** @description Whole seconds until one more call frees up (0: none in the window) */
+          'RateLimit-Reset'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -5076,6 +6528,12 @@ export interface operations {
       /** @description The request body is larger than 1 MB (code payload_too_large) */
       413: {
         headers: {
+          /** @description The most calls of this counter in any 60 s window */
+          'RateLimit-Limit'?: number;
+          /** @description Calls left in the current 60 s window */
+          'RateLimit-Remaining'?: number;
+          /** @description Whole seconds until one more call frees up (0: none in the window) */
+          'RateLimit-Reset'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -5085,17 +6543,29 @@ export interface operations {
       /** @description Invalid card fields */
       422: {
         headers: {
+          /** @description The most calls of this counter in any 60 s window */
+          'RateLimit-Limit'?: number;
+          /** @description Calls left in the current 60 s window */
+          'RateLimit-Remaining'?: number;
+          /** @description Whole seconds until one more call frees up (0: none in the window) */
+          'RateLimit-Reset'?: number;
           [name: string]: unknown;
         };
         content: {
           'text/html; charset=utf-8': string;
         };
       };
-      /** @description Rate limit exceeded (code rate_limited). Limits (any 60 s window): 120 a minute per client IP, the hosted checkout routes together (RATE_LIMIT_CHECKOUT_PER_MINUTE). No RateLimit-* headers are sent: Retry-After says when a slot frees. */
+      /** @description Rate limit exceeded (code rate_limited). Limits (any 60 s window): 120 a minute per client IP, the hosted checkout routes together (RATE_LIMIT_CHECKOUT_PER_MINUTE). Retry-After and RateLimit-Reset say when a slot frees. */
       429: {
         headers: {
           /** @description Whole seconds until a request would pass (a rate window is 60 s; a conflict asks for a few) */
           'Retry-After': number;
+          /** @description The most calls of this counter in any 60 s window */
+          'RateLimit-Limit': number;
+          /** @description Calls left in the current 60 s window */
+          'RateLimit-Remaining': number;
+          /** @description Whole seconds until one more call frees up (0: none in the window) */
+          'RateLimit-Reset': number;
           [name: string]: unknown;
         };
         content: {
@@ -5105,6 +6575,12 @@ export interface operations {
       /** @description Unexpected failure: a page asking to try again */
       500: {
         headers: {
+          /** @description The most calls of this counter in any 60 s window */
+          'RateLimit-Limit'?: number;
+          /** @description Calls left in the current 60 s window */
+          'RateLimit-Remaining'?: number;
+          /** @description Whole seconds until one more call frees up (0: none in the window) */
+          'RateLimit-Reset'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -5114,6 +6590,12 @@ export interface operations {
       /** @description The processor did not answer: the checkout is UNKNOWN until it does */
       502: {
         headers: {
+          /** @description The most calls of this counter in any 60 s window */
+          'RateLimit-Limit'?: number;
+          /** @description Calls left in the current 60 s window */
+          'RateLimit-Remaining'?: number;
+          /** @description Whole seconds until one more call frees up (0: none in the window) */
+          'RateLimit-Reset'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -5125,6 +6607,12 @@ export interface operations {
         headers: {
           /** @description Whole seconds until a request would pass (a rate window is 60 s; a conflict asks for a few) */
           'Retry-After'?: number;
+          /** @description The most calls of this counter in any 60 s window */
+          'RateLimit-Limit'?: number;
+          /** @description Calls left in the current 60 s window */
+          'RateLimit-Remaining'?: number;
+          /** @description Whole seconds until one more call frees up (0: none in the window) */
+          'RateLimit-Reset'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -5150,6 +6638,12 @@ export interface operations {
       /** @description The status */
       200: {
         headers: {
+          /** @description The most calls of this counter in any 60 s window */
+          'RateLimit-Limit'?: number;
+          /** @description Calls left in the current 60 s window */
+          'RateLimit-Remaining'?: number;
+          /** @description Whole seconds until one more call frees up (0: none in the window) */
+          'RateLimit-Reset'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -5165,6 +6659,12 @@ export interface operations {
       /** @description Malformed request: a malformed path parameter (code invalid_path_parameter); or a business rule refused it */
       400: {
         headers: {
+          /** @description The most calls of this counter in any 60 s window */
+          'RateLimit-Limit'?: number;
+          /** @description Calls left in the current 60 s window */
+          'RateLimit-Remaining'?: number;
+          /** @description Whole seconds until one more call frees up (0: none in the window) */
+          'RateLimit-Reset'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -5174,6 +6674,12 @@ export interface operations {
       /** @description Unknown checkout or wrong link */
       404: {
         headers: {
+          /** @description The most calls of this counter in any 60 s window */
+          'RateLimit-Limit'?: number;
+          /** @description Calls left in the current 60 s window */
+          'RateLimit-Remaining'?: number;
+          /** @description Whole seconds until one more call frees up (0: none in the window) */
+          'RateLimit-Reset'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -5188,6 +6694,12 @@ export interface operations {
       /** @description The request body is larger than 1 MB (code payload_too_large) */
       413: {
         headers: {
+          /** @description The most calls of this counter in any 60 s window */
+          'RateLimit-Limit'?: number;
+          /** @description Calls left in the current 60 s window */
+          'RateLimit-Remaining'?: number;
+          /** @description Whole seconds until one more call frees up (0: none in the window) */
+          'RateLimit-Reset'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -5197,17 +6709,29 @@ export interface operations {
       /** @description Invalid fields: a map of field → messages */
       422: {
         headers: {
+          /** @description The most calls of this counter in any 60 s window */
+          'RateLimit-Limit'?: number;
+          /** @description Calls left in the current 60 s window */
+          'RateLimit-Remaining'?: number;
+          /** @description Whole seconds until one more call frees up (0: none in the window) */
+          'RateLimit-Reset'?: number;
           [name: string]: unknown;
         };
         content: {
           'application/json': components['schemas']['ValidationError'];
         };
       };
-      /** @description Rate limit exceeded (code rate_limited). Limits (any 60 s window): 120 a minute per client IP, the hosted checkout routes together (RATE_LIMIT_CHECKOUT_PER_MINUTE). No RateLimit-* headers are sent: Retry-After says when a slot frees. */
+      /** @description Rate limit exceeded (code rate_limited). Limits (any 60 s window): 120 a minute per client IP, the hosted checkout routes together (RATE_LIMIT_CHECKOUT_PER_MINUTE). Retry-After and RateLimit-Reset say when a slot frees. */
       429: {
         headers: {
           /** @description Whole seconds until a request would pass (a rate window is 60 s; a conflict asks for a few) */
           'Retry-After': number;
+          /** @description The most calls of this counter in any 60 s window */
+          'RateLimit-Limit': number;
+          /** @description Calls left in the current 60 s window */
+          'RateLimit-Remaining': number;
+          /** @description Whole seconds until one more call frees up (0: none in the window) */
+          'RateLimit-Reset': number;
           [name: string]: unknown;
         };
         content: {
@@ -5217,6 +6741,12 @@ export interface operations {
       /** @description Unexpected failure; safe to retry with the same Idempotency-Key */
       500: {
         headers: {
+          /** @description The most calls of this counter in any 60 s window */
+          'RateLimit-Limit'?: number;
+          /** @description Calls left in the current 60 s window */
+          'RateLimit-Remaining'?: number;
+          /** @description Whole seconds until one more call frees up (0: none in the window) */
+          'RateLimit-Reset'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -5228,6 +6758,12 @@ export interface operations {
         headers: {
           /** @description Whole seconds until a request would pass (a rate window is 60 s; a conflict asks for a few) */
           'Retry-After'?: number;
+          /** @description The most calls of this counter in any 60 s window */
+          'RateLimit-Limit'?: number;
+          /** @description Calls left in the current 60 s window */
+          'RateLimit-Remaining'?: number;
+          /** @description Whole seconds until one more call frees up (0: none in the window) */
+          'RateLimit-Reset'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -5251,6 +6787,12 @@ export interface operations {
       /** @description The checkout */
       200: {
         headers: {
+          /** @description The most calls of this counter in any 60 s window */
+          'RateLimit-Limit'?: number;
+          /** @description Calls left in the current 60 s window */
+          'RateLimit-Remaining'?: number;
+          /** @description Whole seconds until one more call frees up (0: none in the window) */
+          'RateLimit-Reset'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -5284,6 +6826,12 @@ export interface operations {
       /** @description Malformed request: a malformed path parameter (code invalid_path_parameter); or a business rule refused it */
       400: {
         headers: {
+          /** @description The most calls of this counter in any 60 s window */
+          'RateLimit-Limit'?: number;
+          /** @description Calls left in the current 60 s window */
+          'RateLimit-Remaining'?: number;
+          /** @description Whole seconds until one more call frees up (0: none in the window) */
+          'RateLimit-Reset'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -5293,6 +6841,12 @@ export interface operations {
       /** @description Missing, invalid, expired or revoked credentials */
       401: {
         headers: {
+          /** @description The most calls of this counter in any 60 s window */
+          'RateLimit-Limit'?: number;
+          /** @description Calls left in the current 60 s window */
+          'RateLimit-Remaining'?: number;
+          /** @description Whole seconds until one more call frees up (0: none in the window) */
+          'RateLimit-Reset'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -5302,6 +6856,12 @@ export interface operations {
       /** @description Unknown, or of another account */
       404: {
         headers: {
+          /** @description The most calls of this counter in any 60 s window */
+          'RateLimit-Limit'?: number;
+          /** @description Calls left in the current 60 s window */
+          'RateLimit-Remaining'?: number;
+          /** @description Whole seconds until one more call frees up (0: none in the window) */
+          'RateLimit-Reset'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -5316,6 +6876,12 @@ export interface operations {
       /** @description The request body is larger than 1 MB (code payload_too_large) */
       413: {
         headers: {
+          /** @description The most calls of this counter in any 60 s window */
+          'RateLimit-Limit'?: number;
+          /** @description Calls left in the current 60 s window */
+          'RateLimit-Remaining'?: number;
+          /** @description Whole seconds until one more call frees up (0: none in the window) */
+          'RateLimit-Reset'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -5325,17 +6891,29 @@ export interface operations {
       /** @description Invalid fields: a map of field → messages */
       422: {
         headers: {
+          /** @description The most calls of this counter in any 60 s window */
+          'RateLimit-Limit'?: number;
+          /** @description Calls left in the current 60 s window */
+          'RateLimit-Remaining'?: number;
+          /** @description Whole seconds until one more call frees up (0: none in the window) */
+          'RateLimit-Reset'?: number;
           [name: string]: unknown;
         };
         content: {
           'application/json': components['schemas']['ValidationError'];
         };
       };
-      /** @description Rate limit exceeded (code rate_limited). Limits (any 60 s window): 60 a minute per account (RATE_LIMIT_ACCOUNT_PER_MINUTE); 60 a minute per client IP, calls with a missing, invalid, expired or revoked token (RATE_LIMIT_UNAUTHENTICATED_PER_MINUTE). No RateLimit-* headers are sent: Retry-After says when a slot frees. */
+      /** @description Rate limit exceeded (code rate_limited). Limits (any 60 s window): 60 a minute per account (RATE_LIMIT_ACCOUNT_PER_MINUTE); 60 a minute per client IP, calls with a missing, invalid, expired or revoked token (RATE_LIMIT_UNAUTHENTICATED_PER_MINUTE). Retry-After and RateLimit-Reset say when a slot frees. */
       429: {
         headers: {
           /** @description Whole seconds until a request would pass (a rate window is 60 s; a conflict asks for a few) */
           'Retry-After': number;
+          /** @description The most calls of this counter in any 60 s window */
+          'RateLimit-Limit': number;
+          /** @description Calls left in the current 60 s window */
+          'RateLimit-Remaining': number;
+          /** @description Whole seconds until one more call frees up (0: none in the window) */
+          'RateLimit-Reset': number;
           [name: string]: unknown;
         };
         content: {
@@ -5345,6 +6923,12 @@ export interface operations {
       /** @description Unexpected failure; safe to retry with the same Idempotency-Key */
       500: {
         headers: {
+          /** @description The most calls of this counter in any 60 s window */
+          'RateLimit-Limit'?: number;
+          /** @description Calls left in the current 60 s window */
+          'RateLimit-Remaining'?: number;
+          /** @description Whole seconds until one more call frees up (0: none in the window) */
+          'RateLimit-Reset'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -5356,6 +6940,12 @@ export interface operations {
         headers: {
           /** @description Whole seconds until a request would pass (a rate window is 60 s; a conflict asks for a few) */
           'Retry-After'?: number;
+          /** @description The most calls of this counter in any 60 s window */
+          'RateLimit-Limit'?: number;
+          /** @description Calls left in the current 60 s window */
+          'RateLimit-Remaining'?: number;
+          /** @description Whole seconds until one more call frees up (0: none in the window) */
+          'RateLimit-Reset'?: number;
           [name: string]: unknown;
         };
         content: {
