@@ -1,6 +1,6 @@
-import { toSVG } from 'bwip-js/node';
 import { parseAmountToCents } from '../money';
 import { barcodeFromDigitable, formatDigitableLine } from './barcode';
+import { itfSvg } from './itf-svg';
 
 /** What the printable boleto page shows. Every text is escaped when rendered. */
 export type BoletoPage = {
@@ -19,12 +19,6 @@ export type BoletoPage = {
   barcode: string;
   instructions?: string;
 };
-
-/**
- * bwip-js height (millimetres at its natural scale) chosen so that the SVG, stretched to FEBRABAN's
- * 103 mm barcode width by the page CSS, has bars about 13 mm tall.
- */
-const BARCODE_HEIGHT = 18;
 
 const HTML_ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
 
@@ -49,7 +43,7 @@ function formatDate(date: string): string {
 
 /** The Interleaved 2 of 5 barcode of the 44 digits as an inline SVG (bars only, no human-readable text). */
 function barcodeSvg(barcode: string): string {
-  return toSVG({ bcid: 'interleaved2of5', text: barcode, height: BARCODE_HEIGHT, includetext: false });
+  return itfSvg(barcode);
 }
 
 const STYLE = `
