@@ -1,106 +1,85 @@
 import { describe, expect, it } from 'vitest';
 import { CepUnavailableError } from '../../../shared/cep/port';
-import { isNotFound, publicCepLookup } from '../../../shared/cep/public';
+import { CEP_SERVICES, type Fetch, publicCepLookup } from '../../../shared/cep/public';
 
-type Search = NonNullable<Parameters<typeof publicCepLookup>[1]>;
-type SearchOptions = Parameters<Search>[1];
+type Reply = { status: number; body: unknown } | 'network-error' | 'hang';
 
-/** cep-promise's rejection: a CepPromiseError with one entry per service in `errors`. */
-function cepPromiseError(messages: string[]): Error & { errors: { message: string; service: string }[] } {
-  return Object.assign(new Error('Todos os serviços de CEP retornaram erro.'), {
-    errors: messages.map((message, i) => ({ message, service: ['brasilapi', 'viacep', 'widenet'][i] ?? 'other' })),
-  });
-}
-
-function fakeSearch(outcome: () => ReturnType<Search>): { search: Search; calls: { cep: string; options: SearchOptions }[] } {
-  const calls: { cep: string; options: SearchOptions }[] = [];
-  const search: Search = (cep, options) => {
-    calls.push({ cep, options });
-    return outcome();
+/** A fetch that answers each service (by host) as told, recording the URLs asked and whether they were cancelled. */
+function fakeFetch(replies: { brasilapi: Reply; viacep: Reply; widenet: Reply }): { fetcher: Fetch; asked: string[]; aborted: string[] } {
+  const asked: string[] = [];
+  const aborted: string[] = [];
+  const fetcher: Fetch = (url, init) => {
+    asked.push(url);
+    const host = new URL(url).hostname;
+    const reply = host.includes('brasilapi') ? replies.brasilapi : host.includes('viacep') ? replies.viacep : replies.widenet;
+    init.signal.addEventListener('abort', () => aborted.push(url));
+    if (reply === 'network-error') return Promise.reject(new TypeError('fetch failed'));
+    if (reply === 'hang') return new Promise((_, reject) => init.signal.addEventListener('abort', () => reject(init.signal.reason)));
+    return Promise.resolve(new Response(JSON.stringify(reply.body), { status: reply.status, headers: { 'content-type': 'application/json' } }));
   };
-  return { search, calls };
+  return { fetcher, asked, aborted };
 }
 
-const PAULISTA = { cep: '01310-100', state: 'SP', city: 'São Paulo', neighborhood: 'Bela Vista', street: 'Avenida Paulista' };
+const BRASILAPI_PAULISTA = { cep: '01310100', state: 'SP', city: 'São Paulo', neighborhood: 'Bela Vista', street: 'Avenida Paulista', service: 'x' };
+const VIACEP_PAULISTA = { cep: '01310-100', logradouro: 'Avenida Paulista', bairro: 'Bela Vista', localidade: 'São Paulo', uf: 'SP' };
+const WIDENET_PAULISTA = { status: 200, ok: true, code: '01310-100', state: 'SP', city: 'São Paulo', district: 'Bela Vista', address: 'Avenida Paulista' };
+const PAULISTA = { zipcode: '01310100', state: 'SP', city: 'São Paulo', district: 'Bela Vista', street: 'Avenida Paulista' };
 
-describe('publicCepLookup', () => {
-  it('maps the service answer: neighborhood to district, cep without the hyphen', async () => {
-    const { search } = fakeSearch(() => Promise.resolve(PAULISTA));
-    await expect(publicCepLookup(3000, search).lookup('01310100')).resolves.toEqual({
-      zipcode: '01310100',
-      state: 'SP',
-      city: 'São Paulo',
-      district: 'Bela Vista',
-      street: 'Avenida Paulista',
+describe('publicCepLookup (fetch, the public services at once)', () => {
+  it("maps each service's answer to the same address", async () => {
+    for (const replies of [
+      { brasilapi: { status: 200, body: BRASILAPI_PAULISTA }, viacep: 'hang', widenet: 'hang' },
+      { brasilapi: 'hang', viacep: { status: 200, body: VIACEP_PAULISTA }, widenet: 'hang' },
+      { brasilapi: 'hang', viacep: 'hang', widenet: { status: 200, body: WIDENET_PAULISTA } },
+    ] as const) {
+      const { fetcher } = fakeFetch(replies);
+      await expect(publicCepLookup(3000, fetcher).lookup('01310100')).resolves.toEqual(PAULISTA);
+    }
+  });
+
+  it('asks every service for the CEP, takes the first address and cancels the rest', async () => {
+    const { fetcher, asked, aborted } = fakeFetch({ brasilapi: 'hang', viacep: { status: 200, body: VIACEP_PAULISTA }, widenet: 'hang' });
+    await publicCepLookup(3000, fetcher).lookup('01310100');
+    expect(asked.sort()).toEqual(CEP_SERVICES.map((s) => s.url('01310100')).sort());
+    expect(asked).toContain('https://cdn.apicep.com/file/apicep/01310-100.json');
+    expect(aborted).toHaveLength(3);
+  });
+
+  it('answers null only when every service says the CEP does not exist', async () => {
+    const { fetcher } = fakeFetch({
+      brasilapi: { status: 404, body: {} },
+      viacep: { status: 200, body: { erro: true } },
+      widenet: { status: 200, body: { status: 404 } },
     });
+    await expect(publicCepLookup(3000, fetcher).lookup('99999999')).resolves.toBeNull();
   });
 
-  it('passes the CEP and the configured timeout to the search', async () => {
-    const { search, calls } = fakeSearch(() => Promise.resolve(PAULISTA));
-    await publicCepLookup(1234, search).lookup('01310100');
-    expect(calls).toHaveLength(1);
-    expect(calls[0]?.cep).toBe('01310100');
-    expect(calls[0]?.options.timeout).toBe(1234);
-    expect(calls[0]?.options.providers.length).toBeGreaterThan(0);
-  });
-
-  it('answers null when every service says the CEP does not exist', async () => {
-    const { search } = fakeSearch(() =>
-      Promise.reject(cepPromiseError(['CEP NAO encontrado', 'CEP não encontrado na base do ViaCEP.', 'CEP não encontrado na base do WideNet.'])),
-    );
-    await expect(publicCepLookup(3000, search).lookup('99999999')).resolves.toBeNull();
-  });
-
-  it('throws CepUnavailableError when the services timed out or could not be reached', async () => {
-    const { search } = fakeSearch(() =>
-      Promise.reject(cepPromiseError(['network timeout at: https://brasilapi.com.br', 'Erro ao se conectar com o serviço ViaCEP.'])),
-    );
-    await expect(publicCepLookup(3000, search).lookup('01310100')).rejects.toBeInstanceOf(CepUnavailableError);
-  });
-
-  it('throws CepUnavailableError when one service says not found and another is down', async () => {
-    const { search } = fakeSearch(() =>
-      Promise.reject(cepPromiseError(['CEP não encontrado na base do ViaCEP.', 'Erro ao se conectar com o serviço WideNet.'])),
-    );
-    await expect(publicCepLookup(3000, search).lookup('01310100')).rejects.toBeInstanceOf(CepUnavailableError);
-  });
-
-  it('throws CepUnavailableError carrying the message when the rejection has no errors array', async () => {
-    const { search } = fakeSearch(() => Promise.reject(new Error('socket hang up')));
-    const failure = await publicCepLookup(3000, search)
+  it('throws CepUnavailableError when one says not found and another is down (the CEP may exist)', async () => {
+    const { fetcher } = fakeFetch({ brasilapi: { status: 404, body: {} }, viacep: 'network-error', widenet: { status: 503, body: {} } });
+    const failure = await publicCepLookup(3000, fetcher)
       .lookup('01310100')
       .catch((err: unknown) => err);
     expect(failure).toBeInstanceOf(CepUnavailableError);
-    expect((failure as Error).message).toContain('socket hang up');
+    expect((failure as Error).message).toMatch(/ViaCEP: fetch failed/);
+    expect((failure as Error).message).toMatch(/WideNet: HTTP 503/);
   });
 
-  it('throws CepUnavailableError when the rejection is not even an Error', async () => {
-    const { search } = fakeSearch(() => Promise.reject('boom'));
-    await expect(publicCepLookup(3000, search).lookup('01310100')).rejects.toBeInstanceOf(CepUnavailableError);
-  });
-});
-
-describe('isNotFound', () => {
-  it('is true when every message says not found (Portuguese, with or without the tilde, or English)', () => {
-    expect(isNotFound(cepPromiseError(['CEP NAO encontrado']))).toBe(true);
-    expect(isNotFound(cepPromiseError(['CEP não encontrado na base do ViaCEP.', 'CEP não encontrado na base do BrasilAPI.']))).toBe(true);
-    expect(isNotFound(cepPromiseError(['CEP not found']))).toBe(true);
+  it('throws CepUnavailableError past the time limit, having cancelled every request', async () => {
+    const { fetcher, aborted } = fakeFetch({ brasilapi: 'hang', viacep: 'hang', widenet: 'hang' });
+    const failure = await publicCepLookup(50, fetcher)
+      .lookup('01310100')
+      .catch((err: unknown) => err);
+    expect(failure).toBeInstanceOf(CepUnavailableError);
+    expect((failure as Error).message).toContain('timed out after 50 ms');
+    expect(aborted).toHaveLength(3);
   });
 
-  it('is false when a message is about the connection or a timeout', () => {
-    expect(isNotFound(cepPromiseError(['Erro ao se conectar com o serviço ViaCEP.']))).toBe(false);
-    expect(isNotFound(cepPromiseError(['CEP não encontrado na base do ViaCEP.', 'network timeout']))).toBe(false);
-  });
-
-  it('is false without a non-empty errors array', () => {
-    expect(isNotFound(cepPromiseError([]))).toBe(false);
-    expect(isNotFound(new Error('CEP não encontrado'))).toBe(false);
-    expect(isNotFound({ errors: 'CEP não encontrado' })).toBe(false);
-    expect(isNotFound(undefined)).toBe(false);
-    expect(isNotFound(null)).toBe(false);
-  });
-
-  it('is false when an entry has no message', () => {
-    expect(isNotFound({ errors: [{ message: 'CEP não encontrado' }, {}] })).toBe(false);
+  it('does not take an answer without state or city as an address', async () => {
+    const { fetcher } = fakeFetch({
+      brasilapi: { status: 200, body: { cep: '01310100' } },
+      viacep: { status: 200, body: '<html>' },
+      widenet: { status: 404, body: {} },
+    });
+    await expect(publicCepLookup(3000, fetcher).lookup('01310100')).rejects.toBeInstanceOf(CepUnavailableError);
   });
 });
