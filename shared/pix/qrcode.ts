@@ -22,18 +22,23 @@ function chunk(type: string, data: Buffer): Buffer {
  * well under a millisecond (the general renderer drew 300×300 RGBA pixels: tens of ms per answer).
  */
 export function qrMatrixPng(modules: { size: number; data: Uint8Array }, scale: number): Buffer {
-  const side = (modules.size + 2 * QUIET_ZONE) * scale;
+  const across = modules.size + 2 * QUIET_ZONE;
+  const side = across * scale;
   const rowBytes = Math.ceil(side / 8);
-  const raw = Buffer.alloc((rowBytes + 1) * side, 0);
-  for (let y = 0; y < side; y += 1) {
-    const row = raw.subarray(y * (rowBytes + 1) + 1, (y + 1) * (rowBytes + 1));
-    const my = Math.floor(y / scale) - QUIET_ZONE;
-    for (let x = 0; x < side; x += 1) {
-      const mx = Math.floor(x / scale) - QUIET_ZONE;
-      const dark = my >= 0 && my < modules.size && mx >= 0 && mx < modules.size && modules.data[my * modules.size + mx] === 1;
-      // In 1-bit grayscale, 1 is white: set the bit for every light pixel.
-      if (!dark) row[x >> 3] = (row[x >> 3] ?? 0) | (0x80 >> (x & 7));
+  const stride = rowBytes + 1; // each scanline starts with its filter byte (0: none)
+  const raw = Buffer.alloc(stride * side, 0);
+  for (let my = 0; my < across; my += 1) {
+    // One scanline per module row, copied `scale` times: the rows of a module are identical.
+    const first = raw.subarray(my * scale * stride + 1, (my * scale + 1) * stride);
+    const y = my - QUIET_ZONE;
+    for (let mx = 0; mx < across; mx += 1) {
+      const x = mx - QUIET_ZONE;
+      const dark = y >= 0 && y < modules.size && x >= 0 && x < modules.size && modules.data[y * modules.size + x] === 1;
+      if (dark) continue;
+      // In 1-bit grayscale, 1 is white: set the bits of every light pixel of this module.
+      for (let px = mx * scale; px < (mx + 1) * scale; px += 1) first[px >> 3] = (first[px >> 3] ?? 0) | (0x80 >> (px & 7));
     }
+    for (let copy = 1; copy < scale; copy += 1) first.copy(raw, (my * scale + copy) * stride + 1);
   }
   const header = Buffer.alloc(13);
   header.writeUInt32BE(side, 0);
