@@ -10,6 +10,9 @@ import { freePort } from '../test/support/free-port';
 import { runColdStart } from './cold-start';
 import { coldStartMarkdown } from './cold-start/section';
 import type { ColdStartReport } from './cold-start/types';
+import { runContention } from './contention';
+import { contentionMarkdown } from './contention/section';
+import type { ContentionReport } from './contention/types';
 import { budgetOf, measure } from './measure';
 import { paymentScenarios, preparePaymentFixtures } from './payment-scenarios';
 import { evaluateTargets, markdown, type Report, summarize } from './report';
@@ -27,10 +30,12 @@ export type BenchOptions = {
   /** The budget of the customer, charge, invoice and notification scenarios (at most the run's). */
   payments: { iterations: number; warmup: number };
   rateLimitNote: string;
-  /** Which sections run (`--only=round-trips` or `--only=cold-start`; both by default). */
-  sections: { roundTrips: boolean; coldStart: boolean };
+  /** Which sections run (`--only=round-trips`, `--only=cold-start` or `--only=contention`; all by default). */
+  sections: { roundTrips: boolean; coldStart: boolean; contention: boolean };
   /** Imports per bundle in the cold-start section. */
   coldStartRuns: number;
+  /** Notifications per run of the contention section (each run: one concurrency level, one account or 100). */
+  contentionNotifications: number;
 };
 
 function progress(line: string): void {
@@ -105,8 +110,14 @@ async function benchAgainst(stack: LocalStack, options: BenchOptions): Promise<R
   };
 }
 
-/** Starts the local stack in this process, measures the round trips, and always stops the stack. */
-async function roundTripBench(options: BenchOptions): Promise<Report> {
+type StackSections = { roundTrips?: Report; contention?: ContentionReport };
+
+function environmentOf(): ContentionReport['environment'] {
+  return { node: process.versions.node, platform: `${process.platform}-${process.arch}`, cpus: availableParallelism(), dynamodbLocal: dynamodbLocalVersion() };
+}
+
+/** Starts the local stack in this process, measures the round trips and then the contention (those asked for), and always stops the stack. */
+async function stackBench(options: BenchOptions): Promise<StackSections> {
   // Loaded here: a cold-start-only run needs none of the local stack.
   const { startLocalStack } = await import('../infra/local/stack');
   const [dynamodbPort, sqsPort] = [await freePort(), await freePort()];
@@ -124,7 +135,11 @@ async function roundTripBench(options: BenchOptions): Promise<Report> {
   process.once('SIGINT', onSignal);
   process.once('SIGTERM', onSignal);
   try {
-    return await benchAgainst(stack, options);
+    const roundTrips = options.sections.roundTrips ? await benchAgainst(stack, options) : undefined;
+    const contention = options.sections.contention
+      ? await runContention(getRuntime(), { notifications: options.contentionNotifications, progress, environment: environmentOf() })
+      : undefined;
+    return { ...(roundTrips ? { roundTrips } : {}), ...(contention ? { contention } : {}) };
   } finally {
     await stop();
     process.removeListener('SIGINT', onSignal);
@@ -137,7 +152,7 @@ function readIfPresent(file: string): string | undefined {
 }
 
 /** Writes this run's sections into bench/reports/latest.{md,json}, keeping the sections that did not run from the last report. */
-function writeReports(roundTrips: Report | undefined, coldStart: ColdStartReport | undefined): void {
+function writeReports(roundTrips: Report | undefined, coldStart: ColdStartReport | undefined, contention: ContentionReport | undefined): void {
   mkdirSync(REPORTS, { recursive: true });
   const mdFile = join(REPORTS, 'latest.md');
   const jsonFile = join(REPORTS, 'latest.json');
@@ -145,10 +160,12 @@ function writeReports(roundTrips: Report | undefined, coldStart: ColdStartReport
   const md = mergeMarkdown(readIfPresent(mdFile), {
     ...(roundTrips ? { roundTrips: markdown(roundTrips) } : {}),
     ...(coldStart ? { coldStart: coldStartMarkdown(coldStart) } : {}),
+    ...(contention ? { contention: contentionMarkdown(contention) } : {}),
   });
   const json = mergeJson(previousJson === undefined ? undefined : (JSON.parse(previousJson) as Record<string, unknown>), {
     ...(roundTrips ? { roundTrips } : {}),
     ...(coldStart ? { coldStart } : {}),
+    ...(contention ? { contention } : {}),
   });
   writeAtomically(mdFile, md);
   writeAtomically(jsonFile, `${JSON.stringify(json, null, 2)}\n`);
@@ -156,15 +173,17 @@ function writeReports(roundTrips: Report | undefined, coldStart: ColdStartReport
 
 /**
  * Runs the sections asked for, the cold start first (while the machine is otherwise idle, before
- * DynamoDB Local's JVM starts), writes bench/reports/latest.{md,json}, and answers whether every
- * target of the sections that ran passed.
+ * DynamoDB Local's JVM starts), then the round trips and the contention on one local stack, writes
+ * bench/reports/latest.{md,json}, and answers whether every target of the sections that ran passed
+ * (the contention section's: exactly-once credits and no answer other than 200 or 503).
  */
 export async function runBench(options: BenchOptions): Promise<boolean> {
   const coldStart = options.sections.coldStart ? await runColdStart({ root: ROOT, runs: options.coldStartRuns, progress }) : undefined;
-  const roundTrips = options.sections.roundTrips ? await roundTripBench(options) : undefined;
-  writeReports(roundTrips, coldStart);
+  const { roundTrips, contention } = options.sections.roundTrips || options.sections.contention ? await stackBench(options) : {};
+  writeReports(roundTrips, coldStart, contention);
   if (roundTrips) console.log(markdown(roundTrips));
   if (coldStart) console.log(coldStartMarkdown(coldStart));
+  if (contention) console.log(contentionMarkdown(contention));
   progress('wrote bench/reports/latest.md and bench/reports/latest.json');
-  return (roundTrips?.targets.every((target) => target.pass) ?? true) && (coldStart?.pass ?? true);
+  return (roundTrips?.targets.every((target) => target.pass) ?? true) && (coldStart?.pass ?? true) && (contention?.pass ?? true);
 }

@@ -52,7 +52,7 @@ const PROVIDER_IP = '203.0.113.7';
 type CallOptions = { params?: Record<string, string>; query?: string; body?: unknown; idempotencyKey?: string; headers?: Record<string, string> };
 
 /** Calls a route's handler as API Gateway would: the path filled from the template, the routeKey the template's. */
-function call(name: RouteName, account: Account | undefined, options: CallOptions = {}): Promise<Reply> {
+export function call(name: RouteName, account: Account | undefined, options: CallOptions = {}): Promise<Reply> {
   const route: AnyRoute = routes[name];
   const path = route.path.replace(/\{([A-Za-z0-9_]+)\}/g, (_, param: string) => encodeURIComponent(options.params?.[param] ?? ''));
   return callRoute({
@@ -72,7 +72,7 @@ function call(name: RouteName, account: Account | undefined, options: CallOption
   });
 }
 
-function json<T>(reply: Reply): T {
+export function json<T>(reply: Reply): T {
   return JSON.parse(reply.body) as T;
 }
 
@@ -103,7 +103,7 @@ function chargeBody(n: number) {
   return { amount: 100, quantity: 2, tax: 5, discount: 10, invoice_no: `BENCH-${n}-${randomUUID().slice(0, 8)}`, due_date: tomorrow(), item_name: 'Camiseta' };
 }
 
-function pixBody(n: number) {
+export function pixBody(n: number) {
   return { ...chargeBody(n), email: 'pagador@example.com', client: 'Maria Silva', document: '529.982.247-25' };
 }
 
@@ -125,14 +125,14 @@ function cardBody(n: number) {
   };
 }
 
-type Charge = { reference: string; txid?: string };
+export type Charge = { reference: string; txid?: string; total?: string };
 
 async function createCustomer(scenario: string, account: Account, n: number, idempotencyKey?: string): Promise<number> {
   const reply = expectStatus(scenario, await call('createCustomer', account, { body: customerBody(n), ...(idempotencyKey ? { idempotencyKey } : {}) }), 200);
   return json<{ customer: { id: number } }>(reply).customer.id;
 }
 
-async function createCharge(
+export async function createCharge(
   scenario: string,
   kind: 'createPix' | 'createBoleto' | 'createCard',
   account: Account,
@@ -142,6 +142,16 @@ async function createCharge(
   const reply = expectStatus(scenario, await call(kind, account, { body, idempotencyKey }), 200);
   if (reply.headers['idempotent-replayed']) throw new Error(`${scenario}: a fresh key was answered as a replay`);
   return json<{ invoice: Charge }>(reply).invoice;
+}
+
+/**
+ * Sends the simulated provider's signed `pix.paid` notification of one charge to the real notification
+ * handler, as the provider would (a fresh notification id, signed with the provider's credential now).
+ */
+export async function notifyPixPaid(txid: string, providerSecret: string, notificationId = `ntf_${randomUUID()}`): Promise<Reply> {
+  const body = JSON.stringify({ id: notificationId, type: 'pix.paid', txid });
+  const signature = signatureHeader(body, providerSecret, Math.floor(Date.now() / 1000));
+  return call('providerNotification', undefined, { params: { name: 'simulated' }, body, headers: { [SIMULATED_SIGNATURE_HEADER]: signature } });
 }
 
 /** One item's size, as DynamoDB counts it, and what writing and reading it costs. */
@@ -326,13 +336,7 @@ export function paymentScenarios(fx: PaymentFixtures, budget: Scenario['budget']
       run: async (i) => {
         const txid = fx.pendingTxids[i];
         if (!txid) throw new Error(`notification-pix-paid: no pending Pix charge for request ${i}`);
-        const body = JSON.stringify({ id: `ntf_${randomUUID()}`, type: 'pix.paid', txid });
-        const signature = signatureHeader(body, fx.providerSecret, Math.floor(Date.now() / 1000));
-        const reply = expectStatus(
-          'notification-pix-paid',
-          await call('providerNotification', undefined, { params: { name: 'simulated' }, body, headers: { [SIMULATED_SIGNATURE_HEADER]: signature } }),
-          200,
-        );
+        const reply = expectStatus('notification-pix-paid', await notifyPixPaid(txid, fx.providerSecret), 200);
         if (!json<{ applied: boolean }>(reply).applied) throw new Error('notification-pix-paid: the notification moved nothing');
       },
     }),

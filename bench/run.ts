@@ -6,8 +6,11 @@
  * and --payments-warmup=N (BENCH_PAYMENTS_ITERATIONS / BENCH_PAYMENTS_WARMUP), by default and at
  * most the run's own. The cold-start section (every function bundled as the CDK bundles it, imported
  * in fresh Node 22 processes) runs first: --cold-start-runs=N imports per bundle (default 7,
- * BENCH_COLD_START_RUNS). --only=cold-start or --only=round-trips (BENCH_ONLY) runs one section and
- * keeps the other's from the last report. Exit code 1 when a target fails.
+ * BENCH_COLD_START_RUNS). The contention section (payment confirmations per second for one account
+ * and for 100, at 1, 10, 50 and 100 concurrent notifications) runs last: --contention-notifications=N
+ * per run (default 200, BENCH_CONTENTION_NOTIFICATIONS). --only=cold-start, --only=round-trips or
+ * --only=contention (BENCH_ONLY) runs one section and keeps the others' from the last report. Exit
+ * code 1 when a target fails.
  *
  * The environment is set before any service module loads: the configuration is read once per
  * process and the logger reads its level when it is created, so the modules are imported after.
@@ -20,12 +23,12 @@ function option(name: string, fallback: number): number {
   const flag = process.argv.find((arg) => arg.startsWith(`--${name}=`));
   const raw = flag?.slice(name.length + 3) ?? process.env[`BENCH_${name.toUpperCase().replace(/-/g, '_')}`];
   const value = raw === undefined ? fallback : Number(raw);
-  if (!Number.isInteger(value) || value < 0 || ((name.endsWith('iterations') || name.endsWith('runs')) && value < 1))
+  if (!Number.isInteger(value) || value < 0 || ((name.endsWith('iterations') || name.endsWith('runs') || name.endsWith('notifications')) && value < 1))
     throw new Error(`--${name} must be a whole number (got ${raw})`);
   return value;
 }
 
-const SECTIONS = ['round-trips', 'cold-start'] as const;
+const SECTIONS = ['round-trips', 'cold-start', 'contention'] as const;
 
 /** --only=<section> (or BENCH_ONLY): run that section alone. */
 function onlySection(): (typeof SECTIONS)[number] | undefined {
@@ -37,8 +40,13 @@ function onlySection(): (typeof SECTIONS)[number] | undefined {
 }
 
 const only = onlySection();
-const sections = { roundTrips: only !== 'cold-start', coldStart: only !== 'round-trips' };
+const sections = {
+  roundTrips: only === undefined || only === 'round-trips',
+  coldStart: only === undefined || only === 'cold-start',
+  contention: only === undefined || only === 'contention',
+};
 const coldStartRuns = option('cold-start-runs', 7);
+const contentionNotifications = option('contention-notifications', 200);
 const iterations = option('iterations', 200);
 const warmup = option('warmup', 20);
 // Creating charges is the slowest work here (QR codes, sealing): these options shorten a run without
@@ -50,17 +58,20 @@ const payments = { iterations: Math.min(iterations, option('payments-iterations'
 // apart, with a fresh account or a fresh IP per request.
 process.env.RATE_LIMIT_ACCOUNT_PER_MINUTE = RATE_LIMIT;
 process.env.RATE_LIMIT_AUTH_PER_MINUTE = RATE_LIMIT;
+// The provider's notifications all come from one address and are counted per IP in the 'public' class
+// (300 a minute by default): the contention section sends 1,600 in about a minute.
+process.env.RATE_LIMIT_PUBLIC_PER_MINUTE = RATE_LIMIT;
 // One log line per request would bury the table; warnings and errors still print.
 process.env.POWERTOOLS_LOG_LEVEL ??= 'WARN';
 
 const rateLimitNote =
-  `RATE_LIMIT_ACCOUNT_PER_MINUTE and RATE_LIMIT_AUTH_PER_MINUTE set to ${RATE_LIMIT} before the configuration was read, ` +
+  `RATE_LIMIT_ACCOUNT_PER_MINUTE, RATE_LIMIT_AUTH_PER_MINUTE and RATE_LIMIT_PUBLIC_PER_MINUTE set to ${RATE_LIMIT} before the configuration was read, ` +
   "so each warm scenario uses one account and one source IP; the window's first call (two counter updates) is measured apart " +
   'with a fresh account (balance) or a fresh source IP (auth) per request.';
 
 const { runBench } = await import('./main');
 try {
-  const passed = await runBench({ iterations, warmup, payments, rateLimitNote, sections, coldStartRuns });
+  const passed = await runBench({ iterations, warmup, payments, rateLimitNote, sections, coldStartRuns, contentionNotifications });
   process.exitCode = passed ? 0 : 1;
 } catch (err) {
   console.error(err instanceof Error ? (err.stack ?? err.message) : err);

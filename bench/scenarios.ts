@@ -53,7 +53,7 @@ function freshIp(iteration: number): string {
   return `100.${64 + ((iteration >> 16) & 63)}.${(iteration >> 8) & 255}.${iteration & 255}`;
 }
 
-function getBalance(account: Account, sourceIp = WARM_IP): Promise<Reply> {
+export function getBalance(account: Account, sourceIp = WARM_IP): Promise<Reply> {
   return callRoute({
     handler: balance,
     routeId: routes.balance.id,

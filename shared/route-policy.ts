@@ -9,8 +9,11 @@ export type AuthKind = 'none' | 'basic' | 'bearer';
 /**
  * Which counter a call spends (spec 8): auth, cep, checkout and public per client IP, account per
  * authenticated account. 'none' on a public route with table access counts as 'public' (ipLimitClassOf).
+ * 'failures': a route that authenticates its calls itself (the provider's signed notifications) spends
+ * 'public' only for the calls it refuses for their credentials: a provider that signs is never limited
+ * per address (all its notifications come from a few addresses), a flood of unsigned ones is.
  */
-export type RateLimitClass = 'none' | 'auth' | 'cep' | 'checkout' | 'public' | 'account';
+export type RateLimitClass = 'none' | 'auth' | 'cep' | 'checkout' | 'public' | 'account' | 'failures';
 /** none: no table access; read: may only read business items (it still counts its own calls); write: full item access. */
 export type Access = 'none' | 'read' | 'write';
 export type IdempotencyMode = 'none' | 'optional' | 'required';
@@ -41,7 +44,13 @@ export function countsFailedAuth(route: Pick<RoutePolicy, 'auth'>): boolean {
   return route.auth === 'bearer';
 }
 
-/** Whether the route may answer 429: it spends a counter, or counts failed tokens. */
+/** The per-IP counter a call refused for its credentials spends: a failed token, or a refused signature on a 'failures' route. */
+export function failedCredentialsClass(route: Pick<RoutePolicy, 'auth' | 'rateLimit'>): IpLimitClass | undefined {
+  if (countsFailedAuth(route)) return 'unauthenticated';
+  return route.rateLimit === 'failures' ? 'public' : undefined;
+}
+
+/** Whether the route may answer 429: it spends a counter, or counts failed credentials. */
 export function mayBeRateLimited(route: Pick<RoutePolicy, 'auth' | 'rateLimit' | 'access'>): boolean {
-  return route.rateLimit === 'account' || ipLimitClassOf(route) !== undefined || countsFailedAuth(route);
+  return route.rateLimit === 'account' || ipLimitClassOf(route) !== undefined || failedCredentialsClass(route) !== undefined;
 }

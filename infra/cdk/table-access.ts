@@ -2,7 +2,7 @@ import * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import type { AnyRoute } from '../../shared/http/route';
 import { queues, streamForwarder } from '../../shared/queues';
-import { countsFailedAuth, ipLimitClassOf } from '../../shared/route-policy';
+import { failedCredentialsClass, ipLimitClassOf } from '../../shared/route-policy';
 import { tableShape } from '../../shared/storage/table';
 import { routes } from '../../shared/http/routes';
 
@@ -91,7 +91,7 @@ export function pipelineGrants(route: AnyRoute): TableGrant[] {
         : { actions: ['UpdateItem'], keys: [KEY.account] },
     );
   }
-  const ipClasses = [ipLimitClassOf(route), countsFailedAuth(route) ? 'unauthenticated' : undefined].filter((c) => c !== undefined);
+  const ipClasses = [ipLimitClassOf(route), failedCredentialsClass(route)].filter((c) => c !== undefined);
   if (ipClasses.length > 0) {
     grants.push({ actions: ['UpdateItem'], keys: ipClasses.map((c) => KEY.ipCounter(c)), attributes: IP_COUNTER_ATTRIBUTES });
   }

@@ -61,6 +61,15 @@ async function admitBearer(route: GateRoute, input: GateInput, rt: Runtime, now:
 }
 
 /**
+ * Counts, per client IP, a call the route's own implementation refused for its credentials (a
+ * 'failures' route: the provider's bad signatures): past the limit the answer is 429 instead.
+ */
+export async function countRefusedCredentials(route: GateRoute, sourceIp: string, rt: Runtime, budget: RetryBudget = retryBudget()): Promise<void> {
+  if (route.rateLimit !== 'failures') return;
+  await countIp(rt, 'public', sourceIp, rt.clock.now(), budget);
+}
+
+/**
  * Authenticates and rate-limits one call. The common case (a Bearer route limited per account) is one
  * DynamoDB round trip: the signed token is checked in memory, and the conditional update that logs
  * the call also checks the token's key version, so rotated keys are refused at once.

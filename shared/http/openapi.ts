@@ -5,7 +5,7 @@ import type { AnyRoute, ResponseDef } from './route';
 import { pathParameterNames } from './route';
 import { RAW_REQUESTS } from './routes';
 import type { RawRequest, SecuritySchemeName } from './route';
-import { countsFailedAuth, ipLimitClassOf, mayBeRateLimited, type IpLimitClass } from '../route-policy';
+import { failedCredentialsClass, ipLimitClassOf, mayBeRateLimited, type IpLimitClass } from '../route-policy';
 import { configSchema } from '../config';
 import { OPERATION_EXAMPLES, type OperationExample } from './openapi-examples';
 import { WEBHOOK_EVENTS, WEBHOOK_HEADERS } from './webhook-events';
@@ -305,7 +305,8 @@ export function rateLimitsOf(route: AnyRoute): { counter: string; scope: string;
   if (route.rateLimit === 'account') counters.push('account');
   const ip = ipLimitClassOf(route);
   if (ip) counters.push(ip);
-  if (countsFailedAuth(route)) counters.push('unauthenticated');
+  const failed = failedCredentialsClass(route);
+  if (failed && !counters.includes(failed)) counters.push(failed);
   return counters.map((counter) => {
     const { setting, scope } = LIMIT_SETTINGS[counter];
     return { counter, scope, per_minute: Number(configSchema.shape[setting].parse(undefined)), setting };

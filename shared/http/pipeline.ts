@@ -9,11 +9,12 @@ import { admitCaller } from './middleware/admit';
 import { jsonBody } from './middleware/json-body';
 import { observe } from './middleware/observe';
 import { commitAnswer, persist, settleFailedCommit } from './middleware/persist';
-import { IdClashError, RequestDeadlineError } from '../errors';
+import { DomainError, IdClashError, RequestDeadlineError } from '../errors';
+import { countRefusedCredentials } from '../auth/gate';
 import { validateInput } from './middleware/validate';
 import { outsideDeadline, stopAtFor, withDeadline } from '../storage/deadline';
 import type { RouteDef } from './route';
-import type { HttpResult, PendingAnswer, PipelineContext } from './state';
+import type { HttpResult, PendingAnswer, PipelineContext, RouteState } from './state';
 
 const MAX_ID_CLASH_ATTEMPTS = 3;
 /** The API functions' timeout, for a context that does not tell its remaining time. */
@@ -43,6 +44,20 @@ export type RouteRequest<Body, Query, Params> = {
  * commit; responses and errors are built in one place. Routes marked `retryOnIdClash` run again
  * (up to 3 times) when a randomly drawn id or reference turns out to be taken.
  */
+/**
+ * Runs the implementation; a call it refuses for its credentials (kind 'unauthorized') on a route that
+ * counts refusals per IP is counted first (past the limit: 429 instead of 401).
+ */
+async function refusalsCounted<T>(state: RouteState, run: () => Promise<T>): Promise<T> {
+  try {
+    return await run();
+  } catch (err) {
+    if (err instanceof DomainError && err.kind === 'unauthorized')
+      await countRefusedCredentials(state.route, state.clientIp ?? 'unknown', state.runtime, state.budget);
+    throw err;
+  }
+}
+
 export type HandlerOptions = {
   runtime?: () => Runtime;
   /** Browser-facing routes: every error answer becomes this HTML page (same status and headers). */
@@ -73,16 +88,18 @@ export function httpHandler<Body extends ZodType | undefined, Query extends ZodT
       const input = state.input ?? { body: undefined, query: undefined, params: undefined };
       const attempts = route.retryOnIdClash ? MAX_ID_CLASH_ATTEMPTS : 1;
       for (let attempt = 1; ; attempt += 1) {
-        const result = await implementation({
-          body: input.body as Parsed<Body>,
-          query: input.query as Parsed<Query>,
-          params: input.params as Parsed<Params>,
-          caller: state.caller,
-          idempotencyKey: state.lock?.key,
-          event,
-          runtime: state.runtime,
-          now: state.runtime.clock.now(),
-        });
+        const result = await refusalsCounted(state, () =>
+          implementation({
+            body: input.body as Parsed<Body>,
+            query: input.query as Parsed<Query>,
+            params: input.params as Parsed<Params>,
+            caller: state.caller,
+            idempotencyKey: state.lock?.key,
+            event,
+            runtime: state.runtime,
+            now: state.runtime.clock.now(),
+          }),
+        );
         const answer = serializeResult(result);
         try {
           state.runtime.faults?.beforeCommit?.(route.id);

@@ -19,6 +19,8 @@ export type RouteState = {
   budget: RetryBudget;
   runtime: Runtime;
   caller?: Caller;
+  /** The client address the per-IP counters count (behind the edge: the viewer's). */
+  clientIp?: string;
   /** The quota left of the rate limit this call was counted against (the RateLimit-* headers). */
   quota?: QuotaState;
   input?: { body: unknown; query: unknown; params: unknown };

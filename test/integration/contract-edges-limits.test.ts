@@ -4,7 +4,11 @@
  * minute. The stack runs on the real clock, so the straddle test waits for a minute boundary.
  */
 import { describe, expect, it } from 'vitest';
+import { randomUUID } from 'node:crypto';
+import { SIMULATED_SIGNATURE_HEADER } from '../../shared/providers/simulated';
+import { signatureHeader } from '../../shared/signatures/hmac-header';
 import { basic, bearer, call, newAccount, type Reply, tokenFor, uniqueIp } from '../support/api';
+import { notification, providerSecret } from '../support/provider';
 
 /** Defaults of shared/config.ts (the test stack sets none of these). */
 const AUTH_LIMIT = 10;
@@ -108,14 +112,28 @@ describe('calls without a valid token are limited per IP (issue 17, item 4)', ()
     expect((await call('GET', '/boleto/INV-NOSUCH1/not-a-real-token', { sourceIp: uniqueIp() })).status).not.toBe(429);
   });
 
-  it("counts the provider's notifications per IP (signed or not): 300 answers, then 429 with Retry-After", async () => {
+  it("counts the provider route's refused signatures per IP: 300 answers, then 429 with Retry-After; signed notifications are never limited", async () => {
     const ip = uniqueIp();
     const body = { type: 'pix.paid', txid: 'nosuch' };
     const replies = await inBatches(PUBLIC_LIMIT + 10, 25, () => call('POST', '/provider/simulated/notifications', { body, sourceIp: ip }));
     const counts = statusCounts(replies);
     expect(counts[429]).toBe(10);
     expect(replies.filter((r) => r.status !== 429)).toHaveLength(PUBLIC_LIMIT);
-    expect(replies.filter((r) => r.status !== 429 && r.status >= 500)).toEqual([]);
+    expect(replies.filter((r) => r.status !== 429).every((r) => r.status === 401)).toBe(true);
     expectLimited(replies.filter((r) => r.status === 429));
+    // The provider's own address, past the limit of refused ones: a signed notification still passes,
+    // and 310 more signed ones are not counted (all of a provider's notifications come from a few addresses).
+    const secret = await providerSecret();
+    const signed = () => {
+      const text = JSON.stringify(notification('pix-paid', { txid: `nosuch${randomUUID().slice(0, 8)}` }));
+      const header = signatureHeader(text, secret, Math.floor(Date.now() / 1000));
+      return call('POST', '/provider/simulated/notifications', {
+        body: text,
+        headers: { 'content-type': 'application/json', [SIMULATED_SIGNATURE_HEADER]: header },
+        sourceIp: ip,
+      });
+    };
+    const accepted = await inBatches(PUBLIC_LIMIT + 10, 25, signed);
+    expect(statusCounts(accepted)).toEqual({ 200: PUBLIC_LIMIT + 10 });
   });
 });

@@ -20,6 +20,7 @@ export function admitCaller(): PipelineMiddleware {
       const { state } = request.context;
       const address = edgeClientAddress(request.event.headers ?? {}, request.event.requestContext?.http?.sourceIp, await state.runtime.edgeSecret());
       const sourceIp = clientIp(address);
+      state.clientIp = sourceIp;
       const admission = await admit(state.route, { authorization: header(request, 'authorization'), sourceIp }, state.runtime, state.budget);
       state.caller = admission.caller;
       state.quota = admission.quota;

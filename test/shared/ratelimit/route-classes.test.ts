@@ -1,11 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { routeList, routes } from '../../../shared/http/routes';
-import { countsFailedAuth, ipLimitClassOf, mayBeRateLimited } from '../../../shared/route-policy';
+import { countsFailedAuth, failedCredentialsClass, ipLimitClassOf, mayBeRateLimited } from '../../../shared/route-policy';
 
 describe('which per-IP counter each route spends (issue 17, item 4)', () => {
-  it("counts the provider's notifications and the boleto page in 'public'", () => {
-    expect(ipLimitClassOf(routes.providerNotification)).toBe('public');
+  it("counts the boleto page in 'public', and the provider's notifications there only when their signature is refused", () => {
     expect(ipLimitClassOf(routes.boletoPage)).toBe('public');
+    expect(ipLimitClassOf(routes.providerNotification)).toBeUndefined();
+    expect(failedCredentialsClass(routes.providerNotification)).toBe('public');
+    expect(failedCredentialsClass(routes.boletoPage)).toBeUndefined();
+    expect(failedCredentialsClass(routes.balance)).toBe('unauthenticated');
   });
 
   it('keeps the classes the routes name', () => {
@@ -16,7 +19,7 @@ describe('which per-IP counter each route spends (issue 17, item 4)', () => {
   });
 
   it('leaves only the OpenAPI document (no table access) uncounted among public routes', () => {
-    const uncounted = routeList.filter((r) => r.auth === 'none' && ipLimitClassOf(r) === undefined).map((r) => r.id);
+    const uncounted = routeList.filter((r) => r.auth === 'none' && ipLimitClassOf(r) === undefined && failedCredentialsClass(r) === undefined).map((r) => r.id);
     expect(uncounted).toEqual([routes.openApiDocument.id]);
     expect(routes.openApiDocument.access).toBe('none');
   });

@@ -471,7 +471,7 @@ export interface paths {
     put?: never;
     /**
      * Payment notifications from the payment provider
-     * @description Authenticated by the provider signature (credential in Secrets Manager). Each notification moves one invoice in one transaction with its balance change and outbox event; duplicates change nothing. A confirmed payment for a CANCELED, never-paid invoice pays it (credited once, flagged paid_after_cancel); for a REFUNDED invoice it changes nothing.
+     * @description Authenticated by the provider signature (credential in Secrets Manager); only refused signatures are counted per IP (RATE_LIMIT_PUBLIC_PER_MINUTE), so a signing provider is never limited. Each notification moves one invoice in one transaction with its balance change and outbox event; duplicates change nothing. A confirmed payment for a CANCELED, never-paid invoice pays it (credited once, flagged paid_after_cancel); for a REFUNDED invoice it changes nothing.
      */
     post: operations['ProviderNotification'];
     delete?: never;
@@ -5729,12 +5729,6 @@ export interface operations {
       /** @description Received */
       200: {
         headers: {
-          /** @description The most calls of this counter in any 60 s window */
-          'RateLimit-Limit'?: number;
-          /** @description Calls left in the current 60 s window */
-          'RateLimit-Remaining'?: number;
-          /** @description Whole seconds until one more call frees up (0: none in the window) */
-          'RateLimit-Reset'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -5750,12 +5744,6 @@ export interface operations {
       /** @description Not JSON, or not a notification this provider sends (code invalid_notification) */
       400: {
         headers: {
-          /** @description The most calls of this counter in any 60 s window */
-          'RateLimit-Limit'?: number;
-          /** @description Calls left in the current 60 s window */
-          'RateLimit-Remaining'?: number;
-          /** @description Whole seconds until one more call frees up (0: none in the window) */
-          'RateLimit-Reset'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -5771,12 +5759,6 @@ export interface operations {
       /** @description Missing, malformed, stale or wrong signature (code invalid_signature); nothing changed */
       401: {
         headers: {
-          /** @description The most calls of this counter in any 60 s window */
-          'RateLimit-Limit'?: number;
-          /** @description Calls left in the current 60 s window */
-          'RateLimit-Remaining'?: number;
-          /** @description Whole seconds until one more call frees up (0: none in the window) */
-          'RateLimit-Reset'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -5792,12 +5774,6 @@ export interface operations {
       /** @description Unknown provider */
       404: {
         headers: {
-          /** @description The most calls of this counter in any 60 s window */
-          'RateLimit-Limit'?: number;
-          /** @description Calls left in the current 60 s window */
-          'RateLimit-Remaining'?: number;
-          /** @description Whole seconds until one more call frees up (0: none in the window) */
-          'RateLimit-Reset'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -5812,12 +5788,6 @@ export interface operations {
       /** @description The request body is larger than 1 MB (code payload_too_large) */
       413: {
         headers: {
-          /** @description The most calls of this counter in any 60 s window */
-          'RateLimit-Limit'?: number;
-          /** @description Calls left in the current 60 s window */
-          'RateLimit-Remaining'?: number;
-          /** @description Whole seconds until one more call frees up (0: none in the window) */
-          'RateLimit-Reset'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -5827,12 +5797,6 @@ export interface operations {
       /** @description Invalid fields: a map of field → messages */
       422: {
         headers: {
-          /** @description The most calls of this counter in any 60 s window */
-          'RateLimit-Limit'?: number;
-          /** @description Calls left in the current 60 s window */
-          'RateLimit-Remaining'?: number;
-          /** @description Whole seconds until one more call frees up (0: none in the window) */
-          'RateLimit-Reset'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -5859,12 +5823,6 @@ export interface operations {
       /** @description Unexpected failure; safe to retry with the same Idempotency-Key */
       500: {
         headers: {
-          /** @description The most calls of this counter in any 60 s window */
-          'RateLimit-Limit'?: number;
-          /** @description Calls left in the current 60 s window */
-          'RateLimit-Remaining'?: number;
-          /** @description Whole seconds until one more call frees up (0: none in the window) */
-          'RateLimit-Reset'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -5876,12 +5834,6 @@ export interface operations {
         headers: {
           /** @description Whole seconds until a request would pass (a rate window is 60 s; a conflict asks for a few) */
           'Retry-After'?: number;
-          /** @description The most calls of this counter in any 60 s window */
-          'RateLimit-Limit'?: number;
-          /** @description Calls left in the current 60 s window */
-          'RateLimit-Remaining'?: number;
-          /** @description Whole seconds until one more call frees up (0: none in the window) */
-          'RateLimit-Reset'?: number;
           [name: string]: unknown;
         };
         content: {
