@@ -12,7 +12,7 @@ import {
 import { invoiceItem, txidForReference } from '../../shared/invoices/record';
 import { httpHandler } from '../../shared/http/pipeline';
 import { formatCents } from '../../shared/money';
-import { qrCodePngDataUri } from '../../shared/pix/qrcode';
+import { pngDataUri, qrCodePng } from '../../shared/pix/qrcode';
 import { paymentProvider } from '../../shared/providers/registry';
 import { chargesRoutes as routes } from '../../shared/http/route-table/charges';
 import { normalizeDocument } from '../../shared/schemas/documents';
@@ -44,21 +44,31 @@ export const handler = httpHandler(routes.createPix, async ({ body, caller, runt
     runtime.config.payments.timeoutMs,
     PROVIDER_FAILED,
   );
-  const qrcode = await qrCodePngDataUri(charge.copy);
+  // Drawn once, here: stored with the invoice (reads answer it as it is), and answered now.
+  const qrPng = qrCodePng(charge.copy);
   const item = invoiceItem(
     {
       ...baseInvoice(account, body, ids, total, now),
       method: 'pix',
       status: 'PENDING',
       payer,
-      pix: { txid: charge.txid, location: charge.location, copy: charge.copy },
+      pix: { txid: charge.txid, location: charge.location, copy: charge.copy, qrPng },
       provider: provider.name,
     },
     (await runtime.serviceKeys()).personalData,
   );
   return {
     status: 200,
-    body: { invoice: { reference: ids.reference, total: formatCents(total), txid: charge.txid, due_date: body.due_date, copy: charge.copy, qrcode } },
+    body: {
+      invoice: {
+        reference: ids.reference,
+        total: formatCents(total),
+        txid: charge.txid,
+        due_date: body.due_date,
+        copy: charge.copy,
+        qrcode: pngDataUri(qrPng),
+      },
+    },
     writes: invoiceCreationWrites(runtime.config.tableName, item),
   };
 });

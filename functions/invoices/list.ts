@@ -12,7 +12,7 @@ export const handler = httpHandler(routes.listInvoices, async ({ query, caller, 
   return {
     status: 200,
     body: {
-      invoices: await Promise.all(items.map((item) => withQrCode(invoiceView(item, serviceKeys, runtime.config.publicBaseUrl)))),
+      invoices: await Promise.all(items.map((item) => withQrCode(invoiceView(item, serviceKeys, runtime.config.publicBaseUrl), item))),
       pagination: { page: query.page, limit: query.limit },
     },
   };

@@ -13,6 +13,7 @@ import type { TxWrite } from '../storage/transact';
 import { checkoutByReference } from './lookup';
 import type { NewCheckout } from './record';
 import { CheckoutSettledError, checkoutPaidWrites } from './settle';
+import { qrCodePng } from '../pix/qrcode';
 
 /** What the checkout's invoices share: the checkout's sale as one invoice of the account (tax and discount 0). */
 function saleInvoice(checkout: NewCheckout | Item, ids: { invoiceId: number; reference: string }, now: Date) {
@@ -70,7 +71,7 @@ export async function checkoutPixInvoice(
     status: 'PENDING',
     dueDate,
     payer,
-    pix: { txid: charge.txid, location: charge.location, copy: charge.copy },
+    pix: { txid: charge.txid, location: charge.location, copy: charge.copy, qrPng: qrCodePng(charge.copy) },
     provider: provider.name,
   };
   const item = invoiceItem(invoice, (await runtime.serviceKeys()).personalData);

@@ -36,7 +36,7 @@ export function ownInvoice(item: Item | undefined, accountId: string, accept: (i
 /** The `{"invoice": …}` answer of the lookups. */
 export async function invoiceAnswer(runtime: Runtime, item: Item) {
   const serviceKeys = await runtime.serviceKeys();
-  return { status: 200, body: { invoice: await withQrCode(invoiceView(item, serviceKeys, runtime.config.publicBaseUrl)) } };
+  return { status: 200, body: { invoice: await withQrCode(invoiceView(item, serviceKeys, runtime.config.publicBaseUrl), item) } };
 }
 
 export type InvoiceListQuery = { page: number; limit: number; invoice_no?: string; email?: string; start_date?: string; end_date?: string };

@@ -2,7 +2,7 @@ import { linkToken, linkTokenMatches } from '../crypto/link-token';
 import { seal, unseal } from '../crypto/personal-data';
 import { newNumericId, randomString, sortableNumericId } from '../ids';
 import { formatCents } from '../money';
-import { qrCodePngDataUri } from '../pix/qrcode';
+import { pngDataUri, qrCodePngDataUri } from '../pix/qrcode';
 import type { Item } from '../storage/dynamo';
 import { keys } from '../storage/keys';
 import type { InvoiceStatus } from './transitions';
@@ -48,7 +48,8 @@ export function referenceOfTxid(txid: string): string | undefined {
 }
 
 /** The QR code is not stored (about 5 KB): it is drawn from `copy` when an invoice is answered. */
-export type PixFields = { txid: string; location: string; copy: string };
+/** A Pix charge's fields; `qrPng` is the QR code's PNG, drawn once at creation (older items lack it: drawn when read). */
+export type PixFields = { txid: string; location: string; copy: string; qrPng?: Uint8Array };
 export type BoletoFields = { barcode: string; digitable: string; customerId: number; instructions?: string };
 export type CardFields = { brand: string; last4: string; installments: number; transactionId: string; transactionStatus: number; description: string };
 
@@ -168,9 +169,17 @@ export function invoiceView(item: Item, keysFor: { personalData: Buffer; boletoL
   return view;
 }
 
-/** Adds the QR code of a Pix invoice's `copy` (a PNG data URI), drawn at answer time. */
-export async function withQrCode(view: Record<string, unknown>): Promise<Record<string, unknown>> {
-  return typeof view.copy === 'string' ? { ...view, qrcode: await qrCodePngDataUri(view.copy) } : view;
+/** The QR code of a Pix invoice's `copy` as a PNG data URI: the image stored at creation, or drawn now for an older item. */
+export async function invoiceQrCode(item: Item): Promise<string | undefined> {
+  const pix = item.pix as PixFields | undefined;
+  if (!pix || typeof pix.copy !== 'string') return undefined;
+  return pix.qrPng instanceof Uint8Array && pix.qrPng.length > 0 ? pngDataUri(pix.qrPng) : qrCodePngDataUri(pix.copy);
+}
+
+/** Adds the QR code of a Pix invoice (`qrcode`, a PNG data URI) to its view. */
+export async function withQrCode(view: Record<string, unknown>, item: Item): Promise<Record<string, unknown>> {
+  const qrcode = await invoiceQrCode(item);
+  return qrcode === undefined ? view : { ...view, qrcode };
 }
 
 /** The card transaction object of spec 2.3. */

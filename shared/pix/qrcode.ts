@@ -49,13 +49,26 @@ export function qrMatrixPng(modules: { size: number; data: Uint8Array }, scale: 
 }
 
 /**
- * A PNG QR code of `text` (e.g. a BR Code) as a 'data:image/png;base64,...' URI: error correction M,
- * the 4-module quiet zone the QR standard requires, about 300 px wide (a whole number of pixels per
- * module).
+ * The PNG of the QR code of `text` (e.g. a BR Code): error correction M, the 4-module quiet zone the
+ * QR standard requires, about 300 px wide (a whole number of pixels per module).
  */
-export function qrCodePngDataUri(text: string): Promise<string> {
-  if (text.length === 0) return Promise.reject(new Error('QR code text must not be empty'));
+export function qrCodePng(text: string): Buffer {
+  if (text.length === 0) throw new Error('QR code text must not be empty');
   const { modules } = create(text, { errorCorrectionLevel: 'M' });
   const scale = Math.max(1, Math.round(TARGET_WIDTH / (modules.size + 2 * QUIET_ZONE)));
-  return Promise.resolve(`data:image/png;base64,${qrMatrixPng(modules, scale).toString('base64')}`);
+  return qrMatrixPng(modules, scale);
+}
+
+/** A PNG as the 'data:image/png;base64,...' URI the API answers in `qrcode`. */
+export function pngDataUri(png: Uint8Array): string {
+  return `data:image/png;base64,${Buffer.from(png).toString('base64')}`;
+}
+
+/** The QR code of `text` as a PNG data URI (qrCodePng, then pngDataUri). */
+export function qrCodePngDataUri(text: string): Promise<string> {
+  try {
+    return Promise.resolve(pngDataUri(qrCodePng(text)));
+  } catch (err) {
+    return Promise.reject(err instanceof Error ? err : new Error(String(err)));
+  }
 }

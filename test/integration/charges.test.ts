@@ -4,7 +4,8 @@ import { keys } from '../../shared/storage/keys';
 import { boletoBancarioCodigoBarras, boletoBancarioLinhaDigitavel } from 'boleto-brasileiro-validator';
 import { hasError, isDynamicPix, parsePix } from 'pix-utils';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { bearer, call, newAccount, stack, tokenFor } from '../support/api';
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import { accountStore, bearer, call, newAccount, stack, tokenFor } from '../support/api';
 import { cardBody, common, createCharge, createCustomerWithAddress, decodeQrDataUri, tomorrow } from '../support/charges';
 import { availableBalance, eventsAbout, eventually, listedItems } from '../support/ledger';
 import { ROOT } from '../support/local-stack-process';
@@ -39,6 +40,13 @@ describe('POST /api/pix/create', () => {
     expect(copy).toContain('62070503***');
     expect(String(invoice.qrcode)).toMatch(/^data:image\/png;base64,/);
     expect(decodeQrDataUri(String(invoice.qrcode))).toBe(copy);
+    // Drawn once (issue 13): the PNG is stored with the invoice, and a read answers that very image.
+    const stored = await accountStore().db.send(new GetCommand({ TableName: stack().tableName, Key: keys.invoice(String(invoice.reference)) }));
+    const png = (stored.Item?.pix as { qrPng?: Uint8Array } | undefined)?.qrPng;
+    expect(png).toBeInstanceOf(Uint8Array);
+    expect(`data:image/png;base64,${Buffer.from(png ?? new Uint8Array()).toString('base64')}`).toBe(invoice.qrcode);
+    const read = await call('GET', `/api/invoice/ref/${String(invoice.reference)}`, { headers: auth });
+    expect((read.json as { invoice: { qrcode: string } }).invoice.qrcode).toBe(invoice.qrcode);
   });
 
   it('answers 422 for money that is 0, negative, a string, or has more than 2 decimals, and for unreal dates', async () => {

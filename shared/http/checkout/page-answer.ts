@@ -1,6 +1,7 @@
 import { HTML_TYPE, type RouteResult } from '../answer';
 import { DomainError } from '../../errors';
 import { invoiceByReference } from '../../invoices/lookup';
+import { invoiceQrCode } from '../../invoices/record';
 import { qrCodePngDataUri } from '../../pix/qrcode';
 import type { Runtime } from '../../runtime';
 import type { Item } from '../../storage/dynamo';
@@ -59,7 +60,7 @@ async function pixBlock(runtime: Runtime, checkout: Item): Promise<CheckoutPageV
   const invoice = await invoiceByReference(runtime, checkout.pixReference);
   const copy = (invoice?.pix as { copy?: unknown } | undefined)?.copy;
   if (!invoice || invoice.status !== 'PENDING' || typeof copy !== 'string') return undefined;
-  return { copy, qrDataUri: await qrCodePngDataUri(copy) };
+  return { copy, qrDataUri: (await invoiceQrCode(invoice)) ?? (await qrCodePngDataUri(copy)) };
 }
 
 export type CardFormState = {
