@@ -362,7 +362,7 @@ export class PaymentGatewayStack extends Stack {
 
   /**
    * The daily reconciliation: every account's balance against the sum of its ledger entries, read
-   * only (a Scan for the account ids, then per account its balance item and LEDGER# entries); it
+   * only (a Scan for the account ids, then per account its balance shards and their LEDGER# entries); it
    * publishes the count of accounts that differ (LedgerDifferences), alarmed above 0 and on a day
    * without a run. No secret, no queue.
    */

@@ -120,6 +120,17 @@ export class TemporaryConflictError extends DomainError {
 export class IdClashError extends TemporaryConflictError {}
 
 /**
+ * A balance shard a withdrawal planned to take from moved between the read and the commit (its
+ * condition failed): nothing was written. The pipeline re-reads and plans again (routes marked
+ * retryOnIdClash, a bounded number of times); past that it answers 503 like any temporary conflict.
+ */
+export class BalanceMovedError extends TemporaryConflictError {
+  constructor() {
+    super('The balance moved while the withdrawal was reserved; nothing was written. Retry with the same Idempotency-Key.');
+  }
+}
+
+/**
  * Concurrent requests on the same items (a busy balance) kept winning over this one until its retry
  * budget ran out: nothing was written, the Idempotency-Key is free again. Never retried in place.
  */

@@ -50,6 +50,6 @@ export const handler = httpHandler(routes.createWithdraw, async ({ body, caller,
       message: 'Withdraw requested: amount and fee are reserved until the bank pays or refuses it',
       withdraw: withdrawView(item, personalData),
     },
-    writes: reservationWrites(runtime.config.tableName, item),
+    writes: await reservationWrites(runtime.db, runtime.config.tableName, item),
   };
 });

@@ -9,19 +9,24 @@ import { routes } from '../../shared/http/routes';
 /**
  * Per-function DynamoDB permissions: each function may call only the item actions its code calls, on
  * the items whose partition key has the prefixes it uses (`dynamodb:LeadingKeys`), and query only the
- * index it reads (`<table>/index/GSI1`, one partition kind). No function may batch-write, and only the
- * daily reconciliation may Scan (RECONCILE_SCAN: the account ids of the balance items, nothing else).
+ * index it reads (`<table>/index/GSI1`, one partition kind). No function may batch-write; batch reads
+ * (BatchGetItem) serve only the balance: an account item and its balance shards in one call
+ * (shared/ledger/balance.ts). Only the daily reconciliation may Scan (RECONCILE_SCAN: the account ids
+ * of the account items, nothing else). A TransactGetItems is authorized by GetItem on each item.
  *
  * A transaction (TransactWriteItems) has no IAM action of its own: it is authorized by the PutItem,
  * UpdateItem, DeleteItem and ConditionCheckItem permissions of its parts, so the lists below name those.
  * The local stack runs without IAM: only test/infra asserts these lists, against the code's calls.
  */
 
-export type ItemAction = 'GetItem' | 'PutItem' | 'UpdateItem' | 'DeleteItem' | 'ConditionCheckItem' | 'Query';
+export type ItemAction = 'GetItem' | 'BatchGetItem' | 'PutItem' | 'UpdateItem' | 'DeleteItem' | 'ConditionCheckItem' | 'Query';
 
 /** Partition-key patterns (shared/storage/keys.ts) for `ForAllValues:StringLike` on dynamodb:LeadingKeys. */
 export const KEY = {
   account: 'ACCT#*',
+  /** An account's balance shards (BAL#<account>#<k>) and their ledger entries' partitions (LEDGER#<account>#<k>). */
+  balanceShard: 'BAL#*',
+  ledger: 'LEDGER#*',
   publicKey: 'PUBKEY#*',
   idempotency: 'IDEM#*',
   customerId: 'CUSTID#*',
@@ -108,10 +113,13 @@ export function pipelineGrants(route: AnyRoute): TableGrant[] {
 export const ROUTE_GRANTS: Readonly<Record<string, readonly TableGrant[]>> = {
   // Public-key item of the Basic key pair (functions/auth/token.ts).
   [routes.authToken.id]: [{ actions: ['GetItem'], keys: [KEY.publicKey] }],
-  // Balance item (functions/account/balance.ts).
-  [routes.balance.id]: [{ actions: ['GetItem'], keys: [KEY.account] }],
-  // Query of the caller's partition, LEDGER# sort keys (shared/ledger/statement.ts).
-  [routes.balanceTransactions.id]: [{ actions: ['Query'], keys: [KEY.account] }],
+  // The account item (its shard count) and its balance shards in one BatchGetItem (functions/account/balance.ts, shared/ledger/balance.ts).
+  [routes.balance.id]: [{ actions: ['BatchGetItem'], keys: [KEY.account, KEY.balanceShard] }],
+  // The account's shard count, then a Query of each shard's ledger partition (shared/ledger/statement.ts).
+  [routes.balanceTransactions.id]: [
+    { actions: ['GetItem'], keys: [KEY.account] },
+    { actions: ['Query'], keys: [KEY.ledger] },
+  ],
   // Customer item and the numeric id's reservation, in one transaction (functions/customers/create.ts).
   [routes.createCustomer.id]: [{ actions: ['PutItem'], keys: [KEY.account, KEY.customerId] }],
   [routes.getCustomer.id]: [{ actions: ['GetItem'], keys: [KEY.account] }],
@@ -128,12 +136,12 @@ export const ROUTE_GRANTS: Readonly<Record<string, readonly TableGrant[]>> = {
     { actions: ['GetItem'], keys: [KEY.account] },
     { actions: ['PutItem'], keys: [KEY.invoice, KEY.invoiceId] },
   ],
-  // Unused reference check and the re-read before a void; invoice, pointer, balance credit with its
-  // ledger entry (in the account's partition) and invoice.paid in one transaction (functions/charges/card.ts).
+  // Unused reference check and the re-read before a void; invoice, pointer, balance shard credit with its
+  // ledger entry (in the shard's ledger partition) and invoice.paid in one transaction (functions/charges/card.ts).
   [routes.createCard.id]: [
     { actions: ['GetItem'], keys: [KEY.invoice] },
-    { actions: ['PutItem'], keys: [KEY.invoice, KEY.invoiceId, KEY.event, KEY.account] },
-    { actions: ['UpdateItem'], keys: [KEY.account] },
+    { actions: ['PutItem'], keys: [KEY.invoice, KEY.invoiceId, KEY.event, KEY.ledger] },
+    { actions: ['UpdateItem'], keys: [KEY.balanceShard] },
   ],
   [routes.listInvoices.id]: [{ actions: ['Query'], keys: [KEY.invoiceList], index: LIST_INDEX }],
   // The id pointer, then the invoice (shared/invoices/lookup.ts).
@@ -141,11 +149,13 @@ export const ROUTE_GRANTS: Readonly<Record<string, readonly TableGrant[]>> = {
   [routes.getInvoiceByReference.id]: [{ actions: ['GetItem'], keys: [KEY.invoice] }],
   [routes.getPixByReference.id]: [{ actions: ['GetItem'], keys: [KEY.invoice] }],
   [routes.getPixByTxid.id]: [{ actions: ['GetItem'], keys: [KEY.invoice] }],
-  // The reservation: balance update, its two ledger entries and the withdraw, in one transaction
-  // (shared/withdrawals/record.ts, shared/ledger/movements.ts).
+  // The reservation: the shards read (BatchGetItem with the account item; a refusal rests on a
+  // TransactGetItems of the shards, i.e. GetItem), one update per shard taken from, its two ledger
+  // entries and the withdraw, in one transaction (shared/withdrawals/record.ts, shared/ledger/movements.ts).
   [routes.createWithdraw.id]: [
-    { actions: ['UpdateItem'], keys: [KEY.account] },
-    { actions: ['PutItem'], keys: [KEY.withdraw, KEY.account] },
+    { actions: ['BatchGetItem'], keys: [KEY.account, KEY.balanceShard] },
+    { actions: ['GetItem', 'UpdateItem'], keys: [KEY.balanceShard] },
+    { actions: ['PutItem'], keys: [KEY.withdraw, KEY.ledger] },
   ],
   [routes.getWithdraw.id]: [{ actions: ['GetItem'], keys: [KEY.withdraw] }],
   [routes.listWithdrawals.id]: [{ actions: ['Query'], keys: [KEY.withdrawList], index: LIST_INDEX }],
@@ -156,14 +166,14 @@ export const ROUTE_GRANTS: Readonly<Record<string, readonly TableGrant[]>> = {
   // A ping outbox event (functions/webhooks/test.ts).
   [routes.testWebhook.id]: [{ actions: ['PutItem'], keys: [KEY.event] }],
   [routes.webhookDeliveries.id]: [{ actions: ['Query'], keys: [KEY.deliveryList], index: LIST_INDEX }],
-  // Invoice or withdraw read, then ONE transaction: its status, the balance and its ledger entry, the
+  // Invoice or withdraw read, then ONE transaction: its status, a balance shard and its ledger entry, the
   // outbox event (shared/invoices/apply-notification.ts, shared/withdrawals/apply-outcome.ts).
   // For an invoice of a hosted checkout, the checkout is read and moved (PAID, or its order canceled
   // or refunded) in the same transaction, with its order event (shared/checkout/settle.ts).
   [routes.providerNotification.id]: [
     { actions: ['GetItem'], keys: [KEY.invoice, KEY.withdraw, KEY.checkout] },
-    { actions: ['UpdateItem'], keys: [KEY.invoice, KEY.withdraw, KEY.account, KEY.checkout] },
-    { actions: ['PutItem'], keys: [KEY.event, KEY.account] },
+    { actions: ['UpdateItem'], keys: [KEY.invoice, KEY.withdraw, KEY.balanceShard, KEY.checkout] },
+    { actions: ['PutItem'], keys: [KEY.event, KEY.ledger] },
   ],
   // The boleto's invoice (functions/boleto/page.ts).
   [routes.boletoPage.id]: [{ actions: ['GetItem'], keys: [KEY.invoice] }],
@@ -182,8 +192,8 @@ export const ROUTE_GRANTS: Readonly<Record<string, readonly TableGrant[]>> = {
   // lost: the checkout's attempt (functions/checkout/card.ts, shared/checkout/payments.ts, settle.ts).
   [routes.checkoutCard.id]: [
     { actions: ['GetItem'], keys: [KEY.checkout, KEY.account, KEY.invoice] },
-    { actions: ['PutItem'], keys: [KEY.invoice, KEY.invoiceId, KEY.event, KEY.account] },
-    { actions: ['UpdateItem'], keys: [KEY.checkout, KEY.account] },
+    { actions: ['PutItem'], keys: [KEY.invoice, KEY.invoiceId, KEY.event, KEY.ledger] },
+    { actions: ['UpdateItem'], keys: [KEY.checkout, KEY.balanceShard] },
   ],
   [routes.checkoutStatus.id]: [{ actions: ['GetItem'], keys: [KEY.checkout] }],
   // The tx_ref's reservation, then its checkout (shared/checkout/lookup.ts).
@@ -221,16 +231,19 @@ export const SWEEP_GRANTS: readonly TableGrant[] = [{ actions: ['Query'], keys: 
 export const CHECKOUT_UPKEEP_GRANTS: readonly TableGrant[] = [
   { actions: ['Query'], keys: [KEY.checkoutOpen, KEY.checkoutUnknown], index: SWEEP_INDEX },
   { actions: ['GetItem'], keys: [KEY.checkout, KEY.invoice] },
-  { actions: ['UpdateItem'], keys: [KEY.checkout, KEY.account] },
-  { actions: ['PutItem'], keys: [KEY.invoice, KEY.invoiceId, KEY.event, KEY.account] },
+  { actions: ['UpdateItem'], keys: [KEY.checkout, KEY.balanceShard] },
+  { actions: ['PutItem'], keys: [KEY.invoice, KEY.invoiceId, KEY.event, KEY.ledger] },
 ];
 
 /**
  * The daily reconciliation (functions/workers/reconcile.ts, shared/ledger/reconcile.ts): per account,
- * the balance item (GetItem) and the LEDGER# entries of its partition (Query), read only; the
- * account ids come from RECONCILE_SCAN.
+ * the account item and its balance shards (BatchGetItem) and each shard's ledger partition (Query),
+ * read only; the account ids come from RECONCILE_SCAN.
  */
-export const RECONCILE_GRANTS: readonly TableGrant[] = [{ actions: ['GetItem', 'Query'], keys: [KEY.account] }];
+export const RECONCILE_GRANTS: readonly TableGrant[] = [
+  { actions: ['BatchGetItem'], keys: [KEY.account, KEY.balanceShard] },
+  { actions: ['Query'], keys: [KEY.ledger] },
+];
 
 /**
  * A Scan of the whole table limited to some attributes. A Scan has no partition key, so
@@ -241,7 +254,7 @@ export const RECONCILE_GRANTS: readonly TableGrant[] = [{ actions: ['GetItem', '
  */
 export type ScanGrant = { attributes: readonly string[] };
 
-/** allAccountIds: `FilterExpression SK = :sk` (BALANCE items), `ProjectionExpression accountId`; the keys come back as LastEvaluatedKey. */
+/** allAccountIds: `FilterExpression SK = :sk` (ACCOUNT items), `ProjectionExpression accountId`; the keys come back as LastEvaluatedKey. */
 export const RECONCILE_SCAN: ScanGrant = { attributes: [tableShape.partitionKey, tableShape.sortKey, 'accountId'] };
 
 /** Lets the role Scan the table (never an index), naming and returning only the grant's attributes. */

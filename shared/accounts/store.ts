@@ -1,7 +1,9 @@
 import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { hashSecretKey } from '../auth/secret-hash';
 import { newAccountId, newPublicKey, newSecretKey, randomString } from '../ids';
+import { readBalance, sumOf } from '../ledger/balance';
 import { adjustment } from '../ledger/movements';
+import { BALANCE_SHARDS } from '../ledger/shards';
 import { formatCents } from '../money';
 import { type Db, isConditionalCheckFailed, itemFromConditionFailure } from '../storage/dynamo';
 import { keys } from '../storage/keys';
@@ -55,6 +57,7 @@ export async function createAccount(store: AccountStore, input: { name: string; 
           name: input.name,
           methods: input.methods,
           withdrawFeeCents: input.withdrawFeeCents,
+          balanceShards: BALANCE_SHARDS,
           kv: 1,
           publicKey: issued.publicKey,
           createdAt,
@@ -62,13 +65,14 @@ export async function createAccount(store: AccountStore, input: { name: string; 
         ConditionExpression: 'attribute_not_exists(PK)',
       },
     },
-    {
+    // The balance: BALANCE_SHARDS shard items at 0, each under its own partition key (shared/ledger/shards.ts).
+    ...Array.from({ length: BALANCE_SHARDS }, (_, shard) => ({
       Put: {
         TableName: store.table,
-        Item: { ...keys.balance(accountId), type: 'balance', accountId, availableCents: 0 },
+        Item: { ...keys.balanceShard(accountId, shard), type: 'balance', accountId, shard, availableCents: 0 },
         ConditionExpression: 'attribute_not_exists(PK)',
       },
-    },
+    })),
     issued.put,
   ]);
   return { account_id: accountId, public_key: issued.publicKey, secret_key: issued.secretKey };
@@ -200,14 +204,14 @@ export async function creditAccount(store: AccountStore, accountId: string, amou
 /** What on-call may see of an account: never a secret (the public key is not one). */
 export async function showAccount(store: AccountStore, accountId: string) {
   const account = await readAccount(store, accountId);
-  const balance = await store.db.send(new GetCommand({ TableName: store.table, Key: keys.balance(accountId), ConsistentRead: true }));
+  const balance = await readBalance(store.db, store.table, accountId);
   const signing = checkoutSigningOf(account);
   return {
     account_id: accountId,
     name: account.name,
     methods: account.methods,
     withdraw_fee: formatCents(Number(account.withdrawFeeCents ?? 0)),
-    balance: formatCents(Number(balance.Item?.availableCents ?? 0)),
+    balance: formatCents(sumOf(balance.shards)),
     public_key: account.publicKey ?? null,
     key_version: account.kv,
     webhook_url: account.webhookUrl ?? null,

@@ -9,7 +9,7 @@ import { admitCaller } from './middleware/admit';
 import { jsonBody } from './middleware/json-body';
 import { observe } from './middleware/observe';
 import { commitAnswer, persist, settleFailedCommit } from './middleware/persist';
-import { DomainError, IdClashError, RequestDeadlineError } from '../errors';
+import { BalanceMovedError, DomainError, IdClashError, RequestDeadlineError } from '../errors';
 import { countRefusedCredentials } from '../auth/gate';
 import { validateInput } from './middleware/validate';
 import { outsideDeadline, stopAtFor, withDeadline } from '../storage/deadline';
@@ -17,6 +17,8 @@ import type { RouteDef } from './route';
 import type { HttpResult, PendingAnswer, PipelineContext, RouteState } from './state';
 
 const MAX_ID_CLASH_ATTEMPTS = 3;
+/** How often a withdrawal plans again when a balance shard it took from moved before the commit. */
+const MAX_BALANCE_MOVED_ATTEMPTS = 5;
 /** The API functions' timeout, for a context that does not tell its remaining time. */
 const DEFAULT_REMAINING_MS = 10_000;
 /** How long before the function's timeout middy stops waiting for the request (time to answer and free the key). */
@@ -42,7 +44,8 @@ export type RouteRequest<Body, Query, Params> = {
  * idempotency → the implementation, whose writes are committed with the completed idempotency
  * record in one transaction. Implementations decide and return their answer with the writes to
  * commit; responses and errors are built in one place. Routes marked `retryOnIdClash` run again
- * (up to 3 times) when a randomly drawn id or reference turns out to be taken.
+ * (up to 3 times) when a randomly drawn id or reference turns out to be taken, and (up to 5 times)
+ * when a balance shard a withdrawal planned to take from moved before the commit (BalanceMovedError).
  */
 /**
  * Runs the implementation; a call it refuses for its credentials (kind 'unauthorized') on a route that
@@ -86,8 +89,8 @@ export function httpHandler<Body extends ZodType | undefined, Query extends ZodT
       const { state } = context;
       if (state.replay) return { ...state.replay, headers: {}, replayed: true };
       const input = state.input ?? { body: undefined, query: undefined, params: undefined };
-      const attempts = route.retryOnIdClash ? MAX_ID_CLASH_ATTEMPTS : 1;
-      for (let attempt = 1; ; attempt += 1) {
+      const runs = { clash: 0, moved: 0 };
+      for (;;) {
         const result = await refusalsCounted(state, () =>
           implementation({
             body: input.body as Parsed<Body>,
@@ -117,8 +120,10 @@ export function httpHandler<Body extends ZodType | undefined, Query extends ZodT
           await outsideDeadline(async () => result.compensate?.()).catch((undo: unknown) =>
             logger.error('compensation failed', { route: route.id, error: undo instanceof Error ? undo.message : 'unknown' }),
           );
-          if (!(err instanceof IdClashError) || attempt >= attempts) throw err;
-          continue;
+          if (!route.retryOnIdClash) throw err;
+          if (err instanceof IdClashError && (runs.clash += 1) < MAX_ID_CLASH_ATTEMPTS) continue;
+          if (err instanceof BalanceMovedError && (runs.moved += 1) < MAX_BALANCE_MOVED_ATTEMPTS) continue;
+          throw err;
         }
         state.runtime.faults?.afterCommit?.(route.id);
         return { ...answer, replayed: false };

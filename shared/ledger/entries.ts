@@ -12,8 +12,8 @@ export type LedgerEntryType = (typeof LEDGER_ENTRY_TYPES)[number];
 
 /** The item type of ledger entries (`type` attribute); the entry's own type is `entryType`. */
 export const LEDGER_ITEM_TYPE = 'ledger';
-/** The sort-key prefix of an account's entries (PK `ACCT#<id>`, SK `LEDGER#<ISO time>#<txn id>`). */
-export const LEDGER_SK_PREFIX = 'LEDGER#';
+/** The partition-key prefix of ledger entries: PK `LEDGER#<account id>#<shard>`, SK `<ISO time>#<txn id>` (one partition per balance shard). */
+export const LEDGER_PK_PREFIX = 'LEDGER#';
 
 /** `txn_` and 24 alphanumerics, like a Stripe balance transaction id. */
 export function newTransactionId(): string {
@@ -32,11 +32,13 @@ export type LedgerEntry = {
   createdAt: string;
 };
 
-export function ledgerEntryItem(accountId: string, entry: LedgerEntry): Item {
+/** The entry's item, in the partition of the balance shard its movement changed (`shard`). */
+export function ledgerEntryItem(accountId: string, shard: number, entry: LedgerEntry): Item {
   return {
-    ...keys.ledgerEntry(accountId, entry.createdAt, entry.id),
+    ...keys.ledgerEntry(accountId, shard, entry.createdAt, entry.id),
     type: LEDGER_ITEM_TYPE,
     accountId,
+    shard,
     entryId: entry.id,
     entryType: entry.type,
     amountCents: entry.amountCents,

@@ -1,8 +1,8 @@
-import { GetCommand, QueryCommand, ScanCommand } from '@aws-sdk/lib-dynamodb';
+import { QueryCommand, ScanCommand } from '@aws-sdk/lib-dynamodb';
 import { formatCents } from '../money';
 import type { Db } from '../storage/dynamo';
 import { keys } from '../storage/keys';
-import { LEDGER_SK_PREFIX } from './entries';
+import { readBalance, sumOf } from './balance';
 
 /** One account's reconciliation: its balance against the sum of its ledger entries. */
 export type Reconciliation = { account_id: string; balance: string; ledger_sum: string; difference: string; ok: boolean };
@@ -18,21 +18,22 @@ export function reconciliation(accountId: string, balanceCents: number, ledgerSu
   };
 }
 
-async function balanceCents(db: Db, table: string, accountId: string): Promise<number | undefined> {
-  const out = await db.send(new GetCommand({ TableName: table, Key: keys.balance(accountId), ConsistentRead: true, ProjectionExpression: 'availableCents' }));
-  return out.Item ? Number(out.Item.availableCents ?? 0) : undefined;
+/** The balance: the sum of the account's shards (one BatchGetItem); undefined when the account does not exist. */
+async function balanceCents(db: Db, table: string, accountId: string): Promise<{ cents: number; count: number } | undefined> {
+  const read = await readBalance(db, table, accountId);
+  return read.exists ? { cents: sumOf(read.shards), count: read.count } : undefined;
 }
 
-/** The sum of every ledger entry of the account (all pages, strongly consistent). */
-export async function ledgerSumCents(db: Db, table: string, accountId: string): Promise<number> {
+/** The sum of the entries of one ledger partition (all pages, strongly consistent). */
+async function partitionSumCents(db: Db, table: string, partition: string): Promise<number> {
   let sum = 0;
   let startKey: Record<string, unknown> | undefined;
   do {
     const out = await db.send(
       new QueryCommand({
         TableName: table,
-        KeyConditionExpression: 'PK = :pk AND begins_with(SK, :prefix)',
-        ExpressionAttributeValues: { ':pk': keys.account(accountId).PK, ':prefix': LEDGER_SK_PREFIX },
+        KeyConditionExpression: 'PK = :pk',
+        ExpressionAttributeValues: { ':pk': partition },
         ProjectionExpression: 'amountCents',
         ConsistentRead: true,
         ExclusiveStartKey: startKey,
@@ -44,6 +45,12 @@ export async function ledgerSumCents(db: Db, table: string, accountId: string): 
   return sum;
 }
 
+/** The sum of every ledger entry of the account: its `shards` entry partitions (all pages, strongly consistent). */
+export async function ledgerSumCents(db: Db, table: string, accountId: string, shards: number): Promise<number> {
+  const sums = await Promise.all(Array.from({ length: shards }, (_, k) => partitionSumCents(db, table, keys.ledgerPartition(accountId, k))));
+  return sumOf(sums);
+}
+
 export class UnknownAccountError extends Error {
   constructor(accountId: string) {
     super(`No account ${accountId}`);
@@ -51,17 +58,18 @@ export class UnknownAccountError extends Error {
 }
 
 /**
- * Reconciles one account. Movements may land while it reads (the balance and its entries are read
- * apart): the balance is read before and after the entries, and the reading is repeated until both
- * balance reads agree, so a difference reported is a real one, not a movement in flight.
+ * Reconciles one account: the sum of its balance shards against the sum of its entries (all shards'
+ * partitions). Movements may land while it reads (the shards and the entries are read apart): the
+ * shards are read before and after the entries, and the reading is repeated until both sums agree, so
+ * a difference reported is a real one, not a movement in flight.
  */
 export async function reconcileAccount(db: Db, table: string, accountId: string, attempts = 5): Promise<Reconciliation> {
   for (let attempt = 1; ; attempt += 1) {
     const before = await balanceCents(db, table, accountId);
     if (before === undefined) throw new UnknownAccountError(accountId);
-    const sum = await ledgerSumCents(db, table, accountId);
+    const sum = await ledgerSumCents(db, table, accountId, before.count);
     const after = await balanceCents(db, table, accountId);
-    if (after === before || attempt >= attempts) return reconciliation(accountId, after ?? before, sum);
+    if (after?.cents === before.cents || attempt >= attempts) return reconciliation(accountId, (after ?? before).cents, sum);
   }
 }
 
@@ -73,8 +81,9 @@ export async function allAccountIds(db: Db, table: string): Promise<string[]> {
     const out = await db.send(
       new ScanCommand({
         TableName: table,
+        // The account items (one per account; its balance shards are many).
         FilterExpression: 'SK = :sk',
-        ExpressionAttributeValues: { ':sk': 'BALANCE' },
+        ExpressionAttributeValues: { ':sk': keys.account('').SK },
         // The IAM grant allows a Scan that names its attributes (PK, SK, accountId) and returns only those.
         Select: 'SPECIFIC_ATTRIBUTES',
         ProjectionExpression: 'accountId',

@@ -1,11 +1,15 @@
 /**
  * Key builders for every item type of the single table (docs/architecture.md lists them).
  * Partition key prefixes also scope IAM: read-only functions may update only ACCT# and RL# counters.
+ * The balance shards (BAL#) and the ledger entries (LEDGER#) have their own prefixes: never a key per account.
  */
 export const keys = {
   account: (accountId: string) => ({ PK: `ACCT#${accountId}`, SK: 'ACCOUNT' }),
-  balance: (accountId: string) => ({ PK: `ACCT#${accountId}`, SK: 'BALANCE' }),
-  ledgerEntry: (accountId: string, at: string, entryId: string) => ({ PK: `ACCT#${accountId}`, SK: `LEDGER#${at}#${entryId}` }),
+  /** Balance shard k of an account (shared/ledger/shards.ts): each under its own partition key. */
+  balanceShard: (accountId: string, shard: number) => ({ PK: `BAL#${accountId}#${shard}`, SK: 'BALANCE' }),
+  /** The partition of the ledger entries of balance shard k (sort key: ISO time and entry id). */
+  ledgerPartition: (accountId: string, shard: number) => `LEDGER#${accountId}#${shard}`,
+  ledgerEntry: (accountId: string, shard: number, at: string, entryId: string) => ({ PK: `LEDGER#${accountId}#${shard}`, SK: `${at}#${entryId}` }),
   customer: (accountId: string, customerId: number) => ({ PK: `ACCT#${accountId}`, SK: `CUSTOMER#${String(customerId).padStart(16, '0')}` }),
   customerPrefix: 'CUSTOMER#',
   /** Reserves a numeric customer id service-wide (the creation's conditional put). */

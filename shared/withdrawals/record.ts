@@ -2,7 +2,8 @@ import { seal, unseal } from '../crypto/personal-data';
 import { randomString } from '../ids';
 import { formatCents } from '../money';
 import type { KeyType } from '../schemas/withdraw';
-import type { Item } from '../storage/dynamo';
+import type { RetryBudget } from '../storage/contention';
+import type { Db, Item } from '../storage/dynamo';
 import { sweepIndexAttributes } from '../events/sweep-index';
 import { keys } from '../storage/keys';
 import { withdrawalReservation } from '../ledger/movements';
@@ -68,20 +69,23 @@ export function withdrawPixkey(item: Item, personalDataKey: Buffer): string {
 }
 
 /**
- * The reservation: ONE transaction that takes amount + fee from the balance only if the available
- * balance covers it (else 400 and nothing changes), with its two ledger entries (withdrawal, fee), and
- * puts the PENDING withdraw (its key reserves the reference). The pipeline adds the completed
- * idempotency record to the same transaction.
+ * The reservation: ONE transaction that takes amount + fee from the balance shards only if the
+ * available balance covers it (else 400 and nothing changes), with its two ledger entries (withdrawal,
+ * fee), and puts the PENDING withdraw (its key reserves the reference). The pipeline adds the completed
+ * idempotency record to the same transaction; a shard that moved before the commit makes the pipeline
+ * run the route again (BalanceMovedError), which reads the shards again.
  */
-export function reservationWrites(table: string, item: Item): TxWrite[] {
+export async function reservationWrites(db: Db, table: string, item: Item, budget?: RetryBudget): Promise<TxWrite[]> {
   const reference = String(item.reference);
   return [
-    ...withdrawalReservation(
+    ...(await withdrawalReservation(
+      db,
       table,
       { accountId: String(item.accountId), reference, description: `Pix withdrawal ${reference}`, at: String(item.createdAt) },
       Number(item.amountCents),
       Number(item.feeCents),
-    ),
+      budget,
+    )),
     { Put: { TableName: table, Item: item, ConditionExpression: 'attribute_not_exists(PK)' }, onConditionFailed: () => new IdClashError() },
   ];
 }

@@ -531,8 +531,12 @@ const IDEMPOTENCY = ['PutItem IDEM#*', 'UpdateItem IDEM#*', 'DeleteItem IDEM#*']
 /** Forwarded items leave the sweep's index: only its attributes may change. */
 const LEAVE_SWEEP_INDEX = 'UpdateItem WD#* [PK,SK,GSI2PK,GSI2SK]';
 const LEAVE_SWEEP_INDEX_EVT = 'UpdateItem EVT#* [PK,SK,GSI2PK,GSI2SK]';
-/** A balance movement's immutable ledger entry (PK ACCT#<id>, SK LEDGER#…), in the movement's transaction (shared/ledger/movements.ts). */
-const LEDGER_ENTRY = 'PutItem ACCT#*';
+/** A balance movement's immutable ledger entry (PK LEDGER#<id>#<shard>, SK <time>#<txn>), in the movement's transaction (shared/ledger/movements.ts). */
+const LEDGER_ENTRY = 'PutItem LEDGER#*';
+/** A movement's change of one balance shard (PK BAL#<id>#<shard>). */
+const SHARD_UPDATE = 'UpdateItem BAL#*';
+/** The account item (its shard count) and its balance shards, read in one BatchGetItem (shared/ledger/balance.ts). */
+const SHARDS_READ = ['BatchGetItem ACCT#*', 'BatchGetItem BAL#*'];
 /** The hosted checkout's public routes count their calls per client IP. */
 const CHECKOUT_COUNTER = 'UpdateItem RL#checkout#* [PK,SK,rlLog,rlCnt,ttl]';
 /** Every Bearer route counts calls whose token fails per client IP (shared/auth/gate.ts). */
@@ -540,11 +544,12 @@ const UNAUTHENTICATED_COUNTER = 'UpdateItem RL#unauthenticated#* [PK,SK,rlLog,rl
 /** The other public routes with table access (the provider's notifications, the boleto page) count per client IP. */
 const PUBLIC_COUNTER = 'UpdateItem RL#public#* [PK,SK,rlLog,rlCnt,ttl]';
 /** A card payment recorded: the card invoice and its pointer, the balance credit, invoice.paid, the checkout's move and order.paid. */
-const CHECKOUT_CARD_PAYMENT = ['PutItem INV#*', 'PutItem INVID#*', 'UpdateItem ACCT#*', LEDGER_ENTRY, 'PutItem EVT#*', 'UpdateItem CHK#*'];
+const CHECKOUT_CARD_PAYMENT = ['PutItem INV#*', 'PutItem INVID#*', SHARD_UPDATE, LEDGER_ENTRY, 'PutItem EVT#*', 'UpdateItem CHK#*'];
 const EXPECTED_TABLE_ACCESS: Record<string, string[]> = {
   AuthToken: ['UpdateItem RL#auth#* [PK,SK,rlLog,rlCnt,ttl]', 'GetItem PUBKEY#*'],
-  GetBalance: [READ_COUNTER, UNAUTHENTICATED_COUNTER, 'GetItem ACCT#*'],
-  ListBalanceTransactions: [READ_COUNTER, UNAUTHENTICATED_COUNTER, 'Query ACCT#*'],
+  GetBalance: [READ_COUNTER, UNAUTHENTICATED_COUNTER, ...SHARDS_READ],
+  // The shard count on the account item, then each shard's ledger partition.
+  ListBalanceTransactions: [READ_COUNTER, UNAUTHENTICATED_COUNTER, 'GetItem ACCT#*', 'Query LEDGER#*'],
   CreateCustomer: [WRITE_COUNTER, UNAUTHENTICATED_COUNTER, ...IDEMPOTENCY, 'PutItem ACCT#*', 'PutItem CUSTID#*'],
   GetCustomer: [READ_COUNTER, UNAUTHENTICATED_COUNTER, 'GetItem ACCT#*'],
   ListCustomers: [READ_COUNTER, UNAUTHENTICATED_COUNTER, 'Query ACCT#*'],
@@ -553,7 +558,7 @@ const EXPECTED_TABLE_ACCESS: Record<string, string[]> = {
   SearchCep: [UNAUTHENTICATED_COUNTER, 'UpdateItem RL#cep#* [PK,SK,rlLog,rlCnt,ttl]', 'GetItem ACCT#*', 'GetItem CEP#*', 'PutItem CEP#*'],
   CreatePixCharge: [WRITE_COUNTER, UNAUTHENTICATED_COUNTER, ...IDEMPOTENCY, 'PutItem INV#*', 'PutItem INVID#*'],
   CreateBoletoCharge: [WRITE_COUNTER, UNAUTHENTICATED_COUNTER, ...IDEMPOTENCY, 'GetItem ACCT#*', 'PutItem INV#*', 'PutItem INVID#*'],
-  // The counter and the balance credit are both UpdateItem on ACCT# items.
+  // The balance credit is an UpdateItem of one balance shard (BAL#), not of the account item.
   CreateCardCharge: [
     WRITE_COUNTER,
     UNAUTHENTICATED_COUNTER,
@@ -562,6 +567,7 @@ const EXPECTED_TABLE_ACCESS: Record<string, string[]> = {
     'PutItem INV#*',
     'PutItem INVID#*',
     'PutItem EVT#*',
+    SHARD_UPDATE,
     LEDGER_ENTRY,
   ],
   ListInvoices: [READ_COUNTER, UNAUTHENTICATED_COUNTER, 'Query GSI1 ACCT#*#INVOICES'],
@@ -569,7 +575,8 @@ const EXPECTED_TABLE_ACCESS: Record<string, string[]> = {
   GetInvoiceByReference: [READ_COUNTER, UNAUTHENTICATED_COUNTER, 'GetItem INV#*'],
   GetPixInvoiceByReference: [READ_COUNTER, UNAUTHENTICATED_COUNTER, 'GetItem INV#*'],
   GetPixInvoiceByTxid: [READ_COUNTER, UNAUTHENTICATED_COUNTER, 'GetItem INV#*'],
-  CreateWithdraw: [WRITE_COUNTER, UNAUTHENTICATED_COUNTER, ...IDEMPOTENCY, 'PutItem WD#*', LEDGER_ENTRY],
+  // The shards read (a refusal re-reads them in one TransactGetItems: GetItem), one conditional update per shard taken from.
+  CreateWithdraw: [WRITE_COUNTER, UNAUTHENTICATED_COUNTER, ...IDEMPOTENCY, ...SHARDS_READ, 'GetItem BAL#*', SHARD_UPDATE, 'PutItem WD#*', LEDGER_ENTRY],
   GetWithdraw: [READ_COUNTER, UNAUTHENTICATED_COUNTER, 'GetItem WD#*'],
   ListWithdrawals: [READ_COUNTER, UNAUTHENTICATED_COUNTER, 'Query GSI1 ACCT#*#WITHDRAWALS'],
   GetWebhook: [READ_COUNTER, UNAUTHENTICATED_COUNTER, 'GetItem ACCT#*'],
@@ -585,7 +592,7 @@ const EXPECTED_TABLE_ACCESS: Record<string, string[]> = {
     'GetItem CHK#*',
     'UpdateItem INV#*',
     'UpdateItem WD#*',
-    'UpdateItem ACCT#*',
+    SHARD_UPDATE,
     'UpdateItem CHK#*',
     'PutItem EVT#*',
     LEDGER_ENTRY,
@@ -613,8 +620,8 @@ const EXPECTED_TABLE_ACCESS: Record<string, string[]> = {
   StreamForwarder: [LEAVE_SWEEP_INDEX, LEAVE_SWEEP_INDEX_EVT],
   Sweep: ['Query GSI2 SWEEP#*', LEAVE_SWEEP_INDEX, LEAVE_SWEEP_INDEX_EVT],
   CheckoutUpkeep: ['Query GSI2 CHKOPEN#*', 'Query GSI2 CHKUNK#*', 'GetItem CHK#*', 'GetItem INV#*', ...CHECKOUT_CARD_PAYMENT],
-  // Read only: the account ids (a Scan naming only the keys and accountId), then each balance item and its LEDGER# entries.
-  Reconcile: ['Scan ALL ITEMS [PK,SK,accountId]', 'GetItem ACCT#*', 'Query ACCT#*'],
+  // Read only: the account ids (a Scan naming only the keys and accountId), then each account's shards and their LEDGER# partitions.
+  Reconcile: ['Scan ALL ITEMS [PK,SK,accountId]', ...SHARDS_READ, 'Query LEDGER#*'],
 };
 
 const tableArn = JSON.stringify(getAtt(tableId, 'Arn'));
@@ -648,13 +655,23 @@ describe('least privilege', () => {
     expect(granted).toEqual(expected);
   });
 
-  it('lets no function batch-write, batch-read, use PartiQL or a wildcard action on the table, nor Scan but the reconciliation', () => {
+  it('lets no function batch-write, use PartiQL or a wildcard action on the table, batch-read but the balance shards, nor Scan but the reconciliation', () => {
     for (const id of ALL_FUNCTION_IDS) {
       const dynamo = actionsOf(s.roleStatements(id)).filter((a) => a.startsWith('dynamodb:'));
       expect(
-        dynamo.filter((a) => /BatchWriteItem|BatchGetItem|PartiQL|\*/.test(a)),
+        dynamo.filter((a) => /BatchWriteItem|PartiQL|\*/.test(a)),
         id,
       ).toEqual([]);
+    }
+    // BatchGetItem reads an account item and its balance shards (shared/ledger/balance.ts), nothing else.
+    const batchReaders = ALL_FUNCTION_IDS.filter((id) => actionsOf(s.roleStatements(id)).includes('dynamodb:BatchGetItem'));
+    expect(batchReaders.sort()).toEqual([routes.balance.id, routes.createWithdraw.id, reconcileWorker.id].sort());
+    for (const id of batchReaders) {
+      const batch = s.roleStatements(id).filter((st) => actionsOf([st]).includes('dynamodb:BatchGetItem'));
+      expect(
+        batch.map((st) => st.Condition?.['ForAllValues:StringLike']?.['dynamodb:LeadingKeys']),
+        id,
+      ).toEqual([['ACCT#*', 'BAL#*']]);
     }
     const scanners = ALL_FUNCTION_IDS.filter((id) => actionsOf(s.roleStatements(id)).includes('dynamodb:Scan'));
     expect(scanners).toEqual([reconcileWorker.id]);
@@ -679,7 +696,7 @@ describe('least privilege', () => {
       send: async (command: { input: Record<string, unknown> }) => {
         sent.push(command.input);
         return sent.length === 1
-          ? { Items: [{ accountId: 'acct_b' }, { accountId: 'acct_a' }], LastEvaluatedKey: { PK: 'ACCT#acct_b', SK: 'BALANCE' } }
+          ? { Items: [{ accountId: 'acct_b' }, { accountId: 'acct_a' }], LastEvaluatedKey: { PK: 'ACCT#acct_b', SK: 'ACCOUNT' } }
           : { Items: [{ accountId: 'acct_c' }] };
       },
     } as unknown as Db;
@@ -701,7 +718,7 @@ describe('least privilege', () => {
       expect(names(input).length).toBeGreaterThan(0);
       for (const name of names(input)) expect(RECONCILE_SCAN.attributes, name).toContain(name);
     }
-    expect(sent[1]?.ExclusiveStartKey).toEqual({ PK: 'ACCT#acct_b', SK: 'BALANCE' });
+    expect(sent[1]?.ExclusiveStartKey).toEqual({ PK: 'ACCT#acct_b', SK: 'ACCOUNT' });
   });
 
   it("scopes index access to the index used (never the table's /index/*) and every item statement but the Scan by dynamodb:LeadingKeys", () => {

@@ -1,14 +1,13 @@
-import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { handler as createCard } from '../../functions/charges/card';
 import { paymentProvider } from '../../shared/providers/registry';
 import { routes } from '../../shared/http/routes';
 import { getRuntime, overrideRuntime } from '../../shared/runtime';
 import { keys } from '../../shared/storage/keys';
-import { accountStore, bearer, newAccount, tokenFor, useLocalStackEnvironment } from '../support/api';
+import { bearer, newAccount, tokenFor, useLocalStackEnvironment } from '../support/api';
 import { cardBody } from '../support/charges';
 import { invoke } from '../support/invoke';
-import { listedItems } from '../support/ledger';
+import { listedItems, storedBalanceCents } from '../support/ledger';
 
 describe('card charge whose record cannot be written (in-process, injected failure)', () => {
   beforeAll(() => {
@@ -40,13 +39,10 @@ describe('card charge whose record cannot be written (in-process, injected failu
     expect(provider.voided.size).toBe(voidedBefore + 1);
     const invoices = await listedItems(keys.invoiceListPartition(account.account_id));
     expect(invoices).toHaveLength(0);
-    const store = accountStore();
-    const balance = await store.db.send(new GetCommand({ TableName: store.table, Key: keys.balance(account.account_id), ConsistentRead: true }));
-    expect(balance.Item?.availableCents).toBe(0);
+    expect(await storedBalanceCents(account.account_id)).toBe(0);
     const retried = await invoke(createCard, routes.createCard, { headers: { ...auth, 'idempotency-key': key }, body: cardBody() });
     expect(retried.status).toBe(200);
     expect(retried.headers['Idempotent-Replayed']).toBeUndefined();
-    const after = await store.db.send(new GetCommand({ TableName: store.table, Key: keys.balance(account.account_id), ConsistentRead: true }));
-    expect(after.Item?.availableCents).toBe(19_000);
+    expect(await storedBalanceCents(account.account_id)).toBe(19_000);
   });
 });

@@ -1,4 +1,3 @@
-import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { handler as createCard } from '../../functions/charges/card';
 import { paymentProvider } from '../../shared/providers/registry';
@@ -6,10 +5,10 @@ import { SIMULATED_CARDS, type SimulatedProvider } from '../../shared/providers/
 import { routes } from '../../shared/http/routes';
 import { getRuntime, overrideRuntime } from '../../shared/runtime';
 import { keys } from '../../shared/storage/keys';
-import { accountStore, bearer, newAccount, tokenFor, useLocalStackEnvironment } from '../support/api';
+import { bearer, newAccount, tokenFor, useLocalStackEnvironment } from '../support/api';
 import { cardBody } from '../support/charges';
 import { invoke } from '../support/invoke';
-import { listedItems } from '../support/ledger';
+import { listedItems, storedBalanceCents } from '../support/ledger';
 
 describe('card authorization idempotent at the provider (in-process, the simulated provider)', () => {
   beforeAll(() => {
@@ -44,9 +43,7 @@ describe('card authorization idempotent at the provider (in-process, the simulat
     const transactionId = (invoices[0]?.card as { transactionId?: string } | undefined)?.transactionId;
     expect([...provider.authorizations.values()].some((a) => a.outcome === 'approved' && a.transactionId === transactionId)).toBe(true);
     expect(provider.voided.has(String(transactionId))).toBe(false);
-    const store = accountStore();
-    const balance = await store.db.send(new GetCommand({ TableName: store.table, Key: keys.balance(account.account_id), ConsistentRead: true }));
-    expect(balance.Item?.availableCents).toBe(4_200);
+    expect(await storedBalanceCents(account.account_id)).toBe(4_200);
   });
 
   it('different keys (or no key) are different authorizations', async () => {

@@ -14,7 +14,7 @@ import { keys } from '../../shared/storage/keys';
 import { accountStore, bearer, call, newAccount, type Reply, tokenFor, useLocalStackEnvironment } from '../support/api';
 import { cardFields, type CheckoutFields, enterCheckout, entryForm, merchantCheckout, openPage, postForm } from '../support/checkout';
 import { invokeRoute } from '../support/invoke-route';
-import { availableBalance, eventually, eventsAbout, listedItems, outboxEventsOf, type OutboxEvent } from '../support/ledger';
+import { availableBalance, eventually, eventsAbout, listedItems, outboxEventsOf, type OutboxEvent, storedBalanceCents } from '../support/ledger';
 import { notification, notify } from '../support/provider';
 
 /**
@@ -56,7 +56,7 @@ const checkoutRecord = (reference: string) => read(keys.checkout(reference));
 const invoiceRecord = (reference: string) => read(keys.invoice(reference));
 
 async function balanceCents(accountId: string): Promise<number> {
-  return Number((await read(keys.balance(accountId))).availableCents);
+  return storedBalanceCents(accountId);
 }
 
 /** The Pix charge created with the checkout. */

@@ -1,4 +1,4 @@
-import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { identificarDataComNovoFator2025 } from '@mrmgomes/boleto-utils';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { creditAccount } from '../../shared/accounts/store';
@@ -8,7 +8,7 @@ import { keys } from '../../shared/storage/keys';
 import { accountStore, bearer, call, newAccount, tokenFor } from '../support/api';
 import { common, createCharge, createCustomerWithAddress } from '../support/charges';
 import { enterCheckout, entryForm, merchantCheckout } from '../support/checkout';
-import { availableBalance, eventsAbout } from '../support/ledger';
+import { availableBalance, eventsAbout, ledgerEntriesOf } from '../support/ledger';
 import { notification, notify } from '../support/provider';
 
 /**
@@ -35,16 +35,9 @@ async function invoiceOf(auth: Record<string, string>, reference: string): Promi
 
 /** The account's ledger entries about one reference, read straight from the table. */
 async function ledgerEntries(accountId: string, reference: string): Promise<{ type: string; cents: number }[]> {
-  const store = accountStore();
-  const out = await store.db.send(
-    new QueryCommand({
-      TableName: store.table,
-      KeyConditionExpression: 'PK = :pk AND begins_with(SK, :ledger)',
-      ExpressionAttributeValues: { ':pk': `ACCT#${accountId}`, ':ledger': 'LEDGER#' },
-      ConsistentRead: true,
-    }),
-  );
-  return (out.Items ?? []).filter((item) => item.reference === reference).map((item) => ({ type: String(item.entryType), cents: Number(item.amountCents) }));
+  return (await ledgerEntriesOf(accountId))
+    .filter((item) => item.reference === reference)
+    .map((item) => ({ type: String(item.entryType), cents: Number(item.amountCents) }));
 }
 
 async function freshAccount(feeCents = 0) {

@@ -17,7 +17,7 @@ import { cardBody, common } from '../support/charges';
 import { customerBody } from '../support/customers';
 import { type FailPlan, type FaultInjector, type FaultKind, installFaultInjector, type RecordedCall } from '../support/fault-injection';
 import { type Invoked, invoke } from '../support/invoke';
-import { listedItems } from '../support/ledger';
+import { listedItems, storedBalanceCents } from '../support/ledger';
 
 /**
  * Faults injected into the AWS SDK under the real handlers (in this process, against the local
@@ -121,12 +121,12 @@ async function freshCaller(creation: Creation, label: string) {
 
 async function stateOf(creation: Creation, accountId: string, key: string): Promise<State> {
   const s = store();
-  const [resources, balance, idem] = await Promise.all([
+  const [resources, balanceCents, idem] = await Promise.all([
     creation.resources(accountId),
-    s.db.send(new GetCommand({ TableName: s.table, Key: keys.balance(accountId), ConsistentRead: true })),
+    storedBalanceCents(accountId),
     s.db.send(new GetCommand({ TableName: s.table, Key: keys.idempotency(accountId, key), ConsistentRead: true })),
   ]);
-  return { resources, balanceCents: Number(balance.Item?.availableCents ?? Number.NaN), idem: idem.Item };
+  return { resources, balanceCents, idem: idem.Item };
 }
 
 const voided = () => (paymentProvider(getRuntime().config) as ReturnType<typeof paymentProvider> & { voided: ReadonlySet<string> }).voided;
@@ -403,7 +403,7 @@ describe('no orphan anywhere', () => {
             const owner = typeof item.accountId === 'string' ? item.accountId : (/^(?:ACCT|IDEM)#(acct_[a-z0-9]+)/.exec(pk)?.[1] ?? '');
             if (!byAccount.has(owner)) continue;
             const kind = kindOf(item);
-            if (['ACCOUNT', 'BALANCE', 'PUBKEY'].includes(kind)) continue;
+            if (['ACCOUNT', 'BAL', 'PUBKEY'].includes(kind)) continue;
             const tally = counts.get(owner) ?? {};
             tally[kind] = (tally[kind] ?? 0) + 1;
             counts.set(owner, tally);

@@ -1,17 +1,18 @@
 import { randomUUID } from 'node:crypto';
-import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { creditAccount, type IssuedKeys } from '../../shared/accounts/store';
 import { TemporaryConflictError } from '../../shared/errors';
-import { LEDGER_ITEM_TYPE, LEDGER_SK_PREFIX } from '../../shared/ledger/entries';
+import { LEDGER_ITEM_TYPE, LEDGER_PK_PREFIX } from '../../shared/ledger/entries';
+import { BALANCE_SHARDS } from '../../shared/ledger/shards';
 import { formatCents, parseAmountToCents } from '../../shared/money';
 import type { Item } from '../../shared/storage/dynamo';
 import type { SimulatedNotification } from '../../shared/providers/simulated';
 import { keys } from '../../shared/storage/keys';
 import { accountStore, bearer, call, newAccount, type Reply, tokenFor } from '../support/api';
 import { cardBody, common, createCustomerWithAddress } from '../support/charges';
-import { listedItems } from '../support/ledger';
+import { balanceShards, ledgerEntriesOf, listedItems } from '../support/ledger';
 import { notification, notify } from '../support/provider';
 
 /**
@@ -261,27 +262,6 @@ async function getItem(key: { PK: string; SK: string }): Promise<Item> {
   return out.Item;
 }
 
-/** The account partition's items (balance, ledger entries, …), read consistently, every page. */
-async function accountPartition(accountId: string): Promise<Item[]> {
-  const store = accountStore();
-  const items: Item[] = [];
-  let start: Record<string, unknown> | undefined;
-  do {
-    const page = await store.db.send(
-      new QueryCommand({
-        TableName: store.table,
-        KeyConditionExpression: 'PK = :pk',
-        ExpressionAttributeValues: { ':pk': `ACCT#${accountId}` },
-        ConsistentRead: true,
-        ExclusiveStartKey: start,
-      }),
-    );
-    items.push(...(page.Items ?? []));
-    start = page.LastEvaluatedKey;
-  } while (start);
-  return items;
-}
-
 /** The status an invoice must have after the moves its notifications answered `applied: true` to. */
 /** The status the applied answers predict; `paidAfterCancel`: the invoice was paid after it was canceled (issue 17: credited once). */
 function expectedInvoiceStatus(invoice: InvoiceRun, paidAfterCancel: boolean): string {
@@ -325,10 +305,10 @@ async function checkAccount(state: RunState, index: number): Promise<void> {
   const invoiceItems = await Promise.all(invoices.map((invoice) => getItem(keys.invoice(invoice.reference))));
   const withdrawItems = await Promise.all(withdrawals.map((made) => getItem(keys.withdraw(made.reference))));
 
-  const partition = await accountPartition(accountId);
-  const balanceItem = partition.find((item) => item.SK === 'BALANCE');
-  const entries = partition.filter((item) => item.type === LEDGER_ITEM_TYPE && String(item.SK).startsWith(LEDGER_SK_PREFIX));
-  const balance = Number(balanceItem?.availableCents);
+  // The balance shards and every shard's entry partition (issue 13: the balance is the sum of the shards).
+  const [shards, stored] = await Promise.all([balanceShards(accountId), ledgerEntriesOf(accountId)]);
+  const entries = stored.filter((item) => item.type === LEDGER_ITEM_TYPE && String(item.PK).startsWith(LEDGER_PK_PREFIX));
+  const balance = shards.reduce((sum, cents) => sum + cents, 0);
   const ledgerSum = entries.reduce((sum, entry) => sum + Number(entry.amountCents), 0);
   const apiReply = await call('GET', '/api/balance', { headers: acct.auth });
   expect(apiReply.status).toBe(200);
@@ -390,6 +370,18 @@ async function checkAccount(state: RunState, index: number): Promise<void> {
   }
   const owned = new Set([...invoices.map((invoice) => invoice.reference), ...withdrawals.map((made) => made.reference)]);
   expect(entries.filter((entry) => entry.entryType !== 'adjustment' && !owned.has(String(entry.reference)))).toEqual([]);
+
+  // (e) No shard below zero after any mix of credits and withdrawals: a withdrawal takes from a shard only
+  // what it holds. Only a reversal (a refund, or a cancel after payment: never refused) may take its
+  // payment's shard below zero, and never below minus the reversals recorded in that shard.
+  expect(shards).toHaveLength(BALANCE_SHARDS);
+  shards.forEach((cents, shard) => {
+    const reversed = entries
+      .filter((entry) => entry.shard === shard && entry.entryType === 'refund')
+      .reduce((sum, entry) => sum - Number(entry.amountCents), 0);
+    expect({ shard, cents, floor: -reversed }).toEqual({ shard, cents: Math.max(cents, -reversed), floor: -reversed });
+  });
+  if (!entries.some((entry) => entry.entryType === 'refund')) expect(shards.filter((cents) => cents < 0)).toEqual([]);
 
   // (d) The statement route sums to the same (another helper is adding it: a 404 skips only this sub-check).
   const lines = await statement(acct.auth);

@@ -6,7 +6,7 @@ import { keys } from '../../shared/storage/keys';
 import { accountStore, bearer, newAccount, tokenFor, useLocalStackEnvironment } from '../support/api';
 import { common } from '../support/charges';
 import { invoke } from '../support/invoke';
-import { outboxEventsOf } from '../support/ledger';
+import { outboxEventsOf, storedBalanceCents } from '../support/ledger';
 import { notification, notifyUntilSettled } from '../support/provider';
 
 /** Runs `task` over `items`, at most `width` at a time. */
@@ -47,8 +47,7 @@ describe('provider notifications under contention on one balance (the real local
     const read = (reference: string) => store.db.send(new GetCommand({ TableName: store.table, Key: keys.invoice(reference), ConsistentRead: true }));
     const items = await inBatches(invoices, 20, async (invoice) => (await read(invoice.reference)).Item);
     expect(items.map((item) => item?.status)).toEqual(invoices.map(() => 'PAID'));
-    const balance = await store.db.send(new GetCommand({ TableName: store.table, Key: keys.balance(account.account_id), ConsistentRead: true }));
-    expect(balance.Item?.availableCents).toBe(expectedCents);
+    expect(await storedBalanceCents(account.account_id)).toBe(expectedCents);
     const paidEvents = (await outboxEventsOf(account.account_id)).filter((event) => event.type === 'invoice.paid');
     expect(paidEvents).toHaveLength(200);
     expect(new Set(paidEvents.map((event) => event.data.invoice?.reference))).toEqual(new Set(invoices.map((invoice) => invoice.reference)));

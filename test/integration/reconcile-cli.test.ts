@@ -30,13 +30,13 @@ async function reconcile(...args: string[]): Promise<Run> {
   return { ...out, lines };
 }
 
-/** Moves the balance item alone, as no code path may (the corruption reconciliation exists to find). */
+/** Moves a balance shard alone, as no code path may (the corruption reconciliation exists to find). */
 async function nudgeBalance(accountId: string, cents: number): Promise<void> {
   const store = accountStore();
   await store.db.send(
     new UpdateCommand({
       TableName: store.table,
-      Key: keys.balance(accountId),
+      Key: keys.balanceShard(accountId, 0),
       UpdateExpression: 'ADD availableCents :d',
       ExpressionAttributeValues: { ':d': cents },
       ConditionExpression: 'attribute_exists(PK)',

@@ -26,7 +26,7 @@ import { customerBody, fullAddress, randomCpf } from '../support/customers';
 import type { Invoked } from '../support/invoke';
 import { invokeRoute, type RouteRequest } from '../support/invoke-route';
 import { captureLogLines } from '../support/log-capture';
-import { eventually, listedItems } from '../support/ledger';
+import { eventually, ledgerEntriesOf, listedItems, storedBalanceCents } from '../support/ledger';
 import { findLogLeaks } from '../support/leak-scan';
 import { describeLeaks, scanLogFile, scanTable, stackLogFile, storedLeaks } from '../support/leak-sources';
 import { notification, providerSecret } from '../support/provider';
@@ -157,11 +157,12 @@ async function victimState(): Promise<string> {
     new QueryCommand({ TableName: table, KeyConditionExpression: 'PK = :pk', ExpressionAttributeValues: { ':pk': `ACCT#${id}` }, ConsistentRead: true }),
   );
   const account = own.Items?.find((i) => i.SK === 'ACCOUNT');
-  const balance = own.Items?.find((i) => i.SK === 'BALANCE');
+  const [balance, entries] = await Promise.all([storedBalanceCents(id), ledgerEntriesOf(id)]);
   const listed = async (partition: string) => (await listedItems(partition)).map((i) => `${String(i.PK)} ${String(i.status)}`).sort();
   return JSON.stringify({
     keys: (own.Items ?? []).map((i) => String(i.SK)).sort(),
-    balance: balance?.availableCents,
+    balance,
+    ledger: entries.map((i) => String(i.SK)).sort(),
     account: {
       kv: account?.kv,
       publicKey: account?.publicKey,
@@ -347,16 +348,7 @@ describe("another account's well-formed identifiers → 404 (or the caller's own
     },
     ListBalanceTransactions: async () => {
       // The victim's ledger entries (its operator credit, card payment and withdrawal) never reach another caller, whatever the filter.
-      const { db, table } = accountStore();
-      const own = await db.send(
-        new QueryCommand({
-          TableName: table,
-          KeyConditionExpression: 'PK = :pk AND begins_with(SK, :ledger)',
-          ExpressionAttributeValues: { ':pk': `ACCT#${victim.keys.account_id}`, ':ledger': 'LEDGER#' },
-          ConsistentRead: true,
-        }),
-      );
-      const victimEntries = (own.Items ?? []).map((item) => String(item.entryId));
+      const victimEntries = (await ledgerEntriesOf(victim.keys.account_id)).map((item) => String(item.entryId));
       expect(victimEntries.length).toBeGreaterThanOrEqual(3);
       const today = brazilDate(new Date());
       for (const query of [{}, { limit: '50' }, { type: 'withdrawal' }, { type: 'adjustment' }, { start: '2020-01-01', end: today }] as Record<

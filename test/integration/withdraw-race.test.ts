@@ -1,5 +1,4 @@
 import { randomUUID } from 'node:crypto';
-import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { creditAccount } from '../../shared/accounts/store';
 import { routes } from '../../shared/http/routes';
@@ -11,12 +10,11 @@ import { accountStore, bearer, newAccount, tokenFor, useLocalStackEnvironment } 
 import { cardBody, common, createCharge } from '../support/charges';
 import { notification, notify } from '../support/provider';
 import { invoke } from '../support/invoke';
-import { listedItems, scanAll } from '../support/ledger';
+import { balanceShards, listedItems, scanAll, storedBalanceCents } from '../support/ledger';
 
-async function balanceCents(accountId: string): Promise<number> {
-  const store = accountStore();
-  const out = await store.db.send(new GetCommand({ TableName: store.table, Key: keys.balance(accountId), ConsistentRead: true }));
-  return Number(out.Item?.availableCents);
+/** The available balance as stored: the sum of the account's shards. */
+function balanceCents(accountId: string): Promise<number> {
+  return storedBalanceCents(accountId);
 }
 
 describe('withdrawals under concurrency and failure (in-process handlers, the real local table)', () => {
@@ -36,9 +34,13 @@ describe('withdrawals under concurrency and failure (in-process handlers, the re
       expect((await invoke(getBalance, routes.balance, { headers: auth })).status).toBe(200);
       let reading = true;
       const seen: number[] = [];
+      /** The lowest single balance shard seen during the race (issue 13: a withdrawal never takes a shard below zero). */
+      let lowestShard = 0;
       const sampler = (async () => {
         while (reading) {
-          seen.push(await balanceCents(account.account_id));
+          const shards = await balanceShards(account.account_id);
+          lowestShard = Math.min(lowestShard, ...shards);
+          seen.push(shards.reduce((sum, cents) => sum + cents, 0));
           await new Promise((resolve) => setTimeout(resolve, 5));
         }
       })();
@@ -73,6 +75,8 @@ describe('withdrawals under concurrency and failure (in-process handlers, the re
       expect(await balanceCents(account.account_id)).toBe(0);
       expect(seen.length).toBeGreaterThan(0);
       expect(Math.min(...seen)).toBeGreaterThanOrEqual(0);
+      expect(lowestShard).toBeGreaterThanOrEqual(0);
+      expect(Math.min(...(await balanceShards(account.account_id)))).toBe(0);
       const items = await listedItems(keys.withdrawListPartition(account.account_id));
       expect(items).toHaveLength(50);
       const answered = new Set(finals.filter((r) => r.status === 200).map((r) => (r.json as { withdraw: { reference: string } }).withdraw.reference));

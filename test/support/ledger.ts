@@ -1,5 +1,7 @@
 import { QueryCommand, ScanCommand } from '@aws-sdk/lib-dynamodb';
+import { accountShardCount, readBalance } from '../../shared/ledger/balance';
 import type { Item } from '../../shared/storage/dynamo';
+import { keys } from '../../shared/storage/keys';
 import { accountStore, call } from './api';
 
 export type OutboxEvent = {
@@ -67,4 +69,42 @@ export async function listedItems(partition: string): Promise<Item[]> {
     new QueryCommand({ TableName: store.table, IndexName: 'GSI1', KeyConditionExpression: 'GSI1PK = :pk', ExpressionAttributeValues: { ':pk': partition } }),
   );
   return out.Items ?? [];
+}
+
+/** The account's balance shards as stored (index = shard), read consistently: the balance is their sum. */
+export async function balanceShards(accountId: string): Promise<number[]> {
+  const store = accountStore();
+  return (await readBalance(store.db, store.table, accountId)).shards;
+}
+
+/** The account's available balance read straight from the table: the sum of its shards. */
+export async function storedBalanceCents(accountId: string): Promise<number> {
+  return (await balanceShards(accountId)).reduce((sum, cents) => sum + cents, 0);
+}
+
+/** Every ledger entry of the account (all its shards' entry partitions, consistent, every page). */
+export async function ledgerEntriesOf(accountId: string): Promise<Item[]> {
+  const store = accountStore();
+  const count = await accountShardCount(store.db, store.table, accountId);
+  const partitions = await Promise.all(
+    Array.from({ length: count }, async (_, shard) => {
+      const items: Item[] = [];
+      let start: Record<string, unknown> | undefined;
+      do {
+        const page = await store.db.send(
+          new QueryCommand({
+            TableName: store.table,
+            KeyConditionExpression: 'PK = :pk',
+            ExpressionAttributeValues: { ':pk': keys.ledgerPartition(accountId, shard) },
+            ConsistentRead: true,
+            ExclusiveStartKey: start,
+          }),
+        );
+        items.push(...(page.Items ?? []));
+        start = page.LastEvaluatedKey;
+      } while (start);
+      return items;
+    }),
+  );
+  return partitions.flat();
 }
