@@ -133,7 +133,8 @@ switch (task) {
     runForeground(node, [...tsx, 'infra/admin/cli.ts', ...rest]);
     break;
   case 'bench':
-    ensureJava();
+    // The cold-start section bundles and imports code only: no DynamoDB Local, no Java.
+    if (!rest.includes('--only=cold-start')) ensureJava();
     runForeground(node, [...tsx, 'bench/run.ts', ...rest]);
     break;
   default:
