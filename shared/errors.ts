@@ -156,6 +156,13 @@ export class RequestDeadlineError extends TemporaryConflictError {
   }
 }
 
+/** A valid token of an account an operator disabled (`npm run admin -- account disable`): every Bearer call is refused. */
+export class AccountDisabledError extends DomainError {
+  constructor() {
+    super('forbidden', 'This account is disabled: contact support', 'account_disabled');
+  }
+}
+
 /** A request that reached the deployed API around its edge (shared/http/edge-origin.ts); the message names no header and no secret. */
 export class OutsideEdgeError extends DomainError {
   constructor() {

@@ -1,5 +1,5 @@
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
-import { UnauthorizedError } from '../errors';
+import { AccountDisabledError, UnauthorizedError } from '../errors';
 import { hitAccountCounter, hitIpCounter } from '../ratelimit/counter';
 import type { QuotaState } from '../ratelimit/sliding-log';
 import { countsFailedAuth, ipLimitClassOf, type IpLimitClass, type RoutePolicy } from '../route-policy';
@@ -22,10 +22,11 @@ type GateRoute = Pick<RoutePolicy, 'auth' | 'rateLimit' | 'access'>;
 
 async function requireKeyVersion(rt: Runtime, accountId: string, keyVersion: number): Promise<void> {
   const out = await rt.db.send(
-    new GetCommand({ TableName: rt.config.tableName, Key: keys.account(accountId), ConsistentRead: true, ProjectionExpression: 'kv' }),
+    new GetCommand({ TableName: rt.config.tableName, Key: keys.account(accountId), ConsistentRead: true, ProjectionExpression: 'kv, disabled' }),
   );
   if (!out.Item) throw new UnauthorizedError('Invalid token');
   if (out.Item.kv !== keyVersion) throw new UnauthorizedError('Token revoked: the account keys were rotated');
+  if (out.Item.disabled === true) throw new AccountDisabledError();
 }
 
 function countIp(rt: Runtime, limitClass: IpLimitClass, ip: string, now: Date, budget: RetryBudget): Promise<QuotaState> {

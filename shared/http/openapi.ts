@@ -317,6 +317,7 @@ export function rateLimitsOf(route: AnyRoute): { counter: string; scope: string;
 const ERROR_EXAMPLES: Record<number, Json> = {
   400: { bad_request: { value: { error: 'Request body must be a JSON object', code: 'bad_request' } } },
   401: { unauthorized: { value: { error: 'Missing Authorization header (expected: Bearer <token>)', code: 'unauthorized' } } },
+  403: { account_disabled: { value: { error: 'This account is disabled: contact support', code: 'account_disabled' } } },
   404: { not_found: { value: { error: 'Not found', code: 'not_found' } } },
   409: { idempotency_in_progress: { value: { error: 'A request with this Idempotency-Key is still being processed', code: 'idempotency_in_progress' } } },
   413: { payload_too_large: { value: { error: 'The request body is larger than 1048576 bytes (1 MB)', code: 'payload_too_large' } } },
@@ -356,6 +357,7 @@ function responses(route: AnyRoute, schemas: SchemaCollector): Json {
   // Any method: the pipeline measures the body before anything else reads it, a GET's included.
   add(413, 'The request body is larger than 1 MB (code payload_too_large)');
   if (route.auth !== 'none') add(401, 'Missing, invalid, expired or revoked credentials');
+  if (route.auth === 'bearer') add(403, 'The account is disabled by the operator (code account_disabled)');
   if (route.idempotency !== 'none') add(409, 'A request with this Idempotency-Key is still being processed (code idempotency_in_progress)');
   if (takesInput) {
     if (route.browser) add(422, 'Invalid fields: a page listing them');

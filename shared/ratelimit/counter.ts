@@ -1,5 +1,5 @@
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { RateLimitedError, UnauthorizedError } from '../errors';
+import { AccountDisabledError, RateLimitedError, UnauthorizedError } from '../errors';
 import { type Db, type Item, isConditionalCheckFailed, itemFromConditionFailure } from '../storage/dynamo';
 import { type RetryBudget, retryBudget, retryTransient } from '../storage/contention';
 import { type ItemKey, keys } from '../storage/keys';
@@ -34,7 +34,11 @@ const MAX_ATTEMPTS = 4;
 function assertKeyVersion(keyVersion: number, old: Item | undefined): void {
   if (!old) throw new UnauthorizedError('Invalid token');
   if (old.kv !== keyVersion) throw new UnauthorizedError('Token revoked: the account keys were rotated');
+  if (old.disabled === true) throw new AccountDisabledError();
 }
+
+/** The account item's part of a counting update's condition: the token's key version, and the account not disabled. */
+const ACCOUNT_USABLE = 'kv = :kv AND (attribute_not_exists(disabled) OR disabled = :enabled)';
 
 /** What one log item is, for the shared algorithm below. */
 type LogTarget = {
@@ -55,8 +59,9 @@ function guards(target: LogTarget): { condition: string; names: Record<string, s
   let condition = '';
   let set = '';
   if (target.keyVersion !== undefined) {
-    condition = ' AND kv = :kv';
+    condition = ` AND ${ACCOUNT_USABLE}`;
     values[':kv'] = target.keyVersion;
+    values[':enabled'] = false;
   }
   if (target.ttl !== undefined) {
     set = ', #ttl = :ttl';
@@ -219,8 +224,8 @@ async function hitAccountWindow(db: Db, hit: AccountHit, budget: RetryBudget): P
         new UpdateCommand({
           ...common,
           UpdateExpression: 'SET rlCnt = rlCnt + :one',
-          ConditionExpression: 'rlWin = :w AND rlCnt < :limit AND kv = :kv',
-          ExpressionAttributeValues: { ':one': 1, ':w': window, ':limit': hit.limit, ':kv': hit.keyVersion },
+          ConditionExpression: `rlWin = :w AND rlCnt < :limit AND ${ACCOUNT_USABLE}`,
+          ExpressionAttributeValues: { ':one': 1, ':w': window, ':limit': hit.limit, ':kv': hit.keyVersion, ':enabled': false },
         }),
       );
       return admitted(out.Attributes);
@@ -235,8 +240,8 @@ async function hitAccountWindow(db: Db, hit: AccountHit, budget: RetryBudget): P
         new UpdateCommand({
           ...common,
           UpdateExpression: 'SET rlWin = :w, rlCnt = :one',
-          ConditionExpression: '(attribute_not_exists(rlWin) OR rlWin <> :w) AND kv = :kv',
-          ExpressionAttributeValues: { ':one': 1, ':w': window, ':kv': hit.keyVersion },
+          ConditionExpression: `(attribute_not_exists(rlWin) OR rlWin <> :w) AND ${ACCOUNT_USABLE}`,
+          ExpressionAttributeValues: { ':one': 1, ':w': window, ':kv': hit.keyVersion, ':enabled': false },
         }),
       );
       return admitted(out.Attributes);

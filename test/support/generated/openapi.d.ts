@@ -1721,6 +1721,21 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
+      /** @description The account is disabled by the operator (code account_disabled) */
+      403: {
+        headers: {
+          /** @description The most calls of this counter in any 60 s window */
+          'RateLimit-Limit'?: number;
+          /** @description Calls left in the current 60 s window */
+          'RateLimit-Remaining'?: number;
+          /** @description Whole seconds until one more call frees up (0: none in the window) */
+          'RateLimit-Reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
       /** @description The request body is larger than 1 MB (code payload_too_large) */
       413: {
         headers: {
@@ -1841,6 +1856,21 @@ export interface operations {
       };
       /** @description Missing, invalid, expired or revoked credentials */
       401: {
+        headers: {
+          /** @description The most calls of this counter in any 60 s window */
+          'RateLimit-Limit'?: number;
+          /** @description Calls left in the current 60 s window */
+          'RateLimit-Remaining'?: number;
+          /** @description Whole seconds until one more call frees up (0: none in the window) */
+          'RateLimit-Reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The account is disabled by the operator (code account_disabled) */
+      403: {
         headers: {
           /** @description The most calls of this counter in any 60 s window */
           'RateLimit-Limit'?: number;
@@ -2050,6 +2080,21 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
+      /** @description The account is disabled by the operator (code account_disabled) */
+      403: {
+        headers: {
+          /** @description The most calls of this counter in any 60 s window */
+          'RateLimit-Limit'?: number;
+          /** @description Calls left in the current 60 s window */
+          'RateLimit-Remaining'?: number;
+          /** @description Whole seconds until one more call frees up (0: none in the window) */
+          'RateLimit-Reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
       /** @description A request with this Idempotency-Key is still being processed (code idempotency_in_progress) */
       409: {
         headers: {
@@ -2224,6 +2269,21 @@ export interface operations {
       };
       /** @description Missing, invalid, expired or revoked credentials */
       401: {
+        headers: {
+          /** @description The most calls of this counter in any 60 s window */
+          'RateLimit-Limit'?: number;
+          /** @description Calls left in the current 60 s window */
+          'RateLimit-Remaining'?: number;
+          /** @description Whole seconds until one more call frees up (0: none in the window) */
+          'RateLimit-Reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The account is disabled by the operator (code account_disabled) */
+      403: {
         headers: {
           /** @description The most calls of this counter in any 60 s window */
           'RateLimit-Limit'?: number;
@@ -2427,6 +2487,21 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
+      /** @description The account is disabled by the operator (code account_disabled) */
+      403: {
+        headers: {
+          /** @description The most calls of this counter in any 60 s window */
+          'RateLimit-Limit'?: number;
+          /** @description Calls left in the current 60 s window */
+          'RateLimit-Remaining'?: number;
+          /** @description Whole seconds until one more call frees up (0: none in the window) */
+          'RateLimit-Reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
       /** @description The request body is larger than 1 MB (code payload_too_large) */
       413: {
         headers: {
@@ -2571,6 +2646,21 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
+      /** @description The account is disabled by the operator (code account_disabled) */
+      403: {
+        headers: {
+          /** @description The most calls of this counter in any 60 s window */
+          'RateLimit-Limit'?: number;
+          /** @description Calls left in the current 60 s window */
+          'RateLimit-Remaining'?: number;
+          /** @description Whole seconds until one more call frees up (0: none in the window) */
+          'RateLimit-Reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
       /** @description The request body is larger than 1 MB (code payload_too_large) */
       413: {
         headers: {
@@ -2681,6 +2771,21 @@ export interface operations {
       };
       /** @description Missing, invalid, expired or revoked credentials */
       401: {
+        headers: {
+          /** @description The most calls of this counter in any 60 s window */
+          'RateLimit-Limit'?: number;
+          /** @description Calls left in the current 60 s window */
+          'RateLimit-Remaining'?: number;
+          /** @description Whole seconds until one more call frees up (0: none in the window) */
+          'RateLimit-Reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The account is disabled by the operator (code account_disabled) */
+      403: {
         headers: {
           /** @description The most calls of this counter in any 60 s window */
           'RateLimit-Limit'?: number;
@@ -2815,6 +2920,21 @@ export interface operations {
       };
       /** @description Missing, invalid, expired or revoked credentials */
       401: {
+        headers: {
+          /** @description The most calls of this counter in any 60 s window */
+          'RateLimit-Limit'?: number;
+          /** @description Calls left in the current 60 s window */
+          'RateLimit-Remaining'?: number;
+          /** @description Whole seconds until one more call frees up (0: none in the window) */
+          'RateLimit-Reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The account is disabled by the operator (code account_disabled) */
+      403: {
         headers: {
           /** @description The most calls of this counter in any 60 s window */
           'RateLimit-Limit'?: number;
@@ -3022,6 +3142,21 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
+      /** @description The account is disabled by the operator (code account_disabled) */
+      403: {
+        headers: {
+          /** @description The most calls of this counter in any 60 s window */
+          'RateLimit-Limit'?: number;
+          /** @description Calls left in the current 60 s window */
+          'RateLimit-Remaining'?: number;
+          /** @description Whole seconds until one more call frees up (0: none in the window) */
+          'RateLimit-Reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
       /** @description A request with this Idempotency-Key is still being processed (code idempotency_in_progress) */
       409: {
         headers: {
@@ -3216,6 +3351,21 @@ export interface operations {
       };
       /** @description Missing, invalid, expired or revoked credentials */
       401: {
+        headers: {
+          /** @description The most calls of this counter in any 60 s window */
+          'RateLimit-Limit'?: number;
+          /** @description Calls left in the current 60 s window */
+          'RateLimit-Remaining'?: number;
+          /** @description Whole seconds until one more call frees up (0: none in the window) */
+          'RateLimit-Reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The account is disabled by the operator (code account_disabled) */
+      403: {
         headers: {
           /** @description The most calls of this counter in any 60 s window */
           'RateLimit-Limit'?: number;
@@ -3447,6 +3597,21 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
+      /** @description The account is disabled by the operator (code account_disabled) */
+      403: {
+        headers: {
+          /** @description The most calls of this counter in any 60 s window */
+          'RateLimit-Limit'?: number;
+          /** @description Calls left in the current 60 s window */
+          'RateLimit-Remaining'?: number;
+          /** @description Whole seconds until one more call frees up (0: none in the window) */
+          'RateLimit-Reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
       /** @description A request with this Idempotency-Key is still being processed (code idempotency_in_progress) */
       409: {
         headers: {
@@ -3647,6 +3812,21 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
+      /** @description The account is disabled by the operator (code account_disabled) */
+      403: {
+        headers: {
+          /** @description The most calls of this counter in any 60 s window */
+          'RateLimit-Limit'?: number;
+          /** @description Calls left in the current 60 s window */
+          'RateLimit-Remaining'?: number;
+          /** @description Whole seconds until one more call frees up (0: none in the window) */
+          'RateLimit-Reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
       /** @description The request body is larger than 1 MB (code payload_too_large) */
       413: {
         headers: {
@@ -3802,6 +3982,21 @@ export interface operations {
       };
       /** @description Missing, invalid, expired or revoked credentials */
       401: {
+        headers: {
+          /** @description The most calls of this counter in any 60 s window */
+          'RateLimit-Limit'?: number;
+          /** @description Calls left in the current 60 s window */
+          'RateLimit-Remaining'?: number;
+          /** @description Whole seconds until one more call frees up (0: none in the window) */
+          'RateLimit-Reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The account is disabled by the operator (code account_disabled) */
+      403: {
         headers: {
           /** @description The most calls of this counter in any 60 s window */
           'RateLimit-Limit'?: number;
@@ -4003,6 +4198,21 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
+      /** @description The account is disabled by the operator (code account_disabled) */
+      403: {
+        headers: {
+          /** @description The most calls of this counter in any 60 s window */
+          'RateLimit-Limit'?: number;
+          /** @description Calls left in the current 60 s window */
+          'RateLimit-Remaining'?: number;
+          /** @description Whole seconds until one more call frees up (0: none in the window) */
+          'RateLimit-Reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
       /** @description Unknown, or of another account */
       404: {
         headers: {
@@ -4191,6 +4401,21 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
+      /** @description The account is disabled by the operator (code account_disabled) */
+      403: {
+        headers: {
+          /** @description The most calls of this counter in any 60 s window */
+          'RateLimit-Limit'?: number;
+          /** @description Calls left in the current 60 s window */
+          'RateLimit-Remaining'?: number;
+          /** @description Whole seconds until one more call frees up (0: none in the window) */
+          'RateLimit-Reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
       /** @description Unknown, not Pix, or of another account */
       404: {
         headers: {
@@ -4366,6 +4591,21 @@ export interface operations {
       };
       /** @description Missing, invalid, expired or revoked credentials */
       401: {
+        headers: {
+          /** @description The most calls of this counter in any 60 s window */
+          'RateLimit-Limit'?: number;
+          /** @description Calls left in the current 60 s window */
+          'RateLimit-Remaining'?: number;
+          /** @description Whole seconds until one more call frees up (0: none in the window) */
+          'RateLimit-Reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The account is disabled by the operator (code account_disabled) */
+      403: {
         headers: {
           /** @description The most calls of this counter in any 60 s window */
           'RateLimit-Limit'?: number;
@@ -4576,6 +4816,21 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
+      /** @description The account is disabled by the operator (code account_disabled) */
+      403: {
+        headers: {
+          /** @description The most calls of this counter in any 60 s window */
+          'RateLimit-Limit'?: number;
+          /** @description Calls left in the current 60 s window */
+          'RateLimit-Remaining'?: number;
+          /** @description Whole seconds until one more call frees up (0: none in the window) */
+          'RateLimit-Reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
       /** @description A request with this Idempotency-Key is still being processed (code idempotency_in_progress) */
       409: {
         headers: {
@@ -4737,6 +4992,21 @@ export interface operations {
       };
       /** @description Missing, invalid, expired or revoked credentials */
       401: {
+        headers: {
+          /** @description The most calls of this counter in any 60 s window */
+          'RateLimit-Limit'?: number;
+          /** @description Calls left in the current 60 s window */
+          'RateLimit-Remaining'?: number;
+          /** @description Whole seconds until one more call frees up (0: none in the window) */
+          'RateLimit-Reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The account is disabled by the operator (code account_disabled) */
+      403: {
         headers: {
           /** @description The most calls of this counter in any 60 s window */
           'RateLimit-Limit'?: number;
@@ -4935,6 +5205,21 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
+      /** @description The account is disabled by the operator (code account_disabled) */
+      403: {
+        headers: {
+          /** @description The most calls of this counter in any 60 s window */
+          'RateLimit-Limit'?: number;
+          /** @description Calls left in the current 60 s window */
+          'RateLimit-Remaining'?: number;
+          /** @description Whole seconds until one more call frees up (0: none in the window) */
+          'RateLimit-Reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
       /** @description The request body is larger than 1 MB (code payload_too_large) */
       413: {
         headers: {
@@ -5074,6 +5359,21 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
+      /** @description The account is disabled by the operator (code account_disabled) */
+      403: {
+        headers: {
+          /** @description The most calls of this counter in any 60 s window */
+          'RateLimit-Limit'?: number;
+          /** @description Calls left in the current 60 s window */
+          'RateLimit-Remaining'?: number;
+          /** @description Whole seconds until one more call frees up (0: none in the window) */
+          'RateLimit-Reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
       /** @description The request body is larger than 1 MB (code payload_too_large) */
       413: {
         headers: {
@@ -5199,6 +5499,21 @@ export interface operations {
       };
       /** @description Missing, invalid, expired or revoked credentials */
       401: {
+        headers: {
+          /** @description The most calls of this counter in any 60 s window */
+          'RateLimit-Limit'?: number;
+          /** @description Calls left in the current 60 s window */
+          'RateLimit-Remaining'?: number;
+          /** @description Whole seconds until one more call frees up (0: none in the window) */
+          'RateLimit-Reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The account is disabled by the operator (code account_disabled) */
+      403: {
         headers: {
           /** @description The most calls of this counter in any 60 s window */
           'RateLimit-Limit'?: number;
@@ -5361,6 +5676,21 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
+      /** @description The account is disabled by the operator (code account_disabled) */
+      403: {
+        headers: {
+          /** @description The most calls of this counter in any 60 s window */
+          'RateLimit-Limit'?: number;
+          /** @description Calls left in the current 60 s window */
+          'RateLimit-Remaining'?: number;
+          /** @description Whole seconds until one more call frees up (0: none in the window) */
+          'RateLimit-Reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
       /** @description No webhook configured */
       409: {
         headers: {
@@ -5479,6 +5809,21 @@ export interface operations {
       };
       /** @description Missing, invalid, expired or revoked credentials */
       401: {
+        headers: {
+          /** @description The most calls of this counter in any 60 s window */
+          'RateLimit-Limit'?: number;
+          /** @description Calls left in the current 60 s window */
+          'RateLimit-Remaining'?: number;
+          /** @description Whole seconds until one more call frees up (0: none in the window) */
+          'RateLimit-Reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The account is disabled by the operator (code account_disabled) */
+      403: {
         headers: {
           /** @description The most calls of this counter in any 60 s window */
           'RateLimit-Limit'?: number;
@@ -5622,6 +5967,21 @@ export interface operations {
       };
       /** @description Missing, invalid, expired or revoked credentials */
       401: {
+        headers: {
+          /** @description The most calls of this counter in any 60 s window */
+          'RateLimit-Limit'?: number;
+          /** @description Calls left in the current 60 s window */
+          'RateLimit-Remaining'?: number;
+          /** @description Whole seconds until one more call frees up (0: none in the window) */
+          'RateLimit-Reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The account is disabled by the operator (code account_disabled) */
+      403: {
         headers: {
           /** @description The most calls of this counter in any 60 s window */
           'RateLimit-Limit'?: number;
@@ -6792,6 +7152,21 @@ export interface operations {
       };
       /** @description Missing, invalid, expired or revoked credentials */
       401: {
+        headers: {
+          /** @description The most calls of this counter in any 60 s window */
+          'RateLimit-Limit'?: number;
+          /** @description Calls left in the current 60 s window */
+          'RateLimit-Remaining'?: number;
+          /** @description Whole seconds until one more call frees up (0: none in the window) */
+          'RateLimit-Reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The account is disabled by the operator (code account_disabled) */
+      403: {
         headers: {
           /** @description The most calls of this counter in any 60 s window */
           'RateLimit-Limit'?: number;
