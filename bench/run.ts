@@ -58,14 +58,11 @@ const payments = { iterations: Math.min(iterations, option('payments-iterations'
 // apart, with a fresh account or a fresh IP per request.
 process.env.RATE_LIMIT_ACCOUNT_PER_MINUTE = RATE_LIMIT;
 process.env.RATE_LIMIT_AUTH_PER_MINUTE = RATE_LIMIT;
-// The provider's notifications all come from one address and are counted per IP in the 'public' class
-// (300 a minute by default): the contention section sends 1,600 in about a minute.
-process.env.RATE_LIMIT_PUBLIC_PER_MINUTE = RATE_LIMIT;
 // One log line per request would bury the table; warnings and errors still print.
 process.env.POWERTOOLS_LOG_LEVEL ??= 'WARN';
 
 const rateLimitNote =
-  `RATE_LIMIT_ACCOUNT_PER_MINUTE, RATE_LIMIT_AUTH_PER_MINUTE and RATE_LIMIT_PUBLIC_PER_MINUTE set to ${RATE_LIMIT} before the configuration was read, ` +
+  `RATE_LIMIT_ACCOUNT_PER_MINUTE and RATE_LIMIT_AUTH_PER_MINUTE set to ${RATE_LIMIT} before the configuration was read, ` +
   "so each warm scenario uses one account and one source IP; the window's first call (two counter updates) is measured apart " +
   'with a fresh account (balance) or a fresh source IP (auth) per request.';
 
