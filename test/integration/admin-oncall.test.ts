@@ -137,7 +137,8 @@ describe('dlq list, inspect and redrive', () => {
     expect((await cli('dlq', 'redrive', '--queue', 'webhooks')).lines).toEqual([{ queue: 'webhooks', moved: left.lines.length }]);
   });
 
-  it('refuses bad flags with exit 2 and one line on stderr', async () => {
+  // Twelve CLI processes one after another (each starts Node and tsx): minutes on a loaded 2-core machine.
+  it('refuses bad flags with exit 2 and one line on stderr', { timeout: 180_000 }, async () => {
     for (const args of [
       ['dlq', 'inspect'],
       ['dlq', 'inspect', '--queue', 'nope'],
