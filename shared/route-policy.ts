@@ -50,7 +50,12 @@ export function failedCredentialsClass(route: Pick<RoutePolicy, 'auth' | 'rateLi
   return route.rateLimit === 'failures' ? 'public' : undefined;
 }
 
+/** Whether every call of the route is counted (per account or per IP) before its implementation runs. */
+export function countsEveryCall(route: Pick<RoutePolicy, 'auth' | 'rateLimit' | 'access'>): boolean {
+  return route.rateLimit === 'account' || ipLimitClassOf(route) !== undefined;
+}
+
 /** Whether the route may answer 429: it spends a counter, or counts failed credentials. */
 export function mayBeRateLimited(route: Pick<RoutePolicy, 'auth' | 'rateLimit' | 'access'>): boolean {
-  return route.rateLimit === 'account' || ipLimitClassOf(route) !== undefined || failedCredentialsClass(route) !== undefined;
+  return countsEveryCall(route) || failedCredentialsClass(route) !== undefined;
 }

@@ -2,7 +2,7 @@ import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { AccountDisabledError, UnauthorizedError } from '../errors';
 import { hitAccountCounter, hitIpCounter } from '../ratelimit/counter';
 import type { QuotaState } from '../ratelimit/sliding-log';
-import { countsFailedAuth, ipLimitClassOf, type IpLimitClass, type RoutePolicy } from '../route-policy';
+import { countsFailedAuth, failedCredentialsClass, ipLimitClassOf, type IpLimitClass, type RoutePolicy } from '../route-policy';
 import type { Runtime } from '../runtime';
 import type { Item } from '../storage/dynamo';
 import { type RetryBudget, retryBudget } from '../storage/contention';
@@ -66,8 +66,9 @@ async function admitBearer(route: GateRoute, input: GateInput, rt: Runtime, now:
  * 'failures' route: the provider's bad signatures): past the limit the answer is 429 instead.
  */
 export async function countRefusedCredentials(route: GateRoute, sourceIp: string, rt: Runtime, budget: RetryBudget = retryBudget()): Promise<void> {
-  if (route.rateLimit !== 'failures') return;
-  await countIp(rt, 'public', sourceIp, rt.clock.now(), budget);
+  // A Bearer route's failed tokens are counted by admit() itself.
+  const limitClass = route.auth === 'bearer' ? undefined : failedCredentialsClass(route);
+  if (limitClass) await countIp(rt, limitClass, sourceIp, rt.clock.now(), budget);
 }
 
 /**

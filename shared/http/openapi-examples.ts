@@ -4,6 +4,7 @@
  * R$ 190.00, a card charge, a withdrawal of R$ 25.50…). A unit test (test/shared/http/openapi-examples.test.ts)
  * validates each against the schemas the document declares.
  */
+import { WEBHOOK_EVENT_TYPES } from '../webhooks/config';
 
 /** An operation's example: its request (path and query parameters, body) and its success answer. */
 export type OperationExample = {
@@ -219,17 +220,7 @@ export const OPERATION_EXAMPLES: Readonly<Record<string, OperationExample>> = {
       webhook: {
         url: 'https://merchant.example/hooks',
         secret_configured: true,
-        events: [
-          'invoice.paid',
-          'invoice.canceled',
-          'invoice.refunded',
-          'order.paid',
-          'order.canceled',
-          'order.refunded',
-          'pixout.paid',
-          'pixout.canceled',
-          'ping',
-        ],
+        events: [...WEBHOOK_EVENT_TYPES],
       },
     },
   },

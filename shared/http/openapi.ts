@@ -5,7 +5,7 @@ import type { AnyRoute, ResponseDef } from './route';
 import { pathParameterNames } from './route';
 import { RAW_REQUESTS } from './routes';
 import type { RawRequest, SecuritySchemeName } from './route';
-import { failedCredentialsClass, ipLimitClassOf, mayBeRateLimited, type IpLimitClass } from '../route-policy';
+import { countsEveryCall, failedCredentialsClass, ipLimitClassOf, mayBeRateLimited, type IpLimitClass } from '../route-policy';
 import { configSchema } from '../config';
 import { OPERATION_EXAMPLES, type OperationExample } from './openapi-examples';
 import { WEBHOOK_EVENTS, WEBHOOK_HEADERS } from './webhook-events';
@@ -269,11 +269,6 @@ function rateLimitHeaders(required: boolean): Json {
   };
 }
 
-/** Whether a route's calls are counted before its implementation runs (per account or per IP), so its answers carry the RateLimit-* headers. */
-function countsCalls(route: AnyRoute): boolean {
-  return route.rateLimit === 'account' || ipLimitClassOf(route) !== undefined;
-}
-
 /** Adds the RateLimit-* headers to every answer of a counted route (required on its 429). */
 function withRateLimitHeaders(operation: Json, route: AnyRoute): Json {
   const responses = operation.responses as Record<string, Json>;
@@ -281,7 +276,7 @@ function withRateLimitHeaders(operation: Json, route: AnyRoute): Json {
     ...operation,
     responses: Object.fromEntries(
       Object.entries(responses).map(([status, response]) => {
-        const counted = countsCalls(route) || status === '429';
+        const counted = countsEveryCall(route) || status === '429';
         if (!counted) return [status, response];
         return [status, { ...response, headers: { ...(response.headers as Json | undefined), ...rateLimitHeaders(status === '429') } }];
       }),

@@ -3,7 +3,9 @@ import { batchGetConsistent, snapshotItems } from '../storage/batch-get';
 import type { RetryBudget } from '../storage/contention';
 import type { Db } from '../storage/dynamo';
 import { keys } from '../storage/keys';
-import { BALANCE_SHARDS, shardCountOf } from './shards';
+import { BALANCE_SHARDS, shardCountOf, sumOf } from './shards';
+
+export { sumOf };
 
 /** An account's balance shards as read: `shards[k]` = cents of shard k; the balance is their sum. */
 export type ShardedBalance = { exists: boolean; count: number; shards: number[] };
@@ -11,10 +13,6 @@ export type ShardedBalance = { exists: boolean; count: number; shards: number[] 
 const PROJECTION = 'PK, SK, availableCents, balanceShards';
 
 const cents = (item: Record<string, unknown> | undefined) => Number(item?.availableCents ?? 0);
-
-export function sumOf(shards: readonly number[]): number {
-  return shards.reduce((total, value) => total + value, 0);
-}
 
 /**
  * Reads an account's balance shards, each strongly consistent, in ONE BatchGetItem with the account

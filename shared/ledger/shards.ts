@@ -17,6 +17,11 @@ export function shardCountOf(account: Item | undefined): number {
   return Number.isSafeInteger(count) && count >= 1 && count <= MAX_BALANCE_SHARDS ? count : BALANCE_SHARDS;
 }
 
+/** The sum of shard values (cents): an account's balance is the sum of its shards. */
+export function sumOf(shards: readonly number[]): number {
+  return shards.reduce((total, value) => total + value, 0);
+}
+
 /** FNV-1a (32 bits) of the reference's UTF-16 code units: deterministic, no I/O, spread enough for references. */
 function fnv1a(text: string): number {
   let hash = 0x811c9dc5;
@@ -49,10 +54,9 @@ export type ShardPart = { shard: number; cents: number };
 export function coverPlan(shards: readonly number[], needed: number): { takes: ShardPart[]; fills: ShardPart[] } | undefined {
   if (!Number.isSafeInteger(needed) || needed <= 0) throw new Error('A covered debit must be a positive whole number of cents');
   if (shards.some((cents) => !Number.isSafeInteger(cents))) throw new Error('Shards hold whole cents');
-  const sum = shards.reduce((total, cents) => total + cents, 0);
-  if (sum < needed) return undefined;
+  if (sumOf(shards) < needed) return undefined;
   const fills = shards.flatMap((cents, shard) => (cents < 0 ? [{ shard, cents: -cents }] : []));
-  let left = needed + fills.reduce((total, fill) => total + fill.cents, 0);
+  let left = needed + sumOf(fills.map((fill) => fill.cents));
   const fullest = shards
     .map((cents, shard) => ({ shard, cents }))
     .filter((s) => s.cents > 0)

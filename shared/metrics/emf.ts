@@ -1,4 +1,5 @@
 import { Metrics, MetricUnit } from '@aws-lambda-powertools/metrics';
+import { PAYMENT_METHODS, type PaymentMethod } from '../accounts/methods';
 import { logger } from '../logger';
 
 /**
@@ -29,9 +30,8 @@ export const BUSINESS_METRICS = {
 } as const;
 export type BusinessMetric = (typeof BUSINESS_METRICS)[keyof typeof BUSINESS_METRICS];
 
-/** The payment methods, the one extra dimension (`method`) of ChargesCreated and PaymentsConfirmed. */
-export const PAYMENT_METHODS = ['pix', 'boleto', 'card'] as const;
-export type PaymentMethod = (typeof PAYMENT_METHODS)[number];
+/** The payment methods (the account's), the one extra dimension (`method`) of ChargesCreated and PaymentsConfirmed. */
+export { PAYMENT_METHODS, type PaymentMethod };
 /** Metrics published per payment method (dimensions service + method), all others with service alone. */
 export const PER_METHOD_METRICS: readonly BusinessMetric[] = [BUSINESS_METRICS.chargesCreated, BUSINESS_METRICS.paymentsConfirmed];
 
