@@ -1,5 +1,8 @@
 import * as z from 'zod';
 
+/** Card and boleto charges: only the simulated provider serves them so far. */
+export const CARD_AND_BOLETO_PROVIDER = 'simulated';
+
 const positiveInt = (fallback: number) => z.coerce.number().int().positive().default(fallback);
 
 /** Runtime configuration of every handler, read once per container from the environment. */
@@ -21,8 +24,23 @@ export const configSchema = z.object({
   IDEMPOTENCY_LOCK_SECONDS: positiveInt(60),
   IDEMPOTENCY_TTL_SECONDS: positiveInt(24 * 60 * 60),
   CEP_PROVIDER: z.enum(['public', 'fixture']).default('public'),
-  /** The payment provider new charges are created with (a name the provider registry knows). */
-  PAYMENT_PROVIDER: z.enum(['simulated']).default('simulated'),
+  /**
+   * The payment provider new Pix charges are created with (a name the provider registry knows): the
+   * simulated one, or `apipix`, any PSP speaking the Central Bank's API Pix standard (APIPIX_*).
+   * Card and boleto charges stay on the simulated provider (shared/providers/registry.ts).
+   */
+  PAYMENT_PROVIDER: z.enum(['simulated', 'apipix']).default('simulated'),
+  /** API Pix: the PSP's API base URL (`…/v2`: `/cob/{txid}` and `/webhook/{chave}` are under it). */
+  APIPIX_BASE_URL: z.url().optional(),
+  /** API Pix: the OAuth2 token endpoint (default: `/oauth/token` at the base URL's origin). */
+  APIPIX_TOKEN_URL: z.url().optional(),
+  APIPIX_CLIENT_ID: z.string().min(1).optional(),
+  /** API Pix: the Pix key (chave) the charges are paid to. */
+  APIPIX_PIX_KEY: z.string().min(1).max(77).optional(),
+  /** API Pix: the Secrets Manager secret `{"client_secret","certificate","private_key","ca"?}` (PEM). */
+  APIPIX_SECRET_ID: z.string().min(1).optional(),
+  /** API Pix: the sweep looks up PENDING Pix charges created more than this many minutes ago. */
+  APIPIX_SWEEP_AFTER_MINUTES: positiveInt(30),
   /** The bank new withdrawals are paid through (a name the provider registry knows). */
   BANK_PROVIDER: z.enum(['simulated']).default('simulated'),
   PROVIDER_SECRET_ID: z.string().min(1).optional(),
@@ -62,8 +80,13 @@ export type Config = {
   checkout: { ttlSeconds: number };
   idempotency: { lockSeconds: number; ttlSeconds: number };
   cep: { provider: 'public' | 'fixture'; timeoutMs: number };
-  /** `provider`: the registry name of the provider new charges use (each invoice records its own). */
-  payments: { provider: string; credentialsSecretId: string | undefined; timeoutMs: number };
+  /**
+   * `provider`: the registry name of the provider new Pix charges use; `cardAndBoletoProvider`: the
+   * one card and boleto charges use (each invoice records its own).
+   */
+  payments: { provider: string; cardAndBoletoProvider: string; credentialsSecretId: string | undefined; timeoutMs: number };
+  /** The API Pix PSP (shared/providers/apipix/): undefined unless PAYMENT_PROVIDER=apipix. */
+  apiPix: ApiPixConfig | undefined;
   /** The service's own public base URL (boleto pages, the simulated PSP's locations). */
   publicBaseUrl: string;
   /** The CloudFront edge in front of the deployed API: the secret id of its origin check; undefined locally. */
@@ -83,6 +106,33 @@ export type Config = {
   webhooks: { queueUrl: string | undefined; retryScale: number; allowPrivateHosts: string[]; dnsTimeoutMs: number };
   sweep: { afterSeconds: number };
 };
+
+export type ApiPixConfig = {
+  baseUrl: string;
+  tokenUrl: string;
+  clientId: string;
+  pixKey: string;
+  secretId: string;
+  sweepAfterMinutes: number;
+};
+
+type ParsedEnv = z.output<typeof configSchema>;
+
+/** The API Pix settings, all required once PAYMENT_PROVIDER=apipix (a missing one names itself). */
+function apiPixConfig(c: ParsedEnv): ApiPixConfig | undefined {
+  if (c.PAYMENT_PROVIDER !== 'apipix') return undefined;
+  const missing = (['APIPIX_BASE_URL', 'APIPIX_CLIENT_ID', 'APIPIX_PIX_KEY', 'APIPIX_SECRET_ID'] as const).filter((name) => c[name] === undefined);
+  if (missing.length > 0) throw new Error(`Invalid configuration: ${missing.join(', ')} (required with PAYMENT_PROVIDER=apipix)`);
+  const baseUrl = String(c.APIPIX_BASE_URL).replace(/\/+$/, '');
+  return {
+    baseUrl,
+    tokenUrl: c.APIPIX_TOKEN_URL ?? new URL('/oauth/token', baseUrl).toString(),
+    clientId: String(c.APIPIX_CLIENT_ID),
+    pixKey: String(c.APIPIX_PIX_KEY),
+    secretId: String(c.APIPIX_SECRET_ID),
+    sweepAfterMinutes: c.APIPIX_SWEEP_AFTER_MINUTES,
+  };
+}
 
 export function parseConfig(env: Record<string, string | undefined>): Config {
   const parsed = configSchema.safeParse(env);
@@ -106,7 +156,13 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
     checkout: { ttlSeconds: c.CHECKOUT_TTL },
     idempotency: { lockSeconds: c.IDEMPOTENCY_LOCK_SECONDS, ttlSeconds: c.IDEMPOTENCY_TTL_SECONDS },
     cep: { provider: c.CEP_PROVIDER, timeoutMs: c.CEP_TIMEOUT_MS },
-    payments: { provider: c.PAYMENT_PROVIDER, credentialsSecretId: c.PROVIDER_SECRET_ID, timeoutMs: c.PROVIDER_TIMEOUT_MS },
+    payments: {
+      provider: c.PAYMENT_PROVIDER,
+      cardAndBoletoProvider: CARD_AND_BOLETO_PROVIDER,
+      credentialsSecretId: c.PROVIDER_SECRET_ID,
+      timeoutMs: c.PROVIDER_TIMEOUT_MS,
+    },
+    apiPix: apiPixConfig(c),
     publicBaseUrl: c.PUBLIC_BASE_URL.replace(/\/+$/, ''),
     edge: { originSecretId: c.EDGE_ORIGIN_SECRET_ID },
     payouts: {

@@ -13,7 +13,7 @@ import { invoiceItem, txidForReference } from '../../shared/invoices/record';
 import { httpHandler } from '../../shared/http/pipeline';
 import { formatCents } from '../../shared/money';
 import { pngDataUri, qrCodePng } from '../../shared/pix/qrcode';
-import { paymentProvider } from '../../shared/providers/registry';
+import { pixProvider } from '../../shared/providers/registry';
 import { chargesRoutes as routes } from '../../shared/http/route-table/charges';
 import { normalizeDocument } from '../../shared/schemas/documents';
 
@@ -31,7 +31,7 @@ export const handler = httpHandler(routes.createPix, async ({ body, caller, runt
   const total = checkedTotalCents(body, 'pix');
   const ids = await unusedInvoiceIds(runtime, now);
   const payer = { email: body.email, name: body.client, document: body.document ? normalizeDocument(body.document) : undefined };
-  const provider = paymentProvider(runtime.config);
+  const provider = pixProvider(runtime.config);
   const charge = await callProvider(
     provider.createPixCharge({
       reference: ids.reference,

@@ -5,20 +5,26 @@ import { invoiceByReference, invoiceByTxid } from '../../shared/invoices/lookup'
 import { invoiceProviderName } from '../../shared/invoices/record';
 import { logger } from '../../shared/logger';
 import { applyWithdrawOutcome } from '../../shared/withdrawals/apply-outcome';
-import { NotificationRejected, type PaymentProvider, type ProviderNotification } from '../../shared/providers/port';
-import { paymentProvider, UnknownAdapterError } from '../../shared/providers/registry';
+import { NotificationRejected, type PixProvider, type ProviderNotification } from '../../shared/providers/port';
+import { pixProvider, UnknownAdapterError } from '../../shared/providers/registry';
 import { providerRoutes as routes } from '../../shared/http/route-table/provider';
 import type { Runtime } from '../../shared/runtime';
 import { providerNotificationSecret } from '../../shared/secrets/provider-credentials';
 
-/** The provider the path names, through the registry: a name no provider answers to → 404. */
-function namedProvider(runtime: Runtime, name: string): PaymentProvider {
+type SigningProvider = PixProvider & Required<Pick<PixProvider, 'parseNotification'>>;
+
+/** The provider the path names, through the registry: a name no provider sending signed notifications answers to → 404. */
+function namedProvider(runtime: Runtime, name: string): SigningProvider {
+  let provider: PixProvider;
   try {
-    return paymentProvider(runtime.config, name);
+    provider = pixProvider(runtime.config, name);
   } catch (err) {
     if (err instanceof UnknownAdapterError) throw new NotFoundError('Unknown provider');
     throw err;
   }
+  // API Pix PSPs post their callbacks to /provider/{name}/notifications/{token}/pix instead.
+  if (!provider.parseNotification) throw new NotFoundError('Unknown provider');
+  return provider as SigningProvider;
 }
 
 /**

@@ -6,7 +6,7 @@ import { callProvider, invoiceCreationWrites, unusedInvoiceIds, voidUnlessRecord
 import { paymentCredit } from '../ledger/movements';
 import { invoiceByReference } from '../invoices/lookup';
 import { type CardFields, invoiceEventData, invoiceItem, type InvoiceIds, type NewInvoice, txidForReference } from '../invoices/record';
-import { paymentProvider } from '../providers/registry';
+import { pixProvider } from '../providers/registry';
 import type { Runtime } from '../runtime';
 import type { Item } from '../storage/dynamo';
 import type { TxWrite } from '../storage/transact';
@@ -52,7 +52,7 @@ export async function checkoutPixInvoice(
   const dueDate = brazilDate(new Date(now.getTime() + runtime.config.checkout.ttlSeconds * 1000));
   const payer = { email: checkout.email, name: `${checkout.firstName} ${checkout.lastName}` };
   const ids = await unusedInvoiceIds(runtime, now, proposed);
-  const provider = paymentProvider(runtime.config);
+  const provider = pixProvider(runtime.config);
   const charge = await callProvider(
     provider.createPixCharge({
       reference: ids.reference,
@@ -103,7 +103,7 @@ export async function checkoutCardPayment(
   card: CardSummary,
   approved: { transactionId: string; status: number },
   now: Date,
-  providerName: string = runtime.config.payments.provider,
+  providerName: string = runtime.config.payments.cardAndBoletoProvider,
 ): Promise<{ item: Item; writes: TxWrite[] }> {
   const table = runtime.config.tableName;
   const paidAt = now.toISOString();

@@ -2,10 +2,10 @@ import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import type { PaymentMethod } from '../accounts/methods';
 import type { Caller } from '../auth/gate';
 import { type ChargeAmounts, totalCents } from '../charges/total';
-import { BadRequestError, IdClashError, TemporaryConflictError, UpstreamError, ValidationError } from '../errors';
+import { BadRequestError, IdClashError, TemporaryConflictError, UnprocessableError, UpstreamError, ValidationError } from '../errors';
 import { RAIL_LIMIT_CENTS } from '../charges/limits';
 import { logger } from '../logger';
-import { ProviderError, withProviderTimeout } from '../providers/port';
+import { ProviderError, ProviderRejectedError, withProviderTimeout } from '../providers/port';
 import { paymentProvider } from '../providers/registry';
 import type { Runtime } from '../runtime';
 import { brazilDate } from '../dates';
@@ -100,16 +100,25 @@ export function baseInvoice(caller: Caller, body: ChargeBody, ids: { invoiceId: 
 
 /**
  * One call to the payment provider within PROVIDER_TIMEOUT_MS: a provider failure or a timeout becomes
- * 502 `upstream_error` with `failure` as its message; nothing is recorded and the key is freed.
+ * 502 `upstream_error` with `failure` as its message; a refusal of the request's content (a PSP's
+ * 4xx) becomes 400 or 422 `provider_rejected` with the PSP's message. Either way nothing is recorded
+ * and the key is freed.
  */
 export async function callProvider<T>(call: Promise<T>, timeoutMs: number, failure: string): Promise<T> {
   try {
     return await withProviderTimeout(call, timeoutMs);
   } catch (err) {
     if (err instanceof ProviderError) throw new UpstreamError('upstream_failed', failure);
+    if (err instanceof ProviderRejectedError) {
+      const message = `The payment provider refused the charge: ${err.message}`;
+      throw err.status === 422 ? new UnprocessableError(message, PROVIDER_REJECTED) : new BadRequestError(message, PROVIDER_REJECTED);
+    }
     throw err;
   }
 }
+
+/** The error code of a charge the payment provider refused for its content (its message is the PSP's). */
+export const PROVIDER_REJECTED = 'provider_rejected';
 
 /** How many times ids are drawn before giving up (each draw clashes with odds of about 1 in 10^9). */
 const ID_DRAWS = 3;
@@ -147,7 +156,7 @@ export async function voidUnlessRecorded(
   reference: string,
   transactionId: string,
   recordedElsewhere: () => Promise<boolean> = async () => false,
-  providerName: string = runtime.config.payments.provider,
+  providerName: string = runtime.config.payments.cardAndBoletoProvider,
 ): Promise<void> {
   const found = await runtime.db.send(
     new GetCommand({ TableName: runtime.config.tableName, Key: keys.invoice(reference), ConsistentRead: true, ProjectionExpression: 'PK' }),

@@ -81,17 +81,58 @@ export class NotificationRejected extends Error {
   }
 }
 
-export interface PaymentProvider {
+/** A payment of a Pix charge as its PSP holds it (API Pix `pix[]`), refunds included. */
+export type PixPayment = {
+  endToEndId: string;
+  amountCents: number;
+  paidAt: Date;
+  /** Returned to the payer (devolucoes whose status is DEVOLVIDO), in cents. */
+  refundedCents: number;
+  /** When the last returned refund settled, if any. */
+  refundedAt?: Date;
+};
+
+/** A Pix charge as its PSP holds it now (a lookup): ACTIVE (payable), COMPLETED (paid), REMOVED (expired or withdrawn). */
+export type PixChargeState = { txid: string; status: 'ACTIVE' | 'COMPLETED' | 'REMOVED'; amountCents: number; payments: PixPayment[] };
+
+/** The PSP refused the request for its content (API Pix 400/422 and alike): nothing was created; the merchant must change it. */
+export class ProviderRejectedError extends Error {
+  constructor(
+    readonly status: 400 | 422,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'ProviderRejectedError';
+  }
+}
+
+/**
+ * What every provider does: Pix charges. A provider that only serves Pix (a real PSP behind the API Pix
+ * standard) implements this much; the registry gives card and boleto charges to a PaymentProvider.
+ */
+export interface PixProvider {
   /** The name the provider registry resolves it by, recorded on each invoice it creates (`provider`). */
   readonly name: string;
   /**
-   * Registers a Pix charge. Idempotent by `reference`: a second call with a reference already
-   * registered answers the first registration (its txid, location and copy) and registers nothing new,
-   * so a retry after a lost answer never leaves two charges. Callers still call once per invoice: the
-   * reference and numeric id are checked unused BEFORE this call, and a clash at the commit after it
-   * is never retried with new ids in the same request.
+   * Registers a Pix charge. Idempotent by `txid`: a second call with a txid already registered (for the
+   * same amount) answers the first registration and registers nothing new, so a retry after a lost
+   * answer never leaves two charges. Callers still call once per invoice: the reference and numeric id
+   * are checked unused BEFORE this call, and a clash at the commit after it is never retried with new
+   * ids in the same request. A refusal of the request's content is a ProviderRejectedError; an outage
+   * or an unexpected answer a ProviderError.
    */
   createPixCharge(request: PixChargeRequest): Promise<PixCharge>;
+  /**
+   * The charge as the PSP holds it now (undefined: the PSP does not know the txid). Providers that push
+   * standard API Pix callbacks implement it: a callback is only a hint, each payment is credited from
+   * this lookup over the provider's authenticated channel (and the sweep and `provider reconcile` use it).
+   */
+  lookupPixCharge?(txid: string): Promise<PixChargeState | undefined>;
+  /** Authenticates (with the provider's credential) and parses one signed notification (the simulated provider's route). */
+  parseNotification?(rawBody: string, headers: Record<string, string | undefined>, credential: string, now: Date): ProviderNotification;
+}
+
+export interface PaymentProvider extends PixProvider {
   /** Registers a boleto. Idempotent by `reference` as createPixCharge is (the first boleto is answered again). */
   registerBoleto(request: BoletoRequest): Promise<RegisteredBoleto>;
   authorizeCard(request: CardRequest): Promise<CardAuthorization>;
@@ -102,6 +143,4 @@ export interface PaymentProvider {
   cardAuthorizationStatus(idempotencyKey: string): Promise<CardAuthorizationStatus>;
   /** Cancels an approved authorization that could not be recorded (nothing is captured). */
   voidCard(request: { reference: string; transactionId: string }): Promise<void>;
-  /** Authenticates (with the provider's credential) and parses one notification. */
-  parseNotification(rawBody: string, headers: Record<string, string | undefined>, credential: string, now: Date): ProviderNotification;
 }

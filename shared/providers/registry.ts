@@ -1,21 +1,25 @@
 import type { BankPort } from '../bank/port';
 import { simulatedBank } from '../bank/simulated';
 import type { Config } from '../config';
-import type { PaymentProvider } from './port';
+import { apiPixProvider } from './apipix/adapter';
+import type { PaymentProvider, PixProvider } from './port';
 import { simulatedProvider } from './simulated';
 
 /**
  * The one place the payment provider and the bank are resolved: BY NAME, from the configuration
- * (PAYMENT_PROVIDER, BANK_PROVIDER) or from what a record names (an invoice's `provider`, a withdraw's
- * `bank`). Each adapter is created on its first use and kept per name for the container's life (an
+ * (PAYMENT_PROVIDER for Pix, the card-and-boleto provider, BANK_PROVIDER) or from what a record
+ * names (an invoice's `provider`, a withdraw's `bank`). Per method: Pix charges go to the configured
+ * PAYMENT_PROVIDER (simulated or API Pix); card and boleto charges to a provider that serves them
+ * (only the simulated one so far): `pixProvider` and `paymentProvider`. Each adapter is created on its first use and kept per name for the container's life (an
  * in-process simulation keeps its state; a real adapter its connections). A name no adapter answers
  * to is an UnknownAdapterError, never a fallback to another adapter.
  */
 
-export type PaymentProviderFactory = (config: Config) => PaymentProvider;
+/** A provider adapter: a full PaymentProvider (Pix, boleto, card) or a Pix-only one (API Pix). */
+export type PaymentProviderFactory = (config: Config) => PixProvider;
 export type BankFactory = (config: Config) => BankPort;
 
-export type AdapterPort = 'payment provider' | 'bank';
+export type AdapterPort = 'payment provider' | 'card and boleto provider' | 'bank';
 
 /** No adapter of that port answers to that name (a configuration error, or a path naming no provider). */
 export class UnknownAdapterError extends Error {
@@ -29,7 +33,9 @@ export class UnknownAdapterError extends Error {
 }
 
 export type AdapterRegistry = {
-  /** The payment provider named `name` (default: the configured PAYMENT_PROVIDER). */
+  /** The Pix provider named `name` (default: the configured PAYMENT_PROVIDER); any provider serves Pix. */
+  pixProvider(config: Config, name?: string): PixProvider;
+  /** The card and boleto provider named `name` (default: the configured one); a Pix-only provider is not one. */
   paymentProvider(config: Config, name?: string): PaymentProvider;
   /** The bank named `name` (default: the configured BANK_PROVIDER). */
   bank(config: Config, name?: string): BankPort;
@@ -74,10 +80,15 @@ export function createRegistry(initial: {
   paymentProviders: Readonly<Record<string, PaymentProviderFactory>>;
   banks: Readonly<Record<string, BankFactory>>;
 }): AdapterRegistry {
-  const providers = adapters<PaymentProvider>('payment provider', initial.paymentProviders);
+  const providers = adapters<PixProvider>('payment provider', initial.paymentProviders);
   const banks = adapters<BankPort>('bank', initial.banks);
   return {
-    paymentProvider: (config, name = config.payments.provider) => providers.resolve(config, name),
+    pixProvider: (config, name = config.payments.provider) => providers.resolve(config, name),
+    paymentProvider: (config, name = config.payments.cardAndBoletoProvider) => {
+      const provider = providers.resolve(config, name);
+      if (!servesCardsAndBoletos(provider)) throw new UnknownAdapterError('card and boleto provider', name);
+      return provider;
+    },
     bank: (config, name = config.payouts.bank) => banks.resolve(config, name),
     registerPaymentProvider: (name, factory) => providers.register(name, factory),
     registerBank: (name, factory) => banks.register(name, factory),
@@ -86,18 +97,32 @@ export function createRegistry(initial: {
   };
 }
 
-/** The adapters this service ships: only the simulated ones so far (real adapters are added here). */
+/** Whether a provider serves card and boleto charges too (the simulated one), not only Pix (API Pix). */
+export function servesCardsAndBoletos(provider: PixProvider): provider is PaymentProvider {
+  const full = provider as Partial<PaymentProvider>;
+  return typeof full.authorizeCard === 'function' && typeof full.registerBoleto === 'function';
+}
+
+/** The adapters this service ships: the simulated provider and bank, and API Pix for Pix charges. */
 export const BUILT_IN_ADAPTERS = {
-  paymentProviders: { simulated: (config: Config) => simulatedProvider({ locationBase: config.publicBaseUrl }) },
+  paymentProviders: {
+    simulated: (config: Config) => simulatedProvider({ locationBase: config.publicBaseUrl }),
+    apipix: (config: Config) => apiPixProvider(config),
+  },
   banks: { simulated: () => simulatedBank() },
 } as const;
 
 /** The container's registry: every handler and worker resolves through it. */
 export const defaultRegistry: AdapterRegistry = createRegistry(BUILT_IN_ADAPTERS);
 
-/** The payment provider named `name` (default: the configured one); UnknownAdapterError when none is. */
+/** The card and boleto provider named `name` (default: the configured one); UnknownAdapterError when none is. */
 export function paymentProvider(config: Config, name?: string): PaymentProvider {
   return defaultRegistry.paymentProvider(config, name);
+}
+
+/** The Pix provider named `name` (default: PAYMENT_PROVIDER); UnknownAdapterError when none is. */
+export function pixProvider(config: Config, name?: string): PixProvider {
+  return defaultRegistry.pixProvider(config, name);
 }
 
 /** The bank named `name` (default: the configured one); UnknownAdapterError when none is. */

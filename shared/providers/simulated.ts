@@ -41,6 +41,7 @@ const KIND = {
 export type SimulatedRegistration = { kind: 'pix'; charge: PixCharge } | { kind: 'boleto'; boleto: RegisteredBoleto };
 
 export type SimulatedProvider = PaymentProvider & {
+  parseNotification: NonNullable<PaymentProvider['parseNotification']>;
   voided: ReadonlySet<string>;
   /** Pix charges and boletos registered, by reference: a second call with a reference answers the first registration and adds none. */
   registrations: ReadonlyMap<string, SimulatedRegistration>;

@@ -10,6 +10,7 @@ import { handler as payoutWorker } from '../../functions/workers/payout';
 import { lambdaContext, toHttpApiEvent } from '../../infra/local/apigw-event';
 import type { IssuedKeys } from '../../shared/accounts/store';
 import type { BankPort, PayoutRequest } from '../../shared/bank/port';
+import type { PaymentProvider } from '../../shared/providers/port';
 import type { SimulatedBank } from '../../shared/bank/simulated';
 import { routes } from '../../shared/http/routes';
 import { newNumericId } from '../../shared/ids';
@@ -49,7 +50,7 @@ const registrations: Registration[] = [];
 let duringRegistration: ((registration: Registration) => Promise<void>) | undefined;
 const bankRequests: PayoutRequest[] = [];
 
-defaultRegistry.registerPaymentProvider(COUNTING, (config) => {
+defaultRegistry.registerPaymentProvider(COUNTING, (config): PaymentProvider => {
   const inner = simulatedProvider({ locationBase: config.publicBaseUrl });
   const registered = async (registration: Registration) => {
     registrations.push(registration);
@@ -162,7 +163,7 @@ describe('one registration at the provider per invoice (in-process, a counting p
   beforeAll(() => {
     useLocalStackEnvironment();
     base = getRuntime();
-    overrideRuntime({ config: { ...base.config, payments: { ...base.config.payments, provider: COUNTING } } });
+    overrideRuntime({ config: { ...base.config, payments: { ...base.config.payments, provider: COUNTING, cardAndBoletoProvider: COUNTING } } });
   });
 
   afterEach(() => {

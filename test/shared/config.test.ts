@@ -13,7 +13,8 @@ describe('parseConfig', () => {
       checkout: { ttlSeconds: 86_400 },
       idempotency: { lockSeconds: 60, ttlSeconds: 24 * 60 * 60 },
       cep: { provider: 'public', timeoutMs: 3000 },
-      payments: { provider: 'simulated', credentialsSecretId: undefined, timeoutMs: 5000 },
+      payments: { provider: 'simulated', cardAndBoletoProvider: 'simulated', credentialsSecretId: undefined, timeoutMs: 5000 },
+      apiPix: undefined,
       publicBaseUrl: 'http://127.0.0.1:3000',
       edge: { originSecretId: undefined },
       payouts: { bank: 'simulated', queueUrl: undefined, dlqUrl: undefined, retryScale: 1, retryWindowSeconds: 86_400, bankTimeoutMs: 5000 },
@@ -22,6 +23,31 @@ describe('parseConfig', () => {
     });
     expect(parseConfig(REQUIRED).tokenTtlSeconds).toBe(2_592_000);
     expect(parseConfig(REQUIRED).idempotency.ttlSeconds).toBe(86_400);
+  });
+
+  it('reads the API Pix PSP settings with PAYMENT_PROVIDER=apipix (token URL from the base URL by default) and names a missing one', () => {
+    const apiPix = {
+      PAYMENT_PROVIDER: 'apipix',
+      APIPIX_BASE_URL: 'https://psp.example/api/v2/',
+      APIPIX_CLIENT_ID: 'client-1',
+      APIPIX_PIX_KEY: 'payments@merchant.example',
+      APIPIX_SECRET_ID: 'payment-gateway/apipix',
+    };
+    const config = parseConfig({ ...REQUIRED, ...apiPix });
+    expect(config.payments).toMatchObject({ provider: 'apipix', cardAndBoletoProvider: 'simulated' });
+    expect(config.apiPix).toEqual({
+      baseUrl: 'https://psp.example/api/v2',
+      tokenUrl: 'https://psp.example/oauth/token',
+      clientId: 'client-1',
+      pixKey: 'payments@merchant.example',
+      secretId: 'payment-gateway/apipix',
+      sweepAfterMinutes: 30,
+    });
+    expect(parseConfig({ ...REQUIRED, ...apiPix, APIPIX_TOKEN_URL: 'https://auth.psp.example/token' }).apiPix?.tokenUrl).toBe('https://auth.psp.example/token');
+    expect(() => parseConfig({ ...REQUIRED, ...apiPix, APIPIX_PIX_KEY: undefined, APIPIX_SECRET_ID: undefined })).toThrow(
+      'Invalid configuration: APIPIX_PIX_KEY, APIPIX_SECRET_ID (required with PAYMENT_PROVIDER=apipix)',
+    );
+    expect(() => parseConfig({ ...REQUIRED, PAYMENT_PROVIDER: 'acme' })).toThrow(/PAYMENT_PROVIDER/);
   });
 
   it("reads the edge's origin secret id (deployed stack only)", () => {

@@ -52,14 +52,26 @@ describe('the provider registry', () => {
     expect(() => registry.bank(config, 'beta')).toThrow(UnknownAdapterError);
   });
 
-  it('resolves the configured names by default (PAYMENT_PROVIDER, BANK_PROVIDER)', () => {
+  it('resolves the configured names by default (PAYMENT_PROVIDER for Pix, the card-and-boleto provider, BANK_PROVIDER)', () => {
     const { registry } = countingRegistry();
-    const configured = { ...config, payments: { ...config.payments, provider: 'beta' }, payouts: { ...config.payouts, bank: 'alpha' } };
+    const configured = {
+      ...config,
+      payments: { ...config.payments, provider: 'alpha', cardAndBoletoProvider: 'beta' },
+      payouts: { ...config.payouts, bank: 'alpha' },
+    };
+    expect(registry.pixProvider(configured).name).toBe('alpha');
     expect(registry.paymentProvider(configured).name).toBe('beta');
     expect(registry.paymentProvider(configured)).toBe(registry.paymentProvider(config, 'beta'));
     expect(registry.bank(configured).name).toBe('alpha');
     // The shipped configuration names the simulated adapters, which this registry does not hold.
     expect(() => registry.paymentProvider(config)).toThrow(UnknownAdapterError);
+    expect(() => registry.pixProvider(config)).toThrow(UnknownAdapterError);
+  });
+
+  it('a Pix-only provider (API Pix) serves Pix charges but is no card and boleto provider', () => {
+    const registry = createRegistry({ paymentProviders: { pixonly: () => ({ name: 'pixonly', createPixCharge: async () => ({ txid: 't', location: 'l', copy: 'c' }) }) }, banks: {} });
+    expect(registry.pixProvider(config, 'pixonly').name).toBe('pixonly');
+    expect(() => registry.paymentProvider(config, 'pixonly')).toThrow('No card and boleto provider is named "pixonly"');
   });
 
   it.each(['unknown', '', 'Alpha', '__proto__', 'constructor', 'toString', 'hasOwnProperty'])(
