@@ -119,6 +119,18 @@ export const checkoutUpkeepWorker = {
   timeoutSeconds: 120,
 } as const;
 
+/**
+ * The Pix sweep (functions/workers/pix-sweep.ts), deployed only with an API Pix PSP: reads back the
+ * PENDING Pix charges older than APIPIX_SWEEP_AFTER_MINUTES whose callback never came.
+ */
+export const pixSweepWorker = {
+  id: 'PixSweep',
+  handler: 'functions/workers/pix-sweep.ts',
+  /** How often it runs in AWS (an EventBridge rule). */
+  everyMinutes: 5,
+  timeoutSeconds: 120,
+} as const;
+
 /** The daily reconciliation (functions/workers/reconcile.ts): every account's balance against its ledger; publishes LedgerDifferences. */
 export const reconcileWorker = {
   id: 'Reconcile',

@@ -9,7 +9,8 @@ import {
   callProvider,
   unusedInvoiceIds,
 } from '../../shared/invoices/create';
-import { invoiceItem, txidForReference } from '../../shared/invoices/record';
+import { pixSweepAttributes } from '../../shared/invoices/pix-sweep-index';
+import { idempotentPixIds, invoiceIdDraw, invoiceItem, txidForReference } from '../../shared/invoices/record';
 import { httpHandler } from '../../shared/http/pipeline';
 import { formatCents } from '../../shared/money';
 import { pngDataUri, qrCodePng } from '../../shared/pix/qrcode';
@@ -24,18 +25,21 @@ const PROVIDER_FAILED = 'The payment provider failed to answer; no charge was cr
  * The ids are checked unused before the provider is asked, and the provider is asked once: an id
  * taken meanwhile fails the commit with 503 (nothing recorded), never a second registration.
  */
-export const handler = httpHandler(routes.createPix, async ({ body, caller, runtime, now }) => {
+export const handler = httpHandler(routes.createPix, async ({ body, caller, idempotencyKey, runtime, now }) => {
   const account = requireCaller(caller);
   assertMethodEnabled(account, 'pix');
   assertDueDateNotPast(body.due_date, now);
   const total = checkedTotalCents(body, 'pix');
-  const ids = await unusedInvoiceIds(runtime, now);
+  // With an Idempotency-Key the txid is derived from it: a retry after a 502 registers nothing new at the PSP.
+  const derived = idempotencyKey === undefined ? undefined : idempotentPixIds(account.accountId, idempotencyKey);
+  const ids = await unusedInvoiceIds(runtime, now, derived && { reference: derived.reference, invoiceId: invoiceIdDraw.numericId(now) });
+  const txid = derived?.reference === ids.reference ? derived.txid : txidForReference(ids.reference);
   const payer = { email: body.email, name: body.client, document: body.document ? normalizeDocument(body.document) : undefined };
   const provider = pixProvider(runtime.config);
   const charge = await callProvider(
     provider.createPixCharge({
       reference: ids.reference,
-      txid: txidForReference(ids.reference),
+      txid,
       amountCents: total,
       dueDate: body.due_date,
       merchantName: merchantName(account),
@@ -57,6 +61,8 @@ export const handler = httpHandler(routes.createPix, async ({ body, caller, runt
     },
     (await runtime.serviceKeys()).personalData,
   );
+  // A charge its provider can read back awaits its callback in the Pix sweep's index.
+  if (provider.lookupPixCharge) Object.assign(item, pixSweepAttributes(now.toISOString(), ids.reference));
   return {
     status: 200,
     body: {

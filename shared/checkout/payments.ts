@@ -7,6 +7,7 @@ import { paymentCredit } from '../ledger/movements';
 import { invoiceByReference } from '../invoices/lookup';
 import { type CardFields, invoiceEventData, invoiceItem, type InvoiceIds, type NewInvoice, txidForReference } from '../invoices/record';
 import { pixProvider } from '../providers/registry';
+import { pixSweepAttributes } from '../invoices/pix-sweep-index';
 import type { Runtime } from '../runtime';
 import type { Item } from '../storage/dynamo';
 import type { TxWrite } from '../storage/transact';
@@ -75,6 +76,8 @@ export async function checkoutPixInvoice(
     provider: provider.name,
   };
   const item = invoiceItem(invoice, (await runtime.serviceKeys()).personalData);
+  // A charge its provider can read back awaits its callback in the Pix sweep's index.
+  if (provider.lookupPixCharge) Object.assign(item, pixSweepAttributes(now.toISOString(), ids.reference));
   return { item, writes: invoiceCreationWrites(runtime.config.tableName, item) };
 }
 

@@ -33,6 +33,11 @@ export interface RouteDef<
   browser?: boolean;
   /** Reads the payment providers' credentials (Secrets Manager). */
   usesProviderCredentials?: boolean;
+  /**
+   * Calls the Pix provider (creates Pix charges or reads them back): with PAYMENT_PROVIDER=apipix the
+   * function gets the APIPIX_* settings and may read the API Pix secret (mTLS certificate, client secret).
+   */
+  usesPixProvider?: boolean;
   /** Run the implementation again when a drawn id clashes at commit (only where the implementation has no outside effect). */
   retryOnIdClash?: boolean;
   summary: string;

@@ -11,6 +11,7 @@ import { commitStateMove } from '../storage/state-move';
 import type { TxWrite } from '../storage/transact';
 import type { Item } from '../storage/dynamo';
 import { invoiceByReference, invoiceByTxid } from './lookup';
+import { inPixSweep } from './pix-sweep-index';
 import { invoiceEventData } from './record';
 import { type InvoiceMove, type InvoiceStatus, invoiceMove } from './transitions';
 
@@ -39,11 +40,13 @@ function balanceMovement(table: string, item: Item, move: InvoiceMove, now: Date
  */
 function statusUpdateOf(table: string, item: Item, move: InvoiceMove, timestamp: string, at: string): TxWrite {
   const late = move.paidAfterCancel === true;
+  // A Pix charge awaiting a lookup leaves the Pix sweep's index with its first move.
+  const unswept = inPixSweep(item) ? ' REMOVE GSI2PK, GSI2SK' : '';
   return {
     Update: {
       TableName: table,
       Key: keys.invoice(String(item.reference)),
-      UpdateExpression: late ? 'SET #status = :to, #at = :at, #flag = :flag' : 'SET #status = :to, #at = :at',
+      UpdateExpression: (late ? 'SET #status = :to, #at = :at, #flag = :flag' : 'SET #status = :to, #at = :at') + unswept,
       ConditionExpression: late ? '#status = :from AND attribute_not_exists(#at)' : '#status = :from',
       ExpressionAttributeNames: { '#status': 'status', '#at': timestamp, ...(late ? { '#flag': 'paidAfterCancel' } : {}) },
       ExpressionAttributeValues: { ':to': move.to, ':from': move.from, ':at': at, ...(late ? { ':flag': true } : {}) },

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { linkToken, linkTokenMatches } from '../crypto/link-token';
 import { seal, unseal } from '../crypto/personal-data';
 import { newNumericId, randomString, sortableNumericId } from '../ids';
@@ -39,6 +40,29 @@ const TXID_SHAPE = /^INV([A-Z0-9]{6})[A-Za-z0-9]{23}$/;
  */
 export function txidForReference(reference: string): string {
   return `${reference.replace('-', '')}${randomString(23)}`;
+}
+
+/** `length` characters of `alphabet` read from a digest (a deterministic stand-in for randomString). */
+function digestString(digest: Buffer, length: number, alphabet: string): string {
+  let out = '';
+  for (let i = 0; i < length; i += 1) out += alphabet.charAt((digest[i % digest.length] ?? 0) % alphabet.length);
+  return out;
+}
+
+const TXID_ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
+
+/**
+ * The reference and txid a Pix charge proposes when its request carries an Idempotency-Key: derived
+ * from (account, key), so a retry after a provider failure or a lost answer (the key freed, nothing
+ * recorded) proposes the same txid, and the PSP's PUT /cob/{txid} finds the first charge instead of
+ * making a second one. Same shape as a drawn txid; when the derived reference is taken (by another
+ * invoice), the request draws ids as a request without a key does.
+ */
+export function idempotentPixIds(accountId: string, idempotencyKey: string): { reference: string; txid: string } {
+  const digest = createHash('sha256').update(`pix-charge:${accountId}:${idempotencyKey}`).digest();
+  const reference = `INV-${digestString(digest, 6, REFERENCE_ALPHABET)}`;
+  const tail = digestString(createHash('sha256').update(digest).digest(), 23, TXID_ALPHABET);
+  return { reference, txid: `${reference.replace('-', '')}${tail}` };
 }
 
 /** The reference a txid of ours carries, or undefined for any other text. */

@@ -27,6 +27,8 @@ export const BUSINESS_METRICS = {
   conflicts: 'Conflicts',
   rateLimited: 'RateLimited',
   unavailable: 'Unavailable',
+  /** A Pix the PSP received whose amount is not the invoice total, or a partial refund: never credited, alarmed. */
+  pixAnomalies: 'PixAnomalies',
 } as const;
 export type BusinessMetric = (typeof BUSINESS_METRICS)[keyof typeof BUSINESS_METRICS];
 

@@ -32,6 +32,8 @@ export type ServiceKeys = {
   idempotentAnswers: Buffer;
   webhookSecrets: Buffer;
   checkoutSigning: Buffer;
+  /** The path tokens of the URLs registered with API Pix PSPs for their callbacks (shared/providers/apipix/callback-url.ts). */
+  providerCallbacks: Buffer;
 };
 
 /** Parses the secret's JSON and derives one key per purpose. */
@@ -46,6 +48,7 @@ export function deriveServiceKeys(secretString: string): ServiceKeys {
     idempotentAnswers: deriveKey(parsed.data.masterKey, 'idempotent-answers/v1'),
     webhookSecrets: deriveKey(parsed.data.masterKey, 'webhook-secrets/v1'),
     checkoutSigning: deriveKey(parsed.data.masterKey, 'checkout-signing/v1'),
+    providerCallbacks: deriveKey(parsed.data.masterKey, 'provider-callbacks/v1'),
   };
 }
 

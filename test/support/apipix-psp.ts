@@ -266,9 +266,8 @@ export async function startTestPsp(options: TestPspOptions): Promise<TestPsp> {
     const detail = 'A requisição que busca alterar ou criar uma cobrança para pagamento imediato não respeita o _schema_ ou está semanticamente errada.';
     if (violacoes.length > 0) return problem(400, 'CobOperacaoInvalida', 'Cobrança inválida.', detail, violacoes);
     if (cobs.has(txid)) {
-      return problem(400, 'CobOperacaoInvalida', 'Cobrança inválida.', 'O txid informado já está em uso.', [
-        { razao: 'O txid informado já está em uso.', propriedade: 'txid' },
-      ]);
+      // As real PSPs answer: a detail and no violacoes (the request itself is well formed).
+      return problem(400, 'CobOperacaoInvalida', 'Cobrança inválida.', 'O txid informado já está em uso.');
     }
     const request = body as Record<string, unknown> & { calendario: Record<string, unknown>; valor: { original: string }; chave: string };
     const criacao = new Date().toISOString();
@@ -346,7 +345,12 @@ export async function startTestPsp(options: TestPspOptions): Promise<TestPsp> {
   const faultReply = (fault: PspFault): Reply => {
     if (fault.mode === 'timeout') return 'hold';
     if (fault.mode === 'error500') {
-      return problem(500, 'ServicoIndisponivel', 'Serviço Indisponível', 'Serviço não está disponível no momento. Serviço solicitado pode estar em manutenção ou fora da janela de funcionamento.');
+      return problem(
+        500,
+        'ServicoIndisponivel',
+        'Serviço Indisponível',
+        'Serviço não está disponível no momento. Serviço solicitado pode estar em manutenção ou fora da janela de funcionamento.',
+      );
     }
     return { status: fault.mode.status, body: fault.mode.body };
   };
@@ -376,7 +380,11 @@ export async function startTestPsp(options: TestPspOptions): Promise<TestPsp> {
       return;
     }
     const json = JSON.stringify(reply.body);
-    res.writeHead(reply.status, { 'content-type': reply.contentType ?? 'application/json', 'content-length': Buffer.byteLength(json), 'cache-control': 'no-store' });
+    res.writeHead(reply.status, {
+      'content-type': reply.contentType ?? 'application/json',
+      'content-length': Buffer.byteLength(json),
+      'cache-control': 'no-store',
+    });
     res.end(json);
   };
 

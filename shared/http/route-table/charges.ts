@@ -19,6 +19,7 @@ export const chargesRoutes = {
     method: 'POST',
     path: '/api/pix/create',
     handler: 'functions/charges/pix.ts',
+    usesPixProvider: true,
     ...bearerWrite,
     idempotency: 'optional',
     tag: 'Charges',

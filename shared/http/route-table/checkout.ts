@@ -16,6 +16,7 @@ export const checkoutRoutes = {
     method: 'POST',
     path: '/ext_transfer',
     handler: 'functions/checkout/entry.ts',
+    usesPixProvider: true,
     ...payerBrowser,
     access: 'write',
     browser: true,
