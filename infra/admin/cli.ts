@@ -20,6 +20,7 @@ import {
 import { allAccountIds, reconcileAccount } from '../../shared/ledger/reconcile';
 import { parseAmountToCents } from '../../shared/money';
 import { findDlq, QUEUE_NAMES, STREAM_FAILURES_QUEUE, dlqDepths, inspectDlq, redriveDlq } from './dlq';
+import { reconcilePixCharge, registerPixWebhook } from './apipix';
 import { notificationFor, type ProviderCommand, sendNotification } from './provider';
 import { redriveStreamFailures } from './stream';
 import { resolveTarget, type Target } from './target';
@@ -36,7 +37,7 @@ class Printed {
 }
 
 const USAGE =
-  'usage: npm run admin -- account create|rotate-keys|set-methods|credit|show|checkout-signing|disable|enable|reconcile [--name N] [--account ID | --all] [--methods pix,boleto,card] [--withdraw-fee 0.00] [--amount 100.00] [--require on|off] [--rotate] | provider … | stream redrive | dlq list | dlq inspect|redrive --queue payouts|webhooks|stream-failures [--max N] | webhook redeliver --event evt_… | webhook deliveries --account ID [--status pending|succeeded|failed] [--stack NAME | --table NAME] (README: Operator CLI)';
+  'usage: npm run admin -- account create|rotate-keys|set-methods|credit|show|checkout-signing|disable|enable|reconcile [--name N] [--account ID | --all] [--methods pix,boleto,card] [--withdraw-fee 0.00] [--amount 100.00] [--require on|off] [--rotate] | provider pix-paid|boleto-paid|cancel|refund|withdraw … | provider reconcile --txid T | provider register-webhook | stream redrive | dlq list | dlq inspect|redrive --queue payouts|webhooks|stream-failures [--max N] | webhook redeliver --event evt_… | webhook deliveries --account ID [--status pending|succeeded|failed] [--stack NAME | --table NAME] (README: Operator CLI)';
 
 const CHECKOUT_SECRET_NOTICE =
   'Shown once: the service does not store this secret and cannot show it again. Keep it on your server only (never in a page) and sign each checkout form with it (signature = hex HMAC-SHA256 of the canonical form); --rotate issues a new one and the previous one stops working at once.';
@@ -87,7 +88,7 @@ function usage<T>(parse: () => T): T {
   }
 }
 
-const PROVIDER_COMMANDS: readonly string[] = ['pix-paid', 'boleto-paid', 'cancel', 'refund', 'withdraw'];
+const PROVIDER_COMMANDS: readonly string[] = ['pix-paid', 'boleto-paid', 'cancel', 'refund', 'withdraw', 'reconcile', 'register-webhook'];
 
 /**
  * `account reconcile`: an account's balance against the sum of its ledger entries, one JSON line per
@@ -178,6 +179,12 @@ async function run(): Promise<unknown> {
     const queues = await target.queues();
     return redriveStreamFailures({ db: target.db, table: target.table, sqs: queues.sqs, streamFailures: queues.streamFailures, queues });
   }
+  if (group === 'provider' && command === 'reconcile') {
+    const txid = required('txid');
+    if (!/^[a-zA-Z0-9]{26,35}$/.test(txid)) throw new UsageError('--txid must be 26 to 35 letters and digits');
+    return reconcilePixCharge(target, txid);
+  }
+  if (group === 'provider' && command === 'register-webhook') return registerPixWebhook(target);
   if (group === 'provider') {
     let which = command as ProviderCommand;
     if (command === 'withdraw') {

@@ -17,11 +17,35 @@ export type Target = {
   api: () => Promise<{ baseUrl: string; secrets: SecretSource; providerSecretId: string }>;
   /** The service's derived keys, from the master key secret (commands that issue merchant secrets). */
   serviceKeys: () => Promise<ServiceKeys>;
+  /**
+   * The API Pix PSP the stack uses (`provider register-webhook`, `provider reconcile`): from the stack's
+   * outputs with --stack, else from the APIPIX_* environment (a local run against a test PSP).
+   */
+  apiPix: () => Promise<ApiPixTarget>;
   /** SQS and the service's queues (commands that forward or redrive). */
   queues: () => Promise<{ sqs: SQSClient; payouts: string; webhooks: string; streamFailures: string }>;
 };
 
 export type TargetFlags = { stack?: string; table?: string; region?: string };
+
+export type ApiPixTarget = { baseUrl: string; tokenUrl: string | undefined; clientId: string; pixKey: string; secretId: string; secrets: SecretSource };
+
+/** The API Pix settings from named values (stack outputs or environment); a missing one is named. */
+function apiPixFrom(values: (name: string) => string | undefined, names: Record<'baseUrl' | 'tokenUrl' | 'clientId' | 'pixKey' | 'secretId', string>, secrets: SecretSource): ApiPixTarget {
+  const missing = (['baseUrl', 'clientId', 'pixKey', 'secretId'] as const).filter((k) => !values(names[k]));
+  if (missing.length > 0) throw new Error(`No API Pix PSP is configured: ${missing.map((k) => names[k]).join(', ')} missing`);
+  return {
+    baseUrl: String(values(names.baseUrl)),
+    tokenUrl: values(names.tokenUrl) || undefined,
+    clientId: String(values(names.clientId)),
+    pixKey: String(values(names.pixKey)),
+    secretId: String(values(names.secretId)),
+    secrets,
+  };
+}
+
+const ENV_NAMES = { baseUrl: 'APIPIX_BASE_URL', tokenUrl: 'APIPIX_TOKEN_URL', clientId: 'APIPIX_CLIENT_ID', pixKey: 'APIPIX_PIX_KEY', secretId: 'APIPIX_SECRET_ID' };
+const OUTPUT_NAMES = { baseUrl: 'ApiPixBaseUrl', tokenUrl: 'ApiPixTokenUrl', clientId: 'ApiPixClientId', pixKey: 'ApiPixPixKey', secretId: 'ApiPixSecretArn' };
 
 const ROOT = join(import.meta.dirname, '..', '..');
 
@@ -58,6 +82,7 @@ export async function resolveTarget(flags: TargetFlags, env: NodeJS.ProcessEnv):
         if (!secretId) throw new Error(`Stack ${stackName} has no MasterKeySecretArn output`);
         return keysFrom(secretsManagerSource(new SecretsManagerClient(aws)), secretId);
       },
+      apiPix: async () => apiPixFrom((name) => outputs.get(name), OUTPUT_NAMES, secretsManagerSource(new SecretsManagerClient(aws))),
       queues: async () => ({
         sqs: new SQSClient(aws),
         payouts: outputs.get('PayoutQueueUrl') ?? '',
@@ -77,6 +102,9 @@ export async function resolveTarget(flags: TargetFlags, env: NodeJS.ProcessEnv):
       },
       serviceKeys: async () => {
         throw new Error('Commands that issue secrets need --stack NAME (the master key secret comes from its outputs)');
+      },
+      apiPix: async () => {
+        throw new Error('Commands that call the PSP need --stack NAME (its settings come from the outputs)');
       },
       queues: async () => {
         throw new Error('Commands that use the queues need --stack NAME (the queue URLs come from its outputs)');
@@ -99,6 +127,10 @@ export async function resolveTarget(flags: TargetFlags, env: NodeJS.ProcessEnv):
     serviceKeys: async () => {
       const info = readLocalStackInfo(ROOT, port);
       return keysFrom(secretsManagerSource(new SecretsManagerClient({ ...localAwsConfig(), endpoint: info.secretsEndpoint })), LOCAL_MASTER_SECRET);
+    },
+    apiPix: async () => {
+      const info = readLocalStackInfo(ROOT, port);
+      return apiPixFrom((name) => env[name], ENV_NAMES, secretsManagerSource(new SecretsManagerClient({ ...localAwsConfig(), endpoint: info.secretsEndpoint })));
     },
     queues: async () => {
       const info = readLocalStackInfo(ROOT, port);

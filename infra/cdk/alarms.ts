@@ -67,6 +67,26 @@ export function webhookFailureRateAlarm(scope: Construct, id: string): cloudwatc
   });
 }
 
+/** The Pix anomalies alarm: any anomaly in this window. */
+export const PIX_ANOMALIES_WINDOW = Duration.minutes(5);
+
+/**
+ * Any Pix the PSP received that the gateway did not credit (its amount is not the invoice total) or a
+ * partial refund (shared/invoices/reconcile-pix.ts): money moved at the PSP that the ledger does not
+ * show, for a person to settle. Deployed with an API Pix PSP (the simulated provider has no anomalies).
+ */
+export function pixAnomaliesAlarm(scope: Construct, id: string): cloudwatch.Alarm {
+  return new cloudwatch.Alarm(scope, id, {
+    alarmDescription:
+      "A Pix the PSP received was not credited: its amount is not the invoice total, or the PSP reports a partial refund. The 'Pix anomaly: not credited' log line (the callback's or the Pix sweep's) names the invoice; npm run admin -- provider reconcile --txid T --stack NAME shows what the PSP holds. Settle it with the merchant and the PSP (refund the payer, or adjust the balance): the gateway never credits it by itself.",
+    metric: businessMetric(BUSINESS_METRICS.pixAnomalies, { period: PIX_ANOMALIES_WINDOW }),
+    threshold: 1,
+    evaluationPeriods: 1,
+    comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
+    treatMissingData: cloudwatch.TreatMissingData.NOT_BREACHING,
+  });
+}
+
 /**
  * The on-call topic: KMS-encrypted with its own key (CloudWatch cannot publish to a topic under the
  * AWS-managed SNS key), SSL-only, publishable by this account's CloudWatch alarms, and with an email

@@ -66,7 +66,8 @@ function businessRows(): cloudwatch.IWidget[] {
       title: 'Charges and payments (count)',
       width: HALF,
       height: HEIGHT,
-      left: businessLines([b.chargesCreated, b.paymentsConfirmed, b.cardDeclines]),
+      // PixAnomalies: Pix an API Pix PSP received that were not credited (another amount, a partial refund).
+      left: businessLines([b.chargesCreated, b.paymentsConfirmed, b.cardDeclines, b.pixAnomalies]),
       legendPosition: cloudwatch.LegendPosition.RIGHT,
     }),
     new cloudwatch.GraphWidget({

@@ -7,6 +7,14 @@ export type Throttle = { rate: number; burst: number };
 /** A custom domain for the API: its name and the ACM certificate (in us-east-1, where CloudFront reads certificates) that covers it. */
 export type CustomDomain = { domainName: string; certificateArn: string };
 
+/**
+ * An API Pix PSP (the Central Bank's standard) for new Pix charges: its API base URL, its OAuth2 token
+ * endpoint (undefined: the functions' default, `/oauth/token` at the base URL's origin), the client id,
+ * the Pix key (chave) charges are paid to, and the name of the Secrets Manager secret the operator
+ * created beforehand: `{"client_secret","certificate","private_key","ca"?}` (PEM).
+ */
+export type ApiPixSettings = { baseUrl: string; tokenUrl: string | undefined; clientId: string; pixKey: string; secretName: string };
+
 /** The deploy-time settings of the stack, from CDK context (`-c name=value` or cdk.json "context"). */
 export type StackSettings = {
   /** Stage default for every route (HTTP API DefaultRouteSettings). */
@@ -23,6 +31,8 @@ export type StackSettings = {
   alarmEmail: string | undefined;
   /** An AWS WAF web ACL (CLOUDFRONT scope, us-east-1) for the distribution; undefined: none. */
   webAclArn: string | undefined;
+  /** The API Pix PSP new Pix charges go to; undefined: the simulated provider (no real charge). */
+  apiPix: ApiPixSettings | undefined;
 };
 
 /** The defaults, and the context keys that override them. */
@@ -105,6 +115,71 @@ function webAclArn(get: Lookup): string | undefined {
   return arn;
 }
 
+/** The context keys of an API Pix PSP; all but `apiPixTokenUrl` are required once any is given. */
+export const API_PIX_CONTEXT = {
+  baseUrl: 'apiPixBaseUrl',
+  tokenUrl: 'apiPixTokenUrl',
+  clientId: 'apiPixClientId',
+  pixKey: 'apiPixPixKey',
+  secretName: 'apiPixSecretName',
+} as const;
+
+/** The token endpoint the functions use when `apiPixTokenUrl` is not given (shared/config.ts: APIPIX_TOKEN_URL's default). */
+export function defaultApiPixTokenUrl(baseUrl: string): string {
+  return new URL('/oauth/token', baseUrl).toString();
+}
+
+/** An absolute https URL without credentials, query or fragment (a PSP's API speaks TLS only: mutual TLS at that). */
+function httpsUrlSetting(get: Lookup, key: string): string | undefined {
+  const raw = textSetting(get, key);
+  if (raw === undefined) return undefined;
+  let url: URL | undefined;
+  try {
+    url = new URL(raw);
+  } catch {
+    url = undefined;
+  }
+  if (url?.protocol !== 'https:' || url.username !== '' || url.password !== '' || url.search !== '' || url.hash !== '') {
+    throw new Error(`CDK context ${key}=${JSON.stringify(raw)}: expected an https URL such as https://psp.example/api/v2 (no credentials, query or fragment)`);
+  }
+  return raw.replace(/\/+$/, '');
+}
+
+/**
+ * A Secrets Manager secret name (its characters), not an ARN. A name ending in a hyphen and six
+ * characters is refused: Secrets Manager would read those as the random suffix of an ARN, and the
+ * functions find the secret by its partial ARN (the name without that suffix).
+ */
+const SECRET_NAME = /^[A-Za-z0-9/_+=.@-]{1,512}$/;
+const LOOKS_LIKE_ARN_SUFFIX = /-[A-Za-z0-9]{6}$/;
+
+function apiPix(get: Lookup): ApiPixSettings | undefined {
+  const k = API_PIX_CONTEXT;
+  const baseUrl = httpsUrlSetting(get, k.baseUrl);
+  const tokenUrl = httpsUrlSetting(get, k.tokenUrl);
+  const clientId = textSetting(get, k.clientId);
+  const pixKey = textSetting(get, k.pixKey);
+  const secretName = textSetting(get, k.secretName);
+  if ([baseUrl, tokenUrl, clientId, pixKey, secretName].every((v) => v === undefined)) return undefined;
+  if (baseUrl === undefined || clientId === undefined || pixKey === undefined || secretName === undefined) {
+    const given = { baseUrl, clientId, pixKey, secretName };
+    const missing = (['baseUrl', 'clientId', 'pixKey', 'secretName'] as const).filter((name) => given[name] === undefined).map((name) => k[name]);
+    throw new Error(
+      `CDK context: an API Pix PSP needs ${k.baseUrl}, ${k.clientId}, ${k.pixKey} and ${k.secretName} (${k.tokenUrl} optional); missing: ${missing.join(', ')}`,
+    );
+  }
+  if (/\s/.test(clientId)) throw new Error(`CDK context ${k.clientId}: expected the PSP's OAuth2 client id (no spaces)`);
+  if (pixKey.length > 77 || /\s/.test(pixKey)) {
+    throw new Error(`CDK context ${k.pixKey}=${JSON.stringify(pixKey)}: expected the Pix key (chave) charges are paid to: at most 77 characters, no spaces`);
+  }
+  if (!SECRET_NAME.test(secretName) || LOOKS_LIKE_ARN_SUFFIX.test(secretName)) {
+    throw new Error(
+      `CDK context ${k.secretName}=${JSON.stringify(secretName)}: expected the name (not the ARN) of a Secrets Manager secret: letters, digits and /_+=.@-, not ending in a hyphen and six characters (Secrets Manager reads those as an ARN suffix)`,
+    );
+  }
+  return { baseUrl, tokenUrl, clientId, pixKey, secretName };
+}
+
 /** Reads and checks the stack's settings; a bad value stops the synthesis with the key and what it expects. */
 export function readSettings(node: Node): StackSettings {
   const get: Lookup = (key) => node.tryGetContext(key);
@@ -133,5 +208,6 @@ export function readSettings(node: Node): StackSettings {
     domain: customDomain(get),
     alarmEmail: alarmEmail(get),
     webAclArn: webAclArn(get),
+    apiPix: apiPix(get),
   };
 }

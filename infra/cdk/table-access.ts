@@ -49,6 +49,8 @@ export const KEY = {
   /** GSI2 partitions of the checkout upkeep (shared/checkout/record.ts openPartitions): open and UNKNOWN checkouts. */
   checkoutOpen: 'CHKOPEN#*',
   checkoutUnknown: 'CHKUNK#*',
+  /** GSI2 partitions of the Pix sweep (shared/invoices/pix-sweep-index.ts): PENDING API Pix charges awaiting their callback. */
+  pixSweep: 'PIXSWEEP#*',
 } as const;
 
 /** GSI2: the sweep's index (items the stream has not forwarded yet), beside the checkout upkeep's partitions of open checkouts. */
@@ -104,6 +106,19 @@ export function pipelineGrants(route: AnyRoute): TableGrant[] {
   if (route.idempotency !== 'none') grants.push({ actions: ['PutItem', 'UpdateItem', 'DeleteItem'], keys: [KEY.idempotency] });
   return grants;
 }
+
+/**
+ * An invoice moved by what its provider says (shared/invoices/apply-notification.ts): the invoice read,
+ * then ONE transaction: its status, a balance shard and its ledger entry, the outbox event; for an
+ * invoice of a hosted checkout, the checkout read and moved in the same transaction with its order
+ * event (shared/checkout/settle.ts). The API Pix callbacks and the Pix sweep make these moves only;
+ * the provider notification route makes them and the withdrawals' too.
+ */
+const INVOICE_MOVE_GRANTS: readonly TableGrant[] = [
+  { actions: ['GetItem'], keys: [KEY.invoice, KEY.checkout] },
+  { actions: ['UpdateItem'], keys: [KEY.invoice, KEY.balanceShard, KEY.checkout] },
+  { actions: ['PutItem'], keys: [KEY.event, KEY.ledger] },
+];
 
 /**
  * What each route's implementation does with the table, beyond the pipeline (functions/ and the
@@ -170,11 +185,10 @@ export const ROUTE_GRANTS: Readonly<Record<string, readonly TableGrant[]>> = {
   // outbox event (shared/invoices/apply-notification.ts, shared/withdrawals/apply-outcome.ts).
   // For an invoice of a hosted checkout, the checkout is read and moved (PAID, or its order canceled
   // or refunded) in the same transaction, with its order event (shared/checkout/settle.ts).
-  [routes.providerNotification.id]: [
-    { actions: ['GetItem'], keys: [KEY.invoice, KEY.withdraw, KEY.checkout] },
-    { actions: ['UpdateItem'], keys: [KEY.invoice, KEY.withdraw, KEY.balanceShard, KEY.checkout] },
-    { actions: ['PutItem'], keys: [KEY.event, KEY.ledger] },
-  ],
+  [routes.providerNotification.id]: [...INVOICE_MOVE_GRANTS, { actions: ['GetItem', 'UpdateItem'], keys: [KEY.withdraw] }],
+  // Each charge the callback names: its invoice read by txid, then what the PSP holds applied as the
+  // notification route applies it (functions/provider/pix-callbacks.ts, shared/invoices/reconcile-pix.ts).
+  [routes.providerPixCallback.id]: INVOICE_MOVE_GRANTS,
   // The boleto's invoice (functions/boleto/page.ts).
   [routes.boletoPage.id]: [{ actions: ['GetItem'], keys: [KEY.invoice] }],
   // The public key and its account, the tx_ref's reservation and its checkout (shared/checkout/lookup.ts);
@@ -220,6 +234,14 @@ export const STREAM_CONSUMER_GRANTS: Readonly<Record<string, readonly TableGrant
 
 /** The sweep (functions/workers/sweep.ts): what is still in its index, forwarded like the stream does. */
 export const SWEEP_GRANTS: readonly TableGrant[] = [{ actions: ['Query'], keys: [KEY.sweep], index: SWEEP_INDEX }, LEAVE_SWEEP_INDEX];
+
+/**
+ * The Pix sweep (functions/workers/pix-sweep.ts, shared/invoices/pix-sweep.ts), deployed with an API
+ * Pix PSP: the PIXSWEEP partitions of GSI2, each invoice re-read and its charge's outcome applied as
+ * the callbacks apply it; a charge still unpaid a day after its due date leaves the index (an
+ * UpdateItem of the invoice).
+ */
+export const PIX_SWEEP_GRANTS: readonly TableGrant[] = [{ actions: ['Query'], keys: [KEY.pixSweep], index: SWEEP_INDEX }, ...INVOICE_MOVE_GRANTS];
 
 /**
  * The checkout upkeep (functions/workers/checkout-upkeep.ts, shared/checkout/upkeep.ts): the open and

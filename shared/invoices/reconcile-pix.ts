@@ -49,8 +49,8 @@ function lookingUpProvider(runtime: Runtime, item: Item): PixProvider & Required
  * nothing). Anomalies (another amount, a partial refund) are logged as errors and counted
  * (PixAnomalies, alarmed), never credited. A PSP failure is a ProviderError (nothing more applied).
  */
-export async function reconcilePixInvoice(runtime: Runtime, item: Item, now: Date): Promise<PixReconciliation> {
-  const provider = lookingUpProvider(runtime, item);
+export async function reconcilePixInvoice(runtime: Runtime, item: Item, now: Date, given?: PixProvider): Promise<PixReconciliation> {
+  const provider = given?.lookupPixCharge ? (given as PixProvider & Required<Pick<PixProvider, 'lookupPixCharge'>>) : lookingUpProvider(runtime, item);
   const txid = String((item.pix as { txid?: unknown } | undefined)?.txid ?? '');
   const reference = String(item.reference);
   const state = await withProviderTimeout(provider.lookupPixCharge(txid), runtime.config.payments.timeoutMs);

@@ -107,7 +107,11 @@ export function servesCardsAndBoletos(provider: PixProvider): provider is Paymen
 export const BUILT_IN_ADAPTERS = {
   paymentProviders: {
     simulated: (config: Config) => simulatedProvider({ locationBase: config.publicBaseUrl }),
-    apipix: (config: Config) => apiPixProvider(config),
+    // Not configured (no APIPIX_* settings): no provider answers to the name here.
+    apipix: (config: Config) => {
+      if (!config.apiPix) throw new UnknownAdapterError('payment provider', 'apipix');
+      return apiPixProvider(config);
+    },
   },
   banks: { simulated: () => simulatedBank() },
 } as const;
