@@ -62,7 +62,8 @@ export const handler = httpHandler(routes.providerPixCallback, async ({ params, 
   const invoices = (await inBatches(txids, LOOKUPS_AT_ONCE, (txid) => invoiceByTxid(runtime, txid))).filter(
     (item) => item !== undefined && invoiceProviderName(item, runtime.config.payments.provider) === provider.name,
   );
-  if (invoices.length < txids.length) logger.warn('callback names charges this provider did not create here: skipped', { skipped: txids.length - invoices.length });
+  if (invoices.length < txids.length)
+    logger.warn('callback names charges this provider did not create here: skipped', { skipped: txids.length - invoices.length });
   try {
     const results = await inBatches(invoices, LOOKUPS_AT_ONCE, (item) => reconcilePixInvoice(runtime, item as NonNullable<typeof item>, now));
     return { status: 200, body: { received: true as const, charges: results.length, applied: results.reduce((sum, r) => sum + r.applied.length, 0) } };

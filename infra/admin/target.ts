@@ -31,7 +31,11 @@ export type TargetFlags = { stack?: string; table?: string; region?: string };
 export type ApiPixTarget = { baseUrl: string; tokenUrl: string | undefined; clientId: string; pixKey: string; secretId: string; secrets: SecretSource };
 
 /** The API Pix settings from named values (stack outputs or environment); a missing one is named. */
-function apiPixFrom(values: (name: string) => string | undefined, names: Record<'baseUrl' | 'tokenUrl' | 'clientId' | 'pixKey' | 'secretId', string>, secrets: SecretSource): ApiPixTarget {
+function apiPixFrom(
+  values: (name: string) => string | undefined,
+  names: Record<'baseUrl' | 'tokenUrl' | 'clientId' | 'pixKey' | 'secretId', string>,
+  secrets: SecretSource,
+): ApiPixTarget {
   const missing = (['baseUrl', 'clientId', 'pixKey', 'secretId'] as const).filter((k) => !values(names[k]));
   if (missing.length > 0) throw new Error(`No API Pix PSP is configured: ${missing.map((k) => names[k]).join(', ')} missing`);
   return {
@@ -44,7 +48,13 @@ function apiPixFrom(values: (name: string) => string | undefined, names: Record<
   };
 }
 
-const ENV_NAMES = { baseUrl: 'APIPIX_BASE_URL', tokenUrl: 'APIPIX_TOKEN_URL', clientId: 'APIPIX_CLIENT_ID', pixKey: 'APIPIX_PIX_KEY', secretId: 'APIPIX_SECRET_ID' };
+const ENV_NAMES = {
+  baseUrl: 'APIPIX_BASE_URL',
+  tokenUrl: 'APIPIX_TOKEN_URL',
+  clientId: 'APIPIX_CLIENT_ID',
+  pixKey: 'APIPIX_PIX_KEY',
+  secretId: 'APIPIX_SECRET_ID',
+};
 const OUTPUT_NAMES = { baseUrl: 'ApiPixBaseUrl', tokenUrl: 'ApiPixTokenUrl', clientId: 'ApiPixClientId', pixKey: 'ApiPixPixKey', secretId: 'ApiPixSecretArn' };
 
 const ROOT = join(import.meta.dirname, '..', '..');
@@ -130,7 +140,11 @@ export async function resolveTarget(flags: TargetFlags, env: NodeJS.ProcessEnv):
     },
     apiPix: async () => {
       const info = readLocalStackInfo(ROOT, port);
-      return apiPixFrom((name) => env[name], ENV_NAMES, secretsManagerSource(new SecretsManagerClient({ ...localAwsConfig(), endpoint: info.secretsEndpoint })));
+      return apiPixFrom(
+        (name) => env[name],
+        ENV_NAMES,
+        secretsManagerSource(new SecretsManagerClient({ ...localAwsConfig(), endpoint: info.secretsEndpoint })),
+      );
     },
     queues: async () => {
       const info = readLocalStackInfo(ROOT, port);

@@ -9,9 +9,7 @@ import type { PixChargeState } from '../providers/port';
  * unpaid (expired) is canceled.
  */
 export type PixMove =
-  | { kind: 'paid'; occurredAt: Date; endToEndId: string }
-  | { kind: 'refunded'; occurredAt: Date; endToEndId: string }
-  | { kind: 'canceled'; occurredAt: Date };
+  { kind: 'paid'; occurredAt: Date; endToEndId: string } | { kind: 'refunded'; occurredAt: Date; endToEndId: string } | { kind: 'canceled'; occurredAt: Date };
 
 export type PixAnomaly =
   | { kind: 'amount_mismatch'; endToEndId: string; paidCents: number; expectedCents: number }
@@ -23,7 +21,8 @@ export function pixOutcomes(state: PixChargeState, totalCents: number, now: Date
   const anomalies: PixAnomaly[] = [];
   const exact = state.payments.filter((p) => p.amountCents === totalCents);
   for (const p of state.payments) {
-    if (p.amountCents !== totalCents) anomalies.push({ kind: 'amount_mismatch', endToEndId: p.endToEndId, paidCents: p.amountCents, expectedCents: totalCents });
+    if (p.amountCents !== totalCents)
+      anomalies.push({ kind: 'amount_mismatch', endToEndId: p.endToEndId, paidCents: p.amountCents, expectedCents: totalCents });
   }
   const [payment, ...extra] = exact;
   for (const p of extra) anomalies.push({ kind: 'extra_payment', endToEndId: p.endToEndId, paidCents: p.amountCents });

@@ -59,7 +59,12 @@ beforeAll(async () => {
   await secrets.send(
     new CreateSecretCommand({
       Name: secretId,
-      SecretString: JSON.stringify({ client_secret: psp.clientSecret, certificate: certificates.clientCert, private_key: certificates.clientKey, ca: certificates.ca }),
+      SecretString: JSON.stringify({
+        client_secret: psp.clientSecret,
+        certificate: certificates.clientCert,
+        private_key: certificates.clientKey,
+        ca: certificates.ca,
+      }),
     }),
   );
   Object.assign(process.env, {
@@ -140,11 +145,21 @@ describe('API Pix charges (PUT /cob/{txid} over mutual TLS, OAuth2 token cached)
     const body = common({ amount: 31.4, quantity: 1, tax: 0, discount: 0 });
     const { reference, txid } = idempotentPixIds(accountId, key);
     // The first attempt's PUT reached the PSP; its answer never came back.
-    await pixProvider(getRuntime().config).createPixCharge({ reference, txid, amountCents: 3140, dueDate: String(body.due_date), merchantName: 'M', payer: {} });
+    await pixProvider(getRuntime().config).createPixCharge({
+      reference,
+      txid,
+      amountCents: 3140,
+      dueDate: String(body.due_date),
+      merchantName: 'M',
+      payer: {},
+    });
     const before = psp.cobs.size;
     const retried = await pixCharge(key, body);
     expect(retried.status, retried.body).toBe(200);
-    expect((retried.json as { invoice: { txid: string; copy: string } }).invoice).toMatchObject({ txid, copy: (psp.cobs.get(txid) as { pixCopiaECola: string }).pixCopiaECola });
+    expect((retried.json as { invoice: { txid: string; copy: string } }).invoice).toMatchObject({
+      txid,
+      copy: (psp.cobs.get(txid) as { pixCopiaECola: string }).pixCopiaECola,
+    });
     expect(psp.cobs.size).toBe(before);
     const puts = psp.requests.filter((r) => r.method === 'PUT' && r.path.endsWith(`/cob/${txid}`));
     expect(puts.map((r) => r.status)).toEqual([201, 400]);
@@ -159,7 +174,16 @@ describe('API Pix charges (PUT /cob/{txid} over mutual TLS, OAuth2 token cached)
       method: 'PUT',
       path: /\/cob\//,
       times: 1,
-      mode: { status: 400, body: { type: 'https://pix.bcb.gov.br/api/v2/error/CobOperacaoInvalida', title: 'Cobrança inválida.', status: 400, detail: 'A requisição que busca alterar ou criar uma cobrança não respeita o schema.', violacoes: [{ razao: 'O valor excede o limite.', propriedade: 'cob.valor.original' }] } },
+      mode: {
+        status: 400,
+        body: {
+          type: 'https://pix.bcb.gov.br/api/v2/error/CobOperacaoInvalida',
+          title: 'Cobrança inválida.',
+          status: 400,
+          detail: 'A requisição que busca alterar ou criar uma cobrança não respeita o schema.',
+          violacoes: [{ razao: 'O valor excede o limite.', propriedade: 'cob.valor.original' }],
+        },
+      },
     });
     const refused = await pixCharge(`apipix-422-${randomUUID()}`);
     expect(refused.status, refused.body).toBe(422);
@@ -284,7 +308,15 @@ describe('operator CLI: provider register-webhook and provider reconcile --txid 
     psp.pay(txid);
     const first = await admin('provider', 'reconcile', '--txid', txid);
     expect(first.code, first.stderr).toBe(0);
-    expect(first.json).toMatchObject({ txid, provider: 'apipix', pspStatus: 'COMPLETED', statusBefore: 'PENDING', statusAfter: 'PAID', applied: ['paid'], anomalies: [] });
+    expect(first.json).toMatchObject({
+      txid,
+      provider: 'apipix',
+      pspStatus: 'COMPLETED',
+      statusBefore: 'PENDING',
+      statusAfter: 'PAID',
+      applied: ['paid'],
+      anomalies: [],
+    });
     const second = await admin('provider', 'reconcile', '--txid', txid);
     expect(second.json).toMatchObject({ statusBefore: 'PAID', statusAfter: 'PAID', applied: [] });
     const unknown = await admin('provider', 'reconcile', '--txid', 'INVZZZZZZ' + 'a'.repeat(23));

@@ -31,15 +31,21 @@ type RawReply = { status: number; text: string };
 
 function send(agent: Agent, url: URL, method: string, headers: Record<string, string>, body: string | undefined, timeoutMs: number): Promise<RawReply> {
   return new Promise((resolve, reject) => {
-    const req = httpsRequest(url, { method, agent, headers: body === undefined ? headers : { ...headers, 'content-length': String(Buffer.byteLength(body)) } }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (chunk: Buffer) => chunks.push(chunk));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, text: Buffer.concat(chunks).toString('utf8') }));
-      res.on('error', () => reject(new ProviderError('The PSP answer was cut off')));
-    });
+    const req = httpsRequest(
+      url,
+      { method, agent, headers: body === undefined ? headers : { ...headers, 'content-length': String(Buffer.byteLength(body)) } },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (chunk: Buffer) => chunks.push(chunk));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, text: Buffer.concat(chunks).toString('utf8') }));
+        res.on('error', () => reject(new ProviderError('The PSP answer was cut off')));
+      },
+    );
     req.setTimeout(timeoutMs, () => req.destroy(new ProviderError(`The PSP did not answer within ${timeoutMs} ms`)));
     // Never the error's text: a TLS failure names no secret, but keep the channel's details out of answers.
-    req.on('error', (err) => reject(err instanceof ProviderError ? err : new ProviderError(`The PSP could not be reached (${(err as NodeJS.ErrnoException).code ?? 'error'})`)));
+    req.on('error', (err) =>
+      reject(err instanceof ProviderError ? err : new ProviderError(`The PSP could not be reached (${(err as NodeJS.ErrnoException).code ?? 'error'})`)),
+    );
     if (body !== undefined) req.write(body);
     req.end();
   });
@@ -60,9 +66,9 @@ export function apiPixClient(options: ApiPixClientOptions): ApiPixClient {
   let token: Promise<Token> | undefined;
 
   const agentOf = (): Promise<Agent> => {
-    agent ??= options.credentials().then(
-      (c) => new Agent({ cert: c.certificate, key: c.privateKey, ...(c.ca ? { ca: c.ca } : {}), keepAlive: true, maxSockets: 16 }),
-    );
+    agent ??= options
+      .credentials()
+      .then((c) => new Agent({ cert: c.certificate, key: c.privateKey, ...(c.ca ? { ca: c.ca } : {}), keepAlive: true, maxSockets: 16 }));
     agent.catch(() => {
       agent = undefined;
     });
@@ -107,7 +113,11 @@ export function apiPixClient(options: ApiPixClientOptions): ApiPixClient {
     async call(method, path, body) {
       const url = new URL(`${options.baseUrl}${path}`);
       const payload = body === undefined ? undefined : JSON.stringify(body);
-      const headers = (value: string) => ({ authorization: `Bearer ${value}`, accept: 'application/json', ...(payload ? { 'content-type': 'application/json' } : {}) });
+      const headers = (value: string) => ({
+        authorization: `Bearer ${value}`,
+        accept: 'application/json',
+        ...(payload ? { 'content-type': 'application/json' } : {}),
+      });
       const tls = await agentOf();
       let reply = await send(tls, url, method, headers(await bearer(false)), payload, options.timeoutMs);
       // A token the PSP revoked or expired early: one new token, one more try.

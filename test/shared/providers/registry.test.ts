@@ -69,7 +69,10 @@ describe('the provider registry', () => {
   });
 
   it('a Pix-only provider (API Pix) serves Pix charges but is no card and boleto provider', () => {
-    const registry = createRegistry({ paymentProviders: { pixonly: () => ({ name: 'pixonly', createPixCharge: async () => ({ txid: 't', location: 'l', copy: 'c' }) }) }, banks: {} });
+    const registry = createRegistry({
+      paymentProviders: { pixonly: () => ({ name: 'pixonly', createPixCharge: async () => ({ txid: 't', location: 'l', copy: 'c' }) }) },
+      banks: {},
+    });
     expect(registry.pixProvider(config, 'pixonly').name).toBe('pixonly');
     expect(() => registry.paymentProvider(config, 'pixonly')).toThrow('No card and boleto provider is named "pixonly"');
   });

@@ -480,6 +480,26 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/provider/{name}/notifications/{token}/pix': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Pix callbacks of an API Pix PSP (the standard appends /pix to the registered URL)
+     * @description The Central Bank API Pix callback `{"pix":[{endToEndId, txid, valor, horario, devolucoes?}, …]}`, several Pix per call. The path token is the one `provider register-webhook` registered (a wrong one: 401, counted per IP). The callback is a hint: each charge it names is read back from the PSP (GET /cob/{txid} over mutual TLS) and only what the PSP answers is applied, each move in one transaction with its balance change and outbox event: a payment whose amount differs from the invoice total is logged and alarmed, never credited; a full refund (devolucoes DEVOLVIDO) moves the invoice to REFUNDED. A PSP failure answers 502, so the PSP sends the callback again (moves already made change nothing).
+     */
+    post: operations['ProviderPixCallback'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/boleto/{reference}/{token}': {
     parameters: {
       query?: never;
@@ -1269,6 +1289,20 @@ export interface components {
       received: true;
       /** @description false when the move was not allowed or already made */
       applied: boolean;
+    };
+    PixCallbackReceipt: {
+      /** @constant */
+      received: true;
+      /**
+       * Format: int64
+       * @description Charges of this gateway the callback named (each read back from the PSP)
+       */
+      charges: number;
+      /**
+       * Format: int64
+       * @description State moves made (a payment, a refund); 0 when every one was already made
+       */
+      applied: number;
     };
     /** @description The hosted checkout entry form, posted by the payer’s browser from your page. */
     CheckoutEntryForm: {
@@ -6187,6 +6221,142 @@ export interface operations {
         };
         content: {
           'application/json': components['schemas']['InternalError'];
+        };
+      };
+      /** @description A transient conflict or a busy table stopped the request; nothing was written (code temporary_conflict). Retry after Retry-After */
+      503: {
+        headers: {
+          /** @description Whole seconds until a request would pass (a rate window is 60 s; a conflict asks for a few) */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  ProviderPixCallback: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        name: string;
+        token: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Received */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['PixCallbackReceipt'];
+        };
+      };
+      /** @description Not JSON, or not an API Pix callback (code invalid_notification) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": "Not JSON, or not an API Pix callback (code invalid_notification)",
+           *       "code": "invalid_notification"
+           *     }
+           */
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Wrong path token (code invalid_signature); nothing changed */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": "Wrong path token (code invalid_signature); nothing changed",
+           *       "code": "invalid_signature"
+           *     }
+           */
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description No API Pix provider has that name */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": "No API Pix provider has that name"
+           *     }
+           */
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The request body is larger than 1 MB (code payload_too_large) */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Invalid fields: a map of field → messages */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ValidationError'];
+        };
+      };
+      /** @description Rate limit exceeded (code rate_limited). Limits (any 60 s window): 300 a minute per client IP, the public routes together (RATE_LIMIT_PUBLIC_PER_MINUTE). Retry-After and RateLimit-Reset say when a slot frees. */
+      429: {
+        headers: {
+          /** @description Whole seconds until a request would pass (a rate window is 60 s; a conflict asks for a few) */
+          'Retry-After': number;
+          /** @description The most calls of this counter in any 60 s window */
+          'RateLimit-Limit': number;
+          /** @description Calls left in the current 60 s window */
+          'RateLimit-Remaining': number;
+          /** @description Whole seconds until one more call frees up (0: none in the window) */
+          'RateLimit-Reset': number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Unexpected failure; safe to retry with the same Idempotency-Key */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['InternalError'];
+        };
+      };
+      /** @description The PSP failed to answer a charge lookup; nothing more was applied: the PSP retries the callback */
+      502: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": "The PSP failed to answer a charge lookup; nothing more was applied: the PSP retries the callback"
+           *     }
+           */
+          'application/json': components['schemas']['Error'];
         };
       };
       /** @description A transient conflict or a busy table stopped the request; nothing was written (code temporary_conflict). Retry after Retry-After */
