@@ -63,7 +63,6 @@ function parseJson(text: string): unknown {
 export function apiPixClient(options: ApiPixClientOptions): ApiPixClient {
   const now = options.now ?? Date.now;
   let agent: Promise<Agent> | undefined;
-  let token: Promise<Token> | undefined;
 
   const agentOf = (): Promise<Agent> => {
     agent ??= options
@@ -93,20 +92,17 @@ export function apiPixClient(options: ApiPixClientOptions): ApiPixClient {
     return { value: body.access_token, expiresAt: started + seconds * 1000 - TOKEN_MARGIN_MS };
   };
 
+  let cached: Token | undefined;
+  let inflight: Promise<Token> | undefined;
+  /** The cached token while it is fresh (and not refused); otherwise one fetch shared by every caller waiting. */
   const bearer = async (renew: boolean): Promise<string> => {
-    const held = token;
-    if (!renew && held) {
-      const known = await held.catch(() => undefined);
-      if (known && known.expiresAt > now()) return known.value;
-    }
-    // One fetch for every caller waiting at the same time; a failed fetch is not kept.
-    if (token === held) {
-      token = fetchToken();
-      token.catch(() => {
-        token = undefined;
-      });
-    }
-    return (await (token as Promise<Token>)).value;
+    if (!renew && cached && cached.expiresAt > now()) return cached.value;
+    if (renew) cached = undefined;
+    inflight ??= fetchToken().finally(() => {
+      inflight = undefined;
+    });
+    cached = await inflight;
+    return cached.value;
   };
 
   return {
