@@ -125,7 +125,8 @@ export function pixPaymentOf(pix: z.output<typeof pixSchema>): PixPayment | unde
 
 /** The charge's state from a cob (GET /cob/{txid}); an unknown status is an unexpected answer (undefined). */
 export function pixChargeStateOf(cob: Cob): PixChargeState | undefined {
-  const status = STATUS[cob.status];
+  // Own keys only: a status named like an Object property ('constructor') is as unknown as any other.
+  const status = Object.hasOwn(STATUS, cob.status) ? STATUS[cob.status] : undefined;
   if (!status) return undefined;
   const payments = (cob.pix ?? []).map(pixPaymentOf);
   if (payments.some((p) => p === undefined)) return undefined;
