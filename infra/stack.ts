@@ -14,15 +14,16 @@ import { type AnyRoute, pathParameterNames } from '../shared/http/route';
 import { fallbackHandler, routeList, routes } from '../shared/http/routes';
 import { tableShape } from '../shared/storage/table';
 import { ApiFunction } from './cdk/api-function';
-import { AlarmTopic, api5xxAlarm, functionFailuresAlarm, notifyTopic, throttlesAlarm, webhookFailureRateAlarm } from './cdk/alarms';
+import { AlarmTopic, api5xxAlarm, functionFailuresAlarm, notifyTopic, pixAnomaliesAlarm, throttlesAlarm, webhookFailureRateAlarm } from './cdk/alarms';
 import { serviceDashboard } from './cdk/dashboard';
 import { ApiEdge, CLOUDFRONT_HOSTED_ZONE_ID } from './cdk/edge';
-import { readSettings, type StackSettings } from './cdk/settings';
+import { type ApiPixSettings, defaultApiPixTokenUrl, readSettings, type StackSettings } from './cdk/settings';
 import {
   CHECKOUT_UPKEEP_GRANTS,
   grantsOf,
   grantTableAccess,
   grantTableScan,
+  PIX_SWEEP_GRANTS,
   QUEUE_WORKER_GRANTS,
   RECONCILE_GRANTS,
   RECONCILE_SCAN,
@@ -31,10 +32,25 @@ import {
   SWEEP_GRANTS,
 } from './cdk/table-access';
 import { consumeQueue, consumeStream, dailyCountAlarm, runOnSchedule, scheduledErrorsAlarm, ServiceQueue, StreamFailureQueue } from './cdk/workers';
-import { checkoutUpkeepWorker, queueList, queues, reconcileWorker, streamConsumerList, streamForwarder, sweepWorker } from '../shared/queues';
+import { checkoutUpkeepWorker, pixSweepWorker, queueList, queues, reconcileWorker, streamConsumerList, streamForwarder, sweepWorker } from '../shared/queues';
 
 export const STACK_NAME = 'PaymentGatewayStack';
 export const SERVICE_NAME = 'payment-gateway';
+
+/** The `PixProvider` output: which provider new Pix charges go to. */
+export const PIX_PROVIDER_OUTPUT = {
+  simulated: 'simulated (no PSP configured: charges are not real)',
+  apipix: 'apipix',
+} as const;
+
+/** The API Pix PSP the stack was deployed with (`apiPix*` context): its secret and the functions' environment. */
+export type ApiPixDeployment = {
+  settings: ApiPixSettings;
+  /** The operator's secret, imported by name: `{"client_secret","certificate","private_key","ca"?}`. */
+  secret: secretsmanager.ISecret;
+  /** PAYMENT_PROVIDER=apipix and the APIPIX_* variables (shared/config.ts). */
+  environment: Record<string, string>;
+};
 
 /**
  * Access log line of the default stage: who called what, the outcome and the latency. Never the
@@ -66,7 +82,12 @@ export class PaymentGatewayStack extends Stack {
   readonly edge: ApiEdge;
   /** Where clients reach the API: `https://<domainName>`, or the distribution's address without a custom domain. */
   readonly baseUrl: string;
-  /** One function per route id, plus `Fallback`, each queue's `<id>Worker`, each stream consumer, the sweep, the checkout upkeep and the reconciliation. */
+  /** The API Pix PSP of new Pix charges (`apiPix*` context); undefined: the simulated provider serves them. */
+  readonly apiPix: ApiPixDeployment | undefined;
+  /**
+   * One function per route id, plus `Fallback`, each queue's `<id>Worker`, each stream consumer, the
+   * sweep, the checkout upkeep, the reconciliation, and with an API Pix PSP the Pix sweep.
+   */
   readonly functions: ReadonlyMap<string, ApiFunction>;
   /** The service's queues (each with its DLQ and alarm), by queue id. */
   readonly queues: ReadonlyMap<string, ServiceQueue>;
@@ -87,6 +108,7 @@ export class PaymentGatewayStack extends Stack {
     this.table = this.createTable();
     this.masterKey = this.createMasterKey();
     this.providerCredentials = this.createProviderCredentials();
+    this.apiPix = this.settings.apiPix ? this.importApiPix(this.settings.apiPix) : undefined;
 
     // Queues first: the functions that send to them get their URLs (a function's environment is fixed when it is created).
     const serviceQueues = new Map(queueList.map((def) => [def.id, new ServiceQueue(this, `${def.id}Queue`, def)]));
@@ -195,6 +217,11 @@ export class PaymentGatewayStack extends Stack {
     alarms.set(`${reconcileWorker.id} errors`, reconcile.errors);
     alarms.set('Ledger differences', reconcile.differences);
     functions.set(reconcileWorker.id, reconcile.fn);
+    if (this.apiPix) {
+      const pixSweep = this.addPixSweep(environment, this.apiPix);
+      alarms.set(`${pixSweepWorker.id} errors`, pixSweep.alarm);
+      functions.set(pixSweepWorker.id, pixSweep.fn);
+    }
     this.functions = functions;
     this.addServiceAlarms(alarms);
     this.alarms = alarms;
@@ -226,6 +253,77 @@ export class PaymentGatewayStack extends Stack {
       value: this.streamFailures.queue.queueUrl,
       description: 'Failure records of the table stream forwarder (npm run admin -- stream redrive)',
     });
+    this.addPixProviderOutputs();
+  }
+
+  /**
+   * Which provider new Pix charges go to, and with an API Pix PSP its settings: the operator CLI reads
+   * them with --stack (`provider register-webhook`, `provider reconcile`).
+   */
+  private addPixProviderOutputs(): void {
+    new CfnOutput(this, 'PixProvider', {
+      value: this.apiPix ? PIX_PROVIDER_OUTPUT.apipix : PIX_PROVIDER_OUTPUT.simulated,
+      description: 'The provider of new Pix charges (card and boleto: the simulated provider); apipix with the apiPix* context',
+    });
+    if (!this.apiPix) return;
+    const { settings, secret } = this.apiPix;
+    new CfnOutput(this, 'ApiPixBaseUrl', { value: settings.baseUrl, description: "The API Pix PSP's API base URL" });
+    new CfnOutput(this, 'ApiPixTokenUrl', {
+      value: settings.tokenUrl ?? defaultApiPixTokenUrl(settings.baseUrl),
+      description: "The PSP's OAuth2 token endpoint",
+    });
+    new CfnOutput(this, 'ApiPixClientId', { value: settings.clientId, description: "The PSP's OAuth2 client id" });
+    new CfnOutput(this, 'ApiPixPixKey', { value: settings.pixKey, description: 'The Pix key (chave) charges are paid to' });
+    new CfnOutput(this, 'ApiPixSecretArn', {
+      value: secret.secretArn,
+      description: 'The PSP credentials secret (client_secret, certificate, private_key, ca), by its ARN without the random suffix',
+    });
+  }
+
+  /**
+   * The API Pix PSP of the `apiPix*` context: the secret the operator created (imported by name, never
+   * created or changed by the stack) and the environment of the functions that call the PSP. Its
+   * readers get GetSecretValue and DescribeSecret on `…:secret:<name>-??????` (an imported secret's ARN
+   * is known up to its six random characters; each `?` matches one character, so that one secret).
+   */
+  private importApiPix(settings: ApiPixSettings): ApiPixDeployment {
+    const secret = secretsmanager.Secret.fromSecretNameV2(this, 'ApiPixCredentials', settings.secretName);
+    const environment: Record<string, string> = {
+      PAYMENT_PROVIDER: 'apipix',
+      APIPIX_BASE_URL: settings.baseUrl,
+      ...(settings.tokenUrl ? { APIPIX_TOKEN_URL: settings.tokenUrl } : {}),
+      APIPIX_CLIENT_ID: settings.clientId,
+      APIPIX_PIX_KEY: settings.pixKey,
+      // The ARN without the six random characters: Secrets Manager finds the secret by it (the name cannot end like a suffix).
+      APIPIX_SECRET_ID: secret.secretArn,
+    };
+    return { settings, secret, environment };
+  }
+
+  /**
+   * The Pix sweep, with an API Pix PSP only: every few minutes, reads back from the PSP (GET /cob over
+   * mutual TLS, outbound HTTPS: the functions are not in a VPC) the PENDING Pix charges older than
+   * APIPIX_SWEEP_AFTER_MINUTES whose callback never came, and applies what the PSP holds as the
+   * callback route would (the same table access). No master key, no queue.
+   */
+  private addPixSweep(environment: Record<string, string>, apiPix: ApiPixDeployment): { fn: ApiFunction; alarm: cloudwatch.Alarm } {
+    const fn = new ApiFunction(this, pixSweepWorker.id, {
+      handler: pixSweepWorker.handler,
+      environment: { ...environment, ...apiPix.environment },
+      logRetention: this.settings.logRetention,
+      description: 'reads back from the API Pix PSP the pending Pix charges whose callback never came',
+      timeoutSeconds: pixSweepWorker.timeoutSeconds,
+    });
+    grantTableAccess(fn.role, this.table, PIX_SWEEP_GRANTS);
+    apiPix.secret.grantRead(fn.role);
+    runOnSchedule(this, 'PixSweepSchedule', fn, pixSweepWorker.everyMinutes, 'Runs the Pix sweep (reads back API Pix charges whose callback never came)');
+    const alarm = scheduledErrorsAlarm(
+      this,
+      'PixSweepErrors',
+      fn,
+      'The Pix sweep failed in two 10-minute periods in a row: Pix charges whose callback never came stay PENDING (a payer may have paid, the merchant is not credited). The PSP is unreachable or refuses the credentials (secret, certificate, client id), or a charge keeps failing: check its logs; npm run admin -- provider reconcile --txid T --stack NAME reads one charge back by hand.',
+    );
+    return { fn, alarm };
   }
 
   private createTable(): dynamodb.Table {
@@ -403,7 +501,8 @@ export class PaymentGatewayStack extends Stack {
     const scope = new Construct(this, 'ServiceAlarms');
     alarms.set('API 5xx rate', api5xxAlarm(scope, 'Api5xxRate', this.api));
     alarms.set('Webhook failure rate', webhookFailureRateAlarm(scope, 'WebhookFailureRate'));
-    const ownErrorsAlarm = new Set([...streamConsumerList.map((c) => c.id), sweepWorker.id, checkoutUpkeepWorker.id, reconcileWorker.id]);
+    if (this.apiPix) alarms.set('Pix anomalies', pixAnomaliesAlarm(scope, 'PixAnomalies'));
+    const ownErrorsAlarm = new Set([...streamConsumerList.map((c) => c.id), sweepWorker.id, checkoutUpkeepWorker.id, reconcileWorker.id, pixSweepWorker.id]);
     for (const [id, fn] of this.functions) {
       if (ownErrorsAlarm.has(id)) alarms.set(`${id} throttles`, throttlesAlarm(scope, `${id}Throttles`, id, fn));
       else alarms.set(`${id} errors and throttles`, functionFailuresAlarm(scope, `${id}Failures`, id, fn));
@@ -429,10 +528,12 @@ export class PaymentGatewayStack extends Stack {
   }
 
   private addRoute(route: AnyRoute, environment: Record<string, string>): ApiFunction {
+    // Only the routes that create or read back Pix charges talk to the PSP; the others keep the simulated default.
+    const apiPix = route.usesPixProvider ? this.apiPix : undefined;
     const fn = new ApiFunction(this, route.id, {
       handler: route.handler,
       // The service's own base URL: boleto page links and the simulated PSP's locations.
-      environment: { ...environment, PUBLIC_BASE_URL: this.baseUrl, EDGE_ORIGIN_SECRET_ID: this.edge.originSecret.secretArn },
+      environment: { ...environment, PUBLIC_BASE_URL: this.baseUrl, EDGE_ORIGIN_SECRET_ID: this.edge.originSecret.secretArn, ...apiPix?.environment },
       logRetention: this.settings.logRetention,
       description: `${route.method} ${route.path} (${route.id})`,
       // Payment confirmations keep their capacity whatever else runs (and cannot take all of it).
@@ -441,6 +542,7 @@ export class PaymentGatewayStack extends Stack {
     grantTableAccess(fn.role, this.table, routeGrants(route));
     if (route.auth !== 'none' || route.usesMasterKey) this.masterKey.grantRead(fn.role);
     if (route.usesProviderCredentials) this.providerCredentials.grantRead(fn.role);
+    if (apiPix) apiPix.secret.grantRead(fn.role);
     // Every route checks that its request came through CloudFront (shared/http/edge-origin.ts).
     this.edge.originSecret.grantRead(fn.role);
 
@@ -465,6 +567,9 @@ export function authorizationReason(route: AnyRoute | undefined): string {
   }
   if (route.usesProviderCredentials) {
     return "Called by the payment provider, not by merchants: the Lambda verifies the provider's HMAC signature (secret in Secrets Manager) before anything changes, and answers 401 otherwise.";
+  }
+  if (route.id === routes.providerPixCallback.id) {
+    return "Called by the API Pix PSP, not by merchants (the standard's callbacks carry no signature): the path token registered with the PSP is an HMAC of the provider's name under a key derived from the master key (a wrong one: 401, counted per client IP), and the callback is only a hint: each charge it names is read back from the PSP over mutual TLS and only what the PSP answers is applied.";
   }
   if (route.id === routes.checkoutEntry.id) {
     return "The hosted checkout's entry form, posted from merchants' pages by payers' browsers (no credentials can be kept there): the Lambda creates a pending checkout only for a known public key of an enabled account, checks the form's HMAC signature where the account requires one, and counts calls per client IP; it answers a redirect to that checkout's page or an error page, never account data.";

@@ -71,14 +71,15 @@ export function webhookFailureRateAlarm(scope: Construct, id: string): cloudwatc
 export const PIX_ANOMALIES_WINDOW = Duration.minutes(5);
 
 /**
- * Any Pix the PSP received that the gateway did not credit (its amount is not the invoice total) or a
- * partial refund (shared/invoices/reconcile-pix.ts): money moved at the PSP that the ledger does not
- * show, for a person to settle. Deployed with an API Pix PSP (the simulated provider has no anomalies).
+ * Any Pix the PSP received that the gateway did not credit (its amount is not the invoice total, or a
+ * second payment of a charge already paid) or a partial refund (shared/invoices/pix-outcomes.ts): money
+ * moved at the PSP that the ledger does not show, for a person to settle. Deployed with an API Pix PSP
+ * only (the simulated provider has none).
  */
 export function pixAnomaliesAlarm(scope: Construct, id: string): cloudwatch.Alarm {
   return new cloudwatch.Alarm(scope, id, {
     alarmDescription:
-      "A Pix the PSP received was not credited: its amount is not the invoice total, or the PSP reports a partial refund. The 'Pix anomaly: not credited' log line (the callback's or the Pix sweep's) names the invoice; npm run admin -- provider reconcile --txid T --stack NAME shows what the PSP holds. Settle it with the merchant and the PSP (refund the payer, or adjust the balance): the gateway never credits it by itself.",
+      "A Pix the PSP received was not credited: its amount is not the invoice total, the charge was already paid, or the PSP reports a partial refund. The 'Pix anomaly: not credited' log line (the callback's or the Pix sweep's) names the invoice; npm run admin -- provider reconcile --txid T --stack NAME shows what the PSP holds. The money is at the PSP, not in the balance: tell the merchant (a refund of the payer is made at the PSP).",
     metric: businessMetric(BUSINESS_METRICS.pixAnomalies, { period: PIX_ANOMALIES_WINDOW }),
     threshold: 1,
     evaluationPeriods: 1,

@@ -125,7 +125,7 @@ describe('cfn-lint over the synthesized templates', () => {
   const dir = mkdtempSync(path.join(tmpdir(), 'cfn-lint-'));
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-  it('finds no errors in the default template nor in the custom-domain one', { timeout: 300_000 }, () => {
+  it('finds no errors in the default template, the custom-domain one nor the one with an API Pix PSP', { timeout: 300_000 }, () => {
     const command = cfnLintCommand();
     if (!command) {
       throw new Error('cfn-lint is not installed: `python3 -m pip install cfn-lint` (or `pipx install cfn-lint`); .ci/run installs it on CI machines.');
@@ -133,6 +133,16 @@ describe('cfn-lint over the synthesized templates', () => {
     const files = [
       ['default.json', new Synthesized().json],
       ['custom-domain.json', withDomain.json],
+      [
+        'api-pix.json',
+        new Synthesized({
+          apiPixBaseUrl: 'https://psp.example/api/v2',
+          apiPixTokenUrl: 'https://auth.psp.example/oauth/token',
+          apiPixClientId: 'gateway-client',
+          apiPixPixKey: 'pix@loja.example',
+          apiPixSecretName: 'payment-gateway/apipix',
+        }).json,
+      ],
     ].map(([name, json]) => {
       const file = path.join(dir, String(name));
       writeFileSync(file, JSON.stringify(json));

@@ -356,7 +356,12 @@ describe('the dashboard', () => {
     const b = BUSINESS_METRICS;
     const plain = (name: string) => ['PaymentGateway', name, 'service', METRICS_SERVICE];
     const perMethod = (name: string) => PAYMENT_METHODS.map((m) => ['PaymentGateway', name, 'method', m, 'service', METRICS_SERVICE]);
-    expect(lines('Charges and payments (count)')).toEqual([...perMethod(b.chargesCreated), ...perMethod(b.paymentsConfirmed), plain(b.cardDeclines)]);
+    expect(lines('Charges and payments (count)')).toEqual([
+      ...perMethod(b.chargesCreated),
+      ...perMethod(b.paymentsConfirmed),
+      plain(b.cardDeclines),
+      plain(b.pixAnomalies),
+    ]);
     expect(lines('Withdrawals (count)')).toEqual([b.withdrawalsCreated, b.withdrawalsPaid, b.withdrawalsCanceled].map(plain));
     expect(lines('Idempotent replays, 409, 429 and 503 (count)')).toEqual([b.idempotentReplays, b.conflicts, b.rateLimited, b.unavailable].map(plain));
     const webhooks = widget('Webhook success rate (%) and attempts');

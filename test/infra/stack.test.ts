@@ -17,6 +17,7 @@ import { allAccountIds } from '../../shared/ledger/reconcile';
 import type { Db } from '../../shared/storage/dynamo';
 import { METRICS_NAMESPACE } from '../../shared/metrics/emf';
 import { openPartitions } from '../../shared/checkout/record';
+import { pixSweepPartitions } from '../../shared/invoices/pix-sweep-index';
 import { API_GATEWAY_INTEGRATION_LIMIT_SECONDS, ApiFunction } from '../../infra/cdk/api-function';
 import { DEFAULT_SETTINGS } from '../../infra/cdk/settings';
 import { KEY, RECONCILE_SCAN, routeGrants } from '../../infra/cdk/table-access';
@@ -597,6 +598,8 @@ const EXPECTED_TABLE_ACCESS: Record<string, string[]> = {
     'PutItem EVT#*',
     LEDGER_ENTRY,
   ],
+  // Each charge the callback names: its invoice read, then what the PSP holds applied as a notification is (no withdraws).
+  ProviderPixCallback: [PUBLIC_COUNTER, 'GetItem INV#*', 'GetItem CHK#*', 'UpdateItem INV#*', SHARD_UPDATE, 'UpdateItem CHK#*', 'PutItem EVT#*', LEDGER_ENTRY],
   BoletoPage: [PUBLIC_COUNTER, 'GetItem INV#*'],
   CheckoutEntry: [
     CHECKOUT_COUNTER,
@@ -773,6 +776,9 @@ describe('least privilege', () => {
       [KEY.invoiceList, keys.invoiceListPartition('acct_1'), keys.withdrawListPartition('acct_1')],
       [KEY.withdrawList, keys.withdrawListPartition('acct_1'), keys.deliveryListPartition('acct_1')],
       [KEY.deliveryList, keys.deliveryListPartition('acct_1'), keys.invoiceListPartition('acct_1')],
+      // The Pix sweep's GSI2 partitions and the stream sweep's must not cover each other.
+      [KEY.pixSweep, pixSweepPartitions[0] ?? '', 'SWEEP#0'],
+      [KEY.sweep, 'SWEEP#0', pixSweepPartitions[0] ?? ''],
     ];
     for (const [pattern, matching, other] of cases) {
       expect(like(pattern).test(matching), `${pattern} ~ ${matching}`).toBe(true);
@@ -959,6 +965,8 @@ describe('cdk-nag AwsSolutions', () => {
 
   it('states for each route without an authorizer what authorizes it instead', () => {
     expect(authorizationReason(routes.providerNotification)).toMatch(/provider's HMAC signature/);
+    expect(authorizationReason(routes.providerPixCallback)).toMatch(/API Pix PSP.*path token.*read back from the PSP/);
+    expect(authorizationReason(routes.providerPixCallback)).not.toMatch(/payer's link/);
     expect(authorizationReason(routes.boletoPage)).toMatch(/link's token/);
     for (const route of [routes.checkoutPage, routes.checkoutCard, routes.checkoutStatus]) expect(authorizationReason(route), route.id).toMatch(/link's token/);
     expect(authorizationReason(routes.checkoutEntry)).toMatch(/entry form.*public key.*signature.*per client IP/);
