@@ -30,16 +30,29 @@ export function parseApiPixCredentials(text: string): ApiPixCredentials {
   return { clientSecret: c.client_secret, certificate: c.certificate, privateKey: c.private_key, ca: c.ca };
 }
 
-/** The credentials, fetched once per container (a failed fetch is tried again on the next call). */
-export function apiPixCredentialsSource(secretId: string, source: SecretSource = secretsManagerSource()): () => Promise<ApiPixCredentials> {
-  let cached: Promise<ApiPixCredentials> | undefined;
+/** How long a container keeps the credentials before reading the secret again (a renewed certificate reaches it within this). */
+export const API_PIX_CREDENTIALS_TTL_MS = 5 * 60_000;
+
+/**
+ * The credentials, read from Secrets Manager at most once per API_PIX_CREDENTIALS_TTL_MS per container
+ * (a failed read is tried again on the next call). The same object is answered while it is kept, so
+ * the client rebuilds its TLS agent only when the secret was read again.
+ */
+export function apiPixCredentialsSource(
+  secretId: string,
+  source: SecretSource = secretsManagerSource(),
+  now: () => number = Date.now,
+): () => Promise<ApiPixCredentials> {
+  let cached: { value: Promise<ApiPixCredentials>; until: number } | undefined;
   return () => {
-    if (!cached) {
-      cached = source.getSecretString(secretId).then(parseApiPixCredentials);
-      cached.catch(() => {
-        cached = undefined;
+    if (!cached || cached.until <= now()) {
+      const value = source.getSecretString(secretId).then(parseApiPixCredentials);
+      const entry = { value, until: now() + API_PIX_CREDENTIALS_TTL_MS };
+      cached = entry;
+      value.catch(() => {
+        if (cached === entry) cached = undefined;
       });
     }
-    return cached;
+    return cached.value;
   };
 }

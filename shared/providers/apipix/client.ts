@@ -62,16 +62,18 @@ function parseJson(text: string): unknown {
 
 export function apiPixClient(options: ApiPixClientOptions): ApiPixClient {
   const now = options.now ?? Date.now;
-  let agent: Promise<Agent> | undefined;
-
-  const agentOf = (): Promise<Agent> => {
-    agent ??= options
-      .credentials()
-      .then((c) => new Agent({ cert: c.certificate, key: c.privateKey, ...(c.ca ? { ca: c.ca } : {}), keepAlive: true, maxSockets: 16 }));
-    agent.catch(() => {
-      agent = undefined;
-    });
-    return agent;
+  /**
+   * One keep-alive mTLS agent per certificate, key and CA: a renewed secret (read again every few
+   * minutes) gets a new agent; the old one is left to its requests in flight.
+   */
+  let agent: { tls: string; agent: Agent } | undefined;
+  const agentOf = async (): Promise<Agent> => {
+    const c = await options.credentials();
+    const tls = `${c.certificate}\n${c.privateKey}\n${c.ca ?? ''}`;
+    if (agent?.tls !== tls) {
+      agent = { tls, agent: new Agent({ cert: c.certificate, key: c.privateKey, ...(c.ca ? { ca: c.ca } : {}), keepAlive: true, maxSockets: 16 }) };
+    }
+    return agent.agent;
   };
 
   const fetchToken = async (): Promise<Token> => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { SecretSource } from '../../../shared/secrets/master-key';
-import { apiPixCredentialsSource, parseApiPixCredentials } from '../../../shared/secrets/apipix-credentials';
+import { API_PIX_CREDENTIALS_TTL_MS, apiPixCredentialsSource, parseApiPixCredentials } from '../../../shared/secrets/apipix-credentials';
 
 const CLIENT_SECRET = 'cs-9f8e7d6c5b4a-never-show-me';
 const CERTIFICATE = '-----BEGIN CERTIFICATE-----\nMIIBcertBODYcertBODY\n-----END CERTIFICATE-----\n';
@@ -93,6 +93,19 @@ describe('apiPixCredentialsSource', () => {
     expect(second).toBe(first);
     expect(third).toBe(first);
     expect(source.calls).toEqual(['payment-gateway/apipix']);
+  });
+
+  it('reads the secret again once API_PIX_CREDENTIALS_TTL_MS has passed (a renewed certificate reaches a running container), not before', async () => {
+    const source = fakeSource([secret(), secret({ client_secret: 'renewed-client-secret' })]);
+    let clock = 1_000_000;
+    const credentials = apiPixCredentialsSource('payment-gateway/apipix', source, () => clock);
+    expect((await credentials()).clientSecret).toBe(CLIENT_SECRET);
+    clock += API_PIX_CREDENTIALS_TTL_MS - 1;
+    expect((await credentials()).clientSecret).toBe(CLIENT_SECRET);
+    expect(source.calls).toHaveLength(1);
+    clock += 1;
+    expect((await credentials()).clientSecret).toBe('renewed-client-secret');
+    expect(source.calls).toHaveLength(2);
   });
 
   it('tries again on the next call after a failed fetch', async () => {

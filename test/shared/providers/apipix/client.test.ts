@@ -137,6 +137,26 @@ describe('apiPixClient', () => {
     expect(server.requests).toHaveLength(0);
   });
 
+  it('a renewed certificate in the secret is used by the next call (a new TLS agent): the stranger certificate, read again, is refused', async () => {
+    const server = await psp();
+    let current = credentials(server);
+    const client = apiPixClient({
+      baseUrl: server.baseUrl,
+      tokenUrl: server.tokenUrl,
+      clientId: server.clientId,
+      credentials: async () => current,
+      timeoutMs: 5_000,
+    });
+    const txid = newTxid();
+    expect((await client.call('PUT', `/cob/${txid}`, cobBody(server))).status).toBe(201);
+    // The same certificate read again (a new object): the agent and its token are kept.
+    current = { ...credentials(server) };
+    expect((await client.call('GET', `/cob/${txid}`)).status).toBe(200);
+    expect(server.tokensIssued()).toBe(1);
+    current = credentials(server, 'stranger');
+    await expect(client.call('GET', `/cob/${txid}`)).rejects.toBeInstanceOf(ProviderError);
+  });
+
   it('fails with ProviderError when the token endpoint refuses the client secret', async () => {
     const server = await psp({ clientSecret: 'the-real-secret' });
     const client = apiPixClient({
