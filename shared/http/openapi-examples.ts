@@ -253,6 +253,13 @@ export const OPERATION_EXAMPLES: Readonly<Record<string, OperationExample>> = {
     body: { id: 'ntf_5mN8qR2tW7yZ1xC4vB6nL9kH', type: 'pix.paid', txid: 'INV7KQ2MXaZZSMXFtU12SVrRyk7B9QM1', occurred_at: PAID },
     response: { received: true, applied: true },
   },
+  ProviderPixCallback: {
+    params: { name: 'apipix', token: 'q3Zt8WcVx1LmN0pR5sKd7YhB2gJ4fTa6' },
+    body: {
+      pix: [{ endToEndId: 'E12345678202611231420abcdEFGH1234', txid: 'INV7KQ2MXaZZSMXFtU12SVrRyk7B9QM1', valor: '110.00', horario: PAID }],
+    },
+    response: { received: true, charges: 1, applied: 1 },
+  },
   BoletoPage: {
     params: { reference: 'INV-9EBNDH', token: 'LPlzd2-A5DOVzmpyZJexsphdKWhy1VYU' },
     response:

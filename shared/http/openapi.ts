@@ -421,7 +421,7 @@ function requestBody(route: AnyRoute, schemas: SchemaCollector, raw: RawRequest 
 }
 
 function securityOf(route: AnyRoute, raw: RawRequest | undefined): Json[] {
-  if (raw) return [{ [raw.security]: [] }];
+  if (raw?.security) return [{ [raw.security]: [] }];
   return route.auth === 'basic' ? [{ basicAuth: [] }] : route.auth === 'bearer' ? [{ bearerAuth: [] }] : [];
 }
 

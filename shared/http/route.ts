@@ -107,5 +107,9 @@ export function createRouter(routes: readonly AnyRoute[]): (method: string, path
 /** The security schemes the OpenAPI document names. */
 export type SecuritySchemeName = 'basicAuth' | 'bearerAuth' | 'simulatedSignature';
 
-/** A body a route's implementation reads raw (to check a signature over its exact bytes): documented only. */
-export type RawRequest = { mediaType: string; schema: ZodType; description: string; security: SecuritySchemeName };
+/**
+ * A body a route's implementation reads raw (to check a signature over its exact bytes, or to parse a
+ * third party's shape itself): documented only. `security`: the scheme that authenticates it, when
+ * OpenAPI can name one (a path token cannot be).
+ */
+export type RawRequest = { mediaType: string; schema: ZodType; description: string; security?: SecuritySchemeName };

@@ -6,6 +6,7 @@
  */
 import type { AnyRoute, RawRequest } from './route';
 import { simulatedNotificationSchema } from '../providers/simulated-notification';
+import { pixCallbackSchema } from '../providers/apipix/cob';
 import { authRoutes } from './route-table/auth';
 import { accountRoutes } from './route-table/account';
 import { customersRoutes } from './route-table/customers';
@@ -45,6 +46,12 @@ export const RAW_REQUESTS: Readonly<Record<string, RawRequest>> = {
     schema: simulatedNotificationSchema,
     description: "The provider's notification, signed in the Simulated-Signature header over the raw body.",
     security: 'simulatedSignature',
+  },
+  [routes.providerPixCallback.id]: {
+    mediaType: 'application/json',
+    schema: pixCallbackSchema,
+    description:
+      "The API Pix callback as the PSP sends it (bacen/pix-api, webhook `/pix`); read raw and checked against the PSP itself (GET /cob/{txid}) before anything moves. Authenticated by the path token the gateway registered (the standard's mutual TLS ends at the edge).",
   },
 };
 

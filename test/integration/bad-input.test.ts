@@ -695,6 +695,41 @@ const cases: Record<string, Case> = {
     },
     runs: 40,
   },
+  [routes.providerPixCallback.id]: {
+    account: main,
+    // The local stack configures no API Pix PSP: whatever the path names, nothing is looked up and nothing moves.
+    input: () => {
+      const pix = fc.record(
+        {
+          endToEndId: fc.oneof(fc.stringMatching(/^E[0-9A-Za-z]{31}$/), hostileValue),
+          txid: fc.oneof({ arbitrary: nearIds, weight: 3 }, { arbitrary: hostileValue, weight: 1 }),
+          valor: fc.oneof(fc.constantFrom('10.00', '0.01', '-1.00', '1e3'), hostileValue),
+          horario: fc.oneof(
+            fc.date({ noInvalidDate: true }).map((d) => d.toISOString()),
+            hostileValue,
+          ),
+        },
+        { requiredKeys: [] },
+      );
+      const raw = fc.oneof(
+        fc.array(pix, { maxLength: 4 }).map((list) => toJsonText({ pix: list })),
+        hostileWholeBody,
+      );
+      return fc.record({
+        params: fc.record({
+          name: fc.oneof({ arbitrary: fc.constantFrom('apipix', 'simulated'), weight: 3 }, { arbitrary: hostileString.filter((s) => s.length > 0), weight: 1 }),
+          token: fc.oneof(
+            fc.stringMatching(/^[A-Za-z0-9_-]{32}$/),
+            hostileString.filter((s) => s.length > 0),
+          ),
+        }),
+        body: raw,
+        headers: fc.constant({ 'content-type': 'application/json' }),
+      });
+    },
+    check: (_input, reply, where) => expect([400, 404, 413, 422, 429], where).toContain(reply.status),
+    runs: 25,
+  },
   [routes.boletoPage.id]: {
     account: main,
     input: () =>

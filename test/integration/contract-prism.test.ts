@@ -232,6 +232,15 @@ async function probeEveryRoute(): Promise<Probe[]> {
   await probe('ProviderNotification', 'unknown provider', 404, signedPost('/provider/nobody/notifications', paid));
   await probe('ProviderNotification', 'not a notification', 400, signedPost('/provider/simulated/notifications', '{"id":"x","type":"nope"}'), true);
 
+  // The local stack configures no API Pix PSP: its callback path answers 404 for every provider name.
+  const callback = JSON.stringify({ pix: [{ endToEndId: `E${'1'.repeat(31)}`, txid: pixInvoice.txid, valor: '1.00', horario: new Date().toISOString() }] });
+  await probe(
+    'ProviderPixCallback',
+    'no API Pix provider here',
+    404,
+    through('POST', `/provider/apipix/notifications/${'A'.repeat(32)}/pix`, { headers: { 'content-type': 'application/json' }, body: callback }),
+  );
+
   const boletoPath = new URL(boletoInvoice.boleto).pathname;
   await probe('BoletoPage', 'page', 200, through('GET', boletoPath));
   await probe('BoletoPage', 'wrong link', 404, through('GET', `${boletoPath.slice(0, -4)}AAAA`));

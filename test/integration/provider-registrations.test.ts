@@ -14,7 +14,7 @@ import type { PaymentProvider } from '../../shared/providers/port';
 import type { SimulatedBank } from '../../shared/bank/simulated';
 import { routes } from '../../shared/http/routes';
 import { newNumericId } from '../../shared/ids';
-import { invoiceIdDraw, newInvoiceReference } from '../../shared/invoices/record';
+import { idempotentPixIds, invoiceIdDraw, newInvoiceReference } from '../../shared/invoices/record';
 import { SIMULATED_SIGNATURE_HEADER, simulatedProvider } from '../../shared/providers/simulated';
 import { bank, defaultRegistry } from '../../shared/providers/registry';
 import { getRuntime, overrideRuntime, type Runtime } from '../../shared/runtime';
@@ -243,6 +243,8 @@ describe('one registration at the provider per invoice (in-process, a counting p
     const taken = newInvoiceReference();
     await takeReference(taken);
     const key = `pix-all-taken-${randomUUID()}`;
+    // The reference the key proposes first (its txid is derived from the key) is taken too.
+    await takeReference(idempotentPixIds(who.accountId, key).reference);
     const body = pixBody();
     const draws = vi.spyOn(invoiceIdDraw, 'reference').mockReturnValue(taken);
     const { result: refused, made } = await registrationsDuring(() => createPixAs(who, key, body));

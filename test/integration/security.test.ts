@@ -41,6 +41,8 @@ const PUBLIC_ROUTES: Readonly<Record<string, string>> = {
     'The key exchange itself: authenticated by the public and secret keys in the Basic header (the secret compared by SHA-256 hash in constant time), 10 calls per minute per IP.',
   ProviderNotification:
     "Called by the payment provider, not by a merchant: authenticated by the provider's HMAC signature (Simulated-Signature, 5-minute tolerance) under the credential kept in Secrets Manager.",
+  ProviderPixCallback:
+    "Called by an API Pix PSP, not by a merchant: the path token is an HMAC of the provider's name (master key) registered with the PSP (a wrong one is 401, counted per IP); no field of the body is trusted: every charge it names is read back from the PSP over the gateway's mutual-TLS channel before anything moves.",
   BoletoPage:
     "The payer opens the boleto from its link without an account: the link's token is an HMAC of the reference (boleto-links key); a wrong token, or another boleto's, is a 404. The page masks the payer's document.",
   OpenApiDocument: 'The public description of the API: a static document, no table access (access: none), no account data.',
@@ -530,6 +532,17 @@ describe("another account's well-formed identifiers → 404 (or the caller's own
       for (const headers of [{}, { [SIMULATED_SIGNATURE_HEADER]: forged }] as Record<string, string>[]) {
         const reply = await invokeRoute(routes.providerNotification, { params: { name: 'simulated' }, headers, body });
         expect(reply.status).toBe(401);
+        expectNoVictimData(reply);
+      }
+      const invoice = await ok(routes.getPixByReference, { headers: victim.auth, params: { ref: victim.pix.reference } });
+      expect(json<{ invoice: { status: string } }>(invoice).invoice.status).toBe('PENDING');
+    },
+    ProviderPixCallback: async () => {
+      // Not an account's route: a callback naming the victim's txid, under any path token, moves nothing here.
+      const body = JSON.stringify({ pix: [{ endToEndId: `E${'7'.repeat(31)}`, txid: victim.pix.txid, valor: '1.00', horario: new Date().toISOString() }] });
+      for (const name of ['apipix', 'simulated']) {
+        const reply = await invokeRoute(routes.providerPixCallback, { params: { name, token: 'A'.repeat(32) }, body });
+        expect([401, 404]).toContain(reply.status);
         expectNoVictimData(reply);
       }
       const invoice = await ok(routes.getPixByReference, { headers: victim.auth, params: { ref: victim.pix.reference } });

@@ -47,22 +47,28 @@ export function cobRequestBody(request: PixChargeRequest, pixKey: string, now: D
   };
 }
 
-const money = z.string().regex(/^\d{1,10}\.\d{2}$/);
+const money = z
+  .string()
+  .max(13)
+  .regex(/^\d{1,10}\.\d{2}$/);
+
+/** A date-time as the PSP writes it (RFC 3339). */
+const instantText = z.string().max(40);
 
 const devolucaoSchema = z.object({
-  id: z.string().optional(),
-  rtrId: z.string().optional(),
+  id: z.string().max(64).optional(),
+  rtrId: z.string().max(64).optional(),
   valor: money,
-  horario: z.object({ solicitacao: z.string().optional(), liquidacao: z.string().optional() }).optional(),
-  status: z.string(),
+  horario: z.object({ solicitacao: instantText.optional(), liquidacao: instantText.optional() }).optional(),
+  status: z.string().max(40),
 });
 
 const pixSchema = z.object({
   endToEndId: z.string().min(1).max(64),
   txid: z.string().max(35).optional(),
   valor: money,
-  horario: z.string().min(1),
-  devolucoes: z.array(devolucaoSchema).optional(),
+  horario: instantText.min(1),
+  devolucoes: z.array(devolucaoSchema).max(100).optional(),
 });
 
 /** A cob as the PSP answers it (PUT and GET): only the fields the gateway reads are checked. */

@@ -6241,12 +6241,48 @@ export interface operations {
       query?: never;
       header?: never;
       path: {
+        /** @example apipix */
         name: string;
+        /** @example q3Zt8WcVx1LmN0pR5sKd7YhB2gJ4fTa6 */
         token: string;
       };
       cookie?: never;
     };
-    requestBody?: never;
+    /** @description The API Pix callback as the PSP sends it (bacen/pix-api, webhook `/pix`); read raw and checked against the PSP itself (GET /cob/{txid}) before anything moves. Authenticated by the path token the gateway registered (the standard's mutual TLS ends at the edge). */
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *       "pix": [
+         *         {
+         *           "endToEndId": "E12345678202611231420abcdEFGH1234",
+         *           "txid": "INV7KQ2MXaZZSMXFtU12SVrRyk7B9QM1",
+         *           "valor": "110.00",
+         *           "horario": "2026-11-18T14:03:21.000Z"
+         *         }
+         *       ]
+         *     }
+         */
+        'application/json': {
+          pix: {
+            endToEndId: string;
+            txid?: string;
+            valor: string;
+            horario: string;
+            devolucoes?: {
+              id?: string;
+              rtrId?: string;
+              valor: string;
+              horario?: {
+                solicitacao?: string;
+                liquidacao?: string;
+              };
+              status: string;
+            }[];
+          }[];
+        };
+      };
+    };
     responses: {
       /** @description Received */
       200: {
@@ -6254,6 +6290,13 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "received": true,
+           *       "charges": 1,
+           *       "applied": 1
+           *     }
+           */
           'application/json': components['schemas']['PixCallbackReceipt'];
         };
       };
