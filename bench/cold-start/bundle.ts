@@ -3,12 +3,14 @@
  * calling the project's esbuild straight: synthesizing the app would bundle the same way, slower.
  * The CDK runs `esbuild --bundle <entry> --target=node22 --platform=node --format=esm
  * --outfile=<asset>/index.mjs --minify --sourcemap --main-fields=module,main --banner:js=<banner>` from
- * the project root, with no --external (bundleAwsSDK, externalModules []); the metafile is added here.
- * test/bench/cold-start.test.ts checks api-function.ts still says so.
+ * the project root, with no --external (bundleAwsSDK, externalModules []) and the stack's `--alias`
+ * substitutions (infra/cdk/bundling.ts); the metafile is added here. test/bench/cold-start.test.ts
+ * checks api-function.ts still says so.
  */
 import { statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { build, type BuildOptions, type Metafile } from 'esbuild';
+import { LAMBDA_BUNDLE_ALIASES } from '../../infra/cdk/bundling';
 import type { BundleTarget } from './functions';
 
 /** The banner of infra/cdk/api-function.ts: lets the ESM bundle load CommonJS dependencies that call require(). */
@@ -18,9 +20,9 @@ export const ESM_REQUIRE_BANNER = "import { createRequire } from 'module'; const
  * esbuild's options for the functions, as the CDK passes them for each (plus the metafile). They are
  * built in one call, each entry into outDir/<id>/index.mjs: without code splitting every entry still
  * gets its own whole bundle, byte for byte what a build of its own makes, and the call parses the
- * shared modules once.
+ * shared modules once. `stackAliases` false leaves out the stack's substitutions (the issue's floor).
  */
-export function cdkEsbuildOptions(root: string, outDir: string, targets: readonly BundleTarget[]): BuildOptions & { metafile: true } {
+export function cdkEsbuildOptions(root: string, outDir: string, targets: readonly BundleTarget[], stackAliases = true): BuildOptions & { metafile: true } {
   return {
     absWorkingDir: root,
     entryPoints: targets.map((target) => ({ in: resolve(root, target.entry), out: `${target.id}/index` })),
@@ -36,6 +38,7 @@ export function cdkEsbuildOptions(root: string, outDir: string, targets: readonl
     mainFields: ['module', 'main'],
     banner: { js: ESM_REQUIRE_BANNER },
     external: [],
+    ...(stackAliases ? { alias: { ...LAMBDA_BUNDLE_ALIASES } } : {}),
     metafile: true,
     logLevel: 'warning',
   };
@@ -53,12 +56,20 @@ export type Bundle = {
   outputKey: string;
 };
 
-/** Bundles every target into outDir/<id>/index.mjs (ids must be unique). */
+/**
+ * Bundles every target into outDir/<id>/index.mjs (ids must be unique): one esbuild call for the
+ * targets with the stack's substitutions, one for those without.
+ */
 export async function bundleAll(root: string, outDir: string, targets: readonly BundleTarget[]): Promise<Bundle[]> {
   const ids = new Set(targets.map((target) => target.id));
   if (ids.size !== targets.length) throw new Error('two bundle targets share an id');
-  const { metafile } = await build(cdkEsbuildOptions(root, outDir, targets));
+  const metafiles = new Map<boolean, Metafile>();
+  for (const stackAliases of [true, false]) {
+    const group = targets.filter((target) => target.stackAliases === stackAliases);
+    if (group.length > 0) metafiles.set(stackAliases, (await build(cdkEsbuildOptions(root, outDir, group, stackAliases))).metafile);
+  }
   return targets.map((target) => {
+    const metafile = metafiles.get(target.stackAliases) as Metafile;
     const file = join(outDir, target.id, 'index.mjs');
     const outputKey = Object.keys(metafile.outputs).find((key) => key.endsWith(`/${target.id}/index.mjs`));
     if (!outputKey) throw new Error(`${target.id}: esbuild reported no index.mjs output`);

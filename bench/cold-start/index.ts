@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { version as esbuildVersion } from 'esbuild';
 import { COLD_START_TARGETS, BYTES_PER_KB, interleavedOrder, kb, ratioTo, summarizeTimes, topInputs, topPackages, verdict } from './analysis';
 import { type Bundle, bundleAll } from './bundle';
-import { type BundleTarget, deployedTargets, EMPTY_ID, FLOOR_ID, isTargeted, referenceTargets } from './functions';
+import { type BundleTarget, deployedTargets, EMPTY_ID, FLOOR_AS_DEPLOYED_ID, FLOOR_ID, isTargeted, referenceTargets } from './functions';
 import { importOnce, nodeBinary } from './import-time';
 import type { BundleContents, ColdStartReport, ColdStartRow, SourceMapRow } from './types';
 
@@ -133,6 +133,7 @@ export async function runColdStart(options: ColdStartOptions): Promise<ColdStart
     durationSeconds: Math.round((performance.now() - started) / 1000),
     targets: { ...COLD_START_TARGETS, bytesPerKb: BYTES_PER_KB, floorMedianMs: floorMedian, importLimitMs: floorMedian * COLD_START_TARGETS.maxRatioToFloor },
     floor: rows.find((r) => r.id === FLOOR_ID) as ColdStartRow,
+    floorAsDeployed: rows.find((r) => r.id === FLOOR_AS_DEPLOYED_ID) as ColdStartRow,
     empty: rows.find((r) => r.id === EMPTY_ID) as ColdStartRow,
     functions,
     failing,

@@ -47,6 +47,8 @@ export type ColdStartReport = {
   durationSeconds: number;
   targets: { maxKb: number; maxRatioToFloor: number; bytesPerKb: number; floorMedianMs: number; importLimitMs: number };
   floor: ColdStartRow;
+  /** The floor's module bundled with the stack's substitutions (infra/cdk/bundling.ts), for information; absent in reports made before. */
+  floorAsDeployed?: ColdStartRow;
   empty: ColdStartRow;
   /** Every deployed function: the routes, the fallback, the workers. */
   functions: ColdStartRow[];

@@ -1,7 +1,7 @@
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { lastEncodableDueDate } from '../../shared/boleto/barcode';
 import { requireCaller } from '../../shared/auth/caller';
-import { customerView } from '../../shared/customers/record';
+import { customerFields } from '../../shared/customers/fields';
 import { brazilDate } from '../../shared/dates';
 import { ValidationError } from '../../shared/errors';
 import { httpHandler } from '../../shared/http/pipeline';
@@ -50,7 +50,7 @@ export const handler = httpHandler(routes.createBoleto, async ({ body, caller, r
   const serviceKeys = await runtime.serviceKeys();
   const found = await db.send(new GetCommand({ TableName: config.tableName, Key: keys.customer(account.accountId, body.customer), ConsistentRead: true }));
   if (!found.Item) throw new ValidationError({ customer: ['Not one of your customers'] });
-  const customer = customerView(found.Item, serviceKeys.personalData);
+  const customer = customerFields(found.Item, serviceKeys.personalData);
   if (!customer.zipcode || !customer.street || !customer.city || !customer.state) {
     throw new ValidationError({ customer: ['The customer needs a full address for a boleto'] });
   }

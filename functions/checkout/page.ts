@@ -1,5 +1,6 @@
 import { checkoutErrorPage } from '../../shared/http/checkout/browser';
-import { checkoutOfLink, openCheckoutPage, settledPage } from '../../shared/http/checkout/page-answer';
+import { checkoutOfLink } from '../../shared/http/checkout/link';
+import { openCheckoutPage, settledPage } from '../../shared/http/checkout/page-answer';
 import { httpHandler } from '../../shared/http/pipeline';
 import { checkoutRoutes as routes } from '../../shared/http/route-table/checkout';
 

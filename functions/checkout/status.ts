@@ -1,4 +1,4 @@
-import { checkoutOfLink } from '../../shared/http/checkout/page-answer';
+import { checkoutOfLink } from '../../shared/http/checkout/link';
 import { callbackRedirect } from '../../shared/checkout/record';
 import { httpHandler } from '../../shared/http/pipeline';
 import { checkoutRoutes as routes } from '../../shared/http/route-table/checkout';

@@ -1,6 +1,7 @@
 import { requireCaller } from '../../shared/auth/caller';
 import { httpHandler } from '../../shared/http/pipeline';
-import { invoiceAnswer, invoiceByPointer, ownInvoice } from '../../shared/invoices/lookup';
+import { invoiceAnswer } from '../../shared/invoices/answer';
+import { invoiceByPointer, ownInvoice } from '../../shared/invoices/lookup';
 import { invoicesRoutes as routes } from '../../shared/http/route-table/invoices';
 import { keys } from '../../shared/storage/keys';
 

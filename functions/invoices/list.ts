@@ -1,7 +1,8 @@
 import { requireCaller } from '../../shared/auth/caller';
 import { httpHandler } from '../../shared/http/pipeline';
 import { listInvoices } from '../../shared/invoices/lookup';
-import { invoiceView, withQrCode } from '../../shared/invoices/record';
+import { withQrCode } from '../../shared/invoices/qr-code';
+import { invoiceView } from '../../shared/invoices/record';
 import { invoicesRoutes as routes } from '../../shared/http/route-table/invoices';
 
 /** GET /api/invoices: the caller's invoices, newest first, filtered and paged. */

@@ -4,6 +4,7 @@ import * as lambda from 'aws-cdk-lib/aws-lambda';
 import { NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
 import * as logs from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
+import { aliasArgs } from './bundling';
 import { depsLockFilePath, fromRoot, projectRoot } from './paths';
 
 /** An API route function's timeout: well inside API Gateway's 30 s integration limit (the client gets a 503 beyond it). */
@@ -74,6 +75,8 @@ export class ApiFunction extends Construct {
         externalModules: [],
         bundleAwsSDK: true,
         forceDockerBundling: false,
+        // The SDK's default credential chain reduced to the environment, where Lambda puts the role's credentials (infra/cdk/bundling.ts).
+        esbuildArgs: { '--alias': aliasArgs() },
       },
     });
     // The role must exist with its log permissions before the function is created.

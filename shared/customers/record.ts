@@ -1,33 +1,13 @@
-import { seal, unseal } from '../crypto/personal-data';
+import { seal } from '../crypto/personal-data';
 import { countryById } from '../reference/countries';
-import { stateByUf, stateView } from '../reference/states';
 import type { CreateCustomerBody } from '../schemas/customer';
 import { normalizeDocument } from '../schemas/documents';
 import type { Item } from '../storage/dynamo';
 import { keys } from '../storage/keys';
+import { type CustomerFields, customerFields, documentContext } from './fields';
 
-export type CustomerView = {
-  id: number;
-  name: string;
-  document: string;
-  document_type: 'CPF' | 'CNPJ';
-  zipcode: string | null;
-  country: ReturnType<typeof countryById> | null;
-  state: ReturnType<typeof stateView> | null;
-  city: string | null;
-  district: string | null;
-  street: string | null;
-  number: string | null;
-  email: string;
-  phone: string | null;
-  mobilephone: string | null;
-  created_at: string;
-};
-
-/** What a sealed document is bound to: its account and customer, so it cannot be moved to another item. */
-function documentContext(accountId: string, customerId: number): string {
-  return `customer:${accountId}:${customerId}`;
-}
+/** The customer object of spec 2.4 (its keys in the order of the answer: the country after the zipcode). */
+export type CustomerView = CustomerFields & { country: ReturnType<typeof countryById> | null };
 
 const present = (value: string | undefined): string | undefined => (value === undefined || value.trim() === '' ? undefined : value.trim());
 
@@ -56,30 +36,10 @@ export function newCustomerItem(accountId: string, customerId: number, body: Cre
   };
 }
 
-const orNull = (value: unknown): string | null => (typeof value === 'string' ? value : null);
-
 /** The API's customer object (spec 2.4), with the country and state expanded. */
 export function customerView(item: Item, personalDataKey: Buffer): CustomerView {
-  const accountId = String(item.accountId);
-  const customerId = Number(item.customerId);
-  const state = typeof item.state === 'string' ? stateByUf(item.state) : undefined;
-  return {
-    id: customerId,
-    name: String(item.name),
-    document: unseal(String(item.documentSealed), personalDataKey, documentContext(accountId, customerId)),
-    document_type: item.documentType === 'CNPJ' ? 'CNPJ' : 'CPF',
-    zipcode: orNull(item.zipcode),
-    country: typeof item.countryId === 'number' ? (countryById(item.countryId) ?? null) : null,
-    state: state ? stateView(state) : null,
-    city: orNull(item.city),
-    district: orNull(item.district),
-    street: orNull(item.street),
-    number: orNull(item.number),
-    email: String(item.email),
-    phone: orNull(item.phone),
-    mobilephone: orNull(item.mobilephone),
-    created_at: String(item.createdAt),
-  };
+  const { id, name, document, document_type, zipcode, ...rest } = customerFields(item, personalDataKey);
+  return { id, name, document, document_type, zipcode, country: typeof item.countryId === 'number' ? (countryById(item.countryId) ?? null) : null, ...rest };
 }
 
 export type CustomerFilters = { document?: string; name?: string; email?: string; phone?: string; mobilephone?: string };

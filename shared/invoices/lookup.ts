@@ -6,7 +6,7 @@ import type { Runtime } from '../runtime';
 import type { Item } from '../storage/dynamo';
 import { type ItemKey, keys } from '../storage/keys';
 import { numericIdBounds, sortableNumericId } from '../ids';
-import { invoiceView, referenceOfTxid, withQrCode } from './record';
+import { referenceOfTxid } from './record';
 
 /** An invoice by reference, strongly consistent; undefined when there is none. */
 export async function invoiceByReference(runtime: Runtime, reference: string): Promise<Item | undefined> {
@@ -31,12 +31,6 @@ export async function invoiceByTxid(runtime: Runtime, txid: string): Promise<Ite
 export function ownInvoice(item: Item | undefined, accountId: string, accept: (item: Item) => boolean = () => true): Item {
   if (!item || item.accountId !== accountId || !accept(item)) throw new NotFoundError('Invoice not found');
   return item;
-}
-
-/** The `{"invoice": …}` answer of the lookups. */
-export async function invoiceAnswer(runtime: Runtime, item: Item) {
-  const serviceKeys = await runtime.serviceKeys();
-  return { status: 200, body: { invoice: await withQrCode(invoiceView(item, serviceKeys, runtime.config.publicBaseUrl), item) } };
 }
 
 export type InvoiceListQuery = { page: number; limit: number; invoice_no?: string; email?: string; start_date?: string; end_date?: string };

@@ -3,7 +3,6 @@ import { linkToken, linkTokenMatches } from '../crypto/link-token';
 import { seal, unseal } from '../crypto/personal-data';
 import { newNumericId, randomString, sortableNumericId } from '../ids';
 import { formatCents } from '../money';
-import { pngDataUri, qrCodePngDataUri } from '../pix/qrcode';
 import type { Item } from '../storage/dynamo';
 import { keys } from '../storage/keys';
 import type { InvoiceStatus } from './transitions';
@@ -191,19 +190,6 @@ export function invoiceView(item: Item, keysFor: { personalData: Buffer; boletoL
     });
   }
   return view;
-}
-
-/** The QR code of a Pix invoice's `copy` as a PNG data URI: the image stored at creation, or drawn now for an older item. */
-export async function invoiceQrCode(item: Item): Promise<string | undefined> {
-  const pix = item.pix as PixFields | undefined;
-  if (!pix || typeof pix.copy !== 'string') return undefined;
-  return pix.qrPng instanceof Uint8Array && pix.qrPng.length > 0 ? pngDataUri(pix.qrPng) : qrCodePngDataUri(pix.copy);
-}
-
-/** Adds the QR code of a Pix invoice (`qrcode`, a PNG data URI) to its view. */
-export async function withQrCode(view: Record<string, unknown>, item: Item): Promise<Record<string, unknown>> {
-  const qrcode = await invoiceQrCode(item);
-  return qrcode === undefined ? view : { ...view, qrcode };
 }
 
 /** The card transaction object of spec 2.3. */

@@ -5,7 +5,7 @@ import type { Metafile } from 'esbuild';
 import { describe, expect, it } from 'vitest';
 import { interleavedOrder, packageOf, ratioTo, summarizeTimes, topInputs, topPackages, verdict } from '../../bench/cold-start/analysis';
 import { cdkEsbuildOptions, ESM_REQUIRE_BANNER } from '../../bench/cold-start/bundle';
-import { deployedTargets, isTargeted, referenceTargets } from '../../bench/cold-start/functions';
+import { deployedTargets, FLOOR_AS_DEPLOYED_ID, FLOOR_ID, isTargeted, referenceTargets } from '../../bench/cold-start/functions';
 import { childEnvironment, parseChildOutput } from '../../bench/cold-start/import-time';
 import { coldStartMarkdown } from '../../bench/cold-start/section';
 import type { ColdStartReport, ColdStartRow } from '../../bench/cold-start/types';
@@ -13,6 +13,7 @@ import { COLD_START_BEGIN, COLD_START_END, mergeJson, mergeMarkdown, splitMarkdo
 import { median } from '../../bench/stats';
 import { fallbackHandler, routeList } from '../../shared/http/routes';
 import { queueList } from '../../shared/queues';
+import { aliasArgs, LAMBDA_BUNDLE_ALIASES } from '../../infra/cdk/bundling';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 
@@ -177,6 +178,14 @@ describe('the bundled functions', () => {
     for (const t of all) expect(existsSync(join(ROOT, t.entry)), t.entry).toBe(true);
   });
 
+  it("bundles every deployed function with the stack's substitutions, the issue's floor without them", () => {
+    expect(targets.every((t) => t.stackAliases)).toBe(true);
+    const floor = referenceTargets.find((t) => t.id === FLOOR_ID);
+    const asDeployed = referenceTargets.find((t) => t.id === FLOOR_AS_DEPLOYED_ID);
+    expect(floor?.stackAliases).toBe(false);
+    expect(asDeployed).toMatchObject({ entry: floor?.entry, kind: 'reference', stackAliases: true });
+  });
+
   it('holds the API functions to the targets, not the workers or the references', () => {
     expect([isTargeted('route'), isTargeted('fallback'), isTargeted('worker'), isTargeted('reference')]).toEqual([true, true, false, false]);
   });
@@ -204,6 +213,13 @@ describe("the CDK's esbuild settings", () => {
     expect(options.entryPoints).toEqual(referenceTargets.map((t) => ({ in: join(ROOT, t.entry), out: `${t.id}/index` })));
   });
 
+  it('substitutes what the stack substitutes (infra/cdk/bundling.ts), unless told not to', () => {
+    expect(options.alias).toEqual(LAMBDA_BUNDLE_ALIASES);
+    expect(cdkEsbuildOptions(ROOT, '/tmp/out', referenceTargets, false).alias).toBeUndefined();
+    expect(aliasArgs()).toEqual(Object.entries(LAMBDA_BUNDLE_ALIASES).map(([from, to]) => `${from}=${to}`));
+    for (const to of Object.values(LAMBDA_BUNDLE_ALIASES)) expect(existsSync(join(ROOT, to)), to).toBe(true);
+  });
+
   it.each([
     'format: OutputFormat.ESM',
     "target: 'node22'",
@@ -213,6 +229,7 @@ describe("the CDK's esbuild settings", () => {
     'externalModules: []',
     'bundleAwsSDK: true',
     `const ESM_REQUIRE_BANNER = ${JSON.stringify(ESM_REQUIRE_BANNER)};`,
+    "esbuildArgs: { '--alias': aliasArgs() }",
   ])('still matches infra/cdk/api-function.ts: %s', (setting) => {
     expect(apiFunction).toContain(setting);
   });
@@ -220,7 +237,18 @@ describe("the CDK's esbuild settings", () => {
   it('sets no other bundling option in infra/cdk/api-function.ts that the bench would miss', () => {
     const bundling = /bundling: \{([^}]*)\}/.exec(apiFunction)?.[1] ?? '';
     const keys = [...bundling.matchAll(/(\w+):/g)].map((m) => m[1]).sort();
-    expect(keys).toEqual(['banner', 'bundleAwsSDK', 'externalModules', 'forceDockerBundling', 'format', 'mainFields', 'minify', 'sourceMap', 'target']);
+    expect(keys).toEqual([
+      'banner',
+      'bundleAwsSDK',
+      'esbuildArgs',
+      'externalModules',
+      'forceDockerBundling',
+      'format',
+      'mainFields',
+      'minify',
+      'sourceMap',
+      'target',
+    ]);
   });
 });
 
@@ -267,6 +295,7 @@ describe('the cold-start section', () => {
     durationSeconds: 60,
     targets: { maxKb: 450, maxRatioToFloor: 1.25, bytesPerKb: 1024, floorMedianMs: 100, importLimitMs: 125 },
     floor: reportRow('floor', 'reference', 333, 1),
+    floorAsDeployed: reportRow('floor-as-deployed', 'reference', 201.4, 0.7),
     empty: reportRow('empty', 'reference', 0.2, 0.03),
     functions: [reportRow('GetBalance', 'route', 400, 1.1), reportRow('BoletoPage', 'route', 1900, 3.2), reportRow('Sweep', 'worker', 880, 1.8)],
     failing: ['BoletoPage'],
@@ -293,6 +322,11 @@ describe('the cold-start section', () => {
     expect(text).toMatch(/\| GetBalance \| route \| 400\.0 \|.*\| \*\*PASS\*\* \|/);
     expect(text).toMatch(/\| BoletoPage \| route \| 1900\.0 \|.*\| over \| over \| \*\*FAIL\*\* \|/);
     expect(text).toMatch(/\| Sweep \| worker \|.*\| \(FAIL\) \|/);
+  });
+
+  it('shows the floor as the stack bundles it, for information', () => {
+    expect(text).toMatch(/\| floor-as-deployed \| reference \| 201\.4 \|.*\| — \|/);
+    expect(text).toContain('is 201.4 KB and imports in 70.0 ms (0.70 × the floor), shown for information; the targets use the floor.');
   });
 
   it('lists the biggest inputs', () => {

@@ -1,16 +1,13 @@
 import { HTML_TYPE, type RouteResult } from '../answer';
-import { DomainError } from '../../errors';
 import { invoiceByReference } from '../../invoices/lookup';
-import { invoiceQrCode } from '../../invoices/record';
+import { invoiceQrCode } from '../../invoices/qr-code';
 import { qrCodePngDataUri } from '../../pix/qrcode';
 import type { Runtime } from '../../runtime';
 import type { Item } from '../../storage/dynamo';
-import { checkoutByReference } from '../../checkout/lookup';
 import { type CardNotice, type CheckoutPageView, type PageResult, renderAbandonedPage, renderCheckoutPage, renderReceiptPage } from '../../checkout/page';
 import {
   callbackRedirect,
   checkoutPagePath,
-  checkoutPageTokenMatches,
   cookieValue,
   CSRF_COOKIE,
   CSRF_COOKIE_SHAPE,
@@ -21,14 +18,6 @@ import {
 
 /** The most installments the checkout's card form offers. */
 export const CHECKOUT_MAX_INSTALLMENTS = 12;
-
-/** The checkout a page link names, or 404 (unknown reference or wrong token: the same answer, nothing to probe). */
-export async function checkoutOfLink(runtime: Runtime, params: { reference: string; token: string }): Promise<Item> {
-  const { boletoLinks } = await runtime.serviceKeys();
-  const checkout = checkoutPageTokenMatches(params.reference, params.token, boletoLinks) ? await checkoutByReference(runtime, params.reference) : undefined;
-  if (!checkout) throw new DomainError('not_found', 'Pagamento não encontrado: confira o link.', 'checkout_not_found');
-  return checkout;
-}
 
 function html(status: number, page: PageResult, cookies?: string[]): RouteResult {
   return { status, body: page.html, contentType: HTML_TYPE, headers: page.headers, ...(cookies ? { cookies } : {}) };

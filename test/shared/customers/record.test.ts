@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { customerFields } from '../../../shared/customers/fields';
 import { type CustomerView, customerView, matchesFilters, newCustomerItem } from '../../../shared/customers/record';
 import { createCustomerBodySchema } from '../../../shared/schemas/customer';
 
@@ -81,6 +82,15 @@ describe('customerView', () => {
       created_at: '2026-03-04T05:06:07.089Z',
     };
     expect(customerView(item, KEY)).toEqual(expected);
+    // The answer's JSON keeps the order of spec 2.4 (toEqual does not look at it).
+    expect(JSON.stringify(customerView(item, KEY))).toBe(JSON.stringify(expected));
+  });
+
+  it('holds what customerFields gives (the boleto reads those), plus the country', () => {
+    const item = newCustomerItem(ACCOUNT, CUSTOMER_ID, body(FULL), NOW, KEY);
+    const { country, ...fields } = customerView(item, KEY);
+    expect(country).toEqual(BRAZIL);
+    expect(fields).toEqual(customerFields(item, KEY));
   });
 
   it('survives a JSON round trip of the item (as stored)', () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { invoiceQrCode, withQrCode } from '../../../shared/invoices/record';
+import { invoiceQrCode, withQrCode } from '../../../shared/invoices/qr-code';
 import { pngDataUri, qrCodePng, qrCodePngDataUri } from '../../../shared/pix/qrcode';
 
 /** Issue 13: a Pix invoice's QR code is drawn once at creation and stored; reads answer the stored image. */
