@@ -4,7 +4,7 @@
  * names them, and the two references (the DynamoDB-only floor and an empty handler).
  */
 import { fallbackHandler, routeList } from '../../shared/http/routes';
-import { checkoutUpkeepWorker, queueList, reconcileWorker, streamConsumerList, sweepWorker } from '../../shared/queues';
+import { checkoutUpkeepWorker, pixSweepWorker, queueList, reconcileWorker, streamConsumerList, sweepWorker } from '../../shared/queues';
 
 export type FunctionKind = 'route' | 'fallback' | 'worker' | 'reference';
 
@@ -48,7 +48,7 @@ export function deployedTargets(): BundleTarget[] {
     { id: 'Fallback', label: '$default (fallback: 404 / 405)', entry: fallbackHandler, kind: 'fallback' },
     ...queueList.map((def) => ({ id: `${def.id}Worker`, label: `${def.id} queue worker`, entry: def.handler, kind: 'worker' as const })),
     ...streamConsumerList.map((def) => ({ id: def.id, label: `${def.id} (table stream)`, entry: def.handler, kind: 'worker' as const })),
-    ...[sweepWorker, checkoutUpkeepWorker, reconcileWorker].map((def) => ({
+    ...[sweepWorker, checkoutUpkeepWorker, pixSweepWorker, reconcileWorker].map((def) => ({
       id: def.id,
       label: `${def.id} (scheduled)`,
       entry: def.handler,

@@ -1,0 +1,2 @@
+// Generated shape (infra/cdk/bundling.ts, BUILTIN_SHIMS): node:stream as CommonJS, without an ESM facade.
+module.exports = process.getBuiltinModule('node:stream');
