@@ -118,6 +118,11 @@ export type ApiPixConfig = {
 
 type ParsedEnv = z.output<typeof configSchema>;
 
+/** APIPIX_TOKEN_URL's default: `/oauth/token` at the API base URL's origin (the stack's `ApiPixTokenUrl` output says the same). */
+export function defaultApiPixTokenUrl(baseUrl: string): string {
+  return new URL('/oauth/token', baseUrl).toString();
+}
+
 /** The API Pix settings, all required once PAYMENT_PROVIDER=apipix (a missing one names itself). */
 function apiPixConfig(c: ParsedEnv): ApiPixConfig | undefined {
   if (c.PAYMENT_PROVIDER !== 'apipix') return undefined;
@@ -126,7 +131,7 @@ function apiPixConfig(c: ParsedEnv): ApiPixConfig | undefined {
   const baseUrl = String(c.APIPIX_BASE_URL).replace(/\/+$/, '');
   return {
     baseUrl,
-    tokenUrl: c.APIPIX_TOKEN_URL ?? new URL('/oauth/token', baseUrl).toString(),
+    tokenUrl: c.APIPIX_TOKEN_URL ?? defaultApiPixTokenUrl(baseUrl),
     clientId: String(c.APIPIX_CLIENT_ID),
     pixKey: String(c.APIPIX_PIX_KEY),
     secretId: String(c.APIPIX_SECRET_ID),

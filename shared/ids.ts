@@ -1,6 +1,7 @@
 import { randomInt } from 'node:crypto';
 
-const ALPHANUMERIC = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
+/** The characters of randomString by default (and of Pix txids). */
+export const ALPHANUMERIC = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
 const LOWER_ALPHANUMERIC = 'abcdefghijklmnopqrstuvwxyz0123456789';
 
 /** A random string of `length` characters drawn uniformly from `alphabet` (CSPRNG). */

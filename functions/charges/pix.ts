@@ -9,11 +9,11 @@ import {
   callProvider,
   unusedInvoiceIds,
 } from '../../shared/invoices/create';
-import { pixSweepAttributes } from '../../shared/invoices/pix-sweep-index';
 import { idempotentPixIds, invoiceIdDraw, invoiceItem, txidForReference } from '../../shared/invoices/record';
 import { httpHandler } from '../../shared/http/pipeline';
 import { formatCents } from '../../shared/money';
 import { pngDataUri, qrCodePng } from '../../shared/pix/qrcode';
+import { looksUpCharges } from '../../shared/providers/port';
 import { pixProvider } from '../../shared/providers/registry';
 import { chargesRoutes as routes } from '../../shared/http/route-table/charges';
 import { normalizeDocument } from '../../shared/schemas/documents';
@@ -58,11 +58,10 @@ export const handler = httpHandler(routes.createPix, async ({ body, caller, idem
       payer,
       pix: { txid: charge.txid, location: charge.location, copy: charge.copy, qrPng },
       provider: provider.name,
+      awaitsPixLookup: looksUpCharges(provider),
     },
     (await runtime.serviceKeys()).personalData,
   );
-  // A charge its provider can read back awaits its callback in the Pix sweep's index.
-  if (provider.lookupPixCharge) Object.assign(item, pixSweepAttributes(now.toISOString(), ids.reference));
   return {
     status: 200,
     body: {

@@ -6,7 +6,7 @@ import { invoiceProviderName } from '../../shared/invoices/record';
 import { logger } from '../../shared/logger';
 import { applyWithdrawOutcome } from '../../shared/withdrawals/apply-outcome';
 import { NotificationRejected, type PixProvider, type ProviderNotification } from '../../shared/providers/port';
-import { pixProvider, UnknownAdapterError } from '../../shared/providers/registry';
+import { namedPixProvider } from '../../shared/providers/registry';
 import { providerRoutes as routes } from '../../shared/http/route-table/provider';
 import type { Runtime } from '../../shared/runtime';
 import { providerNotificationSecret } from '../../shared/secrets/provider-credentials';
@@ -15,15 +15,9 @@ type SigningProvider = PixProvider & Required<Pick<PixProvider, 'parseNotificati
 
 /** The provider the path names, through the registry: a name no provider sending signed notifications answers to → 404. */
 function namedProvider(runtime: Runtime, name: string): SigningProvider {
-  let provider: PixProvider;
-  try {
-    provider = pixProvider(runtime.config, name);
-  } catch (err) {
-    if (err instanceof UnknownAdapterError) throw new NotFoundError('Unknown provider');
-    throw err;
-  }
+  const provider = namedPixProvider(runtime.config, name);
   // API Pix PSPs post their callbacks to /provider/{name}/notifications/{token}/pix instead.
-  if (!provider.parseNotification) throw new NotFoundError('Unknown provider');
+  if (!provider?.parseNotification) throw new NotFoundError('Unknown provider');
   return provider as SigningProvider;
 }
 

@@ -7,22 +7,26 @@ import { invoiceProviderName } from '../../shared/invoices/record';
 import { logger } from '../../shared/logger';
 import { pixCallbackTokenMatches } from '../../shared/providers/apipix/callback-url';
 import { callbackTxids, pixCallbackSchema } from '../../shared/providers/apipix/cob';
-import { ProviderError, type PixProvider } from '../../shared/providers/port';
-import { pixProvider, UnknownAdapterError } from '../../shared/providers/registry';
+import { type LookingUpPixProvider, looksUpCharges, ProviderError } from '../../shared/providers/port';
+import { namedPixProvider } from '../../shared/providers/registry';
+import { forEachBounded } from '../../shared/queue/batch';
 import type { Runtime } from '../../shared/runtime';
+import type { Item } from '../../shared/storage/dynamo';
+
+/** Throws what the first failed item threw (forEachBounded settles every item first). */
+async function rethrowFirst(settled: ReturnType<typeof forEachBounded>): Promise<void> {
+  const [first] = await settled;
+  if (first) throw first.error;
+}
 
 /** Charges read back from the PSP at once for one callback. */
 const LOOKUPS_AT_ONCE = 8;
 
 /** The provider the path names: one that reads charges back (API Pix); any other name → 404. */
-function lookingUpProvider(runtime: Runtime, name: string): PixProvider {
-  try {
-    const provider = pixProvider(runtime.config, name);
-    if (provider.lookupPixCharge) return provider;
-  } catch (err) {
-    if (!(err instanceof UnknownAdapterError)) throw err;
-  }
-  throw new NotFoundError('Unknown provider');
+function lookingUpProvider(runtime: Runtime, name: string): LookingUpPixProvider {
+  const provider = namedPixProvider(runtime.config, name);
+  if (!provider || !looksUpCharges(provider)) throw new NotFoundError('Unknown provider');
+  return provider;
 }
 
 function parsedCallback(raw: string) {
@@ -35,13 +39,6 @@ function parsedCallback(raw: string) {
   const callback = pixCallbackSchema.safeParse(json);
   if (!callback.success) throw new DomainError('invalid', 'Not an API Pix callback ({"pix":[…]})', 'invalid_notification');
   return callback.data;
-}
-
-/** Runs `work` over `items`, at most `width` at a time; the first failure fails the whole (the rest still settle). */
-async function inBatches<T, R>(items: readonly T[], width: number, work: (item: T) => Promise<R>): Promise<R[]> {
-  const results: R[] = [];
-  for (let i = 0; i < items.length; i += width) results.push(...(await Promise.all(items.slice(i, i + width).map(work))));
-  return results;
 }
 
 /**
@@ -59,16 +56,27 @@ export const handler = httpHandler(routes.providerPixCallback, async ({ params, 
   }
   const raw = event.isBase64Encoded ? Buffer.from(event.body ?? '', 'base64').toString('utf8') : (event.body ?? '');
   const txids = callbackTxids(parsedCallback(raw));
-  const invoices = (await inBatches(txids, LOOKUPS_AT_ONCE, (txid) => invoiceByTxid(runtime, txid))).filter(
-    (item) => item !== undefined && invoiceProviderName(item, runtime.config.payments.provider) === provider.name,
+  const invoices: Item[] = [];
+  await rethrowFirst(
+    forEachBounded(txids, LOOKUPS_AT_ONCE, async (txid) => {
+      const item = await invoiceByTxid(runtime, txid);
+      if (item && invoiceProviderName(item, runtime.config.payments.provider) === provider.name) invoices.push(item);
+    }),
   );
   if (invoices.length < txids.length)
     logger.warn('callback names charges this provider did not create here: skipped', { skipped: txids.length - invoices.length });
+  let applied = 0;
   try {
-    const results = await inBatches(invoices, LOOKUPS_AT_ONCE, (item) => reconcilePixInvoice(runtime, item as NonNullable<typeof item>, now));
-    return { status: 200, body: { received: true as const, charges: results.length, applied: results.reduce((sum, r) => sum + r.applied.length, 0) } };
+    // Every charge is tried; a failed lookup then answers 502 (the moves made stand: the PSP's retry finds them made).
+    await rethrowFirst(
+      forEachBounded(invoices, LOOKUPS_AT_ONCE, async (item) => {
+        const moves = (await reconcilePixInvoice(runtime, item, now, provider)).applied.length;
+        applied += moves;
+      }),
+    );
   } catch (err) {
     if (err instanceof ProviderError) throw new UpstreamError('upstream_failed', 'The PSP failed to answer a charge lookup; send the callback again.');
     throw err;
   }
+  return { status: 200, body: { received: true as const, charges: invoices.length, applied } };
 });

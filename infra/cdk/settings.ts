@@ -124,10 +124,8 @@ export const API_PIX_CONTEXT = {
   secretName: 'apiPixSecretName',
 } as const;
 
-/** The token endpoint the functions use when `apiPixTokenUrl` is not given (shared/config.ts: APIPIX_TOKEN_URL's default). */
-export function defaultApiPixTokenUrl(baseUrl: string): string {
-  return new URL('/oauth/token', baseUrl).toString();
-}
+/** The token endpoint the functions use when `apiPixTokenUrl` is not given: APIPIX_TOKEN_URL's default, from shared/config.ts. */
+export { defaultApiPixTokenUrl } from '../../shared/config';
 
 /** An absolute https URL without credentials, query or fragment (a PSP's API speaks TLS only: mutual TLS at that). */
 function httpsUrlSetting(get: Lookup, key: string): string | undefined {

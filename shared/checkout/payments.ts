@@ -6,8 +6,8 @@ import { callProvider, invoiceCreationWrites, unusedInvoiceIds, voidUnlessRecord
 import { paymentCredit } from '../ledger/movements';
 import { invoiceByReference } from '../invoices/lookup';
 import { type CardFields, invoiceEventData, invoiceItem, type InvoiceIds, type NewInvoice, txidForReference } from '../invoices/record';
+import { looksUpCharges } from '../providers/port';
 import { pixProvider } from '../providers/registry';
-import { pixSweepAttributes } from '../invoices/pix-sweep-index';
 import type { Runtime } from '../runtime';
 import type { Item } from '../storage/dynamo';
 import type { TxWrite } from '../storage/transact';
@@ -74,10 +74,9 @@ export async function checkoutPixInvoice(
     payer,
     pix: { txid: charge.txid, location: charge.location, copy: charge.copy, qrPng: qrCodePng(charge.copy) },
     provider: provider.name,
+    awaitsPixLookup: looksUpCharges(provider),
   };
   const item = invoiceItem(invoice, (await runtime.serviceKeys()).personalData);
-  // A charge its provider can read back awaits its callback in the Pix sweep's index.
-  if (provider.lookupPixCharge) Object.assign(item, pixSweepAttributes(now.toISOString(), ids.reference));
   return { item, writes: invoiceCreationWrites(runtime.config.tableName, item) };
 }
 

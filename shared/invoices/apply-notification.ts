@@ -16,7 +16,8 @@ import { invoiceEventData } from './record';
 import { type InvoiceMove, type InvoiceStatus, invoiceMove } from './transitions';
 
 type ChargeKind = 'paid' | 'canceled' | 'refunded';
-const TARGET: Readonly<Record<ChargeKind, InvoiceStatus>> = { paid: 'PAID', canceled: 'CANCELED', refunded: 'REFUNDED' };
+/** The status each kind of charge notification moves an invoice to. */
+export const STATUS_AFTER: Readonly<Record<ChargeKind, InvoiceStatus>> = { paid: 'PAID', canceled: 'CANCELED', refunded: 'REFUNDED' };
 const TIMESTAMP: Readonly<Record<ChargeKind, string>> = { paid: 'paidAt', canceled: 'canceledAt', refunded: 'refundedAt' };
 
 /** The ledger movement of an invoice move: +total when paid, −total when a paid invoice is refunded or canceled. */
@@ -111,9 +112,9 @@ async function applyOnce(runtime: Runtime, notification: ProviderNotification & 
     return false;
   }
   const from = item.status as InvoiceStatus;
-  const move = invoiceMove(from, TARGET[notification.kind], typeof item.paidAt === 'string');
+  const move = invoiceMove(from, STATUS_AFTER[notification.kind], typeof item.paidAt === 'string');
   if (!move) {
-    logger.warn('notification ignored: move not allowed', { ...context, reference: item.reference, from, to: TARGET[notification.kind] });
+    logger.warn('notification ignored: move not allowed', { ...context, reference: item.reference, from, to: STATUS_AFTER[notification.kind] });
     return false;
   }
   const table = runtime.config.tableName;

@@ -2,13 +2,12 @@ import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { brazilDayBounds } from '../dates';
 import { logger } from '../logger';
 import { BUSINESS_METRICS, countMetric } from '../metrics/emf';
-import { type PixChargeState, type PixProvider, withProviderTimeout } from '../providers/port';
+import { type LookingUpPixProvider, looksUpCharges, type PixChargeState, withProviderTimeout } from '../providers/port';
 import { pixProvider } from '../providers/registry';
 import type { Runtime } from '../runtime';
-import type { Item } from '../storage/dynamo';
+import { type Item, isConditionalCheckFailed } from '../storage/dynamo';
 import { keys } from '../storage/keys';
-import { applyNotification } from './apply-notification';
-import { invoiceByTxid } from './lookup';
+import { applyNotification, STATUS_AFTER } from './apply-notification';
 import { type PixAnomaly, pixOutcomes } from './pix-outcomes';
 import { inPixSweep } from './pix-sweep-index';
 import { invoiceProviderName } from './record';
@@ -36,10 +35,10 @@ export class NoLookupError extends Error {
 }
 
 /** The invoice's Pix provider, which must be able to read charges back. */
-function lookingUpProvider(runtime: Runtime, item: Item): PixProvider & Required<Pick<PixProvider, 'lookupPixCharge'>> {
+function lookingUpProvider(runtime: Runtime, item: Item): LookingUpPixProvider {
   const provider = pixProvider(runtime.config, invoiceProviderName(item, runtime.config.payments.provider));
-  if (!provider.lookupPixCharge) throw new NoLookupError(provider.name);
-  return provider as PixProvider & Required<Pick<PixProvider, 'lookupPixCharge'>>;
+  if (!looksUpCharges(provider)) throw new NoLookupError(provider.name);
+  return provider;
 }
 
 /**
@@ -49,8 +48,12 @@ function lookingUpProvider(runtime: Runtime, item: Item): PixProvider & Required
  * nothing). Anomalies (another amount, a partial refund) are logged as errors and counted
  * (PixAnomalies, alarmed), never credited. A PSP failure is a ProviderError (nothing more applied).
  */
-export async function reconcilePixInvoice(runtime: Runtime, item: Item, now: Date, given?: PixProvider): Promise<PixReconciliation> {
-  const provider = given?.lookupPixCharge ? (given as PixProvider & Required<Pick<PixProvider, 'lookupPixCharge'>>) : lookingUpProvider(runtime, item);
+export async function reconcilePixInvoice(
+  runtime: Runtime,
+  item: Item,
+  now: Date,
+  provider: LookingUpPixProvider = lookingUpProvider(runtime, item),
+): Promise<PixReconciliation> {
   const txid = String((item.pix as { txid?: unknown } | undefined)?.txid ?? '');
   const reference = String(item.reference);
   const state = await withProviderTimeout(provider.lookupPixCharge(txid), runtime.config.payments.timeoutMs);
@@ -78,7 +81,9 @@ export async function reconcilePixInvoice(runtime: Runtime, item: Item, now: Dat
     const id = `${provider.name}:${'endToEndId' in move ? move.endToEndId : txid}:${move.kind}`;
     if (await applyNotification(runtime, { id, kind: move.kind, target: { txid }, occurredAt: move.occurredAt }, now)) result.applied.push(move.kind);
   }
-  result.statusAfter = result.applied.length > 0 ? String((await invoiceByTxid(runtime, txid))?.status ?? item.status) : String(item.status);
+  // The moves are applied in order, each conditional on the status before it: the last one made is where the invoice stands.
+  const last = result.applied.at(-1);
+  if (last) result.statusAfter = STATUS_AFTER[last];
   return result;
 }
 
@@ -104,7 +109,7 @@ export async function retireFromPixSweep(runtime: Runtime, item: Item, now: Date
       }),
     );
   } catch (err) {
-    if ((err as { name?: string }).name === 'ConditionalCheckFailedException') return false;
+    if (isConditionalCheckFailed(err)) return false;
     throw err;
   }
   logger.warn('Pix charge no longer swept: unpaid a day after its due date', { reference: item.reference });

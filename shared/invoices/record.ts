@@ -1,10 +1,11 @@
 import { createHash } from 'node:crypto';
 import { linkToken, linkTokenMatches } from '../crypto/link-token';
 import { seal, unseal } from '../crypto/personal-data';
-import { newNumericId, randomString, sortableNumericId } from '../ids';
+import { ALPHANUMERIC, newNumericId, randomString, sortableNumericId } from '../ids';
 import { formatCents } from '../money';
 import type { Item } from '../storage/dynamo';
 import { keys } from '../storage/keys';
+import { pixSweepAttributes } from './pix-sweep-index';
 import type { InvoiceStatus } from './transitions';
 
 export type InvoiceMethod = 'pix' | 'boleto' | 'creditcard';
@@ -48,8 +49,6 @@ function digestString(digest: Buffer, length: number, alphabet: string): string 
   return out;
 }
 
-const TXID_ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
-
 /**
  * The reference and txid a Pix charge proposes when its request carries an Idempotency-Key: derived
  * from (account, key), so a retry after a provider failure or a lost answer (the key freed, nothing
@@ -60,7 +59,7 @@ const TXID_ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz01234
 export function idempotentPixIds(accountId: string, idempotencyKey: string): { reference: string; txid: string } {
   const digest = createHash('sha256').update(`pix-charge:${accountId}:${idempotencyKey}`).digest();
   const reference = `INV-${digestString(digest, 6, REFERENCE_ALPHABET)}`;
-  const tail = digestString(createHash('sha256').update(digest).digest(), 23, TXID_ALPHABET);
+  const tail = digestString(createHash('sha256').update(digest).digest(), 23, ALPHANUMERIC);
   return { reference, txid: `${reference.replace('-', '')}${tail}` };
 }
 
@@ -70,7 +69,6 @@ export function referenceOfTxid(txid: string): string | undefined {
   return match ? `INV-${match[1]}` : undefined;
 }
 
-/** The QR code is not stored (about 5 KB): it is drawn from `copy` when an invoice is answered. */
 /** A Pix charge's fields; `qrPng` is the QR code's PNG, drawn once at creation (older items lack it: drawn when read). */
 export type PixFields = { txid: string; location: string; copy: string; qrPng?: Uint8Array };
 export type BoletoFields = { barcode: string; digitable: string; customerId: number; instructions?: string };
@@ -102,6 +100,8 @@ export type NewInvoice = {
   checkoutReference?: string;
   /** The registry name of the payment provider that created the charge: its notifications alone move it. */
   provider: string;
+  /** A Pix charge its provider reads back (API Pix): it waits for its callback in the Pix sweep's index (pix-sweep-index.ts). */
+  awaitsPixLookup?: boolean;
 };
 
 /** The provider an invoice item records; items written before invoices recorded one were the configured provider's. */
@@ -115,11 +115,12 @@ function documentContext(accountId: string, reference: string): string {
 
 /** The invoice item: keyed by reference; listed through GSI1 by account, newest first. */
 export function invoiceItem(invoice: NewInvoice, personalDataKey: Buffer): Item {
-  const { payer, ...rest } = invoice;
+  const { payer, awaitsPixLookup, ...rest } = invoice;
   return {
     ...keys.invoice(invoice.reference),
     GSI1PK: keys.invoiceListPartition(invoice.accountId),
     GSI1SK: sortableNumericId(invoice.invoiceId),
+    ...(awaitsPixLookup ? pixSweepAttributes(invoice.createdAt, invoice.reference) : {}),
     type: 'invoice',
     ...rest,
     payerEmail: payer.email,

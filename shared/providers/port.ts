@@ -132,6 +132,13 @@ export interface PixProvider {
   parseNotification?(rawBody: string, headers: Record<string, string | undefined>, credential: string, now: Date): ProviderNotification;
 }
 
+/** A Pix provider that reads its charges back (API Pix): the callbacks, the sweep and `provider reconcile` need one. */
+export type LookingUpPixProvider = PixProvider & Required<Pick<PixProvider, 'lookupPixCharge'>>;
+
+export function looksUpCharges(provider: PixProvider): provider is LookingUpPixProvider {
+  return typeof provider.lookupPixCharge === 'function';
+}
+
 export interface PaymentProvider extends PixProvider {
   /** Registers a boleto. Idempotent by `reference` as createPixCharge is (the first boleto is answered again). */
   registerBoleto(request: BoletoRequest): Promise<RegisteredBoleto>;

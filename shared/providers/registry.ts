@@ -129,6 +129,16 @@ export function pixProvider(config: Config, name?: string): PixProvider {
   return defaultRegistry.pixProvider(config, name);
 }
 
+/** The provider a request names (a path's `{name}`), or undefined when no provider answers to it (the route's 404). */
+export function namedPixProvider(config: Config, name: string): PixProvider | undefined {
+  try {
+    return pixProvider(config, name);
+  } catch (err) {
+    if (err instanceof UnknownAdapterError) return undefined;
+    throw err;
+  }
+}
+
 /** The bank named `name` (default: the configured one); UnknownAdapterError when none is. */
 export function bank(config: Config, name?: string): BankPort {
   return defaultRegistry.bank(config, name);

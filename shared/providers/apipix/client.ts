@@ -67,17 +67,18 @@ export function apiPixClient(options: ApiPixClientOptions): ApiPixClient {
    * minutes) gets a new agent; the old one is left to its requests in flight.
    */
   let agent: { tls: string; agent: Agent } | undefined;
-  const agentOf = async (): Promise<Agent> => {
+  /** The credentials as read now, with the agent of their certificate. */
+  const channel = async (): Promise<{ credentials: ApiPixCredentials; agent: Agent }> => {
     const c = await options.credentials();
     const tls = `${c.certificate}\n${c.privateKey}\n${c.ca ?? ''}`;
     if (agent?.tls !== tls) {
       agent = { tls, agent: new Agent({ cert: c.certificate, key: c.privateKey, ...(c.ca ? { ca: c.ca } : {}), keepAlive: true, maxSockets: 16 }) };
     }
-    return agent.agent;
+    return { credentials: c, agent: agent.agent };
   };
 
   const fetchToken = async (): Promise<Token> => {
-    const [tls, credentials] = await Promise.all([agentOf(), options.credentials()]);
+    const { agent: tls, credentials } = await channel();
     const basic = Buffer.from(`${options.clientId}:${credentials.clientSecret}`).toString('base64');
     const started = now();
     const reply = await send(
@@ -116,7 +117,7 @@ export function apiPixClient(options: ApiPixClientOptions): ApiPixClient {
         accept: 'application/json',
         ...(payload ? { 'content-type': 'application/json' } : {}),
       });
-      const tls = await agentOf();
+      const { agent: tls } = await channel();
       let reply = await send(tls, url, method, headers(await bearer(false)), payload, options.timeoutMs);
       // A token the PSP revoked or expired early: one new token, one more try.
       if (reply.status === 401) reply = await send(tls, url, method, headers(await bearer(true)), payload, options.timeoutMs);

@@ -141,10 +141,7 @@ export function pixChargeStateOf(cob: Cob): PixChargeState | undefined {
 
 /** The callback the PSP POSTs to `<webhookUrl>/pix`: one or more Pix received (each names its txid, when it paid a cob). */
 export const pixCallbackSchema = z.object({
-  pix: z
-    .array(pixSchema.extend({ txid: z.string().max(35).optional() }))
-    .min(1)
-    .max(1000),
+  pix: z.array(pixSchema).min(1).max(1000),
 });
 
 /** The distinct txids a callback names (a Pix without a txid paid no charge of ours: a static key transfer). */
