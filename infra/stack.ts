@@ -150,6 +150,7 @@ export class PaymentGatewayStack extends Stack {
     }
     this.limitAuthRoute();
 
+    const recursionAlarms = new Map<string, cloudwatch.Alarm>();
     for (const def of queueList) {
       const worker = new ApiFunction(this, `${def.id}Worker`, {
         handler: def.handler,
@@ -157,15 +158,16 @@ export class PaymentGatewayStack extends Stack {
         logRetention,
         description: `the ${def.id} queue's consumer`,
         timeoutSeconds: def.workerTimeoutSeconds,
+        recursiveLoop: def.recursiveLoop,
       });
       if (def.usesMasterKey) this.masterKey.grantRead(worker.role); // unseals webhook secrets and Pix keys
       grantTableAccess(worker.role, this.table, grantsOf(QUEUE_WORKER_GRANTS, def.id));
       const queue = serviceQueues.get(def.id);
-      if (queue) consumeQueue(worker, queue, def);
+      if (queue) recursionAlarms.set(`${def.id} recursive invocations dropped`, consumeQueue(this, worker, queue, def));
       functions.set(`${def.id}Worker`, worker);
     }
 
-    const alarms = new Map<string, cloudwatch.Alarm>();
+    const alarms = new Map<string, cloudwatch.Alarm>(recursionAlarms);
     for (const [queueId, queue] of serviceQueues) alarms.set(`${queueId} DLQ depth`, queue.alarm);
     alarms.set('stream failure queue depth', this.streamFailures.alarm);
     for (const def of streamConsumerList) {

@@ -23,6 +23,14 @@ export type QueueDef = {
    * 1,000): a backlog on this queue cannot take the account's Lambda concurrency from the API.
    */
   maxConcurrency: number;
+  /**
+   * Lambda's recursive loop detection for the consumer (the function's RecursiveLoop): a consumer that
+   * sends to the queue it consumes forms a chain, and with `Terminate` (AWS's default) Lambda stops the
+   * chain's 17th invocation and sends its message to the DLQ. A consumer whose retries or hops re-enter
+   * its own queue on purpose says `Allow` (and its `RecursiveInvocationsDropped` alarm still watches).
+   * The local pollers apply the same rule (infra/local/recursion.ts).
+   */
+  recursiveLoop: 'Allow' | 'Terminate';
 };
 
 /** How long every queue and DLQ keeps a message: SQS's maximum, so nothing waiting for a fix or a redrive is dropped. */
@@ -45,6 +53,8 @@ export const queues = {
     workerTimeoutSeconds: 30,
     // The bank's API sees at most 5 × 10 requests in flight.
     maxConcurrency: 5,
+    // A bank outage is retried for 24 h in hops of at most 15 minutes: about 100 invocations in one chain.
+    recursiveLoop: 'Allow',
   },
   /**
    * Webhook deliveries (fed by the stream forwarder with outbox events). The sender itself schedules the
@@ -62,6 +72,8 @@ export const queues = {
     workerTimeoutSeconds: 50,
     // Slow merchant endpoints hold at most 20 senders.
     maxConcurrency: 20,
+    // The 8 attempts span 1,335 minutes in hops of at most 15: about 95 invocations in one chain.
+    recursiveLoop: 'Allow',
   },
 } satisfies Record<string, QueueDef>;
 

@@ -6,7 +6,7 @@ import { endInvocation, type InvocationContext, logger, startInvocation, withLog
 import { flushMetrics } from '../../shared/metrics/emf';
 import { bank } from '../../shared/providers/registry';
 import { handleSqsBatch } from '../../shared/queue/batch';
-import { isDue, sendScheduled } from '../../shared/queue/delayed';
+import { isDue, maxHopSecondsFor, sendScheduled } from '../../shared/queue/delayed';
 import { getSqs } from '../../shared/queue/sqs';
 import { getRuntime, type Runtime } from '../../shared/runtime';
 import type { KeyType } from '../../shared/schemas/withdraw';
@@ -73,10 +73,11 @@ async function handle(runtime: Runtime, record: SQSRecord): Promise<void> {
   const message = JSON.parse(record.body) as PayoutMessage;
   const { queueUrl, dlqUrl } = runtime.config.payouts;
   const now = runtime.clock.now();
+  const maxHop = maxHopSecondsFor(runtime.config.payouts.retryScale);
   if (!isDue(message, now)) {
     // The next hop of a wait longer than one SQS delay.
     if (!queueUrl) throw new Error('PAYOUT_QUEUE_URL is not configured');
-    await sendScheduled(getSqs(), queueUrl, message, now);
+    await sendScheduled(getSqs(), queueUrl, message, now, maxHop);
     return;
   }
   try {
@@ -93,7 +94,7 @@ async function handle(runtime: Runtime, record: SQSRecord): Promise<void> {
     });
     if (decision.kind === 'retry' && queueUrl) {
       // The money stays reserved (the withdraw stays PENDING) while the bank is retried.
-      await sendScheduled(getSqs(), queueUrl, decision.next, now);
+      await sendScheduled(getSqs(), queueUrl, decision.next, now, maxHop);
       return;
     }
     if (decision.kind === 'give-up' && dlqUrl) {

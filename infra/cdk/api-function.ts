@@ -26,6 +26,11 @@ export interface ApiFunctionProps {
   logRetention: logs.RetentionDays;
   /** Concurrency reserved for (and limited to) this function; default none. */
   reservedConcurrency?: number;
+  /**
+   * Lambda's recursive loop detection (the function's RecursiveLoop); default Terminate, AWS's own. A
+   * queue consumer that sends to its own queue on purpose (retries, hops) needs Allow (shared/queues.ts).
+   */
+  recursiveLoop?: 'Allow' | 'Terminate';
 }
 
 /**
@@ -60,6 +65,7 @@ export class ApiFunction extends Construct {
       memorySize: 512,
       timeout: Duration.seconds(props.timeoutSeconds ?? API_TIMEOUT_SECONDS),
       reservedConcurrentExecutions: props.reservedConcurrency,
+      recursiveLoop: props.recursiveLoop === 'Allow' ? lambda.RecursiveLoop.ALLOW : lambda.RecursiveLoop.TERMINATE,
       role: this.role,
       logGroup: this.logGroup,
       // X-Ray active tracing: one segment per invocation, without code (docs/decisions.md, Observability: why no SDK subsegments).

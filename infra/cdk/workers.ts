@@ -70,12 +70,37 @@ export class ServiceQueue extends Construct {
 /**
  * A queue consumer: batches with ReportBatchItemFailures (one failed message does not retry the rest)
  * and at most `maxConcurrency` invocations at once. It may also send to its own queue (a retry is a
- * new message with a delay), and to its DLQ when it moves messages there itself (`dlqUrlEnv`).
+ * new message with a delay), and to its DLQ when it moves messages there itself (`dlqUrlEnv`). Its
+ * function's RecursiveLoop is the queue's `recursiveLoop` (given to the ApiFunction when it is created);
+ * the returned alarm pages on any invocation Lambda's recursive loop detection stopped.
  */
-export function consumeQueue(fn: ApiFunction, queue: ServiceQueue, def: QueueDef): void {
+export function consumeQueue(scope: Construct, fn: ApiFunction, queue: ServiceQueue, def: QueueDef): cloudwatch.Alarm {
   fn.fn.addEventSource(new SqsEventSource(queue.queue, { batchSize: def.batchSize, reportBatchItemFailures: true, maxConcurrency: def.maxConcurrency }));
   queue.queue.grantSendMessages(fn.role);
   if (def.dlqUrlEnv) queue.dlq.grantSendMessages(fn.role);
+  return recursionDropsAlarm(scope, `${def.id}RecursiveInvocationsDropped`, fn, def);
+}
+
+/**
+ * Any invocation of a queue consumer that Lambda's recursive loop detection stopped (the function's
+ * `RecursiveInvocationsDropped`, AWS/Lambda): its message went to the DLQ unprocessed. With
+ * RecursiveLoop Allow it stays at 0; a data point means the setting was lost (or a new loop formed).
+ */
+export function recursionDropsAlarm(scope: Construct, id: string, fn: ApiFunction, def: QueueDef): cloudwatch.Alarm {
+  return new cloudwatch.Alarm(scope, id, {
+    alarmDescription: `Lambda stopped invocations of the ${def.id} queue's consumer as a recursive loop (after 16 in one chain): their messages went to the ${def.id} DLQ unprocessed (withdrawals stay PENDING, webhook attempts stop). Check the function's RecursiveLoop (must be ${def.recursiveLoop}: shared/queues.ts), then redrive the DLQ (npm run admin -- dlq redrive --queue ${def.id}).`,
+    metric: new cloudwatch.Metric({
+      namespace: 'AWS/Lambda',
+      metricName: 'RecursiveInvocationsDropped',
+      dimensionsMap: { FunctionName: fn.fn.functionName },
+      period: Duration.minutes(5),
+      statistic: cloudwatch.Stats.SUM,
+    }),
+    threshold: 1,
+    evaluationPeriods: 1,
+    comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
+    treatMissingData: cloudwatch.TreatMissingData.NOT_BREACHING,
+  });
 }
 
 /**

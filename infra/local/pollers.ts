@@ -1,11 +1,12 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { DescribeStreamCommand, DynamoDBStreamsClient, GetRecordsCommand, GetShardIteratorCommand, type _Record } from '@aws-sdk/client-dynamodb-streams';
-import { DeleteMessageBatchCommand, ReceiveMessageCommand, type SQSClient } from '@aws-sdk/client-sqs';
+import { DeleteMessageBatchCommand, DeleteMessageCommand, type Message, ReceiveMessageCommand, SendMessageCommand, type SQSClient } from '@aws-sdk/client-sqs';
 import type { DynamoDBRecord, SQSBatchResponse, SQSEvent } from 'aws-lambda';
 import type { StreamConsumerDef, StreamMappingDef } from '../../shared/queues';
 import { deliverLikeLambda, failureRecord, type StreamFailureRecord } from './stream-mapping';
 import { lambdaContext } from './apigw-event';
 import type { LoadedHandler } from './handlers';
+import { type Chain, chainOfMessage, countDropped, forgetMessage, RECURSION_LIMIT, recursionVerdict, runInChain } from './recursion';
 
 export type Poller = { stop: () => Promise<void> };
 
@@ -151,12 +152,24 @@ function pollUntilStopped(label: string, fields: Record<string, unknown>, step: 
   };
 }
 
+/** A queue's consumer as the local poller runs it: its id, its handler, Lambda's recursion setting and where a stopped message goes. */
+export type QueueConsumer = {
+  id: string;
+  handler: LoadedHandler;
+  recursiveLoop: 'Allow' | 'Terminate';
+  /** The queue's DLQ (its redrive target), where an invocation the recursion rule stops leaves its message. */
+  dlqUrl: string;
+};
+
 /**
  * Feeds an SQS queue to its consumer as Lambda's SQS event source would: batches of up to 10,
  * ReportBatchItemFailures honoured (failed messages stay for redelivery, and reach the DLQ after
- * maxReceiveCount), the rest deleted.
+ * maxReceiveCount), the rest deleted. Lambda's recursive loop detection applies (./recursion.ts): a
+ * message whose chain has already invoked this consumer 16 times goes to the DLQ uninvoked unless the
+ * consumer allows recursion; the others are invoked one chain at a time, within their chain.
  */
-export function startQueuePoller(sqs: SQSClient, queueUrl: string, queueArn: string, id: string, handler: LoadedHandler): Poller {
+export function startQueuePoller(sqs: SQSClient, queueUrl: string, queueArn: string, consumer: QueueConsumer): Poller {
+  const { id, handler } = consumer;
   return pollUntilStopped('queue poller', { queue: id }, async () => {
     const received = await sqs.send(
       new ReceiveMessageCommand({
@@ -169,32 +182,64 @@ export function startQueuePoller(sqs: SQSClient, queueUrl: string, queueArn: str
     );
     const messages = received.Messages ?? [];
     if (messages.length === 0) return;
-    const event: SQSEvent = {
-      Records: messages.map((m) => ({
-        messageId: m.MessageId ?? '',
-        receiptHandle: m.ReceiptHandle ?? '',
-        body: m.Body ?? '',
-        attributes: (m.Attributes ?? {}) as SQSEvent['Records'][number]['attributes'],
-        messageAttributes: {},
-        md5OfBody: m.MD5OfBody ?? '',
-        eventSource: 'aws:sqs',
-        eventSourceARN: queueArn,
-        awsRegion: 'us-east-1',
-      })),
-    };
-    let failed = new Set<string>();
-    try {
-      const result = (await handler(event, lambdaContext(id))) as SQSBatchResponse | undefined;
-      failed = new Set((result?.batchItemFailures ?? []).map((f) => f.itemIdentifier));
-    } catch (err) {
-      failed = new Set(event.Records.map((r) => r.messageId));
-      log('queue consumer failed', { consumer: id, error: err instanceof Error ? err.message : String(err) });
+    const byChain = new Map<string, { chain: Chain; messages: Message[] }>();
+    for (const message of messages) {
+      const verdict = recursionVerdict(chainOfMessage(message.MessageId ?? ''), id, consumer.recursiveLoop);
+      if (verdict.kind === 'stop') {
+        await stopRecursion(sqs, queueUrl, consumer, message);
+        continue;
+      }
+      const group = byChain.get(verdict.chain.root) ?? { chain: verdict.chain, messages: [] };
+      group.messages.push(message);
+      byChain.set(verdict.chain.root, group);
     }
-    const done = messages.filter((m) => m.MessageId && !failed.has(m.MessageId));
-    if (done.length > 0) {
-      await sqs.send(
-        new DeleteMessageBatchCommand({ QueueUrl: queueUrl, Entries: done.map((m, i) => ({ Id: String(i), ReceiptHandle: m.ReceiptHandle ?? '' })) }),
-      );
+    for (const { chain, messages: batch } of byChain.values()) {
+      await runInChain(chain, () => invokeBatch(sqs, queueUrl, queueArn, id, handler, batch));
     }
   });
+}
+
+/** Lambda stopped this invocation: the message goes to the DLQ, uninvoked, and the drop is counted and logged. */
+async function stopRecursion(sqs: SQSClient, queueUrl: string, consumer: QueueConsumer, message: Message): Promise<void> {
+  await sqs.send(new SendMessageCommand({ QueueUrl: consumer.dlqUrl, MessageBody: message.Body ?? '' }));
+  await sqs.send(new DeleteMessageCommand({ QueueUrl: queueUrl, ReceiptHandle: message.ReceiptHandle ?? '' }));
+  forgetMessage(message.MessageId ?? '');
+  countDropped(consumer.id);
+  log('recursive loop detected: invocation stopped, message sent to the DLQ (RecursiveInvocationsDropped)', {
+    consumer: consumer.id,
+    messageId: message.MessageId,
+    limit: RECURSION_LIMIT,
+  });
+}
+
+/** One invocation with a batch of messages; the ones it did not report failed are deleted. */
+async function invokeBatch(sqs: SQSClient, queueUrl: string, queueArn: string, id: string, handler: LoadedHandler, messages: Message[]): Promise<void> {
+  const event: SQSEvent = {
+    Records: messages.map((m) => ({
+      messageId: m.MessageId ?? '',
+      receiptHandle: m.ReceiptHandle ?? '',
+      body: m.Body ?? '',
+      attributes: (m.Attributes ?? {}) as SQSEvent['Records'][number]['attributes'],
+      messageAttributes: {},
+      md5OfBody: m.MD5OfBody ?? '',
+      eventSource: 'aws:sqs',
+      eventSourceARN: queueArn,
+      awsRegion: 'us-east-1',
+    })),
+  };
+  let failed = new Set<string>();
+  try {
+    const result = (await handler(event, lambdaContext(id))) as SQSBatchResponse | undefined;
+    failed = new Set((result?.batchItemFailures ?? []).map((f) => f.itemIdentifier));
+  } catch (err) {
+    failed = new Set(event.Records.map((r) => r.messageId));
+    log('queue consumer failed', { consumer: id, error: err instanceof Error ? err.message : String(err) });
+  }
+  const done = messages.filter((m) => m.MessageId && !failed.has(m.MessageId));
+  if (done.length > 0) {
+    await sqs.send(
+      new DeleteMessageBatchCommand({ QueueUrl: queueUrl, Entries: done.map((m, i) => ({ Id: String(i), ReceiptHandle: m.ReceiptHandle ?? '' })) }),
+    );
+    for (const m of done) forgetMessage(m.MessageId ?? '');
+  }
 }

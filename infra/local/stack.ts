@@ -17,6 +17,7 @@ import { startHttpServer } from './http-server';
 import { lambdaContext } from './apigw-event';
 import { withLocalFaultSwitch } from './faults';
 import { type Poller, startQueuePoller, startStreamPoller, startTimer } from './pollers';
+import { propagateChains } from './recursion';
 import { startSecretsEndpoint } from './secrets-endpoint';
 import { startSqsLocal } from './sqs';
 import { ensureTable } from './table';
@@ -92,6 +93,8 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
     // The handlers' clients (created now, with the endpoints above) refuse what AWS refuses.
     enforceDynamoDbLimits(getDb());
     enforceSqsLimits(getSqs());
+    // What the handlers send carries their invocation's chain (Lambda's recursive loop detection, ./recursion.ts).
+    propagateChains(getSqs());
 
     const dynamoClient = new DynamoDBClient({ ...localAwsConfig(), endpoint: dynamo.endpoint });
     const { streamArn } = await ensureTable(dynamoClient, LOCAL_TABLE);
@@ -117,7 +120,14 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
         (await sqsClient.send(new GetQueueAttributesCommand({ QueueUrl: created.QueueUrl, AttributeNames: ['QueueArn'] }))).Attributes?.QueueArn ?? '';
       process.env[queue.urlEnv] = created.QueueUrl;
       if (queue.dlqUrlEnv) process.env[queue.dlqUrlEnv] = dlq.QueueUrl;
-      pollers.push(startQueuePoller(sqsClient, created.QueueUrl ?? '', arn, queue.id, await loadHandler(options.root, queue.handler)));
+      pollers.push(
+        startQueuePoller(sqsClient, created.QueueUrl ?? '', arn, {
+          id: queue.id,
+          handler: await loadHandler(options.root, queue.handler),
+          recursiveLoop: queue.recursiveLoop,
+          dlqUrl: dlq.QueueUrl ?? '',
+        }),
+      );
     }
     // Each stream consumer's on-failure destination: a plain queue (AWS: alarmed on its depth).
     const streamFailureUrls: string[] = [];

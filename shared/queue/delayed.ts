@@ -15,11 +15,23 @@ export const DUE_TOLERANCE_MS = 1_000;
 /** The part of a message body that schedules it. */
 export type Scheduled = { notBefore?: string };
 
-/** Seconds of delay for the next hop towards `notBefore`: 0 when due, at most 900. */
-export function hopDelaySeconds(notBefore: Date, now: Date): number {
+/** Seconds of delay for the next hop towards `notBefore`: 0 when due, at most `maxHopSeconds` (900). */
+export function hopDelaySeconds(notBefore: Date, now: Date, maxHopSeconds: number = MAX_DELAY_SECONDS): number {
   const ms = notBefore.getTime() - now.getTime();
   if (!Number.isFinite(ms) || ms <= DUE_TOLERANCE_MS) return 0;
-  return Math.min(MAX_DELAY_SECONDS, Math.ceil(ms / 1000));
+  return Math.min(maxHopSeconds, Math.ceil(ms / 1000));
+}
+
+/**
+ * The longest hop of a schedule whose waits are multiplied by `scale` (WEBHOOK_RETRY_SCALE,
+ * PAYOUT_RETRY_SCALE): 900 s × scale, in whole seconds from 1 to 900. In AWS the scale is 1 and a
+ * hop is SQS's 15 minutes; a shrunk schedule (local runs, tests) shrinks its hops alike, so a long
+ * wait still takes about as many hops, and as many invocations of its consumer, as in AWS: Lambda's
+ * recursive-loop rule counts them (../shared/notes/aws-limits.md).
+ */
+export function maxHopSecondsFor(scale: number): number {
+  if (!Number.isFinite(scale) || scale <= 0) return MAX_DELAY_SECONDS;
+  return Math.min(MAX_DELAY_SECONDS, Math.max(1, Math.round(MAX_DELAY_SECONDS * scale)));
 }
 
 /** True when a message scheduled for `notBefore` (or not scheduled) may act now. */
@@ -28,8 +40,14 @@ export function isDue(message: Scheduled, now: Date): boolean {
   return hopDelaySeconds(new Date(message.notBefore), now) === 0;
 }
 
-/** Sends `body` to arrive at its `notBefore` (the first hop; later hops are sent on arrival). */
-export async function sendScheduled(sqs: SQSClient, queueUrl: string, body: Scheduled & object, now: Date): Promise<void> {
-  const delay = body.notBefore === undefined ? 0 : hopDelaySeconds(new Date(body.notBefore), now);
+/** Sends `body` to arrive at its `notBefore` (the first hop, at most `maxHopSeconds`; later hops are sent on arrival). */
+export async function sendScheduled(
+  sqs: SQSClient,
+  queueUrl: string,
+  body: Scheduled & object,
+  now: Date,
+  maxHopSeconds: number = MAX_DELAY_SECONDS,
+): Promise<void> {
+  const delay = body.notBefore === undefined ? 0 : hopDelaySeconds(new Date(body.notBefore), now, maxHopSeconds);
   await sqs.send(new SendMessageCommand({ QueueUrl: queueUrl, MessageBody: JSON.stringify(body), DelaySeconds: delay }));
 }

@@ -73,6 +73,13 @@ function expectedAlarms(): Map<string, Expected> {
       operator: ge,
       dimension: { 'Fn::GetAtt': [s.logicalId(dlq), 'QueueName'] },
     });
+    expected.set(`${def.id} recursive invocations dropped`, {
+      metric: 'RecursiveInvocationsDropped',
+      namespace: 'AWS/Lambda',
+      threshold: 1,
+      operator: ge,
+      dimension: fnRef(`${def.id}Worker`),
+    });
   }
   expected.set('stream failure queue depth', {
     metric: 'ApproximateNumberOfMessagesVisible',

@@ -367,6 +367,39 @@ describe('queues, the stream and their alarms', () => {
     expect(byMetric.Errors).toMatchObject({ Namespace: 'AWS/Lambda', Statistic: 'Sum', Threshold: 1, ComparisonOperator: 'GreaterThanOrEqualToThreshold' });
   });
 
+  it("lets the workers whose retries re-enter their own queue run their whole schedule (RecursiveLoop Allow), and every other function keep AWS's Terminate", () => {
+    const queueWorkers = new Set(queueList.map((def) => s.functionLogicalId(`${def.id}Worker`)));
+    for (const def of queueList) {
+      expect(resources[s.functionLogicalId(`${def.id}Worker`)]?.Properties?.RecursiveLoop, def.id).toBe(def.recursiveLoop);
+    }
+    expect(queues.payouts.recursiveLoop).toBe('Allow');
+    expect(queues.webhooks.recursiveLoop).toBe('Allow');
+    for (const [id, fn] of s.ofType('AWS::Lambda::Function')) {
+      if (!queueWorkers.has(id)) expect(fn.Properties?.RecursiveLoop, id).toBe('Terminate');
+    }
+  });
+
+  it('alarms on RecursiveInvocationsDropped of every function that consumes a queue, at one dropped invocation', () => {
+    const mappings = sqsMappings();
+    expect(mappings.length).toBeGreaterThan(0);
+    for (const [id, mapping] of mappings) {
+      const fnId = (mapping.Properties?.FunctionName as { Ref: string }).Ref;
+      const alarms = s
+        .ofType('AWS::CloudWatch::Alarm')
+        .filter(([, a]) => a.Properties?.MetricName === 'RecursiveInvocationsDropped')
+        .filter(([, a]) => JSON.stringify(a.Properties?.Dimensions) === JSON.stringify([{ Name: 'FunctionName', Value: { Ref: fnId } }]));
+      expect(alarms, id).toHaveLength(1);
+      expect(alarms[0]?.[1].Properties).toMatchObject({
+        Namespace: 'AWS/Lambda',
+        Statistic: 'Sum',
+        Threshold: 1,
+        ComparisonOperator: 'GreaterThanOrEqualToThreshold',
+        TreatMissingData: 'notBreaching',
+      });
+    }
+    for (const def of queueList) expect(stack.alarms.has(`${def.id} recursive invocations dropped`), def.id).toBe(true);
+  });
+
   it('names its alarms: each DLQ, the failure queue, the forwarder errors and iterator age, the sweep, checkout upkeep and reconciliation errors, ledger differences (and the per-function and 5xx alarms of observability.test.ts)', () => {
     expect([...stack.alarms.keys()].sort()).toEqual(
       expect.arrayContaining([

@@ -7,6 +7,7 @@ import type { DynamoDBStreamEvent, SQSBatchResponse, SQSEvent } from 'aws-lambda
 import { describe, expect, it } from 'vitest';
 import { localAwsConfig } from '../../../infra/local/aws';
 import { startQueuePoller, startStreamPoller } from '../../../infra/local/pollers';
+import { droppedInvocations, propagateChains, RECURSION_LIMIT } from '../../../infra/local/recursion';
 import { accountStore, stack } from '../../support/api';
 
 async function eventually(check: () => boolean | Promise<boolean>, timeoutMs = 15_000): Promise<void> {
@@ -73,7 +74,7 @@ describe('local pollers (the event source mappings of the local stack)', () => {
       }),
     );
     const bodies: string[] = [];
-    const poller = startQueuePoller(sqs, queue.QueueUrl ?? '', 'arn:aws:sqs:us-east-1:000000000000:test', 'TestQueueConsumer', async (event) => {
+    const handler = async (event: unknown) => {
       const records = (event as SQSEvent).Records;
       for (const r of records) {
         bodies.push(r.body);
@@ -81,6 +82,12 @@ describe('local pollers (the event source mappings of the local stack)', () => {
       }
       const response: SQSBatchResponse = { batchItemFailures: records.filter((r) => r.body === 'fail').map((r) => ({ itemIdentifier: r.messageId })) };
       return response;
+    };
+    const poller = startQueuePoller(sqs, queue.QueueUrl ?? '', 'arn:aws:sqs:us-east-1:000000000000:test', {
+      id: 'TestQueueConsumer',
+      handler,
+      recursiveLoop: 'Terminate',
+      dlqUrl: dlq.QueueUrl ?? '',
     });
     try {
       await sqs.send(new SendMessageCommand({ QueueUrl: queue.QueueUrl, MessageBody: 'ok' }));
@@ -95,4 +102,42 @@ describe('local pollers (the event source mappings of the local stack)', () => {
       await poller.stop();
     }
   }, 30_000);
+
+  it("applies Lambda's recursive loop rule: a consumer that keeps re-sending to its own queue is stopped at its 17th invocation unless it allows recursion", async () => {
+    const sqs = new SQSClient({ ...localAwsConfig(), endpoint: stack().sqsEndpoint });
+    // The consumer's own client carries its invocation's chain into what it sends (as the SDK's trace header does).
+    const sending = new SQSClient({ ...localAwsConfig(), endpoint: stack().sqsEndpoint });
+    propagateChains(sending);
+    const run = async (recursiveLoop: 'Allow' | 'Terminate', id: string) => {
+      const name = `recursion-${randomUUID().slice(0, 8)}`;
+      const dlq = await sqs.send(new CreateQueueCommand({ QueueName: `${name}-dlq` }));
+      const queue = await sqs.send(new CreateQueueCommand({ QueueName: name }));
+      let invocations = 0;
+      const handler = async (event: unknown) => {
+        for (const record of (event as SQSEvent).Records) {
+          invocations += 1;
+          const hop = Number(record.body);
+          if (hop < 30) await sending.send(new SendMessageCommand({ QueueUrl: queue.QueueUrl, MessageBody: String(hop + 1) }));
+        }
+        return { batchItemFailures: [] };
+      };
+      const poller = startQueuePoller(sqs, queue.QueueUrl ?? '', 'arn:aws:sqs:us-east-1:000000000000:test', { id, handler, recursiveLoop, dlqUrl: dlq.QueueUrl ?? '' });
+      try {
+        await sqs.send(new SendMessageCommand({ QueueUrl: queue.QueueUrl, MessageBody: '1' }));
+        await eventually(async () => {
+          if (recursiveLoop === 'Allow') return invocations >= 30;
+          const moved = await sqs.send(new ReceiveMessageCommand({ QueueUrl: dlq.QueueUrl, MaxNumberOfMessages: 10, WaitTimeSeconds: 0, VisibilityTimeout: 30 }));
+          return (moved.Messages ?? []).some((m) => m.Body === '17');
+        }, 60_000);
+        return invocations;
+      } finally {
+        await poller.stop();
+      }
+    };
+    const before = droppedInvocations('LoopingTerminate');
+    expect(await run('Terminate', 'LoopingTerminate')).toBe(RECURSION_LIMIT);
+    expect(droppedInvocations('LoopingTerminate')).toBe(before + 1);
+    expect(await run('Allow', 'LoopingAllow')).toBe(30);
+    expect(droppedInvocations('LoopingAllow')).toBe(0);
+  }, 90_000);
 });
