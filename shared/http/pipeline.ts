@@ -6,6 +6,7 @@ import { logger } from '../logger';
 import { getRuntime, type Runtime } from '../runtime';
 import { type ErrorPage, type RouteResult, serializeResult } from './answer';
 import { admitCaller } from './middleware/admit';
+import { idempotencyKeyFirst } from './middleware/idempotency-key';
 import { jsonBody } from './middleware/json-body';
 import { observe } from './middleware/observe';
 import { commitAnswer, persist, settleFailedCommit } from './middleware/persist';
@@ -40,7 +41,7 @@ export type RouteRequest<Body, Query, Params> = {
 };
 
 /**
- * Builds a route's Lambda handler: observe → admit (auth + rate limit) → JSON body → validate →
+ * Builds a route's Lambda handler: observe → admit (auth + rate limit) → Idempotency-Key → JSON body → validate →
  * idempotency → the implementation, whose writes are committed with the completed idempotency
  * record in one transaction. Implementations decide and return their answer with the writes to
  * commit; responses and errors are built in one place. Routes marked `retryOnIdClash` run again
@@ -82,6 +83,7 @@ export function httpHandler<Body extends ZodType | undefined, Query extends ZodT
   })
     .use(observe(route, runtime, options.errorPage))
     .use(admitCaller())
+    .use(idempotencyKeyFirst())
     .use(jsonBody())
     .use(validateInput())
     .use(persist())

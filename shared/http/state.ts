@@ -24,6 +24,10 @@ export type RouteState = {
   /** The quota left of the rate limit this call was counted against (the RateLimit-* headers). */
   quota?: QuotaState;
   input?: { body: unknown; query: unknown; params: unknown };
+  /** The request's Idempotency-Key, checked (idempotency-key.ts) before the body. */
+  idempotencyKey?: string;
+  /** The key's record was consulted by taking its lock (persist): nothing more to check on error. */
+  keyChecked?: boolean;
   lock?: Lock;
   replay?: StoredAnswer;
 };

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { DeleteCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { ConflictError, ContentionError, UnprocessableError } from '../errors';
 import { type Db, isConditionalCheckFailed, itemFromConditionFailure } from '../storage/dynamo';
 import { type RetryBudget, retryTransient } from '../storage/contention';
@@ -68,9 +68,7 @@ export async function acquireIdempotencyLock(db: Db, input: AcquireInput): Promi
       throw err;
     }
     const existing = itemFromConditionFailure(err);
-    if (existing?.fingerprint !== input.fingerprint) {
-      throw new UnprocessableError('This Idempotency-Key was already used with another request body or route', 'idempotency_key_reused');
-    }
+    if (existing?.fingerprint !== input.fingerprint) throw keyReusedError();
     if (existing.state === 'COMPLETED') {
       const body =
         typeof existing.bodySealed === 'string'
@@ -80,6 +78,26 @@ export async function acquireIdempotencyLock(db: Db, input: AcquireInput): Promi
     }
     throw new ConflictError('A request with this Idempotency-Key is still being processed', 'idempotency_in_progress');
   }
+}
+
+/** Spec 4.1: the same key with a different body or route. */
+export function keyReusedError(): UnprocessableError {
+  return new UnprocessableError('This Idempotency-Key was already used with another request body or route', 'idempotency_key_reused');
+}
+
+export type KeyUseInput = { table: string; accountId: string; key: string; fingerprint: string; nowSeconds: number };
+
+/**
+ * Whether the key's record, still alive, belongs to another request (another route or body). Read
+ * only (a strongly consistent GetItem): asked for a request refused before it could take the key's
+ * lock (its body did not parse or validate), so that a reused key is named before the body's faults
+ * and such a request never records anything for the key.
+ */
+export async function keyUsedByAnotherRequest(db: Db, input: KeyUseInput): Promise<boolean> {
+  const found = await db.send(new GetCommand({ TableName: input.table, Key: keys.idempotency(input.accountId, input.key), ConsistentRead: true }));
+  const record = found.Item;
+  if (!record || Number(record.ttl) < input.nowSeconds) return false;
+  return record.fingerprint !== input.fingerprint;
 }
 
 /** The associated data of a stored answer: it cannot be moved to another account's key. */

@@ -1,7 +1,6 @@
 import { logger } from '../../logger';
 import { unixSeconds } from '../../clock';
 import { requestFingerprint } from '../../idempotency/fingerprint';
-import { idempotencyKeyFrom, IDEMPOTENCY_HEADER } from '../../idempotency/key';
 import { acquireIdempotencyLock, completionWrite, releaseIdempotencyLock } from '../../idempotency/store';
 import { outsideDeadline } from '../../storage/deadline';
 import { commitWrites } from '../../storage/transact';
@@ -9,7 +8,7 @@ import { JSON_TYPE } from '../answer';
 import { DomainError, RequestDeadlineError } from '../../errors';
 import { toErrorAnswer } from '../errors';
 import type { Answer } from '../answer';
-import { header, type PipelineMiddleware, type RouteState } from '../state';
+import type { PipelineMiddleware, RouteState } from '../state';
 import type { TxWrite } from '../../storage/transact';
 
 /**
@@ -21,8 +20,9 @@ export function persist(): PipelineMiddleware {
   return {
     before: async (request) => {
       const { state } = request.context;
-      const key = idempotencyKeyFrom(header(request, IDEMPOTENCY_HEADER), state.route.idempotency);
+      const key = state.idempotencyKey;
       if (key === undefined || !state.caller) return;
+      state.keyChecked = true;
       const { config, db, clock } = state.runtime;
       const serviceKeys = await state.runtime.serviceKeys();
       const acquired = await acquireIdempotencyLock(db, {
