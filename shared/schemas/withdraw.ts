@@ -68,8 +68,8 @@ export const withdrawSchema = z
     created_at: z.string(),
     paid_at: z.string().nullable(),
     canceled_at: z.string().nullable(),
-    loquidAmount: moneyString.describe('Deprecated: use netAmount'),
-    entoend: z.string().nullable().describe('Deprecated: use endToEndId'),
+    loquidAmount: moneyString.meta({ description: 'Deprecated: use netAmount', deprecated: true }),
+    entoend: z.string().nullable().meta({ description: 'Deprecated: use endToEndId', deprecated: true }),
   })
   .meta({ id: 'Withdraw' });
 

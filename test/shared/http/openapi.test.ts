@@ -59,6 +59,14 @@ describe('buildOpenApiDocument(routeList)', () => {
     expect(document.openapi).toMatch(/^3\.1\./);
   });
 
+  it('marks the legacy fields of Withdraw deprecated (spec 9), with their replacements in the description', () => {
+    const withdraw = ((document.components as Json).schemas as Record<string, Json>).Withdraw as { properties: Record<string, Json> };
+    expect(withdraw.properties.loquidAmount).toMatchObject({ deprecated: true, description: expect.stringContaining('netAmount') });
+    expect(withdraw.properties.entoend).toMatchObject({ deprecated: true, description: expect.stringContaining('endToEndId') });
+    const current = Object.entries(withdraw.properties).filter(([name]) => name !== 'loquidAmount' && name !== 'entoend');
+    for (const [name, property] of current) expect(property.deprecated, name).toBeUndefined();
+  });
+
   it('carries the API version of the spec', () => {
     expect((document.info as Json).version).toBe('2026-10-14');
   });

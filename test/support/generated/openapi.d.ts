@@ -1185,9 +1185,15 @@ export interface components {
       created_at: string;
       paid_at: string | null;
       canceled_at: string | null;
-      /** @description Deprecated: use netAmount */
+      /**
+       * @deprecated
+       * @description Deprecated: use netAmount
+       */
       loquidAmount: string;
-      /** @description Deprecated: use endToEndId */
+      /**
+       * @deprecated
+       * @description Deprecated: use endToEndId
+       */
       entoend: string | null;
     };
     WithdrawResponse: {
