@@ -57,7 +57,7 @@ export type CheckoutFormOptions = {
   maxTotalCents?: number;
 };
 
-/** The lowest rail limit of the checkout's methods: card's 99,999,999.99 (docs/decisions.md, Charges). */
+/** The lowest rail limit of the checkout's methods (Pix and card both carry 9,999,999,999.99: docs/decisions.md, Charges). */
 export const CHECKOUT_MAX_TOTAL_CENTS = Math.min(RAIL_LIMIT_CENTS.pix, RAIL_LIMIT_CENTS.creditcard);
 /** The largest unit price: the charge routes' amount limit (shared/schemas/charge.ts). */
 const MAX_AMOUNT_CENTS = 999_999_999 * 100;

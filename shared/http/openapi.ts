@@ -10,6 +10,8 @@ import { configSchema } from '../config';
 import { OPERATION_EXAMPLES, type OperationExample } from './openapi-examples';
 import { WEBHOOK_EVENTS, WEBHOOK_HEADERS } from './webhook-events';
 import { RATE_LIMIT_HEADERS } from './rate-limit-headers';
+import { RAIL_LIMIT_CENTS, RAIL_LIMIT_REASONS, type RailMethod } from '../charges/limits';
+import { formatCents } from '../money';
 
 type Json = Record<string, unknown>;
 
@@ -526,6 +528,14 @@ function servers(serverUrl: string | undefined): Json[] {
   ];
 }
 
+/**
+ * A charge operation's ceiling on the invoice total, machine-readable (`x-total-ceiling`): the largest
+ * total as a money string, its currency, the rail and why; above it the answer is 422 on amount.
+ */
+export function totalCeilingOf(method: RailMethod): Json {
+  return { max_total: formatCents(RAIL_LIMIT_CENTS[method]), currency: 'BRL', rail: method, reason: RAIL_LIMIT_REASONS[method] };
+}
+
 /** The OpenAPI 3.1 document, generated from the route table and the zod schemas that validate requests. */
 export function buildOpenApiDocument(routes: readonly AnyRoute[], options: DocumentOptions = {}): Json {
   const schemas = new SchemaCollector();
@@ -545,6 +555,7 @@ export function buildOpenApiDocument(routes: readonly AnyRoute[], options: Docum
       ...requestBody(route, schemas, raw),
       responses: responses(route, schemas),
       ...(limits.length > 0 ? { 'x-rate-limits': limits } : {}),
+      ...(route.totalCeiling ? { 'x-total-ceiling': totalCeilingOf(route.totalCeiling) } : {}),
     };
     paths[route.path] = {
       ...(paths[route.path] ?? {}),

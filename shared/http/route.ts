@@ -1,4 +1,5 @@
 import type { ZodType } from 'zod';
+import type { RailMethod } from '../charges/limits';
 import type { Access, AuthKind, IdempotencyMode, RateLimitClass } from '../route-policy';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
@@ -38,6 +39,8 @@ export interface RouteDef<
    * function gets the APIPIX_* settings and may read the API Pix secret (mTLS certificate, client secret).
    */
   usesPixProvider?: boolean;
+  /** A charge creation: the rail whose ceiling bounds the invoice total (the OpenAPI document's `x-total-ceiling`). */
+  totalCeiling?: RailMethod;
   /** Run the implementation again when a drawn id clashes at commit (only where the implementation has no outside effect). */
   retryOnIdClash?: boolean;
   summary: string;

@@ -19,7 +19,7 @@ export const checkoutEntryFormSchema = z
     amount: z
       .string()
       .regex(/^\d{1,13}(\.\d{1,2})?$/)
-      .describe('Unit price, > 0, at most 2 decimals; amount × quantity at most 99999999.99'),
+      .describe('Unit price, > 0, at most 2 decimals; amount × quantity at most 9999999999.99'),
     email: z.email().max(255),
     first_name: singleLineText(100).min(1),
     last_name: singleLineText(100).min(1),

@@ -29,7 +29,7 @@ export function pixKeyMatches(key: string, type: KeyType): boolean {
 }
 
 /**
- * The most one withdrawal reserves (amount + fee), in cents: the boleto and card charge limit, R$ 99,999,999.99,
+ * The most one withdrawal reserves (amount + fee), in cents: the boleto charge limit, R$ 99,999,999.99,
  * so no single movement out is larger than the largest single card or boleto movement in.
  */
 export const WITHDRAW_LIMIT_CENTS = RAIL_LIMIT_CENTS.boleto;

@@ -6,7 +6,7 @@ import { brazilDate } from '../../shared/dates';
 import type { Item } from '../../shared/storage/dynamo';
 import { keys } from '../../shared/storage/keys';
 import { accountStore, bearer, call, newAccount, tokenFor } from '../support/api';
-import { common, createCharge, createCustomerWithAddress } from '../support/charges';
+import { cardBody, common, createCharge, createCustomerWithAddress } from '../support/charges';
 import { enterCheckout, entryForm, merchantCheckout } from '../support/checkout';
 import { availableBalance, eventsAbout, ledgerEntriesOf } from '../support/ledger';
 import { notification, notify } from '../support/provider';
@@ -196,5 +196,21 @@ describe('the withdrawal ceiling (issue 17, item 9)', () => {
     expect(reply.status, reply.text).toBe(200);
     expect((reply.json as { withdraw: { amount: string; fee: string } }).withdraw).toMatchObject({ amount: '99999998.49', fee: '1.50' });
     expect(Math.round((Number(before) - Number(await availableBalance(auth))) * 100)).toBe(9_999_999_999);
+  });
+});
+
+describe('card totals up to what the networks carry (issue 30, item 2)', () => {
+  it('charges a card for 999,999,999 × 1 (was 422) and × 10; past 9,999,999,999.99 it is 422 on amount', async () => {
+    const { auth } = await freshAccount();
+    const card = (overrides: Record<string, unknown>) => call('POST', '/api/creditcard/create', { headers: auth, body: { ...cardBody(), ...common(overrides) } });
+    const big = await card({ amount: 999_999_999, quantity: 1, tax: 0, discount: 0 });
+    expect(big.status, big.text).toBe(200);
+    expect((big.json as { invoice: { total: string; status: string } }).invoice).toMatchObject({ total: '999999999.00', status: 'PAID' });
+    const ten = await card({ amount: 999_999_999, quantity: 10, tax: 0, discount: 0 });
+    expect(ten.status, ten.text).toBe(200);
+    expect((ten.json as { invoice: { total: string } }).invoice.total).toBe('9999999990.00');
+    const over = await card({ amount: 999_999_999, quantity: 11, tax: 0, discount: 0 });
+    expect(over.status).toBe(422);
+    expect(over.json).toMatchObject({ error: { amount: [expect.stringContaining('9999999999.99')] } });
   });
 });

@@ -1,5 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
+import { RAIL_LIMIT_CENTS } from '../../shared/charges/limits';
+import { formatCents } from '../../shared/money';
+import type { totalCeilings } from './generated/openapi';
 import { GENERATED_TYPES_PATH, openApiTypesSource } from './openapi-types';
 
 describe('test/support/generated/openapi.d.ts (the typed client of the walk-through test)', () => {
@@ -21,4 +24,18 @@ describe('test/support/generated/openapi.d.ts (the typed client of the walk-thro
     const webhooks = text.slice(text.indexOf('export interface webhooks {'));
     for (const event of ["'invoice.paid'", "'pixout.canceled'", 'ping']) expect(webhooks).toContain(`\n  ${event}: {`);
   }, 60_000);
+
+  it("exposes each charge operation's ceiling on the total to the typed client (totalCeilings, from x-total-ceiling)", () => {
+    // Typed as the generated literals: the typecheck fails when the generated file says otherwise.
+    const ceilings: { [id in keyof totalCeilings]: totalCeilings[id]['max_total'] } = {
+      CreatePixCharge: '9999999999.99',
+      CreateBoletoCharge: '99999999.99',
+      CreateCardCharge: '9999999999.99',
+    };
+    expect(ceilings).toEqual({
+      CreatePixCharge: formatCents(RAIL_LIMIT_CENTS.pix),
+      CreateBoletoCharge: formatCents(RAIL_LIMIT_CENTS.boleto),
+      CreateCardCharge: formatCents(RAIL_LIMIT_CENTS.creditcard),
+    });
+  });
 });

@@ -22,5 +22,22 @@ export async function openApiTypesSource(): Promise<string> {
   const ast = await openapiTS(document, { alphabetize: false, exportType: false, rootTypes: false, silent: true, defaultNonNullable: false });
   // Formatted with the project's Prettier settings, so the checked-in file is what the formatter would write.
   const options = (await resolveConfig(GENERATED_TYPES_PATH)) ?? {};
-  return format(`${HEADER}\n${astToString(ast)}`, { ...options, parser: 'typescript' });
+  return format(`${HEADER}\n${astToString(ast)}\n${totalCeilingsSource(buildOpenApiDocument(routeList))}`, { ...options, parser: 'typescript' });
+}
+
+type Operation = { operationId?: string; 'x-total-ceiling'?: Record<string, string> };
+
+/**
+ * Each charge operation's `x-total-ceiling` (openapi-typescript leaves x- extensions out), as literal
+ * types the typed client can read: `totalCeilings['CreateCardCharge']['max_total']`.
+ */
+export function totalCeilingsSource(document: { paths?: unknown }): string {
+  const operations = Object.values((document.paths ?? {}) as Record<string, Record<string, Operation>>).flatMap((item) => Object.values(item));
+  const rows = operations
+    .filter((op) => op.operationId && op['x-total-ceiling'])
+    .map((op) => {
+      const fields = Object.entries(op['x-total-ceiling'] ?? {}).map(([name, value]) => `${name}: ${JSON.stringify(value)};`);
+      return `${op.operationId}: { ${fields.join(' ')} };`;
+    });
+  return `/** Each charge operation's ceiling on the invoice total (the document's x-total-ceiling). */\nexport interface totalCeilings {\n${rows.join('\n')}\n}\n`;
 }

@@ -67,6 +67,15 @@ describe('buildOpenApiDocument(routeList)', () => {
     for (const [name, property] of current) expect(property.deprecated, name).toBeUndefined();
   });
 
+  it('gives each charge creation its ceiling on the total, machine-readable (x-total-ceiling): card as Pix, 12 digits; boleto 10', () => {
+    const ceilingOf = (route: AnyRoute) => (operationOf(document, route) as Record<string, unknown>)['x-total-ceiling'];
+    expect(ceilingOf(routes.createPix)).toMatchObject({ max_total: '9999999999.99', currency: 'BRL', rail: 'pix' });
+    expect(ceilingOf(routes.createCard)).toMatchObject({ max_total: '9999999999.99', currency: 'BRL', rail: 'creditcard', reason: expect.stringContaining('ISO 8583') });
+    expect(ceilingOf(routes.createBoleto)).toMatchObject({ max_total: '99999999.99', currency: 'BRL', rail: 'boleto' });
+    const withCeiling = routeList.filter((route) => ceilingOf(route) !== undefined).map((route) => route.id);
+    expect(withCeiling.sort()).toEqual([routes.createBoleto.id, routes.createCard.id, routes.createPix.id].sort());
+  });
+
   it('carries the API version of the spec', () => {
     expect((document.info as Json).version).toBe('2026-10-14');
   });

@@ -231,7 +231,7 @@ export interface paths {
     put?: never;
     /**
      * Charge a card (authorized at once)
-     * @description Approved: 200 with the invoice PAID and the balance credited. Declined by the issuer: 400 and nothing is credited. Processor failure: 502 and nothing is charged. The total is at most 99999999.99. Total: total = amount × quantity × (1 + tax/100 − discount/100), computed in exact decimal arithmetic and rounded once, at the end, to cents, half up (a half cent goes up): amount 0.05 × quantity 1 with tax 10 gives 0.055, answered "0.06".
+     * @description Approved: 200 with the invoice PAID and the balance credited. Declined by the issuer: 400 and nothing is credited. Processor failure: 502 and nothing is charged. The total is at most 9999999999.99. Total: total = amount × quantity × (1 + tax/100 − discount/100), computed in exact decimal arithmetic and rounded once, at the end, to cents, half up (a half cent goes up): amount 0.05 × quantity 1 with tax 10 gives 0.055, answered "0.06".
      */
     post: operations['CreateCardCharge'];
     delete?: never;
@@ -1324,7 +1324,7 @@ export interface components {
       title: string;
       /** @description 1 to 100000 */
       quantity: string;
-      /** @description Unit price, > 0, at most 2 decimals; amount × quantity at most 99999999.99 */
+      /** @description Unit price, > 0, at most 2 decimals; amount × quantity at most 9999999999.99 */
       amount: string;
       /** Format: email */
       email: string;
@@ -8046,5 +8046,22 @@ export interface operations {
         content?: never;
       };
     };
+  };
+}
+
+/** Each charge operation's ceiling on the invoice total (the document's x-total-ceiling). */
+export interface totalCeilings {
+  CreatePixCharge: { max_total: '9999999999.99'; currency: 'BRL'; rail: 'pix'; reason: 'API Pix amounts carry at most 10 integer digits and 2 decimals' };
+  CreateBoletoCharge: {
+    max_total: '99999999.99';
+    currency: 'BRL';
+    rail: 'boleto';
+    reason: "The FEBRABAN barcode's amount field holds 10 digits (8 integer, 2 decimal)";
+  };
+  CreateCardCharge: {
+    max_total: '9999999999.99';
+    currency: 'BRL';
+    rail: 'creditcard';
+    reason: "The card networks' authorization amount field holds 12 digits in centavos (ISO 8583 field 4)";
   };
 }
