@@ -4,7 +4,7 @@ import type { Item } from '../storage/dynamo';
 import { keys } from '../storage/keys';
 import type { TxWrite } from '../storage/transact';
 import { type CheckoutPaymentType, openIndexAttributes, orderEventData, type UnknownCardAttempt } from './record';
-import { type OrderStatus, orderMove, PAYABLE_FROM } from './transitions';
+import { CHECKOUT_MOVES, type OrderStatus, orderMove, PAYABLE_FROM } from './transitions';
 
 /** The checkout was paid (or abandoned) by another request first: nothing of this one was written. */
 export class CheckoutSettledError extends ConflictError {
@@ -131,6 +131,22 @@ export function cardAttemptSettledWrites(table: string, checkout: Item): TxWrite
       { ':pending': 'PENDING', ':unknown': 'UNKNOWN', ':next': attempt + 1, ':attempt': attempt, ':pk': index.GSI2PK, ':sk': index.GSI2SK },
     ),
   ];
+}
+
+/**
+ * The checkout's Pix charge was canceled (provider notification) while the checkout is unpaid: when the
+ * checkout offers no card, nothing can pay it any more and it is ABANDONED in the invoice's own
+ * transaction (no order event: no order exists before a payment). A checkout that offers the card stays
+ * PENDING (the payer may still pay by card, until CHECKOUT_TTL); an UNKNOWN one waits for its card
+ * attempt's answer. Conditional on PENDING: a concurrent payment wins, and the notification is applied
+ * again against the paid checkout.
+ */
+export function pixClosedWrites(table: string, checkout: Item, invoiceReference: string, at: string): TxWrite[] {
+  if (checkout.status !== 'PENDING' || checkout.pixReference !== invoiceReference) return [];
+  const methods: unknown[] = Array.isArray(checkout.methods) ? checkout.methods : [];
+  if (methods.includes('card')) return [];
+  if (!CHECKOUT_MOVES.some((move) => move.from === 'PENDING' && move.to === 'ABANDONED' && move.trigger === 'no_rail_left')) return [];
+  return abandonWrites(table, checkout, at);
 }
 
 /** CHECKOUT_TTL passed with no payment: PENDING → ABANDONED (never an UNKNOWN one), out of the upkeep's index. */

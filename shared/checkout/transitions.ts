@@ -12,6 +12,8 @@ export type CheckoutTrigger =
   | 'payment_confirmed'
   /** CHECKOUT_TTL has passed since creation with no payment (the scheduled sweep). */
   | 'ttl_expired'
+  /** The checkout's Pix charge was canceled by the provider and the checkout offers no card: nothing can pay it any more. */
+  | 'no_rail_left'
   /** A payment attempt's answer from the provider was lost (timeout, 5xx): it may or may not have been charged. */
   | 'provider_answer_lost'
   /** The provider answered, when asked again, that the lost attempt was not charged (declined or never received). */
@@ -22,6 +24,8 @@ export type CheckoutMove = { from: CheckoutStatus; to: CheckoutStatus; trigger: 
 export const CHECKOUT_MOVES: readonly CheckoutMove[] = [
   { from: 'PENDING', to: 'PAID', trigger: 'payment_confirmed', order: 'order.paid' },
   { from: 'PENDING', to: 'ABANDONED', trigger: 'ttl_expired', order: null },
+  // No order event: an order exists once a checkout is paid (order.canceled follows a paid order only).
+  { from: 'PENDING', to: 'ABANDONED', trigger: 'no_rail_left', order: null },
   { from: 'PENDING', to: 'UNKNOWN', trigger: 'provider_answer_lost', order: null },
   { from: 'UNKNOWN', to: 'PAID', trigger: 'payment_confirmed', order: 'order.paid' },
   { from: 'UNKNOWN', to: 'PENDING', trigger: 'provider_confirms_not_charged', order: null },

@@ -1,5 +1,5 @@
 import { checkoutByReference } from '../checkout/lookup';
-import { CheckoutChangedError, checkoutPaidWrites, isPayable, orderMoveWrites } from '../checkout/settle';
+import { CheckoutChangedError, checkoutPaidWrites, isPayable, orderMoveWrites, pixClosedWrites } from '../checkout/settle';
 import { newEvent, outboxWrite } from '../events/outbox';
 import { paymentCredit, paymentReversal } from '../ledger/movements';
 import { logger } from '../logger';
@@ -63,7 +63,8 @@ const CHECKOUT_RACE_ATTEMPTS = 3;
  * checkout: paying it pays the checkout and records its order (order.paid), unless the checkout was
  * already paid by another payment (the invoice is then paid on its own: the money did arrive, and the
  * merchant refunds it); canceling or refunding the invoice behind an order moves the order
- * (order.canceled, order.refunded).
+ * (order.canceled, order.refunded); canceling the Pix charge of an unpaid checkout that offers no card
+ * abandons the checkout (no order event).
  */
 async function checkoutWrites(runtime: Runtime, invoice: Item, move: InvoiceMove, at: string, now: Date): Promise<TxWrite[]> {
   if (typeof invoice.checkoutReference !== 'string') return [];
@@ -78,6 +79,10 @@ async function checkoutWrites(runtime: Runtime, invoice: Item, move: InvoiceMove
     }
     logger.warn('checkout already paid: this invoice was paid on its own (a refund is due)', { reference: invoiceReference, checkout: checkout.reference });
     return [];
+  }
+  if (move.to === 'CANCELED') {
+    const closed = pixClosedWrites(table, checkout, invoiceReference, at);
+    if (closed.length > 0) return closed;
   }
   if (move.to === 'CANCELED' || move.to === 'REFUNDED') return orderMoveWrites(table, checkout, invoiceReference, move.to, at, now);
   return [];

@@ -43,9 +43,16 @@ describe('checkoutMove', () => {
     expect(checkoutMove('ABANDONED', 'PAID')?.trigger).toBe('payment_confirmed');
   });
 
-  it('lists each (from, to) pair once', () => {
-    const pairs = CHECKOUT_MOVES.map((move) => `${move.from}>${move.to}`);
-    expect(new Set(pairs).size).toBe(pairs.length);
+  it('lists each (from, to, trigger) once, and the moves of one (from, to) pair write the same order event', () => {
+    const moves = CHECKOUT_MOVES.map((move) => `${move.from}>${move.to}>${move.trigger}`);
+    expect(new Set(moves).size).toBe(moves.length);
+    for (const move of CHECKOUT_MOVES) expect(checkoutMove(move.from, move.to)?.order, `${move.from}>${move.to}`).toBe(move.order);
+  });
+
+  it('abandons a PENDING checkout at its TTL or when its Pix was canceled and it offers no card, never with an order event', () => {
+    const abandons = CHECKOUT_MOVES.filter((move) => move.to === 'ABANDONED');
+    expect(abandons.map((move) => `${move.from}:${move.trigger}`).sort()).toEqual(['PENDING:no_rail_left', 'PENDING:ttl_expired']);
+    for (const move of abandons) expect(move.order).toBeNull();
   });
 });
 
