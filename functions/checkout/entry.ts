@@ -1,3 +1,4 @@
+import { callbackAllowed, callbackOriginsOf } from '../../shared/accounts/callback-origins';
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { checkoutSigningOf, checkoutSigningSecret } from '../../shared/accounts/checkout-signing';
 import { PUBLIC_KEY_SHAPE } from '../../shared/auth/basic';
@@ -97,6 +98,9 @@ export const handler = httpHandler(
     if (methods.length === 0) throw new BadRequestError('Esta loja não tem Pix nem cartão habilitados para o checkout.', 'method_not_enabled');
     const serviceKeys = await runtime.serviceKeys();
     assertSignature(account, parsed.fields as Record<string, string>, serviceKeys.checkoutSigning);
+    if (!callbackAllowed(form.callback_url, callbackOriginsOf(account))) {
+      throw new ValidationError({ callback_url: ['Este endereço de retorno não está entre os autorizados pela loja'] });
+    }
     const accountId = String(account.accountId);
     const existing = await checkoutByTxRef(runtime, accountId, form.tx_ref);
     if (existing) {

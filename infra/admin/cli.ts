@@ -5,6 +5,7 @@
  * printed only where the command issues them.
  */
 import { parseArgs } from 'node:util';
+import { parseCallbackOrigins } from '../../shared/accounts/callback-origins';
 import { checkoutSigningSecret } from '../../shared/accounts/checkout-signing';
 import { parseMethods } from '../../shared/accounts/methods';
 import {
@@ -12,6 +13,7 @@ import {
   creditAccount,
   rotateKeys,
   setAccountDisabled,
+  setCallbackOrigins,
   setCheckoutSigning,
   setMethods,
   showAccount,
@@ -37,7 +39,7 @@ class Printed {
 }
 
 const USAGE =
-  'usage: npm run admin -- account create|rotate-keys|set-methods|credit|show|checkout-signing|disable|enable|reconcile [--name N] [--account ID | --all] [--methods pix,boleto,card] [--withdraw-fee 0.00] [--amount 100.00] [--require on|off] [--rotate] | provider pix-paid|boleto-paid|cancel|refund|withdraw … | provider reconcile --txid T | provider register-webhook | stream redrive | dlq list | dlq inspect|redrive --queue payouts|webhooks|stream-failures [--max N] | webhook redeliver --event evt_… | webhook deliveries --account ID [--status pending|succeeded|failed] [--stack NAME | --table NAME] (README: Operator CLI)';
+  'usage: npm run admin -- account create|rotate-keys|set-methods|credit|show|checkout-signing|callback-origins|disable|enable|reconcile [--name N] [--account ID | --all] [--methods pix,boleto,card] [--withdraw-fee 0.00] [--amount 100.00] [--require on|off] [--rotate] [--origins https://shop.example,… | none] | provider pix-paid|boleto-paid|cancel|refund|withdraw … | provider reconcile --txid T | provider register-webhook | stream redrive | dlq list | dlq inspect|redrive --queue payouts|webhooks|stream-failures [--max N] | webhook redeliver --event evt_… | webhook deliveries --account ID [--status pending|succeeded|failed] [--stack NAME | --table NAME] (README: Operator CLI)';
 
 const CHECKOUT_SECRET_NOTICE =
   'Shown once: the service does not store this secret and cannot show it again. Keep it on your server only (never in a page) and sign each checkout form with it (signature = hex HMAC-SHA256 of the canonical form); --rotate issues a new one and the previous one stops working at once.';
@@ -56,6 +58,7 @@ const { positionals, values } = (() => {
         reference: { type: 'string' },
         outcome: { type: 'string' },
         require: { type: 'string' },
+        origins: { type: 'string' },
         rotate: { type: 'boolean' },
         all: { type: 'boolean' },
         queue: { type: 'string' },
@@ -74,7 +77,7 @@ const { positionals, values } = (() => {
   }
 })();
 
-function required(name: 'name' | 'methods' | 'account' | 'amount' | 'txid' | 'reference' | 'outcome' | 'require' | 'queue' | 'event'): string {
+function required(name: 'name' | 'methods' | 'account' | 'amount' | 'txid' | 'reference' | 'outcome' | 'require' | 'origins' | 'queue' | 'event'): string {
   const value = values[name];
   if (value === undefined || value.trim() === '') throw new UsageError(`--${name} is required`);
   return value.trim();
@@ -238,6 +241,13 @@ async function run(): Promise<unknown> {
         secret: checkoutSigningSecret(keys.checkoutSigning, accountId, change.version),
         secret_notice: CHECKOUT_SECRET_NOTICE,
       };
+    }
+    case 'callback-origins': {
+      const accountId = required('account');
+      const parsed = parseCallbackOrigins(required('origins'), target.where === 'local');
+      if (!parsed.ok) throw new UsageError(`--origins: ${JSON.stringify(parsed.refused)} is not an https origin in canonical form (https://host[:port], no path), or the list is empty or over 20; "none" lifts the restriction`);
+      await setCallbackOrigins(store, accountId, parsed.origins);
+      return { account_id: accountId, callback_origins: parsed.origins };
     }
     case 'reconcile':
       return reconcile(target);

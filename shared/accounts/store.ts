@@ -8,6 +8,7 @@ import { formatCents } from '../money';
 import { type Db, isConditionalCheckFailed, itemFromConditionFailure } from '../storage/dynamo';
 import { keys } from '../storage/keys';
 import { commitWrites } from '../storage/transact';
+import { callbackOriginsOf } from './callback-origins';
 import { checkoutSigningOf } from './checkout-signing';
 import type { PaymentMethod } from './methods';
 
@@ -173,6 +174,24 @@ export async function setCheckoutSigning(
   return { required: change.require, version, issued: issue };
 }
 
+/** Sets the callback origins the account's hosted checkouts may return to (an empty list: any https callback). */
+export async function setCallbackOrigins(store: AccountStore, accountId: string, origins: readonly string[]): Promise<void> {
+  try {
+    await store.db.send(
+      new UpdateCommand({
+        TableName: store.table,
+        Key: keys.account(accountId),
+        UpdateExpression: origins.length > 0 ? 'SET callbackOrigins = :o' : 'REMOVE callbackOrigins',
+        ConditionExpression: 'attribute_exists(PK)',
+        ...(origins.length > 0 ? { ExpressionAttributeValues: { ':o': [...origins] } } : {}),
+      }),
+    );
+  } catch (err) {
+    if (isConditionalCheckFailed(err)) throw new AccountNotFoundError(accountId);
+    throw err;
+  }
+}
+
 /** Disables (or enables again) an account: a disabled account's checkout forms are refused. */
 export async function setAccountDisabled(store: AccountStore, accountId: string, disabled: boolean): Promise<void> {
   try {
@@ -218,6 +237,7 @@ export async function showAccount(store: AccountStore, accountId: string) {
     disabled: account.disabled === true,
     checkout_signing_required: signing.required,
     checkout_signing_version: signing.version,
+    callback_origins: callbackOriginsOf(account),
     created_at: account.createdAt,
   };
 }

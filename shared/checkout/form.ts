@@ -73,8 +73,25 @@ const text = () => z.string({ error: (issue) => (issue.input === undefined ? REQ
 /** A free-text field: NFC, trimmed, one line, no control or bidi-override characters, not only invisible ones (shared/schemas/text.ts). */
 const line = (max: number) => singleLineText(max, { base: text(), messages: { ...PT_BR_TEXT_MESSAGES, tooLong: maxChars } });
 
+/**
+ * The callback URL in its canonical form (WHATWG URL serialization), or undefined when `value` is not
+ * already in it: a parser would read something else than a person or another parser sees (a backslash
+ * for a slash, a userinfo `@`, a control or whitespace character dropped, a host in Unicode shown to a
+ * person and in punycode to the browser). Only an empty path's missing slash is let through.
+ */
+export function canonicalCallbackUrl(value: string): string | undefined {
+  if (!URL.canParse(value)) return undefined;
+  const href = new URL(value).href;
+  return href === value || href === `${value}/` ? href : undefined;
+}
+
+/** The callback URL's message: which form to send (the canonical one, when the value parses). */
+function callbackRule(allowLocal: boolean): string {
+  return allowLocal ? 'Deve ser uma URL https (ou http://localhost, http://127.0.0.1)' : 'Deve ser uma URL https';
+}
+
 function callbackUrl(allowLocal: boolean) {
-  const rule = allowLocal ? 'Deve ser uma URL https (ou http://localhost, http://127.0.0.1)' : 'Deve ser uma URL https';
+  const rule = callbackRule(allowLocal);
   return text()
     .max(2048, maxChars(2048))
     .refine((value) => {
@@ -83,7 +100,16 @@ function callbackUrl(allowLocal: boolean) {
       if (url.username !== '' || url.password !== '' || url.hostname === '') return false;
       if (url.protocol === 'https:') return true;
       return allowLocal && url.protocol === 'http:' && (url.hostname === 'localhost' || url.hostname === '127.0.0.1');
-    }, rule);
+    }, rule)
+    .superRefine((value, ctx) => {
+      if (!URL.canParse(value) || canonicalCallbackUrl(value) !== undefined) return;
+      ctx.addIssue({
+        code: 'custom',
+        message: `Deve estar na forma canônica, sem barras invertidas, espaços, caracteres de controle nem usuário (por exemplo ${JSON.stringify(new URL(value).href)})`,
+      });
+    })
+    // Stored and redirected to as the canonical serialization (an empty path gets its slash).
+    .transform((value) => canonicalCallbackUrl(value) ?? value);
 }
 
 const amount = text()

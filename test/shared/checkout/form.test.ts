@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { CHECKOUT_MAX_TOTAL_CENTS, type CheckoutFormParse, parseCheckoutForm } from '../../../shared/checkout/form';
+import { canonicalCallbackUrl, CHECKOUT_MAX_TOTAL_CENTS, type CheckoutFormParse, parseCheckoutForm } from '../../../shared/checkout/form';
 import { signForm, verifyFormSignature } from '../../../shared/checkout/signature';
 
 const valid: Record<string, string> = {
@@ -108,6 +108,29 @@ describe('parseCheckoutForm', () => {
     ['callback_url', `https://shop.example/${'a'.repeat(2048)}`, 'Deve ter no máximo 2048 caracteres'],
   ])('refuses %s = %j on that field alone, in pt-BR', (field, value, message) => {
     expect(errorsOf(parseCheckoutForm(body({ ...valid, [field]: value }), remote))).toEqual({ [field]: [message] });
+  });
+
+  it.each([
+    ['a backslash read as a slash (the host is evil.example)', 'https://evil.example\\@shop.example/x'],
+    ['backslashes for slashes', 'https:\\\\evil.example\\x'],
+    ['a Cyrillic look-alike host (punycode to the browser)', 'https://shop.\u0435xample/paid'],
+    ['CR LF inside', 'https://shop.example/pa\r\nid'],
+    ['a TAB inside', 'https://shop.example/pa\tid'],
+    ['a leading space', ' https://shop.example/paid'],
+    ['an upper-case host', 'https://SHOP.example/paid'],
+    ['a default port spelled out', 'https://shop.example:443/paid'],
+  ])('refuses a callback_url not in canonical form: %s', (_label, url) => {
+    const errors = errorsOf(parseCheckoutForm(body({ ...valid, callback_url: url }), remote));
+    expect(Object.keys(errors)).toEqual(['callback_url']);
+    expect(errors.callback_url?.join(' ')).toMatch(/forma canônica|URL https/);
+  });
+
+  it('keeps a canonical callback_url as sent, and gives an empty path its slash', () => {
+    const kept = parseCheckoutForm(body({ ...valid, callback_url: 'https://shop.example/paid?x=1' }), remote);
+    expect(kept.ok && kept.value.callback_url).toBe('https://shop.example/paid?x=1');
+    const slashed = parseCheckoutForm(body({ ...valid, callback_url: 'https://shop.example' }), remote);
+    expect(slashed.ok && slashed.value.callback_url).toBe('https://shop.example/');
+    expect(canonicalCallbackUrl('https://xn--shop-xyz.example/')).toBe('https://xn--shop-xyz.example/');
   });
 
   it('says in pt-BR which local URLs the local stack also takes', () => {
