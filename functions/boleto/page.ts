@@ -1,4 +1,4 @@
-import { renderBoletoHtml } from '../../shared/boleto/page';
+import { boletoPageHeaders, renderBoletoHtml } from '../../shared/boleto/page';
 import { NotFoundError } from '../../shared/errors';
 import { httpHandler } from '../../shared/http/pipeline';
 import { invoiceByReference } from '../../shared/invoices/lookup';
@@ -34,5 +34,5 @@ export const handler = httpHandler(routes.boletoPage, async ({ params, runtime }
         ? String((item.boleto as { instructions: string }).instructions)
         : undefined,
   });
-  return { status: 200, body: html, contentType: 'text/html; charset=utf-8' };
+  return { status: 200, body: html, contentType: 'text/html; charset=utf-8', headers: boletoPageHeaders() };
 });

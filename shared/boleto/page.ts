@@ -1,3 +1,4 @@
+import { checkoutSecurityHeaders, cspHash } from '../checkout/render';
 import { parseAmountToCents } from '../money';
 import { barcodeFromDigitable, formatDigitableLine } from './barcode';
 import { itfSvg } from './itf-svg';
@@ -99,4 +100,16 @@ export function renderBoletoHtml(page: BoletoPage): string {
   </body>
 </html>
 `;
+}
+
+const STYLE_HASH = cspHash(STYLE);
+
+/**
+ * The boleto page's headers, the checkout page's (issue 31): a Content-Security-Policy with no script
+ * at all and its one style by hash, no framing (`frame-ancestors 'none'`, `X-Frame-Options: DENY`: the
+ * payer's masked document and the amount cannot be shown inside another site), no referrer (the URL
+ * is the link's secret), never cached, no sniffing.
+ */
+export function boletoPageHeaders(): Record<string, string> {
+  return checkoutSecurityHeaders([], { styleHashes: [STYLE_HASH] });
 }

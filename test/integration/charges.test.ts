@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { keys } from '../../shared/storage/keys';
@@ -124,6 +125,18 @@ describe('POST /api/boleto/create', () => {
     expect(page.text).toContain('1.234,56');
     expect(page.text).toContain('<svg');
     expect(page.text.replace(/\D/g, '')).toContain(digitable);
+    // The checkout page's headers (issue 31): no script at all, its one style by hash, no framing, no referrer.
+    const csp = String(page.headers['content-security-policy']);
+    expect(csp).toContain("default-src 'none'");
+    expect(csp).toContain("script-src 'none'");
+    expect(csp).toContain("frame-ancestors 'none'");
+    expect(csp).toMatch(/style-src 'sha256-[A-Za-z0-9+/]{43}='/);
+    expect(csp).not.toContain('unsafe-inline');
+    expect(page.headers['x-frame-options']).toBe('DENY');
+    expect(page.headers['referrer-policy']).toBe('no-referrer');
+    expect(page.headers['x-content-type-options']).toBe('nosniff');
+    const style = /<style>([\s\S]*?)<\/style>/.exec(page.text)?.[1] ?? '';
+    expect(csp).toContain(`'sha256-${createHash('sha256').update(style, 'utf8').digest('base64')}'`);
     const forged = new URL(String(invoice.boleto)).pathname.replace(/\/[^/]+$/, '/AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA');
     expect((await call('GET', forged)).status).toBe(404);
   });
