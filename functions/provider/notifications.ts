@@ -49,7 +49,10 @@ export const handler = httpHandler(routes.providerNotification, async ({ params,
   try {
     notification = provider.parseNotification(raw, event.headers ?? {}, credential, now);
   } catch (err) {
-    if (err instanceof NotificationRejected) throw new DomainError(err.reason === 'invalid_signature' ? 'unauthorized' : 'invalid', err.message, err.reason);
+    if (err instanceof NotificationRejected) {
+      if (err.detail) logger.warn('provider notification refused', { provider: provider.name, reason: err.reason, detail: err.detail });
+      throw new DomainError(err.reason === 'invalid_signature' ? 'unauthorized' : 'invalid', err.message, err.reason);
+    }
     throw err;
   }
   const { kind } = notification;

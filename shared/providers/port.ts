@@ -75,11 +75,19 @@ export class NotificationRejected extends Error {
   constructor(
     readonly reason: 'invalid_signature' | 'invalid_notification',
     message: string,
+    /** Why a signature was refused (malformed, stale, mismatch…): for the log only, never the answer. */
+    readonly detail?: string,
   ) {
     super(message);
     this.name = 'NotificationRejected';
   }
 }
+
+/**
+ * The one answer to every refused signature (issue 31): whether the header was malformed, stale or
+ * did not match is logged, not told, so a forger learns nothing from the answer.
+ */
+export const INVALID_SIGNATURE_MESSAGE = 'Invalid notification signature';
 
 /** A payment of a Pix charge as its PSP holds it (API Pix `pix[]`), refunds included. */
 export type PixPayment = {

@@ -4,7 +4,7 @@ import { randomString, sortableNumericId } from '../ids';
 import { buildDynamicBrCode } from '../pix/brcode';
 import { checkSignatureHeader } from '../signatures/hmac-header';
 import { simulatedNotificationSchema } from './simulated-notification';
-import { type CardAuthorization, NotificationRejected, type PaymentProvider, type PixCharge, ProviderError, type RegisteredBoleto } from './port';
+import { type CardAuthorization, INVALID_SIGNATURE_MESSAGE, NotificationRejected, type PaymentProvider, type PixCharge, ProviderError, type RegisteredBoleto } from './port';
 
 /**
  * Test cards of the simulated provider (docs/decisions.md). Any other valid card is approved.
@@ -116,7 +116,7 @@ export function simulatedProvider(options: { locationBase: string; merchantCity?
     },
     parseNotification(rawBody, headers, credential, now) {
       const check = checkSignatureHeader(rawBody, headers[SIMULATED_SIGNATURE_HEADER], credential, Math.floor(now.getTime() / 1000));
-      if (!check.valid) throw new NotificationRejected('invalid_signature', `Invalid notification signature (${check.reason})`);
+      if (!check.valid) throw new NotificationRejected('invalid_signature', INVALID_SIGNATURE_MESSAGE, check.reason);
       let json: unknown;
       try {
         json = JSON.parse(rawBody);

@@ -2,7 +2,9 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { admin, bearer, call, newAccount, tokenFor } from '../support/api';
 import { availableBalance, eventsAbout } from '../support/ledger';
 import { cardBody, common, createCharge, createCustomerWithAddress } from '../support/charges';
-import { notification, notify } from '../support/provider';
+import { notification, notify, providerSecret } from '../support/provider';
+import { SIMULATED_SIGNATURE_HEADER } from '../../shared/providers/simulated';
+import { signatureHeader } from '../../shared/signatures/hmac-header';
 
 let auth: Record<string, string>;
 let accountId: string;
@@ -99,6 +101,26 @@ describe('provider notifications: the payment confirmation', () => {
     expect((await call('POST', '/provider/other/notifications', { body: {} })).status).toBe(404);
     expect((await invoice(String(pix.invoice.reference))).status).toBe('PENDING');
     expect(await availableBalance(auth)).toBe(before);
+  });
+
+  it('answers every refused signature alike (missing, malformed, stale, wrong): the reason is logged, never told', async () => {
+    const pix = await createCharge('pix', auth, common());
+    const body = JSON.stringify(notification('pix-paid', { txid: String(pix.invoice.txid) }));
+    const secret = await providerSecret();
+    const now = Math.floor(Date.now() / 1000);
+    const send = (header: string | undefined) =>
+      call('POST', '/provider/simulated/notifications', { headers: { 'content-type': 'application/json', ...(header === undefined ? {} : { [SIMULATED_SIGNATURE_HEADER]: header }) }, body });
+    const replies = [
+      await send(undefined),
+      await send('t=abc,v1=zz'),
+      await send(signatureHeader(body, secret, now - 3600)),
+      await send(signatureHeader(body, 'not-the-provider-secret-not-the-provider', now)),
+    ];
+    for (const reply of replies) {
+      expect(reply.status).toBe(401);
+      expect(reply.json).toEqual({ error: 'Invalid notification signature', code: 'invalid_signature' });
+    }
+    expect((await invoice(String(pix.invoice.reference))).status).toBe('PENDING');
   });
 
   it('the operator CLI sends real notifications through the inbound route', async () => {
