@@ -65,10 +65,21 @@ async function admitBearer(route: GateRoute, input: GateInput, rt: Runtime, now:
  * Counts, per client IP, a call the route's own implementation refused for its credentials (a
  * 'failures' route: the provider's bad signatures): past the limit the answer is 429 instead.
  */
-export async function countRefusedCredentials(route: GateRoute, sourceIp: string, rt: Runtime, budget: RetryBudget = retryBudget()): Promise<void> {
+export async function countRefusedCredentials(route: GateRoute, sourceIp: string, rt: Runtime, budget: RetryBudget = retryBudget()): Promise<QuotaState | undefined> {
   // A Bearer route's failed tokens are counted by admit() itself.
   const limitClass = route.auth === 'bearer' ? undefined : failedCredentialsClass(route);
-  if (limitClass) await countIp(rt, limitClass, sourceIp, rt.clock.now(), budget);
+  return limitClass ? countIp(rt, limitClass, sourceIp, rt.clock.now(), budget) : undefined;
+}
+
+/** A call refused for its credentials after it was counted: the refusal, with the quota left of the limit it was counted against. */
+export class CountedRefusal extends Error {
+  constructor(
+    readonly refusal: unknown,
+    readonly quota: QuotaState,
+  ) {
+    super('counted refusal');
+    this.name = 'CountedRefusal';
+  }
 }
 
 /**
@@ -89,7 +100,8 @@ export async function admit(route: GateRoute, input: GateInput, rt: Runtime, bud
   try {
     return await admitBearer(route, input, rt, now, budget);
   } catch (err) {
-    if (err instanceof UnauthorizedError && countsFailedAuth(route)) await countIp(rt, 'unauthenticated', input.sourceIp, now, budget);
+    // Counted: the refusal carries the quota left (its answer has the RateLimit-* headers too).
+    if (err instanceof UnauthorizedError && countsFailedAuth(route)) throw new CountedRefusal(err, await countIp(rt, 'unauthenticated', input.sourceIp, now, budget));
     throw err;
   }
 }

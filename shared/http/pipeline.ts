@@ -56,8 +56,10 @@ async function refusalsCounted<T>(state: RouteState, run: () => Promise<T>): Pro
   try {
     return await run();
   } catch (err) {
-    if (err instanceof DomainError && err.kind === 'unauthorized')
-      await countRefusedCredentials(state.route, state.clientIp ?? 'unknown', state.runtime, state.budget);
+    if (err instanceof DomainError && err.kind === 'unauthorized') {
+      // Counted: the refusal answers with the quota left (RateLimit-* headers).
+      state.quota = (await countRefusedCredentials(state.route, state.clientIp ?? 'unknown', state.runtime, state.budget)) ?? state.quota;
+    }
     throw err;
   }
 }

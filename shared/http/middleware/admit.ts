@@ -1,4 +1,4 @@
-import { admit } from '../../auth/gate';
+import { admit, CountedRefusal } from '../../auth/gate';
 import { edgeClientAddress } from '../edge-origin';
 import { type PipelineMiddleware, header } from '../state';
 
@@ -21,9 +21,16 @@ export function admitCaller(): PipelineMiddleware {
       const address = edgeClientAddress(request.event.headers ?? {}, request.event.requestContext?.http?.sourceIp, await state.runtime.edgeSecret());
       const sourceIp = clientIp(address);
       state.clientIp = sourceIp;
-      const admission = await admit(state.route, { authorization: header(request, 'authorization'), sourceIp }, state.runtime, state.budget);
-      state.caller = admission.caller;
-      state.quota = admission.quota;
+      try {
+        const admission = await admit(state.route, { authorization: header(request, 'authorization'), sourceIp }, state.runtime, state.budget);
+        state.caller = admission.caller;
+        state.quota = admission.quota;
+      } catch (err) {
+        if (!(err instanceof CountedRefusal)) throw err;
+        // A refused call that was counted answers with its quota (RateLimit-* headers), as every counted call does.
+        state.quota = err.quota;
+        throw err.refusal;
+      }
     },
   };
 }
