@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { last4 } from '../../shared/cards/card';
 import { type CheckoutCard, parseCardForm } from '../../shared/checkout/card-form';
-import { checkoutErrorPage, formBody, seeOther } from '../../shared/http/checkout/browser';
+import { checkoutErrorPage, formBody, isFormPost, seeOther } from '../../shared/http/checkout/browser';
 import { checkoutOfLink } from '../../shared/http/checkout/link';
 import { CHECKOUT_MAX_INSTALLMENTS, openCheckoutPage } from '../../shared/http/checkout/page-answer';
 import { cardLeaseMs, checkoutCardPayment, checkoutCardProviderKey, voidCheckoutCardUnlessRecorded } from '../../shared/checkout/payments';
@@ -72,6 +72,10 @@ export const handler = httpHandler(
     if (checkout.status === 'PAID') return seeOther(callbackRedirect(checkout));
     if (checkout.status === 'ABANDONED') throw new DomainError('gone', 'Este pagamento expirou. Volte à loja para começar de novo.', 'checkout_abandoned');
     const reference = String(checkout.reference);
+    // The page's form only (issue 31): a JSON, multipart or text/plain post is no card form of ours.
+    if (!isFormPost(event.headers?.['content-type'])) {
+      throw new BadRequestError('Envie o formulário da página de pagamento (application/x-www-form-urlencoded).', 'unsupported_content_type');
+    }
     const fields = new URLSearchParams(formBody(event));
     const { boletoLinks } = await runtime.serviceKeys();
     if (

@@ -137,12 +137,24 @@ export function checkoutPagePath(reference: string, key: Buffer): string {
   return `/checkout/${reference}/${checkoutPageToken(reference, key)}`;
 }
 
-/** The CSRF cookie's name and a fresh value (the page sets it; the card form's token is bound to it). */
+/**
+ * The CSRF cookie's name and value. The value is the server's, signed (issue 31): a random nonce and
+ * its link token for this checkout, `<32 characters>.<32 characters>`; a value the browser brings that
+ * this server did not issue for this checkout is replaced, never adopted.
+ */
 export const CSRF_COOKIE = 'chk_csrf';
-export const CSRF_COOKIE_SHAPE = /^[A-Za-z0-9_-]{32}$/;
+export const CSRF_COOKIE_SHAPE = /^[A-Za-z0-9_-]{32}\.[A-Za-z0-9_-]{32}$/;
 
-export function newCsrfCookieValue(): string {
-  return randomBytes(24).toString('base64url');
+export function newCsrfCookieValue(reference: string, key: Buffer): string {
+  const nonce = randomBytes(24).toString('base64url');
+  return `${nonce}.${linkToken(key, `checkout-csrf-cookie:${reference}:${nonce}`)}`;
+}
+
+/** Whether a cookie value was issued by this server for this checkout. */
+export function csrfCookieIsOurs(reference: string, value: string | undefined, key: Buffer): value is string {
+  if (value === undefined || !CSRF_COOKIE_SHAPE.test(value)) return false;
+  const [nonce = '', mac = ''] = value.split('.');
+  return linkTokenMatches(key, `checkout-csrf-cookie:${reference}:${nonce}`, mac);
 }
 
 /** The card form's hidden token: bound to the checkout and to the browser's cookie (double submit, signed). */
@@ -151,7 +163,7 @@ export function csrfToken(reference: string, cookieValue: string, key: Buffer): 
 }
 
 export function csrfTokenMatches(reference: string, cookieValue: string | undefined, token: string | undefined, key: Buffer): boolean {
-  if (cookieValue === undefined || token === undefined || !CSRF_COOKIE_SHAPE.test(cookieValue)) return false;
+  if (token === undefined || !csrfCookieIsOurs(reference, cookieValue, key)) return false;
   return linkTokenMatches(key, `checkout-csrf:${reference}:${cookieValue}`, token);
 }
 

@@ -10,7 +10,7 @@ import {
   checkoutPagePath,
   cookieValue,
   CSRF_COOKIE,
-  CSRF_COOKIE_SHAPE,
+  csrfCookieIsOurs,
   csrfSetCookie,
   csrfToken,
   newCsrfCookieValue,
@@ -73,7 +73,7 @@ export async function openCheckoutPage(
   const reference = String(checkout.reference);
   const { boletoLinks } = await runtime.serviceKeys();
   const given = cookieValue(requestCookies, CSRF_COOKIE);
-  const cookie = given !== undefined && CSRF_COOKIE_SHAPE.test(given) ? given : newCsrfCookieValue();
+  const cookie = csrfCookieIsOurs(reference, given, boletoLinks) ? given : newCsrfCookieValue(reference, boletoLinks);
   const path = checkoutPagePath(reference, boletoLinks);
   const methods = Array.isArray(checkout.methods) ? checkout.methods : [];
   const view: CheckoutPageView = {

@@ -64,7 +64,7 @@ export const checkoutRoutes = {
     request: { params: checkoutPageParamsSchema, form: checkoutCardFormSchema },
     responses: {
       303: { description: 'Paid: to callback_url', contentType: HTML },
-      400: { description: 'Declined, or the card is no longer enabled for the account', contentType: HTML },
+      400: { description: 'Declined, the card is no longer enabled for the account, or the post is not the page’s form (application/x-www-form-urlencoded)', contentType: HTML },
       403: { description: 'The form’s token does not match the page’s cookie (reload the page)', contentType: HTML },
       404: { description: 'Unknown checkout or wrong link', contentType: HTML },
       409: { description: 'Already paid', contentType: HTML },

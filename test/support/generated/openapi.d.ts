@@ -6981,7 +6981,7 @@ export interface operations {
           'text/html; charset=utf-8': string;
         };
       };
-      /** @description Declined, or the card is no longer enabled for the account */
+      /** @description Declined, the card is no longer enabled for the account, or the post is not the page’s form (application/x-www-form-urlencoded) */
       400: {
         headers: {
           /** @description The most calls of this counter in any 60 s window */
