@@ -3,10 +3,10 @@ import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { checkoutSigningOf, checkoutSigningSecret } from '../../shared/accounts/checkout-signing';
 import { PUBLIC_KEY_SHAPE } from '../../shared/auth/basic';
 import { type CheckoutForm, parseCheckoutForm } from '../../shared/checkout/form';
-import { checkoutByTxRef } from '../../shared/checkout/lookup';
+import { checkoutOfReservation } from '../../shared/checkout/lookup';
 import { checkoutErrorPage, formBody, seeOther } from '../../shared/http/checkout/browser';
 import { checkoutPixInvoice } from '../../shared/checkout/payments';
-import { type CheckoutMethod, checkoutItem, checkoutPagePath, checkoutTxRefItem, newCheckoutReference, type NewCheckout } from '../../shared/checkout/record';
+import { type CheckoutMethod, checkoutItem, checkoutPagePath, checkoutTxRefItem, newCheckoutReference, type NewCheckout, saleKey } from '../../shared/checkout/record';
 import { verifyFormSignature } from '../../shared/checkout/signature';
 import { BadRequestError, ConflictError, DomainError, IdClashError, ValidationError } from '../../shared/errors';
 import { httpHandler } from '../../shared/http/pipeline';
@@ -70,9 +70,9 @@ const SAME_SALE: ReadonlyArray<[keyof CheckoutForm, string]> = [
 ];
 
 /**
- * The same tx_ref again leads to the same checkout only when the form repeats it (a payer going back,
- * a double submit); any other amount, payer or product → 409. Knowing a merchant's public key and a
- * guessable tx_ref is then not enough to open someone else's checkout page (it shows the payer's name).
+ * Signed forms: the same tx_ref again leads to the same checkout only when the form repeats it (a payer
+ * going back, a double submit); any other amount, payer or product → 409 (only the merchant can sign, so
+ * the 409 tells nobody else anything). Unsigned forms never meet this: each sale has its own checkout.
  */
 function assertSameSale(existing: Item, form: CheckoutForm): void {
   if (SAME_SALE.some(([field, attribute]) => (existing[attribute] ?? undefined) !== (form[field] ?? undefined))) {
@@ -84,7 +84,9 @@ function assertSameSale(existing: Item, form: CheckoutForm): void {
  * POST /ext_transfer: the hosted checkout's entry form. Validates every field (422 page listing them),
  * finds the merchant by public key (404), refuses a disabled account, an account with neither Pix nor
  * card, and an unsigned or altered form where signatures are required (400); then creates the checkout
- * (with its Pix charge) once per (account, tx_ref) and sends the payer to its page (303).
+ * (with its Pix charge) once per (account, tx_ref) with signed forms, once per (account, tx_ref, sale)
+ * without (issue 31: a stranger's post under a tx_ref never blocks the real payer's), and sends the
+ * payer to its page (303).
  */
 export const handler = httpHandler(
   routes.checkoutEntry,
@@ -102,9 +104,15 @@ export const handler = httpHandler(
       throw new ValidationError({ callback_url: ['Este endereço de retorno não está entre os autorizados pela loja'] });
     }
     const accountId = String(account.accountId);
-    const existing = await checkoutByTxRef(runtime, accountId, form.tx_ref);
+    // Signed forms: one checkout per tx_ref (only the merchant can sign). Unsigned: one per sale under a
+    // tx_ref, so a stranger's post cannot take the tx_ref from the real payer, nor learn that it exists.
+    const signed = checkoutSigningOf(account).required;
+    const reservation = signed
+      ? keys.checkoutTxRef(accountId, form.tx_ref)
+      : keys.checkoutSale(accountId, form.tx_ref, saleKey(Object.fromEntries(SAME_SALE.map(([field]) => [field, form[field]])), serviceKeys.boletoLinks));
+    const existing = await checkoutOfReservation(runtime, accountId, reservation);
     if (existing) {
-      assertSameSale(existing, form);
+      if (signed) assertSameSale(existing, form);
       return seeOther(checkoutPagePath(String(existing.reference), serviceKeys.boletoLinks));
     }
     const createdAt = now.toISOString();
@@ -133,14 +141,14 @@ export const handler = httpHandler(
       checkout.pixReference = String(pix.item.reference);
       writes.push(...pix.writes);
     }
-    // A concurrent post of the same tx_ref wins the reservation: this one runs again and leads to that checkout.
+    // A concurrent post of the same tx_ref (signed) or sale (unsigned) wins the reservation: this one runs again and leads to that checkout.
     const clash = () => new IdClashError();
     writes.push(
       { Put: { TableName: table, Item: checkoutItem(checkout), ConditionExpression: 'attribute_not_exists(PK)' }, onConditionFailed: clash },
       {
         Put: {
           TableName: table,
-          Item: checkoutTxRefItem(accountId, form.tx_ref, checkout.reference, createdAt),
+          Item: { ...checkoutTxRefItem(accountId, form.tx_ref, checkout.reference, createdAt), ...reservation },
           ConditionExpression: 'attribute_not_exists(PK)',
         },
         onConditionFailed: clash,

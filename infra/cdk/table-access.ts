@@ -211,7 +211,10 @@ export const ROUTE_GRANTS: Readonly<Record<string, readonly TableGrant[]>> = {
   ],
   [routes.checkoutStatus.id]: [{ actions: ['GetItem'], keys: [KEY.checkout] }],
   // The tx_ref's reservation, then its checkout (shared/checkout/lookup.ts).
-  [routes.getCheckout.id]: [{ actions: ['GetItem'], keys: [KEY.checkoutTxRef, KEY.checkout] }],
+  [routes.getCheckout.id]: [
+    { actions: ['Query'], keys: [KEY.checkoutTxRef] },
+    { actions: ['GetItem'], keys: [KEY.checkout] },
+  ],
   [routes.openApiDocument.id]: [],
 };
 

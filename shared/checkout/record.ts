@@ -74,6 +74,35 @@ export function checkoutTxRefItem(accountId: string, txRef: string, reference: s
   return { ...keys.checkoutTxRef(accountId, txRef), type: 'checkoutTxRef', accountId, txRef, reference, createdAt };
 }
 
+/**
+ * A sale under a tx_ref of an account without signed forms (issue 31): anyone who knows the public key
+ * can post a form, so a tx_ref cannot be reserved by its first post (a stranger could take it before
+ * the real payer). Each distinct sale (what the form describes: amount, quantity, payer, product, the
+ * callback) gets its own checkout under the tx_ref; the same sale posted again finds its own. The key
+ * is a keyed hash of the sale (the link key, its own purpose): it names no field.
+ */
+export function saleKey(sale: Readonly<Record<string, string | number | undefined>>, key: Buffer): string {
+  const canonical = Object.keys(sale)
+    .sort()
+    .map((name) => `${name}=${JSON.stringify(sale[name] ?? null)}`)
+    .join('&');
+  return linkToken(key, `checkout-sale:${canonical}`);
+}
+
+/** A sale's reservation under its tx_ref: its conditional put makes one checkout per (account, tx_ref, sale). */
+export function checkoutSaleItem(accountId: string, txRef: string, sale: string, reference: string, createdAt: string): Item {
+  return { ...keys.checkoutSale(accountId, txRef, sale), type: 'checkoutTxRef', accountId, txRef, reference, createdAt };
+}
+
+/**
+ * The checkout to answer among a tx_ref's (newest first): the one with the total asked for; else the
+ * newest PAID one; else the newest. Undefined when none (has that total).
+ */
+export function chosenCheckout(checkouts: readonly Item[], totalCents: number | undefined): Item | undefined {
+  if (totalCents !== undefined) return checkouts.find((checkout) => Number(checkout.totalCents) === totalCents);
+  return checkouts.find((checkout) => checkout.status === 'PAID') ?? checkouts[0];
+}
+
 const str = (value: unknown): string | null => (typeof value === 'string' ? value : null);
 
 /** The checkout object of GET /api/checkout/{tx_ref} (spec 2.6, plus paid_at, product and the paying invoice). */

@@ -79,4 +79,23 @@ export const checkoutSchema = z
   })
   .meta({ id: 'Checkout' });
 
-export const checkoutResponseSchema = z.object({ checkout: checkoutSchema }).meta({ id: 'CheckoutResponse' });
+export const checkoutResponseSchema = z
+  .object({
+    checkout: checkoutSchema,
+    checkouts: z
+      .array(checkoutSchema)
+      .optional()
+      .describe(
+        'Present when more than one checkout has this tx_ref (an account without signed forms: anyone with the public key may post a sale under any tx_ref): every one, newest first (at most 20). `checkout` is the one with the `total` you asked for, else the newest PAID, else the newest: compare its total with your sale, or ask with ?total=.',
+      ),
+  })
+  .meta({ id: 'CheckoutResponse' });
+
+/** GET /api/checkout/{tx_ref}: optionally the total the merchant's own sale has (the checkout it describes). */
+export const checkoutLookupQuerySchema = z.object({
+  total: z
+    .string()
+    .regex(/^\d{1,13}\.\d{2}$/, 'A money string with 2 decimals, e.g. 99.80')
+    .optional()
+    .describe('The total of your own sale: answers the checkout of this tx_ref with this total (404 when none has it)'),
+});

@@ -648,7 +648,7 @@ const EXPECTED_TABLE_ACCESS: Record<string, string[]> = {
   CheckoutPage: [CHECKOUT_COUNTER, 'GetItem CHK#*', 'GetItem INV#*'],
   CheckoutCardPayment: [CHECKOUT_COUNTER, 'GetItem CHK#*', 'GetItem ACCT#*', 'GetItem INV#*', ...CHECKOUT_CARD_PAYMENT],
   CheckoutStatus: [CHECKOUT_COUNTER, 'GetItem CHK#*'],
-  GetCheckout: [READ_COUNTER, UNAUTHENTICATED_COUNTER, 'GetItem CHKTX#*', 'GetItem CHK#*'],
+  GetCheckout: [READ_COUNTER, UNAUTHENTICATED_COUNTER, 'Query CHKTX#*', 'GetItem CHK#*'],
   OpenApiDocument: [],
   Fallback: [],
   payoutsWorker: ['GetItem WD#*', 'UpdateItem WD#*'],

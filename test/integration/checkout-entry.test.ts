@@ -129,8 +129,8 @@ describe('checkout entry: field rules and the merchant', () => {
   });
 });
 
-describe('checkout entry: one checkout per (account, tx_ref)', () => {
-  it('303 to the page; the same form again → the same page; other amount, quantity, payer or product → 409; another account → its own checkout', async () => {
+describe('checkout entry: one checkout per sale under a tx_ref (issue 31), per tx_ref with signed forms', () => {
+  it('303 to the page; the same form again → the same page; another amount, quantity, payer or product → its own page (never the first payer’s, never a 409); another account → its own checkout', async () => {
     const { keys, auth } = await accountWithAuth();
     const form = entryForm(keys);
     const txRef = form.tx_ref ?? '';
@@ -144,30 +144,66 @@ describe('checkout entry: one checkout per (account, tx_ref)', () => {
     expect(pix).toHaveLength(1);
     expect(pix[0]).toMatchObject({ method: 'pix', status: 'PENDING', total: '99.80' });
 
-    const otherAmount = await postForm('/ext_transfer', { ...form, amount: '49.91' });
-    expectHtmlPage(otherAmount, 409);
-    expect(otherAmount.text).toContain('outro valor, quantidade ou comprador');
-    const otherQuantity = await postForm('/ext_transfer', { ...form, quantity: '3' });
-    expectHtmlPage(otherQuantity, 409);
-    // Someone who knows the public key and the tx_ref but not the payer cannot reach that payer's page.
-    for (const changed of [{ first_name: 'Bruno' }, { email: 'other@example.com' }, { title: 'Outra coisa' }, { product_reference: undefined }]) {
-      const probe = await postForm(
-        '/ext_transfer',
-        Object.fromEntries(Object.entries({ ...form, ...changed }).filter((e): e is [string, string] => e[1] !== undefined)),
-      );
-      expectHtmlPage(probe, 409);
-      expect(probe.headers.location).toBeUndefined();
+    // Someone who knows the public key and the tx_ref but not the whole sale gets a page of their own:
+    // the answer says nothing of whether the tx_ref exists, and never leads to the first payer's page.
+    const pages = new Set([first.page]);
+    for (const changed of [{ amount: '49.91' }, { quantity: '3' }, { first_name: 'Bruno' }, { email: 'other@example.com' }, { title: 'Outra coisa' }, { product_reference: undefined }]) {
+      const probe = await enterCheckout(Object.fromEntries(Object.entries({ ...form, ...changed }).filter((e): e is [string, string] => e[1] !== undefined)));
+      expect(probe.reply.status, JSON.stringify(changed)).toBe(303);
+      expect(probe.page).toMatch(PAGE_PATH);
+      expect(pages.has(probe.page), JSON.stringify(changed)).toBe(false);
+      pages.add(probe.page);
     }
-    expect(await invoicesOf(auth, txRef)).toHaveLength(1);
-    expect(await checkoutItemsOf(keys.account_id)).toHaveLength(1);
+    expect(await checkoutItemsOf(keys.account_id)).toHaveLength(7);
 
     const other = await accountWithAuth();
     const theirs = await enterCheckout({ ...form, public_key: other.keys.public_key });
     expect(theirs.reply.status, theirs.reply.text).toBe(303);
-    expect(theirs.page).toMatch(PAGE_PATH);
-    expect(theirs.page).not.toBe(first.page);
+    expect(pages.has(theirs.page)).toBe(false);
     expect(await invoicesOf(other.auth, txRef)).toHaveLength(1);
-    expect(await invoicesOf(auth, txRef)).toHaveLength(1);
+  });
+
+  it('a squatted tx_ref does not stop the real sale: the stranger’s R$ 0,01 first, then the payer pays; GET ?total= answers the real one, and lists both', async () => {
+    const { keys, auth } = await accountWithAuth();
+    const real = entryForm(keys);
+    const txRef = real.tx_ref ?? '';
+    const squat = await enterCheckout({ ...real, amount: '0.01', quantity: '1', callback_url: 'https://evil.example/got-it', email: 'evil@example.com' });
+    expect(squat.reply.status).toBe(303);
+    const sale = await enterCheckout(real);
+    expect(sale.reply.status, sale.reply.text).toBe(303);
+    expect(sale.page).not.toBe(squat.page);
+    const opened = await openPage(sale.page);
+    const paid = await postForm(`${sale.page}/card`, cardFields(opened.csrf, { creditcard_number: SIMULATED_CARDS.approved }), { cookie: opened.cookie });
+    expect(paid.status, paid.text).toBe(303);
+    expect(String(paid.headers.location)).toMatch(/^https:\/\/shop\.example\//);
+
+    type Answer = { checkout: { total: string; status: string; email: string }; checkouts?: { total: string; status: string }[] };
+    const described = (await call('GET', `/api/checkout/${txRef}?total=99.80`, { headers: auth })).json as Answer;
+    expect(described.checkout).toMatchObject({ total: '99.80', status: 'PAID', email: real.email });
+    expect(described.checkouts?.map((c) => `${c.total}:${c.status}`).sort()).toEqual(['0.01:PENDING', '99.80:PAID']);
+    // Without ?total=: the PAID one, with the list.
+    const plain = (await merchantCheckout(auth, txRef)).json as Answer;
+    expect(plain.checkout).toMatchObject({ total: '99.80', status: 'PAID' });
+    expect(plain.checkouts).toHaveLength(2);
+    expect((await call('GET', `/api/checkout/${txRef}?total=1.00`, { headers: auth })).status).toBe(404);
+    // A tx_ref with one checkout keeps the spec's shape: no list.
+    const singleForm = entryForm(keys);
+    expect((await enterCheckout(singleForm)).reply.status).toBe(303);
+    const one = (await merchantCheckout(auth, singleForm.tx_ref ?? '')).json as Answer;
+    expect(one.checkout).toMatchObject({ total: '99.80', status: 'PENDING' });
+    expect(one.checkouts).toBeUndefined();
+  });
+
+  it('with signed forms, one checkout per tx_ref: another sale under it → 409 (only the merchant can sign)', async () => {
+    const { keys } = await accountWithAuth();
+    const issued = await admin('account', 'checkout-signing', '--account', keys.account_id, '--require', 'on');
+    const secret = String((issued.json as { secret?: string }).secret);
+    const form = entryForm(keys);
+    expect((await enterCheckout(signed(form, secret))).reply.status).toBe(303);
+    const other = await postForm('/ext_transfer', signed({ ...form, amount: '49.91' }, secret));
+    expectHtmlPage(other, 409);
+    expect(other.text).toContain('outro valor, quantidade ou comprador');
+    expect(await checkoutItemsOf(keys.account_id)).toHaveLength(1);
   });
 
   it('after payment, the same tx_ref → 303 to the page, which now shows the receipt', async () => {

@@ -6,6 +6,7 @@ import {
   checkoutPageParamsSchema,
   checkoutResponseSchema,
   checkoutStatusSchema,
+  checkoutLookupQuerySchema,
   checkoutTxRefParamsSchema,
 } from '../../schemas/checkout';
 import { bearerRead, payerBrowser, HTML } from './policies';
@@ -92,8 +93,9 @@ export const checkoutRoutes = {
     ...bearerRead,
     tag: 'Hosted checkout',
     summary: 'A hosted checkout by your tx_ref: confirm total and status here before releasing an order',
-    description: 'The payer’s redirect to callback_url proves nothing: only this answer (status PAID and the total you expect) does.',
-    request: { params: checkoutTxRefParamsSchema },
+    description:
+      'The payer’s redirect to callback_url proves nothing: only this answer (status PAID and the total you expect) does. Without signed forms, a stranger who knows your public key can post another sale under your tx_ref (it never blocks your payer’s): pass ?total= with your sale’s total to get the checkout it describes; `checkouts` lists every checkout of the tx_ref when there is more than one.',
+    request: { params: checkoutTxRefParamsSchema, query: checkoutLookupQuerySchema },
     responses: { 200: { description: 'The checkout', schema: checkoutResponseSchema }, 404: { description: 'Unknown, or of another account' } },
   }),
 } satisfies Record<string, AnyRoute>;

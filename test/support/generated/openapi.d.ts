@@ -600,7 +600,7 @@ export interface paths {
     };
     /**
      * A hosted checkout by your tx_ref: confirm total and status here before releasing an order
-     * @description The payer’s redirect to callback_url proves nothing: only this answer (status PAID and the total you expect) does.
+     * @description The payer’s redirect to callback_url proves nothing: only this answer (status PAID and the total you expect) does. Without signed forms, a stranger who knows your public key can post another sale under your tx_ref (it never blocks your payer’s): pass ?total= with your sale’s total to get the checkout it describes; `checkouts` lists every checkout of the tx_ref when there is more than one.
      */
     get: operations['GetCheckout'];
     put?: never;
@@ -1354,6 +1354,8 @@ export interface components {
     };
     CheckoutResponse: {
       checkout: components['schemas']['Checkout'];
+      /** @description Present when more than one checkout has this tx_ref (an account without signed forms: anyone with the public key may post a sale under any tx_ref): every one, newest first (at most 20). `checkout` is the one with the `total` you asked for, else the newest PAID, else the newest: compare its total with your sale, or ask with ?total=. */
+      checkouts?: components['schemas']['Checkout'][];
     };
     Checkout: {
       tx_ref: string;
@@ -7305,7 +7307,9 @@ export interface operations {
   };
   GetCheckout: {
     parameters: {
-      query?: never;
+      query?: {
+        total?: string;
+      };
       header?: never;
       path: {
         /** @example order-1001 */
