@@ -8,9 +8,9 @@ import { buildOpenApiDocument } from '../../shared/http/openapi';
 import { routeList } from '../../shared/http/routes';
 import { SIMULATED_CARDS, SIMULATED_SIGNATURE_HEADER } from '../../shared/providers/simulated';
 import { signatureHeader } from '../../shared/signatures/hmac-header';
-import { basic, bearer, call, newAccount, stack, tokenFor } from '../support/api';
+import { admin, basic, bearer, call, newAccount, stack, tokenFor } from '../support/api';
 import { cardBody, common, createCustomerWithAddress } from '../support/charges';
-import { cardFields, entryForm } from '../support/checkout';
+import { cardFields, entryForm, signed } from '../support/checkout';
 import { customerBody } from '../support/customers';
 import { freePort } from '../support/free-port';
 import { notification, providerSecret } from '../support/provider';
@@ -252,12 +252,18 @@ async function probeEveryRoute(): Promise<Probe[]> {
   redirects.push({ route: 'CheckoutEntry', status: entry.status, location: entry.headers.location, contentType: entry.headers['content-type'] });
   await probe('CheckoutEntry', 'no amount', 422, through('POST', '/ext_transfer', { headers: FORM, body: form({ ...fields, amount: 'x' }) }), true);
   await probe('CheckoutEntry', 'unknown key', 404, through('POST', '/ext_transfer', { headers: FORM, body: form({ ...fields, public_key: 'PUB-unknown' }) }));
+  // Signed forms keep one checkout per tx_ref: another sale under it is a 409 (unsigned: its own checkout, a 303).
+  const signing = await admin('account', 'checkout-signing', '--account', keys.account_id, '--require', 'on');
+  const signingSecret = String((signing.json as { secret?: string }).secret);
+  const signedFields = signed(entryForm(keys), signingSecret);
+  expect((await call('POST', '/ext_transfer', { headers: FORM, body: form(signedFields) })).status).toBe(303);
   await probe(
     'CheckoutEntry',
-    'tx_ref used for another amount',
+    'signed, tx_ref used for another amount',
     409,
-    through('POST', '/ext_transfer', { headers: FORM, body: form({ ...fields, amount: '1.00' }) }),
+    through('POST', '/ext_transfer', { headers: FORM, body: form(signed({ ...entryForm(keys), tx_ref: String(signedFields.tx_ref), amount: '1.00' }, signingSecret)) }),
   );
+  await admin('account', 'checkout-signing', '--account', keys.account_id, '--require', 'off');
   const page = String(entry.headers.location ?? '');
   const pageReply = await probe('CheckoutPage', 'page', 200, through('GET', page));
   await probe('CheckoutPage', 'wrong link', 404, through('GET', `${page.slice(0, -4)}AAAA`));

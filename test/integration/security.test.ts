@@ -47,7 +47,7 @@ const PUBLIC_ROUTES: Readonly<Record<string, string>> = {
     "The payer opens the boleto from its link without an account: the link's token is an HMAC of the reference (boleto-links key); a wrong token, or another boleto's, is a 404. The page masks the payer's document.",
   OpenApiDocument: 'The public description of the API: a static document, no table access (access: none), no account data.',
   CheckoutEntry:
-    "The payer's browser posts the merchant's form: the public key only identifies the merchant (a secret key in its place is refused), it grants nothing. The form can be edited, so the merchant confirms total and status with GET /api/checkout/{tx_ref} (Bearer) or requires HMAC-signed forms; one checkout per (account, tx_ref), another amount is a 409; limited per IP.",
+    "The payer's browser posts the merchant's form: the public key only identifies the merchant (a secret key in its place is refused), it grants nothing. The form can be edited, so the merchant confirms total and status with GET /api/checkout/{tx_ref} (Bearer) or requires HMAC-signed forms; one checkout per sale under a tx_ref (per tx_ref with signed forms, another amount then a 409), the callback in canonical form and on the account's allowed origins; limited per IP.",
   CheckoutPage:
     "The payer opens the page from the entry's 303 without an account: the link's token is an HMAC of the checkout's reference (link key); a wrong token, or another checkout's, is the same 404 as an unknown reference. Limited per IP.",
   CheckoutCardPayment:
@@ -112,8 +112,11 @@ const pagePath = (link: CheckoutLink) => `/checkout/${link.reference}/${link.tok
 const unknownReference = () => `CHK-${Array.from({ length: 8 }, () => 'ABCDEFGHJKLMNPQRSTUVWXYZ23456789'[randomInt(32)]).join('')}`;
 
 /** The victim's checkout as its merchant sees it (status, total…). */
+/** The victim's checkout, asked by its own sale's total (other sales may share its tx_ref: issue 31). */
 async function victimCheckout(): Promise<Record<string, unknown>> {
-  const reply = await ok(routes.getCheckout, { headers: victim.auth, params: { tx_ref: victim.checkout.txRef } });
+  const { amount, quantity } = victim.checkout.form;
+  const total = ((Math.round(Number(amount) * 100) * Number(quantity)) / 100).toFixed(2);
+  const reply = await ok(routes.getCheckout, { headers: victim.auth, params: { tx_ref: victim.checkout.txRef }, query: { total } });
   return json<{ checkout: Record<string, unknown> }>(reply).checkout;
 }
 
@@ -583,9 +586,11 @@ describe("another account's well-formed identifiers → 404 (or the caller's own
       const seen = await ok(routes.getCheckout, { headers: bearer(await tokenOf(other)), params: { tx_ref: victim.checkout.txRef } });
       expect(json<{ checkout: { reference: string } }>(seen).checkout.reference).toBe(theirs.reference);
       expectNoVictimData(seen, [victim.checkout.txRef]);
-      // The victim's public key (public by design) and tx_ref with another amount: 409, the victim's checkout untouched.
+      // The victim's public key (public by design) and tx_ref with another amount: a checkout of its own
+      // (issue 31: the tx_ref is not squatted, and nothing tells that it exists), the victim's untouched.
       const altered = await enterCheckout({ ...victim.checkout.form, amount: '0.01' });
-      expect(altered.status).toBe(409);
+      expect(altered.status).toBe(303);
+      expect(linkOf(altered).reference).not.toBe(victim.checkout.reference);
       expectNoVictimData(altered);
       // The victim's secret key where the public key goes: refused on the field, not echoed, no checkout.
       const secret = await enterCheckout(entryForm(victim.keys, { public_key: victim.keys.secret_key }));
