@@ -66,6 +66,12 @@ export const configSchema = z.object({
   CEP_TIMEOUT_MS: positiveInt(3000),
   /** A hard limit on each call to the payment provider: well inside the API functions' 10 s. */
   PROVIDER_TIMEOUT_MS: positiveInt(5000),
+  /** Card testing (issue 31): declined card attempts one hosted checkout takes before its card form locks. */
+  CARD_DECLINES_PER_CHECKOUT: positiveInt(3),
+  /** Declined attempts of one card (its keyed fingerprint) in any hour, across checkouts, merchants and addresses. */
+  CARD_DECLINES_PER_CARD_PER_HOUR: positiveInt(5),
+  /** Declined card attempts of one merchant in any hour (checkout and API): past it card attempts wait, Pix goes on. */
+  CARD_DECLINES_PER_MERCHANT_PER_HOUR: positiveInt(100),
 });
 
 export type Config = {
@@ -78,6 +84,8 @@ export type Config = {
    */
   rateLimits: { auth: number; cep: number; checkout: number; unauthenticated: number; public: number; account: number };
   checkout: { ttlSeconds: number };
+  /** Card testing caps (shared/cards/declines.ts): per checkout (lifetime), per card and per merchant (sliding hour). */
+  cardDeclines: { perCheckout: number; perCardPerHour: number; perMerchantPerHour: number };
   idempotency: { lockSeconds: number; ttlSeconds: number };
   cep: { provider: 'public' | 'fixture'; timeoutMs: number };
   /**
@@ -159,6 +167,11 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
       account: c.RATE_LIMIT_ACCOUNT_PER_MINUTE,
     },
     checkout: { ttlSeconds: c.CHECKOUT_TTL },
+    cardDeclines: {
+      perCheckout: c.CARD_DECLINES_PER_CHECKOUT,
+      perCardPerHour: c.CARD_DECLINES_PER_CARD_PER_HOUR,
+      perMerchantPerHour: c.CARD_DECLINES_PER_MERCHANT_PER_HOUR,
+    },
     idempotency: { lockSeconds: c.IDEMPOTENCY_LOCK_SECONDS, ttlSeconds: c.IDEMPOTENCY_TTL_SECONDS },
     cep: { provider: c.CEP_PROVIDER, timeoutMs: c.CEP_TIMEOUT_MS },
     payments: {

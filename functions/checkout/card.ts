@@ -1,6 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { last4 } from '../../shared/cards/card';
+import { declineLockOf, declineWrites, readDeclineLogs } from '../../shared/cards/decline-store';
+import { cardFingerprint, checkoutCardLocked } from '../../shared/cards/declines';
 import { type CheckoutCard, parseCardForm } from '../../shared/checkout/card-form';
 import { checkoutErrorPage, formBody, isFormPost, seeOther } from '../../shared/http/checkout/browser';
 import { checkoutOfLink } from '../../shared/http/checkout/link';
@@ -55,6 +57,7 @@ async function authorize(runtime: Runtime, checkout: Item, card: CheckoutCard, p
 const DECLINED = 'Pagamento recusado pelo emissor do cartão. Confira os dados ou use outro cartão.';
 const CHECKING = 'Não recebemos a resposta da operadora do cartão. Estamos verificando o pagamento: não pague de novo agora; esta página se atualiza sozinha.';
 const RETRY = 'Não foi possível concluir o pagamento. Tente novamente.';
+const CARD_TOO_MANY_DECLINES = 'Não é possível pagar com este cartão agora: houve tentativas recusadas demais. Pague com Pix ou tente mais tarde.';
 
 /**
  * POST /checkout/{reference}/{token}/card: the checkout page's card form. Checks the link, the CSRF
@@ -85,10 +88,23 @@ export const handler = httpHandler(
       throw new DomainError('forbidden', 'Esta página expirou. Recarregue a página e tente de novo.', 'csrf_mismatch');
     }
     await assertCardAccepted(runtime, String(checkout.accountId));
+    // Card testing (issue 31): a checkout that took its declined attempts asks the provider nothing more.
+    if (checkoutCardLocked(checkout.cardDeclines, runtime.config.cardDeclines.perCheckout)) {
+      logger.warn('card attempt refused: the checkout took its declined attempts', { checkout: reference, accountId: String(checkout.accountId) });
+      return openCheckoutPage(runtime, checkout, event.cookies, 400);
+    }
     const parsed = parseCardForm(fields, now, CHECKOUT_MAX_INSTALLMENTS);
     if (!parsed.ok) return openCheckoutPage(runtime, checkout, event.cookies, 422, { values: parsed.values, fieldErrors: parsed.fieldErrors });
     const { card, values } = parsed;
     const table = runtime.config.tableName;
+    const scope = { fingerprint: cardFingerprint(card.number, (await runtime.serviceKeys()).idempotency), accountId: String(checkout.accountId) };
+    const declineLogs = await readDeclineLogs(runtime, scope);
+    const lock = declineLockOf(runtime, declineLogs, now.getTime());
+    if (lock.locked) {
+      logger.warn('card attempt refused: declined too often within the hour', { checkout: reference, accountId: scope.accountId, by: lock.by });
+      const page = await openCheckoutPage(runtime, checkout, event.cookies, 429, { values, notice: { kind: 'error', message: CARD_TOO_MANY_DECLINES } });
+      return { ...page, headers: { ...page.headers, 'Retry-After': String(lock.retryAfterSeconds) } };
+    }
     const providerKey = checkoutCardProviderKey(reference, Number(checkout.cardAttempt ?? 0));
     const invoiceIds = await unusedInvoiceIds(runtime, now);
     const invoiceReference = invoiceIds.reference;
@@ -109,8 +125,14 @@ export const handler = httpHandler(
       const notice = authorization.outcome === 'declined' ? { kind: 'declined' as const, message: DECLINED } : { kind: 'error' as const, message: RETRY };
       const page = await openCheckoutPage(runtime, { ...checkout, status: 'PENDING' }, event.cookies, 400, { values, notice });
       // Published once this answer's writes are committed (observe.ts holds a request's counts until then).
-      if (authorization.outcome === 'declined') countMetric(BUSINESS_METRICS.cardDeclines);
-      return { ...page, writes: cardAttemptSettledWrites(table, checkout) };
+      if (authorization.outcome !== 'declined') return { ...page, writes: cardAttemptSettledWrites(table, checkout) };
+      countMetric(BUSINESS_METRICS.cardDeclines);
+      // One line per decline, by merchant: the card-testing Contributor Insights rule counts them (infra/cdk/card-testing.ts).
+      logger.info('card declined', { accountId: scope.accountId, checkout: reference });
+      return {
+        ...page,
+        writes: [...cardAttemptSettledWrites(table, checkout, { declined: true }), ...declineWrites(table, scope, declineLogs, runtime.config.cardDeclines, now)],
+      };
     }
     const summary = { brand: card.brand, last4: last4(card.number), installments: card.installments, holder: card.holder };
     const payment = await checkoutCardPayment(runtime, checkout, invoiceIds, summary, authorization, now, paymentProvider(runtime.config).name);

@@ -39,6 +39,8 @@ export const KEY = {
   /** A hosted checkout (CHK#CHK-…) and a merchant's tx_ref reservation pointing to it. */
   checkout: 'CHK#*',
   checkoutTxRef: 'CHKTX#*',
+  /** Card testing caps (shared/cards/decline-store.ts): a card fingerprint's and a merchant's decline logs. */
+  declines: 'DECL#*',
   ipCounter: (limitClass: string) => `RL#${limitClass}#*`,
   /** GSI1 partitions of an account's lists. */
   invoiceList: 'ACCT#*#INVOICES',
@@ -205,8 +207,8 @@ export const ROUTE_GRANTS: Readonly<Record<string, readonly TableGrant[]>> = {
   // balance credit and its ledger entry, invoice.paid, the checkout's move and order.paid in one transaction; declined or
   // lost: the checkout's attempt (functions/checkout/card.ts, shared/checkout/payments.ts, settle.ts).
   [routes.checkoutCard.id]: [
-    { actions: ['GetItem'], keys: [KEY.checkout, KEY.account, KEY.invoice] },
-    { actions: ['PutItem'], keys: [KEY.invoice, KEY.invoiceId, KEY.event, KEY.ledger] },
+    { actions: ['GetItem'], keys: [KEY.checkout, KEY.account, KEY.invoice, KEY.declines] },
+    { actions: ['PutItem'], keys: [KEY.invoice, KEY.invoiceId, KEY.event, KEY.ledger, KEY.declines] },
     { actions: ['UpdateItem'], keys: [KEY.checkout, KEY.balanceShard] },
   ],
   [routes.checkoutStatus.id]: [{ actions: ['GetItem'], keys: [KEY.checkout] }],

@@ -38,6 +38,8 @@ export type CheckoutPageView = {
     values?: { holder?: string; month?: string; year?: string; brand?: string; installments?: string };
     fieldErrors?: Partial<Record<CardFieldName, string[]>>;
     notice?: CardNotice;
+    /** The card form is locked (too many declined attempts: issue 31): this message instead of the form. */
+    locked?: string;
   };
   /** Relative URL the page's script polls (GET → {"status","redirect_url"}). */
   statusUrl: string;
@@ -392,6 +394,12 @@ ${items}
 }
 
 function cardSection(card: CardForm, totalCents: number): string {
+  if (card.locked !== undefined) {
+    return `<section id="card" aria-labelledby="card-heading">
+<h2 id="card-heading">Pagar com cartão de crédito</h2>
+<p id="card-notice" role="alert" class="notice">${escapeHtml(card.locked)}</p>
+</section>`;
+  }
   const values = card.values ?? {};
   const errors = card.fieldErrors;
   const count = Math.min(wholeCount(card.installmentsMax, 'installmentsMax'), totalCents);

@@ -119,16 +119,26 @@ export function cardAnswerLostWrites(table: string, checkout: Item, lost: Unknow
  * the checkout is PENDING again with the next attempt number (a new idempotency key for the next
  * card), back in the upkeep's open partition.
  */
-export function cardAttemptSettledWrites(table: string, checkout: Item): TxWrite[] {
+export function cardAttemptSettledWrites(table: string, checkout: Item, outcome: { declined?: boolean } = {}): TxWrite[] {
   const index = openIndexAttributes('open', String(checkout.createdAt), String(checkout.reference));
   const attempt = Number(checkout.cardAttempt ?? 0);
+  // A decline counts toward the checkout's cap (issue 31); the lease makes the count exact (one attempt at a time).
+  const declines = outcome.declined ? ', cardDeclines = if_not_exists(cardDeclines, :zero) + :one' : '';
   return [
     checkoutUpdate(
       table,
       checkout,
-      'SET #status = :pending, cardAttempt = :next, GSI2PK = :pk, GSI2SK = :sk REMOVE unknownAttempt, cardLease',
+      `SET #status = :pending, cardAttempt = :next, GSI2PK = :pk, GSI2SK = :sk${declines} REMOVE unknownAttempt, cardLease`,
       '#status IN (:pending, :unknown) AND cardAttempt = :attempt',
-      { ':pending': 'PENDING', ':unknown': 'UNKNOWN', ':next': attempt + 1, ':attempt': attempt, ':pk': index.GSI2PK, ':sk': index.GSI2SK },
+      {
+        ':pending': 'PENDING',
+        ':unknown': 'UNKNOWN',
+        ':next': attempt + 1,
+        ':attempt': attempt,
+        ':pk': index.GSI2PK,
+        ':sk': index.GSI2SK,
+        ...(outcome.declined ? { ':zero': 0, ':one': 1 } : {}),
+      },
     ),
   ];
 }

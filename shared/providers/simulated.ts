@@ -17,6 +17,17 @@ export const SIMULATED_CARDS = {
   approvedAnswerLost: '4000000000000259',
 } as const;
 
+/**
+ * Any card number of this test range is declined too, so a test of the card-testing caps can use a
+ * card of its own (a fingerprint no other test shares): see declinedTestCard in test/support.
+ */
+export const SIMULATED_DECLINED_RANGE = '40000099';
+
+/** Whether the simulated provider declines a card number. */
+export function simulatedDeclines(cardNumber: string): boolean {
+  return cardNumber === SIMULATED_CARDS.declined || cardNumber.startsWith(SIMULATED_DECLINED_RANGE);
+}
+
 /** The simulated bank code of its boletos (not a real bank's). */
 export const SIMULATED_BANK_CODE = '999';
 
@@ -107,7 +118,7 @@ export function simulatedProvider(options: { locationBase: string; merchantCity?
       if (known?.outcome === 'approved' && voided.has(known.transactionId)) return { outcome: 'voided', transactionId: known.transactionId };
       if (known) return known;
       const decision: CardAuthorization =
-        request.card.number === SIMULATED_CARDS.declined
+        simulatedDeclines(request.card.number)
           ? { outcome: 'declined', message: 'Card declined by the issuer' }
           : { outcome: 'approved', transactionId: `sim_${randomString(24)}`, status: 1, message: 'Approved' };
       authorizations.set(request.idempotencyKey, decision);

@@ -23,6 +23,9 @@ export const keys = {
   checkout: (reference: string) => ({ PK: `CHK#${reference}`, SK: 'CHECKOUT' }),
   /** Reserves a merchant's tx_ref within its account and points to the checkout's reference. */
   checkoutTxRef: (accountId: string, txRef: string) => ({ PK: `CHKTX#${accountId}#${txRef}`, SK: 'CHKTX' }),
+  /** Card testing caps (shared/cards/declines.ts): the decline log of one card fingerprint, and of one merchant. */
+  cardDeclines: (fingerprint: string) => ({ PK: `DECL#CARD#${fingerprint}`, SK: 'DECL' }),
+  merchantDeclines: (accountId: string) => ({ PK: `DECL#ACCT#${accountId}`, SK: 'DECL' }),
   /** One sale under a tx_ref of an account without signed forms (several may share a tx_ref: shared/checkout/record.ts saleKey). */
   checkoutSale: (accountId: string, txRef: string, saleKey: string) => ({ PK: `CHKTX#${accountId}#${txRef}`, SK: `SALE#${saleKey}` }),
   withdraw: (reference: string) => ({ PK: `WD#${reference}`, SK: 'WITHDRAW' }),

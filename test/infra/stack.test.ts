@@ -646,7 +646,7 @@ const EXPECTED_TABLE_ACCESS: Record<string, string[]> = {
     'PutItem INVID#*',
   ],
   CheckoutPage: [CHECKOUT_COUNTER, 'GetItem CHK#*', 'GetItem INV#*'],
-  CheckoutCardPayment: [CHECKOUT_COUNTER, 'GetItem CHK#*', 'GetItem ACCT#*', 'GetItem INV#*', ...CHECKOUT_CARD_PAYMENT],
+  CheckoutCardPayment: [CHECKOUT_COUNTER, 'GetItem CHK#*', 'GetItem ACCT#*', 'GetItem INV#*', 'GetItem DECL#*', 'PutItem DECL#*', ...CHECKOUT_CARD_PAYMENT],
   CheckoutStatus: [CHECKOUT_COUNTER, 'GetItem CHK#*'],
   GetCheckout: [READ_COUNTER, UNAUTHENTICATED_COUNTER, 'Query CHKTX#*', 'GetItem CHK#*'],
   OpenApiDocument: [],
@@ -804,6 +804,10 @@ describe('least privilege', () => {
       // CHK# must not cover the tx_ref reservations (CHKTX#), nor CHKTX# the checkouts.
       [KEY.checkout, keys.checkout('CHK-ABCD2345').PK, keys.checkoutTxRef('acct_1', 'order-1').PK],
       [KEY.checkoutTxRef, keys.checkoutTxRef('acct_1', 'order-1').PK, keys.checkout('CHK-ABCD2345').PK],
+      [KEY.checkoutTxRef, keys.checkoutSale('acct_1', 'order-1', 'x'.repeat(32)).PK, keys.checkout('CHK-ABCD2345').PK],
+      // The card testing caps' logs (a card fingerprint's, a merchant's): nothing else under DECL#.
+      [KEY.declines, keys.cardDeclines('f'.repeat(32)).PK, keys.account('acct_1').PK],
+      [KEY.declines, keys.merchantDeclines('acct_1').PK, keys.delivery('evt_1').PK],
       [KEY.checkoutOpen, openPartitions('open')[0] ?? '', openPartitions('unknown')[0] ?? ''],
       [KEY.checkoutUnknown, openPartitions('unknown')[0] ?? '', keys.checkout('CHK-ABCD2345').PK],
       [KEY.invoiceList, keys.invoiceListPartition('acct_1'), keys.withdrawListPartition('acct_1')],

@@ -1114,7 +1114,7 @@ describe('body rules: size, duplicate keys, nesting', () => {
     expect(after.invoices).toHaveLength(before.invoices.length + 1);
     for (const route of routeList.filter((r) => r.request.body)) {
       // A route that requires an Idempotency-Key names its absence first (the key is checked before the body: issue 30).
-      const key = route.idempotency === 'required' ? { 'idempotency-key': `fz-${randomUUID()}` } : {};
+      const key: Record<string, string> = route.idempotency === 'required' ? { 'idempotency-key': `fz-${randomUUID()}` } : {};
       const reply = await call(route, { body: '{"a":1,"a":1}', headers: { ...(route.id === routes.putWebhook.id ? hooksAuth : auth), ...key } });
       expect(reply.status, route.id).toBe(400);
       expect(reply.json, route.id).toMatchObject({ code: 'duplicate_key' });

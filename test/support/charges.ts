@@ -54,3 +54,11 @@ export function decodeQrDataUri(uri: string): string | undefined {
   const png = PNG.sync.read(Buffer.from(uri.replace(/^data:image\/png;base64,/, ''), 'base64'));
   return jsQR(new Uint8ClampedArray(png.data), png.width, png.height)?.data;
 }
+
+/** A Luhn-valid Visa number of the simulated provider's declined range (40000099…): a card no other test uses. */
+export function declinedTestCard(): string {
+  const body = `40000099${String(Math.floor(Math.random() * 1e7)).padStart(7, '0')}`;
+  const digits = [...body].map(Number).reverse();
+  const sum = digits.reduce((total, digit, i) => total + (i % 2 === 0 ? (digit * 2 > 9 ? digit * 2 - 9 : digit * 2) : digit), 0);
+  return `${body}${(10 - (sum % 10)) % 10}`;
+}

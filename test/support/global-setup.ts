@@ -38,6 +38,9 @@ export async function setup(project: TestProject) {
     // The checkout upkeep settles UNKNOWN checkouts every 2 s (every 5 minutes in AWS).
     LOCAL_CHECKOUT_UPKEEP_INTERVAL_SECONDS: '2',
     WEBHOOK_RETRY_SCALE: '0.0001',
+    // Many tests decline the one shared test card (4000000000000002): its per-card cap (5 an hour by
+    // default) would refuse them; test/integration/card-testing.test.ts tests the cap on cards of its own.
+    CARD_DECLINES_PER_CARD_PER_HOUR: '1000',
     // Local-only: the tests' HTTPS receivers listen on loopback addresses.
     WEBHOOK_ALLOW_PRIVATE_HOSTS: ['localhost', '127.0.0.1', ...RECEIVER_IPS].join(','),
     NODE_EXTRA_CA_CERTS: certificate.certPath,

@@ -1,3 +1,4 @@
+import { checkoutCardLocked } from '../../cards/declines';
 import { HTML_TYPE, type RouteResult } from '../answer';
 import { invoiceByReference } from '../../invoices/lookup';
 import { invoiceQrCode } from '../../invoices/qr-code';
@@ -52,6 +53,9 @@ async function pixBlock(runtime: Runtime, checkout: Item): Promise<CheckoutPageV
   return { copy, qrDataUri: (await invoiceQrCode(invoice)) ?? (await qrCodePngDataUri(copy)) };
 }
 
+/** The locked card form's message (pt-BR): the checkout took its declined attempts; Pix still pays it. */
+export const CARD_FORM_LOCKED = 'Este pedido não aceita mais tentativas com cartão. Pague com Pix ou volte à loja para começar de novo.';
+
 export type CardFormState = {
   values?: NonNullable<CheckoutPageView['card']>['values'];
   fieldErrors?: NonNullable<CheckoutPageView['card']>['fieldErrors'];
@@ -93,6 +97,7 @@ export async function openCheckoutPage(
             csrfToken: csrfToken(reference, cookie, boletoLinks),
             installmentsMax: CHECKOUT_MAX_INSTALLMENTS,
             ...card,
+            ...(checkoutCardLocked(checkout.cardDeclines, runtime.config.cardDeclines.perCheckout) ? { locked: CARD_FORM_LOCKED } : {}),
           },
         }
       : {}),

@@ -65,12 +65,21 @@ export const checkoutRoutes = {
     request: { params: checkoutPageParamsSchema, form: checkoutCardFormSchema },
     responses: {
       303: { description: 'Paid: to callback_url', contentType: HTML },
-      400: { description: 'Declined, the card is no longer enabled for the account, or the post is not the page’s form (application/x-www-form-urlencoded)', contentType: HTML },
+      400: {
+        description:
+          'Declined, the card is no longer enabled for the account, the checkout took its declined attempts (CARD_DECLINES_PER_CHECKOUT: the page shows the card form locked, Pix still pays), or the post is not the page’s form (application/x-www-form-urlencoded)',
+        contentType: HTML,
+      },
       403: { description: 'The form’s token does not match the page’s cookie (reload the page)', contentType: HTML },
       404: { description: 'Unknown checkout or wrong link', contentType: HTML },
       409: { description: 'Already paid', contentType: HTML },
       410: { description: 'Abandoned', contentType: HTML },
       422: { description: 'Invalid card fields', contentType: HTML },
+      429: {
+        description:
+          'Too many calls from this address, or too many declined attempts of this card or of this merchant within the hour (CARD_DECLINES_PER_CARD_PER_HOUR, CARD_DECLINES_PER_MERCHANT_PER_HOUR): the provider is not asked; Retry-After says when',
+        contentType: HTML,
+      },
       502: { description: 'The processor did not answer: the checkout is UNKNOWN until it does', contentType: HTML },
     },
   }),

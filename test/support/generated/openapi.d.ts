@@ -6983,7 +6983,7 @@ export interface operations {
           'text/html; charset=utf-8': string;
         };
       };
-      /** @description Declined, the card is no longer enabled for the account, or the post is not the page’s form (application/x-www-form-urlencoded) */
+      /** @description Declined, the card is no longer enabled for the account, the checkout took its declined attempts (CARD_DECLINES_PER_CHECKOUT: the page shows the card form locked, Pix still pays), or the post is not the page’s form (application/x-www-form-urlencoded) */
       400: {
         headers: {
           /** @description The most calls of this counter in any 60 s window */
@@ -7088,11 +7088,9 @@ export interface operations {
           'text/html; charset=utf-8': string;
         };
       };
-      /** @description Rate limit exceeded (code rate_limited). Limits (any 60 s window): 120 a minute per client IP, the hosted checkout routes together (RATE_LIMIT_CHECKOUT_PER_MINUTE). Retry-After and RateLimit-Reset say when a slot frees. */
+      /** @description Too many calls from this address, or too many declined attempts of this card or of this merchant within the hour (CARD_DECLINES_PER_CARD_PER_HOUR, CARD_DECLINES_PER_MERCHANT_PER_HOUR): the provider is not asked; Retry-After says when */
       429: {
         headers: {
-          /** @description Whole seconds until a request would pass (a rate window is 60 s; a conflict asks for a few) */
-          'Retry-After': number;
           /** @description The most calls of this counter in any 60 s window */
           'RateLimit-Limit': number;
           /** @description Calls left in the current 60 s window */
