@@ -15,6 +15,7 @@ import { fallbackHandler, routeList, routes } from '../shared/http/routes';
 import { tableShape } from '../shared/storage/table';
 import { ApiFunction } from './cdk/api-function';
 import { AlarmTopic, api5xxAlarm, functionFailuresAlarm, notifyTopic, pixAnomaliesAlarm, throttlesAlarm, webhookFailureRateAlarm } from './cdk/alarms';
+import { cardDeclinesByMerchant } from './cdk/card-testing';
 import { serviceDashboard } from './cdk/dashboard';
 import { ApiEdge, CLOUDFRONT_HOSTED_ZONE_ID } from './cdk/edge';
 import { type ApiPixSettings, defaultApiPixTokenUrl, readSettings, type StackSettings } from './cdk/settings';
@@ -504,6 +505,8 @@ export class PaymentGatewayStack extends Stack {
     alarms.set('API 5xx rate', api5xxAlarm(scope, 'Api5xxRate', this.api));
     alarms.set('Webhook failure rate', webhookFailureRateAlarm(scope, 'WebhookFailureRate'));
     if (this.apiPix) alarms.set('Pix anomalies', pixAnomaliesAlarm(scope, 'PixAnomalies'));
+    const cardRoutes = [routes.checkoutCard.id, routes.createCard.id].map((id) => this.functions.get(id)?.logGroup).filter((group) => group !== undefined);
+    alarms.set('Card declines by merchant', cardDeclinesByMerchant(scope, 'CardDeclinesByMerchant', cardRoutes).alarm);
     const ownErrorsAlarm = new Set([...streamConsumerList.map((c) => c.id), sweepWorker.id, checkoutUpkeepWorker.id, reconcileWorker.id, pixSweepWorker.id]);
     for (const [id, fn] of this.functions) {
       if (ownErrorsAlarm.has(id)) alarms.set(`${id} throttles`, throttlesAlarm(scope, `${id}Throttles`, id, fn));

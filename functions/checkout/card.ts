@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { last4 } from '../../shared/cards/card';
 import { declineLockOf, declineWrites, readDeclineLogs } from '../../shared/cards/decline-store';
-import { cardFingerprint, checkoutCardLocked } from '../../shared/cards/declines';
+import { CARD_DECLINED_MESSAGE, cardFingerprint, checkoutCardLocked } from '../../shared/cards/declines';
 import { type CheckoutCard, parseCardForm } from '../../shared/checkout/card-form';
 import { checkoutErrorPage, formBody, isFormPost, seeOther } from '../../shared/http/checkout/browser';
 import { checkoutOfLink } from '../../shared/http/checkout/link';
@@ -128,7 +128,7 @@ export const handler = httpHandler(
       if (authorization.outcome !== 'declined') return { ...page, writes: cardAttemptSettledWrites(table, checkout) };
       countMetric(BUSINESS_METRICS.cardDeclines);
       // One line per decline, by merchant: the card-testing Contributor Insights rule counts them (infra/cdk/card-testing.ts).
-      logger.info('card declined', { accountId: scope.accountId, checkout: reference });
+      logger.info(CARD_DECLINED_MESSAGE, { accountId: scope.accountId, checkout: reference });
       return {
         ...page,
         writes: [...cardAttemptSettledWrites(table, checkout, { declined: true }), ...declineWrites(table, scope, declineLogs, runtime.config.cardDeclines, now)],

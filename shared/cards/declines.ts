@@ -10,6 +10,9 @@ import { normalizeLog } from '../ratelimit/sliding-log';
  * read and written by shared/cards/decline-store.ts.
  */
 
+/** The log line each declined card attempt writes, with its `accountId` (the per-merchant alarm's Contributor Insights rule counts them). */
+export const CARD_DECLINED_MESSAGE = 'card declined';
+
 /** The window of the per-card and per-merchant caps. */
 export const DECLINE_WINDOW_MS = 60 * 60 * 1000;
 

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { App, Stack } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
 import { describe, expect, it } from 'vitest';
-import { routeList } from '../../shared/http/routes';
+import { routeList, routes } from '../../shared/http/routes';
 import { checkoutUpkeepWorker, queueList, reconcileWorker, streamConsumerList, streamForwarder, sweepWorker } from '../../shared/queues';
 import { BUSINESS_METRICS, METRICS_NAMESPACE, METRICS_SERVICE, PAYMENT_METHODS } from '../../shared/metrics/emf';
 import {
@@ -165,9 +165,23 @@ describe('the alarms', () => {
   it('has one alarm per function (errors and throttles, or throttles where its errors have their own), the 5xx rate and the alarms before', () => {
     const perFunction = [...stack.functions.keys()].map((id) => (OWN_ERRORS.includes(id) ? `${id} throttles` : `${id} errors and throttles`));
     expect([...stack.alarms.keys()].sort()).toEqual(
-      [...expectedAlarms().keys(), 'API 5xx rate', 'Webhook failure rate', ...perFunction].filter((n, i, all) => all.indexOf(n) === i).sort(),
+      [...expectedAlarms().keys(), 'API 5xx rate', 'Webhook failure rate', 'Card declines by merchant', ...perFunction].filter((n, i, all) => all.indexOf(n) === i).sort(),
     );
     expect(stack.functions.size).toBe(routeList.length + 1 + queueList.length + streamConsumerList.length + 3);
+  });
+
+  it('alarms when one merchant has 20 or more declined card attempts in 5 minutes: a Contributor Insights rule over the card routes\' logs, by accountId', () => {
+    const [rule] = s.ofType('AWS::CloudWatch::InsightRule');
+    expect(rule).toBeDefined();
+    const props = rule?.[1].Properties as { RuleName: string; RuleState: string; RuleBody: unknown };
+    expect(props.RuleState).toBe('ENABLED');
+    const body = JSON.stringify(stack.resolve(props.RuleBody));
+    for (const part of ['CloudWatchLogRule', '$.accountId', 'card declined', '$.message', 'Count']) expect(body).toContain(part);
+    for (const id of [routes.checkoutCard.id, routes.createCard.id]) expect(body).toContain(s.logicalId(stack.functions.get(id)?.logGroup ?? stack));
+    const alarm = alarmProps('Card declines by merchant') as { Metrics?: { Expression?: string }[]; Threshold?: number; EvaluationPeriods?: number };
+    expect(JSON.stringify(alarm.Metrics)).toContain('INSIGHT_RULE_METRIC');
+    expect(JSON.stringify(alarm.Metrics)).toContain('MaxContributorValue');
+    expect(alarm.Threshold).toBe(20);
   });
 
   it('reads the right metric with the right threshold in each single-metric alarm', () => {
