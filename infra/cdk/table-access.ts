@@ -258,7 +258,8 @@ export const PIX_SWEEP_GRANTS: readonly TableGrant[] = [{ actions: ['Query'], ke
 export const CHECKOUT_UPKEEP_GRANTS: readonly TableGrant[] = [
   { actions: ['Query'], keys: [KEY.checkoutOpen, KEY.checkoutUnknown], index: SWEEP_INDEX },
   { actions: ['GetItem'], keys: [KEY.checkout, KEY.invoice] },
-  { actions: ['UpdateItem'], keys: [KEY.checkout, KEY.balanceShard] },
+  // An abandoned checkout's Pix invoice leaves the merchant's list (shared/checkout/settle.ts abandonWithInvoiceWrites).
+  { actions: ['UpdateItem'], keys: [KEY.checkout, KEY.balanceShard, KEY.invoice] },
   { actions: ['PutItem'], keys: [KEY.invoice, KEY.invoiceId, KEY.event, KEY.ledger] },
 ];
 

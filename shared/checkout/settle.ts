@@ -171,6 +171,29 @@ export function abandonWrites(table: string, checkout: Item, at: string): TxWrit
 }
 
 /**
+ * The abandonment by CHECKOUT_TTL, with the checkout's Pix invoice taken out of the merchant's invoice
+ * list (issue 31: a stranger's entry posts would otherwise fill it with PENDING invoices nobody will
+ * pay). The invoice stays readable by reference; a Pix paid after all lists it again (its move does).
+ */
+export function abandonWithInvoiceWrites(table: string, checkout: Item, at: string): TxWrite[] {
+  const pixReference = typeof checkout.pixReference === 'string' ? checkout.pixReference : undefined;
+  if (!pixReference) return abandonWrites(table, checkout, at);
+  return [
+    ...abandonWrites(table, checkout, at),
+    {
+      Update: {
+        TableName: table,
+        Key: keys.invoice(pixReference),
+        UpdateExpression: 'SET unlisted = :true REMOVE GSI1PK, GSI1SK',
+        ConditionExpression: 'attribute_exists(PK)',
+        ExpressionAttributeValues: { ':true': true },
+      },
+      onConditionFailed: () => new CheckoutChangedError(),
+    },
+  ];
+}
+
+/**
  * Claims the checkout's current card attempt for one request (or the upkeep) before the provider is
  * asked: a lease `{id, until}` (epoch ms) set only when none is running (absent or expired) and the
  * checkout is still payable at that attempt. Concurrent card posts of one checkout would otherwise share

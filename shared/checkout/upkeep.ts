@@ -11,7 +11,7 @@ import { commitWrites } from '../storage/transact';
 import { checkoutByReference } from './lookup';
 import { cardLeaseMs, checkoutCardPayment, voidCheckoutCardUnlessRecorded } from './payments';
 import { openPartitions, type UnknownCardAttempt } from './record';
-import { abandonWrites, CardAttemptBusyError, cardAttemptSettledWrites, CheckoutChangedError, CheckoutSettledError, claimCardAttemptWrite } from './settle';
+import { abandonWithInvoiceWrites, CardAttemptBusyError, cardAttemptSettledWrites, CheckoutChangedError, CheckoutSettledError, claimCardAttemptWrite } from './settle';
 import { isAbandonDue } from './transitions';
 
 /** Items read from one index partition per run: a bigger backlog is finished by the next runs. */
@@ -103,7 +103,7 @@ export async function checkoutUpkeep(runtime: Runtime, now: Date, budgetMs = 60_
     for (const reference of await indexed(runtime, partition, cutoff)) {
       await settle(reference, async (checkout) => {
         if (!isAbandonDue(checkout.status as 'PENDING', Date.parse(String(checkout.createdAt)), now.getTime(), ttlSeconds)) return undefined;
-        await commitWrites(runtime.db, abandonWrites(runtime.config.tableName, checkout, now.toISOString()));
+        await commitWrites(runtime.db, abandonWithInvoiceWrites(runtime.config.tableName, checkout, now.toISOString()));
         return 'abandoned';
       });
     }

@@ -12,7 +12,7 @@ import type { TxWrite } from '../storage/transact';
 import type { Item } from '../storage/dynamo';
 import { invoiceByReference, invoiceByTxid } from './lookup';
 import { inPixSweep } from './pix-sweep-index';
-import { invoiceEventData } from './record';
+import { invoiceEventData, listedAgain } from './record';
 import { type InvoiceMove, type InvoiceStatus, invoiceMove } from './transitions';
 
 type ChargeKind = 'paid' | 'canceled' | 'refunded';
@@ -42,15 +42,24 @@ function balanceMovement(table: string, item: Item, move: InvoiceMove, now: Date
 function statusUpdateOf(table: string, item: Item, move: InvoiceMove, timestamp: string, at: string): TxWrite {
   const late = move.paidAfterCancel === true;
   // A Pix charge awaiting a lookup leaves the Pix sweep's index with its first move.
-  const unswept = inPixSweep(item) ? ' REMOVE GSI2PK, GSI2SK' : '';
+  // An invoice taken out of the list (an abandoned checkout's Pix) is listed again by any move (a late payment).
+  const relist = item.unlisted === true ? listedAgain(item) : undefined;
+  const sets = [...(late ? ['#status = :to', '#at = :at', '#flag = :flag'] : ['#status = :to', '#at = :at']), ...(relist ? ['GSI1PK = :lpk', 'GSI1SK = :lsk'] : [])];
+  const removes = [...(inPixSweep(item) ? ['GSI2PK', 'GSI2SK'] : []), ...(relist ? ['unlisted'] : [])];
   return {
     Update: {
       TableName: table,
       Key: keys.invoice(String(item.reference)),
-      UpdateExpression: (late ? 'SET #status = :to, #at = :at, #flag = :flag' : 'SET #status = :to, #at = :at') + unswept,
+      UpdateExpression: `SET ${sets.join(', ')}${removes.length > 0 ? ` REMOVE ${removes.join(', ')}` : ''}`,
       ConditionExpression: late ? '#status = :from AND attribute_not_exists(#at)' : '#status = :from',
       ExpressionAttributeNames: { '#status': 'status', '#at': timestamp, ...(late ? { '#flag': 'paidAfterCancel' } : {}) },
-      ExpressionAttributeValues: { ':to': move.to, ':from': move.from, ':at': at, ...(late ? { ':flag': true } : {}) },
+      ExpressionAttributeValues: {
+        ':to': move.to,
+        ':from': move.from,
+        ':at': at,
+        ...(late ? { ':flag': true } : {}),
+        ...(relist ? { ':lpk': relist.GSI1PK, ':lsk': relist.GSI1SK } : {}),
+      },
     },
   };
 }

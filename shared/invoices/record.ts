@@ -113,13 +113,22 @@ function documentContext(accountId: string, reference: string): string {
   return `invoice:${accountId}:${reference}`;
 }
 
+/** Where an invoice is listed (GSI1: by account, newest first). */
+function listKeys(accountId: string, invoiceId: number): { GSI1PK: string; GSI1SK: string } {
+  return { GSI1PK: keys.invoiceListPartition(accountId), GSI1SK: sortableNumericId(invoiceId) };
+}
+
+/** The list keys of a stored invoice taken out of the list (an abandoned checkout's Pix): to list it again. */
+export function listedAgain(item: Item): { GSI1PK: string; GSI1SK: string } {
+  return listKeys(String(item.accountId), Number(item.invoiceId));
+}
+
 /** The invoice item: keyed by reference; listed through GSI1 by account, newest first. */
 export function invoiceItem(invoice: NewInvoice, personalDataKey: Buffer): Item {
   const { payer, awaitsPixLookup, ...rest } = invoice;
   return {
     ...keys.invoice(invoice.reference),
-    GSI1PK: keys.invoiceListPartition(invoice.accountId),
-    GSI1SK: sortableNumericId(invoice.invoiceId),
+    ...listKeys(invoice.accountId, invoice.invoiceId),
     ...(awaitsPixLookup ? pixSweepAttributes(invoice.createdAt, invoice.reference) : {}),
     type: 'invoice',
     ...rest,

@@ -655,7 +655,7 @@ const EXPECTED_TABLE_ACCESS: Record<string, string[]> = {
   webhooksWorker: ['GetItem EVT#*', 'GetItem ACCT#*', 'GetItem DLV#*', 'UpdateItem DLV#*'],
   StreamForwarder: [LEAVE_SWEEP_INDEX, LEAVE_SWEEP_INDEX_EVT],
   Sweep: ['Query GSI2 SWEEP#*', LEAVE_SWEEP_INDEX, LEAVE_SWEEP_INDEX_EVT],
-  CheckoutUpkeep: ['Query GSI2 CHKOPEN#*', 'Query GSI2 CHKUNK#*', 'GetItem CHK#*', 'GetItem INV#*', ...CHECKOUT_CARD_PAYMENT],
+  CheckoutUpkeep: ['Query GSI2 CHKOPEN#*', 'Query GSI2 CHKUNK#*', 'GetItem CHK#*', 'GetItem INV#*', 'UpdateItem INV#*', ...CHECKOUT_CARD_PAYMENT],
   // Read only: the account ids (a Scan naming only the keys and accountId), then each account's shards and their LEDGER# partitions.
   Reconcile: ['Scan ALL ITEMS [PK,SK,accountId]', ...SHARDS_READ, 'Query LEDGER#*'],
 };

@@ -364,11 +364,17 @@ describe('abandonment (the upkeep, in-process, 25 h later)', () => {
     expect(card.status, card.text).toBe(410);
     expect((await call('GET', `${sale.page}/status`)).json).toEqual({ status: 'ABANDONED', redirect_url: null });
     expect(await orderEvents(sale)).toEqual([]);
-
+    // Issue 31: the abandoned checkout's Pix invoice left the merchant's invoice list (still readable by reference).
     const pix = await pixOf(sale);
+    const listedReferences = async () => (await listedItems(keys.invoiceListPartition(sale.keys.account_id))).map((item) => String(item.reference));
+    expect(await listedReferences()).not.toContain(pix.reference);
+    expect((await call('GET', `/api/invoice/ref/${pix.reference}`, { headers: sale.auth })).status).toBe(200);
+
     const paid = await notify(notification('pix-paid', { txid: pix.txid }));
     expect(paid.json).toEqual({ received: true, applied: true });
     expect(await merchantView(sale)).toMatchObject({ status: 'PAID', payment_type: 'pix' });
+    // Paid after all: listed again.
+    expect(await listedReferences()).toContain(pix.reference);
     const orders = await orderEvents(sale);
     expect(typesOf(orders)).toEqual(['order.paid']);
     expect(orderOf(orders[0])).toMatchObject({ reference: sale.reference, status: 'PAID', total: '99.80' });
