@@ -12,6 +12,14 @@ import type { CustomDomain } from './settings';
 /** The JSON key of the origin secret (shared/secrets/edge-origin.ts reads it). */
 export const ORIGIN_SECRET_KEY = 'originVerify';
 
+/**
+ * The statuses CloudFront caches for the default error-caching TTL (10 s) when answered to a GET or a
+ * HEAD, whatever the cache policy says: without an error response of TTL 0 for each, one caller's 403
+ * `account_disabled` or 503 could be answered to other callers of the same path (the cache key under
+ * CachingDisabled leaves out the Authorization header and the query).
+ */
+export const CLOUDFRONT_CACHED_ERROR_STATUSES = [400, 403, 404, 405, 414, 500, 501, 502, 503, 504] as const;
+
 /** The hosted zone of every CloudFront distribution, for a Route 53 alias record. */
 export const CLOUDFRONT_HOSTED_ZONE_ID = 'Z2FDTNDATAQYW2';
 
@@ -70,6 +78,8 @@ export class ApiEdge extends Construct {
         compress: false,
         functionAssociations: [{ function: this.viewerRequest, eventType: cloudfront.FunctionEventType.VIEWER_REQUEST }],
       },
+      // Never cache an error: each one is the caller's own (no response page: the origin's body goes through).
+      errorResponses: CLOUDFRONT_CACHED_ERROR_STATUSES.map((httpStatus) => ({ httpStatus, ttl: Duration.seconds(0) })),
       // Merchants and payers are in Brazil: South American edges are in the "all" class only.
       priceClass: cloudfront.PriceClass.PRICE_CLASS_ALL,
       httpVersion: cloudfront.HttpVersion.HTTP2_AND_3,

@@ -1,4 +1,4 @@
-import { Duration, Validations } from 'aws-cdk-lib';
+import { Duration, RemovalPolicy, Validations } from 'aws-cdk-lib';
 import * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
 import * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 import * as events from 'aws-cdk-lib/aws-events';
@@ -22,9 +22,19 @@ export const MESSAGE_RETENTION = Duration.days(MESSAGE_RETENTION_DAYS);
  */
 export const ITERATOR_AGE_ALARM = Duration.minutes(5);
 
-/** An SQS queue as every queue of the stack: SSL-only, SQS-managed encryption, 14 days' retention. */
+/**
+ * An SQS queue as every queue of the stack: SSL-only, SQS-managed encryption, 14 days' retention, and
+ * kept when the stack is deleted or the queue replaced (its pending messages are money events:
+ * payouts, webhook attempts, failure records); a retained queue is deleted by hand once drained.
+ */
 function plainQueue(scope: Construct, id: string, props: sqs.QueueProps = {}): sqs.Queue {
-  return new sqs.Queue(scope, id, { ...props, retentionPeriod: MESSAGE_RETENTION, enforceSSL: true, encryption: sqs.QueueEncryption.SQS_MANAGED });
+  return new sqs.Queue(scope, id, {
+    ...props,
+    retentionPeriod: MESSAGE_RETENTION,
+    enforceSSL: true,
+    encryption: sqs.QueueEncryption.SQS_MANAGED,
+    removalPolicy: RemovalPolicy.RETAIN,
+  });
 }
 
 /** An alarm at one visible message on a queue: anything there needs a person. */

@@ -55,6 +55,15 @@ describe('the CloudFront edge in front of the API', () => {
     expect(origin?.CustomOriginConfig).toMatchObject({ OriginProtocolPolicy: 'https-only', OriginSSLProtocols: ['TLSv1.2'], OriginReadTimeout: 30 });
   });
 
+  it('caches no error: every status CloudFront would cache for 10 s answers with ErrorCachingMinTTL 0 and no response page (issue 25)', () => {
+    const config = distribution().DistributionConfig as { CustomErrorResponses?: Json[] };
+    const responses = config.CustomErrorResponses ?? [];
+    expect(responses.map((r) => r.ErrorCode).sort()).toEqual([400, 403, 404, 405, 414, 500, 501, 502, 503, 504]);
+    for (const response of responses) {
+      expect(response, String(response.ErrorCode)).toEqual({ ErrorCode: response.ErrorCode, ErrorCachingMinTTL: 0 });
+    }
+  });
+
   it('adds the generated origin secret to each forwarded request, by reference (never in the template)', () => {
     const [origin] = distribution().DistributionConfig.Origins;
     expect(origin?.OriginCustomHeaders).toEqual([

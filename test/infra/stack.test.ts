@@ -262,6 +262,9 @@ describe('queues, the stream and their alarms', () => {
     // Each service queue with its DLQ, and the stream failure queue.
     expect(queueIds()).toHaveLength(queueList.length * 2 + 1);
     for (const [id, queue] of s.ofType('AWS::SQS::Queue')) {
+      // Pending money events survive a stack deletion or a queue replacement (issue 25).
+      expect((queue as { DeletionPolicy?: string }).DeletionPolicy, id).toBe('Retain');
+      expect((queue as { UpdateReplacePolicy?: string }).UpdateReplacePolicy, id).toBe('Retain');
       expect(queue.Properties, id).toMatchObject({ MessageRetentionPeriod: FOURTEEN_DAYS, SqsManagedSseEnabled: true });
       const policies = s.ofType('AWS::SQS::QueuePolicy').filter(([, p]) => JSON.stringify(p.Properties?.Queues) === JSON.stringify([{ Ref: id }]));
       expect(JSON.stringify(policies.map(([, p]) => p.Properties?.PolicyDocument)), id).toContain('"aws:SecureTransport":"false"');
