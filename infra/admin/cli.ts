@@ -132,8 +132,6 @@ async function dlq(command: string, target: () => Promise<Target>): Promise<unkn
   const name = required('queue');
   if (!QUEUE_NAMES.includes(name)) throw new UsageError(`--queue must be one of ${QUEUE_NAMES.join(', ')}`);
   const max = maxFlag(command === 'inspect' ? 10 : 10_000);
-  if (command === 'redrive' && name === STREAM_FAILURES_QUEUE && values.max !== undefined)
-    throw new UsageError('--max is not supported for stream-failures: its redrive forwards what every failure record names');
   const { table, db, queues } = await target();
   const urls = await queues();
   const found = await findDlq(urls, name);
@@ -141,7 +139,8 @@ async function dlq(command: string, target: () => Promise<Target>): Promise<unkn
   if (command === 'inspect') return printLines(await inspectDlq(urls.sqs, found, max));
   if (name === STREAM_FAILURES_QUEUE) {
     // The failure queue has no source queue: its records name stream windows, forwarded again from the table.
-    const result = await redriveStreamFailures({ db, table, sqs: urls.sqs, streamFailures: urls.streamFailures, queues: urls });
+    // At most --max failure records (each names a window of stream records, forwarded again from the table).
+    const result = await redriveStreamFailures({ db, table, sqs: urls.sqs, streamFailures: urls.streamFailures, queues: urls }, max);
     return { queue: name, moved: result.forwarded, ...result };
   }
   return { queue: name, moved: await redriveDlq(urls.sqs, found, max) };

@@ -15,15 +15,25 @@ type BatchInfo = { approximateArrivalOfFirstRecord?: string; approximateArrivalO
  * in the failure queue, and forwards from the table what those records' time windows hold and was
  * never forwarded (items still in the sweep's index; stream records themselves expire after 24 h).
  * A record is deleted once its items are on their queues; one that could not be redriven stays.
+ * `maxRecords` bounds how many failure records one run takes (`dlq redrive --queue stream-failures
+ * --max N`, as the other queues' redrive is bounded); the rest wait for the next run.
  */
-export async function redriveStreamFailures(ports: RedrivePorts): Promise<{ failure_records: number; forwarded: number; kept: number }> {
+export async function redriveStreamFailures(
+  ports: RedrivePorts,
+  maxRecords = Number.POSITIVE_INFINITY,
+): Promise<{ failure_records: number; forwarded: number; kept: number }> {
   let records = 0;
   let forwarded = 0;
   let kept = 0;
   const seen = new Set<string>();
-  for (;;) {
+  while (records < maxRecords) {
     const received = await ports.sqs.send(
-      new ReceiveMessageCommand({ QueueUrl: ports.streamFailures, MaxNumberOfMessages: 10, WaitTimeSeconds: 0, VisibilityTimeout: 60 }),
+      new ReceiveMessageCommand({
+        QueueUrl: ports.streamFailures,
+        MaxNumberOfMessages: Math.min(10, maxRecords - records),
+        WaitTimeSeconds: 0,
+        VisibilityTimeout: 60,
+      }),
     );
     const messages = (received.Messages ?? []).filter((m) => m.MessageId && !seen.has(m.MessageId));
     if (messages.length === 0) break;

@@ -144,7 +144,7 @@ describe('dlq list, inspect and redrive', () => {
       ['dlq', 'inspect', '--queue', 'nope'],
       ['dlq', 'inspect', '--queue', 'webhooks', '--max', '0'],
       ['dlq', 'redrive', '--queue', 'webhooks', '--max', 'lots'],
-      ['dlq', 'redrive', '--queue', 'stream-failures', '--max', '3'],
+      ['dlq', 'redrive', '--queue', 'stream-failures', '--max', '0'],
       ['dlq', 'purge', '--queue', 'webhooks'],
       ['dlq', 'list', '--bogus'],
       ['webhook', 'redeliver'],
