@@ -1,10 +1,11 @@
 import { App, CfnOutput, Duration, RemovalPolicy, Stack, Validations, type StackProps } from 'aws-cdk-lib';
 import { AccessLogFormat } from 'aws-cdk-lib/aws-apigateway';
 import * as apigw from 'aws-cdk-lib/aws-apigatewayv2';
+import { HttpLambdaAuthorizer, HttpLambdaResponseType } from 'aws-cdk-lib/aws-apigatewayv2-authorizers';
 import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations';
 import * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 import * as logs from 'aws-cdk-lib/aws-logs';
-import type * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
+import * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
 import type * as sns from 'aws-cdk-lib/aws-sns';
 import type * as sqs from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
@@ -13,6 +14,8 @@ import { AwsSolutionsChecks } from 'cdk-nag';
 import { type AnyRoute, pathParameterNames } from '../shared/http/route';
 import { fallbackHandler, routeList, routes } from '../shared/http/routes';
 import { tableShape } from '../shared/storage/table';
+import { EDGE_CLIENT_IP_HEADER, EDGE_ORIGIN_HEADER } from '../shared/http/edge-origin';
+import { METRICS_NAMESPACE } from '../shared/metrics/emf';
 import { ApiFunction } from './cdk/api-function';
 import { AlarmTopic, api5xxAlarm, functionFailuresAlarm, notifyTopic, pixAnomaliesAlarm, throttlesAlarm, webhookFailureRateAlarm } from './cdk/alarms';
 import { cardDeclinesByMerchant } from './cdk/card-testing';
@@ -36,6 +39,11 @@ import { consumeQueue, consumeStream, dailyCountAlarm, runOnSchedule, scheduledE
 import { checkoutUpkeepWorker, pixSweepWorker, queueList, queues, reconcileWorker, streamConsumerList, streamForwarder, sweepWorker } from '../shared/queues';
 
 export const STACK_NAME = 'PaymentGatewayStack';
+/** The edge-origin authorizer's function id (functions/edge/origin-authorizer.ts). */
+export const EDGE_AUTHORIZER_ID = 'EdgeOriginAuthorizer';
+/** The access log metric of requests that went around CloudFront (namespace PaymentGateway), and its alarm's threshold in 5 minutes. */
+export const DIRECT_ORIGIN_CALLS_METRIC = 'DirectOriginCalls';
+export const DIRECT_ORIGIN_CALLS_THRESHOLD = 5;
 export const SERVICE_NAME = 'payment-gateway';
 
 /** The `PixProvider` output: which provider new Pix charges go to. */
@@ -60,7 +68,11 @@ export type ApiPixDeployment = {
 const ACCESS_LOG_FORMAT = AccessLogFormat.custom(
   JSON.stringify({
     requestId: '$context.requestId',
-    ip: '$context.identity.sourceIp',
+    // The caller's address the per-IP limits count, from the edge-origin authorizer ("-": refused there, a direct call).
+    ip: '$context.authorizer.viewerIp',
+    // The address API Gateway saw: a CloudFront edge, or a caller who went around it.
+    edgeIp: '$context.identity.sourceIp',
+    authorizerError: '$context.authorizer.error',
     requestTime: '$context.requestTime',
     routeKey: '$context.routeKey',
     status: '$context.status',
@@ -83,6 +95,8 @@ export class PaymentGatewayStack extends Stack {
   readonly edge: ApiEdge;
   /** Where clients reach the API: `https://<domainName>`, or the distribution's address without a custom domain. */
   readonly baseUrl: string;
+  /** The edge-origin authorizer on every route (functions/edge/origin-authorizer.ts). */
+  readonly originAuthorizer: HttpLambdaAuthorizer;
   /** The API Pix PSP of new Pix charges (`apiPix*` context); undefined: the simulated provider serves them. */
   readonly apiPix: ApiPixDeployment | undefined;
   /**
@@ -140,15 +154,27 @@ export class PaymentGatewayStack extends Stack {
     });
     functions.set('Fallback', fallback);
 
-    const { api, stage } = this.createApi(fallback);
+    const { api, stage, accessLogs } = this.createApi();
     this.api = api;
     this.stage = stage;
     this.edge = new ApiEdge(this, 'Edge', { api, domain: this.settings.domain, webAclArn: this.settings.webAclArn });
     this.baseUrl = `https://${this.settings.domain?.domainName ?? this.edge.distribution.distributionDomainName}`;
+    const origin = this.createOriginAuthorizer(environment);
+    this.originAuthorizer = origin.authorizer;
+    functions.set(EDGE_AUTHORIZER_ID, origin.fn);
+    // The $default route: whatever no route matches goes to the JSON 404/405 function.
+    const defaultRoute = new apigw.HttpRoute(api, 'DefaultRoute', {
+      httpApi: api,
+      routeKey: apigw.HttpRouteKey.DEFAULT,
+      integration: new HttpLambdaIntegration('FallbackIntegration', fallback.fn),
+      authorizer: this.originAuthorizer,
+    });
+    acknowledgeLambdaAuthorization(defaultRoute, undefined);
 
     for (const route of routeList) {
       functions.set(route.id, this.addRoute(route, environment));
     }
+    const directCalls = this.directCallsAlarm(accessLogs);
     this.limitAuthRoute();
 
     const recursionAlarms = new Map<string, cloudwatch.Alarm>();
@@ -169,6 +195,7 @@ export class PaymentGatewayStack extends Stack {
     }
 
     const alarms = new Map<string, cloudwatch.Alarm>(recursionAlarms);
+    alarms.set('Direct origin calls', directCalls);
     for (const [queueId, queue] of serviceQueues) alarms.set(`${queueId} DLQ depth`, queue.alarm);
     alarms.set('stream failure queue depth', this.streamFailures.alarm);
     for (const def of streamConsumerList) {
@@ -372,21 +399,15 @@ export class PaymentGatewayStack extends Stack {
     return secret;
   }
 
-  private createApi(fallback: ApiFunction): { api: apigw.HttpApi; stage: apigw.HttpStage } {
+  private createApi(): { api: apigw.HttpApi; stage: apigw.HttpStage; accessLogs: logs.LogGroup } {
     const api = new apigw.HttpApi(this, 'HttpApi', {
       apiName: SERVICE_NAME,
       description: 'Payment gateway API (routes from shared/http/routes.ts)',
       createDefaultStage: false,
-      // The execute-api address is CloudFront's origin; a request sent there directly lacks the origin secret and gets 403.
+      // The execute-api address is CloudFront's origin; a request sent there directly is refused by the
+      // edge-origin authorizer (401 before anything runs without the secret) and by each function (403).
       disableExecuteApiEndpoint: false,
     });
-    // The $default route: whatever no route matches goes to the JSON 404/405 function.
-    const defaultRoute = new apigw.HttpRoute(api, 'DefaultRoute', {
-      httpApi: api,
-      routeKey: apigw.HttpRouteKey.DEFAULT,
-      integration: new HttpLambdaIntegration('FallbackIntegration', fallback.fn),
-    });
-    acknowledgeLambdaAuthorization(defaultRoute, undefined);
     const accessLogs = new logs.LogGroup(this, 'ApiAccessLogs', { retention: this.settings.logRetention });
     const { throttle } = this.settings;
     const stage = new apigw.HttpStage(this, 'DefaultStage', {
@@ -402,7 +423,55 @@ export class PaymentGatewayStack extends Stack {
       // Per-route requests, 4xx, 5xx and latency for the dashboard (CloudWatch custom metrics, billed per route).
       detailedMetricsEnabled: true,
     });
-    return { api, stage };
+    return { api, stage, accessLogs };
+  }
+
+  /**
+   * The edge-origin authorizer (functions/edge/origin-authorizer.ts) on every route, the $default
+   * route included: its identity sources are the origin secret and the viewer address CloudFront adds,
+   * so a request without them is refused (401) before any function runs; a forged secret runs only the
+   * authorizer, whose answer is cached 5 minutes per (secret, address). API Gateway throttles before it
+   * authorizes: direct calls still spend the stage's rate (docs/decisions.md, "Calls around the edge").
+   */
+  private createOriginAuthorizer(environment: Record<string, string>): { fn: ApiFunction; authorizer: HttpLambdaAuthorizer } {
+    const fn = new ApiFunction(this, EDGE_AUTHORIZER_ID, {
+      handler: 'functions/edge/origin-authorizer.ts',
+      environment: { ...environment, EDGE_ORIGIN_SECRET_ID: this.edge.originSecret.secretArn },
+      logRetention: this.settings.logRetention,
+      description: 'the edge-origin authorizer: only requests that came through CloudFront reach a route',
+    });
+    this.edge.originSecret.grantRead(fn.role);
+    const authorizer = new HttpLambdaAuthorizer('EdgeOrigin', fn.fn, {
+      authorizerName: 'edge-origin',
+      responseTypes: [HttpLambdaResponseType.SIMPLE],
+      identitySource: [`$request.header.${EDGE_ORIGIN_HEADER}`, `$request.header.${EDGE_CLIENT_IP_HEADER}`],
+      resultsCacheTtl: Duration.minutes(5),
+    });
+    return { fn, authorizer };
+  }
+
+  /**
+   * Calls that went around CloudFront: the access log's `ip` is "-" (the authorizer refused them, or
+   * never ran for want of its identity sources); counted as DirectOriginCalls, alarmed.
+   */
+  private directCallsAlarm(accessLogs: logs.LogGroup): cloudwatch.Alarm {
+    const metric = accessLogs
+      .addMetricFilter('DirectOriginCalls', {
+        filterPattern: logs.FilterPattern.stringValue('$.ip', '=', '-'),
+        metricNamespace: METRICS_NAMESPACE,
+        metricName: DIRECT_ORIGIN_CALLS_METRIC,
+        metricValue: '1',
+        defaultValue: 0,
+      })
+      .metric({ period: Duration.minutes(5), statistic: cloudwatch.Stats.SUM });
+    return new cloudwatch.Alarm(this, 'DirectOriginCallsAlarm', {
+      alarmDescription: `${DIRECT_ORIGIN_CALLS_THRESHOLD} or more requests in 5 minutes reached API Gateway's execute-api address without going through CloudFront: refused (401/403) before any route ran, but they spend the stage's throttle. Look at the access log lines with ip "-" (edgeIp is the caller); if sustained, block the source (AWS WAF on CloudFront cannot see them: consider a regional custom domain with the execute-api endpoint disabled, docs/decisions.md).`,
+      metric,
+      threshold: DIRECT_ORIGIN_CALLS_THRESHOLD,
+      evaluationPeriods: 1,
+      comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
+      treatMissingData: cloudwatch.TreatMissingData.NOT_BREACHING,
+    });
   }
 
   /** POST /api/auth gets a tighter limit than the stage default: a route setting of the $default stage. */
@@ -555,6 +624,7 @@ export class PaymentGatewayStack extends Stack {
       httpApi: this.api,
       routeKey: apigw.HttpRouteKey.with(route.path, apigw.HttpMethod[route.method]),
       integration: new HttpLambdaIntegration(`${route.id}Integration`, fn.fn),
+      authorizer: this.originAuthorizer,
     });
     acknowledgeLambdaAuthorization(httpRoute, route);
     return fn;

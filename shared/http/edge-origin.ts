@@ -11,6 +11,19 @@ import { OutsideEdgeError } from '../errors';
 export const EDGE_ORIGIN_HEADER = 'x-origin-verify';
 export const EDGE_CLIENT_IP_HEADER = 'x-gateway-client-ip';
 
+/** Whether a header value is the origin secret, compared in constant time. */
+export function isOriginSecret(given: string | undefined, expected: string | undefined): boolean {
+  return given !== undefined && expected !== undefined && sameSecret(given, expected);
+}
+
+/** An IPv4 or IPv6 literal as API Gateway gives it; anything else is counted under one shared name. */
+const IP_LITERAL = /^[0-9A-Fa-f.:]{2,45}$/;
+
+/** The client address the per-IP counters use (it reaches a table key: its shape and length are checked first). */
+export function clientIp(sourceIp: string | undefined): string {
+  return sourceIp !== undefined && IP_LITERAL.test(sourceIp) ? sourceIp : 'unknown';
+}
+
 function sameSecret(given: string, expected: string): boolean {
   const a = Buffer.from(given, 'utf8');
   const b = Buffer.from(expected, 'utf8');

@@ -74,13 +74,13 @@ describe('the CloudFront edge in front of the API', () => {
     });
   });
 
-  it('gives every route function the origin secret to check, and nothing else reads it', () => {
+  it('gives every route function and the edge-origin authorizer the origin secret to check, and nothing else reads it', () => {
     const secret = JSON.stringify(stack.resolve(stack.edge.originSecret.secretArn));
     for (const route of routeList) {
       expect((s.functionProps(route.id).Environment as { Variables: Json }).Variables.EDGE_ORIGIN_SECRET_ID, route.id).toEqual(secretRef);
     }
     const readers = [...stack.functions.keys()].filter((id) => s.roleStatements(id).some((st) => JSON.stringify(st.Resource) === secret));
-    expect(readers.sort()).toEqual(routeList.map((r) => r.id).sort());
+    expect(readers.sort()).toEqual([...routeList.map((r) => r.id), 'EdgeOriginAuthorizer'].sort());
   });
 
   it("publishes the distribution's address as the API URL and the functions' base URL", () => {

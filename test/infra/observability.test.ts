@@ -165,9 +165,10 @@ describe('the alarms', () => {
   it('has one alarm per function (errors and throttles, or throttles where its errors have their own), the 5xx rate and the alarms before', () => {
     const perFunction = [...stack.functions.keys()].map((id) => (OWN_ERRORS.includes(id) ? `${id} throttles` : `${id} errors and throttles`));
     expect([...stack.alarms.keys()].sort()).toEqual(
-      [...expectedAlarms().keys(), 'API 5xx rate', 'Webhook failure rate', 'Card declines by merchant', ...perFunction].filter((n, i, all) => all.indexOf(n) === i).sort(),
+      [...expectedAlarms().keys(), 'API 5xx rate', 'Webhook failure rate', 'Card declines by merchant', 'Direct origin calls', ...perFunction].filter((n, i, all) => all.indexOf(n) === i).sort(),
     );
-    expect(stack.functions.size).toBe(routeList.length + 1 + queueList.length + streamConsumerList.length + 3);
+    // Routes, the fallback, queue workers, stream consumers, sweep, upkeep, reconciliation, the edge-origin authorizer.
+    expect(stack.functions.size).toBe(routeList.length + 1 + queueList.length + streamConsumerList.length + 4);
   });
 
   it('alarms when one merchant has 20 or more declined card attempts in 5 minutes: a Contributor Insights rule over the card routes\' logs, by accountId', () => {
@@ -258,7 +259,8 @@ describe('the webhook failure-rate alarm (infra/cdk/alarms.ts)', () => {
 
 describe('tracing', () => {
   it('turns X-Ray active tracing on for every function, each allowed to send its segments', () => {
-    expect(stack.functions.size).toBe(routeList.length + 1 + queueList.length + streamConsumerList.length + 3);
+    // Routes, the fallback, queue workers, stream consumers, sweep, upkeep, reconciliation, the edge-origin authorizer.
+    expect(stack.functions.size).toBe(routeList.length + 1 + queueList.length + streamConsumerList.length + 4);
     for (const id of stack.functions.keys()) {
       expect(s.functionProps(id).TracingConfig, id).toEqual({ Mode: 'Active' });
       const xray = s.roleStatements(id).filter((st) => (Array.isArray(st.Action) ? st.Action : [st.Action]).some((a) => a.startsWith('xray:')));

@@ -21,7 +21,7 @@ import { pixSweepPartitions } from '../../shared/invoices/pix-sweep-index';
 import { API_GATEWAY_INTEGRATION_LIMIT_SECONDS, ApiFunction } from '../../infra/cdk/api-function';
 import { DEFAULT_SETTINGS } from '../../infra/cdk/settings';
 import { KEY, RECONCILE_SCAN, routeGrants } from '../../infra/cdk/table-access';
-import { authorizationReason, buildApp } from '../../infra/stack';
+import { authorizationReason, buildApp, DIRECT_ORIGIN_CALLS_METRIC, DIRECT_ORIGIN_CALLS_THRESHOLD, EDGE_AUTHORIZER_ID } from '../../infra/stack';
 import type { AnyRoute } from '../../shared/http/route';
 import { actionsOf, functionIds, type Json, NO_BUNDLING, type Statement, STREAM_ACTIONS, Synthesized } from './synthesized';
 
@@ -34,12 +34,44 @@ const getAtt = (logicalId: string, attribute: string) => ({ 'Fn::GetAtt': [logic
 const tableId = s.logicalId(stack.table);
 
 describe('API routes and functions', () => {
-  it('has one route per row of the route table plus $default', () => {
+  it('has one route per row of the route table plus $default, each behind the edge-origin authorizer', () => {
     template.resourceCountIs('AWS::ApiGatewayV2::Route', routeList.length + 1);
+    const [[authorizerId] = ['']] = s.ofType('AWS::ApiGatewayV2::Authorizer');
+    const authorized = { AuthorizationType: 'CUSTOM', AuthorizerId: { Ref: authorizerId } };
     for (const route of routeList) {
-      template.hasResourceProperties('AWS::ApiGatewayV2::Route', { RouteKey: `${route.method} ${route.path}`, AuthorizationType: 'NONE' });
+      template.hasResourceProperties('AWS::ApiGatewayV2::Route', { RouteKey: `${route.method} ${route.path}`, ...authorized });
     }
-    template.hasResourceProperties('AWS::ApiGatewayV2::Route', { RouteKey: '$default' });
+    template.hasResourceProperties('AWS::ApiGatewayV2::Route', { RouteKey: '$default', ...authorized });
+  });
+
+  it('refuses calls around CloudFront before anything runs: a Lambda authorizer on the origin secret and the viewer address, simple answers cached 5 minutes (issue 25)', () => {
+    const authorizers = s.ofType('AWS::ApiGatewayV2::Authorizer');
+    expect(authorizers).toHaveLength(1);
+    expect(authorizers[0]?.[1].Properties).toMatchObject({
+      AuthorizerType: 'REQUEST',
+      AuthorizerPayloadFormatVersion: '2.0',
+      EnableSimpleResponses: true,
+      IdentitySource: ['$request.header.x-origin-verify', '$request.header.x-gateway-client-ip'],
+      AuthorizerResultTtlInSeconds: 300,
+    });
+    expect(JSON.stringify(authorizers[0]?.[1].Properties?.AuthorizerUri)).toContain(s.functionLogicalId(EDGE_AUTHORIZER_ID));
+    // It reads the origin secret, and no table.
+    expect(s.functionProps(EDGE_AUTHORIZER_ID).Environment).toMatchObject({ Variables: { EDGE_ORIGIN_SECRET_ID: { Ref: s.logicalId(stack.edge.originSecret) } } });
+  });
+
+  it('counts calls that went around CloudFront from the access log (ip "-") and alarms at 5 in 5 minutes', () => {
+    const [filter] = s.ofType('AWS::Logs::MetricFilter').filter(([, f]) => JSON.stringify(f.Properties).includes(DIRECT_ORIGIN_CALLS_METRIC));
+    expect(filter?.[1].Properties).toMatchObject({
+      FilterPattern: '{ $.ip = "-" }',
+      MetricTransformations: [{ MetricNamespace: METRICS_NAMESPACE, MetricName: DIRECT_ORIGIN_CALLS_METRIC, MetricValue: '1', DefaultValue: 0 }],
+    });
+    template.hasResourceProperties('AWS::CloudWatch::Alarm', {
+      MetricName: DIRECT_ORIGIN_CALLS_METRIC,
+      Namespace: METRICS_NAMESPACE,
+      Threshold: DIRECT_ORIGIN_CALLS_THRESHOLD,
+      ComparisonOperator: 'GreaterThanOrEqualToThreshold',
+    });
+    expect(stack.alarms.has('Direct origin calls')).toBe(true);
   });
 
   it('sends every route to its own function', () => {
@@ -62,6 +94,7 @@ describe('API routes and functions', () => {
         sweepWorker.id,
         checkoutUpkeepWorker.id,
         reconcileWorker.id,
+        EDGE_AUTHORIZER_ID,
       ].sort(),
     );
     template.resourceCountIs('AWS::Lambda::Function', ALL_FUNCTION_IDS.length);
@@ -90,7 +123,9 @@ describe('API routes and functions', () => {
     const format = JSON.parse(((stage?.Properties as Json).AccessLogSettings as { Format: string }).Format) as Record<string, string>;
     expect(format).toMatchObject({
       requestId: '$context.requestId',
-      ip: '$context.identity.sourceIp',
+      // The viewer's address (the one the per-IP limits count), from the edge-origin authorizer; the edge's beside it.
+      ip: '$context.authorizer.viewerIp',
+      edgeIp: '$context.identity.sourceIp',
       routeKey: '$context.routeKey',
       status: '$context.status',
       latency: '$context.responseLatency',
@@ -658,6 +693,8 @@ const EXPECTED_TABLE_ACCESS: Record<string, string[]> = {
   webhooksWorker: ['GetItem EVT#*', 'GetItem ACCT#*', 'GetItem DLV#*', 'UpdateItem DLV#*'],
   StreamForwarder: [LEAVE_SWEEP_INDEX, LEAVE_SWEEP_INDEX_EVT],
   Sweep: ['Query GSI2 SWEEP#*', LEAVE_SWEEP_INDEX, LEAVE_SWEEP_INDEX_EVT],
+  // Reads the origin secret only.
+  EdgeOriginAuthorizer: [],
   CheckoutUpkeep: ['Query GSI2 CHKOPEN#*', 'Query GSI2 CHKUNK#*', 'GetItem CHK#*', 'GetItem INV#*', 'UpdateItem INV#*', ...CHECKOUT_CARD_PAYMENT],
   // Read only: the account ids (a Scan naming only the keys and accountId), then each account's shards and their LEDGER# partitions.
   Reconcile: ['Scan ALL ITEMS [PK,SK,accountId]', ...SHARDS_READ, 'Query LEDGER#*'],

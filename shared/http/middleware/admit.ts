@@ -1,14 +1,8 @@
 import { admit, CountedRefusal } from '../../auth/gate';
-import { edgeClientAddress } from '../edge-origin';
+import { clientIp, edgeClientAddress } from '../edge-origin';
 import { type PipelineMiddleware, header } from '../state';
 
-/** An IPv4 or IPv6 literal as API Gateway gives it; anything else is counted under one shared name. */
-const IP_LITERAL = /^[0-9A-Fa-f.:]{2,45}$/;
-
-/** The client address the per-IP counters use (it reaches a table key: its shape and length are checked first). */
-export function clientIp(sourceIp: string | undefined): string {
-  return sourceIp !== undefined && IP_LITERAL.test(sourceIp) ? sourceIp : 'unknown';
-}
+export { clientIp } from '../edge-origin';
 
 /**
  * The edge check (deployed: the request came through CloudFront, else 403), then authentication and
