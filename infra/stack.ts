@@ -1,4 +1,4 @@
-import { App, CfnOutput, Duration, RemovalPolicy, Stack, Validations, type StackProps } from 'aws-cdk-lib';
+import { Annotations, App, CfnOutput, CfnParameter, Duration, RemovalPolicy, Stack, Validations, type StackProps } from 'aws-cdk-lib';
 import { AccessLogFormat } from 'aws-cdk-lib/aws-apigateway';
 import * as apigw from 'aws-cdk-lib/aws-apigatewayv2';
 import { HttpLambdaAuthorizer, HttpLambdaResponseType } from 'aws-cdk-lib/aws-apigatewayv2-authorizers';
@@ -6,7 +6,7 @@ import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations
 import * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 import * as logs from 'aws-cdk-lib/aws-logs';
 import * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
-import type * as sns from 'aws-cdk-lib/aws-sns';
+import * as sns from 'aws-cdk-lib/aws-sns';
 import type * as sqs from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 import * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
@@ -45,6 +45,9 @@ export const EDGE_AUTHORIZER_ID = 'EdgeOriginAuthorizer';
 export const DIRECT_ORIGIN_CALLS_METRIC = 'DirectOriginCalls';
 export const DIRECT_ORIGIN_CALLS_THRESHOLD = 5;
 export const SERVICE_NAME = 'payment-gateway';
+
+/** The deploy parameter that names the provider of new Pix charges (no default: a deploy cannot drop it by omission). */
+export const PAYMENT_PROVIDER_PARAMETER = 'PaymentProvider';
 
 /** The `PixProvider` output: which provider new Pix charges go to. */
 export const PIX_PROVIDER_OUTPUT = {
@@ -110,8 +113,8 @@ export class PaymentGatewayStack extends Stack {
   readonly streamFailures: StreamFailureQueue;
   /** Every alarm of the stack, by a readable name; each notifies `alarmTopic` on ALARM and on OK. */
   readonly alarms: ReadonlyMap<string, cloudwatch.Alarm>;
-  /** The on-call topic (email subscription from the `alarmEmail` context value). */
-  readonly alarmTopic: sns.Topic;
+  /** The on-call topic: the stack's own (its recipient from `alarmEmail` or the deploy's AlarmEmail parameter), or the one `alarmTopicArn` names. */
+  readonly alarmTopic: sns.ITopic;
   /** The on-call dashboard. */
   readonly dashboard: cloudwatch.Dashboard;
 
@@ -255,8 +258,17 @@ export class PaymentGatewayStack extends Stack {
     this.functions = functions;
     this.addServiceAlarms(alarms);
     this.alarms = alarms;
-    this.alarmTopic = new AlarmTopic(this, 'Alarms', this.settings.alarmEmail).topic;
+    const recipient = this.settings.alarmRecipient;
+    // An existing on-call topic (alarmTopicArn) replaces the stack's own; else the stack's topic, its recipient from the context or the deploy.
+    this.alarmTopic =
+      recipient.kind === 'topic' ? sns.Topic.fromTopicArn(this, 'OnCallTopic', recipient.topicArn) : new AlarmTopic(this, 'Alarms', recipient).topic;
     notifyTopic(alarms.values(), this.alarmTopic);
+    if (recipient.kind === 'none') {
+      Annotations.of(this).addWarningV2(
+        'payment-gateway:alarms-without-recipient',
+        'alarmEmail=none: the alarms notify a topic nobody is subscribed to. Subscribe someone to it (AlarmTopicArn output) before money moves.',
+      );
+    }
     this.dashboard = this.createDashboard();
 
     new CfnOutput(this, 'ApiUrl', {
@@ -270,6 +282,7 @@ export class PaymentGatewayStack extends Stack {
       });
       new CfnOutput(this, 'DomainHostedZoneId', { value: CLOUDFRONT_HOSTED_ZONE_ID });
     }
+    new CfnOutput(this, 'AlarmTopicArn', { value: this.alarmTopic.topicArn, description: 'Every alarm notifies this topic (ALARM and OK): subscribe on-call to it' });
     new CfnOutput(this, 'TableName', { value: this.table.tableName });
     // The operator CLI's `stream redrive` forwards to these.
     new CfnOutput(this, 'PayoutQueueUrl', { value: serviceQueues.get(queues.payouts.id)?.queue.queueUrl ?? '' });
@@ -291,6 +304,19 @@ export class PaymentGatewayStack extends Stack {
    * them with --stack (`provider register-webhook`, `provider reconcile`).
    */
   private addPixProviderOutputs(): void {
+    // The provider is an explicit deploy setting (issue 25): a parameter with no default whose only
+    // allowed value is the provider this template was synthesized for. The first deploy names it
+    // (--parameters PaymentProvider=simulated|apipix); later deploys reuse the previous value, so one
+    // that lost the apiPix* context (a template for "simulated") is refused by CloudFormation before
+    // anything changes, instead of moving new Pix charges back to the simulated provider.
+    const provider = this.apiPix ? 'apipix' : 'simulated';
+    const parameter = new CfnParameter(this, PAYMENT_PROVIDER_PARAMETER, {
+      type: 'String',
+      allowedValues: [provider],
+      description: `The provider of new Pix charges this template was synthesized for: ${provider}. Name it on the first deploy; a later deploy synthesized for another provider is refused unless it names that one (switching is deliberate).`,
+      constraintDescription: `this template serves Pix charges with ${provider}; a deploy that meant the other provider lost its context (apiPix* for apipix)`,
+    });
+    new CfnOutput(this, 'DeployedPaymentProvider', { value: parameter.valueAsString, description: 'The provider of new Pix charges, as the deploy named it (the PaymentProvider parameter)' });
     new CfnOutput(this, 'PixProvider', {
       value: this.apiPix ? PIX_PROVIDER_OUTPUT.apipix : PIX_PROVIDER_OUTPUT.simulated,
       description: 'The provider of new Pix charges (card and boleto: the simulated provider); apipix with the apiPix* context',

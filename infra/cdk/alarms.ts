@@ -1,4 +1,4 @@
-import { Duration, Stack } from 'aws-cdk-lib';
+import { CfnCondition, CfnParameter, Duration, Fn, Stack } from 'aws-cdk-lib';
 import type * as apigw from 'aws-cdk-lib/aws-apigatewayv2';
 import * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
 import * as actions from 'aws-cdk-lib/aws-cloudwatch-actions';
@@ -9,6 +9,7 @@ import * as subscriptions from 'aws-cdk-lib/aws-sns-subscriptions';
 import { Construct } from 'constructs';
 import { BUSINESS_METRICS, type BusinessMetric, METRICS_NAMESPACE, METRICS_SERVICE } from '../../shared/metrics/emf';
 import type { ApiFunction } from './api-function';
+import { ALARM_EMAIL_PARAMETER_PATTERN, type AlarmRecipient, NO_ALARM_RECIPIENT } from './settings';
 
 /** The API's 5xx alarm: the share of answers that are 5xx, over this window, above this percentage… */
 export const API_5XX_WINDOW = Duration.minutes(5);
@@ -91,13 +92,14 @@ export function pixAnomaliesAlarm(scope: Construct, id: string): cloudwatch.Alar
 /**
  * The on-call topic: KMS-encrypted with its own key (CloudWatch cannot publish to a topic under the
  * AWS-managed SNS key), SSL-only, publishable by this account's CloudWatch alarms, and with an email
- * subscription when the `alarmEmail` context value names an address.
+ * subscription when the `alarmEmail` context value names an address, else from the deploy parameter
+ * AlarmEmail (no default: a deploy must name a recipient, or `none`); `alarmTopicArn` replaces the topic.
  */
 export class AlarmTopic extends Construct {
   readonly topic: sns.Topic;
   readonly key: kms.Key;
 
-  constructor(scope: Construct, id: string, email: string | undefined) {
+  constructor(scope: Construct, id: string, recipient: AlarmRecipient) {
     super(scope, id);
     const { account, region, partition } = Stack.of(this);
     const fromThisAccountsAlarms = {
@@ -131,9 +133,30 @@ export class AlarmTopic extends Construct {
         conditions: fromThisAccountsAlarms,
       }),
     );
-    if (email !== undefined) this.topic.addSubscription(new subscriptions.EmailSubscription(email));
+    if (recipient.kind === 'email') this.topic.addSubscription(new subscriptions.EmailSubscription(recipient.email));
+    if (recipient.kind === 'deploy-parameter') this.subscribeDeployParameter();
+  }
+
+  /**
+   * No recipient in the context: the deploy names one. A parameter with no default makes `cdk deploy`
+   * stop (before anything changes) until `--parameters AlarmEmail=<address>` or `AlarmEmail=none` is
+   * given; later deploys keep the value given (the CLI reuses a parameter's previous value).
+   */
+  private subscribeDeployParameter(): void {
+    const email = new CfnParameter(Stack.of(this), ALARM_EMAIL_PARAMETER, {
+      type: 'String',
+      description: 'Who receives the alarms: an email address (confirm the subscription it gets), or none to deploy without a recipient on purpose',
+      allowedPattern: ALARM_EMAIL_PARAMETER_PATTERN,
+      constraintDescription: 'an email address such as oncall@example.com, or none',
+    });
+    const given = new CfnCondition(this, 'HasAlarmEmail', { expression: Fn.conditionNot(Fn.conditionEquals(email.valueAsString, NO_ALARM_RECIPIENT)) });
+    const subscription = new sns.CfnSubscription(this, 'EmailFromParameter', { protocol: 'email', endpoint: email.valueAsString, topicArn: this.topic.topicArn });
+    subscription.cfnOptions.condition = given;
   }
 }
+
+/** The deploy parameter that names the alarms' recipient when the context does not. */
+export const ALARM_EMAIL_PARAMETER = 'AlarmEmail';
 
 /** Sends each alarm's ALARM and OK transitions to the topic. */
 export function notifyTopic(alarms: Iterable<cloudwatch.Alarm>, topic: sns.ITopic): void {

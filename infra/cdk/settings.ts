@@ -27,13 +27,26 @@ export type StackSettings = {
   streamForwarderConcurrency: number | undefined;
   logRetention: logs.RetentionDays;
   domain: CustomDomain | undefined;
-  /** Where the alarm topic sends email (one subscription, confirmed by its recipient); undefined: no subscription. */
+  /** Where the alarm topic sends email (one subscription, confirmed by its recipient); undefined: none given in the context. */
   alarmEmail: string | undefined;
+  /**
+   * Who hears the alarms (issue 25: a deploy cannot leave them silent without saying so): an email
+   * (`alarmEmail`), an existing SNS topic (`alarmTopicArn`), nobody on purpose (`alarmEmail=none`), or,
+   * when the context names none, the deploy must: a CloudFormation parameter `AlarmEmail` with no
+   * default (an address or `none`), so `cdk deploy` without it stops before anything changes.
+   */
+  alarmRecipient: AlarmRecipient;
   /** An AWS WAF web ACL (CLOUDFRONT scope, us-east-1) for the distribution; undefined: none. */
   webAclArn: string | undefined;
   /** The API Pix PSP new Pix charges go to; undefined: the simulated provider (no real charge). */
   apiPix: ApiPixSettings | undefined;
 };
+
+export type AlarmRecipient =
+  | { kind: 'email'; email: string }
+  | { kind: 'topic'; topicArn: string }
+  | { kind: 'none' }
+  | { kind: 'deploy-parameter' };
 
 /** The defaults, and the context keys that override them. */
 export const DEFAULT_SETTINGS = {
@@ -98,12 +111,34 @@ function customDomain(get: Lookup): CustomDomain | undefined {
 /** A plain address (no display name, no list): what an SNS email subscription takes. */
 const EMAIL = /^[A-Za-z0-9.!#$%&'*+/=?^_`{|}~-]+@(?=.{1,253}$)(?:[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?\.)+[A-Za-z]{2,63}$/;
 
+/** `alarmEmail=none`: no recipient, on purpose. */
+export const NO_ALARM_RECIPIENT = 'none';
+
 function alarmEmail(get: Lookup): string | undefined {
   const email = textSetting(get, 'alarmEmail');
-  if (email === undefined) return undefined;
+  if (email === undefined || email === NO_ALARM_RECIPIENT) return undefined;
   if (email.length > 254 || !EMAIL.test(email))
-    throw new Error(`CDK context alarmEmail=${JSON.stringify(email)}: expected one email address such as oncall@example.com`);
+    throw new Error(`CDK context alarmEmail=${JSON.stringify(email)}: expected one email address such as oncall@example.com (or none)`);
   return email;
+}
+
+/** An SNS topic's ARN (the on-call team's existing topic). */
+const SNS_TOPIC_ARN = /^arn:aws[a-z-]*:sns:[a-z]{2}(?:-[a-z]+)+-\d:\d{12}:[A-Za-z0-9_-]{1,256}(?:\.fifo)?$/;
+
+/** The pattern the deploy parameter AlarmEmail takes: an address, or none. */
+export const ALARM_EMAIL_PARAMETER_PATTERN = `${NO_ALARM_RECIPIENT}|[A-Za-z0-9.!#$%&'*+/=?^_\`{|}~-]+@[A-Za-z0-9.-]+\\.[A-Za-z]{2,63}`;
+
+function alarmRecipient(get: Lookup): AlarmRecipient {
+  const email = alarmEmail(get);
+  const optedOut = textSetting(get, 'alarmEmail') === NO_ALARM_RECIPIENT;
+  const topicArn = textSetting(get, 'alarmTopicArn');
+  if (topicArn !== undefined && !SNS_TOPIC_ARN.test(topicArn))
+    throw new Error(`CDK context alarmTopicArn=${JSON.stringify(topicArn)}: expected an SNS topic ARN (arn:aws:sns:<region>:<account>:<name>)`);
+  if (topicArn !== undefined && (email !== undefined || optedOut))
+    throw new Error('CDK context: give alarmEmail or alarmTopicArn, not both (the alarms notify one topic)');
+  if (topicArn !== undefined) return { kind: 'topic', topicArn };
+  if (email !== undefined) return { kind: 'email', email };
+  return optedOut ? { kind: 'none' } : { kind: 'deploy-parameter' };
 }
 
 function webAclArn(get: Lookup): string | undefined {
@@ -205,6 +240,7 @@ export function readSettings(node: Node): StackSettings {
     logRetention: logRetentionDays as logs.RetentionDays,
     domain: customDomain(get),
     alarmEmail: alarmEmail(get),
+    alarmRecipient: alarmRecipient(get),
     webAclArn: webAclArn(get),
     apiPix: apiPix(get),
   };

@@ -24,6 +24,8 @@ describe('deploy settings from CDK context', () => {
       streamForwarderConcurrency: 10,
       logRetention: 365,
       domain: undefined,
+      // No recipient in the context: the deploy must name one (the AlarmEmail parameter).
+      alarmRecipient: { kind: 'deploy-parameter' },
     });
     expect(DEFAULT_SETTINGS.logRetentionDays).toBe(365);
   });

@@ -2,12 +2,13 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { App, Stack } from 'aws-cdk-lib';
-import { Template } from 'aws-cdk-lib/assertions';
+import { Annotations, Match, Template } from 'aws-cdk-lib/assertions';
 import { describe, expect, it } from 'vitest';
 import { routeList, routes } from '../../shared/http/routes';
 import { checkoutUpkeepWorker, queueList, reconcileWorker, streamConsumerList, streamForwarder, sweepWorker } from '../../shared/queues';
 import { BUSINESS_METRICS, METRICS_NAMESPACE, METRICS_SERVICE, PAYMENT_METHODS } from '../../shared/metrics/emf';
 import {
+  ALARM_EMAIL_PARAMETER,
   API_5XX_MIN_REQUESTS,
   API_5XX_PERCENT,
   FUNCTION_FAILURES_THRESHOLD,
@@ -15,7 +16,7 @@ import {
   WEBHOOK_FAILURE_PERCENT,
   webhookFailureRateAlarm,
 } from '../../infra/cdk/alarms';
-import { readSettings } from '../../infra/cdk/settings';
+import { ALARM_EMAIL_PARAMETER_PATTERN, readSettings } from '../../infra/cdk/settings';
 import { buildApp } from '../../infra/stack';
 import { type Json, NO_BUNDLING, type Resource, Synthesized } from './synthesized';
 
@@ -134,10 +135,41 @@ describe('the alarm topic', () => {
     expect(JSON.stringify(publish[0]?.Condition)).toContain('aws:SourceAccount');
   });
 
-  it('subscribes the alarmEmail address by email, and nobody without it', () => {
+  it('subscribes the alarmEmail address by email, and asks for no deploy parameter then', () => {
     template.resourceCountIs('AWS::SNS::Subscription', 1);
     template.hasResourceProperties('AWS::SNS::Subscription', { Protocol: 'email', Endpoint: EMAIL, TopicArn: { Ref: topicId } });
-    new Synthesized().template.resourceCountIs('AWS::SNS::Subscription', 0);
+    expect(Object.keys(template.toJSON().Parameters ?? {})).not.toContain(ALARM_EMAIL_PARAMETER);
+  });
+
+  it('without a recipient in the context, the deploy must name one: a parameter AlarmEmail with no default (an address or none), its subscription conditional (issue 25)', () => {
+    const bare = new Synthesized();
+    const json = bare.template.toJSON() as { Parameters: Record<string, Json>; Conditions: Record<string, Json> };
+    const parameter = json.Parameters[ALARM_EMAIL_PARAMETER];
+    expect(parameter).toMatchObject({ Type: 'String', AllowedPattern: ALARM_EMAIL_PARAMETER_PATTERN });
+    expect(parameter).not.toHaveProperty('Default');
+    const pattern = new RegExp(`^(?:${ALARM_EMAIL_PARAMETER_PATTERN})$`);
+    for (const ok of ['none', 'oncall@example.com', 'a.b+c@pagamentos.com.br']) expect(pattern.test(ok), ok).toBe(true);
+    for (const bad of ['', 'oncall', 'a@b', 'x@example.com,y@example.com', ' oncall@example.com']) expect(pattern.test(bad), bad).toBe(false);
+    const [[, subscription] = ['', {} as Resource & { Condition?: string }]] = bare.ofType('AWS::SNS::Subscription');
+    expect(subscription.Properties).toMatchObject({ Protocol: 'email', Endpoint: { Ref: ALARM_EMAIL_PARAMETER } });
+    const condition = (subscription as { Condition?: string }).Condition ?? '';
+    expect(json.Conditions[condition]).toEqual({ 'Fn::Not': [{ 'Fn::Equals': [{ Ref: ALARM_EMAIL_PARAMETER }, 'none'] }] });
+  });
+
+  it('alarmEmail=none: no recipient on purpose (no subscription, no parameter, a synth warning); alarmTopicArn: the alarms notify that topic instead', () => {
+    const silent = new Synthesized({ alarmEmail: 'none' });
+    silent.template.resourceCountIs('AWS::SNS::Subscription', 0);
+    expect(Object.keys(silent.template.toJSON().Parameters ?? {})).not.toContain(ALARM_EMAIL_PARAMETER);
+    expect(JSON.stringify(Annotations.fromStack(silent.stack).findWarning('*', Match.anyValue()))).toContain('nobody is subscribed');
+
+    const arn = 'arn:aws:sns:sa-east-1:123456789012:on-call';
+    const existing = new Synthesized({ alarmTopicArn: arn });
+    existing.template.resourceCountIs('AWS::SNS::Topic', 0);
+    existing.template.resourceCountIs('AWS::SNS::Subscription', 0);
+    for (const [id, alarm] of existing.ofType('AWS::CloudWatch::Alarm')) expect(alarm.Properties?.AlarmActions, id).toEqual([arn]);
+    const settingsOf = (context: Record<string, unknown>) => readSettings(new App({ context }).node);
+    expect(() => settingsOf({ alarmTopicArn: 'on-call' })).toThrow(/alarmTopicArn=.*expected an SNS topic ARN/);
+    expect(() => settingsOf({ alarmTopicArn: arn, alarmEmail: EMAIL })).toThrow(/not both/);
   });
 
   it('reads alarmEmail from the context like the other settings, refusing what is not one address', () => {

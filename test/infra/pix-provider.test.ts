@@ -6,7 +6,7 @@ import { routeList, routes } from '../../shared/http/routes';
 import { BUSINESS_METRICS, METRICS_NAMESPACE, METRICS_SERVICE } from '../../shared/metrics/emf';
 import { checkoutUpkeepWorker, pixSweepWorker } from '../../shared/queues';
 import { API_PIX_CONTEXT, defaultApiPixTokenUrl, readSettings } from '../../infra/cdk/settings';
-import { buildApp, PIX_PROVIDER_OUTPUT } from '../../infra/stack';
+import { buildApp, PAYMENT_PROVIDER_PARAMETER, PIX_PROVIDER_OUTPUT } from '../../infra/stack';
 import { actionsOf, type Json, NO_BUNDLING, STREAM_ACTIONS, Synthesized } from './synthesized';
 
 /** What `cdk deploy -c apiPixBaseUrl=… -c apiPixClientId=… -c apiPixPixKey=… -c apiPixSecretName=…` gives. */
@@ -289,5 +289,20 @@ describe('a deploy with an API Pix PSP (the apiPix* context)', () => {
     const withToken = new Synthesized({ ...PSP, apiPixTokenUrl: tokenUrl });
     for (const id of [...PIX_PROVIDER_ROUTES, pixSweepWorker.id]) expect(variables(withToken, id).APIPIX_TOKEN_URL, id).toBe(tokenUrl);
     expect(outputs(withToken).ApiPixTokenUrl?.Value).toBe(tokenUrl);
+  });
+});
+
+describe('the payment provider is an explicit deploy setting (issue 25)', () => {
+  it('a parameter PaymentProvider with no default, whose only allowed value is the provider the template serves: a redeploy that lost the apiPix* context is refused', () => {
+    for (const [context, provider] of [
+      [{}, 'simulated'],
+      [PSP, 'apipix'],
+    ] as const) {
+      const synthesized = new Synthesized(context);
+      const parameter = (synthesized.template.toJSON() as { Parameters: Record<string, Json> }).Parameters[PAYMENT_PROVIDER_PARAMETER];
+      expect(parameter, provider).toMatchObject({ Type: 'String', AllowedValues: [provider] });
+      expect(parameter, provider).not.toHaveProperty('Default');
+      expect(outputs(synthesized).DeployedPaymentProvider?.Value, provider).toEqual({ Ref: PAYMENT_PROVIDER_PARAMETER });
+    }
   });
 });
