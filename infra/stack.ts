@@ -26,11 +26,8 @@ import {
   CHECKOUT_UPKEEP_GRANTS,
   grantsOf,
   grantTableAccess,
-  grantTableScan,
   PIX_SWEEP_GRANTS,
   QUEUE_WORKER_GRANTS,
-  RECONCILE_GRANTS,
-  RECONCILE_SCAN,
   routeGrants,
   STREAM_CONSUMER_GRANTS,
   SWEEP_GRANTS,
@@ -249,6 +246,7 @@ export class PaymentGatewayStack extends Stack {
     const reconcile = this.addReconciliation(environment);
     alarms.set(`${reconcileWorker.id} errors`, reconcile.errors);
     alarms.set('Ledger differences', reconcile.differences);
+    alarms.set('Reconcile schedule failed', reconcile.schedule);
     functions.set(reconcileWorker.id, reconcile.fn);
     if (this.apiPix) {
       const pixSweep = this.addPixSweep(environment, this.apiPix);
@@ -557,37 +555,52 @@ export class PaymentGatewayStack extends Stack {
   }
 
   /**
-   * The daily reconciliation: every account's balance against the sum of its ledger entries, read
-   * only (a Scan for the account ids, then per account its balance shards and their LEDGER# entries); it
-   * publishes the count of accounts that differ (LedgerDifferences), alarmed above 0 and on a day
-   * without a run. No secret, no queue.
+   * The daily reconciliation's start: sends one message per partition of the account index to the
+   * reconcile queue, whose consumer (the `reconcileWorker`, built with the other queue consumers)
+   * reconciles page after page, each bounded, and publishes LedgerDifferences. The start reads no table:
+   * it only sends. Alarmed on its errors, on a failed delivery of its schedule, and on any difference;
+   * a day without data is not a difference (a fresh deploy is not in ALARM before its first run).
    */
-  private addReconciliation(environment: Record<string, string>): { fn: ApiFunction; errors: cloudwatch.Alarm; differences: cloudwatch.Alarm } {
+  private addReconciliation(environment: Record<string, string>): { fn: ApiFunction; errors: cloudwatch.Alarm; differences: cloudwatch.Alarm; schedule: cloudwatch.Alarm } {
     const fn = new ApiFunction(this, reconcileWorker.id, {
       handler: reconcileWorker.handler,
       environment,
       logRetention: this.settings.logRetention,
-      description: "reconciles every account's balance with the sum of its ledger entries, daily",
+      description: "starts the daily reconciliation of every account's balance with its ledger (one message per partition of the account index)",
       timeoutSeconds: reconcileWorker.timeoutSeconds,
     });
-    grantTableAccess(fn.role, this.table, RECONCILE_GRANTS);
-    grantTableScan(fn.role, this.table, RECONCILE_SCAN);
-    runOnSchedule(this, 'ReconcileSchedule', fn, reconcileWorker.everyMinutes, "Runs the daily reconciliation of every account's balance with its ledger");
+    this.queues.get(queues.reconcile.id)?.queue.grantSendMessages(fn.role);
+    const rule = runOnSchedule(this, 'ReconcileSchedule', fn, reconcileWorker.everyMinutes, "Runs the daily reconciliation of every account's balance with its ledger");
     const errors = scheduledErrorsAlarm(
       this,
       'ReconcileErrors',
       fn,
-      "The daily ledger reconciliation failed (Lambda retries a failed run twice): today's balances are unchecked until it runs. Check its logs, then run npm run admin -- account reconcile --all.",
+      "The daily ledger reconciliation did not start (Lambda retries a failed run twice): today's balances are unchecked until it runs. Check its logs, then run npm run admin -- account reconcile --all.",
       // Once a day: no next run fixes a failure, and the retries of a quick failure fall within one period.
       { period: Duration.hours(1), periodsInARow: 1 },
     );
+    const schedule = new cloudwatch.Alarm(this, 'ReconcileScheduleFailed', {
+      alarmDescription:
+        "EventBridge could not invoke the daily reconciliation's start (FailedInvocations): no reconciliation ran today. Check the rule and the function's permissions, then run npm run admin -- account reconcile --all.",
+      metric: new cloudwatch.Metric({
+        namespace: 'AWS/Events',
+        metricName: 'FailedInvocations',
+        dimensionsMap: { RuleName: rule.ruleName },
+        period: Duration.hours(1),
+        statistic: cloudwatch.Stats.SUM,
+      }),
+      threshold: 1,
+      evaluationPeriods: 1,
+      comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
+      treatMissingData: cloudwatch.TreatMissingData.NOT_BREACHING,
+    });
     const differences = dailyCountAlarm(
       this,
       'LedgerDifferences',
       reconcileWorker.metric,
-      "An account's balance differs from the sum of its ledger entries (the reconciliation logs each one as 'ledger difference'), or no reconciliation finished in the last day. Run npm run admin -- account reconcile --all: money may have moved without an entry, or an entry without its movement.",
+      "An account's balance differs from the sum of its ledger entries (the reconciliation logs each one as 'ledger difference'). Run npm run admin -- account reconcile --all: money may have moved without an entry, or an entry without its movement.",
     );
-    return { fn, errors, differences };
+    return { fn, errors, differences, schedule };
   }
 
   /**

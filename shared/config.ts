@@ -66,6 +66,9 @@ export const configSchema = z.object({
   CEP_TIMEOUT_MS: positiveInt(3000),
   /** A hard limit on each call to the payment provider: well inside the API functions' 10 s. */
   PROVIDER_TIMEOUT_MS: positiveInt(5000),
+  /** The daily reconciliation: the reconcile queue, and accounts per page (one message's work). */
+  RECONCILE_QUEUE_URL: z.string().min(1).optional(),
+  RECONCILE_PAGE_SIZE: positiveInt(100),
   /** Card testing (issue 31): declined card attempts one hosted checkout takes before its card form locks. */
   CARD_DECLINES_PER_CHECKOUT: positiveInt(3),
   /** Declined attempts of one card (its keyed fingerprint) in any hour, across checkouts, merchants and addresses. */
@@ -84,6 +87,8 @@ export type Config = {
    */
   rateLimits: { auth: number; cep: number; checkout: number; unauthenticated: number; public: number; account: number };
   checkout: { ttlSeconds: number };
+  /** The daily reconciliation's queue and page size (shared/ledger/reconcile-run.ts). */
+  reconcile: { queueUrl: string | undefined; pageSize: number };
   /** Card testing caps (shared/cards/declines.ts): per checkout (lifetime), per card and per merchant (sliding hour). */
   cardDeclines: { perCheckout: number; perCardPerHour: number; perMerchantPerHour: number };
   idempotency: { lockSeconds: number; ttlSeconds: number };
@@ -167,6 +172,7 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
       account: c.RATE_LIMIT_ACCOUNT_PER_MINUTE,
     },
     checkout: { ttlSeconds: c.CHECKOUT_TTL },
+    reconcile: { queueUrl: c.RECONCILE_QUEUE_URL, pageSize: c.RECONCILE_PAGE_SIZE },
     cardDeclines: {
       perCheckout: c.CARD_DECLINES_PER_CHECKOUT,
       perCardPerHour: c.CARD_DECLINES_PER_CARD_PER_HOUR,

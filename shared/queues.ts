@@ -75,6 +75,24 @@ export const queues = {
     // The 8 attempts span 1,335 minutes in hops of at most 15: about 95 invocations in one chain.
     recursiveLoop: 'Allow',
   },
+  /**
+   * The daily reconciliation's pages (functions/workers/reconcile-page.ts): the scheduled start sends
+   * one message per partition of the account index; each reconciles one page and sends the next.
+   */
+  reconcile: {
+    id: 'reconcile',
+    handler: 'functions/workers/reconcile-page.ts',
+    visibilityTimeoutSeconds: 720,
+    maxReceiveCount: 5,
+    urlEnv: 'RECONCILE_QUEUE_URL',
+    usesMasterKey: false,
+    batchSize: 1,
+    workerTimeoutSeconds: 120,
+    // Reads only, but many: 4 pages at a time leave the table's capacity to the API.
+    maxConcurrency: 4,
+    // A partition of the account index is a chain of pages (accounts ÷ 16 ÷ the page size of them): past 16 with many accounts.
+    recursiveLoop: 'Allow',
+  },
 } satisfies Record<string, QueueDef>;
 
 export const queueList: readonly QueueDef[] = Object.values(queues);
@@ -143,13 +161,19 @@ export const pixSweepWorker = {
   timeoutSeconds: 120,
 } as const;
 
-/** The daily reconciliation (functions/workers/reconcile.ts): every account's balance against its ledger; publishes LedgerDifferences. */
+/**
+ * The daily reconciliation's start (functions/workers/reconcile.ts): sends one message per partition of
+ * the account index to the reconcile queue, whose consumer reconciles page after page and publishes
+ * LedgerDifferences.
+ */
 export const reconcileWorker = {
   id: 'Reconcile',
   handler: 'functions/workers/reconcile.ts',
   /** Once a day (an EventBridge rule); locally run by hand (`npm run admin -- account reconcile --all`). */
   everyMinutes: 24 * 60,
-  timeoutSeconds: 900,
+  timeoutSeconds: 60,
+  /** Accounts per page (RECONCILE_PAGE_SIZE's default): one message's work. */
+  pageSize: 100,
   /** The metric it publishes (namespace PaymentGateway): accounts whose balance differs from the sum of their entries; alarmed above 0. */
   metric: 'LedgerDifferences',
 } as const;

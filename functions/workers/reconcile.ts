@@ -1,36 +1,33 @@
-import { allAccountIds, reconcileAccount } from '../../shared/ledger/reconcile';
+import { SendMessageBatchCommand } from '@aws-sdk/client-sqs';
 import { endInvocation, type InvocationContext, logger, startInvocation } from '../../shared/logger';
-import { emfLine } from '../../shared/metrics/emf';
-import { reconcileWorker } from '../../shared/queues';
+import { firstMessages } from '../../shared/ledger/reconcile-run';
+import { getSqs } from '../../shared/queue/sqs';
 import { getRuntime } from '../../shared/runtime';
 
 /**
- * Runs daily (an EventBridge rule): reconciles every account (balance = sum of its ledger entries),
- * logs each difference, and publishes the count of accounts that differ as a CloudWatch metric
- * (embedded metric format); an alarm fires on any.
+ * Runs daily (an EventBridge rule): starts the reconciliation by sending one message per partition of
+ * the account index to the reconcile queue (functions/workers/reconcile-page.ts reconciles the pages).
+ * Its work does not grow with the number of accounts: 16 messages, in two batches.
  */
-export async function handler(_event?: unknown, context?: InvocationContext): Promise<{ accounts: number; differences: number }> {
+export async function handler(_event?: unknown, context?: InvocationContext): Promise<{ run: string; messages: number }> {
   startInvocation(context, { worker: 'reconcile' });
   try {
-    return await reconcile();
+    const runtime = getRuntime();
+    const queueUrl = runtime.config.reconcile.queueUrl;
+    if (!queueUrl) throw new Error('RECONCILE_QUEUE_URL is not configured: the reconciliation cannot start');
+    const run = runtime.clock.now().toISOString();
+    const messages = firstMessages(run);
+    for (let i = 0; i < messages.length; i += 10) {
+      const batch = messages.slice(i, i + 10);
+      const out = await getSqs().send(
+        new SendMessageBatchCommand({ QueueUrl: queueUrl, Entries: batch.map((message) => ({ Id: String(message.shard), MessageBody: JSON.stringify(message) })) }),
+      );
+      // A batch entry refused is an error: the run would miss a partition.
+      if ((out.Failed ?? []).length > 0) throw new Error(`The reconcile queue refused ${String(out.Failed?.length)} start messages`);
+    }
+    logger.info('reconciliation started', { run, messages: messages.length });
+    return { run, messages: messages.length };
   } finally {
     endInvocation();
   }
-}
-
-async function reconcile(): Promise<{ accounts: number; differences: number }> {
-  const runtime = getRuntime();
-  const { db, config } = runtime;
-  let differences = 0;
-  const ids = await allAccountIds(db, config.tableName);
-  for (const accountId of ids) {
-    const result = await reconcileAccount(db, config.tableName, accountId);
-    if (!result.ok) {
-      differences += 1;
-      logger.error('ledger difference', { ...result });
-    }
-  }
-  process.stdout.write(`${emfLine(reconcileWorker.metric, differences, 'Count', runtime.clock.now())}\n`);
-  logger.info('reconciliation', { accounts: ids.length, differences });
-  return { accounts: ids.length, differences };
 }

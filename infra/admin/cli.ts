@@ -19,6 +19,7 @@ import {
   showAccount,
   type AccountStore,
 } from '../../shared/accounts/store';
+import { indexAccount } from '../../shared/ledger/account-index';
 import { allAccountIds, reconcileAccount } from '../../shared/ledger/reconcile';
 import { parseAmountToCents } from '../../shared/money';
 import { findDlq, QUEUE_NAMES, STREAM_FAILURES_QUEUE, dlqDepths, inspectDlq, redriveDlq } from './dlq';
@@ -96,7 +97,8 @@ const PROVIDER_COMMANDS: readonly string[] = ['pix-paid', 'boleto-paid', 'cancel
 /**
  * `account reconcile`: an account's balance against the sum of its ledger entries, one JSON line per
  * account (`--account ID`, or `--all` as it goes); exits 1 when any differs (saying how many on
- * stderr). An unknown account is a failure.
+ * stderr). An unknown account is a failure. `--all` finds the accounts with a Scan and puts any account
+ * created before the account index into it (the daily reconciliation pages through that index).
  */
 async function reconcile(target: Target): Promise<Printed> {
   const all = values.all === true;
@@ -104,6 +106,7 @@ async function reconcile(target: Target): Promise<Printed> {
   const ids = all ? await allAccountIds(target.db, target.table) : [required('account')];
   let differing = 0;
   for (const accountId of ids) {
+    if (all) await indexAccount(target.db, target.table, accountId);
     const result = await reconcileAccount(target.db, target.table, accountId);
     if (!result.ok) differing += 1;
     process.stdout.write(`${JSON.stringify(result)}\n`);

@@ -11,8 +11,8 @@ import { routes } from '../../shared/http/routes';
  * the items whose partition key has the prefixes it uses (`dynamodb:LeadingKeys`), and query only the
  * index it reads (`<table>/index/GSI1`, one partition kind). No function may batch-write; batch reads
  * (BatchGetItem) serve only the balance: an account item and its balance shards in one call
- * (shared/ledger/balance.ts). Only the daily reconciliation may Scan (RECONCILE_SCAN: the account ids
- * of the account items, nothing else). A TransactGetItems is authorized by GetItem on each item.
+ * (shared/ledger/balance.ts). No function may Scan (the daily reconciliation pages through the account
+ * index; only the operator's CLI scans, once, to index accounts created before it). A TransactGetItems is authorized by GetItem on each item.
  *
  * A transaction (TransactWriteItems) has no IAM action of its own: it is authorized by the PutItem,
  * UpdateItem, DeleteItem and ConditionCheckItem permissions of its parts, so the lists below name those.
@@ -36,6 +36,8 @@ export const KEY = {
   event: 'EVT#*',
   delivery: 'DLV#*',
   cep: 'CEP#*',
+  /** GSI1 partitions of the account index (shared/ledger/account-index.ts): the reconciliation's pages. */
+  accountIndex: 'ACCOUNTS#*',
   /** A hosted checkout (CHK#CHK-…) and a merchant's tx_ref reservation pointing to it. */
   checkout: 'CHK#*',
   checkoutTxRef: 'CHKTX#*',
@@ -220,6 +222,16 @@ export const ROUTE_GRANTS: Readonly<Record<string, readonly TableGrant[]>> = {
   [routes.openApiDocument.id]: [],
 };
 
+/**
+ * The daily reconciliation (functions/workers/reconcile.ts, shared/ledger/reconcile.ts): per account,
+ * the account item and its balance shards (BatchGetItem) and each shard's ledger partition (Query),
+ * read only; the account ids come from the account index (GSI1 `ACCOUNTS#`), a page per message.
+ */
+export const RECONCILE_GRANTS: readonly TableGrant[] = [
+  { actions: ['BatchGetItem'], keys: [KEY.account, KEY.balanceShard] },
+  { actions: ['Query'], keys: [KEY.ledger] },
+];
+
 /** What each queue's consumer does with the table (functions/workers/). */
 export const QUEUE_WORKER_GRANTS: Readonly<Record<string, readonly TableGrant[]>> = {
   // Is the withdraw still PENDING? Then bankRequestedAt once the bank took it (payout.ts).
@@ -229,6 +241,8 @@ export const QUEUE_WORKER_GRANTS: Readonly<Record<string, readonly TableGrant[]>
     { actions: ['GetItem'], keys: [KEY.event, KEY.account, KEY.delivery] },
     { actions: ['UpdateItem'], keys: [KEY.delivery] },
   ],
+  // A page of the account index (GSI1 ACCOUNTS#), then each account's shards and ledger partitions, read only.
+  [queues.reconcile.id]: [{ actions: ['Query'], keys: [KEY.accountIndex], index: 'GSI1' }, ...RECONCILE_GRANTS],
 };
 
 /** What each stream consumer does with the table's items (it reads the stream through its event source). */
@@ -263,15 +277,6 @@ export const CHECKOUT_UPKEEP_GRANTS: readonly TableGrant[] = [
   { actions: ['PutItem'], keys: [KEY.invoice, KEY.invoiceId, KEY.event, KEY.ledger] },
 ];
 
-/**
- * The daily reconciliation (functions/workers/reconcile.ts, shared/ledger/reconcile.ts): per account,
- * the account item and its balance shards (BatchGetItem) and each shard's ledger partition (Query),
- * read only; the account ids come from RECONCILE_SCAN.
- */
-export const RECONCILE_GRANTS: readonly TableGrant[] = [
-  { actions: ['BatchGetItem'], keys: [KEY.account, KEY.balanceShard] },
-  { actions: ['Query'], keys: [KEY.ledger] },
-];
 
 /**
  * A Scan of the whole table limited to some attributes. A Scan has no partition key, so

@@ -228,10 +228,11 @@ export function scheduledErrorsAlarm(
 }
 
 /**
- * A count a daily function publishes (embedded metric format, namespace PaymentGateway) above zero
- * over one day: the Maximum of the day's runs. A day with no data point is breaching too: no run
- * finished that day (the rule did not fire, or the run failed before publishing: its errors alarm
- * says which), so a reconciliation that silently stops running is as visible as one that finds a difference.
+ * A count a daily job publishes (embedded metric format, namespace PaymentGateway) above zero over one
+ * day: the Maximum of the day's data points (the reconciliation publishes one per page). A day with no
+ * data point is not breaching (issue 25: a fresh deploy must not be in ALARM before its first run); a
+ * job that stops running is seen by its errors alarm, its schedule's FailedInvocations alarm and its
+ * queue's DLQ and recursion alarms.
  */
 export function dailyCountAlarm(scope: Construct, id: string, metricName: string, description: string): cloudwatch.Alarm {
   return new cloudwatch.Alarm(scope, id, {
@@ -240,6 +241,6 @@ export function dailyCountAlarm(scope: Construct, id: string, metricName: string
     threshold: 0,
     evaluationPeriods: 1,
     comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_THRESHOLD,
-    treatMissingData: cloudwatch.TreatMissingData.BREACHING,
+    treatMissingData: cloudwatch.TreatMissingData.NOT_BREACHING,
   });
 }

@@ -8,6 +8,7 @@ import { formatCents } from '../money';
 import { type Db, isConditionalCheckFailed, itemFromConditionFailure } from '../storage/dynamo';
 import { keys } from '../storage/keys';
 import { commitWrites } from '../storage/transact';
+import { accountIndexAttributes } from '../ledger/account-index';
 import { callbackOriginsOf } from './callback-origins';
 import { checkoutSigningOf } from './checkout-signing';
 import type { PaymentMethod } from './methods';
@@ -53,6 +54,8 @@ export async function createAccount(store: AccountStore, input: { name: string; 
         TableName: store.table,
         Item: {
           ...keys.account(accountId),
+          // In the index of accounts the daily reconciliation pages through (shared/ledger/account-index.ts).
+          ...accountIndexAttributes(accountId),
           type: 'account',
           accountId,
           name: input.name,

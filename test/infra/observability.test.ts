@@ -197,7 +197,7 @@ describe('the alarms', () => {
   it('has one alarm per function (errors and throttles, or throttles where its errors have their own), the 5xx rate and the alarms before', () => {
     const perFunction = [...stack.functions.keys()].map((id) => (OWN_ERRORS.includes(id) ? `${id} throttles` : `${id} errors and throttles`));
     expect([...stack.alarms.keys()].sort()).toEqual(
-      [...expectedAlarms().keys(), 'API 5xx rate', 'Webhook failure rate', 'Card declines by merchant', 'Direct origin calls', ...perFunction].filter((n, i, all) => all.indexOf(n) === i).sort(),
+      [...expectedAlarms().keys(), 'API 5xx rate', 'Webhook failure rate', 'Card declines by merchant', 'Direct origin calls', 'Reconcile schedule failed', ...perFunction].filter((n, i, all) => all.indexOf(n) === i).sort(),
     );
     // Routes, the fallback, queue workers, stream consumers, sweep, upkeep, reconciliation, the edge-origin authorizer.
     expect(stack.functions.size).toBe(routeList.length + 1 + queueList.length + streamConsumerList.length + 4);

@@ -501,15 +501,29 @@ describe('scheduled workers', () => {
     expect(reconcileWorker.everyMinutes).toBe(24 * 60);
   });
 
-  it("gives the reconciliation 900 s (Lambda's maximum) and the environment of the other workers, no secret and no queue", () => {
-    expect(s.functionProps(reconcileWorker.id).Timeout).toBe(900);
-    expect(reconcileWorker.timeoutSeconds).toBe(900);
+  it('starts the reconciliation in 60 s with the environment of the other workers: no secret, no table, only the reconcile queue to send to (issue 25: it fans out)', () => {
+    expect(s.functionProps(reconcileWorker.id).Timeout).toBe(60);
+    expect(reconcileWorker.timeoutSeconds).toBe(60);
     expect(variables(reconcileWorker.id)).toEqual(variables(sweepWorker.id));
     const actions = actionsOf(s.roleStatements(reconcileWorker.id));
-    expect(actions.filter((a) => a.startsWith('secretsmanager:') || a.startsWith('sqs:'))).toEqual([]);
+    expect(actions.filter((a) => a.startsWith('secretsmanager:') || a.startsWith('dynamodb:'))).toEqual([]);
+    const sends = s.roleStatements(reconcileWorker.id).filter((st) => actionsOf([st]).some((a) => a.startsWith('sqs:')));
+    expect(JSON.stringify(sends.map((st) => st.Resource))).toBe(
+      JSON.stringify([getAtt(s.logicalId(stack.queues.get(queues.reconcile.id)?.queue ?? stack), 'Arn')]),
+    );
+    // The pages: the reconcile queue's consumer, one page per message, its chain of pages let run (RecursiveLoop Allow).
+    expect(queues.reconcile).toMatchObject({ batchSize: 1, recursiveLoop: 'Allow', handler: 'functions/workers/reconcile-page.ts' });
+    expect(s.functionProps(`${queues.reconcile.id}Worker`).RecursiveLoop).toBe('Allow');
   });
 
-  it('alarms on any ledger difference: Maximum of PaymentGateway/LedgerDifferences above 0 over a day, a day without a run breaching too', () => {
+  it('alarms when EventBridge could not start the reconciliation (FailedInvocations of its rule)', () => {
+    const alarms = s.ofType('AWS::CloudWatch::Alarm').filter(([, a]) => a.Properties?.MetricName === 'FailedInvocations');
+    expect(alarms).toHaveLength(1);
+    expect(alarms[0]?.[1].Properties).toMatchObject({ Namespace: 'AWS/Events', Threshold: 1, TreatMissingData: 'notBreaching' });
+    expect(stack.alarms.get('Reconcile schedule failed')).toBeDefined();
+  });
+
+  it('alarms on any ledger difference: Maximum of PaymentGateway/LedgerDifferences above 0 over a day; a day without data is not breaching (a fresh deploy is not in ALARM before its first run)', () => {
     const alarms = s.ofType('AWS::CloudWatch::Alarm').filter(([, a]) => a.Properties?.MetricName === reconcileWorker.metric);
     expect(alarms).toHaveLength(1);
     expect(METRICS_NAMESPACE).toBe('PaymentGateway');
@@ -521,7 +535,7 @@ describe('scheduled workers', () => {
       Threshold: 0,
       EvaluationPeriods: 1,
       ComparisonOperator: 'GreaterThanThreshold',
-      TreatMissingData: 'breaching',
+      TreatMissingData: 'notBreaching',
     });
     // The metric the worker publishes (embedded metric format) has no dimension: neither may the alarm's.
     expect(alarms[0]?.[1].Properties?.Dimensions).toBeUndefined();
@@ -697,7 +711,10 @@ const EXPECTED_TABLE_ACCESS: Record<string, string[]> = {
   EdgeOriginAuthorizer: [],
   CheckoutUpkeep: ['Query GSI2 CHKOPEN#*', 'Query GSI2 CHKUNK#*', 'GetItem CHK#*', 'GetItem INV#*', 'UpdateItem INV#*', ...CHECKOUT_CARD_PAYMENT],
   // Read only: the account ids (a Scan naming only the keys and accountId), then each account's shards and their LEDGER# partitions.
-  Reconcile: ['Scan ALL ITEMS [PK,SK,accountId]', ...SHARDS_READ, 'Query LEDGER#*'],
+  // Sends the run's first messages only.
+  Reconcile: [],
+  // A page of the account index, then each account's shards and their LEDGER# partitions, read only.
+  reconcileWorker: ['Query GSI1 ACCOUNTS#*', ...SHARDS_READ, 'Query LEDGER#*'],
 };
 
 const tableArn = JSON.stringify(getAtt(tableId, 'Arn'));
@@ -731,7 +748,7 @@ describe('least privilege', () => {
     expect(granted).toEqual(expected);
   });
 
-  it('lets no function batch-write, use PartiQL or a wildcard action on the table, batch-read but the balance shards, nor Scan but the reconciliation', () => {
+  it('lets no function batch-write, use PartiQL or a wildcard action on the table, batch-read but the balance shards, nor Scan', () => {
     for (const id of ALL_FUNCTION_IDS) {
       const dynamo = actionsOf(s.roleStatements(id)).filter((a) => a.startsWith('dynamodb:'));
       expect(
@@ -741,7 +758,7 @@ describe('least privilege', () => {
     }
     // BatchGetItem reads an account item and its balance shards (shared/ledger/balance.ts), nothing else.
     const batchReaders = ALL_FUNCTION_IDS.filter((id) => actionsOf(s.roleStatements(id)).includes('dynamodb:BatchGetItem'));
-    expect(batchReaders.sort()).toEqual([routes.balance.id, routes.createWithdraw.id, reconcileWorker.id].sort());
+    expect(batchReaders.sort()).toEqual([routes.balance.id, routes.createWithdraw.id, `${queues.reconcile.id}Worker`].sort());
     for (const id of batchReaders) {
       const batch = s.roleStatements(id).filter((st) => actionsOf([st]).includes('dynamodb:BatchGetItem'));
       expect(
@@ -749,24 +766,12 @@ describe('least privilege', () => {
         id,
       ).toEqual([['ACCT#*', 'BAL#*']]);
     }
+    // The reconciliation pages through the account index (issue 25): no function scans the table.
     const scanners = ALL_FUNCTION_IDS.filter((id) => actionsOf(s.roleStatements(id)).includes('dynamodb:Scan'));
-    expect(scanners).toEqual([reconcileWorker.id]);
+    expect(scanners).toEqual([]);
   });
 
-  it("limits the reconciliation's Scan to the table, naming and returning only the keys and accountId", () => {
-    const scans = s.roleStatements(reconcileWorker.id).filter((st) => actionsOf([st]).includes('dynamodb:Scan'));
-    expect(scans).toHaveLength(1);
-    expect(actionsOf(scans)).toEqual(['dynamodb:Scan']);
-    expect(JSON.stringify(scans[0]?.Resource)).toBe(tableArn);
-    expect(scans[0]?.Condition).toEqual({
-      'ForAllValues:StringEquals': { 'dynamodb:Attributes': ['PK', 'SK', 'accountId'] },
-      // ForAllValues over no attributes would hold: the request must name some, and ask for only those back.
-      Null: { 'dynamodb:Attributes': 'false' },
-      StringEquals: { 'dynamodb:Select': 'SPECIFIC_ATTRIBUTES' },
-    });
-  });
-
-  it('grants the Scan the account listing makes (shared/ledger/reconcile.ts allAccountIds): Select stated, only granted attributes named', async () => {
+  it("keeps the operator's account listing (shared/ledger/reconcile.ts allAccountIds, the CLI's Scan) to the keys and accountId: Select stated, only those named", async () => {
     const sent: Record<string, unknown>[] = [];
     const db = {
       send: async (command: { input: Record<string, unknown> }) => {
@@ -809,7 +814,7 @@ describe('least privilege', () => {
     }
     const indexUsers = itemStatements.filter(({ st }) => JSON.stringify(st.Resource).includes('/index/')).map(({ id }) => id);
     expect(indexUsers.sort()).toEqual(
-      [routes.listInvoices.id, routes.listWithdrawals.id, routes.webhookDeliveries.id, sweepWorker.id, checkoutUpkeepWorker.id].sort(),
+      [routes.listInvoices.id, routes.listWithdrawals.id, routes.webhookDeliveries.id, sweepWorker.id, checkoutUpkeepWorker.id, `${queues.reconcile.id}Worker`].sort(),
     );
   });
 
