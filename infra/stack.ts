@@ -285,6 +285,7 @@ export class PaymentGatewayStack extends Stack {
     // The operator CLI's `stream redrive` forwards to these.
     new CfnOutput(this, 'PayoutQueueUrl', { value: serviceQueues.get(queues.payouts.id)?.queue.queueUrl ?? '' });
     new CfnOutput(this, 'WebhookQueueUrl', { value: serviceQueues.get(queues.webhooks.id)?.queue.queueUrl ?? '' });
+    new CfnOutput(this, 'ReconcileQueueUrl', { value: serviceQueues.get(queues.reconcile.id)?.queue.queueUrl ?? '' });
     new CfnOutput(this, 'MasterKeySecretArn', { value: this.masterKey.secretArn });
     new CfnOutput(this, 'ProviderSecretArn', {
       value: this.providerCredentials.secretArn,

@@ -13,7 +13,7 @@ import {
 export const STREAM_FAILURES_QUEUE = 'stream-failures';
 
 /** The queues `dlq` works on: the service's queues (shared/queues.ts) and the stream forwarder's failure queue. */
-export type QueueUrls = { sqs: SQSClient; payouts: string; webhooks: string; streamFailures: string };
+export type QueueUrls = { sqs: SQSClient; payouts: string; webhooks: string; reconcile: string; streamFailures: string };
 
 /** One dead-letter queue: its name for the CLI, its URL, and the queue its messages came from (none for stream failures). */
 export type Dlq = { queue: string; dlqUrl: string; sourceUrl?: string };
@@ -34,7 +34,11 @@ async function dlqOf(sqs: SQSClient, queue: string, sourceUrl: string): Promise<
 
 /** Every DLQ of the service: one per queue of shared/queues.ts, then the stream forwarder's failure queue. */
 export async function serviceDlqs(urls: QueueUrls): Promise<Dlq[]> {
-  const queues = await Promise.all([dlqOf(urls.sqs, 'payouts', urls.payouts), dlqOf(urls.sqs, 'webhooks', urls.webhooks)]);
+  const queues = await Promise.all([
+    dlqOf(urls.sqs, 'payouts', urls.payouts),
+    dlqOf(urls.sqs, 'webhooks', urls.webhooks),
+    dlqOf(urls.sqs, 'reconcile', urls.reconcile),
+  ]);
   return [...queues, { queue: STREAM_FAILURES_QUEUE, dlqUrl: urls.streamFailures }];
 }
 
@@ -43,10 +47,11 @@ export async function findDlq(urls: QueueUrls, name: string): Promise<Dlq | unde
   if (name === STREAM_FAILURES_QUEUE) return { queue: STREAM_FAILURES_QUEUE, dlqUrl: urls.streamFailures };
   if (name === 'payouts') return dlqOf(urls.sqs, name, urls.payouts);
   if (name === 'webhooks') return dlqOf(urls.sqs, name, urls.webhooks);
+  if (name === 'reconcile') return dlqOf(urls.sqs, name, urls.reconcile);
   return undefined;
 }
 
-export const QUEUE_NAMES: readonly string[] = ['payouts', 'webhooks', STREAM_FAILURES_QUEUE];
+export const QUEUE_NAMES: readonly string[] = ['payouts', 'webhooks', 'reconcile', STREAM_FAILURES_QUEUE];
 
 /** `dlq list`: one line per DLQ with its depth (ApproximateNumberOfMessages: visible messages). */
 export async function dlqDepths(urls: QueueUrls): Promise<{ queue: string; dlq_url: string; depth: number }[]> {

@@ -42,7 +42,7 @@ export type LocalStack = {
   secretsEndpoint: string;
   tableName: string;
   /** The queues the operator CLI forwards to and redrives from. */
-  queueUrls: { payouts: string; webhooks: string; streamFailures: string };
+  queueUrls: { payouts: string; webhooks: string; reconcile: string; streamFailures: string };
   masterKeySecretId: string;
   providerSecretId: string;
   demo: { created: IssuedKeys } | { existing: string };
@@ -164,6 +164,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
       queueUrls: {
         payouts: process.env.PAYOUT_QUEUE_URL ?? '',
         webhooks: process.env.WEBHOOK_QUEUE_URL ?? '',
+        reconcile: process.env.RECONCILE_QUEUE_URL ?? '',
         streamFailures: process.env.STREAM_FAILURE_QUEUE_URL ?? '',
       },
       masterKeySecretId: LOCAL_MASTER_SECRET,
