@@ -177,6 +177,22 @@ export class PayloadTooLargeError extends DomainError {
 }
 
 /** An outside service (provider, bank, postal-code lookup) failed or could not be reached. */
+/**
+ * A card charge whose processor did not answer, and could not be asked afterwards (issue 25): it may
+ * have been charged. Its invoice waits PENDING under `reference` and is settled by asking the processor
+ * (PAID with invoice.paid, or CANCELED with invoice.canceled); a retry of the same charge never
+ * authorizes twice. 502, code card_outcome_unknown.
+ */
+export class CardOutcomeUnknownError extends DomainError {
+  constructor(readonly reference: string) {
+    super(
+      'upstream_failed',
+      `The card processor did not answer: the charge may or may not have gone through. It is being verified with the processor as invoice ${reference} (PENDING now; PAID with invoice.paid if charged, CANCELED with invoice.canceled if not: GET /api/invoice/ref/${reference}). Do not charge again with a new key; a retry of the same request, with or without its Idempotency-Key, never charges twice.`,
+      'card_outcome_unknown',
+    );
+  }
+}
+
 export class UpstreamError extends DomainError {
   constructor(kind: 'upstream_failed' | 'upstream_unavailable', message: string) {
     super(kind, message, kind === 'upstream_failed' ? 'upstream_error' : 'upstream_unavailable');

@@ -41,6 +41,9 @@ export const KEY = {
   /** A hosted checkout (CHK#CHK-…) and a merchant's tx_ref reservation pointing to it. */
   checkout: 'CHK#*',
   checkoutTxRef: 'CHKTX#*',
+  /** A card charge's attempt (shared/charges/card-attempts.ts); GSI2 partitions of the UNKNOWN ones. */
+  cardAttempt: 'CARDATT#*',
+  cardUnknown: 'CARDUNK#*',
   /** Card testing caps (shared/cards/decline-store.ts): a card fingerprint's and a merchant's decline logs. */
   declines: 'DECL#*',
   ipCounter: (limitClass: string) => `RL#${limitClass}#*`,
@@ -157,10 +160,12 @@ export const ROUTE_GRANTS: Readonly<Record<string, readonly TableGrant[]>> = {
   ],
   // Unused reference check and the re-read before a void; invoice, pointer, balance shard credit with its
   // ledger entry (in the shard's ledger partition) and invoice.paid in one transaction (functions/charges/card.ts).
+  // The charge's attempt (shared/charges/card-attempts.ts), the invoice's creation, and a retry settling a lost answer (the invoice's move).
   [routes.createCard.id]: [
-    { actions: ['GetItem'], keys: [KEY.invoice] },
-    { actions: ['PutItem'], keys: [KEY.invoice, KEY.invoiceId, KEY.event, KEY.ledger] },
-    { actions: ['UpdateItem'], keys: [KEY.balanceShard] },
+    { actions: ['GetItem'], keys: [KEY.invoice, KEY.cardAttempt, KEY.checkout] },
+    { actions: ['PutItem'], keys: [KEY.invoice, KEY.invoiceId, KEY.event, KEY.ledger, KEY.cardAttempt] },
+    { actions: ['UpdateItem'], keys: [KEY.balanceShard, KEY.invoice, KEY.cardAttempt, KEY.checkout] },
+    { actions: ['DeleteItem'], keys: [KEY.cardAttempt] },
   ],
   [routes.listInvoices.id]: [{ actions: ['Query'], keys: [KEY.invoiceList], index: LIST_INDEX }],
   // The id pointer, then the invoice (shared/invoices/lookup.ts).
@@ -270,7 +275,9 @@ export const PIX_SWEEP_GRANTS: readonly TableGrant[] = [{ actions: ['Query'], ke
  * and its ledger entry, invoice.paid, the checkout's move and order.paid.
  */
 export const CHECKOUT_UPKEEP_GRANTS: readonly TableGrant[] = [
-  { actions: ['Query'], keys: [KEY.checkoutOpen, KEY.checkoutUnknown], index: SWEEP_INDEX },
+  { actions: ['Query'], keys: [KEY.checkoutOpen, KEY.checkoutUnknown, KEY.cardUnknown], index: SWEEP_INDEX },
+  // API card charges whose answer was lost: the attempt closed, its invoice moved (shared/charges/card-settle.ts).
+  { actions: ['UpdateItem', 'DeleteItem'], keys: [KEY.cardAttempt] },
   { actions: ['GetItem'], keys: [KEY.checkout, KEY.invoice] },
   // An abandoned checkout's Pix invoice leaves the merchant's list (shared/checkout/settle.ts abandonWithInvoiceWrites).
   { actions: ['UpdateItem'], keys: [KEY.checkout, KEY.balanceShard, KEY.invoice] },

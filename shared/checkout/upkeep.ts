@@ -11,6 +11,8 @@ import { commitWrites } from '../storage/transact';
 import { checkoutByReference } from './lookup';
 import { cardLeaseMs, checkoutCardPayment, voidCheckoutCardUnlessRecorded } from './payments';
 import { openPartitions, type UnknownCardAttempt } from './record';
+import { cardUnknownPartitions, unknownCardAttempts } from '../charges/card-attempts';
+import { settleCardAttempt } from '../charges/card-settle';
 import { abandonWithInvoiceWrites, CardAttemptBusyError, cardAttemptSettledWrites, CheckoutChangedError, CheckoutSettledError, claimCardAttemptWrite } from './settle';
 import { isAbandonDue } from './transitions';
 
@@ -72,7 +74,7 @@ async function resolveUnknown(runtime: Runtime, checkout: Item, now: Date): Prom
 
 /**
  * The checkout upkeep (a scheduled function in AWS, a timer locally): resolves every UNKNOWN checkout
- * with the provider, and abandons every PENDING checkout older than CHECKOUT_TTL, for at most
+ * and every UNKNOWN card charge of the API (issue 25) with the provider, and abandons every PENDING checkout older than CHECKOUT_TTL, for at most
  * `budgetMs` (half the function's timeout): a backlog is finished by the next runs. Each move is
  * conditional on the status read, so a payment arriving meanwhile wins and the run moves on.
  */
@@ -96,6 +98,21 @@ export async function checkoutUpkeep(runtime: Runtime, now: Date, budgetMs = 60_
   for (const partition of openPartitions('unknown')) {
     for (const reference of await indexed(runtime, partition)) {
       await settle(reference, async (checkout) => (checkout.status === 'UNKNOWN' ? resolveUnknown(runtime, checkout, now) : undefined));
+    }
+  }
+  // API card charges whose answer was lost (shared/charges/card-attempts.ts): asked again, PAID or CANCELED.
+  for (const partition of cardUnknownPartitions()) {
+    for (const attempt of await unknownCardAttempts(runtime, partition)) {
+      if (Date.now() > stopAt) break;
+      try {
+        const settled = await settleCardAttempt(runtime, attempt, now);
+        if (settled === 'paid') outcome.paid += 1;
+        else if (settled === 'not_charged') outcome.reopened += 1;
+        else outcome.waiting += 1;
+      } catch (err) {
+        outcome.failed += 1;
+        logger.error('checkout upkeep failed on one card attempt', { reference: attempt.reference, error: err instanceof Error ? err.message : 'unknown' });
+      }
     }
   }
   const cutoff = new Date(now.getTime() - ttlSeconds * 1000).toISOString();

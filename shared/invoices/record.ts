@@ -196,7 +196,8 @@ export function invoiceView(item: Item, keysFor: { personalData: Buffer; boletoL
   if (card) {
     Object.assign(view, {
       card: { brand: card.brand, last4: card.last4, installments: card.installments },
-      transaction: cardTransaction(card, Number(item.totalCents)),
+      // A card charge whose answer was lost is PENDING without a transaction until it is settled.
+      ...(typeof card.transactionId === 'string' ? { transaction: cardTransaction(card, Number(item.totalCents)) } : {}),
     });
   }
   return view;

@@ -65,9 +65,20 @@ export class ProviderError extends Error {
   }
 }
 
-/** Runs one provider call under a hard time limit: past it the call counts as failed (ProviderError). */
+/**
+ * The provider did not answer in time: unlike an error it answered, the request may still be in flight
+ * and take effect later (a card may be authorized after we gave up).
+ */
+export class ProviderTimeoutError extends ProviderError {
+  constructor(timeoutMs: number) {
+    super(`The provider did not answer within ${timeoutMs} ms`);
+    this.name = 'ProviderTimeoutError';
+  }
+}
+
+/** Runs one provider call under a hard time limit: past it the call counts as failed (ProviderTimeoutError, a ProviderError). */
 export function withProviderTimeout<T>(call: Promise<T>, timeoutMs: number): Promise<T> {
-  return withTimeout(call, timeoutMs, () => new ProviderError(`The provider did not answer within ${timeoutMs} ms`));
+  return withTimeout(call, timeoutMs, () => new ProviderTimeoutError(timeoutMs));
 }
 
 /** The notification is not authentic (invalid_signature) or not understood (invalid_notification). */

@@ -655,6 +655,14 @@ const EXPECTED_TABLE_ACCESS: Record<string, string[]> = {
     'PutItem EVT#*',
     SHARD_UPDATE,
     LEDGER_ENTRY,
+    // The charge's attempt, and a retry settling a lost answer (the invoice's move, as a notification makes it).
+    'GetItem CARDATT#*',
+    'PutItem CARDATT#*',
+    'UpdateItem CARDATT#*',
+    'DeleteItem CARDATT#*',
+    'UpdateItem INV#*',
+    'GetItem CHK#*',
+    'UpdateItem CHK#*',
   ],
   ListInvoices: [READ_COUNTER, UNAUTHENTICATED_COUNTER, 'Query GSI1 ACCT#*#INVOICES'],
   GetInvoice: [READ_COUNTER, UNAUTHENTICATED_COUNTER, 'GetItem INVID#*', 'GetItem INV#*'],
@@ -709,7 +717,17 @@ const EXPECTED_TABLE_ACCESS: Record<string, string[]> = {
   Sweep: ['Query GSI2 SWEEP#*', LEAVE_SWEEP_INDEX, LEAVE_SWEEP_INDEX_EVT],
   // Reads the origin secret only.
   EdgeOriginAuthorizer: [],
-  CheckoutUpkeep: ['Query GSI2 CHKOPEN#*', 'Query GSI2 CHKUNK#*', 'GetItem CHK#*', 'GetItem INV#*', 'UpdateItem INV#*', ...CHECKOUT_CARD_PAYMENT],
+  CheckoutUpkeep: [
+    'Query GSI2 CHKOPEN#*',
+    'Query GSI2 CHKUNK#*',
+    'Query GSI2 CARDUNK#*',
+    'GetItem CHK#*',
+    'GetItem INV#*',
+    'UpdateItem INV#*',
+    'UpdateItem CARDATT#*',
+    'DeleteItem CARDATT#*',
+    ...CHECKOUT_CARD_PAYMENT,
+  ],
   // Read only: the account ids (a Scan naming only the keys and accountId), then each account's shards and their LEDGER# partitions.
   // Sends the run's first messages only.
   Reconcile: [],
@@ -853,6 +871,7 @@ describe('least privilege', () => {
       // The card testing caps' logs (a card fingerprint's, a merchant's): nothing else under DECL#.
       [KEY.declines, keys.cardDeclines('f'.repeat(32)).PK, keys.account('acct_1').PK],
       [KEY.declines, keys.merchantDeclines('acct_1').PK, keys.delivery('evt_1').PK],
+      [KEY.cardAttempt, keys.cardAttempt('k'.repeat(43)).PK, keys.cardDeclines('f'.repeat(32)).PK],
       [KEY.checkoutOpen, openPartitions('open')[0] ?? '', openPartitions('unknown')[0] ?? ''],
       [KEY.checkoutUnknown, openPartitions('unknown')[0] ?? '', keys.checkout('CHK-ABCD2345').PK],
       [KEY.invoiceList, keys.invoiceListPartition('acct_1'), keys.withdrawListPartition('acct_1')],

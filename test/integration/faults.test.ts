@@ -82,7 +82,8 @@ const creations: Creation[] = [
     startCents: 0,
     deltaCents: CARD_TOTAL_CENTS,
     resources: (a) => listedItems(keys.invoiceListPartition(a)),
-    items: { INV: 1, INVID: 1, EVT: 1, IDEM: 1, LEDGER: 1 },
+    // CARDATT: the charge's attempt (issue 25), RECORDED with its invoice.
+    items: { INV: 1, INVID: 1, EVT: 1, IDEM: 1, LEDGER: 1, CARDATT: 1 },
   },
   {
     name: 'customer',

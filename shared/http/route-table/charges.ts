@@ -53,8 +53,18 @@ export const chargesRoutes = {
     idempotency: 'optional',
     tag: 'Charges',
     summary: 'Charge a card (authorized at once)',
-    description: `Approved: 200 with the invoice PAID and the balance credited. Declined by the issuer: 400 and nothing is credited. Processor failure: 502 and nothing is charged. The total is at most ${formatCents(RAIL_LIMIT_CENTS.creditcard)}. Total: ${TOTAL_ROUNDING_RULE}`,
+    description: `Approved: 200 with the invoice PAID and the balance credited. Declined by the issuer: 400 and nothing is credited. No answer from the processor: it is asked at once what it holds for this charge; when it confirms nothing was charged, 502 upstream_error; when it cannot be asked, 502 card_outcome_unknown naming the invoice, recorded PENDING and settled by asking the processor (PAID with invoice.paid, or CANCELED with invoice.canceled). A retry of the same charge (with its Idempotency-Key, or without one the same card, amounts, installments, invoice_no and item within 24 h) never authorizes twice: it answers the recorded charge. The total is at most ${formatCents(RAIL_LIMIT_CENTS.creditcard)}. Total: ${TOTAL_ROUNDING_RULE}`,
     request: { body: cardCreateBodySchema },
-    responses: { 200: { description: 'Approved', schema: cardCreatedSchema }, 502: { description: 'The card processor failed; nothing was charged' } },
+    responses: {
+      200: { description: 'Approved (or a retry of a charge already recorded: its answer again)', schema: cardCreatedSchema },
+      409: {
+        description:
+          'A request with this Idempotency-Key is still being processed (code idempotency_in_progress), or this charge is already recorded in another state (code card_charge_recorded, naming its invoice)',
+      },
+      502: {
+        description:
+          'The processor did not answer: code upstream_error when it confirmed nothing was charged (retry); code card_outcome_unknown when it could not be asked: the invoice it names is PENDING until settled (do not charge again with a new key)',
+      },
+    },
   }),
 } satisfies Record<string, AnyRoute>;

@@ -61,7 +61,7 @@ export const checkoutRoutes = {
     browser: true,
     summary: 'The checkout page’s card form',
     description:
-      'Approved: 303 to callback_url with tx_ref and status=PAID. Declined: the page again (400) and the checkout stays PENDING. No answer from the processor: the page says the payment is being checked (UNKNOWN) until the processor tells.',
+      'Approved: 303 to callback_url with tx_ref and status=PAID. Declined: the page again (400) and the checkout stays PENDING. No answer from the processor: the page says the payment is being checked (UNKNOWN) until the processor tells. Card testing caps: after CARD_DECLINES_PER_CHECKOUT declines the card form locks (400); too many declines of one card or one merchant within the hour (CARD_DECLINES_PER_CARD_PER_HOUR, CARD_DECLINES_PER_MERCHANT_PER_HOUR) answer the page with 429 and Retry-After, the provider not asked.',
     request: { params: checkoutPageParamsSchema, form: checkoutCardFormSchema },
     responses: {
       303: { description: 'Paid: to callback_url', contentType: HTML },
@@ -75,11 +75,6 @@ export const checkoutRoutes = {
       409: { description: 'Already paid', contentType: HTML },
       410: { description: 'Abandoned', contentType: HTML },
       422: { description: 'Invalid card fields', contentType: HTML },
-      429: {
-        description:
-          'Too many calls from this address, or too many declined attempts of this card or of this merchant within the hour (CARD_DECLINES_PER_CARD_PER_HOUR, CARD_DECLINES_PER_MERCHANT_PER_HOUR): the provider is not asked; Retry-After says when',
-        contentType: HTML,
-      },
       502: { description: 'The processor did not answer: the checkout is UNKNOWN until it does', contentType: HTML },
     },
   }),

@@ -231,7 +231,7 @@ export interface paths {
     put?: never;
     /**
      * Charge a card (authorized at once)
-     * @description Approved: 200 with the invoice PAID and the balance credited. Declined by the issuer: 400 and nothing is credited. Processor failure: 502 and nothing is charged. The total is at most 9999999999.99. Total: total = amount × quantity × (1 + tax/100 − discount/100), computed in exact decimal arithmetic and rounded once, at the end, to cents, half up (a half cent goes up): amount 0.05 × quantity 1 with tax 10 gives 0.055, answered "0.06".
+     * @description Approved: 200 with the invoice PAID and the balance credited. Declined by the issuer: 400 and nothing is credited. No answer from the processor: it is asked at once what it holds for this charge; when it confirms nothing was charged, 502 upstream_error; when it cannot be asked, 502 card_outcome_unknown naming the invoice, recorded PENDING and settled by asking the processor (PAID with invoice.paid, or CANCELED with invoice.canceled). A retry of the same charge (with its Idempotency-Key, or without one the same card, amounts, installments, invoice_no and item within 24 h) never authorizes twice: it answers the recorded charge. The total is at most 9999999999.99. Total: total = amount × quantity × (1 + tax/100 − discount/100), computed in exact decimal arithmetic and rounded once, at the end, to cents, half up (a half cent goes up): amount 0.05 × quantity 1 with tax 10 gives 0.055, answered "0.06".
      */
     post: operations['CreateCardCharge'];
     delete?: never;
@@ -565,7 +565,7 @@ export interface paths {
     put?: never;
     /**
      * The checkout page’s card form
-     * @description Approved: 303 to callback_url with tx_ref and status=PAID. Declined: the page again (400) and the checkout stays PENDING. No answer from the processor: the page says the payment is being checked (UNKNOWN) until the processor tells.
+     * @description Approved: 303 to callback_url with tx_ref and status=PAID. Declined: the page again (400) and the checkout stays PENDING. No answer from the processor: the page says the payment is being checked (UNKNOWN) until the processor tells. Card testing caps: after CARD_DECLINES_PER_CHECKOUT declines the card form locks (400); too many declines of one card or one merchant within the hour (CARD_DECLINES_PER_CARD_PER_HOUR, CARD_DECLINES_PER_MERCHANT_PER_HOUR) answer the page with 429 and Retry-After, the provider not asked.
      */
     post: operations['CheckoutCardPayment'];
     delete?: never;
@@ -3575,7 +3575,7 @@ export interface operations {
       };
     };
     responses: {
-      /** @description Approved */
+      /** @description Approved (or a retry of a charge already recorded: its answer again) */
       200: {
         headers: {
           /** @description true when this is the stored answer of an earlier call with the same Idempotency-Key and body (nothing was done again) */
@@ -3654,7 +3654,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description A request with this Idempotency-Key is still being processed (code idempotency_in_progress) */
+      /** @description A request with this Idempotency-Key is still being processed (code idempotency_in_progress), or this charge is already recorded in another state (code card_charge_recorded, naming its invoice) */
       409: {
         headers: {
           /** @description The most calls of this counter in any 60 s window */
@@ -3666,6 +3666,12 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": "A request with this Idempotency-Key is still being processed (code idempotency_in_progress), or this charge is already recorded in another state (code card_charge_recorded, naming its invoice)",
+           *       "code": "idempotency_in_progress"
+           *     }
+           */
           'application/json': components['schemas']['Error'];
         };
       };
@@ -3731,7 +3737,7 @@ export interface operations {
           'application/json': components['schemas']['InternalError'];
         };
       };
-      /** @description The card processor failed; nothing was charged */
+      /** @description The processor did not answer: code upstream_error when it confirmed nothing was charged (retry); code card_outcome_unknown when it could not be asked: the invoice it names is PENDING until settled (do not charge again with a new key) */
       502: {
         headers: {
           /** @description The most calls of this counter in any 60 s window */
@@ -3745,7 +3751,7 @@ export interface operations {
         content: {
           /**
            * @example {
-           *       "error": "The card processor failed; nothing was charged"
+           *       "error": "The processor did not answer: code upstream_error when it confirmed nothing was charged (retry); code card_outcome_unknown when it could not be asked: the invoice it names is PENDING until settled (do not charge again with a new key)"
            *     }
            */
           'application/json': components['schemas']['Error'];
@@ -7088,9 +7094,11 @@ export interface operations {
           'text/html; charset=utf-8': string;
         };
       };
-      /** @description Too many calls from this address, or too many declined attempts of this card or of this merchant within the hour (CARD_DECLINES_PER_CARD_PER_HOUR, CARD_DECLINES_PER_MERCHANT_PER_HOUR): the provider is not asked; Retry-After says when */
+      /** @description Rate limit exceeded (code rate_limited). Limits (any 60 s window): 120 a minute per client IP, the hosted checkout routes together (RATE_LIMIT_CHECKOUT_PER_MINUTE). Retry-After and RateLimit-Reset say when a slot frees. */
       429: {
         headers: {
+          /** @description Whole seconds until a request would pass (a rate window is 60 s; a conflict asks for a few) */
+          'Retry-After': number;
           /** @description The most calls of this counter in any 60 s window */
           'RateLimit-Limit': number;
           /** @description Calls left in the current 60 s window */

@@ -1,0 +1,177 @@
+import { randomUUID } from 'node:crypto';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { handler as createCard } from '../../functions/charges/card';
+import { checkoutUpkeep } from '../../shared/checkout/upkeep';
+import { routes } from '../../shared/http/routes';
+import { invoiceByReference } from '../../shared/invoices/lookup';
+import { type CardAuthorization, type PaymentProvider, ProviderError } from '../../shared/providers/port';
+import { defaultRegistry } from '../../shared/providers/registry';
+import { simulatedProvider } from '../../shared/providers/simulated';
+import { getRuntime, overrideRuntime, type Runtime } from '../../shared/runtime';
+import { keys } from '../../shared/storage/keys';
+import { bearer, newAccount, tokenFor, useLocalStackEnvironment } from '../support/api';
+import { cardBody } from '../support/charges';
+import { invoke } from '../support/invoke';
+import { eventsAbout, listedItems, storedBalanceCents } from '../support/ledger';
+
+/**
+ * A card processor that loses answers (issue 25): a timeout never answers "nothing was charged" unless
+ * the processor confirmed it; the attempt is recorded (its invoice PENDING) and settled by asking the
+ * processor (a retry, with or without its Idempotency-Key, or the checkout upkeep); a retry never
+ * authorizes twice. In this process, against the local table, with a provider of its own.
+ */
+type Mode = 'answer-lost' | 'never-received' | 'normal';
+
+type LossyProvider = PaymentProvider & { mode: Mode; lookupDown: boolean; authorizations: Map<string, CardAuthorization> };
+
+function lossyProvider(name: string): LossyProvider {
+  const base = simulatedProvider({ locationBase: 'http://127.0.0.1:3000' });
+  const authorizations = new Map<string, CardAuthorization>();
+  const provider: LossyProvider = {
+    ...base,
+    name,
+    mode: 'answer-lost',
+    lookupDown: true,
+    authorizations,
+    async authorizeCard(request) {
+      const known = authorizations.get(request.idempotencyKey);
+      if (known) return known;
+      if (provider.mode === 'never-received') return new Promise<never>(() => undefined);
+      const decision: CardAuthorization = { outcome: 'approved', transactionId: `lossy_${randomUUID()}`, status: 1, message: 'Approved' };
+      authorizations.set(request.idempotencyKey, decision);
+      // Charged, but the answer never comes back.
+      if (provider.mode === 'answer-lost') return new Promise<never>(() => undefined);
+      return decision;
+    },
+    async cardAuthorizationStatus(idempotencyKey) {
+      if (provider.lookupDown) throw new ProviderError('lookup unavailable');
+      const known = authorizations.get(idempotencyKey);
+      return known?.outcome === 'approved' ? { outcome: 'approved', transactionId: known.transactionId, status: known.status } : { outcome: 'not_found' };
+    },
+  };
+  return provider;
+}
+
+let base: Runtime;
+
+/** A provider of its own, the card charges' provider for `run`, with a short PROVIDER_TIMEOUT_MS. */
+async function withLossyProvider(run: (provider: LossyProvider) => Promise<void>): Promise<void> {
+  const name = `lossy-${randomUUID().slice(0, 8)}`;
+  const provider = lossyProvider(name);
+  defaultRegistry.registerPaymentProvider(name, () => provider);
+  overrideRuntime({ config: { ...base.config, payments: { ...base.config.payments, cardAndBoletoProvider: name, timeoutMs: 300 } } });
+  try {
+    await run(provider);
+  } finally {
+    overrideRuntime({ config: base.config });
+  }
+}
+
+const approvals = (provider: LossyProvider) => [...provider.authorizations.values()].filter((a) => a.outcome === 'approved').length;
+
+async function customer() {
+  const account = await newAccount();
+  return { accountId: account.account_id, auth: bearer(await tokenFor(account)) };
+}
+
+describe('a card charge whose processor answer is lost', () => {
+  beforeAll(() => {
+    useLocalStackEnvironment();
+    base = getRuntime();
+  });
+
+  for (const withKey of [true, false]) {
+    it(`${withKey ? 'with' : 'without'} an Idempotency-Key: 502 card_outcome_unknown naming a PENDING invoice (never "nothing was charged"); retries ask again, never authorize twice; settled PAID once`, async () => {
+      await withLossyProvider(async (provider) => {
+        const { accountId, auth } = await customer();
+        const body = cardBody({ amount: 42, quantity: 1, tax: 0, discount: 0 });
+        const headers = withKey ? { ...auth, 'idempotency-key': `lost-${randomUUID()}` } : auth;
+        const first = await invoke(createCard, routes.createCard, { headers, body });
+        expect(first.status).toBe(502);
+        expect(first.json).toMatchObject({ code: 'card_outcome_unknown' });
+        expect(String((first.json as { error: string }).error)).not.toMatch(/nothing was charged/i);
+        const reference = /invoice (INV-[A-Z0-9]+)/.exec(String((first.json as { error: string }).error))?.[1] ?? '';
+        expect((await invoiceByReference(getRuntime(), reference))?.status).toBe('PENDING');
+        expect(await storedBalanceCents(accountId)).toBe(0);
+
+        // The processor still cannot be asked: the same answer, no new authorization.
+        const again = await invoke(createCard, routes.createCard, { headers, body });
+        expect(again.status).toBe(502);
+        expect(again.json).toMatchObject({ code: 'card_outcome_unknown' });
+        expect(approvals(provider)).toBe(1);
+
+        provider.lookupDown = false;
+        const settled = await invoke(createCard, routes.createCard, { headers, body });
+        expect(settled.status, settled.body).toBe(200);
+        expect(settled.json).toMatchObject({ invoice: { reference, status: 'PAID', total: '42.00', transaction: { method: 'creditcard' } } });
+        expect(approvals(provider)).toBe(1);
+        expect(await storedBalanceCents(accountId)).toBe(4_200);
+        const invoices = await listedItems(keys.invoiceListPartition(accountId));
+        expect(invoices.map((i) => `${String(i.reference)}:${String(i.status)}`)).toEqual([`${reference}:PAID`]);
+        expect((await eventsAbout(accountId, reference)).map((e) => e.type)).toEqual(['invoice.paid']);
+        // Later retries answer the recorded charge.
+        const later = await invoke(createCard, routes.createCard, { headers, body });
+        expect(later.status).toBe(200);
+        expect(later.json).toMatchObject({ invoice: { reference, status: 'PAID' } });
+        expect(approvals(provider)).toBe(1);
+        expect(await storedBalanceCents(accountId)).toBe(4_200);
+      });
+    }, 60_000);
+  }
+
+  it('with no retry at all: the checkout upkeep asks the processor and settles it PAID once (invoice.paid, one credit)', async () => {
+    await withLossyProvider(async (provider) => {
+      const { accountId, auth } = await customer();
+      const body = cardBody({ amount: 7, quantity: 1, tax: 0, discount: 0 });
+      const first = await invoke(createCard, routes.createCard, { headers: auth, body });
+      expect(first.json).toMatchObject({ code: 'card_outcome_unknown' });
+      const reference = /invoice (INV-[A-Z0-9]+)/.exec(String((first.json as { error: string }).error))?.[1] ?? '';
+      provider.lookupDown = false;
+      await checkoutUpkeep(getRuntime(), new Date());
+      const invoice = await invoiceByReference(getRuntime(), reference);
+      expect(invoice?.status).toBe('PAID');
+      expect((invoice?.card as { transactionId?: string }).transactionId).toMatch(/^lossy_/);
+      expect(await storedBalanceCents(accountId)).toBe(700);
+      // A second run, and a retry: nothing moves again.
+      await checkoutUpkeep(getRuntime(), new Date());
+      const retry = await invoke(createCard, routes.createCard, { headers: auth, body });
+      expect(retry.status).toBe(200);
+      expect(approvals(provider)).toBe(1);
+      expect(await storedBalanceCents(accountId)).toBe(700);
+      expect((await eventsAbout(accountId, reference)).map((e) => e.type)).toEqual(['invoice.paid']);
+    });
+  }, 60_000);
+
+  it('never received: CANCELED (invoice.canceled) once the request can no longer arrive; then a retry charges, once', async () => {
+    await withLossyProvider(async (provider) => {
+      provider.mode = 'never-received';
+      const { accountId, auth } = await customer();
+      const body = cardBody({ amount: 9, quantity: 1, tax: 0, discount: 0 });
+      const first = await invoke(createCard, routes.createCard, { headers: auth, body });
+      expect(first.json).toMatchObject({ code: 'card_outcome_unknown' });
+      const reference = /invoice (INV-[A-Z0-9]+)/.exec(String((first.json as { error: string }).error))?.[1] ?? '';
+      provider.lookupDown = false;
+      // Not found right away proves nothing (the request may still arrive): it waits 2 × PROVIDER_TIMEOUT_MS.
+      await checkoutUpkeep(getRuntime(), new Date());
+      expect((await invoiceByReference(getRuntime(), reference))?.status).toBe('PENDING');
+      await checkoutUpkeep(getRuntime(), new Date(Date.now() + 10_000));
+      expect((await invoiceByReference(getRuntime(), reference))?.status).toBe('CANCELED');
+      expect((await eventsAbout(accountId, reference)).map((e) => e.type)).toEqual(['invoice.canceled']);
+      expect(await storedBalanceCents(accountId)).toBe(0);
+
+      provider.mode = 'normal';
+      const retry = await invoke(createCard, routes.createCard, { headers: auth, body });
+      expect(retry.status, retry.body).toBe(200);
+      expect(approvals(provider)).toBe(1);
+      expect(await storedBalanceCents(accountId)).toBe(900);
+    });
+  }, 60_000);
+
+  it('an error the processor answered, with nothing held under the key, is verified: 502 "nothing was charged", nothing recorded', async () => {
+    const { accountId, auth } = await customer();
+    const failed = await invoke(createCard, routes.createCard, { headers: auth, body: cardBody({ creditcard_number: '4000000000000119' }) });
+    expect(failed.status).toBe(502);
+    expect(failed.json).toMatchObject({ code: 'upstream_error', error: expect.stringMatching(/nothing was charged/) });
+    expect(await listedItems(keys.invoiceListPartition(accountId))).toEqual([]);
+  });
+});
