@@ -109,6 +109,18 @@ export class RateLimitedError extends DomainError {
   }
 }
 
+/** Card testing caps (issue 31): this card, or this merchant, was declined too often within the hour; the processor is not asked. */
+export class CardDeclinesExceededError extends DomainError {
+  constructor(retryAfterSeconds: number) {
+    super(
+      'rate_limited',
+      'Too many declined attempts of this card, or of this account, within the hour: the processor is not asked; retry after the time given in Retry-After',
+      'card_declines_exceeded',
+      { retryAfterSeconds },
+    );
+  }
+}
+
 /** A transient conflict: nothing was written; the client retries (with the same Idempotency-Key). */
 export class TemporaryConflictError extends DomainError {
   constructor(message = 'A temporary conflict stopped the request; nothing was written. Retry with the same Idempotency-Key.', retryAfterSeconds = 1) {

@@ -2,6 +2,9 @@ import { createHash, randomBytes } from 'node:crypto';
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { requireCaller } from '../../shared/auth/caller';
 import { cardFieldErrors, last4, normalizeBrand } from '../../shared/cards/card';
+import { declineLockOf, declineWrites, readDeclineLogs } from '../../shared/cards/decline-store';
+import { CARD_DECLINED_MESSAGE, cardFingerprint } from '../../shared/cards/declines';
+import { logger } from '../../shared/logger';
 import {
   attemptRecordedWrite,
   attemptUnknownWrite,
@@ -13,7 +16,7 @@ import {
 } from '../../shared/charges/card-attempts';
 import { askProvider, settleCardAttempt } from '../../shared/charges/card-settle';
 import { newEvent, outboxWrite } from '../../shared/events/outbox';
-import { BadRequestError, CardOutcomeUnknownError, ConflictError, TemporaryConflictError, UpstreamError, ValidationError } from '../../shared/errors';
+import { BadRequestError, CardDeclinesExceededError, CardOutcomeUnknownError, ConflictError, TemporaryConflictError, UpstreamError, ValidationError } from '../../shared/errors';
 import { httpHandler } from '../../shared/http/pipeline';
 import { paymentCredit } from '../../shared/ledger/movements';
 import {
@@ -158,6 +161,14 @@ export const handler = httpHandler(routes.createCard, async ({ body, caller, ide
     { cardNumber: card.number, month: card.month, year: card.year, totalCents: total, installments: body.installments, invoiceNo: body.invoice_no, itemName: body.item_name },
     serviceKeys.idempotency,
   );
+  // Card testing (issue 31): a card, or an account, declined too often within the hour is refused before the processor is asked.
+  const declineScope = { fingerprint: cardFingerprint(card.number, serviceKeys.idempotency), accountId: account.accountId };
+  const declineLogs = await readDeclineLogs(runtime, declineScope);
+  const lock = declineLockOf(runtime, declineLogs, now.getTime());
+  if (lock.locked) {
+    logger.warn('card attempt refused: declined too often within the hour', { accountId: account.accountId, by: lock.by });
+    throw new CardDeclinesExceededError(lock.retryAfterSeconds);
+  }
   let attempt = await readCardAttempt(runtime, attemptKey);
   if (attempt?.status === 'RECORDED') return settledAnswer(runtime, attempt.reference);
   if (attempt?.status === 'UNKNOWN') {
@@ -180,7 +191,14 @@ export const handler = httpHandler(routes.createCard, async ({ body, caller, ide
     description: body.item_name,
     card: { ...card, brand, holder: body.creditcard_holder },
   };
-  const asked = await authorize(runtime, provider, attempt, request);
+  const asked = await authorize(runtime, provider, attempt, request).catch(async (err: unknown) => {
+    if (err instanceof BadRequestError && err.code === 'card_declined') {
+      // Counted toward the caps, and one line per decline for the per-merchant alarm (infra/cdk/card-testing.ts).
+      await commitWrites(runtime.db, declineWrites(runtime.config.tableName, declineScope, declineLogs, runtime.config.cardDeclines, now));
+      logger.info(CARD_DECLINED_MESSAGE, { accountId: account.accountId });
+    }
+    throw err;
+  });
   attempt = asked.attempt;
   const invoiceBase = {
     ...baseInvoice(account, body, ids, total, now),

@@ -162,8 +162,8 @@ export const ROUTE_GRANTS: Readonly<Record<string, readonly TableGrant[]>> = {
   // ledger entry (in the shard's ledger partition) and invoice.paid in one transaction (functions/charges/card.ts).
   // The charge's attempt (shared/charges/card-attempts.ts), the invoice's creation, and a retry settling a lost answer (the invoice's move).
   [routes.createCard.id]: [
-    { actions: ['GetItem'], keys: [KEY.invoice, KEY.cardAttempt, KEY.checkout] },
-    { actions: ['PutItem'], keys: [KEY.invoice, KEY.invoiceId, KEY.event, KEY.ledger, KEY.cardAttempt] },
+    { actions: ['GetItem'], keys: [KEY.invoice, KEY.cardAttempt, KEY.checkout, KEY.declines] },
+    { actions: ['PutItem'], keys: [KEY.invoice, KEY.invoiceId, KEY.event, KEY.ledger, KEY.cardAttempt, KEY.declines] },
     { actions: ['UpdateItem'], keys: [KEY.balanceShard, KEY.invoice, KEY.cardAttempt, KEY.checkout] },
     { actions: ['DeleteItem'], keys: [KEY.cardAttempt] },
   ],

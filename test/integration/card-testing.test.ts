@@ -6,7 +6,9 @@ import { SIMULATED_CARDS } from '../../shared/providers/simulated';
 import { getRuntime, overrideRuntime } from '../../shared/runtime';
 import { keys } from '../../shared/storage/keys';
 import { accountStore, bearer, newAccount, type Reply, tokenFor, useLocalStackEnvironment } from '../support/api';
-import { declinedTestCard } from '../support/charges';
+import { cardBody, declinedTestCard } from '../support/charges';
+import { invoke } from '../support/invoke';
+import { handler as createCard } from '../../functions/charges/card';
 import { cardFields, enterCheckout, entryForm, merchantCheckout, openPage, postForm } from '../support/checkout';
 import { invokeRoute } from '../support/invoke-route';
 import { notification, notify } from '../support/provider';
@@ -124,6 +126,22 @@ describe('declined card attempts, per card and per merchant (in this process, sh
       // Pix pays the refused checkout.
       await payByPix(c);
       expect(await statusOf(c)).toBe('PAID');
+    });
+  }, 60_000);
+
+  it('POST /api/creditcard/create: the same caps (a card declined twice is refused the third time, 429 card_declines_exceeded, the processor not asked); another card pays', async () => {
+    await withCaps({ perCardPerHour: 2 }, async () => {
+      const account = await newAccount();
+      const auth = bearer(await tokenFor(account));
+      const card = declinedTestCard();
+      const charge = (number: string) => invoke(createCard, routes.createCard, { headers: auth, body: cardBody({ creditcard_number: number }) });
+      expect((await charge(card)).status).toBe(400);
+      expect((await charge(card)).status).toBe(400);
+      const refused = await charge(card);
+      expect(refused.status).toBe(429);
+      expect(refused.json).toMatchObject({ code: 'card_declines_exceeded' });
+      expect(Number(refused.headers['Retry-After'])).toBeGreaterThan(3000);
+      expect((await charge(SIMULATED_CARDS.approved)).status).toBe(200);
     });
   }, 60_000);
 });
