@@ -77,6 +77,13 @@ export class ApiEdge extends Construct {
         originRequestPolicy: cloudfront.OriginRequestPolicy.ALL_VIEWER_EXCEPT_HOST_HEADER,
         compress: false,
         functionAssociations: [{ function: this.viewerRequest, eventType: cloudfront.FunctionEventType.VIEWER_REQUEST }],
+        // HSTS on every answer (issue 31): browsers (the checkout's payers) never use plain http for this host again.
+        responseHeadersPolicy: new cloudfront.ResponseHeadersPolicy(this, 'SecurityHeaders', {
+          comment: 'Payment gateway: Strict-Transport-Security on every answer',
+          securityHeadersBehavior: {
+            strictTransportSecurity: { accessControlMaxAge: Duration.days(365), includeSubdomains: true, override: true },
+          },
+        }),
       },
       // Never cache an error: each one is the caller's own (no response page: the origin's body goes through).
       errorResponses: CLOUDFRONT_CACHED_ERROR_STATUSES.map((httpStatus) => ({ httpStatus, ttl: Duration.seconds(0) })),

@@ -64,6 +64,15 @@ describe('the CloudFront edge in front of the API', () => {
     }
   });
 
+  it('adds Strict-Transport-Security (a year, subdomains) to every answer through the edge (issue 31)', () => {
+    const behavior = distribution().DistributionConfig.DefaultCacheBehavior as Json & { ResponseHeadersPolicyId?: { Ref: string } };
+    const policyId = behavior.ResponseHeadersPolicyId?.Ref ?? '';
+    const policy = s.resources[policyId]?.Properties as { ResponseHeadersPolicyConfig: { SecurityHeadersConfig: Json } } | undefined;
+    expect(policy?.ResponseHeadersPolicyConfig.SecurityHeadersConfig).toMatchObject({
+      StrictTransportSecurity: { AccessControlMaxAgeSec: 31_536_000, IncludeSubdomains: true, Override: true },
+    });
+  });
+
   it('adds the generated origin secret to each forwarded request, by reference (never in the template)', () => {
     const [origin] = distribution().DistributionConfig.Origins;
     expect(origin?.OriginCustomHeaders).toEqual([
