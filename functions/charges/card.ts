@@ -170,7 +170,11 @@ export const handler = httpHandler(routes.createCard, async ({ body, caller, ide
     throw new CardDeclinesExceededError(lock.retryAfterSeconds);
   }
   let attempt = await readCardAttempt(runtime, attemptKey);
-  if (attempt?.status === 'RECORDED') return settledAnswer(runtime, attempt.reference);
+  if (attempt?.status === 'RECORDED') {
+    // The same charge again: its first answer, marked as a replay (as an Idempotency-Key's replay is).
+    const replay = await settledAnswer(runtime, attempt.reference);
+    return { ...replay, headers: { ...replay.headers, 'Idempotent-Replayed': 'true' } };
+  }
   if (attempt?.status === 'UNKNOWN') {
     // A retry of a charge whose answer was lost: ask the provider under the same key, never authorize again.
     const settled = await settleCardAttempt(runtime, attempt, now);

@@ -11,6 +11,9 @@ describe('parseConfig', () => {
       tokenTtlSeconds: 30 * 24 * 60 * 60,
       rateLimits: { auth: 10, cep: 30, checkout: 120, unauthenticated: 60, public: 300, account: 60 },
       checkout: { ttlSeconds: 86_400 },
+      // Card testing caps (issue 31) and the reconciliation's pages (issue 25).
+      cardDeclines: { perCheckout: 3, perCardPerHour: 5, perMerchantPerHour: 100 },
+      reconcile: { queueUrl: undefined, pageSize: 100 },
       idempotency: { lockSeconds: 60, ttlSeconds: 24 * 60 * 60 },
       cep: { provider: 'public', timeoutMs: 3000 },
       payments: { provider: 'simulated', cardAndBoletoProvider: 'simulated', credentialsSecretId: undefined, timeoutMs: 5000 },

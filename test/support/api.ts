@@ -123,6 +123,8 @@ export function useLocalStackEnvironment(): void {
     PROVIDER_SECRET_ID: s.providerSecretId,
     PUBLIC_BASE_URL: s.baseUrl,
     CEP_PROVIDER: 'fixture',
+    // As the local stack's (global-setup.ts): many tests decline the one shared test card.
+    CARD_DECLINES_PER_CARD_PER_HOUR: '1000',
   });
   // In-process handlers meet AWS's limits, as in the local stack.
   enforceDynamoDbLimits(getDb());

@@ -1,21 +1,18 @@
 import { randomUUID } from 'node:crypto';
 import { CreateQueueCommand, DeleteQueueCommand, GetQueueAttributesCommand, ReceiveMessageCommand, SendMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
-import { GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import type { SQSBatchResponse, SQSEvent } from 'aws-lambda';
 import { localAwsConfig } from '../../infra/local/aws';
 import { startQueuePoller, type Poller } from '../../infra/local/pollers';
 import { droppedInvocations, propagateChains } from '../../infra/local/recursion';
 import { BankUnavailableError, type BankPort } from '../../shared/bank/port';
-import { newEvent } from '../../shared/events/outbox';
 import { defaultRegistry } from '../../shared/providers/registry';
 import { getSqs } from '../../shared/queue/sqs';
 import { queues } from '../../shared/queues';
 import { getRuntime, overrideRuntime } from '../../shared/runtime';
-import { keys } from '../../shared/storage/keys';
-import { sealWebhookSecret } from '../../shared/webhooks/config';
 import { newWithdrawReference, withdrawItem } from '../../shared/withdrawals/record';
-import { accountStore, newAccount, stack, useLocalStackEnvironment } from './api';
-import { putEventUnderTest } from './events-under-test';
+import { accountStore, stack, useLocalStackEnvironment } from './api';
+import { accountWithWebhookEvent } from './events-under-test';
 
 /**
  * The payout and webhook workers in this process, fed by the local stack's own queue poller (with
@@ -117,24 +114,12 @@ export async function startRecursionHarness(recursiveLoop: 'Allow' | 'Terminate'
 
 /** An account whose webhook host never resolves, one event of it, and its first message on the harness's webhook queue. */
 export async function failingWebhookEvent(harness: Harness): Promise<string> {
-  const store = accountStore();
-  const account = await newAccount();
   const host = `unresolvable-${randomUUID().slice(0, 8)}.test`;
-  const secret = sealWebhookSecret('whsec_test_secret_value_long_enough_0123456789', account.account_id, (await getRuntime().serviceKeys()).webhookSecrets);
-  await store.db.send(
-    new UpdateCommand({
-      TableName: store.table,
-      Key: keys.account(account.account_id),
-      UpdateExpression: 'SET webhookUrl = :u, webhookSecretSealed = :s',
-      ExpressionAttributeValues: { ':u': `https://${host}/hooks`, ':s': secret },
-    }),
-  );
-  const event = newEvent('ping', { message: 'recursion harness' }, new Date());
-  await putEventUnderTest(account.account_id, event);
-  harness.hosts.set(host, event.id);
+  const { eventId } = await accountWithWebhookEvent(`https://${host}/hooks`, 'recursion harness');
+  harness.hosts.set(host, eventId);
   // As the stream forwarder would: a message sent outside any invocation of the sender.
-  await getSqs().send(new SendMessageCommand({ QueueUrl: harness.webhooks.url, MessageBody: JSON.stringify({ eventId: event.id }) }));
-  return event.id;
+  await getSqs().send(new SendMessageCommand({ QueueUrl: harness.webhooks.url, MessageBody: JSON.stringify({ eventId }) }));
+  return eventId;
 }
 
 /** A bank that fails the first `failures` requests of each withdraw (an outage), then accepts; registered under a name of its own. */

@@ -1,36 +1,19 @@
 import { randomUUID } from 'node:crypto';
-import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { CreateQueueCommand, DeleteQueueCommand, ReceiveMessageCommand } from '@aws-sdk/client-sqs';
 import { getSqs } from '../../../shared/queue/sqs';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { handler } from '../../../functions/workers/webhook-sender';
-import { newEvent } from '../../../shared/events/outbox';
 import { getRuntime, overrideRuntime } from '../../../shared/runtime';
 import { keys } from '../../../shared/storage/keys';
-import { sealWebhookSecret } from '../../../shared/webhooks/config';
-import { accountStore, newAccount, useLocalStackEnvironment } from '../../support/api';
+import { accountStore, useLocalStackEnvironment } from '../../support/api';
 import { sqsEvent } from '../../support/sqs-event';
-import { putEventUnderTest } from '../../support/events-under-test';
+import { accountWithWebhookEvent } from '../../support/events-under-test';
 
 const eventMessage = (eventId: string) => sqsEvent([JSON.stringify({ eventId })], 'webhooks');
 
 /** An account whose webhook points at `url`, and one event of it stored for this test's sender only. */
-async function accountWithEvent(url: string, message: string): Promise<{ eventId: string }> {
-  const store = accountStore();
-  const account = await newAccount();
-  const secret = sealWebhookSecret('whsec_test_secret_value_long_enough_0123456789', account.account_id, (await getRuntime().serviceKeys()).webhookSecrets);
-  await store.db.send(
-    new UpdateCommand({
-      TableName: store.table,
-      Key: keys.account(account.account_id),
-      UpdateExpression: 'SET webhookUrl = :u, webhookSecretSealed = :s',
-      ExpressionAttributeValues: { ':u': url, ':s': secret },
-    }),
-  );
-  const event = newEvent('ping', { message }, new Date());
-  await putEventUnderTest(account.account_id, event);
-  return { eventId: event.id };
-}
+const accountWithEvent = (url: string, message: string) => accountWithWebhookEvent(url, message);
 
 describe('webhook sender (in-process, against the local table)', () => {
   beforeAll(() => {
