@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { BatchGetCommand } from '@aws-sdk/lib-dynamodb';
-import { parseAmountToCents } from '../../shared/money';
+import { parseAmountToCents } from '../../shared/domain/money';
 import type { Runtime } from '../../shared/runtime';
 import { keys } from '../../shared/storage/keys';
 import { call, json, pixBody } from '../payment-scenarios';

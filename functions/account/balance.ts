@@ -1,5 +1,5 @@
 import { httpHandler } from '../../shared/http/pipeline';
-import { formatCents } from '../../shared/money';
+import { formatCents } from '../../shared/domain/money';
 import { accountRoutes as routes } from '../../shared/http/route-table/account';
 import { availableCents } from '../../shared/ledger/balance';
 import { requireCaller } from '../../shared/auth/caller';

@@ -16,7 +16,7 @@ import {
   unusedInvoiceIds,
 } from '../../shared/invoices/create';
 import { boletoUrl, invoiceItem } from '../../shared/invoices/record';
-import { formatCents } from '../../shared/money';
+import { formatCents } from '../../shared/domain/money';
 import { paymentProvider } from '../../shared/providers/registry';
 import { chargesRoutes as routes } from '../../shared/http/route-table/charges';
 import { keys } from '../../shared/storage/keys';

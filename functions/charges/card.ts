@@ -30,7 +30,7 @@ import {
 } from '../../shared/invoices/create';
 import { invoiceByReference } from '../../shared/invoices/lookup';
 import { cardTransaction, type CardFields, invoiceEventData, invoiceItem } from '../../shared/invoices/record';
-import { formatCents } from '../../shared/money';
+import { formatCents } from '../../shared/domain/money';
 import { type CardAuthorization, type PaymentProvider, ProviderTimeoutError, withProviderTimeout } from '../../shared/providers/port';
 import { paymentProvider } from '../../shared/providers/registry';
 import type { RouteResult } from '../../shared/http/answer';

@@ -11,7 +11,7 @@ import {
 } from '../../shared/invoices/create';
 import { idempotentPixIds, invoiceIdDraw, invoiceItem, txidForReference } from '../../shared/invoices/record';
 import { httpHandler } from '../../shared/http/pipeline';
-import { formatCents } from '../../shared/money';
+import { formatCents } from '../../shared/domain/money';
 import { pngDataUri, qrCodePng } from '../../shared/pix/qrcode';
 import { looksUpCharges } from '../../shared/providers/port';
 import { pixProvider } from '../../shared/providers/registry';

@@ -4,7 +4,7 @@ import { checkoutView, chosenCheckout } from '../../shared/checkout/record';
 import { NotFoundError } from '../../shared/errors';
 import { httpHandler } from '../../shared/http/pipeline';
 import { checkoutRoutes as routes } from '../../shared/http/route-table/checkout';
-import { parseAmountToCents } from '../../shared/money';
+import { parseAmountToCents } from '../../shared/domain/money';
 
 const TX_REF_SHAPE = /^[A-Za-z0-9_.:-]{1,100}$/;
 

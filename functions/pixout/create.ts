@@ -1,7 +1,7 @@
 import { requireCaller } from '../../shared/auth/caller';
 import { ValidationError } from '../../shared/errors';
 import { httpHandler } from '../../shared/http/pipeline';
-import { centsFromNumber, formatCents } from '../../shared/money';
+import { centsFromNumber, formatCents } from '../../shared/domain/money';
 import { pixoutRoutes as routes } from '../../shared/http/route-table/pixout';
 import { WITHDRAW_LIMIT_CENTS } from '../../shared/schemas/withdraw';
 import { newWithdrawReference, reservationWrites, withdrawItem, withdrawView } from '../../shared/withdrawals/record';

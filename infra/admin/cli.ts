@@ -21,7 +21,7 @@ import {
 } from '../../shared/accounts/store';
 import { indexAccount } from '../../shared/ledger/account-index';
 import { allAccountIds, reconcileAccount } from '../../shared/ledger/reconcile';
-import { parseAmountToCents } from '../../shared/money';
+import { parseAmountToCents } from '../../shared/domain/money';
 import { findDlq, QUEUE_NAMES, STREAM_FAILURES_QUEUE, dlqDepths, inspectDlq, redriveDlq } from './dlq';
 import { reconcilePixCharge, registerPixWebhook } from './apipix';
 import { notificationFor, type ProviderCommand, sendNotification } from './provider';

@@ -4,7 +4,7 @@ import { newAccountId, newPublicKey, newSecretKey, randomString } from '../ids';
 import { readBalance, sumOf } from '../ledger/balance';
 import { adjustment } from '../ledger/movements';
 import { BALANCE_SHARDS } from '../ledger/shards';
-import { formatCents } from '../money';
+import { formatCents } from '../domain/money';
 import { type Db, isConditionalCheckFailed, itemFromConditionFailure } from '../storage/dynamo';
 import { keys } from '../storage/keys';
 import { commitWrites } from '../storage/transact';

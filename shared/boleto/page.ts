@@ -1,5 +1,5 @@
 import { checkoutSecurityHeaders, cspHash } from '../checkout/render';
-import { parseAmountToCents } from '../money';
+import { parseAmountToCents } from '../domain/money';
 import { barcodeFromDigitable, formatDigitableLine } from './barcode';
 import { itfSvg } from './itf-svg';
 

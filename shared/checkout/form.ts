@@ -1,7 +1,7 @@
 import * as z from 'zod';
-import { totalCents } from '../charges/total';
-import { RAIL_LIMIT_CENTS } from '../charges/limits';
-import { formatCents, parseAmountToCents } from '../money';
+import { totalCents } from '../domain/charge-total';
+import { RAIL_LIMIT_CENTS } from '../domain/rail-limits';
+import { formatCents, parseAmountToCents } from '../domain/money';
 import { PT_BR_TEXT_MESSAGES, singleLineText } from '../schemas/text';
 import { formatBrl } from './render';
 

@@ -1,10 +1,10 @@
 import { randomBytes, randomInt } from 'node:crypto';
 import { linkToken, linkTokenMatches } from '../crypto/link-token';
 import { randomString } from '../ids';
-import { formatCents } from '../money';
+import { formatCents } from '../domain/money';
 import type { Item } from '../storage/dynamo';
 import { keys } from '../storage/keys';
-import type { CheckoutStatus, OrderStatus } from './transitions';
+import type { CheckoutStatus, OrderStatus } from '../domain/checkout-transitions';
 
 /** How the checkout was paid (spec 2.6 `payment_type`). */
 export type CheckoutPaymentType = 'pix' | 'creditcard';

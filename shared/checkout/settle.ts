@@ -4,7 +4,7 @@ import type { Item } from '../storage/dynamo';
 import { keys } from '../storage/keys';
 import type { TxWrite } from '../storage/transact';
 import { type CheckoutPaymentType, openIndexAttributes, orderEventData, type UnknownCardAttempt } from './record';
-import { CHECKOUT_MOVES, type OrderStatus, orderMove, PAYABLE_FROM } from './transitions';
+import { CHECKOUT_MOVES, type OrderStatus, orderMove, PAYABLE_FROM } from '../domain/checkout-transitions';
 
 /** The checkout was paid (or abandoned) by another request first: nothing of this one was written. */
 export class CheckoutSettledError extends ConflictError {

@@ -14,7 +14,7 @@ import { openPartitions, type UnknownCardAttempt } from './record';
 import { cardUnknownPartitions, unknownCardAttempts } from '../charges/card-attempts';
 import { settleCardAttempt } from '../charges/card-settle';
 import { abandonWithInvoiceWrites, CardAttemptBusyError, cardAttemptSettledWrites, CheckoutChangedError, CheckoutSettledError, claimCardAttemptWrite } from './settle';
-import { isAbandonDue } from './transitions';
+import { isAbandonDue } from '../domain/checkout-transitions';
 
 /** Items read from one index partition per run: a bigger backlog is finished by the next runs. */
 const PAGE = 100;

@@ -10,8 +10,8 @@ import { configSchema } from '../config';
 import { OPERATION_EXAMPLES, type OperationExample } from './openapi-examples';
 import { WEBHOOK_EVENTS, WEBHOOK_HEADERS } from './webhook-events';
 import { RATE_LIMIT_HEADERS } from './rate-limit-headers';
-import { RAIL_LIMIT_CENTS, RAIL_LIMIT_REASONS, type RailMethod } from '../charges/limits';
-import { formatCents } from '../money';
+import { RAIL_LIMIT_CENTS, RAIL_LIMIT_REASONS, type RailMethod } from '../domain/rail-limits';
+import { formatCents } from '../domain/money';
 
 type Json = Record<string, unknown>;
 

@@ -1,5 +1,5 @@
 import type { ZodType } from 'zod';
-import type { RailMethod } from '../charges/limits';
+import type { RailMethod } from '../domain/rail-limits';
 import type { Access, AuthKind, IdempotencyMode, RateLimitClass } from '../route-policy';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';

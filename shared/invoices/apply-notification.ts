@@ -13,7 +13,7 @@ import type { Item } from '../storage/dynamo';
 import { invoiceByReference, invoiceByTxid } from './lookup';
 import { inPixSweep } from './pix-sweep-index';
 import { invoiceEventData, listedAgain } from './record';
-import { type InvoiceMove, type InvoiceStatus, invoiceMove } from './transitions';
+import { type InvoiceMove, type InvoiceStatus, invoiceMove } from '../domain/invoice-transitions';
 
 type ChargeKind = 'paid' | 'canceled' | 'refunded';
 /** The status each kind of charge notification moves an invoice to. */

@@ -1,21 +1,21 @@
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import type { PaymentMethod } from '../accounts/methods';
 import type { Caller } from '../auth/gate';
-import { type ChargeAmounts, totalCents } from '../charges/total';
+import { type ChargeAmounts, totalCents } from '../domain/charge-total';
 import { BadRequestError, IdClashError, TemporaryConflictError, UnprocessableError, UpstreamError, ValidationError } from '../errors';
-import { RAIL_LIMIT_CENTS } from '../charges/limits';
+import { RAIL_LIMIT_CENTS } from '../domain/rail-limits';
 import { logger } from '../logger';
 import { ProviderError, ProviderRejectedError, withProviderTimeout } from '../providers/port';
 import { paymentProvider } from '../providers/registry';
 import type { Runtime } from '../runtime';
 import { brazilDate } from '../dates';
-import { centsFromNumber, formatCents } from '../money';
+import { centsFromNumber, formatCents } from '../domain/money';
 import type { Item } from '../storage/dynamo';
 import { keys } from '../storage/keys';
 import type { TxWrite } from '../storage/transact';
 import { type InvoiceIds, type InvoiceMethod, invoiceIdDraw } from './record';
 
-export { RAIL_LIMIT_CENTS } from '../charges/limits';
+export { RAIL_LIMIT_CENTS } from '../domain/rail-limits';
 
 const ACCOUNT_SETTING: Readonly<Record<InvoiceMethod, PaymentMethod>> = { pix: 'pix', boleto: 'boleto', creditcard: 'card' };
 

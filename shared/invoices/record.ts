@@ -2,11 +2,11 @@ import { createHash } from 'node:crypto';
 import { linkToken, linkTokenMatches } from '../crypto/link-token';
 import { seal, unseal } from '../crypto/personal-data';
 import { ALPHANUMERIC, newNumericId, randomString, sortableNumericId } from '../ids';
-import { formatCents } from '../money';
+import { formatCents } from '../domain/money';
 import type { Item } from '../storage/dynamo';
 import { keys } from '../storage/keys';
 import { pixSweepAttributes } from './pix-sweep-index';
-import type { InvoiceStatus } from './transitions';
+import type { InvoiceStatus } from '../domain/invoice-transitions';
 
 export type InvoiceMethod = 'pix' | 'boleto' | 'creditcard';
 

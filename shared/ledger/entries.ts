@@ -1,5 +1,5 @@
 import { randomString } from '../ids';
-import { formatCents } from '../money';
+import { formatCents } from '../domain/money';
 import type { Item } from '../storage/dynamo';
 import { keys } from '../storage/keys';
 

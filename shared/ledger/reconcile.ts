@@ -1,5 +1,5 @@
 import { QueryCommand, ScanCommand } from '@aws-sdk/lib-dynamodb';
-import { formatCents } from '../money';
+import { formatCents } from '../domain/money';
 import type { Db } from '../storage/dynamo';
 import { keys } from '../storage/keys';
 import { readBalance, sumOf } from './balance';

@@ -1,6 +1,6 @@
 import * as z from 'zod';
 import { multiLineText, singleLineText } from './text';
-import { hasAtMostDecimals, MONEY_DECIMALS, PERCENT_DECIMALS, TOTAL_ROUNDING_RULE } from '../charges/total';
+import { hasAtMostDecimals, MONEY_DECIMALS, PERCENT_DECIMALS, TOTAL_ROUNDING_RULE } from '../domain/charge-total';
 import { moneyString } from './balance';
 import { isValidDocument, documentTypeOf } from './documents';
 

@@ -1,7 +1,7 @@
 import * as z from 'zod';
 import { singleLineText } from './text';
-import { RAIL_LIMIT_CENTS } from '../charges/limits';
-import { formatCents } from '../money';
+import { RAIL_LIMIT_CENTS } from '../domain/rail-limits';
+import { formatCents } from '../domain/money';
 import { moneyString } from './balance';
 import { calendarDate, moneyInput, payerDocument } from './charge';
 import { isValidDocument } from './documents';

@@ -9,7 +9,7 @@ import { commitStateMove } from '../storage/state-move';
 import type { TxWrite } from '../storage/transact';
 import { withdrawalRelease } from '../ledger/movements';
 import { withdrawEventData } from './record';
-import { type WithdrawStatus, withdrawMove } from './transitions';
+import { type WithdrawStatus, withdrawMove } from '../domain/withdrawal-transitions';
 
 /**
  * The bank's outcome of a withdrawal, in ONE transaction conditional on PENDING: concluded → PAID with

@@ -1,6 +1,6 @@
 import { seal, unseal } from '../crypto/personal-data';
 import { randomString } from '../ids';
-import { formatCents } from '../money';
+import { formatCents } from '../domain/money';
 import type { KeyType } from '../schemas/withdraw';
 import type { RetryBudget } from '../storage/contention';
 import type { Db, Item } from '../storage/dynamo';

@@ -6,7 +6,7 @@ import { creditAccount, type IssuedKeys } from '../../shared/accounts/store';
 import { TemporaryConflictError } from '../../shared/errors';
 import { LEDGER_ITEM_TYPE, LEDGER_PK_PREFIX } from '../../shared/ledger/entries';
 import { BALANCE_SHARDS } from '../../shared/ledger/shards';
-import { formatCents, parseAmountToCents } from '../../shared/money';
+import { formatCents, parseAmountToCents } from '../../shared/domain/money';
 import type { Item } from '../../shared/storage/dynamo';
 import type { SimulatedNotification } from '../../shared/providers/simulated';
 import { keys } from '../../shared/storage/keys';

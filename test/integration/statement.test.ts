@@ -8,7 +8,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { PAYMENT_METHODS } from '../../shared/accounts/methods';
 import { brazilDate } from '../../shared/dates';
 import { adjustment } from '../../shared/ledger/movements';
-import { parseAmountToCents } from '../../shared/money';
+import { parseAmountToCents } from '../../shared/domain/money';
 import { commitWrites } from '../../shared/storage/transact';
 import { accountStore, admin, bearer, call, newAccount, tokenFor } from '../support/api';
 import { cardBody, common, createCharge } from '../support/charges';

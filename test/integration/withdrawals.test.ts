@@ -2,7 +2,7 @@ import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { GetQueueUrlCommand, ReceiveMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { creditAccount } from '../../shared/accounts/store';
-import { parseAmountToCents } from '../../shared/money';
+import { parseAmountToCents } from '../../shared/domain/money';
 import { keys } from '../../shared/storage/keys';
 import { localAwsConfig } from '../../infra/local/aws';
 import { accountStore, admin, bearer, call, newAccount, stack, tokenFor } from '../support/api';

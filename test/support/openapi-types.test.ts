@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { RAIL_LIMIT_CENTS } from '../../shared/charges/limits';
-import { formatCents } from '../../shared/money';
+import { RAIL_LIMIT_CENTS } from '../../shared/domain/rail-limits';
+import { formatCents } from '../../shared/domain/money';
 import type { totalCeilings } from './generated/openapi';
 import { GENERATED_TYPES_PATH, openApiTypesSource } from './openapi-types';
 

@@ -1,7 +1,7 @@
 /** The route table's rows for functions/charges/ (shared/http/routes.ts assembles the table). */
-import { RAIL_LIMIT_CENTS } from '../../charges/limits';
-import { TOTAL_ROUNDING_RULE } from '../../charges/total';
-import { formatCents } from '../../money';
+import { RAIL_LIMIT_CENTS } from '../../domain/rail-limits';
+import { TOTAL_ROUNDING_RULE } from '../../domain/charge-total';
+import { formatCents } from '../../domain/money';
 import { defineRoute, type AnyRoute } from '../route';
 import {
   boletoCreateBodySchema,

@@ -1,6 +1,6 @@
 import * as z from 'zod';
 import { brazilDayBounds } from '../../dates';
-import { formatCents, parseAmountToCents } from '../../money';
+import { formatCents, parseAmountToCents } from '../../domain/money';
 import type { PixCharge, PixChargeRequest, PixChargeState, PixPayment } from '../port';
 
 /**

@@ -12,7 +12,7 @@ import {
   isPayable,
   orderMoveWrites,
 } from '../../../shared/checkout/settle';
-import { CHECKOUT_MOVES, PAYABLE_FROM } from '../../../shared/checkout/transitions';
+import { CHECKOUT_MOVES, PAYABLE_FROM } from '../../../shared/domain/checkout-transitions';
 
 const base = checkoutItem({
   reference: 'CHK-ABCDEFGH',

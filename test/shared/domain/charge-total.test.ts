@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { decimalPlaces, hasAtMostDecimals, hasAtMostTwoDecimals, TOTAL_ROUNDING_RULE, totalCents } from '../../../shared/charges/total';
+import { decimalPlaces, hasAtMostDecimals, hasAtMostTwoDecimals, TOTAL_ROUNDING_RULE, totalCents } from '../../../shared/domain/charge-total';
 
 /**
  * An independent computation in integer arithmetic (BigInt): amounts in cents, percentages in

@@ -6,7 +6,7 @@ import {
   DEFAULT_CHECKOUT_TTL_SECONDS,
   checkoutMove,
   isAbandonDue,
-} from '../../../shared/checkout/transitions';
+} from '../../../shared/domain/checkout-transitions';
 
 const allowed: ReadonlyArray<[CheckoutStatus, CheckoutStatus]> = [
   ['PENDING', 'PAID'],

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { formatCents, parseAmountToCents } from '../../shared/money';
+import { formatCents, parseAmountToCents } from '../../../shared/domain/money';
 
 describe('parseAmountToCents', () => {
   it.each([

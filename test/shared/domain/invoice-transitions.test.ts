@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { INVOICE_MOVES, type InvoiceStatus, invoiceMove } from '../../../shared/invoices/transitions';
+import { INVOICE_MOVES, type InvoiceStatus, invoiceMove } from '../../../shared/domain/invoice-transitions';
 
 const STATUSES: readonly InvoiceStatus[] = ['PENDING', 'PAID', 'CANCELED', 'REFUNDED'];
 

@@ -1,0 +1,59 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { dirname, join, relative, resolve, sep } from 'node:path';
+import ts from 'typescript';
+import { describe, expect, it } from 'vitest';
+
+/**
+ * The domain room (issue 32, ../shared/notes/layout.md): typed records and pure rules, values in and
+ * values out. A file under shared/domain/ imports only other files of shared/domain/ and the pure
+ * libraries below: no AWS SDK, no http/, storage, runtime, clock or randomness (node:crypto), no app/
+ * or adapters/. Every import form counts (static, type-only, re-exports, dynamic, require).
+ */
+const ROOT = resolve(__dirname, '../../..');
+const DOMAIN = join(ROOT, 'shared', 'domain');
+const PURE_PACKAGES = ['big.js'];
+
+function filesUnder(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) return filesUnder(path);
+    return entry.isFile() && entry.name.endsWith('.ts') ? [path] : [];
+  });
+}
+
+/** The imports of a domain file that leave the domain (relative ones outside shared/domain/, or packages not listed as pure). */
+function outsideImports(file: string, source: string): string[] {
+  return ts
+    .preProcessFile(source, true, true)
+    .importedFiles.map((f) => f.fileName)
+    .filter((spec) => {
+      if (spec.startsWith('.')) {
+        const target = resolve(dirname(file), spec);
+        return !(target === DOMAIN || target.startsWith(DOMAIN + sep));
+      }
+      return !PURE_PACKAGES.includes(spec);
+    });
+}
+
+describe('the domain room', () => {
+  it('finds imports that leave the domain, and lets domain and pure imports be', () => {
+    const file = join(DOMAIN, 'x.ts');
+    const source = [
+      "import Big from 'big.js';",
+      "import { a } from './money';",
+      "import type { B } from '../storage/dynamo';",
+      "import { randomUUID } from 'node:crypto';",
+      "import { C } from '@aws-sdk/lib-dynamodb';",
+      "export { d } from '../http/answer';",
+      "const e = await import('../runtime');",
+    ].join('\n');
+    expect(outsideImports(file, source)).toEqual(['../storage/dynamo', 'node:crypto', '@aws-sdk/lib-dynamodb', '../http/answer', '../runtime']);
+  });
+
+  it('imports nothing outside shared/domain/ but pure libraries', () => {
+    const files = filesUnder(DOMAIN);
+    expect(files.length).toBeGreaterThanOrEqual(6);
+    const offenders = files.flatMap((file) => outsideImports(file, readFileSync(file, 'utf8')).map((spec) => `${relative(ROOT, file)} → ${spec}`));
+    expect(offenders).toEqual([]);
+  });
+});
