@@ -1,9 +1,9 @@
 import { requireCaller } from '../../shared/auth/caller';
 import { ValidationError } from '../../shared/errors';
 import { httpHandler } from '../../shared/http/pipeline';
-import { centsFromNumber, formatCents } from '../../shared/domain/money';
+import { centsFromNumber } from '../../shared/domain/money';
+import { withdrawalOverLimit, withdrawFeeCentsOf } from '../../shared/domain/withdrawal-fee';
 import { pixoutRoutes as routes } from '../../shared/http/route-table/pixout';
-import { WITHDRAW_LIMIT_CENTS } from '../../shared/schemas/withdraw';
 import { newWithdrawReference, reservationWrites, withdrawItem, withdrawView } from '../../shared/withdrawals/record';
 
 /**
@@ -11,20 +11,14 @@ import { newWithdrawReference, reservationWrites, withdrawItem, withdrawView } f
  * and the completed idempotency record); the bank is asked only after that commit, by the payout
  * queue's worker (fed from the table stream), so no request can be lost or paid twice.
  */
-/** 422 on amount when the amount plus the account's fee exceeds what one withdrawal may reserve. */
-function assertWithinLimit(amountCents: number, feeCents: number): void {
-  if (amountCents + feeCents > WITHDRAW_LIMIT_CENTS) {
-    throw new ValidationError({
-      amount: [`The amount plus the withdrawal fee (${formatCents(feeCents)}) must be at most ${formatCents(WITHDRAW_LIMIT_CENTS)}`],
-    });
-  }
-}
 
 export const handler = httpHandler(routes.createWithdraw, async ({ body, caller, runtime, now }) => {
   const account = requireCaller(caller);
   const amountCents = centsFromNumber(body.amount);
-  const feeCents = Number(account.account?.withdrawFeeCents ?? 0);
-  assertWithinLimit(amountCents, feeCents);
+  const feeCents = withdrawFeeCentsOf(account.account);
+  // 422 on amount when the amount plus the account's fee exceeds what one withdrawal may reserve.
+  const overLimit = withdrawalOverLimit(amountCents, feeCents);
+  if (overLimit) throw new ValidationError({ amount: [overLimit] });
   const { personalData } = await runtime.serviceKeys();
   const item = withdrawItem(
     {

@@ -28,6 +28,7 @@ import { notificationFor, type ProviderCommand, sendNotification } from './provi
 import { redriveStreamFailures } from './stream';
 import { resolveTarget, type Target } from './target';
 import { DELIVERY_STATUSES, deliveriesOf, redeliver } from './webhook';
+import { withdrawFeeProblem } from '../../shared/domain/withdrawal-fee';
 
 class UsageError extends Error {}
 
@@ -207,7 +208,12 @@ async function run(): Promise<unknown> {
       const name = required('name');
       if (name.length > 120) throw new UsageError('--name is at most 120 characters');
       const methods = usage(() => parseMethods(values.methods ?? 'pix,boleto,card'));
-      const withdrawFeeCents = usage(() => parseAmountToCents(values['withdraw-fee'] ?? '0.00'));
+      const withdrawFeeCents = usage(() => {
+        const cents = parseAmountToCents(values['withdraw-fee'] ?? '0.00');
+        const problem = withdrawFeeProblem(cents);
+        if (problem) throw new Error(`--withdraw-fee: ${problem}`);
+        return cents;
+      });
       return createAccount(store, { name, methods, withdrawFeeCents });
     }
     case 'rotate-keys':

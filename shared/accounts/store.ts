@@ -12,6 +12,7 @@ import { accountIndexAttributes } from '../ledger/account-index';
 import { callbackOriginsOf } from './callback-origins';
 import { checkoutSigningOf } from './checkout-signing';
 import type { PaymentMethod } from './methods';
+import { withdrawFeeCentsOf, withdrawFeeProblem } from '../domain/withdrawal-fee';
 
 /** Operator-side account management: the merchant panel's stand-in, used by the admin CLI and the demo. */
 export type AccountStore = { db: Db; table: string; now: () => Date };
@@ -45,6 +46,8 @@ function keyItems(store: AccountStore, accountId: string, keyVersion: number) {
 }
 
 export async function createAccount(store: AccountStore, input: { name: string; methods: PaymentMethod[]; withdrawFeeCents: number }): Promise<IssuedKeys> {
+  const feeProblem = withdrawFeeProblem(input.withdrawFeeCents);
+  if (feeProblem) throw new Error(feeProblem);
   const accountId = newAccountId();
   const issued = keyItems(store, accountId, 1);
   const createdAt = store.now().toISOString();
@@ -232,7 +235,7 @@ export async function showAccount(store: AccountStore, accountId: string) {
     account_id: accountId,
     name: account.name,
     methods: account.methods,
-    withdraw_fee: formatCents(Number(account.withdrawFeeCents ?? 0)),
+    withdraw_fee: formatCents(withdrawFeeCentsOf(account)),
     balance: formatCents(sumOf(balance.shards)),
     public_key: account.publicKey ?? null,
     key_version: account.kv,

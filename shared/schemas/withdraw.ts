@@ -1,10 +1,10 @@
 import * as z from 'zod';
 import { singleLineText } from './text';
-import { RAIL_LIMIT_CENTS } from '../domain/rail-limits';
 import { formatCents } from '../domain/money';
 import { moneyString } from './balance';
 import { calendarDate, moneyInput, payerDocument } from './charge';
 import { isValidDocument } from './documents';
+import { WITHDRAW_LIMIT_CENTS } from '../domain/withdrawal-fee';
 
 export const KEY_TYPES = ['CPF', 'CNPJ', 'EMAIL', 'PHONE', 'EVP'] as const;
 export type KeyType = (typeof KEY_TYPES)[number];
@@ -28,11 +28,7 @@ export function pixKeyMatches(key: string, type: KeyType): boolean {
   }
 }
 
-/**
- * The most one withdrawal reserves (amount + fee), in cents: the boleto charge limit, R$ 99,999,999.99,
- * so no single movement out is larger than the largest single card or boleto movement in.
- */
-export const WITHDRAW_LIMIT_CENTS = RAIL_LIMIT_CENTS.boleto;
+export { WITHDRAW_LIMIT_CENTS };
 
 export const createWithdrawBodySchema = z
   .object({

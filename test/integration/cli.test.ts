@@ -70,4 +70,11 @@ describe('operator CLI: npm run admin -- account ...', () => {
       expect(result.stderr.trim().split('\n'), args.join(' ')).toHaveLength(1);
     }
   });
+
+  it('refuses a withdrawal fee that leaves nothing to withdraw, naming the limit, and creates no account', { timeout: 60_000 }, async () => {
+    const result = await admin('account', 'create', '--name', 'Fee Too High', '--withdraw-fee', '99999999.99');
+    expect(result.code).toBe(2);
+    expect(result.stdout).toBe('');
+    expect(result.stderr).toContain('--withdraw-fee: A withdrawal fee must be below 99999999.99');
+  });
 });
