@@ -71,7 +71,7 @@ describe('operator CLI: npm run admin -- account ...', () => {
     }
   });
 
-  it('refuses a withdrawal fee that leaves nothing to withdraw, naming the limit, and creates no account', { timeout: 60_000 }, async () => {
+  it('refuses a withdrawal fee that leaves nothing to withdraw, naming the limit', { timeout: 60_000 }, async () => {
     const result = await admin('account', 'create', '--name', 'Fee Too High', '--withdraw-fee', '99999999.99');
     expect(result.code).toBe(2);
     expect(result.stdout).toBe('');
