@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { RECURSION_LIMIT } from '../../infra/local/recursion';
 import { EARLY_TOLERANCE_MS, MAX_ATTEMPTS, nextRetryDelaySeconds, RETRY_WAITS_MINUTES } from '../../shared/webhooks/schedule';
 import { queues } from '../../shared/queues';
@@ -8,11 +8,10 @@ import {
   droppedInvocations,
   eventually,
   failingWebhookEvent,
-  type Harness,
   itemOf,
   outageBank,
   pendingWithdrawal,
-  startRecursionHarness,
+  useRecursionHarness,
   WEBHOOK_SCALE,
 } from '../support/recursion-harness';
 
@@ -22,13 +21,7 @@ import {
  * longer than a hop is several hops, each hop an invocation of the same chain, far past 16.
  */
 describe.concurrent("retry chains under Lambda's recursive loop rule, as deployed (RecursiveLoop Allow)", () => {
-  let harness: Harness;
-  beforeAll(async () => {
-    harness = await startRecursionHarness(queues.webhooks.recursiveLoop);
-  }, 60_000);
-  afterAll(async () => {
-    await harness.stop();
-  });
+  const harness = useRecursionHarness(queues.webhooks.recursiveLoop);
 
   it('the queues the workers re-enter are deployed with RecursiveLoop Allow', () => {
     expect(queues.webhooks.recursiveLoop).toBe('Allow');
@@ -36,11 +29,11 @@ describe.concurrent("retry chains under Lambda's recursive loop rule, as deploye
   });
 
   it("a webhook failing every attempt makes all 8, at the spec's schedule (scaled), then is marked failed", async () => {
-    const eventId = await failingWebhookEvent(harness);
+    const eventId = await failingWebhookEvent(harness());
     await eventually(async () => (await itemOf(keys.delivery(eventId)))?.status === 'failed', 170_000);
     const record = await itemOf(keys.delivery(eventId));
     expect(record).toMatchObject({ status: 'failed', attempts: MAX_ATTEMPTS, nextAttemptAt: null });
-    const times = harness.attemptTimes(eventId);
+    const times = harness().attemptTimes(eventId);
     expect(times).toHaveLength(MAX_ATTEMPTS);
     // Each wait is at least the spec's (1, 5, 15, 60, 180, 360, 720 minutes × the scale, in whole seconds), less the second a message may come early.
     expect(RETRY_WAITS_MINUTES).toHaveLength(MAX_ATTEMPTS - 1);
@@ -51,19 +44,19 @@ describe.concurrent("retry chains under Lambda's recursive loop rule, as deploye
       expect(gap).toBeGreaterThanOrEqual(wait * 1000 - EARLY_TOLERANCE_MS);
     });
     // The chain took more invocations than Lambda's limit for a Terminate function, and none was stopped.
-    expect(harness.invocations.webhooks).toBeGreaterThan(RECURSION_LIMIT);
+    expect(harness().invocations.webhooks).toBeGreaterThan(RECURSION_LIMIT);
     expect(droppedInvocations(queues.webhooks.id)).toBe(0);
-    expect(await dlqBodies(harness.webhooks.dlqUrl)).toEqual([]);
+    expect(await dlqBodies(harness().webhooks.dlqUrl)).toEqual([]);
   }, 200_000);
 
   it('a payout rides a bank outage of 20 failed requests (more than 16 invocations) and is requested once the bank answers', async () => {
     const outage = outageBank(20);
-    const reference = await pendingWithdrawal(harness, outage.name);
+    const reference = await pendingWithdrawal(harness(), outage.name);
     await eventually(async () => typeof (await itemOf(keys.withdraw(reference)))?.bankRequestedAt === 'string', 170_000);
     expect(outage.requests.get(reference)).toBe(21);
-    expect(harness.invocations.payouts).toBeGreaterThan(RECURSION_LIMIT);
+    expect(harness().invocations.payouts).toBeGreaterThan(RECURSION_LIMIT);
     expect(droppedInvocations(queues.payouts.id)).toBe(0);
-    expect(await dlqBodies(harness.payouts.dlqUrl)).toEqual([]);
+    expect(await dlqBodies(harness().payouts.dlqUrl)).toEqual([]);
     // The money stayed reserved throughout: the withdraw is still PENDING, now waiting for the bank's outcome.
     expect((await itemOf(keys.withdraw(reference)))?.status).toBe('PENDING');
   }, 200_000);

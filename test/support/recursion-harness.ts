@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { CreateQueueCommand, DeleteQueueCommand, GetQueueAttributesCommand, ReceiveMessageCommand, SendMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
 import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import type { SQSBatchResponse, SQSEvent } from 'aws-lambda';
+import { afterAll, beforeAll } from 'vitest';
 import { localAwsConfig } from '../../infra/local/aws';
 import { startQueuePoller, type Poller } from '../../infra/local/pollers';
 import { droppedInvocations, propagateChains } from '../../infra/local/recursion';
@@ -113,6 +114,21 @@ export async function startRecursionHarness(recursiveLoop: 'Allow' | 'Terminate'
 }
 
 /** An account whose webhook host never resolves, one event of it, and its first message on the harness's webhook queue. */
+/** One harness for a test file: started before its tests, stopped after them; the function returns it. */
+export function useRecursionHarness(recursiveLoop: 'Allow' | 'Terminate'): () => Harness {
+  let harness: Harness | undefined;
+  beforeAll(async () => {
+    harness = await startRecursionHarness(recursiveLoop);
+  }, 60_000);
+  afterAll(async () => {
+    await harness?.stop();
+  });
+  return () => {
+    if (!harness) throw new Error('The recursion harness has not started');
+    return harness;
+  };
+}
+
 export async function failingWebhookEvent(harness: Harness): Promise<string> {
   const host = `unresolvable-${randomUUID().slice(0, 8)}.test`;
   const { eventId } = await accountWithWebhookEvent(`https://${host}/hooks`, 'recursion harness');
