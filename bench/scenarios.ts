@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { PutCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { createAccount, type AccountStore, type IssuedKeys } from '../shared/accounts/store';
-import { PAYMENT_METHODS } from '../shared/accounts/methods';
+import { PAYMENT_METHODS } from '../shared/domain/payment-methods';
 import { signToken } from '../shared/auth/token';
 import { unixSeconds } from '../shared/clock';
 import type { Runtime } from '../shared/runtime';

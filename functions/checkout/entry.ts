@@ -15,6 +15,7 @@ import type { Runtime } from '../../shared/runtime';
 import type { Item } from '../../shared/storage/dynamo';
 import { keys } from '../../shared/storage/keys';
 import type { TxWrite } from '../../shared/storage/transact';
+import { CHECKOUT_METHODS } from '../../shared/domain/payment-methods';
 
 /** The local stack serves itself over http on loopback: its payers' callbacks may be local too (never in AWS, where the base URL is https). */
 function isLocalStack(publicBaseUrl: string): boolean {
@@ -42,7 +43,7 @@ async function accountOfPublicKey(runtime: Runtime, publicKey: string): Promise<
 /** The checkout's methods among the account's: Pix and card (boleto is not offered on the hosted page). */
 function checkoutMethods(account: Item): CheckoutMethod[] {
   const methods = Array.isArray(account.methods) ? account.methods : [];
-  return (['pix', 'card'] as const).filter((method) => methods.includes(method));
+  return CHECKOUT_METHODS.filter((method) => methods.includes(method));
 }
 
 /** A signed form is checked whenever the account has a secret; a required signature must be there. */

@@ -7,7 +7,7 @@
 import { parseArgs } from 'node:util';
 import { parseCallbackOrigins } from '../../shared/accounts/callback-origins';
 import { checkoutSigningSecret } from '../../shared/accounts/checkout-signing';
-import { parseMethods } from '../../shared/accounts/methods';
+import { parseMethods } from '../../shared/domain/payment-methods';
 import {
   createAccount,
   creditAccount,

@@ -1,6 +1,6 @@
 import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { createAccount, type AccountStore, type IssuedKeys } from '../../shared/accounts/store';
-import { PAYMENT_METHODS } from '../../shared/accounts/methods';
+import { PAYMENT_METHODS } from '../../shared/domain/payment-methods';
 
 const MARKER = { PK: 'LOCAL#DEMO', SK: 'DEMO' };
 

@@ -11,7 +11,7 @@ import { commitWrites } from '../storage/transact';
 import { accountIndexAttributes } from '../ledger/account-index';
 import { callbackOriginsOf } from './callback-origins';
 import { checkoutSigningOf } from './checkout-signing';
-import type { PaymentMethod } from './methods';
+import type { PaymentMethod } from '../domain/payment-methods';
 import { withdrawFeeCentsOf, withdrawFeeProblem } from '../domain/withdrawal-fee';
 
 /** Operator-side account management: the merchant panel's stand-in, used by the admin CLI and the demo. */

@@ -1,5 +1,6 @@
 import { type CheckoutField } from './form';
 import { checkoutSecurityHeaders, cspHash, escapeHtml, formatBrl } from './render';
+import type { CheckoutPaymentType } from '../domain/payment-methods';
 
 /**
  * The hosted checkout's server-rendered pages, in pt-BR: pure functions from values to HTML and the
@@ -54,7 +55,7 @@ export type ReceiptView = {
   totalCents: number;
   /** ISO 8601 instant. */
   paidAt: string;
-  paymentType: 'pix' | 'creditcard' | null;
+  paymentType: CheckoutPaymentType | null;
   /** The full URL back to the merchant, with ?tx_ref=…&status=…; http(s) only. */
   callbackUrl: string;
 };
@@ -456,7 +457,7 @@ ${none}${methods.join('\n')}`;
   };
 }
 
-const PAYMENT_TYPE_LABELS: Readonly<Record<'pix' | 'creditcard', string>> = { pix: 'Pix', creditcard: 'Cartão de crédito' };
+const PAYMENT_TYPE_LABELS: Readonly<Record<CheckoutPaymentType, string>> = { pix: 'Pix', creditcard: 'Cartão de crédito' };
 
 /** "23/11/2026 às 14:05 (horário de Brasília)": Brazil keeps UTC−3 all year since 2019. */
 function brasiliaTime(iso: string): string {

@@ -5,11 +5,12 @@ import { formatCents } from '../domain/money';
 import type { Item } from '../storage/dynamo';
 import { keys } from '../storage/keys';
 import type { CheckoutStatus, OrderStatus } from '../domain/checkout-transitions';
+import type { CheckoutMethod, CheckoutPaymentType } from '../domain/payment-methods';
 
 /** How the checkout was paid (spec 2.6 `payment_type`). */
-export type CheckoutPaymentType = 'pix' | 'creditcard';
-/** The payment methods a checkout offers (account settings at entry, among the checkout's: Pix and card). */
-export type CheckoutMethod = 'pix' | 'card';
+export type { CheckoutPaymentType };
+/** The payment methods a checkout offers (account settings at entry, among the registry's checkout methods: Pix and card). */
+export type { CheckoutMethod };
 
 const REFERENCE_ALPHABET = 'ABCDEFGHJKLMNPQRSTUVWXYZ23456789';
 export const CHECKOUT_REFERENCE_SHAPE = /^CHK-[A-Z0-9]{8}$/;

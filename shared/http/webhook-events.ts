@@ -2,6 +2,7 @@ import * as z from 'zod';
 import { moneyString } from '../schemas/balance';
 import { API_VERSION } from '../schemas/common';
 import { WEBHOOK_EVENT_TYPES } from '../webhooks/config';
+import { CHARGE_METHODS } from '../domain/payment-methods';
 
 /**
  * The bodies of the webhooks the service sends (spec 6.1, 6.2), for the OpenAPI document's `webhooks`:
@@ -25,7 +26,7 @@ const invoiceData = z
     invoice_no: z.string(),
     total: moneyString,
     status: z.enum(['PAID', 'CANCELED', 'REFUNDED']),
-    method: z.enum(['pix', 'boleto', 'creditcard']),
+    method: z.enum(CHARGE_METHODS),
     paid_after_cancel: z.boolean().describe('A payment confirmed for a CANCELED invoice that was never paid'),
   })
   .meta({ id: 'WebhookInvoice' });

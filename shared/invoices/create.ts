@@ -1,5 +1,5 @@
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
-import type { PaymentMethod } from '../accounts/methods';
+import { settingOfCharge } from '../domain/payment-methods';
 import type { Caller } from '../auth/gate';
 import { type ChargeAmounts, totalCents } from '../domain/charge-total';
 import { BadRequestError, IdClashError, TemporaryConflictError, UnprocessableError, UpstreamError, ValidationError } from '../errors';
@@ -17,12 +17,10 @@ import { type InvoiceIds, type InvoiceMethod, invoiceIdDraw } from './record';
 
 export { RAIL_LIMIT_CENTS } from '../domain/rail-limits';
 
-const ACCOUNT_SETTING: Readonly<Record<InvoiceMethod, PaymentMethod>> = { pix: 'pix', boleto: 'boleto', creditcard: 'card' };
-
 /** 400 when the account has not enabled the method (spec 1). */
 export function assertMethodEnabled(caller: Caller, method: InvoiceMethod): void {
   const methods = caller.account?.methods;
-  if (!Array.isArray(methods) || !methods.includes(ACCOUNT_SETTING[method])) {
+  if (!Array.isArray(methods) || !methods.includes(settingOfCharge(method))) {
     throw new BadRequestError(`The payment method ${method} is not enabled for this account`, 'method_not_enabled');
   }
 }

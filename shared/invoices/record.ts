@@ -7,8 +7,10 @@ import type { Item } from '../storage/dynamo';
 import { keys } from '../storage/keys';
 import { pixSweepAttributes } from './pix-sweep-index';
 import type { InvoiceStatus } from '../domain/invoice-transitions';
+import type { ChargeMethod } from '../domain/payment-methods';
 
-export type InvoiceMethod = 'pix' | 'boleto' | 'creditcard';
+/** The invoice's `method`: a charge method of the registry (shared/domain/payment-methods.ts). */
+export type InvoiceMethod = ChargeMethod;
 
 const REFERENCE_ALPHABET = 'ABCDEFGHJKLMNPQRSTUVWXYZ23456789';
 

@@ -1,5 +1,5 @@
 import { Metrics, MetricUnit } from '@aws-lambda-powertools/metrics';
-import { PAYMENT_METHODS, type PaymentMethod } from '../accounts/methods';
+import { PAYMENT_METHODS, type PaymentMethod, paymentMethodOf } from '../domain/payment-methods';
 import { logger } from '../logger';
 
 /**
@@ -40,12 +40,8 @@ export const PER_METHOD_METRICS: readonly BusinessMetric[] = [BUSINESS_METRICS.c
 /** One count to publish. */
 export type MetricCount = { name: BusinessMetric; method?: PaymentMethod; value?: number };
 
-/** The invoice's stored method as a metric's `method`. */
-export function paymentMethodOf(stored: unknown): PaymentMethod | undefined {
-  if (stored === 'pix' || stored === 'boleto') return stored;
-  if (stored === 'creditcard' || stored === 'card') return 'card';
-  return undefined;
-}
+/** The invoice's stored method as a metric's `method` (the registry's setting name). */
+export { paymentMethodOf };
 
 /** API routes whose committed, first-time (not replayed) success is a business event, by route id. */
 const ON_SUCCESS: Readonly<Record<string, readonly MetricCount[]>> = {

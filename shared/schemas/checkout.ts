@@ -1,6 +1,7 @@
 import * as z from 'zod';
 import { moneyString } from './balance';
 import { singleLineText } from './text';
+import { CHECKOUT_PAYMENT_TYPES } from '../domain/payment-methods';
 
 /** The entry form's fields (application/x-www-form-urlencoded), for the OpenAPI document; shared/checkout/form.ts validates them. */
 export const checkoutEntryFormSchema = z
@@ -71,7 +72,7 @@ export const checkoutSchema = z
     email: z.string(),
     first_name: z.string(),
     last_name: z.string(),
-    payment_type: z.enum(['pix', 'creditcard']).nullable(),
+    payment_type: z.enum(CHECKOUT_PAYMENT_TYPES).nullable(),
     created_at: z.string(),
     paid_at: z.string().nullable(),
     product: z.object({ reference: z.string().nullable(), name: z.string() }),

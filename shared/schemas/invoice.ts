@@ -2,6 +2,7 @@ import * as z from 'zod';
 import { multiLineText, singleLineText } from './text';
 import { calendarDate, chargeTotal, commonChargeFields, payerDocument } from './charge';
 import { moneyString } from './balance';
+import { CHARGE_METHODS } from '../domain/payment-methods';
 
 const payerEmail = z.email().max(255);
 
@@ -88,7 +89,7 @@ export const invoiceSchema = z
     total: chargeTotal,
     status: z.enum(['PENDING', 'PAID', 'CANCELED', 'REFUNDED']),
     due_date: z.string(),
-    method: z.enum(['pix', 'boleto', 'creditcard']),
+    method: z.enum(CHARGE_METHODS),
     notes: z.string().nullable(),
     email: z.string().nullable(),
     client: z.string().nullable(),

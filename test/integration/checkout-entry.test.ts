@@ -1,6 +1,6 @@
 import { randomInt } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { PAYMENT_METHODS } from '../../shared/accounts/methods';
+import { PAYMENT_METHODS } from '../../shared/domain/payment-methods';
 import { createAccount, type IssuedKeys } from '../../shared/accounts/store';
 import { escapeHtml } from '../../shared/checkout/render';
 import { SIMULATED_CARDS } from '../../shared/providers/simulated';

@@ -5,7 +5,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { PAYMENT_METHODS } from '../../shared/accounts/methods';
+import { PAYMENT_METHODS } from '../../shared/domain/payment-methods';
 import { brazilDate } from '../../shared/dates';
 import { adjustment } from '../../shared/ledger/movements';
 import { parseAmountToCents } from '../../shared/domain/money';

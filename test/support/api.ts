@@ -5,7 +5,7 @@ import { promisify } from 'node:util';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { inject } from 'vitest';
 import { createAccount, type AccountStore, type IssuedKeys } from '../../shared/accounts/store';
-import { PAYMENT_METHODS, type PaymentMethod } from '../../shared/accounts/methods';
+import { PAYMENT_METHODS, type PaymentMethod } from '../../shared/domain/payment-methods';
 import { getSqs } from '../../shared/queue/sqs';
 import { createDb, getDb } from '../../shared/storage/dynamo';
 import { enforceDynamoDbLimits, enforceSqsLimits } from '../../infra/local/aws-limits';
