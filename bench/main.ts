@@ -5,7 +5,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { LocalStack } from '../infra/local/stack';
 import { getRuntime } from '../shared/runtime';
-import { getDb } from '../shared/storage/dynamo';
+import { getDb } from '../shared/adapters/dynamo/dynamo';
 import { freePort } from '../test/support/free-port';
 import { runColdStart } from './cold-start';
 import { coldStartMarkdown } from './cold-start/section';

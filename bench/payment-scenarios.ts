@@ -17,7 +17,7 @@ import { routes } from '../shared/http/routes';
 import type { Runtime } from '../shared/runtime';
 import { providerNotificationSecret } from '../shared/secrets/provider-credentials';
 import { signatureHeader } from '../shared/signatures/hmac-header';
-import { keys } from '../shared/storage/keys';
+import { keys } from '../shared/adapters/dynamo/keys';
 import { itemSize, readUnits, writeUnits } from './item-size';
 import { callRoute, expectStatus, type Reply, type RouteHandler } from './routes';
 import { type Account, type Scenario, WARM_IP } from './scenarios';

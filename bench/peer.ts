@@ -1,6 +1,6 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { GetCommand, PutCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import type { Db } from '../shared/storage/dynamo';
+import type { Db } from '../shared/adapters/dynamo/dynamo';
 
 /**
  * A peer service's idempotent creation, built the usual way, as five sequential round trips on the

@@ -1,8 +1,8 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { performance } from 'node:perf_hooks';
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
-import { type Db, itemFromConditionFailure } from '../shared/storage/dynamo';
-import { tableShape } from '../shared/storage/table';
+import { type Db, itemFromConditionFailure } from '../shared/adapters/dynamo/dynamo';
+import { tableShape } from '../shared/adapters/dynamo/table';
 import { itemSize, writeUnits } from './item-size';
 
 /**

@@ -13,7 +13,7 @@ import * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
 import { AwsSolutionsChecks } from 'cdk-nag';
 import { type AnyRoute, pathParameterNames } from '../shared/http/route';
 import { fallbackHandler, routeList, routes } from '../shared/http/routes';
-import { tableShape } from '../shared/storage/table';
+import { tableShape } from '../shared/adapters/dynamo/table';
 import { EDGE_CLIENT_IP_HEADER, EDGE_ORIGIN_HEADER } from '../shared/http/edge-origin';
 import { METRICS_NAMESPACE } from '../shared/metrics/emf';
 import { ApiFunction } from './cdk/api-function';

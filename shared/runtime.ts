@@ -2,7 +2,7 @@ import { type Clock, systemClock } from './clock';
 import { type Config, getConfig } from './config';
 import { edgeOriginSecret } from './secrets/edge-origin';
 import { getServiceKeys, type ServiceKeys } from './secrets/master-key';
-import { type Db, getDb } from './storage/dynamo';
+import { type Db, getDb } from './adapters/dynamo/dynamo';
 import { dnsResolver, type Resolver } from './webhooks/dns';
 
 /** The ports a handler uses, created once per container. Tests may swap the clock. */

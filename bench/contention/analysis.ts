@@ -1,4 +1,4 @@
-import { cancellationReasons, isTransientWriteError } from '../../shared/storage/contention';
+import { cancellationReasons, isTransientWriteError } from '../../shared/adapters/dynamo/contention';
 import { percentile, round } from '../stats';
 import type { ContentionMode, ExactlyOnce, Outcome, RunSummary, WriteAttempts } from './types';
 

@@ -1,12 +1,12 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
-import type { Db } from '../../shared/storage/dynamo';
+import type { Db } from '../../shared/adapters/dynamo/dynamo';
 import { tallyAttempt } from './analysis';
 import type { WriteAttempts } from './types';
 
 /**
  * Counts the write attempts the handlers send, on the client they use (getDb()): a middleware at
  * `deserialize` runs inside the SDK's retry loop, so it sees every HTTP attempt, including each retry
- * shared/storage/contention.ts's retryTransient makes after a TransactionConflict (that module keeps
+ * shared/adapters/dynamo/contention.ts's retryTransient makes after a TransactionConflict (that module keeps
  * no counter; its only log line is the final "contention budget spent" before a 503). Attempts are
  * charged to the run through AsyncLocalStorage, so the local stack's background pollers are not counted.
  */

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { BatchGetCommand } from '@aws-sdk/lib-dynamodb';
 import { parseAmountToCents } from '../../shared/domain/money';
 import type { Runtime } from '../../shared/runtime';
-import { keys } from '../../shared/storage/keys';
+import { keys } from '../../shared/adapters/dynamo/keys';
 import { call, json, pixBody } from '../payment-scenarios';
 import type { Reply } from '../routes';
 import { type Account, getBalance } from '../scenarios';

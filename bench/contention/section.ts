@@ -69,7 +69,7 @@ export function contentionMarkdown(report: ContentionReport): string {
     '',
     "- **Confirmations/s**: notifications answered 200 with `applied: true`, over the run's wall time. **÷ 100 accounts**: the " +
       'one-account figure over the 100-account figure of the same concurrency.',
-    '- **503 answers**: `temporary_conflict`, nothing written (the contention budget of shared/storage/contention.ts, ' +
+    '- **503 answers**: `temporary_conflict`, nothing written (the contention budget of shared/adapters/dynamo/contention.ts, ' +
       '3 s of retries, was spent); the provider delivers again.',
     '- **Transient write failures**: write attempts the handlers sent that failed only because of concurrency or throttling ' +
       "(the storage layer's own rule), counted on the DynamoDB client (a middleware inside the SDK's retry loop, so every " +

@@ -6,7 +6,7 @@ import { unixSeconds } from '../../shared/clock';
 import { UnauthorizedError } from '../../shared/errors';
 import { httpHandler } from '../../shared/http/pipeline';
 import { authRoutes as routes } from '../../shared/http/route-table/auth';
-import { keys } from '../../shared/storage/keys';
+import { keys } from '../../shared/adapters/dynamo/keys';
 
 const UNKNOWN_KEY_HASH = hashSecretKey('no such key');
 

@@ -19,7 +19,7 @@ import { boletoUrl, invoiceItem } from '../../shared/invoices/record';
 import { formatCents } from '../../shared/domain/money';
 import { paymentProvider } from '../../shared/providers/registry';
 import { chargesRoutes as routes } from '../../shared/http/route-table/charges';
-import { keys } from '../../shared/storage/keys';
+import { keys } from '../../shared/adapters/dynamo/keys';
 
 /**
  * 422 on due_date past the last day the barcode's due-date factor can carry in the current cycle

@@ -35,9 +35,9 @@ import { type CardAuthorization, type PaymentProvider, ProviderTimeoutError, wit
 import { paymentProvider } from '../../shared/providers/registry';
 import type { RouteResult } from '../../shared/http/answer';
 import type { Runtime } from '../../shared/runtime';
-import type { Item } from '../../shared/storage/dynamo';
-import { commitWrites } from '../../shared/storage/transact';
-import { keys } from '../../shared/storage/keys';
+import type { Item } from '../../shared/adapters/dynamo/dynamo';
+import { commitWrites } from '../../shared/adapters/dynamo/transact';
+import { keys } from '../../shared/adapters/dynamo/keys';
 import { chargesRoutes as routes } from '../../shared/http/route-table/charges';
 
 const NOT_CHARGED = 'The card processor failed to answer, and confirmed it did not charge the card: nothing was charged. Retry.';

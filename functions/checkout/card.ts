@@ -13,15 +13,15 @@ import { cardAnswerLostWrites, cardAttemptSettledWrites, claimCardAttemptWrite }
 import { BadRequestError, DomainError } from '../../shared/errors';
 import { httpHandler } from '../../shared/http/pipeline';
 import { unusedInvoiceIds } from '../../shared/invoices/create';
-import { commitWrites } from '../../shared/storage/transact';
+import { commitWrites } from '../../shared/adapters/dynamo/transact';
 import { logger } from '../../shared/logger';
 import { BUSINESS_METRICS, countMetric } from '../../shared/metrics/emf';
 import { type CardAuthorization, ProviderError, withProviderTimeout } from '../../shared/providers/port';
 import { paymentProvider } from '../../shared/providers/registry';
 import { checkoutRoutes as routes } from '../../shared/http/route-table/checkout';
 import type { Runtime } from '../../shared/runtime';
-import type { Item } from '../../shared/storage/dynamo';
-import { keys } from '../../shared/storage/keys';
+import type { Item } from '../../shared/adapters/dynamo/dynamo';
+import { keys } from '../../shared/adapters/dynamo/keys';
 
 /** The card is still enabled and the account not disabled (both may have changed since the checkout was created). */
 async function assertCardAccepted(runtime: Runtime, accountId: string): Promise<void> {

@@ -12,9 +12,9 @@ import { BadRequestError, ConflictError, DomainError, IdClashError, ValidationEr
 import { httpHandler } from '../../shared/http/pipeline';
 import { checkoutRoutes as routes } from '../../shared/http/route-table/checkout';
 import type { Runtime } from '../../shared/runtime';
-import type { Item } from '../../shared/storage/dynamo';
-import { keys } from '../../shared/storage/keys';
-import type { TxWrite } from '../../shared/storage/transact';
+import type { Item } from '../../shared/adapters/dynamo/dynamo';
+import { keys } from '../../shared/adapters/dynamo/keys';
+import type { TxWrite } from '../../shared/adapters/dynamo/transact';
 import { CHECKOUT_METHODS } from '../../shared/domain/payment-methods';
 
 /** The local stack serves itself over http on loopback: its payers' callbacks may be local too (never in AWS, where the base URL is https). */

@@ -4,7 +4,7 @@ import { IdClashError } from '../../shared/errors';
 import { httpHandler } from '../../shared/http/pipeline';
 import { newNumericId } from '../../shared/ids';
 import { customersRoutes as routes } from '../../shared/http/route-table/customers';
-import { keys } from '../../shared/storage/keys';
+import { keys } from '../../shared/adapters/dynamo/keys';
 
 /** POST /api/customer: registers a payer. The id's reservation and the customer are written together. */
 export const handler = httpHandler(routes.createCustomer, async ({ body, caller, runtime, now }) => {

@@ -4,7 +4,7 @@ import { customerView } from '../../shared/customers/record';
 import { NotFoundError } from '../../shared/errors';
 import { httpHandler } from '../../shared/http/pipeline';
 import { customersRoutes as routes } from '../../shared/http/route-table/customers';
-import { keys } from '../../shared/storage/keys';
+import { keys } from '../../shared/adapters/dynamo/keys';
 
 /** GET /api/customer/{id}: one of the caller's customers; another account's answers 404. */
 export const handler = httpHandler(routes.getCustomer, async ({ params, caller, runtime }) => {

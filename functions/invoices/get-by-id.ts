@@ -3,7 +3,7 @@ import { httpHandler } from '../../shared/http/pipeline';
 import { invoiceAnswer } from '../../shared/invoices/answer';
 import { invoiceByPointer, ownInvoice } from '../../shared/invoices/lookup';
 import { invoicesRoutes as routes } from '../../shared/http/route-table/invoices';
-import { keys } from '../../shared/storage/keys';
+import { keys } from '../../shared/adapters/dynamo/keys';
 
 /** GET /api/invoice/{invoice_id}: non-numeric → 400; unknown or another account's → 404. */
 export const handler = httpHandler(routes.getInvoice, async ({ params, caller, runtime }) => {

@@ -3,7 +3,7 @@ import { requireCaller } from '../../shared/auth/caller';
 import { NotFoundError } from '../../shared/errors';
 import { httpHandler } from '../../shared/http/pipeline';
 import { pixoutRoutes as routes } from '../../shared/http/route-table/pixout';
-import { keys } from '../../shared/storage/keys';
+import { keys } from '../../shared/adapters/dynamo/keys';
 import { WITHDRAW_REFERENCE_SHAPE, withdrawView } from '../../shared/withdrawals/record';
 
 /** GET /api/pixout/withdraw/{txid}: one withdraw by its reference; another account's → 404. */

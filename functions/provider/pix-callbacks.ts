@@ -11,7 +11,7 @@ import { type LookingUpPixProvider, looksUpCharges, ProviderError } from '../../
 import { namedPixProvider } from '../../shared/providers/registry';
 import { forEachBounded } from '../../shared/queue/batch';
 import type { Runtime } from '../../shared/runtime';
-import type { Item } from '../../shared/storage/dynamo';
+import type { Item } from '../../shared/adapters/dynamo/dynamo';
 
 /** Throws what the first failed item threw (forEachBounded settles every item first). */
 async function rethrowFirst(settled: ReturnType<typeof forEachBounded>): Promise<void> {

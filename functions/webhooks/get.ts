@@ -2,7 +2,7 @@ import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { requireCaller } from '../../shared/auth/caller';
 import { httpHandler } from '../../shared/http/pipeline';
 import { webhooksRoutes as routes } from '../../shared/http/route-table/webhooks';
-import { keys } from '../../shared/storage/keys';
+import { keys } from '../../shared/adapters/dynamo/keys';
 import { WEBHOOK_EVENT_TYPES } from '../../shared/webhooks/config';
 
 /** GET /api/webhook: the URL, whether a secret exists (never the secret), and the event types sent. */

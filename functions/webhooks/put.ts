@@ -2,7 +2,7 @@ import { requireCaller } from '../../shared/auth/caller';
 import { ConflictError, ValidationError } from '../../shared/errors';
 import { httpHandler } from '../../shared/http/pipeline';
 import { webhooksRoutes as routes } from '../../shared/http/route-table/webhooks';
-import { keys } from '../../shared/storage/keys';
+import { keys } from '../../shared/adapters/dynamo/keys';
 import { newWebhookSecret, SECRET_NOTICE_KEPT, SECRET_NOTICE_NEW, sealWebhookSecret } from '../../shared/webhooks/config';
 import { checkWebhookUrl } from '../../shared/webhooks/url-policy';
 

@@ -2,7 +2,7 @@ import { requireCaller } from '../../shared/auth/caller';
 import { ConflictError } from '../../shared/errors';
 import { httpHandler } from '../../shared/http/pipeline';
 import { webhooksRoutes as routes } from '../../shared/http/route-table/webhooks';
-import { keys } from '../../shared/storage/keys';
+import { keys } from '../../shared/adapters/dynamo/keys';
 import { newWebhookSecret, SECRET_NOTICE_NEW, sealWebhookSecret } from '../../shared/webhooks/config';
 
 /** POST /api/webhook/secret/rotate: a new secret, shown once; the old one stops signing at once. */

@@ -10,7 +10,7 @@ import { isDue, maxHopSecondsFor, sendScheduled } from '../../shared/queue/delay
 import { getSqs } from '../../shared/queue/sqs';
 import { getRuntime, type Runtime } from '../../shared/runtime';
 import type { KeyType } from '../../shared/schemas/withdraw';
-import { keys } from '../../shared/storage/keys';
+import { keys } from '../../shared/adapters/dynamo/keys';
 import { withdrawBankName, withdrawPixkey } from '../../shared/withdrawals/record';
 
 /** A message of the payout queue: the withdraw, the attempt it is meant to make (1 when absent), when it is due, and when the bank first failed it. */

@@ -7,8 +7,8 @@ import { isDue, maxHopSecondsFor, sendScheduled } from '../../shared/queue/delay
 import { getSqs } from '../../shared/queue/sqs';
 import { getRuntime, type Runtime } from '../../shared/runtime';
 import { signatureHeader } from '../../shared/signatures/hmac-header';
-import { isConditionalCheckFailed, type Item, itemFromConditionFailure } from '../../shared/storage/dynamo';
-import { keys } from '../../shared/storage/keys';
+import { isConditionalCheckFailed, type Item, itemFromConditionFailure } from '../../shared/adapters/dynamo/dynamo';
+import { keys } from '../../shared/adapters/dynamo/keys';
 import { webhookOf } from '../../shared/webhooks/config';
 import { type DeliveryAttempt, type PostLimits, postWebhook } from '../../shared/webhooks/deliver';
 import { ATTEMPT_LEASE_SECONDS, deliveryTurn, nextRetryDelaySeconds } from '../../shared/webhooks/schedule';

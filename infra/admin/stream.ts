@@ -1,6 +1,6 @@
 import { DeleteMessageCommand, ReceiveMessageCommand, type SQSClient } from '@aws-sdk/client-sqs';
 import { forwardUnforwarded } from '../../shared/events/forward';
-import type { Db } from '../../shared/storage/dynamo';
+import type { Db } from '../../shared/adapters/dynamo/dynamo';
 
 /** What `stream redrive` needs: the table, SQS, the failure queue and the two queues items go to. */
 export type RedrivePorts = { db: Db; table: string; sqs: SQSClient; streamFailures: string; queues: { payouts: string; webhooks: string } };

@@ -1,7 +1,7 @@
 import { SendMessageCommand, type SQSClient } from '@aws-sdk/client-sqs';
 import { GetCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { type Db, isConditionalCheckFailed, type Item } from '../../shared/storage/dynamo';
-import { keys } from '../../shared/storage/keys';
+import { type Db, isConditionalCheckFailed, type Item } from '../../shared/adapters/dynamo/dynamo';
+import { keys } from '../../shared/adapters/dynamo/keys';
 
 export const DELIVERY_STATUSES: readonly string[] = ['pending', 'succeeded', 'failed'];
 

@@ -3,7 +3,7 @@ import * as iam from 'aws-cdk-lib/aws-iam';
 import type { AnyRoute } from '../../shared/http/route';
 import { queues, streamForwarder } from '../../shared/queues';
 import { failedCredentialsClass, ipLimitClassOf } from '../../shared/route-policy';
-import { tableShape } from '../../shared/storage/table';
+import { tableShape } from '../../shared/adapters/dynamo/table';
 import { routes } from '../../shared/http/routes';
 
 /**
@@ -21,7 +21,7 @@ import { routes } from '../../shared/http/routes';
 
 export type ItemAction = 'GetItem' | 'BatchGetItem' | 'PutItem' | 'UpdateItem' | 'DeleteItem' | 'ConditionCheckItem' | 'Query';
 
-/** Partition-key patterns (shared/storage/keys.ts) for `ForAllValues:StringLike` on dynamodb:LeadingKeys. */
+/** Partition-key patterns (shared/adapters/dynamo/keys.ts) for `ForAllValues:StringLike` on dynamodb:LeadingKeys. */
 export const KEY = {
   account: 'ACCT#*',
   /** An account's balance shards (BAL#<account>#<k>) and their ledger entries' partitions (LEDGER#<account>#<k>). */

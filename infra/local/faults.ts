@@ -1,6 +1,6 @@
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import type { DynamoDBStreamEvent } from 'aws-lambda';
-import type { Db } from '../../shared/storage/dynamo';
+import type { Db } from '../../shared/adapters/dynamo/dynamo';
 import type { LoadedHandler } from './handlers';
 
 /**

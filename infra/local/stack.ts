@@ -7,7 +7,7 @@ import { CreateQueueCommand, GetQueueAttributesCommand, SendMessageCommand, SQSC
 import type { IssuedKeys } from '../../shared/accounts/store';
 import { checkoutUpkeepWorker, queueList, streamConsumerList, sweepWorker } from '../../shared/queues';
 import { getSqs } from '../../shared/queue/sqs';
-import { createDb, getDb } from '../../shared/storage/dynamo';
+import { createDb, getDb } from '../../shared/adapters/dynamo/dynamo';
 import { enforceDynamoDbLimits, enforceSqsLimits } from './aws-limits';
 import { localAwsConfig } from './aws';
 import { ensureDemoAccount } from './demo';

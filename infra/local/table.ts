@@ -1,5 +1,5 @@
 import { CreateTableCommand, DescribeTableCommand, type DynamoDBClient, UpdateTableCommand, UpdateTimeToLiveCommand } from '@aws-sdk/client-dynamodb';
-import { tableShape } from '../../shared/storage/table';
+import { tableShape } from '../../shared/adapters/dynamo/table';
 
 /** Creates the service's table on DynamoDB Local with the same shape the CDK stack deploys (idempotent). */
 export async function ensureTable(client: DynamoDBClient, tableName: string): Promise<{ streamArn: string }> {

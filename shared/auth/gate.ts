@@ -4,9 +4,9 @@ import { hitAccountCounter, hitIpCounter } from '../ratelimit/counter';
 import type { QuotaState } from '../ratelimit/sliding-log';
 import { countsFailedAuth, failedCredentialsClass, ipLimitClassOf, type IpLimitClass, type RoutePolicy } from '../route-policy';
 import type { Runtime } from '../runtime';
-import type { Item } from '../storage/dynamo';
-import { type RetryBudget, retryBudget } from '../storage/contention';
-import { keys } from '../storage/keys';
+import type { Item } from '../adapters/dynamo/dynamo';
+import { type RetryBudget, retryBudget } from '../adapters/dynamo/contention';
+import { keys } from '../adapters/dynamo/keys';
 import { unixSeconds } from '../clock';
 import { bearerTokenFrom, verifyToken } from './token';
 

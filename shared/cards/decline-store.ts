@@ -1,8 +1,8 @@
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { unixSeconds } from '../clock';
 import type { Runtime } from '../runtime';
-import { keys } from '../storage/keys';
-import type { TxWrite } from '../storage/transact';
+import { keys } from '../adapters/dynamo/keys';
+import type { TxWrite } from '../adapters/dynamo/transact';
 import { DECLINE_WINDOW_MS, declineLock, withDecline } from './declines';
 
 /** Whose declines a card attempt counts against: the card (its fingerprint) and the merchant. */

@@ -1,7 +1,7 @@
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
-import type { Db } from '../storage/dynamo';
-import { keys } from '../storage/keys';
-import type { TxWrite } from '../storage/transact';
+import type { Db } from '../adapters/dynamo/dynamo';
+import { keys } from '../adapters/dynamo/keys';
+import type { TxWrite } from '../adapters/dynamo/transact';
 import type { CepAddress } from './port';
 
 export const CEP_CACHE_SECONDS = 30 * 24 * 60 * 60;

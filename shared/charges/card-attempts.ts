@@ -3,10 +3,10 @@ import { DeleteCommand, GetCommand, PutCommand, QueryCommand, UpdateCommand } fr
 import { unixSeconds } from '../clock';
 import { canonicalJson } from '../idempotency/fingerprint';
 import type { Runtime } from '../runtime';
-import { type Item, isConditionalCheckFailed } from '../storage/dynamo';
-import { keys } from '../storage/keys';
-import type { TxWrite } from '../storage/transact';
-import { retryTransient } from '../storage/contention';
+import { type Item, isConditionalCheckFailed } from '../adapters/dynamo/dynamo';
+import { keys } from '../adapters/dynamo/keys';
+import type { TxWrite } from '../adapters/dynamo/transact';
+import { retryTransient } from '../adapters/dynamo/contention';
 
 /**
  * The attempts of POST /api/creditcard/create (issue 25): a provider that does not answer may have

@@ -4,7 +4,7 @@ import { logger } from '../logger';
 import { type CardAuthorizationStatus, withProviderTimeout } from '../providers/port';
 import { paymentProvider } from '../providers/registry';
 import type { Runtime } from '../runtime';
-import { keys } from '../storage/keys';
+import { keys } from '../adapters/dynamo/keys';
 import { type CardAttempt, closeUnknownAttempt } from './card-attempts';
 
 export type CardSettlement = 'paid' | 'not_charged' | 'unknown';

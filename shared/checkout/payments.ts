@@ -9,8 +9,8 @@ import { type CardFields, invoiceEventData, invoiceItem, type InvoiceIds, type N
 import { looksUpCharges } from '../providers/port';
 import { pixProvider } from '../providers/registry';
 import type { Runtime } from '../runtime';
-import type { Item } from '../storage/dynamo';
-import type { TxWrite } from '../storage/transact';
+import type { Item } from '../adapters/dynamo/dynamo';
+import type { TxWrite } from '../adapters/dynamo/transact';
 import { checkoutByReference } from './lookup';
 import type { NewCheckout } from './record';
 import { CheckoutSettledError, checkoutPaidWrites } from './settle';

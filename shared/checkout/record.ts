@@ -2,8 +2,8 @@ import { randomBytes, randomInt } from 'node:crypto';
 import { linkToken, linkTokenMatches } from '../crypto/link-token';
 import { randomString } from '../ids';
 import { formatCents } from '../domain/money';
-import type { Item } from '../storage/dynamo';
-import { keys } from '../storage/keys';
+import type { Item } from '../adapters/dynamo/dynamo';
+import { keys } from '../adapters/dynamo/keys';
 import type { CheckoutStatus, OrderStatus } from '../domain/checkout-transitions';
 import type { CheckoutMethod, CheckoutPaymentType } from '../domain/payment-methods';
 

@@ -1,8 +1,8 @@
 import { newEvent, outboxWrite } from '../events/outbox';
 import { ConflictError } from '../errors';
-import type { Item } from '../storage/dynamo';
-import { keys } from '../storage/keys';
-import type { TxWrite } from '../storage/transact';
+import type { Item } from '../adapters/dynamo/dynamo';
+import { keys } from '../adapters/dynamo/keys';
+import type { TxWrite } from '../adapters/dynamo/transact';
 import { type CheckoutPaymentType, openIndexAttributes, orderEventData, type UnknownCardAttempt } from './record';
 import { CHECKOUT_MOVES, type OrderStatus, orderMove, PAYABLE_FROM } from '../domain/checkout-transitions';
 

@@ -5,7 +5,7 @@
  */
 import { unseal } from '../crypto/personal-data';
 import { stateByUf, stateView } from '../reference/states';
-import type { Item } from '../storage/dynamo';
+import type { Item } from '../adapters/dynamo/dynamo';
 
 export type CustomerFields = {
   id: number;

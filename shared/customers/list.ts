@@ -1,6 +1,6 @@
-import type { Db } from '../storage/dynamo';
-import { keys } from '../storage/keys';
-import { queryPage } from '../storage/paging';
+import type { Db } from '../adapters/dynamo/dynamo';
+import { keys } from '../adapters/dynamo/keys';
+import { queryPage } from '../adapters/dynamo/paging';
 import { type CustomerFilters, type CustomerView, customerView, matchesFilters } from './record';
 
 export type CustomerPage = { page: number; limit: number; filters: CustomerFilters };

@@ -2,8 +2,8 @@ import { seal } from '../crypto/personal-data';
 import { countryById } from '../reference/countries';
 import type { CreateCustomerBody } from '../schemas/customer';
 import { normalizeDocument } from '../schemas/documents';
-import type { Item } from '../storage/dynamo';
-import { keys } from '../storage/keys';
+import type { Item } from '../adapters/dynamo/dynamo';
+import { keys } from '../adapters/dynamo/keys';
 import { type CustomerFields, customerFields, documentContext } from './fields';
 
 /** The customer object of spec 2.4 (its keys in the order of the answer: the country after the zipcode). */

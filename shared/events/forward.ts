@@ -2,7 +2,7 @@ import { SendMessageBatchCommand, type SQSClient } from '@aws-sdk/client-sqs';
 import { QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { logger } from '../logger';
 import type { Runtime } from '../runtime';
-import type { Db, Item } from '../storage/dynamo';
+import type { Db, Item } from '../adapters/dynamo/dynamo';
 import { WITHDRAW_ITEM_TYPE } from '../withdrawals/record';
 import { OUTBOX_ITEM_TYPE } from './outbox';
 import { SWEEP_INDEX, sweepPartitions } from './sweep-index';

@@ -1,6 +1,6 @@
 import { randomString } from '../ids';
 import { API_VERSION } from '../schemas/common';
-import type { TxWrite } from '../storage/transact';
+import type { TxWrite } from '../adapters/dynamo/transact';
 import { sweepIndexAttributes } from './sweep-index';
 
 /** An outgoing webhook event (spec 6.2): written in the same transaction as the change it reports. */

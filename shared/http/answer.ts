@@ -1,5 +1,5 @@
 import type { APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
-import type { TxWrite } from '../storage/transact';
+import type { TxWrite } from '../adapters/dynamo/transact';
 import type { ErrorAnswer } from './errors';
 
 /** What a route implementation returns: status, body, and the writes to commit atomically with it. */

@@ -1,5 +1,5 @@
 import { DomainError, type ErrorKind, type FieldErrors, TemporaryConflictError } from '../errors';
-import { isThrottled } from '../storage/throttling';
+import { isThrottled } from '../adapters/dynamo/throttling';
 import { quotaHeaders } from './rate-limit-headers';
 
 export type { FieldErrors } from '../errors';

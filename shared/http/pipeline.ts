@@ -13,7 +13,7 @@ import { commitAnswer, persist, settleFailedCommit } from './middleware/persist'
 import { BalanceMovedError, DomainError, IdClashError, RequestDeadlineError } from '../errors';
 import { countRefusedCredentials } from '../auth/gate';
 import { validateInput } from './middleware/validate';
-import { outsideDeadline, stopAtFor, withDeadline } from '../storage/deadline';
+import { outsideDeadline, stopAtFor, withDeadline } from '../adapters/dynamo/deadline';
 import type { RouteDef } from './route';
 import type { HttpResult, PendingAnswer, PipelineContext, RouteState } from './state';
 

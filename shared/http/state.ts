@@ -4,7 +4,7 @@ import type { Caller } from '../auth/gate';
 import type { Lock, StoredAnswer } from '../idempotency/store';
 import type { QuotaState } from '../ratelimit/sliding-log';
 import type { Runtime } from '../runtime';
-import type { RetryBudget } from '../storage/contention';
+import type { RetryBudget } from '../adapters/dynamo/contention';
 import type { Answer } from './answer';
 import type { AnyRoute } from './route';
 

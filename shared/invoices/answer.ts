@@ -3,7 +3,7 @@
  * move them (provider notifications, the boleto page, the checkout) do not bundle the QR encoder.
  */
 import type { Runtime } from '../runtime';
-import type { Item } from '../storage/dynamo';
+import type { Item } from '../adapters/dynamo/dynamo';
 import { withQrCode } from './qr-code';
 import { invoiceView } from './record';
 

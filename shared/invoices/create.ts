@@ -10,9 +10,9 @@ import { paymentProvider } from '../providers/registry';
 import type { Runtime } from '../runtime';
 import { brazilDate } from '../dates';
 import { centsFromNumber, formatCents } from '../domain/money';
-import type { Item } from '../storage/dynamo';
-import { keys } from '../storage/keys';
-import type { TxWrite } from '../storage/transact';
+import type { Item } from '../adapters/dynamo/dynamo';
+import { keys } from '../adapters/dynamo/keys';
+import type { TxWrite } from '../adapters/dynamo/transact';
 import { type InvoiceIds, type InvoiceMethod, invoiceIdDraw } from './record';
 
 export { RAIL_LIMIT_CENTS } from '../domain/rail-limits';

@@ -1,10 +1,10 @@
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { brazilDayBounds } from '../dates';
-import { queryPage } from '../storage/paging';
+import { queryPage } from '../adapters/dynamo/paging';
 import { NotFoundError } from '../errors';
 import type { Runtime } from '../runtime';
-import type { Item } from '../storage/dynamo';
-import { type ItemKey, keys } from '../storage/keys';
+import type { Item } from '../adapters/dynamo/dynamo';
+import { type ItemKey, keys } from '../adapters/dynamo/keys';
 import { numericIdBounds, sortableNumericId } from '../ids';
 import { referenceOfTxid } from './record';
 

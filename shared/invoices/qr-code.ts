@@ -4,7 +4,7 @@
  * page, the workers) do not bundle the QR encoder.
  */
 import { pngDataUri, qrCodePngDataUri } from '../pix/qrcode';
-import type { Item } from '../storage/dynamo';
+import type { Item } from '../adapters/dynamo/dynamo';
 import type { PixFields } from './record';
 
 /** The QR code of a Pix invoice's `copy` as a PNG data URI: the image stored at creation, or drawn now for an older item. */

@@ -1,8 +1,8 @@
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
-import { batchGetConsistent, snapshotItems } from '../storage/batch-get';
-import type { RetryBudget } from '../storage/contention';
-import type { Db } from '../storage/dynamo';
-import { keys } from '../storage/keys';
+import { batchGetConsistent, snapshotItems } from '../adapters/dynamo/batch-get';
+import type { RetryBudget } from '../adapters/dynamo/contention';
+import type { Db } from '../adapters/dynamo/dynamo';
+import { keys } from '../adapters/dynamo/keys';
 import { BALANCE_SHARDS, shardCountOf, sumOf } from './shards';
 
 export { sumOf };

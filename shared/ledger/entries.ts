@@ -1,7 +1,7 @@
 import { randomString } from '../ids';
 import { formatCents } from '../domain/money';
-import type { Item } from '../storage/dynamo';
-import { keys } from '../storage/keys';
+import type { Item } from '../adapters/dynamo/dynamo';
+import { keys } from '../adapters/dynamo/keys';
 
 /**
  * Ledger entries (issue 11): one immutable entry per balance movement, in the same transaction as the

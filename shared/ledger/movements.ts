@@ -1,8 +1,8 @@
 import { BalanceMovedError, InsufficientBalanceError } from '../errors';
-import type { RetryBudget } from '../storage/contention';
-import type { Db } from '../storage/dynamo';
-import { keys } from '../storage/keys';
-import type { TxWrite } from '../storage/transact';
+import type { RetryBudget } from '../adapters/dynamo/contention';
+import type { Db } from '../adapters/dynamo/dynamo';
+import { keys } from '../adapters/dynamo/keys';
+import type { TxWrite } from '../adapters/dynamo/transact';
 import { readBalance, snapshotShards } from './balance';
 import { type LedgerEntry, type LedgerEntryType, ledgerEntryItem, newTransactionId } from './entries';
 import { BALANCE_SHARDS, coverPlan, type ShardPart, shardOf } from './shards';

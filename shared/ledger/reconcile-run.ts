@@ -1,6 +1,6 @@
 import { ACCOUNT_INDEX_SHARDS, accountIdsPage } from './account-index';
 import { type Reconciliation, reconcileAccount, UnknownAccountError } from './reconcile';
-import type { Db } from '../storage/dynamo';
+import type { Db } from '../adapters/dynamo/dynamo';
 
 /**
  * The daily reconciliation, fanned out (issue 25): the scheduled start sends one message per partition

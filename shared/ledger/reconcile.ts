@@ -1,7 +1,7 @@
 import { QueryCommand, ScanCommand } from '@aws-sdk/lib-dynamodb';
 import { formatCents } from '../domain/money';
-import type { Db } from '../storage/dynamo';
-import { keys } from '../storage/keys';
+import type { Db } from '../adapters/dynamo/dynamo';
+import { keys } from '../adapters/dynamo/keys';
 import { readBalance, sumOf } from './balance';
 
 /** One account's reconciliation: its balance against the sum of its ledger entries. */

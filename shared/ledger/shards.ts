@@ -1,4 +1,4 @@
-import type { Item } from '../storage/dynamo';
+import type { Item } from '../adapters/dynamo/dynamo';
 
 /**
  * Balance shards (issue 13, docs/scaling.md): an account's available balance is the sum of S shard

@@ -1,7 +1,7 @@
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { brazilDayBounds } from '../dates';
-import type { Db, Item } from '../storage/dynamo';
-import { keys } from '../storage/keys';
+import type { Db, Item } from '../adapters/dynamo/dynamo';
+import { keys } from '../adapters/dynamo/keys';
 import { accountShardCount } from './balance';
 import type { LedgerEntryType } from './entries';
 

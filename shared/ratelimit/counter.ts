@@ -1,8 +1,8 @@
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { AccountDisabledError, RateLimitedError, UnauthorizedError } from '../errors';
-import { type Db, type Item, isConditionalCheckFailed, itemFromConditionFailure } from '../storage/dynamo';
-import { type RetryBudget, retryBudget, retryTransient } from '../storage/contention';
-import { type ItemKey, keys } from '../storage/keys';
+import { type Db, type Item, isConditionalCheckFailed, itemFromConditionFailure } from '../adapters/dynamo/dynamo';
+import { type RetryBudget, retryBudget, retryTransient } from '../adapters/dynamo/contention';
+import { type ItemKey, keys } from '../adapters/dynamo/keys';
 import { cutoffOf, decide, isCurrentLog, logQuota, normalizeLog, type QuotaState, usesSlidingLog, WINDOW_MS } from './sliding-log';
 import { secondsUntilNextWindow, WINDOW_SECONDS, windowOf, windowQuota } from './window';
 

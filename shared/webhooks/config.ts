@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { seal, unseal } from '../crypto/personal-data';
-import type { Item } from '../storage/dynamo';
+import type { Item } from '../adapters/dynamo/dynamo';
 
 /** The event types this service sends (spec 6.1; order events come from the hosted checkout). */
 export const WEBHOOK_EVENT_TYPES = [

@@ -1,8 +1,8 @@
 import { brazilDayBounds } from '../dates';
-import { queryPage } from '../storage/paging';
+import { queryPage } from '../adapters/dynamo/paging';
 import type { Runtime } from '../runtime';
-import type { Item } from '../storage/dynamo';
-import { keys } from '../storage/keys';
+import type { Item } from '../adapters/dynamo/dynamo';
+import { keys } from '../adapters/dynamo/keys';
 
 export const WITHDRAW_PAGE_SIZE = 25;
 

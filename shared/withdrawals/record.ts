@@ -2,12 +2,12 @@ import { seal, unseal } from '../crypto/personal-data';
 import { randomString } from '../ids';
 import { formatCents } from '../domain/money';
 import type { KeyType } from '../schemas/withdraw';
-import type { RetryBudget } from '../storage/contention';
-import type { Db, Item } from '../storage/dynamo';
+import type { RetryBudget } from '../adapters/dynamo/contention';
+import type { Db, Item } from '../adapters/dynamo/dynamo';
 import { sweepIndexAttributes } from '../events/sweep-index';
-import { keys } from '../storage/keys';
+import { keys } from '../adapters/dynamo/keys';
 import { withdrawalReservation } from '../ledger/movements';
-import type { TxWrite } from '../storage/transact';
+import type { TxWrite } from '../adapters/dynamo/transact';
 import { IdClashError } from '../errors';
 
 export const WITHDRAW_ITEM_TYPE = 'withdraw';

@@ -5,7 +5,7 @@ import { GetQueueUrlCommand, ReceiveMessageCommand, SendMessageCommand, SQSClien
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { localAwsConfig } from '../../infra/local/aws';
-import { keys } from '../../shared/storage/keys';
+import { keys } from '../../shared/adapters/dynamo/keys';
 import { accountStore, bearer, call, newAccount, stack, tokenFor } from '../support/api';
 import { findLeaks } from '../support/leak-scan';
 import { eventually } from '../support/ledger';

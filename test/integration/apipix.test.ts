@@ -12,7 +12,7 @@ import { idempotentPixIds } from '../../shared/invoices/record';
 import { pixCallbackUrl } from '../../shared/providers/apipix/callback-url';
 import { pixProvider } from '../../shared/providers/registry';
 import { getRuntime } from '../../shared/runtime';
-import { keys } from '../../shared/storage/keys';
+import { keys } from '../../shared/adapters/dynamo/keys';
 import { generateApiPixCertificates } from '../support/apipix-certificates';
 import { startTestPsp, type TestPsp } from '../support/apipix-psp';
 import { admin, bearer, call, newAccount, stack, tokenFor, useLocalStackEnvironment } from '../support/api';

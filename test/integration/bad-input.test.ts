@@ -11,7 +11,7 @@ import type { AnyRoute } from '../../shared/http/route';
 import { routeList, routes } from '../../shared/http/routes';
 import { signatureHeader } from '../../shared/signatures/hmac-header';
 import { SIMULATED_CARDS, SIMULATED_SIGNATURE_HEADER } from '../../shared/providers/simulated';
-import { keys } from '../../shared/storage/keys';
+import { keys } from '../../shared/adapters/dynamo/keys';
 import { accountStore, basic, bearer, call as httpCall, newAccount, tokenFor, uniqueIp, useLocalStackEnvironment } from '../support/api';
 import { cardBody, common } from '../support/charges';
 import { ledgerEntriesOf, storedBalanceCents } from '../support/ledger';

@@ -3,7 +3,7 @@ import { handler as createCard } from '../../functions/charges/card';
 import { paymentProvider } from '../../shared/providers/registry';
 import { routes } from '../../shared/http/routes';
 import { getRuntime, overrideRuntime } from '../../shared/runtime';
-import { keys } from '../../shared/storage/keys';
+import { keys } from '../../shared/adapters/dynamo/keys';
 import { bearer, newAccount, tokenFor, useLocalStackEnvironment } from '../support/api';
 import { cardBody } from '../support/charges';
 import { invoke } from '../support/invoke';

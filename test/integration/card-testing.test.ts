@@ -4,7 +4,7 @@ import { CARD_FORM_LOCKED } from '../../shared/http/checkout/page-answer';
 import { routes } from '../../shared/http/routes';
 import { SIMULATED_CARDS } from '../../shared/providers/simulated';
 import { getRuntime, overrideRuntime } from '../../shared/runtime';
-import { keys } from '../../shared/storage/keys';
+import { keys } from '../../shared/adapters/dynamo/keys';
 import { accountStore, bearer, newAccount, type Reply, tokenFor, useLocalStackEnvironment } from '../support/api';
 import { cardBody, declinedTestCard } from '../support/charges';
 import { invoke } from '../support/invoke';

@@ -8,7 +8,7 @@ import { type CardAuthorization, type PaymentProvider, ProviderError } from '../
 import { defaultRegistry } from '../../shared/providers/registry';
 import { simulatedProvider } from '../../shared/providers/simulated';
 import { getRuntime, overrideRuntime, type Runtime } from '../../shared/runtime';
-import { keys } from '../../shared/storage/keys';
+import { keys } from '../../shared/adapters/dynamo/keys';
 import { bearer, newAccount, tokenFor, useLocalStackEnvironment } from '../support/api';
 import { cardBody } from '../support/charges';
 import { invoke } from '../support/invoke';

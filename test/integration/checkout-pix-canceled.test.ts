@@ -1,7 +1,7 @@
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, it } from 'vitest';
 import type { PaymentMethod } from '../../shared/domain/payment-methods';
-import { keys } from '../../shared/storage/keys';
+import { keys } from '../../shared/adapters/dynamo/keys';
 import { accountStore, bearer, call, newAccount, tokenFor } from '../support/api';
 import { enterCheckout, entryForm, merchantCheckout } from '../support/checkout';
 import { eventsAbout } from '../support/ledger';

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { checkoutSigningOf, checkoutSigningSecret } from '../../shared/accounts/checkout-signing';
 import { CheckoutSigningConflictError, setCheckoutSigning } from '../../shared/accounts/store';
 import { deriveServiceKeys } from '../../shared/secrets/master-key';
-import { keys } from '../../shared/storage/keys';
+import { keys } from '../../shared/adapters/dynamo/keys';
 import { accountStore, admin, newAccount, stack } from '../support/api';
 
 const SECRET = /^cks_[A-Za-z0-9_-]{43}$/;

@@ -7,7 +7,7 @@ import { requestFingerprint } from '../../shared/idempotency/fingerprint';
 import { IdClashError } from '../../shared/errors';
 import { httpHandler } from '../../shared/http/pipeline';
 import { getRuntime } from '../../shared/runtime';
-import { keys as itemKeys } from '../../shared/storage/keys';
+import { keys as itemKeys } from '../../shared/adapters/dynamo/keys';
 import { accountStore, bearer, newAccount, tokenFor, useLocalStackEnvironment } from '../support/api';
 import { invoke } from '../support/invoke';
 import { handler as probe, probeRoute } from '../support/probe-route';

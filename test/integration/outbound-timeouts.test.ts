@@ -6,7 +6,7 @@ import { handler as putWebhook } from '../../functions/webhooks/put';
 import { paymentProvider } from '../../shared/providers/registry';
 import { routes } from '../../shared/http/routes';
 import { getRuntime, overrideRuntime } from '../../shared/runtime';
-import { keys } from '../../shared/storage/keys';
+import { keys } from '../../shared/adapters/dynamo/keys';
 import { accountStore, bearer, newAccount, tokenFor, useLocalStackEnvironment } from '../support/api';
 import { common, createCustomerWithAddress } from '../support/charges';
 import { invoke, type Invoked } from '../support/invoke';

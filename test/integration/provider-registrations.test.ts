@@ -18,8 +18,8 @@ import { idempotentPixIds, invoiceIdDraw, newInvoiceReference } from '../../shar
 import { SIMULATED_SIGNATURE_HEADER, simulatedProvider } from '../../shared/providers/simulated';
 import { bank, defaultRegistry } from '../../shared/providers/registry';
 import { getRuntime, overrideRuntime, type Runtime } from '../../shared/runtime';
-import type { Item } from '../../shared/storage/dynamo';
-import { keys } from '../../shared/storage/keys';
+import type { Item } from '../../shared/adapters/dynamo/dynamo';
+import { keys } from '../../shared/adapters/dynamo/keys';
 import { signatureHeader } from '../../shared/signatures/hmac-header';
 import { newWithdrawReference, withdrawItem } from '../../shared/withdrawals/record';
 import { accountStore, bearer, newAccount, tokenFor, uniqueIp, useLocalStackEnvironment } from '../support/api';

@@ -2,7 +2,7 @@ import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { keys } from '../../shared/storage/keys';
+import { keys } from '../../shared/adapters/dynamo/keys';
 import { accountStore, admin, bearer, call, newAccount, stack, tokenFor } from '../support/api';
 import { cardBody, createCharge } from '../support/charges';
 import { availableBalance } from '../support/ledger';

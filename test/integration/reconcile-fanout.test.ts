@@ -10,7 +10,7 @@ import { ACCOUNT_INDEX_SHARDS, accountIndexAttributes, indexAccount } from '../.
 import { firstMessages, type ReconcileMessage, reconcilePage } from '../../shared/ledger/reconcile-run';
 import { getSqs } from '../../shared/queue/sqs';
 import { getRuntime, overrideRuntime } from '../../shared/runtime';
-import { keys } from '../../shared/storage/keys';
+import { keys } from '../../shared/adapters/dynamo/keys';
 import { accountStore, useLocalStackEnvironment } from '../support/api';
 import { sqsEvent } from '../support/sqs-event';
 

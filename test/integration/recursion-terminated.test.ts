@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { RECURSION_LIMIT } from '../../infra/local/recursion';
 import { MAX_ATTEMPTS } from '../../shared/webhooks/schedule';
 import { queues } from '../../shared/queues';
-import { keys } from '../../shared/storage/keys';
+import { keys } from '../../shared/adapters/dynamo/keys';
 import {
   dlqBodies,
   droppedInvocations,

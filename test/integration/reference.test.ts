@@ -1,7 +1,7 @@
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
-import { keys } from '../../shared/storage/keys';
+import { keys } from '../../shared/adapters/dynamo/keys';
 import { accountStore, bearer, call, newAccount, tokenFor, uniqueIp, withinOneWindow } from '../support/api';
 
 let auth: Record<string, string>;

@@ -18,7 +18,7 @@ import type { AnyRoute } from '../../shared/http/route';
 import { SIMULATED_SIGNATURE_HEADER } from '../../shared/providers/simulated';
 import { routeList, routes } from '../../shared/http/routes';
 import { signatureHeader } from '../../shared/signatures/hmac-header';
-import { keys } from '../../shared/storage/keys';
+import { keys } from '../../shared/adapters/dynamo/keys';
 import { accountStore, basic, bearer, call, newAccount, stack, useLocalStackEnvironment } from '../support/api';
 import { cardBody, common } from '../support/charges';
 import { cardFields, type CheckoutFields, entryForm, openPage, postForm } from '../support/checkout';

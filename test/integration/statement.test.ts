@@ -9,7 +9,7 @@ import { PAYMENT_METHODS } from '../../shared/domain/payment-methods';
 import { brazilDate } from '../../shared/dates';
 import { adjustment } from '../../shared/ledger/movements';
 import { parseAmountToCents } from '../../shared/domain/money';
-import { commitWrites } from '../../shared/storage/transact';
+import { commitWrites } from '../../shared/adapters/dynamo/transact';
 import { accountStore, admin, bearer, call, newAccount, tokenFor } from '../support/api';
 import { cardBody, common, createCharge } from '../support/charges';
 import { availableBalance } from '../support/ledger';

@@ -6,7 +6,7 @@ import { localAwsConfig } from '../../infra/local/aws';
 import { FAULTS_PK } from '../../infra/local/faults';
 import { creditAccount } from '../../shared/accounts/store';
 import { streamForwarder } from '../../shared/queues';
-import { keys } from '../../shared/storage/keys';
+import { keys } from '../../shared/adapters/dynamo/keys';
 import { accountStore, admin, bearer, call, newAccount, stack, tokenFor } from '../support/api';
 import { eventually } from '../support/ledger';
 import { type Receiver, startReceiver } from '../support/webhook-receiver';

@@ -17,8 +17,8 @@ import { type WebhookMessage, webhookSender } from '../../functions/workers/webh
 import { newEvent } from '../../shared/events/outbox';
 import { getSqs } from '../../shared/queue/sqs';
 import { getRuntime, overrideRuntime, type Runtime } from '../../shared/runtime';
-import type { Item } from '../../shared/storage/dynamo';
-import { keys } from '../../shared/storage/keys';
+import type { Item } from '../../shared/adapters/dynamo/dynamo';
+import { keys } from '../../shared/adapters/dynamo/keys';
 import { newWebhookSecret, sealWebhookSecret } from '../../shared/webhooks/config';
 import { accountStore, newAccount, useLocalStackEnvironment } from '../support/api';
 import { type FaultInjector, installFaultInjector } from '../support/fault-injection';

@@ -3,7 +3,7 @@ import { GetQueueUrlCommand, ReceiveMessageCommand, SQSClient } from '@aws-sdk/c
 import { beforeAll, describe, expect, it } from 'vitest';
 import { creditAccount } from '../../shared/accounts/store';
 import { parseAmountToCents } from '../../shared/domain/money';
-import { keys } from '../../shared/storage/keys';
+import { keys } from '../../shared/adapters/dynamo/keys';
 import { localAwsConfig } from '../../infra/local/aws';
 import { accountStore, admin, bearer, call, newAccount, stack, tokenFor } from '../support/api';
 import { availableBalance, eventsAbout, eventually } from '../support/ledger';

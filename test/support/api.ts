@@ -7,7 +7,7 @@ import { inject } from 'vitest';
 import { createAccount, type AccountStore, type IssuedKeys } from '../../shared/accounts/store';
 import { PAYMENT_METHODS, type PaymentMethod } from '../../shared/domain/payment-methods';
 import { getSqs } from '../../shared/queue/sqs';
-import { createDb, getDb } from '../../shared/storage/dynamo';
+import { createDb, getDb } from '../../shared/adapters/dynamo/dynamo';
 import { enforceDynamoDbLimits, enforceSqsLimits } from '../../infra/local/aws-limits';
 import { localAwsConfig } from '../../infra/local/aws';
 import { ROOT } from './local-stack-process';

@@ -1,7 +1,7 @@
 import { PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { newEvent, type OutboxEvent } from '../../shared/events/outbox';
 import { getRuntime } from '../../shared/runtime';
-import { keys } from '../../shared/storage/keys';
+import { keys } from '../../shared/adapters/dynamo/keys';
 import { sealWebhookSecret } from '../../shared/webhooks/config';
 import { accountStore, newAccount } from './api';
 

@@ -7,7 +7,7 @@ import {
 } from '@aws-sdk/client-dynamodb';
 import type { ServiceInputTypes, ServiceOutputTypes } from '@aws-sdk/lib-dynamodb';
 import type { DeserializeMiddleware, InitializeMiddleware } from '@smithy/types';
-import type { Db } from '../../shared/storage/dynamo';
+import type { Db } from '../../shared/adapters/dynamo/dynamo';
 
 /**
  * Fault injection into the AWS SDK itself: a middleware on the document client's stack (the runtime's

@@ -1,7 +1,7 @@
 import { QueryCommand, ScanCommand } from '@aws-sdk/lib-dynamodb';
 import { accountShardCount, readBalance } from '../../shared/ledger/balance';
-import type { Item } from '../../shared/storage/dynamo';
-import { keys } from '../../shared/storage/keys';
+import type { Item } from '../../shared/adapters/dynamo/dynamo';
+import { keys } from '../../shared/adapters/dynamo/keys';
 import { accountStore, call } from './api';
 
 export type OutboxEvent = {

@@ -6,7 +6,7 @@ import { DomainError } from '../../errors';
 import { checkoutByReference } from '../../checkout/lookup';
 import { checkoutPageTokenMatches } from '../../checkout/record';
 import type { Runtime } from '../../runtime';
-import type { Item } from '../../storage/dynamo';
+import type { Item } from '../../adapters/dynamo/dynamo';
 
 /** The checkout a page link names, or 404 (unknown reference or wrong token: the same answer, nothing to probe). */
 export async function checkoutOfLink(runtime: Runtime, params: { reference: string; token: string }): Promise<Item> {

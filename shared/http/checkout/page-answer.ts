@@ -4,7 +4,7 @@ import { invoiceByReference } from '../../invoices/lookup';
 import { invoiceQrCode } from '../../invoices/qr-code';
 import { qrCodePngDataUri } from '../../pix/qrcode';
 import type { Runtime } from '../../runtime';
-import type { Item } from '../../storage/dynamo';
+import type { Item } from '../../adapters/dynamo/dynamo';
 import { type CardNotice, type CheckoutPageView, type PageResult, renderAbandonedPage, renderCheckoutPage, renderReceiptPage } from '../../checkout/page';
 import {
   callbackRedirect,

@@ -7,7 +7,7 @@ import { quotaHeaders } from '../rate-limit-headers';
 import type { AnyRoute } from '../route';
 import { isPending, type PipelineMiddleware, type PipelineRequest } from '../state';
 import type { Runtime } from '../../runtime';
-import { retryBudget } from '../../storage/contention';
+import { retryBudget } from '../../adapters/dynamo/contention';
 
 /** A path parameter that names an invoice, withdraw or checkout, when it has an identifier's shape (anything else is not logged). */
 function referenceOf(request: PipelineRequest): string | undefined {

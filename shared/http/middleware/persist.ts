@@ -2,14 +2,14 @@ import { logger } from '../../logger';
 import { unixSeconds } from '../../clock';
 import { requestFingerprint } from '../../idempotency/fingerprint';
 import { acquireIdempotencyLock, completionWrite, releaseIdempotencyLock } from '../../idempotency/store';
-import { outsideDeadline } from '../../storage/deadline';
-import { commitWrites } from '../../storage/transact';
+import { outsideDeadline } from '../../adapters/dynamo/deadline';
+import { commitWrites } from '../../adapters/dynamo/transact';
 import { JSON_TYPE } from '../answer';
 import { DomainError, RequestDeadlineError } from '../../errors';
 import { toErrorAnswer } from '../errors';
 import type { Answer } from '../answer';
 import type { PipelineMiddleware, RouteState } from '../state';
-import type { TxWrite } from '../../storage/transact';
+import type { TxWrite } from '../../adapters/dynamo/transact';
 
 /**
  * Idempotency (spec 4.1). Before: takes the key's lock, or finds the answer to replay. The handler

@@ -7,7 +7,7 @@ import { SIMULATED_BANK_KEYS, simulatedBank } from '../../../shared/bank/simulat
 import { bank } from '../../../shared/providers/registry';
 import { getSqs } from '../../../shared/queue/sqs';
 import { getRuntime, overrideRuntime, type Runtime } from '../../../shared/runtime';
-import { keys } from '../../../shared/storage/keys';
+import { keys } from '../../../shared/adapters/dynamo/keys';
 import { newWithdrawReference, withdrawItem } from '../../../shared/withdrawals/record';
 import { accountStore, useLocalStackEnvironment } from '../../support/api';
 import { sqsEvent } from '../../support/sqs-event';

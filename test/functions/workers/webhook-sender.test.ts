@@ -5,7 +5,7 @@ import { getSqs } from '../../../shared/queue/sqs';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { handler } from '../../../functions/workers/webhook-sender';
 import { getRuntime, overrideRuntime } from '../../../shared/runtime';
-import { keys } from '../../../shared/storage/keys';
+import { keys } from '../../../shared/adapters/dynamo/keys';
 import { accountStore, useLocalStackEnvironment } from '../../support/api';
 import { sqsEvent } from '../../support/sqs-event';
 import { accountWithWebhookEvent } from '../../support/events-under-test';

@@ -3,7 +3,7 @@ import { SendMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
 import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, it } from 'vitest';
 import { AwsLimitError, checkDynamoDb, checkSqs, enforceDynamoDbLimits, enforceSqsLimits } from '../../../infra/local/aws-limits';
-import { createDb } from '../../../shared/storage/dynamo';
+import { createDb } from '../../../shared/adapters/dynamo/dynamo';
 
 const none = new Map<string, number>();
 

@@ -6,7 +6,7 @@ import { routes } from '../../../shared/http/routes';
 import type { PipelineRequest } from '../../../shared/http/state';
 import type { Runtime } from '../../../shared/runtime';
 import { parseConfig } from '../../../shared/config';
-import { retryBudget } from '../../../shared/storage/contention';
+import { retryBudget } from '../../../shared/adapters/dynamo/contention';
 import { systemClock } from '../../../shared/clock';
 
 const SECRET = 's'.repeat(64);

@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { BALANCE_SHARDS, coverPlan, MAX_BALANCE_SHARDS, shardCountOf, shardOf } from '../../../shared/ledger/shards';
 import { type EntrySource, mergeNewestFirst } from '../../../shared/ledger/statement';
-import type { Item } from '../../../shared/storage/dynamo';
+import type { Item } from '../../../shared/adapters/dynamo/dynamo';
 
 describe('shard choice', () => {
   it('is deterministic, within the count, and spreads references over every shard', () => {

@@ -2,10 +2,10 @@ import { performance } from 'node:perf_hooks';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, it } from 'vitest';
-import { RequestDeadlineError } from '../../../shared/errors';
-import { toErrorAnswer } from '../../../shared/http/errors';
-import { outsideDeadline, stopAtFor, DEADLINE_MARGIN_MS, withDeadline } from '../../../shared/storage/deadline';
-import { createDb } from '../../../shared/storage/dynamo';
+import { RequestDeadlineError } from '../../../../shared/errors';
+import { toErrorAnswer } from '../../../../shared/http/errors';
+import { outsideDeadline, stopAtFor, DEADLINE_MARGIN_MS, withDeadline } from '../../../../shared/adapters/dynamo/deadline';
+import { createDb } from '../../../../shared/adapters/dynamo/dynamo';
 
 /** A client whose every call fails after `ms` (a slow network), without any server. */
 function slowDb(ms: number) {

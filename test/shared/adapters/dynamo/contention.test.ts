@@ -1,8 +1,8 @@
 import { performance } from 'node:perf_hooks';
 import { describe, expect, it } from 'vitest';
-import { ContentionError } from '../../../shared/errors';
-import { toErrorAnswer } from '../../../shared/http/errors';
-import { isTransientWriteError, retryBudget, retryTransient } from '../../../shared/storage/contention';
+import { ContentionError } from '../../../../shared/errors';
+import { toErrorAnswer } from '../../../../shared/http/errors';
+import { isTransientWriteError, retryBudget, retryTransient } from '../../../../shared/adapters/dynamo/contention';
 
 const named = (name: string, extra: object = {}) => Object.assign(new Error(name), { name, ...extra });
 const canceled = (...codes: string[]) => named('TransactionCanceledException', { CancellationReasons: codes.map((Code) => ({ Code })) });

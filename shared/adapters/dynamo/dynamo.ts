@@ -9,7 +9,7 @@ export type Item = Record<string, unknown>;
 
 /**
  * A document client; the endpoint comes from the SDK's usual chain (AWS_ENDPOINT_URL_DYNAMODB locally).
- * Calls made inside a request give up at the request's deadline (shared/storage/deadline.ts).
+ * Calls made inside a request give up at the request's deadline (shared/adapters/dynamo/deadline.ts).
  */
 export function createDb(client: DynamoDBClient = new DynamoDBClient({})): Db {
   const db = DynamoDBDocumentClient.from(client, {

@@ -1,7 +1,7 @@
 import { performance } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { ContentionError } from '../errors';
-import { logger } from '../logger';
+import { ContentionError } from '../../errors';
+import { logger } from '../../logger';
 import { isThrottled } from './throttling';
 
 /**

@@ -1,8 +1,8 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { performance } from 'node:perf_hooks';
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { RequestDeadlineError } from '../errors';
-import { withTimeout } from '../timeout';
+import { RequestDeadlineError } from '../../errors';
+import { withTimeout } from '../../timeout';
 
 /**
  * A request's hard deadline: every DynamoDB call made while it is active gives up when it passes, so a

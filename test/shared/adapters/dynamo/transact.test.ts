@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { ContentionError, InsufficientBalanceError } from '../../../shared/errors';
-import { retryBudget } from '../../../shared/storage/contention';
-import type { Db } from '../../../shared/storage/dynamo';
-import { commitWrites, type TxWrite } from '../../../shared/storage/transact';
+import { ContentionError, InsufficientBalanceError } from '../../../../shared/errors';
+import { retryBudget } from '../../../../shared/adapters/dynamo/contention';
+import type { Db } from '../../../../shared/adapters/dynamo/dynamo';
+import { commitWrites, type TxWrite } from '../../../../shared/adapters/dynamo/transact';
 
 const named = (name: string, extra: object = {}) => Object.assign(new Error(name), { name, ...extra });
 const canceled = (...codes: string[]) => named('TransactionCanceledException', { CancellationReasons: codes.map((Code) => ({ Code })) });
