@@ -210,3 +210,10 @@ export class UpstreamError extends DomainError {
     super(kind, message, kind === 'upstream_failed' ? 'upstream_error' : 'upstream_unavailable');
   }
 }
+
+/** An operator named an account that does not exist (the CLI's error; never answered by the API). */
+export class AccountNotFoundError extends Error {
+  constructor(accountId: string) {
+    super(`No account ${accountId}`);
+  }
+}

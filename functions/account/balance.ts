@@ -1,12 +1,15 @@
 import { httpHandler } from '../../shared/http/pipeline';
 import { formatCents } from '../../shared/domain/money';
 import { accountRoutes as routes } from '../../shared/http/route-table/account';
-import { availableCents } from '../../shared/ledger/balance';
+import { balanceCents } from '../../shared/adapters/dynamo/ledger-balance';
 import { requireCaller } from '../../shared/auth/caller';
 
-/** GET /api/balance: the caller's available balance (the sum of its balance shards, one consistent BatchGetItem). */
+/**
+ * GET /api/balance: the caller's available balance and what its withdrawals in flight hold (`reserved`:
+ * an addition, compatible), both sums of its balance shards read in one consistent BatchGetItem.
+ */
 export const handler = httpHandler(routes.balance, async ({ caller, runtime }) => {
   const { accountId } = requireCaller(caller);
-  const cents = await availableCents(runtime.db, runtime.config.tableName, accountId);
-  return { status: 200, body: { balance: { available: formatCents(cents), currency: 'BRL' } } };
+  const cents = await balanceCents(runtime.db, runtime.config.tableName, accountId);
+  return { status: 200, body: { balance: { available: formatCents(cents.availableCents), reserved: formatCents(cents.reservedCents), currency: 'BRL' } } };
 });

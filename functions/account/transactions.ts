@@ -1,8 +1,8 @@
 import { requireCaller } from '../../shared/auth/caller';
 import { httpHandler } from '../../shared/http/pipeline';
 import { accountRoutes as routes } from '../../shared/http/route-table/account';
-import { entryView } from '../../shared/ledger/entries';
-import { statementPage } from '../../shared/ledger/statement';
+import { entryView } from '../../shared/ledger/view';
+import { statementPage } from '../../shared/adapters/dynamo/ledger-statement';
 
 /** GET /api/balance/transactions: the caller's ledger entries, newest first, filtered and paged. */
 export const handler = httpHandler(routes.balanceTransactions, async ({ query, caller, runtime }) => {

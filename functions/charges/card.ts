@@ -18,7 +18,8 @@ import { askProvider, settleCardAttempt } from '../../shared/charges/card-settle
 import { newEvent, outboxWrite } from '../../shared/events/outbox';
 import { BadRequestError, CardDeclinesExceededError, CardOutcomeUnknownError, ConflictError, TemporaryConflictError, UpstreamError, ValidationError } from '../../shared/errors';
 import { httpHandler } from '../../shared/http/pipeline';
-import { paymentCredit } from '../../shared/ledger/movements';
+import { paymentCredit } from '../../shared/domain/ledger';
+import { transferWrites } from '../../shared/adapters/dynamo/ledger';
 import {
   assertMethodEnabled,
   baseInvoice,
@@ -227,10 +228,9 @@ export const handler = httpHandler(routes.createCard, async ({ body, caller, ide
     ...paidAnswer(item),
     writes: [
       ...invoiceCreationWrites(table, item),
-      ...paymentCredit(
+      ...transferWrites(
         table,
-        { accountId: account.accountId, reference: ids.reference, description: `Payment of ${ids.reference} (creditcard)`, at: now.toISOString() },
-        total,
+        paymentCredit({ accountId: account.accountId, reference: ids.reference, description: `Payment of ${ids.reference} (creditcard)`, at: now.toISOString() }, total),
       ),
       outboxWrite(table, account.accountId, newEvent('invoice.paid', invoiceEventData(item, 'PAID'), now)),
       attemptRecordedWrite(table, recordedAttempt, conflict),

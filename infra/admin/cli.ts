@@ -19,8 +19,8 @@ import {
   showAccount,
   type AccountStore,
 } from '../../shared/accounts/store';
-import { indexAccount } from '../../shared/ledger/account-index';
-import { allAccountIds, reconcileAccount } from '../../shared/ledger/reconcile';
+import { indexAccount } from '../../shared/adapters/dynamo/account-index';
+import { allAccountIds, reconcileAccount } from '../../shared/adapters/dynamo/ledger-reconcile';
 import { parseAmountToCents } from '../../shared/domain/money';
 import { findDlq, QUEUE_NAMES, STREAM_FAILURES_QUEUE, dlqDepths, inspectDlq, redriveDlq } from './dlq';
 import { reconcilePixCharge, registerPixWebhook } from './apipix';

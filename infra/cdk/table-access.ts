@@ -11,7 +11,7 @@ import { routes } from '../../shared/http/routes';
  * the items whose partition key has the prefixes it uses (`dynamodb:LeadingKeys`), and query only the
  * index it reads (`<table>/index/GSI1`, one partition kind). No function may batch-write; batch reads
  * (BatchGetItem) serve only the balance: an account item and its balance shards in one call
- * (shared/ledger/balance.ts). No function may Scan (the daily reconciliation pages through the account
+ * (shared/adapters/dynamo/ledger-balance.ts). No function may Scan (the daily reconciliation pages through the account
  * index; only the operator's CLI scans, once, to index accounts created before it). A TransactGetItems is authorized by GetItem on each item.
  *
  * A transaction (TransactWriteItems) has no IAM action of its own: it is authorized by the PutItem,
@@ -36,7 +36,7 @@ export const KEY = {
   event: 'EVT#*',
   delivery: 'DLV#*',
   cep: 'CEP#*',
-  /** GSI1 partitions of the account index (shared/ledger/account-index.ts): the reconciliation's pages. */
+  /** GSI1 partitions of the account index (shared/adapters/dynamo/account-index.ts): the reconciliation's pages. */
   accountIndex: 'ACCOUNTS#*',
   /** A hosted checkout (CHK#CHK-…) and a merchant's tx_ref reservation pointing to it. */
   checkout: 'CHK#*',
@@ -135,9 +135,9 @@ const INVOICE_MOVE_GRANTS: readonly TableGrant[] = [
 export const ROUTE_GRANTS: Readonly<Record<string, readonly TableGrant[]>> = {
   // Public-key item of the Basic key pair (functions/auth/token.ts).
   [routes.authToken.id]: [{ actions: ['GetItem'], keys: [KEY.publicKey] }],
-  // The account item (its shard count) and its balance shards in one BatchGetItem (functions/account/balance.ts, shared/ledger/balance.ts).
+  // The account item (its shard count) and its balance shards in one BatchGetItem (functions/account/balance.ts, shared/adapters/dynamo/ledger-balance.ts).
   [routes.balance.id]: [{ actions: ['BatchGetItem'], keys: [KEY.account, KEY.balanceShard] }],
-  // The account's shard count, then a Query of each shard's ledger partition (shared/ledger/statement.ts).
+  // The account's shard count, then a Query of each shard's ledger partition (shared/adapters/dynamo/ledger-statement.ts).
   [routes.balanceTransactions.id]: [
     { actions: ['GetItem'], keys: [KEY.account] },
     { actions: ['Query'], keys: [KEY.ledger] },
@@ -175,7 +175,7 @@ export const ROUTE_GRANTS: Readonly<Record<string, readonly TableGrant[]>> = {
   [routes.getPixByTxid.id]: [{ actions: ['GetItem'], keys: [KEY.invoice] }],
   // The reservation: the shards read (BatchGetItem with the account item; a refusal rests on a
   // TransactGetItems of the shards, i.e. GetItem), one update per shard taken from, its two ledger
-  // entries and the withdraw, in one transaction (shared/withdrawals/record.ts, shared/ledger/movements.ts).
+  // entries and the withdraw, in one transaction (shared/withdrawals/record.ts, shared/domain/ledger.ts and shared/adapters/dynamo/ledger.ts).
   [routes.createWithdraw.id]: [
     { actions: ['BatchGetItem'], keys: [KEY.account, KEY.balanceShard] },
     { actions: ['GetItem', 'UpdateItem'], keys: [KEY.balanceShard] },
@@ -228,7 +228,7 @@ export const ROUTE_GRANTS: Readonly<Record<string, readonly TableGrant[]>> = {
 };
 
 /**
- * The daily reconciliation (functions/workers/reconcile.ts, shared/ledger/reconcile.ts): per account,
+ * The daily reconciliation (functions/workers/reconcile.ts, shared/adapters/dynamo/ledger-reconcile.ts): per account,
  * the account item and its balance shards (BatchGetItem) and each shard's ledger partition (Query),
  * read only; the account ids come from the account index (GSI1 `ACCOUNTS#`), a page per message.
  */

@@ -1,14 +1,16 @@
 import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { hashSecretKey } from '../auth/secret-hash';
 import { newAccountId, newPublicKey, newSecretKey, randomString } from '../ids';
-import { readBalance, sumOf } from '../ledger/balance';
-import { adjustment } from '../ledger/movements';
-import { BALANCE_SHARDS } from '../ledger/shards';
+import { readBalance, sumOf } from '../adapters/dynamo/ledger-balance';
+import { adjustment } from '../domain/ledger';
+import { transferWrites } from '../adapters/dynamo/ledger';
+import { AccountNotFoundError } from '../errors';
+import { BALANCE_SHARDS } from '../domain/ledger-shards';
 import { formatCents } from '../domain/money';
 import { type Db, isConditionalCheckFailed, itemFromConditionFailure } from '../adapters/dynamo/dynamo';
 import { keys } from '../adapters/dynamo/keys';
 import { commitWrites } from '../adapters/dynamo/transact';
-import { accountIndexAttributes } from '../ledger/account-index';
+import { accountIndexAttributes } from '../adapters/dynamo/account-index';
 import { callbackOriginsOf } from './callback-origins';
 import { checkoutSigningOf } from './checkout-signing';
 import type { PaymentMethod } from '../domain/payment-methods';
@@ -19,11 +21,7 @@ export type AccountStore = { db: Db; table: string; now: () => Date };
 
 export type IssuedKeys = { account_id: string; public_key: string; secret_key: string };
 
-export class AccountNotFoundError extends Error {
-  constructor(accountId: string) {
-    super(`No account ${accountId}`);
-  }
-}
+export { AccountNotFoundError };
 
 /** The account's checkout signing changed between our read and our write (another operator): nothing was issued. */
 export class CheckoutSigningConflictError extends Error {
@@ -57,7 +55,7 @@ export async function createAccount(store: AccountStore, input: { name: string; 
         TableName: store.table,
         Item: {
           ...keys.account(accountId),
-          // In the index of accounts the daily reconciliation pages through (shared/ledger/account-index.ts).
+          // In the index of accounts the daily reconciliation pages through (shared/adapters/dynamo/account-index.ts).
           ...accountIndexAttributes(accountId),
           type: 'account',
           accountId,
@@ -72,7 +70,7 @@ export async function createAccount(store: AccountStore, input: { name: string; 
         ConditionExpression: 'attribute_not_exists(PK)',
       },
     },
-    // The balance: BALANCE_SHARDS shard items at 0, each under its own partition key (shared/ledger/shards.ts).
+    // The balance: BALANCE_SHARDS shard items at 0, each under its own partition key (shared/domain/ledger-shards.ts).
     ...Array.from({ length: BALANCE_SHARDS }, (_, shard) => ({
       Put: {
         TableName: store.table,
@@ -220,7 +218,7 @@ export async function setAccountDisabled(store: AccountStore, accountId: string,
 export async function creditAccount(store: AccountStore, accountId: string, amountCents: number, reason = 'Operator adjustment') {
   const at = store.now().toISOString();
   const reference = `adj_${randomString(24)}`;
-  const writes = adjustment(store.table, { accountId, reference, description: reason, at }, amountCents, () => new AccountNotFoundError(accountId));
+  const writes = transferWrites(store.table, adjustment({ accountId, reference, description: reason, at }, amountCents));
   await commitWrites(store.db, writes);
   const entryId = String(writes.find((write) => write.Put)?.Put?.Item?.entryId);
   return { account_id: accountId, entry_id: entryId, reference, amount: formatCents(amountCents), created_at: at };
@@ -237,6 +235,7 @@ export async function showAccount(store: AccountStore, accountId: string) {
     methods: account.methods,
     withdraw_fee: formatCents(withdrawFeeCentsOf(account)),
     balance: formatCents(sumOf(balance.shards)),
+    reserved: formatCents(sumOf(balance.reserved)),
     public_key: account.publicKey ?? null,
     key_version: account.kv,
     webhook_url: account.webhookUrl ?? null,

@@ -3,7 +3,8 @@ import type { CardBrand } from '../cards/card';
 import { brazilDate } from '../dates';
 import { newEvent, outboxWrite } from '../events/outbox';
 import { callProvider, invoiceCreationWrites, unusedInvoiceIds, voidUnlessRecorded } from '../invoices/create';
-import { paymentCredit } from '../ledger/movements';
+import { paymentCredit } from '../domain/ledger';
+import { transferWrites } from '../adapters/dynamo/ledger';
 import { invoiceByReference } from '../invoices/lookup';
 import { type CardFields, invoiceEventData, invoiceItem, type InvoiceIds, type NewInvoice, txidForReference } from '../invoices/record';
 import { looksUpCharges } from '../providers/port';
@@ -133,10 +134,12 @@ export async function checkoutCardPayment(
     item,
     writes: [
       ...invoiceCreationWrites(table, item),
-      ...paymentCredit(
+      ...transferWrites(
         table,
-        { accountId, reference: ids.reference, description: `Payment of ${ids.reference} (creditcard, checkout ${String(checkout.reference)})`, at: paidAt },
-        Number(checkout.totalCents),
+        paymentCredit(
+          { accountId, reference: ids.reference, description: `Payment of ${ids.reference} (creditcard, checkout ${String(checkout.reference)})`, at: paidAt },
+          Number(checkout.totalCents),
+        ),
       ),
       outboxWrite(table, accountId, newEvent('invoice.paid', invoiceEventData(item, 'PAID'), now)),
       ...checkoutPaidWrites(table, checkout, { paymentType: 'creditcard', invoiceReference: ids.reference, paidAt }, now, () => new CheckoutSettledError()),

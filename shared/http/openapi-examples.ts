@@ -124,7 +124,7 @@ export const OPERATION_EXAMPLES: Readonly<Record<string, OperationExample>> = {
       },
     },
   },
-  GetBalance: { response: { balance: { available: '163.00', currency: 'BRL' } } },
+  GetBalance: { response: { balance: { available: '163.00', reserved: '11.50', currency: 'BRL' } } },
   ListBalanceTransactions: {
     query: { limit: 4, type: 'withdrawal_fee', start: '2026-11-01', end: '2026-11-30' },
     response: {
@@ -133,6 +133,7 @@ export const OPERATION_EXAMPLES: Readonly<Record<string, OperationExample>> = {
           id: 'txn_8aL2pW5nQ1zX7cV3bM9kT4rJ',
           type: 'withdrawal_fee',
           amount: '-1.50',
+          reserved: '1.50',
           reference: 'WD-4H7K2M9QXB3P',
           description: 'Fee of WD-4H7K2M9QXB3P',
           created_at: CREATED,

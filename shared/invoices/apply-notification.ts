@@ -1,7 +1,8 @@
 import { checkoutByReference } from '../checkout/lookup';
 import { CheckoutChangedError, checkoutPaidWrites, isPayable, orderMoveWrites, pixClosedWrites } from '../checkout/settle';
 import { newEvent, outboxWrite } from '../events/outbox';
-import { paymentCredit, paymentReversal } from '../ledger/movements';
+import { paymentCredit, paymentReversal } from '../domain/ledger';
+import { transferWrites } from '../adapters/dynamo/ledger';
 import { logger } from '../logger';
 import { BUSINESS_METRICS, countMetric, paymentMethodOf } from '../metrics/emf';
 import type { ProviderNotification } from '../providers/port';
@@ -28,10 +29,10 @@ function balanceMovement(table: string, item: Item, move: InvoiceMove, now: Date
   const total = Number(item.totalCents);
   if (move.balance > 0) {
     const late = move.paidAfterCancel ? ', after the invoice was canceled' : '';
-    return paymentCredit(table, { ...movement, description: `Payment of ${reference} (${String(item.method)})${late}` }, total);
+    return transferWrites(table, paymentCredit({ ...movement, description: `Payment of ${reference} (${String(item.method)})${late}` }, total));
   }
   const what = move.to === 'REFUNDED' ? 'Refund' : 'Cancellation';
-  return paymentReversal(table, { ...movement, description: `${what} of ${reference} (${String(item.method)})` }, total);
+  return transferWrites(table, paymentReversal({ ...movement, description: `${what} of ${reference} (${String(item.method)})` }, total));
 }
 
 /**

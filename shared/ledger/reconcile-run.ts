@@ -1,5 +1,5 @@
-import { ACCOUNT_INDEX_SHARDS, accountIdsPage } from './account-index';
-import { type Reconciliation, reconcileAccount, UnknownAccountError } from './reconcile';
+import { ACCOUNT_INDEX_SHARDS, accountIdsPage } from '../adapters/dynamo/account-index';
+import { type Reconciliation, reconcileAccount, UnknownAccountError } from '../adapters/dynamo/ledger-reconcile';
 import type { Db } from '../adapters/dynamo/dynamo';
 
 /**

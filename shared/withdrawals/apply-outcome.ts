@@ -4,17 +4,34 @@ import { logger } from '../logger';
 import { BUSINESS_METRICS, countMetric } from '../metrics/emf';
 import type { ProviderNotification } from '../providers/port';
 import type { Runtime } from '../runtime';
+import type { Item } from '../adapters/dynamo/dynamo';
 import { keys } from '../adapters/dynamo/keys';
 import { commitStateMove } from '../adapters/dynamo/state-move';
 import type { TxWrite } from '../adapters/dynamo/transact';
-import { withdrawalRelease } from '../ledger/movements';
+import { withdrawalPost, withdrawalVoid } from '../domain/ledger';
+import { transferWrites } from '../adapters/dynamo/ledger';
 import { withdrawEventData } from './record';
 import { type WithdrawStatus, withdrawMove } from '../domain/withdrawal-transitions';
 
 /**
+ * The ledger side of a withdrawal's outcome: paid POSTS its held transfer (the reserved amount + fee
+ * leaves), refused VOIDS it (back to the available balance). A withdraw reserved before reservations were
+ * held (no `heldCents`) had its amount taken outright: paid changes no balance, refused gives it back.
+ */
+function outcomeTransfer(table: string, item: Item, to: WithdrawStatus, reference: string, at: string): TxWrite[] {
+  const movement = { accountId: String(item.accountId), reference, at };
+  const amount = Number(item.amountCents);
+  const fee = Number(item.feeCents);
+  const held = item.heldCents !== undefined;
+  if (to === 'PAID') return held ? transferWrites(table, withdrawalPost({ ...movement, description: `Withdrawal ${reference} paid by the bank` }, amount, fee)) : [];
+  return transferWrites(table, withdrawalVoid({ ...movement, description: `Refused withdrawal ${reference}: amount and fee returned` }, amount, fee, held));
+}
+
+/**
  * The bank's outcome of a withdrawal, in ONE transaction conditional on PENDING: concluded → PAID with
- * its end-to-end id and pixout.paid; refused → CANCELED, amount + fee back to the balance and
- * pixout.canceled. A duplicate or late outcome changes nothing (returns false).
+ * its end-to-end id, its transfer posted, and pixout.paid; refused → CANCELED, its transfer voided
+ * (amount + fee back to the available balance) and pixout.canceled. A duplicate or late outcome
+ * changes nothing (returns false).
  */
 export async function applyWithdrawOutcome(runtime: Runtime, notification: ProviderNotification, now: Date): Promise<boolean> {
   const reference = 'reference' in notification.target ? notification.target.reference : '';
@@ -49,14 +66,7 @@ export async function applyWithdrawOutcome(runtime: Runtime, notification: Provi
     },
   };
   const moved = await commitStateMove(runtime.db, statusUpdate, [
-    ...(move.refund
-      ? withdrawalRelease(
-          table,
-          { accountId, reference, description: `Refused withdrawal ${reference}: amount and fee returned`, at: now.toISOString() },
-          Number(item.amountCents),
-          Number(item.feeCents),
-        )
-      : []),
+    ...outcomeTransfer(table, item, move.to, reference, now.toISOString()),
     outboxWrite(table, accountId, newEvent(move.event, withdrawEventData(item, move.to), now)),
   ]);
   if (!moved) {

@@ -6,7 +6,8 @@ import type { RetryBudget } from '../adapters/dynamo/contention';
 import type { Db, Item } from '../adapters/dynamo/dynamo';
 import { sweepIndexAttributes } from '../events/sweep-index';
 import { keys } from '../adapters/dynamo/keys';
-import { withdrawalReservation } from '../ledger/movements';
+import { planWithdrawalHold } from '../adapters/dynamo/ledger-balance';
+import { transferWrites } from '../adapters/dynamo/ledger';
 import type { TxWrite } from '../adapters/dynamo/transact';
 import { IdClashError } from '../errors';
 
@@ -39,7 +40,11 @@ export type NewWithdraw = {
 
 const pixkeyContext = (accountId: string, reference: string) => `withdraw-pixkey:${accountId}:${reference}`;
 
-/** The withdraw item (PENDING): listed through GSI1 by account, newest first. */
+/**
+ * The withdraw item (PENDING): listed through GSI1 by account, newest first. `heldCents` (amount + fee)
+ * says its reservation is a pending transfer held in the reserved balance (every withdraw since issue
+ * 32): the bank's answer posts or voids it. A withdraw without it was reserved before, by a plain debit.
+ */
 export function withdrawItem(withdraw: NewWithdraw, personalDataKey: Buffer): Item {
   const { document, pixkey, ...rest } = withdraw;
   return {
@@ -50,6 +55,7 @@ export function withdrawItem(withdraw: NewWithdraw, personalDataKey: Buffer): It
     type: WITHDRAW_ITEM_TYPE,
     status: 'PENDING',
     ...rest,
+    heldCents: withdraw.amountCents + withdraw.feeCents,
     documentSealed: document ? seal(document, personalDataKey, `withdraw:${withdraw.accountId}:${withdraw.reference}`) : undefined,
     // A CPF or CNPJ Pix key is a taxpayer document: every key is stored sealed.
     pixkeySealed: seal(pixkey, personalDataKey, pixkeyContext(withdraw.accountId, withdraw.reference)),
@@ -69,23 +75,27 @@ export function withdrawPixkey(item: Item, personalDataKey: Buffer): string {
 }
 
 /**
- * The reservation: ONE transaction that takes amount + fee from the balance shards only if the
- * available balance covers it (else 400 and nothing changes), with its two ledger entries (withdrawal,
- * fee), and puts the PENDING withdraw (its key reserves the reference). The pipeline adds the completed
+ * The reservation: ONE transaction that holds amount + fee (the pending phase of the withdrawal's
+ * transfer: available −, reserved +) only if the available balance covers it (else 400 and nothing
+ * changes), with its two ledger entries (withdrawal, fee), and puts the PENDING withdraw (its key
+ * reserves the reference). The pipeline adds the completed
  * idempotency record to the same transaction; a shard that moved before the commit makes the pipeline
  * run the route again (BalanceMovedError), which reads the shards again.
  */
 export async function reservationWrites(db: Db, table: string, item: Item, budget?: RetryBudget): Promise<TxWrite[]> {
   const reference = String(item.reference);
   return [
-    ...(await withdrawalReservation(
-      db,
+    ...transferWrites(
       table,
-      { accountId: String(item.accountId), reference, description: `Pix withdrawal ${reference}`, at: String(item.createdAt) },
-      Number(item.amountCents),
-      Number(item.feeCents),
-      budget,
-    )),
+      await planWithdrawalHold(
+        db,
+        table,
+        { accountId: String(item.accountId), reference, description: `Pix withdrawal ${reference}`, at: String(item.createdAt) },
+        Number(item.amountCents),
+        Number(item.feeCents),
+        budget,
+      ),
+    ),
     { Put: { TableName: table, Item: item, ConditionExpression: 'attribute_not_exists(PK)' }, onConditionFailed: () => new IdClashError() },
   ];
 }

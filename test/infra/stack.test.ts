@@ -13,7 +13,7 @@ import { routeList, routes } from '../../shared/http/routes';
 import { keys } from '../../shared/adapters/dynamo/keys';
 import { ipLogKey } from '../../shared/ratelimit/counter';
 import { checkoutUpkeepWorker, queueList, queues, reconcileWorker, streamConsumerList, streamForwarder, sweepWorker } from '../../shared/queues';
-import { allAccountIds } from '../../shared/ledger/reconcile';
+import { allAccountIds } from '../../shared/adapters/dynamo/ledger-reconcile';
 import type { Db } from '../../shared/adapters/dynamo/dynamo';
 import { METRICS_NAMESPACE } from '../../shared/metrics/emf';
 import { openPartitions } from '../../shared/checkout/record';
@@ -617,11 +617,11 @@ const IDEMPOTENCY = ['PutItem IDEM#*', 'UpdateItem IDEM#*', 'DeleteItem IDEM#*']
 /** Forwarded items leave the sweep's index: only its attributes may change. */
 const LEAVE_SWEEP_INDEX = 'UpdateItem WD#* [PK,SK,GSI2PK,GSI2SK]';
 const LEAVE_SWEEP_INDEX_EVT = 'UpdateItem EVT#* [PK,SK,GSI2PK,GSI2SK]';
-/** A balance movement's immutable ledger entry (PK LEDGER#<id>#<shard>, SK <time>#<txn>), in the movement's transaction (shared/ledger/movements.ts). */
+/** A balance movement's immutable ledger entry (PK LEDGER#<id>#<shard>, SK <time>#<txn>), in the movement's transaction (shared/domain/ledger.ts and shared/adapters/dynamo/ledger.ts). */
 const LEDGER_ENTRY = 'PutItem LEDGER#*';
 /** A movement's change of one balance shard (PK BAL#<id>#<shard>). */
 const SHARD_UPDATE = 'UpdateItem BAL#*';
-/** The account item (its shard count) and its balance shards, read in one BatchGetItem (shared/ledger/balance.ts). */
+/** The account item (its shard count) and its balance shards, read in one BatchGetItem (shared/adapters/dynamo/ledger-balance.ts). */
 const SHARDS_READ = ['BatchGetItem ACCT#*', 'BatchGetItem BAL#*'];
 /** The hosted checkout's public routes count their calls per client IP. */
 const CHECKOUT_COUNTER = 'UpdateItem RL#checkout#* [PK,SK,rlLog,rlCnt,ttl]';
@@ -777,7 +777,7 @@ describe('least privilege', () => {
         id,
       ).toEqual([]);
     }
-    // BatchGetItem reads an account item and its balance shards (shared/ledger/balance.ts), nothing else.
+    // BatchGetItem reads an account item and its balance shards (shared/adapters/dynamo/ledger-balance.ts), nothing else.
     const batchReaders = ALL_FUNCTION_IDS.filter((id) => actionsOf(s.roleStatements(id)).includes('dynamodb:BatchGetItem'));
     expect(batchReaders.sort()).toEqual([routes.balance.id, routes.createWithdraw.id, `${queues.reconcile.id}Worker`].sort());
     for (const id of batchReaders) {
@@ -792,7 +792,7 @@ describe('least privilege', () => {
     expect(scanners).toEqual([]);
   });
 
-  it("keeps the operator's account listing (shared/ledger/reconcile.ts allAccountIds, the CLI's Scan) to the keys and accountId: Select stated, only those named", async () => {
+  it("keeps the operator's account listing (shared/adapters/dynamo/ledger-reconcile.ts allAccountIds, the CLI's Scan) to the keys and accountId: Select stated, only those named", async () => {
     const sent: Record<string, unknown>[] = [];
     const db = {
       send: async (command: { input: Record<string, unknown> }) => {

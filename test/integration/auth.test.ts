@@ -18,7 +18,7 @@ describe('POST /api/auth (spec 4.2, 5)', () => {
     expect(body.success.token).toMatch(/^pgt_/);
     const balance = await call('GET', '/api/balance', { headers: bearer(body.success.token) });
     expect(balance.status).toBe(200);
-    expect(balance.json).toEqual({ balance: { available: '0.00', currency: 'BRL' } });
+    expect(balance.json).toEqual({ balance: { available: '0.00', reserved: '0.00', currency: 'BRL' } });
   });
 
   it('answers 401 for a wrong secret, an unknown public key and a missing header', async () => {

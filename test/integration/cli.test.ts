@@ -38,7 +38,7 @@ describe('operator CLI: npm run admin -- account ...', () => {
     await admin('account', 'credit', '--account', keys.account_id, '--amount', '0.05');
     const token = await tokenFor(keys);
     const balance = await call('GET', '/api/balance', { headers: bearer(token) });
-    expect(balance.json).toEqual({ balance: { available: '100.05', currency: 'BRL' } });
+    expect(balance.json).toEqual({ balance: { available: '100.05', reserved: '0.00', currency: 'BRL' } });
   });
 
   it('rotates keys: the old keys and every token issued from them stop working at once', async () => {

@@ -99,6 +99,6 @@ describe("the Lambda bundles, as the stack builds them, in a fresh process with 
     const token = (JSON.parse(auth.body) as { success: { token: string } }).success.token;
     const balance = await invokeBundle('GetBalance', apiEvent('GET', '/api/balance', { authorization: `Bearer ${token}` }, 'GET /api/balance'));
     expect(balance.statusCode, balance.body).toBe(200);
-    expect(JSON.parse(balance.body)).toEqual({ balance: { available: '0.00', currency: 'BRL' } });
+    expect(JSON.parse(balance.body)).toEqual({ balance: { available: '0.00', reserved: '0.00', currency: 'BRL' } });
   }, 90_000);
 });

@@ -4,15 +4,15 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { creditAccount, type IssuedKeys } from '../../shared/accounts/store';
 import { TemporaryConflictError } from '../../shared/errors';
-import { LEDGER_ITEM_TYPE, LEDGER_PK_PREFIX } from '../../shared/ledger/entries';
-import { BALANCE_SHARDS } from '../../shared/ledger/shards';
+import { LEDGER_ITEM_TYPE, LEDGER_PK_PREFIX } from '../../shared/adapters/dynamo/ledger';
+import { BALANCE_SHARDS } from '../../shared/domain/ledger-shards';
 import { formatCents, parseAmountToCents } from '../../shared/domain/money';
 import type { Item } from '../../shared/adapters/dynamo/dynamo';
 import type { SimulatedNotification } from '../../shared/providers/simulated';
 import { keys } from '../../shared/adapters/dynamo/keys';
 import { accountStore, bearer, call, newAccount, type Reply, tokenFor } from '../support/api';
 import { cardBody, common, createCustomerWithAddress } from '../support/charges';
-import { balanceShards, ledgerEntriesOf, listedItems } from '../support/ledger';
+import { balanceShards, ledgerEntriesOf, listedItems, reservedShards } from '../support/ledger';
 import { notification, notify } from '../support/provider';
 
 /**
@@ -306,16 +306,20 @@ async function checkAccount(state: RunState, index: number): Promise<void> {
   const withdrawItems = await Promise.all(withdrawals.map((made) => getItem(keys.withdraw(made.reference))));
 
   // The balance shards and every shard's entry partition (issue 13: the balance is the sum of the shards).
-  const [shards, stored] = await Promise.all([balanceShards(accountId), ledgerEntriesOf(accountId)]);
+  const [shards, reservedParts, stored] = await Promise.all([balanceShards(accountId), reservedShards(accountId), ledgerEntriesOf(accountId)]);
   const entries = stored.filter((item) => item.type === LEDGER_ITEM_TYPE && String(item.PK).startsWith(LEDGER_PK_PREFIX));
   const balance = shards.reduce((sum, cents) => sum + cents, 0);
   const ledgerSum = entries.reduce((sum, entry) => sum + Number(entry.amountCents), 0);
   const apiReply = await call('GET', '/api/balance', { headers: acct.auth });
   expect(apiReply.status).toBe(200);
   const apiBalance = centsOf((apiReply.json as { balance: { available: string } }).balance.available);
+  const reserved = reservedParts.reduce((sum, cents) => sum + cents, 0);
+  const reservedSum = entries.reduce((sum, entry) => sum + Number(entry.reservedCents ?? 0), 0);
+  const apiReserved = centsOf((apiReply.json as { balance: { reserved: string } }).balance.reserved);
 
-  // (a) The balance (item and API) is the sum of the entries.
+  // (a) The balance (item and API) is the sum of the entries; so is the reserved balance, of their reserved parts.
   expect({ api: apiBalance, item: balance }).toEqual({ api: ledgerSum, item: ledgerSum });
+  expect({ api: apiReserved, item: reserved }).toEqual({ api: reservedSum, item: reservedSum });
 
   // The API's "applied" answers agree with the stored states.
   invoices.forEach((invoice, i) => {
@@ -341,6 +345,9 @@ async function checkAccount(state: RunState, index: number): Promise<void> {
   expect(adjustments.map((entry) => Number(entry.amountCents)).sort((x, y) => x - y)).toEqual([...acct.credited].sort((x, y) => x - y));
   const credits = invoiceItems.reduce((sum, item) => sum + (item.status === 'PAID' ? Number(item.totalCents) : 0), 0);
   const debits = withdrawItems.reduce((sum, item) => sum + (item.status === 'CANCELED' ? 0 : Number(item.amountCents) + Number(item.feeCents)), 0);
+  // What is held is exactly amount + fee of every withdrawal the bank has not answered (two-phase: pending transfers).
+  const held = withdrawItems.reduce((sum, item) => sum + (item.status === 'PENDING' ? Number(item.amountCents) + Number(item.feeCents) : 0), 0);
+  expect({ held }).toEqual({ held: reserved });
   const operator = acct.credited.reduce((sum, cents) => sum + cents, 0);
   expect({ recomputed: credits - debits + operator }).toEqual({ recomputed: balance });
 
@@ -361,12 +368,21 @@ async function checkAccount(state: RunState, index: number): Promise<void> {
     const amount = Number(item.amountCents);
     const fee = Number(item.feeCents);
     expect(fee).toBe(acct.feeCents);
+    // Each phase once: held (amount and fee: available −, reserved +), then posted (paid) or released (refused).
+    const parts = (type: string) => count(entries, type, reference).map((e) => [Number(e.amountCents), Number(e.reservedCents ?? 0)]);
     expect({
       reference,
-      withdrawal: count(entries, 'withdrawal', reference).map((e) => e.amountCents),
-      fee: count(entries, 'withdrawal_fee', reference).map((e) => e.amountCents),
-      release: count(entries, 'withdrawal_release', reference).map((e) => e.amountCents),
-    }).toEqual({ reference, withdrawal: [-amount], fee: fee > 0 ? [-fee] : [], release: item.status === 'CANCELED' ? [amount + fee] : [] });
+      withdrawal: parts('withdrawal'),
+      fee: parts('withdrawal_fee'),
+      posted: parts('withdrawal_posted'),
+      release: parts('withdrawal_release'),
+    }).toEqual({
+      reference,
+      withdrawal: [[-amount, amount]],
+      fee: fee > 0 ? [[-fee, fee]] : [],
+      posted: item.status === 'PAID' ? [[0, -(amount + fee)]] : [],
+      release: item.status === 'CANCELED' ? [[amount + fee, -(amount + fee)]] : [],
+    });
   }
   const owned = new Set([...invoices.map((invoice) => invoice.reference), ...withdrawals.map((made) => made.reference)]);
   expect(entries.filter((entry) => entry.entryType !== 'adjustment' && !owned.has(String(entry.reference)))).toEqual([]);

@@ -51,7 +51,7 @@ describe('the README walk-through through the typed client (openapi-typescript +
     const api = createClient<paths>({ baseUrl: stack().baseUrl, fetch: checkedFetch, headers: { authorization: `Bearer ${token}` } });
 
     // 2. Authenticated call
-    expect((await api.GET('/api/balance')).data?.balance).toEqual({ available: '0.00', currency: 'BRL' });
+    expect((await api.GET('/api/balance')).data?.balance).toEqual({ available: '0.00', reserved: '0.00', currency: 'BRL' });
     // (Step 6's webhook URL is set first here, so the receiver also gets the payment and withdrawal events.)
     const set = await api.PUT('/api/webhook', { body: { url: `https://${RECEIVER_IP}:8443/hooks` } });
     expect(set.data?.webhook.secret).toMatch(/^whsec_/);

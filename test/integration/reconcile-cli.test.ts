@@ -8,7 +8,18 @@ import { cardBody, createCharge } from '../support/charges';
 import { availableBalance } from '../support/ledger';
 import { ROOT } from '../support/local-stack-process';
 
-type Reconciliation = { account_id: string; balance: string; ledger_sum: string; difference: string; ok: boolean };
+type Reconciliation = {
+  account_id: string;
+  balance: string;
+  ledger_sum: string;
+  difference: string;
+  reserved: string;
+  reserved_ledger_sum: string;
+  reserved_difference: string;
+  ok: boolean;
+};
+/** The withdrawal of 30.00 + 1.50 is in flight: held, in the reserved balance and its entries alike. */
+const HELD = { reserved: '31.50', reserved_ledger_sum: '31.50', reserved_difference: '0.00' };
 type Run = { code: number; lines: Reconciliation[]; stdout: string; stderr: string };
 
 /** `npm run admin -- account reconcile …` against the local stack, every stdout line parsed (`--all` prints one per account). */
@@ -31,13 +42,13 @@ async function reconcile(...args: string[]): Promise<Run> {
 }
 
 /** Moves a balance shard alone, as no code path may (the corruption reconciliation exists to find). */
-async function nudgeBalance(accountId: string, cents: number): Promise<void> {
+async function nudgeBalance(accountId: string, cents: number, attribute: 'availableCents' | 'reservedCents' = 'availableCents'): Promise<void> {
   const store = accountStore();
   await store.db.send(
     new UpdateCommand({
       TableName: store.table,
       Key: keys.balanceShard(accountId, 0),
-      UpdateExpression: 'ADD availableCents :d',
+      UpdateExpression: `ADD ${attribute} :d`,
       ExpressionAttributeValues: { ':d': cents },
       ConditionExpression: 'attribute_exists(PK)',
     }),
@@ -82,7 +93,7 @@ describe('operator CLI: account reconcile', () => {
     expect(run.code).toBe(0);
     expect(run.stderr).toBe('');
     expect(run.stdout.split('\n').filter(Boolean)).toHaveLength(1);
-    expect(run.lines).toEqual([{ account_id: accountId, balance: '258.50', ledger_sum: '258.50', difference: '0.00', ok: true }]);
+    expect(run.lines).toEqual([{ account_id: accountId, balance: '258.50', ledger_sum: '258.50', difference: '0.00', ...HELD, ok: true }]);
   });
 
   it('finds a balance changed without a ledger entry: ok false, difference 0.01, exit 1 with one line on stderr', async () => {
@@ -90,7 +101,7 @@ describe('operator CLI: account reconcile', () => {
     corruption += 1;
     const run = await reconcile('--account', accountId);
     expect(run.code).toBe(1);
-    expect(run.lines).toEqual([{ account_id: accountId, balance: '258.51', ledger_sum: '258.50', difference: '0.01', ok: false }]);
+    expect(run.lines).toEqual([{ account_id: accountId, balance: '258.51', ledger_sum: '258.50', difference: '0.01', ...HELD, ok: false }]);
     expect(run.stderr.trim().split('\n')).toHaveLength(1);
     expect(run.stderr).toMatch(/1 of 1 accounts differ/);
   });
@@ -103,13 +114,14 @@ describe('operator CLI: account reconcile', () => {
     expect(run.stderr).toMatch(/accounts differ from the sum of their ledger entries/);
     const ids = run.lines.map((line) => line.account_id);
     expect(new Set(ids).size).toBe(ids.length);
-    for (const line of run.lines) expect(Object.keys(line).sort()).toEqual(['account_id', 'balance', 'difference', 'ledger_sum', 'ok']);
+    for (const line of run.lines) expect(Object.keys(line).sort()).toEqual(['account_id', 'balance', 'difference', 'ledger_sum', 'ok', 'reserved', 'reserved_difference', 'reserved_ledger_sum']);
     // Other test files run beside this one: only this file's accounts are asserted on.
     expect(run.lines.find((line) => line.account_id === accountId)).toEqual({
       account_id: accountId,
       balance: '258.51',
       ledger_sum: '258.50',
       difference: '0.01',
+      ...HELD,
       ok: false,
     });
     expect(run.lines.find((line) => line.account_id === untouchedId)).toEqual({
@@ -117,8 +129,28 @@ describe('operator CLI: account reconcile', () => {
       balance: '12.34',
       ledger_sum: '12.34',
       difference: '0.00',
+      reserved: '0.00',
+      reserved_ledger_sum: '0.00',
+      reserved_difference: '0.00',
       ok: true,
     });
+  });
+
+  it('finds a reserved balance changed without a ledger entry: ok false on the reserved sum alone, exit 1', async () => {
+    await nudgeBalance(accountId, -1);
+    corruption -= 1;
+    await nudgeBalance(accountId, 5, 'reservedCents');
+    try {
+      const run = await reconcile('--account', accountId);
+      expect(run.code).toBe(1);
+      expect(run.lines).toEqual([
+        { account_id: accountId, balance: '258.50', ledger_sum: '258.50', difference: '0.00', reserved: '31.55', reserved_ledger_sum: '31.50', reserved_difference: '0.05', ok: false },
+      ]);
+    } finally {
+      await nudgeBalance(accountId, -5, 'reservedCents');
+      await nudgeBalance(accountId, 1);
+      corruption += 1;
+    }
   });
 
   it('reconciles again once the balance is put back', async () => {
@@ -126,7 +158,7 @@ describe('operator CLI: account reconcile', () => {
     corruption -= 1;
     const run = await reconcile('--account', accountId);
     expect(run.code).toBe(0);
-    expect(run.lines).toEqual([{ account_id: accountId, balance: '258.50', ledger_sum: '258.50', difference: '0.00', ok: true }]);
+    expect(run.lines).toEqual([{ account_id: accountId, balance: '258.50', ledger_sum: '258.50', difference: '0.00', ...HELD, ok: true }]);
   });
 
   it('fails an unknown account with exit 1 and one line on stderr, nothing on stdout', async () => {

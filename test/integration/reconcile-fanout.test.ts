@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { handler as startReconciliation } from '../../functions/workers/reconcile';
 import { handler as reconcilePageHandler } from '../../functions/workers/reconcile-page';
 import { createAccount } from '../../shared/accounts/store';
-import { ACCOUNT_INDEX_SHARDS, accountIndexAttributes, indexAccount } from '../../shared/ledger/account-index';
+import { ACCOUNT_INDEX_SHARDS, accountIndexAttributes, indexAccount } from '../../shared/adapters/dynamo/account-index';
 import { firstMessages, type ReconcileMessage, reconcilePage } from '../../shared/ledger/reconcile-run';
 import { getSqs } from '../../shared/queue/sqs';
 import { getRuntime, overrideRuntime } from '../../shared/runtime';

@@ -348,7 +348,7 @@ describe("another account's well-formed identifiers → 404 (or the caller's own
     },
     GetBalance: async () => {
       const reply = await invokeRoute(routes.balance, { headers: attacker.auth });
-      expect(reply.json).toEqual({ balance: { available: '0.00', currency: 'BRL' } });
+      expect(reply.json).toEqual({ balance: { available: '0.00', reserved: '0.00', currency: 'BRL' } });
       expectNoVictimData(reply);
     },
     ListBalanceTransactions: async () => {

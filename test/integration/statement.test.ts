@@ -1,24 +1,26 @@
 /**
  * Issue 11, the statement: GET /api/balance/transactions over HTTP against the local stack, after one
  * movement of every kind (card payment, Pix paid by notification, operator credit, a withdrawal with a
- * fee, a refused one and its release, a refund).
+ * fee paid by the bank (held, then posted), a refused one (held, then released), a refund). Each entry
+ * shows its movement of the available balance (`amount`) and of the reserved one (`reserved`).
  */
 import { randomUUID } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { PAYMENT_METHODS } from '../../shared/domain/payment-methods';
 import { brazilDate } from '../../shared/dates';
-import { adjustment } from '../../shared/ledger/movements';
+import { adjustment } from '../../shared/domain/ledger';
+import { transferWrites } from '../../shared/adapters/dynamo/ledger';
 import { parseAmountToCents } from '../../shared/domain/money';
 import { commitWrites } from '../../shared/adapters/dynamo/transact';
 import { accountStore, admin, bearer, call, newAccount, tokenFor } from '../support/api';
 import { cardBody, common, createCharge } from '../support/charges';
-import { availableBalance } from '../support/ledger';
+import { availableBalance, reservedBalance } from '../support/ledger';
 import { notification, notify } from '../support/provider';
 
-type Transaction = { id: string; type: string; amount: string; reference: string; description: string; created_at: string };
+type Transaction = { id: string; type: string; amount: string; reserved: string; reference: string; description: string; created_at: string };
 type Statement = { transactions: Transaction[]; pagination: { page: number; limit: number } };
-/** One expected entry: type, signed amount and reference. */
-type Expected = readonly [type: string, amount: string, reference: string];
+/** One expected entry: type, signed amount, signed reserved part and reference. */
+type Expected = readonly [type: string, amount: string, reserved: string, reference: string];
 
 const PATH = '/api/balance/transactions';
 const WITHDRAW_FEE_CENTS = 150;
@@ -40,7 +42,7 @@ function signedCents(amount: string): number {
 }
 
 function shown(t: Transaction): string {
-  return `${t.type} ${t.amount} ${t.reference}`;
+  return `${t.type} ${t.amount} ${t.reserved} ${t.reference}`;
 }
 
 /** The day after a YYYY-MM-DD date (or before, with -1). */
@@ -79,23 +81,25 @@ beforeAll(async () => {
   const paidOut = await withdraw(10);
   const refused = await withdraw(5);
   expect((await notify(notification('withdraw-refused', { reference: refused }))).json).toEqual({ received: true, applied: true });
+  expect((await notify(notification('withdraw-paid', { reference: paidOut }))).json).toEqual({ received: true, applied: true });
 
   expect((await notify(notification('refund', { reference: cardRef }))).json).toEqual({ received: true, applied: true });
 
   movements = [
-    [['payment', '30.00', cardRef]],
-    [['payment', '20.00', pixRef]],
-    [['adjustment', '100.00', credited.reference]],
+    [['payment', '30.00', '0.00', cardRef]],
+    [['payment', '20.00', '0.00', pixRef]],
+    [['adjustment', '100.00', '0.00', credited.reference]],
     [
-      ['withdrawal', '-10.00', paidOut],
-      ['withdrawal_fee', '-1.50', paidOut],
+      ['withdrawal', '-10.00', '10.00', paidOut],
+      ['withdrawal_fee', '-1.50', '1.50', paidOut],
     ],
     [
-      ['withdrawal', '-5.00', refused],
-      ['withdrawal_fee', '-1.50', refused],
+      ['withdrawal', '-5.00', '5.00', refused],
+      ['withdrawal_fee', '-1.50', '1.50', refused],
     ],
-    [['withdrawal_release', '6.50', refused]],
-    [['refund', '-30.00', cardRef]],
+    [['withdrawal_release', '6.50', '-6.50', refused]],
+    [['withdrawal_posted', '0.00', '-11.50', paidOut]],
+    [['refund', '-30.00', '0.00', cardRef]],
   ];
 }, 60_000);
 
@@ -107,15 +111,16 @@ describe('GET /api/balance/transactions', () => {
     expect(Object.keys(body).sort()).toEqual(['pagination', 'transactions']);
     expect(body.pagination).toEqual({ page: 1, limit: 10 });
     const entries = body.transactions;
-    expect(entries).toHaveLength(9);
+    expect(entries).toHaveLength(10);
     for (const t of entries) {
-      expect(Object.keys(t).sort()).toEqual(['amount', 'created_at', 'description', 'id', 'reference', 'type']);
+      expect(Object.keys(t).sort()).toEqual(['amount', 'created_at', 'description', 'id', 'reference', 'reserved', 'type']);
+      expect(t.reserved).toMatch(/^-?\d+\.\d{2}$/);
       expect(t.id).toMatch(/^txn_[A-Za-z0-9]{24}$/);
       expect(t.amount).toMatch(/^-?\d+\.\d{2}$/);
       expect(t.description.length).toBeGreaterThan(0);
       expect(new Date(t.created_at).toISOString()).toBe(t.created_at);
     }
-    expect(new Set(entries.map((t) => t.id)).size).toBe(9);
+    expect(new Set(entries.map((t) => t.id)).size).toBe(10);
     // Newest first: movement by movement (the entries of one movement share its instant, in id order).
     let at = 0;
     for (const movement of [...movements].reverse()) {
@@ -141,6 +146,9 @@ describe('GET /api/balance/transactions', () => {
     expect(sum).toBe(expected);
     expect(sum).toBe(signedCents(await availableBalance(auth)));
     expect(await availableBalance(auth)).toBe('108.50');
+    // Both withdrawals answered: nothing is held any more, and the reserved parts of the entries sum to that.
+    expect(entries.reduce((total, t) => total + signedCents(t.reserved), 0)).toBe(0);
+    expect(await reservedBalance(auth)).toBe('0.00');
   });
 
   it('filters by type', async () => {
@@ -157,7 +165,7 @@ describe('GET /api/balance/transactions', () => {
   it('pages through without overlap or gap', async () => {
     const all = (await statement({ limit: '50' })).transactions.map((t) => t.id);
     const pages = await Promise.all([1, 2, 3, 4].map((page) => statement({ page: String(page), limit: '4' })));
-    expect(pages.map((p) => p.transactions.length)).toEqual([4, 4, 1, 0]);
+    expect(pages.map((p) => p.transactions.length)).toEqual([4, 4, 2, 0]);
     expect(pages.map((p) => p.pagination)).toEqual([1, 2, 3, 4].map((page) => ({ page, limit: 4 })));
     expect(pages.flatMap((p) => p.transactions.map((t) => t.id))).toEqual(all);
   });
@@ -180,7 +188,7 @@ describe('GET /api/balance/transactions', () => {
     const store = accountStore();
     const times = ['2026-03-10T02:59:59.999Z', '2026-03-10T03:00:00.000Z', '2026-03-11T02:59:59.999Z', '2026-03-11T03:00:00.000Z'];
     for (const [i, at] of times.entries()) {
-      await commitWrites(store.db, adjustment(store.table, { accountId: keys.account_id, reference: `boundary-${i}`, description: 'Boundary', at }, 100 + i));
+      await commitWrites(store.db, transferWrites(store.table, adjustment({ accountId: keys.account_id, reference: `boundary-${i}`, description: 'Boundary', at }, 100 + i)));
     }
     const refs = async (query: Record<string, string>) => (await statement(query, own)).transactions.map((t) => t.reference);
     expect(await refs({ start: '2026-03-09', end: '2026-03-09' })).toEqual(['boundary-0']);
@@ -219,9 +227,9 @@ describe('GET /api/balance/transactions', () => {
     const paid = await createCharge('creditcard', otherAuth, cardBody({ amount: 7, quantity: 1, tax: 0, discount: 0 }));
     expect(paid.status).toBe(200);
     const theirs = (await statement({ limit: '50' }, otherAuth)).transactions;
-    expect(theirs.map(shown)).toEqual([`payment 7.00 ${String(paid.invoice.reference)}`]);
+    expect(theirs.map(shown)).toEqual([`payment 7.00 0.00 ${String(paid.invoice.reference)}`]);
     const mine = (await statement({ limit: '50' })).transactions;
-    expect(mine).toHaveLength(9);
+    expect(mine).toHaveLength(10);
     const mineIds = new Set(mine.map((t) => t.id));
     expect(theirs.filter((t) => mineIds.has(t.id))).toEqual([]);
     expect(mine.filter((t) => t.reference === String(paid.invoice.reference))).toEqual([]);

@@ -1,5 +1,5 @@
 import { QueryCommand, ScanCommand } from '@aws-sdk/lib-dynamodb';
-import { accountShardCount, readBalance } from '../../shared/ledger/balance';
+import { accountShardCount, readBalance } from '../../shared/adapters/dynamo/ledger-balance';
 import type { Item } from '../../shared/adapters/dynamo/dynamo';
 import { keys } from '../../shared/adapters/dynamo/keys';
 import { accountStore, call } from './api';
@@ -11,6 +11,11 @@ export type OutboxEvent = {
   api_version: string;
   data: Record<string, { reference?: string; status?: string; total?: string }>;
 };
+
+/** The reserved balance (held by withdrawals in flight) the API reports for these credentials. */
+export async function reservedBalance(headers: Record<string, string>): Promise<string> {
+  return ((await call('GET', '/api/balance', { headers })).json as { balance: { reserved: string } }).balance.reserved;
+}
 
 /** The available balance the API reports for these credentials. */
 export async function availableBalance(headers: Record<string, string>): Promise<string> {
@@ -75,6 +80,12 @@ export async function listedItems(partition: string): Promise<Item[]> {
 export async function balanceShards(accountId: string): Promise<number[]> {
   const store = accountStore();
   return (await readBalance(store.db, store.table, accountId)).shards;
+}
+
+/** The reserved part of each balance shard (what withdrawals in flight hold there). */
+export async function reservedShards(accountId: string): Promise<number[]> {
+  const store = accountStore();
+  return (await readBalance(store.db, store.table, accountId)).reserved;
 }
 
 /** The account's available balance read straight from the table: the sum of its shards. */

@@ -11,7 +11,7 @@ const answer = (overrides: Partial<ObservedAnswer>): ObservedAnswer => ({
   url: '/api/balance',
   status: 200,
   headers: { 'content-type': JSON_TYPE },
-  body: JSON.stringify({ balance: { available: '10.00', currency: 'BRL' } }),
+  body: JSON.stringify({ balance: { available: '10.00', reserved: '0.00', currency: 'BRL' } }),
   ...overrides,
 });
 

@@ -5,7 +5,7 @@
  */
 export const keys = {
   account: (accountId: string) => ({ PK: `ACCT#${accountId}`, SK: 'ACCOUNT' }),
-  /** Balance shard k of an account (shared/ledger/shards.ts): each under its own partition key. */
+  /** Balance shard k of an account (shared/domain/ledger-shards.ts): each under its own partition key. */
   balanceShard: (accountId: string, shard: number) => ({ PK: `BAL#${accountId}#${shard}`, SK: 'BALANCE' }),
   /** The partition of the ledger entries of balance shard k (sort key: ISO time and entry id). */
   ledgerPartition: (accountId: string, shard: number) => `LEDGER#${accountId}#${shard}`,

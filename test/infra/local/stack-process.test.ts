@@ -26,7 +26,7 @@ describe('npm start (the local stack)', () => {
       `Authorization: Bearer ${body.success.token}`,
       `${stack().baseUrl}/api/balance`,
     ]);
-    expect(JSON.parse(balance)).toEqual({ balance: { available: '0.00', currency: 'BRL' } });
+    expect(JSON.parse(balance)).toEqual({ balance: { available: '0.00', reserved: '0.00', currency: 'BRL' } });
   });
 
   it('serves GetSecretValue on its loopback Secrets Manager endpoint through the real SDK client', async () => {

@@ -89,8 +89,8 @@ describe('the examples of the OpenAPI document', () => {
   it('catches an example that disagrees with its schema', () => {
     const balance = operations.find((o) => o.operation.operationId === 'GetBalance')?.operation;
     const schema = balance?.responses['200']?.content?.['application/json']?.schema ?? {};
-    expect(contract.validate(schema, { balance: { available: '163.00', currency: 'BRL' } })).toBeUndefined();
-    expect(contract.validate(schema, { balance: { available: 163, currency: 'BRL' } })).toMatch(/\/balance\/available must be string/);
+    expect(contract.validate(schema, { balance: { available: '163.00', reserved: '0.00', currency: 'BRL' } })).toBeUndefined();
+    expect(contract.validate(schema, { balance: { available: 163, reserved: '0.00', currency: 'BRL' } })).toMatch(/\/balance\/available must be string/);
   });
 });
 

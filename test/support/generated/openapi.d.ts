@@ -34,8 +34,8 @@ export interface paths {
       cookie?: never;
     };
     /**
-     * The account's available balance
-     * @description Not in the published reference: added so a merchant can see what a Pix withdrawal may spend (docs/decisions.md).
+     * The account's available and reserved balance
+     * @description Not in the published reference: added so a merchant can see what a Pix withdrawal may spend (docs/decisions.md). `reserved` (a compatible addition) is what withdrawals the bank has not answered yet hold: amount plus fee, outside `available`.
      */
     get: operations['GetBalance'];
     put?: never;
@@ -55,7 +55,7 @@ export interface paths {
     };
     /**
      * The account's statement: every balance movement, newest first
-     * @description Not in the published reference: a compatible addition (docs/decisions.md). One immutable entry per movement (payment, refund, withdrawal, withdrawal_fee, withdrawal_release, adjustment) with its signed amount; the available balance of GET /api/balance equals the sum of all entries. type filters; start and end (YYYY-MM-DD, Brazil time, inclusive) may come alone; a malformed query answers 422.
+     * @description Not in the published reference: a compatible addition (docs/decisions.md). One immutable entry per movement (payment, refund, withdrawal, withdrawal_fee, withdrawal_posted, withdrawal_release, adjustment) with its signed amount and its signed reserved part; the available balance of GET /api/balance equals the sum of all amounts, its reserved balance the sum of the reserved parts (a withdrawal is held, then posted when paid or released when refused). type filters; start and end (YYYY-MM-DD, Brazil time, inclusive) may come alone; a malformed query answers 422.
      */
     get: operations['ListBalanceTransactions'];
     put?: never;
@@ -841,11 +841,13 @@ export interface components {
       balance: {
         /** @description What can be withdrawn now: credits minus withdrawals paid or in flight */
         available: string;
+        /** @description What withdrawals in flight hold (amount plus fee) until the bank pays or refuses them; not part of available */
+        reserved: string;
         /** @constant */
         currency: 'BRL';
       };
     };
-    /** @description Newest first. The available balance equals the sum of all entries. */
+    /** @description Newest first. The available balance equals the sum of all entries' amounts; the reserved balance the sum of their reserved parts. */
     BalanceTransactionList: {
       transactions: components['schemas']['BalanceTransaction'][];
       pagination: {
@@ -855,14 +857,16 @@ export interface components {
         limit: number;
       };
     };
-    /** @description One immutable ledger entry: one movement of the available balance. */
+    /** @description One immutable ledger entry: one movement of the available balance, the reserved balance, or both. */
     BalanceTransaction: {
       /** @description txn_ and 24 alphanumerics */
       id: string;
       /** @enum {string} */
-      type: 'payment' | 'refund' | 'withdrawal' | 'withdrawal_fee' | 'withdrawal_release' | 'adjustment';
-      /** @description Signed: credits positive, debits negative (e.g. "-10.50") */
+      type: 'payment' | 'refund' | 'withdrawal' | 'withdrawal_fee' | 'withdrawal_posted' | 'withdrawal_release' | 'adjustment';
+      /** @description The movement of the available balance. Signed: credits positive, debits negative (e.g. "-10.50") */
       amount: string;
+      /** @description The movement of the reserved balance (money held by withdrawals in flight), signed: a withdrawal holds amount and fee (+), then its posting (paid) or its release (refused) lets them go (−); "0.00" for every other entry */
+      reserved: string;
       /** @description What the movement belongs to: an invoice reference, a withdraw reference, or an operator adjustment */
       reference: string;
       description: string;
@@ -1725,7 +1729,7 @@ export interface operations {
     };
     requestBody?: never;
     responses: {
-      /** @description The available balance */
+      /** @description The available and the reserved balance */
       200: {
         headers: {
           /** @description The most calls of this counter in any 60 s window */
@@ -1741,6 +1745,7 @@ export interface operations {
            * @example {
            *       "balance": {
            *         "available": "163.00",
+           *         "reserved": "11.50",
            *         "currency": "BRL"
            *       }
            *     }
@@ -1851,7 +1856,7 @@ export interface operations {
         /** @example 4 */
         limit?: number;
         /** @example withdrawal_fee */
-        type?: 'payment' | 'refund' | 'withdrawal' | 'withdrawal_fee' | 'withdrawal_release' | 'adjustment';
+        type?: 'payment' | 'refund' | 'withdrawal' | 'withdrawal_fee' | 'withdrawal_posted' | 'withdrawal_release' | 'adjustment';
         /** @example 2026-11-01 */
         start?: string;
         /** @example 2026-11-30 */
@@ -1882,6 +1887,7 @@ export interface operations {
            *           "id": "txn_8aL2pW5nQ1zX7cV3bM9kT4rJ",
            *           "type": "withdrawal_fee",
            *           "amount": "-1.50",
+           *           "reserved": "1.50",
            *           "reference": "WD-4H7K2M9QXB3P",
            *           "description": "Fee of WD-4H7K2M9QXB3P",
            *           "created_at": "2026-11-18T14:02:11.482Z"

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { BALANCE_SHARDS, coverPlan, MAX_BALANCE_SHARDS, shardCountOf, shardOf } from '../../../shared/ledger/shards';
-import { type EntrySource, mergeNewestFirst } from '../../../shared/ledger/statement';
+import { BALANCE_SHARDS, coverPlan, MAX_BALANCE_SHARDS, shardCountOf, shardOf } from '../../../shared/domain/ledger-shards';
+import { type EntrySource, mergeNewestFirst } from '../../../shared/adapters/dynamo/ledger-statement';
 import type { Item } from '../../../shared/adapters/dynamo/dynamo';
 
 describe('shard choice', () => {

@@ -1,8 +1,8 @@
 import { createHash } from 'node:crypto';
 import { QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import type { Db } from '../adapters/dynamo/dynamo';
-import { isConditionalCheckFailed } from '../adapters/dynamo/dynamo';
-import { keys } from '../adapters/dynamo/keys';
+import type { Db } from './dynamo';
+import { isConditionalCheckFailed } from './dynamo';
+import { keys } from './keys';
 
 /**
  * The index of accounts (issue 25): each account item carries GSI1 keys in one of ACCOUNT_INDEX_SHARDS

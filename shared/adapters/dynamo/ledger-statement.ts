@@ -1,9 +1,10 @@
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
-import { brazilDayBounds } from '../dates';
-import type { Db, Item } from '../adapters/dynamo/dynamo';
-import { keys } from '../adapters/dynamo/keys';
-import { accountShardCount } from './balance';
-import type { LedgerEntryType } from './entries';
+import { brazilDayBounds } from '../../dates';
+import type { Db, Item } from './dynamo';
+import { keys } from './keys';
+import { accountShardCount } from './ledger-balance';
+import type { LedgerEntry, LedgerEntryType } from '../../domain/ledger';
+import { ledgerEntryOf } from './ledger';
 
 export type StatementQuery = { page: number; limit: number; type?: LedgerEntryType; start?: string; end?: string };
 
@@ -100,10 +101,10 @@ function shardSource(db: Db, table: string, partition: string, query: StatementQ
  * filtered by DynamoDB); the page is the k-way merge of the S partitions, exact for any page number
  * (each partition is read from its newest entry, as far as the page needs: at most skip + limit each).
  */
-export async function statementPage(db: Db, table: string, accountId: string, query: StatementQuery): Promise<Item[]> {
+export async function statementPage(db: Db, table: string, accountId: string, query: StatementQuery): Promise<LedgerEntry[]> {
   const count = await accountShardCount(db, table, accountId);
   const skip = (query.page - 1) * query.limit;
   const pageSize = Math.min(100, skip + query.limit);
   const sources = Array.from({ length: count }, (_, k) => shardSource(db, table, keys.ledgerPartition(accountId, k), query, pageSize));
-  return mergeNewestFirst(sources, skip, query.limit);
+  return (await mergeNewestFirst(sources, skip, query.limit)).map(ledgerEntryOf);
 }

@@ -1,5 +1,3 @@
-import type { Item } from '../adapters/dynamo/dynamo';
-
 /**
  * Balance shards (issue 13, docs/scaling.md): an account's available balance is the sum of S shard
  * items, each under its own partition key, so the credits of one busy account spread over S keys.
@@ -12,7 +10,7 @@ export const BALANCE_SHARDS = 16;
 export const MAX_BALANCE_SHARDS = 64;
 
 /** The account item's shard count (`balanceShards`); an item without one has the default. */
-export function shardCountOf(account: Item | undefined): number {
+export function shardCountOf(account: { balanceShards?: unknown } | undefined): number {
   const count = Number(account?.balanceShards);
   return Number.isSafeInteger(count) && count >= 1 && count <= MAX_BALANCE_SHARDS ? count : BALANCE_SHARDS;
 }

@@ -2,8 +2,8 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
 
-const ROOT = join(import.meta.dirname, '..', '..', '..');
-const THE_MODULE = 'shared/ledger/movements.ts';
+const ROOT = join(import.meta.dirname, '..', '..', '..', '..');
+const THE_MODULE = 'shared/adapters/dynamo/ledger.ts';
 
 function sources(dir: string): string[] {
   return readdirSync(dir).flatMap((name) => {
@@ -13,8 +13,11 @@ function sources(dir: string): string[] {
   });
 }
 
-/** An update expression that changes the balance attribute: `ADD availableCents …`, `SET availableCents = …`. */
-const BALANCE_CHANGE = /\b(ADD|SET)\s+availableCents\b|availableCents\s*=\s*availableCents/;
+/**
+ * An update expression that changes a balance attribute (available or reserved): `ADD availableCents …`,
+ * `SET reservedCents = …`, or an action built from parts (`'availableCents :available'`).
+ */
+const BALANCE_CHANGE = /\b(ADD|SET)\s+(availableCents|reservedCents)\b|(availableCents|reservedCents)\s*=\s*(availableCents|reservedCents)|['`](availableCents|reservedCents)\s+:/;
 
 describe('one balance module (issue 11)', () => {
   it(`no code but ${THE_MODULE} changes the balance item (every movement leaves a ledger entry)`, () => {
