@@ -48,3 +48,8 @@ export function numericIdBounds(instantMs: number): { lowest: number; highest: n
 export function sortableNumericId(id: number): string {
   return String(id).padStart(16, '0');
 }
+
+/** `WD-` and twelve characters: a new withdraw reference (shared/domain/withdrawal.ts WITHDRAW_REFERENCE_SHAPE). */
+export function newWithdrawReference(): string {
+  return `WD-${randomString(12, 'ABCDEFGHJKLMNPQRSTUVWXYZ23456789')}`;
+}

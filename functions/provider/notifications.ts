@@ -4,12 +4,13 @@ import { applyNotification } from '../../shared/invoices/apply-notification';
 import { invoiceByReference, invoiceByTxid } from '../../shared/invoices/lookup';
 import { invoiceProviderName } from '../../shared/invoices/record';
 import { logger } from '../../shared/logger';
-import { applyWithdrawOutcome } from '../../shared/withdrawals/apply-outcome';
 import { NotificationRejected, type PixProvider, type ProviderNotification } from '../../shared/providers/port';
 import { namedPixProvider } from '../../shared/providers/registry';
 import { providerRoutes as routes } from '../../shared/http/route-table/provider';
 import type { Runtime } from '../../shared/runtime';
 import { providerNotificationSecret } from '../../shared/secrets/provider-credentials';
+import { applyBankOutcome } from '../../shared/app/withdrawals/apply-bank-outcome';
+import { withdrawalPorts } from '../../shared/wiring';
 
 type SigningProvider = PixProvider & Required<Pick<PixProvider, 'parseNotification'>>;
 
@@ -57,7 +58,9 @@ export const handler = httpHandler(routes.providerNotification, async ({ params,
   }
   const { kind } = notification;
   if (kind === 'payout_paid' || kind === 'payout_refused') {
-    return { status: 200, body: { received: true, applied: await applyWithdrawOutcome(runtime, notification, now) } };
+    const reference = 'reference' in notification.target ? notification.target.reference : '';
+    const outcome = { notification: notification.id, reference, paid: kind === 'payout_paid', endToEndId: notification.endToEndId, occurredAt: notification.occurredAt };
+    return { status: 200, body: { received: true, applied: await applyBankOutcome(withdrawalPorts(runtime), outcome, now) } };
   }
   if (await chargeOfAnotherProvider(runtime, notification, provider.name)) return { status: 200, body: { received: true, applied: false } };
   return { status: 200, body: { received: true, applied: await applyNotification(runtime, { ...notification, kind }, now) } };

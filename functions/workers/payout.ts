@@ -1,7 +1,7 @@
 import { SendMessageCommand } from '@aws-sdk/client-sqs';
-import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
-import { BankUnavailableError, withBankTimeout } from '../../shared/bank/port';
+import { BankUnavailableError } from '../../shared/bank/port';
+import { requestPayout } from '../../shared/app/withdrawals/request-payout';
 import { endInvocation, type InvocationContext, logger, startInvocation, withLogKeys } from '../../shared/logger';
 import { flushMetrics } from '../../shared/metrics/emf';
 import { bank } from '../../shared/providers/registry';
@@ -9,9 +9,7 @@ import { handleSqsBatch } from '../../shared/queue/batch';
 import { isDue, maxHopSecondsFor, sendScheduled } from '../../shared/queue/delayed';
 import { getSqs } from '../../shared/queue/sqs';
 import { getRuntime, type Runtime } from '../../shared/runtime';
-import type { KeyType } from '../../shared/schemas/withdraw';
-import { keys } from '../../shared/adapters/dynamo/keys';
-import { withdrawBankName, withdrawPixkey } from '../../shared/withdrawals/record';
+import { withdrawalPorts } from '../../shared/wiring';
 
 /** A message of the payout queue: the withdraw, the attempt it is meant to make (1 when absent), when it is due, and when the bank first failed it. */
 export type PayoutMessage = { reference: string; attempt?: number; notBefore?: string; firstFailedAt?: string };
@@ -37,35 +35,17 @@ export function afterBankFailure(
   };
 }
 
-async function payOut(runtime: Runtime, reference: string): Promise<void> {
-  const found = await runtime.db.send(new GetCommand({ TableName: runtime.config.tableName, Key: keys.withdraw(reference), ConsistentRead: true }));
-  const item = found.Item;
-  if (!item || item.status !== 'PENDING') return;
-  const pixkey = withdrawPixkey(item, (await runtime.serviceKeys()).personalData);
-  // The bank the withdraw records (the configured one for withdraws recorded before they named it).
-  const paying = bank(runtime.config, withdrawBankName(item, runtime.config.payouts.bank));
-  // A bank that does not answer within BANK_TIMEOUT_MS counts as down: this attempt failed, retried on the schedule.
-  await withBankTimeout(
-    paying.requestPayout({
-      reference,
-      amountCents: Number(item.amountCents),
-      pixkey,
-      keytype: item.keytype as KeyType,
-      description: typeof item.description === 'string' ? item.description : undefined,
-    }),
-    runtime.config.payouts.bankTimeoutMs,
+/** The payout use case over the runtime's ports: the bank the withdraw names, through the registry. */
+function payOut(runtime: Runtime, reference: string): Promise<void> {
+  return requestPayout(
+    {
+      withdrawals: withdrawalPorts(runtime).withdrawals,
+      bankFor: (name) => bank(runtime.config, name ?? runtime.config.payouts.bank),
+      bankTimeoutMs: runtime.config.payouts.bankTimeoutMs,
+      now: () => new Date(),
+    },
+    reference,
   );
-  // The withdraw leaves the sweep's index (GSI2) once the bank was asked.
-  await runtime.db.send(
-    new UpdateCommand({
-      TableName: runtime.config.tableName,
-      Key: keys.withdraw(reference),
-      UpdateExpression: 'SET bankRequestedAt = if_not_exists(bankRequestedAt, :now) REMOVE GSI2PK, GSI2SK',
-      ConditionExpression: 'attribute_exists(PK)',
-      ExpressionAttributeValues: { ':now': new Date().toISOString() },
-    }),
-  );
-  logger.info('payout requested from the bank', { reference, bank: paying.name });
 }
 
 /** Handles one message; throws only when the message must come back as it is (SQS retries it, then its DLQ). */

@@ -175,7 +175,7 @@ export const ROUTE_GRANTS: Readonly<Record<string, readonly TableGrant[]>> = {
   [routes.getPixByTxid.id]: [{ actions: ['GetItem'], keys: [KEY.invoice] }],
   // The reservation: the shards read (BatchGetItem with the account item; a refusal rests on a
   // TransactGetItems of the shards, i.e. GetItem), one update per shard taken from, its two ledger
-  // entries and the withdraw, in one transaction (shared/withdrawals/record.ts, shared/domain/ledger.ts and shared/adapters/dynamo/ledger.ts).
+  // entries and the withdraw, in one transaction (shared/app/withdrawals/reserve-withdrawal.ts: its changes compiled by shared/adapters/dynamo/).
   [routes.createWithdraw.id]: [
     { actions: ['BatchGetItem'], keys: [KEY.account, KEY.balanceShard] },
     { actions: ['GetItem', 'UpdateItem'], keys: [KEY.balanceShard] },
@@ -191,7 +191,7 @@ export const ROUTE_GRANTS: Readonly<Record<string, readonly TableGrant[]>> = {
   [routes.testWebhook.id]: [{ actions: ['PutItem'], keys: [KEY.event] }],
   [routes.webhookDeliveries.id]: [{ actions: ['Query'], keys: [KEY.deliveryList], index: LIST_INDEX }],
   // Invoice or withdraw read, then ONE transaction: its status, a balance shard and its ledger entry, the
-  // outbox event (shared/invoices/apply-notification.ts, shared/withdrawals/apply-outcome.ts).
+  // outbox event (shared/invoices/apply-notification.ts, shared/app/withdrawals/apply-bank-outcome.ts).
   // For an invoice of a hosted checkout, the checkout is read and moved (PAID, or its order canceled
   // or refunded) in the same transaction, with its order event (shared/checkout/settle.ts).
   [routes.providerNotification.id]: [...INVOICE_MOVE_GRANTS, { actions: ['GetItem', 'UpdateItem'], keys: [KEY.withdraw] }],

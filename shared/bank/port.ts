@@ -1,4 +1,4 @@
-import type { KeyType } from '../schemas/withdraw';
+import type { KeyType } from '../domain/withdrawal';
 import { withTimeout } from '../timeout';
 
 /** The bank port: pays a Pix withdrawal. Its outcome arrives later as a notification (paid or refused). */

@@ -3,7 +3,7 @@ import { QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { logger } from '../logger';
 import type { Runtime } from '../runtime';
 import type { Db, Item } from '../adapters/dynamo/dynamo';
-import { WITHDRAW_ITEM_TYPE } from '../withdrawals/record';
+import { WITHDRAW_ITEM_TYPE } from '../adapters/dynamo/withdrawals';
 import { OUTBOX_ITEM_TYPE } from './outbox';
 import { SWEEP_INDEX, sweepPartitions } from './sweep-index';
 

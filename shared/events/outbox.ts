@@ -2,9 +2,10 @@ import { randomString } from '../ids';
 import { API_VERSION } from '../schemas/common';
 import type { TxWrite } from '../adapters/dynamo/transact';
 import { sweepIndexAttributes } from './sweep-index';
+import type { OutboxEvent } from '../domain/changes';
 
 /** An outgoing webhook event (spec 6.2): written in the same transaction as the change it reports. */
-export type OutboxEvent = { id: string; type: string; created: number; api_version: string; data: Record<string, unknown> };
+export type { OutboxEvent };
 
 export function newEvent(type: string, data: Record<string, unknown>, now: Date): OutboxEvent {
   return { id: `evt_${randomString(24)}`, type, created: Math.floor(now.getTime() / 1000), api_version: API_VERSION, data };

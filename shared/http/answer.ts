@@ -1,5 +1,6 @@
 import type { APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
 import type { TxWrite } from '../adapters/dynamo/transact';
+import type { Change } from '../domain/changes';
 import type { ErrorAnswer } from './errors';
 
 /** What a route implementation returns: status, body, and the writes to commit atomically with it. */
@@ -12,6 +13,8 @@ export type RouteResult = {
   /** Set-Cookie values (API Gateway payload 2.0 `cookies`): only the browser-facing checkout sets any. */
   cookies?: string[];
   writes?: TxWrite[];
+  /** What the use case changed (typed facts): compiled into the same transaction as `writes`. */
+  changes?: Change[];
   /**
    * Undoes what the implementation did outside the table (e.g. voids a card authorization) when the commit
    * failed. It may run when the commit's outcome is unknown: it must re-check what was recorded first.

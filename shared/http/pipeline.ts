@@ -10,6 +10,7 @@ import { idempotencyKeyFirst } from './middleware/idempotency-key';
 import { jsonBody } from './middleware/json-body';
 import { observe } from './middleware/observe';
 import { commitAnswer, persist, settleFailedCommit } from './middleware/persist';
+import { compileChanges } from '../wiring';
 import { BalanceMovedError, DomainError, IdClashError, RequestDeadlineError } from '../errors';
 import { countRefusedCredentials } from '../auth/gate';
 import { validateInput } from './middleware/validate';
@@ -110,7 +111,8 @@ export function httpHandler<Body extends ZodType | undefined, Query extends ZodT
         const answer = serializeResult(result);
         try {
           state.runtime.faults?.beforeCommit?.(route.id);
-          await commitAnswer(state, answer, result.writes ?? []);
+          const compiled = result.changes ? await compileChanges(state.runtime, result.changes) : [];
+          await commitAnswer(state, answer, [...(result.writes ?? []), ...compiled]);
         } catch (err) {
           const outcome = await settleFailedCommit(state, err);
           if (outcome === 'committed') {

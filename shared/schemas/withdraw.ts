@@ -6,8 +6,9 @@ import { calendarDate, moneyInput, payerDocument } from './charge';
 import { isValidDocument } from './documents';
 import { WITHDRAW_LIMIT_CENTS } from '../domain/withdrawal-fee';
 
-export const KEY_TYPES = ['CPF', 'CNPJ', 'EMAIL', 'PHONE', 'EVP'] as const;
-export type KeyType = (typeof KEY_TYPES)[number];
+import { KEY_TYPES, type KeyType } from '../domain/withdrawal';
+
+export { KEY_TYPES, type KeyType };
 
 const EMAIL = z.email();
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;

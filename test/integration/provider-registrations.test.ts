@@ -21,7 +21,8 @@ import { getRuntime, overrideRuntime, type Runtime } from '../../shared/runtime'
 import type { Item } from '../../shared/adapters/dynamo/dynamo';
 import { keys } from '../../shared/adapters/dynamo/keys';
 import { signatureHeader } from '../../shared/signatures/hmac-header';
-import { newWithdrawReference, withdrawItem } from '../../shared/withdrawals/record';
+import { newWithdrawReference } from '../../shared/ids';
+import { withdrawalItem } from '../../shared/adapters/dynamo/withdrawals';
 import { accountStore, bearer, newAccount, tokenFor, uniqueIp, useLocalStackEnvironment } from '../support/api';
 import { common, createCustomerWithAddress } from '../support/charges';
 import { entryForm } from '../support/checkout';
@@ -376,8 +377,9 @@ describe('notifications and payouts resolve by the names records carry (in-proce
     const put = async (bankName: string | undefined) => {
       const reference = newWithdrawReference();
       const createdAt = new Date().toISOString();
-      const item = withdrawItem(
+      const item = withdrawalItem(
         {
+          status: 'PENDING',
           accountId: `acct_test_${randomUUID()}`,
           reference,
           amountCents: 1_000,

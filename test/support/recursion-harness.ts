@@ -11,7 +11,8 @@ import { defaultRegistry } from '../../shared/providers/registry';
 import { getSqs } from '../../shared/queue/sqs';
 import { queues } from '../../shared/queues';
 import { getRuntime, overrideRuntime } from '../../shared/runtime';
-import { newWithdrawReference, withdrawItem } from '../../shared/withdrawals/record';
+import { newWithdrawReference } from '../../shared/ids';
+import { withdrawalItem } from '../../shared/adapters/dynamo/withdrawals';
 import { accountStore, stack, useLocalStackEnvironment } from './api';
 import { accountWithWebhookEvent } from './events-under-test';
 
@@ -159,8 +160,8 @@ export async function pendingWithdrawal(harness: Harness, bankName: string): Pro
   const store = accountStore();
   const reference = newWithdrawReference();
   const createdAt = new Date().toISOString();
-  const item = withdrawItem(
-    { accountId: `acct_test_${randomUUID()}`, reference, amountCents: 1_000, feeCents: 0, pixkey: 'maria@example.com', keytype: 'EMAIL', createdAt },
+  const item = withdrawalItem(
+    { status: 'PENDING', accountId: `acct_test_${randomUUID()}`, reference, amountCents: 1_000, feeCents: 0, pixkey: 'maria@example.com', keytype: 'EMAIL', createdAt },
     (await getRuntime().serviceKeys()).personalData,
   );
   // In a sweep partition no sweep reads: the local stack's sweep never forwards it to its own payout queue.

@@ -8,7 +8,8 @@ import { bank } from '../../../shared/providers/registry';
 import { getSqs } from '../../../shared/queue/sqs';
 import { getRuntime, overrideRuntime, type Runtime } from '../../../shared/runtime';
 import { keys } from '../../../shared/adapters/dynamo/keys';
-import { newWithdrawReference, withdrawItem } from '../../../shared/withdrawals/record';
+import { newWithdrawReference } from '../../../shared/ids';
+import { withdrawalItem } from '../../../shared/adapters/dynamo/withdrawals';
 import { accountStore, useLocalStackEnvironment } from '../../support/api';
 import { sqsEvent } from '../../support/sqs-event';
 
@@ -25,8 +26,8 @@ async function pendingWithdraw(pixkey: string): Promise<string> {
   const store = accountStore();
   const reference = newWithdrawReference();
   const createdAt = new Date().toISOString();
-  const item = withdrawItem(
-    { accountId: `acct_test_${randomUUID()}`, reference, amountCents: 1_000, feeCents: 0, pixkey, keytype: 'EMAIL', createdAt },
+  const item = withdrawalItem(
+    { status: 'PENDING', accountId: `acct_test_${randomUUID()}`, reference, amountCents: 1_000, feeCents: 0, pixkey, keytype: 'EMAIL', createdAt },
     (await getRuntime().serviceKeys()).personalData,
   );
   await store.db.send(

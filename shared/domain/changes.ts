@@ -1,0 +1,30 @@
+import type { LedgerTransfer } from './ledger';
+import type { Withdrawal } from './withdrawal';
+import type { WithdrawStatus } from './withdrawal-transitions';
+
+/**
+ * The change vocabulary (issue 32): what a use case says happened, as typed facts, never as storage
+ * writes. The DynamoDB adapter compiles a use case's changes into ONE transaction with the idempotency
+ * record (shared/adapters/dynamo/changes.ts); a rule test asserts on these values.
+ */
+
+/** A webhook event to send (spec 6.2), recorded in the same transaction as the change it reports. */
+export type OutboxEvent = { id: string; type: string; created: number; api_version: string; data: Record<string, unknown> };
+
+/** A new withdrawal, PENDING; its reference must be new (a clash: draw again). */
+export type WithdrawalCreated = { kind: 'withdrawal.created'; withdrawal: Withdrawal };
+
+/** A withdrawal moved by the bank's answer, only if it still has status `from` (else a duplicate made the move first). */
+export type WithdrawalMoved = {
+  kind: 'withdrawal.moved';
+  reference: string;
+  from: WithdrawStatus;
+  to: WithdrawStatus;
+  at: string;
+  endToEndId?: string;
+};
+
+/** An event recorded in the outbox, for the account's webhook. */
+export type EventRecorded = { kind: 'event.recorded'; accountId: string; event: OutboxEvent };
+
+export type Change = LedgerTransfer | WithdrawalCreated | WithdrawalMoved | EventRecorded;

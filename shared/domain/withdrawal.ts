@@ -1,0 +1,60 @@
+import { formatCents } from './money';
+import type { WithdrawStatus } from './withdrawal-transitions';
+
+/** The Pix key types (DICT). */
+export const KEY_TYPES = ['CPF', 'CNPJ', 'EMAIL', 'PHONE', 'EVP'] as const;
+export type KeyType = (typeof KEY_TYPES)[number];
+
+/** `WD-` and twelve characters: a withdraw's reference, also its txid in GET /api/pixout/withdraw/{txid}. */
+export const WITHDRAW_REFERENCE_SHAPE = /^WD-[A-Z0-9]{12}$/;
+
+/** A Pix withdrawal as the rules see it (its Pix key and document in clear: only the adapter seals them). */
+export type Withdrawal = {
+  reference: string;
+  accountId: string;
+  status: WithdrawStatus;
+  amountCents: number;
+  feeCents: number;
+  /** amount + fee held in the reserved balance (a pending transfer); absent on withdraws reserved before holds, by a plain debit. */
+  heldCents?: number;
+  pixkey: string;
+  keytype: KeyType;
+  description?: string;
+  client?: string;
+  document?: string;
+  email?: string;
+  /** The registry name of the bank that pays it; the payout worker resolves it by this name. */
+  bank?: string;
+  createdAt: string;
+  bankRequestedAt?: string;
+  paidAt?: string;
+  canceledAt?: string;
+  endToEndId?: string;
+};
+
+/** The Withdraw object (spec 2.5), with the deprecated names carrying the same values (spec 9). */
+export function withdrawView(withdrawal: Withdrawal) {
+  const amount = formatCents(withdrawal.amountCents);
+  const endToEndId = withdrawal.endToEndId ?? null;
+  return {
+    reference: withdrawal.reference,
+    amount,
+    fee: formatCents(withdrawal.feeCents),
+    netAmount: amount,
+    endToEndId,
+    status: withdrawal.status,
+    pixkey: withdrawal.pixkey,
+    keytype: withdrawal.keytype,
+    description: withdrawal.description ?? null,
+    created_at: withdrawal.createdAt,
+    paid_at: withdrawal.paidAt ?? null,
+    canceled_at: withdrawal.canceledAt ?? null,
+    loquidAmount: amount,
+    entoend: endToEndId,
+  };
+}
+
+/** The `withdraw` object of pixout events (spec 6.1). */
+export function withdrawEventData(withdrawal: Withdrawal, status: WithdrawStatus): Record<string, unknown> {
+  return { withdraw: { reference: withdrawal.reference, amount: formatCents(withdrawal.amountCents), fee: formatCents(withdrawal.feeCents), status } };
+}

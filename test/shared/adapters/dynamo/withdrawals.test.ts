@@ -1,0 +1,58 @@
+import { randomBytes } from 'node:crypto';
+import { describe, expect, it } from 'vitest';
+import { withdrawalCreatedWrite, withdrawalItem, withdrawalMovedWrite, withdrawalOf } from '../../../../shared/adapters/dynamo/withdrawals';
+import { MoveAlreadyMade } from '../../../../shared/adapters/dynamo/state-move';
+import type { Withdrawal } from '../../../../shared/domain/withdrawal';
+import { IdClashError } from '../../../../shared/errors';
+
+const key = randomBytes(32);
+const withdrawal: Withdrawal = {
+  reference: 'WD-AAAAAAAAAAAA',
+  accountId: 'acct_1',
+  status: 'PENDING',
+  amountCents: 10_000,
+  feeCents: 150,
+  heldCents: 10_150,
+  pixkey: '52998224725',
+  keytype: 'CPF',
+  document: '52998224725',
+  description: 'Fornecedor',
+  bank: 'simulated',
+  createdAt: '2026-11-27T12:00:00.000Z',
+};
+
+describe('withdraw items', () => {
+  it('are keyed, listed by account and swept; the Pix key and the document are stored sealed, never in clear', () => {
+    const item = withdrawalItem(withdrawal, key);
+    expect(item).toMatchObject({ PK: 'WD#WD-AAAAAAAAAAAA', SK: 'WITHDRAW', GSI1PK: 'ACCT#acct_1#WITHDRAWALS', GSI1SK: '2026-11-27T12:00:00.000Z#WD-AAAAAAAAAAAA', type: 'withdraw', status: 'PENDING', heldCents: 10_150 });
+    expect(String(item.GSI2PK)).toMatch(/^SWEEP#\d$/);
+    expect(JSON.stringify(item)).not.toContain('52998224725');
+    expect(item).not.toHaveProperty('pixkey');
+    expect(item).not.toHaveProperty('document');
+  });
+
+  it('read back as the record: the Pix key unsealed, the document never', () => {
+    const { document: _document, ...readable } = withdrawal;
+    expect(withdrawalOf(withdrawalItem(withdrawal, key), key)).toEqual(readable);
+    // Items written before keys were sealed, or before holds, read as they were.
+    const old = { ...withdrawalItem(withdrawal, key), pixkey: 'old@example.com', pixkeySealed: undefined, heldCents: undefined };
+    expect(withdrawalOf(old, key)).toMatchObject({ pixkey: 'old@example.com' });
+    expect(withdrawalOf(old, key)).not.toHaveProperty('heldCents');
+  });
+
+  it('a creation never overwrites (a taken reference: draw again); a move holds only from its from-status', () => {
+    const created = withdrawalCreatedWrite('t', { kind: 'withdrawal.created', withdrawal }, key);
+    expect(created.Put?.ConditionExpression).toBe('attribute_not_exists(PK)');
+    expect(created.onConditionFailed?.()).toBeInstanceOf(IdClashError);
+    const moved = withdrawalMovedWrite('t', { kind: 'withdrawal.moved', reference: withdrawal.reference, from: 'PENDING', to: 'PAID', at: 'T', endToEndId: 'E1' });
+    expect(moved.Update).toMatchObject({
+      Key: { PK: 'WD#WD-AAAAAAAAAAAA', SK: 'WITHDRAW' },
+      UpdateExpression: 'SET #status = :to, paidAt = :at, endToEndId = :e2e',
+      ConditionExpression: '#status = :from',
+      ExpressionAttributeValues: { ':to': 'PAID', ':from': 'PENDING', ':at': 'T', ':e2e': 'E1' },
+    });
+    expect(moved.onConditionFailed?.()).toBeInstanceOf(MoveAlreadyMade);
+    const canceled = withdrawalMovedWrite('t', { kind: 'withdrawal.moved', reference: withdrawal.reference, from: 'PENDING', to: 'CANCELED', at: 'T' });
+    expect(canceled.Update?.UpdateExpression).toBe('SET #status = :to, canceledAt = :at');
+  });
+});
