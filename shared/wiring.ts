@@ -1,5 +1,7 @@
 import { changeWrites, type CompileContext, commitMove } from './adapters/dynamo/changes';
 import { dynamoBalance, dynamoWithdrawals } from './adapters/dynamo/withdrawals';
+import { dynamoWebhooks } from './adapters/dynamo/webhooks';
+import type { WebhookStore } from './ports/webhooks';
 import type { TxWrite } from './adapters/dynamo/transact';
 import type { Change } from './domain/changes';
 import { newEvent } from './events/outbox';
@@ -14,7 +16,7 @@ import type { Runtime } from './runtime';
 
 /** The runtime's table and personal-data key, for compiling changes. */
 export function compileContext(runtime: Runtime): CompileContext {
-  return { table: runtime.config.tableName, personalDataKey: async () => (await runtime.serviceKeys()).personalData };
+  return { table: runtime.config.tableName, keys: () => runtime.serviceKeys() };
 }
 
 /** A route's changes as the writes of its one transaction (the pipeline adds the idempotency record). */
@@ -36,4 +38,9 @@ export function withdrawalPorts(runtime: Runtime): {
     newEvent,
     commitMove: (changes) => commitMove(runtime.db, compileContext(runtime), changes),
   };
+}
+
+/** The webhook store over the runtime's table. */
+export function webhookPorts(runtime: Runtime): { webhooks: WebhookStore; newEvent: typeof newEvent } {
+  return { webhooks: dynamoWebhooks(runtime.db, runtime.config.tableName, async () => (await runtime.serviceKeys()).webhookSecrets), newEvent };
 }

@@ -1,33 +1,13 @@
-import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { requireCaller } from '../../shared/auth/caller';
+import { deliveryView } from '../../shared/domain/webhooks';
 import { httpHandler } from '../../shared/http/pipeline';
 import { webhooksRoutes as routes } from '../../shared/http/route-table/webhooks';
-import { keys } from '../../shared/adapters/dynamo/keys';
+import { DELIVERIES_SHOWN } from '../../shared/ports/webhooks';
+import { webhookPorts } from '../../shared/wiring';
 
 /** GET /api/webhook/deliveries: the last 25 deliveries, newest first. */
 export const handler = httpHandler(routes.webhookDeliveries, async ({ caller, runtime }) => {
   const { accountId } = requireCaller(caller);
-  const out = await runtime.db.send(
-    new QueryCommand({
-      TableName: runtime.config.tableName,
-      IndexName: 'GSI1',
-      KeyConditionExpression: 'GSI1PK = :pk',
-      ExpressionAttributeValues: { ':pk': keys.deliveryListPartition(accountId) },
-      ScanIndexForward: false,
-      Limit: 25,
-    }),
-  );
-  const deliveries = (out.Items ?? []).map((d) => ({
-    event_id: d.eventId,
-    type: d.eventType,
-    url: d.url,
-    status: d.status,
-    attempts: d.attempts,
-    next_attempt_at: d.nextAttemptAt ?? null,
-    last_status: d.lastStatus ?? null,
-    last_error: d.lastError ?? null,
-    created_at: d.createdAt,
-    updated_at: d.updatedAt,
-  }));
-  return { status: 200, body: { deliveries } };
+  const deliveries = await webhookPorts(runtime).webhooks.deliveries(accountId, DELIVERIES_SHOWN);
+  return { status: 200, body: { deliveries: deliveries.map(deliveryView) } };
 });

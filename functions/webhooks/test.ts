@@ -1,13 +1,12 @@
+import { sendTestEvent } from '../../shared/app/webhooks/send-test-event';
 import { requireCaller } from '../../shared/auth/caller';
-import { newEvent, outboxWrite } from '../../shared/events/outbox';
-import { ConflictError } from '../../shared/errors';
 import { httpHandler } from '../../shared/http/pipeline';
 import { webhooksRoutes as routes } from '../../shared/http/route-table/webhooks';
+import { webhookPorts } from '../../shared/wiring';
 
 /** POST /api/webhook/test: queues one ping event through the same pipeline as every event (202); no URL → 409. */
 export const handler = httpHandler(routes.testWebhook, async ({ caller, runtime, now }) => {
   const account = requireCaller(caller);
-  if (typeof account.account?.webhookUrl !== 'string') throw new ConflictError('No webhook is configured: PUT /api/webhook first', 'webhook_not_configured');
-  const event = newEvent('ping', { message: 'Test event from the payment gateway: your endpoint is reachable.' }, now);
-  return { status: 202, body: { event_id: event.id, status: 'queued' }, writes: [outboxWrite(runtime.config.tableName, account.accountId, event)] };
+  const { answer, changes } = sendTestEvent(webhookPorts(runtime), { accountId: account.accountId, webhookConfigured: typeof account.account?.webhookUrl === 'string', now });
+  return { status: 202, body: answer, changes };
 });

@@ -1,27 +1,20 @@
-import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
 import { endInvocation, type InvocationContext, logger, startInvocation, withLogKeys } from '../../shared/logger';
-import { BUSINESS_METRICS, countMetric, flushMetrics } from '../../shared/metrics/emf';
+import { flushMetrics } from '../../shared/metrics/emf';
 import { handleSqsBatch } from '../../shared/queue/batch';
 import { isDue, maxHopSecondsFor, sendScheduled } from '../../shared/queue/delayed';
 import { getSqs } from '../../shared/queue/sqs';
 import { getRuntime, type Runtime } from '../../shared/runtime';
 import { signatureHeader } from '../../shared/signatures/hmac-header';
-import { isConditionalCheckFailed, type Item, itemFromConditionFailure } from '../../shared/adapters/dynamo/dynamo';
-import { keys } from '../../shared/adapters/dynamo/keys';
-import { webhookOf } from '../../shared/webhooks/config';
+import { type DeliveryOutcome, deliverWebhook, type WebhookMessage } from '../../shared/app/webhooks/deliver-webhook';
+import { webhookPorts } from '../../shared/wiring';
 import { type DeliveryAttempt, type PostLimits, postWebhook } from '../../shared/webhooks/deliver';
-import { ATTEMPT_LEASE_SECONDS, deliveryTurn, nextRetryDelaySeconds } from '../../shared/webhooks/schedule';
 import { checkWebhookUrl } from '../../shared/webhooks/url-policy';
-
-/** A message of the webhook queue: the event, the attempt it is meant to make (1 when absent) and when it is due. */
-export type WebhookMessage = { eventId: string; attempt?: number; notBefore?: string };
-
-/** Done (delete the message), or later: send this message (scheduled by its notBefore) and delete the one received. */
-type Outcome = 'done' | { later: WebhookMessage };
 
 /** Options of the sender; tests shorten the POST's limits (the defaults are the spec's 5 s and 10 s). */
 export type SenderOptions = { post?: PostLimits };
+
+export type { WebhookMessage };
 
 /** One attempt: the URL is checked and resolved again (DNS rebinding), then the POST goes to that address. */
 async function attempt(runtime: Runtime, url: string, body: string, eventId: string, secret: string, limits: PostLimits): Promise<DeliveryAttempt> {
@@ -43,119 +36,20 @@ async function attempt(runtime: Runtime, url: string, body: string, eventId: str
   });
 }
 
-/** What a message does when its turn is not open: nothing left (closed) or come back later (wait). */
-function notNow(message: WebhookMessage, turn: ReturnType<typeof deliveryTurn>, now: Date): Outcome {
-  if (turn.kind === 'closed') return 'done';
-  const seconds = turn.kind === 'wait' ? turn.seconds : 1;
-  return { later: { ...message, notBefore: new Date(now.getTime() + seconds * 1000).toISOString() } };
-}
-
-/**
- * Claims the next attempt: one conditional update that succeeds only if no attempt was recorded since
- * `previous` was read and no other attempt holds the lease (or its lease ran out). Gives the lease's
- * end, or the record that won (so the message knows when to come back).
- */
-async function claimAttempt(
-  runtime: Runtime,
-  eventId: string,
-  previousAttempts: number,
-  now: Date,
-): Promise<{ claimed: true; claimUntil: string } | { claimed: false; current: Item | undefined }> {
-  const claimUntil = new Date(now.getTime() + ATTEMPT_LEASE_SECONDS * 1000).toISOString();
-  try {
-    await runtime.db.send(
-      new UpdateCommand({
-        TableName: runtime.config.tableName,
-        Key: keys.delivery(eventId),
-        UpdateExpression: 'SET claimUntil = :until, attempts = if_not_exists(attempts, :zero), #status = if_not_exists(#status, :pending)',
-        ConditionExpression:
-          '(attribute_not_exists(PK) OR (attempts = :previous AND #status = :pending)) AND (attribute_not_exists(claimUntil) OR claimUntil < :now)',
-        ExpressionAttributeNames: { '#status': 'status' },
-        ExpressionAttributeValues: { ':until': claimUntil, ':zero': 0, ':pending': 'pending', ':previous': previousAttempts, ':now': now.toISOString() },
-        ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
-      }),
-    );
-    return { claimed: true, claimUntil };
-  } catch (err) {
-    if (isConditionalCheckFailed(err)) return { claimed: false, current: itemFromConditionFailure(err) };
-    throw err;
-  }
-}
-
-async function deliver(runtime: Runtime, record: SQSRecord, options: SenderOptions): Promise<Outcome> {
+/** One message: early ones (a wait longer than one SQS delay) take the next hop without reading anything. */
+async function deliver(runtime: Runtime, record: SQSRecord, options: SenderOptions): Promise<DeliveryOutcome> {
   const message = JSON.parse(record.body) as WebhookMessage;
-  const { eventId } = message;
-  // Early (a wait longer than one SQS delay): the next hop, without reading anything.
   if (!isDue(message, runtime.clock.now())) return { later: message };
-  const { db, config } = runtime;
-  const table = config.tableName;
-  const event = (await db.send(new GetCommand({ TableName: table, Key: keys.event(eventId), ConsistentRead: true }))).Item;
-  if (!event) return 'done';
-  const accountId = String(event.accountId);
-  const account = (await db.send(new GetCommand({ TableName: table, Key: keys.account(accountId), ConsistentRead: true }))).Item;
-  const webhook = webhookOf(account, (await runtime.serviceKeys()).webhookSecrets);
-  if (!webhook) return 'done';
-  const previous: Item | undefined = (await db.send(new GetCommand({ TableName: table, Key: keys.delivery(eventId), ConsistentRead: true }))).Item;
-  const startedAt = runtime.clock.now();
-  const previousAttempts = Number(previous?.attempts ?? 0);
-  // A duplicate of a message whose attempt is recorded: whoever recorded it scheduled the next one.
-  if ((message.attempt ?? 1) <= previousAttempts) return 'done';
-  const turn = deliveryTurn(previous, startedAt);
-  if (turn.kind !== 'open') return notNow(message, turn, startedAt);
-  const claim = await claimAttempt(runtime, eventId, previousAttempts, startedAt);
-  if (!claim.claimed) {
-    // Another message of this event holds the attempt (a duplicate) or has just made it.
-    logger.info('webhook attempt not claimed', { eventId });
-    return notNow(message, deliveryTurn(claim.current, startedAt), startedAt);
-  }
-  const attemptsMade = previousAttempts + 1;
-  const result = await attempt(runtime, webhook.url, String(event.body), eventId, webhook.secret, options.post ?? {});
-  const now = runtime.clock.now();
-  const wait = result.ok ? null : nextRetryDelaySeconds(attemptsMade, config.webhooks.retryScale);
-  const status = result.ok ? 'succeeded' : wait === null ? 'failed' : 'pending';
-  const nextAttemptAt = wait === null ? null : new Date(now.getTime() + wait * 1000).toISOString();
-  // The next attempt's message leaves before the record: a crash in between repeats this attempt
-  // (at least once), never loses the chain.
-  if (nextAttemptAt !== null) await schedule(runtime, { eventId, attempt: attemptsMade + 1, notBefore: nextAttemptAt });
-  try {
-    await db.send(
-      new UpdateCommand({
-        TableName: table,
-        Key: keys.delivery(eventId),
-        UpdateExpression:
-          'SET #type = :type, accountId = :account, eventId = :event, eventType = :eventType, #url = :url, attempts = :attempts, #status = :status, lastStatus = :lastStatus, lastError = :lastError, nextAttemptAt = :next, updatedAt = :now, createdAt = if_not_exists(createdAt, :now), GSI1PK = :gsiPk, GSI1SK = if_not_exists(GSI1SK, :gsiSk) REMOVE claimUntil',
-        ConditionExpression: 'claimUntil = :claim AND attempts = :previous AND #status = :pending',
-        ExpressionAttributeNames: { '#type': 'type', '#url': 'url', '#status': 'status' },
-        ExpressionAttributeValues: {
-          ':type': 'delivery',
-          ':account': accountId,
-          ':event': eventId,
-          ':eventType': event.eventType,
-          ':url': webhook.url,
-          ':attempts': attemptsMade,
-          ':status': status,
-          ':lastStatus': result.status,
-          ':lastError': result.error,
-          ':next': nextAttemptAt,
-          ':now': now.toISOString(),
-          ':gsiPk': keys.deliveryListPartition(accountId),
-          ':gsiSk': `${now.toISOString()}#${eventId}`,
-          ':claim': claim.claimUntil,
-          ':previous': previousAttempts,
-          ':pending': 'pending',
-        },
-      }),
-    );
-  } catch (err) {
-    // Our lease ran out and another attempt took over: its record stands.
-    if (isConditionalCheckFailed(err)) return 'done';
-    throw err;
-  }
-  // Counted once the attempt is recorded (a lease lost to another attempt is that attempt's to count).
-  countMetric(BUSINESS_METRICS.webhookAttempts);
-  countMetric(result.ok ? BUSINESS_METRICS.webhookSuccesses : BUSINESS_METRICS.webhookFailures);
-  logger.info('webhook attempt', { eventId, attempt: attemptsMade, status, httpStatus: result.status, error: result.error ?? undefined });
-  return 'done';
+  return deliverWebhook(
+    {
+      webhooks: webhookPorts(runtime).webhooks,
+      post: (url, body, eventId, secret) => attempt(runtime, url, body, eventId, secret, options.post ?? {}),
+      schedule: (next) => schedule(runtime, next),
+      now: () => runtime.clock.now(),
+      retryScale: runtime.config.webhooks.retryScale,
+    },
+    message,
+  );
 }
 
 /** Sends a message of the webhook queue to arrive when it is due (hops of at most 15 minutes). */

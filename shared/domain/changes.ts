@@ -27,4 +27,13 @@ export type WithdrawalMoved = {
 /** An event recorded in the outbox, for the account's webhook. */
 export type EventRecorded = { kind: 'event.recorded'; accountId: string; event: OutboxEvent };
 
-export type Change = LedgerTransfer | WithdrawalCreated | WithdrawalMoved | EventRecorded;
+/**
+ * An account's webhook URL set. `newSecret`: the first configuration, which creates the signing secret
+ * (only if none exists yet: a concurrent first configuration conflicts); without it the secret is kept.
+ */
+export type WebhookConfigured = { kind: 'webhook.configured'; accountId: string; url: string; at: string; newSecret?: string };
+
+/** A new signing secret for a configured webhook (none configured: a conflict); the old one stops at once. */
+export type WebhookSecretRotated = { kind: 'webhook.secret_rotated'; accountId: string; secret: string; at: string };
+
+export type Change = LedgerTransfer | WithdrawalCreated | WithdrawalMoved | EventRecorded | WebhookConfigured | WebhookSecretRotated;

@@ -4,7 +4,7 @@
  * R$ 190.00, a card charge, a withdrawal of R$ 25.50…). A unit test (test/shared/http/openapi-examples.test.ts)
  * validates each against the schemas the document declares.
  */
-import { WEBHOOK_EVENT_TYPES } from '../webhooks/config';
+import { WEBHOOK_EVENT_TYPES } from '../domain/webhooks';
 
 /** An operation's example: its request (path and query parameters, body) and its success answer. */
 export type OperationExample = {

@@ -1,7 +1,7 @@
 import * as z from 'zod';
 import { moneyString } from '../schemas/balance';
 import { API_VERSION } from '../schemas/common';
-import { WEBHOOK_EVENT_TYPES } from '../webhooks/config';
+import { WEBHOOK_EVENT_TYPES } from '../domain/webhooks';
 import { CHARGE_METHODS } from '../domain/payment-methods';
 
 /**

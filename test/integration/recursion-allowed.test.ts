@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { RECURSION_LIMIT } from '../../infra/local/recursion';
-import { EARLY_TOLERANCE_MS, MAX_ATTEMPTS, nextRetryDelaySeconds, RETRY_WAITS_MINUTES } from '../../shared/webhooks/schedule';
+import { EARLY_TOLERANCE_MS, MAX_ATTEMPTS, nextRetryDelaySeconds, RETRY_WAITS_MINUTES } from '../../shared/domain/webhook-schedule';
 import { queues } from '../../shared/queues';
 import { keys } from '../../shared/adapters/dynamo/keys';
 import {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { RECURSION_LIMIT } from '../../infra/local/recursion';
-import { MAX_ATTEMPTS } from '../../shared/webhooks/schedule';
+import { MAX_ATTEMPTS } from '../../shared/domain/webhook-schedule';
 import { queues } from '../../shared/queues';
 import { keys } from '../../shared/adapters/dynamo/keys';
 import {

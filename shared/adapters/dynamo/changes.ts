@@ -4,10 +4,11 @@ import type { Db } from './dynamo';
 import { transferWrites } from './ledger';
 import { MoveAlreadyMade } from './state-move';
 import { commitWrites, type TxWrite } from './transact';
+import { webhookConfiguredWrite, webhookSecretRotatedWrite } from './webhooks';
 import { withdrawalCreatedWrite, withdrawalMovedWrite } from './withdrawals';
 
-/** What compiling needs besides the changes: the table, and the key that seals personal data. */
-export type CompileContext = { table: string; personalDataKey: () => Promise<Buffer> };
+/** What compiling needs besides the changes: the table, and the keys that seal personal data and webhook secrets. */
+export type CompileContext = { table: string; keys: () => Promise<{ personalData: Buffer; webhookSecrets: Buffer }> };
 
 /** One change as the writes of the caller's transaction. */
 async function writesOf(context: CompileContext, change: Change): Promise<TxWrite[]> {
@@ -15,11 +16,15 @@ async function writesOf(context: CompileContext, change: Change): Promise<TxWrit
     case 'ledger.transfer':
       return transferWrites(context.table, change);
     case 'withdrawal.created':
-      return [withdrawalCreatedWrite(context.table, change, await context.personalDataKey())];
+      return [withdrawalCreatedWrite(context.table, change, (await context.keys()).personalData)];
     case 'withdrawal.moved':
       return [withdrawalMovedWrite(context.table, change)];
     case 'event.recorded':
       return [outboxWrite(context.table, change.accountId, change.event)];
+    case 'webhook.configured':
+      return [webhookConfiguredWrite(context.table, change, (await context.keys()).webhookSecrets)];
+    case 'webhook.secret_rotated':
+      return [webhookSecretRotatedWrite(context.table, change, (await context.keys()).webhookSecrets)];
   }
 }
 

@@ -3,7 +3,7 @@ import { buildOpenApiDocument, successStatus } from '../../../shared/http/openap
 import { OPERATION_EXAMPLES } from '../../../shared/http/openapi-examples';
 import { routeList } from '../../../shared/http/routes';
 import { WEBHOOK_EVENTS } from '../../../shared/http/webhook-events';
-import { WEBHOOK_EVENT_TYPES } from '../../../shared/webhooks/config';
+import { WEBHOOK_EVENT_TYPES } from '../../../shared/domain/webhooks';
 import { compileContract, operationsOf } from '../../support/openapi-contract';
 
 type Json = Record<string, unknown>;

@@ -1,0 +1,166 @@
+import { GetCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import type { WebhookConfigured, WebhookSecretRotated } from '../../domain/changes';
+import type { DeliveryStatus, WebhookDelivery } from '../../domain/webhooks';
+import { ConflictError } from '../../errors';
+import type { WebhookStore } from '../../ports/webhooks';
+import { sealWebhookSecret, unsealWebhookSecret } from '../../webhooks/config';
+import { type Db, isConditionalCheckFailed, type Item, itemFromConditionFailure } from './dynamo';
+import { keys } from './keys';
+import type { TxWrite } from './transact';
+
+/** The item type of delivery records (`type` attribute). */
+export const DELIVERY_ITEM_TYPE = 'delivery';
+
+const text = (value: unknown): string | null => (typeof value === 'string' ? value : null);
+
+/** A delivery item read back as the record. */
+export function deliveryOf(item: Item): WebhookDelivery {
+  return {
+    eventId: String(item.eventId),
+    accountId: String(item.accountId),
+    eventType: String(item.eventType),
+    url: String(item.url),
+    status: (item.status ?? 'pending') as DeliveryStatus,
+    attempts: Number(item.attempts ?? 0),
+    nextAttemptAt: text(item.nextAttemptAt),
+    lastStatus: typeof item.lastStatus === 'number' ? item.lastStatus : null,
+    lastError: text(item.lastError),
+    ...(typeof item.claimUntil === 'string' ? { claimUntil: item.claimUntil } : {}),
+    createdAt: String(item.createdAt),
+    updatedAt: String(item.updatedAt),
+  };
+}
+
+/** The account's webhook URL set; a first configuration seals its new secret, only if none exists yet. */
+export function webhookConfiguredWrite(table: string, change: WebhookConfigured, webhookSecretsKey: Buffer): TxWrite {
+  const key = keys.account(change.accountId);
+  if (change.newSecret === undefined) {
+    return {
+      Update: {
+        TableName: table,
+        Key: key,
+        UpdateExpression: 'SET webhookUrl = :url, webhookUpdatedAt = :now',
+        ExpressionAttributeValues: { ':url': change.url, ':now': change.at },
+      },
+    };
+  }
+  return {
+    Update: {
+      TableName: table,
+      Key: key,
+      UpdateExpression: 'SET webhookUrl = :url, webhookSecretSealed = :secret, webhookUpdatedAt = :now',
+      ConditionExpression: 'attribute_not_exists(webhookSecretSealed)',
+      ExpressionAttributeValues: { ':url': change.url, ':secret': sealWebhookSecret(change.newSecret, change.accountId, webhookSecretsKey), ':now': change.at },
+    },
+    onConditionFailed: () => new ConflictError('The webhook was configured by another request at the same time; repeat the request', 'conflict'),
+  };
+}
+
+/** A new sealed signing secret, only for a configured webhook. */
+export function webhookSecretRotatedWrite(table: string, change: WebhookSecretRotated, webhookSecretsKey: Buffer): TxWrite {
+  return {
+    Update: {
+      TableName: table,
+      Key: keys.account(change.accountId),
+      UpdateExpression: 'SET webhookSecretSealed = :secret, webhookUpdatedAt = :now',
+      ConditionExpression: 'attribute_exists(webhookUrl)',
+      ExpressionAttributeValues: { ':secret': sealWebhookSecret(change.secret, change.accountId, webhookSecretsKey), ':now': change.at },
+    },
+    onConditionFailed: () => new ConflictError('No webhook is configured: PUT /api/webhook first', 'webhook_not_configured'),
+  };
+}
+
+/** The webhook store over the table; `webhookSecretsKey` opens the sealed signing secrets. */
+export function dynamoWebhooks(db: Db, table: string, webhookSecretsKey: () => Promise<Buffer>): WebhookStore {
+  const get = async (key: Record<string, string>, projection?: string) =>
+    (await db.send(new GetCommand({ TableName: table, Key: key, ConsistentRead: true, ...(projection ? { ProjectionExpression: projection } : {}) }))).Item;
+  return {
+    async settings(accountId) {
+      const account = await get(keys.account(accountId), 'webhookUrl, webhookSecretSealed');
+      return { url: typeof account?.webhookUrl === 'string' ? account.webhookUrl : undefined, secretConfigured: typeof account?.webhookSecretSealed === 'string' };
+    },
+    async endpoint(accountId) {
+      const account = await get(keys.account(accountId));
+      if (!account || typeof account.webhookUrl !== 'string' || typeof account.webhookSecretSealed !== 'string') return undefined;
+      return { url: account.webhookUrl, secret: unsealWebhookSecret(account.webhookSecretSealed, accountId, await webhookSecretsKey()) };
+    },
+    async event(eventId) {
+      const item = await get(keys.event(eventId));
+      return item ? { eventId, accountId: String(item.accountId), eventType: String(item.eventType), body: String(item.body) } : undefined;
+    },
+    async delivery(eventId) {
+      const item = await get(keys.delivery(eventId));
+      return item ? deliveryOf(item) : undefined;
+    },
+    async deliveries(accountId, limit) {
+      const out = await db.send(
+        new QueryCommand({
+          TableName: table,
+          IndexName: 'GSI1',
+          KeyConditionExpression: 'GSI1PK = :pk',
+          ExpressionAttributeValues: { ':pk': keys.deliveryListPartition(accountId) },
+          ScanIndexForward: false,
+          Limit: limit,
+        }),
+      );
+      return (out.Items ?? []).map(deliveryOf);
+    },
+    async claimAttempt(eventId, previousAttempts, now, until) {
+      try {
+        await db.send(
+          new UpdateCommand({
+            TableName: table,
+            Key: keys.delivery(eventId),
+            UpdateExpression: 'SET claimUntil = :until, attempts = if_not_exists(attempts, :zero), #status = if_not_exists(#status, :pending)',
+            ConditionExpression:
+              '(attribute_not_exists(PK) OR (attempts = :previous AND #status = :pending)) AND (attribute_not_exists(claimUntil) OR claimUntil < :now)',
+            ExpressionAttributeNames: { '#status': 'status' },
+            ExpressionAttributeValues: { ':until': until.toISOString(), ':zero': 0, ':pending': 'pending', ':previous': previousAttempts, ':now': now.toISOString() },
+            ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
+          }),
+        );
+        return { claimed: true };
+      } catch (err) {
+        if (!isConditionalCheckFailed(err)) throw err;
+        const current = itemFromConditionFailure(err);
+        return { claimed: false, current: current ? deliveryOf(current) : undefined };
+      }
+    },
+    async recordAttempt(record, claim) {
+      try {
+        await db.send(
+          new UpdateCommand({
+            TableName: table,
+            Key: keys.delivery(record.eventId),
+            UpdateExpression:
+              'SET #type = :type, accountId = :account, eventId = :event, eventType = :eventType, #url = :url, attempts = :attempts, #status = :status, lastStatus = :lastStatus, lastError = :lastError, nextAttemptAt = :next, updatedAt = :now, createdAt = if_not_exists(createdAt, :now), GSI1PK = :gsiPk, GSI1SK = if_not_exists(GSI1SK, :gsiSk) REMOVE claimUntil',
+            ConditionExpression: 'claimUntil = :claim AND attempts = :previous AND #status = :pending',
+            ExpressionAttributeNames: { '#type': 'type', '#url': 'url', '#status': 'status' },
+            ExpressionAttributeValues: {
+              ':type': DELIVERY_ITEM_TYPE,
+              ':account': record.accountId,
+              ':event': record.eventId,
+              ':eventType': record.eventType,
+              ':url': record.url,
+              ':attempts': record.attempts,
+              ':status': record.status,
+              ':lastStatus': record.lastStatus,
+              ':lastError': record.lastError,
+              ':next': record.nextAttemptAt,
+              ':now': record.at,
+              ':gsiPk': keys.deliveryListPartition(record.accountId),
+              ':gsiSk': `${record.at}#${record.eventId}`,
+              ':claim': claim.until,
+              ':previous': claim.previousAttempts,
+              ':pending': 'pending',
+            },
+          }),
+        );
+        return true;
+      } catch (err) {
+        if (isConditionalCheckFailed(err)) return false;
+        throw err;
+      }
+    },
+  };
+}

@@ -1,0 +1,33 @@
+import { randomBytes } from 'node:crypto';
+import { describe, expect, it } from 'vitest';
+import { deliveryOf, webhookConfiguredWrite, webhookSecretRotatedWrite } from '../../../../shared/adapters/dynamo/webhooks';
+import { ConflictError } from '../../../../shared/errors';
+import { unsealWebhookSecret } from '../../../../shared/webhooks/config';
+
+const key = randomBytes(32);
+
+describe('webhook changes as writes', () => {
+  it('a first configuration seals its secret and holds only while none exists; a later one sets the URL alone', () => {
+    const first = webhookConfiguredWrite('t', { kind: 'webhook.configured', accountId: 'acct_1', url: 'https://a.example/', at: 'T', newSecret: 'whsec_s' }, key);
+    expect(first.Update?.ConditionExpression).toBe('attribute_not_exists(webhookSecretSealed)');
+    const sealed = String(first.Update?.ExpressionAttributeValues?.[':secret']);
+    expect(sealed).not.toContain('whsec_s');
+    expect(unsealWebhookSecret(sealed, 'acct_1', key)).toBe('whsec_s');
+    expect(first.onConditionFailed?.()).toBeInstanceOf(ConflictError);
+    const later = webhookConfiguredWrite('t', { kind: 'webhook.configured', accountId: 'acct_1', url: 'https://b.example/', at: 'T' }, key);
+    expect(later.Update).toMatchObject({ UpdateExpression: 'SET webhookUrl = :url, webhookUpdatedAt = :now', ExpressionAttributeValues: { ':url': 'https://b.example/', ':now': 'T' } });
+    expect(later.Update?.ConditionExpression).toBeUndefined();
+  });
+
+  it('a rotation needs a configured webhook (else 409 webhook_not_configured)', () => {
+    const rotated = webhookSecretRotatedWrite('t', { kind: 'webhook.secret_rotated', accountId: 'acct_1', secret: 'whsec_r', at: 'T' }, key);
+    expect(rotated.Update?.ConditionExpression).toBe('attribute_exists(webhookUrl)');
+    expect(rotated.onConditionFailed?.()).toMatchObject({ code: 'webhook_not_configured' });
+  });
+
+  it('a delivery item reads back as the record (no lease between attempts)', () => {
+    const item = { eventId: 'evt_1', accountId: 'acct_1', eventType: 'ping', url: 'https://a.example/', status: 'failed', attempts: 8, nextAttemptAt: null, lastStatus: 500, lastError: 'HTTP 500', createdAt: 'C', updatedAt: 'U' };
+    expect(deliveryOf(item)).toEqual({ ...item });
+    expect(deliveryOf({ ...item, claimUntil: 'L' }).claimUntil).toBe('L');
+  });
+});
