@@ -1,0 +1,177 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { dirname, join, relative, resolve, sep } from 'node:path';
+import ts from 'typescript';
+import { describe, expect, it } from 'vitest';
+
+/**
+ * The house rules of issue 32 (../shared/notes/layout.md), as tests. The rooms move one at a time: a
+ * rule that does not hold everywhere yet names the files still to move (STILL_TO_MOVE). A file may
+ * leave such a list (the test then asks for its line to be removed), never join it: the lists only
+ * shrink, and a rule whose list is empty holds everywhere.
+ */
+const ROOT = resolve(__dirname, '../..');
+const rel = (path: string) => relative(ROOT, path).split(sep).join('/');
+
+function tsFilesUnder(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) return tsFilesUnder(path);
+    return entry.isFile() && entry.name.endsWith('.ts') ? [path] : [];
+  });
+}
+
+/** Every module specifier a source imports, in every form (static, type-only, re-export, dynamic, require). */
+function importsOf(source: string): string[] {
+  return ts.preProcessFile(source, true, true).importedFiles.map((f) => f.fileName);
+}
+
+/** Whether a file's relative import points under `dir` (a path from the root). */
+function importsUnder(file: string, source: string, dir: string): boolean {
+  const target = join(ROOT, dir);
+  return importsOf(source).some((spec) => {
+    if (!spec.startsWith('.')) return false;
+    const resolved = resolve(dirname(file), spec);
+    return resolved === target || resolved.startsWith(target + sep);
+  });
+}
+
+const EXPRESSION = /\b(ConditionExpression|UpdateExpression|KeyConditionExpression|FilterExpression|ProjectionExpression)\b/;
+const SOURCES = ['functions', 'shared', 'infra', 'bench'].flatMap((dir) => tsFilesUnder(join(ROOT, dir)));
+const read = (file: string) => readFileSync(file, 'utf8');
+
+/** The offenders of a rule, checked against the files still to move: no new offender, no stale line. */
+function ratchet(offenders: string[], stillToMove: readonly string[]) {
+  const allowed = new Set(stillToMove);
+  return {
+    newOffenders: offenders.filter((file) => !allowed.has(file)).sort(),
+    moved: [...allowed].filter((file) => !offenders.includes(file)).sort(),
+  };
+}
+
+// Rooms not moved yet (issue 32): each line goes when its room moves to shared/adapters/dynamo/.
+const EXPRESSIONS_STILL_TO_MOVE: readonly string[] = [
+  'functions/charges/card.ts',
+  'functions/checkout/card.ts',
+  'functions/checkout/entry.ts',
+  'functions/customers/create.ts',
+  'infra/admin/webhook.ts',
+  'infra/cdk/table-access.ts',
+  'shared/accounts/store.ts',
+  'shared/auth/gate.ts',
+  'shared/cards/decline-store.ts',
+  'shared/charges/card-attempts.ts',
+  'shared/charges/card-settle.ts',
+  'shared/checkout/lookup.ts',
+  'shared/checkout/settle.ts',
+  'shared/checkout/upkeep.ts',
+  'shared/customers/list.ts',
+  'shared/events/forward.ts',
+  'shared/events/outbox.ts',
+  'shared/idempotency/store.ts',
+  'shared/invoices/apply-notification.ts',
+  'shared/invoices/create.ts',
+  'shared/invoices/lookup.ts',
+  'shared/invoices/pix-sweep.ts',
+  'shared/invoices/reconcile-pix.ts',
+  'shared/ratelimit/counter.ts',
+];
+const SDK_STILL_TO_MOVE: readonly string[] = [
+  'functions/auth/token.ts',
+  'functions/charges/boleto.ts',
+  'functions/charges/card.ts',
+  'functions/checkout/card.ts',
+  'functions/checkout/entry.ts',
+  'functions/customers/get.ts',
+  'functions/workers/payout.ts',
+  'functions/workers/reconcile.ts',
+  'functions/workers/stream-forwarder.ts',
+  'shared/accounts/store.ts',
+  'shared/auth/gate.ts',
+  'shared/aws/lambda-credentials.ts',
+  'shared/cards/decline-store.ts',
+  'shared/cep/cache.ts',
+  'shared/charges/card-attempts.ts',
+  'shared/charges/card-settle.ts',
+  'shared/checkout/lookup.ts',
+  'shared/checkout/upkeep.ts',
+  'shared/events/forward.ts',
+  'shared/idempotency/store.ts',
+  'shared/invoices/create.ts',
+  'shared/invoices/lookup.ts',
+  'shared/invoices/pix-sweep.ts',
+  'shared/invoices/reconcile-pix.ts',
+  'shared/queue/delayed.ts',
+  'shared/queue/sqs.ts',
+  'shared/ratelimit/counter.ts',
+  'shared/secrets/master-key.ts',
+];
+const FUNCTIONS_USING_ADAPTERS_STILL_TO_MOVE: readonly string[] = [
+  'functions/account/balance.ts',
+  'functions/account/transactions.ts',
+  'functions/auth/token.ts',
+  'functions/charges/boleto.ts',
+  'functions/charges/card.ts',
+  'functions/checkout/card.ts',
+  'functions/checkout/entry.ts',
+  'functions/customers/create.ts',
+  'functions/customers/get.ts',
+  'functions/invoices/get-by-id.ts',
+  'functions/provider/pix-callbacks.ts',
+];
+
+describe('the house rules (issue 32)', () => {
+  it('DynamoDB expressions only under shared/adapters/dynamo/ (infra/local and bench aside)', () => {
+    const offenders = SOURCES.map(rel)
+      .filter((file) => !file.startsWith('shared/adapters/dynamo/') && !file.startsWith('infra/local/') && !file.startsWith('bench/'))
+      .filter((file) => EXPRESSION.test(read(join(ROOT, file))));
+    expect(ratchet(offenders, EXPRESSIONS_STILL_TO_MOVE)).toEqual({ newOffenders: [], moved: [] });
+    expect(offenders.some((file) => file.startsWith('shared/adapters/'))).toBe(false);
+  });
+
+  it('@aws-sdk imported only under shared/adapters/ and infra/', () => {
+    const offenders = SOURCES.map(rel)
+      .filter((file) => !file.startsWith('shared/adapters/') && !file.startsWith('infra/') && !file.startsWith('bench/'))
+      .filter((file) => importsOf(read(join(ROOT, file))).some((spec) => spec.startsWith('@aws-sdk/')));
+    expect(ratchet(offenders, SDK_STILL_TO_MOVE)).toEqual({ newOffenders: [], moved: [] });
+  });
+
+  it('app/ reads and writes through ports: it imports no adapter, no AWS SDK, no HTTP layer', () => {
+    const app = tsFilesUnder(join(ROOT, 'shared', 'app'));
+    expect(app.length).toBeGreaterThanOrEqual(5);
+    const offenders = app.filter((file) => {
+      const source = read(file);
+      return (
+        importsUnder(file, source, 'shared/adapters') ||
+        importsUnder(file, source, 'shared/http') ||
+        importsUnder(file, source, 'shared/wiring.ts') ||
+        importsOf(source).some((spec) => spec.startsWith('@aws-sdk/'))
+      );
+    });
+    expect(offenders.map(rel)).toEqual([]);
+  });
+
+  it('ports/ are interfaces over the domain: they import only shared/domain/', () => {
+    const offenders = tsFilesUnder(join(ROOT, 'shared', 'ports')).flatMap((file) =>
+      importsOf(read(file))
+        .filter((spec) => !spec.startsWith('.') || !resolve(dirname(file), spec).startsWith(join(ROOT, 'shared', 'domain')))
+        .map((spec) => `${rel(file)} → ${spec}`),
+    );
+    expect(offenders).toEqual([]);
+  });
+
+  it('functions/ take their ports from shared/wiring.ts, never from an adapter', () => {
+    const offenders = tsFilesUnder(join(ROOT, 'functions'))
+      .filter((file) => importsUnder(file, read(file), 'shared/adapters'))
+      .map(rel);
+    expect(ratchet(offenders, FUNCTIONS_USING_ADAPTERS_STILL_TO_MOVE)).toEqual({ newOffenders: [], moved: [] });
+  });
+
+  it('finds a violation where one is planted (the checks can fail)', () => {
+    const file = join(ROOT, 'shared', 'app', 'x.ts');
+    expect(importsUnder(file, "import type { Db } from '../adapters/dynamo/dynamo';", 'shared/adapters')).toBe(true);
+    expect(importsUnder(file, "const m = await import('../adapters/dynamo/keys');", 'shared/adapters')).toBe(true);
+    expect(importsUnder(file, "import { x } from '../domain/ledger';", 'shared/adapters')).toBe(false);
+    expect(EXPRESSION.test("{ UpdateExpression: 'SET a = :a' }")).toBe(true);
+    expect(ratchet(['a.ts', 'c.ts'], ['a.ts', 'b.ts'])).toEqual({ newOffenders: ['c.ts'], moved: ['b.ts'] });
+  });
+});
