@@ -1,6 +1,8 @@
 import { changeWrites, type CompileContext, commitMove } from './adapters/dynamo/changes';
 import { dynamoBalance, dynamoWithdrawals } from './adapters/dynamo/withdrawals';
 import { dynamoWebhooks } from './adapters/dynamo/webhooks';
+import { dynamoCustomers } from './adapters/dynamo/customers';
+import type { CustomerStore } from './ports/customers';
 import type { WebhookStore } from './ports/webhooks';
 import type { TxWrite } from './adapters/dynamo/transact';
 import type { Change } from './domain/changes';
@@ -43,4 +45,9 @@ export function withdrawalPorts(runtime: Runtime): {
 /** The webhook store over the runtime's table. */
 export function webhookPorts(runtime: Runtime): { webhooks: WebhookStore; newEvent: typeof newEvent } {
   return { webhooks: dynamoWebhooks(runtime.db, runtime.config.tableName, async () => (await runtime.serviceKeys()).webhookSecrets), newEvent };
+}
+
+/** The customer store over the runtime's table. */
+export function customerPorts(runtime: Runtime): { customers: CustomerStore } {
+  return { customers: dynamoCustomers(runtime.db, runtime.config.tableName, async () => (await runtime.serviceKeys()).personalData) };
 }

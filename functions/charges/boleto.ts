@@ -1,4 +1,3 @@
-import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { lastEncodableDueDate } from '../../shared/boleto/barcode';
 import { requireCaller } from '../../shared/auth/caller';
 import { customerFields } from '../../shared/customers/fields';
@@ -19,7 +18,7 @@ import { boletoUrl, invoiceItem } from '../../shared/invoices/record';
 import { formatCents } from '../../shared/domain/money';
 import { paymentProvider } from '../../shared/providers/registry';
 import { chargesRoutes as routes } from '../../shared/http/route-table/charges';
-import { keys } from '../../shared/adapters/dynamo/keys';
+import { customerPorts } from '../../shared/wiring';
 
 /**
  * 422 on due_date past the last day the barcode's due-date factor can carry in the current cycle
@@ -46,11 +45,11 @@ export const handler = httpHandler(routes.createBoleto, async ({ body, caller, r
   assertDueDateNotPast(body.due_date, now);
   assertDueDateEncodable(body.due_date, now);
   const total = checkedTotalCents(body, 'boleto');
-  const { db, config } = runtime;
+  const { config } = runtime;
   const serviceKeys = await runtime.serviceKeys();
-  const found = await db.send(new GetCommand({ TableName: config.tableName, Key: keys.customer(account.accountId, body.customer), ConsistentRead: true }));
-  if (!found.Item) throw new ValidationError({ customer: ['Not one of your customers'] });
-  const customer = customerFields(found.Item, serviceKeys.personalData);
+  const found = await customerPorts(runtime).customers.get(account.accountId, body.customer);
+  if (!found) throw new ValidationError({ customer: ['Not one of your customers'] });
+  const customer = customerFields(found);
   if (!customer.zipcode || !customer.street || !customer.city || !customer.state) {
     throw new ValidationError({ customer: ['The customer needs a full address for a boleto'] });
   }

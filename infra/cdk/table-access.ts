@@ -145,7 +145,7 @@ export const ROUTE_GRANTS: Readonly<Record<string, readonly TableGrant[]>> = {
   // Customer item and the numeric id's reservation, in one transaction (functions/customers/create.ts).
   [routes.createCustomer.id]: [{ actions: ['PutItem'], keys: [KEY.account, KEY.customerId] }],
   [routes.getCustomer.id]: [{ actions: ['GetItem'], keys: [KEY.account] }],
-  // Query of the account's partition, CUSTOMER# sort keys (shared/customers/list.ts).
+  // Query of the account's partition, CUSTOMER# sort keys (shared/adapters/dynamo/customers.ts).
   [routes.listCustomers.id]: [{ actions: ['Query'], keys: [KEY.account] }],
   [routes.listCountries.id]: [],
   [routes.listStates.id]: [],

@@ -1,11 +1,10 @@
 /**
- * A stored customer's fields as the API names them, without the country: apart from record.ts (which
- * expands the country from the 250-country list) so that the boleto charge, which reads the payer and
- * the address only, does not bundle the list.
+ * A customer's fields as the API names them, without the country: apart from record.ts (which expands
+ * the country from the 250-country list) so that the boleto charge, which reads the payer and the
+ * address only, does not bundle the list.
  */
-import { unseal } from '../crypto/personal-data';
+import type { Customer } from '../domain/customer';
 import { stateByUf, stateView } from '../reference/states';
-import type { Item } from '../adapters/dynamo/dynamo';
 
 export type CustomerFields = {
   id: number;
@@ -24,32 +23,23 @@ export type CustomerFields = {
   created_at: string;
 };
 
-/** What a sealed document is bound to: its account and customer, so it cannot be moved to another item. */
-export function documentContext(accountId: string, customerId: number): string {
-  return `customer:${accountId}:${customerId}`;
-}
-
-const orNull = (value: unknown): string | null => (typeof value === 'string' ? value : null);
-
 /** The customer object of spec 2.4 but its country (shared/customers/record.ts, customerView, adds it), the state expanded. */
-export function customerFields(item: Item, personalDataKey: Buffer): CustomerFields {
-  const accountId = String(item.accountId);
-  const customerId = Number(item.customerId);
-  const state = typeof item.state === 'string' ? stateByUf(item.state) : undefined;
+export function customerFields(customer: Customer): CustomerFields {
+  const state = customer.state !== undefined ? stateByUf(customer.state) : undefined;
   return {
-    id: customerId,
-    name: String(item.name),
-    document: unseal(String(item.documentSealed), personalDataKey, documentContext(accountId, customerId)),
-    document_type: item.documentType === 'CNPJ' ? 'CNPJ' : 'CPF',
-    zipcode: orNull(item.zipcode),
+    id: customer.id,
+    name: customer.name,
+    document: customer.document,
+    document_type: customer.documentType,
+    zipcode: customer.zipcode ?? null,
     state: state ? stateView(state) : null,
-    city: orNull(item.city),
-    district: orNull(item.district),
-    street: orNull(item.street),
-    number: orNull(item.number),
-    email: String(item.email),
-    phone: orNull(item.phone),
-    mobilephone: orNull(item.mobilephone),
-    created_at: String(item.createdAt),
+    city: customer.city ?? null,
+    district: customer.district ?? null,
+    street: customer.street ?? null,
+    number: customer.number ?? null,
+    email: customer.email,
+    phone: customer.phone ?? null,
+    mobilephone: customer.mobilephone ?? null,
+    created_at: customer.createdAt,
   };
 }

@@ -1,45 +1,15 @@
-import { seal } from '../crypto/personal-data';
+import type { Customer } from '../domain/customer';
 import { countryById } from '../reference/countries';
-import type { CreateCustomerBody } from '../schemas/customer';
 import { normalizeDocument } from '../schemas/documents';
-import type { Item } from '../adapters/dynamo/dynamo';
-import { keys } from '../adapters/dynamo/keys';
-import { type CustomerFields, customerFields, documentContext } from './fields';
+import { type CustomerFields, customerFields } from './fields';
 
 /** The customer object of spec 2.4 (its keys in the order of the answer: the country after the zipcode). */
 export type CustomerView = CustomerFields & { country: ReturnType<typeof countryById> | null };
 
-const present = (value: string | undefined): string | undefined => (value === undefined || value.trim() === '' ? undefined : value.trim());
-
-/** The stored item of a new customer: the taxpayer document sealed, lower-case copies for searches. */
-export function newCustomerItem(accountId: string, customerId: number, body: CreateCustomerBody, now: Date, personalDataKey: Buffer): Item {
-  const zipcode = present(body.zipcode)?.replace('-', '');
-  return {
-    ...keys.customer(accountId, customerId),
-    type: 'customer',
-    accountId,
-    customerId,
-    name: body.name,
-    documentSealed: seal(normalizeDocument(body.document), personalDataKey, documentContext(accountId, customerId)),
-    documentType: body.document_type,
-    email: body.email,
-    zipcode,
-    countryId: body.country_id,
-    state: present(body.state)?.toUpperCase(),
-    city: present(body.city),
-    district: present(body.district),
-    street: present(body.street),
-    number: present(body.number),
-    phone: present(body.phone),
-    mobilephone: present(body.mobilephone),
-    createdAt: now.toISOString(),
-  };
-}
-
 /** The API's customer object (spec 2.4), with the country and state expanded. */
-export function customerView(item: Item, personalDataKey: Buffer): CustomerView {
-  const { id, name, document, document_type, zipcode, ...rest } = customerFields(item, personalDataKey);
-  return { id, name, document, document_type, zipcode, country: typeof item.countryId === 'number' ? (countryById(item.countryId) ?? null) : null, ...rest };
+export function customerView(customer: Customer): CustomerView {
+  const { id, name, document, document_type, zipcode, ...rest } = customerFields(customer);
+  return { id, name, document, document_type, zipcode, country: customer.countryId !== undefined ? (countryById(customer.countryId) ?? null) : null, ...rest };
 }
 
 export type CustomerFilters = { document?: string; name?: string; email?: string; phone?: string; mobilephone?: string };

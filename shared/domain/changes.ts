@@ -1,3 +1,4 @@
+import type { Customer } from './customer';
 import type { LedgerTransfer } from './ledger';
 import type { Withdrawal } from './withdrawal';
 import type { WithdrawStatus } from './withdrawal-transitions';
@@ -36,4 +37,7 @@ export type WebhookConfigured = { kind: 'webhook.configured'; accountId: string;
 /** A new signing secret for a configured webhook (none configured: a conflict); the old one stops at once. */
 export type WebhookSecretRotated = { kind: 'webhook.secret_rotated'; accountId: string; secret: string; at: string };
 
-export type Change = LedgerTransfer | WithdrawalCreated | WithdrawalMoved | EventRecorded | WebhookConfigured | WebhookSecretRotated;
+/** A new customer under a fresh numeric id (reserved with it: a taken id is a clash, the route draws again). */
+export type CustomerCreated = { kind: 'customer.created'; customer: Customer };
+
+export type Change = LedgerTransfer | WithdrawalCreated | WithdrawalMoved | EventRecorded | WebhookConfigured | WebhookSecretRotated | CustomerCreated;

@@ -4,6 +4,7 @@ import type { Db } from './dynamo';
 import { transferWrites } from './ledger';
 import { MoveAlreadyMade } from './state-move';
 import { commitWrites, type TxWrite } from './transact';
+import { customerCreatedWrites } from './customers';
 import { webhookConfiguredWrite, webhookSecretRotatedWrite } from './webhooks';
 import { withdrawalCreatedWrite, withdrawalMovedWrite } from './withdrawals';
 
@@ -25,6 +26,8 @@ async function writesOf(context: CompileContext, change: Change): Promise<TxWrit
       return [webhookConfiguredWrite(context.table, change, (await context.keys()).webhookSecrets)];
     case 'webhook.secret_rotated':
       return [webhookSecretRotatedWrite(context.table, change, (await context.keys()).webhookSecrets)];
+    case 'customer.created':
+      return customerCreatedWrites(context.table, change, (await context.keys()).personalData);
   }
 }
 
