@@ -2,6 +2,9 @@ import { changeWrites, type CompileContext, commitMove } from './adapters/dynamo
 import { dynamoBalance, dynamoWithdrawals } from './adapters/dynamo/withdrawals';
 import { dynamoWebhooks } from './adapters/dynamo/webhooks';
 import { dynamoCustomers } from './adapters/dynamo/customers';
+import { dynamoInvoiceIds } from './adapters/dynamo/invoices';
+import type { PixChargePorts } from './app/charges/create-pix-charge';
+import { pixProvider } from './providers/registry';
 import type { CustomerStore } from './ports/customers';
 import type { WebhookStore } from './ports/webhooks';
 import type { TxWrite } from './adapters/dynamo/transact';
@@ -50,4 +53,9 @@ export function webhookPorts(runtime: Runtime): { webhooks: WebhookStore; newEve
 /** The customer store over the runtime's table. */
 export function customerPorts(runtime: Runtime): { customers: CustomerStore } {
   return { customers: dynamoCustomers(runtime.db, runtime.config.tableName, async () => (await runtime.serviceKeys()).personalData) };
+}
+
+/** What a Pix charge needs: unused invoice ids from the table, the configured Pix provider and its time limit. */
+export function pixChargePorts(runtime: Runtime): PixChargePorts {
+  return { ids: dynamoInvoiceIds(runtime.db, runtime.config.tableName), provider: pixProvider(runtime.config), timeoutMs: runtime.config.payments.timeoutMs };
 }

@@ -1,22 +1,13 @@
+import { createPixCharge } from '../../shared/app/charges/create-pix-charge';
 import { requireCaller } from '../../shared/auth/caller';
-import {
-  assertDueDateNotPast,
-  assertMethodEnabled,
-  baseInvoice,
-  checkedTotalCents,
-  invoiceCreationWrites,
-  merchantName,
-  callProvider,
-  unusedInvoiceIds,
-} from '../../shared/invoices/create';
-import { idempotentPixIds, invoiceIdDraw, invoiceItem, txidForReference } from '../../shared/invoices/record';
-import { httpHandler } from '../../shared/http/pipeline';
 import { formatCents } from '../../shared/domain/money';
-import { pngDataUri, qrCodePng } from '../../shared/pix/qrcode';
-import { looksUpCharges } from '../../shared/providers/port';
-import { pixProvider } from '../../shared/providers/registry';
+import { httpHandler } from '../../shared/http/pipeline';
 import { chargesRoutes as routes } from '../../shared/http/route-table/charges';
+import { assertDueDateNotPast, assertMethodEnabled, baseInvoice, checkedTotalCents, merchantName } from '../../shared/invoices/create';
+import { idempotentPixIds, invoiceIdDraw } from '../../shared/invoices/record';
+import { pngDataUri } from '../../shared/pix/qrcode';
 import { normalizeDocument } from '../../shared/schemas/documents';
+import { pixChargePorts } from '../../shared/wiring';
 
 const PROVIDER_FAILED = 'The payment provider failed to answer; no charge was created. Retry with the same Idempotency-Key.';
 
@@ -32,48 +23,23 @@ export const handler = httpHandler(routes.createPix, async ({ body, caller, idem
   const total = checkedTotalCents(body, 'pix');
   // With an Idempotency-Key the txid is derived from it: a retry after a 502 registers nothing new at the PSP.
   const derived = idempotencyKey === undefined ? undefined : idempotentPixIds(account.accountId, idempotencyKey);
-  const ids = await unusedInvoiceIds(runtime, now, derived && { reference: derived.reference, invoiceId: invoiceIdDraw.numericId(now) });
-  const txid = derived?.reference === ids.reference ? derived.txid : txidForReference(ids.reference);
-  const payer = { email: body.email, name: body.client, document: body.document ? normalizeDocument(body.document) : undefined };
-  const provider = pixProvider(runtime.config);
-  const charge = await callProvider(
-    provider.createPixCharge({
-      reference: ids.reference,
-      txid,
-      amountCents: total,
-      dueDate: body.due_date,
-      merchantName: merchantName(account),
-      payer,
-    }),
-    runtime.config.payments.timeoutMs,
-    PROVIDER_FAILED,
-  );
-  // Drawn once, here: stored with the invoice (reads answer it as it is), and answered now.
-  const qrPng = qrCodePng(charge.copy);
-  const item = invoiceItem(
-    {
-      ...baseInvoice(account, body, ids, total, now),
-      method: 'pix',
-      status: 'PENDING',
-      payer,
-      pix: { txid: charge.txid, location: charge.location, copy: charge.copy, qrPng },
-      provider: provider.name,
-      awaitsPixLookup: looksUpCharges(provider),
-    },
-    (await runtime.serviceKeys()).personalData,
-  );
+  const { answer, changes } = await createPixCharge(pixChargePorts(runtime), {
+    base: (ids) => baseInvoice(account, body, ids, total, now),
+    totalCents: total,
+    dueDate: body.due_date,
+    merchantName: merchantName(account),
+    payer: { email: body.email, name: body.client, document: body.document ? normalizeDocument(body.document) : undefined },
+    proposed: derived && { reference: derived.reference, txid: derived.txid, invoiceId: invoiceIdDraw.numericId(now) },
+    failure: PROVIDER_FAILED,
+    now,
+  });
+  const pix = answer.pix;
+  if (!pix?.qrPng) throw new Error('A Pix charge has its BR Code');
   return {
     status: 200,
     body: {
-      invoice: {
-        reference: ids.reference,
-        total: formatCents(total),
-        txid: charge.txid,
-        due_date: body.due_date,
-        copy: charge.copy,
-        qrcode: pngDataUri(qrPng),
-      },
+      invoice: { reference: answer.reference, total: formatCents(total), txid: pix.txid, due_date: answer.dueDate, copy: pix.copy, qrcode: pngDataUri(pix.qrPng) },
     },
-    writes: invoiceCreationWrites(runtime.config.tableName, item),
+    changes,
   };
 });

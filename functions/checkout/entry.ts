@@ -6,6 +6,7 @@ import { type CheckoutForm, parseCheckoutForm } from '../../shared/checkout/form
 import { checkoutOfReservation } from '../../shared/checkout/lookup';
 import { checkoutErrorPage, formBody, seeOther } from '../../shared/http/checkout/browser';
 import { checkoutPixInvoice } from '../../shared/checkout/payments';
+import type { Change } from '../../shared/domain/changes';
 import { type CheckoutMethod, checkoutItem, checkoutPagePath, checkoutTxRefItem, newCheckoutReference, type NewCheckout, saleKey } from '../../shared/checkout/record';
 import { verifyFormSignature } from '../../shared/checkout/signature';
 import { BadRequestError, ConflictError, DomainError, IdClashError, ValidationError } from '../../shared/errors';
@@ -137,10 +138,11 @@ export const handler = httpHandler(
     };
     const table = runtime.config.tableName;
     const writes: TxWrite[] = [];
+    const changes: Change[] = [];
     if (methods.includes('pix')) {
-      const pix = await checkoutPixInvoice(runtime, checkout, undefined, now);
-      checkout.pixReference = String(pix.item.reference);
-      writes.push(...pix.writes);
+      const pix = await checkoutPixInvoice(runtime, checkout, now);
+      checkout.pixReference = pix.invoice.reference;
+      changes.push(...pix.changes);
     }
     // A concurrent post of the same tx_ref (signed) or sale (unsigned) wins the reservation: this one runs again and leads to that checkout.
     const clash = () => new IdClashError();
@@ -155,7 +157,7 @@ export const handler = httpHandler(
         onConditionFailed: clash,
       },
     );
-    return { ...seeOther(checkoutPagePath(checkout.reference, serviceKeys.boletoLinks)), writes };
+    return { ...seeOther(checkoutPagePath(checkout.reference, serviceKeys.boletoLinks)), writes, changes };
   },
   { errorPage: checkoutErrorPage },
 );

@@ -2,20 +2,20 @@ import { createHash } from 'node:crypto';
 import type { CardBrand } from '../cards/card';
 import { brazilDate } from '../dates';
 import { newEvent, outboxWrite } from '../events/outbox';
-import { callProvider, invoiceCreationWrites, unusedInvoiceIds, voidUnlessRecorded } from '../invoices/create';
+import { invoiceCreationWrites, voidUnlessRecorded } from '../invoices/create';
 import { paymentCredit } from '../domain/ledger';
 import { transferWrites } from '../adapters/dynamo/ledger';
 import { invoiceByReference } from '../invoices/lookup';
-import { type CardFields, invoiceEventData, invoiceItem, type InvoiceIds, type NewInvoice, txidForReference } from '../invoices/record';
-import { looksUpCharges } from '../providers/port';
-import { pixProvider } from '../providers/registry';
+import { type CardFields, invoiceEventData, invoiceItem, type InvoiceIds, type NewInvoice } from '../invoices/record';
+import { createPixCharge } from '../app/charges/create-pix-charge';
+import type { Change } from '../domain/changes';
+import { pixChargePorts } from '../wiring';
 import type { Runtime } from '../runtime';
 import type { Item } from '../adapters/dynamo/dynamo';
 import type { TxWrite } from '../adapters/dynamo/transact';
 import { checkoutByReference } from './lookup';
 import type { NewCheckout } from './record';
 import { CheckoutSettledError, checkoutPaidWrites } from './settle';
-import { qrCodePng } from '../pix/qrcode';
 
 /** What the checkout's invoices share: the checkout's sale as one invoice of the account (tax and discount 0). */
 function saleInvoice(checkout: NewCheckout | Item, ids: { invoiceId: number; reference: string }, now: Date) {
@@ -39,46 +39,22 @@ function saleInvoice(checkout: NewCheckout | Item, ids: { invoiceId: number; ref
 const PIX_FAILED = 'O provedor de pagamentos não respondeu; tente novamente em instantes.';
 
 /**
- * The Pix charge of a new checkout: asked of the provider once (a failure → 502, nothing recorded), due
- * the day the checkout expires (Brazil's date). Its ids are checked unused BEFORE the provider is asked
- * (`proposed` first, when given; drawn anew when taken or absent); an id taken after that fails the
- * commit with 503 and is never drawn again in the same request (no second registration). Returns the
- * invoice item and its creation writes, for the checkout's own transaction.
+ * The Pix charge of a new checkout, through the one Pix charge use case (shared/app/charges/
+ * create-pix-charge.ts): asked of the provider once (a failure → 502, nothing recorded), due the day
+ * the checkout expires (Brazil's date), ids checked unused first. Returns the invoice and its change,
+ * for the checkout's own transaction.
  */
-export async function checkoutPixInvoice(
-  runtime: Runtime,
-  checkout: NewCheckout,
-  proposed: InvoiceIds | undefined,
-  now: Date,
-): Promise<{ item: Item; writes: TxWrite[] }> {
-  const dueDate = brazilDate(new Date(now.getTime() + runtime.config.checkout.ttlSeconds * 1000));
-  const payer = { email: checkout.email, name: `${checkout.firstName} ${checkout.lastName}` };
-  const ids = await unusedInvoiceIds(runtime, now, proposed);
-  const provider = pixProvider(runtime.config);
-  const charge = await callProvider(
-    provider.createPixCharge({
-      reference: ids.reference,
-      txid: txidForReference(ids.reference),
-      amountCents: checkout.totalCents,
-      dueDate,
-      merchantName: checkout.merchantName,
-      payer,
-    }),
-    runtime.config.payments.timeoutMs,
-    PIX_FAILED,
-  );
-  const invoice: NewInvoice = {
-    ...saleInvoice(checkout, ids, now),
-    method: 'pix',
-    status: 'PENDING',
-    dueDate,
-    payer,
-    pix: { txid: charge.txid, location: charge.location, copy: charge.copy, qrPng: qrCodePng(charge.copy) },
-    provider: provider.name,
-    awaitsPixLookup: looksUpCharges(provider),
-  };
-  const item = invoiceItem(invoice, (await runtime.serviceKeys()).personalData);
-  return { item, writes: invoiceCreationWrites(runtime.config.tableName, item) };
+export async function checkoutPixInvoice(runtime: Runtime, checkout: NewCheckout, now: Date): Promise<{ invoice: NewInvoice; changes: Change[] }> {
+  const { answer, changes } = await createPixCharge(pixChargePorts(runtime), {
+    base: (ids) => saleInvoice(checkout, ids, now),
+    totalCents: checkout.totalCents,
+    dueDate: brazilDate(new Date(now.getTime() + runtime.config.checkout.ttlSeconds * 1000)),
+    merchantName: checkout.merchantName,
+    payer: { email: checkout.email, name: `${checkout.firstName} ${checkout.lastName}` },
+    failure: PIX_FAILED,
+    now,
+  });
+  return { invoice: answer, changes };
 }
 
 /**

@@ -1,4 +1,5 @@
 import type { Customer } from './customer';
+import type { NewInvoice } from './invoice';
 import type { LedgerTransfer } from './ledger';
 import type { Withdrawal } from './withdrawal';
 import type { WithdrawStatus } from './withdrawal-transitions';
@@ -40,4 +41,19 @@ export type WebhookSecretRotated = { kind: 'webhook.secret_rotated'; accountId: 
 /** A new customer under a fresh numeric id (reserved with it: a taken id is a clash, the route draws again). */
 export type CustomerCreated = { kind: 'customer.created'; customer: Customer };
 
-export type Change = LedgerTransfer | WithdrawalCreated | WithdrawalMoved | EventRecorded | WebhookConfigured | WebhookSecretRotated | CustomerCreated;
+/**
+ * A new invoice with its numeric id's reservation. Its ids were checked unused before the provider was
+ * asked: a clash here is a race lost, answered 503 with nothing recorded (never drawn again in place,
+ * which would register a second charge).
+ */
+export type InvoiceCreated = { kind: 'invoice.created'; invoice: NewInvoice };
+
+export type Change =
+  | LedgerTransfer
+  | WithdrawalCreated
+  | WithdrawalMoved
+  | EventRecorded
+  | WebhookConfigured
+  | WebhookSecretRotated
+  | CustomerCreated
+  | InvoiceCreated;

@@ -2,18 +2,17 @@ import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { settingOfCharge } from '../domain/payment-methods';
 import type { Caller } from '../auth/gate';
 import { type ChargeAmounts, totalCents } from '../domain/charge-total';
-import { BadRequestError, IdClashError, TemporaryConflictError, UnprocessableError, UpstreamError, ValidationError } from '../errors';
+import { BadRequestError, ValidationError } from '../errors';
 import { RAIL_LIMIT_CENTS } from '../domain/rail-limits';
 import { logger } from '../logger';
-import { ProviderError, ProviderRejectedError, withProviderTimeout } from '../providers/port';
+import { withProviderTimeout } from '../providers/port';
 import { paymentProvider } from '../providers/registry';
 import type { Runtime } from '../runtime';
 import { brazilDate } from '../dates';
 import { centsFromNumber, formatCents } from '../domain/money';
-import type { Item } from '../adapters/dynamo/dynamo';
 import { keys } from '../adapters/dynamo/keys';
-import type { TxWrite } from '../adapters/dynamo/transact';
-import { type InvoiceIds, type InvoiceMethod, invoiceIdDraw } from './record';
+import { dynamoInvoiceIds, invoiceItemWrites } from '../adapters/dynamo/invoices';
+import type { InvoiceIds, InvoiceMethod } from './record';
 
 export { RAIL_LIMIT_CENTS } from '../domain/rail-limits';
 
@@ -39,35 +38,8 @@ export function merchantName(caller: Caller): string {
   return typeof caller.account?.name === 'string' ? caller.account.name : 'Merchant';
 }
 
-/**
- * An id checked unused before the provider was called, taken by another request before the commit: a
- * race. Deliberately NOT an IdClashError, so the pipeline never runs the implementation again (that
- * would register a second charge at the provider): 503, nothing recorded, the Idempotency-Key freed;
- * the client's retry draws new ids.
- */
-const takenMeanwhile = () =>
-  new TemporaryConflictError(
-    'An invoice id drawn for this request was taken by another request meanwhile; nothing was recorded. Retry with the same Idempotency-Key.',
-  );
-
-/**
- * The writes of a new invoice: the invoice (its key reserves the reference; a Pix txid carries the
- * reference, so it is unique too) and the numeric id's reservation, each conditional, so an id is
- * never given twice. Their ids were checked unused (unusedInvoiceIds) before the provider was called;
- * a clash here is never retried in place (see takenMeanwhile).
- */
-export function invoiceCreationWrites(table: string, item: Item): TxWrite[] {
-  const reference = String(item.reference);
-  const accountId = String(item.accountId);
-  const pointer = { type: 'invoicePointer', reference, accountId };
-  return [
-    { Put: { TableName: table, Item: item, ConditionExpression: 'attribute_not_exists(PK)' }, onConditionFailed: takenMeanwhile },
-    {
-      Put: { TableName: table, Item: { ...keys.invoiceIdReservation(Number(item.invoiceId)), ...pointer }, ConditionExpression: 'attribute_not_exists(PK)' },
-      onConditionFailed: takenMeanwhile,
-    },
-  ];
-}
+/** The writes of a new invoice item and its id's reservation (shared/adapters/dynamo/invoices.ts). */
+export const invoiceCreationWrites = invoiceItemWrites;
 
 /** Pix and boleto charges cannot fall due before today (Brazil's date): 422 on due_date. */
 export function assertDueDateNotPast(dueDate: string, now: Date): void {
@@ -96,52 +68,11 @@ export function baseInvoice(caller: Caller, body: ChargeBody, ids: { invoiceId: 
   };
 }
 
-/**
- * One call to the payment provider within PROVIDER_TIMEOUT_MS: a provider failure or a timeout becomes
- * 502 `upstream_error` with `failure` as its message; a refusal of the request's content (a PSP's
- * 4xx) becomes 400 or 422 `provider_rejected` with the PSP's message. Either way nothing is recorded
- * and the key is freed.
- */
-export async function callProvider<T>(call: Promise<T>, timeoutMs: number, failure: string): Promise<T> {
-  try {
-    return await withProviderTimeout(call, timeoutMs);
-  } catch (err) {
-    if (err instanceof ProviderError) throw new UpstreamError('upstream_failed', failure);
-    if (err instanceof ProviderRejectedError) {
-      const message = `The payment provider refused the charge: ${err.message}`;
-      throw err.status === 422 ? new UnprocessableError(message, PROVIDER_REJECTED) : new BadRequestError(message, PROVIDER_REJECTED);
-    }
-    throw err;
-  }
-}
+export { callProvider, PROVIDER_REJECTED } from '../app/charges/call-provider';
 
-/** The error code of a charge the payment provider refused for its content (its message is the PSP's). */
-export const PROVIDER_REJECTED = 'provider_rejected';
-
-/** How many times ids are drawn before giving up (each draw clashes with odds of about 1 in 10^9). */
-const ID_DRAWS = 3;
-
-async function taken(runtime: Runtime, key: { PK: string; SK: string }): Promise<boolean> {
-  const found = await runtime.db.send(new GetCommand({ TableName: runtime.config.tableName, Key: key, ConsistentRead: true, ProjectionExpression: 'PK' }));
-  return found.Item !== undefined;
-}
-
-/**
- * A reference and a numeric id neither in use yet (the invoice key and the INVID# reservation, read
- * strongly consistent), drawn BEFORE the provider is called: a drawn id that is taken is drawn again
- * here, where nothing outside has happened, so the provider is asked once per invoice. `proposed` is
- * tried first when given. After ID_DRAWS taken draws: IdClashError (nothing was asked of anyone).
- */
-export async function unusedInvoiceIds(runtime: Runtime, now: Date, proposed?: InvoiceIds): Promise<InvoiceIds> {
-  for (let draw = 0; draw < ID_DRAWS; draw += 1) {
-    const ids = draw === 0 && proposed ? proposed : { invoiceId: invoiceIdDraw.numericId(now), reference: invoiceIdDraw.reference() };
-    const [referenceTaken, idTaken] = await Promise.all([
-      taken(runtime, keys.invoice(ids.reference)),
-      taken(runtime, keys.invoiceIdReservation(ids.invoiceId)),
-    ]);
-    if (!referenceTaken && !idTaken) return ids;
-  }
-  throw new IdClashError();
+/** A reference and a numeric id neither in use yet (shared/adapters/dynamo/invoices.ts: the port's DynamoDB side). */
+export function unusedInvoiceIds(runtime: Runtime, now: Date, proposed?: InvoiceIds): Promise<InvoiceIds> {
+  return dynamoInvoiceIds(runtime.db, runtime.config.tableName).unused(now, proposed);
 }
 
 /**

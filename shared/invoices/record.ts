@@ -7,10 +7,9 @@ import type { Item } from '../adapters/dynamo/dynamo';
 import { keys } from '../adapters/dynamo/keys';
 import { pixSweepAttributes } from './pix-sweep-index';
 import type { InvoiceStatus } from '../domain/invoice-transitions';
-import type { ChargeMethod } from '../domain/payment-methods';
+import type { BoletoFields, CardFields, InvoiceIds, InvoiceMethod, NewInvoice, PixFields } from '../domain/invoice';
 
-/** The invoice's `method`: a charge method of the registry (shared/domain/payment-methods.ts). */
-export type InvoiceMethod = ChargeMethod;
+export type { InvoiceMethod, InvoiceIds, PixFields, BoletoFields, CardFields, NewInvoice };
 
 const REFERENCE_ALPHABET = 'ABCDEFGHJKLMNPQRSTUVWXYZ23456789';
 
@@ -20,9 +19,6 @@ export function newInvoiceReference(): string {
 }
 
 export const REFERENCE_SHAPE = /^INV-[A-Z0-9]{6}$/;
-
-/** The ids of a new invoice: its numeric id (reserved by an INVID# item) and its reference (its key). */
-export type InvoiceIds = { invoiceId: number; reference: string };
 
 /**
  * Where new invoice ids are drawn (shared/invoices/create.ts `unusedInvoiceIds` draws through it).
@@ -70,41 +66,6 @@ export function referenceOfTxid(txid: string): string | undefined {
   const match = TXID_SHAPE.exec(txid);
   return match ? `INV-${match[1]}` : undefined;
 }
-
-/** A Pix charge's fields; `qrPng` is the QR code's PNG, drawn once at creation (older items lack it: drawn when read). */
-export type PixFields = { txid: string; location: string; copy: string; qrPng?: Uint8Array };
-export type BoletoFields = { barcode: string; digitable: string; customerId: number; instructions?: string };
-export type CardFields = { brand: string; last4: string; installments: number; transactionId: string; transactionStatus: number; description: string };
-
-export type NewInvoice = {
-  accountId: string;
-  invoiceId: number;
-  reference: string;
-  merchantName: string;
-  method: InvoiceMethod;
-  status: InvoiceStatus;
-  invoiceNo: string;
-  itemName: string;
-  quantity: number;
-  amountCents: number;
-  tax: number;
-  discount: number;
-  totalCents: number;
-  dueDate: string;
-  notes?: string;
-  payer: { email?: string; name?: string; document?: string };
-  pix?: PixFields;
-  boleto?: BoletoFields;
-  card?: CardFields;
-  createdAt: string;
-  paidAt?: string;
-  /** The hosted checkout this invoice pays (its payment pays the checkout in the same transaction). */
-  checkoutReference?: string;
-  /** The registry name of the payment provider that created the charge: its notifications alone move it. */
-  provider: string;
-  /** A Pix charge its provider reads back (API Pix): it waits for its callback in the Pix sweep's index (pix-sweep-index.ts). */
-  awaitsPixLookup?: boolean;
-};
 
 /** The provider an invoice item records; items written before invoices recorded one were the configured provider's. */
 export function invoiceProviderName(item: Item, configured: string): string {

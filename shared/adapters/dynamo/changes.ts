@@ -5,6 +5,7 @@ import { transferWrites } from './ledger';
 import { MoveAlreadyMade } from './state-move';
 import { commitWrites, type TxWrite } from './transact';
 import { customerCreatedWrites } from './customers';
+import { invoiceCreatedWrites } from './invoices';
 import { webhookConfiguredWrite, webhookSecretRotatedWrite } from './webhooks';
 import { withdrawalCreatedWrite, withdrawalMovedWrite } from './withdrawals';
 
@@ -28,6 +29,8 @@ async function writesOf(context: CompileContext, change: Change): Promise<TxWrit
       return [webhookSecretRotatedWrite(context.table, change, (await context.keys()).webhookSecrets)];
     case 'customer.created':
       return customerCreatedWrites(context.table, change, (await context.keys()).personalData);
+    case 'invoice.created':
+      return invoiceCreatedWrites(context.table, change, (await context.keys()).personalData);
   }
 }
 

@@ -1,0 +1,47 @@
+import type { InvoiceStatus } from './invoice-transitions';
+import type { ChargeMethod } from './payment-methods';
+
+/** The invoice's `method`: a charge method of the registry (payment-methods.ts). */
+export type InvoiceMethod = ChargeMethod;
+
+/** The ids of a new invoice: its numeric id (reserved by an INVID# item) and its reference (its key). */
+export type InvoiceIds = { invoiceId: number; reference: string };
+
+/** A Pix charge's fields; `qrPng` is the QR code's PNG, drawn once at creation (older items lack it: drawn when read). */
+export type PixFields = { txid: string; location: string; copy: string; qrPng?: Uint8Array };
+export type BoletoFields = { barcode: string; digitable: string; customerId: number; instructions?: string };
+export type CardFields = { brand: string; last4: string; installments: number; transactionId: string; transactionStatus: number; description: string };
+
+/** A new invoice as the rules build it (the payer's document in clear, in memory only: the adapter seals it). */
+export type NewInvoice = {
+  accountId: string;
+  invoiceId: number;
+  reference: string;
+  merchantName: string;
+  method: InvoiceMethod;
+  status: InvoiceStatus;
+  invoiceNo: string;
+  itemName: string;
+  quantity: number;
+  amountCents: number;
+  tax: number;
+  discount: number;
+  totalCents: number;
+  dueDate: string;
+  notes?: string;
+  payer: { email?: string; name?: string; document?: string };
+  pix?: PixFields;
+  boleto?: BoletoFields;
+  card?: CardFields;
+  createdAt: string;
+  paidAt?: string;
+  /** The hosted checkout this invoice pays (its payment pays the checkout in the same transaction). */
+  checkoutReference?: string;
+  /** The registry name of the payment provider that created the charge: its notifications alone move it. */
+  provider: string;
+  /** A Pix charge its provider reads back (API Pix): it waits for its callback in the Pix sweep's index. */
+  awaitsPixLookup?: boolean;
+};
+
+/** What every invoice of a sale shares, before its ids are drawn and its method's fields are known. */
+export type InvoiceBase = Omit<NewInvoice, 'invoiceId' | 'reference' | 'method' | 'status' | 'dueDate' | 'payer' | 'provider' | 'pix' | 'boleto' | 'card' | 'awaitsPixLookup'>;
