@@ -4,7 +4,8 @@ import { dynamoWebhooks } from './adapters/dynamo/webhooks';
 import { dynamoCustomers } from './adapters/dynamo/customers';
 import { dynamoInvoiceIds } from './adapters/dynamo/invoices';
 import type { PixChargePorts } from './app/charges/create-pix-charge';
-import { pixProvider } from './providers/registry';
+import { paymentProvider, pixProvider } from './providers/registry';
+import type { BoletoChargePorts } from './app/charges/create-boleto-charge';
 import type { CustomerStore } from './ports/customers';
 import type { WebhookStore } from './ports/webhooks';
 import type { TxWrite } from './adapters/dynamo/transact';
@@ -58,4 +59,14 @@ export function customerPorts(runtime: Runtime): { customers: CustomerStore } {
 /** What a Pix charge needs: unused invoice ids from the table, the configured Pix provider and its time limit. */
 export function pixChargePorts(runtime: Runtime): PixChargePorts {
   return { ids: dynamoInvoiceIds(runtime.db, runtime.config.tableName), provider: pixProvider(runtime.config), timeoutMs: runtime.config.payments.timeoutMs };
+}
+
+/** What a boleto charge needs: unused invoice ids, the account's customers, the configured provider and its time limit. */
+export function boletoChargePorts(runtime: Runtime): BoletoChargePorts {
+  return {
+    ids: dynamoInvoiceIds(runtime.db, runtime.config.tableName),
+    customers: customerPorts(runtime).customers,
+    provider: paymentProvider(runtime.config),
+    timeoutMs: runtime.config.payments.timeoutMs,
+  };
 }

@@ -1,24 +1,14 @@
 import { lastEncodableDueDate } from '../../shared/boleto/barcode';
 import { requireCaller } from '../../shared/auth/caller';
-import { customerFields } from '../../shared/customers/fields';
 import { brazilDate } from '../../shared/dates';
 import { ValidationError } from '../../shared/errors';
 import { httpHandler } from '../../shared/http/pipeline';
-import {
-  assertDueDateNotPast,
-  assertMethodEnabled,
-  baseInvoice,
-  checkedTotalCents,
-  invoiceCreationWrites,
-  merchantName,
-  callProvider,
-  unusedInvoiceIds,
-} from '../../shared/invoices/create';
-import { boletoUrl, invoiceItem } from '../../shared/invoices/record';
+import { assertDueDateNotPast, assertMethodEnabled, baseInvoice, checkedTotalCents, merchantName } from '../../shared/invoices/create';
+import { boletoUrl } from '../../shared/invoices/record';
+import { createBoletoCharge } from '../../shared/app/charges/create-boleto-charge';
 import { formatCents } from '../../shared/domain/money';
-import { paymentProvider } from '../../shared/providers/registry';
 import { chargesRoutes as routes } from '../../shared/http/route-table/charges';
-import { customerPorts } from '../../shared/wiring';
+import { boletoChargePorts } from '../../shared/wiring';
 
 /**
  * 422 on due_date past the last day the barcode's due-date factor can carry in the current cycle
@@ -46,53 +36,32 @@ export const handler = httpHandler(routes.createBoleto, async ({ body, caller, r
   assertDueDateEncodable(body.due_date, now);
   const total = checkedTotalCents(body, 'boleto');
   const { config } = runtime;
-  const serviceKeys = await runtime.serviceKeys();
-  const found = await customerPorts(runtime).customers.get(account.accountId, body.customer);
-  if (!found) throw new ValidationError({ customer: ['Not one of your customers'] });
-  const customer = customerFields(found);
-  if (!customer.zipcode || !customer.street || !customer.city || !customer.state) {
-    throw new ValidationError({ customer: ['The customer needs a full address for a boleto'] });
-  }
-  const ids = await unusedInvoiceIds(runtime, now);
-  const payer = { name: customer.name, email: customer.email, document: customer.document };
-  const provider = paymentProvider(config);
-  const registered = await callProvider(
-    provider.registerBoleto({
-      reference: ids.reference,
-      invoiceId: ids.invoiceId,
-      amountCents: total,
-      dueDate: body.due_date,
-      merchantName: merchantName(account),
-      payer,
-      instructions: body.instructions,
-    }),
-    config.payments.timeoutMs,
-    PROVIDER_FAILED,
-  );
-  const item = invoiceItem(
-    {
-      ...baseInvoice(account, body, ids, total, now),
-      method: 'boleto',
-      status: 'PENDING',
-      payer,
-      boleto: { barcode: registered.barcode, digitable: registered.digitable, customerId: customer.id, instructions: body.instructions },
-      provider: provider.name,
-    },
-    serviceKeys.personalData,
-  );
+  const { answer, changes } = await createBoletoCharge(boletoChargePorts(runtime), {
+    accountId: account.accountId,
+    customerId: body.customer,
+    base: (ids) => baseInvoice(account, body, ids, total, now),
+    totalCents: total,
+    dueDate: body.due_date,
+    merchantName: merchantName(account),
+    instructions: body.instructions,
+    failure: PROVIDER_FAILED,
+    now,
+  });
+  const boleto = answer.boleto;
+  if (!boleto) throw new Error('A boleto charge has its barcode');
   return {
     status: 200,
     body: {
       invoice: {
-        reference: ids.reference,
+        reference: answer.reference,
         total: formatCents(total),
-        due_date: body.due_date,
+        due_date: answer.dueDate,
         status: 'PENDING',
-        boleto: boletoUrl(config.publicBaseUrl, ids.reference, serviceKeys.boletoLinks),
-        barcode: registered.barcode,
-        digitable: registered.digitable,
+        boleto: boletoUrl(config.publicBaseUrl, answer.reference, (await runtime.serviceKeys()).boletoLinks),
+        barcode: boleto.barcode,
+        digitable: boleto.digitable,
       },
     },
-    writes: invoiceCreationWrites(config.tableName, item),
+    changes,
   };
 });
