@@ -45,3 +45,16 @@ export type NewInvoice = {
 
 /** What every invoice of a sale shares, before its ids are drawn and its method's fields are known. */
 export type InvoiceBase = Omit<NewInvoice, 'invoiceId' | 'reference' | 'method' | 'status' | 'dueDate' | 'payer' | 'provider' | 'pix' | 'boleto' | 'card' | 'awaitsPixLookup'>;
+
+/** The method's own part of a new invoice: its name and fields (a Pix charge's BR Code, a boleto's barcode…). */
+export type MethodPart = Pick<NewInvoice, 'method' | 'pix' | 'boleto' | 'card' | 'awaitsPixLookup'>;
+
+/** A new PENDING invoice: the sale's shared fields, its ids, its due date and payer, its method's part and its provider. */
+export function pendingInvoice(
+  base: InvoiceBase,
+  ids: InvoiceIds,
+  charge: { dueDate: string; payer: NewInvoice['payer']; provider: string },
+  method: MethodPart,
+): NewInvoice {
+  return { ...base, invoiceId: ids.invoiceId, reference: ids.reference, status: 'PENDING', dueDate: charge.dueDate, payer: charge.payer, provider: charge.provider, ...method };
+}

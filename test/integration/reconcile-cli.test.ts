@@ -3,21 +3,12 @@ import { promisify } from 'node:util';
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { keys } from '../../shared/adapters/dynamo/keys';
+import type { Reconciliation } from '../../shared/domain/reconciliation';
 import { accountStore, admin, bearer, call, newAccount, stack, tokenFor } from '../support/api';
 import { cardBody, createCharge } from '../support/charges';
 import { availableBalance } from '../support/ledger';
 import { ROOT } from '../support/local-stack-process';
 
-type Reconciliation = {
-  account_id: string;
-  balance: string;
-  ledger_sum: string;
-  difference: string;
-  reserved: string;
-  reserved_ledger_sum: string;
-  reserved_difference: string;
-  ok: boolean;
-};
 /** The withdrawal of 30.00 + 1.50 is in flight: held, in the reserved balance and its entries alike. */
 const HELD = { reserved: '31.50', reserved_ledger_sum: '31.50', reserved_difference: '0.00' };
 type Run = { code: number; lines: Reconciliation[]; stdout: string; stderr: string };

@@ -1,6 +1,6 @@
 import type { Change } from '../../domain/changes';
 import type { Customer } from '../../domain/customer';
-import type { InvoiceBase, InvoiceIds, NewInvoice } from '../../domain/invoice';
+import { type InvoiceBase, type InvoiceIds, type NewInvoice, pendingInvoice } from '../../domain/invoice';
 import { ValidationError } from '../../errors';
 import type { CustomerStore } from '../../ports/customers';
 import type { InvoiceIdPort } from '../../ports/invoices';
@@ -55,16 +55,9 @@ export async function createBoletoCharge(ports: BoletoChargePorts, request: Bole
     ports.timeoutMs,
     request.failure,
   );
-  const invoice: NewInvoice = {
-    ...request.base(ids),
-    invoiceId: ids.invoiceId,
-    reference: ids.reference,
+  const invoice = pendingInvoice(request.base(ids), ids, { dueDate: request.dueDate, payer, provider: ports.provider.name }, {
     method: 'boleto',
-    status: 'PENDING',
-    dueDate: request.dueDate,
-    payer,
     boleto: { barcode: registered.barcode, digitable: registered.digitable, customerId: customer.id, instructions: request.instructions },
-    provider: ports.provider.name,
-  };
+  });
   return { answer: invoice, changes: [{ kind: 'invoice.created', invoice }] };
 }

@@ -1,5 +1,5 @@
 import type { Change } from '../../domain/changes';
-import type { InvoiceBase, InvoiceIds, NewInvoice } from '../../domain/invoice';
+import { type InvoiceBase, type InvoiceIds, type NewInvoice, pendingInvoice } from '../../domain/invoice';
 import { txidForReference } from '../../invoices/record';
 import { qrCodePng } from '../../pix/qrcode';
 import type { InvoiceIdPort } from '../../ports/invoices';
@@ -45,17 +45,10 @@ export async function createPixCharge(ports: PixChargePorts, request: PixChargeR
     ports.timeoutMs,
     request.failure,
   );
-  const invoice: NewInvoice = {
-    ...request.base(ids),
-    invoiceId: ids.invoiceId,
-    reference: ids.reference,
+  const invoice = pendingInvoice(request.base(ids), ids, { dueDate: request.dueDate, payer: request.payer, provider: ports.provider.name }, {
     method: 'pix',
-    status: 'PENDING',
-    dueDate: request.dueDate,
-    payer: request.payer,
     pix: { txid: charge.txid, location: charge.location, copy: charge.copy, qrPng: qrCodePng(charge.copy) },
-    provider: ports.provider.name,
     awaitsPixLookup: looksUpCharges(ports.provider),
-  };
+  });
   return { answer: invoice, changes: [{ kind: 'invoice.created', invoice }] };
 }

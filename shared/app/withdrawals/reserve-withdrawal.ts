@@ -1,26 +1,17 @@
 import type { Change } from '../../domain/changes';
-import type { KeyType, Withdrawal } from '../../domain/withdrawal';
+import type { Withdrawal } from '../../domain/withdrawal';
 import { withdrawalOverLimit } from '../../domain/withdrawal-fee';
 import { ValidationError } from '../../errors';
 import type { BalancePort } from '../../ports/withdrawals';
 
-export type ReserveWithdrawalRequest = {
-  accountId: string;
-  /** The account's fee for one withdrawal (cents). */
-  feeCents: number;
-  amountCents: number;
-  pixkey: string;
-  keytype: KeyType;
-  description?: string;
-  client?: string;
-  document?: string;
-  email?: string;
-  /** The registry name of the bank that will pay it (BANK_PROVIDER now). */
-  bank: string;
-  /** A fresh withdraw reference (`WD-` + 12). */
-  reference: string;
-  now: Date;
-};
+/**
+ * The withdrawal asked for: `feeCents` is the account's fee for one withdrawal, `bank` the registry name
+ * of the bank that will pay it (BANK_PROVIDER now), `reference` a fresh withdraw reference (`WD-` + 12).
+ */
+export type ReserveWithdrawalRequest = Pick<
+  Withdrawal,
+  'accountId' | 'feeCents' | 'amountCents' | 'pixkey' | 'keytype' | 'description' | 'client' | 'document' | 'email' | 'reference'
+> & { bank: string; now: Date };
 
 /**
  * Reserves a Pix withdrawal: amount + fee are held (the pending phase of its transfer) only if the

@@ -2,24 +2,11 @@ import { randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { withdrawalCreatedWrite, withdrawalItem, withdrawalMovedWrite, withdrawalOf } from '../../../../shared/adapters/dynamo/withdrawals';
 import { MoveAlreadyMade } from '../../../../shared/adapters/dynamo/state-move';
-import type { Withdrawal } from '../../../../shared/domain/withdrawal';
 import { IdClashError } from '../../../../shared/errors';
+import { heldWithdrawal } from '../../../support/withdrawals';
 
 const key = randomBytes(32);
-const withdrawal: Withdrawal = {
-  reference: 'WD-AAAAAAAAAAAA',
-  accountId: 'acct_1',
-  status: 'PENDING',
-  amountCents: 10_000,
-  feeCents: 150,
-  heldCents: 10_150,
-  pixkey: '52998224725',
-  keytype: 'CPF',
-  document: '52998224725',
-  description: 'Fornecedor',
-  bank: 'simulated',
-  createdAt: '2026-11-27T12:00:00.000Z',
-};
+const withdrawal = heldWithdrawal({ pixkey: '52998224725', keytype: 'CPF', document: '52998224725', description: 'Fornecedor', bank: 'simulated' });
 
 describe('withdraw items', () => {
   it('are keyed, listed by account and swept; the Pix key and the document are stored sealed, never in clear', () => {

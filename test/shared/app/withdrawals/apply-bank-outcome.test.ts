@@ -4,18 +4,9 @@ import type { Change, OutboxEvent } from '../../../../shared/domain/changes';
 import { movementShard } from '../../../../shared/domain/ledger';
 import type { Withdrawal } from '../../../../shared/domain/withdrawal';
 import type { WithdrawalStore } from '../../../../shared/ports/withdrawals';
+import { heldWithdrawal } from '../../../support/withdrawals';
 
-const withdrawal: Withdrawal = {
-  reference: 'WD-AAAAAAAAAAAA',
-  accountId: 'acct_1',
-  status: 'PENDING',
-  amountCents: 10_000,
-  feeCents: 150,
-  heldCents: 10_150,
-  pixkey: 'maria@example.com',
-  keytype: 'EMAIL',
-  createdAt: '2026-11-27T12:00:00.000Z',
-};
+const withdrawal = heldWithdrawal();
 const now = new Date('2026-11-27T13:00:00.000Z');
 const outcome = (paid: boolean): BankOutcome => ({ notification: 'n1', reference: withdrawal.reference, paid, endToEndId: paid ? 'E123' : undefined, occurredAt: new Date('2026-11-27T12:59:00.000Z') });
 

@@ -5,6 +5,7 @@ import { type Movement, withdrawalHold } from '../../../../shared/domain/ledger'
 import { InsufficientBalanceError, ValidationError } from '../../../../shared/errors';
 import type { BalancePort } from '../../../../shared/ports/withdrawals';
 import { WITHDRAW_LIMIT_CENTS } from '../../../../shared/domain/withdrawal-fee';
+import { heldWithdrawal } from '../../../support/withdrawals';
 
 /** A balance of one shard holding `cents`: plans as the adapter does, over the shards as read. */
 function balanceOf(cents: number): BalancePort & { asked: Movement[] } {
@@ -36,19 +37,7 @@ describe('reserve a withdrawal (use case)', () => {
   it('holds amount + fee and creates the PENDING withdrawal, as two changes of one transaction', async () => {
     const balance = balanceOf(50_000);
     const { answer, changes } = await reserveWithdrawal({ balance }, request);
-    expect(answer).toEqual({
-      reference: 'WD-AAAAAAAAAAAA',
-      accountId: 'acct_1',
-      status: 'PENDING',
-      amountCents: 10_000,
-      feeCents: 150,
-      heldCents: 10_150,
-      pixkey: 'maria@example.com',
-      keytype: 'EMAIL',
-      description: 'Fornecedor',
-      bank: 'simulated',
-      createdAt: '2026-11-27T12:00:00.000Z',
-    });
+    expect(answer).toEqual(heldWithdrawal({ description: 'Fornecedor', bank: 'simulated' }));
     expect(changes.map((change) => change.kind)).toEqual(['ledger.transfer', 'withdrawal.created']);
     const [hold] = changes;
     expect(hold?.kind === 'ledger.transfer' && hold.phase).toBe('pending');
