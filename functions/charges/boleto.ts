@@ -8,7 +8,7 @@ import { boletoUrl } from '../../shared/invoices/record';
 import { createBoletoCharge } from '../../shared/app/charges/create-boleto-charge';
 import { formatCents } from '../../shared/domain/money';
 import { chargesRoutes as routes } from '../../shared/http/route-table/charges';
-import { boletoChargePorts } from '../../shared/wiring';
+import { boletoChargePorts, invoiceChanges } from '../../shared/wiring/charges';
 
 /**
  * 422 on due_date past the last day the barcode's due-date factor can carry in the current cycle
@@ -29,39 +29,43 @@ const PROVIDER_FAILED = 'The payment provider failed to answer; no boleto was cr
  * are checked unused before the boleto is registered, and it is registered once: an id taken
  * meanwhile fails the commit with 503 (nothing recorded), never a second registration.
  */
-export const handler = httpHandler(routes.createBoleto, async ({ body, caller, runtime, now }) => {
-  const account = requireCaller(caller);
-  assertMethodEnabled(account, 'boleto');
-  assertDueDateNotPast(body.due_date, now);
-  assertDueDateEncodable(body.due_date, now);
-  const total = checkedTotalCents(body, 'boleto');
-  const { config } = runtime;
-  const { answer, changes } = await createBoletoCharge(boletoChargePorts(runtime), {
-    accountId: account.accountId,
-    customerId: body.customer,
-    base: (ids) => baseInvoice(account, body, ids, total, now),
-    totalCents: total,
-    dueDate: body.due_date,
-    merchantName: merchantName(account),
-    instructions: body.instructions,
-    failure: PROVIDER_FAILED,
-    now,
-  });
-  const boleto = answer.boleto;
-  if (!boleto) throw new Error('A boleto charge has its barcode');
-  return {
-    status: 200,
-    body: {
-      invoice: {
-        reference: answer.reference,
-        total: formatCents(total),
-        due_date: answer.dueDate,
-        status: 'PENDING',
-        boleto: boletoUrl(config.publicBaseUrl, answer.reference, (await runtime.serviceKeys()).boletoLinks),
-        barcode: boleto.barcode,
-        digitable: boleto.digitable,
+export const handler = httpHandler(
+  routes.createBoleto,
+  async ({ body, caller, runtime, now }) => {
+    const account = requireCaller(caller);
+    assertMethodEnabled(account, 'boleto');
+    assertDueDateNotPast(body.due_date, now);
+    assertDueDateEncodable(body.due_date, now);
+    const total = checkedTotalCents(body, 'boleto');
+    const { config } = runtime;
+    const { answer, changes } = await createBoletoCharge(boletoChargePorts(runtime), {
+      accountId: account.accountId,
+      customerId: body.customer,
+      base: (ids) => baseInvoice(account, body, ids, total, now),
+      totalCents: total,
+      dueDate: body.due_date,
+      merchantName: merchantName(account),
+      instructions: body.instructions,
+      failure: PROVIDER_FAILED,
+      now,
+    });
+    const boleto = answer.boleto;
+    if (!boleto) throw new Error('A boleto charge has its barcode');
+    return {
+      status: 200,
+      body: {
+        invoice: {
+          reference: answer.reference,
+          total: formatCents(total),
+          due_date: answer.dueDate,
+          status: 'PENDING',
+          boleto: boletoUrl(config.publicBaseUrl, answer.reference, (await runtime.serviceKeys()).boletoLinks),
+          barcode: boleto.barcode,
+          digitable: boleto.digitable,
+        },
       },
-    },
-    changes,
-  };
-});
+      changes,
+    };
+  },
+  { changes: invoiceChanges },
+);

@@ -7,7 +7,7 @@ import { assertDueDateNotPast, assertMethodEnabled, baseInvoice, checkedTotalCen
 import { idempotentPixIds, invoiceIdDraw } from '../../shared/invoices/record';
 import { pngDataUri } from '../../shared/pix/qrcode';
 import { normalizeDocument } from '../../shared/schemas/documents';
-import { pixChargePorts } from '../../shared/wiring';
+import { pixChargePorts, invoiceChanges } from '../../shared/wiring/charges';
 
 const PROVIDER_FAILED = 'The payment provider failed to answer; no charge was created. Retry with the same Idempotency-Key.';
 
@@ -16,30 +16,41 @@ const PROVIDER_FAILED = 'The payment provider failed to answer; no charge was cr
  * The ids are checked unused before the provider is asked, and the provider is asked once: an id
  * taken meanwhile fails the commit with 503 (nothing recorded), never a second registration.
  */
-export const handler = httpHandler(routes.createPix, async ({ body, caller, idempotencyKey, runtime, now }) => {
-  const account = requireCaller(caller);
-  assertMethodEnabled(account, 'pix');
-  assertDueDateNotPast(body.due_date, now);
-  const total = checkedTotalCents(body, 'pix');
-  // With an Idempotency-Key the txid is derived from it: a retry after a 502 registers nothing new at the PSP.
-  const derived = idempotencyKey === undefined ? undefined : idempotentPixIds(account.accountId, idempotencyKey);
-  const { answer, changes } = await createPixCharge(pixChargePorts(runtime), {
-    base: (ids) => baseInvoice(account, body, ids, total, now),
-    totalCents: total,
-    dueDate: body.due_date,
-    merchantName: merchantName(account),
-    payer: { email: body.email, name: body.client, document: body.document ? normalizeDocument(body.document) : undefined },
-    proposed: derived && { reference: derived.reference, txid: derived.txid, invoiceId: invoiceIdDraw.numericId(now) },
-    failure: PROVIDER_FAILED,
-    now,
-  });
-  const pix = answer.pix;
-  if (!pix?.qrPng) throw new Error('A Pix charge has its BR Code');
-  return {
-    status: 200,
-    body: {
-      invoice: { reference: answer.reference, total: formatCents(total), txid: pix.txid, due_date: answer.dueDate, copy: pix.copy, qrcode: pngDataUri(pix.qrPng) },
-    },
-    changes,
-  };
-});
+export const handler = httpHandler(
+  routes.createPix,
+  async ({ body, caller, idempotencyKey, runtime, now }) => {
+    const account = requireCaller(caller);
+    assertMethodEnabled(account, 'pix');
+    assertDueDateNotPast(body.due_date, now);
+    const total = checkedTotalCents(body, 'pix');
+    // With an Idempotency-Key the txid is derived from it: a retry after a 502 registers nothing new at the PSP.
+    const derived = idempotencyKey === undefined ? undefined : idempotentPixIds(account.accountId, idempotencyKey);
+    const { answer, changes } = await createPixCharge(pixChargePorts(runtime), {
+      base: (ids) => baseInvoice(account, body, ids, total, now),
+      totalCents: total,
+      dueDate: body.due_date,
+      merchantName: merchantName(account),
+      payer: { email: body.email, name: body.client, document: body.document ? normalizeDocument(body.document) : undefined },
+      proposed: derived && { reference: derived.reference, txid: derived.txid, invoiceId: invoiceIdDraw.numericId(now) },
+      failure: PROVIDER_FAILED,
+      now,
+    });
+    const pix = answer.pix;
+    if (!pix?.qrPng) throw new Error('A Pix charge has its BR Code');
+    return {
+      status: 200,
+      body: {
+        invoice: {
+          reference: answer.reference,
+          total: formatCents(total),
+          txid: pix.txid,
+          due_date: answer.dueDate,
+          copy: pix.copy,
+          qrcode: pngDataUri(pix.qrPng),
+        },
+      },
+      changes,
+    };
+  },
+  { changes: invoiceChanges },
+);

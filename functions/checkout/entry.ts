@@ -6,8 +6,17 @@ import { type CheckoutForm, parseCheckoutForm } from '../../shared/checkout/form
 import { checkoutOfReservation } from '../../shared/checkout/lookup';
 import { checkoutErrorPage, formBody, seeOther } from '../../shared/http/checkout/browser';
 import { checkoutPixInvoice } from '../../shared/checkout/payments';
+import { invoiceChanges } from '../../shared/wiring/charges';
 import type { Change } from '../../shared/domain/changes';
-import { type CheckoutMethod, checkoutItem, checkoutPagePath, checkoutTxRefItem, newCheckoutReference, type NewCheckout, saleKey } from '../../shared/checkout/record';
+import {
+  type CheckoutMethod,
+  checkoutItem,
+  checkoutPagePath,
+  checkoutTxRefItem,
+  newCheckoutReference,
+  type NewCheckout,
+  saleKey,
+} from '../../shared/checkout/record';
 import { verifyFormSignature } from '../../shared/checkout/signature';
 import { BadRequestError, ConflictError, DomainError, IdClashError, ValidationError } from '../../shared/errors';
 import { httpHandler } from '../../shared/http/pipeline';
@@ -159,5 +168,5 @@ export const handler = httpHandler(
     );
     return { ...seeOther(checkoutPagePath(checkout.reference, serviceKeys.boletoLinks)), writes, changes };
   },
-  { errorPage: checkoutErrorPage },
+  { errorPage: checkoutErrorPage, changes: invoiceChanges },
 );

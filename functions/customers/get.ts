@@ -3,7 +3,7 @@ import { customerView } from '../../shared/customers/record';
 import { NotFoundError } from '../../shared/errors';
 import { httpHandler } from '../../shared/http/pipeline';
 import { customersRoutes as routes } from '../../shared/http/route-table/customers';
-import { customerPorts } from '../../shared/wiring';
+import { customerPorts } from '../../shared/wiring/customers';
 
 /** GET /api/customer/{id}: one of the caller's customers; another account's answers 404. */
 export const handler = httpHandler(routes.getCustomer, async ({ params, caller, runtime }) => {

@@ -2,7 +2,7 @@ import { listCustomers } from '../../shared/app/customers/list-customers';
 import { requireCaller } from '../../shared/auth/caller';
 import { httpHandler } from '../../shared/http/pipeline';
 import { customersRoutes as routes } from '../../shared/http/route-table/customers';
-import { customerPorts } from '../../shared/wiring';
+import { customerPorts } from '../../shared/wiring/customers';
 
 /** GET /api/customers: the caller's customers, newest first, filtered and paged. */
 export const handler = httpHandler(routes.listCustomers, async ({ query, caller, runtime }) => {

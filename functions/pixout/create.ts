@@ -1,5 +1,5 @@
 import { reserveWithdrawal } from '../../shared/app/withdrawals/reserve-withdrawal';
-import { withdrawalPorts } from '../../shared/wiring';
+import { withdrawalPorts, withdrawalChanges } from '../../shared/wiring/withdrawals';
 import { requireCaller } from '../../shared/auth/caller';
 import { centsFromNumber } from '../../shared/domain/money';
 import { withdrawView } from '../../shared/domain/withdrawal';
@@ -13,25 +13,29 @@ import { newWithdrawReference } from '../../shared/ids';
  * and the completed idempotency record); the bank is asked only after that commit, by the payout
  * queue's worker (fed from the table stream), so no request can be lost or paid twice.
  */
-export const handler = httpHandler(routes.createWithdraw, async ({ body, caller, runtime, now }) => {
-  const account = requireCaller(caller);
-  const { answer, changes } = await reserveWithdrawal(withdrawalPorts(runtime), {
-    accountId: account.accountId,
-    feeCents: withdrawFeeCentsOf(account.account),
-    amountCents: centsFromNumber(body.amount),
-    pixkey: body.pixkey,
-    keytype: body.keytype,
-    description: body.description,
-    client: body.client,
-    document: body.document,
-    email: body.email,
-    bank: runtime.config.payouts.bank,
-    reference: newWithdrawReference(),
-    now,
-  });
-  return {
-    status: 200,
-    body: { success: true, message: 'Withdraw requested: amount and fee are reserved until the bank pays or refuses it', withdraw: withdrawView(answer) },
-    changes,
-  };
-});
+export const handler = httpHandler(
+  routes.createWithdraw,
+  async ({ body, caller, runtime, now }) => {
+    const account = requireCaller(caller);
+    const { answer, changes } = await reserveWithdrawal(withdrawalPorts(runtime), {
+      accountId: account.accountId,
+      feeCents: withdrawFeeCentsOf(account.account),
+      amountCents: centsFromNumber(body.amount),
+      pixkey: body.pixkey,
+      keytype: body.keytype,
+      description: body.description,
+      client: body.client,
+      document: body.document,
+      email: body.email,
+      bank: runtime.config.payouts.bank,
+      reference: newWithdrawReference(),
+      now,
+    });
+    return {
+      status: 200,
+      body: { success: true, message: 'Withdraw requested: amount and fee are reserved until the bank pays or refuses it', withdraw: withdrawView(answer) },
+      changes,
+    };
+  },
+  { changes: withdrawalChanges },
+);

@@ -1,4 +1,4 @@
-import { withdrawalPorts } from '../../shared/wiring';
+import { withdrawalPorts } from '../../shared/wiring/withdrawals';
 import { requireCaller } from '../../shared/auth/caller';
 import { WITHDRAW_REFERENCE_SHAPE, withdrawView } from '../../shared/domain/withdrawal';
 import { NotFoundError } from '../../shared/errors';

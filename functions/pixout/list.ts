@@ -1,4 +1,4 @@
-import { withdrawalPorts } from '../../shared/wiring';
+import { withdrawalPorts } from '../../shared/wiring/withdrawals';
 import { requireCaller } from '../../shared/auth/caller';
 import { withdrawView } from '../../shared/domain/withdrawal';
 import { httpHandler } from '../../shared/http/pipeline';

@@ -10,7 +10,7 @@ import { providerRoutes as routes } from '../../shared/http/route-table/provider
 import type { Runtime } from '../../shared/runtime';
 import { providerNotificationSecret } from '../../shared/secrets/provider-credentials';
 import { applyBankOutcome } from '../../shared/app/withdrawals/apply-bank-outcome';
-import { withdrawalPorts } from '../../shared/wiring';
+import { withdrawalPorts } from '../../shared/wiring/withdrawals';
 
 type SigningProvider = PixProvider & Required<Pick<PixProvider, 'parseNotification'>>;
 

@@ -2,7 +2,7 @@ import { requireCaller } from '../../shared/auth/caller';
 import { WEBHOOK_EVENT_TYPES } from '../../shared/domain/webhooks';
 import { httpHandler } from '../../shared/http/pipeline';
 import { webhooksRoutes as routes } from '../../shared/http/route-table/webhooks';
-import { webhookPorts } from '../../shared/wiring';
+import { webhookPorts } from '../../shared/wiring/webhooks';
 
 /** GET /api/webhook: the URL, whether a secret exists (never the secret), and the event types sent. */
 export const handler = httpHandler(routes.getWebhook, async ({ caller, runtime }) => {

@@ -1,6 +1,7 @@
 import { configureWebhook } from '../../shared/app/webhooks/configure-webhook';
 import { requireCaller } from '../../shared/auth/caller';
 import { httpHandler } from '../../shared/http/pipeline';
+import { webhookChanges } from '../../shared/wiring/webhooks';
 import { webhooksRoutes as routes } from '../../shared/http/route-table/webhooks';
 import { newWebhookSecret } from '../../shared/webhooks/config';
 import { checkWebhookUrl } from '../../shared/webhooks/url-policy';
@@ -9,16 +10,20 @@ import { checkWebhookUrl } from '../../shared/webhooks/url-policy';
  * PUT /api/webhook: sets the URL after the SSRF rules (422 on url otherwise). The first configuration
  * creates the signing secret and shows it once; later updates keep it.
  */
-export const handler = httpHandler(routes.putWebhook, async ({ body, caller, runtime, now }) => {
-  const account = requireCaller(caller);
-  const { allowPrivateHosts, dnsTimeoutMs } = runtime.config.webhooks;
-  const checkUrl = async (url: string) => {
-    const checked = await checkWebhookUrl(url, { resolve: runtime.resolve, allowPrivateHosts, dnsTimeoutMs });
-    return checked.ok ? { ok: true as const, url: checked.url.toString() } : { ok: false as const, errors: checked.errors };
-  };
-  const { answer, changes } = await configureWebhook(
-    { checkUrl, newSecret: newWebhookSecret },
-    { accountId: account.accountId, url: body.url, secretConfigured: typeof account.account?.webhookSecretSealed === 'string', now },
-  );
-  return { status: 200, body: { webhook: answer }, changes };
-});
+export const handler = httpHandler(
+  routes.putWebhook,
+  async ({ body, caller, runtime, now }) => {
+    const account = requireCaller(caller);
+    const { allowPrivateHosts, dnsTimeoutMs } = runtime.config.webhooks;
+    const checkUrl = async (url: string) => {
+      const checked = await checkWebhookUrl(url, { resolve: runtime.resolve, allowPrivateHosts, dnsTimeoutMs });
+      return checked.ok ? { ok: true as const, url: checked.url.toString() } : { ok: false as const, errors: checked.errors };
+    };
+    const { answer, changes } = await configureWebhook(
+      { checkUrl, newSecret: newWebhookSecret },
+      { accountId: account.accountId, url: body.url, secretConfigured: typeof account.account?.webhookSecretSealed === 'string', now },
+    );
+    return { status: 200, body: { webhook: answer }, changes };
+  },
+  { changes: webhookChanges },
+);

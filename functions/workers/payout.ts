@@ -9,7 +9,7 @@ import { handleSqsBatch } from '../../shared/queue/batch';
 import { isDue, maxHopSecondsFor, sendScheduled } from '../../shared/queue/delayed';
 import { getSqs } from '../../shared/queue/sqs';
 import { getRuntime, type Runtime } from '../../shared/runtime';
-import { withdrawalPorts } from '../../shared/wiring';
+import { withdrawalPorts } from '../../shared/wiring/withdrawals';
 
 /** A message of the payout queue: the withdraw, the attempt it is meant to make (1 when absent), when it is due, and when the bank first failed it. */
 export type PayoutMessage = { reference: string; attempt?: number; notBefore?: string; firstFailedAt?: string };

@@ -7,7 +7,7 @@ import { getSqs } from '../../shared/queue/sqs';
 import { getRuntime, type Runtime } from '../../shared/runtime';
 import { signatureHeader } from '../../shared/signatures/hmac-header';
 import { type DeliveryOutcome, deliverWebhook, type WebhookMessage } from '../../shared/app/webhooks/deliver-webhook';
-import { webhookPorts } from '../../shared/wiring';
+import { webhookPorts } from '../../shared/wiring/webhooks';
 import { type DeliveryAttempt, type PostLimits, postWebhook } from '../../shared/webhooks/deliver';
 import { checkWebhookUrl } from '../../shared/webhooks/url-policy';
 

@@ -9,7 +9,7 @@ import { invoiceByReference } from '../invoices/lookup';
 import { type CardFields, invoiceEventData, invoiceItem, type InvoiceIds, type NewInvoice } from '../invoices/record';
 import { createPixCharge } from '../app/charges/create-pix-charge';
 import type { Change } from '../domain/changes';
-import { pixChargePorts } from '../wiring';
+import { pixChargePorts } from '../wiring/charges';
 import type { Runtime } from '../runtime';
 import type { Item } from '../adapters/dynamo/dynamo';
 import type { TxWrite } from '../adapters/dynamo/transact';

@@ -1,5 +1,5 @@
 import { randomString } from '../ids';
-import { API_VERSION } from '../schemas/common';
+import { API_VERSION } from '../domain/api-version';
 import type { TxWrite } from '../adapters/dynamo/transact';
 import { sweepIndexAttributes } from './sweep-index';
 import type { OutboxEvent } from '../domain/changes';

@@ -10,7 +10,7 @@ import { idempotencyKeyFirst } from './middleware/idempotency-key';
 import { jsonBody } from './middleware/json-body';
 import { observe } from './middleware/observe';
 import { commitAnswer, persist, settleFailedCommit } from './middleware/persist';
-import { compileChanges } from '../wiring';
+import { type ChangeCompilers, compileChanges } from '../wiring/compile';
 import { BalanceMovedError, DomainError, IdClashError, RequestDeadlineError } from '../errors';
 import { countRefusedCredentials } from '../auth/gate';
 import { validateInput } from './middleware/validate';
@@ -69,6 +69,8 @@ export type HandlerOptions = {
   runtime?: () => Runtime;
   /** Browser-facing routes: every error answer becomes this HTML page (same status and headers). */
   errorPage?: ErrorPage;
+  /** How the changes the route's use case may say become writes (its rooms' compilers, shared/wiring/). */
+  changes?: ChangeCompilers;
 };
 
 export function httpHandler<Body extends ZodType | undefined, Query extends ZodType | undefined, Params extends ZodType | undefined>(
@@ -111,7 +113,7 @@ export function httpHandler<Body extends ZodType | undefined, Query extends ZodT
         const answer = serializeResult(result);
         try {
           state.runtime.faults?.beforeCommit?.(route.id);
-          const compiled = result.changes ? await compileChanges(state.runtime, result.changes) : [];
+          const compiled = result.changes ? await compileChanges(state.runtime, result.changes, options.changes ?? {}) : [];
           await commitAnswer(state, answer, [...(result.writes ?? []), ...compiled]);
         } catch (err) {
           const outcome = await settleFailedCommit(state, err);

@@ -1,6 +1,6 @@
 import * as z from 'zod';
 
-export const API_VERSION = '2026-10-14';
+export { API_VERSION } from '../domain/api-version';
 
 export const generalErrorSchema = z
   .object({ error: z.string(), code: z.string().optional() })

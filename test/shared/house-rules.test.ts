@@ -136,7 +136,7 @@ describe('the house rules (issue 32)', () => {
       return (
         importsUnder(file, source, 'shared/adapters') ||
         importsUnder(file, source, 'shared/http') ||
-        importsUnder(file, source, 'shared/wiring.ts') ||
+        importsUnder(file, source, 'shared/wiring') ||
         importsOf(source).some((spec) => spec.startsWith('@aws-sdk/'))
       );
     });
@@ -152,7 +152,7 @@ describe('the house rules (issue 32)', () => {
     expect(offenders).toEqual([]);
   });
 
-  it('functions/ take their ports from shared/wiring.ts, never from an adapter', () => {
+  it('functions/ take their ports from shared/wiring/, never from an adapter', () => {
     const offenders = tsFilesUnder(join(ROOT, 'functions'))
       .filter((file) => importsUnder(file, read(file), 'shared/adapters'))
       .map(rel);

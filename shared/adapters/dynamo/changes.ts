@@ -1,51 +1,45 @@
 import type { Change } from '../../domain/changes';
 import { outboxWrite } from '../../events/outbox';
 import type { Db } from './dynamo';
-import { transferWrites } from './ledger';
 import { MoveAlreadyMade } from './state-move';
 import { commitWrites, type TxWrite } from './transact';
-import { customerCreatedWrites } from './customers';
-import { invoiceCreatedWrites } from './invoices';
-import { webhookConfiguredWrite, webhookSecretRotatedWrite } from './webhooks';
-import { withdrawalCreatedWrite, withdrawalMovedWrite } from './withdrawals';
 
 /** What compiling needs besides the changes: the table, and the keys that seal personal data and webhook secrets. */
 export type CompileContext = { table: string; keys: () => Promise<{ personalData: Buffer; webhookSecrets: Buffer }> };
 
-/** One change as the writes of the caller's transaction. */
-async function writesOf(context: CompileContext, change: Change): Promise<TxWrite[]> {
-  switch (change.kind) {
-    case 'ledger.transfer':
-      return transferWrites(context.table, change);
-    case 'withdrawal.created':
-      return [withdrawalCreatedWrite(context.table, change, (await context.keys()).personalData)];
-    case 'withdrawal.moved':
-      return [withdrawalMovedWrite(context.table, change)];
-    case 'event.recorded':
-      return [outboxWrite(context.table, change.accountId, change.event)];
-    case 'webhook.configured':
-      return [webhookConfiguredWrite(context.table, change, (await context.keys()).webhookSecrets)];
-    case 'webhook.secret_rotated':
-      return [webhookSecretRotatedWrite(context.table, change, (await context.keys()).webhookSecrets)];
-    case 'customer.created':
-      return customerCreatedWrites(context.table, change, (await context.keys()).personalData);
-    case 'invoice.created':
-      return invoiceCreatedWrites(context.table, change, (await context.keys()).personalData);
-  }
-}
+export type ChangeOf<K extends Change['kind']> = Extract<Change, { kind: K }>;
 
-/** A use case's changes as ONE transaction's writes, in their order (a state move's conditional update first when it comes first). */
-export async function changeWrites(context: CompileContext, changes: readonly Change[]): Promise<TxWrite[]> {
-  return (await Promise.all(changes.map((change) => writesOf(context, change)))).flat();
+/**
+ * How each kind of change becomes writes, room by room (each adapter exports its own): a route or a
+ * worker hands over the compilers of the changes its use case may say, so a function bundles only
+ * its own rooms' mappers.
+ */
+export type ChangeCompilers = { [K in Change['kind']]?: (context: CompileContext, change: ChangeOf<K>) => TxWrite[] | Promise<TxWrite[]> };
+
+/** An outbox event: the item the webhook pipeline reads. */
+export const eventCompilers: ChangeCompilers = {
+  'event.recorded': (context, change) => [outboxWrite(context.table, change.accountId, change.event)],
+};
+
+/** A use case's changes as ONE transaction's writes, in their order; a kind without a compiler here is a programming error. */
+export async function changeWrites(context: CompileContext, changes: readonly Change[], compilers: ChangeCompilers): Promise<TxWrite[]> {
+  const writes = await Promise.all(
+    changes.map((change) => {
+      const compile = compilers[change.kind] as ((context: CompileContext, change: Change) => TxWrite[] | Promise<TxWrite[]>) | undefined;
+      if (!compile) throw new Error(`No compiler for a ${change.kind} change here: hand its room's compilers to the route or worker`);
+      return compile(context, change);
+    }),
+  );
+  return writes.flat();
 }
 
 /**
  * Commits the changes of a state move (a bank outcome) in one transaction. Returns false when the move's
  * from-status no longer held (a duplicate or concurrent outcome made it first): then nothing was written.
  */
-export async function commitMove(db: Db, context: CompileContext, changes: readonly Change[]): Promise<boolean> {
+export async function commitMove(db: Db, context: CompileContext, changes: readonly Change[], compilers: ChangeCompilers): Promise<boolean> {
   try {
-    await commitWrites(db, await changeWrites(context, changes));
+    await commitWrites(db, await changeWrites(context, changes, compilers));
     return true;
   } catch (err) {
     if (err instanceof MoveAlreadyMade) return false;

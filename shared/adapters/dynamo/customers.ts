@@ -8,6 +8,7 @@ import type { Db, Item } from './dynamo';
 import { keys } from './keys';
 import { queryPage } from './paging';
 import type { TxWrite } from './transact';
+import type { ChangeCompilers } from './changes';
 
 /** What a sealed document is bound to: its account and customer, so it cannot be moved to another item. */
 export function documentContext(accountId: string, customerId: number): string {
@@ -61,10 +62,17 @@ export function customerCreatedWrites(table: string, change: CustomerCreated, pe
   const { customer } = change;
   return [
     {
-      Put: { TableName: table, Item: { ...keys.customerIdReservation(customer.id), type: 'customerId', accountId: customer.accountId }, ConditionExpression: 'attribute_not_exists(PK)' },
+      Put: {
+        TableName: table,
+        Item: { ...keys.customerIdReservation(customer.id), type: 'customerId', accountId: customer.accountId },
+        ConditionExpression: 'attribute_not_exists(PK)',
+      },
       onConditionFailed: () => new IdClashError(),
     },
-    { Put: { TableName: table, Item: customerItem(customer, personalDataKey), ConditionExpression: 'attribute_not_exists(PK)' }, onConditionFailed: () => new IdClashError() },
+    {
+      Put: { TableName: table, Item: customerItem(customer, personalDataKey), ConditionExpression: 'attribute_not_exists(PK)' },
+      onConditionFailed: () => new IdClashError(),
+    },
   ];
 }
 
@@ -96,3 +104,8 @@ export function dynamoCustomers(db: Db, table: string, personalDataKey: () => Pr
     },
   };
 }
+
+/** The customers room's changes. */
+export const customerCompilers: ChangeCompilers = {
+  'customer.created': async (context, change) => customerCreatedWrites(context.table, change, (await context.keys()).personalData),
+};

@@ -7,6 +7,7 @@ import type { InvoiceIdPort } from '../../ports/invoices';
 import type { Db, Item } from './dynamo';
 import { keys } from './keys';
 import type { TxWrite } from './transact';
+import type { ChangeCompilers } from './changes';
 
 /**
  * An id checked unused before the provider was called, taken by another request before the commit: a
@@ -60,3 +61,8 @@ export function dynamoInvoiceIds(db: Db, table: string): InvoiceIdPort {
     },
   };
 }
+
+/** The invoices' changes (so far: a new invoice). */
+export const invoiceCompilers: ChangeCompilers = {
+  'invoice.created': async (context, change) => invoiceCreatedWrites(context.table, change, (await context.keys()).personalData),
+};

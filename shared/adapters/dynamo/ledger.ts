@@ -4,6 +4,7 @@ import { type LedgerEntry, type LedgerEntryType, type LedgerTransfer, type Shard
 import type { Item } from './dynamo';
 import { keys } from './keys';
 import type { TxWrite } from './transact';
+import type { ChangeCompilers } from './changes';
 
 /**
  * Ledger transfers (shared/domain/ledger.ts) as DynamoDB writes: one update per balance shard the
@@ -79,9 +80,14 @@ function shardWrite(table: string, transfer: LedgerTransfer, change: ShardChange
 export function transferWrites(table: string, transfer: LedgerTransfer, newId: () => string = newTransactionId): TxWrite[] {
   const entries = transfer.entries.map((draft) => ({ ...draft, id: newId(), reference: transfer.reference, createdAt: transfer.at }));
   return [
-    ...transfer.shards.filter((change) => change.availableCents !== 0 || change.reservedCents !== 0 || change.cover !== undefined).map((change) => shardWrite(table, transfer, change)),
+    ...transfer.shards
+      .filter((change) => change.availableCents !== 0 || change.reservedCents !== 0 || change.cover !== undefined)
+      .map((change) => shardWrite(table, transfer, change)),
     ...entries.map((entry) => ({
       Put: { TableName: table, Item: ledgerEntryItem(transfer.accountId, transfer.entryShard, entry), ConditionExpression: 'attribute_not_exists(PK)' },
     })),
   ];
 }
+
+/** The ledger room's changes. */
+export const ledgerCompilers: ChangeCompilers = { 'ledger.transfer': (context, change) => transferWrites(context.table, change) };

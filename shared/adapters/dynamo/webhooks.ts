@@ -7,6 +7,7 @@ import { sealWebhookSecret, unsealWebhookSecret } from '../../webhooks/config';
 import { type Db, isConditionalCheckFailed, type Item, itemFromConditionFailure } from './dynamo';
 import { keys } from './keys';
 import type { TxWrite } from './transact';
+import type { ChangeCompilers } from './changes';
 
 /** The item type of delivery records (`type` attribute). */
 export const DELIVERY_ITEM_TYPE = 'delivery';
@@ -77,7 +78,10 @@ export function dynamoWebhooks(db: Db, table: string, webhookSecretsKey: () => P
   return {
     async settings(accountId) {
       const account = await get(keys.account(accountId), 'webhookUrl, webhookSecretSealed');
-      return { url: typeof account?.webhookUrl === 'string' ? account.webhookUrl : undefined, secretConfigured: typeof account?.webhookSecretSealed === 'string' };
+      return {
+        url: typeof account?.webhookUrl === 'string' ? account.webhookUrl : undefined,
+        secretConfigured: typeof account?.webhookSecretSealed === 'string',
+      };
     },
     async endpoint(accountId) {
       const account = await get(keys.account(accountId));
@@ -115,7 +119,13 @@ export function dynamoWebhooks(db: Db, table: string, webhookSecretsKey: () => P
             ConditionExpression:
               '(attribute_not_exists(PK) OR (attempts = :previous AND #status = :pending)) AND (attribute_not_exists(claimUntil) OR claimUntil < :now)',
             ExpressionAttributeNames: { '#status': 'status' },
-            ExpressionAttributeValues: { ':until': until.toISOString(), ':zero': 0, ':pending': 'pending', ':previous': previousAttempts, ':now': now.toISOString() },
+            ExpressionAttributeValues: {
+              ':until': until.toISOString(),
+              ':zero': 0,
+              ':pending': 'pending',
+              ':previous': previousAttempts,
+              ':now': now.toISOString(),
+            },
             ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
           }),
         );
@@ -164,3 +174,9 @@ export function dynamoWebhooks(db: Db, table: string, webhookSecretsKey: () => P
     },
   };
 }
+
+/** The webhooks room's changes. */
+export const webhookCompilers: ChangeCompilers = {
+  'webhook.configured': async (context, change) => [webhookConfiguredWrite(context.table, change, (await context.keys()).webhookSecrets)],
+  'webhook.secret_rotated': async (context, change) => [webhookSecretRotatedWrite(context.table, change, (await context.keys()).webhookSecrets)],
+};

@@ -14,6 +14,7 @@ import { planWithdrawalHold } from './ledger-balance';
 import { queryPage } from './paging';
 import { MoveAlreadyMade } from './state-move';
 import type { TxWrite } from './transact';
+import type { ChangeCompilers } from './changes';
 
 /** The item type of withdraws (`type` attribute): the stream forwards its INSERTs to the payout queue. */
 export const WITHDRAW_ITEM_TYPE = 'withdraw';
@@ -42,7 +43,7 @@ export function withdrawalItem(withdrawal: Withdrawal, personalDataKey: Buffer):
 }
 
 const text = (value: unknown): string | undefined => (typeof value === 'string' ? value : undefined);
-const keyType = (value: unknown): KeyType => (KEY_TYPES as readonly unknown[]).includes(value) ? (value as KeyType) : 'EVP';
+const keyType = (value: unknown): KeyType => ((KEY_TYPES as readonly unknown[]).includes(value) ? (value as KeyType) : 'EVP');
 
 /** A withdraw item read back as the record (its Pix key unsealed; its document is never read back). */
 export function withdrawalOf(item: Item, personalDataKey: Buffer): Withdrawal {
@@ -144,3 +145,9 @@ export function dynamoWithdrawals(db: Db, table: string, personalDataKey: () => 
 export function dynamoBalance(db: Db, table: string): BalancePort {
   return { planHold: (movement, amountCents, feeCents) => planWithdrawalHold(db, table, movement, amountCents, feeCents) };
 }
+
+/** The withdrawals room's changes. */
+export const withdrawalCompilers: ChangeCompilers = {
+  'withdrawal.created': async (context, change) => [withdrawalCreatedWrite(context.table, change, (await context.keys()).personalData)],
+  'withdrawal.moved': (context, change) => [withdrawalMovedWrite(context.table, change)],
+};

@@ -1,0 +1,27 @@
+import { type ChangeCompilers, commitMove, eventCompilers } from '../adapters/dynamo/changes';
+import { ledgerCompilers } from '../adapters/dynamo/ledger';
+import { dynamoBalance, dynamoWithdrawals, withdrawalCompilers } from '../adapters/dynamo/withdrawals';
+import type { Change } from '../domain/changes';
+import { newEvent } from '../events/outbox';
+import type { BalancePort, WithdrawalStore } from '../ports/withdrawals';
+import type { Runtime } from '../runtime';
+import { compileContext } from './compile';
+
+/** The changes of the withdrawals' use cases: the transfer's phases, the withdrawal created or moved, its event. */
+export const withdrawalChanges: ChangeCompilers = { ...ledgerCompilers, ...withdrawalCompilers, ...eventCompilers };
+
+/** The withdrawal ports over the runtime's table. */
+export function withdrawalPorts(runtime: Runtime): {
+  withdrawals: WithdrawalStore;
+  balance: BalancePort;
+  newEvent: typeof newEvent;
+  /** Commits a state move's changes in one transaction; false when the move was already made (nothing written). */
+  commitMove: (changes: readonly Change[]) => Promise<boolean>;
+} {
+  return {
+    withdrawals: dynamoWithdrawals(runtime.db, runtime.config.tableName, async () => (await runtime.serviceKeys()).personalData),
+    balance: dynamoBalance(runtime.db, runtime.config.tableName),
+    newEvent,
+    commitMove: (changes) => commitMove(runtime.db, compileContext(runtime), changes, withdrawalChanges),
+  };
+}

@@ -1,0 +1,24 @@
+import { describe, expect, it } from 'vitest';
+import { changeWrites, eventCompilers } from '../../../../shared/adapters/dynamo/changes';
+import { ledgerCompilers } from '../../../../shared/adapters/dynamo/ledger';
+import type { Change } from '../../../../shared/domain/changes';
+import { paymentCredit } from '../../../../shared/domain/ledger';
+
+const context = { table: 't', keys: async () => ({ personalData: Buffer.alloc(32, 1), webhookSecrets: Buffer.alloc(32, 2) }) };
+const credit = paymentCredit({ accountId: 'acct_1', reference: 'INV-AAAAAA', description: 'Payment', at: '2026-11-27T12:00:00.000Z' }, 1_000);
+const event: Change = { kind: 'event.recorded', accountId: 'acct_1', event: { id: 'evt_1', type: 'invoice.paid', created: 1, api_version: 'v', data: {} } };
+
+describe('changes compiled by the compilers a route hands over', () => {
+  it("writes each change's writes in the changes' order", async () => {
+    const writes = await changeWrites(context, [credit, event], { ...ledgerCompilers, ...eventCompilers });
+    expect(writes.map((w) => (w.Update ? `update ${String(w.Update.Key?.PK)}` : `put ${String(w.Put?.Item?.PK).split('#')[0]}`))).toEqual([
+      expect.stringMatching(/^update BAL#acct_1#\d+$/),
+      'put LEDGER',
+      'put EVT',
+    ]);
+  });
+
+  it('refuses a change no compiler of the route knows (a route missing its room is a programming error, never a silent drop)', async () => {
+    await expect(changeWrites(context, [credit, event], ledgerCompilers)).rejects.toThrow(/No compiler for a event.recorded change/);
+  });
+});
