@@ -22,7 +22,7 @@ export type IdempotencyMode = 'none' | 'optional' | 'required';
 export type RoutePolicy = { auth: AuthKind; rateLimit: RateLimitClass; access: Access; idempotency: IdempotencyMode };
 
 /**
- * The per-IP counters (shared/ratelimit/counter.ts), each with its own limit (shared/config.ts):
+ * The per-IP counters (shared/adapters/dynamo/rate-counter.ts), each with its own limit (shared/config.ts):
  * - auth, cep, checkout: the routes that name them;
  * - public: the other unauthenticated routes that touch the table (the provider's notifications, the
  *   boleto page); a route without table access (the OpenAPI document) is not counted: counting

@@ -2,7 +2,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { requireCaller } from '../../shared/auth/caller';
 import { cardFieldErrors, last4, normalizeBrand } from '../../shared/cards/card';
-import { declineLockOf, declineWrites, readDeclineLogs } from '../../shared/cards/decline-store';
+import { declineLockOf, declineWrites, readDeclineLogs } from '../../shared/adapters/dynamo/card-declines';
 import { CARD_DECLINED_MESSAGE, cardFingerprint } from '../../shared/cards/declines';
 import { logger } from '../../shared/logger';
 import {
@@ -15,7 +15,8 @@ import {
   readCardAttempt,
 } from '../../shared/charges/card-attempts';
 import { askProvider, settleCardAttempt } from '../../shared/charges/card-settle';
-import { newEvent, outboxWrite } from '../../shared/events/outbox';
+import { newEvent } from '../../shared/events/outbox';
+import { outboxWrite } from '../../shared/adapters/dynamo/outbox';
 import { BadRequestError, CardDeclinesExceededError, CardOutcomeUnknownError, ConflictError, TemporaryConflictError, UpstreamError, ValidationError } from '../../shared/errors';
 import { httpHandler } from '../../shared/http/pipeline';
 import { paymentCredit } from '../../shared/domain/ledger';

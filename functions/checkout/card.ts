@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { last4 } from '../../shared/cards/card';
-import { declineLockOf, declineWrites, readDeclineLogs } from '../../shared/cards/decline-store';
+import { declineLockOf, declineWrites, readDeclineLogs } from '../../shared/adapters/dynamo/card-declines';
 import { CARD_DECLINED_MESSAGE, cardFingerprint, checkoutCardLocked } from '../../shared/cards/declines';
 import { type CheckoutCard, parseCardForm } from '../../shared/checkout/card-form';
 import { checkoutErrorPage, formBody, isFormPost, seeOther } from '../../shared/http/checkout/browser';

@@ -44,7 +44,7 @@ export const KEY = {
   /** A card charge's attempt (shared/charges/card-attempts.ts); GSI2 partitions of the UNKNOWN ones. */
   cardAttempt: 'CARDATT#*',
   cardUnknown: 'CARDUNK#*',
-  /** Card testing caps (shared/cards/decline-store.ts): a card fingerprint's and a merchant's decline logs. */
+  /** Card testing caps (shared/adapters/dynamo/card-declines.ts): a card fingerprint's and a merchant's decline logs. */
   declines: 'DECL#*',
   ipCounter: (limitClass: string) => `RL#${limitClass}#*`,
   /** GSI1 partitions of an account's lists. */
@@ -77,7 +77,7 @@ export const LIST_INDEX = 'GSI1';
 export type TableGrant = { actions: readonly ItemAction[]; keys: readonly string[]; index?: string; attributes?: readonly string[] };
 
 /**
- * Every attribute the per-account counter updates name (shared/ratelimit/counter.ts), keys included:
+ * Every attribute the per-account counter updates name (shared/adapters/dynamo/rate-counter.ts), keys included:
  * the sliding log (rlLog) and, for limits above MAX_LOGGED_LIMIT, the fixed window (rlWin, rlCnt).
  */
 export const ACCOUNT_COUNTER_ATTRIBUTES = ['PK', 'SK', 'kv', 'rlLog', 'rlWin', 'rlCnt'];
@@ -86,7 +86,7 @@ export const IP_COUNTER_ATTRIBUTES = ['PK', 'SK', 'rlLog', 'rlCnt', 'ttl'];
 
 /**
  * What the request pipeline itself does, read from the route's row (shared/http/pipeline.ts):
- * - rate limit per account: the counting UpdateItem of the account item (shared/ratelimit/counter.ts); a
+ * - rate limit per account: the counting UpdateItem of the account item (shared/adapters/dynamo/rate-counter.ts); a
  *   read route asks for no values back, so it is limited to the counter attributes; a write route
  *   gets the account item back (ALL_NEW) and so cannot be;
  * - rate limit per IP: the counting UpdateItem of the class's RL# items (counter attributes only),
@@ -94,7 +94,7 @@ export const IP_COUNTER_ATTRIBUTES = ['PK', 'SK', 'rlLog', 'rlCnt', 'ttl'];
  * - a Bearer route counts failed tokens per IP: the 'unauthenticated' class's RL# items;
  * - a Bearer route not counted per account checks the token's key version: GetItem of the account;
  * - idempotency: the lock (PutItem), its completion (UpdateItem, in the commit's transaction) and
- *   its release (DeleteItem), all on IDEM# records (shared/idempotency/store.ts).
+ *   its release (DeleteItem), all on IDEM# records (shared/adapters/dynamo/idempotency.ts).
  */
 export function pipelineGrants(route: AnyRoute): TableGrant[] {
   const grants: TableGrant[] = [];

@@ -1,6 +1,6 @@
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { AccountDisabledError, UnauthorizedError } from '../errors';
-import { hitAccountCounter, hitIpCounter } from '../ratelimit/counter';
+import { hitAccountCounter, hitIpCounter } from '../adapters/dynamo/rate-counter';
 import type { QuotaState } from '../ratelimit/sliding-log';
 import { countsFailedAuth, failedCredentialsClass, ipLimitClassOf, type IpLimitClass, type RoutePolicy } from '../route-policy';
 import type { Runtime } from '../runtime';

@@ -7,7 +7,7 @@ import { normalizeLog } from '../ratelimit/sliding-log';
  * are counted per checkout (for its whole life), per card (a keyed fingerprint of the number: never the
  * number) and per merchant, the last two over a sliding hour, across addresses. At a cap the next
  * attempt is refused without asking the provider; Pix is never affected. Pure rules: the logs are
- * read and written by shared/cards/decline-store.ts.
+ * read and written by shared/adapters/dynamo/card-declines.ts.
  */
 
 /** The log line each declined card attempt writes, with its `accountId` (the per-merchant alarm's Contributor Insights rule counts them). */

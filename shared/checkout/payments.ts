@@ -1,7 +1,8 @@
 import { createHash } from 'node:crypto';
 import type { CardBrand } from '../cards/card';
 import { brazilDate } from '../dates';
-import { newEvent, outboxWrite } from '../events/outbox';
+import { newEvent } from '../events/outbox';
+import { outboxWrite } from '../adapters/dynamo/outbox';
 import { invoiceCreationWrites, voidUnlessRecorded } from '../invoices/create';
 import { paymentCredit } from '../domain/ledger';
 import { transferWrites } from '../adapters/dynamo/ledger';

@@ -1,4 +1,5 @@
-import { newEvent, outboxWrite } from '../events/outbox';
+import { newEvent } from '../events/outbox';
+import { outboxWrite } from '../adapters/dynamo/outbox';
 import { ConflictError } from '../errors';
 import type { Item } from '../adapters/dynamo/dynamo';
 import { keys } from '../adapters/dynamo/keys';

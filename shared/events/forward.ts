@@ -4,7 +4,7 @@ import { logger } from '../logger';
 import type { Runtime } from '../runtime';
 import type { Db, Item } from '../adapters/dynamo/dynamo';
 import { WITHDRAW_ITEM_TYPE } from '../adapters/dynamo/withdrawals';
-import { OUTBOX_ITEM_TYPE } from './outbox';
+import { OUTBOX_ITEM_TYPE } from '../adapters/dynamo/outbox';
 import { SWEEP_INDEX, sweepPartitions } from './sweep-index';
 
 /** What forwarding needs: the table, SQS and the two queues items go to. */

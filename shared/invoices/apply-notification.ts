@@ -1,6 +1,7 @@
 import { checkoutByReference } from '../checkout/lookup';
 import { CheckoutChangedError, checkoutPaidWrites, isPayable, orderMoveWrites, pixClosedWrites } from '../checkout/settle';
-import { newEvent, outboxWrite } from '../events/outbox';
+import { newEvent } from '../events/outbox';
+import { outboxWrite } from '../adapters/dynamo/outbox';
 import { paymentCredit, paymentReversal } from '../domain/ledger';
 import { transferWrites } from '../adapters/dynamo/ledger';
 import { logger } from '../logger';

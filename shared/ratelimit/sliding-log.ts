@@ -1,5 +1,5 @@
 /**
- * The sliding log: pure arithmetic shared by the counters (shared/ratelimit/counter.ts) and their tests.
+ * The sliding log: pure arithmetic shared by the counters (shared/adapters/dynamo/rate-counter.ts) and their tests.
  *
  * A limit of L calls per minute keeps the times (epoch milliseconds) of the last L admitted calls,
  * oldest first, in one list attribute of exactly L entries (0 = a slot never used). A call at `now`

@@ -11,7 +11,7 @@ import { AwsSolutionsChecks } from 'cdk-nag';
 import { describe, expect, it } from 'vitest';
 import { routeList, routes } from '../../shared/http/routes';
 import { keys } from '../../shared/adapters/dynamo/keys';
-import { ipLogKey } from '../../shared/ratelimit/counter';
+import { ipLogKey } from '../../shared/adapters/dynamo/rate-counter';
 import { checkoutUpkeepWorker, queueList, queues, reconcileWorker, streamConsumerList, streamForwarder, sweepWorker } from '../../shared/queues';
 import { allAccountIds } from '../../shared/adapters/dynamo/ledger-reconcile';
 import type { Db } from '../../shared/adapters/dynamo/dynamo';

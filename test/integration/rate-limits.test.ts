@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { RateLimitedError, UnauthorizedError } from '../../shared/errors';
-import { hitAccountCounter, hitIpCounter } from '../../shared/ratelimit/counter';
+import { hitAccountCounter, hitIpCounter } from '../../shared/adapters/dynamo/rate-counter';
 import { accountStore, basic, bearer, call, newAccount, stack, tokenFor, uniqueIp, withinOneWindow } from '../support/api';
 
 function retryAfter(headers: Record<string, string | string[] | undefined>): number {
@@ -91,7 +91,7 @@ describe('RateLimit-* headers (issue 12: the document declares them, the API sen
 });
 
 /** The counters themselves, against the local table, on a clock the test sets (milliseconds). */
-describe('sliding-log counters (shared/ratelimit/counter.ts, issue 17 item 5)', () => {
+describe('sliding-log counters (shared/adapters/dynamo/rate-counter.ts, issue 17 item 5)', () => {
   const T = Math.floor(Date.now() / 60_000) * 60_000 + 10 * 60_000;
   const ipHit = (ip: string, nowMs: number, limit = 10) => hitIpCounter(accountStore().db, { table: stack().tableName, limitClass: 'auth', ip, limit, nowMs });
   const outcome = (p: Promise<unknown>) =>

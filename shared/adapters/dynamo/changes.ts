@@ -1,5 +1,5 @@
 import type { Change } from '../../domain/changes';
-import { outboxWrite } from '../../events/outbox';
+import { outboxWrite } from './outbox';
 import type { Db } from './dynamo';
 import { MoveAlreadyMade } from './state-move';
 import { commitWrites, type TxWrite } from './transact';

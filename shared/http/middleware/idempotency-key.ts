@@ -2,7 +2,7 @@ import { BadRequestError, ValidationError } from '../../errors';
 import { unixSeconds } from '../../clock';
 import { requestFingerprint } from '../../idempotency/fingerprint';
 import { IDEMPOTENCY_HEADER, idempotencyKeyFrom } from '../../idempotency/key';
-import { keyReusedError, keyUsedByAnotherRequest } from '../../idempotency/store';
+import { keyReusedError, keyUsedByAnotherRequest } from '../../adapters/dynamo/idempotency';
 import { header, type PipelineMiddleware } from '../state';
 
 /**

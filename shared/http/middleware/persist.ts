@@ -1,7 +1,7 @@
 import { logger } from '../../logger';
 import { unixSeconds } from '../../clock';
 import { requestFingerprint } from '../../idempotency/fingerprint';
-import { acquireIdempotencyLock, completionWrite, releaseIdempotencyLock } from '../../idempotency/store';
+import { acquireIdempotencyLock, completionWrite, releaseIdempotencyLock } from '../../adapters/dynamo/idempotency';
 import { outsideDeadline } from '../../adapters/dynamo/deadline';
 import { commitWrites } from '../../adapters/dynamo/transact';
 import { JSON_TYPE } from '../answer';

@@ -1,12 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import { DeleteCommand, GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
-import { ConflictError, ContentionError, UnprocessableError } from '../errors';
-import { type Db, isConditionalCheckFailed, itemFromConditionFailure } from '../adapters/dynamo/dynamo';
-import { type RetryBudget, retryTransient } from '../adapters/dynamo/contention';
-import { outsideDeadline } from '../adapters/dynamo/deadline';
-import { seal, unseal } from '../crypto/personal-data';
-import { keys } from '../adapters/dynamo/keys';
-import type { TxWrite } from '../adapters/dynamo/transact';
+import { ConflictError, ContentionError, UnprocessableError } from '../../errors';
+import { type Db, isConditionalCheckFailed, itemFromConditionFailure } from './dynamo';
+import { type RetryBudget, retryTransient } from './contention';
+import { outsideDeadline } from './deadline';
+import { seal, unseal } from '../../crypto/personal-data';
+import { keys } from './keys';
+import type { TxWrite } from './transact';
 
 /** The answer kept for replay: status, body text and the content type. */
 export type StoredAnswer = { status: number; body: string; contentType: string };

@@ -1,9 +1,9 @@
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
-import { unixSeconds } from '../clock';
-import type { Runtime } from '../runtime';
-import { keys } from '../adapters/dynamo/keys';
-import type { TxWrite } from '../adapters/dynamo/transact';
-import { DECLINE_WINDOW_MS, declineLock, withDecline } from './declines';
+import { unixSeconds } from '../../clock';
+import type { Runtime } from '../../runtime';
+import { keys } from './keys';
+import type { TxWrite } from './transact';
+import { DECLINE_WINDOW_MS, declineLock, withDecline } from '../../cards/declines';
 
 /** Whose declines a card attempt counts against: the card (its fingerprint) and the merchant. */
 export type DeclineScope = { fingerprint: string; accountId: string };

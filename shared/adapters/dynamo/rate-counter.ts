@@ -1,10 +1,10 @@
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { AccountDisabledError, RateLimitedError, UnauthorizedError } from '../errors';
-import { type Db, type Item, isConditionalCheckFailed, itemFromConditionFailure } from '../adapters/dynamo/dynamo';
-import { type RetryBudget, retryBudget, retryTransient } from '../adapters/dynamo/contention';
-import { type ItemKey, keys } from '../adapters/dynamo/keys';
-import { cutoffOf, decide, isCurrentLog, logQuota, normalizeLog, type QuotaState, usesSlidingLog, WINDOW_MS } from './sliding-log';
-import { secondsUntilNextWindow, WINDOW_SECONDS, windowOf, windowQuota } from './window';
+import { AccountDisabledError, RateLimitedError, UnauthorizedError } from '../../errors';
+import { type Db, type Item, isConditionalCheckFailed, itemFromConditionFailure } from './dynamo';
+import { type RetryBudget, retryBudget, retryTransient } from './contention';
+import { type ItemKey, keys } from './keys';
+import { cutoffOf, decide, isCurrentLog, logQuota, normalizeLog, type QuotaState, usesSlidingLog, WINDOW_MS } from '../../ratelimit/sliding-log';
+import { secondsUntilNextWindow, WINDOW_SECONDS, windowOf, windowQuota } from '../../ratelimit/window';
 
 /** The attribute holding a sliding log (shared/ratelimit/sliding-log.ts), on the account item and on RL# items. */
 export const LOG_ATTRIBUTE = 'rlLog';
