@@ -1,7 +1,7 @@
 import { boletoPageHeaders, renderBoletoHtml } from '../../shared/boleto/page';
 import { NotFoundError } from '../../shared/errors';
 import { httpHandler } from '../../shared/http/pipeline';
-import { invoiceByReference } from '../../shared/invoices/lookup';
+import { invoiceByReference } from '../../shared/wiring/lookups';
 import { boletoPageTokenMatches, invoiceView, REFERENCE_SHAPE } from '../../shared/invoices/record';
 import { boletoRoutes as routes } from '../../shared/http/route-table/boleto';
 

@@ -13,7 +13,7 @@ import {
   dropOpenAttempt,
   openCardAttempt,
   readCardAttempt,
-} from '../../shared/charges/card-attempts';
+} from '../../shared/adapters/dynamo/card-attempts';
 import { askProvider, settleCardAttempt } from '../../shared/charges/card-settle';
 import { newEvent } from '../../shared/events/outbox';
 import { outboxWrite } from '../../shared/adapters/dynamo/outbox';
@@ -30,7 +30,7 @@ import {
   unusedInvoiceIds,
   voidUnlessRecorded,
 } from '../../shared/invoices/create';
-import { invoiceByReference } from '../../shared/invoices/lookup';
+import { invoiceByReference } from '../../shared/adapters/dynamo/invoice-lookup';
 import { cardTransaction, type CardFields, invoiceEventData, invoiceItem } from '../../shared/invoices/record';
 import { formatCents } from '../../shared/domain/money';
 import { type CardAuthorization, type PaymentProvider, ProviderTimeoutError, withProviderTimeout } from '../../shared/providers/port';

@@ -9,7 +9,7 @@ import { checkoutOfLink } from '../../shared/http/checkout/link';
 import { CHECKOUT_MAX_INSTALLMENTS, openCheckoutPage } from '../../shared/http/checkout/page-answer';
 import { cardLeaseMs, checkoutCardPayment, checkoutCardProviderKey, voidCheckoutCardUnlessRecorded } from '../../shared/checkout/payments';
 import { callbackRedirect, cookieValue, CSRF_COOKIE, csrfTokenMatches } from '../../shared/checkout/record';
-import { cardAnswerLostWrites, cardAttemptSettledWrites, claimCardAttemptWrite } from '../../shared/checkout/settle';
+import { cardAnswerLostWrites, cardAttemptSettledWrites, claimCardAttemptWrite } from '../../shared/adapters/dynamo/checkout-settle';
 import { BadRequestError, DomainError } from '../../shared/errors';
 import { httpHandler } from '../../shared/http/pipeline';
 import { unusedInvoiceIds } from '../../shared/invoices/create';

@@ -3,7 +3,7 @@ import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { checkoutSigningOf, checkoutSigningSecret } from '../../shared/accounts/checkout-signing';
 import { PUBLIC_KEY_SHAPE } from '../../shared/auth/basic';
 import { type CheckoutForm, parseCheckoutForm } from '../../shared/checkout/form';
-import { checkoutOfReservation } from '../../shared/checkout/lookup';
+import { checkoutOfReservation } from '../../shared/adapters/dynamo/checkout-lookup';
 import { checkoutErrorPage, formBody, seeOther } from '../../shared/http/checkout/browser';
 import { checkoutPixInvoice } from '../../shared/checkout/payments';
 import { invoiceChanges } from '../../shared/wiring/charges';

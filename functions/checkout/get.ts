@@ -1,5 +1,5 @@
 import { requireCaller } from '../../shared/auth/caller';
-import { checkoutsOfTxRef } from '../../shared/checkout/lookup';
+import { checkoutsOfTxRef } from '../../shared/wiring/lookups';
 import { checkoutView, chosenCheckout } from '../../shared/checkout/record';
 import { NotFoundError } from '../../shared/errors';
 import { httpHandler } from '../../shared/http/pipeline';

@@ -1,7 +1,7 @@
 import { requireCaller } from '../../shared/auth/caller';
 import { httpHandler } from '../../shared/http/pipeline';
 import { invoiceAnswer } from '../../shared/invoices/answer';
-import { invoiceByPointer, ownInvoice } from '../../shared/invoices/lookup';
+import { invoiceByPointer, ownInvoice } from '../../shared/adapters/dynamo/invoice-lookup';
 import { invoicesRoutes as routes } from '../../shared/http/route-table/invoices';
 import { keys } from '../../shared/adapters/dynamo/keys';
 

@@ -1,7 +1,7 @@
 import { requireCaller } from '../../shared/auth/caller';
 import { httpHandler } from '../../shared/http/pipeline';
 import { invoiceAnswer } from '../../shared/invoices/answer';
-import { invoiceByReference, ownInvoice } from '../../shared/invoices/lookup';
+import { invoiceByReference, ownInvoice } from '../../shared/wiring/lookups';
 import { REFERENCE_SHAPE } from '../../shared/invoices/record';
 import { invoicesRoutes as routes } from '../../shared/http/route-table/invoices';
 

@@ -1,6 +1,6 @@
 import { requireCaller } from '../../shared/auth/caller';
 import { httpHandler } from '../../shared/http/pipeline';
-import { listInvoices } from '../../shared/invoices/lookup';
+import { listInvoices } from '../../shared/wiring/lookups';
 import { withQrCode } from '../../shared/invoices/qr-code';
 import { invoiceView } from '../../shared/invoices/record';
 import { invoicesRoutes as routes } from '../../shared/http/route-table/invoices';

@@ -1,7 +1,7 @@
 import { requireCaller } from '../../shared/auth/caller';
 import { httpHandler } from '../../shared/http/pipeline';
 import { invoiceAnswer } from '../../shared/invoices/answer';
-import { invoiceByTxid, ownInvoice } from '../../shared/invoices/lookup';
+import { invoiceByTxid, ownInvoice } from '../../shared/wiring/lookups';
 import { isValidTxid } from '../../shared/pix/txid';
 import { invoicesRoutes as routes } from '../../shared/http/route-table/invoices';
 

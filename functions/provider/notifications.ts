@@ -1,7 +1,7 @@
 import { DomainError, NotFoundError } from '../../shared/errors';
 import { httpHandler } from '../../shared/http/pipeline';
 import { applyNotification } from '../../shared/invoices/apply-notification';
-import { invoiceByReference, invoiceByTxid } from '../../shared/invoices/lookup';
+import { invoiceByReference, invoiceByTxid } from '../../shared/wiring/lookups';
 import { invoiceProviderName } from '../../shared/invoices/record';
 import { logger } from '../../shared/logger';
 import { NotificationRejected, type PixProvider, type ProviderNotification } from '../../shared/providers/port';

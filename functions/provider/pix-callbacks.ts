@@ -1,7 +1,7 @@
 import { DomainError, NotFoundError, UpstreamError } from '../../shared/errors';
 import { httpHandler } from '../../shared/http/pipeline';
 import { providerRoutes as routes } from '../../shared/http/route-table/provider';
-import { invoiceByTxid } from '../../shared/invoices/lookup';
+import { invoiceByTxid } from '../../shared/adapters/dynamo/invoice-lookup';
 import { reconcilePixInvoice } from '../../shared/invoices/reconcile-pix';
 import { invoiceProviderName } from '../../shared/invoices/record';
 import { logger } from '../../shared/logger';

@@ -1,6 +1,6 @@
 import { parseConfig } from '../../shared/config';
 import { systemClock } from '../../shared/clock';
-import { invoiceByTxid } from '../../shared/invoices/lookup';
+import { invoiceByTxid } from '../../shared/adapters/dynamo/invoice-lookup';
 import { type PixReconciliation, reconcilePixInvoice } from '../../shared/invoices/reconcile-pix';
 import { invoiceProviderName } from '../../shared/invoices/record';
 import { API_PIX_PROVIDER, type ApiPixProvider, apiPixProvider } from '../../shared/providers/apipix/adapter';

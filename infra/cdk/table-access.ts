@@ -41,7 +41,7 @@ export const KEY = {
   /** A hosted checkout (CHK#CHK-…) and a merchant's tx_ref reservation pointing to it. */
   checkout: 'CHK#*',
   checkoutTxRef: 'CHKTX#*',
-  /** A card charge's attempt (shared/charges/card-attempts.ts); GSI2 partitions of the UNKNOWN ones. */
+  /** A card charge's attempt (shared/adapters/dynamo/card-attempts.ts); GSI2 partitions of the UNKNOWN ones. */
   cardAttempt: 'CARDATT#*',
   cardUnknown: 'CARDUNK#*',
   /** Card testing caps (shared/adapters/dynamo/card-declines.ts): a card fingerprint's and a merchant's decline logs. */
@@ -118,7 +118,7 @@ export function pipelineGrants(route: AnyRoute): TableGrant[] {
  * An invoice moved by what its provider says (shared/invoices/apply-notification.ts): the invoice read,
  * then ONE transaction: its status, a balance shard and its ledger entry, the outbox event; for an
  * invoice of a hosted checkout, the checkout read and moved in the same transaction with its order
- * event (shared/checkout/settle.ts). The API Pix callbacks and the Pix sweep make these moves only;
+ * event (shared/adapters/dynamo/checkout-settle.ts). The API Pix callbacks and the Pix sweep make these moves only;
  * the provider notification route makes them and the withdrawals' too.
  */
 const INVOICE_MOVE_GRANTS: readonly TableGrant[] = [
@@ -160,7 +160,7 @@ export const ROUTE_GRANTS: Readonly<Record<string, readonly TableGrant[]>> = {
   ],
   // Unused reference check and the re-read before a void; invoice, pointer, balance shard credit with its
   // ledger entry (in the shard's ledger partition) and invoice.paid in one transaction (functions/charges/card.ts).
-  // The charge's attempt (shared/charges/card-attempts.ts), the invoice's creation, and a retry settling a lost answer (the invoice's move).
+  // The charge's attempt (shared/adapters/dynamo/card-attempts.ts), the invoice's creation, and a retry settling a lost answer (the invoice's move).
   [routes.createCard.id]: [
     { actions: ['GetItem'], keys: [KEY.invoice, KEY.cardAttempt, KEY.checkout, KEY.declines] },
     { actions: ['PutItem'], keys: [KEY.invoice, KEY.invoiceId, KEY.event, KEY.ledger, KEY.cardAttempt, KEY.declines] },
@@ -168,7 +168,7 @@ export const ROUTE_GRANTS: Readonly<Record<string, readonly TableGrant[]>> = {
     { actions: ['DeleteItem'], keys: [KEY.cardAttempt] },
   ],
   [routes.listInvoices.id]: [{ actions: ['Query'], keys: [KEY.invoiceList], index: LIST_INDEX }],
-  // The id pointer, then the invoice (shared/invoices/lookup.ts).
+  // The id pointer, then the invoice (shared/adapters/dynamo/invoice-lookup.ts).
   [routes.getInvoice.id]: [{ actions: ['GetItem'], keys: [KEY.invoiceId, KEY.invoice] }],
   [routes.getInvoiceByReference.id]: [{ actions: ['GetItem'], keys: [KEY.invoice] }],
   [routes.getPixByReference.id]: [{ actions: ['GetItem'], keys: [KEY.invoice] }],
@@ -193,14 +193,14 @@ export const ROUTE_GRANTS: Readonly<Record<string, readonly TableGrant[]>> = {
   // Invoice or withdraw read, then ONE transaction: its status, a balance shard and its ledger entry, the
   // outbox event (shared/invoices/apply-notification.ts, shared/app/withdrawals/apply-bank-outcome.ts).
   // For an invoice of a hosted checkout, the checkout is read and moved (PAID, or its order canceled
-  // or refunded) in the same transaction, with its order event (shared/checkout/settle.ts).
+  // or refunded) in the same transaction, with its order event (shared/adapters/dynamo/checkout-settle.ts).
   [routes.providerNotification.id]: [...INVOICE_MOVE_GRANTS, { actions: ['GetItem', 'UpdateItem'], keys: [KEY.withdraw] }],
   // Each charge the callback names: its invoice read by txid, then what the PSP holds applied as the
   // notification route applies it (functions/provider/pix-callbacks.ts, shared/invoices/reconcile-pix.ts).
   [routes.providerPixCallback.id]: INVOICE_MOVE_GRANTS,
   // The boleto's invoice (functions/boleto/page.ts).
   [routes.boletoPage.id]: [{ actions: ['GetItem'], keys: [KEY.invoice] }],
-  // The public key and its account, the tx_ref's reservation and its checkout (shared/checkout/lookup.ts);
+  // The public key and its account, the tx_ref's reservation and its checkout (shared/adapters/dynamo/checkout-lookup.ts);
   // then the checkout, the reservation and the Pix invoice with its id pointer in one transaction
   // (functions/checkout/entry.ts, shared/checkout/payments.ts). The per-IP counter is the pipeline's.
   [routes.checkoutEntry.id]: [
@@ -219,7 +219,7 @@ export const ROUTE_GRANTS: Readonly<Record<string, readonly TableGrant[]>> = {
     { actions: ['UpdateItem'], keys: [KEY.checkout, KEY.balanceShard] },
   ],
   [routes.checkoutStatus.id]: [{ actions: ['GetItem'], keys: [KEY.checkout] }],
-  // The tx_ref's reservation, then its checkout (shared/checkout/lookup.ts).
+  // The tx_ref's reservation, then its checkout (shared/adapters/dynamo/checkout-lookup.ts).
   [routes.getCheckout.id]: [
     { actions: ['Query'], keys: [KEY.checkoutTxRef] },
     { actions: ['GetItem'], keys: [KEY.checkout] },
@@ -279,7 +279,7 @@ export const CHECKOUT_UPKEEP_GRANTS: readonly TableGrant[] = [
   // API card charges whose answer was lost: the attempt closed, its invoice moved (shared/charges/card-settle.ts).
   { actions: ['UpdateItem', 'DeleteItem'], keys: [KEY.cardAttempt] },
   { actions: ['GetItem'], keys: [KEY.checkout, KEY.invoice] },
-  // An abandoned checkout's Pix invoice leaves the merchant's list (shared/checkout/settle.ts abandonWithInvoiceWrites).
+  // An abandoned checkout's Pix invoice leaves the merchant's list (shared/adapters/dynamo/checkout-settle.ts abandonWithInvoiceWrites).
   { actions: ['UpdateItem'], keys: [KEY.checkout, KEY.balanceShard, KEY.invoice] },
   { actions: ['PutItem'], keys: [KEY.invoice, KEY.invoiceId, KEY.event, KEY.ledger] },
 ];

@@ -5,7 +5,7 @@ import { type CardAuthorizationStatus, withProviderTimeout } from '../providers/
 import { paymentProvider } from '../providers/registry';
 import type { Runtime } from '../runtime';
 import { keys } from '../adapters/dynamo/keys';
-import { type CardAttempt, closeUnknownAttempt } from './card-attempts';
+import { type CardAttempt, closeUnknownAttempt } from '../adapters/dynamo/card-attempts';
 
 export type CardSettlement = 'paid' | 'not_charged' | 'unknown';
 

@@ -6,7 +6,7 @@ import { outboxWrite } from '../adapters/dynamo/outbox';
 import { invoiceCreationWrites, voidUnlessRecorded } from '../invoices/create';
 import { paymentCredit } from '../domain/ledger';
 import { transferWrites } from '../adapters/dynamo/ledger';
-import { invoiceByReference } from '../invoices/lookup';
+import { invoiceByReference } from '../adapters/dynamo/invoice-lookup';
 import { type CardFields, invoiceEventData, invoiceItem, type InvoiceIds, type NewInvoice } from '../invoices/record';
 import { createPixCharge } from '../app/charges/create-pix-charge';
 import type { Change } from '../domain/changes';
@@ -14,9 +14,9 @@ import { pixChargePorts } from '../wiring/charges';
 import type { Runtime } from '../runtime';
 import type { Item } from '../adapters/dynamo/dynamo';
 import type { TxWrite } from '../adapters/dynamo/transact';
-import { checkoutByReference } from './lookup';
+import { checkoutByReference } from '../adapters/dynamo/checkout-lookup';
 import type { NewCheckout } from './record';
-import { CheckoutSettledError, checkoutPaidWrites } from './settle';
+import { CheckoutSettledError, checkoutPaidWrites } from '../adapters/dynamo/checkout-settle';
 
 /** What the checkout's invoices share: the checkout's sale as one invoice of the account (tax and discount 0). */
 function saleInvoice(checkout: NewCheckout | Item, ids: { invoiceId: number; reference: string }, now: Date) {

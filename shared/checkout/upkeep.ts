@@ -8,12 +8,12 @@ import type { Runtime } from '../runtime';
 import { SWEEP_INDEX } from '../events/sweep-index';
 import type { Item } from '../adapters/dynamo/dynamo';
 import { commitWrites } from '../adapters/dynamo/transact';
-import { checkoutByReference } from './lookup';
+import { checkoutByReference } from '../adapters/dynamo/checkout-lookup';
 import { cardLeaseMs, checkoutCardPayment, voidCheckoutCardUnlessRecorded } from './payments';
 import { openPartitions, type UnknownCardAttempt } from './record';
-import { cardUnknownPartitions, unknownCardAttempts } from '../charges/card-attempts';
+import { cardUnknownPartitions, unknownCardAttempts } from '../adapters/dynamo/card-attempts';
 import { settleCardAttempt } from '../charges/card-settle';
-import { abandonWithInvoiceWrites, CardAttemptBusyError, cardAttemptSettledWrites, CheckoutChangedError, CheckoutSettledError, claimCardAttemptWrite } from './settle';
+import { abandonWithInvoiceWrites, CardAttemptBusyError, cardAttemptSettledWrites, CheckoutChangedError, CheckoutSettledError, claimCardAttemptWrite } from '../adapters/dynamo/checkout-settle';
 import { isAbandonDue } from '../domain/checkout-transitions';
 
 /** Items read from one index partition per run: a bigger backlog is finished by the next runs. */
@@ -100,7 +100,7 @@ export async function checkoutUpkeep(runtime: Runtime, now: Date, budgetMs = 60_
       await settle(reference, async (checkout) => (checkout.status === 'UNKNOWN' ? resolveUnknown(runtime, checkout, now) : undefined));
     }
   }
-  // API card charges whose answer was lost (shared/charges/card-attempts.ts): asked again, PAID or CANCELED.
+  // API card charges whose answer was lost (shared/adapters/dynamo/card-attempts.ts): asked again, PAID or CANCELED.
   for (const partition of cardUnknownPartitions()) {
     for (const attempt of await unknownCardAttempts(runtime, partition)) {
       if (Date.now() > stopAt) break;

@@ -1,5 +1,5 @@
-import { checkoutByReference } from '../checkout/lookup';
-import { CheckoutChangedError, checkoutPaidWrites, isPayable, orderMoveWrites, pixClosedWrites } from '../checkout/settle';
+import { checkoutByReference } from '../adapters/dynamo/checkout-lookup';
+import { CheckoutChangedError, checkoutPaidWrites, isPayable, orderMoveWrites, pixClosedWrites } from '../adapters/dynamo/checkout-settle';
 import { newEvent } from '../events/outbox';
 import { outboxWrite } from '../adapters/dynamo/outbox';
 import { paymentCredit, paymentReversal } from '../domain/ledger';
@@ -12,7 +12,7 @@ import { keys } from '../adapters/dynamo/keys';
 import { commitStateMove } from '../adapters/dynamo/state-move';
 import type { TxWrite } from '../adapters/dynamo/transact';
 import type { Item } from '../adapters/dynamo/dynamo';
-import { invoiceByReference, invoiceByTxid } from './lookup';
+import { invoiceByReference, invoiceByTxid } from '../adapters/dynamo/invoice-lookup';
 import { inPixSweep } from './pix-sweep-index';
 import { invoiceEventData, listedAgain } from './record';
 import { type InvoiceMove, type InvoiceStatus, invoiceMove } from '../domain/invoice-transitions';

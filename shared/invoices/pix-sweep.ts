@@ -2,7 +2,7 @@ import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { logger } from '../logger';
 import type { Runtime } from '../runtime';
 import type { Item } from '../adapters/dynamo/dynamo';
-import { invoiceByReference } from './lookup';
+import { invoiceByReference } from '../adapters/dynamo/invoice-lookup';
 import { PIX_SWEEP_INDEX, pixSweepPartitions } from './pix-sweep-index';
 import { reconcilePixInvoice, retireFromPixSweep } from './reconcile-pix';
 

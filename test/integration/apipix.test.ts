@@ -6,7 +6,7 @@ import { handler as createPix } from '../../functions/charges/pix';
 import { localAwsConfig } from '../../infra/local/aws';
 import { startHttpServer, type LocalHttpServer } from '../../infra/local/http-server';
 import { routes } from '../../shared/http/routes';
-import { invoiceByTxid } from '../../shared/invoices/lookup';
+import { invoiceByTxid } from '../../shared/adapters/dynamo/invoice-lookup';
 import { pixSweep } from '../../shared/invoices/pix-sweep';
 import { idempotentPixIds } from '../../shared/invoices/record';
 import { pixCallbackUrl } from '../../shared/providers/apipix/callback-url';

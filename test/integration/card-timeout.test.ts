@@ -3,7 +3,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { handler as createCard } from '../../functions/charges/card';
 import { checkoutUpkeep } from '../../shared/checkout/upkeep';
 import { routes } from '../../shared/http/routes';
-import { invoiceByReference } from '../../shared/invoices/lookup';
+import { invoiceByReference } from '../../shared/adapters/dynamo/invoice-lookup';
 import { type CardAuthorization, type PaymentProvider, ProviderError } from '../../shared/providers/port';
 import { defaultRegistry } from '../../shared/providers/registry';
 import { simulatedProvider } from '../../shared/providers/simulated';

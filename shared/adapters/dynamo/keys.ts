@@ -23,7 +23,7 @@ export const keys = {
   checkout: (reference: string) => ({ PK: `CHK#${reference}`, SK: 'CHECKOUT' }),
   /** Reserves a merchant's tx_ref within its account and points to the checkout's reference. */
   checkoutTxRef: (accountId: string, txRef: string) => ({ PK: `CHKTX#${accountId}#${txRef}`, SK: 'CHKTX' }),
-  /** A card charge's attempt (shared/charges/card-attempts.ts), under its Idempotency-Key or its keyed fingerprint. */
+  /** A card charge's attempt (shared/adapters/dynamo/card-attempts.ts), under its Idempotency-Key or its keyed fingerprint. */
   cardAttempt: (attemptKey: string) => ({ PK: `CARDATT#${attemptKey}`, SK: 'CARDATT' }),
   /** Card testing caps (shared/cards/declines.ts): the decline log of one card fingerprint, and of one merchant. */
   cardDeclines: (fingerprint: string) => ({ PK: `DECL#CARD#${fingerprint}`, SK: 'DECL' }),

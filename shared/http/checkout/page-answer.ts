@@ -1,6 +1,6 @@
 import { checkoutCardLocked } from '../../cards/declines';
 import { HTML_TYPE, type RouteResult } from '../answer';
-import { invoiceByReference } from '../../invoices/lookup';
+import { invoiceByReference } from '../../adapters/dynamo/invoice-lookup';
 import { invoiceQrCode } from '../../invoices/qr-code';
 import { qrCodePngDataUri } from '../../pix/qrcode';
 import type { Runtime } from '../../runtime';

@@ -1,12 +1,12 @@
 import { createHmac, randomBytes, randomInt } from 'node:crypto';
 import { DeleteCommand, GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { unixSeconds } from '../clock';
-import { canonicalJson } from '../idempotency/fingerprint';
-import type { Runtime } from '../runtime';
-import { type Item, isConditionalCheckFailed } from '../adapters/dynamo/dynamo';
-import { keys } from '../adapters/dynamo/keys';
-import type { TxWrite } from '../adapters/dynamo/transact';
-import { retryTransient } from '../adapters/dynamo/contention';
+import { unixSeconds } from '../../clock';
+import { canonicalJson } from '../../idempotency/fingerprint';
+import type { Runtime } from '../../runtime';
+import { type Item, isConditionalCheckFailed } from './dynamo';
+import { keys } from './keys';
+import type { TxWrite } from './transact';
+import { retryTransient } from './contention';
 
 /**
  * The attempts of POST /api/creditcard/create (issue 25): a provider that does not answer may have

@@ -1,7 +1,7 @@
 import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
-import type { Runtime } from '../runtime';
-import type { Item } from '../adapters/dynamo/dynamo';
-import { keys } from '../adapters/dynamo/keys';
+import type { Runtime } from '../../runtime';
+import type { Item } from './dynamo';
+import { keys } from './keys';
 
 /** A checkout by its reference, strongly consistent; undefined when there is none. */
 export async function checkoutByReference(runtime: Runtime, reference: string): Promise<Item | undefined> {

@@ -1,11 +1,11 @@
-import { newEvent } from '../events/outbox';
-import { outboxWrite } from '../adapters/dynamo/outbox';
-import { ConflictError } from '../errors';
-import type { Item } from '../adapters/dynamo/dynamo';
-import { keys } from '../adapters/dynamo/keys';
-import type { TxWrite } from '../adapters/dynamo/transact';
-import { type CheckoutPaymentType, openIndexAttributes, orderEventData, type UnknownCardAttempt } from './record';
-import { CHECKOUT_MOVES, type OrderStatus, orderMove, PAYABLE_FROM } from '../domain/checkout-transitions';
+import { newEvent } from '../../events/outbox';
+import { outboxWrite } from './outbox';
+import { ConflictError } from '../../errors';
+import type { Item } from './dynamo';
+import { keys } from './keys';
+import type { TxWrite } from './transact';
+import { type CheckoutPaymentType, openIndexAttributes, orderEventData, type UnknownCardAttempt } from '../../checkout/record';
+import { CHECKOUT_MOVES, type OrderStatus, orderMove, PAYABLE_FROM } from '../../domain/checkout-transitions';
 
 /** The checkout was paid (or abandoned) by another request first: nothing of this one was written. */
 export class CheckoutSettledError extends ConflictError {

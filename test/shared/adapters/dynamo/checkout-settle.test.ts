@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { checkoutItem } from '../../../shared/checkout/record';
+import { checkoutItem } from '../../../../shared/checkout/record';
 import {
   abandonWrites,
   CardAttemptBusyError,
@@ -11,8 +11,8 @@ import {
   claimCardAttemptWrite,
   isPayable,
   orderMoveWrites,
-} from '../../../shared/checkout/settle';
-import { CHECKOUT_MOVES, PAYABLE_FROM } from '../../../shared/domain/checkout-transitions';
+} from '../../../../shared/adapters/dynamo/checkout-settle';
+import { CHECKOUT_MOVES, PAYABLE_FROM } from '../../../../shared/domain/checkout-transitions';
 
 const base = checkoutItem({
   reference: 'CHK-ABCDEFGH',

@@ -1,12 +1,12 @@
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
-import { brazilDayBounds } from '../dates';
-import { queryPage } from '../adapters/dynamo/paging';
-import { NotFoundError } from '../errors';
-import type { Runtime } from '../runtime';
-import type { Item } from '../adapters/dynamo/dynamo';
-import { type ItemKey, keys } from '../adapters/dynamo/keys';
-import { numericIdBounds, sortableNumericId } from '../ids';
-import { referenceOfTxid } from './record';
+import { brazilDayBounds } from '../../dates';
+import { queryPage } from './paging';
+import { NotFoundError } from '../../errors';
+import type { Runtime } from '../../runtime';
+import type { Item } from './dynamo';
+import { type ItemKey, keys } from './keys';
+import { numericIdBounds, sortableNumericId } from '../../ids';
+import { referenceOfTxid } from '../../invoices/record';
 
 /** An invoice by reference, strongly consistent; undefined when there is none. */
 export async function invoiceByReference(runtime: Runtime, reference: string): Promise<Item | undefined> {
