@@ -41,12 +41,14 @@ export type WebhookDelivery = {
   lastError: string | null;
   /** The running attempt's lease (ISO time); absent between attempts. */
   claimUntil?: string;
+  /** Which attempt series this is: 1, then one more each time the operator redelivers the event. */
+  series: number;
   createdAt: string;
   updatedAt: string;
 };
 
 /** A recorded attempt: what the sender writes once its POST is answered (or failed). */
-export type DeliveryAttemptRecord = Omit<WebhookDelivery, 'claimUntil' | 'createdAt'> & { at: string };
+export type DeliveryAttemptRecord = Omit<WebhookDelivery, 'claimUntil' | 'createdAt' | 'series'> & { at: string };
 
 /** One delivery as GET /api/webhook/deliveries shows it. */
 export function deliveryView(delivery: WebhookDelivery) {

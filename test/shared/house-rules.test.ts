@@ -53,7 +53,6 @@ const EXPRESSIONS_STILL_TO_MOVE: readonly string[] = [
   'functions/charges/card.ts',
   'functions/checkout/card.ts',
   'functions/checkout/entry.ts',
-  'infra/admin/webhook.ts',
   'infra/cdk/table-access.ts',
   'shared/accounts/store.ts',
   'shared/auth/gate.ts',

@@ -27,6 +27,7 @@ export function deliveryOf(item: Item): WebhookDelivery {
     lastStatus: typeof item.lastStatus === 'number' ? item.lastStatus : null,
     lastError: text(item.lastError),
     ...(typeof item.claimUntil === 'string' ? { claimUntil: item.claimUntil } : {}),
+    series: Number(item.series ?? 1),
     createdAt: String(item.createdAt),
     updatedAt: String(item.updatedAt),
   };
@@ -95,6 +96,47 @@ export function dynamoWebhooks(db: Db, table: string, webhookSecretsKey: () => P
     async delivery(eventId) {
       const item = await get(keys.delivery(eventId));
       return item ? deliveryOf(item) : undefined;
+    },
+    async accountExists(accountId) {
+      return (await db.send(new GetCommand({ TableName: table, Key: keys.account(accountId), ProjectionExpression: 'PK' }))).Item !== undefined;
+    },
+    async allDeliveries(accountId) {
+      const found: WebhookDelivery[] = [];
+      let start: Record<string, unknown> | undefined;
+      do {
+        const page = await db.send(
+          new QueryCommand({
+            TableName: table,
+            IndexName: 'GSI1',
+            KeyConditionExpression: 'GSI1PK = :pk',
+            ExpressionAttributeValues: { ':pk': keys.deliveryListPartition(accountId) },
+            ScanIndexForward: false,
+            ExclusiveStartKey: start,
+          }),
+        );
+        found.push(...(page.Items ?? []).map(deliveryOf));
+        start = page.LastEvaluatedKey;
+      } while (start);
+      return found;
+    },
+    async reopen(eventId, expected, at) {
+      try {
+        await db.send(
+          new UpdateCommand({
+            TableName: table,
+            Key: keys.delivery(eventId),
+            UpdateExpression:
+              'SET #status = :pending, attempts = :zero, nextAttemptAt = :null, redeliveredAt = :now, updatedAt = :now, series = if_not_exists(series, :one) + :one REMOVE claimUntil',
+            ConditionExpression: '#status = :status AND attempts = :attempts',
+            ExpressionAttributeNames: { '#status': 'status' },
+            ExpressionAttributeValues: { ':pending': 'pending', ':zero': 0, ':null': null, ':now': at, ':one': 1, ':status': expected.status, ':attempts': expected.attempts },
+          }),
+        );
+        return true;
+      } catch (err) {
+        if (isConditionalCheckFailed(err)) return false;
+        throw err;
+      }
     },
     async deliveries(accountId, limit) {
       const out = await db.send(

@@ -27,7 +27,8 @@ describe('webhook changes as writes', () => {
 
   it('a delivery item reads back as the record (no lease between attempts)', () => {
     const item = { eventId: 'evt_1', accountId: 'acct_1', eventType: 'ping', url: 'https://a.example/', status: 'failed', attempts: 8, nextAttemptAt: null, lastStatus: 500, lastError: 'HTTP 500', createdAt: 'C', updatedAt: 'U' };
-    expect(deliveryOf(item)).toEqual({ ...item });
+    expect(deliveryOf(item)).toEqual({ ...item, series: 1 });
+    expect(deliveryOf({ ...item, series: 3 }).series).toBe(3);
     expect(deliveryOf({ ...item, claimUntil: 'L' }).claimUntil).toBe('L');
   });
 });

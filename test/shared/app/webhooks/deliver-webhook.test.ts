@@ -16,6 +16,9 @@ function world(options: { delivery?: WebhookDelivery; claim?: boolean; record?: 
     event: async (eventId) => (eventId === 'evt_1' ? { eventId, accountId: 'acct_1', eventType: 'invoice.paid', body: '{"id":"evt_1"}' } : undefined),
     delivery: async () => options.delivery,
     deliveries: async () => [],
+    accountExists: async () => true,
+    allDeliveries: async () => [],
+    reopen: async () => true,
     claimAttempt: async () => {
       steps.push('claim');
       return options.claim === false ? { claimed: false, current: { ...(options.delivery as WebhookDelivery), claimUntil: new Date(T0.getTime() + 30_000).toISOString() } } : { claimed: true };
@@ -52,6 +55,7 @@ const pending = (attempts: number): WebhookDelivery => ({
   nextAttemptAt: T0.toISOString(),
   lastStatus: 500,
   lastError: null,
+  series: 1,
   createdAt: T0.toISOString(),
   updatedAt: T0.toISOString(),
 });
