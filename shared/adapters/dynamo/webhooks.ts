@@ -74,6 +74,21 @@ export function webhookSecretRotatedWrite(table: string, change: WebhookSecretRo
 
 /** The webhook store over the table; `webhookSecretsKey` opens the sealed signing secrets. */
 export function dynamoWebhooks(db: Db, table: string, webhookSecretsKey: () => Promise<Buffer>): WebhookStore {
+  /** One page of the account's deliveries from GSI1, newest first. */
+  const deliveryPage = async (accountId: string, page: { start?: Record<string, unknown>; limit?: number }) => {
+    const out = await db.send(
+      new QueryCommand({
+        TableName: table,
+        IndexName: 'GSI1',
+        KeyConditionExpression: 'GSI1PK = :pk',
+        ExpressionAttributeValues: { ':pk': keys.deliveryListPartition(accountId) },
+        ScanIndexForward: false,
+        ...(page.limit !== undefined ? { Limit: page.limit } : {}),
+        ...(page.start ? { ExclusiveStartKey: page.start } : {}),
+      }),
+    );
+    return { deliveries: (out.Items ?? []).map(deliveryOf), next: out.LastEvaluatedKey };
+  };
   const get = async (key: Record<string, string>, projection?: string) =>
     (await db.send(new GetCommand({ TableName: table, Key: key, ConsistentRead: true, ...(projection ? { ProjectionExpression: projection } : {}) }))).Item;
   return {
@@ -104,18 +119,9 @@ export function dynamoWebhooks(db: Db, table: string, webhookSecretsKey: () => P
       const found: WebhookDelivery[] = [];
       let start: Record<string, unknown> | undefined;
       do {
-        const page = await db.send(
-          new QueryCommand({
-            TableName: table,
-            IndexName: 'GSI1',
-            KeyConditionExpression: 'GSI1PK = :pk',
-            ExpressionAttributeValues: { ':pk': keys.deliveryListPartition(accountId) },
-            ScanIndexForward: false,
-            ExclusiveStartKey: start,
-          }),
-        );
-        found.push(...(page.Items ?? []).map(deliveryOf));
-        start = page.LastEvaluatedKey;
+        const page = await deliveryPage(accountId, { start });
+        found.push(...page.deliveries);
+        start = page.next;
       } while (start);
       return found;
     },
@@ -139,17 +145,7 @@ export function dynamoWebhooks(db: Db, table: string, webhookSecretsKey: () => P
       }
     },
     async deliveries(accountId, limit) {
-      const out = await db.send(
-        new QueryCommand({
-          TableName: table,
-          IndexName: 'GSI1',
-          KeyConditionExpression: 'GSI1PK = :pk',
-          ExpressionAttributeValues: { ':pk': keys.deliveryListPartition(accountId) },
-          ScanIndexForward: false,
-          Limit: limit,
-        }),
-      );
-      return (out.Items ?? []).map(deliveryOf);
+      return (await deliveryPage(accountId, { limit })).deliveries;
     },
     async claimAttempt(eventId, previousAttempts, now, until) {
       try {
