@@ -47,8 +47,8 @@ export type WebhookDelivery = {
   updatedAt: string;
 };
 
-/** A recorded attempt: what the sender writes once its POST is answered (or failed). */
-export type DeliveryAttemptRecord = Omit<WebhookDelivery, 'claimUntil' | 'createdAt' | 'series'> & { at: string };
+/** A recorded attempt: what the sender writes once its POST is answered (or failed); `updatedAt` is when. */
+export type DeliveryAttemptRecord = Omit<WebhookDelivery, 'claimUntil' | 'createdAt' | 'series'>;
 
 /** One delivery as GET /api/webhook/deliveries shows it. */
 export function deliveryView(delivery: WebhookDelivery) {

@@ -9,6 +9,7 @@ import { keys } from './keys';
 import { queryPage } from './paging';
 import type { TxWrite } from './transact';
 import type { ChangeCompilers } from './changes';
+import { definedOnly } from '../../domain/defined';
 
 /** What a sealed document is bound to: its account and customer, so it cannot be moved to another item. */
 export function documentContext(accountId: string, customerId: number): string {
@@ -52,7 +53,7 @@ export function customerOf(item: Item, personalDataKey: Buffer): Customer {
     document: unseal(String(item.documentSealed), personalDataKey, documentContext(accountId, id)),
     documentType: item.documentType === 'CNPJ' ? 'CNPJ' : 'CPF',
     email: String(item.email),
-    ...(Object.fromEntries(Object.entries(optional).filter(([, value]) => value !== undefined)) as Partial<Customer>),
+    ...definedOnly(optional),
     createdAt: String(item.createdAt),
   };
 }

@@ -53,13 +53,13 @@ export function ledgerEntryOf(item: Item): LedgerEntry {
 }
 
 function shardWrite(table: string, transfer: LedgerTransfer, change: ShardChange): TxWrite {
-  const adds = [
-    ...(change.availableCents !== 0 || change.cover !== undefined ? ['availableCents :available'] : []),
-    ...(change.reservedCents !== 0 ? ['reservedCents :reserved'] : []),
-  ];
+  // A covered take always names the available balance (its condition reads it), even for a part of 0.
+  const available = change.availableCents !== 0 || change.cover !== undefined;
+  const reserved = change.reservedCents !== 0;
+  const adds = [...(available ? ['availableCents :available'] : []), ...(reserved ? ['reservedCents :reserved'] : [])];
   const values: Record<string, number> = {
-    ...(adds.some((add) => add.startsWith('availableCents')) ? { ':available': change.availableCents } : {}),
-    ...(change.reservedCents !== 0 ? { ':reserved': change.reservedCents } : {}),
+    ...(available ? { ':available': change.availableCents } : {}),
+    ...(reserved ? { ':reserved': change.reservedCents } : {}),
     ...(change.cover !== undefined ? { ':cover': change.cover } : {}),
   };
   const onMissing = transfer.ifShardMissing === 'account_not_found' ? () => new AccountNotFoundError(transfer.accountId) : undefined;

@@ -15,6 +15,7 @@ import { queryPage } from './paging';
 import { MoveAlreadyMade } from './state-move';
 import type { TxWrite } from './transact';
 import type { ChangeCompilers } from './changes';
+import { definedOnly } from '../../domain/defined';
 
 /** The item type of withdraws (`type` attribute): the stream forwards its INSERTs to the payout queue. */
 export const WITHDRAW_ITEM_TYPE = 'withdraw';
@@ -71,7 +72,7 @@ export function withdrawalOf(item: Item, personalDataKey: Buffer): Withdrawal {
     pixkey,
     keytype: keyType(item.keytype),
     createdAt: String(item.createdAt),
-    ...(Object.fromEntries(Object.entries(optional).filter(([, value]) => value !== undefined)) as Partial<Withdrawal>),
+    ...definedOnly(optional),
   };
 }
 

@@ -2,6 +2,7 @@ import type { Change } from '../../domain/changes';
 import type { Customer } from '../../domain/customer';
 import type { CreateCustomerBody } from '../../schemas/customer';
 import { normalizeDocument } from '../../schemas/documents';
+import { definedOnly } from '../../domain/defined';
 
 const present = (value: string | undefined): string | undefined => (value === undefined || value.trim() === '' ? undefined : value.trim());
 
@@ -25,7 +26,7 @@ export function newCustomer(accountId: string, id: number, body: CreateCustomerB
     document: normalizeDocument(body.document),
     documentType: body.document_type,
     email: body.email,
-    ...(Object.fromEntries(Object.entries(optional).filter(([, value]) => value !== undefined)) as Partial<Customer>),
+    ...definedOnly(optional),
     createdAt: now.toISOString(),
   };
 }

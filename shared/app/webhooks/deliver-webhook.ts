@@ -75,7 +75,6 @@ export async function deliverWebhook(ports: DeliverPorts, message: WebhookMessag
     lastStatus: result.status,
     lastError: result.error,
     updatedAt: now.toISOString(),
-    at: now.toISOString(),
   };
   // Our lease ran out and another attempt took over: its record stands.
   if (!(await ports.webhooks.recordAttempt(record, { until: until.toISOString(), previousAttempts }))) return 'done';

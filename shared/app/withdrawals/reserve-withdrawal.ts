@@ -3,6 +3,7 @@ import type { Withdrawal } from '../../domain/withdrawal';
 import { withdrawalOverLimit } from '../../domain/withdrawal-fee';
 import { ValidationError } from '../../errors';
 import type { BalancePort } from '../../ports/withdrawals';
+import { definedOnly } from '../../domain/defined';
 
 /**
  * The withdrawal asked for: `feeCents` is the account's fee for one withdrawal, `bank` the registry name
@@ -36,10 +37,7 @@ export async function reserveWithdrawal(ports: { balance: BalancePort }, request
     keytype: request.keytype,
     bank: request.bank,
     createdAt,
-    ...(request.description !== undefined ? { description: request.description } : {}),
-    ...(request.client !== undefined ? { client: request.client } : {}),
-    ...(request.document !== undefined ? { document: request.document } : {}),
-    ...(request.email !== undefined ? { email: request.email } : {}),
+    ...definedOnly({ description: request.description, client: request.client, document: request.document, email: request.email }),
   };
   const hold = await ports.balance.planHold({ accountId, reference, description: `Pix withdrawal ${reference}`, at: createdAt }, amountCents, feeCents);
   return { answer: withdrawal, changes: [hold, { kind: 'withdrawal.created', withdrawal }] };
