@@ -217,3 +217,24 @@ export class AccountNotFoundError extends Error {
     super(`No account ${accountId}`);
   }
 }
+
+/** The checkout was paid (or abandoned) by another request first: nothing of this one was written. */
+export class CheckoutSettledError extends ConflictError {
+  constructor() {
+    super('This checkout was already paid', 'checkout_already_paid');
+  }
+}
+
+/** Another card payment of this checkout is running (its lease holds): the payer waits for its answer. */
+export class CardAttemptBusyError extends ConflictError {
+  constructor() {
+    super('Um pagamento com cartão deste pedido já está em andamento. Aguarde alguns segundos e recarregue a página.', 'card_in_progress');
+  }
+}
+
+/** The checkout changed between its read and the transaction (a concurrent payment or order move): read again. */
+export class CheckoutChangedError extends ConflictError {
+  constructor() {
+    super('The checkout changed while the request ran', 'checkout_changed');
+  }
+}

@@ -31,7 +31,8 @@ import {
   voidUnlessRecorded,
 } from '../../shared/invoices/create';
 import { invoiceByReference } from '../../shared/adapters/dynamo/invoice-lookup';
-import { cardTransaction, type CardFields, invoiceEventData, invoiceItem } from '../../shared/invoices/record';
+import { cardTransaction, type CardFields, invoiceItem } from '../../shared/invoices/record';
+import { invoiceEventData } from '../../shared/domain/invoice';
 import { formatCents } from '../../shared/domain/money';
 import { type CardAuthorization, type PaymentProvider, ProviderTimeoutError, withProviderTimeout } from '../../shared/providers/port';
 import { paymentProvider } from '../../shared/providers/registry';
@@ -223,7 +224,8 @@ export const handler = httpHandler(routes.createCard, async ({ body, caller, ide
   }
   const approved = asked.outcome.authorization;
   const cardFields: CardFields = { ...summary, transactionId: approved.transactionId, transactionStatus: approved.status };
-  const item = invoiceItem({ ...invoiceBase, status: 'PAID', paidAt: now.toISOString(), card: cardFields }, serviceKeys.personalData);
+  const paid = { ...invoiceBase, status: 'PAID' as const, paidAt: now.toISOString(), card: cardFields };
+  const item = invoiceItem(paid, serviceKeys.personalData);
   const recordedAttempt = attempt;
   return {
     ...paidAnswer(item),
@@ -233,7 +235,7 @@ export const handler = httpHandler(routes.createCard, async ({ body, caller, ide
         table,
         paymentCredit({ accountId: account.accountId, reference: ids.reference, description: `Payment of ${ids.reference} (creditcard)`, at: now.toISOString() }, total),
       ),
-      outboxWrite(table, account.accountId, newEvent('invoice.paid', invoiceEventData(item, 'PAID'), now)),
+      outboxWrite(table, account.accountId, newEvent('invoice.paid', invoiceEventData(paid, 'PAID'), now)),
       attemptRecordedWrite(table, recordedAttempt, conflict),
     ],
     // An approved authorization that could not be recorded is voided: no charge without its invoice.

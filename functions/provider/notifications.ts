@@ -1,8 +1,8 @@
 import { DomainError, NotFoundError } from '../../shared/errors';
 import { httpHandler } from '../../shared/http/pipeline';
-import { applyNotification } from '../../shared/invoices/apply-notification';
+import { applyNotification } from '../../shared/app/invoices/apply-notification';
 import { invoiceByReference, invoiceByTxid } from '../../shared/wiring/lookups';
-import { invoiceProviderName } from '../../shared/invoices/record';
+import { invoiceProvider } from '../../shared/domain/invoice';
 import { logger } from '../../shared/logger';
 import { NotificationRejected, type PixProvider, type ProviderNotification } from '../../shared/providers/port';
 import { namedPixProvider } from '../../shared/providers/registry';
@@ -11,6 +11,7 @@ import type { Runtime } from '../../shared/runtime';
 import { providerNotificationSecret } from '../../shared/secrets/provider-credentials';
 import { applyBankOutcome } from '../../shared/app/withdrawals/apply-bank-outcome';
 import { withdrawalPorts } from '../../shared/wiring/withdrawals';
+import { invoiceMovePorts } from '../../shared/wiring/invoices';
 
 type SigningProvider = PixProvider & Required<Pick<PixProvider, 'parseNotification'>>;
 
@@ -30,7 +31,7 @@ function namedProvider(runtime: Runtime, name: string): SigningProvider {
 async function chargeOfAnotherProvider(runtime: Runtime, notification: ProviderNotification, provider: string): Promise<boolean> {
   const { target } = notification;
   const invoice = 'txid' in target ? await invoiceByTxid(runtime, target.txid) : await invoiceByReference(runtime, target.reference);
-  if (!invoice || invoiceProviderName(invoice, runtime.config.payments.provider) === provider) return false;
+  if (!invoice || invoiceProvider(invoice, runtime.config.payments.provider) === provider) return false;
   logger.warn('notification ignored: the charge belongs to another provider', { notification: notification.id, kind: notification.kind, provider });
   return true;
 }
@@ -63,5 +64,5 @@ export const handler = httpHandler(routes.providerNotification, async ({ params,
     return { status: 200, body: { received: true, applied: await applyBankOutcome(withdrawalPorts(runtime), outcome, now) } };
   }
   if (await chargeOfAnotherProvider(runtime, notification, provider.name)) return { status: 200, body: { received: true, applied: false } };
-  return { status: 200, body: { received: true, applied: await applyNotification(runtime, { ...notification, kind }, now) } };
+  return { status: 200, body: { received: true, applied: await applyNotification(invoiceMovePorts(runtime), { ...notification, kind }, now) } };
 });

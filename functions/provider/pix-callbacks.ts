@@ -3,7 +3,7 @@ import { httpHandler } from '../../shared/http/pipeline';
 import { providerRoutes as routes } from '../../shared/http/route-table/provider';
 import { invoiceByTxid } from '../../shared/adapters/dynamo/invoice-lookup';
 import { reconcilePixInvoice } from '../../shared/invoices/reconcile-pix';
-import { invoiceProviderName } from '../../shared/invoices/record';
+import { invoiceProvider } from '../../shared/domain/invoice';
 import { logger } from '../../shared/logger';
 import { pixCallbackTokenMatches } from '../../shared/providers/apipix/callback-url';
 import { callbackTxids, pixCallbackSchema } from '../../shared/providers/apipix/cob';
@@ -60,7 +60,7 @@ export const handler = httpHandler(routes.providerPixCallback, async ({ params, 
   await rethrowFirst(
     forEachBounded(txids, LOOKUPS_AT_ONCE, async (txid) => {
       const item = await invoiceByTxid(runtime, txid);
-      if (item && invoiceProviderName(item, runtime.config.payments.provider) === provider.name) invoices.push(item);
+      if (item && invoiceProvider(item, runtime.config.payments.provider) === provider.name) invoices.push(item);
     }),
   );
   if (invoices.length < txids.length)

@@ -2,7 +2,7 @@ import { parseConfig } from '../../shared/config';
 import { systemClock } from '../../shared/clock';
 import { invoiceByTxid } from '../../shared/adapters/dynamo/invoice-lookup';
 import { type PixReconciliation, reconcilePixInvoice } from '../../shared/invoices/reconcile-pix';
-import { invoiceProviderName } from '../../shared/invoices/record';
+import { invoiceProvider } from '../../shared/domain/invoice';
 import { API_PIX_PROVIDER, type ApiPixProvider, apiPixProvider } from '../../shared/providers/apipix/adapter';
 import { pixCallbackUrl } from '../../shared/providers/apipix/callback-url';
 import type { Runtime } from '../../shared/runtime';
@@ -58,7 +58,7 @@ export async function reconcilePixCharge(target: Target, txid: string): Promise<
   const { runtime, provider } = await apiPixRuntime(target);
   const item = await invoiceByTxid(runtime, txid);
   if (!item) throw new Error(`No Pix invoice has the txid ${txid}`);
-  const owner = invoiceProviderName(item, 'simulated');
+  const owner = invoiceProvider(item, 'simulated');
   if (owner !== provider.name) throw new Error(`The charge ${txid} was created by the ${owner} provider, not ${provider.name}`);
   return loggingToStderr(() => reconcilePixInvoice(runtime, item, new Date(), provider));
 }

@@ -115,7 +115,7 @@ export function pipelineGrants(route: AnyRoute): TableGrant[] {
 }
 
 /**
- * An invoice moved by what its provider says (shared/invoices/apply-notification.ts): the invoice read,
+ * An invoice moved by what its provider says (shared/app/invoices/apply-notification.ts): the invoice read,
  * then ONE transaction: its status, a balance shard and its ledger entry, the outbox event; for an
  * invoice of a hosted checkout, the checkout read and moved in the same transaction with its order
  * event (shared/adapters/dynamo/checkout-settle.ts). The API Pix callbacks and the Pix sweep make these moves only;
@@ -191,7 +191,7 @@ export const ROUTE_GRANTS: Readonly<Record<string, readonly TableGrant[]>> = {
   [routes.testWebhook.id]: [{ actions: ['PutItem'], keys: [KEY.event] }],
   [routes.webhookDeliveries.id]: [{ actions: ['Query'], keys: [KEY.deliveryList], index: LIST_INDEX }],
   // Invoice or withdraw read, then ONE transaction: its status, a balance shard and its ledger entry, the
-  // outbox event (shared/invoices/apply-notification.ts, shared/app/withdrawals/apply-bank-outcome.ts).
+  // outbox event (shared/app/invoices/apply-notification.ts, shared/app/withdrawals/apply-bank-outcome.ts).
   // For an invoice of a hosted checkout, the checkout is read and moved (PAID, or its order canceled
   // or refunded) in the same transaction, with its order event (shared/adapters/dynamo/checkout-settle.ts).
   [routes.providerNotification.id]: [...INVOICE_MOVE_GRANTS, { actions: ['GetItem', 'UpdateItem'], keys: [KEY.withdraw] }],

@@ -1,5 +1,6 @@
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { applyNotification } from '../invoices/apply-notification';
+import { applyNotification } from '../app/invoices/apply-notification';
+import { invoiceMovePorts } from '../wiring/invoices';
 import { logger } from '../logger';
 import { type CardAuthorizationStatus, withProviderTimeout } from '../providers/port';
 import { paymentProvider } from '../providers/registry';
@@ -47,12 +48,12 @@ export async function settleCardAttempt(runtime: Runtime, attempt: CardAttempt, 
         ExpressionAttributeValues: { ':id': status.transactionId, ':status': status.status },
       }),
     );
-    await applyNotification(runtime, { id: `card-attempt:${attempt.key}`, kind: 'paid', target, occurredAt: now }, now);
+    await applyNotification(invoiceMovePorts(runtime), { id: `card-attempt:${attempt.key}`, kind: 'paid', target, occurredAt: now }, now);
     await closeUnknownAttempt(runtime, attempt, 'RECORDED', now);
     logger.info('card attempt settled: charged, invoice PAID', { reference: attempt.reference });
     return 'paid';
   }
-  await applyNotification(runtime, { id: `card-attempt:${attempt.key}`, kind: 'canceled', target, occurredAt: now }, now);
+  await applyNotification(invoiceMovePorts(runtime), { id: `card-attempt:${attempt.key}`, kind: 'canceled', target, occurredAt: now }, now);
   await closeUnknownAttempt(runtime, attempt, 'NOT_CHARGED', now);
   logger.info('card attempt settled: not charged, invoice CANCELED', { reference: attempt.reference, outcome: status.outcome });
   return 'not_charged';

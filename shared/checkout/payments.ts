@@ -7,7 +7,8 @@ import { invoiceCreationWrites, voidUnlessRecorded } from '../invoices/create';
 import { paymentCredit } from '../domain/ledger';
 import { transferWrites } from '../adapters/dynamo/ledger';
 import { invoiceByReference } from '../adapters/dynamo/invoice-lookup';
-import { type CardFields, invoiceEventData, invoiceItem, type InvoiceIds, type NewInvoice } from '../invoices/record';
+import { type CardFields, invoiceItem, type InvoiceIds, type NewInvoice } from '../invoices/record';
+import { invoiceEventData } from '../domain/invoice';
 import { createPixCharge } from '../app/charges/create-pix-charge';
 import type { Change } from '../domain/changes';
 import { pixChargePorts } from '../wiring/charges';
@@ -16,7 +17,7 @@ import type { Item } from '../adapters/dynamo/dynamo';
 import type { TxWrite } from '../adapters/dynamo/transact';
 import { checkoutByReference } from '../adapters/dynamo/checkout-lookup';
 import type { NewCheckout } from './record';
-import { CheckoutSettledError, checkoutPaidWrites } from '../adapters/dynamo/checkout-settle';
+import { checkoutPaidWrites } from '../adapters/dynamo/checkout-settle';
 
 /** What the checkout's invoices share: the checkout's sale as one invoice of the account (tax and discount 0). */
 function saleInvoice(checkout: NewCheckout | Item, ids: { invoiceId: number; reference: string }, now: Date) {
@@ -118,8 +119,8 @@ export async function checkoutCardPayment(
           Number(checkout.totalCents),
         ),
       ),
-      outboxWrite(table, accountId, newEvent('invoice.paid', invoiceEventData(item, 'PAID'), now)),
-      ...checkoutPaidWrites(table, checkout, { paymentType: 'creditcard', invoiceReference: ids.reference, paidAt }, now, () => new CheckoutSettledError()),
+      outboxWrite(table, accountId, newEvent('invoice.paid', invoiceEventData(invoice, 'PAID'), now)),
+      ...checkoutPaidWrites(table, checkout, { paymentType: 'creditcard', invoiceReference: ids.reference, paidAt }, now),
     ],
   };
 }

@@ -4,7 +4,8 @@ import { randomString } from '../ids';
 import { formatCents } from '../domain/money';
 import type { Item } from '../adapters/dynamo/dynamo';
 import { keys } from '../adapters/dynamo/keys';
-import type { CheckoutStatus, OrderStatus } from '../domain/checkout-transitions';
+import type { CheckoutStatus } from '../domain/checkout-transitions';
+import type { NewCheckout } from '../domain/checkout';
 import type { CheckoutMethod, CheckoutPaymentType } from '../domain/payment-methods';
 
 /** How the checkout was paid (spec 2.6 `payment_type`). */
@@ -20,30 +21,7 @@ export function newCheckoutReference(): string {
   return `CHK-${randomString(8, REFERENCE_ALPHABET)}`;
 }
 
-/** A card attempt whose answer was lost: what the upkeep needs to ask the provider and record the payment (never the number or CVV). */
-export type UnknownCardAttempt = { providerKey: string; brand: string; last4: string; installments: number; holder: string; at: string };
-
-/** The checkout item as stored (PK CHK#reference). */
-export type NewCheckout = {
-  reference: string;
-  accountId: string;
-  txRef: string;
-  merchantName: string;
-  title: string;
-  quantity: number;
-  amountCents: number;
-  totalCents: number;
-  email: string;
-  firstName: string;
-  lastName: string;
-  productReference?: string;
-  productName?: string;
-  callbackUrl: string;
-  methods: CheckoutMethod[];
-  /** The Pix invoice created with the checkout (when Pix is enabled). */
-  pixReference?: string;
-  createdAt: string;
-};
+export type { NewCheckout, UnknownCardAttempt } from '../domain/checkout';
 
 /**
  * The upkeep's index of open checkouts (GSI2, sparse, beside the sweep's SWEEP# partitions): a PENDING
@@ -124,23 +102,6 @@ export function checkoutView(item: Item): Record<string, unknown> {
     paid_at: str(item.paidAt),
     product: { reference: str(item.productReference), name: str(item.productName) ?? item.title },
     invoice_reference: str(item.invoiceReference),
-  };
-}
-
-/** The `order` object of order events (spec 6.1): the paid checkout as a product sale. */
-export function orderEventData(item: Item, status: OrderStatus, paidAt: string): Record<string, unknown> {
-  return {
-    order: {
-      reference: item.reference,
-      tx_ref: item.txRef,
-      status,
-      total: formatCents(Number(item.totalCents)),
-      quantity: Number(item.quantity),
-      product: { reference: str(item.productReference), name: str(item.productName) ?? item.title },
-      customer: { name: `${String(item.firstName)} ${String(item.lastName)}`, email: item.email },
-      paid_at: paidAt,
-      invoice_reference: str(item.invoiceReference),
-    },
   };
 }
 

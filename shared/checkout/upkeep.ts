@@ -13,7 +13,8 @@ import { cardLeaseMs, checkoutCardPayment, voidCheckoutCardUnlessRecorded } from
 import { openPartitions, type UnknownCardAttempt } from './record';
 import { cardUnknownPartitions, unknownCardAttempts } from '../adapters/dynamo/card-attempts';
 import { settleCardAttempt } from '../charges/card-settle';
-import { abandonWithInvoiceWrites, CardAttemptBusyError, cardAttemptSettledWrites, CheckoutChangedError, CheckoutSettledError, claimCardAttemptWrite } from '../adapters/dynamo/checkout-settle';
+import { cardAttemptSettledWrites, checkoutAbandonedWrites, claimCardAttemptWrite } from '../adapters/dynamo/checkout-settle';
+import { CardAttemptBusyError, CheckoutChangedError, CheckoutSettledError } from '../errors';
 import { isAbandonDue } from '../domain/checkout-transitions';
 
 /** Items read from one index partition per run: a bigger backlog is finished by the next runs. */
@@ -120,7 +121,9 @@ export async function checkoutUpkeep(runtime: Runtime, now: Date, budgetMs = 60_
     for (const reference of await indexed(runtime, partition, cutoff)) {
       await settle(reference, async (checkout) => {
         if (!isAbandonDue(checkout.status as 'PENDING', Date.parse(String(checkout.createdAt)), now.getTime(), ttlSeconds)) return undefined;
-        await commitWrites(runtime.db, abandonWithInvoiceWrites(runtime.config.tableName, checkout, now.toISOString()));
+        const pixReference = typeof checkout.pixReference === 'string' ? checkout.pixReference : undefined;
+        const abandoned = { kind: 'checkout.abandoned', reference, at: now.toISOString(), unlistInvoice: pixReference } as const;
+        await commitWrites(runtime.db, checkoutAbandonedWrites(runtime.config.tableName, abandoned));
         return 'abandoned';
       });
     }

@@ -1,5 +1,8 @@
+import type { CheckoutPayment } from './checkout';
+import type { OrderStatus } from './checkout-transitions';
 import type { Customer } from './customer';
-import type { NewInvoice } from './invoice';
+import type { Invoice, NewInvoice } from './invoice';
+import type { InvoiceMove } from './invoice-transitions';
 import type { LedgerTransfer } from './ledger';
 import type { Withdrawal } from './withdrawal';
 import type { WithdrawStatus } from './withdrawal-transitions';
@@ -48,6 +51,30 @@ export type CustomerCreated = { kind: 'customer.created'; customer: Customer };
  */
 export type InvoiceCreated = { kind: 'invoice.created'; invoice: NewInvoice };
 
+/**
+ * An invoice moved by its provider's word (a notification, a lookup, a card attempt settled), only if it
+ * still has status `move.from` (else a duplicate or concurrent notification made the move first).
+ * `invoice` is the invoice as read: a payment after a cancellation is made only if it was never paid,
+ * a charge waiting for a lookup leaves the Pix sweep's index, an unlisted one is listed again.
+ */
+export type InvoiceMoved = { kind: 'invoice.moved'; invoice: Invoice; move: InvoiceMove; at: string };
+
+/**
+ * A hosted checkout paid (with its order), only from a status the table lets pay. `lostRace` says what
+ * it means when another payment or move came first: `already_paid` (a card payment: 409, nothing
+ * written) or `read_again` (a notification: the checkout is read again and the move applied anew).
+ */
+export type CheckoutPaid = { kind: 'checkout.paid'; reference: string; payment: CheckoutPayment; lostRace: 'already_paid' | 'read_again' };
+
+/** The order of a paid checkout moved with the invoice that paid it (canceled, refunded), only from `from` and that invoice. */
+export type OrderMoved = { kind: 'order.moved'; checkoutReference: string; invoiceReference: string; from: OrderStatus; to: OrderStatus; at: string };
+
+/**
+ * A PENDING checkout abandoned (no rail left, or CHECKOUT_TTL passed). `unlistInvoice`: its Pix invoice,
+ * taken out of the merchant's invoice list with it (still readable by reference; a late payment lists it again).
+ */
+export type CheckoutAbandoned = { kind: 'checkout.abandoned'; reference: string; at: string; unlistInvoice?: string };
+
 export type Change =
   | LedgerTransfer
   | WithdrawalCreated
@@ -56,4 +83,8 @@ export type Change =
   | WebhookConfigured
   | WebhookSecretRotated
   | CustomerCreated
-  | InvoiceCreated;
+  | InvoiceCreated
+  | InvoiceMoved
+  | CheckoutPaid
+  | OrderMoved
+  | CheckoutAbandoned;

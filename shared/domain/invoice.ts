@@ -1,3 +1,4 @@
+import { formatCents } from './money';
 import type { InvoiceStatus } from './invoice-transitions';
 import type { ChargeMethod } from './payment-methods';
 
@@ -57,4 +58,42 @@ export function pendingInvoice(
   method: MethodPart,
 ): NewInvoice {
   return { ...base, invoiceId: ids.invoiceId, reference: ids.reference, status: 'PENDING', dueDate: charge.dueDate, payer: charge.payer, provider: charge.provider, ...method };
+}
+
+/**
+ * An invoice as stored and read back. The payer's document stays sealed in storage (only the invoice
+ * view opens it); `awaitsPixLookup` here says the charge still waits in the Pix sweep's index.
+ */
+export type Invoice = Omit<NewInvoice, 'payer' | 'provider'> & {
+  payer: { email?: string; name?: string };
+  /** Absent on invoices written before invoices recorded their provider: the configured one's (invoiceProvider). */
+  provider?: string;
+  canceledAt?: string;
+  refundedAt?: string;
+  /** A payment confirmed after the invoice was canceled: credited once, and flagged. */
+  paidAfterCancel?: boolean;
+  /** Taken out of the merchant's invoice list (the Pix charge of an abandoned checkout); any move lists it again. */
+  unlisted?: boolean;
+};
+
+/** The provider whose word moves an invoice: the one it records, else (older invoices) the configured one. */
+export function invoiceProvider(invoice: { provider?: unknown }, configured: string): string {
+  return typeof invoice.provider === 'string' && invoice.provider.length > 0 ? invoice.provider : configured;
+}
+
+/** The `invoice` object of invoice events (spec 6.1); `paid_after_cancel`: a payment confirmed after the invoice was canceled. */
+export function invoiceEventData(
+  invoice: Pick<Invoice, 'reference' | 'invoiceNo' | 'totalCents' | 'method' | 'paidAfterCancel'>,
+  status: InvoiceStatus,
+): Record<string, unknown> {
+  return {
+    invoice: {
+      reference: invoice.reference,
+      invoice_no: invoice.invoiceNo,
+      total: formatCents(invoice.totalCents),
+      status,
+      method: invoice.method,
+      paid_after_cancel: invoice.paidAfterCancel === true,
+    },
+  };
 }

@@ -7,10 +7,11 @@ import { pixProvider } from '../providers/registry';
 import type { Runtime } from '../runtime';
 import { type Item, isConditionalCheckFailed } from '../adapters/dynamo/dynamo';
 import { keys } from '../adapters/dynamo/keys';
-import { applyNotification, STATUS_AFTER } from './apply-notification';
+import { applyNotification, STATUS_AFTER } from '../app/invoices/apply-notification';
+import { invoiceMovePorts } from '../wiring/invoices';
 import { type PixAnomaly, pixOutcomes } from './pix-outcomes';
 import { inPixSweep } from './pix-sweep-index';
-import { invoiceProviderName } from './record';
+import { invoiceProvider } from '../domain/invoice';
 
 /** What one reconciliation of a Pix invoice did (the CLI prints it; the callback and the sweep count it). */
 export type PixReconciliation = {
@@ -36,7 +37,7 @@ export class NoLookupError extends Error {
 
 /** The invoice's Pix provider, which must be able to read charges back. */
 function lookingUpProvider(runtime: Runtime, item: Item): LookingUpPixProvider {
-  const provider = pixProvider(runtime.config, invoiceProviderName(item, runtime.config.payments.provider));
+  const provider = pixProvider(runtime.config, invoiceProvider(item, runtime.config.payments.provider));
   if (!looksUpCharges(provider)) throw new NoLookupError(provider.name);
   return provider;
 }
@@ -77,9 +78,10 @@ export async function reconcilePixInvoice(
     logger.error('Pix anomaly: not credited', { reference, provider: provider.name, ...anomaly });
     countMetric(BUSINESS_METRICS.pixAnomalies);
   }
+  const ports = invoiceMovePorts(runtime);
   for (const move of moves) {
     const id = `${provider.name}:${'endToEndId' in move ? move.endToEndId : txid}:${move.kind}`;
-    if (await applyNotification(runtime, { id, kind: move.kind, target: { txid }, occurredAt: move.occurredAt }, now)) result.applied.push(move.kind);
+    if (await applyNotification(ports, { id, kind: move.kind, target: { txid }, occurredAt: move.occurredAt }, now)) result.applied.push(move.kind);
   }
   // The moves are applied in order, each conditional on the status before it: the last one made is where the invoice stands.
   const last = result.applied.at(-1);

@@ -6,7 +6,6 @@ import { formatCents } from '../domain/money';
 import type { Item } from '../adapters/dynamo/dynamo';
 import { keys } from '../adapters/dynamo/keys';
 import { pixSweepAttributes } from './pix-sweep-index';
-import type { InvoiceStatus } from '../domain/invoice-transitions';
 import type { BoletoFields, CardFields, InvoiceIds, InvoiceMethod, NewInvoice, PixFields } from '../domain/invoice';
 
 export type { InvoiceMethod, InvoiceIds, PixFields, BoletoFields, CardFields, NewInvoice };
@@ -67,23 +66,13 @@ export function referenceOfTxid(txid: string): string | undefined {
   return match ? `INV-${match[1]}` : undefined;
 }
 
-/** The provider an invoice item records; items written before invoices recorded one were the configured provider's. */
-export function invoiceProviderName(item: Item, configured: string): string {
-  return typeof item.provider === 'string' && item.provider.length > 0 ? item.provider : configured;
-}
-
 function documentContext(accountId: string, reference: string): string {
   return `invoice:${accountId}:${reference}`;
 }
 
 /** Where an invoice is listed (GSI1: by account, newest first). */
-function listKeys(accountId: string, invoiceId: number): { GSI1PK: string; GSI1SK: string } {
+export function invoiceListKeys(accountId: string, invoiceId: number): { GSI1PK: string; GSI1SK: string } {
   return { GSI1PK: keys.invoiceListPartition(accountId), GSI1SK: sortableNumericId(invoiceId) };
-}
-
-/** The list keys of a stored invoice taken out of the list (an abandoned checkout's Pix): to list it again. */
-export function listedAgain(item: Item): { GSI1PK: string; GSI1SK: string } {
-  return listKeys(String(item.accountId), Number(item.invoiceId));
 }
 
 /** The invoice item: keyed by reference; listed through GSI1 by account, newest first. */
@@ -91,7 +80,7 @@ export function invoiceItem(invoice: NewInvoice, personalDataKey: Buffer): Item 
   const { payer, awaitsPixLookup, ...rest } = invoice;
   return {
     ...keys.invoice(invoice.reference),
-    ...listKeys(invoice.accountId, invoice.invoiceId),
+    ...invoiceListKeys(invoice.accountId, invoice.invoiceId),
     ...(awaitsPixLookup ? pixSweepAttributes(invoice.createdAt, invoice.reference) : {}),
     type: 'invoice',
     ...rest,
@@ -174,19 +163,5 @@ export function cardTransaction(card: CardFields, totalCents: number) {
     status: card.transactionStatus,
     description: card.description,
     method: 'creditcard' as const,
-  };
-}
-
-/** The `invoice` object of invoice events (spec 6.1); `paid_after_cancel`: a payment confirmed after the invoice was canceled. */
-export function invoiceEventData(item: Item, status: InvoiceStatus): Record<string, unknown> {
-  return {
-    invoice: {
-      reference: item.reference,
-      invoice_no: item.invoiceNo,
-      total: formatCents(Number(item.totalCents)),
-      status,
-      method: item.method,
-      paid_after_cancel: item.paidAfterCancel === true,
-    },
   };
 }

@@ -1,4 +1,4 @@
-import type { InvoiceIds } from '../domain/invoice';
+import type { Invoice, InvoiceIds } from '../domain/invoice';
 
 /** Where a new invoice's ids come from (shared/adapters/dynamo/invoices.ts). */
 export interface InvoiceIdPort {
@@ -8,4 +8,11 @@ export interface InvoiceIdPort {
    * taken draws: IdClashError.
    */
   unused(now: Date, proposed?: InvoiceIds): Promise<InvoiceIds>;
+}
+
+/** The invoices as stored (shared/adapters/dynamo/invoices.ts), read strongly consistent. */
+export interface InvoiceStore {
+  byReference(reference: string): Promise<Invoice | undefined>;
+  /** A Pix invoice by its txid, or undefined (no invoice carries that txid). */
+  byTxid(txid: string): Promise<Invoice | undefined>;
 }

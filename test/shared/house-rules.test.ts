@@ -59,7 +59,6 @@ const EXPRESSIONS_STILL_TO_MOVE: readonly string[] = [
   'shared/charges/card-settle.ts',
   'shared/checkout/upkeep.ts',
   'shared/events/forward.ts',
-  'shared/invoices/apply-notification.ts',
   'shared/invoices/create.ts',
   'shared/invoices/pix-sweep.ts',
   'shared/invoices/reconcile-pix.ts',

@@ -1,7 +1,62 @@
 import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import type { Runtime } from '../../runtime';
-import type { Item } from './dynamo';
+import type { Checkout, UnknownCardAttempt } from '../../domain/checkout';
+import type { CheckoutStatus, OrderStatus } from '../../domain/checkout-transitions';
+import { definedOnly } from '../../domain/defined';
+import { CHECKOUT_METHODS, CHECKOUT_PAYMENT_TYPES, type CheckoutMethod, type CheckoutPaymentType } from '../../domain/payment-methods';
+import type { CheckoutStore } from '../../ports/checkouts';
+import type { Db, Item } from './dynamo';
 import { keys } from './keys';
+
+const text = (value: unknown): string | undefined => (typeof value === 'string' ? value : undefined);
+const count = (value: unknown): number | undefined => (typeof value === 'number' ? value : undefined);
+const among = <T>(values: readonly T[], value: unknown): T | undefined => values.find((known) => known === value);
+
+/** A checkout item read back as the record. */
+export function checkoutOf(item: Item): Checkout {
+  const methods: unknown[] = Array.isArray(item.methods) ? item.methods : [];
+  const optional = {
+    productReference: text(item.productReference),
+    productName: text(item.productName),
+    pixReference: text(item.pixReference),
+    cardDeclines: count(item.cardDeclines),
+    unknownAttempt: typeof item.unknownAttempt === 'object' && item.unknownAttempt !== null ? (item.unknownAttempt as UnknownCardAttempt) : undefined,
+    paymentType: among<CheckoutPaymentType>(CHECKOUT_PAYMENT_TYPES, item.paymentType),
+    invoiceReference: text(item.invoiceReference),
+    paidAt: text(item.paidAt),
+    abandonedAt: text(item.abandonedAt),
+    orderStatus: text(item.orderStatus) as OrderStatus | undefined,
+  };
+  return {
+    reference: String(item.reference),
+    accountId: String(item.accountId),
+    txRef: String(item.txRef),
+    merchantName: String(item.merchantName),
+    title: String(item.title),
+    quantity: Number(item.quantity),
+    amountCents: Number(item.amountCents),
+    totalCents: Number(item.totalCents),
+    email: String(item.email),
+    firstName: String(item.firstName),
+    lastName: String(item.lastName),
+    callbackUrl: String(item.callbackUrl),
+    methods: methods.filter((method): method is CheckoutMethod => among(CHECKOUT_METHODS, method) !== undefined),
+    createdAt: String(item.createdAt),
+    status: item.status as CheckoutStatus,
+    cardAttempt: Number(item.cardAttempt ?? 0),
+    ...definedOnly(optional),
+  };
+}
+
+/** The checkouts of the table. */
+export function dynamoCheckouts(db: Db, table: string): CheckoutStore {
+  return {
+    async get(reference) {
+      const out = await db.send(new GetCommand({ TableName: table, Key: keys.checkout(reference), ConsistentRead: true }));
+      return out.Item ? checkoutOf(out.Item) : undefined;
+    },
+  };
+}
 
 /** A checkout by its reference, strongly consistent; undefined when there is none. */
 export async function checkoutByReference(runtime: Runtime, reference: string): Promise<Item | undefined> {

@@ -1,34 +1,17 @@
 import { newEvent } from '../../events/outbox';
 import { outboxWrite } from './outbox';
-import { ConflictError } from '../../errors';
+import { CardAttemptBusyError, CheckoutChangedError, CheckoutSettledError } from '../../errors';
 import type { Item } from './dynamo';
 import { keys } from './keys';
 import type { TxWrite } from './transact';
-import { type CheckoutPaymentType, openIndexAttributes, orderEventData, type UnknownCardAttempt } from '../../checkout/record';
-import { CHECKOUT_MOVES, type OrderStatus, orderMove, PAYABLE_FROM } from '../../domain/checkout-transitions';
+import { openIndexAttributes } from '../../checkout/record';
+import { type CheckoutPayment, orderEventData, type UnknownCardAttempt } from '../../domain/checkout';
+import type { CheckoutAbandoned, CheckoutPaid, OrderMoved } from '../../domain/changes';
+import { PAYABLE_FROM } from '../../domain/checkout-transitions';
+import type { ChangeCompilers } from './changes';
+import { checkoutOf } from './checkout-lookup';
 
-/** The checkout was paid (or abandoned) by another request first: nothing of this one was written. */
-export class CheckoutSettledError extends ConflictError {
-  constructor() {
-    super('This checkout was already paid', 'checkout_already_paid');
-  }
-}
-
-/** Another card payment of this checkout is running (its lease holds): the payer waits for its answer. */
-export class CardAttemptBusyError extends ConflictError {
-  constructor() {
-    super('Um pagamento com cartão deste pedido já está em andamento. Aguarde alguns segundos e recarregue a página.', 'card_in_progress');
-  }
-}
-
-/** The checkout changed between its read and the transaction (a concurrent payment or order move): read again. */
-export class CheckoutChangedError extends ConflictError {
-  constructor() {
-    super('The checkout changed while the request ran', 'checkout_changed');
-  }
-}
-
-export type CheckoutPayment = { paymentType: CheckoutPaymentType; invoiceReference: string; paidAt: string };
+export type { CheckoutPayment };
 
 /** Whether a checkout in this status may still be paid (the moves table). */
 export function isPayable(status: unknown): boolean {
@@ -36,51 +19,48 @@ export function isPayable(status: unknown): boolean {
 }
 
 /**
- * The writes that make a checkout PAID and record its order, for the SAME transaction as the payment's
- * invoice, balance credit and invoice.paid: the checkout's status move (conditional on a status the
- * table lets pay, so a checkout is paid once) and the order.paid event. The checkout leaves the
- * upkeep's index.
+ * A checkout PAID, in the SAME transaction as the payment's invoice, balance credit and invoice.paid:
+ * its status move, conditional on a status the table lets pay (so a checkout is paid once); it leaves
+ * the upkeep's index. Its order.paid event is an event of its own in the same changes.
  */
-export function checkoutPaidWrites(table: string, checkout: Item, payment: CheckoutPayment, now: Date, onConflict: () => Error): TxWrite[] {
+export function checkoutPaidWrite(table: string, change: CheckoutPaid): TxWrite {
   const from = Object.fromEntries(PAYABLE_FROM.map((status, i) => [`:from${i}`, status]));
-  const update: TxWrite = {
+  const { payment } = change;
+  return {
     Update: {
       TableName: table,
-      Key: keys.checkout(String(checkout.reference)),
+      Key: keys.checkout(change.reference),
       UpdateExpression:
         'SET #status = :paid, paymentType = :type, invoiceReference = :invoice, paidAt = :at, orderStatus = :paid REMOVE GSI2PK, GSI2SK, unknownAttempt, cardLease',
       ConditionExpression: `#status IN (${Object.keys(from).join(', ')})`,
       ExpressionAttributeNames: { '#status': 'status' },
       ExpressionAttributeValues: { ':paid': 'PAID', ':type': payment.paymentType, ':invoice': payment.invoiceReference, ':at': payment.paidAt, ...from },
     },
-    onConditionFailed: onConflict,
+    onConditionFailed: () => (change.lostRace === 'already_paid' ? new CheckoutSettledError() : new CheckoutChangedError()),
   };
-  const paid = { ...checkout, invoiceReference: payment.invoiceReference };
-  return [update, outboxWrite(table, String(checkout.accountId), newEvent('order.paid', orderEventData(paid, 'PAID', payment.paidAt), now))];
 }
 
-/**
- * The writes of an order move (order.canceled, order.refunded) when the invoice that paid the checkout
- * is canceled or refunded, for the same transaction as the invoice's move; none when the invoice is
- * not the one behind the order (another payment of the same checkout) or the move is not allowed.
- */
-export function orderMoveWrites(table: string, checkout: Item, invoiceReference: string, to: OrderStatus, at: string, now: Date): TxWrite[] {
-  if (checkout.status !== 'PAID' || checkout.invoiceReference !== invoiceReference) return [];
-  const move = orderMove(checkout.orderStatus as OrderStatus, to);
-  if (!move) return [];
+/** The writes that make a stored checkout PAID with its order.paid event (the card payment of the checkout page). */
+export function checkoutPaidWrites(table: string, checkout: Item, payment: CheckoutPayment, now: Date): TxWrite[] {
+  const paid = { ...checkoutOf(checkout), invoiceReference: payment.invoiceReference };
   return [
-    {
-      Update: {
-        TableName: table,
-        Key: keys.checkout(String(checkout.reference)),
-        UpdateExpression: 'SET orderStatus = :to, orderStatusAt = :at',
-        ConditionExpression: 'orderStatus = :from AND invoiceReference = :invoice',
-        ExpressionAttributeValues: { ':to': move.to, ':from': move.from, ':at': at, ':invoice': invoiceReference },
-      },
-      onConditionFailed: () => new CheckoutChangedError(),
-    },
-    outboxWrite(table, String(checkout.accountId), newEvent(move.event, orderEventData(checkout, move.to, String(checkout.paidAt)), now)),
+    checkoutPaidWrite(table, { kind: 'checkout.paid', reference: paid.reference, payment, lostRace: 'already_paid' }),
+    outboxWrite(table, paid.accountId, newEvent('order.paid', orderEventData(paid, 'PAID', payment.paidAt), now)),
   ];
+}
+
+/** An order's move (order.canceled, order.refunded), conditional on its status and on the invoice behind it. */
+export function orderMovedWrite(table: string, change: OrderMoved): TxWrite {
+  return {
+    Update: {
+      TableName: table,
+      Key: keys.checkout(change.checkoutReference),
+      UpdateExpression: 'SET orderStatus = :to, orderStatusAt = :at',
+      ConditionExpression: 'orderStatus = :from AND invoiceReference = :invoice',
+      ExpressionAttributeValues: { ':to': change.to, ':from': change.from, ':at': change.at, ':invoice': change.invoiceReference },
+    },
+    onConditionFailed: () => new CheckoutChangedError(),
+  };
 }
 
 function checkoutUpdate(table: string, checkout: Item, update: string, condition: string, values: Record<string, unknown>): TxWrite {
@@ -145,46 +125,30 @@ export function cardAttemptSettledWrites(table: string, checkout: Item, outcome:
 }
 
 /**
- * The checkout's Pix charge was canceled (provider notification) while the checkout is unpaid: when the
- * checkout offers no card, nothing can pay it any more and it is ABANDONED in the invoice's own
- * transaction (no order event: no order exists before a payment). A checkout that offers the card stays
- * PENDING (the payer may still pay by card, until CHECKOUT_TTL); an UNKNOWN one waits for its card
- * attempt's answer. Conditional on PENDING: a concurrent payment wins, and the notification is applied
- * again against the paid checkout.
+ * A PENDING checkout ABANDONED (never an UNKNOWN one: it may have been charged), out of the upkeep's
+ * index; with CHECKOUT_TTL, its Pix invoice taken out of the merchant's invoice list (issue 31: a
+ * stranger's entry posts would otherwise fill it with PENDING invoices nobody will pay). The invoice
+ * stays readable by reference; a Pix paid after all lists it again (its move does).
  */
-export function pixClosedWrites(table: string, checkout: Item, invoiceReference: string, at: string): TxWrite[] {
-  if (checkout.status !== 'PENDING' || checkout.pixReference !== invoiceReference) return [];
-  const methods: unknown[] = Array.isArray(checkout.methods) ? checkout.methods : [];
-  if (methods.includes('card')) return [];
-  if (!CHECKOUT_MOVES.some((move) => move.from === 'PENDING' && move.to === 'ABANDONED' && move.trigger === 'no_rail_left')) return [];
-  return abandonWrites(table, checkout, at);
-}
-
-/** CHECKOUT_TTL passed with no payment: PENDING → ABANDONED (never an UNKNOWN one), out of the upkeep's index. */
-export function abandonWrites(table: string, checkout: Item, at: string): TxWrite[] {
+export function checkoutAbandonedWrites(table: string, change: CheckoutAbandoned): TxWrite[] {
+  const abandon: TxWrite = {
+    Update: {
+      TableName: table,
+      Key: keys.checkout(change.reference),
+      UpdateExpression: 'SET #status = :abandoned, abandonedAt = :at REMOVE GSI2PK, GSI2SK, cardLease',
+      ConditionExpression: '#status = :pending',
+      ExpressionAttributeNames: { '#status': 'status' },
+      ExpressionAttributeValues: { ':abandoned': 'ABANDONED', ':pending': 'PENDING', ':at': change.at },
+    },
+    onConditionFailed: () => new CheckoutChangedError(),
+  };
+  if (!change.unlistInvoice) return [abandon];
   return [
-    checkoutUpdate(table, checkout, 'SET #status = :abandoned, abandonedAt = :at REMOVE GSI2PK, GSI2SK, cardLease', '#status = :pending', {
-      ':abandoned': 'ABANDONED',
-      ':pending': 'PENDING',
-      ':at': at,
-    }),
-  ];
-}
-
-/**
- * The abandonment by CHECKOUT_TTL, with the checkout's Pix invoice taken out of the merchant's invoice
- * list (issue 31: a stranger's entry posts would otherwise fill it with PENDING invoices nobody will
- * pay). The invoice stays readable by reference; a Pix paid after all lists it again (its move does).
- */
-export function abandonWithInvoiceWrites(table: string, checkout: Item, at: string): TxWrite[] {
-  const pixReference = typeof checkout.pixReference === 'string' ? checkout.pixReference : undefined;
-  if (!pixReference) return abandonWrites(table, checkout, at);
-  return [
-    ...abandonWrites(table, checkout, at),
+    abandon,
     {
       Update: {
         TableName: table,
-        Key: keys.invoice(pixReference),
+        Key: keys.invoice(change.unlistInvoice),
         UpdateExpression: 'SET unlisted = :true REMOVE GSI1PK, GSI1SK',
         ConditionExpression: 'attribute_exists(PK)',
         ExpressionAttributeValues: { ':true': true },
@@ -221,3 +185,10 @@ export function claimCardAttemptWrite(table: string, checkout: Item, lease: { id
     onConditionFailed: () => new CardAttemptBusyError(),
   };
 }
+
+/** The checkout room's changes (so far: paid, its order moved, abandoned). */
+export const checkoutCompilers: ChangeCompilers = {
+  'checkout.paid': (context, change) => [checkoutPaidWrite(context.table, change)],
+  'order.moved': (context, change) => [orderMovedWrite(context.table, change)],
+  'checkout.abandoned': (context, change) => checkoutAbandonedWrites(context.table, change),
+};

@@ -1,9 +1,14 @@
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
-import type { InvoiceCreated } from '../../domain/changes';
-import type { InvoiceIds } from '../../domain/invoice';
+import type { InvoiceCreated, InvoiceMoved } from '../../domain/changes';
+import type { BoletoFields, CardFields, Invoice, InvoiceIds, InvoiceMethod, PixFields } from '../../domain/invoice';
+import type { InvoiceStatus } from '../../domain/invoice-transitions';
+import { definedOnly } from '../../domain/defined';
+import { inPixSweep } from '../../invoices/pix-sweep-index';
+import { invoiceListKeys, referenceOfTxid } from '../../invoices/record';
+import type { InvoiceIdPort, InvoiceStore } from '../../ports/invoices';
+import { MoveAlreadyMade } from './state-move';
 import { IdClashError, TemporaryConflictError } from '../../errors';
 import { invoiceIdDraw, invoiceItem } from '../../invoices/record';
-import type { InvoiceIdPort } from '../../ports/invoices';
 import type { Db, Item } from './dynamo';
 import { keys } from './keys';
 import type { TxWrite } from './transact';
@@ -62,7 +67,104 @@ export function dynamoInvoiceIds(db: Db, table: string): InvoiceIdPort {
   };
 }
 
-/** The invoices' changes (so far: a new invoice). */
+const text = (value: unknown): string | undefined => (typeof value === 'string' ? value : undefined);
+
+/** An invoice item read back as the record (the payer's document stays sealed: only the invoice view opens it). */
+export function invoiceOf(item: Item): Invoice {
+  const optional = {
+    notes: text(item.notes),
+    pix: item.pix as PixFields | undefined,
+    boleto: item.boleto as BoletoFields | undefined,
+    card: item.card as CardFields | undefined,
+    paidAt: text(item.paidAt),
+    canceledAt: text(item.canceledAt),
+    refundedAt: text(item.refundedAt),
+    checkoutReference: text(item.checkoutReference),
+    provider: text(item.provider),
+    paidAfterCancel: item.paidAfterCancel === true ? true : undefined,
+    unlisted: item.unlisted === true ? true : undefined,
+    awaitsPixLookup: inPixSweep(item) ? true : undefined,
+  };
+  return {
+    accountId: String(item.accountId),
+    invoiceId: Number(item.invoiceId),
+    reference: String(item.reference),
+    merchantName: String(item.merchantName),
+    method: item.method as InvoiceMethod,
+    status: item.status as InvoiceStatus,
+    invoiceNo: String(item.invoiceNo),
+    itemName: String(item.itemName),
+    quantity: Number(item.quantity),
+    amountCents: Number(item.amountCents),
+    tax: Number(item.tax),
+    discount: Number(item.discount),
+    totalCents: Number(item.totalCents),
+    dueDate: String(item.dueDate),
+    payer: definedOnly({ email: text(item.payerEmail), name: text(item.payerName) }),
+    createdAt: String(item.createdAt),
+    ...definedOnly(optional),
+  };
+}
+
+/** The invoices of the table, read strongly consistent. */
+export function dynamoInvoices(db: Db, table: string): InvoiceStore {
+  const byReference = async (reference: string) => {
+    const out = await db.send(new GetCommand({ TableName: table, Key: keys.invoice(reference), ConsistentRead: true }));
+    return out.Item ? invoiceOf(out.Item) : undefined;
+  };
+  return {
+    byReference,
+    async byTxid(txid) {
+      // The txid carries the reference: one read, checked against the stored txid.
+      const reference = referenceOfTxid(txid);
+      const invoice = reference ? await byReference(reference) : undefined;
+      return invoice?.pix?.txid === txid ? invoice : undefined;
+    },
+  };
+}
+
+/** The attribute each status's move stamps with its time. */
+const MOVED_AT: Readonly<Record<Exclude<InvoiceStatus, 'PENDING'>, string>> = { PAID: 'paidAt', CANCELED: 'canceledAt', REFUNDED: 'refundedAt' };
+
+function movedAtAttribute(to: InvoiceStatus): string {
+  if (to === 'PENDING') throw new Error('No invoice move goes back to PENDING');
+  return MOVED_AT[to];
+}
+
+/**
+ * The status update of an invoice move, conditional on the from-status: a duplicate or concurrent
+ * notification finds it made (MoveAlreadyMade). A payment confirmed for a canceled invoice also sets
+ * paidAfterCancel, on condition that the invoice was never paid (no paidAt), so one invoice is
+ * credited at most once. A charge waiting for a lookup leaves the Pix sweep's index with its first
+ * move; an invoice taken out of the list (an abandoned checkout's Pix) is listed again by any move.
+ */
+export function invoiceMovedWrite(table: string, change: InvoiceMoved): TxWrite {
+  const { invoice, move } = change;
+  const late = move.paidAfterCancel === true;
+  const relist = invoice.unlisted === true ? invoiceListKeys(invoice.accountId, invoice.invoiceId) : undefined;
+  const sets = ['#status = :to', '#at = :at', ...(late ? ['#flag = :flag'] : []), ...(relist ? ['GSI1PK = :lpk', 'GSI1SK = :lsk'] : [])];
+  const removes = [...(invoice.awaitsPixLookup === true ? ['GSI2PK', 'GSI2SK'] : []), ...(relist ? ['unlisted'] : [])];
+  return {
+    Update: {
+      TableName: table,
+      Key: keys.invoice(invoice.reference),
+      UpdateExpression: `SET ${sets.join(', ')}${removes.length > 0 ? ` REMOVE ${removes.join(', ')}` : ''}`,
+      ConditionExpression: late ? '#status = :from AND attribute_not_exists(#at)' : '#status = :from',
+      ExpressionAttributeNames: { '#status': 'status', '#at': movedAtAttribute(move.to), ...(late ? { '#flag': 'paidAfterCancel' } : {}) },
+      ExpressionAttributeValues: {
+        ':to': move.to,
+        ':from': move.from,
+        ':at': change.at,
+        ...(late ? { ':flag': true } : {}),
+        ...(relist ? { ':lpk': relist.GSI1PK, ':lsk': relist.GSI1SK } : {}),
+      },
+    },
+    onConditionFailed: () => new MoveAlreadyMade(),
+  };
+}
+
+/** The invoices' changes: a new invoice, an invoice moved. */
 export const invoiceCompilers: ChangeCompilers = {
   'invoice.created': async (context, change) => invoiceCreatedWrites(context.table, change, (await context.keys()).personalData),
+  'invoice.moved': (context, change) => [invoiceMovedWrite(context.table, change)],
 };

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { orderEventData } from '../../../shared/domain/checkout';
 import {
   callbackRedirect,
   CHECKOUT_REFERENCE_SHAPE,
@@ -17,7 +18,6 @@ import {
   newCsrfCookieValue,
   type NewCheckout,
   openIndexAttributes,
-  orderEventData,
 } from '../../../shared/checkout/record';
 
 const KEY = Buffer.alloc(32, 7);
@@ -130,7 +130,7 @@ describe('the checkout item and its views', () => {
   });
 
   it('the order event carries spec 6.1 fields; the product name falls back to the title', () => {
-    const data = orderEventData({ ...checkoutItem(checkout), invoiceReference: 'INV-AAAAAA' }, 'PAID', '2026-11-23T10:05:00.000Z');
+    const data = orderEventData({ ...checkout, status: 'PAID', cardAttempt: 0, invoiceReference: 'INV-AAAAAA' }, 'PAID', '2026-11-23T10:05:00.000Z');
     expect(data).toEqual({
       order: {
         reference: 'CHK-ABCDEFGH',

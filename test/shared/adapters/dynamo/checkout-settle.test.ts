@@ -1,17 +1,16 @@
 import { describe, expect, it } from 'vitest';
 import { checkoutItem } from '../../../../shared/checkout/record';
 import {
-  abandonWrites,
-  CardAttemptBusyError,
   cardAnswerLostWrites,
   cardAttemptSettledWrites,
-  CheckoutChangedError,
+  checkoutAbandonedWrites,
+  checkoutPaidWrite,
   checkoutPaidWrites,
-  CheckoutSettledError,
   claimCardAttemptWrite,
   isPayable,
-  orderMoveWrites,
+  orderMovedWrite,
 } from '../../../../shared/adapters/dynamo/checkout-settle';
+import { CardAttemptBusyError, CheckoutChangedError, CheckoutSettledError } from '../../../../shared/errors';
 import { CHECKOUT_MOVES, PAYABLE_FROM } from '../../../../shared/domain/checkout-transitions';
 
 const base = checkoutItem({
@@ -46,7 +45,6 @@ describe('paying a checkout', () => {
       base,
       { paymentType: 'pix', invoiceReference: 'INV-AAAAAA', paidAt: now.toISOString() },
       now,
-      () => new CheckoutSettledError(),
     );
     expect(update?.Update?.ConditionExpression).toBe('#status IN (:from0, :from1, :from2)');
     expect(
@@ -62,28 +60,23 @@ describe('paying a checkout', () => {
     expect(item.eventType).toBe('order.paid');
     expect(item.event.data.order).toMatchObject({ reference: 'CHK-ABCDEFGH', status: 'PAID', invoice_reference: 'INV-AAAAAA', total: '10.00' });
   });
+
+  it('a notification that lost the race to another payment reads the checkout again (CheckoutChangedError), a card payment answers 409', () => {
+    const payment = { paymentType: 'pix' as const, invoiceReference: 'INV-AAAAAA', paidAt: now.toISOString() };
+    const change = { kind: 'checkout.paid' as const, reference: 'CHK-ABCDEFGH', payment };
+    expect(checkoutPaidWrite('t', { ...change, lostRace: 'read_again' }).onConditionFailed?.()).toBeInstanceOf(CheckoutChangedError);
+    expect(checkoutPaidWrite('t', { ...change, lostRace: 'already_paid' }).onConditionFailed?.()).toBeInstanceOf(CheckoutSettledError);
+  });
 });
 
-describe('order moves follow the invoice behind the order', () => {
-  const paid = { ...base, status: 'PAID', orderStatus: 'PAID', invoiceReference: 'INV-AAAAAA', paidAt: now.toISOString() };
-
-  it('refund and cancel of that invoice move the order and write order.refunded / order.canceled', () => {
-    for (const [to, event] of [
-      ['REFUNDED', 'order.refunded'],
-      ['CANCELED', 'order.canceled'],
-    ] as const) {
-      const writes = orderMoveWrites('t', paid, 'INV-AAAAAA', to, now.toISOString(), now);
-      expect(writes).toHaveLength(2);
-      expect(writes[0]?.Update?.ConditionExpression).toBe('orderStatus = :from AND invoiceReference = :invoice');
-      expect(writes[0]?.onConditionFailed?.()).toBeInstanceOf(CheckoutChangedError);
-      expect((writes[1]?.Put?.Item as { eventType: string }).eventType).toBe(event);
-    }
-  });
-
-  it('another invoice of the same checkout, an unpaid checkout or a second move: no order write', () => {
-    expect(orderMoveWrites('t', paid, 'INV-BBBBBB', 'REFUNDED', now.toISOString(), now)).toEqual([]);
-    expect(orderMoveWrites('t', base, 'INV-AAAAAA', 'REFUNDED', now.toISOString(), now)).toEqual([]);
-    expect(orderMoveWrites('t', { ...paid, orderStatus: 'REFUNDED' }, 'INV-AAAAAA', 'CANCELED', now.toISOString(), now)).toEqual([]);
+describe('an order move', () => {
+  it('is conditional on the order status and on the invoice behind the order', () => {
+    const at = now.toISOString();
+    const write = orderMovedWrite('t', { kind: 'order.moved', checkoutReference: 'CHK-ABCDEFGH', invoiceReference: 'INV-AAAAAA', from: 'PAID', to: 'REFUNDED', at });
+    expect(write.Update?.Key).toEqual({ PK: 'CHK#CHK-ABCDEFGH', SK: 'CHECKOUT' });
+    expect(write.Update?.ConditionExpression).toBe('orderStatus = :from AND invoiceReference = :invoice');
+    expect(write.Update?.ExpressionAttributeValues).toEqual({ ':to': 'REFUNDED', ':from': 'PAID', ':at': at, ':invoice': 'INV-AAAAAA' });
+    expect(write.onConditionFailed?.()).toBeInstanceOf(CheckoutChangedError);
   });
 });
 
@@ -105,10 +98,18 @@ describe('card attempts and abandonment', () => {
   });
 
   it('abandons only a PENDING checkout and takes it out of the index', () => {
-    const [write] = abandonWrites('t', base, now.toISOString());
+    const writes = checkoutAbandonedWrites('t', { kind: 'checkout.abandoned', reference: 'CHK-ABCDEFGH', at: now.toISOString() });
+    expect(writes).toHaveLength(1);
+    const [write] = writes;
     expect(write?.Update?.ConditionExpression).toBe('#status = :pending');
     expect(write?.Update?.UpdateExpression).toContain('REMOVE GSI2PK, GSI2SK');
     expect(write?.Update?.ExpressionAttributeValues).toMatchObject({ ':abandoned': 'ABANDONED' });
+  });
+
+  it('abandoned by CHECKOUT_TTL, its Pix invoice leaves the merchant list in the same writes', () => {
+    const [, unlist] = checkoutAbandonedWrites('t', { kind: 'checkout.abandoned', reference: 'CHK-ABCDEFGH', at: now.toISOString(), unlistInvoice: 'INV-AAAAAA' });
+    expect(unlist?.Update?.Key).toEqual({ PK: 'INV#INV-AAAAAA', SK: 'INVOICE' });
+    expect(unlist?.Update?.UpdateExpression).toBe('SET unlisted = :true REMOVE GSI1PK, GSI1SK');
   });
 });
 
@@ -132,7 +133,6 @@ describe('one card attempt at a time', () => {
         base,
         { paymentType: 'creditcard', invoiceReference: 'INV-AAAAAA', paidAt: now.toISOString() },
         now,
-        () => new CheckoutSettledError(),
       )[0],
       cardAnswerLostWrites('t', base, lost)[0],
       cardAttemptSettledWrites('t', base)[0],

@@ -1,0 +1,75 @@
+import { describe, expect, it } from 'vitest';
+import { invoiceMovedWrite, invoiceOf } from '../../../../shared/adapters/dynamo/invoices';
+import { MoveAlreadyMade } from '../../../../shared/adapters/dynamo/state-move';
+import type { Invoice, NewInvoice } from '../../../../shared/domain/invoice';
+import { invoiceMove } from '../../../../shared/domain/invoice-transitions';
+import { invoiceItem } from '../../../../shared/invoices/record';
+
+const KEY = Buffer.alloc(32, 3);
+const at = '2026-11-27T12:59:00.000Z';
+
+const created: NewInvoice = {
+  accountId: 'acct_1',
+  invoiceId: 1001,
+  reference: 'INV-AAAAAA',
+  merchantName: 'Loja',
+  method: 'pix',
+  status: 'PENDING',
+  invoiceNo: 'N1',
+  itemName: 'Camiseta',
+  quantity: 1,
+  amountCents: 2_500,
+  tax: 0,
+  discount: 0,
+  totalCents: 2_500,
+  dueDate: '2026-11-28',
+  payer: { email: 'ana@example.com', name: 'Ana', document: '12345678909' },
+  pix: { txid: 'INVAAAAAA00000000000000000000000', location: 'loc', copy: '000201' },
+  createdAt: '2026-11-27T12:00:00.000Z',
+  provider: 'apipix',
+  awaitsPixLookup: true,
+};
+
+describe('an invoice item read back as the record', () => {
+  it('carries what was written, the document staying sealed, and whether it waits in the Pix sweep', () => {
+    const invoice = invoiceOf(invoiceItem(created, KEY));
+    const { payer: _payer, ...rest } = created;
+    expect(invoice).toEqual({ ...rest, payer: { email: 'ana@example.com', name: 'Ana' } });
+    expect(JSON.stringify(invoice)).not.toContain('12345678909');
+    const { awaitsPixLookup: _waits, ...plain } = created;
+    expect(invoiceOf(invoiceItem(plain, KEY)).awaitsPixLookup).toBeUndefined();
+  });
+});
+
+describe('the write of an invoice move', () => {
+  const invoice = invoiceOf(invoiceItem(created, KEY));
+  const paid = invoiceMove('PENDING', 'PAID');
+  if (!paid) throw new Error('PENDING → PAID is in the table');
+
+  it('is conditional on the from-status, stamps the move, and takes a charge out of the Pix sweep; a failed condition is a move already made', () => {
+    const write = invoiceMovedWrite('t', { kind: 'invoice.moved', invoice, move: paid, at });
+    expect(write.Update?.Key).toEqual({ PK: 'INV#INV-AAAAAA', SK: 'INVOICE' });
+    expect(write.Update?.UpdateExpression).toBe('SET #status = :to, #at = :at REMOVE GSI2PK, GSI2SK');
+    expect(write.Update?.ConditionExpression).toBe('#status = :from');
+    expect(write.Update?.ExpressionAttributeNames).toEqual({ '#status': 'status', '#at': 'paidAt' });
+    expect(write.Update?.ExpressionAttributeValues).toEqual({ ':to': 'PAID', ':from': 'PENDING', ':at': at });
+    expect(write.onConditionFailed?.()).toBeInstanceOf(MoveAlreadyMade);
+  });
+
+  it('a payment after a cancellation is flagged, on condition that the invoice was never paid', () => {
+    const late = invoiceMove('CANCELED', 'PAID');
+    if (!late) throw new Error('CANCELED → PAID is in the table');
+    const canceled: Invoice = { ...invoice, status: 'CANCELED', awaitsPixLookup: undefined };
+    const write = invoiceMovedWrite('t', { kind: 'invoice.moved', invoice: canceled, move: late, at });
+    expect(write.Update?.UpdateExpression).toBe('SET #status = :to, #at = :at, #flag = :flag');
+    expect(write.Update?.ConditionExpression).toBe('#status = :from AND attribute_not_exists(#at)');
+    expect(write.Update?.ExpressionAttributeValues).toMatchObject({ ':flag': true, ':from': 'CANCELED' });
+  });
+
+  it('an unlisted invoice (an abandoned checkout’s Pix) is listed again by its move', () => {
+    const unlisted: Invoice = { ...invoice, unlisted: true, awaitsPixLookup: undefined };
+    const write = invoiceMovedWrite('t', { kind: 'invoice.moved', invoice: unlisted, move: paid, at });
+    expect(write.Update?.UpdateExpression).toBe('SET #status = :to, #at = :at, GSI1PK = :lpk, GSI1SK = :lsk REMOVE unlisted');
+    expect(write.Update?.ExpressionAttributeValues).toMatchObject({ ':lpk': invoiceItem(created, KEY).GSI1PK, ':lsk': invoiceItem(created, KEY).GSI1SK });
+  });
+});

@@ -1,0 +1,188 @@
+import { describe, expect, it } from 'vitest';
+import { applyNotification, type ChargeNotification, type InvoiceMovePorts } from '../../../../shared/app/invoices/apply-notification';
+import type { Change, OutboxEvent } from '../../../../shared/domain/changes';
+import type { Checkout } from '../../../../shared/domain/checkout';
+import type { Invoice } from '../../../../shared/domain/invoice';
+import { CheckoutChangedError } from '../../../../shared/errors';
+
+const now = new Date('2026-11-27T13:00:00.000Z');
+const at = '2026-11-27T12:59:00.000Z';
+
+const invoice: Invoice = {
+  accountId: 'acct_1',
+  invoiceId: 1001,
+  reference: 'INV-AAAAAA',
+  merchantName: 'Loja',
+  method: 'pix',
+  status: 'PENDING',
+  invoiceNo: 'N1',
+  itemName: 'Camiseta',
+  quantity: 1,
+  amountCents: 2_500,
+  tax: 0,
+  discount: 0,
+  totalCents: 2_500,
+  dueDate: '2026-11-28',
+  payer: { email: 'ana@example.com' },
+  pix: { txid: 'INVAAAAAA00000000000000000000000', location: 'loc', copy: '000201' },
+  createdAt: '2026-11-27T12:00:00.000Z',
+  provider: 'simulated',
+};
+
+const checkout: Checkout = {
+  reference: 'CHK-ABCDEFGH',
+  accountId: 'acct_1',
+  txRef: 'order-1',
+  merchantName: 'Loja',
+  title: 'Camiseta',
+  quantity: 1,
+  amountCents: 2_500,
+  totalCents: 2_500,
+  email: 'ana@example.com',
+  firstName: 'Ana',
+  lastName: 'Silva',
+  callbackUrl: 'https://shop.example/done',
+  methods: ['pix'],
+  pixReference: 'INV-AAAAAA',
+  createdAt: '2026-11-27T12:00:00.000Z',
+  status: 'PENDING',
+  cardAttempt: 0,
+};
+
+const notification = (kind: ChargeNotification['kind']): ChargeNotification => ({ id: 'n1', kind, target: { reference: invoice.reference }, occurredAt: new Date(at) });
+
+/** Ports over one stored invoice and checkout; commits are captured and answered by `answers` in turn (then true). */
+function ports(stored: Invoice | undefined, storedCheckout?: Checkout, answers: Array<boolean | Error> = []) {
+  const commits: (readonly Change[])[] = [];
+  let reads = 0;
+  let events = 0;
+  const newEvent = (type: string, data: Record<string, unknown>): OutboxEvent => ({ id: `evt_${(events += 1)}`, type, created: 1, api_version: 'v', data });
+  const run: InvoiceMovePorts = {
+    invoices: {
+      byReference: async (reference) => {
+        reads += 1;
+        return reference === stored?.reference ? stored : undefined;
+      },
+      byTxid: async (txid) => (txid === stored?.pix?.txid ? stored : undefined),
+    },
+    checkouts: { get: async (reference) => (reference === storedCheckout?.reference ? storedCheckout : undefined) },
+    newEvent,
+    commitMove: async (changes) => {
+      commits.push(changes);
+      const answer = answers.shift() ?? true;
+      if (answer instanceof Error) throw answer;
+      return answer;
+    },
+  };
+  return { commits, ports: run, reads: () => reads };
+}
+
+const eventOf = (change: Change | undefined) => (change?.kind === 'event.recorded' ? change.event : undefined);
+
+describe('apply a provider notification (use case)', () => {
+  it('paid: the move conditional on PENDING, the credit of the total, invoice.paid; one commit', async () => {
+    const run = ports(invoice);
+    expect(await applyNotification(run.ports, notification('paid'), now)).toBe(true);
+    expect(run.commits).toHaveLength(1);
+    const [moved, credit, event] = run.commits[0] ?? [];
+    expect(moved).toEqual({ kind: 'invoice.moved', invoice, move: { from: 'PENDING', to: 'PAID', event: 'invoice.paid', balance: 1 }, at });
+    expect(credit).toMatchObject({ kind: 'ledger.transfer', entries: [{ type: 'payment', availableCents: 2_500 }] });
+    expect(eventOf(event)).toMatchObject({ type: 'invoice.paid', data: { invoice: { reference: 'INV-AAAAAA', total: '25.00', status: 'PAID', paid_after_cancel: false } } });
+  });
+
+  it('finds a Pix charge by its txid', async () => {
+    const run = ports(invoice);
+    const byTxid = { ...notification('paid'), target: { txid: invoice.pix?.txid ?? '' } };
+    expect(await applyNotification(run.ports, byTxid, now)).toBe(true);
+  });
+
+  it('a payment of a canceled, never-paid invoice pays it, flagged; one paid before is never credited again', async () => {
+    const run = ports({ ...invoice, status: 'CANCELED', canceledAt: at });
+    expect(await applyNotification(run.ports, notification('paid'), now)).toBe(true);
+    const changes = run.commits[0] ?? [];
+    expect(changes[0]).toMatchObject({ kind: 'invoice.moved', move: { from: 'CANCELED', to: 'PAID', paidAfterCancel: true } });
+    expect(changes[1]).toMatchObject({ entries: [{ description: 'Payment of INV-AAAAAA (pix), after the invoice was canceled' }] });
+    expect(eventOf(changes[2])?.data).toMatchObject({ invoice: { paid_after_cancel: true } });
+    const paidBefore = ports({ ...invoice, status: 'CANCELED', paidAt: at });
+    expect(await applyNotification(paidBefore.ports, notification('paid'), now)).toBe(false);
+    expect(paidBefore.commits).toEqual([]);
+  });
+
+  it('a refund takes the total back out; a cancellation of a PENDING invoice moves no money', async () => {
+    const refunded = ports({ ...invoice, status: 'PAID', paidAt: at });
+    await applyNotification(refunded.ports, notification('refunded'), now);
+    expect((refunded.commits[0] ?? [])[1]).toMatchObject({ kind: 'ledger.transfer', entries: [{ type: 'refund', availableCents: -2_500 }] });
+    const canceled = ports(invoice);
+    await applyNotification(canceled.ports, notification('canceled'), now);
+    expect((canceled.commits[0] ?? []).map((c) => c.kind)).toEqual(['invoice.moved', 'event.recorded']);
+  });
+
+  it('changes nothing for an unknown charge, a move not allowed, or one already made (the commit found it moved)', async () => {
+    const unknown = ports(undefined);
+    expect(await applyNotification(unknown.ports, notification('paid'), now)).toBe(false);
+    const refunded = ports({ ...invoice, status: 'REFUNDED' });
+    expect(await applyNotification(refunded.ports, notification('paid'), now)).toBe(false);
+    expect([...unknown.commits, ...refunded.commits]).toEqual([]);
+    const raced = ports(invoice, undefined, [false]);
+    expect(await applyNotification(raced.ports, notification('paid'), now)).toBe(false);
+    expect(raced.commits).toHaveLength(1);
+  });
+});
+
+describe('the checkout behind an invoice moves in the same commit', () => {
+  const ofCheckout = { ...invoice, checkoutReference: checkout.reference };
+
+  it('paying the invoice pays a payable checkout and records order.paid', async () => {
+    const run = ports(ofCheckout, checkout);
+    await applyNotification(run.ports, notification('paid'), now);
+    const changes = run.commits[0] ?? [];
+    expect(changes.map((c) => c.kind)).toEqual(['invoice.moved', 'ledger.transfer', 'event.recorded', 'checkout.paid', 'event.recorded']);
+    expect(changes[3]).toEqual({ kind: 'checkout.paid', reference: checkout.reference, payment: { paymentType: 'pix', invoiceReference: 'INV-AAAAAA', paidAt: at }, lostRace: 'read_again' });
+    expect(eventOf(changes[4])).toMatchObject({ type: 'order.paid', data: { order: { reference: checkout.reference, status: 'PAID', invoice_reference: 'INV-AAAAAA', paid_at: at } } });
+  });
+
+  it('a checkout paid by another payment already: the invoice is paid on its own (no checkout change)', async () => {
+    const run = ports(ofCheckout, { ...checkout, status: 'PAID', invoiceReference: 'INV-OTHER1', orderStatus: 'PAID', paidAt: at });
+    await applyNotification(run.ports, notification('paid'), now);
+    expect((run.commits[0] ?? []).map((c) => c.kind)).toEqual(['invoice.moved', 'ledger.transfer', 'event.recorded']);
+  });
+
+  it('refunding or canceling the invoice behind the order moves the order; another invoice of the checkout does not', async () => {
+    const paid: Checkout = { ...checkout, status: 'PAID', invoiceReference: 'INV-AAAAAA', orderStatus: 'PAID', paidAt: at };
+    for (const [kind, to, type] of [
+      ['refunded', 'REFUNDED', 'order.refunded'],
+      ['canceled', 'CANCELED', 'order.canceled'],
+    ] as const) {
+      const run = ports({ ...ofCheckout, status: 'PAID', paidAt: at }, paid);
+      await applyNotification(run.ports, notification(kind), now);
+      const changes = run.commits[0] ?? [];
+      expect(changes.at(-2)).toEqual({ kind: 'order.moved', checkoutReference: checkout.reference, invoiceReference: 'INV-AAAAAA', from: 'PAID', to, at });
+      expect(eventOf(changes.at(-1))).toMatchObject({ type, data: { order: { status: to, paid_at: at } } });
+    }
+    const other = ports({ ...ofCheckout, reference: 'INV-BBBBBB', status: 'PAID', paidAt: at }, paid);
+    await applyNotification(other.ports, { ...notification('refunded'), target: { reference: 'INV-BBBBBB' } }, now);
+    expect((other.commits[0] ?? []).map((c) => c.kind)).toEqual(['invoice.moved', 'ledger.transfer', 'event.recorded']);
+    const moved = ports({ ...ofCheckout, status: 'PAID', paidAt: at }, { ...paid, orderStatus: 'REFUNDED' });
+    await applyNotification(moved.ports, notification('canceled'), now);
+    expect((moved.commits[0] ?? []).map((c) => c.kind)).not.toContain('order.moved');
+  });
+
+  it('the Pix charge of an unpaid Pix-only checkout closes: the checkout is abandoned; one that offers the card stays open', async () => {
+    const pixOnly = ports(ofCheckout, checkout);
+    await applyNotification(pixOnly.ports, notification('canceled'), now);
+    expect((pixOnly.commits[0] ?? []).at(-1)).toEqual({ kind: 'checkout.abandoned', reference: checkout.reference, at });
+    const withCard = ports(ofCheckout, { ...checkout, methods: ['pix', 'card'] });
+    await applyNotification(withCard.ports, notification('canceled'), now);
+    expect((withCard.commits[0] ?? []).map((c) => c.kind)).toEqual(['invoice.moved', 'event.recorded']);
+  });
+
+  it('the checkout changed under the commit: read again and applied anew, at most three times', async () => {
+    const run = ports(ofCheckout, checkout, [new CheckoutChangedError(), true]);
+    expect(await applyNotification(run.ports, notification('paid'), now)).toBe(true);
+    expect(run.commits).toHaveLength(2);
+    expect(run.reads()).toBe(2);
+    const stuck = ports(ofCheckout, checkout, [new CheckoutChangedError(), new CheckoutChangedError(), new CheckoutChangedError()]);
+    await expect(applyNotification(stuck.ports, notification('paid'), now)).rejects.toBeInstanceOf(CheckoutChangedError);
+    expect(stuck.commits).toHaveLength(3);
+  });
+});
