@@ -1,7 +1,7 @@
 import { type Clock, systemClock } from './clock';
 import { type Config, getConfig } from './config';
 import { edgeOriginSecret } from './secrets/edge-origin';
-import { getServiceKeys, type ServiceKeys } from './secrets/master-key';
+import { getServiceKeys, type ServiceKeys } from './adapters/secrets/master-key';
 import { type Db, getDb } from './adapters/dynamo/dynamo';
 import { dnsResolver, type Resolver } from './webhooks/dns';
 

@@ -1,9 +1,9 @@
 import { DomainError, NotFoundError, UpstreamError } from '../../shared/errors';
 import { httpHandler } from '../../shared/http/pipeline';
 import { providerRoutes as routes } from '../../shared/http/route-table/provider';
-import { invoiceByTxid } from '../../shared/adapters/dynamo/invoice-lookup';
-import { reconcilePixInvoice } from '../../shared/invoices/reconcile-pix';
-import { invoiceProvider } from '../../shared/domain/invoice';
+import { reconcilePixInvoice } from '../../shared/app/invoices/reconcile-pix-invoice';
+import { type Invoice, invoiceProvider } from '../../shared/domain/invoice';
+import { pixLookupPorts } from '../../shared/wiring/invoices';
 import { logger } from '../../shared/logger';
 import { pixCallbackTokenMatches } from '../../shared/providers/apipix/callback-url';
 import { callbackTxids, pixCallbackSchema } from '../../shared/providers/apipix/cob';
@@ -11,7 +11,6 @@ import { type LookingUpPixProvider, looksUpCharges, ProviderError } from '../../
 import { namedPixProvider } from '../../shared/providers/registry';
 import { forEachBounded } from '../../shared/queue/batch';
 import type { Runtime } from '../../shared/runtime';
-import type { Item } from '../../shared/adapters/dynamo/dynamo';
 
 /** Throws what the first failed item threw (forEachBounded settles every item first). */
 async function rethrowFirst(settled: ReturnType<typeof forEachBounded>): Promise<void> {
@@ -44,8 +43,8 @@ function parsedCallback(raw: string) {
 /**
  * POST /provider/{name}/notifications/{token}/pix: an API Pix PSP's callback. The path token is
  * checked first (wrong: 401, counted per IP); then each charge of this gateway and this provider the
- * callback names is read back from the PSP and what the PSP holds is applied (shared/invoices/
- * reconcile-pix.ts). A txid the gateway does not know, or a charge of another provider, is skipped
+ * callback names is read back from the PSP and what the PSP holds is applied (shared/app/invoices/
+ * reconcile-pix-invoice.ts). A txid the gateway does not know, or a charge of another provider, is skipped
  * without asking the PSP. A failed lookup answers 502: the PSP sends the callback again.
  */
 export const handler = httpHandler(routes.providerPixCallback, async ({ params, event, runtime, now }) => {
@@ -56,11 +55,12 @@ export const handler = httpHandler(routes.providerPixCallback, async ({ params, 
   }
   const raw = event.isBase64Encoded ? Buffer.from(event.body ?? '', 'base64').toString('utf8') : (event.body ?? '');
   const txids = callbackTxids(parsedCallback(raw));
-  const invoices: Item[] = [];
+  const ports = pixLookupPorts(runtime);
+  const invoices: Invoice[] = [];
   await rethrowFirst(
     forEachBounded(txids, LOOKUPS_AT_ONCE, async (txid) => {
-      const item = await invoiceByTxid(runtime, txid);
-      if (item && invoiceProvider(item, runtime.config.payments.provider) === provider.name) invoices.push(item);
+      const invoice = await ports.invoices.byTxid(txid);
+      if (invoice && invoiceProvider(invoice, runtime.config.payments.provider) === provider.name) invoices.push(invoice);
     }),
   );
   if (invoices.length < txids.length)
@@ -69,8 +69,8 @@ export const handler = httpHandler(routes.providerPixCallback, async ({ params, 
   try {
     // Every charge is tried; a failed lookup then answers 502 (the moves made stand: the PSP's retry finds them made).
     await rethrowFirst(
-      forEachBounded(invoices, LOOKUPS_AT_ONCE, async (item) => {
-        const moves = (await reconcilePixInvoice(runtime, item, now, provider)).applied.length;
+      forEachBounded(invoices, LOOKUPS_AT_ONCE, async (invoice) => {
+        const moves = (await reconcilePixInvoice(ports, invoice, provider, now)).applied.length;
         applied += moves;
       }),
     );

@@ -1,4 +1,3 @@
-import { SendMessageCommand } from '@aws-sdk/client-sqs';
 import type { SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
 import { BankUnavailableError } from '../../shared/bank/port';
 import { requestPayout } from '../../shared/app/withdrawals/request-payout';
@@ -6,8 +5,8 @@ import { endInvocation, type InvocationContext, logger, startInvocation, withLog
 import { flushMetrics } from '../../shared/metrics/emf';
 import { bank } from '../../shared/providers/registry';
 import { handleSqsBatch } from '../../shared/queue/batch';
-import { isDue, maxHopSecondsFor, sendScheduled } from '../../shared/queue/delayed';
-import { getSqs } from '../../shared/queue/sqs';
+import { isDue, maxHopSecondsFor } from '../../shared/domain/delay-hops';
+import { messageQueue } from '../../shared/wiring/queue';
 import { getRuntime, type Runtime } from '../../shared/runtime';
 import { withdrawalPorts } from '../../shared/wiring/withdrawals';
 
@@ -57,7 +56,7 @@ async function handle(runtime: Runtime, record: SQSRecord): Promise<void> {
   if (!isDue(message, now)) {
     // The next hop of a wait longer than one SQS delay.
     if (!queueUrl) throw new Error('PAYOUT_QUEUE_URL is not configured');
-    await sendScheduled(getSqs(), queueUrl, message, now, maxHop);
+    await messageQueue().sendScheduled(queueUrl, message, now, maxHop);
     return;
   }
   try {
@@ -74,11 +73,11 @@ async function handle(runtime: Runtime, record: SQSRecord): Promise<void> {
     });
     if (decision.kind === 'retry' && queueUrl) {
       // The money stays reserved (the withdraw stays PENDING) while the bank is retried.
-      await sendScheduled(getSqs(), queueUrl, decision.next, now, maxHop);
+      await messageQueue().sendScheduled(queueUrl, decision.next, now, maxHop);
       return;
     }
     if (decision.kind === 'give-up' && dlqUrl) {
-      await getSqs().send(new SendMessageCommand({ QueueUrl: dlqUrl, MessageBody: JSON.stringify(message) }));
+      await messageQueue().send(dlqUrl, message);
       logger.error('payout moved to the dead-letter queue: the bank kept failing for the whole retry window', { reference: message.reference });
       return;
     }

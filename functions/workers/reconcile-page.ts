@@ -3,8 +3,7 @@ import { isReconcileMessage, reconcilePage } from '../../shared/ledger/reconcile
 import { endInvocation, type InvocationContext, logger, startInvocation, withLogKeys } from '../../shared/logger';
 import { emfLine } from '../../shared/metrics/emf';
 import { handleSqsBatch } from '../../shared/queue/batch';
-import { sendScheduled } from '../../shared/queue/delayed';
-import { getSqs } from '../../shared/queue/sqs';
+import { messageQueue } from '../../shared/wiring/queue';
 import { reconcileWorker } from '../../shared/queues';
 import { getRuntime } from '../../shared/runtime';
 
@@ -31,7 +30,7 @@ export async function handler(event: SQSEvent, context?: InvocationContext): Pro
           process.stdout.write(`${emfLine(reconcileWorker.metric, differences.length, 'Count', runtime.clock.now())}\n`);
           if (outcome.next) {
             if (!reconcile.queueUrl) throw new Error('RECONCILE_QUEUE_URL is not configured: the next page cannot be sent');
-            await sendScheduled(getSqs(), reconcile.queueUrl, outcome.next, runtime.clock.now());
+            await messageQueue().sendScheduled(reconcile.queueUrl, outcome.next, runtime.clock.now());
           }
           logger.info('reconciliation page', {
             run: body.run,

@@ -1,7 +1,6 @@
-import { SendMessageBatchCommand } from '@aws-sdk/client-sqs';
 import { endInvocation, type InvocationContext, logger, startInvocation } from '../../shared/logger';
 import { firstMessages } from '../../shared/ledger/reconcile-run';
-import { getSqs } from '../../shared/queue/sqs';
+import { messageQueue } from '../../shared/wiring/queue';
 import { getRuntime } from '../../shared/runtime';
 
 /**
@@ -19,11 +18,9 @@ export async function handler(_event?: unknown, context?: InvocationContext): Pr
     const messages = firstMessages(run);
     for (let i = 0; i < messages.length; i += 10) {
       const batch = messages.slice(i, i + 10);
-      const out = await getSqs().send(
-        new SendMessageBatchCommand({ QueueUrl: queueUrl, Entries: batch.map((message) => ({ Id: String(message.shard), MessageBody: JSON.stringify(message) })) }),
-      );
+      const refused = await messageQueue().sendBatch(queueUrl, batch);
       // A batch entry refused is an error: the run would miss a partition.
-      if ((out.Failed ?? []).length > 0) throw new Error(`The reconcile queue refused ${String(out.Failed?.length)} start messages`);
+      if (refused.length > 0) throw new Error(`The reconcile queue refused ${refused.length} start messages`);
     }
     logger.info('reconciliation started', { run, messages: messages.length });
     return { run, messages: messages.length };

@@ -1,16 +1,10 @@
-import { unmarshall } from '@aws-sdk/util-dynamodb';
-import type { AttributeValue } from '@aws-sdk/client-dynamodb';
 import type { DynamoDBBatchResponse, DynamoDBRecord, DynamoDBStreamEvent } from 'aws-lambda';
-import { type Forwardable, forwardableOf, forwardItems, forwardPortsOf } from '../../shared/events/forward';
+import { forwardItems } from '../../shared/app/events/forward';
+import type { Forwardable } from '../../shared/ports/forwarding';
+import { forwardableRecord, forwardPorts } from '../../shared/wiring/forward';
 import { endInvocation, type InvocationContext, logger, startInvocation } from '../../shared/logger';
 import { flushMetrics } from '../../shared/metrics/emf';
-import { getSqs } from '../../shared/queue/sqs';
 import { getRuntime } from '../../shared/runtime';
-
-function forwardableRecord(record: DynamoDBRecord): Forwardable | undefined {
-  if (record.eventName !== 'INSERT' || !record.dynamodb?.NewImage) return undefined;
-  return forwardableOf(unmarshall(record.dynamodb.NewImage as Record<string, AttributeValue>));
-}
 
 /**
  * The table stream's forwarder: every new withdraw and every outbox event (INSERTs only) becomes a
@@ -48,7 +42,7 @@ async function forward(event: DynamoDBStreamEvent): Promise<DynamoDBBatchRespons
   );
   if (pending.length === 0) return { batchItemFailures: [] };
   const { sent, failed } = await forwardItems(
-    forwardPortsOf(getRuntime(), getSqs()),
+    forwardPorts(getRuntime()),
     pending.map((entry) => entry.item),
   );
   logger.info('stream items forwarded', { count: sent.length, failed: failed.length, ...idsOf(sent) });

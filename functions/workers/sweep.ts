@@ -1,8 +1,8 @@
-import { forwardPortsOf, forwardUnforwarded } from '../../shared/events/forward';
+import { forwardUnforwarded } from '../../shared/app/events/forward';
+import { forwardPorts } from '../../shared/wiring/forward';
 import { endInvocation, type InvocationContext, logger, startInvocation } from '../../shared/logger';
 import { flushMetrics } from '../../shared/metrics/emf';
 import { getRuntime } from '../../shared/runtime';
-import { getSqs } from '../../shared/queue/sqs';
 
 /** The earliest creation time the sweep looks back to: the stream keeps records 24 h, Lambda gives up within that; a week covers a long incident. */
 const LOOK_BACK_MS = 7 * 24 * 3600 * 1000;
@@ -28,7 +28,7 @@ async function sweep(): Promise<{ found: number; forwarded: number; failed: numb
   const runtime = getRuntime();
   const now = runtime.clock.now();
   const cutoff = new Date(now.getTime() - runtime.config.sweep.afterSeconds * 1000).toISOString();
-  const { found, sent, failed } = await forwardUnforwarded(forwardPortsOf(runtime, getSqs()), new Date(now.getTime() - LOOK_BACK_MS).toISOString(), cutoff);
+  const { found, sent, failed } = await forwardUnforwarded(forwardPorts(runtime), new Date(now.getTime() - LOOK_BACK_MS).toISOString(), cutoff);
   if (found === 0) return { found: 0, forwarded: 0, failed: 0 };
   logger.warn('sweep forwarded items the stream had not', { found, forwarded: sent.length, failed: failed.length });
   if (failed.length > 0) throw new Error(`${failed.length} items could not be forwarded; the next sweep tries again`);

@@ -2,8 +2,8 @@ import type { SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
 import { endInvocation, type InvocationContext, logger, startInvocation, withLogKeys } from '../../shared/logger';
 import { flushMetrics } from '../../shared/metrics/emf';
 import { handleSqsBatch } from '../../shared/queue/batch';
-import { isDue, maxHopSecondsFor, sendScheduled } from '../../shared/queue/delayed';
-import { getSqs } from '../../shared/queue/sqs';
+import { isDue, maxHopSecondsFor } from '../../shared/domain/delay-hops';
+import { messageQueue } from '../../shared/wiring/queue';
 import { getRuntime, type Runtime } from '../../shared/runtime';
 import { signatureHeader } from '../../shared/signatures/hmac-header';
 import { type DeliveryOutcome, deliverWebhook, type WebhookMessage } from '../../shared/app/webhooks/deliver-webhook';
@@ -56,7 +56,7 @@ async function deliver(runtime: Runtime, record: SQSRecord, options: SenderOptio
 async function schedule(runtime: Runtime, message: WebhookMessage): Promise<void> {
   const queueUrl = runtime.config.webhooks.queueUrl;
   if (!queueUrl) throw new Error('WEBHOOK_QUEUE_URL is not configured: the next attempt cannot be scheduled');
-  await sendScheduled(getSqs(), queueUrl, message, runtime.clock.now(), maxHopSecondsFor(runtime.config.webhooks.retryScale));
+  await messageQueue().sendScheduled(queueUrl, message, runtime.clock.now(), maxHopSecondsFor(runtime.config.webhooks.retryScale));
 }
 
 /**

@@ -1,7 +1,7 @@
 import { parseConfig } from '../../shared/config';
 import { systemClock } from '../../shared/clock';
-import { invoiceByTxid } from '../../shared/adapters/dynamo/invoice-lookup';
-import { type PixReconciliation, reconcilePixInvoice } from '../../shared/invoices/reconcile-pix';
+import { type PixReconciliation, reconcilePixInvoice } from '../../shared/app/invoices/reconcile-pix-invoice';
+import { pixLookupPorts } from '../../shared/wiring/invoices';
 import { invoiceProvider } from '../../shared/domain/invoice';
 import { API_PIX_PROVIDER, type ApiPixProvider, apiPixProvider } from '../../shared/providers/apipix/adapter';
 import { pixCallbackUrl } from '../../shared/providers/apipix/callback-url';
@@ -56,11 +56,12 @@ async function loggingToStderr<T>(work: () => Promise<T>): Promise<T> {
  */
 export async function reconcilePixCharge(target: Target, txid: string): Promise<PixReconciliation> {
   const { runtime, provider } = await apiPixRuntime(target);
-  const item = await invoiceByTxid(runtime, txid);
-  if (!item) throw new Error(`No Pix invoice has the txid ${txid}`);
-  const owner = invoiceProvider(item, 'simulated');
+  const ports = pixLookupPorts(runtime);
+  const invoice = await ports.invoices.byTxid(txid);
+  if (!invoice) throw new Error(`No Pix invoice has the txid ${txid}`);
+  const owner = invoiceProvider(invoice, 'simulated');
   if (owner !== provider.name) throw new Error(`The charge ${txid} was created by the ${owner} provider, not ${provider.name}`);
-  return loggingToStderr(() => reconcilePixInvoice(runtime, item, new Date(), provider));
+  return loggingToStderr(() => reconcilePixInvoice(ports, invoice, provider, new Date()));
 }
 
 /** The registered URL with its path token hidden (the token is the callbacks' path secret). */

@@ -1,5 +1,7 @@
 import { DeleteMessageCommand, ReceiveMessageCommand, type SQSClient } from '@aws-sdk/client-sqs';
-import { forwardUnforwarded } from '../../shared/events/forward';
+import { forwardUnforwarded } from '../../shared/app/events/forward';
+import { forwardPortsOver } from '../../shared/wiring/forward';
+import { sqsQueue } from '../../shared/adapters/sqs/queue';
 import type { Db } from '../../shared/adapters/dynamo/dynamo';
 
 /** What `stream redrive` needs: the table, SQS, the failure queue and the two queues items go to. */
@@ -47,7 +49,7 @@ export async function redriveStreamFailures(
         kept += 1;
         continue;
       }
-      const result = await forwardUnforwarded(ports, new Date(first - WINDOW_MARGIN_MS).toISOString(), new Date(last + WINDOW_MARGIN_MS).toISOString());
+      const result = await forwardUnforwarded(forwardPortsOver(ports.db, ports.table, sqsQueue(ports.sqs), ports.queues), new Date(first - WINDOW_MARGIN_MS).toISOString(), new Date(last + WINDOW_MARGIN_MS).toISOString());
       forwarded += result.sent.length;
       if (result.failed.length > 0) {
         kept += 1;

@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
 import { SQSClient } from '@aws-sdk/client-sqs';
-import { deriveServiceKeys, type SecretSource, secretsManagerSource, type ServiceKeys } from '../../shared/secrets/master-key';
+import { deriveServiceKeys, type SecretSource, secretsManagerSource, type ServiceKeys } from '../../shared/adapters/secrets/master-key';
 import { createDb, type Db } from '../../shared/adapters/dynamo/dynamo';
 import { localAwsConfig } from '../local/aws';
 import { LOCAL_MASTER_SECRET, LOCAL_PROVIDER_SECRET, LOCAL_TABLE } from '../local/constants';

@@ -53,8 +53,8 @@ export function builtinShimSource(builtin: string): string {
 }
 
 export const LAMBDA_BUNDLE_ALIASES: Readonly<Record<string, string>> = {
-  // The SDK's default credential chain → the environment only (shared/aws/lambda-credentials.ts; docs/decisions.md, "Bundles").
-  '@aws-sdk/credential-provider-node': './shared/aws/lambda-credentials.ts',
+  // The SDK's default credential chain → the environment only (shared/adapters/aws/lambda-credentials.ts; docs/decisions.md, "Bundles").
+  '@aws-sdk/credential-provider-node': './shared/adapters/aws/lambda-credentials.ts',
   ...Object.fromEntries(BUILTIN_SHIMS.flatMap((builtin) => [`node:${builtin}`, builtin].map((name) => [name, builtinShimPath(builtin)]))),
 };
 

@@ -56,7 +56,7 @@ export const KEY = {
   /** GSI2 partitions of the checkout upkeep (shared/checkout/record.ts openPartitions): open and UNKNOWN checkouts. */
   checkoutOpen: 'CHKOPEN#*',
   checkoutUnknown: 'CHKUNK#*',
-  /** GSI2 partitions of the Pix sweep (shared/invoices/pix-sweep-index.ts): PENDING API Pix charges awaiting their callback. */
+  /** GSI2 partitions of the Pix sweep (shared/adapters/dynamo/pix-sweep-index.ts): PENDING API Pix charges awaiting their callback. */
   pixSweep: 'PIXSWEEP#*',
 } as const;
 
@@ -149,7 +149,7 @@ export const ROUTE_GRANTS: Readonly<Record<string, readonly TableGrant[]>> = {
   [routes.listCustomers.id]: [{ actions: ['Query'], keys: [KEY.account] }],
   [routes.listCountries.id]: [],
   [routes.listStates.id]: [],
-  // CEP cache: read, and written after a lookup (shared/cep/cache.ts).
+  // CEP cache: read, and written after a lookup (shared/adapters/dynamo/cep-cache.ts).
   [routes.searchCep.id]: [{ actions: ['GetItem', 'PutItem'], keys: [KEY.cep] }],
   // Invoice and id pointer (shared/invoices/create.ts).
   [routes.createPix.id]: [{ actions: ['PutItem'], keys: [KEY.invoice, KEY.invoiceId] }],

@@ -6,7 +6,7 @@ import { DynamoDBStreamsClient } from '@aws-sdk/client-dynamodb-streams';
 import { CreateQueueCommand, GetQueueAttributesCommand, SendMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
 import type { IssuedKeys } from '../../shared/accounts/store';
 import { checkoutUpkeepWorker, queueList, streamConsumerList, sweepWorker } from '../../shared/queues';
-import { getSqs } from '../../shared/queue/sqs';
+import { getSqs } from '../../shared/adapters/sqs/client';
 import { createDb, getDb } from '../../shared/adapters/dynamo/dynamo';
 import { enforceDynamoDbLimits, enforceSqsLimits } from './aws-limits';
 import { localAwsConfig } from './aws';

@@ -1,5 +1,6 @@
-/** An address found for a CEP (postal code), ready to prefill a customer. */
-export type CepAddress = { zipcode: string; state: string; city: string; district: string; street: string };
+import type { CepAddress } from '../domain/cep';
+
+export type { CepAddress };
 
 /** The CEP lookup port: null when the CEP does not exist; CepUnavailableError when the source is down. */
 export interface CepLookup {

@@ -1,3 +1,4 @@
+import type { CepAddress } from './cep';
 import type { CheckoutPayment } from './checkout';
 import type { OrderStatus } from './checkout-transitions';
 import type { Customer } from './customer';
@@ -75,6 +76,9 @@ export type OrderMoved = { kind: 'order.moved'; checkoutReference: string; invoi
  */
 export type CheckoutAbandoned = { kind: 'checkout.abandoned'; reference: string; at: string; unlistInvoice?: string };
 
+/** An address found upstream for a CEP, cached until `expiresAt` (epoch seconds). */
+export type CepCached = { kind: 'cep.cached'; address: CepAddress; expiresAt: number };
+
 export type Change =
   | LedgerTransfer
   | WithdrawalCreated
@@ -87,4 +91,5 @@ export type Change =
   | InvoiceMoved
   | CheckoutPaid
   | OrderMoved
-  | CheckoutAbandoned;
+  | CheckoutAbandoned
+  | CepCached;

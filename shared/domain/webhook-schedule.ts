@@ -1,7 +1,7 @@
 /**
  * Webhook retry schedule (spec 6.5): at most 8 attempts, with waits of 1, 5, 15, 60, 180, 360 and
  * 720 minutes between them. The waits are SQS message delays (in hops of at most 15 minutes,
- * shared/queue/delayed.ts); the delivery record (its `nextAttemptAt` and the `claimUntil` lease)
+ * shared/domain/delay-hops.ts); the delivery record (its `nextAttemptAt` and the `claimUntil` lease)
  * decides whether a message may attempt.
  */
 

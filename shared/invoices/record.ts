@@ -5,7 +5,7 @@ import { ALPHANUMERIC, newNumericId, randomString, sortableNumericId } from '../
 import { formatCents } from '../domain/money';
 import type { Item } from '../adapters/dynamo/dynamo';
 import { keys } from '../adapters/dynamo/keys';
-import { pixSweepAttributes } from './pix-sweep-index';
+import { pixSweepAttributes } from '../adapters/dynamo/pix-sweep-index';
 import type { BoletoFields, CardFields, InvoiceIds, InvoiceMethod, NewInvoice, PixFields } from '../domain/invoice';
 
 export type { InvoiceMethod, InvoiceIds, PixFields, BoletoFields, CardFields, NewInvoice };

@@ -1,3 +1,4 @@
+import type { PixChargeState } from '../domain/pix-outcomes';
 import type { CardBrand } from '../cards/card';
 import { withTimeout } from '../timeout';
 
@@ -100,19 +101,7 @@ export class NotificationRejected extends Error {
  */
 export const INVALID_SIGNATURE_MESSAGE = 'Invalid notification signature';
 
-/** A payment of a Pix charge as its PSP holds it (API Pix `pix[]`), refunds included. */
-export type PixPayment = {
-  endToEndId: string;
-  amountCents: number;
-  paidAt: Date;
-  /** Returned to the payer (devolucoes whose status is DEVOLVIDO), in cents. */
-  refundedCents: number;
-  /** When the last returned refund settled, if any. */
-  refundedAt?: Date;
-};
-
-/** A Pix charge as its PSP holds it now (a lookup): ACTIVE (payable), COMPLETED (paid), REMOVED (expired or withdrawn). */
-export type PixChargeState = { txid: string; status: 'ACTIVE' | 'COMPLETED' | 'REMOVED'; amountCents: number; payments: PixPayment[] };
+export type { PixChargeState, PixPayment } from '../domain/pix-outcomes';
 
 /** The PSP refused the request for its content (API Pix 400/422 and alike): nothing was created; the merchant must change it. */
 export class ProviderRejectedError extends Error {

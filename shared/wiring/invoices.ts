@@ -1,9 +1,14 @@
 import { type ChangeCompilers, commitMove, eventCompilers } from '../adapters/dynamo/changes';
 import { checkoutCompilers } from '../adapters/dynamo/checkout-settle';
 import { dynamoCheckouts } from '../adapters/dynamo/checkout-lookup';
-import { dynamoInvoices, invoiceCompilers } from '../adapters/dynamo/invoices';
+import { dynamoInvoices, dynamoPixSweep, invoiceCompilers } from '../adapters/dynamo/invoices';
 import { ledgerCompilers } from '../adapters/dynamo/ledger';
 import type { InvoiceMovePorts } from '../app/invoices/apply-notification';
+import type { PixSweepPorts } from '../app/invoices/pix-sweep';
+import type { PixLookupPorts } from '../app/invoices/reconcile-pix-invoice';
+import { invoiceProvider } from '../domain/invoice';
+import { type LookingUpPixProvider, looksUpCharges } from '../providers/port';
+import { pixProvider } from '../providers/registry';
 import { newEvent } from '../events/outbox';
 import type { Runtime } from '../runtime';
 import { compileContext } from './compile';
@@ -20,5 +25,34 @@ export function invoiceMovePorts(runtime: Runtime): InvoiceMovePorts {
     checkouts: dynamoCheckouts(db, table),
     newEvent,
     commitMove: (changes) => commitMove(db, compileContext(runtime), changes, invoiceMoveChanges),
+  };
+}
+
+/** What reading a Pix charge back from its PSP needs: the invoice-move ports and the provider's time limit. */
+export function pixLookupPorts(runtime: Runtime): PixLookupPorts {
+  return { ...invoiceMovePorts(runtime), timeoutMs: runtime.config.payments.timeoutMs };
+}
+
+/** A provider that cannot read a charge back (the simulated one): nothing to reconcile with. */
+export class NoLookupError extends Error {
+  constructor(provider: string) {
+    super(`The provider ${provider} cannot look up Pix charges`);
+    this.name = 'NoLookupError';
+  }
+}
+
+/** What the Pix sweep needs: its index, each invoice's PSP (which must read charges back), its wait and the wall clock. */
+export function pixSweepPorts(runtime: Runtime): PixSweepPorts {
+  const providerOf = (invoice: Parameters<PixSweepPorts['providerOf']>[0]): LookingUpPixProvider => {
+    const provider = pixProvider(runtime.config, invoiceProvider(invoice, runtime.config.payments.provider));
+    if (!looksUpCharges(provider)) throw new NoLookupError(provider.name);
+    return provider;
+  };
+  return {
+    ...pixLookupPorts(runtime),
+    index: dynamoPixSweep(runtime.db, runtime.config.tableName),
+    providerOf,
+    afterMinutes: runtime.config.apiPix?.sweepAfterMinutes ?? 30,
+    nowMs: () => Date.now(),
   };
 }

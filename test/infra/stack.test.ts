@@ -17,7 +17,7 @@ import { allAccountIds } from '../../shared/adapters/dynamo/ledger-reconcile';
 import type { Db } from '../../shared/adapters/dynamo/dynamo';
 import { METRICS_NAMESPACE } from '../../shared/metrics/emf';
 import { openPartitions } from '../../shared/checkout/record';
-import { pixSweepPartitions } from '../../shared/invoices/pix-sweep-index';
+import { pixSweepPartitions } from '../../shared/adapters/dynamo/pix-sweep-index';
 import { API_GATEWAY_INTEGRATION_LIMIT_SECONDS, ApiFunction } from '../../infra/cdk/api-function';
 import { DEFAULT_SETTINGS } from '../../infra/cdk/settings';
 import { KEY, RECONCILE_SCAN, routeGrants } from '../../infra/cdk/table-access';

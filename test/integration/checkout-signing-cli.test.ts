@@ -3,7 +3,7 @@ import { GetCommand, ScanCommand } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, it } from 'vitest';
 import { checkoutSigningOf, checkoutSigningSecret } from '../../shared/accounts/checkout-signing';
 import { CheckoutSigningConflictError, setCheckoutSigning } from '../../shared/accounts/store';
-import { deriveServiceKeys } from '../../shared/secrets/master-key';
+import { deriveServiceKeys } from '../../shared/adapters/secrets/master-key';
 import { keys } from '../../shared/adapters/dynamo/keys';
 import { accountStore, admin, newAccount, stack } from '../support/api';
 

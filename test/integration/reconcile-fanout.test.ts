@@ -8,7 +8,7 @@ import { handler as reconcilePageHandler } from '../../functions/workers/reconci
 import { createAccount } from '../../shared/accounts/store';
 import { ACCOUNT_INDEX_SHARDS, accountIndexAttributes, indexAccount } from '../../shared/adapters/dynamo/account-index';
 import { firstMessages, type ReconcileMessage, reconcilePage } from '../../shared/ledger/reconcile-run';
-import { getSqs } from '../../shared/queue/sqs';
+import { getSqs } from '../../shared/adapters/sqs/client';
 import { getRuntime, overrideRuntime } from '../../shared/runtime';
 import { keys } from '../../shared/adapters/dynamo/keys';
 import { accountStore, useLocalStackEnvironment } from '../support/api';

@@ -15,7 +15,7 @@ import type { SQSEvent, SQSRecord } from 'aws-lambda';
 import { afterAll, afterEach, beforeAll, describe, expect, inject, it } from 'vitest';
 import { type WebhookMessage, webhookSender } from '../../functions/workers/webhook-sender';
 import { newEvent } from '../../shared/events/outbox';
-import { getSqs } from '../../shared/queue/sqs';
+import { getSqs } from '../../shared/adapters/sqs/client';
 import { getRuntime, overrideRuntime, type Runtime } from '../../shared/runtime';
 import type { Item } from '../../shared/adapters/dynamo/dynamo';
 import { keys } from '../../shared/adapters/dynamo/keys';

@@ -58,32 +58,18 @@ const EXPRESSIONS_STILL_TO_MOVE: readonly string[] = [
   'shared/auth/gate.ts',
   'shared/charges/card-settle.ts',
   'shared/checkout/upkeep.ts',
-  'shared/events/forward.ts',
   'shared/invoices/create.ts',
-  'shared/invoices/pix-sweep.ts',
-  'shared/invoices/reconcile-pix.ts',
 ];
 const SDK_STILL_TO_MOVE: readonly string[] = [
   'functions/auth/token.ts',
   'functions/charges/card.ts',
   'functions/checkout/card.ts',
   'functions/checkout/entry.ts',
-  'functions/workers/payout.ts',
-  'functions/workers/reconcile.ts',
-  'functions/workers/stream-forwarder.ts',
   'shared/accounts/store.ts',
   'shared/auth/gate.ts',
-  'shared/aws/lambda-credentials.ts',
-  'shared/cep/cache.ts',
   'shared/charges/card-settle.ts',
   'shared/checkout/upkeep.ts',
-  'shared/events/forward.ts',
   'shared/invoices/create.ts',
-  'shared/invoices/pix-sweep.ts',
-  'shared/invoices/reconcile-pix.ts',
-  'shared/queue/delayed.ts',
-  'shared/queue/sqs.ts',
-  'shared/secrets/master-key.ts',
 ];
 const FUNCTIONS_USING_ADAPTERS_STILL_TO_MOVE: readonly string[] = [
   'functions/account/balance.ts',
@@ -93,7 +79,6 @@ const FUNCTIONS_USING_ADAPTERS_STILL_TO_MOVE: readonly string[] = [
   'functions/checkout/card.ts',
   'functions/checkout/entry.ts',
   'functions/invoices/get-by-id.ts',
-  'functions/provider/pix-callbacks.ts',
 ];
 
 describe('the house rules (issue 32)', () => {

@@ -6,7 +6,7 @@ import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { inject } from 'vitest';
 import { createAccount, type AccountStore, type IssuedKeys } from '../../shared/accounts/store';
 import { PAYMENT_METHODS, type PaymentMethod } from '../../shared/domain/payment-methods';
-import { getSqs } from '../../shared/queue/sqs';
+import { getSqs } from '../../shared/adapters/sqs/client';
 import { createDb, getDb } from '../../shared/adapters/dynamo/dynamo';
 import { enforceDynamoDbLimits, enforceSqsLimits } from '../../infra/local/aws-limits';
 import { localAwsConfig } from '../../infra/local/aws';

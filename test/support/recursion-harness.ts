@@ -8,7 +8,7 @@ import { startQueuePoller, type Poller } from '../../infra/local/pollers';
 import { droppedInvocations, propagateChains } from '../../infra/local/recursion';
 import { BankUnavailableError, type BankPort } from '../../shared/bank/port';
 import { defaultRegistry } from '../../shared/providers/registry';
-import { getSqs } from '../../shared/queue/sqs';
+import { getSqs } from '../../shared/adapters/sqs/client';
 import { queues } from '../../shared/queues';
 import { getRuntime, overrideRuntime } from '../../shared/runtime';
 import { newWithdrawReference } from '../../shared/ids';
@@ -20,7 +20,7 @@ import { accountWithWebhookEvent } from './events-under-test';
  * The payout and webhook workers in this process, fed by the local stack's own queue poller (with
  * Lambda's recursive loop rule, infra/local/recursion.ts) from queues of their own, against the local
  * table: their retry schedules run whole, scaled down, hop by hop. The schedules' scales shrink the
- * hops alike (shared/queue/delayed.ts maxHopSecondsFor), so a long wait takes many hops, as in AWS.
+ * hops alike (shared/domain/delay-hops.ts maxHopSecondsFor), so a long wait takes many hops, as in AWS.
  * Items are stored under types the local stack's stream forwarder does not forward: only these
  * workers see them.
  */

@@ -1,6 +1,6 @@
 import { GetSecretValueCommand, SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
 import { signToken } from '../../shared/auth/token';
-import { deriveServiceKeys } from '../../shared/secrets/master-key';
+import { deriveServiceKeys } from '../../shared/adapters/secrets/master-key';
 import { stack } from './api';
 
 /** The local stack's token-signing key (HKDF of the master key in its Secrets Manager endpoint). */

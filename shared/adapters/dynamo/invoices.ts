@@ -1,15 +1,15 @@
-import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { InvoiceCreated, InvoiceMoved } from '../../domain/changes';
 import type { BoletoFields, CardFields, Invoice, InvoiceIds, InvoiceMethod, PixFields } from '../../domain/invoice';
 import type { InvoiceStatus } from '../../domain/invoice-transitions';
 import { definedOnly } from '../../domain/defined';
-import { inPixSweep } from '../../invoices/pix-sweep-index';
+import { inPixSweep, PIX_SWEEP_INDEX, pixSweepPartitions } from './pix-sweep-index';
 import { invoiceListKeys, referenceOfTxid } from '../../invoices/record';
-import type { InvoiceIdPort, InvoiceStore } from '../../ports/invoices';
+import type { InvoiceIdPort, InvoiceStore, PixSweepIndex } from '../../ports/invoices';
 import { MoveAlreadyMade } from './state-move';
 import { IdClashError, TemporaryConflictError } from '../../errors';
 import { invoiceIdDraw, invoiceItem } from '../../invoices/record';
-import type { Db, Item } from './dynamo';
+import { type Db, isConditionalCheckFailed, type Item } from './dynamo';
 import { keys } from './keys';
 import type { TxWrite } from './transact';
 import type { ChangeCompilers } from './changes';
@@ -119,6 +119,43 @@ export function dynamoInvoices(db: Db, table: string): InvoiceStore {
       const reference = referenceOfTxid(txid);
       const invoice = reference ? await byReference(reference) : undefined;
       return invoice?.pix?.txid === txid ? invoice : undefined;
+    },
+  };
+}
+
+/** The Pix sweep's index over the table (GSI2, PIXSWEEP# partitions). */
+export function dynamoPixSweep(db: Db, table: string): PixSweepIndex {
+  return {
+    partitions: pixSweepPartitions,
+    async due(partition, before, limit) {
+      const page = await db.send(
+        new QueryCommand({
+          TableName: table,
+          IndexName: PIX_SWEEP_INDEX,
+          KeyConditionExpression: 'GSI2PK = :p AND GSI2SK < :before',
+          ExpressionAttributeValues: { ':p': partition, ':before': before },
+          Limit: limit,
+        }),
+      );
+      return (page.Items ?? []).map((item) => String(item.reference));
+    },
+    async retire(reference) {
+      try {
+        await db.send(
+          new UpdateCommand({
+            TableName: table,
+            Key: keys.invoice(reference),
+            UpdateExpression: 'REMOVE GSI2PK, GSI2SK',
+            ConditionExpression: '#status = :pending AND attribute_exists(GSI2PK)',
+            ExpressionAttributeNames: { '#status': 'status' },
+            ExpressionAttributeValues: { ':pending': 'PENDING' },
+          }),
+        );
+        return true;
+      } catch (err) {
+        if (isConditionalCheckFailed(err)) return false;
+        throw err;
+      }
     },
   };
 }

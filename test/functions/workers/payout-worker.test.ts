@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { handler, type PayoutMessage } from '../../../functions/workers/payout';
 import { SIMULATED_BANK_KEYS, simulatedBank } from '../../../shared/bank/simulated';
 import { bank } from '../../../shared/providers/registry';
-import { getSqs } from '../../../shared/queue/sqs';
+import { getSqs } from '../../../shared/adapters/sqs/client';
 import { getRuntime, overrideRuntime, type Runtime } from '../../../shared/runtime';
 import { keys } from '../../../shared/adapters/dynamo/keys';
 import { newWithdrawReference } from '../../../shared/ids';

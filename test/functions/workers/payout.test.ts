@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { afterBankFailure, type PayoutMessage, payoutRetryDelaySeconds } from '../../../functions/workers/payout';
-import { hopDelaySeconds, MAX_DELAY_SECONDS } from '../../../shared/queue/delayed';
+import { hopDelaySeconds, MAX_DELAY_SECONDS } from '../../../shared/domain/delay-hops';
 
 const policy = { retryScale: 1, retryWindowSeconds: 86_400 };
 

@@ -4,7 +4,7 @@ import { marshall } from '@aws-sdk/util-dynamodb';
 import type { AttributeValue as StreamAttributeValue, DynamoDBRecord } from 'aws-lambda';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { handler } from '../../../functions/workers/stream-forwarder';
-import { getSqs } from '../../../shared/queue/sqs';
+import { getSqs } from '../../../shared/adapters/sqs/client';
 import { getRuntime, overrideRuntime, type Runtime } from '../../../shared/runtime';
 import { useLocalStackEnvironment } from '../../support/api';
 

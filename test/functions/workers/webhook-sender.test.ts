@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { CreateQueueCommand, DeleteQueueCommand, ReceiveMessageCommand } from '@aws-sdk/client-sqs';
-import { getSqs } from '../../../shared/queue/sqs';
+import { getSqs } from '../../../shared/adapters/sqs/client';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { handler } from '../../../functions/workers/webhook-sender';
 import { getRuntime, overrideRuntime } from '../../../shared/runtime';

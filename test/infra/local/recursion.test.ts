@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { type Chain, RECURSION_LIMIT, recursionVerdict } from '../../../infra/local/recursion';
-import { MAX_DELAY_SECONDS, maxHopSecondsFor } from '../../../shared/queue/delayed';
+import { MAX_DELAY_SECONDS, maxHopSecondsFor } from '../../../shared/domain/delay-hops';
 
 /** Invokes `functionId` `times` times in one chain, each invocation sending the next message. */
 function chainOf(functionId: string, times: number, recursiveLoop: 'Allow' | 'Terminate'): { chain: Chain | undefined; stoppedAt: number | undefined } {

@@ -1,7 +1,7 @@
 import { createHmac } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { checkoutSigningOf, checkoutSigningSecret } from '../../../shared/accounts/checkout-signing';
-import { deriveServiceKeys } from '../../../shared/secrets/master-key';
+import { deriveServiceKeys } from '../../../shared/adapters/secrets/master-key';
 
 const key = Buffer.alloc(32, 7);
 const SHAPE = /^cks_[A-Za-z0-9_-]{43}$/;

@@ -2,17 +2,17 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { LAMBDA_BUNDLE_ALIASES } from '../../../infra/cdk/bundling';
-import * as lambdaCredentials from '../../../shared/aws/lambda-credentials';
+import { LAMBDA_BUNDLE_ALIASES } from '../../../../infra/cdk/bundling';
+import * as lambdaCredentials from '../../../../shared/adapters/aws/lambda-credentials';
 
-const ROOT = fileURLToPath(new URL('../../..', import.meta.url));
+const ROOT = fileURLToPath(new URL('../../../..', import.meta.url));
 const PACKAGE = '@aws-sdk/credential-provider-node';
 
 afterEach(() => {
   vi.unstubAllEnvs();
 });
 
-describe('the credentials of the Lambda bundles (shared/aws/lambda-credentials.ts)', () => {
+describe('the credentials of the Lambda bundles (shared/adapters/aws/lambda-credentials.ts)', () => {
   it('takes the credentials Lambda puts in the environment, session token included', async () => {
     vi.stubEnv('AWS_PROFILE', '');
     vi.stubEnv('AWS_ACCESS_KEY_ID', 'ASIAEXAMPLE');
@@ -29,7 +29,7 @@ describe('the credentials of the Lambda bundles (shared/aws/lambda-credentials.t
   });
 
   it("is what the bundles get instead of the SDK's default chain", () => {
-    expect(LAMBDA_BUNDLE_ALIASES[PACKAGE]).toBe('./shared/aws/lambda-credentials.ts');
+    expect(LAMBDA_BUNDLE_ALIASES[PACKAGE]).toBe('./shared/adapters/aws/lambda-credentials.ts');
   });
 
   it("exports every name the installed SDK packages import from the default chain's package", () => {

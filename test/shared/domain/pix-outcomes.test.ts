@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { pixOutcomes } from '../../../shared/invoices/pix-outcomes';
+import { pixOutcomes } from '../../../shared/domain/pix-outcomes';
 import type { PixChargeState, PixPayment } from '../../../shared/providers/port';
 
 const TXID = 'INVABCDEFabcdefghijklmnopqrstuvw';

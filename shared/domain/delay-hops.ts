@@ -1,5 +1,3 @@
-import { SendMessageCommand, type SQSClient } from '@aws-sdk/client-sqs';
-
 /**
  * Waits on SQS delays, never on visibility. SQS delays a message at most 15 minutes (`DelaySeconds`
  * 0–900), so a longer wait is a chain of hops: the message carries the time it is due (`notBefore`),
@@ -38,16 +36,4 @@ export function maxHopSecondsFor(scale: number): number {
 export function isDue(message: Scheduled, now: Date): boolean {
   if (message.notBefore === undefined) return true;
   return hopDelaySeconds(new Date(message.notBefore), now) === 0;
-}
-
-/** Sends `body` to arrive at its `notBefore` (the first hop, at most `maxHopSeconds`; later hops are sent on arrival). */
-export async function sendScheduled(
-  sqs: SQSClient,
-  queueUrl: string,
-  body: Scheduled & object,
-  now: Date,
-  maxHopSeconds: number = MAX_DELAY_SECONDS,
-): Promise<void> {
-  const delay = body.notBefore === undefined ? 0 : hopDelaySeconds(new Date(body.notBefore), now, maxHopSeconds);
-  await sqs.send(new SendMessageCommand({ QueueUrl: queueUrl, MessageBody: JSON.stringify(body), DelaySeconds: delay }));
 }

@@ -1,4 +1,16 @@
-import type { PixChargeState } from '../providers/port';
+/** A payment of a Pix charge as its PSP holds it (API Pix `pix[]`), refunds included. */
+export type PixPayment = {
+  endToEndId: string;
+  amountCents: number;
+  paidAt: Date;
+  /** Returned to the payer (devolucoes whose status is DEVOLVIDO), in cents. */
+  refundedCents: number;
+  /** When the last returned refund settled, if any. */
+  refundedAt?: Date;
+};
+
+/** A Pix charge as its PSP holds it now (a lookup): ACTIVE (payable), COMPLETED (paid), REMOVED (expired or withdrawn). */
+export type PixChargeState = { txid: string; status: 'ACTIVE' | 'COMPLETED' | 'REMOVED'; amountCents: number; payments: PixPayment[] };
 
 /**
  * What a Pix charge's state at its PSP means for its invoice (pure): the moves to apply, in order, and

@@ -1,6 +1,6 @@
 import { GetSecretValueCommand, SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
 import * as z from 'zod';
-import { deriveKey } from '../auth/token';
+import { deriveKey } from '../../auth/token';
 
 /** The secrets port: where the service's master key material comes from. */
 export interface SecretSource {
