@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { PutCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
-import { createAccount, type AccountStore, type IssuedKeys } from '../shared/accounts/store';
+import { createAccount, type AccountStore, type IssuedKeys } from '../shared/adapters/dynamo/accounts';
 import { PAYMENT_METHODS } from '../shared/domain/payment-methods';
 import { signToken } from '../shared/auth/token';
 import { unixSeconds } from '../shared/clock';

@@ -1,7 +1,7 @@
 import { httpHandler } from '../../shared/http/pipeline';
 import { formatCents } from '../../shared/domain/money';
 import { accountRoutes as routes } from '../../shared/http/route-table/account';
-import { balanceCents } from '../../shared/adapters/dynamo/ledger-balance';
+import { ledgerReader } from '../../shared/wiring/ledger';
 import { requireCaller } from '../../shared/auth/caller';
 
 /**
@@ -10,6 +10,6 @@ import { requireCaller } from '../../shared/auth/caller';
  */
 export const handler = httpHandler(routes.balance, async ({ caller, runtime }) => {
   const { accountId } = requireCaller(caller);
-  const cents = await balanceCents(runtime.db, runtime.config.tableName, accountId);
+  const cents = await ledgerReader(runtime).balance(accountId);
   return { status: 200, body: { balance: { available: formatCents(cents.availableCents), reserved: formatCents(cents.reservedCents), currency: 'BRL' } } };
 });

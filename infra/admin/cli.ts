@@ -18,7 +18,7 @@ import {
   setMethods,
   showAccount,
   type AccountStore,
-} from '../../shared/accounts/store';
+} from '../../shared/adapters/dynamo/accounts';
 import { indexAccount } from '../../shared/adapters/dynamo/account-index';
 import { allAccountIds, reconcileAccount } from '../../shared/adapters/dynamo/ledger-reconcile';
 import { parseAmountToCents } from '../../shared/domain/money';

@@ -1,5 +1,5 @@
 import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
-import { createAccount, type AccountStore, type IssuedKeys } from '../../shared/accounts/store';
+import { createAccount, type AccountStore, type IssuedKeys } from '../../shared/adapters/dynamo/accounts';
 import { PAYMENT_METHODS } from '../../shared/domain/payment-methods';
 
 const MARKER = { PK: 'LOCAL#DEMO', SK: 'DEMO' };

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBStreamsClient } from '@aws-sdk/client-dynamodb-streams';
 import { CreateQueueCommand, GetQueueAttributesCommand, SendMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
-import type { IssuedKeys } from '../../shared/accounts/store';
+import type { IssuedKeys } from '../../shared/adapters/dynamo/accounts';
 import { checkoutUpkeepWorker, queueList, streamConsumerList, sweepWorker } from '../../shared/queues';
 import { getSqs } from '../../shared/adapters/sqs/client';
 import { createDb, getDb } from '../../shared/adapters/dynamo/dynamo';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { setAccountDisabled } from '../../shared/accounts/store';
+import { setAccountDisabled } from '../../shared/adapters/dynamo/accounts';
 import { accountStore, bearer, call, newAccount, tokenFor } from '../support/api';
 
 /** An account the operator disabled (`npm run admin -- account disable`) is refused on every Bearer route, at once. */

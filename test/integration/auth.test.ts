@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { rotateKeys } from '../../shared/accounts/store';
+import { rotateKeys } from '../../shared/adapters/dynamo/accounts';
 import { signToken } from '../../shared/auth/token';
 import { accountStore, basic, bearer, call, newAccount, tokenFor } from '../support/api';
 import { scanAll } from '../support/ledger';

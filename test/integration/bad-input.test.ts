@@ -5,7 +5,7 @@ import type { APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
 import fc from 'fast-check';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { lambdaContext, toHttpApiEvent } from '../../infra/local/apigw-event';
-import { creditAccount, type IssuedKeys } from '../../shared/accounts/store';
+import { creditAccount, type IssuedKeys } from '../../shared/adapters/dynamo/accounts';
 import { openPartitions } from '../../shared/checkout/record';
 import type { AnyRoute } from '../../shared/http/route';
 import { routeList, routes } from '../../shared/http/routes';

@@ -3,7 +3,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { showAccount, type IssuedKeys } from '../../shared/accounts/store';
+import { showAccount, type IssuedKeys } from '../../shared/adapters/dynamo/accounts';
 import { escapeHtml } from '../../shared/checkout/render';
 import { SIMULATED_CARDS } from '../../shared/providers/simulated';
 import { accountStore, bearer, call, newAccount, stack, tokenFor } from '../support/api';

@@ -1,7 +1,7 @@
 import { randomInt } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { PAYMENT_METHODS } from '../../shared/domain/payment-methods';
-import { createAccount, type IssuedKeys } from '../../shared/accounts/store';
+import { createAccount, type IssuedKeys } from '../../shared/adapters/dynamo/accounts';
 import { escapeHtml } from '../../shared/checkout/render';
 import { SIMULATED_CARDS } from '../../shared/providers/simulated';
 import { accountStore, admin, bearer, call, newAccount, type Reply, tokenFor } from '../support/api';

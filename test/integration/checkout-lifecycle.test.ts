@@ -1,7 +1,7 @@
 import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, it, vi } from 'vitest';
 import { handler as checkoutUpkeep } from '../../functions/workers/checkout-upkeep';
-import type { IssuedKeys } from '../../shared/accounts/store';
+import type { IssuedKeys } from '../../shared/adapters/dynamo/accounts';
 import { checkoutCardProviderKey } from '../../shared/checkout/payments';
 import { SWEEP_INDEX } from '../../shared/events/sweep-index';
 import { ProviderError } from '../../shared/providers/port';

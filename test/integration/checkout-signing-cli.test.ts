@@ -2,7 +2,7 @@ import { GetSecretValueCommand, SecretsManagerClient } from '@aws-sdk/client-sec
 import { GetCommand, ScanCommand } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, it } from 'vitest';
 import { checkoutSigningOf, checkoutSigningSecret } from '../../shared/accounts/checkout-signing';
-import { CheckoutSigningConflictError, setCheckoutSigning } from '../../shared/accounts/store';
+import { CheckoutSigningConflictError, setCheckoutSigning } from '../../shared/adapters/dynamo/accounts';
 import { deriveServiceKeys } from '../../shared/adapters/secrets/master-key';
 import { keys } from '../../shared/adapters/dynamo/keys';
 import { accountStore, admin, newAccount, stack } from '../support/api';

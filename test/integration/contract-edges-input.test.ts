@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { IssuedKeys } from '../../shared/accounts/store';
-import { creditAccount } from '../../shared/accounts/store';
+import type { IssuedKeys } from '../../shared/adapters/dynamo/accounts';
+import { creditAccount } from '../../shared/adapters/dynamo/accounts';
 import { pathParameterNames } from '../../shared/http/route';
 import { routeList, routes } from '../../shared/http/routes';
 import { accountStore, basic, bearer, call, newAccount, tokenFor, useLocalStackEnvironment, type Reply } from '../support/api';

@@ -1,7 +1,7 @@
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { identificarDataComNovoFator2025 } from '@mrmgomes/boleto-utils';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { creditAccount } from '../../shared/accounts/store';
+import { creditAccount } from '../../shared/adapters/dynamo/accounts';
 import { brazilDate } from '../../shared/dates';
 import type { Item } from '../../shared/adapters/dynamo/dynamo';
 import { keys } from '../../shared/adapters/dynamo/keys';

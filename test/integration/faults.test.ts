@@ -5,7 +5,7 @@ import { handler as createCard } from '../../functions/charges/card';
 import { handler as createPix } from '../../functions/charges/pix';
 import { handler as createCustomer } from '../../functions/customers/create';
 import { handler as createWithdraw } from '../../functions/pixout/create';
-import { creditAccount } from '../../shared/accounts/store';
+import { creditAccount } from '../../shared/adapters/dynamo/accounts';
 import type { AnyRoute } from '../../shared/http/route';
 import { paymentProvider } from '../../shared/providers/registry';
 import { routes } from '../../shared/http/routes';

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { GetCommand, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { IssuedKeys } from '../../shared/accounts/store';
+import type { IssuedKeys } from '../../shared/adapters/dynamo/accounts';
 import { unseal } from '../../shared/crypto/personal-data';
 import { requestFingerprint } from '../../shared/idempotency/fingerprint';
 import { IdClashError } from '../../shared/errors';

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { creditAccount, type IssuedKeys } from '../../shared/accounts/store';
+import { creditAccount, type IssuedKeys } from '../../shared/adapters/dynamo/accounts';
 import { TemporaryConflictError } from '../../shared/errors';
 import { LEDGER_ITEM_TYPE, LEDGER_PK_PREFIX } from '../../shared/adapters/dynamo/ledger';
 import { BALANCE_SHARDS } from '../../shared/domain/ledger-shards';

@@ -8,7 +8,7 @@ import { handler as checkoutEntry } from '../../functions/checkout/entry';
 import { handler as providerNotification } from '../../functions/provider/notifications';
 import { handler as payoutWorker } from '../../functions/workers/payout';
 import { lambdaContext, toHttpApiEvent } from '../../infra/local/apigw-event';
-import type { IssuedKeys } from '../../shared/accounts/store';
+import type { IssuedKeys } from '../../shared/adapters/dynamo/accounts';
 import type { BankPort, PayoutRequest } from '../../shared/bank/port';
 import type { PaymentProvider } from '../../shared/providers/port';
 import type { SimulatedBank } from '../../shared/bank/simulated';

@@ -5,7 +5,7 @@ import type { SQSEvent } from 'aws-lambda';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { handler as startReconciliation } from '../../functions/workers/reconcile';
 import { handler as reconcilePageHandler } from '../../functions/workers/reconcile-page';
-import { createAccount } from '../../shared/accounts/store';
+import { createAccount } from '../../shared/adapters/dynamo/accounts';
 import { ACCOUNT_INDEX_SHARDS, accountIndexAttributes, indexAccount } from '../../shared/adapters/dynamo/account-index';
 import { firstMessages, type ReconcileMessage, reconcilePage } from '../../shared/ledger/reconcile-run';
 import { getSqs } from '../../shared/adapters/sqs/client';

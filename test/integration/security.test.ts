@@ -12,7 +12,7 @@ import { type AttributeValue, DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { localAwsConfig } from '../../infra/local/aws';
-import { creditAccount, type IssuedKeys, rotateKeys } from '../../shared/accounts/store';
+import { creditAccount, type IssuedKeys, rotateKeys } from '../../shared/adapters/dynamo/accounts';
 import { brazilDate } from '../../shared/dates';
 import type { AnyRoute } from '../../shared/http/route';
 import { SIMULATED_SIGNATURE_HEADER } from '../../shared/providers/simulated';

@@ -4,7 +4,7 @@ import { DeleteCommand, GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { localAwsConfig } from '../../infra/local/aws';
 import { FAULTS_PK } from '../../infra/local/faults';
-import { creditAccount } from '../../shared/accounts/store';
+import { creditAccount } from '../../shared/adapters/dynamo/accounts';
 import { streamForwarder } from '../../shared/queues';
 import { keys } from '../../shared/adapters/dynamo/keys';
 import { accountStore, admin, bearer, call, newAccount, stack, tokenFor } from '../support/api';

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { creditAccount } from '../../shared/accounts/store';
+import { creditAccount } from '../../shared/adapters/dynamo/accounts';
 import { routes } from '../../shared/http/routes';
 import { getRuntime, overrideRuntime } from '../../shared/runtime';
 import { keys } from '../../shared/adapters/dynamo/keys';

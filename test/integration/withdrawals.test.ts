@@ -1,7 +1,7 @@
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { GetQueueUrlCommand, ReceiveMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { creditAccount } from '../../shared/accounts/store';
+import { creditAccount } from '../../shared/adapters/dynamo/accounts';
 import { parseAmountToCents } from '../../shared/domain/money';
 import { keys } from '../../shared/adapters/dynamo/keys';
 import { localAwsConfig } from '../../infra/local/aws';

@@ -4,7 +4,7 @@ import { randomInt } from 'node:crypto';
 import { promisify } from 'node:util';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { inject } from 'vitest';
-import { createAccount, type AccountStore, type IssuedKeys } from '../../shared/accounts/store';
+import { createAccount, type AccountStore, type IssuedKeys } from '../../shared/adapters/dynamo/accounts';
 import { PAYMENT_METHODS, type PaymentMethod } from '../../shared/domain/payment-methods';
 import { getSqs } from '../../shared/adapters/sqs/client';
 import { createDb, getDb } from '../../shared/adapters/dynamo/dynamo';

@@ -1,5 +1,5 @@
 import { randomInt } from 'node:crypto';
-import type { IssuedKeys } from '../../shared/accounts/store';
+import type { IssuedKeys } from '../../shared/adapters/dynamo/accounts';
 import { signForm } from '../../shared/checkout/signature';
 import { call, type Reply } from './api';
 

@@ -20,6 +20,11 @@ export async function invoiceByPointer(runtime: Runtime, pointer: ItemKey): Prom
   return typeof out.Item?.reference === 'string' ? invoiceByReference(runtime, out.Item.reference) : undefined;
 }
 
+/** An invoice by its numeric id (through its INVID# reservation). */
+export function invoiceByNumericId(runtime: Runtime, invoiceId: number): Promise<Item | undefined> {
+  return invoiceByPointer(runtime, keys.invoiceIdReservation(invoiceId));
+}
+
 /** A Pix invoice by txid: one strongly consistent read (the txid carries the reference), checked against the stored txid. */
 export async function invoiceByTxid(runtime: Runtime, txid: string): Promise<Item | undefined> {
   const reference = referenceOfTxid(txid);

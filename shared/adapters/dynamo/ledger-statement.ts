@@ -3,10 +3,13 @@ import { brazilDayBounds } from '../../dates';
 import type { Db, Item } from './dynamo';
 import { keys } from './keys';
 import { accountShardCount } from './ledger-balance';
-import type { LedgerEntry, LedgerEntryType } from '../../domain/ledger';
+import type { LedgerEntry } from '../../domain/ledger';
 import { ledgerEntryOf } from './ledger';
 
-export type StatementQuery = { page: number; limit: number; type?: LedgerEntryType; start?: string; end?: string };
+import type { LedgerReader, StatementQuery } from '../../ports/ledger';
+import { balanceCents } from './ledger-balance';
+
+export type { StatementQuery };
 
 /** At most this many entries are read for one page (over all shards; the type filter runs after the read). */
 const MAX_SCANNED = 10_000;
@@ -107,4 +110,9 @@ export async function statementPage(db: Db, table: string, accountId: string, qu
   const pageSize = Math.min(100, skip + query.limit);
   const sources = Array.from({ length: count }, (_, k) => shardSource(db, table, keys.ledgerPartition(accountId, k), query, pageSize));
   return (await mergeNewestFirst(sources, skip, query.limit)).map(ledgerEntryOf);
+}
+
+/** The account's own reads of the ledger over the table: its balance and its statement. */
+export function dynamoLedgerReader(db: Db, table: string): LedgerReader {
+  return { balance: (accountId) => balanceCents(db, table, accountId), statement: (accountId, query) => statementPage(db, table, accountId, query) };
 }

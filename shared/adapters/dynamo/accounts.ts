@@ -1,20 +1,20 @@
 import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { hashSecretKey } from '../auth/secret-hash';
-import { newAccountId, newPublicKey, newSecretKey, randomString } from '../ids';
-import { readBalance, sumOf } from '../adapters/dynamo/ledger-balance';
-import { adjustment } from '../domain/ledger';
-import { transferWrites } from '../adapters/dynamo/ledger';
-import { AccountNotFoundError } from '../errors';
-import { BALANCE_SHARDS } from '../domain/ledger-shards';
-import { formatCents } from '../domain/money';
-import { type Db, isConditionalCheckFailed, itemFromConditionFailure } from '../adapters/dynamo/dynamo';
-import { keys } from '../adapters/dynamo/keys';
-import { commitWrites } from '../adapters/dynamo/transact';
-import { accountIndexAttributes } from '../adapters/dynamo/account-index';
-import { callbackOriginsOf } from './callback-origins';
-import { checkoutSigningOf } from './checkout-signing';
-import type { PaymentMethod } from '../domain/payment-methods';
-import { withdrawFeeCentsOf, withdrawFeeProblem } from '../domain/withdrawal-fee';
+import { hashSecretKey } from '../../auth/secret-hash';
+import { newAccountId, newPublicKey, newSecretKey, randomString } from '../../ids';
+import { readBalance, sumOf } from './ledger-balance';
+import { adjustment } from '../../domain/ledger';
+import { transferWrites } from './ledger';
+import { AccountNotFoundError } from '../../errors';
+import { BALANCE_SHARDS } from '../../domain/ledger-shards';
+import { formatCents } from '../../domain/money';
+import { type Db, isConditionalCheckFailed, itemFromConditionFailure } from './dynamo';
+import { keys } from './keys';
+import { commitWrites } from './transact';
+import { accountIndexAttributes } from './account-index';
+import { callbackOriginsOf } from '../../accounts/callback-origins';
+import { checkoutSigningOf } from '../../accounts/checkout-signing';
+import type { PaymentMethod } from '../../domain/payment-methods';
+import { withdrawFeeCentsOf, withdrawFeeProblem } from '../../domain/withdrawal-fee';
 
 /** Operator-side account management: the merchant panel's stand-in, used by the admin CLI and the demo. */
 export type AccountStore = { db: Db; table: string; now: () => Date };
