@@ -82,7 +82,7 @@ export type Config = {
   masterKeySecretId: string;
   tokenTtlSeconds: number;
   /**
-   * Calls per any 60 s window (sliding log, shared/ratelimit/sliding-log.ts): per client IP for auth,
+   * Calls per any 60 s window (sliding log, shared/domain/sliding-log.ts): per client IP for auth,
    * cep, checkout, unauthenticated and public; per account for account.
    */
   rateLimits: { auth: number; cep: number; checkout: number; unauthenticated: number; public: number; account: number };

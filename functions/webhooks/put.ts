@@ -21,7 +21,7 @@ export const handler = httpHandler(
     };
     const { answer, changes } = await configureWebhook(
       { checkUrl, newSecret: newWebhookSecret },
-      { accountId: account.accountId, url: body.url, secretConfigured: typeof account.account?.webhookSecretSealed === 'string', now },
+      { accountId: account.accountId, url: body.url, secretConfigured: account.account?.webhookSecretConfigured === true, now },
     );
     return { status: 200, body: { webhook: answer }, changes };
   },

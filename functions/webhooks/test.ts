@@ -11,7 +11,7 @@ export const handler = httpHandler(
     const account = requireCaller(caller);
     const { answer, changes } = sendTestEvent(webhookPorts(runtime), {
       accountId: account.accountId,
-      webhookConfigured: typeof account.account?.webhookUrl === 'string',
+      webhookConfigured: account.account?.webhookUrl !== undefined,
       now,
     });
     return { status: 202, body: answer, changes };

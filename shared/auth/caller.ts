@@ -1,4 +1,4 @@
-import type { Caller } from './gate';
+import type { Caller } from '../domain/account';
 
 /** The caller of a Bearer route; the pipeline guarantees one, this narrows the type. */
 export function requireCaller(caller: Caller | undefined): Caller {

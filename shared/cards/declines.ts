@@ -1,5 +1,5 @@
 import { createHmac } from 'node:crypto';
-import { normalizeLog } from '../ratelimit/sliding-log';
+import { normalizeLog } from '../domain/sliding-log';
 
 /**
  * Card testing caps (issue 31): someone who knows a merchant's public key could use its hosted checkout

@@ -1,7 +1,7 @@
 import middy from '@middy/core';
 import type { APIGatewayProxyEventV2 } from 'aws-lambda';
 import type { output, ZodType } from 'zod';
-import type { Caller } from '../auth/gate';
+import type { Caller } from '../domain/account';
 import { logger } from '../logger';
 import { getRuntime, type Runtime } from '../runtime';
 import { type ErrorPage, type RouteResult, serializeResult } from './answer';
@@ -12,7 +12,8 @@ import { observe } from './middleware/observe';
 import { commitAnswer, persist, settleFailedCommit } from './middleware/persist';
 import { type ChangeCompilers, compileChanges } from '../wiring/compile';
 import { BalanceMovedError, DomainError, IdClashError, RequestDeadlineError } from '../errors';
-import { countRefusedCredentials } from '../auth/gate';
+import { countRefusedCredentials } from '../app/auth/admit';
+import { gatePorts } from '../wiring/gate';
 import { validateInput } from './middleware/validate';
 import { outsideDeadline, stopAtFor, withDeadline } from '../adapters/dynamo/deadline';
 import type { RouteDef } from './route';
@@ -59,7 +60,7 @@ async function refusalsCounted<T>(state: RouteState, run: () => Promise<T>): Pro
   } catch (err) {
     if (err instanceof DomainError && err.kind === 'unauthorized') {
       // Counted: the refusal answers with the quota left (RateLimit-* headers).
-      state.quota = (await countRefusedCredentials(state.route, state.clientIp ?? 'unknown', state.runtime, state.budget)) ?? state.quota;
+      state.quota = (await countRefusedCredentials(state.route, state.clientIp ?? 'unknown', gatePorts(state.runtime, state.budget))) ?? state.quota;
     }
     throw err;
   }

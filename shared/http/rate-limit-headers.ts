@@ -1,4 +1,4 @@
-import type { QuotaState } from '../ratelimit/sliding-log';
+import type { QuotaState } from '../domain/sliding-log';
 
 /**
  * The RateLimit-* headers of a rate-limited route's answers (the names of the IETF httpapi draft):

@@ -1,8 +1,8 @@
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
 import type { MiddlewareObj, Request } from '@middy/core';
-import type { Caller } from '../auth/gate';
+import type { Caller } from '../domain/account';
 import type { Lock, StoredAnswer } from '../adapters/dynamo/idempotency';
-import type { QuotaState } from '../ratelimit/sliding-log';
+import type { QuotaState } from '../domain/sliding-log';
 import type { Runtime } from '../runtime';
 import type { RetryBudget } from '../adapters/dynamo/contention';
 import type { Answer } from './answer';

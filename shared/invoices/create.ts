@@ -1,6 +1,6 @@
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { settingOfCharge } from '../domain/payment-methods';
-import type { Caller } from '../auth/gate';
+import type { Caller } from '../domain/account';
 import { type ChargeAmounts, totalCents } from '../domain/charge-total';
 import { BadRequestError, ValidationError } from '../errors';
 import { RAIL_LIMIT_CENTS } from '../domain/rail-limits';
@@ -18,8 +18,7 @@ export { RAIL_LIMIT_CENTS } from '../domain/rail-limits';
 
 /** 400 when the account has not enabled the method (spec 1). */
 export function assertMethodEnabled(caller: Caller, method: InvoiceMethod): void {
-  const methods = caller.account?.methods;
-  if (!Array.isArray(methods) || !methods.includes(settingOfCharge(method))) {
+  if (!caller.account?.methods.includes(settingOfCharge(method))) {
     throw new BadRequestError(`The payment method ${method} is not enabled for this account`, 'method_not_enabled');
   }
 }
@@ -35,7 +34,7 @@ export function checkedTotalCents(amounts: ChargeAmounts, method: InvoiceMethod)
 
 /** The account's display name, for BR Codes and boleto pages. */
 export function merchantName(caller: Caller): string {
-  return typeof caller.account?.name === 'string' ? caller.account.name : 'Merchant';
+  return caller.account?.name ?? 'Merchant';
 }
 
 /** The writes of a new invoice item and its id's reservation (shared/adapters/dynamo/invoices.ts). */

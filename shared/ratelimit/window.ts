@@ -1,4 +1,4 @@
-import type { QuotaState } from './sliding-log';
+import type { QuotaState } from '../domain/sliding-log';
 
 /** Fixed one-minute windows: pure arithmetic shared by the counter and its tests. */
 export const WINDOW_SECONDS = 60;

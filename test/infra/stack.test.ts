@@ -625,7 +625,7 @@ const SHARD_UPDATE = 'UpdateItem BAL#*';
 const SHARDS_READ = ['BatchGetItem ACCT#*', 'BatchGetItem BAL#*'];
 /** The hosted checkout's public routes count their calls per client IP. */
 const CHECKOUT_COUNTER = 'UpdateItem RL#checkout#* [PK,SK,rlLog,rlCnt,ttl]';
-/** Every Bearer route counts calls whose token fails per client IP (shared/auth/gate.ts). */
+/** Every Bearer route counts calls whose token fails per client IP (shared/app/auth/admit.ts). */
 const UNAUTHENTICATED_COUNTER = 'UpdateItem RL#unauthenticated#* [PK,SK,rlLog,rlCnt,ttl]';
 /** The other public routes with table access (the provider's notifications, the boleto page) count per client IP. */
 const PUBLIC_COUNTER = 'UpdateItem RL#public#* [PK,SK,rlLog,rlCnt,ttl]';

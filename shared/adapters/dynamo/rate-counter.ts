@@ -3,10 +3,10 @@ import { AccountDisabledError, RateLimitedError, UnauthorizedError } from '../..
 import { type Db, type Item, isConditionalCheckFailed, itemFromConditionFailure } from './dynamo';
 import { type RetryBudget, retryBudget, retryTransient } from './contention';
 import { type ItemKey, keys } from './keys';
-import { cutoffOf, decide, isCurrentLog, logQuota, normalizeLog, type QuotaState, usesSlidingLog, WINDOW_MS } from '../../ratelimit/sliding-log';
+import { cutoffOf, decide, isCurrentLog, logQuota, normalizeLog, type QuotaState, usesSlidingLog, WINDOW_MS } from '../../domain/sliding-log';
 import { secondsUntilNextWindow, WINDOW_SECONDS, windowOf, windowQuota } from '../../ratelimit/window';
 
-/** The attribute holding a sliding log (shared/ratelimit/sliding-log.ts), on the account item and on RL# items. */
+/** The attribute holding a sliding log (shared/domain/sliding-log.ts), on the account item and on RL# items. */
 export const LOG_ATTRIBUTE = 'rlLog';
 
 /** A per-IP log item: one per (class, IP), kept while calls come (TTL two windows after the last admitted call). */
@@ -72,7 +72,7 @@ function guards(target: LogTarget): { condition: string; names: Record<string, s
 }
 
 /**
- * Sliding-log admission (shared/ratelimit/sliding-log.ts) with DynamoDB conditional writes, exact
+ * Sliding-log admission (shared/domain/sliding-log.ts) with DynamoDB conditional writes, exact
  * across instances: the common case is ONE UpdateItem, `size(log) = L AND log[0] <= now - 60 s`, that
  * drops the oldest entry and appends now. When the condition fails, the old item (ALL_OLD) tells why:
  * another key version → 401; a full log → 429 with the exact seconds until its oldest entry leaves

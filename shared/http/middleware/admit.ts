@@ -1,4 +1,5 @@
-import { admit, CountedRefusal } from '../../auth/gate';
+import { admit, CountedRefusal } from '../../app/auth/admit';
+import { gatePorts } from '../../wiring/gate';
 import { clientIp, edgeClientAddress } from '../edge-origin';
 import { type PipelineMiddleware, header } from '../state';
 
@@ -16,7 +17,7 @@ export function admitCaller(): PipelineMiddleware {
       const sourceIp = clientIp(address);
       state.clientIp = sourceIp;
       try {
-        const admission = await admit(state.route, { authorization: header(request, 'authorization'), sourceIp }, state.runtime, state.budget);
+        const admission = await admit(state.route, { authorization: header(request, 'authorization'), sourceIp }, gatePorts(state.runtime, state.budget));
         state.caller = admission.caller;
         state.quota = admission.quota;
       } catch (err) {

@@ -11,7 +11,7 @@ import {
   retryAfterSeconds,
   usesSlidingLog,
   WINDOW_MS,
-} from '../../../shared/ratelimit/sliding-log';
+} from '../../../shared/domain/sliding-log';
 
 const T = 1_791_979_200_000;
 

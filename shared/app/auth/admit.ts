@@ -1,0 +1,102 @@
+import { bearerTokenFrom, verifyToken } from '../../auth/token';
+import { unixSeconds } from '../../clock';
+import type { Caller } from '../../domain/account';
+import type { QuotaState } from '../../domain/sliding-log';
+import { AccountDisabledError, UnauthorizedError } from '../../errors';
+import type { GateStore } from '../../ports/gate';
+import { countsFailedAuth, failedCredentialsClass, ipLimitClassOf, type IpLimitClass, type RoutePolicy } from '../../route-policy';
+
+export type { Caller };
+
+export type GateInput = { authorization: string | undefined; sourceIp: string };
+
+/** Who is calling (none on a public route), and the quota left of the limit the call was counted against (none when not counted). */
+export type Admission = { caller: Caller | undefined; quota: QuotaState | undefined };
+
+type GateRoute = Pick<RoutePolicy, 'auth' | 'rateLimit' | 'access'>;
+
+/** What admission needs: the counters, the token-signing key, the limits per class, and the call's time. */
+export type GatePorts = {
+  store: GateStore;
+  tokenSigningKey: () => Promise<Buffer>;
+  limits: Readonly<Record<IpLimitClass | 'account', number>>;
+  now: Date;
+};
+
+async function requireKeyVersion(ports: GatePorts, accountId: string, keyVersion: number): Promise<void> {
+  const state = await ports.store.keyState(accountId);
+  if (!state) throw new UnauthorizedError('Invalid token');
+  if (state.keyVersion !== keyVersion) throw new UnauthorizedError('Token revoked: the account keys were rotated');
+  if (state.disabled) throw new AccountDisabledError();
+}
+
+function countIp(ports: GatePorts, limitClass: IpLimitClass, ip: string): Promise<QuotaState> {
+  return ports.store.countIpCall({ limitClass, ip, limit: ports.limits[limitClass], nowMs: ports.now.getTime() });
+}
+
+async function admitBearer(route: GateRoute, input: GateInput, ports: GatePorts): Promise<Admission> {
+  const token = bearerTokenFrom(input.authorization);
+  const claims = verifyToken(token, await ports.tokenSigningKey(), unixSeconds(ports.now));
+  const caller: Caller = { accountId: claims.accountId, keyVersion: claims.keyVersion };
+  if (route.rateLimit === 'account') {
+    const { account, quota } = await ports.store.countAccountCall({
+      accountId: claims.accountId,
+      keyVersion: claims.keyVersion,
+      limit: ports.limits.account,
+      nowMs: ports.now.getTime(),
+      withAccount: route.access === 'write',
+    });
+    return { caller: account ? { ...caller, account } : caller, quota };
+  }
+  const ipClass = ipLimitClassOf(route);
+  if (ipClass) {
+    const [quota] = await Promise.all([countIp(ports, ipClass, input.sourceIp), requireKeyVersion(ports, claims.accountId, claims.keyVersion)]);
+    return { caller, quota };
+  }
+  await requireKeyVersion(ports, claims.accountId, claims.keyVersion);
+  return { caller, quota: undefined };
+}
+
+/**
+ * Counts, per client IP, a call the route's own implementation refused for its credentials (a
+ * 'failures' route: the provider's bad signatures): past the limit the answer is 429 instead.
+ */
+export async function countRefusedCredentials(route: GateRoute, sourceIp: string, ports: GatePorts): Promise<QuotaState | undefined> {
+  // A Bearer route's failed tokens are counted by admit() itself.
+  const limitClass = route.auth === 'bearer' ? undefined : failedCredentialsClass(route);
+  return limitClass ? countIp(ports, limitClass, sourceIp) : undefined;
+}
+
+/** A call refused for its credentials after it was counted: the refusal, with the quota left of the limit it was counted against. */
+export class CountedRefusal extends Error {
+  constructor(
+    readonly refusal: unknown,
+    readonly quota: QuotaState,
+  ) {
+    super('counted refusal');
+    this.name = 'CountedRefusal';
+  }
+}
+
+/**
+ * Authenticates and rate-limits one call. The common case (a Bearer route limited per account) is one
+ * DynamoDB round trip: the signed token is checked in memory, and the conditional update that logs
+ * the call also checks the token's key version, so rotated keys are refused at once.
+ *
+ * Calls that cannot be counted per account are counted per client IP (spec 8, "or IP"): public routes
+ * with table access in their class, and every Bearer call whose token fails (missing, malformed,
+ * expired, revoked) in 'unauthenticated': past that limit the answer is 429 with Retry-After, not 401.
+ */
+export async function admit(route: GateRoute, input: GateInput, ports: GatePorts): Promise<Admission> {
+  if (route.auth !== 'bearer') {
+    const ipClass = ipLimitClassOf(route);
+    return { caller: undefined, quota: ipClass ? await countIp(ports, ipClass, input.sourceIp) : undefined };
+  }
+  try {
+    return await admitBearer(route, input, ports);
+  } catch (err) {
+    // Counted: the refusal carries the quota left (its answer has the RateLimit-* headers too).
+    if (err instanceof UnauthorizedError && countsFailedAuth(route)) throw new CountedRefusal(err, await countIp(ports, 'unauthenticated', input.sourceIp));
+    throw err;
+  }
+}

@@ -1,0 +1,18 @@
+import type { PaymentMethod } from './payment-methods';
+
+/** A merchant account's settings, as the API's write routes read them with the call's admission. */
+export type Account = {
+  accountId: string;
+  /** The display name, for BR Codes and boleto pages. */
+  name?: string;
+  /** The payment methods the operator enabled (spec 1). */
+  methods: PaymentMethod[];
+  /** The account's own withdrawal fee, when it has one (else the default: withdrawal-fee.ts). */
+  withdrawFeeCents?: number;
+  webhookUrl?: string;
+  /** Whether a webhook signing secret exists (the secret itself never leaves the adapter). */
+  webhookSecretConfigured: boolean;
+};
+
+/** Who is calling: the account of a valid token, with the account's settings when the route writes. */
+export type Caller = { accountId: string; keyVersion: number; account?: Account };
