@@ -128,6 +128,13 @@ export class TemporaryConflictError extends DomainError {
   }
 }
 
+/** A card charge recorded by a concurrent request of the same charge: nothing of this one was written. */
+export class CardRecordedMeanwhileError extends TemporaryConflictError {
+  constructor() {
+    super('This charge was recorded by another request meanwhile; retry to get its answer.');
+  }
+}
+
 /** A randomly drawn id or reference was taken: the pipeline may draw again (routes marked retryOnIdClash). */
 export class IdClashError extends TemporaryConflictError {}
 

@@ -3,7 +3,7 @@ import { requireCaller } from '../../shared/auth/caller';
 import { brazilDate } from '../../shared/dates';
 import { ValidationError } from '../../shared/errors';
 import { httpHandler } from '../../shared/http/pipeline';
-import { assertDueDateNotPast, assertMethodEnabled, baseInvoice, checkedTotalCents, merchantName } from '../../shared/invoices/create';
+import { assertDueDateNotPast, assertMethodEnabled, baseInvoice, checkedTotalCents, merchantName } from '../../shared/app/charges/charge-request';
 import { boletoUrl } from '../../shared/invoices/record';
 import { createBoletoCharge } from '../../shared/app/charges/create-boleto-charge';
 import { formatCents } from '../../shared/domain/money';

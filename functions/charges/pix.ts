@@ -3,7 +3,7 @@ import { requireCaller } from '../../shared/auth/caller';
 import { formatCents } from '../../shared/domain/money';
 import { httpHandler } from '../../shared/http/pipeline';
 import { chargesRoutes as routes } from '../../shared/http/route-table/charges';
-import { assertDueDateNotPast, assertMethodEnabled, baseInvoice, checkedTotalCents, merchantName } from '../../shared/invoices/create';
+import { assertDueDateNotPast, assertMethodEnabled, baseInvoice, checkedTotalCents, merchantName } from '../../shared/app/charges/charge-request';
 import { idempotentPixIds, invoiceIdDraw } from '../../shared/invoices/record';
 import { pngDataUri } from '../../shared/pix/qrcode';
 import { normalizeDocument } from '../../shared/schemas/documents';

@@ -1,7 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { last4 } from '../../shared/cards/card';
-import { declineLockOf, declineWrites, readDeclineLogs } from '../../shared/adapters/dynamo/card-declines';
+import { declineWrites } from '../../shared/adapters/dynamo/card-declines';
+import { declineLockOf } from '../../shared/domain/card-attempt';
+import { declineStore } from '../../shared/wiring/cards';
 import { CARD_DECLINED_MESSAGE, cardFingerprint, checkoutCardLocked } from '../../shared/cards/declines';
 import { type CheckoutCard, parseCardForm } from '../../shared/checkout/card-form';
 import { checkoutErrorPage, formBody, isFormPost, seeOther } from '../../shared/http/checkout/browser';
@@ -12,7 +14,7 @@ import { callbackRedirect, cookieValue, CSRF_COOKIE, csrfTokenMatches } from '..
 import { cardAnswerLostWrites, cardAttemptSettledWrites, claimCardAttemptWrite } from '../../shared/adapters/dynamo/checkout-settle';
 import { BadRequestError, DomainError } from '../../shared/errors';
 import { httpHandler } from '../../shared/http/pipeline';
-import { unusedInvoiceIds } from '../../shared/invoices/create';
+import { invoiceIds } from '../../shared/wiring/charges';
 import { commitWrites } from '../../shared/adapters/dynamo/transact';
 import { logger } from '../../shared/logger';
 import { BUSINESS_METRICS, countMetric } from '../../shared/metrics/emf';
@@ -98,16 +100,16 @@ export const handler = httpHandler(
     const { card, values } = parsed;
     const table = runtime.config.tableName;
     const scope = { fingerprint: cardFingerprint(card.number, (await runtime.serviceKeys()).idempotency), accountId: String(checkout.accountId) };
-    const declineLogs = await readDeclineLogs(runtime, scope);
-    const lock = declineLockOf(runtime, declineLogs, now.getTime());
+    const declineLogs = await declineStore(runtime).read(scope);
+    const lock = declineLockOf(declineLogs, runtime.config.cardDeclines, now.getTime());
     if (lock.locked) {
       logger.warn('card attempt refused: declined too often within the hour', { checkout: reference, accountId: scope.accountId, by: lock.by });
       const page = await openCheckoutPage(runtime, checkout, event.cookies, 429, { values, notice: { kind: 'error', message: CARD_TOO_MANY_DECLINES } });
       return { ...page, headers: { ...page.headers, 'Retry-After': String(lock.retryAfterSeconds) } };
     }
     const providerKey = checkoutCardProviderKey(reference, Number(checkout.cardAttempt ?? 0));
-    const invoiceIds = await unusedInvoiceIds(runtime, now);
-    const invoiceReference = invoiceIds.reference;
+    const drawn = await invoiceIds(runtime).unused(now);
+    const invoiceReference = drawn.reference;
     // One card attempt at a time per checkout: a concurrent post (a double click, another tab) waits (409).
     const lease = { id: randomUUID(), untilMs: now.getTime() + cardLeaseMs(runtime.config.payments.timeoutMs) };
     await commitWrites(runtime.db, [claimCardAttemptWrite(table, checkout, lease, now.getTime())]);
@@ -135,7 +137,7 @@ export const handler = httpHandler(
       };
     }
     const summary = { brand: card.brand, last4: last4(card.number), installments: card.installments, holder: card.holder };
-    const payment = await checkoutCardPayment(runtime, checkout, invoiceIds, summary, authorization, now, paymentProvider(runtime.config).name);
+    const payment = await checkoutCardPayment(runtime, checkout, drawn, summary, authorization, now, paymentProvider(runtime.config).name);
     // Published once the payment's writes are committed (observe.ts holds a request's counts until then).
     countMetric(BUSINESS_METRICS.chargesCreated, { method: 'card' });
     countMetric(BUSINESS_METRICS.paymentsConfirmed, { method: 'card' });

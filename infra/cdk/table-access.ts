@@ -151,7 +151,7 @@ export const ROUTE_GRANTS: Readonly<Record<string, readonly TableGrant[]>> = {
   [routes.listStates.id]: [],
   // CEP cache: read, and written after a lookup (shared/adapters/dynamo/cep-cache.ts).
   [routes.searchCep.id]: [{ actions: ['GetItem', 'PutItem'], keys: [KEY.cep] }],
-  // Invoice and id pointer (shared/invoices/create.ts).
+  // Invoice and id pointer (shared/adapters/dynamo/invoices.ts).
   [routes.createPix.id]: [{ actions: ['PutItem'], keys: [KEY.invoice, KEY.invoiceId] }],
   // The payer must be one of the account's customers (functions/charges/boleto.ts).
   [routes.createBoleto.id]: [
@@ -276,7 +276,7 @@ export const PIX_SWEEP_GRANTS: readonly TableGrant[] = [{ actions: ['Query'], ke
  */
 export const CHECKOUT_UPKEEP_GRANTS: readonly TableGrant[] = [
   { actions: ['Query'], keys: [KEY.checkoutOpen, KEY.checkoutUnknown, KEY.cardUnknown], index: SWEEP_INDEX },
-  // API card charges whose answer was lost: the attempt closed, its invoice moved (shared/charges/card-settle.ts).
+  // API card charges whose answer was lost: the attempt closed, its invoice moved (shared/app/charges/settle-card-attempt.ts).
   { actions: ['UpdateItem', 'DeleteItem'], keys: [KEY.cardAttempt] },
   { actions: ['GetItem'], keys: [KEY.checkout, KEY.invoice] },
   // An abandoned checkout's Pix invoice leaves the merchant's list (shared/adapters/dynamo/checkout-settle.ts abandonWithInvoiceWrites).

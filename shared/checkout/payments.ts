@@ -3,7 +3,9 @@ import type { CardBrand } from '../cards/card';
 import { brazilDate } from '../dates';
 import { newEvent } from '../events/outbox';
 import { outboxWrite } from '../adapters/dynamo/outbox';
-import { invoiceCreationWrites, voidUnlessRecorded } from '../invoices/create';
+import { invoiceItemWrites } from '../adapters/dynamo/invoices';
+import { voidUnlessRecorded } from '../app/charges/void-unless-recorded';
+import { voidPorts } from '../wiring/cards';
 import { paymentCredit } from '../domain/ledger';
 import { transferWrites } from '../adapters/dynamo/ledger';
 import { invoiceByReference } from '../adapters/dynamo/invoice-lookup';
@@ -111,7 +113,7 @@ export async function checkoutCardPayment(
   return {
     item,
     writes: [
-      ...invoiceCreationWrites(table, item),
+      ...invoiceItemWrites(table, item),
       ...transferWrites(
         table,
         paymentCredit(
@@ -131,7 +133,7 @@ export async function checkoutCardPayment(
  * invoice that paid the checkout (another request of the same attempt, sharing the idempotency key).
  */
 export function voidCheckoutCardUnlessRecorded(runtime: Runtime, checkoutReference: string, invoiceReference: string, transactionId: string): Promise<void> {
-  return voidUnlessRecorded(runtime, invoiceReference, transactionId, async () => {
+  return voidUnlessRecorded(voidPorts(runtime), invoiceReference, transactionId, async () => {
     const checkout = await checkoutByReference(runtime, checkoutReference);
     if (typeof checkout?.invoiceReference !== 'string') return false;
     const paying = await invoiceByReference(runtime, checkout.invoiceReference);

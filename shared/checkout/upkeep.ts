@@ -1,6 +1,7 @@
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { randomUUID } from 'node:crypto';
-import { unusedInvoiceIds } from '../invoices/create';
+import { invoiceIds } from '../wiring/charges';
+import { cardSettlePorts } from '../wiring/cards';
 import { logger } from '../logger';
 import { withProviderTimeout } from '../providers/port';
 import { paymentProvider } from '../providers/registry';
@@ -11,8 +12,7 @@ import { commitWrites } from '../adapters/dynamo/transact';
 import { checkoutByReference } from '../adapters/dynamo/checkout-lookup';
 import { cardLeaseMs, checkoutCardPayment, voidCheckoutCardUnlessRecorded } from './payments';
 import { openPartitions, type UnknownCardAttempt } from './record';
-import { cardUnknownPartitions, unknownCardAttempts } from '../adapters/dynamo/card-attempts';
-import { settleCardAttempt } from '../charges/card-settle';
+import { settleCardAttempt } from '../app/charges/settle-card-attempt';
 import { cardAttemptSettledWrites, checkoutAbandonedWrites, claimCardAttemptWrite } from '../adapters/dynamo/checkout-settle';
 import { CardAttemptBusyError, CheckoutChangedError, CheckoutSettledError } from '../errors';
 import { isAbandonDue } from '../domain/checkout-transitions';
@@ -53,7 +53,7 @@ async function resolveUnknown(runtime: Runtime, checkout: Item, now: Date): Prom
   await commitWrites(runtime.db, [claimCardAttemptWrite(table, checkout, lease, now.getTime())]);
   const status = await withProviderTimeout(paymentProvider(runtime.config).cardAuthorizationStatus(lost.providerKey), runtime.config.payments.timeoutMs);
   if (status.outcome === 'approved') {
-    const ids = await unusedInvoiceIds(runtime, now);
+    const ids = await invoiceIds(runtime).unused(now);
     const reference = ids.reference;
     const payment = await checkoutCardPayment(runtime, checkout, ids, lost, status, now, paymentProvider(runtime.config).name);
     try {
@@ -102,11 +102,12 @@ export async function checkoutUpkeep(runtime: Runtime, now: Date, budgetMs = 60_
     }
   }
   // API card charges whose answer was lost (shared/adapters/dynamo/card-attempts.ts): asked again, PAID or CANCELED.
-  for (const partition of cardUnknownPartitions()) {
-    for (const attempt of await unknownCardAttempts(runtime, partition)) {
+  const settlePorts = cardSettlePorts(runtime);
+  for (const partition of settlePorts.attempts.unknownPartitions) {
+    for (const attempt of await settlePorts.attempts.unknownIn(partition)) {
       if (Date.now() > stopAt) break;
       try {
-        const settled = await settleCardAttempt(runtime, attempt, now);
+        const settled = await settleCardAttempt(settlePorts, attempt, now);
         if (settled === 'paid') outcome.paid += 1;
         else if (settled === 'not_charged') outcome.reopened += 1;
         else outcome.waiting += 1;

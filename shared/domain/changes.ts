@@ -1,3 +1,4 @@
+import type { CardAttempt, DeclineLimits, DeclineLogs, DeclineScope } from './card-attempt';
 import type { CepAddress } from './cep';
 import type { CheckoutPayment } from './checkout';
 import type { OrderStatus } from './checkout-transitions';
@@ -79,6 +80,15 @@ export type CheckoutAbandoned = { kind: 'checkout.abandoned'; reference: string;
 /** An address found upstream for a CEP, cached until `expiresAt` (epoch seconds). */
 export type CepCached = { kind: 'cep.cached'; address: CepAddress; expiresAt: number };
 
+/** A card attempt's PAID invoice recorded: the attempt RECORDED, only if it still holds its provider key and is OPEN or UNKNOWN. */
+export type CardAttemptRecorded = { kind: 'card_attempt.recorded'; attempt: CardAttempt };
+
+/** A card attempt's answer lost and not verified: UNKNOWN, in the settler's index (only if still OPEN under its provider key). */
+export type CardAttemptUnknown = { kind: 'card_attempt.unknown'; attempt: CardAttempt; at: string };
+
+/** A card declined: one more decline in the card's and the merchant's logs (the logs as read, each a sliding hour). */
+export type CardDeclined = { kind: 'card.declined'; scope: DeclineScope; logs: DeclineLogs; limits: DeclineLimits; at: string };
+
 export type Change =
   | LedgerTransfer
   | WithdrawalCreated
@@ -92,4 +102,7 @@ export type Change =
   | CheckoutPaid
   | OrderMoved
   | CheckoutAbandoned
-  | CepCached;
+  | CepCached
+  | CardAttemptRecorded
+  | CardAttemptUnknown
+  | CardDeclined;

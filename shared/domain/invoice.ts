@@ -97,3 +97,14 @@ export function invoiceEventData(
     },
   };
 }
+
+/** The card transaction object of spec 2.3. */
+export function cardTransaction(card: Pick<CardFields, 'transactionId' | 'transactionStatus' | 'description'>, totalCents: number) {
+  return {
+    id: card.transactionId,
+    amount: formatCents(totalCents),
+    status: card.transactionStatus,
+    description: card.description,
+    method: 'creditcard' as const,
+  };
+}

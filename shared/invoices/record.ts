@@ -6,7 +6,7 @@ import { formatCents } from '../domain/money';
 import type { Item } from '../adapters/dynamo/dynamo';
 import { keys } from '../adapters/dynamo/keys';
 import { pixSweepAttributes } from '../adapters/dynamo/pix-sweep-index';
-import type { BoletoFields, CardFields, InvoiceIds, InvoiceMethod, NewInvoice, PixFields } from '../domain/invoice';
+import { type BoletoFields, type CardFields, cardTransaction, type InvoiceIds, type InvoiceMethod, type NewInvoice, type PixFields } from '../domain/invoice';
 
 export type { InvoiceMethod, InvoiceIds, PixFields, BoletoFields, CardFields, NewInvoice };
 
@@ -20,7 +20,7 @@ export function newInvoiceReference(): string {
 export const REFERENCE_SHAPE = /^INV-[A-Z0-9]{6}$/;
 
 /**
- * Where new invoice ids are drawn (shared/invoices/create.ts `unusedInvoiceIds` draws through it).
+ * Where new invoice ids are drawn (shared/adapters/dynamo/invoices.ts `dynamoInvoiceIds` draws through it).
  * An object, so a test can make the next draw a given id (`vi.spyOn(invoiceIdDraw, 'reference')`).
  */
 export const invoiceIdDraw: { reference: () => string; numericId: (now: Date) => number } = {
@@ -155,13 +155,4 @@ export function invoiceView(item: Item, keysFor: { personalData: Buffer; boletoL
   return view;
 }
 
-/** The card transaction object of spec 2.3. */
-export function cardTransaction(card: CardFields, totalCents: number) {
-  return {
-    id: card.transactionId,
-    amount: formatCents(totalCents),
-    status: card.transactionStatus,
-    description: card.description,
-    method: 'creditcard' as const,
-  };
-}
+export { cardTransaction };

@@ -1,9 +1,12 @@
-import { createHmac, randomBytes, randomInt } from 'node:crypto';
+import { createHash, randomBytes, randomInt } from 'node:crypto';
 import { DeleteCommand, GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { unixSeconds } from '../../clock';
-import { canonicalJson } from '../../idempotency/fingerprint';
-import type { Runtime } from '../../runtime';
-import { type Item, isConditionalCheckFailed } from './dynamo';
+import type { CardAttemptRecorded, CardAttemptUnknown } from '../../domain/changes';
+import type { CardAttempt } from '../../domain/card-attempt';
+import { CardRecordedMeanwhileError } from '../../errors';
+import type { CardAttemptStore } from '../../ports/cards';
+import type { ChangeCompilers } from './changes';
+import { type Db, type Item, isConditionalCheckFailed } from './dynamo';
 import { keys } from './keys';
 import type { TxWrite } from './transact';
 import { retryTransient } from './contention';
@@ -20,21 +23,7 @@ import { retryTransient } from './contention';
  * invoice.paid) or CANCELED (not charged, invoice.canceled). A recorded charge answers its retries.
  */
 
-/** OPEN: asked, no answer recorded yet. UNKNOWN: the answer was lost, the invoice waits PENDING. RECORDED: the invoice is PAID. */
-export type CardAttemptStatus = 'OPEN' | 'UNKNOWN' | 'RECORDED';
-
-export type CardAttempt = {
-  key: string;
-  accountId: string;
-  providerKey: string;
-  reference: string;
-  invoiceId: number;
-  status: CardAttemptStatus;
-  /** The provider it was asked of (the invoice's `provider`). */
-  provider: string;
-  /** When its answer was lost (UNKNOWN). */
-  unknownAt?: string;
-};
+export type { CardAttempt, CardAttemptStatus } from '../../domain/card-attempt';
 
 /** How long a recorded or abandoned attempt is kept: a retry of the same charge within it finds it. */
 export const CARD_ATTEMPT_TTL_SECONDS = 24 * 60 * 60;
@@ -43,30 +32,12 @@ export const CARD_ATTEMPT_TTL_SECONDS = 24 * 60 * 60;
 export const CARD_UNKNOWN_SHARDS = 4;
 export const cardUnknownPartitions = (): string[] => Array.from({ length: CARD_UNKNOWN_SHARDS }, (_, shard) => `CARDUNK#${shard}`);
 
-/**
- * The key an attempt is kept under: the caller's Idempotency-Key when given, else a keyed hash of what
- * makes the charge this charge (never the card number in clear). Without a key, the same card, amounts,
- * installments, invoice_no and item within CARD_ATTEMPT_TTL_SECONDS is the same charge (docs/decisions.md).
- */
-export function cardAttemptKey(
-  accountId: string,
-  idempotencyKey: string | undefined,
-  charge: { cardNumber: string; month: number; year: number; totalCents: number; installments: number; invoiceNo: string; itemName: string },
-  secret: Buffer,
-): string {
-  const source =
-    idempotencyKey !== undefined
-      ? `key:${accountId}:${idempotencyKey}`
-      : `charge:${accountId}:${canonicalJson({ ...charge, cardNumber: charge.cardNumber.replace(/\D/g, '') })}`;
-  return createHmac('sha256', secret).update(`card-attempt:${source}`).digest('base64url').slice(0, 43);
-}
-
 /** One single-item write of an attempt: a throttle or a conflict with a running transaction is retried, then 503 (ContentionError). */
-async function write(runtime: Runtime, command: PutCommand | UpdateCommand | DeleteCommand): Promise<void> {
+async function write(db: Db, command: PutCommand | UpdateCommand | DeleteCommand): Promise<void> {
   await retryTransient(async () => {
-    if (command instanceof PutCommand) await runtime.db.send(command);
-    else if (command instanceof UpdateCommand) await runtime.db.send(command);
-    else await runtime.db.send(command);
+    if (command instanceof PutCommand) await db.send(command);
+    else if (command instanceof UpdateCommand) await db.send(command);
+    else await db.send(command);
   });
 }
 
@@ -78,14 +49,14 @@ function attemptOf(item: Item | undefined): CardAttempt | undefined {
     providerKey: String(item.providerKey),
     reference: String(item.reference),
     invoiceId: Number(item.invoiceId),
-    status: item.status as CardAttemptStatus,
+    status: item.status as CardAttempt['status'],
     provider: String(item.provider),
     ...(typeof item.unknownAt === 'string' ? { unknownAt: item.unknownAt } : {}),
   };
 }
 
-export async function readCardAttempt(runtime: Runtime, key: string): Promise<CardAttempt | undefined> {
-  const out = await runtime.db.send(new GetCommand({ TableName: runtime.config.tableName, Key: keys.cardAttempt(key), ConsistentRead: true }));
+async function readCardAttempt(db: Db, table: string, key: string): Promise<CardAttempt | undefined> {
+  const out = await db.send(new GetCommand({ TableName: table, Key: keys.cardAttempt(key), ConsistentRead: true }));
   return attemptOf(out.Item);
 }
 
@@ -93,20 +64,21 @@ export async function readCardAttempt(runtime: Runtime, key: string): Promise<Ca
  * The attempt of this charge: the one recorded (a retry), or a new OPEN one with a fresh provider key
  * and the invoice ids drawn for it (a conditional put: two first attempts at once share the winner's).
  */
-export async function openCardAttempt(
-  runtime: Runtime,
+async function openCardAttempt(
+  db: Db,
+  table: string,
   key: string,
   fresh: { accountId: string; reference: string; invoiceId: number; provider: string },
   now: Date,
 ): Promise<CardAttempt> {
-  const existing = await readCardAttempt(runtime, key);
+  const existing = await readCardAttempt(db, table, key);
   if (existing) return existing;
   const attempt: CardAttempt = { key, ...fresh, providerKey: randomBytes(24).toString('hex'), status: 'OPEN' };
   try {
     await write(
-      runtime,
+      db,
       new PutCommand({
-        TableName: runtime.config.tableName,
+        TableName: table,
         Item: { ...keys.cardAttempt(key), type: 'cardAttempt', attemptKey: key, ...attempt, createdAt: now.toISOString(), ttl: unixSeconds(now) + CARD_ATTEMPT_TTL_SECONDS },
         ConditionExpression: 'attribute_not_exists(PK)',
       }),
@@ -114,14 +86,14 @@ export async function openCardAttempt(
     return attempt;
   } catch (err) {
     if (!isConditionalCheckFailed(err)) throw err;
-    const winner = await readCardAttempt(runtime, key);
+    const winner = await readCardAttempt(db, table, key);
     if (!winner) throw err;
     return winner;
   }
 }
 
 /** The attempt's move to RECORDED, in the transaction that records its PAID invoice (conditional: recorded once). */
-export function attemptRecordedWrite(table: string, attempt: CardAttempt, onConflict: () => Error): TxWrite {
+export function attemptRecordedWrite(table: string, attempt: CardAttempt, onConflict: () => Error = () => new CardRecordedMeanwhileError()): TxWrite {
   return {
     Update: {
       TableName: table,
@@ -136,7 +108,7 @@ export function attemptRecordedWrite(table: string, attempt: CardAttempt, onConf
 }
 
 /** The attempt's move to UNKNOWN, into the settler's index, with its PENDING invoice written beside it. */
-export function attemptUnknownWrite(table: string, attempt: CardAttempt, now: Date, onConflict: () => Error): TxWrite {
+export function attemptUnknownWrite(table: string, attempt: CardAttempt, now: Date, onConflict: () => Error = () => new CardRecordedMeanwhileError()): TxWrite {
   return {
     Update: {
       TableName: table,
@@ -158,14 +130,14 @@ export function attemptUnknownWrite(table: string, attempt: CardAttempt, now: Da
 }
 
 /** An UNKNOWN attempt settled (its invoice moved): out of the index, kept for retries until its TTL. */
-export async function closeUnknownAttempt(runtime: Runtime, attempt: CardAttempt, status: 'RECORDED' | 'NOT_CHARGED', now: Date): Promise<void> {
+async function closeUnknownAttempt(db: Db, table: string, attempt: CardAttempt, status: 'RECORDED' | 'NOT_CHARGED', now: Date): Promise<void> {
   try {
     if (status === 'NOT_CHARGED') {
       // Not charged: a retry of the same charge authorizes anew, under a new provider key.
       await write(
-        runtime,
+        db,
         new DeleteCommand({
-          TableName: runtime.config.tableName,
+          TableName: table,
           Key: keys.cardAttempt(attempt.key),
           ConditionExpression: 'providerKey = :key',
           ExpressionAttributeValues: { ':key': attempt.providerKey },
@@ -174,9 +146,9 @@ export async function closeUnknownAttempt(runtime: Runtime, attempt: CardAttempt
       return;
     }
     await write(
-      runtime,
+      db,
       new UpdateCommand({
-        TableName: runtime.config.tableName,
+        TableName: table,
         Key: keys.cardAttempt(attempt.key),
         UpdateExpression: 'SET #status = :recorded, #ttl = :ttl REMOVE GSI2PK, GSI2SK',
         ConditionExpression: 'providerKey = :key',
@@ -191,12 +163,12 @@ export async function closeUnknownAttempt(runtime: Runtime, attempt: CardAttempt
 }
 
 /** An OPEN attempt the provider declined or verifiably never charged: gone, so a retry asks anew. */
-export async function dropOpenAttempt(runtime: Runtime, attempt: CardAttempt): Promise<void> {
+async function dropOpenAttempt(db: Db, table: string, attempt: CardAttempt): Promise<void> {
   try {
     await write(
-      runtime,
+      db,
       new DeleteCommand({
-        TableName: runtime.config.tableName,
+        TableName: table,
         Key: keys.cardAttempt(attempt.key),
         ConditionExpression: 'providerKey = :key AND #status = :open',
         ExpressionAttributeNames: { '#status': 'status' },
@@ -209,9 +181,59 @@ export async function dropOpenAttempt(runtime: Runtime, attempt: CardAttempt): P
 }
 
 /** The UNKNOWN attempts of one index partition (the settler reads each partition). */
-export async function unknownCardAttempts(runtime: Runtime, partition: string): Promise<CardAttempt[]> {
-  const out = await runtime.db.send(
-    new QueryCommand({ TableName: runtime.config.tableName, IndexName: 'GSI2', KeyConditionExpression: 'GSI2PK = :pk', ExpressionAttributeValues: { ':pk': partition } }),
+async function unknownCardAttempts(db: Db, table: string, partition: string): Promise<CardAttempt[]> {
+  const out = await db.send(
+    new QueryCommand({ TableName: table, IndexName: 'GSI2', KeyConditionExpression: 'GSI2PK = :pk', ExpressionAttributeValues: { ':pk': partition } }),
   );
   return (out.Items ?? []).map((item) => attemptOf(item)).filter((attempt): attempt is CardAttempt => attempt?.status === 'UNKNOWN');
 }
+
+/** A new provider key for an OPEN attempt whose authorization was voided (it could not be recorded before). */
+async function renewProviderKey(db: Db, table: string, attempt: CardAttempt, voidedTransaction: string): Promise<CardAttempt> {
+  const providerKey = createHash('sha256').update(`${attempt.providerKey}:after-void:${voidedTransaction}:${randomBytes(8).toString('hex')}`).digest('hex');
+  await db.send(
+    new UpdateCommand({
+      TableName: table,
+      Key: keys.cardAttempt(attempt.key),
+      UpdateExpression: 'SET providerKey = :new',
+      ConditionExpression: 'providerKey = :old AND #status = :open',
+      ExpressionAttributeNames: { '#status': 'status' },
+      ExpressionAttributeValues: { ':new': providerKey, ':old': attempt.providerKey, ':open': 'OPEN' },
+    }),
+  );
+  return { ...attempt, providerKey };
+}
+
+/** The approved transaction recorded on the attempt's PENDING card invoice, first, so its invoice.paid carries it. */
+async function recordTransaction(db: Db, table: string, reference: string, transaction: { transactionId: string; status: number }): Promise<void> {
+  await db.send(
+    new UpdateCommand({
+      TableName: table,
+      Key: keys.invoice(reference),
+      UpdateExpression: 'SET #card.transactionId = if_not_exists(#card.transactionId, :id), #card.transactionStatus = if_not_exists(#card.transactionStatus, :status)',
+      ConditionExpression: 'attribute_exists(#card)',
+      ExpressionAttributeNames: { '#card': 'card' },
+      ExpressionAttributeValues: { ':id': transaction.transactionId, ':status': transaction.status },
+    }),
+  );
+}
+
+/** The card attempts over the table. */
+export function dynamoCardAttempts(db: Db, table: string): CardAttemptStore {
+  return {
+    read: (key) => readCardAttempt(db, table, key),
+    open: (key, fresh, now) => openCardAttempt(db, table, key, fresh, now),
+    renewProviderKey: (attempt, voided) => renewProviderKey(db, table, attempt, voided),
+    drop: (attempt) => dropOpenAttempt(db, table, attempt),
+    closeUnknown: (attempt, status, now) => closeUnknownAttempt(db, table, attempt, status, now),
+    recordTransaction: (reference, transaction) => recordTransaction(db, table, reference, transaction),
+    unknownPartitions: cardUnknownPartitions(),
+    unknownIn: (partition) => unknownCardAttempts(db, table, partition),
+  };
+}
+
+/** The card attempts' changes: recorded with its PAID invoice, UNKNOWN with its PENDING one. */
+export const cardAttemptCompilers: ChangeCompilers = {
+  'card_attempt.recorded': (context, change: CardAttemptRecorded) => [attemptRecordedWrite(context.table, change.attempt)],
+  'card_attempt.unknown': (context, change: CardAttemptUnknown) => [attemptUnknownWrite(context.table, change.attempt, new Date(change.at))],
+};

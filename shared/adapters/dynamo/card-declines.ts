@@ -1,36 +1,25 @@
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { unixSeconds } from '../../clock';
-import type { Runtime } from '../../runtime';
+import type { DeclineLimits, DeclineLogs, DeclineScope } from '../../domain/card-attempt';
+import { DECLINE_WINDOW_MS, withDecline } from '../../domain/card-declines';
+import type { CardDeclined } from '../../domain/changes';
+import type { DeclineStore } from '../../ports/cards';
+import type { ChangeCompilers } from './changes';
+import type { Db } from './dynamo';
 import { keys } from './keys';
 import type { TxWrite } from './transact';
-import { DECLINE_WINDOW_MS, declineLock, withDecline } from '../../cards/declines';
 
-/** Whose declines a card attempt counts against: the card (its fingerprint) and the merchant. */
-export type DeclineScope = { fingerprint: string; accountId: string };
-
-/** Why an attempt is refused before the provider is asked, and until when. */
-export type DeclineLockState = { locked: false } | { locked: true; by: 'card' | 'merchant'; retryAfterSeconds: number };
-
-export type DeclineLogs = { card: unknown; merchant: unknown };
-
-/** Reads the card's and the merchant's decline logs (two strongly consistent GetItems, at once). */
-export async function readDeclineLogs(runtime: Runtime, scope: DeclineScope): Promise<DeclineLogs> {
-  const table = runtime.config.tableName;
-  const read = async (key: { PK: string; SK: string }) =>
-    (await runtime.db.send(new GetCommand({ TableName: table, Key: key, ConsistentRead: true, ProjectionExpression: '#log', ExpressionAttributeNames: { '#log': 'log' } })))
-      .Item?.log;
-  const [card, merchant] = await Promise.all([read(keys.cardDeclines(scope.fingerprint)), read(keys.merchantDeclines(scope.accountId))]);
-  return { card, merchant };
-}
-
-/** Whether the logs lock an attempt now (the card's cap first). */
-export function declineLockOf(runtime: Runtime, logs: DeclineLogs, nowMs: number): DeclineLockState {
-  const { perCardPerHour, perMerchantPerHour } = runtime.config.cardDeclines;
-  const card = declineLock(logs.card, perCardPerHour, nowMs);
-  if (card.locked) return { locked: true, by: 'card', retryAfterSeconds: card.retryAfterSeconds };
-  const merchant = declineLock(logs.merchant, perMerchantPerHour, nowMs);
-  if (merchant.locked) return { locked: true, by: 'merchant', retryAfterSeconds: merchant.retryAfterSeconds };
-  return { locked: false };
+/** The decline logs over the table: the card's and the merchant's, two strongly consistent GetItems at once. */
+export function dynamoDeclines(db: Db, table: string): DeclineStore {
+  return {
+    async read(scope) {
+      const read = async (key: { PK: string; SK: string }) =>
+        (await db.send(new GetCommand({ TableName: table, Key: key, ConsistentRead: true, ProjectionExpression: '#log', ExpressionAttributeNames: { '#log': 'log' } }))).Item
+          ?.log;
+      const [card, merchant] = await Promise.all([read(keys.cardDeclines(scope.fingerprint)), read(keys.merchantDeclines(scope.accountId))]);
+      return { card, merchant };
+    },
+  };
 }
 
 /**
@@ -39,7 +28,7 @@ export function declineLockOf(runtime: Runtime, logs: DeclineLogs, nowMs: number
  * (a cap may let a concurrent attempt or two through; it is a brake on card testing, not a ledger).
  * Each log expires (TTL) a window after its last decline.
  */
-export function declineWrites(table: string, scope: DeclineScope, logs: DeclineLogs, limits: { perCardPerHour: number; perMerchantPerHour: number }, now: Date): TxWrite[] {
+export function declineWrites(table: string, scope: DeclineScope, logs: DeclineLogs, limits: DeclineLimits, now: Date): TxWrite[] {
   const nowMs = now.getTime();
   const ttl = unixSeconds(now) + Math.ceil(DECLINE_WINDOW_MS / 1000);
   return [
@@ -52,3 +41,8 @@ export function declineWrites(table: string, scope: DeclineScope, logs: DeclineL
     },
   ];
 }
+
+/** The decline logs' changes. */
+export const declineCompilers: ChangeCompilers = {
+  'card.declined': (context, change: CardDeclined) => declineWrites(context.table, change.scope, change.logs, change.limits, new Date(change.at)),
+};

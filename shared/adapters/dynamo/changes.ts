@@ -33,6 +33,11 @@ export async function changeWrites(context: CompileContext, changes: readonly Ch
   return writes.flat();
 }
 
+/** Commits changes in one transaction of their own (outside a route's idempotency record). */
+export async function commitChanges(db: Db, context: CompileContext, changes: readonly Change[], compilers: ChangeCompilers): Promise<void> {
+  await commitWrites(db, await changeWrites(context, changes, compilers));
+}
+
 /**
  * Commits the changes of a state move (a bank outcome) in one transaction. Returns false when the move's
  * from-status no longer held (a duplicate or concurrent outcome made it first): then nothing was written.

@@ -1,0 +1,58 @@
+import type { Caller } from '../../domain/account';
+import { type ChargeAmounts, totalCents } from '../../domain/charge-total';
+import { brazilDate } from '../../dates';
+import { centsFromNumber, formatCents } from '../../domain/money';
+import { settingOfCharge } from '../../domain/payment-methods';
+import { RAIL_LIMIT_CENTS } from '../../domain/rail-limits';
+import type { InvoiceMethod } from '../../domain/invoice';
+import { BadRequestError, ValidationError } from '../../errors';
+
+/** What every charge request is checked for before anything is asked or written: the method enabled, the total on its rail, the due date. */
+
+/** 400 when the account has not enabled the method (spec 1). */
+export function assertMethodEnabled(caller: Caller, method: InvoiceMethod): void {
+  if (!caller.account?.methods.includes(settingOfCharge(method))) {
+    throw new BadRequestError(`The payment method ${method} is not enabled for this account`, 'method_not_enabled');
+  }
+}
+
+/** The charge total in cents, checked against the rail: beyond it → 422 on amount; zero → 422 on discount. */
+export function checkedTotalCents(amounts: ChargeAmounts, method: InvoiceMethod): number {
+  const total = totalCents(amounts);
+  const limit = RAIL_LIMIT_CENTS[method];
+  if (total > BigInt(limit)) throw new ValidationError({ amount: [`The total exceeds what ${method} can carry (at most ${formatCents(limit)})`] });
+  if (total < 1n) throw new ValidationError({ discount: ['The total must be at least 0.01'] });
+  return Number(total);
+}
+
+/** The account's display name, for BR Codes and boleto pages. */
+export function merchantName(caller: Caller): string {
+  return caller.account?.name ?? 'Merchant';
+}
+
+/** Pix and boleto charges cannot fall due before today (Brazil's date): 422 on due_date. */
+export function assertDueDateNotPast(dueDate: string, now: Date): void {
+  if (dueDate < brazilDate(now)) throw new ValidationError({ due_date: ['Must be today or later'] });
+}
+
+export type ChargeBody = ChargeAmounts & { invoice_no: string; item_name: string; due_date: string; notes?: string };
+
+/** The fields every new invoice shares, from the request's common charge fields. */
+export function baseInvoice(caller: Caller, body: ChargeBody, ids: { invoiceId: number; reference: string }, totalCentsValue: number, now: Date) {
+  return {
+    accountId: caller.accountId,
+    invoiceId: ids.invoiceId,
+    reference: ids.reference,
+    merchantName: merchantName(caller),
+    invoiceNo: body.invoice_no,
+    itemName: body.item_name,
+    quantity: body.quantity,
+    amountCents: centsFromNumber(body.amount),
+    tax: body.tax,
+    discount: body.discount,
+    totalCents: totalCentsValue,
+    dueDate: body.due_date,
+    notes: body.notes,
+    createdAt: now.toISOString(),
+  };
+}

@@ -1,0 +1,217 @@
+import type * as z from 'zod';
+import { cardAttemptKey } from '../../cards/attempt-key';
+import { cardFieldErrors, last4, normalizeBrand } from '../../cards/card';
+import { CARD_DECLINED_MESSAGE, cardFingerprint } from '../../cards/declines';
+import type { Caller } from '../../domain/account';
+import { type CardAttempt, type DeclineLimits, declineLockOf } from '../../domain/card-attempt';
+import type { Change } from '../../domain/changes';
+import { type CardFields, cardTransaction, invoiceEventData, type NewInvoice } from '../../domain/invoice';
+import { paymentCredit } from '../../domain/ledger';
+import { formatCents } from '../../domain/money';
+import {
+  BadRequestError,
+  CardDeclinesExceededError,
+  CardOutcomeUnknownError,
+  CardRecordedMeanwhileError,
+  ConflictError,
+  UpstreamError,
+  ValidationError,
+} from '../../errors';
+import { logger } from '../../logger';
+import type { DeclineStore } from '../../ports/cards';
+import type { InvoiceIdPort } from '../../ports/invoices';
+import { type CardAuthorization, type PaymentProvider, ProviderTimeoutError, withProviderTimeout } from '../../providers/port';
+import type { cardCreateBodySchema } from '../../schemas/invoice';
+import { callProvider } from './call-provider';
+import { assertMethodEnabled, baseInvoice, checkedTotalCents } from './charge-request';
+import { askProvider, type CardSettlePorts, settleCardAttempt } from './settle-card-attempt';
+import { voidUnlessRecorded } from './void-unless-recorded';
+
+const NOT_CHARGED = 'The card processor failed to answer, and confirmed it did not charge the card: nothing was charged. Retry.';
+
+export type CardChargeBody = z.infer<typeof cardCreateBodySchema>;
+
+export type CardChargePorts = CardSettlePorts & {
+  ids: InvoiceIdPort;
+  declines: DeclineStore;
+  declineLimits: DeclineLimits;
+  /** The configured card provider (new charges); an attempt's own provider is found by name (providerNamed). */
+  provider: PaymentProvider;
+  /** The keys: the idempotency key keys the attempt's and the card's fingerprints. */
+  idempotencyKey: () => Promise<Buffer>;
+  /** Commits changes now, outside the route's transaction (a decline's count, a lost answer's PENDING record). */
+  commit: (changes: readonly Change[]) => Promise<void>;
+};
+
+export type CardChargeRequest = { caller: Caller; body: CardChargeBody; idempotencyKey: string | undefined; now: Date };
+
+/** What the route answers: the invoice (or a replay of it), the changes to commit with the idempotency record, the compensation. */
+export type CardChargeResult = {
+  answer: { invoice: Record<string, unknown> };
+  replayed?: true;
+  changes: Change[];
+  compensate?: () => Promise<void>;
+};
+
+/** The answer of a PAID card invoice: what the first request answered (a retry of the same charge gets it again). */
+function paidAnswer(invoice: { reference: string; totalCents: number; dueDate: string; card?: CardFields }): CardChargeResult['answer'] {
+  const card = invoice.card as CardFields;
+  return {
+    invoice: { reference: invoice.reference, total: formatCents(invoice.totalCents), due_date: invoice.dueDate, status: 'PAID', transaction: cardTransaction(card, invoice.totalCents) },
+  };
+}
+
+/** A charge already settled (a retry): its PAID invoice's answer; another state is a conflict that names it. */
+async function settledAnswer(ports: CardChargePorts, reference: string): Promise<CardChargeResult['answer']> {
+  const invoice = await ports.invoices.byReference(reference);
+  if (invoice?.status === 'PAID' && typeof invoice.card?.transactionId === 'string') return paidAnswer(invoice);
+  throw new ConflictError(`This card charge is already recorded as invoice ${reference} (${invoice?.status ?? 'being recorded'}).`, 'card_charge_recorded');
+}
+
+type Outcome = { kind: 'authorized'; authorization: Extract<CardAuthorization, { outcome: 'approved' }> } | { kind: 'unknown' };
+
+/**
+ * Asks the provider under the attempt's key. A lost or failed answer is verified at once by asking the
+ * provider what it holds under that key: approved (recorded below), declined, or never received
+ * (nothing charged: verified, the attempt is dropped); when it cannot be asked either, the outcome is
+ * unknown.
+ */
+async function authorize(
+  ports: CardChargePorts,
+  start: CardAttempt,
+  request: Omit<Parameters<PaymentProvider['authorizeCard']>[0], 'idempotencyKey'>,
+): Promise<{ attempt: CardAttempt; outcome: Outcome }> {
+  let attempt = start;
+  let timedOut = false;
+  for (let round = 0; ; round += 1) {
+    let authorization: CardAuthorization;
+    try {
+      authorization = await callProvider(
+        withProviderTimeout(ports.provider.authorizeCard({ ...request, idempotencyKey: attempt.providerKey }), ports.timeoutMs).catch((err: unknown) => {
+          // Remembered for below: a timeout may still take effect at the provider, an error it answered may not.
+          timedOut = err instanceof ProviderTimeoutError;
+          throw err;
+        }),
+        ports.timeoutMs,
+        NOT_CHARGED,
+      );
+    } catch (err) {
+      if (!(err instanceof UpstreamError)) throw err;
+      const held = await askProvider(ports, attempt);
+      if (held === undefined || (held.outcome === 'not_found' && timedOut)) return { attempt, outcome: { kind: 'unknown' } };
+      if (held.outcome === 'approved')
+        return { attempt, outcome: { kind: 'authorized', authorization: { outcome: 'approved', transactionId: held.transactionId, status: held.status, message: 'Approved' } } };
+      await ports.attempts.drop(attempt);
+      if (held.outcome === 'declined') throw new BadRequestError('Card declined by the issuer', 'card_declined');
+      // The provider answered with an error and holds nothing under the key: verified, nothing was charged.
+      throw new UpstreamError('upstream_failed', NOT_CHARGED);
+    }
+    if (authorization.outcome === 'approved') return { attempt, outcome: { kind: 'authorized', authorization } };
+    if (authorization.outcome === 'declined') {
+      await ports.attempts.drop(attempt);
+      throw new BadRequestError(authorization.message, 'card_declined');
+    }
+    // The key's authorization was voided (it could not be recorded before): authorize anew under another key.
+    if (round >= 3) throw new UpstreamError('upstream_failed', NOT_CHARGED);
+    attempt = await ports.attempts.renewProviderKey(attempt, authorization.transactionId);
+  }
+}
+
+/**
+ * POST /api/creditcard/create: authorized at once through the provider. Approved → the invoice is
+ * PAID, the balance credited and invoice.paid written to the outbox, all in one transaction with the
+ * attempt's move to RECORDED. Declined → 400 and nothing is written. No answer → verified with the
+ * provider at once; when it cannot be asked either, the invoice is recorded PENDING and the answer is
+ * 502 card_outcome_unknown naming it (settled by a retry or the checkout upkeep: PAID or CANCELED).
+ * Each charge has one attempt (its Idempotency-Key, or its keyed fingerprint): a retry asks the
+ * provider under the same key and never authorizes twice. The card number and CVV are never stored,
+ * logged or echoed.
+ */
+export async function createCardCharge(ports: CardChargePorts, request: CardChargeRequest): Promise<CardChargeResult> {
+  const { caller: account, body, now } = request;
+  assertMethodEnabled(account, 'creditcard');
+  const card = { number: body.creditcard_number, cvv: body.creditcard_cvv, month: body.creditcard_month, year: body.creditcard_year, brand: body.creditcard_brand };
+  const errors = cardFieldErrors(card, now);
+  if (Object.keys(errors).length > 0) throw new ValidationError(errors);
+  const brand = normalizeBrand(body.creditcard_brand);
+  if (!brand) throw new ValidationError({ creditcard_brand: ['Unknown card brand'] });
+  const total = checkedTotalCents(body, 'creditcard');
+  const { provider } = ports;
+  const secret = await ports.idempotencyKey();
+  const attemptKey = cardAttemptKey(
+    account.accountId,
+    request.idempotencyKey,
+    { cardNumber: card.number, month: card.month, year: card.year, totalCents: total, installments: body.installments, invoiceNo: body.invoice_no, itemName: body.item_name },
+    secret,
+  );
+  // Card testing (issue 31): a card, or an account, declined too often within the hour is refused before the processor is asked.
+  const declineScope = { fingerprint: cardFingerprint(card.number, secret), accountId: account.accountId };
+  const declineLogs = await ports.declines.read(declineScope);
+  const lock = declineLockOf(declineLogs, ports.declineLimits, now.getTime());
+  if (lock.locked) {
+    logger.warn('card attempt refused: declined too often within the hour', { accountId: account.accountId, by: lock.by });
+    throw new CardDeclinesExceededError(lock.retryAfterSeconds);
+  }
+  let attempt = await ports.attempts.read(attemptKey);
+  if (attempt?.status === 'RECORDED') {
+    // The same charge again: its first answer, marked as a replay (as an Idempotency-Key's replay is).
+    return { answer: await settledAnswer(ports, attempt.reference), replayed: true, changes: [] };
+  }
+  if (attempt?.status === 'UNKNOWN') {
+    // A retry of a charge whose answer was lost: ask the provider under the same key, never authorize again.
+    const settled = await settleCardAttempt(ports, attempt, now);
+    if (settled === 'paid') return { answer: await settledAnswer(ports, attempt.reference), changes: [] };
+    if (settled === 'unknown') throw new CardOutcomeUnknownError(attempt.reference);
+    attempt = undefined;
+  }
+  if (!attempt) {
+    const ids = await ports.ids.unused(now);
+    attempt = await ports.attempts.open(attemptKey, { accountId: account.accountId, reference: ids.reference, invoiceId: ids.invoiceId, provider: provider.name }, now);
+    if (attempt.status !== 'OPEN') throw new CardRecordedMeanwhileError();
+  }
+  const ids = { reference: attempt.reference, invoiceId: attempt.invoiceId };
+  const asked = await authorize(ports, attempt, {
+    reference: ids.reference,
+    amountCents: total,
+    installments: body.installments,
+    description: body.item_name,
+    card: { ...card, brand, holder: body.creditcard_holder },
+  }).catch(async (err: unknown) => {
+    if (err instanceof BadRequestError && err.code === 'card_declined') {
+      // Counted toward the caps, and one line per decline for the per-merchant alarm (infra/cdk/card-testing.ts).
+      await ports.commit([{ kind: 'card.declined', scope: declineScope, logs: declineLogs, limits: ports.declineLimits, at: now.toISOString() }]);
+      logger.info(CARD_DECLINED_MESSAGE, { accountId: account.accountId });
+    }
+    throw err;
+  });
+  const invoiceBase = {
+    ...baseInvoice(account, body, ids, total, now),
+    method: 'creditcard' as const,
+    payer: { email: body.email, name: body.creditcard_holder },
+    provider: provider.name,
+  };
+  const summary = { brand, last4: last4(card.number), installments: body.installments, description: body.item_name };
+  if (asked.outcome.kind === 'unknown') {
+    // Nothing verified: the invoice waits PENDING, the attempt UNKNOWN in the settler's index, one transaction.
+    const pending: NewInvoice = { ...invoiceBase, status: 'PENDING', card: summary as CardFields };
+    await ports.commit([
+      { kind: 'invoice.created', invoice: pending },
+      { kind: 'card_attempt.unknown', attempt: asked.attempt, at: now.toISOString() },
+    ]);
+    throw new CardOutcomeUnknownError(ids.reference);
+  }
+  const approved = asked.outcome.authorization;
+  const cardFields: CardFields = { ...summary, transactionId: approved.transactionId, transactionStatus: approved.status };
+  const paid: NewInvoice = { ...invoiceBase, status: 'PAID', paidAt: now.toISOString(), card: cardFields };
+  return {
+    answer: paidAnswer(paid),
+    changes: [
+      { kind: 'invoice.created', invoice: paid },
+      paymentCredit({ accountId: account.accountId, reference: ids.reference, description: `Payment of ${ids.reference} (creditcard)`, at: now.toISOString() }, total),
+      { kind: 'event.recorded', accountId: account.accountId, event: ports.newEvent('invoice.paid', invoiceEventData(paid, 'PAID'), now) },
+      { kind: 'card_attempt.recorded', attempt: asked.attempt },
+    ],
+    // An approved authorization that could not be recorded is voided: no charge without its invoice.
+    compensate: () => voidUnlessRecorded(ports, ids.reference, approved.transactionId),
+  };
+}

@@ -1,0 +1,53 @@
+import { cardAttemptCompilers, dynamoCardAttempts } from '../adapters/dynamo/card-attempts';
+import { declineCompilers, dynamoDeclines } from '../adapters/dynamo/card-declines';
+import { type ChangeCompilers, commitChanges, eventCompilers } from '../adapters/dynamo/changes';
+import { dynamoInvoiceIds, invoiceCompilers } from '../adapters/dynamo/invoices';
+import { ledgerCompilers } from '../adapters/dynamo/ledger';
+import type { CardChargePorts } from '../app/charges/create-card-charge';
+import type { CardSettlePorts } from '../app/charges/settle-card-attempt';
+import type { VoidPorts } from '../app/charges/void-unless-recorded';
+import type { DeclineStore } from '../ports/cards';
+import { paymentProvider } from '../providers/registry';
+import type { Runtime } from '../runtime';
+import { compileContext } from './compile';
+import { invoiceMovePorts } from './invoices';
+
+/** The changes of a card charge: its invoice, the credit, invoice.paid, the attempt's move, a decline's count. */
+export const cardChargeChanges: ChangeCompilers = { ...invoiceCompilers, ...ledgerCompilers, ...eventCompilers, ...cardAttemptCompilers, ...declineCompilers };
+
+/** What settling a card attempt needs: the invoice moves, the attempts, each attempt's provider by name, the time limit. */
+export function cardSettlePorts(runtime: Runtime): CardSettlePorts {
+  return {
+    ...invoiceMovePorts(runtime),
+    attempts: dynamoCardAttempts(runtime.db, runtime.config.tableName),
+    providerNamed: (name) => paymentProvider(runtime.config, name),
+    timeoutMs: runtime.config.payments.timeoutMs,
+  };
+}
+
+/** What a card charge of the API needs, over the runtime's table and its configured card provider. */
+export function cardChargePorts(runtime: Runtime): CardChargePorts {
+  return {
+    ...cardSettlePorts(runtime),
+    ids: dynamoInvoiceIds(runtime.db, runtime.config.tableName),
+    declines: declineStore(runtime),
+    declineLimits: runtime.config.cardDeclines,
+    provider: paymentProvider(runtime.config),
+    idempotencyKey: async () => (await runtime.serviceKeys()).idempotency,
+    commit: (changes) => commitChanges(runtime.db, compileContext(runtime), changes, cardChargeChanges),
+  };
+}
+
+/** The card-testing decline logs over the runtime's table. */
+export function declineStore(runtime: Runtime): DeclineStore {
+  return dynamoDeclines(runtime.db, runtime.config.tableName);
+}
+
+/** What voiding an unrecorded authorization needs: the invoices and the provider that authorized it (by name; the configured one by default). */
+export function voidPorts(runtime: Runtime, providerName?: string): VoidPorts {
+  return {
+    invoices: invoiceMovePorts(runtime).invoices,
+    provider: paymentProvider(runtime.config, providerName),
+    timeoutMs: runtime.config.payments.timeoutMs,
+  };
+}
