@@ -22,7 +22,7 @@ import { type CardAuthorization, ProviderError, withProviderTimeout } from '../.
 import { paymentProvider } from '../../shared/providers/registry';
 import { checkoutRoutes as routes } from '../../shared/http/route-table/checkout';
 import type { Runtime } from '../../shared/runtime';
-import type { Item } from '../../shared/adapters/dynamo/dynamo';
+import type { Checkout } from '../../shared/domain/checkout';
 import { keys } from '../../shared/adapters/dynamo/keys';
 
 /** The card is still enabled and the account not disabled (both may have changed since the checkout was created). */
@@ -37,15 +37,15 @@ async function assertCardAccepted(runtime: Runtime, accountId: string): Promise<
 }
 
 /** One authorization under the attempt's key; undefined when its answer was lost (timeout or provider failure). */
-async function authorize(runtime: Runtime, checkout: Item, card: CheckoutCard, providerKey: string, reference: string): Promise<CardAuthorization | undefined> {
+async function authorize(runtime: Runtime, checkout: Checkout, card: CheckoutCard, providerKey: string, reference: string): Promise<CardAuthorization | undefined> {
   try {
     return await withProviderTimeout(
       paymentProvider(runtime.config).authorizeCard({
         idempotencyKey: providerKey,
         reference,
-        amountCents: Number(checkout.totalCents),
+        amountCents: checkout.totalCents,
         installments: card.installments,
-        description: String(checkout.title),
+        description: checkout.title,
         card: { number: card.number, cvv: card.cvv, month: card.month, year: card.year, brand: card.brand, holder: card.holder },
       }),
       runtime.config.payments.timeoutMs,
@@ -76,7 +76,7 @@ export const handler = httpHandler(
     const checkout = await checkoutOfLink(runtime, params);
     if (checkout.status === 'PAID') return seeOther(callbackRedirect(checkout));
     if (checkout.status === 'ABANDONED') throw new DomainError('gone', 'Este pagamento expirou. Volte à loja para começar de novo.', 'checkout_abandoned');
-    const reference = String(checkout.reference);
+    const { reference, accountId } = checkout;
     // The page's form only (issue 31): a JSON, multipart or text/plain post is no card form of ours.
     if (!isFormPost(event.headers?.['content-type'])) {
       throw new BadRequestError('Envie o formulário da página de pagamento (application/x-www-form-urlencoded).', 'unsupported_content_type');
@@ -89,17 +89,17 @@ export const handler = httpHandler(
     ) {
       throw new DomainError('forbidden', 'Esta página expirou. Recarregue a página e tente de novo.', 'csrf_mismatch');
     }
-    await assertCardAccepted(runtime, String(checkout.accountId));
+    await assertCardAccepted(runtime, accountId);
     // Card testing (issue 31): a checkout that took its declined attempts asks the provider nothing more.
     if (checkoutCardLocked(checkout.cardDeclines, runtime.config.cardDeclines.perCheckout)) {
-      logger.warn('card attempt refused: the checkout took its declined attempts', { checkout: reference, accountId: String(checkout.accountId) });
+      logger.warn('card attempt refused: the checkout took its declined attempts', { checkout: reference, accountId });
       return openCheckoutPage(runtime, checkout, event.cookies, 400);
     }
     const parsed = parseCardForm(fields, now, CHECKOUT_MAX_INSTALLMENTS);
     if (!parsed.ok) return openCheckoutPage(runtime, checkout, event.cookies, 422, { values: parsed.values, fieldErrors: parsed.fieldErrors });
     const { card, values } = parsed;
     const table = runtime.config.tableName;
-    const scope = { fingerprint: cardFingerprint(card.number, (await runtime.serviceKeys()).idempotency), accountId: String(checkout.accountId) };
+    const scope = { fingerprint: cardFingerprint(card.number, (await runtime.serviceKeys()).idempotency), accountId };
     const declineLogs = await declineStore(runtime).read(scope);
     const lock = declineLockOf(declineLogs, runtime.config.cardDeclines, now.getTime());
     if (lock.locked) {
@@ -107,7 +107,7 @@ export const handler = httpHandler(
       const page = await openCheckoutPage(runtime, checkout, event.cookies, 429, { values, notice: { kind: 'error', message: CARD_TOO_MANY_DECLINES } });
       return { ...page, headers: { ...page.headers, 'Retry-After': String(lock.retryAfterSeconds) } };
     }
-    const providerKey = checkoutCardProviderKey(reference, Number(checkout.cardAttempt ?? 0));
+    const providerKey = checkoutCardProviderKey(reference, checkout.cardAttempt);
     const drawn = await invoiceIds(runtime).unused(now);
     const invoiceReference = drawn.reference;
     // One card attempt at a time per checkout: a concurrent post (a double click, another tab) waits (409).

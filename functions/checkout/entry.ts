@@ -8,6 +8,7 @@ import { checkoutErrorPage, formBody, seeOther } from '../../shared/http/checkou
 import { checkoutPixInvoice } from '../../shared/checkout/payments';
 import { invoiceChanges } from '../../shared/wiring/charges';
 import type { Change } from '../../shared/domain/changes';
+import type { Checkout } from '../../shared/domain/checkout';
 import {
   type CheckoutMethod,
   checkoutItem,
@@ -68,7 +69,7 @@ function assertSignature(account: Item, fields: Record<string, string>, secretKe
 }
 
 /** What a form must repeat to reach an existing checkout of its tx_ref: the whole sale and the payer. */
-const SAME_SALE: ReadonlyArray<[keyof CheckoutForm, string]> = [
+const SAME_SALE: ReadonlyArray<[keyof CheckoutForm, keyof Checkout]> = [
   ['amount_cents', 'amountCents'],
   ['quantity', 'quantity'],
   ['title', 'title'],
@@ -85,7 +86,7 @@ const SAME_SALE: ReadonlyArray<[keyof CheckoutForm, string]> = [
  * going back, a double submit); any other amount, payer or product → 409 (only the merchant can sign, so
  * the 409 tells nobody else anything). Unsigned forms never meet this: each sale has its own checkout.
  */
-function assertSameSale(existing: Item, form: CheckoutForm): void {
+function assertSameSale(existing: Checkout, form: CheckoutForm): void {
   if (SAME_SALE.some(([field, attribute]) => (existing[attribute] ?? undefined) !== (form[field] ?? undefined))) {
     throw new ConflictError('Este tx_ref já foi usado para outra venda (outro valor, quantidade ou comprador).', 'tx_ref_in_use');
   }
@@ -124,7 +125,7 @@ export const handler = httpHandler(
     const existing = await checkoutOfReservation(runtime, accountId, reservation);
     if (existing) {
       if (signed) assertSameSale(existing, form);
-      return seeOther(checkoutPagePath(String(existing.reference), serviceKeys.boletoLinks));
+      return seeOther(checkoutPagePath(existing.reference, serviceKeys.boletoLinks));
     }
     const createdAt = now.toISOString();
     const checkout: NewCheckout = {

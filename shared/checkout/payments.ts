@@ -15,28 +15,27 @@ import { createPixCharge } from '../app/charges/create-pix-charge';
 import type { Change } from '../domain/changes';
 import { pixChargePorts } from '../wiring/charges';
 import type { Runtime } from '../runtime';
-import type { Item } from '../adapters/dynamo/dynamo';
 import type { TxWrite } from '../adapters/dynamo/transact';
 import { checkoutByReference } from '../adapters/dynamo/checkout-lookup';
-import type { NewCheckout } from './record';
+import type { Checkout, NewCheckout } from '../domain/checkout';
 import { checkoutPaidWrites } from '../adapters/dynamo/checkout-settle';
 
 /** What the checkout's invoices share: the checkout's sale as one invoice of the account (tax and discount 0). */
-function saleInvoice(checkout: NewCheckout | Item, ids: { invoiceId: number; reference: string }, now: Date) {
+function saleInvoice(checkout: NewCheckout, ids: { invoiceId: number; reference: string }, now: Date) {
   return {
-    accountId: String(checkout.accountId),
+    accountId: checkout.accountId,
     invoiceId: ids.invoiceId,
     reference: ids.reference,
-    merchantName: String(checkout.merchantName),
-    invoiceNo: String(checkout.txRef),
-    itemName: String(checkout.title),
-    quantity: Number(checkout.quantity),
-    amountCents: Number(checkout.amountCents),
+    merchantName: checkout.merchantName,
+    invoiceNo: checkout.txRef,
+    itemName: checkout.title,
+    quantity: checkout.quantity,
+    amountCents: checkout.amountCents,
     tax: 0,
     discount: 0,
-    totalCents: Number(checkout.totalCents),
+    totalCents: checkout.totalCents,
     createdAt: now.toISOString(),
-    checkoutReference: String(checkout.reference),
+    checkoutReference: checkout.reference,
   };
 }
 
@@ -81,13 +80,13 @@ export type CardSummary = { brand: CardBrand | string; last4: string; installmen
  */
 export async function checkoutCardPayment(
   runtime: Runtime,
-  checkout: Item,
+  checkout: Checkout,
   ids: InvoiceIds,
   card: CardSummary,
   approved: { transactionId: string; status: number },
   now: Date,
   providerName: string = runtime.config.payments.cardAndBoletoProvider,
-): Promise<{ item: Item; writes: TxWrite[] }> {
+): Promise<{ writes: TxWrite[] }> {
   const table = runtime.config.tableName;
   const paidAt = now.toISOString();
   const cardFields: CardFields = {
@@ -96,7 +95,7 @@ export async function checkoutCardPayment(
     installments: card.installments,
     transactionId: approved.transactionId,
     transactionStatus: approved.status,
-    description: String(checkout.title),
+    description: checkout.title,
   };
   const invoice: NewInvoice = {
     ...saleInvoice(checkout, ids, now),
@@ -104,21 +103,20 @@ export async function checkoutCardPayment(
     status: 'PAID',
     dueDate: brazilDate(now),
     paidAt,
-    payer: { email: String(checkout.email), name: card.holder },
+    payer: { email: checkout.email, name: card.holder },
     card: cardFields,
     provider: providerName,
   };
   const item = invoiceItem(invoice, (await runtime.serviceKeys()).personalData);
-  const accountId = String(checkout.accountId);
+  const { accountId } = checkout;
   return {
-    item,
     writes: [
       ...invoiceItemWrites(table, item),
       ...transferWrites(
         table,
         paymentCredit(
-          { accountId, reference: ids.reference, description: `Payment of ${ids.reference} (creditcard, checkout ${String(checkout.reference)})`, at: paidAt },
-          Number(checkout.totalCents),
+          { accountId, reference: ids.reference, description: `Payment of ${ids.reference} (creditcard, checkout ${checkout.reference})`, at: paidAt },
+          checkout.totalCents,
         ),
       ),
       outboxWrite(table, accountId, newEvent('invoice.paid', invoiceEventData(invoice, 'PAID'), now)),
@@ -135,7 +133,7 @@ export async function checkoutCardPayment(
 export function voidCheckoutCardUnlessRecorded(runtime: Runtime, checkoutReference: string, invoiceReference: string, transactionId: string): Promise<void> {
   return voidUnlessRecorded(voidPorts(runtime), invoiceReference, transactionId, async () => {
     const checkout = await checkoutByReference(runtime, checkoutReference);
-    if (typeof checkout?.invoiceReference !== 'string') return false;
+    if (checkout?.invoiceReference === undefined) return false;
     const paying = await invoiceByReference(runtime, checkout.invoiceReference);
     return (paying?.card as { transactionId?: unknown } | undefined)?.transactionId === transactionId;
   });

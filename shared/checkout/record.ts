@@ -5,7 +5,7 @@ import { formatCents } from '../domain/money';
 import type { Item } from '../adapters/dynamo/dynamo';
 import { keys } from '../adapters/dynamo/keys';
 import type { CheckoutStatus } from '../domain/checkout-transitions';
-import type { NewCheckout } from '../domain/checkout';
+import type { Checkout, NewCheckout } from '../domain/checkout';
 import type { CheckoutMethod, CheckoutPaymentType } from '../domain/payment-methods';
 
 /** How the checkout was paid (spec 2.6 `payment_type`). */
@@ -77,39 +77,37 @@ export function checkoutSaleItem(accountId: string, txRef: string, sale: string,
  * The checkout to answer among a tx_ref's (newest first): the one with the total asked for; else the
  * newest PAID one; else the newest. Undefined when none (has that total).
  */
-export function chosenCheckout(checkouts: readonly Item[], totalCents: number | undefined): Item | undefined {
-  if (totalCents !== undefined) return checkouts.find((checkout) => Number(checkout.totalCents) === totalCents);
+export function chosenCheckout(checkouts: readonly Checkout[], totalCents: number | undefined): Checkout | undefined {
+  if (totalCents !== undefined) return checkouts.find((checkout) => checkout.totalCents === totalCents);
   return checkouts.find((checkout) => checkout.status === 'PAID') ?? checkouts[0];
 }
 
-const str = (value: unknown): string | null => (typeof value === 'string' ? value : null);
-
 /** The checkout object of GET /api/checkout/{tx_ref} (spec 2.6, plus paid_at, product and the paying invoice). */
-export function checkoutView(item: Item): Record<string, unknown> {
+export function checkoutView(checkout: Checkout): Record<string, unknown> {
   return {
-    tx_ref: item.txRef,
-    reference: item.reference,
-    status: item.status,
-    title: item.title,
-    quantity: Number(item.quantity),
-    amount: formatCents(Number(item.amountCents)),
-    total: formatCents(Number(item.totalCents)),
-    email: item.email,
-    first_name: item.firstName,
-    last_name: item.lastName,
-    payment_type: str(item.paymentType),
-    created_at: item.createdAt,
-    paid_at: str(item.paidAt),
-    product: { reference: str(item.productReference), name: str(item.productName) ?? item.title },
-    invoice_reference: str(item.invoiceReference),
+    tx_ref: checkout.txRef,
+    reference: checkout.reference,
+    status: checkout.status,
+    title: checkout.title,
+    quantity: checkout.quantity,
+    amount: formatCents(checkout.amountCents),
+    total: formatCents(checkout.totalCents),
+    email: checkout.email,
+    first_name: checkout.firstName,
+    last_name: checkout.lastName,
+    payment_type: checkout.paymentType ?? null,
+    created_at: checkout.createdAt,
+    paid_at: checkout.paidAt ?? null,
+    product: { reference: checkout.productReference ?? null, name: checkout.productName ?? checkout.title },
+    invoice_reference: checkout.invoiceReference ?? null,
   };
 }
 
 /** Where the payer goes once the checkout is settled: the merchant's callback_url with tx_ref and status added. */
-export function callbackRedirect(item: Item): string {
-  const url = new URL(String(item.callbackUrl));
-  url.searchParams.set('tx_ref', String(item.txRef));
-  url.searchParams.set('status', String(item.status));
+export function callbackRedirect(checkout: Pick<Checkout, 'callbackUrl' | 'txRef' | 'status'>): string {
+  const url = new URL(checkout.callbackUrl);
+  url.searchParams.set('tx_ref', checkout.txRef);
+  url.searchParams.set('status', checkout.status);
   return url.toString();
 }
 

@@ -7,11 +7,11 @@ import { withProviderTimeout } from '../providers/port';
 import { paymentProvider } from '../providers/registry';
 import type { Runtime } from '../runtime';
 import { SWEEP_INDEX } from '../events/sweep-index';
-import type { Item } from '../adapters/dynamo/dynamo';
+import type { Checkout } from '../domain/checkout';
 import { commitWrites } from '../adapters/dynamo/transact';
 import { checkoutByReference } from '../adapters/dynamo/checkout-lookup';
 import { cardLeaseMs, checkoutCardPayment, voidCheckoutCardUnlessRecorded } from './payments';
-import { openPartitions, type UnknownCardAttempt } from './record';
+import { openPartitions } from './record';
 import { settleCardAttempt } from '../app/charges/settle-card-attempt';
 import { cardAttemptSettledWrites, checkoutAbandonedWrites, claimCardAttemptWrite } from '../adapters/dynamo/checkout-settle';
 import { CardAttemptBusyError, CheckoutChangedError, CheckoutSettledError } from '../errors';
@@ -41,8 +41,8 @@ export type UpkeepOutcome = { abandoned: number; paid: number; reopened: number;
  * payment is recorded as the card form would have (invoice, credit, events, PAID); declined, or never
  * received once the grace has passed → PENDING again (next attempt); otherwise it waits for the next run.
  */
-async function resolveUnknown(runtime: Runtime, checkout: Item, now: Date): Promise<'paid' | 'reopened' | 'waiting'> {
-  const lost = checkout.unknownAttempt as UnknownCardAttempt | undefined;
+async function resolveUnknown(runtime: Runtime, checkout: Checkout, now: Date): Promise<'paid' | 'reopened' | 'waiting'> {
+  const lost = checkout.unknownAttempt;
   const table = runtime.config.tableName;
   if (!lost) {
     await commitWrites(runtime.db, cardAttemptSettledWrites(table, checkout));
@@ -60,7 +60,7 @@ async function resolveUnknown(runtime: Runtime, checkout: Item, now: Date): Prom
       await commitWrites(runtime.db, payment.writes);
     } catch (err) {
       // Not recorded (paid meanwhile by a Pix, or a failed commit): this authorization must not stay charged, unless recorded after all.
-      await voidCheckoutCardUnlessRecorded(runtime, String(checkout.reference), reference, status.transactionId);
+      await voidCheckoutCardUnlessRecorded(runtime, checkout.reference, reference, status.transactionId);
       throw err;
     }
     logger.info('checkout card payment confirmed by the provider after a lost answer', { checkout: checkout.reference, invoice: reference });
@@ -84,7 +84,7 @@ export async function checkoutUpkeep(runtime: Runtime, now: Date, budgetMs = 60_
   // Each UNKNOWN checkout may cost a provider call: past the budget the run stops and the next one goes on.
   const stopAt = Date.now() + budgetMs;
   const ttlSeconds = runtime.config.checkout.ttlSeconds;
-  const settle = async (reference: string, act: (checkout: Item) => Promise<keyof UpkeepOutcome | undefined>) => {
+  const settle = async (reference: string, act: (checkout: Checkout) => Promise<keyof UpkeepOutcome | undefined>) => {
     if (Date.now() > stopAt) return;
     try {
       const checkout = await checkoutByReference(runtime, reference);
@@ -121,9 +121,8 @@ export async function checkoutUpkeep(runtime: Runtime, now: Date, budgetMs = 60_
   for (const partition of openPartitions('open')) {
     for (const reference of await indexed(runtime, partition, cutoff)) {
       await settle(reference, async (checkout) => {
-        if (!isAbandonDue(checkout.status as 'PENDING', Date.parse(String(checkout.createdAt)), now.getTime(), ttlSeconds)) return undefined;
-        const pixReference = typeof checkout.pixReference === 'string' ? checkout.pixReference : undefined;
-        const abandoned = { kind: 'checkout.abandoned', reference, at: now.toISOString(), unlistInvoice: pixReference } as const;
+        if (!isAbandonDue(checkout.status, Date.parse(checkout.createdAt), now.getTime(), ttlSeconds)) return undefined;
+        const abandoned = { kind: 'checkout.abandoned', reference, at: now.toISOString(), unlistInvoice: checkout.pixReference } as const;
         await commitWrites(runtime.db, checkoutAbandonedWrites(runtime.config.tableName, abandoned));
         return 'abandoned';
       });

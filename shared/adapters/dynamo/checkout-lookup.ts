@@ -59,18 +59,17 @@ export function dynamoCheckouts(db: Db, table: string): CheckoutStore {
 }
 
 /** A checkout by its reference, strongly consistent; undefined when there is none. */
-export async function checkoutByReference(runtime: Runtime, reference: string): Promise<Item | undefined> {
-  const out = await runtime.db.send(new GetCommand({ TableName: runtime.config.tableName, Key: keys.checkout(reference), ConsistentRead: true }));
-  return out.Item;
+export function checkoutByReference(runtime: Runtime, reference: string): Promise<Checkout | undefined> {
+  return dynamoCheckouts(runtime.db, runtime.config.tableName).get(reference);
 }
 
 /** The checkout of a merchant's tx_ref in its account (through the tx_ref's reservation: signed forms), or undefined. */
-export function checkoutByTxRef(runtime: Runtime, accountId: string, txRef: string): Promise<Item | undefined> {
+export function checkoutByTxRef(runtime: Runtime, accountId: string, txRef: string): Promise<Checkout | undefined> {
   return checkoutOfReservation(runtime, accountId, keys.checkoutTxRef(accountId, txRef));
 }
 
 /** The checkout a reservation item (a tx_ref's, or one sale's under it) points to, in the account; undefined when none. */
-export async function checkoutOfReservation(runtime: Runtime, accountId: string, key: { PK: string; SK: string }): Promise<Item | undefined> {
+export async function checkoutOfReservation(runtime: Runtime, accountId: string, key: { PK: string; SK: string }): Promise<Checkout | undefined> {
   const out = await runtime.db.send(
     new GetCommand({ TableName: runtime.config.tableName, Key: key, ConsistentRead: true, ProjectionExpression: '#r', ExpressionAttributeNames: { '#r': 'reference' } }),
   );
@@ -87,7 +86,7 @@ export const MAX_CHECKOUTS_PER_TX_REF = 20;
  * Every checkout of a tx_ref in the account (its reservation, and each sale's under it on an account
  * without signed forms), newest first, at most MAX_CHECKOUTS_PER_TX_REF.
  */
-export async function checkoutsOfTxRef(runtime: Runtime, accountId: string, txRef: string): Promise<Item[]> {
+export async function checkoutsOfTxRef(runtime: Runtime, accountId: string, txRef: string): Promise<Checkout[]> {
   const out = await runtime.db.send(
     new QueryCommand({
       TableName: runtime.config.tableName,
@@ -102,6 +101,6 @@ export async function checkoutsOfTxRef(runtime: Runtime, accountId: string, txRe
   const references = (out.Items ?? []).map((item) => item.reference).filter((reference): reference is string => typeof reference === 'string');
   const checkouts = await Promise.all(references.map((reference) => checkoutByReference(runtime, reference)));
   return checkouts
-    .filter((checkout): checkout is Item => checkout?.accountId === accountId)
-    .sort((a, b) => String(b.createdAt).localeCompare(String(a.createdAt)));
+    .filter((checkout): checkout is Checkout => checkout?.accountId === accountId)
+    .sort((a, b) => b.createdAt.localeCompare(a.createdAt));
 }

@@ -1,15 +1,13 @@
 import { newEvent } from '../../events/outbox';
 import { outboxWrite } from './outbox';
 import { CardAttemptBusyError, CheckoutChangedError, CheckoutSettledError } from '../../errors';
-import type { Item } from './dynamo';
 import { keys } from './keys';
 import type { TxWrite } from './transact';
 import { openIndexAttributes } from '../../checkout/record';
-import { type CheckoutPayment, orderEventData, type UnknownCardAttempt } from '../../domain/checkout';
+import { type Checkout, type CheckoutPayment, orderEventData, type UnknownCardAttempt } from '../../domain/checkout';
 import type { CheckoutAbandoned, CheckoutPaid, OrderMoved } from '../../domain/changes';
 import { PAYABLE_FROM } from '../../domain/checkout-transitions';
 import type { ChangeCompilers } from './changes';
-import { checkoutOf } from './checkout-lookup';
 
 export type { CheckoutPayment };
 
@@ -41,8 +39,8 @@ export function checkoutPaidWrite(table: string, change: CheckoutPaid): TxWrite 
 }
 
 /** The writes that make a stored checkout PAID with its order.paid event (the card payment of the checkout page). */
-export function checkoutPaidWrites(table: string, checkout: Item, payment: CheckoutPayment, now: Date): TxWrite[] {
-  const paid = { ...checkoutOf(checkout), invoiceReference: payment.invoiceReference };
+export function checkoutPaidWrites(table: string, checkout: Checkout, payment: CheckoutPayment, now: Date): TxWrite[] {
+  const paid = { ...checkout, invoiceReference: payment.invoiceReference };
   return [
     checkoutPaidWrite(table, { kind: 'checkout.paid', reference: paid.reference, payment, lostRace: 'already_paid' }),
     outboxWrite(table, paid.accountId, newEvent('order.paid', orderEventData(paid, 'PAID', payment.paidAt), now)),
@@ -63,11 +61,11 @@ export function orderMovedWrite(table: string, change: OrderMoved): TxWrite {
   };
 }
 
-function checkoutUpdate(table: string, checkout: Item, update: string, condition: string, values: Record<string, unknown>): TxWrite {
+function checkoutUpdate(table: string, checkout: Checkout, update: string, condition: string, values: Record<string, unknown>): TxWrite {
   return {
     Update: {
       TableName: table,
-      Key: keys.checkout(String(checkout.reference)),
+      Key: keys.checkout(checkout.reference),
       UpdateExpression: update,
       ConditionExpression: condition,
       ExpressionAttributeNames: { '#status': 'status' },
@@ -82,15 +80,15 @@ function checkoutUpdate(table: string, checkout: Item, update: string, condition
  * have been charged) and keeps what the upkeep needs to ask the provider about that attempt; it moves
  * to the upkeep's UNKNOWN partition. Conditional on the attempt number, so two attempts never mix.
  */
-export function cardAnswerLostWrites(table: string, checkout: Item, lost: UnknownCardAttempt): TxWrite[] {
-  const index = openIndexAttributes('unknown', String(checkout.createdAt), String(checkout.reference));
+export function cardAnswerLostWrites(table: string, checkout: Checkout, lost: UnknownCardAttempt): TxWrite[] {
+  const index = openIndexAttributes('unknown', checkout.createdAt, checkout.reference);
   return [
     checkoutUpdate(
       table,
       checkout,
       'SET #status = :unknown, unknownAttempt = :lost, GSI2PK = :pk, GSI2SK = :sk REMOVE cardLease',
       '#status IN (:pending, :unknown) AND cardAttempt = :attempt',
-      { ':unknown': 'UNKNOWN', ':pending': 'PENDING', ':lost': lost, ':pk': index.GSI2PK, ':sk': index.GSI2SK, ':attempt': Number(checkout.cardAttempt ?? 0) },
+      { ':unknown': 'UNKNOWN', ':pending': 'PENDING', ':lost': lost, ':pk': index.GSI2PK, ':sk': index.GSI2SK, ':attempt': checkout.cardAttempt },
     ),
   ];
 }
@@ -100,9 +98,9 @@ export function cardAnswerLostWrites(table: string, checkout: Item, lost: Unknow
  * the checkout is PENDING again with the next attempt number (a new idempotency key for the next
  * card), back in the upkeep's open partition.
  */
-export function cardAttemptSettledWrites(table: string, checkout: Item, outcome: { declined?: boolean } = {}): TxWrite[] {
-  const index = openIndexAttributes('open', String(checkout.createdAt), String(checkout.reference));
-  const attempt = Number(checkout.cardAttempt ?? 0);
+export function cardAttemptSettledWrites(table: string, checkout: Checkout, outcome: { declined?: boolean } = {}): TxWrite[] {
+  const index = openIndexAttributes('open', checkout.createdAt, checkout.reference);
+  const attempt = checkout.cardAttempt;
   // A decline counts toward the checkout's cap (issue 31); the lease makes the count exact (one attempt at a time).
   const declines = outcome.declined ? ', cardDeclines = if_not_exists(cardDeclines, :zero) + :one' : '';
   return [
@@ -166,11 +164,11 @@ export function checkoutAbandonedWrites(table: string, change: CheckoutAbandoned
  * what the winner recorded. The lease outlives the provider's timeout and the function's; the attempt's
  * outcome (paid, declined, lost) removes it.
  */
-export function claimCardAttemptWrite(table: string, checkout: Item, lease: { id: string; untilMs: number }, nowMs: number): TxWrite {
+export function claimCardAttemptWrite(table: string, checkout: Checkout, lease: { id: string; untilMs: number }, nowMs: number): TxWrite {
   return {
     Update: {
       TableName: table,
-      Key: keys.checkout(String(checkout.reference)),
+      Key: keys.checkout(checkout.reference),
       UpdateExpression: 'SET cardLease = :lease',
       ConditionExpression: '#status IN (:pending, :unknown) AND cardAttempt = :attempt AND (attribute_not_exists(cardLease) OR cardLease.#until < :now)',
       ExpressionAttributeNames: { '#status': 'status', '#until': 'until' },
@@ -178,7 +176,7 @@ export function claimCardAttemptWrite(table: string, checkout: Item, lease: { id
         ':lease': { id: lease.id, until: lease.untilMs },
         ':pending': 'PENDING',
         ':unknown': 'UNKNOWN',
-        ':attempt': Number(checkout.cardAttempt ?? 0),
+        ':attempt': checkout.cardAttempt,
         ':now': nowMs,
       },
     },

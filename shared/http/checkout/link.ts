@@ -6,10 +6,10 @@ import { DomainError } from '../../errors';
 import { checkoutByReference } from '../../adapters/dynamo/checkout-lookup';
 import { checkoutPageTokenMatches } from '../../checkout/record';
 import type { Runtime } from '../../runtime';
-import type { Item } from '../../adapters/dynamo/dynamo';
+import type { Checkout } from '../../domain/checkout';
 
 /** The checkout a page link names, or 404 (unknown reference or wrong token: the same answer, nothing to probe). */
-export async function checkoutOfLink(runtime: Runtime, params: { reference: string; token: string }): Promise<Item> {
+export async function checkoutOfLink(runtime: Runtime, params: { reference: string; token: string }): Promise<Checkout> {
   const { boletoLinks } = await runtime.serviceKeys();
   const checkout = checkoutPageTokenMatches(params.reference, params.token, boletoLinks) ? await checkoutByReference(runtime, params.reference) : undefined;
   if (!checkout) throw new DomainError('not_found', 'Pagamento não encontrado: confira o link.', 'checkout_not_found');

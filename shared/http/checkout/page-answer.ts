@@ -4,7 +4,7 @@ import { invoiceByReference } from '../../adapters/dynamo/invoice-lookup';
 import { invoiceQrCode } from '../../invoices/qr-code';
 import { qrCodePngDataUri } from '../../pix/qrcode';
 import type { Runtime } from '../../runtime';
-import type { Item } from '../../adapters/dynamo/dynamo';
+import type { Checkout } from '../../domain/checkout';
 import { type CardNotice, type CheckoutPageView, type PageResult, renderAbandonedPage, renderCheckoutPage, renderReceiptPage } from '../../checkout/page';
 import {
   callbackRedirect,
@@ -25,28 +25,28 @@ function html(status: number, page: PageResult, cookies?: string[]): RouteResult
 }
 
 /** The receipt of a paid checkout, or the page of an abandoned one (410). */
-export function settledPage(checkout: Item): RouteResult | undefined {
+export function settledPage(checkout: Checkout): RouteResult | undefined {
   if (checkout.status === 'PAID') {
     return html(
       200,
       renderReceiptPage({
-        merchantName: String(checkout.merchantName),
-        title: String(checkout.title),
-        quantity: Number(checkout.quantity),
-        totalCents: Number(checkout.totalCents),
-        paidAt: String(checkout.paidAt),
-        paymentType: checkout.paymentType === 'pix' || checkout.paymentType === 'creditcard' ? checkout.paymentType : null,
+        merchantName: checkout.merchantName,
+        title: checkout.title,
+        quantity: checkout.quantity,
+        totalCents: checkout.totalCents,
+        paidAt: checkout.paidAt ?? '',
+        paymentType: checkout.paymentType ?? null,
         callbackUrl: callbackRedirect(checkout),
       }),
     );
   }
-  if (checkout.status === 'ABANDONED') return html(410, renderAbandonedPage({ merchantName: String(checkout.merchantName), title: String(checkout.title) }));
+  if (checkout.status === 'ABANDONED') return html(410, renderAbandonedPage({ merchantName: checkout.merchantName, title: checkout.title }));
   return undefined;
 }
 
 /** The Pix block: the BR Code of the checkout's Pix invoice and its QR code, while that invoice can be paid. */
-async function pixBlock(runtime: Runtime, checkout: Item): Promise<CheckoutPageView['pix']> {
-  if (typeof checkout.pixReference !== 'string') return undefined;
+async function pixBlock(runtime: Runtime, checkout: Checkout): Promise<CheckoutPageView['pix']> {
+  if (checkout.pixReference === undefined) return undefined;
   const invoice = await invoiceByReference(runtime, checkout.pixReference);
   const copy = (invoice?.pix as { copy?: unknown } | undefined)?.copy;
   if (!invoice || invoice.status !== 'PENDING' || typeof copy !== 'string') return undefined;
@@ -69,28 +69,27 @@ export type CardFormState = {
  */
 export async function openCheckoutPage(
   runtime: Runtime,
-  checkout: Item,
+  checkout: Checkout,
   requestCookies: readonly string[] | undefined,
   status: number,
   card: CardFormState = {},
 ): Promise<RouteResult> {
-  const reference = String(checkout.reference);
+  const { reference } = checkout;
   const { boletoLinks } = await runtime.serviceKeys();
   const given = cookieValue(requestCookies, CSRF_COOKIE);
   const cookie = csrfCookieIsOurs(reference, given, boletoLinks) ? given : newCsrfCookieValue(reference, boletoLinks);
   const path = checkoutPagePath(reference, boletoLinks);
-  const methods = Array.isArray(checkout.methods) ? checkout.methods : [];
   const view: CheckoutPageView = {
     reference,
-    merchantName: String(checkout.merchantName),
-    title: String(checkout.title),
-    quantity: Number(checkout.quantity),
-    unitAmountCents: Number(checkout.amountCents),
-    totalCents: Number(checkout.totalCents),
-    payerName: `${String(checkout.firstName)} ${String(checkout.lastName)}`,
+    merchantName: checkout.merchantName,
+    title: checkout.title,
+    quantity: checkout.quantity,
+    unitAmountCents: checkout.amountCents,
+    totalCents: checkout.totalCents,
+    payerName: `${checkout.firstName} ${checkout.lastName}`,
     status: checkout.status === 'UNKNOWN' ? 'UNKNOWN' : 'PENDING',
     pix: await pixBlock(runtime, checkout),
-    ...(methods.includes('card')
+    ...(checkout.methods.includes('card')
       ? {
           card: {
             action: `${path}/card`,
@@ -102,7 +101,7 @@ export async function openCheckoutPage(
         }
       : {}),
     statusUrl: `${path}/status`,
-    callbackOrigin: new URL(String(checkout.callbackUrl)).origin,
+    callbackOrigin: new URL(checkout.callbackUrl).origin,
   };
   const secure = runtime.config.publicBaseUrl.startsWith('https:');
   return html(status, renderCheckoutPage(view), given === cookie ? undefined : [csrfSetCookie(reference, cookie, secure)]);

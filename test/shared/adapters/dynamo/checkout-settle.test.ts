@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { checkoutItem } from '../../../../shared/checkout/record';
+import type { Checkout } from '../../../../shared/domain/checkout';
 import {
   cardAnswerLostWrites,
   cardAttemptSettledWrites,
@@ -13,7 +13,7 @@ import {
 import { CardAttemptBusyError, CheckoutChangedError, CheckoutSettledError } from '../../../../shared/errors';
 import { CHECKOUT_MOVES, PAYABLE_FROM } from '../../../../shared/domain/checkout-transitions';
 
-const base = checkoutItem({
+const base: Checkout = {
   reference: 'CHK-ABCDEFGH',
   accountId: 'acct_1',
   txRef: 'order-1',
@@ -28,7 +28,9 @@ const base = checkoutItem({
   callbackUrl: 'https://shop.example/done',
   methods: ['pix', 'card'],
   createdAt: '2026-11-23T10:00:00.000Z',
-});
+  status: 'PENDING',
+  cardAttempt: 0,
+};
 const now = new Date('2026-11-23T10:05:00.000Z');
 
 describe('paying a checkout', () => {
