@@ -1,4 +1,5 @@
-import { checkoutUpkeep, type UpkeepOutcome } from '../../shared/checkout/upkeep';
+import { checkoutUpkeep, type UpkeepOutcome } from '../../shared/app/checkout/upkeep';
+import { upkeepPorts } from '../../shared/wiring/checkout';
 import { endInvocation, type InvocationContext, logger, startInvocation } from '../../shared/logger';
 import { BUSINESS_METRICS, countMetric, flushMetrics } from '../../shared/metrics/emf';
 import { checkoutUpkeepWorker } from '../../shared/queues';
@@ -21,7 +22,7 @@ export async function handler(_event?: unknown, context?: InvocationContext): Pr
 
 async function upkeep(): Promise<UpkeepOutcome> {
   const runtime = getRuntime();
-  const outcome = await checkoutUpkeep(runtime, runtime.clock.now(), (checkoutUpkeepWorker.timeoutSeconds * 1000) / 2);
+  const outcome = await checkoutUpkeep(upkeepPorts(runtime), runtime.clock.now(), (checkoutUpkeepWorker.timeoutSeconds * 1000) / 2);
   // Card payments the provider confirmed after a lost answer (each counted once its writes committed).
   countMetric(BUSINESS_METRICS.paymentsConfirmed, { method: 'card', value: outcome.paid });
   if (outcome.abandoned + outcome.paid + outcome.reopened + outcome.failed > 0) logger.info('checkout upkeep', outcome);

@@ -202,7 +202,7 @@ export const ROUTE_GRANTS: Readonly<Record<string, readonly TableGrant[]>> = {
   [routes.boletoPage.id]: [{ actions: ['GetItem'], keys: [KEY.invoice] }],
   // The public key and its account, the tx_ref's reservation and its checkout (shared/adapters/dynamo/checkout-lookup.ts);
   // then the checkout, the reservation and the Pix invoice with its id pointer in one transaction
-  // (functions/checkout/entry.ts, shared/checkout/payments.ts). The per-IP counter is the pipeline's.
+  // (functions/checkout/entry.ts, shared/app/checkout/open-checkout.ts). The per-IP counter is the pipeline's.
   [routes.checkoutEntry.id]: [
     { actions: ['GetItem'], keys: [KEY.publicKey, KEY.account, KEY.checkoutTxRef, KEY.checkout] },
     { actions: ['PutItem'], keys: [KEY.checkout, KEY.checkoutTxRef, KEY.invoice, KEY.invoiceId] },
@@ -212,7 +212,7 @@ export const ROUTE_GRANTS: Readonly<Record<string, readonly TableGrant[]>> = {
   // The checkout, the account's card setting, the Pix invoice (the page again) and the unused and
   // recorded checks of the card invoice's reference; approved: the card invoice and its pointer, the
   // balance credit and its ledger entry, invoice.paid, the checkout's move and order.paid in one transaction; declined or
-  // lost: the checkout's attempt (functions/checkout/card.ts, shared/checkout/payments.ts, settle.ts).
+  // lost: the checkout's attempt (functions/checkout/card.ts, shared/app/checkout/pay-checkout-by-card.ts).
   [routes.checkoutCard.id]: [
     { actions: ['GetItem'], keys: [KEY.checkout, KEY.account, KEY.invoice, KEY.declines] },
     { actions: ['PutItem'], keys: [KEY.invoice, KEY.invoiceId, KEY.event, KEY.ledger, KEY.declines] },
@@ -268,7 +268,7 @@ export const SWEEP_GRANTS: readonly TableGrant[] = [{ actions: ['Query'], keys: 
 export const PIX_SWEEP_GRANTS: readonly TableGrant[] = [{ actions: ['Query'], keys: [KEY.pixSweep], index: SWEEP_INDEX }, ...INVOICE_MOVE_GRANTS];
 
 /**
- * The checkout upkeep (functions/workers/checkout-upkeep.ts, shared/checkout/upkeep.ts): the open and
+ * The checkout upkeep (functions/workers/checkout-upkeep.ts, shared/app/checkout/upkeep.ts): the open and
  * UNKNOWN partitions of GSI2, each checkout re-read, the card invoice's reference checked unused (and
  * recorded, before a void); an abandon or a reopen moves the checkout; a card payment the provider
  * confirms is recorded as the card form records it: the invoice and its pointer, the balance credit

@@ -12,6 +12,12 @@ export type Account = {
   webhookUrl?: string;
   /** Whether a webhook signing secret exists (the secret itself never leaves the adapter). */
   webhookSecretConfigured: boolean;
+  /** Disabled by the operator: refuses every call and every checkout. */
+  disabled: boolean;
+  /** The hosted checkout's form signatures: required or not, and the secret's version (0: none issued). */
+  checkoutSigning: { required: boolean; version: number };
+  /** The origins the checkout's callback_url may have (none listed: any). */
+  callbackOrigins: string[];
 };
 
 /** Who is calling: the account of a valid token, with the account's settings when the route writes. */

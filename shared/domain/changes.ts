@@ -1,6 +1,6 @@
 import type { CardAttempt, DeclineLimits, DeclineLogs, DeclineScope } from './card-attempt';
 import type { CepAddress } from './cep';
-import type { CheckoutPayment } from './checkout';
+import type { Checkout, CheckoutPayment, NewCheckout, UnknownCardAttempt } from './checkout';
 import type { OrderStatus } from './checkout-transitions';
 import type { Customer } from './customer';
 import type { Invoice, NewInvoice } from './invoice';
@@ -89,6 +89,25 @@ export type CardAttemptUnknown = { kind: 'card_attempt.unknown'; attempt: CardAt
 /** A card declined: one more decline in the card's and the merchant's logs (the logs as read, each a sliding hour). */
 export type CardDeclined = { kind: 'card.declined'; scope: DeclineScope; logs: DeclineLogs; limits: DeclineLimits; at: string };
 
+/** How a new checkout holds its tx_ref: the tx_ref itself (signed forms), or one sale under it (unsigned forms: issue 31). */
+export type CheckoutReservation = { kind: 'tx_ref' } | { kind: 'sale'; sale: string };
+
+/** A new PENDING checkout and its reservation, each conditional: a concurrent post of the same tx_ref or sale wins (IdClashError: run again). */
+export type CheckoutCreated = { kind: 'checkout.created'; checkout: NewCheckout; reservation: CheckoutReservation };
+
+/**
+ * The checkout's current card attempt claimed by one request (or the upkeep) before the provider is
+ * asked: a lease until `lease.untilMs`, only while the checkout is payable at that attempt and no other
+ * lease runs at `nowMs` (else CardAttemptBusyError: 409).
+ */
+export type CheckoutCardClaimed = { kind: 'checkout.card_claimed'; checkout: Checkout; lease: { id: string; untilMs: number }; nowMs: number };
+
+/** The card attempt's answer was lost: the checkout UNKNOWN (it may have been charged), keeping what the upkeep asks the provider about. */
+export type CheckoutCardLost = { kind: 'checkout.card_lost'; checkout: Checkout; lost: UnknownCardAttempt };
+
+/** The card attempt ended uncharged (declined, failed, or found not charged): PENDING again at the next attempt; a decline counts toward the cap. */
+export type CheckoutCardReopened = { kind: 'checkout.card_reopened'; checkout: Checkout; declined: boolean };
+
 export type Change =
   | LedgerTransfer
   | WithdrawalCreated
@@ -105,4 +124,8 @@ export type Change =
   | CepCached
   | CardAttemptRecorded
   | CardAttemptUnknown
-  | CardDeclined;
+  | CardDeclined
+  | CheckoutCreated
+  | CheckoutCardClaimed
+  | CheckoutCardLost
+  | CheckoutCardReopened;

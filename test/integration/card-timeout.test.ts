@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { handler as createCard } from '../../functions/charges/card';
-import { checkoutUpkeep } from '../../shared/checkout/upkeep';
+import { checkoutUpkeep } from '../../shared/app/checkout/upkeep';
+import { upkeepPorts } from '../../shared/wiring/checkout';
 import { routes } from '../../shared/http/routes';
 import { invoiceByReference } from '../../shared/adapters/dynamo/invoice-lookup';
 import { type CardAuthorization, type PaymentProvider, ProviderError } from '../../shared/providers/port';
@@ -127,13 +128,13 @@ describe('a card charge whose processor answer is lost', () => {
       expect(first.json).toMatchObject({ code: 'card_outcome_unknown' });
       const reference = /invoice (INV-[A-Z0-9]+)/.exec(String((first.json as { error: string }).error))?.[1] ?? '';
       provider.lookupDown = false;
-      await checkoutUpkeep(getRuntime(), new Date());
+      await checkoutUpkeep(upkeepPorts(getRuntime()), new Date());
       const invoice = await invoiceByReference(getRuntime(), reference);
       expect(invoice?.status).toBe('PAID');
       expect((invoice?.card as { transactionId?: string }).transactionId).toMatch(/^lossy_/);
       expect(await storedBalanceCents(accountId)).toBe(700);
       // A second run, and a retry: nothing moves again.
-      await checkoutUpkeep(getRuntime(), new Date());
+      await checkoutUpkeep(upkeepPorts(getRuntime()), new Date());
       const retry = await invoke(createCard, routes.createCard, { headers: auth, body });
       expect(retry.status).toBe(200);
       expect(approvals(provider)).toBe(1);
@@ -152,9 +153,11 @@ describe('a card charge whose processor answer is lost', () => {
       const reference = /invoice (INV-[A-Z0-9]+)/.exec(String((first.json as { error: string }).error))?.[1] ?? '';
       provider.lookupDown = false;
       // Not found right away proves nothing (the request may still arrive): it waits 2 × PROVIDER_TIMEOUT_MS.
-      await checkoutUpkeep(getRuntime(), new Date());
+      // The settler runs at the very instant the answer was lost (the invoice's creation), whatever this machine's load.
+      const lostAt = new Date(String((await invoiceByReference(getRuntime(), reference))?.createdAt));
+      await checkoutUpkeep(upkeepPorts(getRuntime()), lostAt);
       expect((await invoiceByReference(getRuntime(), reference))?.status).toBe('PENDING');
-      await checkoutUpkeep(getRuntime(), new Date(Date.now() + 10_000));
+      await checkoutUpkeep(upkeepPorts(getRuntime()), new Date(Date.now() + 10_000));
       expect((await invoiceByReference(getRuntime(), reference))?.status).toBe('CANCELED');
       expect((await eventsAbout(accountId, reference)).map((e) => e.type)).toEqual(['invoice.canceled']);
       expect(await storedBalanceCents(accountId)).toBe(0);

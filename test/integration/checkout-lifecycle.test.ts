@@ -2,7 +2,7 @@ import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, it, vi } from 'vitest';
 import { handler as checkoutUpkeep } from '../../functions/workers/checkout-upkeep';
 import type { IssuedKeys } from '../../shared/adapters/dynamo/accounts';
-import { checkoutCardProviderKey } from '../../shared/checkout/payments';
+import { checkoutCardProviderKey } from '../../shared/app/checkout/checkout-payments';
 import { SWEEP_INDEX } from '../../shared/events/sweep-index';
 import { ProviderError } from '../../shared/providers/port';
 import { paymentProvider } from '../../shared/providers/registry';

@@ -4,7 +4,10 @@ import type { Checkout, UnknownCardAttempt } from '../../domain/checkout';
 import type { CheckoutStatus, OrderStatus } from '../../domain/checkout-transitions';
 import { definedOnly } from '../../domain/defined';
 import { CHECKOUT_METHODS, CHECKOUT_PAYMENT_TYPES, type CheckoutMethod, type CheckoutPaymentType } from '../../domain/payment-methods';
-import type { CheckoutStore } from '../../ports/checkouts';
+import type { AccountDirectory, CheckoutStore, OpenCheckoutIndex } from '../../ports/checkouts';
+import { openPartitions } from '../../checkout/record';
+import { SWEEP_INDEX } from '../../events/sweep-index';
+import { accountOf } from './account-record';
 import type { Db, Item } from './dynamo';
 import { keys } from './keys';
 
@@ -50,10 +53,57 @@ export function checkoutOf(item: Item): Checkout {
 
 /** The checkouts of the table. */
 export function dynamoCheckouts(db: Db, table: string): CheckoutStore {
+  const get = async (reference: string) => {
+    const out = await db.send(new GetCommand({ TableName: table, Key: keys.checkout(reference), ConsistentRead: true }));
+    return out.Item ? checkoutOf(out.Item) : undefined;
+  };
   return {
-    async get(reference) {
-      const out = await db.send(new GetCommand({ TableName: table, Key: keys.checkout(reference), ConsistentRead: true }));
-      return out.Item ? checkoutOf(out.Item) : undefined;
+    get,
+    async ofReservation(accountId, txRef, reservation) {
+      const key = reservation.kind === 'tx_ref' ? keys.checkoutTxRef(accountId, txRef) : keys.checkoutSale(accountId, txRef, reservation.sale);
+      const out = await db.send(
+        new GetCommand({ TableName: table, Key: key, ConsistentRead: true, ProjectionExpression: '#r', ExpressionAttributeNames: { '#r': 'reference' } }),
+      );
+      const reference = out.Item?.reference;
+      const checkout = typeof reference === 'string' ? await get(reference) : undefined;
+      return checkout?.accountId === accountId ? checkout : undefined;
+    },
+  };
+}
+
+/** The upkeep's index of open checkouts over the table (GSI2: CHKOPEN# and CHKUNK# partitions). */
+export function dynamoOpenCheckouts(db: Db, table: string): OpenCheckoutIndex {
+  return {
+    openPartitions: openPartitions('open'),
+    unknownPartitions: openPartitions('unknown'),
+    async references(partition, limit, before) {
+      const out = await db.send(
+        new QueryCommand({
+          TableName: table,
+          IndexName: SWEEP_INDEX,
+          KeyConditionExpression: before === undefined ? 'GSI2PK = :p' : 'GSI2PK = :p AND GSI2SK < :before',
+          ExpressionAttributeValues: before === undefined ? { ':p': partition } : { ':p': partition, ':before': before },
+          ProjectionExpression: 'PK',
+          Limit: limit,
+        }),
+      );
+      return (out.Items ?? []).map((item) => String(item.PK).replace(/^CHK#/, ''));
+    },
+  };
+}
+
+/** The accounts as the hosted checkout finds them: by public key (its PUBKEY# item, then the account), or by id. */
+export function dynamoAccountDirectory(db: Db, table: string): AccountDirectory {
+  const get = async (accountId: string) => {
+    const out = await db.send(new GetCommand({ TableName: table, Key: keys.account(accountId), ConsistentRead: true }));
+    return out.Item ? accountOf(out.Item) : undefined;
+  };
+  return {
+    get,
+    async byPublicKey(publicKey) {
+      const key = await db.send(new GetCommand({ TableName: table, Key: keys.publicKey(publicKey), ConsistentRead: true, ProjectionExpression: 'accountId' }));
+      const accountId = key.Item?.accountId;
+      return typeof accountId === 'string' ? get(accountId) : undefined;
     },
   };
 }

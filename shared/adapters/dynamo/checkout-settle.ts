@@ -3,9 +3,10 @@ import { outboxWrite } from './outbox';
 import { CardAttemptBusyError, CheckoutChangedError, CheckoutSettledError } from '../../errors';
 import { keys } from './keys';
 import type { TxWrite } from './transact';
-import { openIndexAttributes } from '../../checkout/record';
+import { checkoutItem, checkoutTxRefItem, openIndexAttributes } from '../../checkout/record';
 import { type Checkout, type CheckoutPayment, orderEventData, type UnknownCardAttempt } from '../../domain/checkout';
-import type { CheckoutAbandoned, CheckoutPaid, OrderMoved } from '../../domain/changes';
+import type { CheckoutAbandoned, CheckoutCreated, CheckoutPaid, OrderMoved } from '../../domain/changes';
+import { IdClashError } from '../../errors';
 import { PAYABLE_FROM } from '../../domain/checkout-transitions';
 import type { ChangeCompilers } from './changes';
 
@@ -184,8 +185,31 @@ export function claimCardAttemptWrite(table: string, checkout: Checkout, lease: 
   };
 }
 
-/** The checkout room's changes (so far: paid, its order moved, abandoned). */
+/** A new checkout and its reservation (the tx_ref's, or one sale's under it), each conditional: a concurrent post wins, this one runs again. */
+export function checkoutCreatedWrites(table: string, change: CheckoutCreated): TxWrite[] {
+  const { checkout, reservation } = change;
+  const key =
+    reservation.kind === 'tx_ref' ? keys.checkoutTxRef(checkout.accountId, checkout.txRef) : keys.checkoutSale(checkout.accountId, checkout.txRef, reservation.sale);
+  const clash = () => new IdClashError();
+  return [
+    { Put: { TableName: table, Item: checkoutItem(checkout), ConditionExpression: 'attribute_not_exists(PK)' }, onConditionFailed: clash },
+    {
+      Put: {
+        TableName: table,
+        Item: { ...checkoutTxRefItem(checkout.accountId, checkout.txRef, checkout.reference, checkout.createdAt), ...key },
+        ConditionExpression: 'attribute_not_exists(PK)',
+      },
+      onConditionFailed: clash,
+    },
+  ];
+}
+
+/** The checkout room's changes. */
 export const checkoutCompilers: ChangeCompilers = {
+  'checkout.created': (context, change) => checkoutCreatedWrites(context.table, change),
+  'checkout.card_claimed': (context, change) => [claimCardAttemptWrite(context.table, change.checkout, change.lease, change.nowMs)],
+  'checkout.card_lost': (context, change) => cardAnswerLostWrites(context.table, change.checkout, change.lost),
+  'checkout.card_reopened': (context, change) => cardAttemptSettledWrites(context.table, change.checkout, { declined: change.declined }),
   'checkout.paid': (context, change) => [checkoutPaidWrite(context.table, change)],
   'order.moved': (context, change) => [orderMovedWrite(context.table, change)],
   'checkout.abandoned': (context, change) => checkoutAbandonedWrites(context.table, change),

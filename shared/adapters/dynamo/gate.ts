@@ -1,24 +1,10 @@
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
-import type { Account } from '../../domain/account';
-import { PAYMENT_METHODS, type PaymentMethod } from '../../domain/payment-methods';
+import { accountOf } from './account-record';
 import type { GateStore } from '../../ports/gate';
 import type { RetryBudget } from './contention';
-import type { Db, Item } from './dynamo';
+import type { Db } from './dynamo';
 import { keys } from './keys';
 import { hitAccountCounter, hitIpCounter } from './rate-counter';
-
-/** An account item read back as the settings the API's write routes use (never its secrets' values). */
-export function accountOf(item: Item): Account {
-  const methods: unknown[] = Array.isArray(item.methods) ? item.methods : [];
-  return {
-    accountId: String(item.accountId),
-    ...(typeof item.name === 'string' ? { name: item.name } : {}),
-    methods: methods.filter((method): method is PaymentMethod => PAYMENT_METHODS.some((known) => known === method)),
-    ...(typeof item.withdrawFeeCents === 'number' ? { withdrawFeeCents: item.withdrawFeeCents } : {}),
-    ...(typeof item.webhookUrl === 'string' ? { webhookUrl: item.webhookUrl } : {}),
-    webhookSecretConfigured: typeof item.webhookSecretSealed === 'string',
-  };
-}
 
 /** The gate's counters over the table, within one request's retry budget. */
 export function dynamoGate(db: Db, table: string, budget?: RetryBudget): GateStore {

@@ -20,7 +20,7 @@ export type ChargeNotification = { id: string; kind: ChargeKind; target: { txid:
 
 export type InvoiceMovePorts = {
   invoices: InvoiceStore;
-  checkouts: CheckoutStore;
+  checkouts: Pick<CheckoutStore, 'get'>;
   newEvent: (type: string, data: Record<string, unknown>, now: Date) => OutboxEvent;
   /** Commits a state move's changes in ONE transaction; false when its from-status no longer held (nothing written). */
   commitMove: (changes: readonly Change[]) => Promise<boolean>;

@@ -1,12 +1,17 @@
 import { describe, expect, it } from 'vitest';
 import { type CardChargeBody, type CardChargePorts, createCardCharge } from '../../../../shared/app/charges/create-card-charge';
+import type { Caller } from '../../../../shared/domain/account';
 import type { CardAttempt } from '../../../../shared/domain/card-attempt';
 import type { Change, OutboxEvent } from '../../../../shared/domain/changes';
 import { BadRequestError, CardOutcomeUnknownError } from '../../../../shared/errors';
 import { type CardAuthorization, type PaymentProvider, ProviderError } from '../../../../shared/providers/port';
 
 const now = new Date('2026-11-27T12:00:00.000Z');
-const caller = { accountId: 'acct_1', keyVersion: 1, account: { accountId: 'acct_1', name: 'Loja', methods: ['card' as const], webhookSecretConfigured: false } };
+const caller: Caller = {
+  accountId: 'acct_1',
+  keyVersion: 1,
+  account: { accountId: 'acct_1', name: 'Loja', methods: ['card'], webhookSecretConfigured: false, disabled: false, checkoutSigning: { required: false, version: 0 }, callbackOrigins: [] },
+};
 const body: CardChargeBody = {
   invoice_no: 'N1',
   item_name: 'Camiseta',

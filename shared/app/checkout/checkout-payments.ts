@@ -1,0 +1,129 @@
+import { createHash } from 'node:crypto';
+import type { CardBrand } from '../../cards/card';
+import { brazilDate } from '../../dates';
+import type { Change, OutboxEvent } from '../../domain/changes';
+import { type Checkout, type NewCheckout, orderEventData } from '../../domain/checkout';
+import { type CardFields, type InvoiceIds, invoiceEventData, type NewInvoice } from '../../domain/invoice';
+import { paymentCredit } from '../../domain/ledger';
+import type { CheckoutStore } from '../../ports/checkouts';
+import { createPixCharge, type PixChargePorts } from '../charges/create-pix-charge';
+import { type VoidPorts, voidUnlessRecorded } from '../charges/void-unless-recorded';
+
+/** What the checkout's invoices share: the checkout's sale as one invoice of the account (tax and discount 0). */
+function saleInvoice(checkout: NewCheckout, ids: InvoiceIds, now: Date) {
+  return {
+    accountId: checkout.accountId,
+    invoiceId: ids.invoiceId,
+    reference: ids.reference,
+    merchantName: checkout.merchantName,
+    invoiceNo: checkout.txRef,
+    itemName: checkout.title,
+    quantity: checkout.quantity,
+    amountCents: checkout.amountCents,
+    tax: 0,
+    discount: 0,
+    totalCents: checkout.totalCents,
+    createdAt: now.toISOString(),
+    checkoutReference: checkout.reference,
+  };
+}
+
+const PIX_FAILED = 'O provedor de pagamentos não respondeu; tente novamente em instantes.';
+
+/**
+ * The Pix charge of a new checkout, through the one Pix charge use case (create-pix-charge.ts): asked
+ * of the provider once (a failure → 502, nothing recorded), due the day the checkout expires (Brazil's
+ * date), ids checked unused first. Returns the invoice and its change, for the checkout's own transaction.
+ */
+export async function checkoutPixInvoice(ports: PixChargePorts, checkout: NewCheckout, ttlSeconds: number, now: Date): Promise<{ invoice: NewInvoice; changes: Change[] }> {
+  const { answer, changes } = await createPixCharge(ports, {
+    base: (ids) => saleInvoice(checkout, ids, now),
+    totalCents: checkout.totalCents,
+    dueDate: brazilDate(new Date(now.getTime() + ttlSeconds * 1000)),
+    merchantName: checkout.merchantName,
+    payer: { email: checkout.email, name: `${checkout.firstName} ${checkout.lastName}` },
+    failure: PIX_FAILED,
+    now,
+  });
+  return { invoice: answer, changes };
+}
+
+/**
+ * The provider's idempotency key of a checkout's card attempt: one per (checkout, attempt number). A
+ * decline moves the checkout to the next attempt; a lost answer keeps it, so the retry (or the upkeep's
+ * question) finds the first authorization instead of making a second one.
+ */
+export function checkoutCardProviderKey(reference: string, attempt: number): string {
+  return createHash('sha256').update(`checkout-card:${reference}:${attempt}`).digest('hex');
+}
+
+/** What is kept of the card of a payment (never the number or CVV). */
+export type CardSummary = { brand: CardBrand | string; last4: string; installments: number; holder: string };
+
+/**
+ * The changes of an approved card payment of a checkout, for ONE transaction: the card invoice (PAID)
+ * with its id reservation, the balance credit, invoice.paid, the checkout's move to PAID and order.paid.
+ * A checkout paid meanwhile fails the transaction with CheckoutSettledError (nothing written: the
+ * caller voids the authorization).
+ */
+export function checkoutCardPaymentChanges(
+  checkout: Checkout,
+  ids: InvoiceIds,
+  card: CardSummary,
+  approved: { transactionId: string; status: number },
+  payment: { now: Date; providerName: string; newEvent: (type: string, data: Record<string, unknown>, now: Date) => OutboxEvent },
+): Change[] {
+  const { now } = payment;
+  const paidAt = now.toISOString();
+  const cardFields: CardFields = {
+    brand: card.brand,
+    last4: card.last4,
+    installments: card.installments,
+    transactionId: approved.transactionId,
+    transactionStatus: approved.status,
+    description: checkout.title,
+  };
+  const invoice: NewInvoice = {
+    ...saleInvoice(checkout, ids, now),
+    method: 'creditcard',
+    status: 'PAID',
+    dueDate: brazilDate(now),
+    paidAt,
+    payer: { email: checkout.email, name: card.holder },
+    card: cardFields,
+    provider: payment.providerName,
+  };
+  const { accountId } = checkout;
+  const paid = { ...checkout, invoiceReference: ids.reference };
+  return [
+    { kind: 'invoice.created', invoice },
+    paymentCredit({ accountId, reference: ids.reference, description: `Payment of ${ids.reference} (creditcard, checkout ${checkout.reference})`, at: paidAt }, checkout.totalCents),
+    { kind: 'event.recorded', accountId, event: payment.newEvent('invoice.paid', invoiceEventData(invoice, 'PAID'), now) },
+    { kind: 'checkout.paid', reference: checkout.reference, payment: { paymentType: 'creditcard', invoiceReference: ids.reference, paidAt }, lostRace: 'already_paid' },
+    { kind: 'event.recorded', accountId, event: payment.newEvent('order.paid', orderEventData(paid, 'PAID', paidAt), now) },
+  ];
+}
+
+/**
+ * Voids a checkout's approved card authorization that this request could not record, unless it is
+ * recorded after all: under this request's invoice reference (an ambiguous commit), or as the card
+ * invoice that paid the checkout (another request of the same attempt, sharing the idempotency key).
+ */
+export function voidCheckoutCardUnlessRecorded(
+  ports: VoidPorts & { checkouts: Pick<CheckoutStore, 'get'> },
+  checkoutReference: string,
+  invoiceReference: string,
+  transactionId: string,
+): Promise<void> {
+  return voidUnlessRecorded(ports, invoiceReference, transactionId, async () => {
+    const checkout = await ports.checkouts.get(checkoutReference);
+    if (checkout?.invoiceReference === undefined) return false;
+    const paying = await ports.invoices.byReference(checkout.invoiceReference);
+    return paying?.card?.transactionId === transactionId;
+  });
+}
+
+/** How long a card attempt's lease lasts: past the provider's timeout and the API function's 10 s. */
+export function cardLeaseMs(providerTimeoutMs: number): number {
+  return Math.max(15_000, 2 * providerTimeoutMs + 5_000);
+}

@@ -1,0 +1,135 @@
+import { randomUUID } from 'node:crypto';
+import { last4 } from '../../cards/card';
+import { CARD_DECLINED_MESSAGE, cardFingerprint, checkoutCardLocked } from '../../cards/declines';
+import type { CheckoutCard } from '../../checkout/card-form';
+import { type DeclineLimits, declineLockOf } from '../../domain/card-attempt';
+import type { Change, OutboxEvent } from '../../domain/changes';
+import type { Checkout } from '../../domain/checkout';
+import { BadRequestError } from '../../errors';
+import { logger } from '../../logger';
+import { BUSINESS_METRICS, countMetric } from '../../metrics/emf';
+import type { DeclineStore } from '../../ports/cards';
+import type { AccountDirectory, CheckoutStore } from '../../ports/checkouts';
+import type { InvoiceIdPort, InvoiceStore } from '../../ports/invoices';
+import { type CardAuthorization, type PaymentProvider, ProviderError, withProviderTimeout } from '../../providers/port';
+import { cardLeaseMs, checkoutCardPaymentChanges, checkoutCardProviderKey, voidCheckoutCardUnlessRecorded } from './checkout-payments';
+
+export type CheckoutCardPorts = {
+  accounts: Pick<AccountDirectory, 'get'>;
+  checkouts: Pick<CheckoutStore, 'get'>;
+  invoices: Pick<InvoiceStore, 'byReference'>;
+  declines: DeclineStore;
+  limits: DeclineLimits & { perCheckout: number };
+  ids: InvoiceIdPort;
+  /** The configured card provider. */
+  provider: PaymentProvider;
+  timeoutMs: number;
+  idempotencyKey: () => Promise<Buffer>;
+  newEvent: (type: string, data: Record<string, unknown>, now: Date) => OutboxEvent;
+  /** Commits changes now, outside the route's transaction (the attempt's claim). */
+  commit: (changes: readonly Change[]) => Promise<void>;
+};
+
+/** What became of a card form's payment, for the page to tell: each carries the changes to commit with the answer. */
+export type CheckoutCardOutcome =
+  | { kind: 'declines_locked'; retryAfterSeconds: number }
+  | { kind: 'lost'; changes: Change[] }
+  | { kind: 'declined'; changes: Change[] }
+  | { kind: 'failed'; changes: Change[] }
+  | { kind: 'paid'; changes: Change[]; compensate: () => Promise<void> };
+
+/** The card is still enabled and the account not disabled (both may have changed since the checkout was created). */
+async function assertCardAccepted(ports: CheckoutCardPorts, accountId: string): Promise<void> {
+  const account = await ports.accounts.get(accountId);
+  if (!account || account.disabled || !account.methods.includes('card')) {
+    throw new BadRequestError('O pagamento com cartão não está disponível para esta loja no momento.', 'method_not_enabled');
+  }
+}
+
+/** One authorization under the attempt's key; undefined when its answer was lost (timeout or provider failure). */
+async function authorize(ports: CheckoutCardPorts, checkout: Checkout, card: CheckoutCard, providerKey: string, reference: string): Promise<CardAuthorization | undefined> {
+  try {
+    return await withProviderTimeout(
+      ports.provider.authorizeCard({
+        idempotencyKey: providerKey,
+        reference,
+        amountCents: checkout.totalCents,
+        installments: card.installments,
+        description: checkout.title,
+        card: { number: card.number, cvv: card.cvv, month: card.month, year: card.year, brand: card.brand, holder: card.holder },
+      }),
+      ports.timeoutMs,
+    );
+  } catch (err) {
+    if (err instanceof ProviderError) return undefined;
+    throw err;
+  }
+}
+
+/**
+ * The first step of a card form's payment, before its fields are read: the account must still accept
+ * the card (400), and a checkout that took its declined attempts asks the provider nothing more
+ * (card testing, issue 31: the page again, its form locked).
+ */
+export async function checkoutCardRefusal(ports: CheckoutCardPorts, checkout: Checkout): Promise<{ kind: 'checkout_locked' } | undefined> {
+  await assertCardAccepted(ports, checkout.accountId);
+  if (!checkoutCardLocked(checkout.cardDeclines, ports.limits.perCheckout)) return undefined;
+  logger.warn('card attempt refused: the checkout took its declined attempts', { checkout: checkout.reference, accountId: checkout.accountId });
+  return { kind: 'checkout_locked' };
+}
+
+/**
+ * A card payment of an open checkout (checkoutCardRefusal passed, the form's fields valid): a card or
+ * merchant declined too often within the hour asks the provider nothing. Otherwise the checkout's
+ * current attempt is claimed (one at a time: 409), the provider asked under the attempt's key, and:
+ * approved → the card invoice, credit, invoice.paid, the checkout PAID and order.paid (voided unless
+ * recorded when that cannot commit); declined or failed → PENDING at the next attempt (a decline
+ * counted); no answer → UNKNOWN until the provider tells (the upkeep asks it). The number and CVV are
+ * never stored, logged or echoed.
+ */
+export async function payCheckoutByCard(ports: CheckoutCardPorts, checkout: Checkout, card: CheckoutCard, now: Date): Promise<CheckoutCardOutcome> {
+  const { reference, accountId } = checkout;
+  const scope = { fingerprint: cardFingerprint(card.number, await ports.idempotencyKey()), accountId };
+  const declineLogs = await ports.declines.read(scope);
+  const lock = declineLockOf(declineLogs, ports.limits, now.getTime());
+  if (lock.locked) {
+    logger.warn('card attempt refused: declined too often within the hour', { checkout: reference, accountId, by: lock.by });
+    return { kind: 'declines_locked', retryAfterSeconds: lock.retryAfterSeconds };
+  }
+  const providerKey = checkoutCardProviderKey(reference, checkout.cardAttempt);
+  const ids = await ports.ids.unused(now);
+  // One card attempt at a time per checkout: a concurrent post (a double click, another tab) waits (409).
+  const lease = { id: randomUUID(), untilMs: now.getTime() + cardLeaseMs(ports.timeoutMs) };
+  await ports.commit([{ kind: 'checkout.card_claimed', checkout, lease, nowMs: now.getTime() }]);
+  const authorization = await authorize(ports, checkout, card, providerKey, ids.reference);
+  if (!authorization) {
+    logger.warn('checkout card answer lost: checkout UNKNOWN until the provider tells', { checkout: reference });
+    const lost = { providerKey, brand: card.brand, last4: last4(card.number), installments: card.installments, holder: card.holder, at: now.toISOString() };
+    return { kind: 'lost', changes: [{ kind: 'checkout.card_lost', checkout, lost }] };
+  }
+  if (authorization.outcome !== 'approved') {
+    if (authorization.outcome !== 'declined') return { kind: 'failed', changes: [{ kind: 'checkout.card_reopened', checkout, declined: false }] };
+    // Published once this answer's changes are committed (observe.ts holds a request's counts until then).
+    countMetric(BUSINESS_METRICS.cardDeclines);
+    // One line per decline, by merchant: the card-testing Contributor Insights rule counts them (infra/cdk/card-testing.ts).
+    logger.info(CARD_DECLINED_MESSAGE, { accountId, checkout: reference });
+    return {
+      kind: 'declined',
+      changes: [
+        { kind: 'checkout.card_reopened', checkout, declined: true },
+        { kind: 'card.declined', scope, logs: declineLogs, limits: ports.limits, at: now.toISOString() },
+      ],
+    };
+  }
+  const summary = { brand: card.brand, last4: last4(card.number), installments: card.installments, holder: card.holder };
+  const changes = checkoutCardPaymentChanges(checkout, ids, summary, authorization, { now, providerName: ports.provider.name, newEvent: ports.newEvent });
+  // Published once the payment's changes are committed (observe.ts holds a request's counts until then).
+  countMetric(BUSINESS_METRICS.chargesCreated, { method: 'card' });
+  countMetric(BUSINESS_METRICS.paymentsConfirmed, { method: 'card' });
+  return {
+    kind: 'paid',
+    changes,
+    // Not recorded (the checkout was paid meanwhile, or the commit failed): no charge without its invoice.
+    compensate: () => voidCheckoutCardUnlessRecorded(ports, reference, ids.reference, authorization.transactionId),
+  };
+}

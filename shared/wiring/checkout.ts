@@ -1,0 +1,55 @@
+import { cardAttemptCompilers } from '../adapters/dynamo/card-attempts';
+import { declineCompilers } from '../adapters/dynamo/card-declines';
+import { type ChangeCompilers, commitChanges, eventCompilers } from '../adapters/dynamo/changes';
+import { dynamoAccountDirectory, dynamoCheckouts, dynamoOpenCheckouts } from '../adapters/dynamo/checkout-lookup';
+import { checkoutCompilers } from '../adapters/dynamo/checkout-settle';
+import { dynamoInvoices, invoiceCompilers } from '../adapters/dynamo/invoices';
+import { ledgerCompilers } from '../adapters/dynamo/ledger';
+import type { CheckoutCardPorts } from '../app/checkout/pay-checkout-by-card';
+import type { UpkeepPorts } from '../app/checkout/upkeep';
+import { newEvent } from '../events/outbox';
+import { paymentProvider } from '../providers/registry';
+import type { Runtime } from '../runtime';
+import { declineStore, cardSettlePorts } from './cards';
+import { invoiceIds } from './charges';
+import { compileContext } from './compile';
+
+/** The changes of the checkout's card payments: the checkout's card attempts and payment, its invoice, credit, events and decline counts. */
+export const checkoutCardChanges: ChangeCompilers = {
+  ...checkoutCompilers,
+  ...invoiceCompilers,
+  ...ledgerCompilers,
+  ...eventCompilers,
+  ...declineCompilers,
+  ...cardAttemptCompilers,
+};
+
+/** What the card form's payment needs, over the runtime's table and its configured card provider. */
+export function checkoutCardPorts(runtime: Runtime): CheckoutCardPorts {
+  const { db } = runtime;
+  const table = runtime.config.tableName;
+  return {
+    accounts: dynamoAccountDirectory(db, table),
+    checkouts: dynamoCheckouts(db, table),
+    invoices: dynamoInvoices(db, table),
+    declines: declineStore(runtime),
+    limits: runtime.config.cardDeclines,
+    ids: invoiceIds(runtime),
+    provider: paymentProvider(runtime.config),
+    timeoutMs: runtime.config.payments.timeoutMs,
+    idempotencyKey: async () => (await runtime.serviceKeys()).idempotency,
+    newEvent,
+    commit: (changes) => commitChanges(db, compileContext(runtime), changes, checkoutCardChanges),
+  };
+}
+
+/** What the checkout upkeep needs: the card form's ports, the open checkouts' index, the API card attempts' settlement, the TTL. */
+export function upkeepPorts(runtime: Runtime): UpkeepPorts {
+  return {
+    ...checkoutCardPorts(runtime),
+    index: dynamoOpenCheckouts(runtime.db, runtime.config.tableName),
+    cardAttempts: cardSettlePorts(runtime),
+    ttlSeconds: runtime.config.checkout.ttlSeconds,
+    nowMs: () => Date.now(),
+  };
+}
