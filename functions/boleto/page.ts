@@ -1,8 +1,9 @@
 import { boletoPageHeaders, renderBoletoHtml } from '../../shared/boleto/page';
+import { formatCents } from '../../shared/domain/money';
 import { NotFoundError } from '../../shared/errors';
 import { httpHandler } from '../../shared/http/pipeline';
-import { invoiceByReference } from '../../shared/wiring/lookups';
-import { boletoPageTokenMatches, invoiceView, REFERENCE_SHAPE } from '../../shared/invoices/record';
+import { invoiceReader } from '../../shared/wiring/lookups';
+import { boletoPageTokenMatches, REFERENCE_SHAPE } from '../../shared/invoices/record';
 import { boletoRoutes as routes } from '../../shared/http/route-table/boleto';
 
 /** The payer's document on the printed page: only its first three and last two characters. */
@@ -17,22 +18,18 @@ export const handler = httpHandler(routes.boletoPage, async ({ params, runtime }
   if (!REFERENCE_SHAPE.test(params.reference) || !boletoPageTokenMatches(params.reference, params.token, serviceKeys.boletoLinks)) {
     throw new NotFoundError('Boleto not found');
   }
-  const item = await invoiceByReference(runtime, params.reference);
-  if (!item || item.method !== 'boleto') throw new NotFoundError('Boleto not found');
-  const view = invoiceView(item, serviceKeys, runtime.config.publicBaseUrl);
+  const invoice = await invoiceReader(runtime).byReference(params.reference);
+  if (!invoice?.boleto || invoice.method !== 'boleto') throw new NotFoundError('Boleto not found');
   const html = renderBoletoHtml({
     reference: params.reference,
-    merchantName: String(item.merchantName ?? ''),
-    payerName: String(view.client ?? ''),
-    payerDocument: maskDocument(typeof view.document === 'string' ? view.document : null),
-    amount: String(view.total),
-    dueDate: String(view.due_date),
-    digitableLine: String(view.digitable),
-    barcode: String(view.barcode),
-    instructions:
-      typeof (item.boleto as { instructions?: unknown } | undefined)?.instructions === 'string'
-        ? String((item.boleto as { instructions: string }).instructions)
-        : undefined,
+    merchantName: invoice.merchantName,
+    payerName: invoice.payer.name ?? '',
+    payerDocument: maskDocument(invoice.payer.document ?? null),
+    amount: formatCents(invoice.totalCents),
+    dueDate: invoice.dueDate,
+    digitableLine: invoice.boleto.digitable,
+    barcode: invoice.boleto.barcode,
+    instructions: invoice.boleto.instructions,
   });
   return { status: 200, body: html, contentType: 'text/html; charset=utf-8', headers: boletoPageHeaders() };
 });

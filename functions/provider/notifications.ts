@@ -1,7 +1,6 @@
 import { DomainError, NotFoundError } from '../../shared/errors';
 import { httpHandler } from '../../shared/http/pipeline';
 import { applyNotification } from '../../shared/app/invoices/apply-notification';
-import { invoiceByReference, invoiceByTxid } from '../../shared/wiring/lookups';
 import { invoiceProvider } from '../../shared/domain/invoice';
 import { logger } from '../../shared/logger';
 import { NotificationRejected, type PixProvider, type ProviderNotification } from '../../shared/providers/port';
@@ -30,7 +29,8 @@ function namedProvider(runtime: Runtime, name: string): SigningProvider {
  */
 async function chargeOfAnotherProvider(runtime: Runtime, notification: ProviderNotification, provider: string): Promise<boolean> {
   const { target } = notification;
-  const invoice = 'txid' in target ? await invoiceByTxid(runtime, target.txid) : await invoiceByReference(runtime, target.reference);
+  const { invoices } = invoiceMovePorts(runtime);
+  const invoice = 'txid' in target ? await invoices.byTxid(target.txid) : await invoices.byReference(target.reference);
   if (!invoice || invoiceProvider(invoice, runtime.config.payments.provider) === provider) return false;
   logger.warn('notification ignored: the charge belongs to another provider', { notification: notification.id, kind: notification.kind, provider });
   return true;

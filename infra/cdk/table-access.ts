@@ -294,7 +294,7 @@ export const CHECKOUT_UPKEEP_GRANTS: readonly TableGrant[] = [
  */
 export type ScanGrant = { attributes: readonly string[] };
 
-/** allAccountIds: `FilterExpression SK = :sk` (ACCOUNT items), `ProjectionExpression accountId`; the keys come back as LastEvaluatedKey. */
+/** allAccountIds: a scan filtered on SK = ACCOUNT (account items), projecting accountId; the keys come back as LastEvaluatedKey. */
 export const RECONCILE_SCAN: ScanGrant = { attributes: [tableShape.partitionKey, tableShape.sortKey, 'accountId'] };
 
 /** Lets the role Scan the table (never an index), naming and returning only the grant's attributes. */

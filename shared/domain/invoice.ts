@@ -61,11 +61,11 @@ export function pendingInvoice(
 }
 
 /**
- * An invoice as stored and read back. The payer's document stays sealed in storage (only the invoice
- * view opens it); `awaitsPixLookup` here says the charge still waits in the Pix sweep's index.
+ * An invoice as stored and read back. The payer's document is sealed in storage: it is here only when
+ * read for the query routes (the reader holds the key); `awaitsPixLookup` here says the charge still
+ * waits in the Pix sweep's index.
  */
-export type Invoice = Omit<NewInvoice, 'payer' | 'provider'> & {
-  payer: { email?: string; name?: string };
+export type Invoice = Omit<NewInvoice, 'provider'> & {
   /** Absent on invoices written before invoices recorded their provider: the configured one's (invoiceProvider). */
   provider?: string;
   canceledAt?: string;

@@ -1,12 +1,7 @@
 import { createHash } from 'node:crypto';
 import { linkToken, linkTokenMatches } from '../crypto/link-token';
-import { seal, unseal } from '../crypto/personal-data';
-import { ALPHANUMERIC, newNumericId, randomString, sortableNumericId } from '../ids';
-import { formatCents } from '../domain/money';
-import type { Item } from '../adapters/dynamo/dynamo';
-import { keys } from '../adapters/dynamo/keys';
-import { pixSweepAttributes } from '../adapters/dynamo/pix-sweep-index';
-import { type BoletoFields, type CardFields, cardTransaction, type InvoiceIds, type InvoiceMethod, type NewInvoice, type PixFields } from '../domain/invoice';
+import { ALPHANUMERIC, newNumericId, randomString } from '../ids';
+import type { BoletoFields, CardFields, InvoiceIds, InvoiceMethod, NewInvoice, PixFields } from '../domain/invoice';
 
 export type { InvoiceMethod, InvoiceIds, PixFields, BoletoFields, CardFields, NewInvoice };
 
@@ -66,30 +61,6 @@ export function referenceOfTxid(txid: string): string | undefined {
   return match ? `INV-${match[1]}` : undefined;
 }
 
-function documentContext(accountId: string, reference: string): string {
-  return `invoice:${accountId}:${reference}`;
-}
-
-/** Where an invoice is listed (GSI1: by account, newest first). */
-export function invoiceListKeys(accountId: string, invoiceId: number): { GSI1PK: string; GSI1SK: string } {
-  return { GSI1PK: keys.invoiceListPartition(accountId), GSI1SK: sortableNumericId(invoiceId) };
-}
-
-/** The invoice item: keyed by reference; listed through GSI1 by account, newest first. */
-export function invoiceItem(invoice: NewInvoice, personalDataKey: Buffer): Item {
-  const { payer, awaitsPixLookup, ...rest } = invoice;
-  return {
-    ...keys.invoice(invoice.reference),
-    ...invoiceListKeys(invoice.accountId, invoice.invoiceId),
-    ...(awaitsPixLookup ? pixSweepAttributes(invoice.createdAt, invoice.reference) : {}),
-    type: 'invoice',
-    ...rest,
-    payerEmail: payer.email,
-    payerName: payer.name,
-    payerDocumentSealed: payer.document ? seal(payer.document, personalDataKey, documentContext(invoice.accountId, invoice.reference)) : undefined,
-  };
-}
-
 /** The signed link of a boleto's printable page (no token needed: the payer opens it). */
 export function boletoPageToken(reference: string, key: Buffer): string {
   return linkToken(key, `boleto:${reference}`);
@@ -102,57 +73,3 @@ export function boletoPageTokenMatches(reference: string, token: string, key: Bu
 export function boletoUrl(publicBaseUrl: string, reference: string, key: Buffer): string {
   return `${publicBaseUrl}/boleto/${reference}/${boletoPageToken(reference, key)}`;
 }
-
-const str = (value: unknown): string | null => (typeof value === 'string' ? value : null);
-
-/** The invoice object of the query routes: the common fields, the payer where given, the method's own fields. */
-export function invoiceView(item: Item, keysFor: { personalData: Buffer; boletoLinks: Buffer }, publicBaseUrl: string): Record<string, unknown> {
-  const accountId = String(item.accountId);
-  const reference = String(item.reference);
-  const view: Record<string, unknown> = {
-    id: Number(item.invoiceId),
-    reference,
-    invoice_no: item.invoiceNo,
-    item_name: item.itemName,
-    quantity: item.quantity,
-    amount: formatCents(Number(item.amountCents)),
-    discount: item.discount,
-    tax: item.tax,
-    total: formatCents(Number(item.totalCents)),
-    status: item.status,
-    due_date: item.dueDate,
-    method: item.method,
-    notes: str(item.notes),
-    email: str(item.payerEmail),
-    client: str(item.payerName),
-    document:
-      typeof item.payerDocumentSealed === 'string' ? unseal(item.payerDocumentSealed, keysFor.personalData, documentContext(accountId, reference)) : null,
-    created_at: item.createdAt,
-    paid_at: str(item.paidAt),
-    canceled_at: str(item.canceledAt),
-    refunded_at: str(item.refundedAt),
-    paid_after_cancel: item.paidAfterCancel === true,
-  };
-  const pix = item.pix as PixFields | undefined;
-  if (pix) Object.assign(view, { txid: pix.txid, copy: pix.copy });
-  const boleto = item.boleto as BoletoFields | undefined;
-  if (boleto) {
-    Object.assign(view, {
-      customer: boleto.customerId,
-      boleto: boletoUrl(publicBaseUrl, reference, keysFor.boletoLinks),
-      barcode: boleto.barcode,
-      digitable: boleto.digitable,
-    });
-  }
-  const card = item.card as CardFields | undefined;
-  if (card) {
-    Object.assign(view, {
-      card: { brand: card.brand, last4: card.last4, installments: card.installments },
-      // A card charge whose answer was lost is PENDING without a transaction until it is settled.
-      ...(typeof card.transactionId === 'string' ? { transaction: cardTransaction(card, Number(item.totalCents)) } : {}),
-    });
-  }
-  return view;
-}
-
-export { cardTransaction };

@@ -10,11 +10,18 @@ export interface InvoiceIdPort {
   unused(now: Date, proposed?: InvoiceIds): Promise<InvoiceIds>;
 }
 
+/** The filters of GET /api/invoices: a page, and invoice_no, email (partial, any case) and a Brazil-date range. */
+export type InvoiceListQuery = { page: number; limit: number; invoice_no?: string; email?: string; start_date?: string; end_date?: string };
+
 /** The invoices as stored (shared/adapters/dynamo/invoices.ts), read strongly consistent. */
 export interface InvoiceStore {
   byReference(reference: string): Promise<Invoice | undefined>;
   /** A Pix invoice by its txid, or undefined (no invoice carries that txid). */
   byTxid(txid: string): Promise<Invoice | undefined>;
+  /** An invoice by its numeric id (through its id's reservation), or undefined. */
+  byNumericId(invoiceId: number): Promise<Invoice | undefined>;
+  /** The account's invoices, newest first, filtered and paged (filters run after the read, within a bounded scan). */
+  list(accountId: string, query: InvoiceListQuery): Promise<Invoice[]>;
 }
 
 /**

@@ -1,6 +1,10 @@
-/**
- * Reads of the rooms not yet behind a port (invoices, checkouts: issue 32), over the runtime's table:
- * the functions take them here, never from the adapter, so the day they get a port only this module moves.
- */
-export { invoiceByNumericId, invoiceByReference, invoiceByTxid, listInvoices, ownInvoice } from '../adapters/dynamo/invoice-lookup';
+import { dynamoInvoices } from '../adapters/dynamo/invoices';
+import type { InvoiceStore } from '../ports/invoices';
+import type { Runtime } from '../runtime';
+
 export { checkoutsOfTxRef } from '../adapters/dynamo/checkout-lookup';
+
+/** The invoices as the query routes read them: typed, the payers' documents unsealed. */
+export function invoiceReader(runtime: Runtime): InvoiceStore {
+  return dynamoInvoices(runtime.db, runtime.config.tableName, async () => (await runtime.serviceKeys()).personalData);
+}

@@ -4,10 +4,9 @@ import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
 
 /**
- * The house rules of issue 32 (../shared/notes/layout.md), as tests. The rooms move one at a time: a
- * rule that does not hold everywhere yet names the files still to move (STILL_TO_MOVE). A file may
- * leave such a list (the test then asks for its line to be removed), never join it: the lists only
- * shrink, and a rule whose list is empty holds everywhere.
+ * The house rules of issue 32 (../shared/notes/layout.md), as tests: every room has moved, and each
+ * rule holds everywhere (the rooms moved one at a time behind lists of files still to move, now empty
+ * and gone).
  */
 const ROOT = resolve(__dirname, '../..');
 const rel = (path: string) => relative(ROOT, path).split(sep).join('/');
@@ -39,38 +38,19 @@ const EXPRESSION = /\b(ConditionExpression|UpdateExpression|KeyConditionExpressi
 const SOURCES = ['functions', 'shared', 'infra', 'bench'].flatMap((dir) => tsFilesUnder(join(ROOT, dir)));
 const read = (file: string) => readFileSync(file, 'utf8');
 
-/** The offenders of a rule, checked against the files still to move: no new offender, no stale line. */
-function ratchet(offenders: string[], stillToMove: readonly string[]) {
-  const allowed = new Set(stillToMove);
-  return {
-    newOffenders: offenders.filter((file) => !allowed.has(file)).sort(),
-    moved: [...allowed].filter((file) => !offenders.includes(file)).sort(),
-  };
-}
-
-// Rooms not moved yet (issue 32): each line goes when its room moves to shared/adapters/dynamo/.
-const EXPRESSIONS_STILL_TO_MOVE: readonly string[] = [
-  'infra/cdk/table-access.ts',
-];
-const SDK_STILL_TO_MOVE: readonly string[] = [
-];
-const FUNCTIONS_USING_ADAPTERS_STILL_TO_MOVE: readonly string[] = [
-];
-
 describe('the house rules (issue 32)', () => {
   it('DynamoDB expressions only under shared/adapters/dynamo/ (infra/local and bench aside)', () => {
     const offenders = SOURCES.map(rel)
       .filter((file) => !file.startsWith('shared/adapters/dynamo/') && !file.startsWith('infra/local/') && !file.startsWith('bench/'))
       .filter((file) => EXPRESSION.test(read(join(ROOT, file))));
-    expect(ratchet(offenders, EXPRESSIONS_STILL_TO_MOVE)).toEqual({ newOffenders: [], moved: [] });
-    expect(offenders.some((file) => file.startsWith('shared/adapters/'))).toBe(false);
+    expect(offenders).toEqual([]);
   });
 
   it('@aws-sdk imported only under shared/adapters/ and infra/', () => {
     const offenders = SOURCES.map(rel)
       .filter((file) => !file.startsWith('shared/adapters/') && !file.startsWith('infra/') && !file.startsWith('bench/'))
       .filter((file) => importsOf(read(join(ROOT, file))).some((spec) => spec.startsWith('@aws-sdk/')));
-    expect(ratchet(offenders, SDK_STILL_TO_MOVE)).toEqual({ newOffenders: [], moved: [] });
+    expect(offenders).toEqual([]);
   });
 
   it('app/ reads and writes through ports: it imports no adapter, no AWS SDK, no HTTP layer', () => {
@@ -101,7 +81,7 @@ describe('the house rules (issue 32)', () => {
     const offenders = tsFilesUnder(join(ROOT, 'functions'))
       .filter((file) => importsUnder(file, read(file), 'shared/adapters'))
       .map(rel);
-    expect(ratchet(offenders, FUNCTIONS_USING_ADAPTERS_STILL_TO_MOVE)).toEqual({ newOffenders: [], moved: [] });
+    expect(offenders).toEqual([]);
   });
 
   it('finds a violation where one is planted (the checks can fail)', () => {
@@ -110,6 +90,5 @@ describe('the house rules (issue 32)', () => {
     expect(importsUnder(file, "const m = await import('../adapters/dynamo/keys');", 'shared/adapters')).toBe(true);
     expect(importsUnder(file, "import { x } from '../domain/ledger';", 'shared/adapters')).toBe(false);
     expect(EXPRESSION.test("{ UpdateExpression: 'SET a = :a' }")).toBe(true);
-    expect(ratchet(['a.ts', 'c.ts'], ['a.ts', 'b.ts'])).toEqual({ newOffenders: ['c.ts'], moved: ['b.ts'] });
   });
 });

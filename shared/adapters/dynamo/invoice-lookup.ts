@@ -3,7 +3,7 @@ import { brazilDayBounds } from '../../dates';
 import { queryPage } from './paging';
 import { NotFoundError } from '../../errors';
 import type { Runtime } from '../../runtime';
-import type { Item } from './dynamo';
+import type { Db, Item } from './dynamo';
 import { type ItemKey, keys } from './keys';
 import { numericIdBounds, sortableNumericId } from '../../ids';
 import { referenceOfTxid } from '../../invoices/record';
@@ -38,7 +38,9 @@ export function ownInvoice(item: Item | undefined, accountId: string, accept: (i
   return item;
 }
 
-export type InvoiceListQuery = { page: number; limit: number; invoice_no?: string; email?: string; start_date?: string; end_date?: string };
+import type { InvoiceListQuery } from '../../ports/invoices';
+
+export type { InvoiceListQuery };
 
 /** At most this many invoices are read to answer one list call (filters apply after reading). */
 export const MAX_LISTED_SCAN = 10_000;
@@ -49,6 +51,11 @@ export const MAX_LISTED_SCAN = 10_000;
  * ignoring case.
  */
 export function listInvoices(runtime: Runtime, accountId: string, query: InvoiceListQuery): Promise<Item[]> {
+  return listInvoiceItems(runtime.db, runtime.config.tableName, accountId, query);
+}
+
+/** The account's invoice items from GSI1 (listInvoices over a table). */
+export function listInvoiceItems(db: Db, table: string, accountId: string, query: InvoiceListQuery): Promise<Item[]> {
   const range =
     query.start_date && query.end_date
       ? {
@@ -58,9 +65,9 @@ export function listInvoices(runtime: Runtime, accountId: string, query: Invoice
       : undefined;
   const wantedNo = query.invoice_no?.toLowerCase();
   const wantedEmail = query.email?.toLowerCase();
-  return queryPage(runtime.db, {
+  return queryPage(db, {
     query: {
-      TableName: runtime.config.tableName,
+      TableName: table,
       IndexName: 'GSI1',
       KeyConditionExpression: range ? 'GSI1PK = :pk AND GSI1SK BETWEEN :from AND :to' : 'GSI1PK = :pk',
       ExpressionAttributeValues: { ':pk': keys.invoiceListPartition(accountId), ...range },

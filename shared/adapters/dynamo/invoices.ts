@@ -1,14 +1,15 @@
 import { GetCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { InvoiceCreated, InvoiceMoved } from '../../domain/changes';
-import type { BoletoFields, CardFields, Invoice, InvoiceIds, InvoiceMethod, PixFields } from '../../domain/invoice';
+import type { InvoiceIds } from '../../domain/invoice';
 import type { InvoiceStatus } from '../../domain/invoice-transitions';
-import { definedOnly } from '../../domain/defined';
-import { inPixSweep, PIX_SWEEP_INDEX, pixSweepPartitions } from './pix-sweep-index';
-import { invoiceListKeys, referenceOfTxid } from '../../invoices/record';
+import { PIX_SWEEP_INDEX, pixSweepPartitions } from './pix-sweep-index';
+import { listInvoiceItems } from './invoice-lookup';
+import { referenceOfTxid } from '../../invoices/record';
+import { invoiceItem, invoiceListKeys, invoiceOf } from './invoice-item';
 import type { InvoiceIdPort, InvoiceStore, PixSweepIndex } from '../../ports/invoices';
 import { MoveAlreadyMade } from './state-move';
 import { IdClashError, TemporaryConflictError } from '../../errors';
-import { invoiceIdDraw, invoiceItem } from '../../invoices/record';
+import { invoiceIdDraw } from '../../invoices/record';
 import { type Db, isConditionalCheckFailed, type Item } from './dynamo';
 import { keys } from './keys';
 import type { TxWrite } from './transact';
@@ -67,50 +68,12 @@ export function dynamoInvoiceIds(db: Db, table: string): InvoiceIdPort {
   };
 }
 
-const text = (value: unknown): string | undefined => (typeof value === 'string' ? value : undefined);
-
-/** An invoice item read back as the record (the payer's document stays sealed: only the invoice view opens it). */
-export function invoiceOf(item: Item): Invoice {
-  const optional = {
-    notes: text(item.notes),
-    pix: item.pix as PixFields | undefined,
-    boleto: item.boleto as BoletoFields | undefined,
-    card: item.card as CardFields | undefined,
-    paidAt: text(item.paidAt),
-    canceledAt: text(item.canceledAt),
-    refundedAt: text(item.refundedAt),
-    checkoutReference: text(item.checkoutReference),
-    provider: text(item.provider),
-    paidAfterCancel: item.paidAfterCancel === true ? true : undefined,
-    unlisted: item.unlisted === true ? true : undefined,
-    awaitsPixLookup: inPixSweep(item) ? true : undefined,
-  };
-  return {
-    accountId: String(item.accountId),
-    invoiceId: Number(item.invoiceId),
-    reference: String(item.reference),
-    merchantName: String(item.merchantName),
-    method: item.method as InvoiceMethod,
-    status: item.status as InvoiceStatus,
-    invoiceNo: String(item.invoiceNo),
-    itemName: String(item.itemName),
-    quantity: Number(item.quantity),
-    amountCents: Number(item.amountCents),
-    tax: Number(item.tax),
-    discount: Number(item.discount),
-    totalCents: Number(item.totalCents),
-    dueDate: String(item.dueDate),
-    payer: definedOnly({ email: text(item.payerEmail), name: text(item.payerName) }),
-    createdAt: String(item.createdAt),
-    ...definedOnly(optional),
-  };
-}
-
-/** The invoices of the table, read strongly consistent. */
-export function dynamoInvoices(db: Db, table: string): InvoiceStore {
+/** The invoices of the table, read strongly consistent; with a personal-data key, the payers' documents unsealed (the query routes). */
+export function dynamoInvoices(db: Db, table: string, personalDataKey?: () => Promise<Buffer>): InvoiceStore {
+  const of = async (item: Item) => invoiceOf(item, personalDataKey ? await personalDataKey() : undefined);
   const byReference = async (reference: string) => {
     const out = await db.send(new GetCommand({ TableName: table, Key: keys.invoice(reference), ConsistentRead: true }));
-    return out.Item ? invoiceOf(out.Item) : undefined;
+    return out.Item ? of(out.Item) : undefined;
   };
   return {
     byReference,
@@ -119,6 +82,13 @@ export function dynamoInvoices(db: Db, table: string): InvoiceStore {
       const reference = referenceOfTxid(txid);
       const invoice = reference ? await byReference(reference) : undefined;
       return invoice?.pix?.txid === txid ? invoice : undefined;
+    },
+    async byNumericId(invoiceId) {
+      const out = await db.send(new GetCommand({ TableName: table, Key: keys.invoiceIdReservation(invoiceId), ConsistentRead: true }));
+      return typeof out.Item?.reference === 'string' ? byReference(out.Item.reference) : undefined;
+    },
+    async list(accountId, query) {
+      return Promise.all((await listInvoiceItems(db, table, accountId, query)).map(of));
     },
   };
 }
@@ -205,3 +175,5 @@ export const invoiceCompilers: ChangeCompilers = {
   'invoice.created': async (context, change) => invoiceCreatedWrites(context.table, change, (await context.keys()).personalData),
   'invoice.moved': (context, change) => [invoiceMovedWrite(context.table, change)],
 };
+
+export { invoiceOf } from './invoice-item';

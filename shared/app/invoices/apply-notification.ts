@@ -19,7 +19,7 @@ export const STATUS_AFTER: Readonly<Record<ChargeKind, InvoiceStatus>> = { paid:
 export type ChargeNotification = { id: string; kind: ChargeKind; target: { txid: string } | { reference: string }; occurredAt: Date };
 
 export type InvoiceMovePorts = {
-  invoices: InvoiceStore;
+  invoices: Pick<InvoiceStore, 'byReference' | 'byTxid'>;
   checkouts: Pick<CheckoutStore, 'get'>;
   newEvent: (type: string, data: Record<string, unknown>, now: Date) => OutboxEvent;
   /** Commits a state move's changes in ONE transaction; false when its from-status no longer held (nothing written). */

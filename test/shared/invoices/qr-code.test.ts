@@ -21,7 +21,7 @@ describe("a Pix invoice's QR code", () => {
   });
 
   it('adds nothing to a boleto or card invoice', async () => {
-    expect(await invoiceQrCode({ reference: 'INV-CCCCCC', method: 'boleto' })).toBeUndefined();
-    expect(await withQrCode({ reference: 'INV-CCCCCC' }, { reference: 'INV-CCCCCC' })).toEqual({ reference: 'INV-CCCCCC' });
+    expect(await invoiceQrCode({})).toBeUndefined();
+    expect(await withQrCode({ reference: 'INV-CCCCCC' }, {})).toEqual({ reference: 'INV-CCCCCC' });
   });
 });

@@ -1,0 +1,82 @@
+import { seal, unseal } from '../../crypto/personal-data';
+import type { BoletoFields, CardFields, Invoice, InvoiceMethod, NewInvoice, PixFields } from '../../domain/invoice';
+import type { InvoiceStatus } from '../../domain/invoice-transitions';
+import { definedOnly } from '../../domain/defined';
+import { sortableNumericId } from '../../ids';
+import type { Item } from './dynamo';
+import { keys } from './keys';
+import { inPixSweep, pixSweepAttributes } from './pix-sweep-index';
+
+function documentContext(accountId: string, reference: string): string {
+  return `invoice:${accountId}:${reference}`;
+}
+
+/** Where an invoice is listed (GSI1: by account, newest first). */
+export function invoiceListKeys(accountId: string, invoiceId: number): { GSI1PK: string; GSI1SK: string } {
+  return { GSI1PK: keys.invoiceListPartition(accountId), GSI1SK: sortableNumericId(invoiceId) };
+}
+
+/** The invoice item: keyed by reference; listed through GSI1 by account, newest first. */
+export function invoiceItem(invoice: NewInvoice, personalDataKey: Buffer): Item {
+  const { payer, awaitsPixLookup, ...rest } = invoice;
+  return {
+    ...keys.invoice(invoice.reference),
+    ...invoiceListKeys(invoice.accountId, invoice.invoiceId),
+    ...(awaitsPixLookup ? pixSweepAttributes(invoice.createdAt, invoice.reference) : {}),
+    type: 'invoice',
+    ...rest,
+    payerEmail: payer.email,
+    payerName: payer.name,
+    payerDocumentSealed: payer.document ? seal(payer.document, personalDataKey, documentContext(invoice.accountId, invoice.reference)) : undefined,
+  };
+}
+
+const text = (value: unknown): string | undefined => (typeof value === 'string' ? value : undefined);
+
+/**
+ * An invoice item read back as the record. The payer's document is unsealed only when a personal-data
+ * key is given (the query routes); the moves read invoices without it.
+ */
+export function invoiceOf(item: Item, personalDataKey?: Buffer): Invoice {
+  const accountId = String(item.accountId);
+  const reference = String(item.reference);
+  const sealed = text(item.payerDocumentSealed);
+  const optional = {
+    notes: text(item.notes),
+    pix: item.pix as PixFields | undefined,
+    boleto: item.boleto as BoletoFields | undefined,
+    card: item.card as CardFields | undefined,
+    paidAt: text(item.paidAt),
+    canceledAt: text(item.canceledAt),
+    refundedAt: text(item.refundedAt),
+    checkoutReference: text(item.checkoutReference),
+    provider: text(item.provider),
+    paidAfterCancel: item.paidAfterCancel === true ? true : undefined,
+    unlisted: item.unlisted === true ? true : undefined,
+    awaitsPixLookup: inPixSweep(item) ? true : undefined,
+  };
+  const payer = {
+    email: text(item.payerEmail),
+    name: text(item.payerName),
+    document: sealed && personalDataKey ? unseal(sealed, personalDataKey, documentContext(accountId, reference)) : undefined,
+  };
+  return {
+    accountId,
+    invoiceId: Number(item.invoiceId),
+    reference,
+    merchantName: String(item.merchantName),
+    method: item.method as InvoiceMethod,
+    status: item.status as InvoiceStatus,
+    invoiceNo: String(item.invoiceNo),
+    itemName: String(item.itemName),
+    quantity: Number(item.quantity),
+    amountCents: Number(item.amountCents),
+    tax: Number(item.tax),
+    discount: Number(item.discount),
+    totalCents: Number(item.totalCents),
+    dueDate: String(item.dueDate),
+    payer: definedOnly(payer),
+    createdAt: String(item.createdAt),
+    ...definedOnly(optional),
+  };
+}
