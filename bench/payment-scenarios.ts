@@ -15,7 +15,7 @@ import type { AnyRoute } from '../shared/http/route';
 import { SIMULATED_CARDS, SIMULATED_SIGNATURE_HEADER } from '../shared/providers/simulated';
 import { routes } from '../shared/http/routes';
 import type { Runtime } from '../shared/runtime';
-import { providerNotificationSecret } from '../shared/secrets/provider-credentials';
+import { providerNotificationSecret } from '../shared/adapters/secrets/provider-credentials';
 import { signatureHeader } from '../shared/signatures/hmac-header';
 import { keys } from '../shared/adapters/dynamo/keys';
 import { itemSize, readUnits, writeUnits } from './item-size';

@@ -1,6 +1,6 @@
 import { type Clock, systemClock } from './clock';
 import { type Config, getConfig } from './config';
-import { edgeOriginSecret } from './secrets/edge-origin';
+import { edgeOriginSecret } from './adapters/secrets/edge-origin';
 import { getServiceKeys, type ServiceKeys } from './adapters/secrets/master-key';
 import { type Db, getDb } from './adapters/dynamo/dynamo';
 import { dnsResolver, type Resolver } from './webhooks/dns';

@@ -2,7 +2,7 @@ import { loadavg } from 'node:os';
 import { performance } from 'node:perf_hooks';
 import type { Runtime } from '../../shared/runtime';
 import { getDb } from '../../shared/adapters/dynamo/dynamo';
-import { providerNotificationSecret } from '../../shared/secrets/provider-credentials';
+import { providerNotificationSecret } from '../../shared/adapters/secrets/provider-credentials';
 import { json, notifyPixPaid } from '../payment-scenarios';
 import type { Reply } from '../routes';
 import { accountFactory } from '../scenarios';

@@ -7,7 +7,7 @@ import { NotificationRejected, type PixProvider, type ProviderNotification } fro
 import { namedPixProvider } from '../../shared/providers/registry';
 import { providerRoutes as routes } from '../../shared/http/route-table/provider';
 import type { Runtime } from '../../shared/runtime';
-import { providerNotificationSecret } from '../../shared/secrets/provider-credentials';
+import { providerNotificationCredential } from '../../shared/wiring/secrets';
 import { applyBankOutcome } from '../../shared/app/withdrawals/apply-bank-outcome';
 import { withdrawalPorts } from '../../shared/wiring/withdrawals';
 import { invoiceMovePorts } from '../../shared/wiring/invoices';
@@ -45,7 +45,7 @@ async function chargeOfAnotherProvider(runtime: Runtime, notification: ProviderN
  */
 export const handler = httpHandler(routes.providerNotification, async ({ params, event, runtime, now }) => {
   const provider = namedProvider(runtime, params.name);
-  const credential = await providerNotificationSecret(runtime.config.payments.credentialsSecretId, provider.name);
+  const credential = await providerNotificationCredential(runtime, provider.name);
   const raw = event.isBase64Encoded ? Buffer.from(event.body ?? '', 'base64').toString('utf8') : (event.body ?? '');
   let notification;
   try {

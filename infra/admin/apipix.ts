@@ -6,7 +6,7 @@ import { invoiceProvider } from '../../shared/domain/invoice';
 import { API_PIX_PROVIDER, type ApiPixProvider, apiPixProvider } from '../../shared/providers/apipix/adapter';
 import { pixCallbackUrl } from '../../shared/providers/apipix/callback-url';
 import type { Runtime } from '../../shared/runtime';
-import { apiPixCredentialsSource } from '../../shared/secrets/apipix-credentials';
+import { apiPixCredentialsSource } from '../../shared/adapters/secrets/apipix-credentials';
 import { dnsResolver } from '../../shared/webhooks/dns';
 import type { Target } from './target';
 

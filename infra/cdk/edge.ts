@@ -9,7 +9,7 @@ import { viewerRequestSource } from '../edge/viewer-request';
 import { EDGE_ORIGIN_HEADER } from '../../shared/http/edge-origin';
 import type { CustomDomain } from './settings';
 
-/** The JSON key of the origin secret (shared/secrets/edge-origin.ts reads it). */
+/** The JSON key of the origin secret (shared/adapters/secrets/edge-origin.ts reads it). */
 export const ORIGIN_SECRET_KEY = 'originVerify';
 
 /**

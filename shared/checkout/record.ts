@@ -1,11 +1,8 @@
-import { randomBytes, randomInt } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { linkToken, linkTokenMatches } from '../crypto/link-token';
 import { randomString } from '../ids';
 import { formatCents } from '../domain/money';
-import type { Item } from '../adapters/dynamo/dynamo';
-import { keys } from '../adapters/dynamo/keys';
-import type { CheckoutStatus } from '../domain/checkout-transitions';
-import type { Checkout, NewCheckout } from '../domain/checkout';
+import type { Checkout } from '../domain/checkout';
 import type { CheckoutMethod, CheckoutPaymentType } from '../domain/payment-methods';
 
 /** How the checkout was paid (spec 2.6 `payment_type`). */
@@ -24,36 +21,6 @@ export function newCheckoutReference(): string {
 export type { NewCheckout, UnknownCardAttempt } from '../domain/checkout';
 
 /**
- * The upkeep's index of open checkouts (GSI2, sparse, beside the sweep's SWEEP# partitions): a PENDING
- * checkout sits in CHKOPEN#n sorted by creation time (the TTL sweep reads what is older than the TTL);
- * an UNKNOWN one in CHKUNK#n (every one is asked about at each run). PAID and ABANDONED leave the index.
- */
-export const OPEN_SHARDS = 4;
-export const openPartitions = (kind: 'open' | 'unknown'): string[] =>
-  Array.from({ length: OPEN_SHARDS }, (_, shard) => `${kind === 'open' ? 'CHKOPEN' : 'CHKUNK'}#${shard}`);
-
-export function openIndexAttributes(kind: 'open' | 'unknown', createdAt: string, reference: string): { GSI2PK: string; GSI2SK: string } {
-  return { GSI2PK: `${kind === 'open' ? 'CHKOPEN' : 'CHKUNK'}#${randomInt(OPEN_SHARDS)}`, GSI2SK: `${createdAt}#${reference}` };
-}
-
-export function checkoutItem(checkout: NewCheckout): Item {
-  return {
-    ...keys.checkout(checkout.reference),
-    type: 'checkout',
-    ...checkout,
-    status: 'PENDING' satisfies CheckoutStatus,
-    paymentType: null,
-    cardAttempt: 0,
-    ...openIndexAttributes('open', checkout.createdAt, checkout.reference),
-  };
-}
-
-/** The tx_ref's reservation in its account: its conditional put makes one checkout per (account, tx_ref). */
-export function checkoutTxRefItem(accountId: string, txRef: string, reference: string, createdAt: string): Item {
-  return { ...keys.checkoutTxRef(accountId, txRef), type: 'checkoutTxRef', accountId, txRef, reference, createdAt };
-}
-
-/**
  * A sale under a tx_ref of an account without signed forms (issue 31): anyone who knows the public key
  * can post a form, so a tx_ref cannot be reserved by its first post (a stranger could take it before
  * the real payer). Each distinct sale (what the form describes: amount, quantity, payer, product, the
@@ -66,11 +33,6 @@ export function saleKey(sale: Readonly<Record<string, string | number | undefine
     .map((name) => `${name}=${JSON.stringify(sale[name] ?? null)}`)
     .join('&');
   return linkToken(key, `checkout-sale:${canonical}`);
-}
-
-/** A sale's reservation under its tx_ref: its conditional put makes one checkout per (account, tx_ref, sale). */
-export function checkoutSaleItem(accountId: string, txRef: string, sale: string, reference: string, createdAt: string): Item {
-  return { ...keys.checkoutSale(accountId, txRef, sale), type: 'checkoutTxRef', accountId, txRef, reference, createdAt };
 }
 
 /**

@@ -16,7 +16,7 @@ import { checkoutUpkeepWorker, queueList, queues, reconcileWorker, streamConsume
 import { allAccountIds } from '../../shared/adapters/dynamo/ledger-reconcile';
 import type { Db } from '../../shared/adapters/dynamo/dynamo';
 import { METRICS_NAMESPACE } from '../../shared/metrics/emf';
-import { openPartitions } from '../../shared/checkout/record';
+import { openPartitions } from '../../shared/adapters/dynamo/checkout-item';
 import { pixSweepPartitions } from '../../shared/adapters/dynamo/pix-sweep-index';
 import { API_GATEWAY_INTEGRATION_LIMIT_SECONDS, ApiFunction } from '../../infra/cdk/api-function';
 import { DEFAULT_SETTINGS } from '../../infra/cdk/settings';

@@ -6,7 +6,7 @@ import fc from 'fast-check';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { lambdaContext, toHttpApiEvent } from '../../infra/local/apigw-event';
 import { creditAccount, type IssuedKeys } from '../../shared/adapters/dynamo/accounts';
-import { openPartitions } from '../../shared/checkout/record';
+import { openPartitions } from '../../shared/adapters/dynamo/checkout-item';
 import type { AnyRoute } from '../../shared/http/route';
 import { routeList, routes } from '../../shared/http/routes';
 import { signatureHeader } from '../../shared/signatures/hmac-header';

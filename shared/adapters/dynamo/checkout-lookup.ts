@@ -5,7 +5,7 @@ import type { CheckoutStatus, OrderStatus } from '../../domain/checkout-transiti
 import { definedOnly } from '../../domain/defined';
 import { CHECKOUT_METHODS, CHECKOUT_PAYMENT_TYPES, type CheckoutMethod, type CheckoutPaymentType } from '../../domain/payment-methods';
 import type { AccountDirectory, CheckoutStore, OpenCheckoutIndex } from '../../ports/checkouts';
-import { openPartitions } from '../../checkout/record';
+import { openPartitions } from './checkout-item';
 import { SWEEP_INDEX } from '../../events/sweep-index';
 import { accountOf } from './account-record';
 import type { Db, Item } from './dynamo';

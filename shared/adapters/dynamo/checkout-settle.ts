@@ -3,7 +3,7 @@ import { outboxWrite } from './outbox';
 import { CardAttemptBusyError, CheckoutChangedError, CheckoutSettledError } from '../../errors';
 import { keys } from './keys';
 import type { TxWrite } from './transact';
-import { checkoutItem, checkoutTxRefItem, openIndexAttributes } from '../../checkout/record';
+import { checkoutItem, checkoutTxRefItem, openIndexAttributes } from './checkout-item';
 import { type Checkout, type CheckoutPayment, orderEventData, type UnknownCardAttempt } from '../../domain/checkout';
 import type { CheckoutAbandoned, CheckoutCreated, CheckoutPaid, OrderMoved } from '../../domain/changes';
 import { IdClashError } from '../../errors';

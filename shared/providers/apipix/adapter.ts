@@ -1,6 +1,6 @@
 import type { Config } from '../../config';
 import { logger } from '../../logger';
-import { apiPixCredentialsSource, type ApiPixCredentials } from '../../secrets/apipix-credentials';
+import { apiPixCredentialsSource, type ApiPixCredentials } from '../../adapters/secrets/apipix-credentials';
 import { ProviderError, ProviderRejectedError, type PixCharge, type PixChargeState, type PixProvider } from '../port';
 import { type ApiPixClient, type ApiPixReply, apiPixClient } from './client';
 import { type Cob, cobRequestBody, cobSchema, hasViolations, isSameCharge, pixChargeOf, pixChargeStateOf, problemMessage } from './cob';

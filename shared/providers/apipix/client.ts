@@ -1,5 +1,5 @@
 import { Agent, request as httpsRequest } from 'node:https';
-import type { ApiPixCredentials } from '../../secrets/apipix-credentials';
+import type { ApiPixCredentials } from '../../adapters/secrets/apipix-credentials';
 import { ProviderError } from '../port';
 
 /**

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
+import { checkoutItem, openIndexAttributes } from '../../../shared/adapters/dynamo/checkout-item';
 import { orderEventData } from '../../../shared/domain/checkout';
 import {
   callbackRedirect,
   CHECKOUT_REFERENCE_SHAPE,
-  checkoutItem,
   checkoutPagePath,
   checkoutPageToken,
   checkoutPageTokenMatches,
@@ -17,7 +17,6 @@ import {
   newCheckoutReference,
   newCsrfCookieValue,
   type NewCheckout,
-  openIndexAttributes,
 } from '../../../shared/checkout/record';
 
 const KEY = Buffer.alloc(32, 7);

@@ -1,7 +1,7 @@
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { apiPixClient, type ApiPixClient } from '../../../../shared/providers/apipix/client';
 import { ProviderError } from '../../../../shared/providers/port';
-import type { ApiPixCredentials } from '../../../../shared/secrets/apipix-credentials';
+import type { ApiPixCredentials } from '../../../../shared/adapters/secrets/apipix-credentials';
 import { generateApiPixCertificates, type ApiPixCertificates } from '../../../support/apipix-certificates';
 import { startTestPsp, type TestPsp, type TestPspOptions } from '../../../support/apipix-psp';
 

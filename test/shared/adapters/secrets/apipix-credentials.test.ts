@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { SecretSource } from '../../../shared/adapters/secrets/master-key';
-import { API_PIX_CREDENTIALS_TTL_MS, apiPixCredentialsSource, parseApiPixCredentials } from '../../../shared/secrets/apipix-credentials';
+import type { SecretSource } from '../../../../shared/adapters/secrets/master-key';
+import { API_PIX_CREDENTIALS_TTL_MS, apiPixCredentialsSource, parseApiPixCredentials } from '../../../../shared/adapters/secrets/apipix-credentials';
 
 const CLIENT_SECRET = 'cs-9f8e7d6c5b4a-never-show-me';
 const CERTIFICATE = '-----BEGIN CERTIFICATE-----\nMIIBcertBODYcertBODY\n-----END CERTIFICATE-----\n';

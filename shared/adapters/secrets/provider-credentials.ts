@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { type SecretSource, secretsManagerSource } from '../adapters/secrets/master-key';
+import { type SecretSource, secretsManagerSource } from './master-key';
 
 const credentialsSchema = z.record(z.string(), z.string().min(32));
 

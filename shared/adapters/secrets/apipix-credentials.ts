@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { type SecretSource, secretsManagerSource } from '../adapters/secrets/master-key';
+import { type SecretSource, secretsManagerSource } from './master-key';
 
 /**
  * What the API Pix adapter needs from Secrets Manager (APIPIX_SECRET_ID), as JSON:
