@@ -2,7 +2,7 @@ import { boletoPageHeaders, renderBoletoHtml } from '../../shared/boleto/page';
 import { formatCents } from '../../shared/domain/money';
 import { NotFoundError } from '../../shared/errors';
 import { httpHandler } from '../../shared/http/pipeline';
-import { invoiceReader } from '../../shared/wiring/lookups';
+import { invoiceLookup } from '../../shared/wiring/lookups';
 import { boletoPageTokenMatches, REFERENCE_SHAPE } from '../../shared/invoices/record';
 import { boletoRoutes as routes } from '../../shared/http/route-table/boleto';
 
@@ -18,7 +18,7 @@ export const handler = httpHandler(routes.boletoPage, async ({ params, runtime }
   if (!REFERENCE_SHAPE.test(params.reference) || !boletoPageTokenMatches(params.reference, params.token, serviceKeys.boletoLinks)) {
     throw new NotFoundError('Boleto not found');
   }
-  const invoice = await invoiceReader(runtime).byReference(params.reference);
+  const invoice = await invoiceLookup(runtime).byReference(params.reference);
   if (!invoice?.boleto || invoice.method !== 'boleto') throw new NotFoundError('Boleto not found');
   const html = renderBoletoHtml({
     reference: params.reference,

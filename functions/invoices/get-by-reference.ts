@@ -1,7 +1,7 @@
 import { requireCaller } from '../../shared/auth/caller';
 import { httpHandler } from '../../shared/http/pipeline';
 import { invoiceAnswer } from '../../shared/invoices/answer';
-import { invoiceReader } from '../../shared/wiring/lookups';
+import { invoiceLookup } from '../../shared/wiring/lookups';
 import { ownInvoice } from '../../shared/invoices/view';
 import { REFERENCE_SHAPE } from '../../shared/invoices/record';
 import { invoicesRoutes as routes } from '../../shared/http/route-table/invoices';
@@ -9,6 +9,6 @@ import { invoicesRoutes as routes } from '../../shared/http/route-table/invoices
 /** GET /api/invoice/ref/{ref_id}: another account's, or a malformed reference → 404. */
 export const handler = httpHandler(routes.getInvoiceByReference, async ({ params, caller, runtime }) => {
   const { accountId } = requireCaller(caller);
-  const item = REFERENCE_SHAPE.test(params.ref_id) ? await invoiceReader(runtime).byReference(params.ref_id) : undefined;
+  const item = REFERENCE_SHAPE.test(params.ref_id) ? await invoiceLookup(runtime).byReference(params.ref_id) : undefined;
   return invoiceAnswer(runtime, ownInvoice(item, accountId));
 });

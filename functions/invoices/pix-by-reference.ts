@@ -1,7 +1,7 @@
 import { requireCaller } from '../../shared/auth/caller';
 import { httpHandler } from '../../shared/http/pipeline';
 import { invoiceAnswer } from '../../shared/invoices/answer';
-import { invoiceReader } from '../../shared/wiring/lookups';
+import { invoiceLookup } from '../../shared/wiring/lookups';
 import { ownInvoice } from '../../shared/invoices/view';
 import { REFERENCE_SHAPE } from '../../shared/invoices/record';
 import { invoicesRoutes as routes } from '../../shared/http/route-table/invoices';
@@ -9,7 +9,7 @@ import { invoicesRoutes as routes } from '../../shared/http/route-table/invoices
 /** GET /api/pix/invoice/{ref}: the Pix invoice of that reference (another method, or account → 404). */
 export const handler = httpHandler(routes.getPixByReference, async ({ params, caller, runtime }) => {
   const { accountId } = requireCaller(caller);
-  const item = REFERENCE_SHAPE.test(params.ref) ? await invoiceReader(runtime).byReference(params.ref) : undefined;
+  const item = REFERENCE_SHAPE.test(params.ref) ? await invoiceLookup(runtime).byReference(params.ref) : undefined;
   return invoiceAnswer(
     runtime,
     ownInvoice(item, accountId, (i) => i.method === 'pix'),

@@ -18,6 +18,10 @@ export interface InvoiceStore {
   byReference(reference: string): Promise<Invoice | undefined>;
   /** A Pix invoice by its txid, or undefined (no invoice carries that txid). */
   byTxid(txid: string): Promise<Invoice | undefined>;
+}
+
+/** The invoices as the query routes read them (shared/adapters/dynamo/invoice-reader.ts): also by numeric id, and listed. */
+export interface InvoiceReader extends InvoiceStore {
   /** An invoice by its numeric id (through its id's reservation), or undefined. */
   byNumericId(invoiceId: number): Promise<Invoice | undefined>;
   /** The account's invoices, newest first, filtered and paged (filters run after the read, within a bounded scan). */

@@ -1,7 +1,7 @@
 import { cardAttemptCompilers, dynamoCardAttempts } from '../adapters/dynamo/card-attempts';
 import { declineCompilers, dynamoDeclines } from '../adapters/dynamo/card-declines';
-import { type ChangeCompilers, commitChanges, eventCompilers } from '../adapters/dynamo/changes';
-import { dynamoInvoiceIds, invoiceCompilers } from '../adapters/dynamo/invoices';
+import { type ChangeCompilers, commitChanges, eventCompilers, mergeCompilers } from '../adapters/dynamo/changes';
+import { dynamoInvoiceIds, invoiceCreatedCompilers } from '../adapters/dynamo/invoices';
 import { ledgerCompilers } from '../adapters/dynamo/ledger';
 import type { CardChargePorts } from '../app/charges/create-card-charge';
 import type { CardSettlePorts } from '../app/charges/settle-card-attempt';
@@ -13,7 +13,7 @@ import { compileContext } from './compile';
 import { invoiceMovePorts } from './invoices';
 
 /** The changes of a card charge: its invoice, the credit, invoice.paid, the attempt's move, a decline's count. */
-export const cardChargeChanges: ChangeCompilers = { ...invoiceCompilers, ...ledgerCompilers, ...eventCompilers, ...cardAttemptCompilers, ...declineCompilers };
+export const cardChargeChanges: ChangeCompilers = /* @__PURE__ */ mergeCompilers(invoiceCreatedCompilers, ledgerCompilers, eventCompilers, cardAttemptCompilers, declineCompilers);
 
 /** What settling a card attempt needs: the invoice moves, the attempts, each attempt's provider by name, the time limit. */
 export function cardSettlePorts(runtime: Runtime): CardSettlePorts {

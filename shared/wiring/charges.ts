@@ -1,5 +1,5 @@
 import type { ChangeCompilers } from '../adapters/dynamo/changes';
-import { dynamoInvoiceIds, invoiceCompilers } from '../adapters/dynamo/invoices';
+import { dynamoInvoiceIds, invoiceCreatedCompilers } from '../adapters/dynamo/invoices';
 import type { BoletoChargePorts } from '../app/charges/create-boleto-charge';
 import type { PixChargePorts } from '../app/charges/create-pix-charge';
 import { paymentProvider, pixProvider } from '../providers/registry';
@@ -8,7 +8,7 @@ import type { Runtime } from '../runtime';
 import { customerPorts } from './customers';
 
 /** The changes of the charges' use cases (a new invoice). */
-export const invoiceChanges: ChangeCompilers = invoiceCompilers;
+export const invoiceChanges: ChangeCompilers = invoiceCreatedCompilers;
 
 /** Invoice ids checked unused against the table. */
 export function invoiceIds(runtime: Runtime): InvoiceIdPort {

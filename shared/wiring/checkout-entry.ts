@@ -1,13 +1,14 @@
-import type { ChangeCompilers } from '../adapters/dynamo/changes';
-import { dynamoAccountDirectory, dynamoCheckouts } from '../adapters/dynamo/checkout-lookup';
-import { checkoutCompilers } from '../adapters/dynamo/checkout-settle';
-import { invoiceCompilers } from '../adapters/dynamo/invoices';
+import { type ChangeCompilers, mergeCompilers } from '../adapters/dynamo/changes';
+import { dynamoAccountDirectory } from '../adapters/dynamo/account-directory';
+import { dynamoCheckouts } from '../adapters/dynamo/checkout-lookup';
+import { checkoutCreatedCompilers } from '../adapters/dynamo/checkout-settle';
+import { invoiceCreatedCompilers } from '../adapters/dynamo/invoices';
 import type { OpenCheckoutPorts } from '../app/checkout/open-checkout';
 import type { Runtime } from '../runtime';
 import { pixChargePorts } from './charges';
 
 /** The changes of the entry form: the checkout with its reservation, and its Pix invoice. */
-export const checkoutEntryChanges: ChangeCompilers = { ...checkoutCompilers, ...invoiceCompilers };
+export const checkoutEntryChanges: ChangeCompilers = /* @__PURE__ */ mergeCompilers(checkoutCreatedCompilers, invoiceCreatedCompilers);
 
 /** What the entry form needs: the accounts by public key, the checkouts by reservation, the Pix charge, the checkout's lifetime. */
 export function openCheckoutPorts(runtime: Runtime): OpenCheckoutPorts {

@@ -1,9 +1,10 @@
-import { cardAttemptCompilers } from '../adapters/dynamo/card-attempts';
 import { declineCompilers } from '../adapters/dynamo/card-declines';
-import { type ChangeCompilers, commitChanges, eventCompilers } from '../adapters/dynamo/changes';
-import { dynamoAccountDirectory, dynamoCheckouts, dynamoOpenCheckouts } from '../adapters/dynamo/checkout-lookup';
+import { type ChangeCompilers, commitChanges, eventCompilers, mergeCompilers } from '../adapters/dynamo/changes';
+import { dynamoAccountDirectory } from '../adapters/dynamo/account-directory';
+import { dynamoOpenCheckouts } from '../adapters/dynamo/checkout-index';
+import { dynamoCheckouts } from '../adapters/dynamo/checkout-lookup';
 import { checkoutCompilers } from '../adapters/dynamo/checkout-settle';
-import { dynamoInvoices, invoiceCompilers } from '../adapters/dynamo/invoices';
+import { dynamoInvoices, invoiceCreatedCompilers } from '../adapters/dynamo/invoices';
 import { ledgerCompilers } from '../adapters/dynamo/ledger';
 import type { CheckoutCardPorts } from '../app/checkout/pay-checkout-by-card';
 import type { UpkeepPorts } from '../app/checkout/upkeep';
@@ -15,14 +16,7 @@ import { invoiceIds } from './charges';
 import { compileContext } from './compile';
 
 /** The changes of the checkout's card payments: the checkout's card attempts and payment, its invoice, credit, events and decline counts. */
-export const checkoutCardChanges: ChangeCompilers = {
-  ...checkoutCompilers,
-  ...invoiceCompilers,
-  ...ledgerCompilers,
-  ...eventCompilers,
-  ...declineCompilers,
-  ...cardAttemptCompilers,
-};
+export const checkoutCardChanges: ChangeCompilers = /* @__PURE__ */ mergeCompilers(checkoutCompilers, invoiceCreatedCompilers, ledgerCompilers, eventCompilers, declineCompilers);
 
 /** What the card form's payment needs, over the runtime's table and its configured card provider. */
 export function checkoutCardPorts(runtime: Runtime): CheckoutCardPorts {

@@ -1,7 +1,7 @@
-import { type ChangeCompilers, commitMove, eventCompilers } from '../adapters/dynamo/changes';
-import { checkoutCompilers } from '../adapters/dynamo/checkout-settle';
+import { type ChangeCompilers, commitMove, eventCompilers, mergeCompilers } from '../adapters/dynamo/changes';
+import { checkoutMoveCompilers } from '../adapters/dynamo/checkout-settle';
 import { dynamoCheckouts } from '../adapters/dynamo/checkout-lookup';
-import { dynamoInvoices, dynamoPixSweep, invoiceCompilers } from '../adapters/dynamo/invoices';
+import { dynamoInvoices, dynamoPixSweep, invoiceMovedCompilers } from '../adapters/dynamo/invoices';
 import { ledgerCompilers } from '../adapters/dynamo/ledger';
 import type { InvoiceMovePorts } from '../app/invoices/apply-notification';
 import type { PixSweepPorts } from '../app/invoices/pix-sweep';
@@ -14,7 +14,7 @@ import type { Runtime } from '../runtime';
 import { compileContext } from './compile';
 
 /** The changes of an invoice's move: the move, its balance transfer, its events, and its checkout's or order's move. */
-export const invoiceMoveChanges: ChangeCompilers = { ...invoiceCompilers, ...ledgerCompilers, ...checkoutCompilers, ...eventCompilers };
+export const invoiceMoveChanges: ChangeCompilers = /* @__PURE__ */ mergeCompilers(invoiceMovedCompilers, ledgerCompilers, checkoutMoveCompilers, eventCompilers);
 
 /** What applying a provider's word to an invoice needs, over the runtime's table. */
 export function invoiceMovePorts(runtime: Runtime): InvoiceMovePorts {

@@ -1,10 +1,18 @@
+import { dynamoInvoiceReader } from '../adapters/dynamo/invoice-reader';
 import { dynamoInvoices } from '../adapters/dynamo/invoices';
-import type { InvoiceStore } from '../ports/invoices';
+import type { InvoiceReader, InvoiceStore } from '../ports/invoices';
 import type { Runtime } from '../runtime';
 
 export { checkoutsOfTxRef } from '../adapters/dynamo/checkout-lookup';
 
+const personalDataKey = (runtime: Runtime) => async () => (await runtime.serviceKeys()).personalData;
+
 /** The invoices as the query routes read them: typed, the payers' documents unsealed. */
-export function invoiceReader(runtime: Runtime): InvoiceStore {
-  return dynamoInvoices(runtime.db, runtime.config.tableName, async () => (await runtime.serviceKeys()).personalData);
+export function invoiceReader(runtime: Runtime): InvoiceReader {
+  return dynamoInvoiceReader(runtime.db, runtime.config.tableName, personalDataKey(runtime));
+}
+
+/** One invoice by reference or txid, typed, its payer's document unsealed (the pages that show one). */
+export function invoiceLookup(runtime: Runtime): InvoiceStore {
+  return dynamoInvoices(runtime.db, runtime.config.tableName, personalDataKey(runtime));
 }

@@ -1,11 +1,11 @@
-import { type ChangeCompilers, eventCompilers } from '../adapters/dynamo/changes';
+import { type ChangeCompilers, eventCompilers, mergeCompilers } from '../adapters/dynamo/changes';
 import { dynamoWebhooks, webhookCompilers } from '../adapters/dynamo/webhooks';
 import { newEvent } from '../events/outbox';
 import type { WebhookStore } from '../ports/webhooks';
 import type { Runtime } from '../runtime';
 
 /** The changes of the webhooks' use cases: the URL and secret, and the test event. */
-export const webhookChanges: ChangeCompilers = { ...webhookCompilers, ...eventCompilers };
+export const webhookChanges: ChangeCompilers = /* @__PURE__ */ mergeCompilers(webhookCompilers, eventCompilers);
 
 /** The webhook store over the runtime's table. */
 export function webhookPorts(runtime: Runtime): { webhooks: WebhookStore; newEvent: typeof newEvent } {

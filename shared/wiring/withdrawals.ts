@@ -1,4 +1,4 @@
-import { type ChangeCompilers, commitMove, eventCompilers } from '../adapters/dynamo/changes';
+import { type ChangeCompilers, commitMove, eventCompilers, mergeCompilers } from '../adapters/dynamo/changes';
 import { ledgerCompilers } from '../adapters/dynamo/ledger';
 import { dynamoBalance, dynamoWithdrawals, withdrawalCompilers } from '../adapters/dynamo/withdrawals';
 import type { Change } from '../domain/changes';
@@ -8,7 +8,7 @@ import type { Runtime } from '../runtime';
 import { compileContext } from './compile';
 
 /** The changes of the withdrawals' use cases: the transfer's phases, the withdrawal created or moved, its event. */
-export const withdrawalChanges: ChangeCompilers = { ...ledgerCompilers, ...withdrawalCompilers, ...eventCompilers };
+export const withdrawalChanges: ChangeCompilers = /* @__PURE__ */ mergeCompilers(ledgerCompilers, withdrawalCompilers, eventCompilers);
 
 /** The withdrawal ports over the runtime's table. */
 export function withdrawalPorts(runtime: Runtime): {

@@ -4,10 +4,7 @@ import type { Checkout, UnknownCardAttempt } from '../../domain/checkout';
 import type { CheckoutStatus, OrderStatus } from '../../domain/checkout-transitions';
 import { definedOnly } from '../../domain/defined';
 import { CHECKOUT_METHODS, CHECKOUT_PAYMENT_TYPES, type CheckoutMethod, type CheckoutPaymentType } from '../../domain/payment-methods';
-import type { AccountDirectory, CheckoutStore, OpenCheckoutIndex } from '../../ports/checkouts';
-import { openPartitions } from './checkout-item';
-import { SWEEP_INDEX } from '../../events/sweep-index';
-import { accountOf } from './account-record';
+import type { CheckoutStore } from '../../ports/checkouts';
 import type { Db, Item } from './dynamo';
 import { keys } from './keys';
 
@@ -67,43 +64,6 @@ export function dynamoCheckouts(db: Db, table: string): CheckoutStore {
       const reference = out.Item?.reference;
       const checkout = typeof reference === 'string' ? await get(reference) : undefined;
       return checkout?.accountId === accountId ? checkout : undefined;
-    },
-  };
-}
-
-/** The upkeep's index of open checkouts over the table (GSI2: CHKOPEN# and CHKUNK# partitions). */
-export function dynamoOpenCheckouts(db: Db, table: string): OpenCheckoutIndex {
-  return {
-    openPartitions: openPartitions('open'),
-    unknownPartitions: openPartitions('unknown'),
-    async references(partition, limit, before) {
-      const out = await db.send(
-        new QueryCommand({
-          TableName: table,
-          IndexName: SWEEP_INDEX,
-          KeyConditionExpression: before === undefined ? 'GSI2PK = :p' : 'GSI2PK = :p AND GSI2SK < :before',
-          ExpressionAttributeValues: before === undefined ? { ':p': partition } : { ':p': partition, ':before': before },
-          ProjectionExpression: 'PK',
-          Limit: limit,
-        }),
-      );
-      return (out.Items ?? []).map((item) => String(item.PK).replace(/^CHK#/, ''));
-    },
-  };
-}
-
-/** The accounts as the hosted checkout finds them: by public key (its PUBKEY# item, then the account), or by id. */
-export function dynamoAccountDirectory(db: Db, table: string): AccountDirectory {
-  const get = async (accountId: string) => {
-    const out = await db.send(new GetCommand({ TableName: table, Key: keys.account(accountId), ConsistentRead: true }));
-    return out.Item ? accountOf(out.Item) : undefined;
-  };
-  return {
-    get,
-    async byPublicKey(publicKey) {
-      const key = await db.send(new GetCommand({ TableName: table, Key: keys.publicKey(publicKey), ConsistentRead: true, ProjectionExpression: 'accountId' }));
-      const accountId = key.Item?.accountId;
-      return typeof accountId === 'string' ? get(accountId) : undefined;
     },
   };
 }

@@ -204,13 +204,23 @@ export function checkoutCreatedWrites(table: string, change: CheckoutCreated): T
   ];
 }
 
+/** A new checkout (the entry form's own set). */
+export const checkoutCreatedCompilers: ChangeCompilers = { 'checkout.created': (context, change) => checkoutCreatedWrites(context.table, change) };
+
+/** The checkout's moves that ride with an invoice's move (paid, its order moved, abandoned). */
+export const checkoutMoveCompilers: ChangeCompilers = {
+  'checkout.paid': (context, change) => [checkoutPaidWrite(context.table, change)],
+  'order.moved': (context, change) => [orderMovedWrite(context.table, change)],
+  'checkout.abandoned': (context, change) => checkoutAbandonedWrites(context.table, change),
+};
+
 /** The checkout room's changes. */
 export const checkoutCompilers: ChangeCompilers = {
+  'checkout.paid': (context, change) => [checkoutPaidWrite(context.table, change)],
+  'order.moved': (context, change) => [orderMovedWrite(context.table, change)],
+  'checkout.abandoned': (context, change) => checkoutAbandonedWrites(context.table, change),
   'checkout.created': (context, change) => checkoutCreatedWrites(context.table, change),
   'checkout.card_claimed': (context, change) => [claimCardAttemptWrite(context.table, change.checkout, change.lease, change.nowMs)],
   'checkout.card_lost': (context, change) => cardAnswerLostWrites(context.table, change.checkout, change.lost),
   'checkout.card_reopened': (context, change) => cardAttemptSettledWrites(context.table, change.checkout, { declined: change.declined }),
-  'checkout.paid': (context, change) => [checkoutPaidWrite(context.table, change)],
-  'order.moved': (context, change) => [orderMovedWrite(context.table, change)],
-  'checkout.abandoned': (context, change) => checkoutAbandonedWrites(context.table, change),
 };

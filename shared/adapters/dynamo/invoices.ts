@@ -3,7 +3,6 @@ import type { InvoiceCreated, InvoiceMoved } from '../../domain/changes';
 import type { InvoiceIds } from '../../domain/invoice';
 import type { InvoiceStatus } from '../../domain/invoice-transitions';
 import { PIX_SWEEP_INDEX, pixSweepPartitions } from './pix-sweep-index';
-import { listInvoiceItems } from './invoice-lookup';
 import { referenceOfTxid } from '../../invoices/record';
 import { invoiceItem, invoiceListKeys, invoiceOf } from './invoice-item';
 import type { InvoiceIdPort, InvoiceStore, PixSweepIndex } from '../../ports/invoices';
@@ -82,13 +81,6 @@ export function dynamoInvoices(db: Db, table: string, personalDataKey?: () => Pr
       const reference = referenceOfTxid(txid);
       const invoice = reference ? await byReference(reference) : undefined;
       return invoice?.pix?.txid === txid ? invoice : undefined;
-    },
-    async byNumericId(invoiceId) {
-      const out = await db.send(new GetCommand({ TableName: table, Key: keys.invoiceIdReservation(invoiceId), ConsistentRead: true }));
-      return typeof out.Item?.reference === 'string' ? byReference(out.Item.reference) : undefined;
-    },
-    async list(accountId, query) {
-      return Promise.all((await listInvoiceItems(db, table, accountId, query)).map(of));
     },
   };
 }
@@ -170,10 +162,10 @@ export function invoiceMovedWrite(table: string, change: InvoiceMoved): TxWrite 
   };
 }
 
-/** The invoices' changes: a new invoice, an invoice moved. */
-export const invoiceCompilers: ChangeCompilers = {
+/** A new invoice (the creations' own set: they move none). */
+export const invoiceCreatedCompilers: ChangeCompilers = {
   'invoice.created': async (context, change) => invoiceCreatedWrites(context.table, change, (await context.keys()).personalData),
-  'invoice.moved': (context, change) => [invoiceMovedWrite(context.table, change)],
 };
 
-export { invoiceOf } from './invoice-item';
+/** An invoice moved (the moves' own set: they create no invoice). */
+export const invoiceMovedCompilers: ChangeCompilers = { 'invoice.moved': (context, change) => [invoiceMovedWrite(context.table, change)] };

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { changeWrites, eventCompilers } from '../../../../shared/adapters/dynamo/changes';
+import { changeWrites, eventCompilers, mergeCompilers } from '../../../../shared/adapters/dynamo/changes';
 import { ledgerCompilers } from '../../../../shared/adapters/dynamo/ledger';
 import type { Change } from '../../../../shared/domain/changes';
 import { paymentCredit } from '../../../../shared/domain/ledger';
@@ -20,5 +20,16 @@ describe('changes compiled by the compilers a route hands over', () => {
 
   it('refuses a change no compiler of the route knows (a route missing its room is a programming error, never a silent drop)', async () => {
     await expect(changeWrites(context, [credit, event], ledgerCompilers)).rejects.toThrow(/No compiler for a event.recorded change/);
+  });
+});
+
+describe('compiler sets merged', () => {
+  it('keeps every set’s compilers, and a kind none of them names still fails', async () => {
+    const merged = mergeCompilers(ledgerCompilers, eventCompilers);
+    expect(Object.keys(merged).sort()).toEqual(['event.recorded', 'ledger.transfer']);
+    expect(merged['ledger.transfer']).toBe(ledgerCompilers['ledger.transfer']);
+    const context = { table: 't', keys: async () => ({ personalData: Buffer.alloc(32), webhookSecrets: Buffer.alloc(32) }) };
+    const cached: Change = { kind: 'cep.cached', address: { zipcode: '01310100', state: 'SP', city: 'São Paulo', district: 'Bela Vista', street: 'Av. Paulista' }, expiresAt: 1 };
+    await expect(changeWrites(context, [cached], merged)).rejects.toThrow(/No compiler for a cep.cached change/);
   });
 });

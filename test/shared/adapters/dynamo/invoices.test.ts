@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { invoiceMovedWrite, invoiceOf } from '../../../../shared/adapters/dynamo/invoices';
+import { invoiceItem, invoiceOf } from '../../../../shared/adapters/dynamo/invoice-item';
+import { invoiceMovedWrite } from '../../../../shared/adapters/dynamo/invoices';
 import { MoveAlreadyMade } from '../../../../shared/adapters/dynamo/state-move';
 import type { Invoice, NewInvoice } from '../../../../shared/domain/invoice';
 import { invoiceMove } from '../../../../shared/domain/invoice-transitions';
-import { invoiceItem } from '../../../../shared/adapters/dynamo/invoice-item';
 
 const KEY = Buffer.alloc(32, 3);
 const at = '2026-11-27T12:59:00.000Z';
