@@ -14,6 +14,10 @@ export type Account = {
   webhookSecretConfigured: boolean;
   /** Disabled by the operator: refuses every call and every checkout. */
   disabled: boolean;
+};
+
+/** An account as the hosted checkout's entry form reads it: its settings, and its checkout rules. */
+export type CheckoutAccount = Account & {
   /** The hosted checkout's form signatures: required or not, and the secret's version (0: none issued). */
   checkoutSigning: { required: boolean; version: number };
   /** The origins the checkout's callback_url may have (none listed: any). */

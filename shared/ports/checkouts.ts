@@ -1,4 +1,4 @@
-import type { Account } from '../domain/account';
+import type { CheckoutAccount } from '../domain/account';
 import type { CheckoutReservation } from '../domain/changes';
 import type { Checkout } from '../domain/checkout';
 
@@ -21,7 +21,7 @@ export interface OpenCheckoutIndex {
 /** The merchant accounts as the hosted checkout finds them (shared/adapters/dynamo/account-record.ts). */
 export interface AccountDirectory {
   /** The account a public key was issued to (strongly consistent), or undefined. */
-  byPublicKey(publicKey: string): Promise<Account | undefined>;
+  byPublicKey(publicKey: string): Promise<CheckoutAccount | undefined>;
   /** One account's settings (strongly consistent), or undefined. */
-  get(accountId: string): Promise<Account | undefined>;
+  get(accountId: string): Promise<CheckoutAccount | undefined>;
 }

@@ -1,5 +1,6 @@
 import { dynamoInvoiceReader } from '../adapters/dynamo/invoice-reader';
-import { dynamoInvoices } from '../adapters/dynamo/invoices';
+import { dynamoInvoices, readInvoice } from '../adapters/dynamo/invoices';
+import type { Invoice } from '../domain/invoice';
 import type { InvoiceReader, InvoiceStore } from '../ports/invoices';
 import type { Runtime } from '../runtime';
 
@@ -10,6 +11,11 @@ const personalDataKey = (runtime: Runtime) => async () => (await runtime.service
 /** The invoices as the query routes read them: typed, the payers' documents unsealed. */
 export function invoiceReader(runtime: Runtime): InvoiceReader {
   return dynamoInvoiceReader(runtime.db, runtime.config.tableName, personalDataKey(runtime));
+}
+
+/** One invoice by reference, typed, without its payer's document (a page that shows a Pix charge's code). */
+export function invoiceByReference(runtime: Runtime, reference: string): Promise<Invoice | undefined> {
+  return readInvoice(runtime.db, runtime.config.tableName, reference);
 }
 
 /** One invoice by reference or txid, typed, its payer's document unsealed (the pages that show one). */

@@ -3,25 +3,24 @@ import type { Runtime } from '../../runtime';
 import type { Checkout, UnknownCardAttempt } from '../../domain/checkout';
 import type { CheckoutStatus, OrderStatus } from '../../domain/checkout-transitions';
 import { definedOnly } from '../../domain/defined';
-import { CHECKOUT_METHODS, CHECKOUT_PAYMENT_TYPES, type CheckoutMethod, type CheckoutPaymentType } from '../../domain/payment-methods';
+import type { CheckoutMethod, CheckoutPaymentType } from '../../domain/payment-methods';
 import type { CheckoutStore } from '../../ports/checkouts';
 import type { Db, Item } from './dynamo';
 import { keys } from './keys';
 
 const text = (value: unknown): string | undefined => (typeof value === 'string' ? value : undefined);
 const count = (value: unknown): number | undefined => (typeof value === 'number' ? value : undefined);
-const among = <T>(values: readonly T[], value: unknown): T | undefined => values.find((known) => known === value);
 
 /** A checkout item read back as the record. */
 export function checkoutOf(item: Item): Checkout {
-  const methods: unknown[] = Array.isArray(item.methods) ? item.methods : [];
   const optional = {
     productReference: text(item.productReference),
     productName: text(item.productName),
     pixReference: text(item.pixReference),
     cardDeclines: count(item.cardDeclines),
     unknownAttempt: typeof item.unknownAttempt === 'object' && item.unknownAttempt !== null ? (item.unknownAttempt as UnknownCardAttempt) : undefined,
-    paymentType: among<CheckoutPaymentType>(CHECKOUT_PAYMENT_TYPES, item.paymentType),
+    // Written by this service only: read back as written.
+    paymentType: text(item.paymentType) as CheckoutPaymentType | undefined,
     invoiceReference: text(item.invoiceReference),
     paidAt: text(item.paidAt),
     abandonedAt: text(item.abandonedAt),
@@ -40,7 +39,7 @@ export function checkoutOf(item: Item): Checkout {
     firstName: String(item.firstName),
     lastName: String(item.lastName),
     callbackUrl: String(item.callbackUrl),
-    methods: methods.filter((method): method is CheckoutMethod => among(CHECKOUT_METHODS, method) !== undefined),
+    methods: (Array.isArray(item.methods) ? item.methods : []) as CheckoutMethod[],
     createdAt: String(item.createdAt),
     status: item.status as CheckoutStatus,
     cardAttempt: Number(item.cardAttempt ?? 0),
@@ -69,8 +68,9 @@ export function dynamoCheckouts(db: Db, table: string): CheckoutStore {
 }
 
 /** A checkout by its reference, strongly consistent; undefined when there is none. */
-export function checkoutByReference(runtime: Runtime, reference: string): Promise<Checkout | undefined> {
-  return dynamoCheckouts(runtime.db, runtime.config.tableName).get(reference);
+export async function checkoutByReference(runtime: Runtime, reference: string): Promise<Checkout | undefined> {
+  const out = await runtime.db.send(new GetCommand({ TableName: runtime.config.tableName, Key: keys.checkout(reference), ConsistentRead: true }));
+  return out.Item ? checkoutOf(out.Item) : undefined;
 }
 
 /** The checkout of a merchant's tx_ref in its account (through the tx_ref's reservation: signed forms), or undefined. */

@@ -1,6 +1,6 @@
 import { GetCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { InvoiceCreated, InvoiceMoved } from '../../domain/changes';
-import type { InvoiceIds } from '../../domain/invoice';
+import type { Invoice, InvoiceIds } from '../../domain/invoice';
 import type { InvoiceStatus } from '../../domain/invoice-transitions';
 import { PIX_SWEEP_INDEX, pixSweepPartitions } from './pix-sweep-index';
 import { referenceOfTxid } from '../../invoices/record';
@@ -67,13 +67,15 @@ export function dynamoInvoiceIds(db: Db, table: string): InvoiceIdPort {
   };
 }
 
+/** One invoice by reference, strongly consistent (the payer's document unsealed when a key is given), or undefined. */
+export async function readInvoice(db: Db, table: string, reference: string, personalDataKey?: Buffer): Promise<Invoice | undefined> {
+  const out = await db.send(new GetCommand({ TableName: table, Key: keys.invoice(reference), ConsistentRead: true }));
+  return out.Item ? invoiceOf(out.Item, personalDataKey) : undefined;
+}
+
 /** The invoices of the table, read strongly consistent; with a personal-data key, the payers' documents unsealed (the query routes). */
 export function dynamoInvoices(db: Db, table: string, personalDataKey?: () => Promise<Buffer>): InvoiceStore {
-  const of = async (item: Item) => invoiceOf(item, personalDataKey ? await personalDataKey() : undefined);
-  const byReference = async (reference: string) => {
-    const out = await db.send(new GetCommand({ TableName: table, Key: keys.invoice(reference), ConsistentRead: true }));
-    return out.Item ? of(out.Item) : undefined;
-  };
+  const byReference = async (reference: string) => readInvoice(db, table, reference, personalDataKey ? await personalDataKey() : undefined);
   return {
     byReference,
     async byTxid(txid) {

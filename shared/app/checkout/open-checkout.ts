@@ -4,7 +4,7 @@ import { PUBLIC_KEY_SHAPE } from '../../auth/basic';
 import type { CheckoutForm } from '../../checkout/form';
 import { newCheckoutReference, saleKey } from '../../checkout/record';
 import { verifyFormSignature } from '../../checkout/signature';
-import type { Account } from '../../domain/account';
+import type { CheckoutAccount as Account } from '../../domain/account';
 import type { Change, CheckoutReservation } from '../../domain/changes';
 import type { Checkout, NewCheckout } from '../../domain/checkout';
 import { CHECKOUT_METHODS, type CheckoutMethod } from '../../domain/payment-methods';

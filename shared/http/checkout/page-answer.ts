@@ -1,6 +1,6 @@
 import { checkoutCardLocked } from '../../cards/declines';
 import { HTML_TYPE, type RouteResult } from '../answer';
-import { invoiceLookup } from '../../wiring/lookups';
+import { invoiceByReference } from '../../wiring/lookups';
 import { invoiceQrCode } from '../../invoices/qr-code';
 import { qrCodePngDataUri } from '../../pix/qrcode';
 import type { Runtime } from '../../runtime';
@@ -47,7 +47,7 @@ export function settledPage(checkout: Checkout): RouteResult | undefined {
 /** The Pix block: the BR Code of the checkout's Pix invoice and its QR code, while that invoice can be paid. */
 async function pixBlock(runtime: Runtime, checkout: Checkout): Promise<CheckoutPageView['pix']> {
   if (checkout.pixReference === undefined) return undefined;
-  const invoice = await invoiceLookup(runtime).byReference(checkout.pixReference);
+  const invoice = await invoiceByReference(runtime, checkout.pixReference);
   const copy = invoice?.pix?.copy;
   if (!invoice || invoice.status !== 'PENDING' || typeof copy !== 'string') return undefined;
   return { copy, qrDataUri: (await invoiceQrCode(invoice)) ?? (await qrCodePngDataUri(copy)) };

@@ -9,7 +9,7 @@ const SIGNING = Buffer.alloc(32, 5);
 const now = new Date('2026-11-27T12:00:00.000Z');
 const seconds = Math.floor(now.getTime() / 1000);
 const token = (keyVersion = 2) => `Bearer ${signToken({ accountId: 'acct_1', keyVersion, issuedAt: seconds, expiresAt: seconds + 60 }, SIGNING)}`;
-const account: Account = { accountId: 'acct_1', name: 'Loja', methods: ['pix'], webhookSecretConfigured: false, disabled: false, checkoutSigning: { required: false, version: 0 }, callbackOrigins: [] };
+const account: Account = { accountId: 'acct_1', name: 'Loja', methods: ['pix'], webhookSecretConfigured: false, disabled: false };
 const quota = { limit: 10, remaining: 9, resetSeconds: 60 };
 
 /** A store over one account (key version 2) that records every count it is asked for. */

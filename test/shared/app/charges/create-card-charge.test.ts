@@ -10,7 +10,7 @@ const now = new Date('2026-11-27T12:00:00.000Z');
 const caller: Caller = {
   accountId: 'acct_1',
   keyVersion: 1,
-  account: { accountId: 'acct_1', name: 'Loja', methods: ['card'], webhookSecretConfigured: false, disabled: false, checkoutSigning: { required: false, version: 0 }, callbackOrigins: [] },
+  account: { accountId: 'acct_1', name: 'Loja', methods: ['card'], webhookSecretConfigured: false, disabled: false },
 };
 const body: CardChargeBody = {
   invoice_no: 'N1',
