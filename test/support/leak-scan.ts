@@ -230,6 +230,15 @@ export const FREE_TEXT_ATTRIBUTES: readonly string[] = [
   'productName',
   'productReference',
   'callbackUrl',
+  // The same merchant text echoed in the events (EVT# items) it appears in: an invoice's invoice_no (a
+  // checkout's invoices carry its tx_ref there), an order's tx_ref and product. A delivery's JSON body
+  // masks these fields by name (FREE_TEXT_FIELD above); the event item holds them as attributes.
+  'event.data.invoice.invoice_no',
+  'event.data.order.tx_ref',
+  'event.data.order.product.reference',
+  'event.data.order.product.name',
+  'event.data.order.customer.name',
+  'event.data.order.customer.email',
 ];
 
 /** Keys that hold the merchant's own text: its Idempotency-Key (IDEM#…), a checkout's tx_ref (CHKTX#<account>#<tx_ref>). */
