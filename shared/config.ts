@@ -87,7 +87,7 @@ export type Config = {
    */
   rateLimits: { auth: number; cep: number; checkout: number; unauthenticated: number; public: number; account: number };
   checkout: { ttlSeconds: number };
-  /** The daily reconciliation's queue and page size (shared/ledger/reconcile-run.ts). */
+  /** The daily reconciliation's queue and page size (shared/app/ledger/reconcile-run.ts). */
   reconcile: { queueUrl: string | undefined; pageSize: number };
   /** Card testing caps (shared/cards/declines.ts): per checkout (lifetime), per card and per merchant (sliding hour). */
   cardDeclines: { perCheckout: number; perCardPerHour: number; perMerchantPerHour: number };

@@ -1,5 +1,6 @@
 import type { SQSBatchResponse, SQSEvent } from 'aws-lambda';
-import { isReconcileMessage, reconcilePage } from '../../shared/ledger/reconcile-run';
+import { isReconcileMessage, reconcilePage } from '../../shared/app/ledger/reconcile-run';
+import { reconcileStore } from '../../shared/wiring/reconcile';
 import { endInvocation, type InvocationContext, logger, startInvocation, withLogKeys } from '../../shared/logger';
 import { emfLine } from '../../shared/metrics/emf';
 import { handleSqsBatch } from '../../shared/queue/batch';
@@ -17,14 +18,15 @@ export async function handler(event: SQSEvent, context?: InvocationContext): Pro
   startInvocation(context, { worker: 'reconcile' });
   try {
     const runtime = getRuntime();
-    const { tableName, reconcile } = runtime.config;
+    const { reconcile } = runtime.config;
+    const store = reconcileStore(runtime);
     return await handleSqsBatch(
       event,
       async (record) => {
         const body: unknown = JSON.parse(record.body);
-        if (!isReconcileMessage(body)) throw new Error('not a reconcile message');
+        if (!isReconcileMessage(store, body)) throw new Error('not a reconcile message');
         await withLogKeys({ messageId: record.messageId }, async () => {
-          const outcome = await reconcilePage(runtime.db, tableName, body, reconcile.pageSize);
+          const outcome = await reconcilePage(store, body, reconcile.pageSize);
           const differences = outcome.results.filter((result) => !result.ok);
           for (const difference of differences) logger.error('ledger difference', { ...difference });
           process.stdout.write(`${emfLine(reconcileWorker.metric, differences.length, 'Count', runtime.clock.now())}\n`);

@@ -1,5 +1,6 @@
 import { endInvocation, type InvocationContext, logger, startInvocation } from '../../shared/logger';
-import { firstMessages } from '../../shared/ledger/reconcile-run';
+import { firstMessages } from '../../shared/app/ledger/reconcile-run';
+import { reconcileStore } from '../../shared/wiring/reconcile';
 import { messageQueue } from '../../shared/wiring/queue';
 import { getRuntime } from '../../shared/runtime';
 
@@ -15,7 +16,7 @@ export async function handler(_event?: unknown, context?: InvocationContext): Pr
     const queueUrl = runtime.config.reconcile.queueUrl;
     if (!queueUrl) throw new Error('RECONCILE_QUEUE_URL is not configured: the reconciliation cannot start');
     const run = runtime.clock.now().toISOString();
-    const messages = firstMessages(run);
+    const messages = firstMessages(reconcileStore(runtime), run);
     for (let i = 0; i < messages.length; i += 10) {
       const batch = messages.slice(i, i + 10);
       const refused = await messageQueue().sendBatch(queueUrl, batch);

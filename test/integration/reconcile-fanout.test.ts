@@ -7,7 +7,8 @@ import { handler as startReconciliation } from '../../functions/workers/reconcil
 import { handler as reconcilePageHandler } from '../../functions/workers/reconcile-page';
 import { createAccount } from '../../shared/adapters/dynamo/accounts';
 import { ACCOUNT_INDEX_SHARDS, accountIndexAttributes, indexAccount } from '../../shared/adapters/dynamo/account-index';
-import { firstMessages, type ReconcileMessage, reconcilePage } from '../../shared/ledger/reconcile-run';
+import { firstMessages, type ReconcileMessage, reconcilePage } from '../../shared/app/ledger/reconcile-run';
+import { dynamoReconcileStore } from '../../shared/adapters/dynamo/ledger-reconcile';
 import { getSqs } from '../../shared/adapters/sqs/client';
 import { getRuntime, overrideRuntime } from '../../shared/runtime';
 import { keys } from '../../shared/adapters/dynamo/keys';
@@ -64,11 +65,12 @@ describe('the reconciliation, page by page over the account index', () => {
     const seen = new Map<string, number>();
     const differing: string[] = [];
     let steps = 0;
-    const pending: ReconcileMessage[] = firstMessages('test-run');
+    const reconcile = dynamoReconcileStore(store.db, store.table);
+    const pending: ReconcileMessage[] = firstMessages(reconcile, 'test-run');
     expect(pending).toHaveLength(ACCOUNT_INDEX_SHARDS);
     while (pending.length > 0) {
       const message = pending.shift() as ReconcileMessage;
-      const outcome = await reconcilePage(store.db, store.table, message, PAGE);
+      const outcome = await reconcilePage(reconcile, message, PAGE);
       steps += 1;
       expect(outcome.results.length).toBeLessThanOrEqual(PAGE);
       for (const result of outcome.results) {

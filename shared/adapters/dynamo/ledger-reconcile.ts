@@ -1,3 +1,5 @@
+import { ACCOUNT_INDEX_SHARDS, accountIdsPage } from './account-index';
+import type { ReconcileStore } from '../../ports/reconcile';
 import { QueryCommand, ScanCommand } from '@aws-sdk/lib-dynamodb';
 import { type BalanceSums, type Reconciliation, reconciliation } from '../../domain/reconciliation';
 import type { Db } from './dynamo';
@@ -86,4 +88,20 @@ export async function allAccountIds(db: Db, table: string): Promise<string[]> {
     startKey = out.LastEvaluatedKey;
   } while (startKey);
   return ids.sort();
+}
+
+/** The daily reconciliation's reads over the table: the account index's pages, each account reconciled. */
+export function dynamoReconcileStore(db: Db, table: string): ReconcileStore {
+  return {
+    partitions: ACCOUNT_INDEX_SHARDS,
+    accountIds: (partition, cursor, limit) => accountIdsPage(db, table, partition, cursor, limit),
+    async reconcile(accountId) {
+      try {
+        return await reconcileAccount(db, table, accountId);
+      } catch (err) {
+        if (err instanceof UnknownAccountError) return undefined;
+        throw err;
+      }
+    },
+  };
 }

@@ -1,6 +1,5 @@
-import { ACCOUNT_INDEX_SHARDS, accountIdsPage } from '../adapters/dynamo/account-index';
-import { type Reconciliation, reconcileAccount, UnknownAccountError } from '../adapters/dynamo/ledger-reconcile';
-import type { Db } from '../adapters/dynamo/dynamo';
+import type { Reconciliation } from '../../domain/reconciliation';
+import type { ReconcileStore } from '../../ports/reconcile';
 
 /**
  * The daily reconciliation, fanned out (issue 25): the scheduled start sends one message per partition
@@ -12,29 +11,26 @@ import type { Db } from '../adapters/dynamo/dynamo';
 export type ReconcileMessage = { run: string; shard: number; cursor?: string };
 
 /** The run's first messages: one per partition of the account index. */
-export function firstMessages(run: string): ReconcileMessage[] {
-  return Array.from({ length: ACCOUNT_INDEX_SHARDS }, (_, shard) => ({ run, shard }));
+export function firstMessages(store: Pick<ReconcileStore, 'partitions'>, run: string): ReconcileMessage[] {
+  return Array.from({ length: store.partitions }, (_, shard) => ({ run, shard }));
 }
 
 export type PageOutcome = { results: Reconciliation[]; next: ReconcileMessage | undefined };
 
 /** Reconciles one page of at most `pageSize` accounts; the next page's message when the partition has more. */
-export async function reconcilePage(db: Db, table: string, message: ReconcileMessage, pageSize: number): Promise<PageOutcome> {
-  const page = await accountIdsPage(db, table, message.shard, message.cursor, pageSize);
+export async function reconcilePage(store: ReconcileStore, message: ReconcileMessage, pageSize: number): Promise<PageOutcome> {
+  const page = await store.accountIds(message.shard, message.cursor, pageSize);
   const results: Reconciliation[] = [];
   for (const accountId of page.accountIds) {
-    try {
-      results.push(await reconcileAccount(db, table, accountId));
-    } catch (err) {
-      // Indexed but gone (never deleted today): nothing to reconcile.
-      if (!(err instanceof UnknownAccountError)) throw err;
-    }
+    // Indexed but gone (never deleted today): nothing to reconcile.
+    const result = await store.reconcile(accountId);
+    if (result) results.push(result);
   }
   return { results, next: page.next === undefined ? undefined : { ...message, cursor: page.next } };
 }
 
 /** Whether a message body is a reconcile message (anything else in the queue is refused to its DLQ). */
-export function isReconcileMessage(value: unknown): value is ReconcileMessage {
+export function isReconcileMessage(store: Pick<ReconcileStore, 'partitions'>, value: unknown): value is ReconcileMessage {
   const m = value as Partial<ReconcileMessage> | null;
   return (
     typeof m === 'object' &&
@@ -42,7 +38,7 @@ export function isReconcileMessage(value: unknown): value is ReconcileMessage {
     typeof m.run === 'string' &&
     Number.isInteger(m.shard) &&
     Number(m.shard) >= 0 &&
-    Number(m.shard) < ACCOUNT_INDEX_SHARDS &&
+    Number(m.shard) < store.partitions &&
     (m.cursor === undefined || typeof m.cursor === 'string')
   );
 }
