@@ -214,6 +214,8 @@ export const FREE_TEXT_ATTRIBUTES: readonly string[] = [
   'description',
   'invoiceNo',
   'itemName',
+  // A card invoice's description is its item_name (a checkout's: its title), as given.
+  'card.description',
   'notes',
   'merchantName',
   'payerName',
