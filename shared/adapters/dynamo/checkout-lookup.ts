@@ -47,12 +47,15 @@ export function checkoutOf(item: Item): Checkout {
   };
 }
 
+/** One checkout by its reference, strongly consistent, or undefined (a function of its own: a bundle that reads one checkout takes no more). */
+async function readCheckout(db: Db, table: string, reference: string): Promise<Checkout | undefined> {
+  const out = await db.send(new GetCommand({ TableName: table, Key: keys.checkout(reference), ConsistentRead: true }));
+  return out.Item ? checkoutOf(out.Item) : undefined;
+}
+
 /** The checkouts of the table. */
 export function dynamoCheckouts(db: Db, table: string): CheckoutStore {
-  const get = async (reference: string) => {
-    const out = await db.send(new GetCommand({ TableName: table, Key: keys.checkout(reference), ConsistentRead: true }));
-    return out.Item ? checkoutOf(out.Item) : undefined;
-  };
+  const get = (reference: string) => readCheckout(db, table, reference);
   return {
     get,
     async ofReservation(accountId, txRef, reservation) {
@@ -68,9 +71,8 @@ export function dynamoCheckouts(db: Db, table: string): CheckoutStore {
 }
 
 /** A checkout by its reference, strongly consistent; undefined when there is none. */
-export async function checkoutByReference(runtime: Runtime, reference: string): Promise<Checkout | undefined> {
-  const out = await runtime.db.send(new GetCommand({ TableName: runtime.config.tableName, Key: keys.checkout(reference), ConsistentRead: true }));
-  return out.Item ? checkoutOf(out.Item) : undefined;
+export function checkoutByReference(runtime: Runtime, reference: string): Promise<Checkout | undefined> {
+  return readCheckout(runtime.db, runtime.config.tableName, reference);
 }
 
 /** The checkout of a merchant's tx_ref in its account (through the tx_ref's reservation: signed forms), or undefined. */
