@@ -1,3 +1,5 @@
+import { type ChangeKind, INVOICE_MOVE_CHANGES } from './domain/changes';
+
 /**
  * The service's SQS queues, read by the CDK stack and the local stack alike. Each queue has a DLQ;
  * `handler` is the module that consumes it (Lambda event source in AWS, a poller locally).
@@ -144,6 +146,19 @@ export const sweepWorker = {
 export const checkoutUpkeepWorker = {
   id: 'CheckoutUpkeep',
   handler: 'functions/workers/checkout-upkeep.ts',
+  /**
+   * Abandons, claims and reopens card attempts, records a card payment the provider confirms (the sale
+   * invoice PAID, its credit, events, the checkout paid), and settles the API's lost card answers as a
+   * notification moves an invoice.
+   */
+  changes: [
+    'checkout.abandoned',
+    'checkout.card_claimed',
+    'checkout.card_reopened',
+    'invoice.created',
+    'checkout.paid',
+    ...INVOICE_MOVE_CHANGES,
+  ] satisfies ChangeKind[],
   /** How often it runs in AWS (an EventBridge rule); the local stack runs it every LOCAL_CHECKOUT_UPKEEP_INTERVAL_SECONDS. */
   everyMinutes: 5,
   timeoutSeconds: 120,
@@ -156,6 +171,8 @@ export const checkoutUpkeepWorker = {
 export const pixSweepWorker = {
   id: 'PixSweep',
   handler: 'functions/workers/pix-sweep.ts',
+  /** Applies what the PSP holds as the callbacks do. */
+  changes: INVOICE_MOVE_CHANGES,
   /** How often it runs in AWS (an EventBridge rule). */
   everyMinutes: 5,
   timeoutSeconds: 120,

@@ -12,7 +12,7 @@ import { cardChargeChanges, cardChargePorts } from '../../shared/wiring/cards';
 export const handler = httpHandler(
   routes.createCard,
   async ({ body, caller, idempotencyKey, runtime, now }) => {
-    const result = await createCardCharge(cardChargePorts(runtime), { caller: requireCaller(caller), body, idempotencyKey, now });
+    const result = await createCardCharge(cardChargePorts(runtime, routes.createCard), { caller: requireCaller(caller), body, idempotencyKey, now });
     return {
       status: 200,
       body: result.answer,

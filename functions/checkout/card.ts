@@ -40,7 +40,7 @@ export const handler = httpHandler(
     ) {
       throw new DomainError('forbidden', 'Esta página expirou. Recarregue a página e tente de novo.', 'csrf_mismatch');
     }
-    const ports = checkoutCardPorts(runtime);
+    const ports = checkoutCardPorts(runtime, routes.checkoutCard);
     if (await checkoutCardRefusal(ports, checkout)) return openCheckoutPage(runtime, checkout, event.cookies, 400);
     const parsed = parseCardForm(fields, now, CHECKOUT_MAX_INSTALLMENTS);
     if (!parsed.ok) return openCheckoutPage(runtime, checkout, event.cookies, 422, { values: parsed.values, fieldErrors: parsed.fieldErrors });

@@ -17,7 +17,7 @@ export const handler = httpHandler(
   routes.createWithdraw,
   async ({ body, caller, runtime, now }) => {
     const account = requireCaller(caller);
-    const { answer, changes } = await reserveWithdrawal(withdrawalPorts(runtime), {
+    const { answer, changes } = await reserveWithdrawal(withdrawalPorts(runtime, routes.createWithdraw), {
       accountId: account.accountId,
       feeCents: withdrawFeeCentsOf(account.account),
       amountCents: centsFromNumber(body.amount),

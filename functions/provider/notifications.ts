@@ -29,7 +29,7 @@ function namedProvider(runtime: Runtime, name: string): SigningProvider {
  */
 async function chargeOfAnotherProvider(runtime: Runtime, notification: ProviderNotification, provider: string): Promise<boolean> {
   const { target } = notification;
-  const { invoices } = invoiceMovePorts(runtime);
+  const { invoices } = invoiceMovePorts(runtime, routes.providerNotification);
   const invoice = 'txid' in target ? await invoices.byTxid(target.txid) : await invoices.byReference(target.reference);
   if (!invoice || invoiceProvider(invoice, runtime.config.payments.provider) === provider) return false;
   logger.warn('notification ignored: the charge belongs to another provider', { notification: notification.id, kind: notification.kind, provider });
@@ -61,8 +61,8 @@ export const handler = httpHandler(routes.providerNotification, async ({ params,
   if (kind === 'payout_paid' || kind === 'payout_refused') {
     const reference = 'reference' in notification.target ? notification.target.reference : '';
     const outcome = { notification: notification.id, reference, paid: kind === 'payout_paid', endToEndId: notification.endToEndId, occurredAt: notification.occurredAt };
-    return { status: 200, body: { received: true, applied: await applyBankOutcome(withdrawalPorts(runtime), outcome, now) } };
+    return { status: 200, body: { received: true, applied: await applyBankOutcome(withdrawalPorts(runtime, routes.providerNotification), outcome, now) } };
   }
   if (await chargeOfAnotherProvider(runtime, notification, provider.name)) return { status: 200, body: { received: true, applied: false } };
-  return { status: 200, body: { received: true, applied: await applyNotification(invoiceMovePorts(runtime), { ...notification, kind }, now) } };
+  return { status: 200, body: { received: true, applied: await applyNotification(invoiceMovePorts(runtime, routes.providerNotification), { ...notification, kind }, now) } };
 });

@@ -55,7 +55,7 @@ export const handler = httpHandler(routes.providerPixCallback, async ({ params, 
   }
   const raw = event.isBase64Encoded ? Buffer.from(event.body ?? '', 'base64').toString('utf8') : (event.body ?? '');
   const txids = callbackTxids(parsedCallback(raw));
-  const ports = pixLookupPorts(runtime);
+  const ports = pixLookupPorts(runtime, routes.providerPixCallback);
   const invoices: Invoice[] = [];
   await rethrowFirst(
     forEachBounded(txids, LOOKUPS_AT_ONCE, async (txid) => {

@@ -22,7 +22,7 @@ export async function handler(_event?: unknown, context?: InvocationContext): Pr
 
 async function upkeep(): Promise<UpkeepOutcome> {
   const runtime = getRuntime();
-  const outcome = await checkoutUpkeep(upkeepPorts(runtime), runtime.clock.now(), (checkoutUpkeepWorker.timeoutSeconds * 1000) / 2);
+  const outcome = await checkoutUpkeep(upkeepPorts(runtime, checkoutUpkeepWorker), runtime.clock.now(), (checkoutUpkeepWorker.timeoutSeconds * 1000) / 2);
   // Card payments the provider confirmed after a lost answer (each counted once its writes committed).
   countMetric(BUSINESS_METRICS.paymentsConfirmed, { method: 'card', value: outcome.paid });
   if (outcome.abandoned + outcome.paid + outcome.reopened + outcome.failed > 0) logger.info('checkout upkeep', outcome);

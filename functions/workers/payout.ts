@@ -8,7 +8,7 @@ import { handleSqsBatch } from '../../shared/queue/batch';
 import { isDue, maxHopSecondsFor } from '../../shared/domain/delay-hops';
 import { messageQueue } from '../../shared/wiring/queue';
 import { getRuntime, type Runtime } from '../../shared/runtime';
-import { withdrawalPorts } from '../../shared/wiring/withdrawals';
+import { withdrawalStore } from '../../shared/wiring/withdrawals';
 
 /** A message of the payout queue: the withdraw, the attempt it is meant to make (1 when absent), when it is due, and when the bank first failed it. */
 export type PayoutMessage = { reference: string; attempt?: number; notBefore?: string; firstFailedAt?: string };
@@ -38,7 +38,7 @@ export function afterBankFailure(
 function payOut(runtime: Runtime, reference: string): Promise<void> {
   return requestPayout(
     {
-      withdrawals: withdrawalPorts(runtime).withdrawals,
+      withdrawals: withdrawalStore(runtime),
       bankFor: (name) => bank(runtime.config, name ?? runtime.config.payouts.bank),
       bankTimeoutMs: runtime.config.payouts.bankTimeoutMs,
       now: () => new Date(),

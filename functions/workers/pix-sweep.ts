@@ -14,7 +14,7 @@ export async function handler(_event?: unknown, context?: InvocationContext): Pr
   startInvocation(context, { worker: 'pix-sweep' });
   try {
     const runtime = getRuntime();
-    const outcome = await pixSweep(pixSweepPorts(runtime), runtime.clock.now(), (pixSweepWorker.timeoutSeconds * 1000) / 2);
+    const outcome = await pixSweep(pixSweepPorts(runtime, pixSweepWorker), runtime.clock.now(), (pixSweepWorker.timeoutSeconds * 1000) / 2);
     if (outcome.checked + outcome.failed > 0) logger.info('Pix sweep', outcome);
     if (outcome.failed > 0) throw new Error(`${outcome.failed} Pix charges could not be reconciled; the next run tries again`);
     return outcome;

@@ -1,3 +1,4 @@
+import { providerRoutes as routes } from '../../shared/http/route-table/provider';
 import { parseConfig } from '../../shared/config';
 import { systemClock } from '../../shared/clock';
 import { type PixReconciliation, reconcilePixInvoice } from '../../shared/app/invoices/reconcile-pix-invoice';
@@ -56,7 +57,7 @@ async function loggingToStderr<T>(work: () => Promise<T>): Promise<T> {
  */
 export async function reconcilePixCharge(target: Target, txid: string): Promise<PixReconciliation> {
   const { runtime, provider } = await apiPixRuntime(target);
-  const ports = pixLookupPorts(runtime);
+  const ports = pixLookupPorts(runtime, routes.providerPixCallback);
   const invoice = await ports.invoices.byTxid(txid);
   if (!invoice) throw new Error(`No Pix invoice has the txid ${txid}`);
   const owner = invoiceProvider(invoice, 'simulated');

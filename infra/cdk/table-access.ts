@@ -1,8 +1,9 @@
 import * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import type { AnyRoute } from '../../shared/http/route';
-import { queues, streamForwarder } from '../../shared/queues';
+import { checkoutUpkeepWorker, pixSweepWorker, queues, streamForwarder } from '../../shared/queues';
 import { failedCredentialsClass, ipLimitClassOf } from '../../shared/route-policy';
+import { changeGrants, type ItemAction, KEY, type TableGrant } from '../../shared/adapters/dynamo/access';
 import { tableShape } from '../../shared/adapters/dynamo/table';
 import { routes } from '../../shared/http/routes';
 
@@ -16,49 +17,14 @@ import { routes } from '../../shared/http/routes';
  *
  * A transaction (TransactWriteItems) has no IAM action of its own: it is authorized by the PutItem,
  * UpdateItem, DeleteItem and ConditionCheckItem permissions of its parts, so the lists below name those.
- * The local stack runs without IAM: only test/infra asserts these lists, against the code's calls.
+ * A function's grants come in three parts: the request pipeline's (derived from the route's row), its
+ * changes' (derived from the kinds its row names: shared/adapters/dynamo/access.ts says what each kind
+ * writes, and the compilers refuse a kind the row does not name), and what its ports read, or write
+ * outside a change, listed below. The local stack runs without IAM: test/infra asserts the result.
  */
 
-export type ItemAction = 'GetItem' | 'BatchGetItem' | 'PutItem' | 'UpdateItem' | 'DeleteItem' | 'ConditionCheckItem' | 'Query';
-
-/** Partition-key patterns (shared/adapters/dynamo/keys.ts) for `ForAllValues:StringLike` on dynamodb:LeadingKeys. */
-export const KEY = {
-  account: 'ACCT#*',
-  /** An account's balance shards (BAL#<account>#<k>) and their ledger entries' partitions (LEDGER#<account>#<k>). */
-  balanceShard: 'BAL#*',
-  ledger: 'LEDGER#*',
-  publicKey: 'PUBKEY#*',
-  idempotency: 'IDEM#*',
-  customerId: 'CUSTID#*',
-  invoice: 'INV#*',
-  invoiceId: 'INVID#*',
-  withdraw: 'WD#*',
-  event: 'EVT#*',
-  delivery: 'DLV#*',
-  cep: 'CEP#*',
-  /** GSI1 partitions of the account index (shared/adapters/dynamo/account-index.ts): the reconciliation's pages. */
-  accountIndex: 'ACCOUNTS#*',
-  /** A hosted checkout (CHK#CHK-…) and a merchant's tx_ref reservation pointing to it. */
-  checkout: 'CHK#*',
-  checkoutTxRef: 'CHKTX#*',
-  /** A card charge's attempt (shared/adapters/dynamo/card-attempts.ts); GSI2 partitions of the UNKNOWN ones. */
-  cardAttempt: 'CARDATT#*',
-  cardUnknown: 'CARDUNK#*',
-  /** Card testing caps (shared/adapters/dynamo/card-declines.ts): a card fingerprint's and a merchant's decline logs. */
-  declines: 'DECL#*',
-  ipCounter: (limitClass: string) => `RL#${limitClass}#*`,
-  /** GSI1 partitions of an account's lists. */
-  invoiceList: 'ACCT#*#INVOICES',
-  withdrawList: 'ACCT#*#WITHDRAWALS',
-  deliveryList: 'ACCT#*#DELIVERIES',
-  /** GSI2 partitions of the sweep's index (shared/events/sweep-index.ts). */
-  sweep: 'SWEEP#*',
-  /** GSI2 partitions of the checkout upkeep (shared/checkout/record.ts openPartitions): open and UNKNOWN checkouts. */
-  checkoutOpen: 'CHKOPEN#*',
-  checkoutUnknown: 'CHKUNK#*',
-  /** GSI2 partitions of the Pix sweep (shared/adapters/dynamo/pix-sweep-index.ts): PENDING API Pix charges awaiting their callback. */
-  pixSweep: 'PIXSWEEP#*',
-} as const;
+export { KEY };
+export type { ItemAction, TableGrant };
 
 /** GSI2: the sweep's index (items the stream has not forwarded yet), beside the checkout upkeep's partitions of open checkouts. */
 export const SWEEP_INDEX = 'GSI2';
@@ -68,13 +34,6 @@ const LEAVE_SWEEP_INDEX: TableGrant = { actions: ['UpdateItem'], keys: [KEY.with
 
 /** The one index the list routes query. */
 export const LIST_INDEX = 'GSI1';
-
-/**
- * Permission for some actions on the items whose partition key matches one of `keys`; with `index`, a
- * Query of that index (whose partition keys must match); with `attributes`, only those attributes may
- * be named and no whole item returned (ReturnValues NONE or UPDATED_*).
- */
-export type TableGrant = { actions: readonly ItemAction[]; keys: readonly string[]; index?: string; attributes?: readonly string[] };
 
 /**
  * Every attribute the per-account counter updates name (shared/adapters/dynamo/rate-counter.ts), keys included:
@@ -115,57 +74,44 @@ export function pipelineGrants(route: AnyRoute): TableGrant[] {
 }
 
 /**
- * An invoice moved by what its provider says (shared/app/invoices/apply-notification.ts): the invoice read,
- * then ONE transaction: its status, a balance shard and its ledger entry, the outbox event; for an
- * invoice of a hosted checkout, the checkout read and moved in the same transaction with its order
- * event (shared/adapters/dynamo/checkout-settle.ts). The API Pix callbacks and the Pix sweep make these moves only;
- * the provider notification route makes them and the withdrawals' too.
+ * What applying a provider's word to an invoice reads (shared/app/invoices/apply-notification.ts): the
+ * invoice, and for an invoice of a hosted checkout its checkout; the moves themselves are changes
+ * (INVOICE_MOVE_CHANGES), their grants derived.
  */
-const INVOICE_MOVE_GRANTS: readonly TableGrant[] = [
-  { actions: ['GetItem'], keys: [KEY.invoice, KEY.checkout] },
-  { actions: ['UpdateItem'], keys: [KEY.invoice, KEY.balanceShard, KEY.checkout] },
-  { actions: ['PutItem'], keys: [KEY.event, KEY.ledger] },
-];
+const INVOICE_MOVE_READS: readonly TableGrant[] = [{ actions: ['GetItem'], keys: [KEY.invoice, KEY.checkout] }];
 
 /**
- * What each route's implementation does with the table, beyond the pipeline (functions/ and the
- * shared modules they call). Every route of shared/http/routes.ts must have a row: a new route without
- * one stops the synthesis.
+ * What each route's ports read, or write outside its changes (functions/ and the use cases they call);
+ * the pipeline's grants and its changes' are derived (routeGrants). Every route of shared/http/routes.ts
+ * must have a row: a new route without one stops the synthesis.
  */
-export const ROUTE_GRANTS: Readonly<Record<string, readonly TableGrant[]>> = {
+export const ROUTE_PORT_GRANTS: Readonly<Record<string, readonly TableGrant[]>> = {
   // Public-key item of the Basic key pair (functions/auth/token.ts).
   [routes.authToken.id]: [{ actions: ['GetItem'], keys: [KEY.publicKey] }],
-  // The account item (its shard count) and its balance shards in one BatchGetItem (functions/account/balance.ts, shared/adapters/dynamo/ledger-balance.ts).
+  // The account item (its shard count) and its balance shards in one BatchGetItem (shared/adapters/dynamo/ledger-balance.ts).
   [routes.balance.id]: [{ actions: ['BatchGetItem'], keys: [KEY.account, KEY.balanceShard] }],
   // The account's shard count, then a Query of each shard's ledger partition (shared/adapters/dynamo/ledger-statement.ts).
   [routes.balanceTransactions.id]: [
     { actions: ['GetItem'], keys: [KEY.account] },
     { actions: ['Query'], keys: [KEY.ledger] },
   ],
-  // Customer item and the numeric id's reservation, in one transaction (functions/customers/create.ts).
-  [routes.createCustomer.id]: [{ actions: ['PutItem'], keys: [KEY.account, KEY.customerId] }],
+  [routes.createCustomer.id]: [],
   [routes.getCustomer.id]: [{ actions: ['GetItem'], keys: [KEY.account] }],
   // Query of the account's partition, CUSTOMER# sort keys (shared/adapters/dynamo/customers.ts).
   [routes.listCustomers.id]: [{ actions: ['Query'], keys: [KEY.account] }],
   [routes.listCountries.id]: [],
   [routes.listStates.id]: [],
-  // CEP cache: read, and written after a lookup (shared/adapters/dynamo/cep-cache.ts).
-  [routes.searchCep.id]: [{ actions: ['GetItem', 'PutItem'], keys: [KEY.cep] }],
-  // Invoice and id pointer (shared/adapters/dynamo/invoices.ts).
-  [routes.createPix.id]: [{ actions: ['PutItem'], keys: [KEY.invoice, KEY.invoiceId] }],
-  // The payer must be one of the account's customers (functions/charges/boleto.ts).
-  [routes.createBoleto.id]: [
-    { actions: ['GetItem'], keys: [KEY.account] },
-    { actions: ['PutItem'], keys: [KEY.invoice, KEY.invoiceId] },
-  ],
-  // Unused reference check and the re-read before a void; invoice, pointer, balance shard credit with its
-  // ledger entry (in the shard's ledger partition) and invoice.paid in one transaction (functions/charges/card.ts).
-  // The charge's attempt (shared/adapters/dynamo/card-attempts.ts), the invoice's creation, and a retry settling a lost answer (the invoice's move).
+  // The CEP cache read (shared/adapters/dynamo/cep-cache.ts).
+  [routes.searchCep.id]: [{ actions: ['GetItem'], keys: [KEY.cep] }],
+  [routes.createPix.id]: [],
+  // The payer must be one of the account's customers.
+  [routes.createBoleto.id]: [{ actions: ['GetItem'], keys: [KEY.account] }],
+  // The unused reference check and the re-read before a void; the charge's attempt (shared/adapters/dynamo/card-attempts.ts):
+  // opened before the provider is asked, its provider key renewed, dropped, closed; the decline logs read.
   [routes.createCard.id]: [
-    { actions: ['GetItem'], keys: [KEY.invoice, KEY.cardAttempt, KEY.checkout, KEY.declines] },
-    { actions: ['PutItem'], keys: [KEY.invoice, KEY.invoiceId, KEY.event, KEY.ledger, KEY.cardAttempt, KEY.declines] },
-    { actions: ['UpdateItem'], keys: [KEY.balanceShard, KEY.invoice, KEY.cardAttempt, KEY.checkout] },
-    { actions: ['DeleteItem'], keys: [KEY.cardAttempt] },
+    ...INVOICE_MOVE_READS,
+    { actions: ['GetItem'], keys: [KEY.cardAttempt, KEY.declines] },
+    { actions: ['PutItem', 'UpdateItem', 'DeleteItem'], keys: [KEY.cardAttempt] },
   ],
   [routes.listInvoices.id]: [{ actions: ['Query'], keys: [KEY.invoiceList], index: LIST_INDEX }],
   // The id pointer, then the invoice (shared/adapters/dynamo/invoice-lookup.ts).
@@ -173,51 +119,33 @@ export const ROUTE_GRANTS: Readonly<Record<string, readonly TableGrant[]>> = {
   [routes.getInvoiceByReference.id]: [{ actions: ['GetItem'], keys: [KEY.invoice] }],
   [routes.getPixByReference.id]: [{ actions: ['GetItem'], keys: [KEY.invoice] }],
   [routes.getPixByTxid.id]: [{ actions: ['GetItem'], keys: [KEY.invoice] }],
-  // The reservation: the shards read (BatchGetItem with the account item; a refusal rests on a
-  // TransactGetItems of the shards, i.e. GetItem), one update per shard taken from, its two ledger
-  // entries and the withdraw, in one transaction (shared/app/withdrawals/reserve-withdrawal.ts: its changes compiled by shared/adapters/dynamo/).
+  // The reservation's plan: the shards read (BatchGetItem with the account item; a refusal rests on a
+  // TransactGetItems of the shards, i.e. GetItem) (shared/adapters/dynamo/withdrawals.ts).
   [routes.createWithdraw.id]: [
     { actions: ['BatchGetItem'], keys: [KEY.account, KEY.balanceShard] },
-    { actions: ['GetItem', 'UpdateItem'], keys: [KEY.balanceShard] },
-    { actions: ['PutItem'], keys: [KEY.withdraw, KEY.ledger] },
+    { actions: ['GetItem'], keys: [KEY.balanceShard] },
   ],
   [routes.getWithdraw.id]: [{ actions: ['GetItem'], keys: [KEY.withdraw] }],
   [routes.listWithdrawals.id]: [{ actions: ['Query'], keys: [KEY.withdrawList], index: LIST_INDEX }],
   // The webhook settings live on the account item.
   [routes.getWebhook.id]: [{ actions: ['GetItem'], keys: [KEY.account] }],
-  [routes.putWebhook.id]: [{ actions: ['UpdateItem'], keys: [KEY.account] }],
-  [routes.rotateWebhookSecret.id]: [{ actions: ['UpdateItem'], keys: [KEY.account] }],
-  // A ping outbox event (functions/webhooks/test.ts).
-  [routes.testWebhook.id]: [{ actions: ['PutItem'], keys: [KEY.event] }],
+  [routes.putWebhook.id]: [],
+  [routes.rotateWebhookSecret.id]: [],
+  [routes.testWebhook.id]: [],
   [routes.webhookDeliveries.id]: [{ actions: ['Query'], keys: [KEY.deliveryList], index: LIST_INDEX }],
-  // Invoice or withdraw read, then ONE transaction: its status, a balance shard and its ledger entry, the
-  // outbox event (shared/app/invoices/apply-notification.ts, shared/app/withdrawals/apply-bank-outcome.ts).
-  // For an invoice of a hosted checkout, the checkout is read and moved (PAID, or its order canceled
-  // or refunded) in the same transaction, with its order event (shared/adapters/dynamo/checkout-settle.ts).
-  [routes.providerNotification.id]: [...INVOICE_MOVE_GRANTS, { actions: ['GetItem', 'UpdateItem'], keys: [KEY.withdraw] }],
-  // Each charge the callback names: its invoice read by txid, then what the PSP holds applied as the
-  // notification route applies it (functions/provider/pix-callbacks.ts, shared/invoices/reconcile-pix.ts).
-  [routes.providerPixCallback.id]: INVOICE_MOVE_GRANTS,
+  // The invoice (and its checkout) or the withdraw a notification names.
+  [routes.providerNotification.id]: [...INVOICE_MOVE_READS, { actions: ['GetItem'], keys: [KEY.withdraw] }],
+  // Each charge the callback names: its invoice read by txid, then what the PSP holds applied as a notification is.
+  [routes.providerPixCallback.id]: INVOICE_MOVE_READS,
   // The boleto's invoice (functions/boleto/page.ts).
   [routes.boletoPage.id]: [{ actions: ['GetItem'], keys: [KEY.invoice] }],
-  // The public key and its account, the tx_ref's reservation and its checkout (shared/adapters/dynamo/checkout-lookup.ts);
-  // then the checkout, the reservation and the Pix invoice with its id pointer in one transaction
-  // (functions/checkout/entry.ts, shared/app/checkout/open-checkout.ts). The per-IP counter is the pipeline's.
-  [routes.checkoutEntry.id]: [
-    { actions: ['GetItem'], keys: [KEY.publicKey, KEY.account, KEY.checkoutTxRef, KEY.checkout] },
-    { actions: ['PutItem'], keys: [KEY.checkout, KEY.checkoutTxRef, KEY.invoice, KEY.invoiceId] },
-  ],
+  // The public key and its account, the tx_ref's reservation and its checkout (shared/adapters/dynamo/checkout-lookup.ts).
+  [routes.checkoutEntry.id]: [{ actions: ['GetItem'], keys: [KEY.publicKey, KEY.account, KEY.checkoutTxRef, KEY.checkout] }],
   // The checkout of the link and its Pix invoice (shared/http/checkout/page-answer.ts).
   [routes.checkoutPage.id]: [{ actions: ['GetItem'], keys: [KEY.checkout, KEY.invoice] }],
-  // The checkout, the account's card setting, the Pix invoice (the page again) and the unused and
-  // recorded checks of the card invoice's reference; approved: the card invoice and its pointer, the
-  // balance credit and its ledger entry, invoice.paid, the checkout's move and order.paid in one transaction; declined or
-  // lost: the checkout's attempt (functions/checkout/card.ts, shared/app/checkout/pay-checkout-by-card.ts).
-  [routes.checkoutCard.id]: [
-    { actions: ['GetItem'], keys: [KEY.checkout, KEY.account, KEY.invoice, KEY.declines] },
-    { actions: ['PutItem'], keys: [KEY.invoice, KEY.invoiceId, KEY.event, KEY.ledger, KEY.declines] },
-    { actions: ['UpdateItem'], keys: [KEY.checkout, KEY.balanceShard] },
-  ],
+  // The checkout, the account's card setting, the Pix invoice (the page again), the card invoice's
+  // reference checked unused, the decline logs.
+  [routes.checkoutCard.id]: [{ actions: ['GetItem'], keys: [KEY.checkout, KEY.account, KEY.invoice, KEY.declines] }],
   [routes.checkoutStatus.id]: [{ actions: ['GetItem'], keys: [KEY.checkout] }],
   // The tx_ref's reservation, then its checkout (shared/adapters/dynamo/checkout-lookup.ts).
   [routes.getCheckout.id]: [
@@ -265,7 +193,13 @@ export const SWEEP_GRANTS: readonly TableGrant[] = [{ actions: ['Query'], keys: 
  * the callbacks apply it; a charge still unpaid a day after its due date leaves the index (an
  * UpdateItem of the invoice).
  */
-export const PIX_SWEEP_GRANTS: readonly TableGrant[] = [{ actions: ['Query'], keys: [KEY.pixSweep], index: SWEEP_INDEX }, ...INVOICE_MOVE_GRANTS];
+export const PIX_SWEEP_GRANTS: readonly TableGrant[] = [
+  { actions: ['Query'], keys: [KEY.pixSweep], index: SWEEP_INDEX },
+  ...INVOICE_MOVE_READS,
+  // A charge given up on leaves the index (shared/adapters/dynamo/invoices.ts).
+  { actions: ['UpdateItem'], keys: [KEY.invoice] },
+  ...changeGrants(pixSweepWorker.changes),
+];
 
 /**
  * The checkout upkeep (functions/workers/checkout-upkeep.ts, shared/app/checkout/upkeep.ts): the open and
@@ -276,12 +210,10 @@ export const PIX_SWEEP_GRANTS: readonly TableGrant[] = [{ actions: ['Query'], ke
  */
 export const CHECKOUT_UPKEEP_GRANTS: readonly TableGrant[] = [
   { actions: ['Query'], keys: [KEY.checkoutOpen, KEY.checkoutUnknown, KEY.cardUnknown], index: SWEEP_INDEX },
-  // API card charges whose answer was lost: the attempt closed, its invoice moved (shared/app/charges/settle-card-attempt.ts).
+  // API card charges whose answer was lost: the attempt closed (shared/app/charges/settle-card-attempt.ts).
   { actions: ['UpdateItem', 'DeleteItem'], keys: [KEY.cardAttempt] },
   { actions: ['GetItem'], keys: [KEY.checkout, KEY.invoice] },
-  // An abandoned checkout's Pix invoice leaves the merchant's list (shared/adapters/dynamo/checkout-settle.ts abandonWithInvoiceWrites).
-  { actions: ['UpdateItem'], keys: [KEY.checkout, KEY.balanceShard, KEY.invoice] },
-  { actions: ['PutItem'], keys: [KEY.invoice, KEY.invoiceId, KEY.event, KEY.ledger] },
+  ...changeGrants(checkoutUpkeepWorker.changes),
 ];
 
 
@@ -319,9 +251,9 @@ export function grantsOf(table: Readonly<Record<string, readonly TableGrant[]>>,
   return grants;
 }
 
-/** The table grants of a route's function: the pipeline's and the implementation's. */
+/** The table grants of a route's function: the pipeline's, its ports', and its changes' (derived from the kinds its row names). */
 export function routeGrants(route: AnyRoute): TableGrant[] {
-  const grants = [...pipelineGrants(route), ...grantsOf(ROUTE_GRANTS, route.id)];
+  const grants = [...pipelineGrants(route), ...grantsOf(ROUTE_PORT_GRANTS, route.id), ...changeGrants(route.changes ?? [])];
   if (route.access === 'none' && grants.length > 0) throw new Error(`Route ${route.id} says access 'none' but is granted table actions`);
   return grants;
 }

@@ -129,3 +129,30 @@ export type Change =
   | CheckoutCardClaimed
   | CheckoutCardLost
   | CheckoutCardReopened;
+
+export type ChangeKind = Change['kind'];
+
+/**
+ * What a route or a worker may say, by its row (`changes`): the pipeline and the wiring refuse to compile
+ * any other kind, and its table grants for changes derive from these (infra/cdk/table-access.ts).
+ */
+export type ChangeScope = { id: string; changes?: readonly ChangeKind[] };
+
+/** What applying a provider's word to an invoice may say (shared/app/invoices/apply-notification.ts): the move, its transfer and events, its checkout's or order's move. */
+export const INVOICE_MOVE_CHANGES = ['invoice.moved', 'ledger.transfer', 'event.recorded', 'checkout.paid', 'order.moved', 'checkout.abandoned'] as const satisfies readonly ChangeKind[];
+
+/**
+ * What a card payment of the hosted checkout may say (shared/app/checkout/pay-checkout-by-card.ts,
+ * checkout-payments.ts): the attempt claimed, lost or reopened, a decline counted, or the sale invoice
+ * PAID with its credit, invoice.paid, the checkout paid and order.paid.
+ */
+export const CHECKOUT_CARD_CHANGES = [
+  'checkout.card_claimed',
+  'checkout.card_lost',
+  'checkout.card_reopened',
+  'card.declined',
+  'invoice.created',
+  'ledger.transfer',
+  'event.recorded',
+  'checkout.paid',
+] as const satisfies readonly ChangeKind[];

@@ -3,7 +3,7 @@ import type { TxWrite } from '../adapters/dynamo/transact';
 import type { Change } from '../domain/changes';
 import type { ErrorAnswer } from './errors';
 
-/** What a route implementation returns: status, body, and the writes to commit atomically with it. */
+/** What a route implementation returns: status, body, and the changes to commit atomically with it. */
 export type RouteResult = {
   status: number;
   body: unknown;
@@ -12,8 +12,12 @@ export type RouteResult = {
   headers?: Record<string, string>;
   /** Set-Cookie values (API Gateway payload 2.0 `cookies`): only the browser-facing checkout sets any. */
   cookies?: string[];
+  /**
+   * Raw writes, for the test-only probe route (test/support/probe-route.ts) alone: the pipeline refuses
+   * them from a deployed route (functions/), whose writes are its changes, so that its grants derive from them.
+   */
   writes?: TxWrite[];
-  /** What the use case changed (typed facts): compiled into the same transaction as `writes`. */
+  /** What the use case changed (typed facts): compiled into one transaction with the idempotency record (only the kinds the route's row names). */
   changes?: Change[];
   /**
    * Undoes what the implementation did outside the table (e.g. voids a card authorization) when the commit

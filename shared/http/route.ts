@@ -1,4 +1,5 @@
 import type { ZodType } from 'zod';
+import type { ChangeKind } from '../domain/changes';
 import type { RailMethod } from '../domain/rail-limits';
 import type { Access, AuthKind, IdempotencyMode, RateLimitClass } from '../route-policy';
 
@@ -41,6 +42,11 @@ export interface RouteDef<
   usesPixProvider?: boolean;
   /** A charge creation: the rail whose ceiling bounds the invoice total (the OpenAPI document's `x-total-ceiling`). */
   totalCeiling?: RailMethod;
+  /**
+   * The kinds of change its use case may say (shared/domain/changes.ts): the pipeline refuses to commit
+   * any other, and the function's table grants for its changes derive from these (none: it changes nothing).
+   */
+  changes?: readonly ChangeKind[];
   /** Run the implementation again when a drawn id clashes at commit (only where the implementation has no outside effect). */
   retryOnIdClash?: boolean;
   summary: string;

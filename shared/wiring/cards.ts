@@ -8,6 +8,7 @@ import type { CardSettlePorts } from '../app/charges/settle-card-attempt';
 import type { VoidPorts } from '../app/charges/void-unless-recorded';
 import type { DeclineStore } from '../ports/cards';
 import { paymentProvider } from '../providers/registry';
+import type { ChangeScope } from '../domain/changes';
 import type { Runtime } from '../runtime';
 import { compileContext } from './compile';
 import { invoiceMovePorts } from './invoices';
@@ -16,9 +17,9 @@ import { invoiceMovePorts } from './invoices';
 export const cardChargeChanges: ChangeCompilers = /* @__PURE__ */ mergeCompilers(invoiceCreatedCompilers, ledgerCompilers, eventCompilers, cardAttemptCompilers, declineCompilers);
 
 /** What settling a card attempt needs: the invoice moves, the attempts, each attempt's provider by name, the time limit. */
-export function cardSettlePorts(runtime: Runtime): CardSettlePorts {
+export function cardSettlePorts(runtime: Runtime, scope: ChangeScope): CardSettlePorts {
   return {
-    ...invoiceMovePorts(runtime),
+    ...invoiceMovePorts(runtime, scope),
     attempts: dynamoCardAttempts(runtime.db, runtime.config.tableName),
     providerNamed: (name) => paymentProvider(runtime.config, name),
     timeoutMs: runtime.config.payments.timeoutMs,
@@ -26,15 +27,15 @@ export function cardSettlePorts(runtime: Runtime): CardSettlePorts {
 }
 
 /** What a card charge of the API needs, over the runtime's table and its configured card provider. */
-export function cardChargePorts(runtime: Runtime): CardChargePorts {
+export function cardChargePorts(runtime: Runtime, scope: ChangeScope): CardChargePorts {
   return {
-    ...cardSettlePorts(runtime),
+    ...cardSettlePorts(runtime, scope),
     ids: dynamoInvoiceIds(runtime.db, runtime.config.tableName),
     declines: declineStore(runtime),
     declineLimits: runtime.config.cardDeclines,
     provider: paymentProvider(runtime.config),
     idempotencyKey: async () => (await runtime.serviceKeys()).idempotency,
-    commit: (changes) => commitChanges(runtime.db, compileContext(runtime), changes, cardChargeChanges),
+    commit: (changes) => commitChanges(runtime.db, compileContext(runtime, scope), changes, cardChargeChanges),
   };
 }
 
@@ -46,7 +47,7 @@ export function declineStore(runtime: Runtime): DeclineStore {
 /** What voiding an unrecorded authorization needs: the invoices and the provider that authorized it (by name; the configured one by default). */
 export function voidPorts(runtime: Runtime, providerName?: string): VoidPorts {
   return {
-    invoices: invoiceMovePorts(runtime).invoices,
+    invoices: invoiceMovePorts(runtime, { id: 'void' }).invoices,
     provider: paymentProvider(runtime.config, providerName),
     timeoutMs: runtime.config.payments.timeoutMs,
   };

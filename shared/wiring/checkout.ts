@@ -10,6 +10,7 @@ import type { CheckoutCardPorts } from '../app/checkout/pay-checkout-by-card';
 import type { UpkeepPorts } from '../app/checkout/upkeep';
 import { newEvent } from '../events/outbox';
 import { paymentProvider } from '../providers/registry';
+import type { ChangeScope } from '../domain/changes';
 import type { Runtime } from '../runtime';
 import { declineStore, cardSettlePorts } from './cards';
 import { invoiceIds } from './charges';
@@ -19,7 +20,7 @@ import { compileContext } from './compile';
 export const checkoutCardChanges: ChangeCompilers = /* @__PURE__ */ mergeCompilers(checkoutCompilers, invoiceCreatedCompilers, ledgerCompilers, eventCompilers, declineCompilers);
 
 /** What the card form's payment needs, over the runtime's table and its configured card provider. */
-export function checkoutCardPorts(runtime: Runtime): CheckoutCardPorts {
+export function checkoutCardPorts(runtime: Runtime, scope: ChangeScope): CheckoutCardPorts {
   const { db } = runtime;
   const table = runtime.config.tableName;
   return {
@@ -33,16 +34,16 @@ export function checkoutCardPorts(runtime: Runtime): CheckoutCardPorts {
     timeoutMs: runtime.config.payments.timeoutMs,
     idempotencyKey: async () => (await runtime.serviceKeys()).idempotency,
     newEvent,
-    commit: (changes) => commitChanges(db, compileContext(runtime), changes, checkoutCardChanges),
+    commit: (changes) => commitChanges(db, compileContext(runtime, scope), changes, checkoutCardChanges),
   };
 }
 
 /** What the checkout upkeep needs: the card form's ports, the open checkouts' index, the API card attempts' settlement, the TTL. */
-export function upkeepPorts(runtime: Runtime): UpkeepPorts {
+export function upkeepPorts(runtime: Runtime, scope: ChangeScope): UpkeepPorts {
   return {
-    ...checkoutCardPorts(runtime),
+    ...checkoutCardPorts(runtime, scope),
     index: dynamoOpenCheckouts(runtime.db, runtime.config.tableName),
-    cardAttempts: cardSettlePorts(runtime),
+    cardAttempts: cardSettlePorts(runtime, scope),
     ttlSeconds: runtime.config.checkout.ttlSeconds,
     nowMs: () => Date.now(),
   };

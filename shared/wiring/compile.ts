@@ -1,6 +1,6 @@
 import { type ChangeCompilers, changeWrites, type CompileContext } from '../adapters/dynamo/changes';
 import type { TxWrite } from '../adapters/dynamo/transact';
-import type { Change } from '../domain/changes';
+import type { Change, ChangeScope } from '../domain/changes';
 import type { Runtime } from '../runtime';
 
 /**
@@ -9,14 +9,14 @@ import type { Runtime } from '../runtime';
  * adapters. Functions and the HTTP pipeline take their ports here; app/ never imports an adapter.
  */
 
-/** The runtime's table and the keys that seal what changes carry, for compiling changes. */
-export function compileContext(runtime: Runtime): CompileContext {
-  return { table: runtime.config.tableName, keys: () => runtime.serviceKeys() };
+/** The runtime's table and the keys that seal what changes carry, for compiling the changes of a route or worker (`scope`: its row). */
+export function compileContext(runtime: Runtime, scope: ChangeScope): CompileContext {
+  return { table: runtime.config.tableName, keys: () => runtime.serviceKeys(), scope };
 }
 
 export type { ChangeCompilers };
 
 /** A route's changes as the writes of its one transaction (the pipeline adds the idempotency record), by the route's compilers. */
-export function compileChanges(runtime: Runtime, changes: readonly Change[], compilers: ChangeCompilers): Promise<TxWrite[]> {
-  return changeWrites(compileContext(runtime), changes, compilers);
+export function compileChanges(runtime: Runtime, scope: ChangeScope, changes: readonly Change[], compilers: ChangeCompilers): Promise<TxWrite[]> {
+  return changeWrites(compileContext(runtime, scope), changes, compilers);
 }

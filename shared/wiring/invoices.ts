@@ -10,27 +10,28 @@ import { invoiceProvider } from '../domain/invoice';
 import { type LookingUpPixProvider, looksUpCharges } from '../providers/port';
 import { pixProvider } from '../providers/registry';
 import { newEvent } from '../events/outbox';
+import type { ChangeScope } from '../domain/changes';
 import type { Runtime } from '../runtime';
 import { compileContext } from './compile';
 
 /** The changes of an invoice's move: the move, its balance transfer, its events, and its checkout's or order's move. */
 export const invoiceMoveChanges: ChangeCompilers = /* @__PURE__ */ mergeCompilers(invoiceMovedCompilers, ledgerCompilers, checkoutMoveCompilers, eventCompilers);
 
-/** What applying a provider's word to an invoice needs, over the runtime's table. */
-export function invoiceMovePorts(runtime: Runtime): InvoiceMovePorts {
+/** What applying a provider's word to an invoice needs, over the runtime's table; `scope`: the route or worker that commits (its row names what it may change). */
+export function invoiceMovePorts(runtime: Runtime, scope: ChangeScope): InvoiceMovePorts {
   const { db } = runtime;
   const table = runtime.config.tableName;
   return {
     invoices: dynamoInvoices(db, table),
     checkouts: dynamoCheckouts(db, table),
     newEvent,
-    commitMove: (changes) => commitMove(db, compileContext(runtime), changes, invoiceMoveChanges),
+    commitMove: (changes) => commitMove(db, compileContext(runtime, scope), changes, invoiceMoveChanges),
   };
 }
 
 /** What reading a Pix charge back from its PSP needs: the invoice-move ports and the provider's time limit. */
-export function pixLookupPorts(runtime: Runtime): PixLookupPorts {
-  return { ...invoiceMovePorts(runtime), timeoutMs: runtime.config.payments.timeoutMs };
+export function pixLookupPorts(runtime: Runtime, scope: ChangeScope): PixLookupPorts {
+  return { ...invoiceMovePorts(runtime, scope), timeoutMs: runtime.config.payments.timeoutMs };
 }
 
 /** A provider that cannot read a charge back (the simulated one): nothing to reconcile with. */
@@ -42,14 +43,14 @@ export class NoLookupError extends Error {
 }
 
 /** What the Pix sweep needs: its index, each invoice's PSP (which must read charges back), its wait and the wall clock. */
-export function pixSweepPorts(runtime: Runtime): PixSweepPorts {
+export function pixSweepPorts(runtime: Runtime, scope: ChangeScope): PixSweepPorts {
   const providerOf = (invoice: Parameters<PixSweepPorts['providerOf']>[0]): LookingUpPixProvider => {
     const provider = pixProvider(runtime.config, invoiceProvider(invoice, runtime.config.payments.provider));
     if (!looksUpCharges(provider)) throw new NoLookupError(provider.name);
     return provider;
   };
   return {
-    ...pixLookupPorts(runtime),
+    ...pixLookupPorts(runtime, scope),
     index: dynamoPixSweep(runtime.db, runtime.config.tableName),
     providerOf,
     afterMinutes: runtime.config.apiPix?.sweepAfterMinutes ?? 30,

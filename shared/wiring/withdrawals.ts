@@ -1,7 +1,7 @@
 import { type ChangeCompilers, commitMove, eventCompilers, mergeCompilers } from '../adapters/dynamo/changes';
 import { ledgerCompilers } from '../adapters/dynamo/ledger';
 import { dynamoBalance, dynamoWithdrawals, withdrawalCompilers } from '../adapters/dynamo/withdrawals';
-import type { Change } from '../domain/changes';
+import type { Change, ChangeScope } from '../domain/changes';
 import { newEvent } from '../events/outbox';
 import type { BalancePort, WithdrawalStore } from '../ports/withdrawals';
 import type { Runtime } from '../runtime';
@@ -10,8 +10,13 @@ import { compileContext } from './compile';
 /** The changes of the withdrawals' use cases: the transfer's phases, the withdrawal created or moved, its event. */
 export const withdrawalChanges: ChangeCompilers = /* @__PURE__ */ mergeCompilers(ledgerCompilers, withdrawalCompilers, eventCompilers);
 
-/** The withdrawal ports over the runtime's table. */
-export function withdrawalPorts(runtime: Runtime): {
+/** The withdrawals over the runtime's table (reading, listing, the payout worker's bank request). */
+export function withdrawalStore(runtime: Runtime): WithdrawalStore {
+  return dynamoWithdrawals(runtime.db, runtime.config.tableName, async () => (await runtime.serviceKeys()).personalData);
+}
+
+/** The withdrawal ports over the runtime's table; `scope`: the route or worker that commits (its row names what it may change). */
+export function withdrawalPorts(runtime: Runtime, scope: ChangeScope): {
   withdrawals: WithdrawalStore;
   balance: BalancePort;
   newEvent: typeof newEvent;
@@ -19,9 +24,9 @@ export function withdrawalPorts(runtime: Runtime): {
   commitMove: (changes: readonly Change[]) => Promise<boolean>;
 } {
   return {
-    withdrawals: dynamoWithdrawals(runtime.db, runtime.config.tableName, async () => (await runtime.serviceKeys()).personalData),
+    withdrawals: withdrawalStore(runtime),
     balance: dynamoBalance(runtime.db, runtime.config.tableName),
     newEvent,
-    commitMove: (changes) => commitMove(runtime.db, compileContext(runtime), changes, withdrawalChanges),
+    commitMove: (changes) => commitMove(runtime.db, compileContext(runtime, scope), changes, withdrawalChanges),
   };
 }

@@ -1,3 +1,4 @@
+import { pixSweepWorker } from '../../shared/queues';
 import { randomUUID } from 'node:crypto';
 import { CreateSecretCommand, SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -279,11 +280,11 @@ describe('API Pix callbacks (POST <registered URL>/pix), each charge read back f
     psp.pay(paidQuietly.txid);
     psp.remove(expired.txid);
     const runtime = getRuntime();
-    const early = await pixSweep(pixSweepPorts(runtime), new Date(), 60_000);
+    const early = await pixSweep(pixSweepPorts(runtime, pixSweepWorker), new Date(), 60_000);
     expect(early.checked).toBe(0);
     expect((await invoiceByTxid(runtime, paidQuietly.txid))?.status).toBe('PENDING');
     const later = new Date(Date.now() + ((runtime.config.apiPix?.sweepAfterMinutes ?? 30) + 1) * 60_000);
-    const outcome = await pixSweep(pixSweepPorts(runtime), later, 60_000);
+    const outcome = await pixSweep(pixSweepPorts(runtime, pixSweepWorker), later, 60_000);
     expect(outcome.failed).toBe(0);
     expect(outcome.checked).toBeGreaterThanOrEqual(2);
     expect((await invoiceByTxid(runtime, paidQuietly.txid))?.status).toBe('PAID');

@@ -1,3 +1,4 @@
+import { checkoutUpkeepWorker } from '../../shared/queues';
 import { randomUUID } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { handler as createCard } from '../../functions/charges/card';
@@ -128,13 +129,13 @@ describe('a card charge whose processor answer is lost', () => {
       expect(first.json).toMatchObject({ code: 'card_outcome_unknown' });
       const reference = /invoice (INV-[A-Z0-9]+)/.exec(String((first.json as { error: string }).error))?.[1] ?? '';
       provider.lookupDown = false;
-      await checkoutUpkeep(upkeepPorts(getRuntime()), new Date());
+      await checkoutUpkeep(upkeepPorts(getRuntime(), checkoutUpkeepWorker), new Date());
       const invoice = await invoiceByReference(getRuntime(), reference);
       expect(invoice?.status).toBe('PAID');
       expect((invoice?.card as { transactionId?: string }).transactionId).toMatch(/^lossy_/);
       expect(await storedBalanceCents(accountId)).toBe(700);
       // A second run, and a retry: nothing moves again.
-      await checkoutUpkeep(upkeepPorts(getRuntime()), new Date());
+      await checkoutUpkeep(upkeepPorts(getRuntime(), checkoutUpkeepWorker), new Date());
       const retry = await invoke(createCard, routes.createCard, { headers: auth, body });
       expect(retry.status).toBe(200);
       expect(approvals(provider)).toBe(1);
@@ -155,9 +156,9 @@ describe('a card charge whose processor answer is lost', () => {
       // Not found right away proves nothing (the request may still arrive): it waits 2 × PROVIDER_TIMEOUT_MS.
       // The settler runs at the very instant the answer was lost (the invoice's creation), whatever this machine's load.
       const lostAt = new Date(String((await invoiceByReference(getRuntime(), reference))?.createdAt));
-      await checkoutUpkeep(upkeepPorts(getRuntime()), lostAt);
+      await checkoutUpkeep(upkeepPorts(getRuntime(), checkoutUpkeepWorker), lostAt);
       expect((await invoiceByReference(getRuntime(), reference))?.status).toBe('PENDING');
-      await checkoutUpkeep(upkeepPorts(getRuntime()), new Date(Date.now() + 10_000));
+      await checkoutUpkeep(upkeepPorts(getRuntime(), checkoutUpkeepWorker), new Date(Date.now() + 10_000));
       expect((await invoiceByReference(getRuntime(), reference))?.status).toBe('CANCELED');
       expect((await eventsAbout(accountId, reference)).map((e) => e.type)).toEqual(['invoice.canceled']);
       expect(await storedBalanceCents(accountId)).toBe(0);

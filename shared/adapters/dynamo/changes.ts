@@ -1,11 +1,15 @@
-import type { Change } from '../../domain/changes';
+import type { Change, ChangeScope } from '../../domain/changes';
 import { outboxWrite } from './outbox';
 import type { Db } from './dynamo';
 import { MoveAlreadyMade } from './state-move';
 import { commitWrites, type TxWrite } from './transact';
 
-/** What compiling needs besides the changes: the table, and the keys that seal personal data and webhook secrets. */
-export type CompileContext = { table: string; keys: () => Promise<{ personalData: Buffer; webhookSecrets: Buffer }> };
+/**
+ * What compiling needs besides the changes: the table, the keys that seal personal data and webhook
+ * secrets, and who commits (the route or worker): only the kinds its row names compile, since its table
+ * grants derive from them (./access.ts); on AWS another kind's writes would be refused by IAM.
+ */
+export type CompileContext = { table: string; keys: () => Promise<{ personalData: Buffer; webhookSecrets: Buffer }>; scope: ChangeScope };
 
 export type ChangeOf<K extends Change['kind']> = Extract<Change, { kind: K }>;
 
@@ -32,8 +36,12 @@ export const eventCompilers: ChangeCompilers = {
 
 /** A use case's changes as ONE transaction's writes, in their order; a kind without a compiler here is a programming error. */
 export async function changeWrites(context: CompileContext, changes: readonly Change[], compilers: ChangeCompilers): Promise<TxWrite[]> {
+  const allowed = context.scope.changes ?? [];
   const writes = await Promise.all(
     changes.map((change) => {
+      if (!allowed.includes(change.kind)) {
+        throw new Error(`${context.scope.id} said a ${change.kind} change its row does not name: add it to its changes (its table grants derive from them)`);
+      }
       const compile = compilers[change.kind] as ((context: CompileContext, change: Change) => TxWrite[] | Promise<TxWrite[]>) | undefined;
       if (!compile) throw new Error(`No compiler for a ${change.kind} change here: hand its room's compilers to the route or worker`);
       return compile(context, change);

@@ -1,4 +1,5 @@
 /** The route table's rows for functions/charges/ (shared/http/routes.ts assembles the table). */
+import { INVOICE_MOVE_CHANGES } from '../../domain/changes';
 import { RAIL_LIMIT_CENTS } from '../../domain/rail-limits';
 import { TOTAL_ROUNDING_RULE } from '../../domain/charge-total';
 import { formatCents } from '../../domain/money';
@@ -16,6 +17,7 @@ import { bearerWrite } from './policies';
 export const chargesRoutes = {
   createPix: defineRoute({
     id: 'CreatePixCharge',
+    changes: ['invoice.created'],
     method: 'POST',
     path: '/api/pix/create',
     handler: 'functions/charges/pix.ts',
@@ -31,6 +33,7 @@ export const chargesRoutes = {
   }),
   createBoleto: defineRoute({
     id: 'CreateBoletoCharge',
+    changes: ['invoice.created'],
     method: 'POST',
     path: '/api/boleto/create',
     handler: 'functions/charges/boleto.ts',
@@ -45,6 +48,7 @@ export const chargesRoutes = {
   }),
   createCard: defineRoute({
     id: 'CreateCardCharge',
+    changes: ['invoice.created', 'card_attempt.recorded', 'card_attempt.unknown', 'card.declined', ...INVOICE_MOVE_CHANGES],
     method: 'POST',
     path: '/api/creditcard/create',
     handler: 'functions/charges/card.ts',

@@ -1,4 +1,5 @@
 /** The route table's rows for functions/checkout/ (shared/http/routes.ts assembles the table). */
+import { CHECKOUT_CARD_CHANGES } from '../../domain/changes';
 import { defineRoute, type AnyRoute } from '../route';
 import {
   checkoutCardFormSchema,
@@ -14,6 +15,7 @@ import { bearerRead, payerBrowser, HTML } from './policies';
 export const checkoutRoutes = {
   checkoutEntry: defineRoute({
     id: 'CheckoutEntry',
+    changes: ['checkout.created', 'invoice.created'],
     method: 'POST',
     path: '/ext_transfer',
     handler: 'functions/checkout/entry.ts',
@@ -53,6 +55,7 @@ export const checkoutRoutes = {
   }),
   checkoutCard: defineRoute({
     id: 'CheckoutCardPayment',
+    changes: CHECKOUT_CARD_CHANGES,
     method: 'POST',
     path: '/checkout/{reference}/{token}/card',
     handler: 'functions/checkout/card.ts',

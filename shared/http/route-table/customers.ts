@@ -6,6 +6,7 @@ import { bearerRead, bearerWrite } from './policies';
 export const customersRoutes = {
   createCustomer: defineRoute({
     id: 'CreateCustomer',
+    changes: ['customer.created'],
     method: 'POST',
     path: '/api/customer',
     handler: 'functions/customers/create.ts',

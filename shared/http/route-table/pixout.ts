@@ -13,6 +13,7 @@ import { bearerRead, bearerWrite } from './policies';
 export const pixoutRoutes = {
   createWithdraw: defineRoute({
     id: 'CreateWithdraw',
+    changes: ['withdrawal.created', 'ledger.transfer'],
     method: 'POST',
     path: '/api/pixout/create',
     handler: 'functions/pixout/create.ts',

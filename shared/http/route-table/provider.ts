@@ -1,10 +1,12 @@
 /** The route table's rows for functions/provider/ (shared/http/routes.ts assembles the table). */
+import { INVOICE_MOVE_CHANGES } from '../../domain/changes';
 import { defineRoute, type AnyRoute } from '../route';
 import { notificationParamsSchema, notificationReceiptSchema, pixCallbackParamsSchema, pixCallbackReceiptSchema } from '../../schemas/provider';
 
 export const providerRoutes = {
   providerNotification: defineRoute({
     id: 'ProviderNotification',
+    changes: [...INVOICE_MOVE_CHANGES, 'withdrawal.moved'],
     method: 'POST',
     path: '/provider/{name}/notifications',
     handler: 'functions/provider/notifications.ts',
@@ -27,6 +29,7 @@ export const providerRoutes = {
   }),
   providerPixCallback: defineRoute({
     id: 'ProviderPixCallback',
+    changes: INVOICE_MOVE_CHANGES,
     method: 'POST',
     path: '/provider/{name}/notifications/{token}/pix',
     handler: 'functions/provider/pix-callbacks.ts',

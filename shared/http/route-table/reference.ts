@@ -28,6 +28,7 @@ export const referenceRoutes = {
   }),
   searchCep: defineRoute({
     id: 'SearchCep',
+    changes: ['cep.cached'],
     method: 'GET',
     path: '/api/cep/search/{cep}',
     handler: 'functions/reference/cep.ts',

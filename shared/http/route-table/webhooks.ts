@@ -17,6 +17,7 @@ export const webhooksRoutes = {
   }),
   putWebhook: defineRoute({
     id: 'PutWebhook',
+    changes: ['webhook.configured'],
     method: 'PUT',
     path: '/api/webhook',
     handler: 'functions/webhooks/put.ts',
@@ -33,6 +34,7 @@ export const webhooksRoutes = {
   }),
   rotateWebhookSecret: defineRoute({
     id: 'RotateWebhookSecret',
+    changes: ['webhook.secret_rotated'],
     method: 'POST',
     path: '/api/webhook/secret/rotate',
     handler: 'functions/webhooks/rotate.ts',
@@ -45,6 +47,7 @@ export const webhooksRoutes = {
   }),
   testWebhook: defineRoute({
     id: 'TestWebhook',
+    changes: ['event.recorded'],
     method: 'POST',
     path: '/api/webhook/test',
     handler: 'functions/webhooks/test.ts',
