@@ -8,7 +8,7 @@ import { boletoUrl } from '../../shared/invoices/record';
 import { createBoletoCharge } from '../../shared/app/charges/create-boleto-charge';
 import { formatCents } from '../../shared/domain/money';
 import { chargesRoutes as routes } from '../../shared/http/route-table/charges';
-import { boletoChargePorts, invoiceChanges } from '../../shared/wiring/charges';
+import { chargePorts, invoiceChanges } from '../../shared/wiring/charges';
 
 /**
  * 422 on due_date past the last day the barcode's due-date factor can carry in the current cycle
@@ -38,7 +38,7 @@ export const handler = httpHandler(
     assertDueDateEncodable(body.due_date, now);
     const total = checkedTotalCents(body, 'boleto');
     const { config } = runtime;
-    const { answer, changes } = await createBoletoCharge(boletoChargePorts(runtime), {
+    const { answer, changes } = await createBoletoCharge(chargePorts(runtime), {
       accountId: account.accountId,
       customerId: body.customer,
       base: (ids) => baseInvoice(account, body, ids, total, now),

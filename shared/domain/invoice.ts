@@ -1,6 +1,6 @@
 import { formatCents } from './money';
 import type { InvoiceStatus } from './invoice-transitions';
-import type { ChargeMethod } from './payment-methods';
+import type { ChargeMethod, MethodFields, PaymentMethod } from './payment-methods';
 
 /** The invoice's `method`: a charge method of the registry (payment-methods.ts). */
 export type InvoiceMethod = ChargeMethod;
@@ -8,13 +8,13 @@ export type InvoiceMethod = ChargeMethod;
 /** The ids of a new invoice: its numeric id (reserved by an INVID# item) and its reference (its key). */
 export type InvoiceIds = { invoiceId: number; reference: string };
 
-/** A Pix charge's fields; `qrPng` is the QR code's PNG, drawn once at creation (older items lack it: drawn when read). */
-export type PixFields = { txid: string; location: string; copy: string; qrPng?: Uint8Array };
-export type BoletoFields = { barcode: string; digitable: string; customerId: number; instructions?: string };
-export type CardFields = { brand: string; last4: string; installments: number; transactionId: string; transactionStatus: number; description: string };
+export type { BoletoFields, CardFields, PixFields } from './payment-methods';
+
+/** A method's own fields, under its setting's name (`pix`, `boleto`, `card`): the registry's rows (./payment-methods.ts) say which. */
+export type InvoiceMethodFields = { [M in PaymentMethod]?: MethodFields[M] };
 
 /** A new invoice as the rules build it (the payer's document in clear, in memory only: the adapter seals it). */
-export type NewInvoice = {
+export type NewInvoice = InvoiceMethodFields & {
   accountId: string;
   invoiceId: number;
   reference: string;
@@ -31,9 +31,6 @@ export type NewInvoice = {
   dueDate: string;
   notes?: string;
   payer: { email?: string; name?: string; document?: string };
-  pix?: PixFields;
-  boleto?: BoletoFields;
-  card?: CardFields;
   createdAt: string;
   paidAt?: string;
   /** The hosted checkout this invoice pays (its payment pays the checkout in the same transaction). */
@@ -45,10 +42,10 @@ export type NewInvoice = {
 };
 
 /** What every invoice of a sale shares, before its ids are drawn and its method's fields are known. */
-export type InvoiceBase = Omit<NewInvoice, 'invoiceId' | 'reference' | 'method' | 'status' | 'dueDate' | 'payer' | 'provider' | 'pix' | 'boleto' | 'card' | 'awaitsPixLookup'>;
+export type InvoiceBase = Omit<NewInvoice, 'invoiceId' | 'reference' | 'method' | 'status' | 'dueDate' | 'payer' | 'provider' | PaymentMethod | 'awaitsPixLookup'>;
 
 /** The method's own part of a new invoice: its name and fields (a Pix charge's BR Code, a boleto's barcode…). */
-export type MethodPart = Pick<NewInvoice, 'method' | 'pix' | 'boleto' | 'card' | 'awaitsPixLookup'>;
+export type MethodPart = Pick<NewInvoice, 'method' | PaymentMethod | 'awaitsPixLookup'>;
 
 /** A new PENDING invoice: the sale's shared fields, its ids, its due date and payer, its method's part and its provider. */
 export function pendingInvoice(
@@ -95,16 +92,5 @@ export function invoiceEventData(
       method: invoice.method,
       paid_after_cancel: invoice.paidAfterCancel === true,
     },
-  };
-}
-
-/** The card transaction object of spec 2.3. */
-export function cardTransaction(card: Pick<CardFields, 'transactionId' | 'transactionStatus' | 'description'>, totalCents: number) {
-  return {
-    id: card.transactionId,
-    amount: formatCents(totalCents),
-    status: card.transactionStatus,
-    description: card.description,
-    method: 'creditcard' as const,
   };
 }

@@ -1,16 +1,78 @@
-/**
- * The payment methods, named once (issue 32): each method's account setting (`card`, what
- * `account create --methods` and the account item hold) and its charge name (`creditcard`, the
- * invoice's `method`, the checkout's `payment_type`, the events), whether the hosted checkout offers
- * it. Every other list of methods is derived from this table.
- */
-export const METHOD_REGISTRY = {
-  pix: { charge: 'pix', onCheckout: true },
-  boleto: { charge: 'boleto', onCheckout: false },
-  card: { charge: 'creditcard', onCheckout: true },
-} as const;
+import { formatCents } from './money';
 
-/** An account setting: the name a merchant enables a method under. */
+/**
+ * The payment methods, named once (issue 32): each method's row says everything the house derives from
+ * it: its account setting (`card`, what `account create --methods` and the account item hold) and
+ * charge name (`creditcard`: the invoice's `method`, the checkout's `payment_type`, the events), whether
+ * the hosted checkout offers it, what its rail can carry (the total's ceiling, and why), and how the
+ * query routes show its own fields on the invoice. Every other list of methods is derived from this
+ * table; a method's fields are the invoice's property under its setting's name (`invoice.card`).
+ */
+
+/** A Pix charge's fields; `qrPng` is the QR code's PNG, drawn once at creation (older items lack it: drawn when read). */
+export type PixFields = { txid: string; location: string; copy: string; qrPng?: Uint8Array };
+export type BoletoFields = { barcode: string; digitable: string; customerId: number; instructions?: string };
+export type CardFields = { brand: string; last4: string; installments: number; transactionId: string; transactionStatus: number; description: string };
+
+/** Each method's own fields on its invoices, by account setting. */
+export type MethodFields = { pix: PixFields; boleto: BoletoFields; card: CardFields };
+
+/** What a method's view of its fields may use besides them: the invoice's reference and total, and the boleto page's signed link. */
+export type MethodViewContext = { reference: string; totalCents: number; boletoUrl: () => string };
+
+type MethodRow<Fields> = {
+  /** The charge name: the invoice's `method`. */
+  charge: string;
+  /** Offered by the hosted checkout. */
+  onCheckout: boolean;
+  /** The largest total its rail carries, in centavos (docs/decisions.md, "Ceilings of the totals"), and why. */
+  ceilingCents: number;
+  ceilingReason: string;
+  /** Its fields as the query routes show them on the invoice object. */
+  view: (fields: Fields, context: MethodViewContext) => Record<string, unknown>;
+};
+
+/** The card transaction object of spec 2.3. */
+export function cardTransaction(card: Pick<CardFields, 'transactionId' | 'transactionStatus' | 'description'>, totalCents: number) {
+  return {
+    id: card.transactionId,
+    amount: formatCents(totalCents),
+    status: card.transactionStatus,
+    description: card.description,
+    method: 'creditcard' as const,
+  };
+}
+
+export const METHOD_REGISTRY = {
+  pix: {
+    charge: 'pix',
+    onCheckout: true,
+    ceilingCents: 999_999_999_999,
+    ceilingReason: 'API Pix amounts carry at most 10 integer digits and 2 decimals',
+    view: (pix) => ({ txid: pix.txid, copy: pix.copy }),
+  },
+  boleto: {
+    charge: 'boleto',
+    onCheckout: false,
+    ceilingCents: 9_999_999_999,
+    ceilingReason: "The FEBRABAN barcode's amount field holds 10 digits (8 integer, 2 decimal)",
+    view: (boleto, context) => ({ customer: boleto.customerId, boleto: context.boletoUrl(), barcode: boleto.barcode, digitable: boleto.digitable }),
+  },
+  card: {
+    charge: 'creditcard',
+    onCheckout: true,
+    // The 12-digit amount field of the networks' authorization messages (ISO 8583 field 4, n12, in centavos).
+    ceilingCents: 999_999_999_999,
+    ceilingReason: "The card networks' authorization amount field holds 12 digits in centavos (ISO 8583 field 4)",
+    view: (card, context) => ({
+      card: { brand: card.brand, last4: card.last4, installments: card.installments },
+      // A card charge whose answer was lost is PENDING without a transaction until it is settled.
+      ...(typeof card.transactionId === 'string' ? { transaction: cardTransaction(card, context.totalCents) } : {}),
+    }),
+  },
+} as const satisfies { [M in keyof MethodFields]: MethodRow<MethodFields[M]> };
+
+/** An account setting: the name a merchant enables a method under (and its fields' name on the invoice). */
 export type PaymentMethod = keyof typeof METHOD_REGISTRY;
 /** A charge's method: the invoice's `method`. */
 export type ChargeMethod = (typeof METHOD_REGISTRY)[PaymentMethod]['charge'];
@@ -40,6 +102,13 @@ export function settingOfCharge(method: ChargeMethod): PaymentMethod {
 /** A stored name, either a setting or a charge method, as its setting; anything else is undefined. */
 export function paymentMethodOf(stored: unknown): PaymentMethod | undefined {
   return PAYMENT_METHODS.find((setting) => setting === stored || METHOD_REGISTRY[setting].charge === stored);
+}
+
+/** The method's own fields of an invoice as the query routes show them (none: nothing). */
+export function methodFieldsView<M extends PaymentMethod>(method: M, fields: MethodFields[M] | undefined, context: MethodViewContext): Record<string, unknown> {
+  if (fields === undefined) return {};
+  const view = METHOD_REGISTRY[method].view as (fields: MethodFields[M], context: MethodViewContext) => Record<string, unknown>;
+  return view(fields, context);
 }
 
 /** Parses a comma-separated list of payment methods ("pix,card"); unknown names are an error. */

@@ -1,5 +1,6 @@
-import { cardTransaction, type Invoice } from '../domain/invoice';
+import type { Invoice } from '../domain/invoice';
 import { formatCents } from '../domain/money';
+import { methodFieldsView, PAYMENT_METHODS } from '../domain/payment-methods';
 import { NotFoundError } from '../errors';
 import { boletoUrl } from './record';
 
@@ -29,23 +30,9 @@ export function invoiceView(invoice: Invoice, boletoLinks: Buffer, publicBaseUrl
     refunded_at: invoice.refundedAt ?? null,
     paid_after_cancel: invoice.paidAfterCancel === true,
   };
-  const { pix, boleto, card } = invoice;
-  if (pix) Object.assign(view, { txid: pix.txid, copy: pix.copy });
-  if (boleto) {
-    Object.assign(view, {
-      customer: boleto.customerId,
-      boleto: boletoUrl(publicBaseUrl, reference, boletoLinks),
-      barcode: boleto.barcode,
-      digitable: boleto.digitable,
-    });
-  }
-  if (card) {
-    Object.assign(view, {
-      card: { brand: card.brand, last4: card.last4, installments: card.installments },
-      // A card charge whose answer was lost is PENDING without a transaction until it is settled.
-      ...(typeof card.transactionId === 'string' ? { transaction: cardTransaction(card, invoice.totalCents) } : {}),
-    });
-  }
+  // Each method's own fields, as its registry row shows them (the boleto's signed page link drawn only when asked).
+  const context = { reference, totalCents: invoice.totalCents, boletoUrl: () => boletoUrl(publicBaseUrl, reference, boletoLinks) };
+  for (const method of PAYMENT_METHODS) Object.assign(view, methodFieldsView(method, invoice[method], context));
   return view;
 }
 

@@ -1,9 +1,10 @@
 import type { ChangeCompilers } from '../adapters/dynamo/changes';
 import { dynamoInvoiceIds, invoiceCreatedCompilers } from '../adapters/dynamo/invoices';
-import type { BoletoChargePorts } from '../app/charges/create-boleto-charge';
 import type { PixChargePorts } from '../app/charges/create-pix-charge';
+import type { PaymentProvider } from '../providers/port';
 import { paymentProvider, pixProvider } from '../providers/registry';
 import type { InvoiceIdPort } from '../ports/invoices';
+import type { CustomerStore } from '../ports/customers';
 import type { Runtime } from '../runtime';
 import { customerPorts } from './customers';
 
@@ -20,8 +21,14 @@ export function pixChargePorts(runtime: Runtime): PixChargePorts {
   return { ids: dynamoInvoiceIds(runtime.db, runtime.config.tableName), provider: pixProvider(runtime.config), timeoutMs: runtime.config.payments.timeoutMs };
 }
 
-/** What a boleto charge needs: unused invoice ids, the account's customers, the configured provider and its time limit. */
-export function boletoChargePorts(runtime: Runtime): BoletoChargePorts {
+/** What a charge of the configured payment provider may need: unused invoice ids, the account's customers, the provider and its time limit. */
+export type ChargePorts = { ids: InvoiceIdPort; customers: CustomerStore; provider: PaymentProvider; timeoutMs: number };
+
+/**
+ * The ports of any charge the configured payment provider serves (the boleto's, and a new method's:
+ * its use case names the part it needs, so adding a method adds nothing here).
+ */
+export function chargePorts(runtime: Runtime): ChargePorts {
   return {
     ids: dynamoInvoiceIds(runtime.db, runtime.config.tableName),
     customers: customerPorts(runtime).customers,

@@ -1,5 +1,6 @@
 import { seal, unseal } from '../../crypto/personal-data';
-import type { BoletoFields, CardFields, Invoice, InvoiceMethod, NewInvoice, PixFields } from '../../domain/invoice';
+import type { Invoice, InvoiceMethod, InvoiceMethodFields, NewInvoice } from '../../domain/invoice';
+import { PAYMENT_METHODS } from '../../domain/payment-methods';
 import type { InvoiceStatus } from '../../domain/invoice-transitions';
 import { definedOnly } from '../../domain/defined';
 import { sortableNumericId } from '../../ids';
@@ -33,6 +34,11 @@ export function invoiceItem(invoice: NewInvoice, personalDataKey: Buffer): Item 
 
 const text = (value: unknown): string | undefined => (typeof value === 'string' ? value : undefined);
 
+/** The method's own fields, stored as written under its setting's name (the item's `pix`, `boleto` or `card` map). */
+function methodFieldsOf(item: Item): InvoiceMethodFields {
+  return Object.fromEntries(PAYMENT_METHODS.filter((method) => item[method] !== undefined).map((method) => [method, item[method]])) as InvoiceMethodFields;
+}
+
 /**
  * An invoice item read back as the record. The payer's document is unsealed only when a personal-data
  * key is given (the query routes); the moves read invoices without it.
@@ -43,9 +49,6 @@ export function invoiceOf(item: Item, personalDataKey?: Buffer): Invoice {
   const sealed = text(item.payerDocumentSealed);
   const optional = {
     notes: text(item.notes),
-    pix: item.pix as PixFields | undefined,
-    boleto: item.boleto as BoletoFields | undefined,
-    card: item.card as CardFields | undefined,
     paidAt: text(item.paidAt),
     canceledAt: text(item.canceledAt),
     refundedAt: text(item.refundedAt),
@@ -78,5 +81,6 @@ export function invoiceOf(item: Item, personalDataKey?: Buffer): Invoice {
     payer: definedOnly(payer),
     createdAt: String(item.createdAt),
     ...definedOnly(optional),
+    ...methodFieldsOf(item),
   };
 }

@@ -5,7 +5,8 @@ import { CARD_DECLINED_MESSAGE, cardFingerprint } from '../../cards/declines';
 import type { Caller } from '../../domain/account';
 import { type CardAttempt, type DeclineLimits, declineLockOf } from '../../domain/card-attempt';
 import type { Change } from '../../domain/changes';
-import { type CardFields, cardTransaction, invoiceEventData, type NewInvoice } from '../../domain/invoice';
+import { type CardFields, invoiceEventData, type NewInvoice } from '../../domain/invoice';
+import { cardTransaction } from '../../domain/payment-methods';
 import { paymentCredit } from '../../domain/ledger';
 import { formatCents } from '../../domain/money';
 import {

@@ -1,5 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { CHECKOUT_METHODS, METHOD_REGISTRY, PAYMENT_METHODS, parseMethods, paymentMethodOf, settingOfCharge } from '../../../shared/domain/payment-methods';
+import type { CardFields, Invoice } from '../../../shared/domain/invoice';
+import { CHECKOUT_METHODS, METHOD_REGISTRY, methodFieldsView, PAYMENT_METHODS, parseMethods, paymentMethodOf, settingOfCharge } from '../../../shared/domain/payment-methods';
+import { RAIL_LIMIT_CENTS, RAIL_LIMIT_REASONS } from '../../../shared/domain/rail-limits';
+import { invoiceView } from '../../../shared/invoices/view';
+import { anInvoice } from '../../support/records';
 
 describe('parseMethods', () => {
   it('knows pix, boleto and card', () => {
@@ -56,5 +60,33 @@ describe('the payment method registry', () => {
     expect(paymentMethodOf('boleto')).toBe('boleto');
     expect(paymentMethodOf('bitcoin')).toBeUndefined();
     expect(paymentMethodOf(undefined)).toBeUndefined();
+  });
+});
+
+describe("each method's row: its rail's ceiling and its fields' view", () => {
+  it("gives each rail's ceiling by charge name (docs/decisions.md, Ceilings of the totals), with its reason", () => {
+    expect(RAIL_LIMIT_CENTS).toEqual({ pix: 999_999_999_999, boleto: 9_999_999_999, creditcard: 999_999_999_999 });
+    expect(Object.keys(RAIL_LIMIT_REASONS).sort()).toEqual(['boleto', 'creditcard', 'pix']);
+    expect(RAIL_LIMIT_REASONS.boleto).toMatch(/FEBRABAN/);
+  });
+
+  it('shows only the fields of the method an invoice carries, each as its row says', () => {
+    const invoiceOf = (fields: Partial<Invoice>) => invoiceView({ ...anInvoice({ pix: undefined }), ...fields }, Buffer.alloc(32, 7), 'https://pay.example');
+    const pix = invoiceOf({ pix: { txid: 'T1', location: 'loc', copy: '0002' } });
+    expect(pix).toMatchObject({ txid: 'T1', copy: '0002' });
+    expect(pix).not.toHaveProperty('barcode');
+    expect(pix).not.toHaveProperty('card');
+    const boleto = invoiceOf({ method: 'boleto', boleto: { barcode: '1'.repeat(44), digitable: '2'.repeat(47), customerId: 7 } });
+    expect(boleto).toMatchObject({ customer: 7, barcode: '1'.repeat(44), digitable: '2'.repeat(47), boleto: expect.stringMatching(/^https:\/\/pay\.example\/boleto\/INV-AAAAAA\//) });
+    expect(boleto).not.toHaveProperty('txid');
+    const card = { brand: 'visa', last4: '1111', installments: 2, transactionId: 'tx_1', transactionStatus: 1, description: 'Camiseta' };
+    expect(invoiceOf({ method: 'creditcard', card })).toMatchObject({
+      card: { brand: 'visa', last4: '1111', installments: 2 },
+      transaction: { id: 'tx_1', amount: '25.00', status: 1, description: 'Camiseta', method: 'creditcard' },
+    });
+    // A card charge whose answer was lost has no transaction yet.
+    const lost = { brand: 'visa', last4: '1111', installments: 1 } as unknown as CardFields;
+    expect(invoiceOf({ method: 'creditcard', card: lost })).not.toHaveProperty('transaction');
+    expect(methodFieldsView('card', undefined, { reference: 'INV-AAAAAA', totalCents: 1, boletoUrl: () => '' })).toEqual({});
   });
 });

@@ -12,25 +12,16 @@ import {
 } from '../../../../shared/adapters/dynamo/checkout-settle';
 import { CardAttemptBusyError, CheckoutChangedError, CheckoutSettledError } from '../../../../shared/errors';
 import { CHECKOUT_MOVES, PAYABLE_FROM } from '../../../../shared/domain/checkout-transitions';
+import { aCheckout } from '../../../support/records';
 
-const base: Checkout = {
-  reference: 'CHK-ABCDEFGH',
-  accountId: 'acct_1',
-  txRef: 'order-1',
-  merchantName: 'Loja',
-  title: 'Camiseta',
-  quantity: 1,
+const base: Checkout = aCheckout({
   amountCents: 1000,
   totalCents: 1000,
   email: 'a@example.com',
-  firstName: 'Ana',
-  lastName: 'Silva',
-  callbackUrl: 'https://shop.example/done',
   methods: ['pix', 'card'],
+  pixReference: undefined,
   createdAt: '2026-11-23T10:00:00.000Z',
-  status: 'PENDING',
-  cardAttempt: 0,
-};
+});
 const now = new Date('2026-11-23T10:05:00.000Z');
 
 describe('paying a checkout', () => {

@@ -4,31 +4,12 @@ import { invoiceMovedWrite } from '../../../../shared/adapters/dynamo/invoices';
 import { MoveAlreadyMade } from '../../../../shared/adapters/dynamo/state-move';
 import type { Invoice, NewInvoice } from '../../../../shared/domain/invoice';
 import { invoiceMove } from '../../../../shared/domain/invoice-transitions';
+import { aNewInvoice } from '../../../support/records';
 
 const KEY = Buffer.alloc(32, 3);
 const at = '2026-11-27T12:59:00.000Z';
 
-const created: NewInvoice = {
-  accountId: 'acct_1',
-  invoiceId: 1001,
-  reference: 'INV-AAAAAA',
-  merchantName: 'Loja',
-  method: 'pix',
-  status: 'PENDING',
-  invoiceNo: 'N1',
-  itemName: 'Camiseta',
-  quantity: 1,
-  amountCents: 2_500,
-  tax: 0,
-  discount: 0,
-  totalCents: 2_500,
-  dueDate: '2026-11-28',
-  payer: { email: 'ana@example.com', name: 'Ana', document: '12345678909' },
-  pix: { txid: 'INVAAAAAA00000000000000000000000', location: 'loc', copy: '000201' },
-  createdAt: '2026-11-27T12:00:00.000Z',
-  provider: 'apipix',
-  awaitsPixLookup: true,
-};
+const created: NewInvoice = aNewInvoice({ payer: { email: 'ana@example.com', name: 'Ana', document: '12345678909' }, provider: 'apipix', awaitsPixLookup: true });
 
 describe('an invoice item read back as the record', () => {
   it('carries what was written, the document staying sealed, and whether it waits in the Pix sweep', () => {

@@ -4,50 +4,14 @@ import type { Change, OutboxEvent } from '../../../../shared/domain/changes';
 import type { Checkout } from '../../../../shared/domain/checkout';
 import type { Invoice } from '../../../../shared/domain/invoice';
 import { CheckoutChangedError } from '../../../../shared/errors';
+import { aCheckout, anInvoice } from '../../../support/records';
 
 const now = new Date('2026-11-27T13:00:00.000Z');
 const at = '2026-11-27T12:59:00.000Z';
 
-const invoice: Invoice = {
-  accountId: 'acct_1',
-  invoiceId: 1001,
-  reference: 'INV-AAAAAA',
-  merchantName: 'Loja',
-  method: 'pix',
-  status: 'PENDING',
-  invoiceNo: 'N1',
-  itemName: 'Camiseta',
-  quantity: 1,
-  amountCents: 2_500,
-  tax: 0,
-  discount: 0,
-  totalCents: 2_500,
-  dueDate: '2026-11-28',
-  payer: { email: 'ana@example.com' },
-  pix: { txid: 'INVAAAAAA00000000000000000000000', location: 'loc', copy: '000201' },
-  createdAt: '2026-11-27T12:00:00.000Z',
-  provider: 'simulated',
-};
+const invoice: Invoice = anInvoice();
 
-const checkout: Checkout = {
-  reference: 'CHK-ABCDEFGH',
-  accountId: 'acct_1',
-  txRef: 'order-1',
-  merchantName: 'Loja',
-  title: 'Camiseta',
-  quantity: 1,
-  amountCents: 2_500,
-  totalCents: 2_500,
-  email: 'ana@example.com',
-  firstName: 'Ana',
-  lastName: 'Silva',
-  callbackUrl: 'https://shop.example/done',
-  methods: ['pix'],
-  pixReference: 'INV-AAAAAA',
-  createdAt: '2026-11-27T12:00:00.000Z',
-  status: 'PENDING',
-  cardAttempt: 0,
-};
+const checkout: Checkout = aCheckout();
 
 const notification = (kind: ChargeNotification['kind']): ChargeNotification => ({ id: 'n1', kind, target: { reference: invoice.reference }, occurredAt: new Date(at) });
 
