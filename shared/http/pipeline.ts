@@ -5,7 +5,7 @@ import type { Caller } from '../domain/account';
 import { logger } from '../logger';
 import { getRuntime, type Runtime } from '../runtime';
 import { type ErrorPage, type RouteResult, serializeResult } from './answer';
-import { admitCaller } from './middleware/admit';
+import { admitCaller, settleGate } from './middleware/admit';
 import { idempotencyKeyFirst } from './middleware/idempotency-key';
 import { jsonBody } from './middleware/json-body';
 import { observe } from './middleware/observe';
@@ -111,6 +111,8 @@ export function httpHandler<Body extends ZodType | undefined, Query extends ZodT
             now: state.runtime.clock.now(),
           }),
         );
+        // A read beside the gate answers only once the gate let the call through (else its refusal, the read thrown away).
+        await settleGate(state);
         const answer = serializeResult(result);
         try {
           state.runtime.faults?.beforeCommit?.(route.id);

@@ -1,5 +1,6 @@
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
 import type { MiddlewareObj, Request } from '@middy/core';
+import type { Admission } from '../app/auth/admit';
 import type { Caller } from '../domain/account';
 import type { Lock, StoredAnswer } from '../adapters/dynamo/idempotency';
 import type { QuotaState } from '../domain/sliding-log';
@@ -21,6 +22,11 @@ export type RouteState = {
   caller?: Caller;
   /** The client address the per-IP counters count (behind the edge: the viewer's). */
   clientIp?: string;
+  /**
+   * A read beside the gate (issue 26): the account's count still running while the read goes out. The
+   * answer waits for it (settleGate); its refusal is the answer, whatever the read found.
+   */
+  gate?: Promise<Admission>;
   /** The quota left of the rate limit this call was counted against (the RateLimit-* headers). */
   quota?: QuotaState;
   input?: { body: unknown; query: unknown; params: unknown };

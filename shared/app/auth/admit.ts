@@ -34,14 +34,18 @@ function countIp(ports: GatePorts, limitClass: IpLimitClass, ip: string): Promis
   return ports.store.countIpCall({ limitClass, ip, limit: ports.limits[limitClass], nowMs: ports.now.getTime() });
 }
 
+/** The caller a Bearer token names, checked in memory (signature, expiry): no table read. */
+async function tokenCaller(input: GateInput, ports: GatePorts): Promise<Caller> {
+  const claims = verifyToken(bearerTokenFrom(input.authorization), await ports.tokenSigningKey(), unixSeconds(ports.now));
+  return { accountId: claims.accountId, keyVersion: claims.keyVersion };
+}
+
 async function admitBearer(route: GateRoute, input: GateInput, ports: GatePorts): Promise<Admission> {
-  const token = bearerTokenFrom(input.authorization);
-  const claims = verifyToken(token, await ports.tokenSigningKey(), unixSeconds(ports.now));
-  const caller: Caller = { accountId: claims.accountId, keyVersion: claims.keyVersion };
+  const caller = await tokenCaller(input, ports);
   if (route.rateLimit === 'account') {
     const { account, quota } = await ports.store.countAccountCall({
-      accountId: claims.accountId,
-      keyVersion: claims.keyVersion,
+      accountId: caller.accountId,
+      keyVersion: caller.keyVersion,
       limit: ports.limits.account,
       nowMs: ports.now.getTime(),
       withAccount: route.access === 'write',
@@ -50,10 +54,10 @@ async function admitBearer(route: GateRoute, input: GateInput, ports: GatePorts)
   }
   const ipClass = ipLimitClassOf(route);
   if (ipClass) {
-    const [quota] = await Promise.all([countIp(ports, ipClass, input.sourceIp), requireKeyVersion(ports, claims.accountId, claims.keyVersion)]);
+    const [quota] = await Promise.all([countIp(ports, ipClass, input.sourceIp), requireKeyVersion(ports, caller.accountId, caller.keyVersion)]);
     return { caller, quota };
   }
-  await requireKeyVersion(ports, claims.accountId, claims.keyVersion);
+  await requireKeyVersion(ports, caller.accountId, caller.keyVersion);
   return { caller, quota: undefined };
 }
 
@@ -78,6 +82,42 @@ export class CountedRefusal extends Error {
   }
 }
 
+/** A failed token on a route that counts them: counted per IP, then refused with the quota left. */
+async function countedRefusal(route: GateRoute, input: GateInput, ports: GatePorts, err: unknown): Promise<never> {
+  if (err instanceof UnauthorizedError && countsFailedAuth(route)) throw new CountedRefusal(err, await countIp(ports, 'unauthenticated', input.sourceIp));
+  throw err;
+}
+
+/**
+ * Whether the route's read may go out beside the gate (issue 26): a Bearer read counted per account
+ * reads only what the token's account and the path name, and changes nothing, so it needs nothing from
+ * the gate; its answer waits for both, and a refusal of the gate (401, 403, 429) throws the read away.
+ */
+export function readsBesideTheGate(route: GateRoute): boolean {
+  return route.auth === 'bearer' && route.rateLimit === 'account' && route.access === 'read';
+}
+
+/**
+ * Admission of a read beside the gate: the caller from its token at once (a bad token is refused here,
+ * counted per IP), and the account's count still running: its refusal (revoked keys, a disabled
+ * account, the limit) is what the call answers, whatever the read found.
+ */
+export async function admitBesideTheRead(route: GateRoute, input: GateInput, ports: GatePorts): Promise<{ caller: Caller; admission: Promise<Admission> }> {
+  let caller: Caller;
+  try {
+    caller = await tokenCaller(input, ports);
+  } catch (err) {
+    return countedRefusal(route, input, ports, err);
+  }
+  const admission = ports.store
+    .countAccountCall({ accountId: caller.accountId, keyVersion: caller.keyVersion, limit: ports.limits.account, nowMs: ports.now.getTime(), withAccount: false })
+    .then(
+      ({ quota }): Admission => ({ caller, quota }),
+      (err: unknown) => countedRefusal(route, input, ports, err),
+    );
+  return { caller, admission };
+}
+
 /**
  * Authenticates and rate-limits one call. The common case (a Bearer route limited per account) is one
  * DynamoDB round trip: the signed token is checked in memory, and the conditional update that logs
@@ -96,7 +136,6 @@ export async function admit(route: GateRoute, input: GateInput, ports: GatePorts
     return await admitBearer(route, input, ports);
   } catch (err) {
     // Counted: the refusal carries the quota left (its answer has the RateLimit-* headers too).
-    if (err instanceof UnauthorizedError && countsFailedAuth(route)) throw new CountedRefusal(err, await countIp(ports, 'unauthenticated', input.sourceIp));
-    throw err;
+    return countedRefusal(route, input, ports, err);
   }
 }
