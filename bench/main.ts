@@ -99,7 +99,7 @@ async function benchAgainst(stack: LocalStack, options: BenchOptions): Promise<R
       rateLimitNote: options.rateLimitNote,
     },
     scenarios: summaries,
-    targets: evaluateTargets(samples),
+    targets: evaluateTargets(samples, rawMedian),
     itemSizes: paymentFixtures.itemSizes,
     comparison: {
       rawTransactionMedianMs: rawMedian,

@@ -23,6 +23,9 @@ export type RoundTrip = {
   ok: boolean;
   error?: string;
   ms: number;
+  /** When the attempt was sent and answered (performance.now()): which round trips overlapped (criticalPath). */
+  startedAt: number;
+  endedAt: number;
   /** Capacity units as DynamoDB Local reported them (0 when the response carried none, e.g. a failed condition). */
   reportedUnits: number;
   /** Write and read units as AWS would bill the call (transactional writes at 2 WCU per item per KB). */
@@ -39,6 +42,25 @@ export type RoundTrip = {
 
 /** The table and key of one item a transaction touches. */
 export type ItemRef = { table: string; key: Record<string, unknown> };
+
+/**
+ * The request's waits: the round trips on its critical path, i.e. the longest chain of round trips each
+ * sent after the one before it was answered. Round trips sent together (the gate beside a read) are one
+ * wait; a retry of a call is a wait of its own.
+ */
+export function criticalPath(trips: readonly Pick<RoundTrip, 'startedAt' | 'endedAt'>[]): number {
+  const sorted = [...trips].sort((a, b) => a.startedAt - b.startedAt);
+  const chain: number[] = [];
+  for (const [i, trip] of sorted.entries()) {
+    let longest = 0;
+    for (let j = 0; j < i; j += 1) {
+      const before = sorted[j];
+      if (before && before.endedAt <= trip.startedAt) longest = Math.max(longest, chain[j] ?? 0);
+    }
+    chain.push(longest + 1);
+  }
+  return Math.max(0, ...chain);
+}
 
 /** The round trips of one measured request. */
 export class Recorder {
@@ -228,15 +250,20 @@ export function attachRoundTripCounter(db: Db): void {
       if (!recorder) return next(args);
       const plan = plans.get(context) ?? planOf(context.commandName, {});
       const started = performance.now();
-      const trip = (ok: boolean, reportedUnits: number, err?: unknown): RoundTrip => ({
-        operation: plan.operation,
-        purpose: plan.purpose,
-        ok,
-        ...(ok ? {} : { error: errorName(err) }),
-        ms: performance.now() - started,
-        reportedUnits,
-        ...billed(plan, ok, reportedUnits, err),
-      });
+      const trip = (ok: boolean, reportedUnits: number, err?: unknown): RoundTrip => {
+        const endedAt = performance.now();
+        return {
+          operation: plan.operation,
+          purpose: plan.purpose,
+          ok,
+          ...(ok ? {} : { error: errorName(err) }),
+          ms: endedAt - started,
+          startedAt: started,
+          endedAt,
+          reportedUnits,
+          ...billed(plan, ok, reportedUnits, err),
+        };
+      };
       try {
         const result = await next(args);
         recorder.trips.push(trip(true, reportedUnitsOf(result.output)));

@@ -8,6 +8,9 @@ import { accountStore, bearer, newAccount, tokenFor, useLocalStackEnvironment } 
 import { common, createCharge } from '../support/charges';
 import { type FaultInjector, installFaultInjector } from '../support/fault-injection';
 import { invokeRoute } from '../support/invoke-route';
+import { customerBody } from '../support/customers';
+import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { keys as itemKeys } from '../../shared/adapters/dynamo/keys';
 
 /**
  * Issue 26: a read route's read goes out beside the gate (the account's count), not after it. The
@@ -15,14 +18,14 @@ import { invokeRoute } from '../support/invoke-route';
  */
 let injector: FaultInjector;
 const SEEN_READ = 'gate-beside-seen-read';
-let onRead: (() => void) | undefined;
+let onRead: ((command: string) => void) | undefined;
 
 beforeAll(() => {
   useLocalStackEnvironment();
   const db = getRuntime().db;
   injector = installFaultInjector(db);
   const seen: InitializeMiddleware<ServiceInputTypes, ServiceOutputTypes> = (next, context) => (args) => {
-    if (context.commandName === 'GetItemCommand') onRead?.();
+    if (context.commandName === 'GetItemCommand' || context.commandName === 'PutItemCommand') onRead?.(context.commandName);
     return next(args);
   };
   db.middlewareStack.add(seen, { step: 'initialize', name: SEEN_READ, priority: 'low' });
@@ -47,7 +50,8 @@ describe('a read beside the gate', () => {
     // old order (the read after the gate) the read cannot go out first, and the hold ends by the timeout.
     let releasedBy: 'read' | 'timeout' | undefined;
     const release = new Promise<void>((resolve) => {
-      onRead = () => {
+      onRead = (command) => {
+        if (command !== 'GetItemCommand') return;
         releasedBy ??= 'read';
         resolve();
       };
@@ -100,4 +104,87 @@ describe('a read beside the gate', () => {
     }
     expect(answers.filter((a) => a.status === 200).length + refused.length).toBe(limit + 1);
   }, 120_000);
+});
+
+async function idempotencyRecord(accountId: string, key: string) {
+  const store = accountStore();
+  return (await store.db.send(new GetCommand({ TableName: store.table, Key: itemKeys.idempotency(accountId, key), ConsistentRead: true }))).Item;
+}
+
+async function customersOf(accountId: string): Promise<number> {
+  const store = accountStore();
+  const out = await store.db.send(
+    new QueryCommand({
+      TableName: store.table,
+      KeyConditionExpression: 'PK = :pk AND begins_with(SK, :sk)',
+      ExpressionAttributeValues: { ':pk': itemKeys.account(accountId).PK, ':sk': 'CUSTOMER#' },
+      ConsistentRead: true,
+    }),
+  );
+  return out.Count ?? 0;
+}
+
+describe('a creation: its idempotency lock beside the gate', () => {
+  it("takes the key's lock while the gate's count is still unanswered, then commits once", async () => {
+    const keys = await newAccount();
+    const auth = bearer(await tokenFor(keys));
+    let releasedBy: 'lock' | 'timeout' | undefined;
+    const release = new Promise<void>((resolve) => {
+      onRead = (command) => {
+        if (command !== 'PutItemCommand') return;
+        releasedBy ??= 'lock';
+        resolve();
+      };
+      setTimeout(() => {
+        releasedBy ??= 'timeout';
+        resolve();
+      }, 20_000);
+    });
+    const key = `key-beside-${keys.account_id}`;
+    const run = await injector.run({ at: { command: 'UpdateItemCommand', nth: 0 }, holdUntil: release }, () =>
+      invokeRoute(routes.createCustomer, { headers: { ...auth, 'idempotency-key': key }, body: customerBody() }),
+    );
+    onRead = undefined;
+    expect(releasedBy).toBe('lock');
+    expect(run.outcome.kind === 'returned' ? run.outcome.value.status : run.outcome.kind).toBe(200);
+    expect(await customersOf(keys.account_id)).toBe(1);
+    expect((await idempotencyRecord(keys.account_id, key))?.state).toBe('COMPLETED');
+  }, 60_000);
+
+  it('leaves no lock and no resource for a call the gate refuses: revoked keys 401, a disabled account 403, past the limit 429', async () => {
+    const revoked = await newAccount();
+    const revokedAuth = bearer(await tokenFor(revoked));
+    await rotateKeys(accountStore(), revoked.account_id);
+    const r = await invokeRoute(routes.createCustomer, { headers: { ...revokedAuth, 'idempotency-key': 'key-revoked-1' }, body: customerBody() });
+    expect(r.status).toBe(401);
+    expect(await idempotencyRecord(revoked.account_id, 'key-revoked-1')).toBeUndefined();
+    expect(await customersOf(revoked.account_id)).toBe(0);
+
+    const disabled = await newAccount();
+    const disabledAuth = bearer(await tokenFor(disabled));
+    await setAccountDisabled(accountStore(), disabled.account_id, true);
+    const d = await invokeRoute(routes.createCustomer, { headers: { ...disabledAuth, 'idempotency-key': 'key-disabled-1' }, body: customerBody() });
+    expect(d.status).toBe(403);
+    expect(await idempotencyRecord(disabled.account_id, 'key-disabled-1')).toBeUndefined();
+    expect(await customersOf(disabled.account_id)).toBe(0);
+
+    const busy = await newAccount();
+    const busyAuth = bearer(await tokenFor(busy));
+    const limit = getRuntime().config.rateLimits.account;
+    const answers = [];
+    const bodies = Array.from({ length: limit + 1 }, () => customerBody());
+    for (let i = 0; i <= limit; i += 1) {
+      answers.push(await invokeRoute(routes.createCustomer, { headers: { ...busyAuth, 'idempotency-key': `key-busy-${i}` }, body: bodies[i] }));
+    }
+    const refusedAt = answers.flatMap((a, i) => (a.status === 429 ? [i] : []));
+    expect(refusedAt.length).toBeGreaterThanOrEqual(1);
+    for (const i of refusedAt) expect(await idempotencyRecord(busy.account_id, `key-busy-${i}`)).toBeUndefined();
+    expect(await customersOf(busy.account_id)).toBe(answers.filter((a) => a.status === 200).length);
+    expect(answers.filter((a) => a.status === 200).length + refusedAt.length).toBe(limit + 1);
+    // A refused call replays nothing either: a used key, once the account is disabled, is the 403.
+    const used = answers.findIndex((a) => a.status === 200);
+    await setAccountDisabled(accountStore(), busy.account_id, true);
+    const replay = await invokeRoute(routes.createCustomer, { headers: { ...busyAuth, 'idempotency-key': `key-busy-${used}` }, body: bodies[used] });
+    expect(replay.status).toBe(403);
+  }, 180_000);
 });

@@ -89,20 +89,29 @@ async function countedRefusal(route: GateRoute, input: GateInput, ports: GatePor
 }
 
 /**
- * Whether the route's read may go out beside the gate (issue 26): a Bearer read counted per account
- * reads only what the token's account and the path name, and changes nothing, so it needs nothing from
- * the gate; its answer waits for both, and a refusal of the gate (401, 403, 429) throws the read away.
+ * Whether the route's gate (the account's count) goes out beside the request's first work (issue 26):
+ * a Bearer route counted per account knows its caller from the token in memory, so its idempotency
+ * lock, or its read, needs nothing from the gate.
  */
-export function readsBesideTheGate(route: GateRoute): boolean {
-  return route.auth === 'bearer' && route.rateLimit === 'account' && route.access === 'read';
+export function gateGoesBeside(route: GateRoute): boolean {
+  return route.auth === 'bearer' && route.rateLimit === 'account';
 }
 
 /**
- * Admission of a read beside the gate: the caller from its token at once (a bad token is refused here,
- * counted per IP), and the account's count still running: its refusal (revoked keys, a disabled
- * account, the limit) is what the call answers, whatever the read found.
+ * Whether the route's read goes out beside the gate: a read of such a route reads only what the token's
+ * account and the path name, and changes nothing; its answer waits for both, and a refusal of the gate
+ * (401, 403, 429) throws the read away.
  */
-export async function admitBesideTheRead(route: GateRoute, input: GateInput, ports: GatePorts): Promise<{ caller: Caller; admission: Promise<Admission> }> {
+export function readsBesideTheGate(route: GateRoute): boolean {
+  return gateGoesBeside(route) && route.access === 'read';
+}
+
+/**
+ * Admission beside the work: the caller from its token at once (a bad token is refused here, counted
+ * per IP), and the account's count still running (a write route gets the account's settings back): its
+ * refusal (revoked keys, a disabled account, the limit) is what the call answers, whatever the work found.
+ */
+export async function admitBesideTheWork(route: GateRoute, input: GateInput, ports: GatePorts): Promise<{ caller: Caller; admission: Promise<Admission> }> {
   let caller: Caller;
   try {
     caller = await tokenCaller(input, ports);
@@ -110,9 +119,15 @@ export async function admitBesideTheRead(route: GateRoute, input: GateInput, por
     return countedRefusal(route, input, ports, err);
   }
   const admission = ports.store
-    .countAccountCall({ accountId: caller.accountId, keyVersion: caller.keyVersion, limit: ports.limits.account, nowMs: ports.now.getTime(), withAccount: false })
+    .countAccountCall({
+      accountId: caller.accountId,
+      keyVersion: caller.keyVersion,
+      limit: ports.limits.account,
+      nowMs: ports.now.getTime(),
+      withAccount: route.access === 'write',
+    })
     .then(
-      ({ quota }): Admission => ({ caller, quota }),
+      ({ account, quota }): Admission => ({ caller: account ? { ...caller, account } : caller, quota }),
       (err: unknown) => countedRefusal(route, input, ports, err),
     );
   return { caller, admission };

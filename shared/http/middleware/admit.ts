@@ -1,4 +1,4 @@
-import { admit, admitBesideTheRead, CountedRefusal, readsBesideTheGate } from '../../app/auth/admit';
+import { admit, admitBesideTheWork, CountedRefusal, gateGoesBeside } from '../../app/auth/admit';
 import { gatePorts } from '../../wiring/gate';
 import { clientIp, edgeClientAddress } from '../edge-origin';
 import { type PipelineMiddleware, type RouteState, header } from '../state';
@@ -13,15 +13,18 @@ function refusalOf(state: RouteState, err: unknown): unknown {
 }
 
 /**
- * Waits for the gate of a read that went out beside it: its quota, or its refusal thrown (the read is
- * thrown away). Nothing to wait for on other routes (their gate was passed before).
+ * Waits for a gate that went out beside the work: the caller (with the account's settings on a write
+ * route) and its quota, or its refusal thrown (what the work found is thrown away). Nothing to wait for
+ * on other routes (their gate was passed before).
  */
 export async function settleGate(state: RouteState): Promise<void> {
   const gate = state.gate;
   if (!gate) return;
   state.gate = undefined;
   try {
-    state.quota = (await gate).quota;
+    const admission = await gate;
+    state.caller = admission.caller ?? state.caller;
+    state.quota = admission.quota;
   } catch (err) {
     throw refusalOf(state, err);
   }
@@ -29,9 +32,10 @@ export async function settleGate(state: RouteState): Promise<void> {
 
 /**
  * The edge check (deployed: the request came through CloudFront, else 403), then authentication and
- * rate limiting, before the body is even parsed. A read beside the gate (readsBesideTheGate) only
- * checks its token here and starts the count; the handler's answer, or any error before it, waits
- * for the count, whose refusal wins.
+ * rate limiting, before the body is even parsed. A Bearer route counted per account (gateGoesBeside)
+ * only checks its token here and starts the count: a write route waits for it beside its idempotency
+ * lock (persist), a read beside its read (the handler); any error before that waits for it too, and
+ * the count's refusal wins.
  */
 export function admitCaller(): PipelineMiddleware {
   return {
@@ -42,8 +46,8 @@ export function admitCaller(): PipelineMiddleware {
       state.clientIp = sourceIp;
       const input = { authorization: header(request, 'authorization'), sourceIp };
       try {
-        if (readsBesideTheGate(state.route)) {
-          const { caller, admission } = await admitBesideTheRead(state.route, input, gatePorts(state.runtime, state.budget));
+        if (gateGoesBeside(state.route)) {
+          const { caller, admission } = await admitBesideTheWork(state.route, input, gatePorts(state.runtime, state.budget));
           state.caller = caller;
           state.gate = admission;
           // Awaited by settleGate; a refusal that arrives first is not an unhandled rejection meanwhile.
@@ -60,7 +64,7 @@ export function admitCaller(): PipelineMiddleware {
     onError: async (request) => {
       const state = request.context.state;
       if (!state?.gate) return;
-      // An error of the read (or of its input) answers only once the gate let the call through.
+      // An error of the work (or of its input) answers only once the gate let the call through.
       try {
         await settleGate(state);
       } catch (refusal) {

@@ -1,7 +1,7 @@
 import { logger } from '../../logger';
 import { unixSeconds } from '../../clock';
 import { requestFingerprint } from '../../idempotency/fingerprint';
-import { acquireIdempotencyLock, completionWrite, releaseIdempotencyLock } from '../../adapters/dynamo/idempotency';
+import { acquireIdempotencyLock, completionWrite, type Lock, releaseIdempotencyLock } from '../../adapters/dynamo/idempotency';
 import { outsideDeadline } from '../../adapters/dynamo/deadline';
 import { commitWrites } from '../../adapters/dynamo/transact';
 import { JSON_TYPE } from '../answer';
@@ -9,23 +9,29 @@ import { DomainError, RequestDeadlineError } from '../../errors';
 import { toErrorAnswer } from '../errors';
 import type { Answer } from '../answer';
 import type { PipelineMiddleware, RouteState } from '../state';
+import { readsBesideTheGate } from '../../app/auth/admit';
+import { settleGate } from './admit';
 import type { TxWrite } from '../../adapters/dynamo/transact';
 
 /**
- * Idempotency (spec 4.1). Before: takes the key's lock, or finds the answer to replay. The handler
- * step commits through `commitAnswer`. On error: an answer below 500 is stored for the key; a 5xx
- * frees the key so a retry runs again.
+ * Idempotency (spec 4.1). Before: takes the key's lock, or finds the answer to replay, beside the gate
+ * when the gate went out beside the work (issue 26: one wait for both); a lock taken for a call the gate
+ * then refuses is removed at once, and a refused call replays nothing. The handler step commits through
+ * `commitAnswer`. On error: an answer below 500 is stored for the key; a 5xx frees the key so a retry
+ * runs again.
  */
 export function persist(): PipelineMiddleware {
   return {
     before: async (request) => {
       const { state } = request.context;
+      // A read waits for its gate beside its read (the handler step).
+      if (readsBesideTheGate(state.route)) return;
       const key = state.idempotencyKey;
-      if (key === undefined || !state.caller) return;
+      if (key === undefined || !state.caller) return settleGate(state);
       state.keyChecked = true;
       const { config, db, clock } = state.runtime;
       const serviceKeys = await state.runtime.serviceKeys();
-      const acquired = await acquireIdempotencyLock(db, {
+      const locking = acquireIdempotencyLock(db, {
         table: config.tableName,
         accountId: state.caller.accountId,
         key,
@@ -36,8 +42,14 @@ export function persist(): PipelineMiddleware {
         ttlSeconds: config.idempotency.ttlSeconds,
         budget: state.budget,
       });
-      if (acquired.kind === 'replay') state.replay = acquired.answer;
-      else state.lock = acquired.lock;
+      const [gate, acquired] = await Promise.allSettled([settleGate(state), locking]);
+      if (gate.status === 'rejected') {
+        if (acquired.status === 'fulfilled' && acquired.value.kind === 'acquired') await removeRefusedLock(state, acquired.value.lock);
+        throw gate.reason;
+      }
+      if (acquired.status === 'rejected') throw acquired.reason;
+      if (acquired.value.kind === 'replay') state.replay = acquired.value.answer;
+      else state.lock = acquired.value.lock;
     },
     onError: async (request) => {
       const { state } = request.context;
@@ -58,6 +70,18 @@ export function persist(): PipelineMiddleware {
       }
     },
   };
+}
+
+/**
+ * Removes the lock a refused call took beside its gate: nothing ran under it, so the key is as fresh as
+ * before the call. Should the removal fail, the lock expires by itself (IDEMPOTENCY_LOCK_SECONDS).
+ */
+async function removeRefusedLock(state: RouteState, lock: Lock): Promise<void> {
+  try {
+    await outsideDeadline(() => releaseIdempotencyLock(state.runtime.db, lock));
+  } catch (err) {
+    logger.warn('idempotency lock of a refused call not removed', { route: state.route.id, error: err instanceof Error ? err.message : 'unknown' });
+  }
 }
 
 /** Commits the route's writes and the completed idempotency record (if a key is held) in ONE transaction. */
