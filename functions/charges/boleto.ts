@@ -2,13 +2,14 @@ import { lastEncodableDueDate } from '../../shared/boleto/barcode';
 import { requireCaller } from '../../shared/auth/caller';
 import { brazilDate } from '../../shared/dates';
 import { ValidationError } from '../../shared/errors';
-import { httpHandler } from '../../shared/http/pipeline';
+import { httpHandler, type PrepareInput } from '../../shared/http/pipeline';
 import { assertDueDateNotPast, assertMethodEnabled, baseInvoice, checkedTotalCents, merchantName } from '../../shared/app/charges/charge-request';
 import { boletoUrl } from '../../shared/invoices/record';
-import { createBoletoCharge } from '../../shared/app/charges/create-boleto-charge';
+import { boletoChargeReads, createBoletoCharge } from '../../shared/app/charges/create-boleto-charge';
 import { formatCents } from '../../shared/domain/money';
 import { chargesRoutes as routes } from '../../shared/http/route-table/charges';
 import { chargePorts, invoiceChanges } from '../../shared/wiring/charges';
+import type { boletoCreateBodySchema } from '../../shared/schemas/invoice';
 
 /**
  * 422 on due_date past the last day the barcode's due-date factor can carry in the current cycle
@@ -24,6 +25,11 @@ function assertDueDateEncodable(dueDate: string, now: Date): void {
 
 const PROVIDER_FAILED = 'The payment provider failed to answer; no boleto was created. Retry with the same Idempotency-Key.';
 
+/** The payer and ids checked unused, read beside the gate and the lock (issue 26): the charge's only reads. */
+function chargeReads({ body, caller, runtime, now }: PrepareInput<typeof boletoCreateBodySchema>) {
+  return boletoChargeReads(chargePorts(runtime), requireCaller(caller).accountId, body.customer, now);
+}
+
 /**
  * POST /api/boleto/create: a boleto for one of the caller's customers (PENDING until paid). The ids
  * are checked unused before the boleto is registered, and it is registered once: an id taken
@@ -31,7 +37,7 @@ const PROVIDER_FAILED = 'The payment provider failed to answer; no boleto was cr
  */
 export const handler = httpHandler(
   routes.createBoleto,
-  async ({ body, caller, runtime, now }) => {
+  async ({ body, caller, runtime, now, prepared }) => {
     const account = requireCaller(caller);
     assertMethodEnabled(account, 'boleto');
     assertDueDateNotPast(body.due_date, now);
@@ -48,6 +54,7 @@ export const handler = httpHandler(
       instructions: body.instructions,
       failure: PROVIDER_FAILED,
       now,
+      read: prepared,
     });
     const boleto = answer.boleto;
     if (!boleto) throw new Error('A boleto charge has its barcode');
@@ -67,5 +74,5 @@ export const handler = httpHandler(
       changes,
     };
   },
-  { changes: invoiceChanges },
+  { changes: invoiceChanges, prepare: chargeReads },
 );

@@ -1,15 +1,28 @@
-import { createPixCharge } from '../../shared/app/charges/create-pix-charge';
+import { createPixCharge, pixChargeIds } from '../../shared/app/charges/create-pix-charge';
 import { requireCaller } from '../../shared/auth/caller';
 import { formatCents } from '../../shared/domain/money';
-import { httpHandler } from '../../shared/http/pipeline';
+import { httpHandler, type PrepareInput } from '../../shared/http/pipeline';
 import { chargesRoutes as routes } from '../../shared/http/route-table/charges';
 import { assertDueDateNotPast, assertMethodEnabled, baseInvoice, checkedTotalCents, merchantName } from '../../shared/app/charges/charge-request';
 import { idempotentPixIds, invoiceIdDraw } from '../../shared/invoices/record';
 import { pngDataUri } from '../../shared/pix/qrcode';
 import { normalizeDocument } from '../../shared/schemas/documents';
-import { pixChargePorts, invoiceChanges } from '../../shared/wiring/charges';
+import { invoiceChanges, invoiceIds, pixChargePorts } from '../../shared/wiring/charges';
 
 const PROVIDER_FAILED = 'The payment provider failed to answer; no charge was created. Retry with the same Idempotency-Key.';
+
+/** With an Idempotency-Key the txid is derived from it: a retry after a 502 registers nothing new at the PSP. */
+function proposedIds(accountId: string, idempotencyKey: string | undefined, now: Date) {
+  if (idempotencyKey === undefined) return undefined;
+  const derived = idempotentPixIds(accountId, idempotencyKey);
+  return { reference: derived.reference, txid: derived.txid, invoiceId: invoiceIdDraw.numericId(now) };
+}
+
+/** The ids checked unused beside the gate and the lock (issue 26): the charge's only reads. */
+async function unusedIds({ caller, idempotencyKey, runtime, now }: Pick<PrepareInput, 'caller' | 'idempotencyKey' | 'runtime' | 'now'>) {
+  const proposed = proposedIds(requireCaller(caller).accountId, idempotencyKey, now);
+  return { proposed, ids: await pixChargeIds(invoiceIds(runtime), now, proposed) };
+}
 
 /**
  * POST /api/pix/create: an immediate Pix charge with its BR Code and QR code (PENDING until paid).
@@ -18,20 +31,19 @@ const PROVIDER_FAILED = 'The payment provider failed to answer; no charge was cr
  */
 export const handler = httpHandler(
   routes.createPix,
-  async ({ body, caller, idempotencyKey, runtime, now }) => {
+  async ({ body, caller, idempotencyKey, runtime, now, prepared }) => {
     const account = requireCaller(caller);
     assertMethodEnabled(account, 'pix');
     assertDueDateNotPast(body.due_date, now);
     const total = checkedTotalCents(body, 'pix');
-    // With an Idempotency-Key the txid is derived from it: a retry after a 502 registers nothing new at the PSP.
-    const derived = idempotencyKey === undefined ? undefined : idempotentPixIds(account.accountId, idempotencyKey);
     const { answer, changes } = await createPixCharge(pixChargePorts(runtime), {
       base: (ids) => baseInvoice(account, body, ids, total, now),
       totalCents: total,
       dueDate: body.due_date,
       merchantName: merchantName(account),
       payer: { email: body.email, name: body.client, document: body.document ? normalizeDocument(body.document) : undefined },
-      proposed: derived && { reference: derived.reference, txid: derived.txid, invoiceId: invoiceIdDraw.numericId(now) },
+      proposed: prepared?.proposed ?? proposedIds(account.accountId, idempotencyKey, now),
+      unused: prepared?.ids,
       failure: PROVIDER_FAILED,
       now,
     });
@@ -52,5 +64,8 @@ export const handler = httpHandler(
       changes,
     };
   },
-  { changes: invoiceChanges },
+  {
+    changes: invoiceChanges,
+    prepare: unusedIds,
+  },
 );

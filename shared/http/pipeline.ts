@@ -17,7 +17,7 @@ import { gatePorts } from '../wiring/gate';
 import { validateInput } from './middleware/validate';
 import { outsideDeadline, stopAtFor, withDeadline } from '../adapters/dynamo/deadline';
 import type { RouteDef } from './route';
-import type { HttpResult, PendingAnswer, PipelineContext, RouteState } from './state';
+import type { HttpResult, PendingAnswer, PipelineContext, PrepareRequest, RouteState } from './state';
 
 const MAX_ID_CLASH_ATTEMPTS = 3;
 /** How often a withdrawal plans again when a balance shard it took from moved before the commit. */
@@ -30,10 +30,12 @@ const TIMEOUT_EARLY_MS = 500;
 type Parsed<T> = T extends ZodType ? output<T> : undefined;
 
 /** What a route implementation receives: validated input, the caller, and the runtime's ports. */
-export type RouteRequest<Body, Query, Params> = {
+export type RouteRequest<Body, Query, Params, Prepared = undefined> = {
   body: Parsed<Body>;
   query: Parsed<Query>;
   params: Parsed<Params>;
+  /** What the route's `prepare` read beside the gate and the lock (its first run only; a run again reads anew). */
+  prepared: Prepared | undefined;
   caller: Caller | undefined;
   /** The request's Idempotency-Key, when it holds one (e.g. to derive a provider's idempotency key). */
   idempotencyKey: string | undefined;
@@ -66,18 +68,28 @@ async function refusalsCounted<T>(state: RouteState, run: () => Promise<T>): Pro
   }
 }
 
-export type HandlerOptions = {
+/** What a route's `prepare` is given: the validated input, the caller its token names (no account yet: the gate has not answered), the runtime. */
+export type PrepareInput<Body = unknown, Query = unknown, Params = unknown> = Omit<RouteRequest<Body, Query, Params>, 'prepared' | 'event'>;
+
+export type HandlerOptions<Body = unknown, Query = unknown, Params = unknown, Prepared = undefined> = {
   runtime?: () => Runtime;
   /** Browser-facing routes: every error answer becomes this HTML page (same status and headers). */
   errorPage?: ErrorPage;
   /** How the changes the route's use case may say become writes (its rooms' compilers, shared/wiring/). */
   changes?: ChangeCompilers;
+  /**
+   * The reads its use case needs that depend only on the validated input and the token's caller (ids
+   * checked unused, the payer): sent beside the gate and the idempotency lock (issue 26: creations in
+   * two waits), handed to the implementation's first run; thrown away when the gate refuses or the key
+   * replays. Reads only: nothing here may change anything or call a provider.
+   */
+  prepare?: (request: PrepareInput<Body, Query, Params>) => Promise<Prepared>;
 };
 
-export function httpHandler<Body extends ZodType | undefined, Query extends ZodType | undefined, Params extends ZodType | undefined>(
+export function httpHandler<Body extends ZodType | undefined, Query extends ZodType | undefined, Params extends ZodType | undefined, Prepared = undefined>(
   route: RouteDef<Body, Query, Params>,
-  implementation: (request: RouteRequest<Body, Query, Params>) => Promise<RouteResult>,
-  options: HandlerOptions = {},
+  implementation: (request: RouteRequest<Body, Query, Params, NoInfer<Prepared>>) => Promise<RouteResult>,
+  options: HandlerOptions<Body, Query, Params, Prepared> = {},
 ) {
   const runtime = options.runtime ?? getRuntime;
   // Should a request still run when the function is about to time out, it answers 503 (retry with the same key), not a bare 500.
@@ -92,23 +104,26 @@ export function httpHandler<Body extends ZodType | undefined, Query extends ZodT
     .use(idempotencyKeyFirst())
     .use(jsonBody())
     .use(validateInput())
-    .use(persist())
+    .use(persist(options.prepare as ((request: PrepareRequest) => Promise<unknown>) | undefined))
     .handler(async (event, context): Promise<PendingAnswer> => {
       const { state } = context;
       if (state.replay) return { ...state.replay, headers: {}, replayed: true };
       const input = state.input ?? { body: undefined, query: undefined, params: undefined };
       const runs = { clash: 0, moved: 0 };
       for (;;) {
-        const result = await refusalsCounted(state, () =>
+        // The first run takes what `prepare` read beside the gate, at the instant it was read for.
+        const first = runs.clash === 0 && runs.moved === 0 ? state.prepared : undefined;
+        const result = await refusalsCounted(state, async () =>
           implementation({
             body: input.body as Parsed<Body>,
             query: input.query as Parsed<Query>,
             params: input.params as Parsed<Params>,
+            prepared: first ? ((await first.value) as Prepared) : undefined,
             caller: state.caller,
             idempotencyKey: state.lock?.key,
             event,
             runtime: state.runtime,
-            now: state.runtime.clock.now(),
+            now: first?.now ?? state.runtime.clock.now(),
           }),
         );
         // A read beside the gate answers only once the gate let the call through (else its refusal, the read thrown away).

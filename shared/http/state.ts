@@ -36,7 +36,15 @@ export type RouteState = {
   keyChecked?: boolean;
   lock?: Lock;
   replay?: StoredAnswer;
+  /**
+   * The reads the implementation asked for beside the gate and the lock (the handler's `prepare`), and
+   * the instant they were asked at (the implementation's first run keeps it): issue 26.
+   */
+  prepared?: { value: Promise<unknown>; now: Date };
 };
+
+/** What a route's `prepare` knows: the validated input and the caller its token names (the gate has not answered yet). */
+export type PrepareRequest = { body: unknown; query: unknown; params: unknown; caller: Caller | undefined; idempotencyKey: string | undefined; runtime: Runtime; now: Date };
 
 export type PipelineContext = Context & { state: RouteState };
 export type HttpResult = APIGatewayProxyStructuredResultV2 | PendingAnswer;

@@ -153,6 +153,39 @@ describe('a creation: its idempotency lock beside the gate', () => {
     expect((await idempotencyRecord(keys.account_id, key))?.state).toBe('COMPLETED');
   }, 60_000);
 
+  it("a Pix charge sends its id reads with the gate and the lock, and commits once they are in (two waits on the table)", async () => {
+    const keys = await newAccount();
+    const auth = bearer(await tokenFor(keys));
+    expect((await invokeRoute(routes.balance, { headers: auth })).status).toBe(200);
+    const seen = new Set<string>();
+    let releasedBy: 'reads' | 'timeout' | undefined;
+    const release = new Promise<void>((resolve) => {
+      onRead = (command) => {
+        seen.add(command);
+        // The lock (PutItem) and the id reads (GetItem) all went out while the gate's answer was held.
+        if (seen.has('PutItemCommand') && seen.has('GetItemCommand')) {
+          releasedBy ??= 'reads';
+          resolve();
+        }
+      };
+      setTimeout(() => {
+        releasedBy ??= 'timeout';
+        resolve();
+      }, 20_000);
+    });
+    const run = await injector.run({ at: { command: 'UpdateItemCommand', nth: 0 }, holdUntil: release }, () =>
+      invokeRoute(routes.createPix, { headers: { ...auth, 'idempotency-key': `key-pix-${keys.account_id}` }, body: common() }),
+    );
+    onRead = undefined;
+    expect(releasedBy).toBe('reads');
+    const answer = run.outcome.kind === 'returned' ? run.outcome.value : undefined;
+    expect(answer?.status).toBe(200);
+    // The gate, the lock and the two id reads (in any order), then the one commit.
+    const commands = run.calls.map((c) => c.command);
+    expect(commands.slice(0, 4).sort()).toEqual(['GetItemCommand', 'GetItemCommand', 'PutItemCommand', 'UpdateItemCommand']);
+    expect(commands.slice(4)).toEqual(['TransactWriteItemsCommand']);
+  }, 60_000);
+
   it('leaves no lock and no resource for a call the gate refuses: revoked keys 401, a disabled account 403, past the limit 429', async () => {
     const revoked = await newAccount();
     const revokedAuth = bearer(await tokenFor(revoked));

@@ -20,11 +20,21 @@ export type BoletoChargeRequest = {
   instructions?: string;
   failure: string;
   now: Date;
+  /** The payer and the ids already read for it (boletoChargeReads, beside the gate): not read again. */
+  read?: BoletoChargeReads;
 };
 
+/** A boleto charge's reads: the payer as stored (undefined: not one of the account's customers) and ids checked unused. */
+export type BoletoChargeReads = { customer: Customer | undefined; ids: InvoiceIds };
+
+/** A boleto charge's reads, together: its only reads, which a route sends beside its gate. */
+export async function boletoChargeReads(ports: Pick<BoletoChargePorts, 'ids' | 'customers'>, accountId: string, customerId: number, now: Date): Promise<BoletoChargeReads> {
+  const [customer, ids] = await Promise.all([ports.customers.get(accountId, customerId), ports.ids.unused(now)]);
+  return { customer, ids };
+}
+
 /** The payer of a boleto: one of the account's customers with a full address (422 on customer otherwise). */
-async function boletoPayer(customers: CustomerStore, accountId: string, customerId: number): Promise<Customer> {
-  const customer = await customers.get(accountId, customerId);
+function boletoPayer(customer: Customer | undefined): Customer {
   if (!customer) throw new ValidationError({ customer: ['Not one of your customers'] });
   if (!customer.zipcode || !customer.street || !customer.city || !customer.state) {
     throw new ValidationError({ customer: ['The customer needs a full address for a boleto'] });
@@ -39,8 +49,9 @@ async function boletoPayer(customers: CustomerStore, accountId: string, customer
  * second registration).
  */
 export async function createBoletoCharge(ports: BoletoChargePorts, request: BoletoChargeRequest): Promise<{ answer: NewInvoice; changes: Change[] }> {
-  const customer = await boletoPayer(ports.customers, request.accountId, request.customerId);
-  const ids = await ports.ids.unused(request.now);
+  const read = request.read ?? (await boletoChargeReads(ports, request.accountId, request.customerId, request.now));
+  const customer = boletoPayer(read.customer);
+  const { ids } = read;
   const payer = { name: customer.name, email: customer.email, document: customer.document };
   const registered = await callProvider(
     ports.provider.registerBoleto({

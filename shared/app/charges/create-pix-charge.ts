@@ -17,10 +17,17 @@ export type PixChargeRequest = {
   payer: NewInvoice['payer'];
   /** Ids (and a txid) to try first: derived from an Idempotency-Key, so a retry finds the PSP's first charge. */
   proposed?: InvoiceIds & { txid?: string };
+  /** The ids already checked unused for it (pixChargeIds, read beside the gate): not read again. */
+  unused?: InvoiceIds;
   /** The message of a provider failure (502), in the caller's language. */
   failure: string;
   now: Date;
 };
+
+/** The ids a Pix charge takes, checked unused (the proposed ones first): its only reads, which a route sends beside its gate. */
+export function pixChargeIds(ids: InvoiceIdPort, now: Date, proposed?: InvoiceIds): Promise<InvoiceIds> {
+  return ids.unused(now, proposed && { invoiceId: proposed.invoiceId, reference: proposed.reference });
+}
 
 /**
  * Creates a Pix charge, the one way for the API route and the hosted checkout alike: ids checked unused
@@ -31,7 +38,7 @@ export type PixChargeRequest = {
  */
 export async function createPixCharge(ports: PixChargePorts, request: PixChargeRequest): Promise<{ answer: NewInvoice; changes: Change[] }> {
   const { proposed } = request;
-  const ids = await ports.ids.unused(request.now, proposed && { invoiceId: proposed.invoiceId, reference: proposed.reference });
+  const ids = request.unused ?? (await pixChargeIds(ports.ids, request.now, proposed));
   const txid = proposed?.txid !== undefined && proposed.reference === ids.reference ? proposed.txid : txidForReference(ids.reference);
   const charge = await callProvider(
     ports.provider.createPixCharge({

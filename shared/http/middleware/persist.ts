@@ -8,10 +8,13 @@ import { JSON_TYPE } from '../answer';
 import { DomainError, RequestDeadlineError } from '../../errors';
 import { toErrorAnswer } from '../errors';
 import type { Answer } from '../answer';
-import type { PipelineMiddleware, RouteState } from '../state';
+import type { PipelineMiddleware, PrepareRequest, RouteState } from '../state';
 import { readsBesideTheGate } from '../../app/auth/admit';
 import { settleGate } from './admit';
 import type { TxWrite } from '../../adapters/dynamo/transact';
+
+/** Reads an implementation asks for beside the gate and the lock (httpHandler's `prepare`). */
+type Prepare = (request: PrepareRequest) => Promise<unknown>;
 
 /**
  * Idempotency (spec 4.1). Before: takes the key's lock, or finds the answer to replay, beside the gate
@@ -20,12 +23,19 @@ import type { TxWrite } from '../../adapters/dynamo/transact';
  * `commitAnswer`. On error: an answer below 500 is stored for the key; a 5xx frees the key so a retry
  * runs again.
  */
-export function persist(): PipelineMiddleware {
+export function persist(prepare?: Prepare): PipelineMiddleware {
   return {
     before: async (request) => {
       const { state } = request.context;
       // A read waits for its gate beside its read (the handler step).
       if (readsBesideTheGate(state.route)) return;
+      if (prepare) {
+        const now = state.runtime.clock.now();
+        const value = prepare({ ...(state.input ?? { body: undefined, query: undefined, params: undefined }), caller: state.caller, idempotencyKey: state.idempotencyKey, runtime: state.runtime, now });
+        // Awaited by the implementation's first run; thrown away (never an unhandled rejection) when the gate refuses or the key replays.
+        value.catch(() => undefined);
+        state.prepared = { value, now };
+      }
       const key = state.idempotencyKey;
       if (key === undefined || !state.caller) return settleGate(state);
       state.keyChecked = true;
