@@ -1,4 +1,4 @@
-import cardValidator from 'card-validator';
+import creditCardType from 'credit-card-type';
 
 /** The card brands the gateway accepts. */
 export type CardBrand = 'visa' | 'mastercard' | 'amex' | 'elo' | 'hipercard' | 'diners' | 'discover' | 'jcb';
@@ -17,7 +17,7 @@ const BRAND_NAMES: Record<string, CardBrand> = {
   jcb: 'jcb',
 };
 
-/** card-validator (credit-card-type) type ids → our brands; its other types (unionpay, maestro, mir, hiper) are not accepted. */
+/** credit-card-type's type ids → our brands; its other types (unionpay, maestro, mir, hiper) are not accepted. */
 const VALIDATOR_TYPES: Record<string, CardBrand> = {
   visa: 'visa',
   mastercard: 'mastercard',
@@ -38,13 +38,15 @@ export function normalizeBrand(text: string): CardBrand | undefined {
 /** The brand a card number (digits only) belongs to by its prefix, or undefined when none of ours (or ambiguous). */
 export function detectBrand(number: string): CardBrand | undefined {
   if (!/^\d+$/.test(number)) return undefined;
-  const type = cardValidator.number(number, { skipLuhnValidation: true }).card?.type;
+  // Exactly one brand's prefixes fit (as card-validator decided it): an ambiguous prefix is no brand yet.
+  const types = creditCardType(number);
+  const type = types.length === 1 ? types[0]?.type : undefined;
   return type !== undefined && Object.hasOwn(VALIDATOR_TYPES, type) ? VALIDATOR_TYPES[type] : undefined;
 }
 
 /**
- * Whether a digit string passes the Luhn (mod 10) check. Implemented here rather than with
- * card-validator, whose number check also requires a known brand and length.
+ * Whether a digit string passes the Luhn (mod 10) check (a brand's number check would also require a
+ * known brand and length).
  */
 export function luhnValid(number: string): boolean {
   if (!/^\d+$/.test(number)) return false;

@@ -28,7 +28,7 @@ export type CheckoutPageView = {
   /** The page with payment options. */
   status: 'PENDING' | 'UNKNOWN';
   /** Present when Pix is enabled. */
-  pix?: { copy: string; qrDataUri: string };
+  pix?: { copy: string; qrDataUri?: string };
   card?: {
     /** The form's POST URL (a relative path). */
     action: string;
@@ -338,7 +338,7 @@ function pixSection(pix: NonNullable<CheckoutPageView['pix']>): string {
   return `<section id="pix" aria-labelledby="pix-heading">
 <h2 id="pix-heading">Pagar com Pix</h2>
 <p>Abra o app do seu banco, escolha Pix e leia o QR Code ou cole o código abaixo.</p>
-<img id="pix-qr" class="qr" alt="QR Code Pix" width="240" height="240" src="${escapeHtml(checkedDataImage(pix.qrDataUri))}">
+${pix.qrDataUri === undefined ? '' : `<img id="pix-qr" class="qr" alt="QR Code Pix" width="240" height="240" src="${escapeHtml(checkedDataImage(pix.qrDataUri))}">`}
 <label for="pix-copy">Pix copia e cola</label>
 <textarea id="pix-copy" readonly rows="5" spellcheck="false">${escapeHtml(pix.copy)}</textarea>
 <button type="button" id="copy-pix" class="secondary">Copiar código</button>

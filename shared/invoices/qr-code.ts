@@ -4,13 +4,14 @@
  * page, the workers) do not bundle the QR encoder.
  */
 import type { Invoice } from '../domain/invoice';
-import { pngDataUri, qrCodePngDataUri } from '../pix/qrcode';
+import { qrCodePngDataUri } from '../pix/qrcode';
+import { storedQrCode } from './stored-qr-code';
 
 /** The QR code of a Pix invoice's `copy` as a PNG data URI: the image stored at creation, or drawn now for an older item. */
 export async function invoiceQrCode(invoice: Pick<Invoice, 'pix'>): Promise<string | undefined> {
   const { pix } = invoice;
   if (!pix || typeof pix.copy !== 'string') return undefined;
-  return pix.qrPng instanceof Uint8Array && pix.qrPng.length > 0 ? pngDataUri(pix.qrPng) : qrCodePngDataUri(pix.copy);
+  return storedQrCode(invoice) ?? qrCodePngDataUri(pix.copy);
 }
 
 /** Adds the QR code of a Pix invoice (`qrcode`, a PNG data URI) to its view. */

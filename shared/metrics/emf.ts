@@ -1,4 +1,3 @@
-import { Metrics, MetricUnit } from '@aws-lambda-powertools/metrics';
 import { PAYMENT_METHODS, type PaymentMethod, paymentMethodOf } from '../domain/payment-methods';
 import { logger } from '../logger';
 
@@ -6,7 +5,8 @@ import { logger } from '../logger';
  * THE metrics module. Business metrics in CloudWatch embedded metric format (EMF): a JSON line in the
  * function's log becomes a metric without an API call
  * (https://docs.aws.amazon.com/AmazonCloudWatch/latest/monitoring/CloudWatch_Embedded_Metric_Format_Specification.html),
- * written by Powertools Metrics. Every metric carries the `service` dimension; a few add one more
+ * written here as one JSON line on stdout per flush (what Powertools Metrics printed, without bundling
+ * it: issue 26's size budget). Every metric carries the `service` dimension; a few add one more
  * low-cardinality dimension (`method`). Never an account, a reference or anything a caller chose.
  */
 export const METRICS_NAMESPACE = 'PaymentGateway';
@@ -74,10 +74,31 @@ export function requestMetrics(answer: { routeId: string; status: number; replay
   return counts;
 }
 
-const metrics = new Metrics({ namespace: METRICS_NAMESPACE, serviceName: METRICS_SERVICE });
-
 /** Counts recorded during an API request, published only once its answer is committed. */
 let held: MetricCount[] | undefined;
+
+/** Counts stored for the invocation's flush (the service dimension alone), summed per metric. */
+const stored = new Map<BusinessMetric, number>();
+
+/** One EMF line: the metrics under one set of dimensions (their names and values on the line). */
+export function emfLine(name: string, value: number, unit: 'Count' | 'None', at: Date, dimensions: Record<string, string> = {}): string {
+  return emfLineOf([{ name, value, unit }], at, dimensions);
+}
+
+function emfLineOf(values: readonly { name: string; value: number; unit: 'Count' | 'None' }[], at: Date, dimensions: Record<string, string>): string {
+  return JSON.stringify({
+    _aws: {
+      Timestamp: at.getTime(),
+      CloudWatchMetrics: [{ Namespace: METRICS_NAMESPACE, Dimensions: [Object.keys(dimensions)], Metrics: values.map((v) => ({ Name: v.name, Unit: v.unit })) }],
+    },
+    ...dimensions,
+    ...Object.fromEntries(values.map((v) => [v.name, v.value])),
+  });
+}
+
+function print(line: string): void {
+  process.stdout.write(`${line}\n`);
+}
 
 function publish(count: MetricCount): void {
   const value = count.value ?? 1;
@@ -85,9 +106,9 @@ function publish(count: MetricCount): void {
   try {
     if (count.method) {
       // Its own line (its own dimension set): the stored metrics share the service dimension alone.
-      metrics.singleMetric().addDimension('method', count.method).addMetric(count.name, MetricUnit.Count, value);
+      print(emfLine(count.name, value, 'Count', new Date(), { service: METRICS_SERVICE, method: count.method }));
     } else {
-      metrics.addMetric(count.name, MetricUnit.Count, value);
+      stored.set(count.name, (stored.get(count.name) ?? 0) + value);
     }
   } catch (err) {
     logger.warn('metric not recorded', { metric: count.name, error: err instanceof Error ? err.message : 'unknown' });
@@ -120,23 +141,11 @@ export function releaseHeldMetrics(committed: boolean): void {
 /** Publishes the stored counts (one EMF line); call at the end of every invocation. Never throws. */
 export function flushMetrics(): void {
   try {
-    if (metrics.hasStoredMetrics()) metrics.publishStoredMetrics();
+    if (stored.size === 0) return;
+    const values = [...stored.entries()].map(([name, value]) => ({ name, value, unit: 'Count' as const }));
+    stored.clear();
+    print(emfLineOf(values, new Date(), { service: METRICS_SERVICE }));
   } catch (err) {
     logger.warn('metrics not published', { error: err instanceof Error ? err.message : 'unknown' });
   }
-}
-
-/**
- * One EMF line of a metric WITHOUT dimensions (LedgerDifferences of the daily reconciliation, whose
- * alarm reads it without any): Powertools always adds the service dimension.
- */
-export function emfLine(name: string, value: number, unit: 'Count' | 'None', at: Date, dimensions: Record<string, string> = {}): string {
-  return JSON.stringify({
-    _aws: {
-      Timestamp: at.getTime(),
-      CloudWatchMetrics: [{ Namespace: METRICS_NAMESPACE, Dimensions: [Object.keys(dimensions)], Metrics: [{ Name: name, Unit: unit }] }],
-    },
-    ...dimensions,
-    [name]: value,
-  });
 }

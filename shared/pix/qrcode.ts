@@ -1,5 +1,8 @@
 import { crc32, deflateSync } from 'node:zlib';
 import { create } from 'qrcode/lib/core/qrcode.js';
+import { pngDataUri } from './png-data-uri';
+
+export { pngDataUri };
 
 /** The quiet zone the QR standard requires around the symbol, in modules. */
 const QUIET_ZONE = 4;
@@ -59,10 +62,6 @@ export function qrCodePng(text: string): Buffer {
   return qrMatrixPng(modules, scale);
 }
 
-/** A PNG as the 'data:image/png;base64,...' URI the API answers in `qrcode`. */
-export function pngDataUri(png: Uint8Array): string {
-  return `data:image/png;base64,${Buffer.from(png).toString('base64')}`;
-}
 
 /** The QR code of `text` as a PNG data URI (qrCodePng, then pngDataUri). */
 export function qrCodePngDataUri(text: string): Promise<string> {

@@ -6,11 +6,10 @@ import { type Checkout, type NewCheckout, orderEventData } from '../../domain/ch
 import { type CardFields, type InvoiceIds, invoiceEventData, type NewInvoice } from '../../domain/invoice';
 import { paymentCredit } from '../../domain/ledger';
 import type { CheckoutStore } from '../../ports/checkouts';
-import { createPixCharge, type PixChargePorts } from '../charges/create-pix-charge';
 import { type VoidPorts, voidUnlessRecorded } from '../charges/void-unless-recorded';
 
 /** What the checkout's invoices share: the checkout's sale as one invoice of the account (tax and discount 0). */
-function saleInvoice(checkout: NewCheckout, ids: InvoiceIds, now: Date) {
+export function saleInvoice(checkout: NewCheckout, ids: InvoiceIds, now: Date) {
   return {
     accountId: checkout.accountId,
     invoiceId: ids.invoiceId,
@@ -26,26 +25,6 @@ function saleInvoice(checkout: NewCheckout, ids: InvoiceIds, now: Date) {
     createdAt: now.toISOString(),
     checkoutReference: checkout.reference,
   };
-}
-
-const PIX_FAILED = 'O provedor de pagamentos não respondeu; tente novamente em instantes.';
-
-/**
- * The Pix charge of a new checkout, through the one Pix charge use case (create-pix-charge.ts): asked
- * of the provider once (a failure → 502, nothing recorded), due the day the checkout expires (Brazil's
- * date), ids checked unused first. Returns the invoice and its change, for the checkout's own transaction.
- */
-export async function checkoutPixInvoice(ports: PixChargePorts, checkout: NewCheckout, ttlSeconds: number, now: Date): Promise<{ invoice: NewInvoice; changes: Change[] }> {
-  const { answer, changes } = await createPixCharge(ports, {
-    base: (ids) => saleInvoice(checkout, ids, now),
-    totalCents: checkout.totalCents,
-    dueDate: brazilDate(new Date(now.getTime() + ttlSeconds * 1000)),
-    merchantName: checkout.merchantName,
-    payer: { email: checkout.email, name: `${checkout.firstName} ${checkout.lastName}` },
-    failure: PIX_FAILED,
-    now,
-  });
-  return { invoice: answer, changes };
 }
 
 /**

@@ -11,7 +11,7 @@ import { CHECKOUT_METHODS, type CheckoutMethod } from '../../domain/payment-meth
 import { BadRequestError, ConflictError, DomainError, ValidationError } from '../../errors';
 import type { AccountDirectory, CheckoutStore } from '../../ports/checkouts';
 import type { PixChargePorts } from '../charges/create-pix-charge';
-import { checkoutPixInvoice } from './checkout-payments';
+import { checkoutPixInvoice } from './checkout-pix-invoice';
 
 export type OpenCheckoutPorts = {
   accounts: Pick<AccountDirectory, 'byPublicKey'>;

@@ -1,8 +1,7 @@
 import { checkoutCardLocked } from '../../cards/declines';
 import { HTML_TYPE, type RouteResult } from '../answer';
 import { invoiceByReference } from '../../wiring/lookups';
-import { invoiceQrCode } from '../../invoices/qr-code';
-import { qrCodePngDataUri } from '../../pix/qrcode';
+import { storedQrCode } from '../../invoices/stored-qr-code';
 import type { Runtime } from '../../runtime';
 import type { Checkout } from '../../domain/checkout';
 import { type CardNotice, type CheckoutPageView, type PageResult, renderAbandonedPage, renderCheckoutPage, renderReceiptPage } from '../../checkout/page';
@@ -50,7 +49,8 @@ async function pixBlock(runtime: Runtime, checkout: Checkout): Promise<CheckoutP
   const invoice = await invoiceByReference(runtime, checkout.pixReference);
   const copy = invoice?.pix?.copy;
   if (!invoice || invoice.status !== 'PENDING' || typeof copy !== 'string') return undefined;
-  return { copy, qrDataUri: (await invoiceQrCode(invoice)) ?? (await qrCodePngDataUri(copy)) };
+  // Every Pix invoice stores its QR code at creation; one without it shows the copy-and-paste code alone.
+  return { copy, qrDataUri: storedQrCode(invoice) };
 }
 
 /** The locked card form's message (pt-BR): the checkout took its declined attempts; Pix still pays it. */
