@@ -1,7 +1,7 @@
 import { DomainError, NotFoundError } from '../../shared/errors';
 import { httpHandler } from '../../shared/http/pipeline';
-import { applyNotification } from '../../shared/app/invoices/apply-notification';
-import { invoiceProvider } from '../../shared/domain/invoice';
+import { applyNotification, targetInvoice } from '../../shared/app/invoices/apply-notification';
+import { type Invoice, invoiceProvider } from '../../shared/domain/invoice';
 import { logger } from '../../shared/logger';
 import { NotificationRejected, type PixProvider, type ProviderNotification } from '../../shared/providers/port';
 import { namedPixProvider } from '../../shared/providers/registry';
@@ -27,10 +27,7 @@ function namedProvider(runtime: Runtime, name: string): SigningProvider {
  * it (the invoice records its provider): such a notification moves nothing. An unknown charge is left
  * to applyNotification (it ignores it).
  */
-async function chargeOfAnotherProvider(runtime: Runtime, notification: ProviderNotification, provider: string): Promise<boolean> {
-  const { target } = notification;
-  const { invoices } = invoiceMovePorts(runtime, routes.providerNotification);
-  const invoice = 'txid' in target ? await invoices.byTxid(target.txid) : await invoices.byReference(target.reference);
+function ofAnotherProvider(runtime: Runtime, notification: ProviderNotification, invoice: Invoice | undefined, provider: string): boolean {
   if (!invoice || invoiceProvider(invoice, runtime.config.payments.provider) === provider) return false;
   logger.warn('notification ignored: the charge belongs to another provider', { notification: notification.id, kind: notification.kind, provider });
   return true;
@@ -63,6 +60,9 @@ export const handler = httpHandler(routes.providerNotification, async ({ params,
     const outcome = { notification: notification.id, reference, paid: kind === 'payout_paid', endToEndId: notification.endToEndId, occurredAt: notification.occurredAt };
     return { status: 200, body: { received: true, applied: await applyBankOutcome(withdrawalPorts(runtime, routes.providerNotification), outcome, now) } };
   }
-  if (await chargeOfAnotherProvider(runtime, notification, provider.name)) return { status: 200, body: { received: true, applied: false } };
-  return { status: 200, body: { received: true, applied: await applyNotification(invoiceMovePorts(runtime, routes.providerNotification), { ...notification, kind }, now) } };
+  // One read of the invoice: whose charge it is, then (the same read) the move it makes.
+  const ports = invoiceMovePorts(runtime, routes.providerNotification);
+  const invoice = await targetInvoice(ports, notification);
+  if (ofAnotherProvider(runtime, notification, invoice, provider.name)) return { status: 200, body: { received: true, applied: false } };
+  return { status: 200, body: { received: true, applied: await applyNotification(ports, { ...notification, kind }, now, { invoice }) } };
 });

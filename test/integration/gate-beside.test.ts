@@ -8,6 +8,9 @@ import { accountStore, bearer, newAccount, tokenFor, useLocalStackEnvironment } 
 import { common, createCharge } from '../support/charges';
 import { type FaultInjector, installFaultInjector } from '../support/fault-injection';
 import { invokeRoute } from '../support/invoke-route';
+import { notification, providerSecret } from '../support/provider';
+import { SIMULATED_SIGNATURE_HEADER } from '../../shared/providers/simulated';
+import { signatureHeader } from '../../shared/signatures/hmac-header';
 import { customerBody } from '../support/customers';
 import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { keys as itemKeys } from '../../shared/adapters/dynamo/keys';
@@ -222,4 +225,25 @@ describe('a creation: its idempotency lock beside the gate', () => {
     const replay = await invokeRoute(routes.createCustomer, { headers: { ...busyAuth, 'idempotency-key': `key-busy-${used}` }, body: bodies[used] });
     expect(replay.status).toBe(403);
   }, 180_000);
+});
+
+describe('a payment notification', () => {
+  it('reads its invoice once (whose charge it is, then its move), then commits: two waits', async () => {
+    const { auth } = await accountWithInvoice();
+    const created = await createCharge('pix', auth, common());
+    const txid = String(created.invoice.txid);
+    const body = JSON.stringify(notification('pix-paid', { txid }));
+    const header = signatureHeader(body, await providerSecret(), Math.floor(Date.now() / 1000));
+    const run = await injector.run(undefined, () =>
+      invokeRoute(routes.providerNotification, {
+        params: { name: 'simulated' },
+        headers: { 'content-type': 'application/json', [SIMULATED_SIGNATURE_HEADER]: header },
+        body,
+      }),
+    );
+    const answer = run.outcome.kind === 'returned' ? run.outcome.value : undefined;
+    expect(answer?.json).toEqual({ received: true, applied: true });
+    // The per-IP counter of refused signatures is not spent by a signed notification: one read, one commit.
+    expect(run.calls.map((c) => c.command)).toEqual(['GetItemCommand', 'TransactWriteItemsCommand']);
+  }, 60_000);
 });

@@ -89,16 +89,23 @@ const CHECKOUT_RACE_ATTEMPTS = 3;
  * paid_after_cancel). A move the table does not allow, or one already made by a duplicate or
  * concurrent notification, changes nothing. Returns whether this call made the move.
  */
-export async function applyNotification(ports: InvoiceMovePorts, notification: ChargeNotification, now: Date): Promise<boolean> {
+export async function applyNotification(ports: InvoiceMovePorts, notification: ChargeNotification, now: Date, read?: { invoice: Invoice | undefined }): Promise<boolean> {
   for (let attempt = 1; ; attempt += 1) {
     try {
-      return await applyOnce(ports, notification, now);
+      // The caller's read of the invoice serves the first attempt only: a race lost reads it again.
+      return await applyOnce(ports, notification, now, attempt === 1 ? read : undefined);
     } catch (err) {
       // A card payment (or another notification) moved the checkout between our read and the commit: nothing was written.
       if (err instanceof CheckoutChangedError && attempt < CHECKOUT_RACE_ATTEMPTS) continue;
       throw err;
     }
   }
+}
+
+/** The invoice a notification names (by txid or reference), read strongly consistent. */
+export function targetInvoice(ports: Pick<InvoiceMovePorts, 'invoices'>, notification: Pick<ChargeNotification, 'target'>): Promise<Invoice | undefined> {
+  const { target } = notification;
+  return 'txid' in target ? ports.invoices.byTxid(target.txid) : ports.invoices.byReference(target.reference);
 }
 
 /** The changes of one invoice move: the conditional status move first, the balance, invoice event, then the checkout's part. */
@@ -113,9 +120,8 @@ export async function invoiceMoveChanges(ports: InvoiceMovePorts, invoice: Invoi
   ];
 }
 
-async function applyOnce(ports: InvoiceMovePorts, notification: ChargeNotification, now: Date): Promise<boolean> {
-  const { target } = notification;
-  const invoice = 'txid' in target ? await ports.invoices.byTxid(target.txid) : await ports.invoices.byReference(target.reference);
+async function applyOnce(ports: InvoiceMovePorts, notification: ChargeNotification, now: Date, read?: { invoice: Invoice | undefined }): Promise<boolean> {
+  const invoice = read ? read.invoice : await targetInvoice(ports, notification);
   const context = { notification: notification.id, kind: notification.kind };
   if (!invoice) {
     logger.warn('notification for an unknown charge ignored', context);
