@@ -1,8 +1,14 @@
-import { createCardCharge } from '../../shared/app/charges/create-card-charge';
+import { cardChargeReads, createCardCharge } from '../../shared/app/charges/create-card-charge';
 import { requireCaller } from '../../shared/auth/caller';
-import { httpHandler } from '../../shared/http/pipeline';
+import { httpHandler, type PrepareInput } from '../../shared/http/pipeline';
+import type { cardCreateBodySchema } from '../../shared/schemas/invoice';
 import { chargesRoutes as routes } from '../../shared/http/route-table/charges';
 import { cardChargeChanges, cardChargePorts } from '../../shared/wiring/cards';
+
+/** The decline logs, the charge's attempt and ids checked unused, read beside the gate and the lock (issue 26). */
+function chargeReads({ body, caller, idempotencyKey, runtime, now }: PrepareInput<typeof cardCreateBodySchema>) {
+  return cardChargeReads(cardChargePorts(runtime, routes.createCard), { accountId: requireCaller(caller).accountId, body, idempotencyKey, now });
+}
 
 /**
  * POST /api/creditcard/create (shared/app/charges/create-card-charge.ts): approved → PAID with its
@@ -11,8 +17,8 @@ import { cardChargeChanges, cardChargePorts } from '../../shared/wiring/cards';
  */
 export const handler = httpHandler(
   routes.createCard,
-  async ({ body, caller, idempotencyKey, runtime, now }) => {
-    const result = await createCardCharge(cardChargePorts(runtime, routes.createCard), { caller: requireCaller(caller), body, idempotencyKey, now });
+  async ({ body, caller, idempotencyKey, runtime, now, prepared }) => {
+    const result = await createCardCharge(cardChargePorts(runtime, routes.createCard), { caller: requireCaller(caller), body, idempotencyKey, now, read: prepared });
     return {
       status: 200,
       body: result.answer,
@@ -21,5 +27,5 @@ export const handler = httpHandler(
       ...(result.compensate ? { compensate: result.compensate } : {}),
     };
   },
-  { changes: cardChargeChanges },
+  { changes: cardChargeChanges, prepare: chargeReads },
 );

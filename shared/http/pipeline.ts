@@ -118,7 +118,8 @@ export function httpHandler<Body extends ZodType | undefined, Query extends ZodT
             body: input.body as Parsed<Body>,
             query: input.query as Parsed<Query>,
             params: input.params as Parsed<Params>,
-            prepared: first ? ((await first.value) as Prepared) : undefined,
+            // A prepare that failed leaves the implementation to read for itself (its own errors, in its order).
+            prepared: first ? ((await first.value.catch(() => undefined)) as Prepared | undefined) : undefined,
             caller: state.caller,
             idempotencyKey: state.lock?.key,
             event,

@@ -5,7 +5,7 @@ import { rotateKeys, setAccountDisabled } from '../../shared/adapters/dynamo/acc
 import { routes } from '../../shared/http/routes';
 import { getRuntime } from '../../shared/runtime';
 import { accountStore, bearer, newAccount, tokenFor, useLocalStackEnvironment } from '../support/api';
-import { common, createCharge } from '../support/charges';
+import { cardBody, common, createCharge } from '../support/charges';
 import { type FaultInjector, installFaultInjector } from '../support/fault-injection';
 import { invokeRoute } from '../support/invoke-route';
 import { notification, providerSecret } from '../support/provider';
@@ -21,14 +21,15 @@ import { keys as itemKeys } from '../../shared/adapters/dynamo/keys';
  */
 let injector: FaultInjector;
 const SEEN_READ = 'gate-beside-seen-read';
-let onRead: ((command: string) => void) | undefined;
+let onRead: ((command: string, pk: string) => void) | undefined;
 
 beforeAll(() => {
   useLocalStackEnvironment();
   const db = getRuntime().db;
   injector = installFaultInjector(db);
   const seen: InitializeMiddleware<ServiceInputTypes, ServiceOutputTypes> = (next, context) => (args) => {
-    if (context.commandName === 'GetItemCommand' || context.commandName === 'PutItemCommand') onRead?.(context.commandName);
+    const key = (args.input as { Key?: { PK?: unknown } }).Key;
+    if (context.commandName === 'GetItemCommand' || context.commandName === 'PutItemCommand') onRead?.(context.commandName, typeof key?.PK === 'string' ? key.PK : '');
     return next(args);
   };
   db.middlewareStack.add(seen, { step: 'initialize', name: SEEN_READ, priority: 'low' });
@@ -187,6 +188,30 @@ describe('a creation: its idempotency lock beside the gate', () => {
     const commands = run.calls.map((c) => c.command);
     expect(commands.slice(0, 4).sort()).toEqual(['GetItemCommand', 'GetItemCommand', 'PutItemCommand', 'UpdateItemCommand']);
     expect(commands.slice(4)).toEqual(['TransactWriteItemsCommand']);
+  }, 60_000);
+
+  it("a card charge reads its attempt, its decline logs and its ids with the gate and the lock", async () => {
+    const keys = await newAccount();
+    const auth = bearer(await tokenFor(keys));
+    expect((await invokeRoute(routes.balance, { headers: auth })).status).toBe(200);
+    let releasedBy: 'attempt read' | 'timeout' | undefined;
+    const release = new Promise<void>((resolve) => {
+      onRead = (command, pk) => {
+        if (command !== 'GetItemCommand' || !pk.startsWith('CARDATT#')) return;
+        releasedBy ??= 'attempt read';
+        resolve();
+      };
+      setTimeout(() => {
+        releasedBy ??= 'timeout';
+        resolve();
+      }, 20_000);
+    });
+    const run = await injector.run({ at: { command: 'UpdateItemCommand', nth: 0 }, holdUntil: release }, () =>
+      invokeRoute(routes.createCard, { headers: { ...auth, 'idempotency-key': `key-card-${keys.account_id}` }, body: cardBody() }),
+    );
+    onRead = undefined;
+    expect(releasedBy).toBe('attempt read');
+    expect(run.outcome.kind === 'returned' ? run.outcome.value.status : run.outcome.kind).toBe(200);
   }, 60_000);
 
   it('leaves no lock and no resource for a call the gate refuses: revoked keys 401, a disabled account 403, past the limit 429', async () => {

@@ -3,9 +3,9 @@ import { cardAttemptKey } from '../../cards/attempt-key';
 import { cardFieldErrors, last4, normalizeBrand } from '../../cards/card';
 import { CARD_DECLINED_MESSAGE, cardFingerprint } from '../../cards/declines';
 import type { Caller } from '../../domain/account';
-import { type CardAttempt, type DeclineLimits, declineLockOf } from '../../domain/card-attempt';
+import { type CardAttempt, type DeclineLimits, type DeclineLogs, declineLockOf } from '../../domain/card-attempt';
 import type { Change } from '../../domain/changes';
-import { type CardFields, invoiceEventData, type NewInvoice } from '../../domain/invoice';
+import { type CardFields, type InvoiceIds, invoiceEventData, type NewInvoice } from '../../domain/invoice';
 import { cardTransaction } from '../../domain/payment-methods';
 import { paymentCredit } from '../../domain/ledger';
 import { formatCents } from '../../domain/money';
@@ -44,7 +44,42 @@ export type CardChargePorts = CardSettlePorts & {
   commit: (changes: readonly Change[]) => Promise<void>;
 };
 
-export type CardChargeRequest = { caller: Caller; body: CardChargeBody; idempotencyKey: string | undefined; now: Date };
+export type CardChargeRequest = {
+  caller: Caller;
+  body: CardChargeBody;
+  idempotencyKey: string | undefined;
+  now: Date;
+  /** What cardChargeReads read beside the gate: used when it is this charge's (its attempt key), else read again. */
+  read?: CardChargeReads;
+};
+
+/** A card charge's reads before the provider is asked: the decline logs, the charge's attempt, and ids checked unused for a new one. */
+export type CardChargeReads = { attemptKey: string; declineLogs: DeclineLogs; attempt: CardAttempt | undefined; ids: InvoiceIds };
+
+/** The charge's keys: its attempt's (the Idempotency-Key, or the keyed fingerprint of the charge) and its card's decline scope. */
+function chargeKeys(accountId: string, body: CardChargeBody, idempotencyKey: string | undefined, totalCents: number, secret: Buffer) {
+  const attemptKey = cardAttemptKey(
+    accountId,
+    idempotencyKey,
+    { cardNumber: body.creditcard_number, month: body.creditcard_month, year: body.creditcard_year, totalCents, installments: body.installments, invoiceNo: body.invoice_no, itemName: body.item_name },
+    secret,
+  );
+  return { attemptKey, declineScope: { fingerprint: cardFingerprint(body.creditcard_number, secret), accountId } };
+}
+
+/**
+ * A card charge's reads, together (a route sends them beside its gate and lock): the card's and the
+ * merchant's decline logs, the charge's attempt, and ids checked unused. They need only the body and
+ * the token's account; the charge checks the body itself before it uses them.
+ */
+export async function cardChargeReads(
+  ports: Pick<CardChargePorts, 'ids' | 'declines' | 'attempts' | 'idempotencyKey'>,
+  request: { accountId: string; body: CardChargeBody; idempotencyKey: string | undefined; now: Date },
+): Promise<CardChargeReads> {
+  const { attemptKey, declineScope } = chargeKeys(request.accountId, request.body, request.idempotencyKey, checkedTotalCents(request.body, 'creditcard'), await ports.idempotencyKey());
+  const [declineLogs, attempt, ids] = await Promise.all([ports.declines.read(declineScope), ports.attempts.read(attemptKey), ports.ids.unused(request.now)]);
+  return { attemptKey, declineLogs, attempt, ids };
+}
 
 /** What the route answers: the invoice (or a replay of it), the changes to commit with the idempotency record, the compensation. */
 export type CardChargeResult = {
@@ -138,22 +173,16 @@ export async function createCardCharge(ports: CardChargePorts, request: CardChar
   if (!brand) throw new ValidationError({ creditcard_brand: ['Unknown card brand'] });
   const total = checkedTotalCents(body, 'creditcard');
   const { provider } = ports;
-  const secret = await ports.idempotencyKey();
-  const attemptKey = cardAttemptKey(
-    account.accountId,
-    request.idempotencyKey,
-    { cardNumber: card.number, month: card.month, year: card.year, totalCents: total, installments: body.installments, invoiceNo: body.invoice_no, itemName: body.item_name },
-    secret,
-  );
+  const { attemptKey, declineScope } = chargeKeys(account.accountId, body, request.idempotencyKey, total, await ports.idempotencyKey());
+  const read = request.read?.attemptKey === attemptKey ? request.read : undefined;
   // Card testing (issue 31): a card, or an account, declined too often within the hour is refused before the processor is asked.
-  const declineScope = { fingerprint: cardFingerprint(card.number, secret), accountId: account.accountId };
-  const declineLogs = await ports.declines.read(declineScope);
+  const declineLogs = read ? read.declineLogs : await ports.declines.read(declineScope);
   const lock = declineLockOf(declineLogs, ports.declineLimits, now.getTime());
   if (lock.locked) {
     logger.warn('card attempt refused: declined too often within the hour', { accountId: account.accountId, by: lock.by });
     throw new CardDeclinesExceededError(lock.retryAfterSeconds);
   }
-  let attempt = await ports.attempts.read(attemptKey);
+  let attempt = read ? read.attempt : await ports.attempts.read(attemptKey);
   if (attempt?.status === 'RECORDED') {
     // The same charge again: its first answer, marked as a replay (as an Idempotency-Key's replay is).
     return { answer: await settledAnswer(ports, attempt.reference), replayed: true, changes: [] };
@@ -166,7 +195,8 @@ export async function createCardCharge(ports: CardChargePorts, request: CardChar
     attempt = undefined;
   }
   if (!attempt) {
-    const ids = await ports.ids.unused(now);
+    // Ids read beside the gate serve a charge whose attempt they found absent (a settled UNKNOWN one draws anew).
+    const ids = read && !read.attempt ? read.ids : await ports.ids.unused(now);
     attempt = await ports.attempts.open(attemptKey, { accountId: account.accountId, reference: ids.reference, invoiceId: ids.invoiceId, provider: provider.name }, now);
     if (attempt.status !== 'OPEN') throw new CardRecordedMeanwhileError();
   }
