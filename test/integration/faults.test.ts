@@ -133,8 +133,10 @@ async function stateOf(creation: Creation, accountId: string, key: string): Prom
 const voided = () => (paymentProvider(getRuntime().config) as ReturnType<typeof paymentProvider> & { voided: ReadonlySet<string> }).voided;
 
 /** The answers a fault may give: success when retried internally or when the write landed; else 500 or 503 in the spec's shape. */
-function assertFaultAnswer(kind: FaultKind, reply: Invoked): void {
-  const allowed = kind === 'network-before-send' ? [500, 503] : kind === 'network-after-send' ? [200, 500, 503] : [200, 503];
+function assertFaultAnswer(kind: FaultKind, reply: Invoked, read: boolean): void {
+  // A read that fails before it leaves is read again by the use case (issue 26: a creation's reads go out
+  // beside the gate, and a failed one leaves the use case to read for itself), so it may still succeed.
+  const allowed = kind === 'network-before-send' ? (read ? [200, 500, 503] : [500, 503]) : kind === 'network-after-send' ? [200, 500, 503] : [200, 503];
   expect(allowed, `status ${reply.status}: ${reply.body}`).toContain(reply.status);
   if (reply.status === 500) expect(reply.json).toEqual({ error: expect.any(String), code: 'internal_error' });
   if (reply.status === 503) {
@@ -186,7 +188,7 @@ const send = (creation: Creation, auth: Record<string, string>, key: string, bod
   invoke(creation.handler, creation.route, { headers: { ...auth, 'idempotency-key': key }, body });
 
 /** One scenario: the creation meets the fault, then is retried with the same key. Returns what went wrong, if anything. */
-async function scenario(creation: Creation, plan: FailPlan, label: string): Promise<string | undefined> {
+async function scenario(creation: Creation, plan: FailPlan, label: string, read: boolean): Promise<string | undefined> {
   try {
     const { accountId, auth, entry } = await freshCaller(creation, label);
     const key = `fault-${randomUUID()}`;
@@ -195,7 +197,7 @@ async function scenario(creation: Creation, plan: FailPlan, label: string): Prom
     expect(first.injected, 'the planned call was met').toBeGreaterThanOrEqual(1);
     if (first.outcome.kind !== 'returned') throw new Error(`the handler ${first.outcome.kind}`);
     const reply = first.outcome.value;
-    assertFaultAnswer(plan.kind, reply);
+    assertFaultAnswer(plan.kind, reply, read);
     const made = assertAllOrNothing(creation, await stateOf(creation, accountId, key));
     if (reply.status === 200) expect(made, 'answered 200 but nothing is stored').toBe(true);
     const retry = await send(creation, auth, key, body);
@@ -266,7 +268,7 @@ describe('a fault at each DynamoDB call of a creation (in-process handlers, SDK 
       expect(calls.at(-1)?.command).toBe('TransactWriteItemsCommand'); // the commit
       const plans = calls.flatMap((call) => plansFor(call).map((plan) => ({ call, plan })));
       const run = ({ call, plan }: { call: RecordedCall; plan: FailPlan }) =>
-        scenario(creation, plan, `${creation.name} call ${call.index} ${call.command} ${plan.kind} ${plan.times ?? 'once'}`);
+        scenario(creation, plan, `${creation.name} call ${call.index} ${call.command} ${plan.kind} ${plan.times ?? 'once'}`, READS.has(call.command));
       // The faults that last (they spend the request's whole retry budget, waiting) all at once, the others a few at a time.
       const outcomes = await Promise.all([
         ...plans.filter((p) => p.plan.times === 'always').map(run),
@@ -288,6 +290,7 @@ describe('a commit sent again by the SDK', () => {
       creation,
       { at: { command: 'TransactWriteItemsCommand', nth: 0 }, kind: 'network-after-send', level: 'attempt' },
       'card commit resent',
+      false,
     );
     expect(problem).toBeUndefined();
   });

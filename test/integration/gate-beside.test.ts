@@ -40,6 +40,29 @@ afterAll(() => {
   getRuntime().db.middlewareStack.remove(SEEN_READ);
 });
 
+/**
+ * Runs `call` with the gate's counting update held: it takes effect, but its answer reaches the code only
+ * once `wentOut` has seen the work it waits for sent (its command and partition key). In the old order
+ * (the work after the gate) that never happens while the answer is held, and the hold ends after 20 s.
+ */
+async function withGateHeld<T>(wentOut: (command: string, pk: string) => boolean, call: () => Promise<T>) {
+  let releasedBy: 'the work' | 'the timeout' | undefined;
+  const release = new Promise<void>((resolve) => {
+    onRead = (command, pk) => {
+      if (!wentOut(command, pk)) return;
+      releasedBy ??= 'the work';
+      resolve();
+    };
+    setTimeout(() => {
+      releasedBy ??= 'the timeout';
+      resolve();
+    }, 20_000);
+  });
+  const run = await injector.run({ at: { command: 'UpdateItemCommand', nth: 0 }, holdUntil: release }, call);
+  onRead = undefined;
+  return { run, releasedBy };
+}
+
 async function accountWithInvoice() {
   const keys = await newAccount();
   const auth = bearer(await tokenFor(keys));
@@ -50,26 +73,11 @@ async function accountWithInvoice() {
 describe('a read beside the gate', () => {
   it("sends its read while the gate's count is still unanswered, and answers once both are in", async () => {
     const { auth, reference } = await accountWithInvoice();
-    // The gate's counting update takes effect but its answer is held until the read has gone out: in the
-    // old order (the read after the gate) the read cannot go out first, and the hold ends by the timeout.
-    let releasedBy: 'read' | 'timeout' | undefined;
-    const release = new Promise<void>((resolve) => {
-      onRead = (command) => {
-        if (command !== 'GetItemCommand') return;
-        releasedBy ??= 'read';
-        resolve();
-      };
-      setTimeout(() => {
-        releasedBy ??= 'timeout';
-        resolve();
-      }, 20_000);
-    });
-    const run = await injector.run(
-      { at: { command: 'UpdateItemCommand', nth: 0 }, holdUntil: release },
+    const { run, releasedBy } = await withGateHeld(
+      (command) => command === 'GetItemCommand',
       () => invokeRoute(routes.getInvoiceByReference, { params: { ref_id: reference }, headers: auth }),
     );
-    onRead = undefined;
-    expect(releasedBy).toBe('read');
+    expect(releasedBy).toBe('the work');
     expect(run.outcome.kind).toBe('returned');
     const answer = run.outcome.kind === 'returned' ? run.outcome.value : undefined;
     expect(answer?.status).toBe(200);
@@ -134,24 +142,12 @@ describe('a creation: its idempotency lock beside the gate', () => {
     const auth = bearer(await tokenFor(keys));
     // The account's first call in the minute opens its window with a second update: past it, the count is one update.
     expect((await invokeRoute(routes.balance, { headers: auth })).status).toBe(200);
-    let releasedBy: 'lock' | 'timeout' | undefined;
-    const release = new Promise<void>((resolve) => {
-      onRead = (command) => {
-        if (command !== 'PutItemCommand') return;
-        releasedBy ??= 'lock';
-        resolve();
-      };
-      setTimeout(() => {
-        releasedBy ??= 'timeout';
-        resolve();
-      }, 20_000);
-    });
     const key = `key-beside-${keys.account_id}`;
-    const run = await injector.run({ at: { command: 'UpdateItemCommand', nth: 0 }, holdUntil: release }, () =>
-      invokeRoute(routes.createCustomer, { headers: { ...auth, 'idempotency-key': key }, body: customerBody() }),
+    const { run, releasedBy } = await withGateHeld(
+      (command) => command === 'PutItemCommand',
+      () => invokeRoute(routes.createCustomer, { headers: { ...auth, 'idempotency-key': key }, body: customerBody() }),
     );
-    onRead = undefined;
-    expect(releasedBy).toBe('lock');
+    expect(releasedBy).toBe('the work');
     expect(run.outcome.kind === 'returned' ? run.outcome.value.status : run.outcome.kind).toBe(200);
     expect(await customersOf(keys.account_id)).toBe(1);
     expect((await idempotencyRecord(keys.account_id, key))?.state).toBe('COMPLETED');
@@ -162,26 +158,12 @@ describe('a creation: its idempotency lock beside the gate', () => {
     const auth = bearer(await tokenFor(keys));
     expect((await invokeRoute(routes.balance, { headers: auth })).status).toBe(200);
     const seen = new Set<string>();
-    let releasedBy: 'reads' | 'timeout' | undefined;
-    const release = new Promise<void>((resolve) => {
-      onRead = (command) => {
-        seen.add(command);
-        // The lock (PutItem) and the id reads (GetItem) all went out while the gate's answer was held.
-        if (seen.has('PutItemCommand') && seen.has('GetItemCommand')) {
-          releasedBy ??= 'reads';
-          resolve();
-        }
-      };
-      setTimeout(() => {
-        releasedBy ??= 'timeout';
-        resolve();
-      }, 20_000);
-    });
-    const run = await injector.run({ at: { command: 'UpdateItemCommand', nth: 0 }, holdUntil: release }, () =>
-      invokeRoute(routes.createPix, { headers: { ...auth, 'idempotency-key': `key-pix-${keys.account_id}` }, body: common() }),
+    // The lock (PutItem) and the id reads (GetItem) all went out while the gate's answer was held.
+    const { run, releasedBy } = await withGateHeld(
+      (command) => seen.add(command).has('PutItemCommand') && seen.has('GetItemCommand'),
+      () => invokeRoute(routes.createPix, { headers: { ...auth, 'idempotency-key': `key-pix-${keys.account_id}` }, body: common() }),
     );
-    onRead = undefined;
-    expect(releasedBy).toBe('reads');
+    expect(releasedBy).toBe('the work');
     const answer = run.outcome.kind === 'returned' ? run.outcome.value : undefined;
     expect(answer?.status).toBe(200);
     // The gate, the lock and the two id reads (in any order), then the one commit.
@@ -194,23 +176,11 @@ describe('a creation: its idempotency lock beside the gate', () => {
     const keys = await newAccount();
     const auth = bearer(await tokenFor(keys));
     expect((await invokeRoute(routes.balance, { headers: auth })).status).toBe(200);
-    let releasedBy: 'attempt read' | 'timeout' | undefined;
-    const release = new Promise<void>((resolve) => {
-      onRead = (command, pk) => {
-        if (command !== 'GetItemCommand' || !pk.startsWith('CARDATT#')) return;
-        releasedBy ??= 'attempt read';
-        resolve();
-      };
-      setTimeout(() => {
-        releasedBy ??= 'timeout';
-        resolve();
-      }, 20_000);
-    });
-    const run = await injector.run({ at: { command: 'UpdateItemCommand', nth: 0 }, holdUntil: release }, () =>
-      invokeRoute(routes.createCard, { headers: { ...auth, 'idempotency-key': `key-card-${keys.account_id}` }, body: cardBody() }),
+    const { run, releasedBy } = await withGateHeld(
+      (command, pk) => command === 'GetItemCommand' && pk.startsWith('CARDATT#'),
+      () => invokeRoute(routes.createCard, { headers: { ...auth, 'idempotency-key': `key-card-${keys.account_id}` }, body: cardBody() }),
     );
-    onRead = undefined;
-    expect(releasedBy).toBe('attempt read');
+    expect(releasedBy).toBe('the work');
     expect(run.outcome.kind === 'returned' ? run.outcome.value.status : run.outcome.kind).toBe(200);
   }, 60_000);
 
