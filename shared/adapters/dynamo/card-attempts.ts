@@ -61,8 +61,9 @@ async function readCardAttempt(db: Db, table: string, key: string): Promise<Card
 }
 
 /**
- * The attempt of this charge: the one recorded (a retry), or a new OPEN one with a fresh provider key
- * and the invoice ids drawn for it (a conditional put: two first attempts at once share the winner's).
+ * A new OPEN attempt of this charge, with a fresh provider key and the invoice ids drawn for it, for a
+ * caller that read none (a conditional put: when another request opened it meanwhile, two first
+ * attempts at once, that one is read and returned; issue 26: no read of its own before the put).
  */
 async function openCardAttempt(
   db: Db,
@@ -71,8 +72,6 @@ async function openCardAttempt(
   fresh: { accountId: string; reference: string; invoiceId: number; provider: string },
   now: Date,
 ): Promise<CardAttempt> {
-  const existing = await readCardAttempt(db, table, key);
-  if (existing) return existing;
   const attempt: CardAttempt = { key, ...fresh, providerKey: randomBytes(24).toString('hex'), status: 'OPEN' };
   try {
     await write(
