@@ -8,7 +8,7 @@ import { type Checkout, type CheckoutPayment, orderEventData, type UnknownCardAt
 import type { CheckoutAbandoned, CheckoutCreated, CheckoutPaid, OrderMoved } from '../../domain/changes';
 import { IdClashError } from '../../errors';
 import { PAYABLE_FROM } from '../../domain/checkout-transitions';
-import type { ChangeCompilers } from './changes';
+import { type ChangeCompilers, mergeCompilers } from './changes';
 
 export type { CheckoutPayment };
 
@@ -215,12 +215,8 @@ export const checkoutMoveCompilers: ChangeCompilers = {
 };
 
 /** The checkout room's changes. */
-export const checkoutCompilers: ChangeCompilers = {
-  'checkout.paid': (context, change) => [checkoutPaidWrite(context.table, change)],
-  'order.moved': (context, change) => [orderMovedWrite(context.table, change)],
-  'checkout.abandoned': (context, change) => checkoutAbandonedWrites(context.table, change),
-  'checkout.created': (context, change) => checkoutCreatedWrites(context.table, change),
+export const checkoutCompilers: ChangeCompilers = /* @__PURE__ */ mergeCompilers(checkoutMoveCompilers, checkoutCreatedCompilers, {
   'checkout.card_claimed': (context, change) => [claimCardAttemptWrite(context.table, change.checkout, change.lease, change.nowMs)],
   'checkout.card_lost': (context, change) => cardAnswerLostWrites(context.table, change.checkout, change.lost),
   'checkout.card_reopened': (context, change) => cardAttemptSettledWrites(context.table, change.checkout, { declined: change.declined }),
-};
+});
