@@ -34,8 +34,11 @@ describe('newNumericId', () => {
     );
   });
 
-  it('varies within the same millisecond (random low bits)', () => {
-    expect(new Set(ids(new Date('2026-06-15T12:00:00Z'), 200)).size).toBeGreaterThan(1);
+  it('never repeats within one process in the same millisecond (up to 4,096 ids), and starts each millisecond at random', () => {
+    const at = new Date('2026-06-15T12:00:00Z');
+    expect(new Set(ids(at, 4096)).size).toBe(4096);
+    const firsts = new Set(Array.from({ length: 50 }, (_, i) => newNumericId(new Date(at.getTime() + 1 + i)) % 4096));
+    expect(firsts.size).toBeGreaterThan(1);
   });
 
   it('stays below 2^53 for a date in 2090', () => {
