@@ -40,18 +40,21 @@ async function tokenCaller(input: GateInput, ports: GatePorts): Promise<Caller> 
   return { accountId: claims.accountId, keyVersion: claims.keyVersion };
 }
 
+/** The account's count of this call (one conditional update that also checks the key version); a write route gets the account's settings back. */
+async function countAccount(route: GateRoute, caller: Caller, ports: GatePorts): Promise<Admission> {
+  const { account, quota } = await ports.store.countAccountCall({
+    accountId: caller.accountId,
+    keyVersion: caller.keyVersion,
+    limit: ports.limits.account,
+    nowMs: ports.now.getTime(),
+    withAccount: route.access === 'write',
+  });
+  return { caller: account ? { ...caller, account } : caller, quota };
+}
+
 async function admitBearer(route: GateRoute, input: GateInput, ports: GatePorts): Promise<Admission> {
   const caller = await tokenCaller(input, ports);
-  if (route.rateLimit === 'account') {
-    const { account, quota } = await ports.store.countAccountCall({
-      accountId: caller.accountId,
-      keyVersion: caller.keyVersion,
-      limit: ports.limits.account,
-      nowMs: ports.now.getTime(),
-      withAccount: route.access === 'write',
-    });
-    return { caller: account ? { ...caller, account } : caller, quota };
-  }
+  if (route.rateLimit === 'account') return countAccount(route, caller, ports);
   const ipClass = ipLimitClassOf(route);
   if (ipClass) {
     const [quota] = await Promise.all([countIp(ports, ipClass, input.sourceIp), requireKeyVersion(ports, caller.accountId, caller.keyVersion)]);
@@ -118,18 +121,7 @@ export async function admitBesideTheWork(route: GateRoute, input: GateInput, por
   } catch (err) {
     return countedRefusal(route, input, ports, err);
   }
-  const admission = ports.store
-    .countAccountCall({
-      accountId: caller.accountId,
-      keyVersion: caller.keyVersion,
-      limit: ports.limits.account,
-      nowMs: ports.now.getTime(),
-      withAccount: route.access === 'write',
-    })
-    .then(
-      ({ account, quota }): Admission => ({ caller: account ? { ...caller, account } : caller, quota }),
-      (err: unknown) => countedRefusal(route, input, ports, err),
-    );
+  const admission = countAccount(route, caller, ports).catch((err: unknown) => countedRefusal(route, input, ports, err));
   return { caller, admission };
 }
 
