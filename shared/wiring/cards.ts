@@ -1,7 +1,7 @@
 import { cardAttemptCompilers, dynamoCardAttempts } from '../adapters/dynamo/card-attempts';
 import { declineCompilers, dynamoDeclines } from '../adapters/dynamo/card-declines';
 import { type ChangeCompilers, commitChanges, eventCompilers, mergeCompilers } from '../adapters/dynamo/changes';
-import { dynamoInvoiceIds, invoiceCreatedCompilers } from '../adapters/dynamo/invoices';
+import { dynamoInvoiceIds, dynamoInvoices, invoiceCreatedCompilers } from '../adapters/dynamo/invoices';
 import { ledgerCompilers } from '../adapters/dynamo/ledger';
 import type { CardChargePorts } from '../app/charges/create-card-charge';
 import type { CardSettlePorts } from '../app/charges/settle-card-attempt';
@@ -47,7 +47,7 @@ export function declineStore(runtime: Runtime): DeclineStore {
 /** What voiding an unrecorded authorization needs: the invoices and the provider that authorized it (by name; the configured one by default). */
 export function voidPorts(runtime: Runtime, providerName?: string): VoidPorts {
   return {
-    invoices: invoiceMovePorts(runtime, { id: 'void' }).invoices,
+    invoices: dynamoInvoices(runtime.db, runtime.config.tableName),
     provider: paymentProvider(runtime.config, providerName),
     timeoutMs: runtime.config.payments.timeoutMs,
   };
