@@ -1,3 +1,4 @@
+import type { CardBrand } from '../cards/card';
 import { formatCents } from './money';
 
 /**
@@ -16,6 +17,53 @@ export type CardFields = { brand: string; last4: string; installments: number; t
 
 /** Each method's own fields on its invoices, by account setting. */
 export type MethodFields = { pix: PixFields; boleto: BoletoFields; card: CardFields };
+
+/** The provider calls' requests and answers, one pair per method (`MethodCalls` below). */
+export type Payer = { name?: string; email?: string; document?: string };
+
+export type PixChargeRequest = { reference: string; txid: string; amountCents: number; dueDate: string; merchantName: string; payer: Payer };
+export type PixCharge = { txid: string; location: string; copy: string };
+
+export type BoletoRequest = {
+  reference: string;
+  invoiceId: number;
+  amountCents: number;
+  dueDate: string;
+  merchantName: string;
+  payer: Payer & { name: string; document: string };
+  instructions?: string;
+};
+export type RegisteredBoleto = { barcode: string; digitable: string };
+
+export type CardRequest = {
+  /**
+   * The provider's idempotency key: derived from (account, Idempotency-Key), so a retry after a lost
+   * answer (a timeout) finds the first authorization instead of making a second one.
+   */
+  idempotencyKey: string;
+  reference: string;
+  amountCents: number;
+  installments: number;
+  description: string;
+  card: { number: string; cvv: string; month: number; year: number; brand: CardBrand; holder: string };
+};
+export type CardAuthorization =
+  | { outcome: 'approved'; transactionId: string; status: number; message: string }
+  | { outcome: 'declined'; message: string }
+  /** The idempotency key's authorization was voided since (we could not record it): authorize anew under another key. */
+  | { outcome: 'voided'; transactionId: string };
+
+/**
+ * Each method's charge call to the payment provider (Medusa's `initiatePayment`): what the use case
+ * sends and what the provider answers, by account setting. The provider port types its calls from this
+ * map (`ChargeCalls` in shared/providers/port.ts), so a new method's call is written here and in the
+ * adapters that serve it, never on the port.
+ */
+export type MethodCalls = {
+  pix: { request: PixChargeRequest; answer: PixCharge };
+  boleto: { request: BoletoRequest; answer: RegisteredBoleto };
+  card: { request: CardRequest; answer: CardAuthorization };
+};
 
 /** What a method's view of its fields may use besides them: the invoice's reference and total, and the boleto page's signed link. */
 export type MethodViewContext = { reference: string; totalCents: number; boletoUrl: () => string };

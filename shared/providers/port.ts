@@ -1,45 +1,22 @@
 import type { PixChargeState } from '../domain/pix-outcomes';
-import type { CardBrand } from '../cards/card';
 import { withTimeout } from '../timeout';
+import type { MethodCalls, PaymentMethod } from '../domain/payment-methods';
 
 /**
  * The payment provider port (Medusa-style: one abstract interface, one adapter per provider).
  * The simulated provider serves local runs and tests; real PSP adapters plug in behind it, each
  * registered by name in ./registry (the only place adapters are resolved).
  */
-export type Payer = { name?: string; email?: string; document?: string };
-
-export type PixChargeRequest = { reference: string; txid: string; amountCents: number; dueDate: string; merchantName: string; payer: Payer };
-export type PixCharge = { txid: string; location: string; copy: string };
-
-export type BoletoRequest = {
-  reference: string;
-  invoiceId: number;
-  amountCents: number;
-  dueDate: string;
-  merchantName: string;
-  payer: Payer & { name: string; document: string };
-  instructions?: string;
-};
-export type RegisteredBoleto = { barcode: string; digitable: string };
-
-export type CardRequest = {
-  /**
-   * The provider's idempotency key: derived from (account, Idempotency-Key), so a retry after a lost
-   * answer (a timeout) finds the first authorization instead of making a second one.
-   */
-  idempotencyKey: string;
-  reference: string;
-  amountCents: number;
-  installments: number;
-  description: string;
-  card: { number: string; cvv: string; month: number; year: number; brand: CardBrand; holder: string };
-};
-export type CardAuthorization =
-  | { outcome: 'approved'; transactionId: string; status: number; message: string }
-  | { outcome: 'declined'; message: string }
-  /** The idempotency key's authorization was voided since (we could not record it): authorize anew under another key. */
-  | { outcome: 'voided'; transactionId: string };
+export type {
+  Payer,
+  PixChargeRequest,
+  PixCharge,
+  BoletoRequest,
+  RegisteredBoleto,
+  CardRequest,
+  CardAuthorization,
+  MethodCalls,
+} from '../domain/payment-methods';
 
 export type CardAuthorizationStatus =
   | { outcome: 'approved'; transactionId: string; status: number }
@@ -114,22 +91,29 @@ export class ProviderRejectedError extends Error {
   }
 }
 
+/** One method's charge call: the request the use case sends, the provider's answer. */
+export type ChargeCall<M extends PaymentMethod> = (request: MethodCalls[M]['request']) => Promise<MethodCalls[M]['answer']>;
+
+/** Every method's charge call, by account setting (the method's row types it: shared/domain/payment-methods.ts). */
+export type ChargeCalls = { readonly [M in PaymentMethod]: ChargeCall<M> };
+
 /**
  * What every provider does: Pix charges. A provider that only serves Pix (a real PSP behind the API Pix
- * standard) implements this much; the registry gives card and boleto charges to a PaymentProvider.
+ * standard) implements this much; the registry gives the other methods' charges to a PaymentProvider.
  */
 export interface PixProvider {
   /** The name the provider registry resolves it by, recorded on each invoice it creates (`provider`). */
   readonly name: string;
   /**
-   * Registers a Pix charge. Idempotent by `txid`: a second call with a txid already registered (for the
-   * same amount) answers the first registration and registers nothing new, so a retry after a lost
-   * answer never leaves two charges. Callers still call once per invoice: the reference and numeric id
-   * are checked unused BEFORE this call, and a clash at the commit after it is never retried with new
-   * ids in the same request. A refusal of the request's content is a ProviderRejectedError; an outage
-   * or an unexpected answer a ProviderError.
+   * The charge calls it serves (Medusa's `initiatePayment`, one per method). `pix` registers a Pix
+   * charge. Idempotent by `txid`: a second call with a txid already registered (for the same amount)
+   * answers the first registration and registers nothing new, so a retry after a lost answer never
+   * leaves two charges. Callers still call once per invoice: the reference and numeric id are checked
+   * unused BEFORE this call, and a clash at the commit after it is never retried with new ids in the
+   * same request. A refusal of the request's content is a ProviderRejectedError; an outage or an
+   * unexpected answer a ProviderError.
    */
-  createPixCharge(request: PixChargeRequest): Promise<PixCharge>;
+  readonly charges: Pick<ChargeCalls, 'pix'>;
   /**
    * The charge as the PSP holds it now (undefined: the PSP does not know the txid). Providers that push
    * standard API Pix callbacks implement it: a callback is only a hint, each payment is credited from
@@ -147,10 +131,13 @@ export function looksUpCharges(provider: PixProvider): provider is LookingUpPixP
   return typeof provider.lookupPixCharge === 'function';
 }
 
+/**
+ * A provider of every method. Beside the Pix charge: `boleto` registers a boleto, idempotent by
+ * `reference` as the Pix charge is (the first boleto is answered again); `card` authorizes a card,
+ * idempotent by its request's `idempotencyKey`. A card's follow-up calls are the card's own.
+ */
 export interface PaymentProvider extends PixProvider {
-  /** Registers a boleto. Idempotent by `reference` as createPixCharge is (the first boleto is answered again). */
-  registerBoleto(request: BoletoRequest): Promise<RegisteredBoleto>;
-  authorizeCard(request: CardRequest): Promise<CardAuthorization>;
+  readonly charges: ChargeCalls;
   /**
    * What became of the authorization made under an idempotency key whose answer was lost: approved,
    * declined, or never received (nothing charged). Asked by the checkout upkeep for UNKNOWN checkouts.

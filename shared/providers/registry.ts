@@ -2,6 +2,7 @@ import type { BankPort } from '../bank/port';
 import { simulatedBank } from '../bank/simulated';
 import type { Config } from '../config';
 import { apiPixProvider } from './apipix/adapter';
+import { PAYMENT_METHODS, type PaymentMethod } from '../domain/payment-methods';
 import type { PaymentProvider, PixProvider } from './port';
 import { simulatedProvider } from './simulated';
 
@@ -86,7 +87,7 @@ export function createRegistry(initial: {
     pixProvider: (config, name = config.payments.provider) => providers.resolve(config, name),
     paymentProvider: (config, name = config.payments.cardAndBoletoProvider) => {
       const provider = providers.resolve(config, name);
-      if (!servesCardsAndBoletos(provider)) throw new UnknownAdapterError('card and boleto provider', name);
+      if (!servesEveryMethod(provider)) throw new UnknownAdapterError('card and boleto provider', name);
       return provider;
     },
     bank: (config, name = config.payouts.bank) => banks.resolve(config, name),
@@ -97,10 +98,10 @@ export function createRegistry(initial: {
   };
 }
 
-/** Whether a provider serves card and boleto charges too (the simulated one), not only Pix (API Pix). */
-export function servesCardsAndBoletos(provider: PixProvider): provider is PaymentProvider {
-  const full = provider as Partial<PaymentProvider>;
-  return typeof full.authorizeCard === 'function' && typeof full.registerBoleto === 'function';
+/** Whether a provider serves every method's charge (the simulated one), not only Pix (API Pix). */
+export function servesEveryMethod(provider: PixProvider): provider is PaymentProvider {
+  const charges: Partial<Record<PaymentMethod, unknown>> = provider.charges;
+  return PAYMENT_METHODS.every((method) => typeof charges[method] === 'function');
 }
 
 /** The adapters this service ships: the simulated provider and bank, and API Pix for Pix charges. */

@@ -4,7 +4,15 @@ import { randomString, sortableNumericId } from '../ids';
 import { buildDynamicBrCode } from '../pix/brcode';
 import { checkSignatureHeader } from '../signatures/hmac-header';
 import { simulatedNotificationSchema } from './simulated-notification';
-import { type CardAuthorization, INVALID_SIGNATURE_MESSAGE, NotificationRejected, type PaymentProvider, type PixCharge, ProviderError, type RegisteredBoleto } from './port';
+import {
+  type CardAuthorization,
+  INVALID_SIGNATURE_MESSAGE,
+  NotificationRejected,
+  type PaymentProvider,
+  type PixCharge,
+  ProviderError,
+  type RegisteredBoleto,
+} from './port';
 
 /**
  * Test cards of the simulated provider (docs/decisions.md). Any other valid card is approved.
@@ -86,44 +94,45 @@ export function simulatedProvider(options: { locationBase: string; merchantCity?
     async voidCard(request) {
       voided.add(request.transactionId);
     },
-    async createPixCharge(request) {
-      const known = registered(request.reference, 'pix');
-      if (known?.kind === 'pix') return known.charge;
-      const location = `${base}/simulated-psp/v2/cob/${randomUUID().replace(/-/g, '')}`;
-      const charge = {
-        txid: request.txid,
-        location,
-        copy: buildDynamicBrCode({ location, merchantName: request.merchantName, merchantCity: options.merchantCity ?? 'SAO PAULO' }),
-      };
-      registrations.set(request.reference, { kind: 'pix', charge });
-      return charge;
-    },
-    async registerBoleto(request) {
-      const known = registered(request.reference, 'boleto');
-      if (known?.kind === 'boleto') return known.boleto;
-      const barcode = buildBarcode({
-        bankCode: SIMULATED_BANK_CODE,
-        amountCents: request.amountCents,
-        dueDate: request.dueDate,
-        freeField: `${sortableNumericId(request.invoiceId)}000000000`,
-      });
-      const boleto = { barcode, digitable: digitableLine(barcode) };
-      registrations.set(request.reference, { kind: 'boleto', boleto });
-      return boleto;
-    },
-    async authorizeCard(request) {
-      if (request.card.number === SIMULATED_CARDS.providerError) throw new ProviderError('The simulated provider failed to answer');
-      // Idempotent, as card processors are: the same key answers the first decision again.
-      const known = authorizations.get(request.idempotencyKey);
-      if (known?.outcome === 'approved' && voided.has(known.transactionId)) return { outcome: 'voided', transactionId: known.transactionId };
-      if (known) return known;
-      const decision: CardAuthorization =
-        simulatedDeclines(request.card.number)
+    charges: {
+      async pix(request) {
+        const known = registered(request.reference, 'pix');
+        if (known?.kind === 'pix') return known.charge;
+        const location = `${base}/simulated-psp/v2/cob/${randomUUID().replace(/-/g, '')}`;
+        const charge = {
+          txid: request.txid,
+          location,
+          copy: buildDynamicBrCode({ location, merchantName: request.merchantName, merchantCity: options.merchantCity ?? 'SAO PAULO' }),
+        };
+        registrations.set(request.reference, { kind: 'pix', charge });
+        return charge;
+      },
+      async boleto(request) {
+        const known = registered(request.reference, 'boleto');
+        if (known?.kind === 'boleto') return known.boleto;
+        const barcode = buildBarcode({
+          bankCode: SIMULATED_BANK_CODE,
+          amountCents: request.amountCents,
+          dueDate: request.dueDate,
+          freeField: `${sortableNumericId(request.invoiceId)}000000000`,
+        });
+        const boleto = { barcode, digitable: digitableLine(barcode) };
+        registrations.set(request.reference, { kind: 'boleto', boleto });
+        return boleto;
+      },
+      async card(request) {
+        if (request.card.number === SIMULATED_CARDS.providerError) throw new ProviderError('The simulated provider failed to answer');
+        // Idempotent, as card processors are: the same key answers the first decision again.
+        const known = authorizations.get(request.idempotencyKey);
+        if (known?.outcome === 'approved' && voided.has(known.transactionId)) return { outcome: 'voided', transactionId: known.transactionId };
+        if (known) return known;
+        const decision: CardAuthorization = simulatedDeclines(request.card.number)
           ? { outcome: 'declined', message: 'Card declined by the issuer' }
           : { outcome: 'approved', transactionId: `sim_${randomString(24)}`, status: 1, message: 'Approved' };
-      authorizations.set(request.idempotencyKey, decision);
-      if (request.card.number === SIMULATED_CARDS.approvedAnswerLost) await new Promise<never>(() => undefined);
-      return decision;
+        authorizations.set(request.idempotencyKey, decision);
+        if (request.card.number === SIMULATED_CARDS.approvedAnswerLost) await new Promise<never>(() => undefined);
+        return decision;
+      },
     },
     parseNotification(rawBody, headers, credential, now) {
       const check = checkSignatureHeader(rawBody, headers[SIMULATED_SIGNATURE_HEADER], credential, Math.floor(now.getTime() / 1000));

@@ -147,7 +147,7 @@ describe('API Pix charges (PUT /cob/{txid} over mutual TLS, OAuth2 token cached)
     const body = common({ amount: 31.4, quantity: 1, tax: 0, discount: 0 });
     const { reference, txid } = idempotentPixIds(accountId, key);
     // The first attempt's PUT reached the PSP; its answer never came back.
-    await pixProvider(getRuntime().config).createPixCharge({
+    await pixProvider(getRuntime().config).charges.pix({
       reference,
       txid,
       amountCents: 3140,

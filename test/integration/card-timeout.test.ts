@@ -35,15 +35,18 @@ function lossyProvider(name: string): LossyProvider {
     mode: 'answer-lost',
     lookupDown: true,
     authorizations,
-    async authorizeCard(request) {
-      const known = authorizations.get(request.idempotencyKey);
-      if (known) return known;
-      if (provider.mode === 'never-received') return new Promise<never>(() => undefined);
-      const decision: CardAuthorization = { outcome: 'approved', transactionId: `lossy_${randomUUID()}`, status: 1, message: 'Approved' };
-      authorizations.set(request.idempotencyKey, decision);
-      // Charged, but the answer never comes back.
-      if (provider.mode === 'answer-lost') return new Promise<never>(() => undefined);
-      return decision;
+    charges: {
+      ...base.charges,
+      async card(request) {
+        const known = authorizations.get(request.idempotencyKey);
+        if (known) return known;
+        if (provider.mode === 'never-received') return new Promise<never>(() => undefined);
+        const decision: CardAuthorization = { outcome: 'approved', transactionId: `lossy_${randomUUID()}`, status: 1, message: 'Approved' };
+        authorizations.set(request.idempotencyKey, decision);
+        // Charged, but the answer never comes back.
+        if (provider.mode === 'answer-lost') return new Promise<never>(() => undefined);
+        return decision;
+      },
     },
     async cardAuthorizationStatus(idempotencyKey) {
       if (provider.lookupDown) throw new ProviderError('lookup unavailable');

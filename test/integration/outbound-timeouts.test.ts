@@ -3,6 +3,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { handler as createBoleto } from '../../functions/charges/boleto';
 import { handler as createPix } from '../../functions/charges/pix';
 import { handler as putWebhook } from '../../functions/webhooks/put';
+import type { ChargeCalls } from '../../shared/providers/port';
 import { paymentProvider } from '../../shared/providers/registry';
 import { routes } from '../../shared/http/routes';
 import { getRuntime, overrideRuntime } from '../../shared/runtime';
@@ -21,7 +22,7 @@ import { listedItems } from '../support/ledger';
 
 const SHORT_MS = 200;
 
-type ProviderCall = 'createPixCharge' | 'registerBoleto';
+type ProviderCall = 'pix' | 'boleto';
 
 /**
  * Runs `fn` while the simulated provider (the external PSP's stand-in) never answers `method`; the
@@ -30,20 +31,21 @@ type ProviderCall = 'createPixCharge' | 'registerBoleto';
 async function whileProviderHangs(method: ProviderCall, fn: () => Promise<Invoked>): Promise<{ reply: Invoked; called: number }> {
   const runtime = getRuntime();
   const provider = paymentProvider(runtime.config);
-  const original = provider[method];
+  const charges: { -readonly [M in keyof ChargeCalls]: ChargeCalls[M] } = provider.charges;
+  const original = charges[method];
   let called = 0;
   const hang = () => {
     called += 1;
     return new Promise<never>(() => undefined);
   };
-  if (method === 'createPixCharge') provider.createPixCharge = hang;
-  else provider.registerBoleto = hang;
+  if (method === 'pix') charges.pix = hang;
+  else charges.boleto = hang;
   overrideRuntime({ config: { ...runtime.config, payments: { ...runtime.config.payments, timeoutMs: SHORT_MS } } });
   try {
     return { reply: await fn(), called };
   } finally {
-    if (method === 'createPixCharge') provider.createPixCharge = original as typeof provider.createPixCharge;
-    else provider.registerBoleto = original as typeof provider.registerBoleto;
+    if (method === 'pix') charges.pix = original as ChargeCalls['pix'];
+    else charges.boleto = original as ChargeCalls['boleto'];
     overrideRuntime({ config: runtime.config });
   }
 }
@@ -62,7 +64,7 @@ describe('payment provider calls of Pix and boleto creation have a hard time lim
   it('Pix: a provider that never answers → 502 upstream_error after PROVIDER_TIMEOUT_MS, nothing created, the key freed for a retry', async () => {
     const key = `pix-timeout-${Date.now()}`;
     const body = common();
-    const { reply: stalled, called } = await whileProviderHangs('createPixCharge', () =>
+    const { reply: stalled, called } = await whileProviderHangs('pix', () =>
       invoke(createPix, routes.createPix, { headers: { ...auth, 'idempotency-key': key }, body }),
     );
     expect(called).toBe(1);
@@ -82,7 +84,7 @@ describe('payment provider calls of Pix and boleto creation have a hard time lim
     const customer = await createCustomerWithAddress(headers);
     const key = `boleto-timeout-${Date.now()}`;
     const body = common({ customer });
-    const { reply: stalled, called } = await whileProviderHangs('registerBoleto', () =>
+    const { reply: stalled, called } = await whileProviderHangs('boleto', () =>
       invoke(createBoleto, routes.createBoleto, { headers: { ...headers, 'idempotency-key': key }, body }),
     );
     expect(called).toBe(1);

@@ -60,13 +60,16 @@ defaultRegistry.registerPaymentProvider(COUNTING, (config): PaymentProvider => {
   return {
     ...inner,
     name: COUNTING,
-    async createPixCharge(request) {
-      await registered({ method: 'pix', reference: request.reference });
-      return inner.createPixCharge(request);
-    },
-    async registerBoleto(request) {
-      await registered({ method: 'boleto', reference: request.reference, invoiceId: request.invoiceId });
-      return inner.registerBoleto(request);
+    charges: {
+      ...inner.charges,
+      async pix(request) {
+        await registered({ method: 'pix', reference: request.reference });
+        return inner.charges.pix(request);
+      },
+      async boleto(request) {
+        await registered({ method: 'boleto', reference: request.reference, invoiceId: request.invoiceId });
+        return inner.charges.boleto(request);
+      },
     },
   };
 });

@@ -7,7 +7,7 @@ import type { InvoiceIdPort } from '../../ports/invoices';
 import type { PaymentProvider } from '../../providers/port';
 import { callProvider } from './call-provider';
 
-export type BoletoChargePorts = { ids: InvoiceIdPort; customers: CustomerStore; provider: Pick<PaymentProvider, 'name' | 'registerBoleto'>; timeoutMs: number };
+export type BoletoChargePorts = { ids: InvoiceIdPort; customers: CustomerStore; provider: { name: string; charges: Pick<PaymentProvider['charges'], 'boleto'> }; timeoutMs: number };
 
 export type BoletoChargeRequest = {
   accountId: string;
@@ -54,7 +54,7 @@ export async function createBoletoCharge(ports: BoletoChargePorts, request: Bole
   const { ids } = read;
   const payer = { name: customer.name, email: customer.email, document: customer.document };
   const registered = await callProvider(
-    ports.provider.registerBoleto({
+    ports.provider.charges.boleto({
       reference: ids.reference,
       invoiceId: ids.invoiceId,
       amountCents: request.totalCents,

@@ -21,7 +21,7 @@ import {
 import { logger } from '../../logger';
 import type { DeclineStore } from '../../ports/cards';
 import type { InvoiceIdPort } from '../../ports/invoices';
-import { type CardAuthorization, type PaymentProvider, ProviderTimeoutError, withProviderTimeout } from '../../providers/port';
+import { type CardAuthorization, type CardRequest, type PaymentProvider, ProviderTimeoutError, withProviderTimeout } from '../../providers/port';
 import type { cardCreateBodySchema } from '../../schemas/invoice';
 import { callProvider } from './call-provider';
 import { assertMethodEnabled, baseInvoice, checkedTotalCents } from './charge-request';
@@ -115,7 +115,7 @@ type Outcome = { kind: 'authorized'; authorization: Extract<CardAuthorization, {
 async function authorize(
   ports: CardChargePorts,
   start: CardAttempt,
-  request: Omit<Parameters<PaymentProvider['authorizeCard']>[0], 'idempotencyKey'>,
+  request: Omit<CardRequest, 'idempotencyKey'>,
 ): Promise<{ attempt: CardAttempt; outcome: Outcome }> {
   let attempt = start;
   let timedOut = false;
@@ -123,7 +123,7 @@ async function authorize(
     let authorization: CardAuthorization;
     try {
       authorization = await callProvider(
-        withProviderTimeout(ports.provider.authorizeCard({ ...request, idempotencyKey: attempt.providerKey }), ports.timeoutMs).catch((err: unknown) => {
+        withProviderTimeout(ports.provider.charges.card({ ...request, idempotencyKey: attempt.providerKey }), ports.timeoutMs).catch((err: unknown) => {
           // Remembered for below: a timeout may still take effect at the provider, an error it answered may not.
           timedOut = err instanceof ProviderTimeoutError;
           throw err;

@@ -41,7 +41,7 @@ export async function createPixCharge(ports: PixChargePorts, request: PixChargeR
   const ids = request.unused ?? (await pixChargeIds(ports.ids, request.now, proposed));
   const txid = proposed?.txid !== undefined && proposed.reference === ids.reference ? proposed.txid : txidForReference(ids.reference);
   const charge = await callProvider(
-    ports.provider.createPixCharge({
+    ports.provider.charges.pix({
       reference: ids.reference,
       txid,
       amountCents: request.totalCents,

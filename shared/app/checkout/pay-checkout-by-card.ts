@@ -50,7 +50,7 @@ async function assertCardAccepted(ports: CheckoutCardPorts, accountId: string): 
 async function authorize(ports: CheckoutCardPorts, checkout: Checkout, card: CheckoutCard, providerKey: string, reference: string): Promise<CardAuthorization | undefined> {
   try {
     return await withProviderTimeout(
-      ports.provider.authorizeCard({
+      ports.provider.charges.card({
         idempotencyKey: providerKey,
         reference,
         amountCents: checkout.totalCents,

@@ -54,24 +54,26 @@ export function apiPixProviderWith(settings: { pixKey: string; now?: () => Date 
   return {
     name: API_PIX_PROVIDER,
     pixKey: settings.pixKey,
-    async createPixCharge(request): Promise<PixCharge> {
-      const body = cobRequestBody(request, settings.pixKey, now());
-      const reply = await client.call('PUT', `/cob/${encodeURIComponent(request.txid)}`, body);
-      if (reply.status === 200 || reply.status === 201) {
-        const charge = pixChargeOf(parsedCob(reply, 'the charge creation'));
-        if (!charge || charge.txid !== request.txid) throw new ProviderError('The PSP answered the charge creation without its txid, location or BR Code');
-        return charge;
-      }
-      if (!isRefusal(reply.status)) throw failure(reply, 'the charge creation');
-      // A txid already used: the first attempt of this very request (its answer was lost) when the
-      // charge there is the same; anything else is the PSP's refusal, answered to the merchant.
-      const existing = await lookup(request.txid);
-      const charge = existing && isSameCharge(existing, body) ? pixChargeOf(existing) : undefined;
-      if (charge) {
-        logger.info('the PSP already had this charge: its first registration is used', { reference: request.reference });
-        return charge;
-      }
-      throw rejection(reply);
+    charges: {
+      async pix(request): Promise<PixCharge> {
+        const body = cobRequestBody(request, settings.pixKey, now());
+        const reply = await client.call('PUT', `/cob/${encodeURIComponent(request.txid)}`, body);
+        if (reply.status === 200 || reply.status === 201) {
+          const charge = pixChargeOf(parsedCob(reply, 'the charge creation'));
+          if (!charge || charge.txid !== request.txid) throw new ProviderError('The PSP answered the charge creation without its txid, location or BR Code');
+          return charge;
+        }
+        if (!isRefusal(reply.status)) throw failure(reply, 'the charge creation');
+        // A txid already used: the first attempt of this very request (its answer was lost) when the
+        // charge there is the same; anything else is the PSP's refusal, answered to the merchant.
+        const existing = await lookup(request.txid);
+        const charge = existing && isSameCharge(existing, body) ? pixChargeOf(existing) : undefined;
+        if (charge) {
+          logger.info('the PSP already had this charge: its first registration is used', { reference: request.reference });
+          return charge;
+        }
+        throw rejection(reply);
+      },
     },
     async lookupPixCharge(txid) {
       const cob = await lookup(txid);

@@ -70,7 +70,7 @@ describe('the provider registry', () => {
 
   it('a Pix-only provider (API Pix) serves Pix charges but is no card and boleto provider', () => {
     const registry = createRegistry({
-      paymentProviders: { pixonly: () => ({ name: 'pixonly', createPixCharge: async () => ({ txid: 't', location: 'l', copy: 'c' }) }) },
+      paymentProviders: { pixonly: () => ({ name: 'pixonly', charges: { pix: async () => ({ txid: 't', location: 'l', copy: 'c' }) } }) },
       banks: {},
     });
     expect(registry.pixProvider(config, 'pixonly').name).toBe('pixonly');
@@ -139,23 +139,23 @@ describe('the simulated provider’s registrations are idempotent by reference',
 
   it('a second Pix charge with the same reference answers the first one and registers nothing new', async () => {
     const provider: SimulatedProvider = simulatedProvider({ locationBase: 'https://psp.example' });
-    const first = await provider.createPixCharge(pix('INV-AAAAAA', 'INVAAAAAA00000000000000000000001'));
-    const again = await provider.createPixCharge(pix('INV-AAAAAA', 'INVAAAAAA00000000000000000000002'));
+    const first = await provider.charges.pix(pix('INV-AAAAAA', 'INVAAAAAA00000000000000000000001'));
+    const again = await provider.charges.pix(pix('INV-AAAAAA', 'INVAAAAAA00000000000000000000002'));
     expect(again).toEqual(first);
     expect(first.txid).toBe('INVAAAAAA00000000000000000000001');
     expect(provider.registrations.size).toBe(1);
-    const other = await provider.createPixCharge(pix('INV-BBBBBB', 'INVBBBBBB00000000000000000000001'));
+    const other = await provider.charges.pix(pix('INV-BBBBBB', 'INVBBBBBB00000000000000000000001'));
     expect(other.location).not.toBe(first.location);
     expect(provider.registrations.size).toBe(2);
   });
 
   it('a second boleto with the same reference answers the first one; a Pix charge under a boleto’s reference is refused', async () => {
     const provider = simulatedProvider({ locationBase: 'https://psp.example' });
-    const first = await provider.registerBoleto(boleto('INV-CCCCCC', 1_000_001));
-    expect(await provider.registerBoleto(boleto('INV-CCCCCC', 1_000_002))).toEqual(first);
+    const first = await provider.charges.boleto(boleto('INV-CCCCCC', 1_000_001));
+    expect(await provider.charges.boleto(boleto('INV-CCCCCC', 1_000_002))).toEqual(first);
     expect(provider.registrations.size).toBe(1);
     expect(provider.registrations.get('INV-CCCCCC')).toEqual({ kind: 'boleto', boleto: first });
-    await expect(provider.createPixCharge(pix('INV-CCCCCC', 'INVCCCCCC00000000000000000000001'))).rejects.toThrow(ProviderError);
+    await expect(provider.charges.pix(pix('INV-CCCCCC', 'INVCCCCCC00000000000000000000001'))).rejects.toThrow(ProviderError);
     expect(provider.registrations.size).toBe(1);
   });
 });

@@ -30,9 +30,11 @@ function ports(customer: Customer | undefined) {
       customers,
       provider: {
         name: 'simulated',
-        registerBoleto: async (request: BoletoRequest) => {
-          asked.push(request);
-          return { barcode: '0'.repeat(44), digitable: '1'.repeat(47) };
+        charges: {
+          boleto: async (request: BoletoRequest) => {
+            asked.push(request);
+            return { barcode: '0'.repeat(44), digitable: '1'.repeat(47) };
+          },
         },
       },
       timeoutMs: 1_000,

@@ -36,9 +36,11 @@ function ports(answer: CardAuthorization | Error, held?: Awaited<ReturnType<Paym
   const attempts = new Map<string, CardAttempt>();
   const provider = {
     name: 'simulated',
-    authorizeCard: async () => {
-      if (answer instanceof Error) throw answer;
-      return answer;
+    charges: {
+      card: async () => {
+        if (answer instanceof Error) throw answer;
+        return answer;
+      },
     },
     cardAuthorizationStatus: async () => {
       if (held === undefined || held instanceof Error) throw held ?? new Error('not asked');

@@ -18,10 +18,12 @@ function provider(fail = false): PixProvider & { asked: ProviderPixRequest[] } {
   return {
     name: 'simulated',
     asked,
-    async createPixCharge(request) {
-      asked.push(request);
-      if (fail) throw new ProviderError('down');
-      return { txid: request.txid, location: 'pix.example/loc/1', copy: `000201${request.reference}` };
+    charges: {
+      async pix(request) {
+        asked.push(request);
+        if (fail) throw new ProviderError('down');
+        return { txid: request.txid, location: 'pix.example/loc/1', copy: `000201${request.reference}` };
+      },
     },
   };
 }

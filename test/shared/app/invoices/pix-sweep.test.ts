@@ -37,8 +37,10 @@ function sweepPorts(stored: Invoice[], indexed: string[], states: Record<string,
   const byReference = new Map(stored.map((invoice) => [invoice.reference, invoice]));
   const provider: LookingUpPixProvider = {
     name: 'apipix',
-    createPixCharge: async () => {
-      throw new Error('not asked');
+    charges: {
+      pix: async () => {
+        throw new Error('not asked');
+      },
     },
     lookupPixCharge: async (txid) => {
       if (!(txid in states)) throw new ProviderError('PSP down');

@@ -72,7 +72,7 @@ async function rejectionOf(promise: Promise<unknown>): Promise<unknown> {
   );
 }
 
-describe('apiPixProviderWith: createPixCharge', () => {
+describe('apiPixProviderWith: charges.pix', () => {
   it('is named apipix and has the key', () => {
     const { adapter } = provider([]);
     expect(adapter.name).toBe(API_PIX_PROVIDER);
@@ -82,7 +82,7 @@ describe('apiPixProviderWith: createPixCharge', () => {
 
   it('PUTs the cob under the txid and answers the charge the PSP created (201)', async () => {
     const { adapter, client } = provider([{ status: 201, body: cob() }]);
-    await expect(adapter.createPixCharge(request)).resolves.toEqual(charge);
+    await expect(adapter.charges.pix(request)).resolves.toEqual(charge);
     expect(client.calls).toEqual([
       {
         method: 'PUT',
@@ -100,27 +100,27 @@ describe('apiPixProviderWith: createPixCharge', () => {
 
   it('accepts a 200 too', async () => {
     const { adapter } = provider([{ status: 200, body: cob() }]);
-    await expect(adapter.createPixCharge(request)).resolves.toEqual(charge);
+    await expect(adapter.charges.pix(request)).resolves.toEqual(charge);
   });
 
   it('fails when the PSP answers a created cob of another txid, without a BR Code or with an unexpected body', async () => {
     for (const body of [cob({ txid: 'OTHERabcdefghijklmnopqrstuvwxyz1' }), cob({ pixCopiaECola: undefined }), { status: 'ATIVA' }, 'created']) {
       const { adapter } = provider([{ status: 201, body }]);
-      const error = await rejectionOf(adapter.createPixCharge(request));
+      const error = await rejectionOf(adapter.charges.pix(request));
       expect(error, JSON.stringify(body)).toBeInstanceOf(ProviderError);
     }
   });
 
   it('answers the existing charge when the txid is taken by the same charge (one PUT, one GET)', async () => {
     const { adapter, client } = provider([usedTxid, { status: 200, body: cob() }]);
-    await expect(adapter.createPixCharge(request)).resolves.toEqual(charge);
+    await expect(adapter.charges.pix(request)).resolves.toEqual(charge);
     expect(client.calls.map((c) => `${c.method} ${c.path}`)).toEqual([`PUT /cob/${TXID}`, `GET /cob/${TXID}`]);
     expect(client.calls[1]?.body).toBeUndefined();
   });
 
   it('refuses (400) when the txid is taken by a charge of another amount', async () => {
     const { adapter, client } = provider([usedTxid, { status: 200, body: cob({ valor: { original: '123.44' } }) }]);
-    const error = await rejectionOf(adapter.createPixCharge(request));
+    const error = await rejectionOf(adapter.charges.pix(request));
     expect(error).toBeInstanceOf(ProviderRejectedError);
     expect((error as ProviderRejectedError).status).toBe(400);
     expect((error as ProviderRejectedError).message).toBe('Cobrança inválida. O txid informado já está em uso.');
@@ -129,14 +129,14 @@ describe('apiPixProviderWith: createPixCharge', () => {
 
   it('refuses (400) when the txid is taken by a charge of another key', async () => {
     const { adapter } = provider([usedTxid, { status: 200, body: cob({ chave: 'someone@example.com' }) }]);
-    const error = await rejectionOf(adapter.createPixCharge(request));
+    const error = await rejectionOf(adapter.charges.pix(request));
     expect(error).toBeInstanceOf(ProviderRejectedError);
     expect((error as ProviderRejectedError).status).toBe(400);
   });
 
   it('refuses (400) when the PSP refused and holds no charge under the txid', async () => {
     const { adapter } = provider([usedTxid, { status: 404, body: { title: 'Cobrança não encontrada.' } }]);
-    const error = await rejectionOf(adapter.createPixCharge(request));
+    const error = await rejectionOf(adapter.charges.pix(request));
     expect(error).toBeInstanceOf(ProviderRejectedError);
     expect((error as ProviderRejectedError).status).toBe(400);
   });
@@ -151,7 +151,7 @@ describe('apiPixProviderWith: createPixCharge', () => {
       },
     };
     const { adapter } = provider([invalid, { status: 404, body: {} }]);
-    const error = await rejectionOf(adapter.createPixCharge(request));
+    const error = await rejectionOf(adapter.charges.pix(request));
     expect(error).toBeInstanceOf(ProviderRejectedError);
     expect((error as ProviderRejectedError).status).toBe(422);
     expect((error as Error).message).toContain('cob.valor.original: O campo cob.valor.original é zero.');
@@ -162,7 +162,7 @@ describe('apiPixProviderWith: createPixCharge', () => {
       { status: 422, body: { title: 'Unprocessable' } },
       { status: 404, body: {} },
     ]);
-    const error = await rejectionOf(adapter.createPixCharge(request));
+    const error = await rejectionOf(adapter.charges.pix(request));
     expect(error).toBeInstanceOf(ProviderRejectedError);
     expect((error as ProviderRejectedError).status).toBe(422);
   });
@@ -170,7 +170,7 @@ describe('apiPixProviderWith: createPixCharge', () => {
   it('fails (ProviderError, no lookup) when the PSP answers 500, 401, 403 or 429', async () => {
     for (const status of [500, 503, 401, 403, 429, 302]) {
       const { adapter, client } = provider([{ status, body: { title: 'Não autorizado' } }]);
-      const error = await rejectionOf(adapter.createPixCharge(request));
+      const error = await rejectionOf(adapter.charges.pix(request));
       expect(error, String(status)).toBeInstanceOf(ProviderError);
       expect(error, String(status)).not.toBeInstanceOf(ProviderRejectedError);
       expect((error as Error).message, String(status)).toContain(`HTTP ${status}`);
@@ -180,7 +180,7 @@ describe('apiPixProviderWith: createPixCharge', () => {
 
   it('fails (ProviderError) when the lookup after a refusal fails', async () => {
     const { adapter } = provider([usedTxid, { status: 500, body: {} }]);
-    const error = await rejectionOf(adapter.createPixCharge(request));
+    const error = await rejectionOf(adapter.charges.pix(request));
     expect(error).toBeInstanceOf(ProviderError);
   });
 });
