@@ -9,7 +9,7 @@ import { boletoChargeReads, createBoletoCharge } from '../../shared/app/charges/
 import { formatCents } from '../../shared/domain/money';
 import { chargesRoutes as routes } from '../../shared/http/route-table/charges';
 import { chargePorts, invoiceChanges } from '../../shared/wiring/charges';
-import type { boletoCreateBodySchema } from '../../shared/schemas/invoice';
+import type { boletoCreateBodySchema } from '../../shared/http/route-table/charges';
 
 /**
  * 422 on due_date past the last day the barcode's due-date factor can carry in the current cycle

@@ -1,8 +1,7 @@
 import { cardChargeReads, createCardCharge } from '../../shared/app/charges/create-card-charge';
 import { requireCaller } from '../../shared/auth/caller';
 import { httpHandler, type PrepareInput } from '../../shared/http/pipeline';
-import type { cardCreateBodySchema } from '../../shared/schemas/invoice';
-import { chargesRoutes as routes } from '../../shared/http/route-table/charges';
+import { type cardCreateBodySchema, chargesRoutes as routes } from '../../shared/http/route-table/charges';
 import { cardChargeChanges, cardChargePorts } from '../../shared/wiring/cards';
 
 /** The decline logs, the charge's attempt and ids checked unused, read beside the gate and the lock (issue 26). */

@@ -1,7 +1,7 @@
 import creditCardType from 'credit-card-type';
+import type { CardBrand } from '../domain/payment-methods';
 
-/** The card brands the gateway accepts. */
-export type CardBrand = 'visa' | 'mastercard' | 'amex' | 'elo' | 'hipercard' | 'diners' | 'discover' | 'jcb';
+export type { CardBrand };
 
 const BRAND_NAMES: Record<string, CardBrand> = {
   visa: 'visa',

@@ -1,4 +1,5 @@
-import type { CardBrand } from '../cards/card';
+import * as z from 'zod';
+import { moneyString } from './money-text';
 import { formatCents } from './money';
 
 /**
@@ -17,6 +18,9 @@ export type CardFields = { brand: string; last4: string; installments: number; t
 
 /** Each method's own fields on its invoices, by account setting. */
 export type MethodFields = { pix: PixFields; boleto: BoletoFields; card: CardFields };
+
+/** The card brands the gateway accepts. */
+export type CardBrand = 'visa' | 'mastercard' | 'amex' | 'elo' | 'hipercard' | 'diners' | 'discover' | 'jcb';
 
 /** The provider calls' requests and answers, one pair per method (`MethodCalls` below). */
 export type Payer = { name?: string; email?: string; document?: string };
@@ -68,7 +72,7 @@ export type MethodCalls = {
 /** What a method's view of its fields may use besides them: the invoice's reference and total, and the boleto page's signed link. */
 export type MethodViewContext = { reference: string; totalCents: number; boletoUrl: () => string };
 
-type MethodRow<Fields> = {
+type MethodRow<Fields, View extends z.ZodObject> = {
   /** The charge name: the invoice's `method`. */
   charge: string;
   /** Offered by the hosted checkout. */
@@ -76,9 +80,23 @@ type MethodRow<Fields> = {
   /** The largest total its rail carries, in centavos (docs/decisions.md, "Ceilings of the totals"), and why. */
   ceilingCents: number;
   ceilingReason: string;
-  /** Its fields as the query routes show them on the invoice object. */
-  view: (fields: Fields, context: MethodViewContext) => Record<string, unknown>;
+  /** Its fields on the invoice object of the query routes: their schema (the OpenAPI document's and the typed client's), and the view that shows them. */
+  viewSchema: View;
+  view: (fields: Fields, context: MethodViewContext) => z.input<View>;
 };
+
+/** A method's row, its view checked against its view's schema. */
+const methodRow =
+  <Fields>() =>
+  <const Charge extends string, const OnCheckout extends boolean, View extends z.ZodObject>(
+    row: MethodRow<Fields, View> & { charge: Charge; onCheckout: OnCheckout },
+  ) =>
+    row;
+
+/** The card transaction object of spec 2.3, as answers show it. */
+export const cardTransactionSchema = z
+  .object({ id: z.string(), amount: moneyString, status: z.number().int().describe('1: approved'), description: z.string(), method: z.literal('creditcard') })
+  .meta({ id: 'CardTransaction' });
 
 /** The card transaction object of spec 2.3. */
 export function cardTransaction(card: Pick<CardFields, 'transactionId' | 'transactionStatus' | 'description'>, totalCents: number) {
@@ -92,33 +110,40 @@ export function cardTransaction(card: Pick<CardFields, 'transactionId' | 'transa
 }
 
 export const METHOD_REGISTRY = {
-  pix: {
+  pix: methodRow<PixFields>()({
     charge: 'pix',
     onCheckout: true,
     ceilingCents: 999_999_999_999,
     ceilingReason: 'API Pix amounts carry at most 10 integer digits and 2 decimals',
+    // `qrcode` is drawn (or read back) apart, only where an answer shows it (shared/invoices/qr-code.ts).
+    viewSchema: z.object({ txid: z.string(), copy: z.string(), qrcode: z.string().optional() }),
     view: (pix) => ({ txid: pix.txid, copy: pix.copy }),
-  },
-  boleto: {
+  }),
+  boleto: methodRow<BoletoFields>()({
     charge: 'boleto',
     onCheckout: false,
     ceilingCents: 9_999_999_999,
     ceilingReason: "The FEBRABAN barcode's amount field holds 10 digits (8 integer, 2 decimal)",
+    viewSchema: z.object({ customer: z.number().int(), boleto: z.string(), barcode: z.string(), digitable: z.string() }),
     view: (boleto, context) => ({ customer: boleto.customerId, boleto: context.boletoUrl(), barcode: boleto.barcode, digitable: boleto.digitable }),
-  },
-  card: {
+  }),
+  card: methodRow<CardFields>()({
     charge: 'creditcard',
     onCheckout: true,
     // The 12-digit amount field of the networks' authorization messages (ISO 8583 field 4, n12, in centavos).
     ceilingCents: 999_999_999_999,
     ceilingReason: "The card networks' authorization amount field holds 12 digits in centavos (ISO 8583 field 4)",
+    viewSchema: z.object({
+      card: z.object({ brand: z.string(), last4: z.string(), installments: z.number().int() }),
+      transaction: cardTransactionSchema.optional(),
+    }),
     view: (card, context) => ({
       card: { brand: card.brand, last4: card.last4, installments: card.installments },
       // A card charge whose answer was lost is PENDING without a transaction until it is settled.
       ...(typeof card.transactionId === 'string' ? { transaction: cardTransaction(card, context.totalCents) } : {}),
     }),
-  },
-} as const satisfies { [M in keyof MethodFields]: MethodRow<MethodFields[M]> };
+  }),
+} as const satisfies { [M in keyof MethodFields]: MethodRow<MethodFields[M], z.ZodObject> };
 
 /** An account setting: the name a merchant enables a method under (and its fields' name on the invoice). */
 export type PaymentMethod = keyof typeof METHOD_REGISTRY;
@@ -157,6 +182,17 @@ export function methodFieldsView<M extends PaymentMethod>(method: M, fields: Met
   if (fields === undefined) return {};
   const view = METHOD_REGISTRY[method].view as (fields: MethodFields[M], context: MethodViewContext) => Record<string, unknown>;
   return view(fields, context);
+}
+
+type UnionToIntersection<U> = (U extends unknown ? (x: U) => void : never) extends (x: infer I) => void ? I : never;
+type OptionalShape<S extends z.ZodObject> = { [K in keyof S['shape']]: z.ZodOptional<S['shape'][K]> };
+/** Every method's view fields, each optional. */
+export type MethodViewShape = UnionToIntersection<{ [M in PaymentMethod]: OptionalShape<(typeof METHOD_REGISTRY)[M]['viewSchema']> }[PaymentMethod]>;
+
+/** Every method's view fields, each optional (an invoice shows its own method's only), in the registry's order: the invoice object's schema ends with them. */
+export function methodViewShape(): MethodViewShape {
+  const shapes = PAYMENT_METHODS.map((method): Record<string, z.ZodType> => METHOD_REGISTRY[method].viewSchema.partial().shape);
+  return Object.assign({}, ...shapes) as MethodViewShape;
 }
 
 /** Parses a comma-separated list of payment methods ("pix,card"); unknown names are an error. */

@@ -1,9 +1,7 @@
 import * as z from 'zod';
+import { moneyString } from '../domain/money-text';
 
-export const moneyString = z
-  .string()
-  .regex(/^-?\d+\.\d{2}$/)
-  .describe('Decimal amount in BRL with two decimals');
+export { moneyString };
 
 export const balanceResponseSchema = z
   .object({

@@ -1,4 +1,3 @@
-import type * as z from 'zod';
 import { cardAttemptKey } from '../../cards/attempt-key';
 import { cardFieldErrors, last4, normalizeBrand } from '../../cards/card';
 import { CARD_DECLINED_MESSAGE, cardFingerprint } from '../../cards/declines';
@@ -22,15 +21,24 @@ import { logger } from '../../logger';
 import type { DeclineStore } from '../../ports/cards';
 import type { InvoiceIdPort } from '../../ports/invoices';
 import { type CardAuthorization, type CardRequest, type PaymentProvider, ProviderTimeoutError, withProviderTimeout } from '../../providers/port';
-import type { cardCreateBodySchema } from '../../schemas/invoice';
 import { callProvider } from './call-provider';
-import { assertMethodEnabled, baseInvoice, checkedTotalCents } from './charge-request';
+import { assertMethodEnabled, baseInvoice, type ChargeBody, checkedTotalCents } from './charge-request';
 import { askProvider, type CardSettlePorts, settleCardAttempt } from './settle-card-attempt';
 import { voidUnlessRecorded } from './void-unless-recorded';
 
 const NOT_CHARGED = 'The card processor failed to answer, and confirmed it did not charge the card: nothing was charged. Retry.';
 
-export type CardChargeBody = z.infer<typeof cardCreateBodySchema>;
+/** The card charge's request as the use case reads it (the route's body schema gives it: shared/http/route-table/charges.ts). */
+export type CardChargeBody = ChargeBody & {
+  email: string;
+  installments: number;
+  creditcard_holder: string;
+  creditcard_number: string;
+  creditcard_cvv: string;
+  creditcard_month: number;
+  creditcard_year: number;
+  creditcard_brand: string;
+};
 
 export type CardChargePorts = CardSettlePorts & {
   ids: InvoiceIdPort;
@@ -61,7 +69,15 @@ function chargeKeys(accountId: string, body: CardChargeBody, idempotencyKey: str
   const attemptKey = cardAttemptKey(
     accountId,
     idempotencyKey,
-    { cardNumber: body.creditcard_number, month: body.creditcard_month, year: body.creditcard_year, totalCents, installments: body.installments, invoiceNo: body.invoice_no, itemName: body.item_name },
+    {
+      cardNumber: body.creditcard_number,
+      month: body.creditcard_month,
+      year: body.creditcard_year,
+      totalCents,
+      installments: body.installments,
+      invoiceNo: body.invoice_no,
+      itemName: body.item_name,
+    },
     secret,
   );
   return { attemptKey, declineScope: { fingerprint: cardFingerprint(body.creditcard_number, secret), accountId } };
@@ -76,7 +92,13 @@ export async function cardChargeReads(
   ports: Pick<CardChargePorts, 'ids' | 'declines' | 'attempts' | 'idempotencyKey'>,
   request: { accountId: string; body: CardChargeBody; idempotencyKey: string | undefined; now: Date },
 ): Promise<CardChargeReads> {
-  const { attemptKey, declineScope } = chargeKeys(request.accountId, request.body, request.idempotencyKey, checkedTotalCents(request.body, 'creditcard'), await ports.idempotencyKey());
+  const { attemptKey, declineScope } = chargeKeys(
+    request.accountId,
+    request.body,
+    request.idempotencyKey,
+    checkedTotalCents(request.body, 'creditcard'),
+    await ports.idempotencyKey(),
+  );
   const [declineLogs, attempt, ids] = await Promise.all([ports.declines.read(declineScope), ports.attempts.read(attemptKey), ports.ids.unused(request.now)]);
   return { attemptKey, declineLogs, attempt, ids };
 }
@@ -93,7 +115,13 @@ export type CardChargeResult = {
 function paidAnswer(invoice: { reference: string; totalCents: number; dueDate: string; card?: CardFields }): CardChargeResult['answer'] {
   const card = invoice.card as CardFields;
   return {
-    invoice: { reference: invoice.reference, total: formatCents(invoice.totalCents), due_date: invoice.dueDate, status: 'PAID', transaction: cardTransaction(card, invoice.totalCents) },
+    invoice: {
+      reference: invoice.reference,
+      total: formatCents(invoice.totalCents),
+      due_date: invoice.dueDate,
+      status: 'PAID',
+      transaction: cardTransaction(card, invoice.totalCents),
+    },
   };
 }
 
@@ -136,7 +164,10 @@ async function authorize(
       const held = await askProvider(ports, attempt);
       if (held === undefined || (held.outcome === 'not_found' && timedOut)) return { attempt, outcome: { kind: 'unknown' } };
       if (held.outcome === 'approved')
-        return { attempt, outcome: { kind: 'authorized', authorization: { outcome: 'approved', transactionId: held.transactionId, status: held.status, message: 'Approved' } } };
+        return {
+          attempt,
+          outcome: { kind: 'authorized', authorization: { outcome: 'approved', transactionId: held.transactionId, status: held.status, message: 'Approved' } },
+        };
       await ports.attempts.drop(attempt);
       if (held.outcome === 'declined') throw new BadRequestError('Card declined by the issuer', 'card_declined');
       // The provider answered with an error and holds nothing under the key: verified, nothing was charged.
@@ -166,7 +197,13 @@ async function authorize(
 export async function createCardCharge(ports: CardChargePorts, request: CardChargeRequest): Promise<CardChargeResult> {
   const { caller: account, body, now } = request;
   assertMethodEnabled(account, 'creditcard');
-  const card = { number: body.creditcard_number, cvv: body.creditcard_cvv, month: body.creditcard_month, year: body.creditcard_year, brand: body.creditcard_brand };
+  const card = {
+    number: body.creditcard_number,
+    cvv: body.creditcard_cvv,
+    month: body.creditcard_month,
+    year: body.creditcard_year,
+    brand: body.creditcard_brand,
+  };
   const errors = cardFieldErrors(card, now);
   if (Object.keys(errors).length > 0) throw new ValidationError(errors);
   const brand = normalizeBrand(body.creditcard_brand);
@@ -197,7 +234,11 @@ export async function createCardCharge(ports: CardChargePorts, request: CardChar
   if (!attempt) {
     // Ids read beside the gate serve a charge whose attempt they found absent (a settled UNKNOWN one draws anew).
     const ids = read && !read.attempt ? read.ids : await ports.ids.unused(now);
-    attempt = await ports.attempts.open(attemptKey, { accountId: account.accountId, reference: ids.reference, invoiceId: ids.invoiceId, provider: provider.name }, now);
+    attempt = await ports.attempts.open(
+      attemptKey,
+      { accountId: account.accountId, reference: ids.reference, invoiceId: ids.invoiceId, provider: provider.name },
+      now,
+    );
     if (attempt.status !== 'OPEN') throw new CardRecordedMeanwhileError();
   }
   const ids = { reference: attempt.reference, invoiceId: attempt.invoiceId };
@@ -238,7 +279,10 @@ export async function createCardCharge(ports: CardChargePorts, request: CardChar
     answer: paidAnswer(paid),
     changes: [
       { kind: 'invoice.created', invoice: paid },
-      paymentCredit({ accountId: account.accountId, reference: ids.reference, description: `Payment of ${ids.reference} (creditcard)`, at: now.toISOString() }, total),
+      paymentCredit(
+        { accountId: account.accountId, reference: ids.reference, description: `Payment of ${ids.reference} (creditcard)`, at: now.toISOString() },
+        total,
+      ),
       { kind: 'event.recorded', accountId: account.accountId, event: ports.newEvent('invoice.paid', invoiceEventData(paid, 'PAID'), now) },
       { kind: 'card_attempt.recorded', attempt: asked.attempt },
     ],

@@ -4,15 +4,81 @@ import { RAIL_LIMIT_CENTS } from '../../domain/rail-limits';
 import { TOTAL_ROUNDING_RULE } from '../../domain/charge-total';
 import { formatCents } from '../../domain/money';
 import { defineRoute, type AnyRoute } from '../route';
-import {
-  boletoCreateBodySchema,
-  boletoCreatedSchema,
-  cardCreateBodySchema,
-  cardCreatedSchema,
-  pixCreateBodySchema,
-  pixCreatedSchema,
-} from '../../schemas/invoice';
+import * as z from 'zod';
+import { cardTransactionSchema } from '../../domain/payment-methods';
+import { chargeTotal, commonChargeFields, payerDocument } from '../../schemas/charge';
+import { multiLineText, singleLineText } from '../../schemas/text';
 import { bearerWrite } from './policies';
+
+/* Each method's request body and answer, beside its route row (the invoice object's fields are its row's, shared/domain/payment-methods.ts). */
+
+const payerEmail = z.email().max(255);
+
+export const pixCreateBodySchema = z
+  .object({ ...commonChargeFields, email: payerEmail.optional(), document: payerDocument.optional(), client: singleLineText(255).min(1).optional() })
+  .meta({
+    id: 'CreatePixCharge',
+    description: 'Common charge fields; the payer email, document (CPF or CNPJ) and name (client) are optional and validated when given.',
+  });
+
+export const boletoCreateBodySchema = z
+  .object({
+    ...commonChargeFields,
+    tax: commonChargeFields.tax.optional().default(0),
+    customer: z.number().int().positive().describe('Id of one of your customers, with a full address'),
+    instructions: multiLineText(255).optional(),
+  })
+  .meta({ id: 'CreateBoletoCharge', description: 'Common charge fields (tax optional, default 0) and the customer paying it.' });
+
+export const cardCreateBodySchema = z
+  .object({
+    ...commonChargeFields,
+    email: payerEmail,
+    installments: z.number().int().min(1).max(24),
+    creditcard_holder: singleLineText(100).min(1),
+    creditcard_number: z.string().regex(/^\d{12,19}$/, 'Must be 12 to 19 digits'),
+    creditcard_cvv: z.string().regex(/^\d{3,4}$/, 'Must be 3 or 4 digits'),
+    creditcard_month: z.number().int().min(1).max(12),
+    creditcard_year: z.number().int().min(1000).max(9999),
+    creditcard_brand: singleLineText(30).min(1),
+  })
+  .meta({
+    id: 'CreateCardCharge',
+    description: 'Authorized at once. The card number and CVV are never stored, logged or echoed; only the brand and last 4 digits are kept.',
+  });
+
+export const pixCreatedSchema = z
+  .object({
+    invoice: z.object({
+      reference: z.string(),
+      total: chargeTotal,
+      txid: z.string(),
+      due_date: z.string(),
+      copy: z.string().describe('Pix "copia e cola" BR Code'),
+      qrcode: z.string().describe('PNG data URI of the QR code of `copy`'),
+    }),
+  })
+  .meta({ id: 'PixCreated' });
+
+export const boletoCreatedSchema = z
+  .object({
+    invoice: z.object({
+      reference: z.string(),
+      total: chargeTotal,
+      due_date: z.string(),
+      status: z.string(),
+      boleto: z.string().describe('URL of the printable boleto'),
+      barcode: z.string().describe('44 digits'),
+      digitable: z.string().describe('47 digits'),
+    }),
+  })
+  .meta({ id: 'BoletoCreated' });
+
+export const cardCreatedSchema = z
+  .object({
+    invoice: z.object({ reference: z.string(), total: chargeTotal, due_date: z.string(), status: z.literal('PAID'), transaction: cardTransactionSchema }),
+  })
+  .meta({ id: 'CardCreated' });
 
 export const chargesRoutes = {
   createPix: defineRoute({

@@ -1,8 +1,19 @@
 import { describe, expect, it } from 'vitest';
 import type { CardFields, Invoice } from '../../../shared/domain/invoice';
-import { CHECKOUT_METHODS, METHOD_REGISTRY, methodFieldsView, PAYMENT_METHODS, parseMethods, paymentMethodOf, settingOfCharge } from '../../../shared/domain/payment-methods';
+import {
+  CHECKOUT_METHODS,
+  METHOD_REGISTRY,
+  type MethodFields,
+  methodFieldsView,
+  PAYMENT_METHODS,
+  type PaymentMethod,
+  parseMethods,
+  paymentMethodOf,
+  settingOfCharge,
+} from '../../../shared/domain/payment-methods';
 import { RAIL_LIMIT_CENTS, RAIL_LIMIT_REASONS } from '../../../shared/domain/rail-limits';
 import { invoiceView } from '../../../shared/invoices/view';
+import { invoiceSchema } from '../../../shared/schemas/invoice';
 import { anInvoice } from '../../support/records';
 
 describe('parseMethods', () => {
@@ -88,5 +99,27 @@ describe("each method's row: its rail's ceiling and its fields' view", () => {
     const lost = { brand: 'visa', last4: '1111', installments: 1 } as unknown as CardFields;
     expect(invoiceOf({ method: 'creditcard', card: lost })).not.toHaveProperty('transaction');
     expect(methodFieldsView('card', undefined, { reference: 'INV-AAAAAA', totalCents: 1, boletoUrl: () => '' })).toEqual({});
+  });
+
+  it("shows each method's fields exactly as its row's view schema describes them (no field unlisted)", () => {
+    const context = { reference: 'INV-AAAAAA', totalCents: 2_500, boletoUrl: () => 'https://pay.example/boleto/INV-AAAAAA/sig' };
+    const samples: { [M in PaymentMethod]: MethodFields[M] } = {
+      pix: { txid: 'T1', location: 'loc', copy: '0002' },
+      boleto: { barcode: '1'.repeat(44), digitable: '2'.repeat(47), customerId: 7 },
+      card: { brand: 'visa', last4: '1111', installments: 2, transactionId: 'tx_1', transactionStatus: 1, description: 'Camiseta' },
+    };
+    for (const method of PAYMENT_METHODS) {
+      const view = methodFieldsView(method, samples[method], context);
+      expect(Object.keys(view).length, method).toBeGreaterThan(0);
+      expect(METHOD_REGISTRY[method].viewSchema.strict().safeParse(view).success, method).toBe(true);
+    }
+  });
+
+  it("ends the invoice object's schema with every row's view fields, each optional", () => {
+    const methodKeys = PAYMENT_METHODS.flatMap((method) => Object.keys(METHOD_REGISTRY[method].viewSchema.shape));
+    expect(methodKeys).toEqual(['txid', 'copy', 'qrcode', 'customer', 'boleto', 'barcode', 'digitable', 'card', 'transaction']);
+    const shape = invoiceSchema.shape as Record<string, { safeParse: (value: unknown) => { success: boolean } }>;
+    expect(Object.keys(shape).slice(-methodKeys.length)).toEqual(methodKeys);
+    for (const key of methodKeys) expect(shape[key]?.safeParse(undefined).success, key).toBe(true);
   });
 });

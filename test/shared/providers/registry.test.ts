@@ -3,7 +3,8 @@ import type { BankPort } from '../../../shared/bank/port';
 import { parseConfig } from '../../../shared/config';
 import type { PaymentProvider } from '../../../shared/providers/port';
 import { ProviderError } from '../../../shared/providers/port';
-import { bank, createRegistry, defaultRegistry, paymentProvider, UnknownAdapterError } from '../../../shared/providers/registry';
+import { bank, createRegistry, defaultRegistry, paymentProvider, servesEveryMethod, UnknownAdapterError } from '../../../shared/providers/registry';
+import { PAYMENT_METHODS } from '../../../shared/domain/payment-methods';
 import { simulatedProvider, type SimulatedProvider } from '../../../shared/providers/simulated';
 
 const config = parseConfig({ TABLE_NAME: 'payment-gateway-test', MASTER_KEY_SECRET_ID: 'payment-gateway/test/master-key' });
@@ -75,6 +76,14 @@ describe('the provider registry', () => {
     });
     expect(registry.pixProvider(config, 'pixonly').name).toBe('pixonly');
     expect(() => registry.paymentProvider(config, 'pixonly')).toThrow('No card and boleto provider is named "pixonly"');
+  });
+
+  it("a payment provider serves every method's charge call (the simulated one does); one lacking a method's call is not one", () => {
+    const simulated = simulatedProvider({ locationBase: 'https://pay.example' });
+    expect(Object.keys(simulated.charges).sort()).toEqual([...PAYMENT_METHODS].sort());
+    expect(servesEveryMethod(simulated)).toBe(true);
+    const { card: _card, ...withoutCard } = simulated.charges;
+    expect(servesEveryMethod({ ...simulated, charges: withoutCard })).toBe(false);
   });
 
   it.each(['unknown', '', 'Alpha', '__proto__', 'constructor', 'toString', 'hasOwnProperty'])(

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { boletoCreateBodySchema, cardCreateBodySchema, pixCreateBodySchema } from '../../../shared/schemas/invoice';
+import { boletoCreateBodySchema, cardCreateBodySchema, pixCreateBodySchema } from '../../../shared/http/route-table/charges';
 
 const COMMON = { amount: 100, quantity: 2, tax: 5, discount: 10, invoice_no: 'A-1', due_date: '2030-01-31', item_name: 'Camiseta' };
 
