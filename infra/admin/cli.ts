@@ -29,6 +29,9 @@ import { redriveStreamFailures } from './stream';
 import { resolveTarget, type Target } from './target';
 import { DELIVERY_STATUSES, deliveriesOf, redeliver } from './webhook';
 import { withdrawFeeProblem } from '../../shared/domain/withdrawal-fee';
+import { invitePerson } from '../../shared/app/panel/invite-person';
+import { ValidationError } from '../../shared/errors';
+import { panelInvitePorts } from '../../shared/wiring/panel';
 
 class UsageError extends Error {}
 
@@ -41,7 +44,7 @@ class Printed {
 }
 
 const USAGE =
-  'usage: npm run admin -- account create|rotate-keys|set-methods|credit|show|checkout-signing|callback-origins|disable|enable|reconcile [--name N] [--account ID | --all] [--methods pix,boleto,card] [--withdraw-fee 0.00] [--amount 100.00] [--require on|off] [--rotate] [--origins https://shop.example,… | none] | provider pix-paid|boleto-paid|cancel|refund|withdraw … | provider reconcile --txid T | provider register-webhook | stream redrive | dlq list | dlq inspect|redrive --queue payouts|webhooks|reconcile|stream-failures [--max N] | webhook redeliver --event evt_… | webhook deliveries --account ID [--status pending|succeeded|failed] [--stack NAME | --table NAME] (README: Operator CLI)';
+  'usage: npm run admin -- account create|rotate-keys|set-methods|credit|show|checkout-signing|callback-origins|disable|enable|reconcile [--name N] [--account ID | --all] [--methods pix,boleto,card] [--withdraw-fee 0.00] [--amount 100.00] [--require on|off] [--rotate] [--origins https://shop.example,… | none] | provider pix-paid|boleto-paid|cancel|refund|withdraw … | provider reconcile --txid T | provider register-webhook | stream redrive | dlq list | dlq inspect|redrive --queue payouts|webhooks|reconcile|stream-failures [--max N] | webhook redeliver --event evt_… | panel invite --account ID --email E --role owner|admin|developer|finance|viewer | webhook deliveries --account ID [--status pending|succeeded|failed] [--stack NAME | --table NAME] (README: Operator CLI)';
 
 const CHECKOUT_SECRET_NOTICE =
   'Shown once: the service does not store this secret and cannot show it again. Keep it on your server only (never in a page) and sign each checkout form with it (signature = hex HMAC-SHA256 of the canonical form); --rotate issues a new one and the previous one stops working at once.';
@@ -67,6 +70,8 @@ const { positionals, values } = (() => {
         max: { type: 'string' },
         event: { type: 'string' },
         status: { type: 'string' },
+        email: { type: 'string' },
+        role: { type: 'string' },
         stack: { type: 'string' },
         table: { type: 'string' },
         region: { type: 'string' },
@@ -79,7 +84,7 @@ const { positionals, values } = (() => {
   }
 })();
 
-function required(name: 'name' | 'methods' | 'account' | 'amount' | 'txid' | 'reference' | 'outcome' | 'require' | 'origins' | 'queue' | 'event'): string {
+function required(name: 'name' | 'methods' | 'account' | 'amount' | 'txid' | 'reference' | 'outcome' | 'require' | 'origins' | 'queue' | 'event' | 'email' | 'role'): string {
   const value = values[name];
   if (value === undefined || value.trim() === '') throw new UsageError(`--${name} is required`);
   return value.trim();
@@ -166,11 +171,33 @@ async function webhook(command: string, target: () => Promise<Target>): Promise<
   return printLines(await deliveriesOf(t, accountId, status));
 }
 
+/**
+ * `panel invite`: a person invited to an account's merchant panel with a role; prints
+ * {"account_id","email","role","invite_url","expires_at"}. The link works once, for 72 hours; only its
+ * token's hash is stored, so the link is shown here and nowhere else.
+ */
+async function panelInvite(target: () => Promise<Target>): Promise<unknown> {
+  const accountId = required('account');
+  const email = required('email');
+  const role = required('role');
+  const t = await target();
+  const { baseUrl } = await t.api();
+  try {
+    return await invitePerson(panelInvitePorts(t.db, t.table), { accountId, email, role, invitedBy: 'operator', publicBaseUrl: baseUrl, now: new Date() });
+  } catch (err) {
+    if (err instanceof ValidationError) {
+      throw new UsageError(Object.entries(err.fields).map(([field, messages]) => `--${field}: ${messages.join('; ')}`).join('; '));
+    }
+    throw err;
+  }
+}
+
 const COMMANDS: Readonly<Record<string, readonly string[]>> = {
   stream: ['redrive'],
   provider: PROVIDER_COMMANDS,
   dlq: ['list', 'inspect', 'redrive'],
   webhook: ['redeliver', 'deliveries'],
+  panel: ['invite'],
 };
 
 async function run(): Promise<unknown> {
@@ -180,6 +207,7 @@ async function run(): Promise<unknown> {
   const targetOf = () => resolveTarget({ stack: values.stack, table: values.table, region: values.region }, process.env);
   if (group === 'dlq') return dlq(command, targetOf);
   if (group === 'webhook') return webhook(command, targetOf);
+  if (group === 'panel') return panelInvite(targetOf);
   const target = await targetOf();
   if (group === 'stream') {
     const queues = await target.queues();

@@ -41,6 +41,10 @@ export const keys = {
   publicKey: (publicKey: string) => ({ PK: `PUBKEY#${publicKey}`, SK: 'PUBKEY' }),
   ipCounter: (limitClass: string, ip: string, window: number) => ({ PK: `RL#${limitClass}#${ip}#${window}`, SK: 'RL' }),
   idempotency: (accountId: string, key: string) => ({ PK: `IDEM#${accountId}#${key}`, SK: 'IDEM' }),
+  /** A merchant panel invitation, by the SHA-256 of its link's token (the token is never stored). */
+  panelInvite: (tokenHash: string) => ({ PK: `PINV#${tokenHash}`, SK: 'PINV' }),
+  /** A merchant panel person, by normalized e-mail: the sign-in name, one person per e-mail service-wide. */
+  panelPerson: (email: string) => ({ PK: `PUSER#${email}`, SK: 'PUSER' }),
 } as const;
 
 export type ItemKey = { PK: string; SK: string };

@@ -1,0 +1,45 @@
+import * as z from 'zod';
+import { newInvite, normalizeEmail } from '../../domain/panel/invite';
+import { isPanelRole, PANEL_ROLES, type PanelRole } from '../../domain/panel/roles';
+import { ConflictError, NotFoundError, ValidationError } from '../../errors';
+import type { PanelEmails, PanelInvites } from '../../ports/panel';
+
+export type InvitePorts = {
+  /** Whether the account exists (and is not disabled). */
+  accountActive: (accountId: string) => Promise<boolean>;
+  invites: PanelInvites;
+  emails: PanelEmails;
+  /** A new link token (256 random bits, base64url) and its SHA-256: randomness comes in through the port. */
+  newToken: () => { token: string; tokenHash: string };
+};
+
+export type InviteRequest = { accountId: string; email: string; role: string; invitedBy: string; publicBaseUrl: string; now: Date };
+
+/** The answer the operator CLI prints (issue 27's names) and the team page shows. */
+export type InviteAnswer = { account_id: string; email: string; role: PanelRole; invite_url: string; expires_at: string };
+
+const emailSchema = z.email().max(254);
+
+/** The invite link: the panel's acceptance page, the token in the path (never in a query string the edge logs). */
+export function inviteUrl(publicBaseUrl: string, token: string): string {
+  return `${publicBaseUrl.replace(/\/+$/, '')}/panel/convite/${token}`;
+}
+
+/**
+ * Invites a person to an account's panel with a role: a link that works once, for 72 hours. An e-mail
+ * already signing in to the panel is refused (409), an unknown or disabled account is a 404, and a
+ * malformed e-mail or an unknown role a 422.
+ */
+export async function invitePerson(ports: InvitePorts, request: InviteRequest): Promise<InviteAnswer> {
+  const email = normalizeEmail(request.email);
+  const problems: Record<string, string[]> = {};
+  if (!emailSchema.safeParse(email).success) problems.email = ['Must be an e-mail address'];
+  if (!isPanelRole(request.role)) problems.role = [`Must be one of ${PANEL_ROLES.join(', ')}`];
+  if (Object.keys(problems).length > 0 || !isPanelRole(request.role)) throw new ValidationError(problems);
+  if (!(await ports.accountActive(request.accountId))) throw new NotFoundError('Account not found');
+  if (await ports.emails.taken(email)) throw new ConflictError('This e-mail already signs in to the panel', 'panel_email_taken');
+  const { token, tokenHash } = ports.newToken();
+  const invite = newInvite({ tokenHash, accountId: request.accountId, email, role: request.role, invitedBy: request.invitedBy, now: request.now });
+  await ports.invites.create(invite);
+  return { account_id: invite.accountId, email: invite.email, role: invite.role, invite_url: inviteUrl(request.publicBaseUrl, token), expires_at: invite.expiresAt };
+}

@@ -1,0 +1,56 @@
+import { describe, expect, it } from 'vitest';
+import { type InvitePorts, invitePerson } from '../../../../shared/app/panel/invite-person';
+import type { PanelInvite } from '../../../../shared/domain/panel/invite';
+import { ConflictError, NotFoundError, ValidationError } from '../../../../shared/errors';
+
+const now = new Date('2026-11-28T12:00:00.000Z');
+
+function ports(options: { active?: boolean; taken?: string[] } = {}) {
+  const stored: PanelInvite[] = [];
+  let n = 0;
+  const value: InvitePorts = {
+    accountActive: async (accountId) => (options.active ?? true) && accountId === 'acct_1',
+    invites: { create: async (invite) => void stored.push(invite), get: async (hash) => stored.find((invite) => invite.tokenHash === hash) },
+    emails: { taken: async (email) => (options.taken ?? []).includes(email) },
+    newToken: () => {
+      n += 1;
+      return { token: `token${n}`, tokenHash: `hash${n}` };
+    },
+  };
+  return { value, stored };
+}
+
+const request = { accountId: 'acct_1', email: 'Ana@Example.com', role: 'admin', invitedBy: 'operator', publicBaseUrl: 'https://pay.example/', now };
+
+describe('invite a person to the panel (issue 27)', () => {
+  it('stores the invite under its token hash and answers the link with the token, for 72 hours', async () => {
+    const { value, stored } = ports();
+    const answer = await invitePerson(value, request);
+    expect(answer).toEqual({
+      account_id: 'acct_1',
+      email: 'ana@example.com',
+      role: 'admin',
+      invite_url: 'https://pay.example/panel/convite/token1',
+      expires_at: '2026-12-01T12:00:00.000Z',
+    });
+    expect(stored).toEqual([
+      { tokenHash: 'hash1', accountId: 'acct_1', email: 'ana@example.com', role: 'admin', invitedBy: 'operator', createdAt: now.toISOString(), expiresAt: '2026-12-01T12:00:00.000Z' },
+    ]);
+  });
+
+  it('refuses a malformed e-mail and an unknown role together (422), storing nothing', async () => {
+    const { value, stored } = ports();
+    const err = await invitePerson(value, { ...request, email: 'ana', role: 'root' }).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(ValidationError);
+    expect((err as ValidationError).fields).toEqual({ email: ['Must be an e-mail address'], role: ['Must be one of owner, admin, developer, finance, viewer'] });
+    expect(stored).toEqual([]);
+  });
+
+  it('refuses an unknown or disabled account (404) and an e-mail that already signs in (409)', async () => {
+    await expect(invitePerson(ports().value, { ...request, accountId: 'acct_2' })).rejects.toBeInstanceOf(NotFoundError);
+    await expect(invitePerson(ports({ active: false }).value, request)).rejects.toBeInstanceOf(NotFoundError);
+    const taken = ports({ taken: ['ana@example.com'] });
+    await expect(invitePerson(taken.value, request)).rejects.toBeInstanceOf(ConflictError);
+    expect(taken.stored).toEqual([]);
+  });
+});
