@@ -42,7 +42,13 @@ const ALLOWED = {
 export type PanelAction = keyof typeof ALLOWED;
 
 /** The actions that ask for a fresh authenticator code even in a live session (issue 27: step-up). */
-export const STEP_UP_ACTIONS: ReadonlySet<PanelAction> = new Set<PanelAction>(['keys.rotate', 'webhooks.manage', 'checkout.manage', 'withdrawals.create', 'team.manage']);
+export const STEP_UP_ACTIONS: ReadonlySet<PanelAction> = new Set<PanelAction>([
+  'keys.rotate',
+  'webhooks.manage',
+  'checkout.manage',
+  'withdrawals.create',
+  'team.manage',
+]);
 
 export function mayAct(role: PanelRole, action: PanelAction): boolean {
   return (ALLOWED[action] as readonly PanelRole[]).includes(role);

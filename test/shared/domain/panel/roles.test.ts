@@ -17,7 +17,15 @@ describe('panel roles (issue 27)', () => {
   });
 
   it('a viewer takes no action but reading', () => {
-    for (const action of ['keys.rotate', 'webhooks.manage', 'checkout.manage', 'withdrawals.create', 'statement.export', 'team.manage', 'audit.read'] as const) {
+    for (const action of [
+      'keys.rotate',
+      'webhooks.manage',
+      'checkout.manage',
+      'withdrawals.create',
+      'statement.export',
+      'team.manage',
+      'audit.read',
+    ] as const) {
       expect(mayAct('viewer', action), action).toBe(false);
     }
   });

@@ -1,5 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { CODE_STAGE_MS, needsTouch, type PanelSession, SESSION_IDLE_MS, SESSION_MAX_MS, sessionEndsAt, sessionLive } from '../../../../shared/domain/panel/session';
+import {
+  CODE_STAGE_MS,
+  needsTouch,
+  type PanelSession,
+  SESSION_IDLE_MS,
+  SESSION_MAX_MS,
+  sessionEndsAt,
+  sessionLive,
+} from '../../../../shared/domain/panel/session';
 
 const t0 = new Date('2026-11-28T12:00:00.000Z');
 const at = (ms: number) => new Date(t0.getTime() + ms);
