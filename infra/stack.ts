@@ -11,7 +11,7 @@ import type * as sqs from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 import * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
 import { AwsSolutionsChecks } from 'cdk-nag';
-import { type AnyRoute, pathParameterNames } from '../shared/http/route';
+import { type AnyRoute, pathParameterNames, routeFunctions } from '../shared/http/route';
 import { fallbackHandler, routeList, routes } from '../shared/http/routes';
 import { tableShape } from '../shared/adapters/dynamo/table';
 import { EDGE_CLIENT_IP_HEADER, EDGE_ORIGIN_HEADER } from '../shared/http/edge-origin';
@@ -171,8 +171,8 @@ export class PaymentGatewayStack extends Stack {
     });
     acknowledgeLambdaAuthorization(defaultRoute, undefined);
 
-    for (const route of routeList) {
-      functions.set(route.id, this.addRoute(route, environment));
+    for (const [id, group] of routeFunctions(routeList)) {
+      functions.set(id, this.addRouteFunction(id, group, environment));
     }
     const directCalls = this.directCallsAlarm(accessLogs);
     this.limitAuthRoute();
@@ -624,7 +624,7 @@ export class PaymentGatewayStack extends Stack {
   }
 
   private createDashboard(): cloudwatch.Dashboard {
-    const routeIds = new Set([...routeList.map((r) => r.id), 'Fallback']);
+    const routeIds = new Set([...routeFunctions(routeList).keys(), 'Fallback']);
     const pick = (keep: (id: string) => boolean) => new Map([...this.functions].filter(([id]) => keep(id)));
     const queueMap = new Map<string, sqs.IQueue>([...this.queues].map(([id, q]) => [id, q.queue]));
     const dlqMap = new Map<string, sqs.IQueue>([...this.queues].map(([id, q]) => [`${id} DLQ`, q.dlq]));
@@ -641,34 +641,47 @@ export class PaymentGatewayStack extends Stack {
     });
   }
 
-  private addRoute(route: AnyRoute, environment: Record<string, string>): ApiFunction {
+  /** The function of one route, or of the routes sharing it (`fn`), with each route's API Gateway route. */
+  private addRouteFunction(id: string, group: readonly AnyRoute[], environment: Record<string, string>): ApiFunction {
+    const [first] = group;
+    if (!first) throw new Error(`Function ${id} serves no route`);
     // Only the routes that create or read back Pix charges talk to the PSP; the others keep the simulated default.
-    const apiPix = route.usesPixProvider ? this.apiPix : undefined;
-    const fn = new ApiFunction(this, route.id, {
-      handler: route.handler,
+    const apiPix = group.some((route) => route.usesPixProvider) ? this.apiPix : undefined;
+    const fn = new ApiFunction(this, id, {
+      handler: first.handler,
       // The service's own base URL: boleto page links and the simulated PSP's locations.
       environment: { ...environment, PUBLIC_BASE_URL: this.baseUrl, EDGE_ORIGIN_SECRET_ID: this.edge.originSecret.secretArn, ...apiPix?.environment },
       logRetention: this.settings.logRetention,
-      description: `${route.method} ${route.path} (${route.id})`,
+      description: group.length === 1 ? `${first.method} ${first.path} (${first.id})` : `${id}: ${group.length} routes under ${commonPathPrefix(group)}`,
       // Payment confirmations keep their capacity whatever else runs (and cannot take all of it).
-      reservedConcurrency: route.id === routes.providerNotification.id ? this.settings.providerNotificationConcurrency : undefined,
+      reservedConcurrency: id === routes.providerNotification.id ? this.settings.providerNotificationConcurrency : undefined,
     });
-    grantTableAccess(fn.role, this.table, routeGrants(route));
-    if (route.auth !== 'none' || route.usesMasterKey) this.masterKey.grantRead(fn.role);
-    if (route.usesProviderCredentials) this.providerCredentials.grantRead(fn.role);
+    grantTableAccess(fn.role, this.table, group.flatMap((route) => routeGrants(route)));
+    if (group.some((route) => route.auth !== 'none' || route.usesMasterKey)) this.masterKey.grantRead(fn.role);
+    if (group.some((route) => route.usesProviderCredentials)) this.providerCredentials.grantRead(fn.role);
     if (apiPix) apiPix.secret.grantRead(fn.role);
     // Every route checks that its request came through CloudFront (shared/http/edge-origin.ts).
     this.edge.originSecret.grantRead(fn.role);
 
-    const httpRoute = new apigw.HttpRoute(this.api, `${route.id}Route`, {
-      httpApi: this.api,
-      routeKey: apigw.HttpRouteKey.with(route.path, apigw.HttpMethod[route.method]),
-      integration: new HttpLambdaIntegration(`${route.id}Integration`, fn.fn),
-      authorizer: this.originAuthorizer,
-    });
-    acknowledgeLambdaAuthorization(httpRoute, route);
+    for (const route of group) {
+      const httpRoute = new apigw.HttpRoute(this.api, `${route.id}Route`, {
+        httpApi: this.api,
+        routeKey: apigw.HttpRouteKey.with(route.path, apigw.HttpMethod[route.method]),
+        integration: new HttpLambdaIntegration(`${route.id}Integration`, fn.fn),
+        authorizer: this.originAuthorizer,
+      });
+      acknowledgeLambdaAuthorization(httpRoute, route);
+    }
     return fn;
   }
+}
+
+/** The path prefix the routes of a shared function have in common (for its description). */
+function commonPathPrefix(group: readonly AnyRoute[]): string {
+  const paths = group.map((route) => route.path.split('/'));
+  const common: string[] = [];
+  for (let i = 0; paths.every((parts) => parts[i] !== undefined && parts[i] === paths[0]?.[i]); i += 1) common.push(paths[0]?.[i] ?? '');
+  return common.join('/') || '/';
 }
 
 /** Why a route has no API Gateway authorizer: what authorizes it instead, read from its row. */
@@ -691,6 +704,9 @@ export function authorizationReason(route: AnyRoute | undefined): string {
   }
   if (route.usesMasterKey && pathParameterNames(route.path).includes('token')) {
     return "A payer's link (a boleto or checkout page, its card form, its status): the Lambda answers only when the link's token is the HMAC of the reference under a key derived from the master key (unguessable), and a 404 otherwise.";
+  }
+  if (route.tag === 'Merchant panel') {
+    return "The merchant panel's pages (issue 27): the Lambda authenticates each request itself with the panel's server-side session (a __Host- cookie holding a 256-bit id, only its SHA-256 stored, signed in with a password and an authenticator code), checks a CSRF token on every form, and answers the sign-in page or a redirect to it otherwise; sign-in failures are limited per e-mail and per address.";
   }
   if (route.access === 'none') return 'Public on purpose: this route serves no account data (the OpenAPI document of the API).';
   throw new Error(`Route ${route.id} has no authorization and no reason for it: give it auth, or state why it may be public`);

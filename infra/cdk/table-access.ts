@@ -153,6 +153,34 @@ export const ROUTE_PORT_GRANTS: Readonly<Record<string, readonly TableGrant[]>> 
     { actions: ['GetItem'], keys: [KEY.checkout] },
   ],
   [routes.openApiDocument.id]: [],
+  // The merchant panel (shared/adapters/dynamo/panel-invites.ts and panel-people.ts): its own key prefixes only.
+  [routes.panelSignInPage.id]: [{ actions: ['GetItem'], keys: [KEY.panelSession] }],
+  [routes.panelSignIn.id]: [
+    { actions: ['GetItem'], keys: [KEY.panelFailures, KEY.panelPerson] },
+    { actions: ['UpdateItem'], keys: [KEY.panelFailures] },
+    { actions: ['PutItem'], keys: [KEY.panelSession] },
+  ],
+  [routes.panelCodePage.id]: [{ actions: ['GetItem'], keys: [KEY.panelSession] }],
+  [routes.panelCode.id]: [
+    { actions: ['GetItem'], keys: [KEY.panelSession, KEY.panelFailures, KEY.panelPerson] },
+    { actions: ['UpdateItem'], keys: [KEY.panelFailures, KEY.panelPerson] },
+    { actions: ['PutItem', 'DeleteItem'], keys: [KEY.panelSession] },
+    { actions: ['PutItem'], keys: [KEY.panelAudit] },
+  ],
+  [routes.panelInvitePage.id]: [{ actions: ['GetItem'], keys: [KEY.panelInvite] }],
+  [routes.panelAcceptInvite.id]: [
+    { actions: ['GetItem', 'DeleteItem'], keys: [KEY.panelInvite] },
+    { actions: ['PutItem'], keys: [KEY.panelPerson, KEY.panelAudit] },
+  ],
+  [routes.panelSignOut.id]: [
+    { actions: ['GetItem', 'UpdateItem', 'DeleteItem'], keys: [KEY.panelSession] },
+    { actions: ['PutItem'], keys: [KEY.panelAudit] },
+  ],
+  [routes.panelOverview.id]: [
+    { actions: ['GetItem', 'UpdateItem'], keys: [KEY.panelSession] },
+    { actions: ['GetItem'], keys: [KEY.panelPerson, KEY.account] },
+    { actions: ['BatchGetItem'], keys: [KEY.account, KEY.balanceShard] },
+  ],
 };
 
 /**

@@ -2,7 +2,7 @@ import { createServer, type IncomingMessage, type ServerResponse, STATUS_CODES }
 import type { AddressInfo, Socket } from 'node:net';
 import type { APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
 import { type GatewayRefusal, HEADERS_TOO_LARGE, MAX_HEADER_BYTES, PAYLOAD_TOO_LARGE, REFUSAL_HEADERS } from '../../shared/http/request-limits';
-import { createRouter } from '../../shared/http/route';
+import { createRouter, functionIdOf } from '../../shared/http/route';
 import { fallbackHandler, routeList } from '../../shared/http/routes';
 import { lambdaContext, toHttpApiEvent } from './apigw-event';
 import { loadEdgeFunction, passEdge } from './edge';
@@ -167,7 +167,7 @@ export async function startHttpServer(root: string, port: number, host = '127.0.
       );
       const modulePath = found ? found.route.handler : fallbackHandler;
       const handler = await loadHandler(root, modulePath);
-      const result = (await handler(event, lambdaContext(found ? found.route.id : 'NotFound'))) as APIGatewayProxyStructuredResultV2;
+      const result = (await handler(event, lambdaContext(found ? functionIdOf(found.route) : 'NotFound'))) as APIGatewayProxyStructuredResultV2;
       writeResult(res, result);
     })().catch((err: unknown) => {
       console.error(JSON.stringify({ level: 'ERROR', message: 'local gateway: handler failed', error: err instanceof Error ? err.message : String(err) }));

@@ -114,6 +114,11 @@ const checkoutLink = { reference: 'CHK-7KQ2MXHP', token: 'SUqF1wPxyGQ12CsgbgJrdQ
 
 const SECRET_NOTICE = 'Store this secret now: it is shown only once. Verify every webhook with it (Service-Signature header).';
 
+const PANEL_CSRF = 'Zq3vN0m2cXbY8uTfWk1pLr6sHd4eGa9o';
+const PANEL_INVITE_TOKEN = 'q9X2mVbT1cN8zR4kL0pW7sHfY3eJdG6uA5oQiE2tBnM';
+const panelPage = (title: string) => `<!doctype html>\n<html lang="pt-BR">\n<head>\n<meta charset="utf-8">\n<title>${title} · Painel</title>\n</head>\n<body>…</body>\n</html>\n`;
+const panelRedirect = (location: string) => `<!-- 303 See Other, Location: ${location} -->\n`;
+
 export const OPERATION_EXAMPLES: Readonly<Record<string, OperationExample>> = {
   AuthToken: {
     response: {
@@ -317,4 +322,17 @@ export const OPERATION_EXAMPLES: Readonly<Record<string, OperationExample>> = {
     },
   },
   OpenApiDocument: { response: 'openapi: "3.1.0"\ninfo:\n  title: "Payment Gateway API"\n  version: "2026-10-14"\n…\n' },
+  // The merchant panel (issue 27): pages and forms of a browser.
+  PanelSignInPage: { response: panelPage('Entrar') },
+  PanelSignIn: { body: { csrf_token: PANEL_CSRF, email: 'ana@example.com', password: 'uma frase longa e boa 2026' }, response: panelRedirect('/panel/entrar/codigo') },
+  PanelCodePage: { response: panelPage('Código de verificação') },
+  PanelCode: { body: { csrf_token: PANEL_CSRF, code: '287082' }, response: panelRedirect('/panel') },
+  PanelInvitePage: { params: { token: PANEL_INVITE_TOKEN }, response: panelPage('Aceitar convite') },
+  PanelAcceptInvite: {
+    params: { token: PANEL_INVITE_TOKEN },
+    body: { csrf_token: PANEL_CSRF, enrollment: 'v1.kD3f9Q.mX2…', password: 'uma frase longa e boa 2026', confirmation: 'uma frase longa e boa 2026', code: '287082' },
+    response: panelRedirect('/panel/entrar?pronto=1'),
+  },
+  PanelSignOut: { body: { csrf_token: PANEL_CSRF }, response: panelRedirect('/panel/entrar') },
+  PanelOverview: { response: panelPage('Visão geral') },
 };

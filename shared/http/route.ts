@@ -23,6 +23,12 @@ export interface RouteDef<
   path: string;
   /** Handler module, relative to the project root; it exports `handler`. */
   handler: string;
+  /**
+   * The function serving it when several rows share one (the merchant panel's areas, issue 27: a few
+   * functions, not one per page): rows naming the same function share its handler module, which answers
+   * each by its route key. Default: a function of its own, named by its id.
+   */
+  fn?: string;
   auth: AuthKind;
   rateLimit: RateLimitClass;
   access: Access;
@@ -69,6 +75,36 @@ export function defineRoute<
 }
 
 export type AnyRoute = RouteDef<ZodType | undefined, ZodType | undefined, ZodType | undefined>;
+
+/** The id of the function serving a route: its own (its id), or the one it shares (`fn`). */
+export function functionIdOf(route: Pick<AnyRoute, 'id' | 'fn'>): string {
+  return route.fn ?? route.id;
+}
+
+/** The route key API Gateway gives each call of the route (`event.routeKey`), e.g. `GET /panel/entrar`. */
+export function routeKeyOf(route: Pick<AnyRoute, 'method' | 'path'>): string {
+  return `${route.method} ${route.path}`;
+}
+
+/**
+ * The routes grouped by the function serving them, in the table's order. Rows that share a function
+ * must share its handler module, and a shared function's id may not be another row's own id.
+ */
+export function routeFunctions(list: readonly AnyRoute[]): Map<string, AnyRoute[]> {
+  for (const route of list) {
+    if (route.fn !== undefined && list.some((other) => other.id === route.fn)) throw new Error(`Function ${route.fn} of route ${route.id} is another route's id`);
+  }
+  const groups = new Map<string, AnyRoute[]>();
+  for (const route of list) {
+    const id = functionIdOf(route);
+    const group = groups.get(id) ?? [];
+    const first = group[0];
+    if (first && first.handler !== route.handler) throw new Error(`Routes ${first.id} and ${route.id} share function ${id} but not its handler module`);
+    group.push(route);
+    groups.set(id, group);
+  }
+  return groups;
+}
 
 const PARAM = /\{([A-Za-z0-9_]+)\}/g;
 

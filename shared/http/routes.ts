@@ -19,6 +19,7 @@ import { providerRoutes } from './route-table/provider';
 import { boletoRoutes } from './route-table/boleto';
 import { checkoutRoutes } from './route-table/checkout';
 import { metaRoutes } from './route-table/meta';
+import { panelRoutes } from './route-table/panel';
 
 export const routes = {
   ...authRoutes,
@@ -32,6 +33,7 @@ export const routes = {
   ...providerRoutes,
   ...boletoRoutes,
   ...checkoutRoutes,
+  ...panelRoutes,
   ...metaRoutes,
 } satisfies Record<string, AnyRoute>;
 

@@ -3,6 +3,15 @@ import type { Db } from '../adapters/dynamo/dynamo';
 import { dynamoAccountDirectory } from '../adapters/dynamo/account-directory';
 import { dynamoPanelEmails, dynamoPanelInvites } from '../adapters/dynamo/panel-invites';
 import type { InvitePorts } from '../app/panel/invite-person';
+import type { PanelAccessPorts } from '../app/panel/access-ports';
+import { burnPasswordCheck, hashPassword, verifyPassword } from '../adapters/crypto/password-hash';
+import { matchTotp, newTotpSecret, otpauthQrDataUri, otpauthUri } from '../adapters/crypto/totp';
+import { dynamoPanelAuditLog, dynamoPanelPeople, dynamoPanelSessions, dynamoSignInFailures } from '../adapters/dynamo/panel-people';
+import { seal, unseal } from '../crypto/personal-data';
+import { randomString } from '../ids';
+import type { Runtime } from '../runtime';
+import type { OverviewPorts } from '../app/panel/overview';
+import { ledgerReader } from './ledger';
 
 /** The SHA-256 of a link or session token, base64url: what the table keeps in the token's place. */
 export function tokenHash(token: string): string {
@@ -26,5 +35,51 @@ export function panelInvitePorts(db: Db, table: string): InvitePorts {
     invites: dynamoPanelInvites(db, table),
     emails: dynamoPanelEmails(db, table),
     newToken: newPanelToken,
+  };
+}
+
+/** The issuer authenticator apps show beside the person's e-mail. */
+export const PANEL_TOTP_ISSUER = 'Painel Gateway';
+
+/** The panel's access use cases' ports over the table, the panel key (sealing) and the crypto adapters. */
+export async function panelAccessPorts(runtime: Runtime): Promise<PanelAccessPorts> {
+  const { db, config } = runtime;
+  const table = config.tableName;
+  const { panel: key } = await runtime.serviceKeys();
+  return {
+    invites: dynamoPanelInvites(db, table),
+    people: dynamoPanelPeople(db, table),
+    sessions: dynamoPanelSessions(db, table),
+    failures: dynamoSignInFailures(db, table),
+    audit: dynamoPanelAuditLog(db, table),
+    passwords: { hash: (password) => hashPassword(password), verify: verifyPassword, burn: burnPasswordCheck },
+    totp: {
+      newSecret: newTotpSecret,
+      match: matchTotp,
+      uri: (secret, email) => otpauthUri({ secret, accountLabel: email, issuer: PANEL_TOTP_ISSUER }),
+      qrDataUri: otpauthQrDataUri,
+    },
+    sealing: {
+      seal: (secret, boundTo) => seal(secret, key, boundTo),
+      unseal: (sealed, boundTo) => {
+        try {
+          return unseal(sealed, key, boundTo);
+        } catch {
+          return undefined;
+        }
+      },
+    },
+    tokens: { newToken: newPanelToken, hash: tokenHash },
+    newId: (prefix) => `${prefix}_${randomString(24)}`,
+  };
+}
+
+/** The overview's ports: the ledger as GET /api/balance reads it, the account's name, the people. */
+export function panelOverviewPorts(runtime: Runtime): OverviewPorts {
+  const accounts = dynamoAccountDirectory(runtime.db, runtime.config.tableName);
+  return {
+    ledger: ledgerReader(runtime),
+    accountName: async (accountId) => (await accounts.get(accountId))?.name,
+    people: dynamoPanelPeople(runtime.db, runtime.config.tableName),
   };
 }

@@ -5,6 +5,7 @@ import path from 'node:path';
 import { App } from 'aws-cdk-lib';
 import { afterAll, describe, expect, it } from 'vitest';
 import { routeList, routes } from '../../shared/http/routes';
+import { functionIdOf } from '../../shared/http/route';
 import { streamForwarder } from '../../shared/queues';
 import { ALLOWED_RETENTION_DAYS, DEFAULT_SETTINGS, readSettings } from '../../infra/cdk/settings';
 import { type Json, Synthesized } from './synthesized';
@@ -91,7 +92,7 @@ describe('a production deploy: custom domain and context values', () => {
 
   it('puts https://<domainName> in every route function and the ApiUrl output, never the execute-api address', () => {
     for (const route of routeList) {
-      const variables = (withDomain.functionProps(route.id).Environment as { Variables: Json }).Variables;
+      const variables = (withDomain.functionProps(functionIdOf(route)).Environment as { Variables: Json }).Variables;
       expect(variables.PUBLIC_BASE_URL, route.id).toBe(`https://${DOMAIN}`);
     }
     const outputs = withDomain.json.Outputs ?? {};

@@ -3,6 +3,7 @@ import { viewerRequestSource } from '../../infra/edge/viewer-request';
 import { ORIGIN_SECRET_KEY } from '../../infra/cdk/edge';
 import { EDGE_ORIGIN_HEADER } from '../../shared/http/edge-origin';
 import { routeList } from '../../shared/http/routes';
+import { functionIdOf, routeFunctions } from '../../shared/http/route';
 import { type Json, Synthesized } from './synthesized';
 
 /**
@@ -86,15 +87,15 @@ describe('the CloudFront edge in front of the API', () => {
   it('gives every route function and the edge-origin authorizer the origin secret to check, and nothing else reads it', () => {
     const secret = JSON.stringify(stack.resolve(stack.edge.originSecret.secretArn));
     for (const route of routeList) {
-      expect((s.functionProps(route.id).Environment as { Variables: Json }).Variables.EDGE_ORIGIN_SECRET_ID, route.id).toEqual(secretRef);
+      expect((s.functionProps(functionIdOf(route)).Environment as { Variables: Json }).Variables.EDGE_ORIGIN_SECRET_ID, route.id).toEqual(secretRef);
     }
     const readers = [...stack.functions.keys()].filter((id) => s.roleStatements(id).some((st) => JSON.stringify(st.Resource) === secret));
-    expect(readers.sort()).toEqual([...routeList.map((r) => r.id), 'EdgeOriginAuthorizer'].sort());
+    expect(readers.sort()).toEqual([...routeFunctions(routeList).keys(), 'EdgeOriginAuthorizer'].sort());
   });
 
   it("publishes the distribution's address as the API URL and the functions' base URL", () => {
     const address = { 'Fn::Join': ['', ['https://', { 'Fn::GetAtt': [distributionId, 'DomainName'] }]] };
     template.hasOutput('ApiUrl', { Value: address });
-    for (const route of routeList) expect((s.functionProps(route.id).Environment as { Variables: Json }).Variables.PUBLIC_BASE_URL, route.id).toEqual(address);
+    for (const route of routeList) expect((s.functionProps(functionIdOf(route)).Environment as { Variables: Json }).Variables.PUBLIC_BASE_URL, route.id).toEqual(address);
   });
 });

@@ -5,6 +5,7 @@ import { App, Stack } from 'aws-cdk-lib';
 import { Annotations, Match, Template } from 'aws-cdk-lib/assertions';
 import { describe, expect, it } from 'vitest';
 import { routeList, routes } from '../../shared/http/routes';
+import { routeFunctions } from '../../shared/http/route';
 import { checkoutUpkeepWorker, queueList, reconcileWorker, streamConsumerList, streamForwarder, sweepWorker } from '../../shared/queues';
 import { BUSINESS_METRICS, METRICS_NAMESPACE, METRICS_SERVICE, PAYMENT_METHODS } from '../../shared/metrics/emf';
 import {
@@ -200,7 +201,7 @@ describe('the alarms', () => {
       [...expectedAlarms().keys(), 'API 5xx rate', 'Webhook failure rate', 'Card declines by merchant', 'Direct origin calls', 'Reconcile schedule failed', ...perFunction].filter((n, i, all) => all.indexOf(n) === i).sort(),
     );
     // Routes, the fallback, queue workers, stream consumers, sweep, upkeep, reconciliation, the edge-origin authorizer.
-    expect(stack.functions.size).toBe(routeList.length + 1 + queueList.length + streamConsumerList.length + 4);
+    expect(stack.functions.size).toBe(routeFunctions(routeList).size + 1 + queueList.length + streamConsumerList.length + 4);
   });
 
   it('alarms when one merchant has 20 or more declined card attempts in 5 minutes: a Contributor Insights rule over the card routes\' logs, by accountId', () => {
@@ -250,7 +251,7 @@ describe('the alarms', () => {
   it(`alarms on each route function and queue worker at ${FUNCTION_FAILURES_THRESHOLD} errors + throttles in 5 minutes`, () => {
     expect(FUNCTION_FAILURES_THRESHOLD).toBe(3);
     const ids = [...stack.functions.keys()].filter((id) => !OWN_ERRORS.includes(id));
-    expect(ids).toEqual(expect.arrayContaining([...routeList.map((r) => r.id), 'Fallback', ...queueList.map((q) => `${q.id}Worker`)]));
+    expect(ids).toEqual(expect.arrayContaining([...routeFunctions(routeList).keys(), 'Fallback', ...queueList.map((q) => `${q.id}Worker`)]));
     for (const id of ids) {
       const props = alarmProps(`${id} errors and throttles`);
       expect(props, id).toMatchObject({ Threshold: 3, ComparisonOperator: 'GreaterThanOrEqualToThreshold', EvaluationPeriods: 1 });
@@ -292,7 +293,7 @@ describe('the webhook failure-rate alarm (infra/cdk/alarms.ts)', () => {
 describe('tracing', () => {
   it('turns X-Ray active tracing on for every function, each allowed to send its segments', () => {
     // Routes, the fallback, queue workers, stream consumers, sweep, upkeep, reconciliation, the edge-origin authorizer.
-    expect(stack.functions.size).toBe(routeList.length + 1 + queueList.length + streamConsumerList.length + 4);
+    expect(stack.functions.size).toBe(routeFunctions(routeList).size + 1 + queueList.length + streamConsumerList.length + 4);
     for (const id of stack.functions.keys()) {
       expect(s.functionProps(id).TracingConfig, id).toEqual({ Mode: 'Active' });
       const xray = s.roleStatements(id).filter((st) => (Array.isArray(st.Action) ? st.Action : [st.Action]).some((a) => a.startsWith('xray:')));
@@ -358,10 +359,10 @@ describe('the dashboard', () => {
   });
 
   it('shows errors, throttles, duration p99 and concurrency for every route function and every worker, one line each', () => {
-    const isRoute = (id: string) => id === 'Fallback' || routeList.some((r) => r.id === id);
+    const isRoute = (id: string) => id === 'Fallback' || routeFunctions(routeList).has(id);
     const routeIds = [...stack.functions.keys()].filter(isRoute);
     const workerIds = [...stack.functions.keys()].filter((id) => !isRoute(id));
-    expect(routeIds).toHaveLength(routeList.length + 1);
+    expect(routeIds).toHaveLength(routeFunctions(routeList).size + 1);
     for (const [group, ids] of [
       ['API routes', routeIds],
       ['Workers', workerIds],

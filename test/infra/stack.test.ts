@@ -10,6 +10,7 @@ import type { CfnSecret } from 'aws-cdk-lib/aws-secretsmanager';
 import { AwsSolutionsChecks } from 'cdk-nag';
 import { describe, expect, it } from 'vitest';
 import { routeList, routes } from '../../shared/http/routes';
+import { functionIdOf, routeFunctions } from '../../shared/http/route';
 import { keys } from '../../shared/adapters/dynamo/keys';
 import { ipLogKey } from '../../shared/adapters/dynamo/rate-counter';
 import { checkoutUpkeepWorker, queueList, queues, reconcileWorker, streamConsumerList, streamForwarder, sweepWorker } from '../../shared/queues';
@@ -74,20 +75,20 @@ describe('API routes and functions', () => {
     expect(stack.alarms.has('Direct origin calls')).toBe(true);
   });
 
-  it('sends every route to its own function', () => {
+  it('sends every route to its function: its own, or the one its area shares (`fn`)', () => {
     const integrations = Object.values(template.findResources('AWS::ApiGatewayV2::Integration'));
     expect(integrations).toHaveLength(routeList.length + 1);
     const targets = new Set(integrations.map((i) => JSON.stringify((i.Properties as Json).IntegrationUri)));
-    expect(targets.size).toBe(routeList.length + 1);
+    expect(targets.size).toBe(routeFunctions(routeList).size + 1);
     for (const route of routeList) {
-      expect(targets.has(JSON.stringify(getAtt(s.functionLogicalId(route.id), 'Arn')))).toBe(true);
+      expect(targets.has(JSON.stringify(getAtt(s.functionLogicalId(functionIdOf(route)), 'Arn')))).toBe(true);
     }
   });
 
   it('runs one Node 22 arm64 function per route, the fallback, one per queue, one per stream consumer, the sweep, the checkout upkeep and the reconciliation', () => {
     expect(ALL_FUNCTION_IDS.sort()).toEqual(
       [
-        ...routeList.map((r) => r.id),
+        ...routeFunctions(routeList).keys(),
         'Fallback',
         ...queueList.map((q) => `${q.id}Worker`),
         ...streamConsumerList.map((c) => c.id),
@@ -105,7 +106,7 @@ describe('API routes and functions', () => {
   });
 
   it("keeps every API function's timeout inside API Gateway's 30 s integration limit, with time to answer", () => {
-    for (const id of [...routeList.map((r) => r.id), 'Fallback']) {
+    for (const id of [...routeFunctions(routeList).keys(), 'Fallback']) {
       const timeout = Number(s.functionProps(id).Timeout);
       // The integration gives up at 30 s: a function still running then has answered nobody.
       expect(timeout, id).toBeLessThanOrEqual(API_GATEWAY_INTEGRATION_LIMIT_SECONDS - 5);
@@ -209,7 +210,7 @@ describe('edge protection', () => {
     expect(JSON.stringify(address)).toContain(s.logicalId(stack.edge.distribution));
     expect(template.toJSON().Outputs.ApiUrl.Value).toEqual(address);
     for (const route of routeList) {
-      const variables = (s.functionProps(route.id).Environment as { Variables: Json }).Variables;
+      const variables = (s.functionProps(functionIdOf(route)).Environment as { Variables: Json }).Variables;
       expect(variables.PUBLIC_BASE_URL, route.id).toEqual(address);
     }
     // execute-api stays on: it is CloudFront's origin (a request sent there directly lacks the origin secret: 403).
@@ -276,7 +277,7 @@ describe('storage and secrets', () => {
     const readers = ALL_FUNCTION_IDS.filter((id) => s.roleStatements(id).some((st) => JSON.stringify(st.Resource) === providerSecret));
     expect(readers).toEqual(['ProviderNotification']);
     for (const route of routeList) {
-      expect((s.functionProps(route.id).Environment as { Variables: Json }).Variables.PROVIDER_SECRET_ID, route.id).toBeDefined();
+      expect((s.functionProps(functionIdOf(route)).Environment as { Variables: Json }).Variables.PROVIDER_SECRET_ID, route.id).toBeDefined();
     }
   });
 });
@@ -697,6 +698,24 @@ const EXPECTED_TABLE_ACCESS: Record<string, string[]> = {
   // Each charge the callback names: its invoice read, then what the PSP holds applied as a notification is (no withdraws).
   ProviderPixCallback: [PUBLIC_COUNTER, 'GetItem INV#*', 'GetItem CHK#*', 'UpdateItem INV#*', SHARD_UPDATE, 'UpdateItem CHK#*', 'PutItem EVT#*', LEDGER_ENTRY],
   BoletoPage: [PUBLIC_COUNTER, 'GetItem INV#*'],
+  // The merchant panel's door (issue 27): its own key prefixes only, each action one of its routes calls.
+  PanelAccess: [
+    PUBLIC_COUNTER,
+    'GetItem PSESS#*',
+    'PutItem PSESS#*',
+    'UpdateItem PSESS#*',
+    'DeleteItem PSESS#*',
+    'GetItem PLIM#*',
+    'UpdateItem PLIM#*',
+    'GetItem PUSER#*',
+    'UpdateItem PUSER#*',
+    'PutItem PUSER#*',
+    'GetItem PINV#*',
+    'DeleteItem PINV#*',
+    'PutItem PAUDIT#*',
+  ],
+  // The signed-in pages: the session, the person, the account's name and its balance as GET /api/balance reads it.
+  PanelHome: [PUBLIC_COUNTER, 'GetItem PSESS#*', 'UpdateItem PSESS#*', 'GetItem PUSER#*', 'GetItem ACCT#*', ...SHARDS_READ],
   CheckoutEntry: [
     CHECKOUT_COUNTER,
     'GetItem PUBKEY#*',
@@ -779,7 +798,7 @@ describe('least privilege', () => {
     }
     // BatchGetItem reads an account item and its balance shards (shared/adapters/dynamo/ledger-balance.ts), nothing else.
     const batchReaders = ALL_FUNCTION_IDS.filter((id) => actionsOf(s.roleStatements(id)).includes('dynamodb:BatchGetItem'));
-    expect(batchReaders.sort()).toEqual([routes.balance.id, routes.createWithdraw.id, `${queues.reconcile.id}Worker`].sort());
+    expect(batchReaders.sort()).toEqual([routes.balance.id, routes.createWithdraw.id, `${queues.reconcile.id}Worker`, 'PanelHome'].sort());
     for (const id of batchReaders) {
       const batch = s.roleStatements(id).filter((st) => actionsOf([st]).includes('dynamodb:BatchGetItem'));
       expect(
@@ -975,7 +994,7 @@ describe('least privilege', () => {
     expect(payoutEnv.PAYOUT_DLQ_URL).toEqual({ Ref: s.logicalId(payouts.dlq) });
     const forwarderTargets = [...[...stack.queues.values()].map((q) => queueArn(q.queue)), queueArn(stack.streamFailures.queue)].sort();
     expect(sendTargets(streamForwarder.id)).toEqual(forwarderTargets);
-    for (const id of routeList.map((r) => r.id))
+    for (const id of routeFunctions(routeList).keys())
       expect(
         actionsOf(s.roleStatements(id)).filter((a) => a.startsWith('sqs:')),
         id,

@@ -12,7 +12,9 @@ import { routeList, routes } from '../../shared/http/routes';
 import { signatureHeader } from '../../shared/signatures/hmac-header';
 import { SIMULATED_CARDS, SIMULATED_SIGNATURE_HEADER } from '../../shared/providers/simulated';
 import { keys } from '../../shared/adapters/dynamo/keys';
-import { accountStore, basic, bearer, call as httpCall, newAccount, tokenFor, uniqueIp, useLocalStackEnvironment } from '../support/api';
+import { accountStore, admin, basic, bearer, call as httpCall, newAccount, tokenFor, uniqueIp, useLocalStackEnvironment } from '../support/api';
+import { enrolledPerson, get as panelGet, hidden, Jar, signIn } from '../support/panel';
+import { PRE_SESSION_COOKIE, SESSION_COOKIE } from '../../shared/http/panel/cookies';
 import { cardBody, common } from '../support/charges';
 import { ledgerEntriesOf, storedBalanceCents } from '../support/ledger';
 import { cardFields, entryForm } from '../support/checkout';
@@ -454,6 +456,25 @@ let existing: { pixReference: string; pixTxid: string; boletoReference: string; 
   invoiceId: '',
 };
 
+/** A merchant panel person of another account (issue 27): a browser's pre-session and signed-in cookies with their forms' CSRF tokens, and an invite's token. */
+let panel = { email: '', preCookie: '', preCsrf: '', sessionCookie: '', sessionCsrf: '', inviteToken: '' };
+
+/** The Cookie header of the panel's browser: its own cookie, none, or a wrong or hostile one. */
+const panelCookieArb = (own: () => string): fc.Arbitrary<string | undefined> =>
+  fc.oneof(
+    { arbitrary: fc.constant(undefined).map(() => own()), weight: 3 },
+    {
+      arbitrary: fc.oneof(
+        fc.constant(undefined),
+        fc.stringMatching(/^[A-Za-z0-9_-]{43}$/).map((v) => `${SESSION_COOKIE}=${v}`),
+        fc.stringMatching(/^[A-Za-z0-9_-]{43}$/).map((v) => `${PRE_SESSION_COOKIE}=${v}`),
+        hostileString.map((v) => `${SESSION_COOKIE}=${v}`),
+        hostileString,
+      ),
+      weight: 2,
+    },
+  );
+
 function validCharge(): Record<string, unknown> {
   return { ...common({ invoice_no: 'FUZZ-1' }), notes: 'fuzz' };
 }
@@ -796,6 +817,71 @@ const cases: Record<string, Case> = {
     },
   },
   [routes.openApiDocument.id]: { account: main, input: () => fc.record({ query: queryArb([], []) }), runs: 5 },
+  // The merchant panel (issue 27): its pages, its forms with and without their cookie and CSRF token. The signed-in session is kept (sign-out is sent without its token).
+  [routes.panelSignInPage.id]: {
+    account: main,
+    input: () => fc.record({ query: queryArb(['pronto'], ['1']), headers: browserHeadersArb(panelCookieArb(() => panel.preCookie)) }),
+    runs: 15,
+    check: (_input, reply, where) => expect([200, 303], where).toContain(reply.status),
+  },
+  [routes.panelSignIn.id]: {
+    account: main,
+    input: () =>
+      fc.record({
+        body: formArb({ csrf_token: panel.preCsrf, email: panel.email, password: 'not the right password' }, ['code']),
+        headers: browserHeadersArb(panelCookieArb(() => panel.preCookie)),
+      }),
+    runs: 40,
+    // Never signed in: the password is never the right one.
+    check: (_input, reply, where) => expect([400, 401, 403, 429], where).toContain(reply.status),
+  },
+  [routes.panelCodePage.id]: {
+    account: main,
+    input: () => fc.record({ query: queryArb([], []), headers: browserHeadersArb(panelCookieArb(() => panel.sessionCookie)) }),
+    runs: 15,
+    check: (_input, reply, where) => expect([200, 303], where).toContain(reply.status),
+  },
+  [routes.panelCode.id]: {
+    account: main,
+    input: () =>
+      fc.record({
+        body: formArb({ csrf_token: panel.sessionCsrf, code: '000000' }, ['email']),
+        headers: browserHeadersArb(panelCookieArb(() => panel.sessionCookie)),
+      }),
+    runs: 30,
+    // No sign-in awaits a code in this browser (its session is signed in already): refused, never signed in again.
+    check: (_input, reply, where) => expect([400, 401, 403, 429], where).toContain(reply.status),
+  },
+  [routes.panelInvitePage.id]: {
+    account: main,
+    input: () => fc.record({ params: paramsArb(routes.panelInvitePage, [fc.stringMatching(/^[A-Za-z0-9_-]{43}$/)]), headers: browserHeadersArb(fc.constant(undefined)) }),
+    runs: 20,
+    check: (_input, reply, where) => expect([400, 404, 422], where).toContain(reply.status),
+  },
+  [routes.panelAcceptInvite.id]: {
+    account: main,
+    input: () =>
+      fc.record({
+        params: fc.oneof({ arbitrary: fc.constant({ token: panel.inviteToken }), weight: 3 }, { arbitrary: paramsArb(routes.panelAcceptInvite), weight: 1 }),
+        body: formArb({ csrf_token: panel.preCsrf, enrollment: 'v1.x.y.z', password: 'short', confirmation: 'other', code: '000000' }, ['email']),
+        headers: browserHeadersArb(panelCookieArb(() => panel.preCookie)),
+      }),
+    runs: 40,
+    // Never enrolled: the sealed secret is never one this invite's page gave.
+    check: (_input, reply, where) => expect([400, 403, 404, 422], where).toContain(reply.status),
+  },
+  [routes.panelSignOut.id]: {
+    account: main,
+    input: () => fc.record({ body: formArb({ csrf_token: 'not-the-token' }, ['code']), headers: browserHeadersArb(panelCookieArb(() => panel.sessionCookie)) }),
+    runs: 20,
+    check: (_input, reply, where) => expect([303, 400, 403], where).toContain(reply.status),
+  },
+  [routes.panelOverview.id]: {
+    account: main,
+    input: () => fc.record({ query: queryArb([], []), headers: browserHeadersArb(panelCookieArb(() => panel.sessionCookie)) }),
+    runs: 15,
+    check: (_input, reply, where) => expect([200, 303], where).toContain(reply.status),
+  },
 };
 
 /** Turns the provider case's signature mode into the header the provider would send (the secret is read once). */
@@ -856,7 +942,24 @@ beforeAll(async () => {
   if (!mainToken || !token || !checkout.cookie.startsWith('chk_csrf=') || !csrf) {
     throw new Error(`checkout fixture: ${mainEntry.status} ${cardEntry.status} ${page.status} ${page.body.slice(0, 300)}`);
   }
-}, 60_000);
+  // The merchant panel: a person signed in (their session and its forms' token), a browser before sign-in, an open invite.
+  const person = await enrolledPerson('owner');
+  const signedIn = new Jar();
+  await signIn(signedIn, person);
+  const overview = await panelGet(signedIn, '/panel');
+  const before = new Jar();
+  const signInForm = await panelGet(before, '/panel/entrar');
+  const invite = (await admin('panel', 'invite', '--account', person.accountId, '--email', `fuzz${Date.now()}@example.com`, '--role', 'viewer')).json as { invite_url: string };
+  panel = {
+    email: person.email,
+    preCookie: `${PRE_SESSION_COOKIE}=${before.get(PRE_SESSION_COOKIE) ?? ''}`,
+    preCsrf: hidden(signInForm.text, 'csrf_token'),
+    sessionCookie: `${SESSION_COOKIE}=${signedIn.get(SESSION_COOKIE) ?? ''}`,
+    sessionCsrf: hidden(overview.text, 'csrf_token'),
+    inviteToken: new URL(invite.invite_url).pathname.split('/').pop() ?? '',
+  };
+  if (overview.status !== 200 || !panel.inviteToken) throw new Error(`panel fixture: ${overview.status}`);
+}, 90_000);
 
 describe('bad input on every route (fast-check, in-process handlers, the real local table)', () => {
   it('has a fuzz case for every route of the table', () => {

@@ -13,6 +13,7 @@ import { cardBody, common, createCustomerWithAddress } from '../support/charges'
 import { cardFields, entryForm, signed } from '../support/checkout';
 import { customerBody } from '../support/customers';
 import { freePort } from '../support/free-port';
+import { enrolledPerson, get as panelGet, hidden, Jar, post as panelPost, signIn as panelSignIn } from '../support/panel';
 import { notification, providerSecret } from '../support/provider';
 
 /**
@@ -284,6 +285,21 @@ async function probeEveryRoute(): Promise<Probe[]> {
   await probe('GetCheckout', 'checkout', 200, through('GET', `/api/checkout/${fields.tx_ref}`, { headers: auth }));
   await probe('GetCheckout', 'unknown', 404, through('GET', '/api/checkout/order-unknown', { headers: auth }));
   await probe('OpenApiDocument', 'document', 200, through('GET', '/developers/openapi.yaml'));
+  // The merchant panel (issue 27): its pages, and its forms refused without their CSRF token (the redirects are the door test's).
+  const person = await enrolledPerson();
+  const signedIn = new Jar();
+  expect((await panelSignIn(signedIn, person)).status).toBe(303);
+  const codeStage = new Jar();
+  const signInPage = await panelGet(codeStage, '/panel/entrar');
+  await panelPost(codeStage, '/panel/entrar', { csrf_token: hidden(signInPage.text, 'csrf_token'), email: person.email, password: person.password });
+  await probe('PanelSignInPage', 'page', 200, through('GET', '/panel/entrar'));
+  await probe('PanelSignIn', 'no CSRF token', 403, through('POST', '/panel/entrar', { headers: FORM, body: form({ email: person.email, password: 'x'.repeat(12) }) }), true);
+  await probe('PanelCodePage', 'page', 200, through('GET', '/panel/entrar/codigo', { headers: codeStage.header() }));
+  await probe('PanelCode', 'no CSRF token', 403, through('POST', '/panel/entrar/codigo', { headers: { ...FORM, ...codeStage.header() }, body: form({ code: '123456' }) }), true);
+  await probe('PanelInvitePage', 'unknown invite', 404, through('GET', `/panel/convite/${'A'.repeat(43)}`));
+  await probe('PanelAcceptInvite', 'no CSRF token', 403, through('POST', `/panel/convite/${'A'.repeat(43)}`, { headers: FORM, body: form({ password: 'x', code: '1' }) }), true);
+  await probe('PanelSignOut', 'no CSRF token', 403, through('POST', '/panel/sair', { headers: { ...FORM, ...signedIn.header() }, body: form({}) }), true);
+  await probe('PanelOverview', 'overview', 200, through('GET', '/panel', { headers: signedIn.header() }));
   return probes;
 }
 

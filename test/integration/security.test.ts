@@ -19,7 +19,9 @@ import { SIMULATED_SIGNATURE_HEADER } from '../../shared/providers/simulated';
 import { routeList, routes } from '../../shared/http/routes';
 import { signatureHeader } from '../../shared/signatures/hmac-header';
 import { keys } from '../../shared/adapters/dynamo/keys';
-import { accountStore, basic, bearer, call, newAccount, stack, useLocalStackEnvironment } from '../support/api';
+import { accountStore, admin, basic, bearer, call, newAccount, stack, useLocalStackEnvironment } from '../support/api';
+import { codeFor, type Enrolled, enrolledPerson, get as panelGet, hidden, Jar, post as panelPost, signIn as panelSignIn } from '../support/panel';
+import { SESSION_COOKIE } from '../../shared/http/panel/cookies';
 import { cardBody, common } from '../support/charges';
 import { cardFields, type CheckoutFields, entryForm, openPage, postForm } from '../support/checkout';
 import { customerBody, fullAddress, randomCpf } from '../support/customers';
@@ -54,9 +56,41 @@ const PUBLIC_ROUTES: Readonly<Record<string, string>> = {
     "The page's card form: the same HMAC link check, then a CSRF double submit: the hidden csrf_token must be the HMAC of the reference and of the page's chk_csrf cookie (HttpOnly, SameSite=Strict, this checkout's path), else 403. Limited per IP; the card is never stored or logged.",
   CheckoutStatus:
     "The page's poll: the same HMAC link token as the page (another checkout's token → 404); it answers only the status and, once paid, the merchant's callback URL. Limited per IP.",
+  PanelSignInPage: "The merchant panel's sign-in page: a form and a CSRF token bound to the browser's pre-session cookie; no account data. Limited per IP.",
+  PanelSignIn:
+    'The password step: the credentials are the e-mail and password (scrypt, constant time); one answer for an unknown e-mail and a wrong password; failures limited per e-mail and per address; a CSRF token bound to the pre-session cookie.',
+  PanelCodePage: 'The code page: only for a browser whose session cookie holds a sign-in awaiting its code (5 minutes), else a redirect to the sign-in page.',
+  PanelCode:
+    "The code step: the code-stage session (its cookie, only its hash stored) and a TOTP code of the person's authenticator used once; the signed-in session gets a new id; a CSRF token bound to the session cookie.",
+  PanelInvitePage: "An invite's page: the link's 256-bit token is the capability (only its SHA-256 stored); unknown, used or expired tokens are the same 404.",
+  PanelAcceptInvite:
+    "An invite's acceptance: the same capability link, a CSRF token bound to the pre-session cookie, and a code of the secret the page sealed to this invite; the invite is used once in the enrollment's transaction.",
+  PanelSignOut: "Sign-out: the panel's session cookie and a CSRF token bound to it (another's token → 403, nothing ends).",
+  PanelOverview: "The panel's overview: the signed-in session of the panel's __Host- cookie (server-side, 30 min idle, 12 h at most) decides the account; no session → the sign-in page.",
 };
 
 const FORM = { 'content-type': 'application/x-www-form-urlencoded' };
+
+type PanelSide = { person: Enrolled; jar: Jar; csrf: string; accountName: string };
+let panelSides: Promise<{ victim: PanelSide; attacker: PanelSide }> | undefined;
+
+/** A panel person of each account, signed in (made once): the victim's account holds R$ 250,00. */
+function panelPair(): Promise<{ victim: PanelSide; attacker: PanelSide }> {
+  panelSides ??= (async () => {
+    const side = async (name: string): Promise<PanelSide> => {
+      const person = await enrolledPerson('owner', `${name.toLowerCase()}${Date.now()}@example.com`, `Loja ${name} ${randomUUID().slice(0, 6)}`);
+      const jar = new Jar();
+      expect((await panelSignIn(jar, person)).status).toBe(303);
+      const overview = await panelGet(jar, '/panel');
+      const accountName = /<h2>([^<]+)<\/h2>/.exec(overview.text)?.[1] ?? '';
+      return { person, jar, csrf: hidden(overview.text, 'csrf_token'), accountName };
+    };
+    const [victimSide, attackerSide] = await Promise.all([side('Vitima'), side('Atacante')]);
+    expect((await admin('account', 'credit', '--account', victimSide.person.accountId, '--amount', '250.00')).code).toBe(0);
+    return { victim: victimSide, attacker: attackerSide };
+  })();
+  return panelSides;
+}
 type CheckoutLink = { reference: string; token: string };
 
 const RATE_LIMIT_FOR_THIS_FILE = '100000';
@@ -617,6 +651,65 @@ describe("another account's well-formed identifiers → 404 (or the caller's own
         expect(reply.body).toBe(unknown.body);
         expectNoVictimData(reply);
       }
+    },
+    // The merchant panel (issue 27): a person of each account, signed in; the attacker aims at the victim's.
+    PanelSignInPage: async () => {
+      const { attacker: mine } = await panelPair();
+      const page = await panelGet(mine.jar, '/panel/entrar');
+      expect([page.status, page.location]).toEqual([303, '/panel']);
+    },
+    PanelSignIn: async () => {
+      const { victim: theirs, attacker: mine } = await panelPair();
+      const jar = new Jar();
+      const page = await panelGet(jar, '/panel/entrar');
+      const reply = await panelPost(jar, '/panel/entrar', { csrf_token: hidden(page.text, 'csrf_token'), email: theirs.person.email, password: mine.person.password });
+      expect(reply.status).toBe(401);
+      expect(jar.get(SESSION_COOKIE)).toBeUndefined();
+    },
+    PanelCodePage: async () => {
+      const { attacker: mine } = await panelPair();
+      const page = await panelGet(mine.jar, '/panel/entrar/codigo');
+      expect([page.status, page.location]).toEqual([303, '/panel/entrar']);
+    },
+    PanelCode: async () => {
+      // The attacker's own sign-in, completed with the victim's current code: refused.
+      const { victim: theirs, attacker: mine } = await panelPair();
+      const jar = new Jar();
+      const page = await panelGet(jar, '/panel/entrar');
+      expect((await panelPost(jar, '/panel/entrar', { csrf_token: hidden(page.text, 'csrf_token'), email: mine.person.email, password: mine.person.password })).status).toBe(303);
+      const codePage = await panelGet(jar, '/panel/entrar/codigo');
+      const victimCode = codeFor(theirs.person.secret, 1);
+      if (victimCode === codeFor(mine.person.secret, 1)) return;
+      expect((await panelPost(jar, '/panel/entrar/codigo', { csrf_token: hidden(codePage.text, 'csrf_token'), code: victimCode })).status).toBe(401);
+    },
+    PanelInvitePage: async () => {
+      const made = await panelGet(new Jar(), `/panel/convite/${randomBytes(32).toString('base64url')}`);
+      expect(made.status).toBe(404);
+    },
+    PanelAcceptInvite: async () => {
+      const jar = new Jar();
+      const page = await panelGet(jar, '/panel/entrar');
+      const token = randomBytes(32).toString('base64url');
+      const reply = await panelPost(jar, `/panel/convite/${token}`, { csrf_token: hidden(page.text, 'csrf_token'), enrollment: 'v1.a.b.c', password: 'uma frase longa e boa 2026', confirmation: 'uma frase longa e boa 2026', code: '123456' });
+      expect(reply.status).toBe(404);
+    },
+    PanelSignOut: async () => {
+      // The victim's session cookie with the attacker's CSRF token: 403, and the victim stays signed in.
+      const { victim: theirs, attacker: mine } = await panelPair();
+      const mixed = new Jar();
+      mixed.take({ 'set-cookie': [`${SESSION_COOKIE}=${theirs.jar.get(SESSION_COOKIE) ?? ''}; Path=/`] });
+      expect((await panelPost(mixed, '/panel/sair', { csrf_token: mine.csrf })).status).toBe(403);
+      expect((await panelGet(theirs.jar, '/panel')).status).toBe(200);
+    },
+    PanelOverview: async () => {
+      const { victim: theirs, attacker: mine } = await panelPair();
+      const page = await panelGet(mine.jar, '/panel');
+      expect(page.status).toBe(200);
+      expect(page.text).toContain(mine.accountName);
+      expect(page.text).not.toContain(theirs.accountName);
+      expect(page.text).not.toContain(theirs.person.email);
+      expect(page.text).not.toContain('R$ 250,00');
+      expect((await panelGet(theirs.jar, '/panel')).text).toContain('R$ 250,00');
     },
     CheckoutCardPayment: async () => {
       // Each attempt pays with a card the simulated provider approves: any hole would pay the victim's checkout.

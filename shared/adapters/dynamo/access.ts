@@ -54,6 +54,12 @@ export const KEY = {
   checkoutUnknown: 'CHKUNK#*',
   /** GSI2 partitions of the Pix sweep (./pix-sweep-index.ts): PENDING API Pix charges awaiting their callback. */
   pixSweep: 'PIXSWEEP#*',
+  /** The merchant panel (./panel-invites.ts, ./panel-people.ts): invites, people, sessions, sign-in failures, the audit log. */
+  panelInvite: 'PINV#*',
+  panelPerson: 'PUSER#*',
+  panelSession: 'PSESS#*',
+  panelFailures: 'PLIM#*',
+  panelAudit: 'PAUDIT#*',
 } as const;
 
 /**

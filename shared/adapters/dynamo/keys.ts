@@ -45,6 +45,12 @@ export const keys = {
   panelInvite: (tokenHash: string) => ({ PK: `PINV#${tokenHash}`, SK: 'PINV' }),
   /** A merchant panel person, by normalized e-mail: the sign-in name, one person per e-mail service-wide. */
   panelPerson: (email: string) => ({ PK: `PUSER#${email}`, SK: 'PUSER' }),
+  /** A merchant panel session, by the SHA-256 of its id (the id is never stored). */
+  panelSession: (sessionHash: string) => ({ PK: `PSESS#${sessionHash}`, SK: 'PSESS' }),
+  /** Sign-in failures of one e-mail or address in one 15-minute window. */
+  panelFailures: (key: string, window: number) => ({ PK: `PLIM#${key}#${window}`, SK: 'PLIM' }),
+  /** An entry of an account's panel audit log (sort key: ISO time and entry id). */
+  panelAudit: (accountId: string, at: string, entryId: string) => ({ PK: `PAUDIT#${accountId}`, SK: `${at}#${entryId}` }),
 } as const;
 
 export type ItemKey = { PK: string; SK: string };

@@ -34,6 +34,8 @@ export type ServiceKeys = {
   checkoutSigning: Buffer;
   /** The path tokens of the URLs registered with API Pix PSPs for their callbacks (shared/providers/apipix/callback-url.ts). */
   providerCallbacks: Buffer;
+  /** The merchant panel's: its forms' CSRF tokens and the people's authenticator secrets (AES-256-GCM). */
+  panel: Buffer;
 };
 
 /** Parses the secret's JSON and derives one key per purpose. */
@@ -49,6 +51,7 @@ export function deriveServiceKeys(secretString: string): ServiceKeys {
     webhookSecrets: deriveKey(parsed.data.masterKey, 'webhook-secrets/v1'),
     checkoutSigning: deriveKey(parsed.data.masterKey, 'checkout-signing/v1'),
     providerCallbacks: deriveKey(parsed.data.masterKey, 'provider-callbacks/v1'),
+    panel: deriveKey(parsed.data.masterKey, 'panel/v1'),
   };
 }
 

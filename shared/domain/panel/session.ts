@@ -14,12 +14,12 @@ export type PanelSession = {
   sessionHash: string;
   personId: string;
   accountId: string;
+  /** The person's e-mail (the person's item is keyed by it). */
+  email: string;
   /** `code`: the password was right, the authenticator code is awaited; `active`: signed in. */
   stage: 'code' | 'active';
   createdAt: string;
   lastSeenAt: string;
-  /** SHA-256 of the session's CSRF token (base64url). */
-  csrfHash: string;
   /** The address it was opened from (the audit log's and the sessions page's). */
   ip: string;
   userAgent: string;

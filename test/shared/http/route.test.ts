@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { describe, expect, it } from 'vitest';
-import { compilePath, createRouter, defineRoute, pathParameterNames, type AnyRoute, type HttpMethod } from '../../../shared/http/route';
+import { compilePath, createRouter, defineRoute, functionIdOf, pathParameterNames, routeFunctions, routeKeyOf, type AnyRoute, type HttpMethod } from '../../../shared/http/route';
 import { routeList, routes } from '../../../shared/http/routes';
 
 function route(id: string, method: HttpMethod, path: string): AnyRoute {
@@ -114,5 +114,27 @@ describe('createRouter', () => {
     expect(balance.kind === 'found' && balance.route).toBe(routes.balance);
     expect(real('DELETE', '/api/auth')).toEqual({ kind: 'method', allowed: ['POST'] });
     expect(real('GET', '/api/nope')).toEqual({ kind: 'none' });
+  });
+});
+
+describe('routeFunctions: the function serving each route', () => {
+  const row = (id: string, handler: string, fn?: string): AnyRoute => ({ ...route(id, 'GET', `/x/${id}`), handler, ...(fn ? { fn } : {}) });
+
+  it('gives each route its own function, named by its id, unless it shares one', () => {
+    const groups = routeFunctions([row('A', 'functions/a.ts'), row('B', 'functions/p.ts', 'Panel'), row('C', 'functions/p.ts', 'Panel')]);
+    expect([...groups.keys()]).toEqual(['A', 'Panel']);
+    expect(groups.get('Panel')?.map((r) => r.id)).toEqual(['B', 'C']);
+    expect(functionIdOf(row('A', 'functions/a.ts'))).toBe('A');
+    expect(routeKeyOf(row('A', 'functions/a.ts'))).toBe('GET /x/A');
+  });
+
+  it('refuses rows sharing a function but not its handler module, and a shared function named like a route', () => {
+    expect(() => routeFunctions([row('B', 'functions/p.ts', 'Panel'), row('C', 'functions/q.ts', 'Panel')])).toThrow(/share function Panel/);
+    expect(() => routeFunctions([row('A', 'functions/a.ts'), row('B', 'functions/p.ts', 'A')])).toThrow(/another route's id/);
+  });
+
+  it("keeps the route table's functions one per route, but for the shared ones", () => {
+    const groups = routeFunctions(routeList);
+    expect(groups.size).toBe(routeList.length - routeList.filter((r) => r.fn !== undefined).length + new Set(routeList.flatMap((r) => (r.fn ? [r.fn] : []))).size);
   });
 });

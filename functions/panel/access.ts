@@ -1,0 +1,159 @@
+import { acceptInvite, enrollmentPage } from '../../shared/app/panel/enroll';
+import { SIGN_IN_AGAIN, signedInSession, signInWithCode, signInWithPassword, signOut, WRONG_CODE, WRONG_CREDENTIALS } from '../../shared/app/panel/sign-in';
+import { sessionLive } from '../../shared/domain/panel/session';
+import { UnauthorizedError, ValidationError } from '../../shared/errors';
+import { clientIp, field, pageAnswer, panelErrorAnswerPage, panelForm, preSession, redirectTo, userAgentOf } from '../../shared/http/panel/answers';
+import { clearedSessionCookie, csrfTokenFor, panelCookie, SESSION_COOKIE, sessionCookie } from '../../shared/http/panel/cookies';
+import { httpHandler } from '../../shared/http/pipeline';
+import { routeGroupHandler } from '../../shared/http/route-group';
+import { panelRoutes as routes } from '../../shared/http/route-table/panel';
+import { codePage, enrollPage, signInPage } from '../../shared/panel/pages';
+import { panelAccessPorts } from '../../shared/wiring/panel';
+
+/**
+ * The merchant panel's door (issue 27), one function for its routes: sign-in (password, then the
+ * authenticator code), an invite's enrollment, sign-out. Every form carries a CSRF token bound to a
+ * cookie (the pre-session one before sign-in, the session's after); a wrong token changes nothing (403).
+ */
+const options = { errorPage: panelErrorAnswerPage };
+
+const ENROLLED = 'Acesso criado. Entre com seu e-mail e sua senha.';
+
+const signInPageHandler = httpHandler(
+  routes.panelSignInPage,
+  async ({ event, runtime, now }) => {
+    const ports = await panelAccessPorts(runtime);
+    if (await signedInSession(ports, panelCookie(event.cookies, SESSION_COOKIE), now, { touch: false })) return redirectTo('/panel');
+    const pre = preSession(event);
+    const { panel } = await runtime.serviceKeys();
+    const notice = new URLSearchParams(event.rawQueryString ?? '').get('pronto') === '1' ? ENROLLED : undefined;
+    return pageAnswer(200, signInPage({ csrfToken: csrfTokenFor(panel, pre.value), notice }), pre.setCookie);
+  },
+  options,
+);
+
+const signInHandler = httpHandler(
+  routes.panelSignIn,
+  async ({ event, runtime, now }) => {
+    const { panel } = await runtime.serviceKeys();
+    const pre = preSession(event);
+    const fields = panelForm(event, panel, pre.setCookie.length === 0 ? pre.value : undefined);
+    const email = field(fields, 'email', 254);
+    const ports = await panelAccessPorts(runtime);
+    try {
+      const { sessionId } = await signInWithPassword(ports, { email, password: field(fields, 'password', 128), ip: clientIp(event), userAgent: userAgentOf(event), now });
+      return redirectTo('/panel/entrar/codigo', [sessionCookie(sessionId)]);
+    } catch (err) {
+      if (err instanceof UnauthorizedError) return pageAnswer(401, signInPage({ csrfToken: csrfTokenFor(panel, pre.value), email, message: WRONG_CREDENTIALS }));
+      throw err;
+    }
+  },
+  options,
+);
+
+/** The code stage's session of the request: its cookie's value when that session awaits its code. */
+async function pendingSignIn(ports: Awaited<ReturnType<typeof panelAccessPorts>>, cookie: string | undefined, now: Date): Promise<string | undefined> {
+  if (cookie === undefined) return undefined;
+  const session = await ports.sessions.get(ports.tokens.hash(cookie));
+  return sessionLive(session, now) && session.stage === 'code' ? cookie : undefined;
+}
+
+const codePageHandler = httpHandler(
+  routes.panelCodePage,
+  async ({ event, runtime, now }) => {
+    const ports = await panelAccessPorts(runtime);
+    const cookie = await pendingSignIn(ports, panelCookie(event.cookies, SESSION_COOKIE), now);
+    if (cookie === undefined) return redirectTo('/panel/entrar');
+    const { panel } = await runtime.serviceKeys();
+    return pageAnswer(200, codePage({ csrfToken: csrfTokenFor(panel, cookie) }));
+  },
+  options,
+);
+
+const codeHandler = httpHandler(
+  routes.panelCode,
+  async ({ event, runtime, now }) => {
+    const { panel } = await runtime.serviceKeys();
+    const cookie = panelCookie(event.cookies, SESSION_COOKIE);
+    const fields = panelForm(event, panel, cookie);
+    const ports = await panelAccessPorts(runtime);
+    try {
+      const { sessionId } = await signInWithCode(ports, { sessionId: cookie, code: field(fields, 'code', 16), ip: clientIp(event), userAgent: userAgentOf(event), now });
+      return redirectTo('/panel', [sessionCookie(sessionId)]);
+    } catch (err) {
+      if (err instanceof UnauthorizedError && err.message === WRONG_CODE && cookie !== undefined) {
+        return pageAnswer(401, codePage({ csrfToken: csrfTokenFor(panel, cookie), message: WRONG_CODE }));
+      }
+      if (err instanceof UnauthorizedError) {
+        const pre = preSession(event);
+        return pageAnswer(401, signInPage({ csrfToken: csrfTokenFor(panel, pre.value), message: SIGN_IN_AGAIN }), [...pre.setCookie, clearedSessionCookie()]);
+      }
+      throw err;
+    }
+  },
+  options,
+);
+
+const invitePageHandler = httpHandler(
+  routes.panelInvitePage,
+  async ({ event, runtime, now, params }) => {
+    const ports = await panelAccessPorts(runtime);
+    const view = await enrollmentPage(ports, { token: params.token, now });
+    const pre = preSession(event);
+    const { panel } = await runtime.serviceKeys();
+    return pageAnswer(200, enrollPage(view, { csrfToken: csrfTokenFor(panel, pre.value), action: `/panel/convite/${params.token}` }), pre.setCookie);
+  },
+  options,
+);
+
+const acceptInviteHandler = httpHandler(
+  routes.panelAcceptInvite,
+  async ({ event, runtime, now, params }) => {
+    const { panel } = await runtime.serviceKeys();
+    const pre = preSession(event);
+    const fields = panelForm(event, panel, pre.setCookie.length === 0 ? pre.value : undefined);
+    const ports = await panelAccessPorts(runtime);
+    const sealedSecret = field(fields, 'enrollment', 512);
+    try {
+      await acceptInvite(ports, {
+        token: params.token,
+        password: field(fields, 'password', 128),
+        confirmation: field(fields, 'confirmation', 128),
+        code: field(fields, 'code', 16),
+        sealedSecret,
+        ip: clientIp(event),
+        now,
+      });
+      return redirectTo('/panel/entrar?pronto=1');
+    } catch (err) {
+      if (!(err instanceof ValidationError)) throw err;
+      // The page again with the same authenticator secret (the person may have scanned it already).
+      const view = await enrollmentPage(ports, { token: params.token, now, sealedSecret });
+      return pageAnswer(422, enrollPage(view, { csrfToken: csrfTokenFor(panel, pre.value), action: `/panel/convite/${params.token}`, errors: err.fields }));
+    }
+  },
+  options,
+);
+
+const signOutHandler = httpHandler(
+  routes.panelSignOut,
+  async ({ event, runtime, now }) => {
+    const { panel } = await runtime.serviceKeys();
+    const cookie = panelCookie(event.cookies, SESSION_COOKIE);
+    panelForm(event, panel, cookie);
+    await signOut(await panelAccessPorts(runtime), { sessionId: cookie, ip: clientIp(event), now });
+    return redirectTo('/panel/entrar', [clearedSessionCookie()]);
+  },
+  options,
+);
+
+export const handler = routeGroupHandler([
+  [routes.panelSignInPage, signInPageHandler],
+  [routes.panelSignIn, signInHandler],
+  [routes.panelCodePage, codePageHandler],
+  [routes.panelCode, codeHandler],
+  [routes.panelInvitePage, invitePageHandler],
+  [routes.panelAcceptInvite, acceptInviteHandler],
+  [routes.panelSignOut, signOutHandler],
+]);
+

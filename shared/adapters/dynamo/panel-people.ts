@@ -1,0 +1,175 @@
+import { DeleteCommand, GetCommand, PutCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import type { AuditEntry } from '../../domain/panel/audit';
+import type { PanelPerson } from '../../domain/panel/person';
+import { isPanelRole } from '../../domain/panel/roles';
+import { type PanelSession, sessionEndsAt } from '../../domain/panel/session';
+import { SIGN_IN_WINDOW_MS } from '../../domain/panel/sign-in-limits';
+import type { Enrollment, PanelAuditLog, PanelPeople, PanelSessions, SignInFailures } from '../../ports/panel';
+import { cancellationReasons } from './contention';
+import { type Db, type Item, isConditionalCheckFailed } from './dynamo';
+import { keys } from './keys';
+
+/** The merchant panel's items (issue 27): people by e-mail, sessions, sign-in failures, the audit log. */
+
+function personOf(item: Item): PanelPerson | undefined {
+  const { personId, accountId, email, role, passwordHash, totpSecretSealed, totpLastStep, createdAt, passwordChangedAt } = item;
+  if (typeof personId !== 'string' || typeof accountId !== 'string' || typeof email !== 'string' || !isPanelRole(role)) return undefined;
+  if (typeof passwordHash !== 'string' || typeof totpSecretSealed !== 'string' || typeof createdAt !== 'string' || typeof passwordChangedAt !== 'string') return undefined;
+  return { personId, accountId, email, role, passwordHash, totpSecretSealed, createdAt, passwordChangedAt, ...(typeof totpLastStep === 'number' ? { totpLastStep } : {}) };
+}
+
+function sessionOf(item: Item): PanelSession | undefined {
+  const { sessionHash, personId, accountId, email, stage, createdAt, lastSeenAt, ip, userAgent } = item;
+  if (typeof sessionHash !== 'string' || typeof personId !== 'string' || typeof accountId !== 'string' || typeof email !== 'string') return undefined;
+  if (stage !== 'code' && stage !== 'active') return undefined;
+  if (typeof createdAt !== 'string' || typeof lastSeenAt !== 'string' || typeof ip !== 'string' || typeof userAgent !== 'string') return undefined;
+  return { sessionHash, personId, accountId, email, stage, createdAt, lastSeenAt, ip, userAgent };
+}
+
+/** A session's item: DynamoDB's TTL removes it after it ended (reads check the end themselves: TTL deletion lags). */
+function sessionItem(session: PanelSession): Item {
+  return { ...keys.panelSession(session.sessionHash), type: 'panel_session', ...session, ttl: Math.ceil(sessionEndsAt(session).getTime() / 1000) };
+}
+
+function auditItem(entry: AuditEntry): Item {
+  return { ...keys.panelAudit(entry.accountId, entry.at, entry.entryId), type: 'panel_audit', ...entry };
+}
+
+export function dynamoPanelPeople(db: Db, table: string): PanelPeople {
+  return {
+    async byEmail(email) {
+      const out = await db.send(new GetCommand({ TableName: table, Key: keys.panelPerson(email), ConsistentRead: true }));
+      return out.Item ? personOf(out.Item) : undefined;
+    },
+    async enroll(invite, person, audit, now): Promise<Enrollment> {
+      try {
+        await db.send(
+          new TransactWriteCommand({
+            TransactItems: [
+              {
+                Delete: {
+                  TableName: table,
+                  Key: keys.panelInvite(invite.tokenHash),
+                  ConditionExpression: 'attribute_exists(PK) AND expiresAt > :now',
+                  ExpressionAttributeValues: { ':now': now.toISOString() },
+                },
+              },
+              { Put: { TableName: table, Item: { ...keys.panelPerson(person.email), type: 'panel_person', ...person }, ConditionExpression: 'attribute_not_exists(PK)' } },
+              { Put: { TableName: table, Item: auditItem(audit), ConditionExpression: 'attribute_not_exists(PK)' } },
+            ],
+          }),
+        );
+        return 'enrolled';
+      } catch (err) {
+        const reasons = cancellationReasons(err);
+        if (reasons?.[0]?.Code === 'ConditionalCheckFailed') return 'invite_gone';
+        if (reasons?.[1]?.Code === 'ConditionalCheckFailed') return 'email_taken';
+        throw err;
+      }
+    },
+    async useTotpStep(email, step) {
+      try {
+        await db.send(
+          new UpdateCommand({
+            TableName: table,
+            Key: keys.panelPerson(email),
+            UpdateExpression: 'SET totpLastStep = :step',
+            ConditionExpression: 'attribute_exists(PK) AND (attribute_not_exists(totpLastStep) OR totpLastStep < :step)',
+            ExpressionAttributeValues: { ':step': step },
+          }),
+        );
+        return true;
+      } catch (err) {
+        if (isConditionalCheckFailed(err)) return false;
+        throw err;
+      }
+    },
+  };
+}
+
+export function dynamoPanelSessions(db: Db, table: string): PanelSessions {
+  return {
+    async open(session) {
+      await db.send(new PutCommand({ TableName: table, Item: sessionItem(session), ConditionExpression: 'attribute_not_exists(PK)' }));
+    },
+    async get(sessionHash) {
+      const out = await db.send(new GetCommand({ TableName: table, Key: keys.panelSession(sessionHash), ConsistentRead: true }));
+      return out.Item ? sessionOf(out.Item) : undefined;
+    },
+    async promote(oldHash, next) {
+      try {
+        await db.send(
+          new TransactWriteCommand({
+            TransactItems: [
+              { Delete: { TableName: table, Key: keys.panelSession(oldHash), ConditionExpression: 'attribute_exists(PK) AND stage = :code', ExpressionAttributeValues: { ':code': 'code' } } },
+              { Put: { TableName: table, Item: sessionItem(next), ConditionExpression: 'attribute_not_exists(PK)' } },
+            ],
+          }),
+        );
+        return true;
+      } catch (err) {
+        if (cancellationReasons(err)?.[0]?.Code === 'ConditionalCheckFailed') return false;
+        throw err;
+      }
+    },
+    async touch(session, now) {
+      const touched = { ...session, lastSeenAt: now.toISOString() };
+      try {
+        await db.send(
+          new UpdateCommand({
+            TableName: table,
+            Key: keys.panelSession(session.sessionHash),
+            UpdateExpression: 'SET lastSeenAt = :seen, #ttl = :ttl',
+            ConditionExpression: 'attribute_exists(PK)',
+            ExpressionAttributeNames: { '#ttl': 'ttl' },
+            ExpressionAttributeValues: { ':seen': touched.lastSeenAt, ':ttl': Math.ceil(sessionEndsAt(touched).getTime() / 1000) },
+          }),
+        );
+      } catch (err) {
+        // Signed out meanwhile: nothing to keep alive.
+        if (!isConditionalCheckFailed(err)) throw err;
+      }
+    },
+    async close(sessionHash) {
+      await db.send(new DeleteCommand({ TableName: table, Key: keys.panelSession(sessionHash) }));
+    },
+  };
+}
+
+export function dynamoSignInFailures(db: Db, table: string): SignInFailures {
+  return {
+    async count(failureKeys, window) {
+      return Promise.all(
+        failureKeys.map(async (key) => {
+          const out = await db.send(new GetCommand({ TableName: table, Key: keys.panelFailures(key, window), ConsistentRead: true, ProjectionExpression: 'failures' }));
+          const failures = out.Item?.failures;
+          return typeof failures === 'number' ? failures : 0;
+        }),
+      );
+    },
+    async add(failureKeys, window) {
+      const ttl = Math.ceil(((window + 2) * SIGN_IN_WINDOW_MS) / 1000);
+      await Promise.all(
+        failureKeys.map((key) =>
+          db.send(
+            new UpdateCommand({
+              TableName: table,
+              Key: keys.panelFailures(key, window),
+              UpdateExpression: 'ADD failures :one SET #ttl = :ttl',
+              ExpressionAttributeNames: { '#ttl': 'ttl' },
+              ExpressionAttributeValues: { ':one': 1, ':ttl': ttl },
+            }),
+          ),
+        ),
+      );
+    },
+  };
+}
+
+export function dynamoPanelAuditLog(db: Db, table: string): PanelAuditLog {
+  return {
+    async record(entry) {
+      await db.send(new PutCommand({ TableName: table, Item: auditItem(entry), ConditionExpression: 'attribute_not_exists(PK)' }));
+    },
+  };
+}

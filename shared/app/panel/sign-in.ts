@@ -1,0 +1,112 @@
+import type { PanelAccessPorts } from './access-ports';
+import { normalizeEmail } from '../../domain/panel/invite';
+import { type PanelSession, needsTouch, sessionLive } from '../../domain/panel/session';
+import { mayAttempt, SIGN_IN_WINDOW_MS, signInWindow } from '../../domain/panel/sign-in-limits';
+import { RateLimitedError, UnauthorizedError } from '../../errors';
+
+/** One answer for an unknown e-mail and a wrong password (issue 27). */
+export const WRONG_CREDENTIALS = 'E-mail ou senha incorretos.';
+export const WRONG_CODE = 'Código incorreto ou já usado. Digite o código atual do aplicativo.';
+/** A code stage that ended (5 minutes), or a cookie that leads nowhere: start again. */
+export const SIGN_IN_AGAIN = 'Sua entrada expirou. Entre de novo com e-mail e senha.';
+
+type Client = { ip: string; userAgent: string; now: Date };
+
+function failureKeys(email: string, ip: string): [string, string] {
+  return [`email:${email}`, `ip:${ip}`];
+}
+
+/** Refuses (429) an attempt once the e-mail or the address took its failures of the window, before any password is checked. */
+async function assertMayAttempt(ports: PanelAccessPorts, email: string, ip: string, now: Date): Promise<void> {
+  const window = signInWindow(now);
+  const [byEmail = 0, byAddress = 0] = await ports.failures.count(failureKeys(email, ip), window);
+  if (!mayAttempt({ email: byEmail, address: byAddress })) {
+    throw new RateLimitedError(Math.max(1, Math.ceil(((window + 1) * SIGN_IN_WINDOW_MS - now.getTime()) / 1000)));
+  }
+}
+
+/**
+ * The password step: counted failures first (429 past them), then the password (an unknown e-mail does
+ * the same work and gets the same answer). Right: a session in the code stage, under a new id.
+ */
+export async function signInWithPassword(ports: PanelAccessPorts, input: Client & { email: string; password: string }): Promise<{ sessionId: string }> {
+  const email = normalizeEmail(input.email);
+  await assertMayAttempt(ports, email, input.ip, input.now);
+  const person = await ports.people.byEmail(email);
+  const right = person ? await ports.passwords.verify(input.password, person.passwordHash) : (await ports.passwords.burn(input.password), false);
+  if (!person || !right) {
+    await ports.failures.add(failureKeys(email, input.ip), signInWindow(input.now));
+    throw new UnauthorizedError(WRONG_CREDENTIALS);
+  }
+  const { token, tokenHash } = ports.tokens.newToken();
+  const at = input.now.toISOString();
+  await ports.sessions.open({
+    sessionHash: tokenHash,
+    personId: person.personId,
+    accountId: person.accountId,
+    email: person.email,
+    stage: 'code',
+    createdAt: at,
+    lastSeenAt: at,
+    ip: input.ip,
+    userAgent: input.userAgent,
+  });
+  return { sessionId: token };
+}
+
+/**
+ * The code step: the code-stage session (5 minutes), counted failures, then a code of the person's
+ * authenticator not used before (its step recorded once). Right: the signed-in session under a NEW
+ * id (the code stage's is deleted), and the audit entry.
+ */
+export async function signInWithCode(ports: PanelAccessPorts, input: Client & { sessionId: string | undefined; code: string }): Promise<{ sessionId: string }> {
+  const pending = input.sessionId === undefined ? undefined : await ports.sessions.get(ports.tokens.hash(input.sessionId));
+  if (!sessionLive(pending, input.now) || pending.stage !== 'code') throw new UnauthorizedError(SIGN_IN_AGAIN);
+  await assertMayAttempt(ports, pending.email, input.ip, input.now);
+  const person = await ports.people.byEmail(pending.email);
+  if (!person || person.personId !== pending.personId) throw new UnauthorizedError(SIGN_IN_AGAIN);
+  const secret = ports.sealing.unseal(person.totpSecretSealed, `person:${person.email}`);
+  if (secret === undefined) throw new Error('A panel person\'s authenticator secret does not unseal');
+  const step = ports.totp.match(secret, input.code, input.now);
+  if (step === undefined || !(await ports.people.useTotpStep(person.email, step))) {
+    await ports.failures.add(failureKeys(person.email, input.ip), signInWindow(input.now));
+    throw new UnauthorizedError(WRONG_CODE);
+  }
+  const { token, tokenHash } = ports.tokens.newToken();
+  const at = input.now.toISOString();
+  const session: PanelSession = { ...pending, sessionHash: tokenHash, stage: 'active', createdAt: at, lastSeenAt: at, ip: input.ip, userAgent: input.userAgent };
+  if (!(await ports.sessions.promote(pending.sessionHash, session))) throw new UnauthorizedError(SIGN_IN_AGAIN);
+  await ports.audit.record({ accountId: person.accountId, at, entryId: ports.newId('aud'), personId: person.personId, email: person.email, action: 'panel.signed_in', ip: input.ip });
+  return { sessionId: token };
+}
+
+/** The signed-in session of a cookie, kept alive (its activity written at most once a minute); undefined: none, ended, or still at the code. */
+export async function signedInSession(
+  ports: Pick<PanelAccessPorts, 'sessions' | 'tokens'>,
+  sessionId: string | undefined,
+  now: Date,
+  options: { touch: boolean } = { touch: true },
+): Promise<PanelSession | undefined> {
+  if (sessionId === undefined) return undefined;
+  const session = await ports.sessions.get(ports.tokens.hash(sessionId));
+  if (!sessionLive(session, now) || session.stage !== 'active') return undefined;
+  if (options.touch && needsTouch(session, now)) await ports.sessions.touch(session, now);
+  return session;
+}
+
+/** Signs out: the session deleted and the audit entry (a session already gone: nothing to do). */
+export async function signOut(ports: PanelAccessPorts, input: { sessionId: string | undefined; ip: string; now: Date }): Promise<void> {
+  const session = await signedInSession(ports, input.sessionId, input.now);
+  if (!session) return;
+  await ports.sessions.close(session.sessionHash);
+  await ports.audit.record({
+    accountId: session.accountId,
+    at: input.now.toISOString(),
+    entryId: ports.newId('aud'),
+    personId: session.personId,
+    email: session.email,
+    action: 'panel.signed_out',
+    ip: input.ip,
+  });
+}
+

@@ -1,0 +1,205 @@
+import { checkoutSecurityHeaders, cspHash, escapeHtml, formatBrl } from '../checkout/render';
+
+/**
+ * The merchant panel's pages (issue 27), in pt-BR: plain HTML forms, no script at all; one stylesheet
+ * inline, allowed by its hash (no 'unsafe-inline'); every control with a visible label; errors in a
+ * summary announced to screen readers and beside their fields.
+ */
+
+export type PanelPage = { html: string; headers: Record<string, string> };
+
+const STYLE = `
+*{box-sizing:border-box}
+body{margin:0;font:16px/1.5 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;color:#1a1a1a;background:#f4f5f7}
+header{background:#12355b;color:#fff;padding:.75rem 1rem;display:flex;flex-wrap:wrap;gap:.75rem;align-items:center;justify-content:space-between}
+header a,header button{color:#fff}
+header .brand{font-weight:700;font-size:1.1rem;margin:0}
+nav ul{list-style:none;margin:0;padding:0;display:flex;flex-wrap:wrap;gap:.25rem 1rem}
+main{max-width:60rem;margin:1.5rem auto;padding:0 1rem}
+.box{background:#fff;border:1px solid #d0d4da;border-radius:8px;padding:1.25rem;margin-bottom:1rem;max-width:30rem}
+.wide{max-width:none}
+h1{font-size:1.5rem;margin:0 0 1rem}
+label{display:block;font-weight:600;margin:.75rem 0 .25rem}
+input{width:100%;padding:.6rem;font-size:1rem;border:1px solid #6b7280;border-radius:6px}
+input:focus,button:focus,a:focus{outline:3px solid #f59e0b;outline-offset:2px}
+button{margin-top:1rem;padding:.65rem 1.25rem;font-size:1rem;border:0;border-radius:6px;background:#12355b;color:#fff;cursor:pointer}
+.link-button{background:none;border:1px solid #fff;margin:0;padding:.3rem .75rem}
+.errors{border:2px solid #b91c1c;background:#fef2f2;color:#7f1d1d;border-radius:6px;padding:.75rem 1rem;margin-bottom:1rem}
+.field-error{color:#b91c1c;margin:.25rem 0 0}
+.hint{color:#4b5563;font-size:.9rem;margin:.25rem 0 0}
+.secret{font-family:ui-monospace,monospace;word-break:break-all;background:#f3f4f6;padding:.5rem;border-radius:4px}
+.qr{display:block;width:220px;height:220px;image-rendering:pixelated}
+dl{display:grid;grid-template-columns:max-content 1fr;gap:.25rem 1rem}
+dt{font-weight:600}
+dd{margin:0}
+.amount{font-size:1.5rem;font-weight:700}
+`;
+
+const STYLE_HASH = cspHash(STYLE);
+
+function headers(): Record<string, string> {
+  return checkoutSecurityHeaders([], { styleHashes: [STYLE_HASH] });
+}
+
+export type SignedInChrome = { email: string; csrfToken: string };
+
+function layout(title: string, body: string, chrome?: SignedInChrome): PanelPage {
+  const top = chrome
+    ? `<header>
+<p class="brand">Painel</p>
+<nav aria-label="Principal"><ul><li><a href="/panel">Visão geral</a></li></ul></nav>
+<form method="post" action="/panel/sair"><input type="hidden" name="csrf_token" value="${escapeHtml(chrome.csrfToken)}"><span>${escapeHtml(chrome.email)}</span> <button type="submit" class="link-button">Sair</button></form>
+</header>`
+    : `<header><p class="brand">Painel</p></header>`;
+  const html = `<!doctype html>
+<html lang="pt-BR">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="referrer" content="no-referrer">
+<title>${escapeHtml(title)} · Painel</title>
+<style>${STYLE}</style>
+</head>
+<body>
+${top}
+<main id="conteudo">
+${body}
+</main>
+</body>
+</html>`;
+  return { html, headers: headers() };
+}
+
+export type FieldErrors = Readonly<Record<string, readonly string[]>>;
+
+function errorSummary(message: string | undefined, fieldErrors: FieldErrors | undefined): string {
+  const messages = [...(message ? [message] : []), ...Object.values(fieldErrors ?? {}).flat()];
+  if (messages.length === 0) return '';
+  return `<div class="errors" role="alert" id="form-errors"><ul>${messages.map((m) => `<li>${escapeHtml(m)}</li>`).join('')}</ul></div>`;
+}
+
+function fieldError(id: string, errors: FieldErrors | undefined, field: string): { attrs: string; html: string } {
+  const messages = errors?.[field] ?? [];
+  if (messages.length === 0) return { attrs: '', html: '' };
+  return { attrs: ` aria-invalid="true" aria-describedby="${id}-erro"`, html: `<p class="field-error" id="${id}-erro">${messages.map(escapeHtml).join(' ')}</p>` };
+}
+
+const csrfField = (token: string) => `<input type="hidden" name="csrf_token" value="${escapeHtml(token)}">`;
+
+const codeInput = (errors?: FieldErrors) => {
+  const error = fieldError('code', errors, 'code');
+  return `<label for="code">Código de verificação</label>
+<input id="code" name="code" type="text" inputmode="numeric" autocomplete="one-time-code" pattern="[0-9 ]{6,7}" maxlength="7" required${error.attrs}>
+<p class="hint" id="code-dica">Os 6 dígitos que o aplicativo autenticador mostra agora.</p>${error.html}`;
+};
+
+export function signInPage(input: { csrfToken: string; email?: string; message?: string; notice?: string }): PanelPage {
+  const notice = input.notice ? `<p role="status">${escapeHtml(input.notice)}</p>` : '';
+  return layout(
+    'Entrar',
+    `<div class="box">
+<h1>Entrar no painel</h1>
+${notice}${errorSummary(input.message, undefined)}
+<form method="post" action="/panel/entrar" novalidate>
+${csrfField(input.csrfToken)}
+<label for="email">E-mail</label>
+<input id="email" name="email" type="email" autocomplete="username" maxlength="254" required value="${escapeHtml(input.email ?? '')}">
+<label for="password">Senha</label>
+<input id="password" name="password" type="password" autocomplete="current-password" maxlength="128" required>
+<button type="submit">Continuar</button>
+</form>
+</div>`,
+  );
+}
+
+export function codePage(input: { csrfToken: string; message?: string }): PanelPage {
+  return layout(
+    'Código de verificação',
+    `<div class="box">
+<h1>Código de verificação</h1>
+${errorSummary(input.message, undefined)}
+<form method="post" action="/panel/entrar/codigo" novalidate>
+${csrfField(input.csrfToken)}
+${codeInput()}
+<button type="submit">Entrar</button>
+</form>
+<p><a href="/panel/entrar">Voltar e entrar com outro e-mail</a></p>
+</div>`,
+  );
+}
+
+export type EnrollView = { email: string; roleLabel: string; secret: string; otpauthUri: string; qrDataUri: string; sealedSecret: string };
+
+export function enrollPage(view: EnrollView, input: { csrfToken: string; action: string; errors?: FieldErrors; message?: string }): PanelPage {
+  const password = fieldError('password', input.errors, 'password');
+  const confirmation = fieldError('confirmation', input.errors, 'confirmation');
+  return layout(
+    'Aceitar convite',
+    `<div class="box">
+<h1>Aceitar convite</h1>
+<p>Você foi convidado como <strong>${escapeHtml(view.roleLabel)}</strong>. Seu e-mail de acesso: <strong>${escapeHtml(view.email)}</strong>.</p>
+${errorSummary(input.message, input.errors)}
+<form method="post" action="${escapeHtml(input.action)}" novalidate>
+${csrfField(input.csrfToken)}
+<input type="hidden" name="enrollment" value="${escapeHtml(view.sealedSecret)}">
+<label for="password">Senha</label>
+<input id="password" name="password" type="password" autocomplete="new-password" minlength="12" maxlength="128" required aria-describedby="password-dica"${password.attrs}>
+<p class="hint" id="password-dica">Pelo menos 12 caracteres. Uma frase longa é mais segura e fácil de lembrar.</p>${password.html}
+<label for="confirmation">Confirme a senha</label>
+<input id="confirmation" name="confirmation" type="password" autocomplete="new-password" maxlength="128" required${confirmation.attrs}>${confirmation.html}
+<h2>Aplicativo autenticador</h2>
+<p>Leia o código QR com um aplicativo autenticador (Google Authenticator, Microsoft Authenticator, 1Password…).</p>
+<img class="qr" src="${escapeHtml(view.qrDataUri)}" alt="Código QR para o aplicativo autenticador" width="220" height="220">
+<p>Se não puder ler o código QR, cadastre esta chave no aplicativo:</p>
+<p class="secret" id="totp-secret">${escapeHtml(view.secret)}</p>
+<p>Ou use este endereço:</p>
+<p class="secret" id="otpauth-uri">${escapeHtml(view.otpauthUri)}</p>
+${codeInput(input.errors)}
+<button type="submit">Criar acesso</button>
+</form>
+</div>`,
+  );
+}
+
+export type OverviewView = { email: string; roleLabel: string; accountName: string; availableCents: number; reservedCents: number };
+
+export function overviewPage(view: OverviewView, chrome: SignedInChrome): PanelPage {
+  return layout(
+    'Visão geral',
+    `<h1>Visão geral</h1>
+<div class="box wide">
+<h2>${escapeHtml(view.accountName)}</h2>
+<dl>
+<dt>Saldo disponível</dt><dd class="amount" id="available">${formatBrl(view.availableCents)}</dd>
+<dt>Reservado em saques</dt><dd id="reserved">${formatBrl(view.reservedCents)}</dd>
+<dt>Seu papel</dt><dd>${escapeHtml(view.roleLabel)}</dd>
+</dl>
+</div>`,
+    chrome,
+  );
+}
+
+const ERROR_TITLES: Readonly<Record<number, string>> = {
+  400: 'Pedido inválido',
+  401: 'Entre de novo',
+  403: 'Página expirada',
+  404: 'Página não encontrada',
+  409: 'Conflito',
+  413: 'Pedido grande demais',
+  422: 'Dados inválidos',
+  429: 'Muitas tentativas',
+  500: 'Erro no painel',
+  503: 'Painel indisponível',
+};
+
+export function panelErrorPage(status: number, message: string | undefined): PanelPage {
+  const title = ERROR_TITLES[status] ?? ERROR_TITLES[500] ?? 'Erro';
+  return layout(
+    title,
+    `<div class="box">
+<h1 id="error-title">${escapeHtml(title)}</h1>
+<p id="error-message">${escapeHtml(message ?? 'Não foi possível concluir. Tente de novo.')}</p>
+<p><a href="/panel/entrar">Ir para a entrada do painel</a></p>
+</div>`,
+  );
+}

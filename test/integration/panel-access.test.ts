@@ -1,0 +1,127 @@
+import { describe, expect, it } from 'vitest';
+import { PRE_SESSION_COOKIE, SESSION_COOKIE } from '../../shared/http/panel/cookies';
+import { WRONG_CODE, WRONG_CREDENTIALS } from '../../shared/app/panel/sign-in';
+import { admin } from '../support/api';
+import { codeFor, elementText, enrolledPerson, get, hidden, Jar, post, signIn } from '../support/panel';
+
+const escaped = (text: string) => text.replace(/&/g, '&amp;').replace(/'/g, '&#39;').replace(/"/g, '&quot;');
+
+describe('merchant panel: invite, enrollment, sign-in with the code (issue 27)', () => {
+  it('enrolls an invited person with a password and an authenticator, once', async () => {
+    const account = (await admin('account', 'create', '--name', 'Padaria')).json as { account_id: string };
+    const invite = (await admin('panel', 'invite', '--account', account.account_id, '--email', 'ana.enroll@example.com', '--role', 'owner')).json as { invite_url: string };
+    const path = new URL(invite.invite_url).pathname;
+    const jar = new Jar();
+    const page = await get(jar, path);
+    expect(page.status).toBe(200);
+    for (const label of ['Senha', 'Confirme a senha', 'Código de verificação']) expect(page.text).toContain(`>${label}</label>`);
+    expect(page.text).toContain('ana.enroll@example.com');
+    const secret = elementText(page.text, 'totp-secret');
+    expect(secret).toMatch(/^[A-Z2-7]{32}$/);
+    expect(elementText(page.text, 'otpauth-uri')).toContain(`secret=${secret}`);
+    expect(page.text).toContain('src="data:image/png;base64,');
+    expect(jar.get(PRE_SESSION_COOKIE)).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    const form = { csrf_token: hidden(page.text, 'csrf_token'), enrollment: hidden(page.text, 'enrollment') };
+
+    // Without its CSRF token the form changes nothing: the invite still works.
+    const forged = await post(jar, path, { ...form, csrf_token: 'x'.repeat(32), password: 'uma frase longa e boa 2026', confirmation: 'uma frase longa e boa 2026', code: codeFor(secret) });
+    expect(forged.status).toBe(403);
+    expect((await get(new Jar(), path)).status).toBe(200);
+
+    // A common password, a confirmation that differs, a wrong code: the page again (422), nothing stored.
+    const weak = await post(jar, path, { ...form, password: 'password1234', confirmation: 'password1234', code: codeFor(secret) });
+    expect(weak.status).toBe(422);
+    expect(weak.text).toContain(escaped('Esta senha é comum demais; escolha outra.'));
+    expect(elementText(weak.text, 'totp-secret')).toBe(secret);
+    const wrongCode = await post(jar, path, { ...form, password: 'uma frase longa e boa 2026', confirmation: 'uma frase longa e boa 2026', code: '000000' === codeFor(secret) ? '111111' : '000000' });
+    expect(wrongCode.status).toBe(422);
+
+    const done = await post(jar, path, { ...form, password: 'uma frase longa e boa 2026', confirmation: 'uma frase longa e boa 2026', code: codeFor(secret) });
+    expect(done.status).toBe(303);
+    expect(done.location).toBe('/panel/entrar?pronto=1');
+    // The link works once.
+    expect((await get(new Jar(), path)).status).toBe(404);
+    const again = await admin('panel', 'invite', '--account', account.account_id, '--email', 'ana.enroll@example.com', '--role', 'viewer');
+    expect(again.code).toBe(1);
+  });
+
+  it('signs in with the password, then a code not used before, under a new session id', async () => {
+    const person = await enrolledPerson();
+    const jar = new Jar();
+    const first = await get(jar, '/panel/entrar');
+    expect(first.status).toBe(200);
+    for (const label of ['E-mail', 'Senha']) expect(first.text).toContain(`>${label}</label>`);
+    const passwordStep = await post(jar, '/panel/entrar', { csrf_token: hidden(first.text, 'csrf_token'), email: person.email.toUpperCase(), password: person.password });
+    expect(passwordStep.status).toBe(303);
+    expect(passwordStep.location).toBe('/panel/entrar/codigo');
+    const codeStage = jar.get(SESSION_COOKIE);
+    expect(codeStage).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    // The code stage opens nothing.
+    expect((await get(jar, '/panel')).location).toBe('/panel/entrar');
+
+    const codePage = await get(jar, '/panel/entrar/codigo');
+    expect(codePage.status).toBe(200);
+    const csrf = hidden(codePage.text, 'csrf_token');
+    // The enrollment's code was used: refused, as a wrong one is.
+    const replayed = await post(jar, '/panel/entrar/codigo', { csrf_token: csrf, code: person.enrollCode });
+    expect(replayed.status).toBe(401);
+    expect(replayed.text).toContain(escaped(WRONG_CODE));
+    const signedIn = await post(jar, '/panel/entrar/codigo', { csrf_token: csrf, code: codeFor(person.secret, 1) });
+    expect(signedIn.status).toBe(303);
+    expect(signedIn.location).toBe('/panel');
+    expect(jar.get(SESSION_COOKIE)).not.toBe(codeStage);
+
+    const overview = await get(jar, '/panel');
+    expect(overview.status).toBe(200);
+    expect(overview.text).toContain('Saldo disponível');
+    expect(overview.text).toContain('R$ 0,00');
+    // The code stage's id does not open the panel.
+    const old = new Jar();
+    old.take({ 'set-cookie': [`${SESSION_COOKIE}=${codeStage}; Path=/`] });
+    expect((await get(old, '/panel')).location).toBe('/panel/entrar');
+
+    // The same code again, in another sign-in: used once.
+    const other = new Jar();
+    const page = await get(other, '/panel/entrar');
+    await post(other, '/panel/entrar', { csrf_token: hidden(page.text, 'csrf_token'), email: person.email, password: person.password });
+    const otherCode = await get(other, '/panel/entrar/codigo');
+    expect((await post(other, '/panel/entrar/codigo', { csrf_token: hidden(otherCode.text, 'csrf_token'), code: codeFor(person.secret, 1) })).status).toBe(401);
+
+    // Sign-out needs its CSRF token; then the session is over.
+    expect((await post(jar, '/panel/sair', { csrf_token: 'y'.repeat(32) })).status).toBe(403);
+    expect((await get(jar, '/panel')).status).toBe(200);
+    const out = await post(jar, '/panel/sair', { csrf_token: hidden(overview.text, 'csrf_token') });
+    expect(out.status).toBe(303);
+    expect(jar.get(SESSION_COOKIE)).toBeUndefined();
+    expect((await get(jar, '/panel')).location).toBe('/panel/entrar');
+  });
+
+  it('answers an unknown e-mail as a wrong password, and refuses the 11th attempt even with the right password', async () => {
+    const person = await enrolledPerson();
+    const jar = new Jar();
+    const page = await get(jar, '/panel/entrar');
+    const csrf = hidden(page.text, 'csrf_token');
+    const unknown = await post(jar, '/panel/entrar', { csrf_token: csrf, email: 'ninguem@example.com', password: 'qualquer coisa longa' });
+    const wrong = await post(jar, '/panel/entrar', { csrf_token: csrf, email: person.email, password: 'senha errada mas longa' });
+    expect(unknown.status).toBe(401);
+    expect(wrong.status).toBe(401);
+    expect(unknown.text).toContain(WRONG_CREDENTIALS);
+    expect(wrong.text.replace(person.email, 'X')).toBe(unknown.text.replace('ninguem@example.com', 'X'));
+    for (let i = 2; i <= 10; i += 1) expect((await post(jar, '/panel/entrar', { csrf_token: csrf, email: person.email, password: `errada numero ${i} longa` })).status).toBe(401);
+    const eleventh = await post(jar, '/panel/entrar', { csrf_token: csrf, email: person.email, password: person.password });
+    expect(eleventh.status).toBe(429);
+    expect(jar.get(SESSION_COOKIE)).toBeUndefined();
+  });
+
+  it('refuses a sign-in form posted without its CSRF token, or from another browser', async () => {
+    const person = await enrolledPerson();
+    const jar = new Jar();
+    const page = await get(jar, '/panel/entrar');
+    expect((await post(jar, '/panel/entrar', { email: person.email, password: person.password })).status).toBe(403);
+    const stranger = new Jar();
+    expect((await post(stranger, '/panel/entrar', { csrf_token: hidden(page.text, 'csrf_token'), email: person.email, password: person.password })).status).toBe(403);
+    expect(jar.get(SESSION_COOKIE)).toBeUndefined();
+    expect(stranger.get(SESSION_COOKIE)).toBeUndefined();
+    expect((await signIn(jar, person)).status).toBe(303);
+  });
+});
