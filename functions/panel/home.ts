@@ -1,7 +1,6 @@
 import { panelOverview } from '../../shared/app/panel/overview';
-import { signedInSession } from '../../shared/app/panel/sign-in';
 import { pageAnswer, panelErrorAnswerPage, redirectTo } from '../../shared/http/panel/answers';
-import { csrfTokenFor, panelCookie, SESSION_COOKIE } from '../../shared/http/panel/cookies';
+import { signedIn } from '../../shared/http/panel/signed-in';
 import { httpHandler } from '../../shared/http/pipeline';
 import { routeGroupHandler } from '../../shared/http/route-group';
 import { panelRoutes as routes } from '../../shared/http/route-table/panel';
@@ -12,13 +11,9 @@ import { panelAccessPorts, panelOverviewPorts } from '../../shared/wiring/panel'
 const overviewHandler = httpHandler(
   routes.panelOverview,
   async ({ event, runtime, now }) => {
-    const ports = await panelAccessPorts(runtime);
-    const cookie = panelCookie(event.cookies, SESSION_COOKIE);
-    const session = await signedInSession(ports, cookie, now);
-    if (!session || cookie === undefined) return redirectTo('/panel/entrar');
-    const view = await panelOverview(panelOverviewPorts(runtime), session);
-    const { panel } = await runtime.serviceKeys();
-    return pageAnswer(200, overviewPage(view, { email: session.email, csrfToken: csrfTokenFor(panel, cookie) }));
+    const page = await signedIn(event, runtime, await panelAccessPorts(runtime), now);
+    if (!page) return redirectTo('/panel/entrar');
+    return pageAnswer(200, overviewPage(await panelOverview(panelOverviewPorts(runtime), page.session), page.chrome));
   },
   { errorPage: panelErrorAnswerPage },
 );

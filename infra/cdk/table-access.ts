@@ -176,6 +176,21 @@ export const ROUTE_PORT_GRANTS: Readonly<Record<string, readonly TableGrant[]>> 
     { actions: ['GetItem', 'UpdateItem', 'DeleteItem'], keys: [KEY.panelSession] },
     { actions: ['PutItem'], keys: [KEY.panelAudit] },
   ],
+  [routes.panelKeysPage.id]: [
+    { actions: ['GetItem', 'UpdateItem'], keys: [KEY.panelSession] },
+    { actions: ['GetItem'], keys: [KEY.panelPerson, KEY.account] },
+  ],
+  // Step-up (the person's code step, the failures), then the rotation's transaction: the account's key version, the public keys, the audit entry.
+  [routes.panelRotateKeys.id]: [
+    { actions: ['GetItem', 'UpdateItem'], keys: [KEY.panelSession, KEY.panelPerson, KEY.panelFailures, KEY.account] },
+    { actions: ['PutItem', 'DeleteItem'], keys: [KEY.publicKey] },
+    { actions: ['PutItem'], keys: [KEY.panelAudit] },
+  ],
+  [routes.panelAuditLog.id]: [
+    { actions: ['GetItem', 'UpdateItem'], keys: [KEY.panelSession] },
+    { actions: ['GetItem'], keys: [KEY.panelPerson] },
+    { actions: ['Query'], keys: [KEY.panelAudit] },
+  ],
   [routes.panelOverview.id]: [
     { actions: ['GetItem', 'UpdateItem'], keys: [KEY.panelSession] },
     { actions: ['GetItem'], keys: [KEY.panelPerson, KEY.account] },

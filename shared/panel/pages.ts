@@ -32,6 +32,10 @@ button{margin-top:1rem;padding:.65rem 1.25rem;font-size:1rem;border:0;border-rad
 dl{display:grid;grid-template-columns:max-content 1fr;gap:.25rem 1rem}
 dt{font-weight:600}
 dd{margin:0}
+table{border-collapse:collapse;width:100%}
+caption{text-align:left;font-weight:600;margin-bottom:.5rem}
+th,td{text-align:left;padding:.4rem;border-bottom:1px solid #d0d4da;vertical-align:top}
+.table-wrap{overflow-x:auto}
 .amount{font-size:1.5rem;font-weight:700}
 `;
 
@@ -47,7 +51,7 @@ function layout(title: string, body: string, chrome?: SignedInChrome): PanelPage
   const top = chrome
     ? `<header>
 <p class="brand">Painel</p>
-<nav aria-label="Principal"><ul><li><a href="/panel">Visão geral</a></li></ul></nav>
+<nav aria-label="Principal"><ul><li><a href="/panel">Visão geral</a></li><li><a href="/panel/chaves">Chaves de API</a></li><li><a href="/panel/auditoria">Auditoria</a></li></ul></nav>
 <form method="post" action="/panel/sair"><input type="hidden" name="csrf_token" value="${escapeHtml(chrome.csrfToken)}"><span>${escapeHtml(chrome.email)}</span> <button type="submit" class="link-button">Sair</button></form>
 </header>`
     : `<header><p class="brand">Painel</p></header>`;
@@ -177,6 +181,72 @@ export function overviewPage(view: OverviewView, chrome: SignedInChrome): PanelP
 </div>`,
     chrome,
   );
+}
+
+export function keysPage(view: { publicKey: string; mayRotate: boolean; message?: string }, chrome: SignedInChrome): PanelPage {
+  const rotate = view.mayRotate
+    ? `<form method="post" action="/panel/chaves" novalidate>
+${csrfField(chrome.csrfToken)}
+<h2>Gerar novas chaves</h2>
+<p>As chaves atuais e todos os tokens emitidos com elas param de funcionar na hora (sua integração precisa da nova chave secreta).</p>
+${codeInput()}
+<button type="submit">Gerar novas chaves</button>
+</form>`
+    : '<p>Seu papel não permite gerar novas chaves.</p>';
+  return layout(
+    'Chaves de API',
+    `<h1>Chaves de API</h1>
+<div class="box wide">
+${errorSummary(view.message, undefined)}
+<dl><dt>Chave pública</dt><dd class="secret" id="public-key">${escapeHtml(view.publicKey)}</dd></dl>
+${rotate}
+</div>`,
+    chrome,
+  );
+}
+
+export function newKeysPage(keys: { publicKey: string; secretKey: string }, chrome: SignedInChrome): PanelPage {
+  return layout(
+    'Novas chaves de API',
+    `<h1>Novas chaves de API</h1>
+<div class="box wide">
+<p role="status">Chaves novas geradas. A chave secreta aparece só agora: copie-a para o servidor da sua integração.</p>
+<dl>
+<dt>Chave pública</dt><dd class="secret" id="public-key">${escapeHtml(keys.publicKey)}</dd>
+<dt>Chave secreta</dt><dd class="secret" id="secret-key">${escapeHtml(keys.secretKey)}</dd>
+</dl>
+<p><a href="/panel/chaves">Voltar às chaves</a></p>
+</div>`,
+    chrome,
+  );
+}
+
+export type AuditRow = { at: string; email: string; action: string; detail?: string; ip: string };
+
+const ACTION_LABELS: Readonly<Record<string, string>> = {
+  'panel.enrolled': 'Aceitou o convite',
+  'panel.signed_in': 'Entrou no painel',
+  'panel.signed_out': 'Saiu do painel',
+  'keys.rotated': 'Gerou novas chaves de API',
+};
+
+export function auditPage(rows: readonly AuditRow[], chrome: SignedInChrome): PanelPage {
+  const body =
+    rows.length === 0
+      ? '<p>Nenhuma ação registrada.</p>'
+      : `<div class="table-wrap" tabindex="0" role="region" aria-label="Ações registradas"><table id="audit">
+<caption>Últimas ações no painel</caption>
+<thead><tr><th scope="col">Quando (UTC)</th><th scope="col">Quem</th><th scope="col">Ação</th><th scope="col">Endereço</th></tr></thead>
+<tbody>
+${rows
+  .map(
+    (row) =>
+      `<tr data-action="${escapeHtml(row.action)}"><td>${escapeHtml(row.at.slice(0, 19).replace('T', ' '))}</td><td>${escapeHtml(row.email)}</td><td>${escapeHtml(ACTION_LABELS[row.action] ?? row.action)}${row.detail ? `<br><span class="hint">${escapeHtml(row.detail)}</span>` : ''}</td><td>${escapeHtml(row.ip)}</td></tr>`,
+  )
+  .join('\n')}
+</tbody>
+</table></div>`;
+  return layout('Auditoria', `<h1>Auditoria</h1>\n<div class="box wide">\n${body}\n</div>`, chrome);
 }
 
 const ERROR_TITLES: Readonly<Record<number, string>> = {

@@ -45,4 +45,6 @@ export interface SignInFailures {
 
 export interface PanelAuditLog {
   record(entry: AuditEntry): Promise<void>;
+  /** The account's latest entries, newest first. */
+  latest(accountId: string, limit: number): Promise<AuditEntry[]>;
 }

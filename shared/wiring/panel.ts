@@ -11,6 +11,8 @@ import { seal, unseal } from '../crypto/personal-data';
 import { randomString } from '../ids';
 import type { Runtime } from '../runtime';
 import type { OverviewPorts } from '../app/panel/overview';
+import type { PanelKeysPorts } from '../app/panel/keys';
+import { dynamoAccountKeys } from '../adapters/dynamo/accounts';
 import { ledgerReader } from './ledger';
 
 /** The SHA-256 of a link or session token, base64url: what the table keeps in the token's place. */
@@ -82,4 +84,9 @@ export function panelOverviewPorts(runtime: Runtime): OverviewPorts {
     accountName: async (accountId) => (await accounts.get(accountId))?.name,
     people: dynamoPanelPeople(runtime.db, runtime.config.tableName),
   };
+}
+
+/** The API keys page's ports: the access ports and the account's keys. */
+export async function panelKeysPorts(runtime: Runtime): Promise<PanelKeysPorts> {
+  return { ...(await panelAccessPorts(runtime)), keys: dynamoAccountKeys({ db: runtime.db, table: runtime.config.tableName, now: () => new Date() }) };
 }

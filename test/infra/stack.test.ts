@@ -714,6 +714,22 @@ const EXPECTED_TABLE_ACCESS: Record<string, string[]> = {
     'DeleteItem PINV#*',
     'PutItem PAUDIT#*',
   ],
+  // The API keys (step-up, then the rotation's transaction with its audit entry) and the audit log.
+  PanelSettings: [
+    PUBLIC_COUNTER,
+    'GetItem PSESS#*',
+    'UpdateItem PSESS#*',
+    'GetItem PUSER#*',
+    'UpdateItem PUSER#*',
+    'GetItem PLIM#*',
+    'UpdateItem PLIM#*',
+    'GetItem ACCT#*',
+    'UpdateItem ACCT#*',
+    'PutItem PUBKEY#*',
+    'DeleteItem PUBKEY#*',
+    'PutItem PAUDIT#*',
+    'Query PAUDIT#*',
+  ],
   // The signed-in pages: the session, the person, the account's name and its balance as GET /api/balance reads it.
   PanelHome: [PUBLIC_COUNTER, 'GetItem PSESS#*', 'UpdateItem PSESS#*', 'GetItem PUSER#*', 'GetItem ACCT#*', ...SHARDS_READ],
   CheckoutEntry: [

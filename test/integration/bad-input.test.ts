@@ -876,6 +876,26 @@ const cases: Record<string, Case> = {
     runs: 20,
     check: (_input, reply, where) => expect([303, 400, 403], where).toContain(reply.status),
   },
+  [routes.panelKeysPage.id]: {
+    account: main,
+    input: () => fc.record({ query: queryArb([], []), headers: browserHeadersArb(panelCookieArb(() => panel.sessionCookie)) }),
+    runs: 10,
+    check: (_input, reply, where) => expect([200, 303], where).toContain(reply.status),
+  },
+  [routes.panelRotateKeys.id]: {
+    account: main,
+    input: () =>
+      fc.record({ body: formArb({ csrf_token: panel.sessionCsrf, code: '000000' }, ['email']), headers: browserHeadersArb(panelCookieArb(() => panel.sessionCookie)) }),
+    runs: 20,
+    // Never new keys: the code is never the authenticator's (or the token or cookie is not the page's).
+    check: (_input, reply, where) => expect([303, 400, 401, 403, 429], where).toContain(reply.status),
+  },
+  [routes.panelAuditLog.id]: {
+    account: main,
+    input: () => fc.record({ query: queryArb([], []), headers: browserHeadersArb(panelCookieArb(() => panel.sessionCookie)) }),
+    runs: 10,
+    check: (_input, reply, where) => expect([200, 303], where).toContain(reply.status),
+  },
   [routes.panelOverview.id]: {
     account: main,
     input: () => fc.record({ query: queryArb([], []), headers: browserHeadersArb(panelCookieArb(() => panel.sessionCookie)) }),

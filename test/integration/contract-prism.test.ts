@@ -300,6 +300,9 @@ async function probeEveryRoute(): Promise<Probe[]> {
   await probe('PanelAcceptInvite', 'no CSRF token', 403, through('POST', `/panel/convite/${'A'.repeat(43)}`, { headers: FORM, body: form({ password: 'x', code: '1' }) }), true);
   await probe('PanelSignOut', 'no CSRF token', 403, through('POST', '/panel/sair', { headers: { ...FORM, ...signedIn.header() }, body: form({}) }), true);
   await probe('PanelOverview', 'overview', 200, through('GET', '/panel', { headers: signedIn.header() }));
+  await probe('PanelKeysPage', 'keys', 200, through('GET', '/panel/chaves', { headers: signedIn.header() }));
+  await probe('PanelRotateKeys', 'no CSRF token', 403, through('POST', '/panel/chaves', { headers: { ...FORM, ...signedIn.header() }, body: form({ code: '123456' }) }), true);
+  await probe('PanelAuditLog', 'audit log', 200, through('GET', '/panel/auditoria', { headers: signedIn.header() }));
   return probes;
 }
 

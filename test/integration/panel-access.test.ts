@@ -1,7 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { PRE_SESSION_COOKIE, SESSION_COOKIE } from '../../shared/http/panel/cookies';
 import { WRONG_CODE, WRONG_CREDENTIALS } from '../../shared/app/panel/sign-in';
-import { admin } from '../support/api';
+import { readFileSync } from 'node:fs';
+import { admin, stack } from '../support/api';
+import { stackLogFile } from '../support/leak-sources';
 import { codeFor, elementText, enrolledPerson, get, hidden, Jar, post, signIn } from '../support/panel';
 
 const escaped = (text: string) => text.replace(/&/g, '&amp;').replace(/'/g, '&#39;').replace(/"/g, '&quot;');
@@ -123,5 +125,53 @@ describe('merchant panel: invite, enrollment, sign-in with the code (issue 27)',
     expect(jar.get(SESSION_COOKIE)).toBeUndefined();
     expect(stranger.get(SESSION_COOKIE)).toBeUndefined();
     expect((await signIn(jar, person)).status).toBe(303);
+  });
+
+  it('writes no password, code, session id, invite token or authenticator secret to a log line', async () => {
+    const log = stackLogFile(stack().port);
+    const from = readFileSync(log, 'utf8').length;
+    const account = (await admin('account', 'create', '--name', 'Logs')).json as { account_id: string };
+    const invite = (await admin('panel', 'invite', '--account', account.account_id, '--email', `logs${Date.now()}@example.com`, '--role', 'owner')).json as {
+      invite_url: string;
+      email: string;
+    };
+    const path = new URL(invite.invite_url).pathname;
+    const token = path.split('/').pop() ?? '';
+    const jar = new Jar();
+    const page = await get(jar, path);
+    const secret = elementText(page.text, 'totp-secret');
+    const password = `segredo que nao vaza ${Date.now()}`;
+    const enrollCode = codeFor(secret);
+    const form = { csrf_token: hidden(page.text, 'csrf_token'), enrollment: hidden(page.text, 'enrollment') };
+    // A refused form too (its password and code were read), then the accepted one.
+    await post(jar, path, { ...form, password, confirmation: `${password}!`, code: enrollCode });
+    expect((await post(jar, path, { ...form, password, confirmation: password, code: enrollCode })).status).toBe(303);
+    const signInPage = await get(jar, '/panel/entrar');
+    await post(jar, '/panel/entrar', { csrf_token: hidden(signInPage.text, 'csrf_token'), email: invite.email, password: `${password}x` });
+    await post(jar, '/panel/entrar', { csrf_token: hidden(signInPage.text, 'csrf_token'), email: invite.email, password });
+    const codeStage = jar.get(SESSION_COOKIE) ?? '';
+    const codePage = await get(jar, '/panel/entrar/codigo');
+    const code = codeFor(secret, 1);
+    expect((await post(jar, '/panel/entrar/codigo', { csrf_token: hidden(codePage.text, 'csrf_token'), code })).status).toBe(303);
+    const session = jar.get(SESSION_COOKIE) ?? '';
+    await get(jar, '/panel');
+    const lines = readFileSync(log, 'utf8').slice(from);
+    // The panel's own request lines are there to search (each names its route, not its path).
+    for (const route of ['PanelInvitePage', 'PanelAcceptInvite', 'PanelSignIn', 'PanelCode', 'PanelOverview']) expect(lines, route).toContain(`"route":"${route}"`);
+    const secrets: Record<string, string> = {
+      password,
+      'authenticator secret': secret,
+      'invite token': token,
+      'code-stage session id': codeStage,
+      'session id': session,
+      'pre-session cookie': jar.get(PRE_SESSION_COOKIE) ?? '',
+      'CSRF token': hidden(codePage.text, 'csrf_token'),
+    };
+    for (const [what, value] of Object.entries(secrets)) {
+      expect(value.length, what).toBeGreaterThan(5);
+      expect(lines.includes(value), `${what} in the stack's log`).toBe(false);
+    }
+    // A 6-digit code is found only as itself in a field: no log line carries a code field.
+    expect(/"code"\s*:\s*"\d{6}"/.test(lines)).toBe(false);
   });
 });

@@ -66,6 +66,10 @@ const PUBLIC_ROUTES: Readonly<Record<string, string>> = {
   PanelAcceptInvite:
     "An invite's acceptance: the same capability link, a CSRF token bound to the pre-session cookie, and a code of the secret the page sealed to this invite; the invite is used once in the enrollment's transaction.",
   PanelSignOut: "Sign-out: the panel's session cookie and a CSRF token bound to it (another's token → 403, nothing ends).",
+  PanelKeysPage: "The panel's API keys page: the signed-in session decides the account; only its public key is shown.",
+  PanelRotateKeys:
+    "New API keys from the panel: the signed-in session, a CSRF token bound to it, a role that may (owner, admin, developer) and a fresh authenticator code (step-up); the rotation and its audit entry in one transaction.",
+  PanelAuditLog: "The account's audit log: the signed-in session decides the account; owners and admins only.",
   PanelOverview: "The panel's overview: the signed-in session of the panel's __Host- cookie (server-side, 30 min idle, 12 h at most) decides the account; no session → the sign-in page.",
 };
 
@@ -700,6 +704,29 @@ describe("another account's well-formed identifiers → 404 (or the caller's own
       mixed.take({ 'set-cookie': [`${SESSION_COOKIE}=${theirs.jar.get(SESSION_COOKIE) ?? ''}; Path=/`] });
       expect((await panelPost(mixed, '/panel/sair', { csrf_token: mine.csrf })).status).toBe(403);
       expect((await panelGet(theirs.jar, '/panel')).status).toBe(200);
+    },
+    PanelKeysPage: async () => {
+      const { victim: theirs, attacker: mine } = await panelPair();
+      const page = await panelGet(mine.jar, '/panel/chaves');
+      expect(page.status).toBe(200);
+      expect(page.text).toContain(mine.person.keys.public_key);
+      expect(page.text).not.toContain(theirs.person.keys.public_key);
+    },
+    PanelRotateKeys: async () => {
+      // The victim's session with the attacker's CSRF token and code: 403 before anything is read; the victim's keys still work.
+      const { victim: theirs, attacker: mine } = await panelPair();
+      const mixed = new Jar();
+      mixed.take({ 'set-cookie': [`${SESSION_COOKIE}=${theirs.jar.get(SESSION_COOKIE) ?? ''}; Path=/`] });
+      expect((await panelPost(mixed, '/panel/chaves', { csrf_token: mine.csrf, code: codeFor(mine.person.secret) })).status).toBe(403);
+      const basicPair = `Basic ${Buffer.from(`${theirs.person.keys.public_key}:${theirs.person.keys.secret_key}`).toString('base64')}`;
+      expect((await invokeRoute(routes.authToken, { headers: { authorization: basicPair } })).status).toBe(200);
+    },
+    PanelAuditLog: async () => {
+      const { victim: theirs, attacker: mine } = await panelPair();
+      const page = await panelGet(mine.jar, '/panel/auditoria');
+      expect(page.status).toBe(200);
+      expect(page.text).toContain(mine.person.email);
+      expect(page.text).not.toContain(theirs.person.email);
     },
     PanelOverview: async () => {
       const { victim: theirs, attacker: mine } = await panelPair();

@@ -65,7 +65,31 @@ export function codeFor(secret: string, offsetSteps = 0): string {
   return totpCodeAt(secret, new Date(Date.now() + offsetSteps * 30_000));
 }
 
-export type Enrolled = { accountId: string; email: string; password: string; secret: string; enrollCode: string };
+export type Enrolled = {
+  accountId: string;
+  /** The account's API keys as the operator created them. */
+  keys: { account_id: string; public_key: string; secret_key: string };
+  email: string;
+  password: string;
+  secret: string;
+  enrollCode: string;
+  /** The last authenticator step this person used (codes work once: the next must be later). */
+  lastStep: number;
+};
+
+const STEP_MS = 30_000;
+const stepNow = () => Math.floor(Date.now() / STEP_MS);
+
+/**
+ * A fresh code for a step-up: the step after the person's last one, waiting (at most one step, 30 s)
+ * until the server's window (its step ± 1) reaches it. Records the step as used.
+ */
+export async function freshCode(person: Enrolled): Promise<string> {
+  const target = person.lastStep + 1;
+  while (stepNow() + 1 < target) await new Promise((resolve) => setTimeout(resolve, 250));
+  person.lastStep = target;
+  return totpCodeAt(person.secret, new Date(target * STEP_MS));
+}
 
 /** An account, an invite through the operator CLI, and its acceptance through the panel's pages. */
 export async function enrolledPerson(
@@ -73,7 +97,7 @@ export async function enrolledPerson(
   email = `p${Date.now()}${Math.floor(Math.random() * 1e6)}@example.com`,
   accountName = 'Loja do Painel',
 ): Promise<Enrolled> {
-  const account = (await admin('account', 'create', '--name', accountName)).json as { account_id: string };
+  const account = (await admin('account', 'create', '--name', accountName)).json as Enrolled['keys'];
   const invite = (await admin('panel', 'invite', '--account', account.account_id, '--email', email, '--role', role)).json as { invite_url: string };
   const path = new URL(invite.invite_url).pathname;
   const jar = new Jar();
@@ -81,7 +105,8 @@ export async function enrolledPerson(
   if (page.status !== 200) throw new Error(`invite page ${page.status}`);
   const secret = elementText(page.text, 'totp-secret');
   const password = `uma frase longa e boa ${Math.random().toString(36).slice(2, 10)}`;
-  const enrollCode = codeFor(secret);
+  const enrollStep = stepNow();
+  const enrollCode = totpCodeAt(secret, new Date(enrollStep * STEP_MS));
   const done = await post(jar, path, {
     csrf_token: hidden(page.text, 'csrf_token'),
     enrollment: hidden(page.text, 'enrollment'),
@@ -90,15 +115,15 @@ export async function enrolledPerson(
     code: enrollCode,
   });
   if (done.status !== 303) throw new Error(`enrollment ${done.status}: ${done.text.slice(0, 300)}`);
-  return { accountId: account.account_id, email, password, secret, enrollCode };
+  return { accountId: account.account_id, keys: account, email, password, secret, enrollCode, lastStep: enrollStep };
 }
 
 /** Signs in through the two steps; the jar then holds the signed-in session. */
-export async function signIn(jar: Jar, person: Pick<Enrolled, 'email' | 'password' | 'secret'>): Promise<Page> {
+export async function signIn(jar: Jar, person: Enrolled): Promise<Page> {
   const page = await get(jar, '/panel/entrar');
   const passwordStep = await post(jar, '/panel/entrar', { csrf_token: hidden(page.text, 'csrf_token'), email: person.email, password: person.password });
   if (passwordStep.status !== 303) throw new Error(`password step ${passwordStep.status}`);
   const codePage = await get(jar, '/panel/entrar/codigo');
   // The next step's code: never the step the enrollment (or an earlier sign-in) used.
-  return post(jar, '/panel/entrar/codigo', { csrf_token: hidden(codePage.text, 'csrf_token'), code: codeFor(person.secret, 1) });
+  return post(jar, '/panel/entrar/codigo', { csrf_token: hidden(codePage.text, 'csrf_token'), code: await freshCode(person) });
 }

@@ -1,3 +1,6 @@
+import type { AuditEntry } from '../../domain/panel/audit';
+import { auditItem } from './panel-people';
+import type { AccountKeys } from '../../ports/api-keys';
 import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { hashSecretKey } from '../../auth/secret-hash';
 import { newAccountId, newPublicKey, newSecretKey, randomString } from '../../ids';
@@ -93,7 +96,7 @@ async function readAccount(store: AccountStore, accountId: string) {
  * New keys; the old public key is deleted and the key version moves on in the same transaction, so
  * the old keys and every token issued from them stop working at once.
  */
-export async function rotateKeys(store: AccountStore, accountId: string): Promise<IssuedKeys> {
+export async function rotateKeys(store: AccountStore, accountId: string, audit?: AuditEntry): Promise<IssuedKeys> {
   const account = await readAccount(store, accountId);
   const oldVersion = Number(account.kv);
   const issued = keyItems(store, accountId, oldVersion + 1);
@@ -110,6 +113,7 @@ export async function rotateKeys(store: AccountStore, accountId: string): Promis
     },
     ...oldKey,
     issued.put,
+    ...(audit ? [{ Put: { TableName: store.table, Item: auditItem(audit), ConditionExpression: 'attribute_not_exists(PK)' } }] : []),
   ]);
   return { account_id: accountId, public_key: issued.publicKey, secret_key: issued.secretKey };
 }
@@ -244,5 +248,19 @@ export async function showAccount(store: AccountStore, accountId: string) {
     checkout_signing_version: signing.version,
     callback_origins: callbackOriginsOf(account),
     created_at: account.createdAt,
+  };
+}
+
+/** An account's keys through the AccountKeys port (the operator CLI and the panel's API keys page). */
+export function dynamoAccountKeys(store: AccountStore): AccountKeys {
+  return {
+    async publicKey(accountId) {
+      const out = await store.db.send(new GetCommand({ TableName: store.table, Key: keys.account(accountId), ConsistentRead: true, ProjectionExpression: 'publicKey' }));
+      return typeof out.Item?.publicKey === 'string' ? out.Item.publicKey : undefined;
+    },
+    async rotate(accountId, alsoPut) {
+      const issued = await rotateKeys(store, accountId, alsoPut);
+      return { publicKey: issued.public_key, secretKey: issued.secret_key };
+    },
   };
 }

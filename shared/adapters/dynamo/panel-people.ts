@@ -1,4 +1,4 @@
-import { DeleteCommand, GetCommand, PutCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, GetCommand, PutCommand, QueryCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { AuditEntry } from '../../domain/panel/audit';
 import type { PanelPerson } from '../../domain/panel/person';
 import { isPanelRole } from '../../domain/panel/roles';
@@ -31,7 +31,7 @@ function sessionItem(session: PanelSession): Item {
   return { ...keys.panelSession(session.sessionHash), type: 'panel_session', ...session, ttl: Math.ceil(sessionEndsAt(session).getTime() / 1000) };
 }
 
-function auditItem(entry: AuditEntry): Item {
+export function auditItem(entry: AuditEntry): Item {
   return { ...keys.panelAudit(entry.accountId, entry.at, entry.entryId), type: 'panel_audit', ...entry };
 }
 
@@ -166,10 +166,30 @@ export function dynamoSignInFailures(db: Db, table: string): SignInFailures {
   };
 }
 
+function auditOf(item: Item): AuditEntry | undefined {
+  const { accountId, at, entryId, personId, email, action, detail, ip } = item;
+  if (typeof accountId !== 'string' || typeof at !== 'string' || typeof entryId !== 'string' || typeof personId !== 'string') return undefined;
+  if (typeof email !== 'string' || typeof action !== 'string' || typeof ip !== 'string') return undefined;
+  return { accountId, at, entryId, personId, email, action, ip, ...(typeof detail === 'string' ? { detail } : {}) };
+}
+
 export function dynamoPanelAuditLog(db: Db, table: string): PanelAuditLog {
   return {
     async record(entry) {
       await db.send(new PutCommand({ TableName: table, Item: auditItem(entry), ConditionExpression: 'attribute_not_exists(PK)' }));
+    },
+    async latest(accountId, limit) {
+      const out = await db.send(
+        new QueryCommand({
+          TableName: table,
+          KeyConditionExpression: 'PK = :pk',
+          ExpressionAttributeValues: { ':pk': keys.panelAudit(accountId, '', '').PK },
+          ScanIndexForward: false,
+          Limit: limit,
+          ConsistentRead: true,
+        }),
+      );
+      return (out.Items ?? []).flatMap((item) => auditOf(item) ?? []);
     },
   };
 }

@@ -8,6 +8,7 @@ const panelBrowser = { auth: 'none', rateLimit: 'public', idempotency: 'none', u
 
 const ACCESS = { fn: 'PanelAccess', handler: 'functions/panel/access.ts' } as const;
 const HOME = { fn: 'PanelHome', handler: 'functions/panel/home.ts' } as const;
+const SETTINGS = { fn: 'PanelSettings', handler: 'functions/panel/settings.ts' } as const;
 
 const csrf = z.string().max(64).describe('The CSRF token the page gave');
 const inviteParams = z.object({ token: z.string().regex(/^[A-Za-z0-9_-]{43}$/, 'Must be an invite token') });
@@ -126,5 +127,50 @@ export const panelRoutes = {
     summary: 'The panel’s overview: balance available and reserved',
     request: {},
     responses: { ...page('HTML page'), 303: { description: 'Not signed in: to the sign-in page', contentType: HTML } },
+  }),
+  panelKeysPage: defineRoute({
+    id: 'PanelKeysPage',
+    ...SETTINGS,
+    method: 'GET',
+    path: '/panel/chaves',
+    ...panelBrowser,
+    access: 'write',
+    summary: 'The account’s API keys: the public key, and new keys for the roles that may',
+    request: {},
+    responses: { ...page('HTML page'), 303: { description: 'Not signed in: to the sign-in page', contentType: HTML } },
+  }),
+  panelRotateKeys: defineRoute({
+    id: 'PanelRotateKeys',
+    ...SETTINGS,
+    method: 'POST',
+    path: '/panel/chaves',
+    ...panelBrowser,
+    access: 'write',
+    summary: 'Generates new API keys (step-up: a fresh authenticator code)',
+    description:
+      'Owners, admins and developers; a fresh code of the authenticator. The old keys and every token issued under them stop at once (spec 5.6); the new secret key is shown once on the answer page.',
+    request: { form: z.object({ csrf_token: csrf, code: z.string().max(16) }) },
+    responses: {
+      ...page('The new keys, the secret shown once'),
+      303: { description: 'Not signed in: to the sign-in page', contentType: HTML },
+      ...formErrors,
+      401: { description: 'Wrong or used code', contentType: HTML },
+      403: { description: 'The role may not, or the CSRF token does not match', contentType: HTML },
+    },
+  }),
+  panelAuditLog: defineRoute({
+    id: 'PanelAuditLog',
+    ...SETTINGS,
+    method: 'GET',
+    path: '/panel/auditoria',
+    ...panelBrowser,
+    access: 'write',
+    summary: 'The account’s audit log: every panel action, who, when, from which address (owners and admins)',
+    request: {},
+    responses: {
+      ...page('HTML page'),
+      303: { description: 'Not signed in: to the sign-in page', contentType: HTML },
+      403: { description: 'The role may not read it', contentType: HTML },
+    },
   }),
 } satisfies Record<string, AnyRoute>;
