@@ -186,6 +186,19 @@ export const ROUTE_PORT_GRANTS: Readonly<Record<string, readonly TableGrant[]>> 
     { actions: ['PutItem', 'DeleteItem'], keys: [KEY.publicKey] },
     { actions: ['PutItem'], keys: [KEY.panelAudit] },
   ],
+  [routes.panelWebhooksPage.id]: [
+    { actions: ['GetItem', 'UpdateItem'], keys: [KEY.panelSession] },
+    { actions: ['GetItem'], keys: [KEY.panelPerson, KEY.account] },
+  ],
+  // Step-up, then the webhook's change and the audit entry (their grants derive from the row's changes).
+  [routes.panelSetWebhook.id]: [
+    { actions: ['GetItem', 'UpdateItem'], keys: [KEY.panelSession, KEY.panelPerson, KEY.panelFailures] },
+    { actions: ['GetItem'], keys: [KEY.account] },
+  ],
+  [routes.panelRotateWebhookSecret.id]: [
+    { actions: ['GetItem', 'UpdateItem'], keys: [KEY.panelSession, KEY.panelPerson, KEY.panelFailures] },
+    { actions: ['GetItem'], keys: [KEY.account] },
+  ],
   [routes.panelAuditLog.id]: [
     { actions: ['GetItem', 'UpdateItem'], keys: [KEY.panelSession] },
     { actions: ['GetItem'], keys: [KEY.panelPerson] },

@@ -1,3 +1,4 @@
+import type { AuditEntry } from './panel/audit';
 import type { CardAttempt, DeclineLimits, DeclineLogs, DeclineScope } from './card-attempt';
 import type { CepAddress } from './cep';
 import type { Checkout, CheckoutPayment, NewCheckout, UnknownCardAttempt } from './checkout';
@@ -108,7 +109,11 @@ export type CheckoutCardLost = { kind: 'checkout.card_lost'; checkout: Checkout;
 /** The card attempt ended uncharged (declined, failed, or found not charged): PENDING again at the next attempt; a decline counts toward the cap. */
 export type CheckoutCardReopened = { kind: 'checkout.card_reopened'; checkout: Checkout; declined: boolean };
 
+/** An action of the merchant panel written to the account's audit log, in the same transaction as the action (Put once, never changed). */
+export type PanelAudited = { kind: 'panel.audited'; entry: AuditEntry };
+
 export type Change =
+  | PanelAudited
   | LedgerTransfer
   | WithdrawalCreated
   | WithdrawalMoved

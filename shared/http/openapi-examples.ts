@@ -338,4 +338,7 @@ export const OPERATION_EXAMPLES: Readonly<Record<string, OperationExample>> = {
   PanelKeysPage: { response: panelPage('Chaves de API') },
   PanelRotateKeys: { body: { csrf_token: PANEL_CSRF, code: '287082' }, response: panelPage('Novas chaves de API') },
   PanelAuditLog: { response: panelPage('Auditoria') },
+  PanelWebhooksPage: { response: panelPage('Webhooks') },
+  PanelSetWebhook: { body: { csrf_token: PANEL_CSRF, url: 'https://shop.example/webhooks/gateway', code: '287082' }, response: panelPage('Webhooks') },
+  PanelRotateWebhookSecret: { body: { csrf_token: PANEL_CSRF, code: '287082' }, response: panelPage('Webhooks') },
 };

@@ -51,7 +51,7 @@ function layout(title: string, body: string, chrome?: SignedInChrome): PanelPage
   const top = chrome
     ? `<header>
 <p class="brand">Painel</p>
-<nav aria-label="Principal"><ul><li><a href="/panel">Visão geral</a></li><li><a href="/panel/chaves">Chaves de API</a></li><li><a href="/panel/auditoria">Auditoria</a></li></ul></nav>
+<nav aria-label="Principal"><ul><li><a href="/panel">Visão geral</a></li><li><a href="/panel/chaves">Chaves de API</a></li><li><a href="/panel/webhooks">Webhooks</a></li><li><a href="/panel/auditoria">Auditoria</a></li></ul></nav>
 <form method="post" action="/panel/sair"><input type="hidden" name="csrf_token" value="${escapeHtml(chrome.csrfToken)}"><span>${escapeHtml(chrome.email)}</span> <button type="submit" class="link-button">Sair</button></form>
 </header>`
     : `<header><p class="brand">Painel</p></header>`;
@@ -221,6 +221,56 @@ export function newKeysPage(keys: { publicKey: string; secretKey: string }, chro
   );
 }
 
+export function webhooksPage(view: { url?: string; secretConfigured: boolean; mayManage: boolean; message?: string; errors?: FieldErrors }, chrome: SignedInChrome): PanelPage {
+  const url = fieldError('url', view.errors, 'url');
+  const forms = view.mayManage
+    ? `<form method="post" action="/panel/webhooks" novalidate>
+${csrfField(chrome.csrfToken)}
+<h2>Endereço do webhook</h2>
+<label for="url">URL do webhook</label>
+<input id="url" name="url" type="url" inputmode="url" maxlength="2048" required value="${escapeHtml(view.url ?? '')}"${url.attrs}>
+<p class="hint">HTTPS, em um endereço público. Os eventos são assinados com o segredo (cabeçalho Service-Signature).</p>${url.html}
+${codeInput(view.errors)}
+<button type="submit">Salvar URL</button>
+</form>
+${
+  view.secretConfigured
+    ? `<form method="post" action="/panel/webhooks/segredo" novalidate>
+${csrfField(chrome.csrfToken)}
+<h2>Segredo de assinatura</h2>
+<p>Um segredo novo substitui o atual na hora: atualize o seu receptor logo em seguida.</p>
+<label for="code-secret">Código de verificação</label>
+<input id="code-secret" name="code" type="text" inputmode="numeric" autocomplete="one-time-code" pattern="[0-9 ]{6,7}" maxlength="7" required>
+<button type="submit">Gerar novo segredo</button>
+</form>`
+    : ''
+}`
+    : '<p>Seu papel não permite mudar o webhook.</p>';
+  return layout(
+    'Webhooks',
+    `<h1>Webhooks</h1>
+<div class="box wide">
+${errorSummary(view.message, view.errors)}
+<dl><dt>URL atual</dt><dd id="webhook-url">${escapeHtml(view.url ?? 'nenhuma')}</dd><dt>Segredo</dt><dd>${view.secretConfigured ? 'configurado' : 'nenhum'}</dd></dl>
+${forms}
+</div>`,
+    chrome,
+  );
+}
+
+export function webhookSecretPage(saved: { url?: string; secret?: string; notice: string }, chrome: SignedInChrome): PanelPage {
+  return layout(
+    'Webhooks',
+    `<h1>Webhooks</h1>
+<div class="box wide">
+<p role="status">${escapeHtml(saved.notice)}</p>
+<dl>${saved.url ? `<dt>URL</dt><dd id="webhook-url">${escapeHtml(saved.url)}</dd>` : ''}${saved.secret ? `<dt>Segredo de assinatura</dt><dd class="secret" id="webhook-secret">${escapeHtml(saved.secret)}</dd>` : ''}</dl>
+<p><a href="/panel/webhooks">Voltar aos webhooks</a></p>
+</div>`,
+    chrome,
+  );
+}
+
 export type AuditRow = { at: string; email: string; action: string; detail?: string; ip: string };
 
 const ACTION_LABELS: Readonly<Record<string, string>> = {
@@ -228,6 +278,8 @@ const ACTION_LABELS: Readonly<Record<string, string>> = {
   'panel.signed_in': 'Entrou no painel',
   'panel.signed_out': 'Saiu do painel',
   'keys.rotated': 'Gerou novas chaves de API',
+  'webhook.configured': 'Mudou a URL do webhook',
+  'webhook.secret_rotated': 'Gerou um novo segredo do webhook',
 };
 
 export function auditPage(rows: readonly AuditRow[], chrome: SignedInChrome): PanelPage {

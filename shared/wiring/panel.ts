@@ -6,12 +6,17 @@ import type { InvitePorts } from '../app/panel/invite-person';
 import type { PanelAccessPorts } from '../app/panel/access-ports';
 import { burnPasswordCheck, hashPassword, verifyPassword } from '../adapters/crypto/password-hash';
 import { matchTotp, newTotpSecret, otpauthQrDataUri, otpauthUri } from '../adapters/crypto/totp';
-import { dynamoPanelAuditLog, dynamoPanelPeople, dynamoPanelSessions, dynamoSignInFailures } from '../adapters/dynamo/panel-people';
+import { dynamoPanelAuditLog, dynamoPanelPeople, dynamoPanelSessions, dynamoSignInFailures, panelCompilers } from '../adapters/dynamo/panel-people';
+import { type ChangeCompilers, mergeCompilers } from '../adapters/dynamo/changes';
+import { webhookChanges } from './webhooks';
 import { seal, unseal } from '../crypto/personal-data';
 import { randomString } from '../ids';
 import type { Runtime } from '../runtime';
 import type { OverviewPorts } from '../app/panel/overview';
 import type { PanelKeysPorts } from '../app/panel/keys';
+import type { PanelWebhookPorts } from '../app/panel/webhook-settings';
+import { newWebhookSecret } from '../webhooks/config';
+import { checkWebhookUrl } from '../webhooks/url-policy';
 import { dynamoAccountKeys } from '../adapters/dynamo/accounts';
 import { ledgerReader } from './ledger';
 
@@ -90,3 +95,24 @@ export function panelOverviewPorts(runtime: Runtime): OverviewPorts {
 export async function panelKeysPorts(runtime: Runtime): Promise<PanelKeysPorts> {
   return { ...(await panelAccessPorts(runtime)), keys: dynamoAccountKeys({ db: runtime.db, table: runtime.config.tableName, now: () => new Date() }) };
 }
+
+/** The webhook page's ports: the access ports, PUT /api/webhook's URL check and secrets, the account's webhook as configured. */
+export async function panelWebhookPorts(runtime: Runtime): Promise<PanelWebhookPorts> {
+  const { allowPrivateHosts, dnsTimeoutMs } = runtime.config.webhooks;
+  const accounts = dynamoAccountDirectory(runtime.db, runtime.config.tableName);
+  return {
+    ...(await panelAccessPorts(runtime)),
+    checkUrl: async (url) => {
+      const checked = await checkWebhookUrl(url, { resolve: runtime.resolve, allowPrivateHosts, dnsTimeoutMs });
+      return checked.ok ? { ok: true, url: checked.url.toString() } : { ok: false, errors: checked.errors };
+    },
+    newSecret: newWebhookSecret,
+    webhookOf: async (accountId) => {
+      const account = await accounts.get(accountId);
+      return { ...(account?.webhookUrl ? { url: account.webhookUrl } : {}), secretConfigured: account?.webhookSecretConfigured === true };
+    },
+  };
+}
+
+/** What the panel's webhook forms commit: the webhook's changes and the audit entry, in one transaction. */
+export const panelWebhookChanges: ChangeCompilers = /* @__PURE__ */ mergeCompilers(webhookChanges, panelCompilers);

@@ -890,6 +890,30 @@ const cases: Record<string, Case> = {
     // Never new keys: the code is never the authenticator's (or the token or cookie is not the page's).
     check: (_input, reply, where) => expect([303, 400, 401, 403, 429], where).toContain(reply.status),
   },
+  [routes.panelWebhooksPage.id]: {
+    account: main,
+    input: () => fc.record({ query: queryArb([], []), headers: browserHeadersArb(panelCookieArb(() => panel.sessionCookie)) }),
+    runs: 10,
+    check: (_input, reply, where) => expect([200, 303], where).toContain(reply.status),
+  },
+  [routes.panelSetWebhook.id]: {
+    account: main,
+    input: () =>
+      fc.record({
+        body: formArb({ csrf_token: panel.sessionCsrf, url: 'https://127.0.0.13:8443/fuzz', code: '000000' }, ['email']),
+        headers: browserHeadersArb(panelCookieArb(() => panel.sessionCookie)),
+      }),
+    runs: 20,
+    // Never saved: the code is never the authenticator's (or the token, cookie or URL is refused first).
+    check: (_input, reply, where) => expect([303, 400, 401, 403, 422, 429], where).toContain(reply.status),
+  },
+  [routes.panelRotateWebhookSecret.id]: {
+    account: main,
+    input: () =>
+      fc.record({ body: formArb({ csrf_token: panel.sessionCsrf, code: '000000' }, ['email']), headers: browserHeadersArb(panelCookieArb(() => panel.sessionCookie)) }),
+    runs: 15,
+    check: (_input, reply, where) => expect([303, 400, 401, 403, 429], where).toContain(reply.status),
+  },
   [routes.panelAuditLog.id]: {
     account: main,
     input: () => fc.record({ query: queryArb([], []), headers: browserHeadersArb(panelCookieArb(() => panel.sessionCookie)) }),

@@ -303,6 +303,9 @@ async function probeEveryRoute(): Promise<Probe[]> {
   await probe('PanelKeysPage', 'keys', 200, through('GET', '/panel/chaves', { headers: signedIn.header() }));
   await probe('PanelRotateKeys', 'no CSRF token', 403, through('POST', '/panel/chaves', { headers: { ...FORM, ...signedIn.header() }, body: form({ code: '123456' }) }), true);
   await probe('PanelAuditLog', 'audit log', 200, through('GET', '/panel/auditoria', { headers: signedIn.header() }));
+  await probe('PanelWebhooksPage', 'webhooks', 200, through('GET', '/panel/webhooks', { headers: signedIn.header() }));
+  await probe('PanelSetWebhook', 'no CSRF token', 403, through('POST', '/panel/webhooks', { headers: { ...FORM, ...signedIn.header() }, body: form({ url: 'https://127.0.0.13:8443/p', code: '123456' }) }), true);
+  await probe('PanelRotateWebhookSecret', 'no CSRF token', 403, through('POST', '/panel/webhooks/segredo', { headers: { ...FORM, ...signedIn.header() }, body: form({ code: '123456' }) }), true);
   return probes;
 }
 

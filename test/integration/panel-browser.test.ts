@@ -23,7 +23,7 @@ const fill = (page: Page, label: string, value: string) => page.getByLabel(label
 
 for (const viewport of ['mobile', 'desktop'] as const satisfies readonly ViewportName[]) {
   describe(`merchant panel in Chromium (${viewport})`, () => {
-    it('invite → enrollment → sign-in with the code → overview, keys, audit log → sign-out, every page without serious accessibility violations', async () => {
+    it('invite → enrollment → sign-in with the code → overview, keys, webhooks, audit log → sign-out, every page without serious accessibility violations', async () => {
       const account = (await admin('account', 'create', '--name', `Padaria ${viewport}`)).json as { account_id: string };
       await admin('account', 'credit', '--account', account.account_id, '--amount', '1234.56');
       const email = `ana.${viewport}.${Date.now()}@example.com`;
@@ -73,6 +73,7 @@ for (const viewport of ['mobile', 'desktop'] as const satisfies readonly Viewpor
 
           for (const [link, path, name] of [
             ['Chaves de API', '/panel/chaves', 'keys'],
+            ['Webhooks', '/panel/webhooks', 'webhooks'],
             ['Auditoria', '/panel/auditoria', 'audit'],
           ] as const) {
             await page.getByRole('link', { name: link }).click();

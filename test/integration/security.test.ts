@@ -69,6 +69,10 @@ const PUBLIC_ROUTES: Readonly<Record<string, string>> = {
   PanelKeysPage: "The panel's API keys page: the signed-in session decides the account; only its public key is shown.",
   PanelRotateKeys:
     "New API keys from the panel: the signed-in session, a CSRF token bound to it, a role that may (owner, admin, developer) and a fresh authenticator code (step-up); the rotation and its audit entry in one transaction.",
+  PanelWebhooksPage: "The panel's webhook page: the signed-in session decides the account; the URL and whether a secret exists, never the secret.",
+  PanelSetWebhook:
+    "The webhook URL from the panel: the signed-in session, a CSRF token bound to it, a role that may (owner, admin, developer), a fresh authenticator code, then PUT /api/webhook's SSRF rules; committed with its audit entry.",
+  PanelRotateWebhookSecret: 'A new webhook secret from the panel: the same session, CSRF token, role and fresh code; the secret shown once; committed with its audit entry.',
   PanelAuditLog: "The account's audit log: the signed-in session decides the account; owners and admins only.",
   PanelOverview: "The panel's overview: the signed-in session of the panel's __Host- cookie (server-side, 30 min idle, 12 h at most) decides the account; no session → the sign-in page.",
 };
@@ -720,6 +724,27 @@ describe("another account's well-formed identifiers → 404 (or the caller's own
       expect((await panelPost(mixed, '/panel/chaves', { csrf_token: mine.csrf, code: codeFor(mine.person.secret) })).status).toBe(403);
       const basicPair = `Basic ${Buffer.from(`${theirs.person.keys.public_key}:${theirs.person.keys.secret_key}`).toString('base64')}`;
       expect((await invokeRoute(routes.authToken, { headers: { authorization: basicPair } })).status).toBe(200);
+    },
+    PanelWebhooksPage: async () => {
+      const { victim: theirs, attacker: mine } = await panelPair();
+      const page = await panelGet(mine.jar, '/panel/webhooks');
+      expect(page.status).toBe(200);
+      expect(page.text).not.toContain(theirs.person.email);
+    },
+    PanelSetWebhook: async () => {
+      // The victim's session with the attacker's CSRF token: 403 before anything is read; the victim's webhook unchanged.
+      const { victim: theirs, attacker: mine } = await panelPair();
+      const mixed = new Jar();
+      mixed.take({ 'set-cookie': [`${SESSION_COOKIE}=${theirs.jar.get(SESSION_COOKIE) ?? ''}; Path=/`] });
+      const before = (await panelGet(theirs.jar, '/panel/webhooks')).text.match(/id="webhook-url">([^<]*)</)?.[1];
+      expect((await panelPost(mixed, '/panel/webhooks', { csrf_token: mine.csrf, url: 'https://127.0.0.13:8443/evil', code: '123456' })).status).toBe(403);
+      expect((await panelGet(theirs.jar, '/panel/webhooks')).text.match(/id="webhook-url">([^<]*)</)?.[1]).toBe(before);
+    },
+    PanelRotateWebhookSecret: async () => {
+      const { victim: theirs, attacker: mine } = await panelPair();
+      const mixed = new Jar();
+      mixed.take({ 'set-cookie': [`${SESSION_COOKIE}=${theirs.jar.get(SESSION_COOKIE) ?? ''}; Path=/`] });
+      expect((await panelPost(mixed, '/panel/webhooks/segredo', { csrf_token: mine.csrf, code: '123456' })).status).toBe(403);
     },
     PanelAuditLog: async () => {
       const { victim: theirs, attacker: mine } = await panelPair();

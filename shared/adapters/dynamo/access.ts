@@ -78,6 +78,7 @@ export const CHANGE_ACCESS: { readonly [K in ChangeKind]: readonly TableGrant[] 
   'withdrawal.moved': [{ actions: ['UpdateItem'], keys: [KEY.withdraw] }],
   'event.recorded': [{ actions: ['PutItem'], keys: [KEY.event] }],
   // The webhook settings live on the account item.
+  'panel.audited': [{ actions: ['PutItem'], keys: [KEY.panelAudit] }],
   'webhook.configured': [{ actions: ['UpdateItem'], keys: [KEY.account] }],
   'webhook.secret_rotated': [{ actions: ['UpdateItem'], keys: [KEY.account] }],
   // The customer in its account's partition, and its numeric id's reservation.

@@ -5,6 +5,7 @@ import { isPanelRole } from '../../domain/panel/roles';
 import { type PanelSession, sessionEndsAt } from '../../domain/panel/session';
 import { SIGN_IN_WINDOW_MS } from '../../domain/panel/sign-in-limits';
 import type { Enrollment, PanelAuditLog, PanelPeople, PanelSessions, SignInFailures } from '../../ports/panel';
+import type { ChangeCompilers } from './changes';
 import { cancellationReasons } from './contention';
 import { type Db, type Item, isConditionalCheckFailed } from './dynamo';
 import { keys } from './keys';
@@ -193,3 +194,8 @@ export function dynamoPanelAuditLog(db: Db, table: string): PanelAuditLog {
     },
   };
 }
+
+/** The panel's changes: an audit entry, written with the action it records. */
+export const panelCompilers: ChangeCompilers = {
+  'panel.audited': (context, change) => [{ Put: { TableName: context.table, Item: auditItem(change.entry), ConditionExpression: 'attribute_not_exists(PK)' } }],
+};

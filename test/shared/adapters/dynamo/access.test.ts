@@ -10,6 +10,7 @@ import { invoiceCreatedCompilers, invoiceMovedCompilers } from '../../../../shar
 import { ledgerCompilers } from '../../../../shared/adapters/dynamo/ledger';
 import type { TxWrite } from '../../../../shared/adapters/dynamo/transact';
 import { webhookCompilers } from '../../../../shared/adapters/dynamo/webhooks';
+import { panelCompilers } from '../../../../shared/adapters/dynamo/panel-people';
 import { withdrawalCompilers } from '../../../../shared/adapters/dynamo/withdrawals';
 import type { ChangeKind } from '../../../../shared/domain/changes';
 import { invoiceMove } from '../../../../shared/domain/invoice-transitions';
@@ -31,6 +32,7 @@ const ALL: ChangeCompilers = mergeCompilers(
   cepCompilers,
   cardAttemptCompilers,
   declineCompilers,
+  panelCompilers,
 );
 
 const move = invoiceMove('PENDING', 'PAID');
@@ -51,6 +53,7 @@ const SAMPLES: { [K in ChangeKind]: ChangeOf<K>[] } = {
     { kind: 'webhook.configured', accountId: 'acct_1', url: 'https://shop.example/hook', at },
   ],
   'webhook.secret_rotated': [{ kind: 'webhook.secret_rotated', accountId: 'acct_1', secret: 'whsec_y', at }],
+  'panel.audited': [{ kind: 'panel.audited', entry: { accountId: 'acct_1', at, entryId: 'aud_1', personId: 'per_1', email: 'ana@example.com', action: 'webhook.configured', ip: '203.0.113.7' } }],
   'customer.created': [{ kind: 'customer.created', customer: aCustomer() }],
   'invoice.created': [{ kind: 'invoice.created', invoice: aNewInvoice({ payer: { name: 'Ana', document: '12345678909' } }) }],
   'invoice.moved': [
