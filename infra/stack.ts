@@ -663,11 +663,14 @@ export class PaymentGatewayStack extends Stack {
     // Every route checks that its request came through CloudFront (shared/http/edge-origin.ts).
     this.edge.originSecret.grantRead(fn.role);
 
+    // A shared function has one integration and one API-scoped permission for all its routes (a few
+    // resources per function, not three per page: the stack stays well inside CloudFormation's 500).
+    const shared = group.length > 1 ? new HttpLambdaIntegration(`${id}Integration`, fn.fn, { scopePermissionToRoute: false }) : undefined;
     for (const route of group) {
       const httpRoute = new apigw.HttpRoute(this.api, `${route.id}Route`, {
         httpApi: this.api,
         routeKey: apigw.HttpRouteKey.with(route.path, apigw.HttpMethod[route.method]),
-        integration: new HttpLambdaIntegration(`${route.id}Integration`, fn.fn),
+        integration: shared ?? new HttpLambdaIntegration(`${route.id}Integration`, fn.fn),
         authorizer: this.originAuthorizer,
       });
       acknowledgeLambdaAuthorization(httpRoute, route);

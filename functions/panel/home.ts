@@ -1,21 +1,26 @@
+import { customersView, methodsView } from '../../shared/app/panel/account-pages';
 import { panelOverview } from '../../shared/app/panel/overview';
-import { pageAnswer, panelErrorAnswerPage, redirectTo } from '../../shared/http/panel/answers';
-import { signedIn } from '../../shared/http/panel/signed-in';
-import { httpHandler } from '../../shared/http/pipeline';
+import { signedInPage } from '../../shared/http/panel/signed-in';
 import { routeGroupHandler } from '../../shared/http/route-group';
 import { panelRoutes as routes } from '../../shared/http/route-table/panel';
-import { overviewPage } from '../../shared/panel/pages';
-import { panelAccessPorts, panelOverviewPorts } from '../../shared/wiring/panel';
+import { customersPage, methodsPage, overviewPage } from '../../shared/panel/pages';
+import { listCustomersQuerySchema } from '../../shared/schemas/customer';
+import { panelAccessPorts, panelAccountPorts, panelOverviewPorts } from '../../shared/wiring/panel';
 
-/** The merchant panel's signed-in pages (issue 27), one function: the overview so far. Not signed in: 303 to the sign-in page. */
-const overviewHandler = httpHandler(
-  routes.panelOverview,
-  async ({ event, runtime, now }) => {
-    const page = await signedIn(event, runtime, await panelAccessPorts(runtime), now);
-    if (!page) return redirectTo('/panel/entrar');
-    return pageAnswer(200, overviewPage(await panelOverview(panelOverviewPorts(runtime), page.session), page.chrome));
-  },
-  { errorPage: panelErrorAnswerPage },
-);
-
-export const handler = routeGroupHandler([[routes.panelOverview, overviewHandler]]);
+/** The merchant panel's signed-in reading pages (issue 27), one function: the overview, the customers, the payment methods. Not signed in: 303 to the sign-in page. */
+export const handler = routeGroupHandler([
+  [
+    routes.panelOverview,
+    signedInPage(routes.panelOverview, panelAccessPorts, async (_ports, page, runtime) => overviewPage(await panelOverview(panelOverviewPorts(runtime), page.session), page.chrome)),
+  ],
+  [
+    routes.panelCustomers,
+    signedInPage(routes.panelCustomers, panelAccountPorts, async (ports, page, _runtime, event) => {
+      // The pipeline validated the query (422 page otherwise): parsed again here for its types.
+      const { page: number, limit, ...filters } = listCustomersQuerySchema.parse(Object.fromEntries(new URLSearchParams(event.rawQueryString ?? '')));
+      const rows = await customersView(ports, page.session, { page: number, limit, filters });
+      return customersPage(rows, { page: number, ...(filters.name ? { name: filters.name } : {}), ...(filters.email ? { email: filters.email } : {}) }, page.chrome);
+    }),
+  ],
+  [routes.panelMethods, signedInPage(routes.panelMethods, panelAccountPorts, async (ports, page) => methodsPage(await methodsView(ports, page.session), page.chrome))],
+]);

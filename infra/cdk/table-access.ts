@@ -176,6 +176,16 @@ export const ROUTE_PORT_GRANTS: Readonly<Record<string, readonly TableGrant[]>> 
     { actions: ['GetItem', 'UpdateItem', 'DeleteItem'], keys: [KEY.panelSession] },
     { actions: ['PutItem'], keys: [KEY.panelAudit] },
   ],
+  // GET /api/customers' own store: a Query of the account's partition, CUSTOMER# sort keys.
+  [routes.panelCustomers.id]: [
+    { actions: ['GetItem', 'UpdateItem'], keys: [KEY.panelSession] },
+    { actions: ['GetItem'], keys: [KEY.panelPerson] },
+    { actions: ['Query'], keys: [KEY.account] },
+  ],
+  [routes.panelMethods.id]: [
+    { actions: ['GetItem', 'UpdateItem'], keys: [KEY.panelSession] },
+    { actions: ['GetItem'], keys: [KEY.panelPerson, KEY.account] },
+  ],
   [routes.panelKeysPage.id]: [
     { actions: ['GetItem', 'UpdateItem'], keys: [KEY.panelSession] },
     { actions: ['GetItem'], keys: [KEY.panelPerson, KEY.account] },

@@ -336,6 +336,8 @@ export const OPERATION_EXAMPLES: Readonly<Record<string, OperationExample>> = {
   PanelSignOut: { body: { csrf_token: PANEL_CSRF }, response: panelRedirect('/panel/entrar') },
   PanelOverview: { response: panelPage('Visão geral') },
   PanelKeysPage: { response: panelPage('Chaves de API') },
+  PanelCustomers: { query: { page: 1, name: 'Ana' }, response: panelPage('Clientes') },
+  PanelMethods: { response: panelPage('Métodos de pagamento') },
   PanelRotateKeys: { body: { csrf_token: PANEL_CSRF, code: '287082' }, response: panelPage('Novas chaves de API') },
   PanelAuditLog: { response: panelPage('Auditoria') },
   PanelWebhooksPage: { response: panelPage('Webhooks') },

@@ -51,7 +51,7 @@ function layout(title: string, body: string, chrome?: SignedInChrome): PanelPage
   const top = chrome
     ? `<header>
 <p class="brand">Painel</p>
-<nav aria-label="Principal"><ul><li><a href="/panel">Visão geral</a></li><li><a href="/panel/chaves">Chaves de API</a></li><li><a href="/panel/webhooks">Webhooks</a></li><li><a href="/panel/auditoria">Auditoria</a></li></ul></nav>
+<nav aria-label="Principal"><ul><li><a href="/panel">Visão geral</a></li><li><a href="/panel/clientes">Clientes</a></li><li><a href="/panel/metodos">Métodos de pagamento</a></li><li><a href="/panel/chaves">Chaves de API</a></li><li><a href="/panel/webhooks">Webhooks</a></li><li><a href="/panel/auditoria">Auditoria</a></li></ul></nav>
 <form method="post" action="/panel/sair"><input type="hidden" name="csrf_token" value="${escapeHtml(chrome.csrfToken)}"><span>${escapeHtml(chrome.email)}</span> <button type="submit" class="link-button">Sair</button></form>
 </header>`
     : `<header><p class="brand">Painel</p></header>`;
@@ -271,6 +271,59 @@ export function webhookSecretPage(saved: { url?: string; secret?: string; notice
   );
 }
 
+export type CustomerRow = { id: number; name: string; email: string | null; document: string; city: string | null; state: { uf: string } | null };
+
+export function customersPage(rows: readonly CustomerRow[], query: { page: number; name?: string; email?: string }, chrome: SignedInChrome): PanelPage {
+  const list =
+    rows.length === 0
+      ? '<p id="no-customers">Nenhum cliente encontrado.</p>'
+      : `<div class="table-wrap" tabindex="0" role="region" aria-label="Clientes"><table id="customers">
+<caption>Clientes, os mais novos primeiro</caption>
+<thead><tr><th scope="col">Id</th><th scope="col">Nome</th><th scope="col">E-mail</th><th scope="col">Documento</th><th scope="col">Cidade</th></tr></thead>
+<tbody>
+${rows
+  .map(
+    (c) =>
+      `<tr><td>${c.id}</td><td>${escapeHtml(c.name)}</td><td>${escapeHtml(c.email ?? '')}</td><td>${escapeHtml(c.document)}</td><td>${escapeHtml([c.city, c.state?.uf].filter(Boolean).join(' / '))}</td></tr>`,
+  )
+  .join('\n')}
+</tbody>
+</table></div>`;
+  const next = rows.length > 0 ? `<p><a href="/panel/clientes?page=${query.page + 1}${query.name ? `&amp;name=${encodeURIComponent(query.name)}` : ''}${query.email ? `&amp;email=${encodeURIComponent(query.email)}` : ''}">Próxima página</a></p>` : '';
+  return layout(
+    'Clientes',
+    `<h1>Clientes</h1>
+<div class="box wide">
+<form method="get" action="/panel/clientes">
+<label for="filter-name">Nome</label>
+<input id="filter-name" name="name" type="text" maxlength="100" value="${escapeHtml(query.name ?? '')}">
+<label for="filter-email">E-mail do cliente</label>
+<input id="filter-email" name="email" type="text" maxlength="100" value="${escapeHtml(query.email ?? '')}">
+<button type="submit">Filtrar</button>
+</form>
+${list}
+${next}
+</div>`,
+    chrome,
+  );
+}
+
+const METHOD_NAMES: Readonly<Record<string, string>> = { pix: 'Pix', boleto: 'Boleto', card: 'Cartão de crédito' };
+
+export function methodsPage(methods: readonly { method: string; enabled: boolean }[], chrome: SignedInChrome): PanelPage {
+  return layout(
+    'Métodos de pagamento',
+    `<h1>Métodos de pagamento</h1>
+<div class="box wide">
+<ul id="methods">
+${methods.map((m) => `<li data-method="${escapeHtml(m.method)}">${escapeHtml(METHOD_NAMES[m.method] ?? m.method)}: <strong>${m.enabled ? 'habilitado' : 'desabilitado'}</strong></li>`).join('\n')}
+</ul>
+<p>Para habilitar ou desabilitar um método, fale com o suporte do gateway.</p>
+</div>`,
+    chrome,
+  );
+}
+
 export type AuditRow = { at: string; email: string; action: string; detail?: string; ip: string };
 
 const ACTION_LABELS: Readonly<Record<string, string>> = {
@@ -314,13 +367,18 @@ const ERROR_TITLES: Readonly<Record<number, string>> = {
   503: 'Painel indisponível',
 };
 
-export function panelErrorPage(status: number, message: string | undefined): PanelPage {
+export function panelErrorPage(status: number, message: string | undefined, fieldErrors?: FieldErrors): PanelPage {
   const title = ERROR_TITLES[status] ?? ERROR_TITLES[500] ?? 'Erro';
+  const fields = Object.entries(fieldErrors ?? {}).filter(([, messages]) => messages.length > 0);
+  const list =
+    fields.length === 0
+      ? ''
+      : `\n<ul id="field-errors">\n${fields.map(([name, messages]) => `<li data-field="${escapeHtml(name)}">${escapeHtml(name)}: ${messages.map(escapeHtml).join('; ')}</li>`).join('\n')}\n</ul>`;
   return layout(
     title,
     `<div class="box">
 <h1 id="error-title">${escapeHtml(title)}</h1>
-<p id="error-message">${escapeHtml(message ?? 'Não foi possível concluir. Tente de novo.')}</p>
+<p id="error-message">${escapeHtml(message ?? 'Não foi possível concluir. Tente de novo.')}</p>${list}
 <p><a href="/panel/entrar">Ir para a entrada do painel</a></p>
 </div>`,
   );

@@ -14,6 +14,8 @@ import { randomString } from '../ids';
 import type { Runtime } from '../runtime';
 import type { OverviewPorts } from '../app/panel/overview';
 import type { PanelKeysPorts } from '../app/panel/keys';
+import type { AccountPagesPorts } from '../app/panel/account-pages';
+import { customerPorts } from './customers';
 import type { PanelWebhookPorts } from '../app/panel/webhook-settings';
 import { newWebhookSecret } from '../webhooks/config';
 import { checkWebhookUrl } from '../webhooks/url-policy';
@@ -116,3 +118,13 @@ export async function panelWebhookPorts(runtime: Runtime): Promise<PanelWebhookP
 
 /** What the panel's webhook forms commit: the webhook's changes and the audit entry, in one transaction. */
 export const panelWebhookChanges: ChangeCompilers = /* @__PURE__ */ mergeCompilers(webhookChanges, panelCompilers);
+
+/** The customers and payment methods pages' ports: the session's, GET /api/customers' store, the account's methods. */
+export async function panelAccountPorts(runtime: Runtime): Promise<AccountPagesPorts> {
+  const accounts = dynamoAccountDirectory(runtime.db, runtime.config.tableName);
+  return {
+    ...(await panelAccessPorts(runtime)),
+    ...customerPorts(runtime),
+    methodsOf: async (accountId) => (await accounts.get(accountId))?.methods ?? [],
+  };
+}

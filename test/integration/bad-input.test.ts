@@ -876,6 +876,19 @@ const cases: Record<string, Case> = {
     runs: 20,
     check: (_input, reply, where) => expect([303, 400, 403], where).toContain(reply.status),
   },
+  [routes.panelCustomers.id]: {
+    account: main,
+    input: () =>
+      fc.record({ query: queryArb(['page', 'limit', 'name', 'email', 'document', 'phone'], QUERY_NEAR), headers: browserHeadersArb(panelCookieArb(() => panel.sessionCookie)) }),
+    runs: 20,
+    check: (_input, reply, where) => expect([200, 303, 422], where).toContain(reply.status),
+  },
+  [routes.panelMethods.id]: {
+    account: main,
+    input: () => fc.record({ query: queryArb([], []), headers: browserHeadersArb(panelCookieArb(() => panel.sessionCookie)) }),
+    runs: 10,
+    check: (_input, reply, where) => expect([200, 303], where).toContain(reply.status),
+  },
   [routes.panelKeysPage.id]: {
     account: main,
     input: () => fc.record({ query: queryArb([], []), headers: browserHeadersArb(panelCookieArb(() => panel.sessionCookie)) }),

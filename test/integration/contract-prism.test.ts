@@ -301,6 +301,8 @@ async function probeEveryRoute(): Promise<Probe[]> {
   await probe('PanelSignOut', 'no CSRF token', 403, through('POST', '/panel/sair', { headers: { ...FORM, ...signedIn.header() }, body: form({}) }), true);
   await probe('PanelOverview', 'overview', 200, through('GET', '/panel', { headers: signedIn.header() }));
   await probe('PanelKeysPage', 'keys', 200, through('GET', '/panel/chaves', { headers: signedIn.header() }));
+  await probe('PanelCustomers', 'customers', 200, through('GET', '/panel/clientes?page=1&name=Ana', { headers: signedIn.header() }));
+  await probe('PanelMethods', 'methods', 200, through('GET', '/panel/metodos', { headers: signedIn.header() }));
   await probe('PanelRotateKeys', 'no CSRF token', 403, through('POST', '/panel/chaves', { headers: { ...FORM, ...signedIn.header() }, body: form({ code: '123456' }) }), true);
   await probe('PanelAuditLog', 'audit log', 200, through('GET', '/panel/auditoria', { headers: signedIn.header() }));
   await probe('PanelWebhooksPage', 'webhooks', 200, through('GET', '/panel/webhooks', { headers: signedIn.header() }));

@@ -4,6 +4,7 @@ import { WRONG_CODE, WRONG_CREDENTIALS } from '../../shared/app/panel/sign-in';
 import { readFileSync } from 'node:fs';
 import { admin, stack } from '../support/api';
 import { stackLogFile } from '../support/leak-sources';
+import { eventually } from '../support/ledger';
 import { codeFor, elementText, enrolledPerson, get, hidden, Jar, post, signIn } from '../support/panel';
 
 const escaped = (text: string) => text.replace(/&/g, '&amp;').replace(/'/g, '&#39;').replace(/"/g, '&quot;');
@@ -155,9 +156,15 @@ describe('merchant panel: invite, enrollment, sign-in with the code (issue 27)',
     expect((await post(jar, '/panel/entrar/codigo', { csrf_token: hidden(codePage.text, 'csrf_token'), code })).status).toBe(303);
     const session = jar.get(SESSION_COOKIE) ?? '';
     await get(jar, '/panel');
-    const lines = readFileSync(log, 'utf8').slice(from);
-    // The panel's own request lines are there to search (each names its route, not its path).
-    for (const route of ['PanelInvitePage', 'PanelAcceptInvite', 'PanelSignIn', 'PanelCode', 'PanelOverview']) expect(lines, route).toContain(`"route":"${route}"`);
+    // The panel's own request lines are there to search (each names its route, not its path); the
+    // stack's process writes its log on its own time, so the last lines may come a moment later.
+    const routes = ['PanelInvitePage', 'PanelAcceptInvite', 'PanelSignIn', 'PanelCode', 'PanelOverview'];
+    const lines = await eventually(
+      () => readFileSync(log, 'utf8').slice(from),
+      (text) => routes.every((route) => text.includes(`"route":"${route}"`)),
+      10_000,
+    );
+    for (const route of routes) expect(lines, route).toContain(`"route":"${route}"`);
     const secrets: Record<string, string> = {
       password,
       'authenticator secret': secret,

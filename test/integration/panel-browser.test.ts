@@ -72,6 +72,8 @@ for (const viewport of ['mobile', 'desktop'] as const satisfies readonly Viewpor
           expect(session).toMatchObject({ httpOnly: true, secure: true, sameSite: 'Strict', path: '/' });
 
           for (const [link, path, name] of [
+            ['Clientes', '/panel/clientes', 'customers'],
+            ['Métodos de pagamento', '/panel/metodos', 'methods'],
             ['Chaves de API', '/panel/chaves', 'keys'],
             ['Webhooks', '/panel/webhooks', 'webhooks'],
             ['Auditoria', '/panel/auditoria', 'audit'],

@@ -49,7 +49,8 @@ describe('merchant panel: API keys with step-up, and the audit log (issue 27, sp
     expect(actions).toEqual(['keys.rotated', 'panel.signed_in', 'panel.enrolled']);
     expect(audit.text).toContain(owner.email);
     expect(audit.text).not.toContain(secretKey);
-  });
+    // The step-up code waits for the authenticator's next step (at most 30 s).
+  }, 120_000);
 
   it('lets a viewer read but not act: no new keys, no audit log, nothing changed', async () => {
     const viewer = await enrolledPerson('viewer');

@@ -19,7 +19,7 @@ import { SIMULATED_SIGNATURE_HEADER } from '../../shared/providers/simulated';
 import { routeList, routes } from '../../shared/http/routes';
 import { signatureHeader } from '../../shared/signatures/hmac-header';
 import { keys } from '../../shared/adapters/dynamo/keys';
-import { accountStore, admin, basic, bearer, call, newAccount, stack, useLocalStackEnvironment } from '../support/api';
+import { accountStore, admin, basic, bearer, call, newAccount, stack, tokenFor, useLocalStackEnvironment } from '../support/api';
 import { codeFor, type Enrolled, enrolledPerson, get as panelGet, hidden, Jar, post as panelPost, signIn as panelSignIn } from '../support/panel';
 import { SESSION_COOKIE } from '../../shared/http/panel/cookies';
 import { cardBody, common } from '../support/charges';
@@ -66,6 +66,8 @@ const PUBLIC_ROUTES: Readonly<Record<string, string>> = {
   PanelAcceptInvite:
     "An invite's acceptance: the same capability link, a CSRF token bound to the pre-session cookie, and a code of the secret the page sealed to this invite; the invite is used once in the enrollment's transaction.",
   PanelSignOut: "Sign-out: the panel's session cookie and a CSRF token bound to it (another's token → 403, nothing ends).",
+  PanelCustomers: "The panel's customers page: GET /api/customers' own use case for the signed-in session's account, never another's.",
+  PanelMethods: "The panel's payment methods page: the signed-in session's account's methods, read only.",
   PanelKeysPage: "The panel's API keys page: the signed-in session decides the account; only its public key is shown.",
   PanelRotateKeys:
     "New API keys from the panel: the signed-in session, a CSRF token bound to it, a role that may (owner, admin, developer) and a fresh authenticator code (step-up); the rotation and its audit entry in one transaction.",
@@ -708,6 +710,24 @@ describe("another account's well-formed identifiers → 404 (or the caller's own
       mixed.take({ 'set-cookie': [`${SESSION_COOKIE}=${theirs.jar.get(SESSION_COOKIE) ?? ''}; Path=/`] });
       expect((await panelPost(mixed, '/panel/sair', { csrf_token: mine.csrf })).status).toBe(403);
       expect((await panelGet(theirs.jar, '/panel')).status).toBe(200);
+    },
+    PanelCustomers: async () => {
+      const { victim: theirs, attacker: mine } = await panelPair();
+      const token = await tokenFor(theirs.person.keys);
+      const name = `Cliente da Vitima ${randomUUID().slice(0, 8)}`;
+      expect((await call('POST', '/api/customer', { headers: bearer(token), body: { ...customerBody(fullAddress()), name } })).status).toBe(200);
+      expect((await panelGet(theirs.jar, '/panel/clientes')).text).toContain(name);
+      const page = await panelGet(mine.jar, `/panel/clientes?name=${encodeURIComponent(name)}`);
+      expect(page.status).toBe(200);
+      // The filter's own value comes back in its field; no row of the victim's customers does.
+      expect(page.text).not.toContain(`<td>${name}</td>`);
+      expect(page.text).toContain('Nenhum cliente encontrado.');
+    },
+    PanelMethods: async () => {
+      const { attacker: mine } = await panelPair();
+      const page = await panelGet(mine.jar, '/panel/metodos');
+      expect(page.status).toBe(200);
+      expect(page.text).toContain('data-method="pix"');
     },
     PanelKeysPage: async () => {
       const { victim: theirs, attacker: mine } = await panelPair();

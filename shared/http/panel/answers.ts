@@ -18,8 +18,9 @@ export function redirectTo(location: string, cookies?: string[]): RouteResult {
 
 /** The error answers of the panel's routes as its own HTML page (same status). */
 export function panelErrorAnswerPage(answer: ErrorAnswer): PanelPage {
-  const message = typeof answer.body.error === 'string' ? answer.body.error : 'Confira os dados enviados.';
-  return panelErrorPage(answer.status, answer.status >= 500 ? undefined : message);
+  const { error } = answer.body;
+  if (typeof error !== 'string') return panelErrorPage(answer.status, 'Confira os dados enviados.', error);
+  return panelErrorPage(answer.status, answer.status >= 500 ? undefined : error);
 }
 
 /** The pre-session cookie the request brings, or a new one to set: the sign-in and enrollment forms' CSRF tokens bind to it. */

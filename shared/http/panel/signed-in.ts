@@ -2,7 +2,12 @@ import type { APIGatewayProxyEventV2 } from 'aws-lambda';
 import { signedInSession } from '../../app/panel/sign-in';
 import type { PanelAccessPorts } from '../../app/panel/access-ports';
 import type { PanelSession } from '../../domain/panel/session';
-import type { SignedInChrome } from '../../panel/pages';
+import type { PanelPage, SignedInChrome } from '../../panel/pages';
+import type { ChangeCompilers } from '../../adapters/dynamo/changes';
+import type { RouteResult } from '../answer';
+import { httpHandler } from '../pipeline';
+import type { AnyRoute } from '../route';
+import { clientIp, pageAnswer, panelErrorAnswerPage, panelForm, redirectTo } from './answers';
 import type { Runtime } from '../../runtime';
 import { csrfTokenFor, panelCookie, SESSION_COOKIE } from './cookies';
 
@@ -19,4 +24,55 @@ export async function signedIn(event: APIGatewayProxyEventV2, runtime: Runtime, 
   if (!session || cookie === undefined) return undefined;
   const { panel } = await runtime.serviceKeys();
   return { session, chrome: { email: session.email, csrfToken: csrfTokenFor(panel, cookie) } };
+}
+
+type PagePorts = Pick<PanelAccessPorts, 'sessions' | 'tokens'>;
+
+/** What a signed-in form's action gets: its ports, the page context, the form's fields, the client's address and the time. */
+export type SignedInForm<Ports> = { ports: Ports; page: SignedIn; fields: URLSearchParams; ip: string; now: Date };
+
+/**
+ * A signed-in page of the panel: its ports, the session (none: 303 to the sign-in page), then the page
+ * the render gives (200). Errors are the panel's HTML pages.
+ */
+export function signedInPage<Ports extends PagePorts>(
+  route: AnyRoute,
+  portsOf: (runtime: Runtime) => Promise<Ports>,
+  render: (ports: Ports, page: SignedIn, runtime: Runtime, event: APIGatewayProxyEventV2) => Promise<PanelPage>,
+) {
+  return httpHandler(
+    route,
+    async ({ event, runtime, now }) => {
+      const ports = await portsOf(runtime);
+      const page = await signedIn(event, runtime, ports, now);
+      if (!page) return redirectTo('/panel/entrar');
+      return pageAnswer(200, await render(ports, page, runtime, event));
+    },
+    { errorPage: panelErrorAnswerPage },
+  );
+}
+
+/**
+ * A signed-in form of the panel: the page's form with its CSRF token (400, 403 otherwise: nothing read
+ * or changed), the session (none: 303 to the sign-in page), then the action's answer, whose changes
+ * commit through `changes`.
+ */
+export function signedInForm<Ports extends PagePorts>(
+  route: AnyRoute,
+  portsOf: (runtime: Runtime) => Promise<Ports>,
+  act: (form: SignedInForm<Ports>) => Promise<RouteResult>,
+  changes?: ChangeCompilers,
+) {
+  return httpHandler(
+    route,
+    async ({ event, runtime, now }) => {
+      const { panel } = await runtime.serviceKeys();
+      const fields = panelForm(event, panel, panelCookie(event.cookies, SESSION_COOKIE));
+      const ports = await portsOf(runtime);
+      const page = await signedIn(event, runtime, ports, now);
+      if (!page) return redirectTo('/panel/entrar');
+      return act({ ports, page, fields, ip: clientIp(event), now });
+    },
+    { errorPage: panelErrorAnswerPage, ...(changes ? { changes } : {}) },
+  );
 }

@@ -2,6 +2,7 @@
 import * as z from 'zod';
 import { defineRoute, type AnyRoute } from '../route';
 import { HTML } from './policies';
+import { listCustomersQuerySchema } from '../../schemas/customer';
 
 /** The panel's pages: a browser, counted per client IP ('public'); the session is the panel's own cookie, checked by each page. */
 const panelBrowser = { auth: 'none', rateLimit: 'public', idempotency: 'none', usesMasterKey: true, browser: true, tag: 'Merchant panel' } as const;
@@ -14,9 +15,18 @@ const csrf = z.string().max(64).describe('The CSRF token the page gave');
 const inviteParams = z.object({ token: z.string().regex(/^[A-Za-z0-9_-]{43}$/, 'Must be an invite token') });
 
 const page = (description: string) => ({ 200: { description, contentType: HTML } });
+const notSignedIn = { 303: { description: 'Not signed in: to the sign-in page', contentType: HTML } };
 const formErrors = {
   400: { description: 'Not the page’s form (application/x-www-form-urlencoded)', contentType: HTML },
   403: { description: 'The form’s CSRF token does not match the browser’s cookie (reload the page)', contentType: HTML },
+};
+
+/** The answers of a signed-in form that asks a fresh authenticator code (step-up). */
+const stepUpFormAnswers = {
+  ...notSignedIn,
+  ...formErrors,
+  401: { description: 'Wrong or used code', contentType: HTML },
+  403: { description: 'The role may not, or the CSRF token does not match', contentType: HTML },
 };
 
 export const panelRoutes = {
@@ -126,7 +136,29 @@ export const panelRoutes = {
     access: 'write',
     summary: 'The panel’s overview: balance available and reserved',
     request: {},
-    responses: { ...page('HTML page'), 303: { description: 'Not signed in: to the sign-in page', contentType: HTML } },
+    responses: { ...page('HTML page'), ...notSignedIn },
+  }),
+  panelCustomers: defineRoute({
+    id: 'PanelCustomers',
+    ...HOME,
+    method: 'GET',
+    path: '/panel/clientes',
+    ...panelBrowser,
+    access: 'write',
+    summary: 'The account’s customers, newest first, with GET /api/customers’ filters and pages',
+    request: { query: listCustomersQuerySchema },
+    responses: { ...page('HTML page'), ...notSignedIn },
+  }),
+  panelMethods: defineRoute({
+    id: 'PanelMethods',
+    ...HOME,
+    method: 'GET',
+    path: '/panel/metodos',
+    ...panelBrowser,
+    access: 'write',
+    summary: 'The payment methods enabled for the account (enabling stays with the operator)',
+    request: {},
+    responses: { ...page('HTML page'), ...notSignedIn },
   }),
   panelKeysPage: defineRoute({
     id: 'PanelKeysPage',
@@ -137,7 +169,7 @@ export const panelRoutes = {
     access: 'write',
     summary: 'The account’s API keys: the public key, and new keys for the roles that may',
     request: {},
-    responses: { ...page('HTML page'), 303: { description: 'Not signed in: to the sign-in page', contentType: HTML } },
+    responses: { ...page('HTML page'), ...notSignedIn },
   }),
   panelRotateKeys: defineRoute({
     id: 'PanelRotateKeys',
@@ -152,10 +184,7 @@ export const panelRoutes = {
     request: { form: z.object({ csrf_token: csrf, code: z.string().max(16) }) },
     responses: {
       ...page('The new keys, the secret shown once'),
-      303: { description: 'Not signed in: to the sign-in page', contentType: HTML },
-      ...formErrors,
-      401: { description: 'Wrong or used code', contentType: HTML },
-      403: { description: 'The role may not, or the CSRF token does not match', contentType: HTML },
+      ...stepUpFormAnswers,
     },
   }),
   panelWebhooksPage: defineRoute({
@@ -167,7 +196,7 @@ export const panelRoutes = {
     access: 'write',
     summary: 'The account’s webhook: its URL, whether a secret exists, and the forms that change them',
     request: {},
-    responses: { ...page('HTML page'), 303: { description: 'Not signed in: to the sign-in page', contentType: HTML } },
+    responses: { ...page('HTML page'), ...notSignedIn },
   }),
   panelSetWebhook: defineRoute({
     id: 'PanelSetWebhook',
@@ -181,10 +210,7 @@ export const panelRoutes = {
     request: { form: z.object({ csrf_token: csrf, url: z.string().max(2048), code: z.string().max(16) }) },
     responses: {
       ...page('Saved: the URL, and the new secret once'),
-      303: { description: 'Not signed in: to the sign-in page', contentType: HTML },
-      ...formErrors,
-      401: { description: 'Wrong or used code', contentType: HTML },
-      403: { description: 'The role may not, or the CSRF token does not match', contentType: HTML },
+      ...stepUpFormAnswers,
     },
   }),
   panelRotateWebhookSecret: defineRoute({
@@ -199,10 +225,7 @@ export const panelRoutes = {
     request: { form: z.object({ csrf_token: csrf, code: z.string().max(16) }) },
     responses: {
       ...page('The new secret, shown once'),
-      303: { description: 'Not signed in: to the sign-in page', contentType: HTML },
-      ...formErrors,
-      401: { description: 'Wrong or used code', contentType: HTML },
-      403: { description: 'The role may not, or the CSRF token does not match', contentType: HTML },
+      ...stepUpFormAnswers,
       409: { description: 'No webhook configured yet', contentType: HTML },
     },
   }),
@@ -217,7 +240,7 @@ export const panelRoutes = {
     request: {},
     responses: {
       ...page('HTML page'),
-      303: { description: 'Not signed in: to the sign-in page', contentType: HTML },
+      ...notSignedIn,
       403: { description: 'The role may not read it', contentType: HTML },
     },
   }),

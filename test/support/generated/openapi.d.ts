@@ -705,6 +705,40 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/panel/clientes': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** The account’s customers, newest first, with GET /api/customers’ filters and pages */
+    get: operations['PanelCustomers'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/panel/metodos': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** The payment methods enabled for the account (enabling stays with the operator) */
+    get: operations['PanelMethods'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/panel/chaves': {
     parameters: {
       query?: never;
@@ -8769,6 +8803,265 @@ export interface operations {
            *     <head>
            *     <meta charset="utf-8">
            *     <title>Visão geral · Painel</title>
+           *     </head>
+           *     <body>…</body>
+           *     </html>
+           */
+          'text/html; charset=utf-8': string;
+        };
+      };
+      /** @description Not signed in: to the sign-in page */
+      303: {
+        headers: {
+          /** @description Where the browser goes next (with GET) */
+          Location?: string;
+          /** @description The most calls of this counter in any 60 s window */
+          'RateLimit-Limit'?: number;
+          /** @description Calls left in the current 60 s window */
+          'RateLimit-Remaining'?: number;
+          /** @description Whole seconds until one more call frees up (0: none in the window) */
+          'RateLimit-Reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'text/html; charset=utf-8': string;
+        };
+      };
+      /** @description The request body is larger than 1 MB (code payload_too_large) */
+      413: {
+        headers: {
+          /** @description The most calls of this counter in any 60 s window */
+          'RateLimit-Limit'?: number;
+          /** @description Calls left in the current 60 s window */
+          'RateLimit-Remaining'?: number;
+          /** @description Whole seconds until one more call frees up (0: none in the window) */
+          'RateLimit-Reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'text/html; charset=utf-8': string;
+        };
+      };
+      /** @description Rate limit exceeded (code rate_limited). Limits (any 60 s window): 300 a minute per client IP, the public routes together (RATE_LIMIT_PUBLIC_PER_MINUTE). Retry-After and RateLimit-Reset say when a slot frees. */
+      429: {
+        headers: {
+          /** @description Whole seconds until a request would pass (a rate window is 60 s; a conflict asks for a few) */
+          'Retry-After': number;
+          /** @description The most calls of this counter in any 60 s window */
+          'RateLimit-Limit': number;
+          /** @description Calls left in the current 60 s window */
+          'RateLimit-Remaining': number;
+          /** @description Whole seconds until one more call frees up (0: none in the window) */
+          'RateLimit-Reset': number;
+          [name: string]: unknown;
+        };
+        content: {
+          'text/html; charset=utf-8': string;
+        };
+      };
+      /** @description Unexpected failure: a page asking to try again */
+      500: {
+        headers: {
+          /** @description The most calls of this counter in any 60 s window */
+          'RateLimit-Limit'?: number;
+          /** @description Calls left in the current 60 s window */
+          'RateLimit-Remaining'?: number;
+          /** @description Whole seconds until one more call frees up (0: none in the window) */
+          'RateLimit-Reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'text/html; charset=utf-8': string;
+        };
+      };
+      /** @description A transient conflict or a busy table stopped the request; nothing was written (code temporary_conflict). Retry after Retry-After */
+      503: {
+        headers: {
+          /** @description Whole seconds until a request would pass (a rate window is 60 s; a conflict asks for a few) */
+          'Retry-After'?: number;
+          /** @description The most calls of this counter in any 60 s window */
+          'RateLimit-Limit'?: number;
+          /** @description Calls left in the current 60 s window */
+          'RateLimit-Remaining'?: number;
+          /** @description Whole seconds until one more call frees up (0: none in the window) */
+          'RateLimit-Reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'text/html; charset=utf-8': string;
+        };
+      };
+    };
+  };
+  PanelCustomers: {
+    parameters: {
+      query?: {
+        /** @example 1 */
+        page?: number;
+        limit?: number;
+        document?: string;
+        /** @example Ana */
+        name?: string;
+        email?: string;
+        phone?: string;
+        mobilephone?: string;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description HTML page */
+      200: {
+        headers: {
+          /** @description The most calls of this counter in any 60 s window */
+          'RateLimit-Limit'?: number;
+          /** @description Calls left in the current 60 s window */
+          'RateLimit-Remaining'?: number;
+          /** @description Whole seconds until one more call frees up (0: none in the window) */
+          'RateLimit-Reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example <!doctype html>
+           *     <html lang="pt-BR">
+           *     <head>
+           *     <meta charset="utf-8">
+           *     <title>Clientes · Painel</title>
+           *     </head>
+           *     <body>…</body>
+           *     </html>
+           */
+          'text/html; charset=utf-8': string;
+        };
+      };
+      /** @description Not signed in: to the sign-in page */
+      303: {
+        headers: {
+          /** @description Where the browser goes next (with GET) */
+          Location?: string;
+          /** @description The most calls of this counter in any 60 s window */
+          'RateLimit-Limit'?: number;
+          /** @description Calls left in the current 60 s window */
+          'RateLimit-Remaining'?: number;
+          /** @description Whole seconds until one more call frees up (0: none in the window) */
+          'RateLimit-Reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'text/html; charset=utf-8': string;
+        };
+      };
+      /** @description The request body is larger than 1 MB (code payload_too_large) */
+      413: {
+        headers: {
+          /** @description The most calls of this counter in any 60 s window */
+          'RateLimit-Limit'?: number;
+          /** @description Calls left in the current 60 s window */
+          'RateLimit-Remaining'?: number;
+          /** @description Whole seconds until one more call frees up (0: none in the window) */
+          'RateLimit-Reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'text/html; charset=utf-8': string;
+        };
+      };
+      /** @description Invalid fields: a page listing them */
+      422: {
+        headers: {
+          /** @description The most calls of this counter in any 60 s window */
+          'RateLimit-Limit'?: number;
+          /** @description Calls left in the current 60 s window */
+          'RateLimit-Remaining'?: number;
+          /** @description Whole seconds until one more call frees up (0: none in the window) */
+          'RateLimit-Reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'text/html; charset=utf-8': string;
+        };
+      };
+      /** @description Rate limit exceeded (code rate_limited). Limits (any 60 s window): 300 a minute per client IP, the public routes together (RATE_LIMIT_PUBLIC_PER_MINUTE). Retry-After and RateLimit-Reset say when a slot frees. */
+      429: {
+        headers: {
+          /** @description Whole seconds until a request would pass (a rate window is 60 s; a conflict asks for a few) */
+          'Retry-After': number;
+          /** @description The most calls of this counter in any 60 s window */
+          'RateLimit-Limit': number;
+          /** @description Calls left in the current 60 s window */
+          'RateLimit-Remaining': number;
+          /** @description Whole seconds until one more call frees up (0: none in the window) */
+          'RateLimit-Reset': number;
+          [name: string]: unknown;
+        };
+        content: {
+          'text/html; charset=utf-8': string;
+        };
+      };
+      /** @description Unexpected failure: a page asking to try again */
+      500: {
+        headers: {
+          /** @description The most calls of this counter in any 60 s window */
+          'RateLimit-Limit'?: number;
+          /** @description Calls left in the current 60 s window */
+          'RateLimit-Remaining'?: number;
+          /** @description Whole seconds until one more call frees up (0: none in the window) */
+          'RateLimit-Reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'text/html; charset=utf-8': string;
+        };
+      };
+      /** @description A transient conflict or a busy table stopped the request; nothing was written (code temporary_conflict). Retry after Retry-After */
+      503: {
+        headers: {
+          /** @description Whole seconds until a request would pass (a rate window is 60 s; a conflict asks for a few) */
+          'Retry-After'?: number;
+          /** @description The most calls of this counter in any 60 s window */
+          'RateLimit-Limit'?: number;
+          /** @description Calls left in the current 60 s window */
+          'RateLimit-Remaining'?: number;
+          /** @description Whole seconds until one more call frees up (0: none in the window) */
+          'RateLimit-Reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'text/html; charset=utf-8': string;
+        };
+      };
+    };
+  };
+  PanelMethods: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description HTML page */
+      200: {
+        headers: {
+          /** @description The most calls of this counter in any 60 s window */
+          'RateLimit-Limit'?: number;
+          /** @description Calls left in the current 60 s window */
+          'RateLimit-Remaining'?: number;
+          /** @description Whole seconds until one more call frees up (0: none in the window) */
+          'RateLimit-Reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example <!doctype html>
+           *     <html lang="pt-BR">
+           *     <head>
+           *     <meta charset="utf-8">
+           *     <title>Métodos de pagamento · Painel</title>
            *     </head>
            *     <body>…</body>
            *     </html>
