@@ -2,7 +2,7 @@ import { acceptInvite, enrollmentPage } from '../../shared/app/panel/enroll';
 import { SIGN_IN_AGAIN, signedInSession, signInWithCode, signInWithPassword, signOut, WRONG_CODE, WRONG_CREDENTIALS } from '../../shared/app/panel/sign-in';
 import { sessionLive } from '../../shared/domain/panel/session';
 import { UnauthorizedError, ValidationError } from '../../shared/errors';
-import { clientIp, field, pageAnswer, panelErrorAnswerPage, panelForm, preSession, redirectTo, userAgentOf } from '../../shared/http/panel/answers';
+import { field, pageAnswer, panelErrorAnswerPage, panelForm, preSession, redirectTo, userAgentOf } from '../../shared/http/panel/answers';
 import { clearedSessionCookie, csrfTokenFor, panelCookie, SESSION_COOKIE, sessionCookie } from '../../shared/http/panel/cookies';
 import { httpHandler } from '../../shared/http/pipeline';
 import { routeGroupHandler } from '../../shared/http/route-group';
@@ -34,14 +34,14 @@ const signInPageHandler = httpHandler(
 
 const signInHandler = httpHandler(
   routes.panelSignIn,
-  async ({ event, runtime, now }) => {
+  async ({ event, clientIp, runtime, now }) => {
     const { panel } = await runtime.serviceKeys();
     const pre = preSession(event);
     const fields = panelForm(event, panel, pre.setCookie.length === 0 ? pre.value : undefined);
     const email = field(fields, 'email', 254);
     const ports = await panelAccessPorts(runtime);
     try {
-      const { sessionId } = await signInWithPassword(ports, { email, password: field(fields, 'password', 128), ip: clientIp(event), userAgent: userAgentOf(event), now });
+      const { sessionId } = await signInWithPassword(ports, { email, password: field(fields, 'password', 128), ip: clientIp, userAgent: userAgentOf(event), now });
       return redirectTo('/panel/entrar/codigo', [sessionCookie(sessionId)]);
     } catch (err) {
       if (err instanceof UnauthorizedError) return pageAnswer(401, signInPage({ csrfToken: csrfTokenFor(panel, pre.value), email, message: WRONG_CREDENTIALS }));
@@ -72,13 +72,13 @@ const codePageHandler = httpHandler(
 
 const codeHandler = httpHandler(
   routes.panelCode,
-  async ({ event, runtime, now }) => {
+  async ({ event, clientIp, runtime, now }) => {
     const { panel } = await runtime.serviceKeys();
     const cookie = panelCookie(event.cookies, SESSION_COOKIE);
     const fields = panelForm(event, panel, cookie);
     const ports = await panelAccessPorts(runtime);
     try {
-      const { sessionId } = await signInWithCode(ports, { sessionId: cookie, code: field(fields, 'code', 16), ip: clientIp(event), userAgent: userAgentOf(event), now });
+      const { sessionId } = await signInWithCode(ports, { sessionId: cookie, code: field(fields, 'code', 16), ip: clientIp, userAgent: userAgentOf(event), now });
       return redirectTo('/panel', [sessionCookie(sessionId)]);
     } catch (err) {
       if (err instanceof UnauthorizedError && err.message === WRONG_CODE && cookie !== undefined) {
@@ -108,7 +108,7 @@ const invitePageHandler = httpHandler(
 
 const acceptInviteHandler = httpHandler(
   routes.panelAcceptInvite,
-  async ({ event, runtime, now, params }) => {
+  async ({ event, clientIp, runtime, now, params }) => {
     const { panel } = await runtime.serviceKeys();
     const pre = preSession(event);
     const fields = panelForm(event, panel, pre.setCookie.length === 0 ? pre.value : undefined);
@@ -121,7 +121,7 @@ const acceptInviteHandler = httpHandler(
         confirmation: field(fields, 'confirmation', 128),
         code: field(fields, 'code', 16),
         sealedSecret,
-        ip: clientIp(event),
+        ip: clientIp,
         now,
       });
       return redirectTo('/panel/entrar?pronto=1');
@@ -137,11 +137,11 @@ const acceptInviteHandler = httpHandler(
 
 const signOutHandler = httpHandler(
   routes.panelSignOut,
-  async ({ event, runtime, now }) => {
+  async ({ event, clientIp, runtime, now }) => {
     const { panel } = await runtime.serviceKeys();
     const cookie = panelCookie(event.cookies, SESSION_COOKIE);
     panelForm(event, panel, cookie);
-    await signOut(await panelAccessPorts(runtime), { sessionId: cookie, ip: clientIp(event), now });
+    await signOut(await panelAccessPorts(runtime), { sessionId: cookie, ip: clientIp, now });
     return redirectTo('/panel/entrar', [clearedSessionCookie()]);
   },
   options,

@@ -40,6 +40,11 @@ export type RouteRequest<Body, Query, Params, Prepared = undefined> = {
   /** The request's Idempotency-Key, when it holds one (e.g. to derive a provider's idempotency key). */
   idempotencyKey: string | undefined;
   event: APIGatewayProxyEventV2;
+  /**
+   * The client's address as the per-IP counters count it: behind the edge, the viewer's address the
+   * edge function named (CloudFront's own address otherwise); locally, API Gateway's source address.
+   */
+  clientIp: string;
   runtime: Runtime;
   now: Date;
 };
@@ -123,6 +128,7 @@ export function httpHandler<Body extends ZodType | undefined, Query extends ZodT
             caller: state.caller,
             idempotencyKey: state.lock?.key,
             event,
+            clientIp: state.clientIp ?? 'unknown',
             runtime: state.runtime,
             now: first?.now ?? state.runtime.clock.now(),
           }),

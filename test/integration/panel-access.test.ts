@@ -1,8 +1,16 @@
+import { randomBytes } from 'node:crypto';
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, it } from 'vitest';
-import { PRE_SESSION_COOKIE, SESSION_COOKIE } from '../../shared/http/panel/cookies';
+import { keys } from '../../shared/adapters/dynamo/keys';
+import { signInWindow } from '../../shared/domain/panel/sign-in-limits';
+import { EDGE_CLIENT_IP_HEADER, EDGE_ORIGIN_HEADER } from '../../shared/http/edge-origin';
+import { csrfTokenFor, PRE_SESSION_COOKIE, SESSION_COOKIE } from '../../shared/http/panel/cookies';
+import { routes } from '../../shared/http/routes';
+import { getRuntime, overrideRuntime } from '../../shared/runtime';
+import { invokeRoute } from '../support/invoke-route';
 import { WRONG_CODE, WRONG_CREDENTIALS } from '../../shared/app/panel/sign-in';
 import { readFileSync } from 'node:fs';
-import { admin, stack } from '../support/api';
+import { admin, stack, useLocalStackEnvironment } from '../support/api';
 import { stackLogFile } from '../support/leak-sources';
 import { eventually } from '../support/ledger';
 import { codeFor, elementText, enrolledPerson, get, hidden, Jar, post, signIn } from '../support/panel';
@@ -180,5 +188,34 @@ describe('merchant panel: invite, enrollment, sign-in with the code (issue 27)',
     }
     // A 6-digit code is found only as itself in a field: no log line carries a code field.
     expect(/"code"\s*:\s*"\d{6}"/.test(lines)).toBe(false);
+  });
+
+  it("counts sign-in failures under the viewer's address the edge named, not the address API Gateway saw (the deployed stack)", async () => {
+    useLocalStackEnvironment();
+    const person = await enrolledPerson();
+    const base = getRuntime();
+    const secret = randomBytes(32).toString('hex');
+    const viewer = `198.51.100.${1 + (Date.now() % 250)}`;
+    const pre = randomBytes(32).toString('base64url');
+    const { panel } = await base.serviceKeys();
+    overrideRuntime({ edgeSecret: async () => secret });
+    try {
+      const reply = await invokeRoute(routes.panelSignIn, {
+        headers: {
+          'content-type': 'application/x-www-form-urlencoded',
+          cookie: `${PRE_SESSION_COOKIE}=${pre}`,
+          [EDGE_ORIGIN_HEADER]: secret,
+          [EDGE_CLIENT_IP_HEADER]: viewer,
+        },
+        body: new URLSearchParams({ csrf_token: csrfTokenFor(panel, pre), email: person.email, password: 'not the password at all' }).toString(),
+      });
+      expect(reply.status).toBe(401);
+    } finally {
+      overrideRuntime({ edgeSecret: base.edgeSecret });
+    }
+    const failures = async (key: string) =>
+      (await base.db.send(new GetCommand({ TableName: base.config.tableName, Key: keys.panelFailures(key, signInWindow(new Date())), ConsistentRead: true }))).Item?.failures;
+    expect(await failures(`ip:${viewer}`)).toBe(1);
+    expect(await failures(`email:${person.email}`)).toBe(1);
   });
 });

@@ -52,11 +52,6 @@ export function field(fields: URLSearchParams, name: string, max: number): strin
   return (fields.get(name) ?? '').slice(0, max);
 }
 
-/** The client's address as API Gateway saw it. */
-export function clientIp(event: APIGatewayProxyEventV2): string {
-  return event.requestContext?.http?.sourceIp ?? 'unknown';
-}
-
 export function userAgentOf(event: APIGatewayProxyEventV2): string {
   return (event.headers?.['user-agent'] ?? '').slice(0, 256);
 }

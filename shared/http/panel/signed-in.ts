@@ -7,7 +7,7 @@ import type { ChangeCompilers } from '../../adapters/dynamo/changes';
 import type { RouteResult } from '../answer';
 import { httpHandler } from '../pipeline';
 import type { AnyRoute } from '../route';
-import { clientIp, pageAnswer, panelErrorAnswerPage, panelForm, redirectTo } from './answers';
+import { pageAnswer, panelErrorAnswerPage, panelForm, redirectTo } from './answers';
 import type { Runtime } from '../../runtime';
 import { csrfTokenFor, panelCookie, SESSION_COOKIE } from './cookies';
 
@@ -65,13 +65,13 @@ export function signedInForm<Ports extends PagePorts>(
 ) {
   return httpHandler(
     route,
-    async ({ event, runtime, now }) => {
+    async ({ event, clientIp, runtime, now }) => {
       const { panel } = await runtime.serviceKeys();
       const fields = panelForm(event, panel, panelCookie(event.cookies, SESSION_COOKIE));
       const ports = await portsOf(runtime);
       const page = await signedIn(event, runtime, ports, now);
       if (!page) return redirectTo('/panel/entrar');
-      return act({ ports, page, fields, ip: clientIp(event), now });
+      return act({ ports, page, fields, ip: clientIp, now });
     },
     { errorPage: panelErrorAnswerPage, ...(changes ? { changes } : {}) },
   );
