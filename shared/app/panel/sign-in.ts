@@ -1,5 +1,6 @@
 import type { PanelAccessPorts } from './access-ports';
 import { normalizeEmail } from '../../domain/panel/invite';
+import type { PanelPerson } from '../../domain/panel/person';
 import { type PanelSession, needsTouch, sessionLive } from '../../domain/panel/session';
 import { mayAttempt, SIGN_IN_WINDOW_MS, signInWindow } from '../../domain/panel/sign-in-limits';
 import { RateLimitedError, UnauthorizedError } from '../../errors';
@@ -22,6 +23,22 @@ async function assertMayAttempt(ports: PanelAccessPorts, email: string, ip: stri
   const [byEmail = 0, byAddress = 0] = await ports.failures.count(failureKeys(email, ip), window);
   if (!mayAttempt({ email: byEmail, address: byAddress })) {
     throw new RateLimitedError(Math.max(1, Math.ceil(((window + 1) * SIGN_IN_WINDOW_MS - now.getTime()) / 1000)));
+  }
+}
+
+/**
+ * A code of the person's authenticator, used once (sign-in's code step and step-up): counted failures
+ * first (429 past them), then the code matched around `now` and its step recorded only if later than
+ * the last one used. A wrong or used code counts as a failure of the e-mail and the address (401).
+ */
+export async function useAuthenticatorCode(ports: PanelAccessPorts, person: PanelPerson, input: { code: string; ip: string; now: Date }): Promise<void> {
+  await assertMayAttempt(ports, person.email, input.ip, input.now);
+  const secret = ports.sealing.unseal(person.totpSecretSealed, `person:${person.email}`);
+  if (secret === undefined) throw new Error("A panel person's authenticator secret does not unseal");
+  const step = ports.totp.match(secret, input.code, input.now);
+  if (step === undefined || !(await ports.people.useTotpStep(person.email, step))) {
+    await ports.failures.add(failureKeys(person.email, input.ip), signInWindow(input.now));
+    throw new UnauthorizedError(WRONG_CODE);
   }
 }
 
@@ -62,16 +79,9 @@ export async function signInWithPassword(ports: PanelAccessPorts, input: Client 
 export async function signInWithCode(ports: PanelAccessPorts, input: Client & { sessionId: string | undefined; code: string }): Promise<{ sessionId: string }> {
   const pending = input.sessionId === undefined ? undefined : await ports.sessions.get(ports.tokens.hash(input.sessionId));
   if (!sessionLive(pending, input.now) || pending.stage !== 'code') throw new UnauthorizedError(SIGN_IN_AGAIN);
-  await assertMayAttempt(ports, pending.email, input.ip, input.now);
   const person = await ports.people.byEmail(pending.email);
   if (!person || person.personId !== pending.personId) throw new UnauthorizedError(SIGN_IN_AGAIN);
-  const secret = ports.sealing.unseal(person.totpSecretSealed, `person:${person.email}`);
-  if (secret === undefined) throw new Error('A panel person\'s authenticator secret does not unseal');
-  const step = ports.totp.match(secret, input.code, input.now);
-  if (step === undefined || !(await ports.people.useTotpStep(person.email, step))) {
-    await ports.failures.add(failureKeys(person.email, input.ip), signInWindow(input.now));
-    throw new UnauthorizedError(WRONG_CODE);
-  }
+  await useAuthenticatorCode(ports, person, input);
   const { token, tokenHash } = ports.tokens.newToken();
   const at = input.now.toISOString();
   const session: PanelSession = { ...pending, sessionHash: tokenHash, stage: 'active', createdAt: at, lastSeenAt: at, ip: input.ip, userAgent: input.userAgent };
