@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { cookieValue } from '../../checkout/record';
 import { linkToken, linkTokenMatches } from '../../crypto/link-token';
 import { SESSION_MAX_MS } from '../../domain/panel/session';
 
@@ -33,14 +34,8 @@ export function newPreSessionValue(): string {
 
 /** A cookie's value among the request's cookies (API Gateway v2 `cookies`), when shaped as ours (43 base64url characters). */
 export function panelCookie(cookies: readonly string[] | undefined, name: string): string | undefined {
-  for (const cookie of cookies ?? []) {
-    const at = cookie.indexOf('=');
-    if (at > 0 && cookie.slice(0, at).trim() === name) {
-      const value = cookie.slice(at + 1).trim();
-      return COOKIE_VALUE.test(value) ? value : undefined;
-    }
-  }
-  return undefined;
+  const value = cookieValue(cookies, name);
+  return value !== undefined && COOKIE_VALUE.test(value) ? value : undefined;
 }
 
 /** A form's CSRF token: the HMAC of the cookie it goes with (synchronizer token without storage: only the server can make it). */
