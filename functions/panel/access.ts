@@ -9,6 +9,7 @@ import { routeGroupHandler } from '../../shared/http/route-group';
 import { panelRoutes as routes } from '../../shared/http/route-table/panel';
 import { codePage, enrollPage, signInPage } from '../../shared/panel/pages';
 import { panelAccessPorts } from '../../shared/wiring/panel';
+import { panelEnrollPorts } from '../../shared/wiring/panel-enroll';
 
 /**
  * The merchant panel's door (issue 27), one function for its routes: sign-in (password, then the
@@ -97,7 +98,7 @@ const codeHandler = httpHandler(
 const invitePageHandler = httpHandler(
   routes.panelInvitePage,
   async ({ event, runtime, now, params }) => {
-    const ports = await panelAccessPorts(runtime);
+    const ports = await panelEnrollPorts(runtime);
     const view = await enrollmentPage(ports, { token: params.token, now });
     const pre = preSession(event);
     const { panel } = await runtime.serviceKeys();
@@ -112,7 +113,7 @@ const acceptInviteHandler = httpHandler(
     const { panel } = await runtime.serviceKeys();
     const pre = preSession(event);
     const fields = panelForm(event, panel, pre.setCookie.length === 0 ? pre.value : undefined);
-    const ports = await panelAccessPorts(runtime);
+    const ports = await panelEnrollPorts(runtime);
     const sealedSecret = field(fields, 'enrollment', 512);
     try {
       await acceptInvite(ports, {

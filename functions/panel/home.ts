@@ -4,8 +4,9 @@ import { signedInPage } from '../../shared/http/panel/signed-in';
 import { routeGroupHandler } from '../../shared/http/route-group';
 import { panelRoutes as routes } from '../../shared/http/route-table/panel';
 import { customersPage, methodsPage, overviewPage } from '../../shared/panel/pages';
-import { listCustomersQuerySchema } from '../../shared/schemas/customer';
-import { panelAccessPorts, panelAccountPorts, panelOverviewPorts } from '../../shared/wiring/panel';
+import { listCustomersQuerySchema } from '../../shared/schemas/customer-query';
+import { panelAccessPorts } from '../../shared/wiring/panel';
+import { panelAccountPorts, panelOverviewPorts } from '../../shared/wiring/panel-home';
 
 /** The merchant panel's signed-in reading pages (issue 27), one function: the overview, the customers, the payment methods. Not signed in: 303 to the sign-in page. */
 export const handler = routeGroupHandler([

@@ -7,7 +7,7 @@ import { type SignedIn, signedInForm, signedInPage } from '../../shared/http/pan
 import { routeGroupHandler } from '../../shared/http/route-group';
 import { panelRoutes as routes } from '../../shared/http/route-table/panel';
 import { auditPage, keysPage, newKeysPage, webhookSecretPage, webhooksPage } from '../../shared/panel/pages';
-import { panelKeysPorts, panelWebhookChanges, panelWebhookPorts } from '../../shared/wiring/panel';
+import { panelKeysPorts, panelWebhookChanges, panelWebhookPorts } from '../../shared/wiring/panel-settings';
 
 /**
  * The merchant panel's settings (issue 27), one function: the API keys, the webhook, the audit log.

@@ -1,10 +1,10 @@
 import { configureWebhook } from '../../shared/app/webhooks/configure-webhook';
 import { requireCaller } from '../../shared/auth/caller';
 import { httpHandler } from '../../shared/http/pipeline';
+import { webhookUrlCheck } from '../../shared/wiring/webhook-url';
 import { webhookChanges } from '../../shared/wiring/webhooks';
 import { webhooksRoutes as routes } from '../../shared/http/route-table/webhooks';
 import { newWebhookSecret } from '../../shared/webhooks/config';
-import { checkWebhookUrl } from '../../shared/webhooks/url-policy';
 
 /**
  * PUT /api/webhook: sets the URL after the SSRF rules (422 on url otherwise). The first configuration
@@ -14,13 +14,8 @@ export const handler = httpHandler(
   routes.putWebhook,
   async ({ body, caller, runtime, now }) => {
     const account = requireCaller(caller);
-    const { allowPrivateHosts, dnsTimeoutMs } = runtime.config.webhooks;
-    const checkUrl = async (url: string) => {
-      const checked = await checkWebhookUrl(url, { resolve: runtime.resolve, allowPrivateHosts, dnsTimeoutMs });
-      return checked.ok ? { ok: true as const, url: checked.url.toString() } : { ok: false as const, errors: checked.errors };
-    };
     const { answer, changes } = await configureWebhook(
-      { checkUrl, newSecret: newWebhookSecret },
+      { checkUrl: webhookUrlCheck(runtime), newSecret: newWebhookSecret },
       { accountId: account.accountId, url: body.url, secretConfigured: account.account?.webhookSecretConfigured === true, now },
     );
     return { status: 200, body: { webhook: answer }, changes };

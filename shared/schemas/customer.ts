@@ -93,17 +93,7 @@ export const customerResponseSchema = z.object({ customer: customerSchema }).met
 
 export const customerIdParamsSchema = z.object({ id: z.string().regex(/^\d{1,16}$/, 'Must be a numeric id') });
 
-const filter = singleLineText(255).min(1).optional();
-
-export const listCustomersQuerySchema = z.object({
-  page: z.coerce.number().int().min(1).default(1),
-  limit: z.coerce.number().int().min(1).max(50).default(10),
-  document: filter,
-  name: filter,
-  email: filter,
-  phone: filter,
-  mobilephone: filter,
-});
+export { listCustomersQuerySchema } from './customer-query';
 
 export const customerListSchema = z
   .object({ customers: z.array(customerSchema), pagination: z.object({ page: z.number().int(), limit: z.number().int() }) })

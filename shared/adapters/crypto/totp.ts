@@ -1,8 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { Secret, TOTP } from 'otpauth';
 import { codeDigits, isCodeShaped, TOTP_DIGITS, TOTP_PERIOD_SECONDS, TOTP_WINDOW, totpStepAt } from '../../domain/panel/totp-steps';
-import { qrCodePng } from '../../pix/qrcode';
-import { pngDataUri } from '../../pix/png-data-uri';
 
 /**
  * The panel's authenticator (RFC 6238 TOTP, via otpauth): secrets, the otpauth:// URI and its QR
@@ -69,9 +67,4 @@ export function totpCodeAt(secret: string, at: Date): string {
     period: TOTP_PERIOD_SECONDS,
     timestamp: at.getTime(),
   });
-}
-
-/** The QR code of an enrolment URI as a PNG data URI (the project's QR encoder: shared/pix/qrcode.ts). */
-export function otpauthQrDataUri(uri: string): string {
-  return pngDataUri(qrCodePng(uri));
 }

@@ -18,7 +18,6 @@ export type PanelAccessPorts = {
     /** The step the code matches around `now`, or undefined. */
     match: (secret: string, code: string, now: Date) => number | undefined;
     uri: (secret: string, email: string) => string;
-    qrDataUri: (uri: string) => string;
   };
   /** The authenticator secret sealed for storage (or a form), bound to what it belongs to; unseal fails on anything else. */
   sealing: { seal: (secret: string, boundTo: string) => string; unseal: (sealed: string, boundTo: string) => string | undefined };

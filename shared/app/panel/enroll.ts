@@ -13,7 +13,10 @@ const INVITE_GONE = 'Este convite não vale mais: ele já foi usado ou expirou. 
  * travels in the form sealed to this invite (nothing is stored before the person accepts), so each
  * page load offers a new one and only a code of the one shown is accepted.
  */
-export async function enrollmentPage(ports: PanelAccessPorts, input: { token: string; now: Date; sealedSecret?: string }): Promise<InviteAnswerView> {
+/** The enrollment page's ports: the access ports and the QR encoder of the authenticator's URI. */
+export type EnrollPorts = PanelAccessPorts & { qrDataUri: (uri: string) => string };
+
+export async function enrollmentPage(ports: EnrollPorts, input: { token: string; now: Date; sealedSecret?: string }): Promise<InviteAnswerView> {
   const tokenHash = ports.tokens.hash(input.token);
   const invite = await ports.invites.get(tokenHash);
   if (!inviteUsable(invite, input.now)) throw new NotFoundError(INVITE_GONE);
@@ -27,7 +30,7 @@ export async function enrollmentPage(ports: PanelAccessPorts, input: { token: st
     roleLabel: ROLE_LABELS[invite.role],
     secret,
     otpauthUri: uri,
-    qrDataUri: ports.totp.qrDataUri(uri),
+    qrDataUri: ports.qrDataUri(uri),
     sealedSecret: ports.sealing.seal(secret, `enroll:${tokenHash}`),
   };
 }

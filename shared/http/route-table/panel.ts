@@ -2,7 +2,7 @@
 import * as z from 'zod';
 import { defineRoute, type AnyRoute } from '../route';
 import { HTML } from './policies';
-import { listCustomersQuerySchema } from '../../schemas/customer';
+import { listCustomersQuerySchema } from '../../schemas/customer-query';
 
 /** The panel's pages: a browser, counted per client IP ('public'); the session is the panel's own cookie, checked by each page. */
 const panelBrowser = { auth: 'none', rateLimit: 'public', idempotency: 'none', usesMasterKey: true, browser: true, tag: 'Merchant panel' } as const;

@@ -1,8 +1,6 @@
-import jsQR from 'jsqr';
 import { Secret, TOTP, URI } from 'otpauth';
-import { PNG } from 'pngjs';
 import { describe, expect, it } from 'vitest';
-import { matchTotp, newTotpSecret, otpauthQrDataUri, otpauthUri, totpCodeAt } from '../../../../shared/adapters/crypto/totp';
+import { matchTotp, newTotpSecret, otpauthUri, totpCodeAt } from '../../../../shared/adapters/crypto/totp';
 import { totpStepAt } from '../../../../shared/domain/panel/totp-steps';
 
 /** RFC 6238 Appendix B's SHA1 seed, the ASCII "12345678901234567890", in base32. */
@@ -18,7 +16,6 @@ const RFC_VECTORS: [number, string][] = [
   [20_000_000_000, '65353130'],
 ];
 
-const PNG_PREFIX = 'data:image/png;base64,';
 const at = (unixSeconds: number) => new Date(unixSeconds * 1000);
 
 describe('totpCodeAt', () => {
@@ -131,16 +128,5 @@ describe('otpauthUri', () => {
     expect(parsed.secret.base32).toBe(secret);
     expect([parsed.algorithm, parsed.digits, parsed.period]).toEqual(['SHA1', 6, 30]);
     expect(parsed.generate({ timestamp: 59_000 })).toBe('287082');
-  });
-});
-
-describe('otpauthQrDataUri', () => {
-  it('is a PNG data URI whose QR code decodes back to the URI', () => {
-    const uri = otpauthUri({ secret: newTotpSecret(), accountLabel: 'ana@padaria.com.br', issuer: 'Gateway Panel' });
-    const dataUri = otpauthQrDataUri(uri);
-    expect(dataUri.startsWith(PNG_PREFIX)).toBe(true);
-    const png = PNG.sync.read(Buffer.from(dataUri.slice(PNG_PREFIX.length), 'base64'));
-    const decoded = jsQR(new Uint8ClampedArray(png.data), png.width, png.height);
-    expect(decoded?.data).toBe(uri);
   });
 });
