@@ -85,6 +85,14 @@ const INVOICE_MOVE_READS: readonly TableGrant[] = [{ actions: ['GetItem'], keys:
  * the pipeline's grants and its changes' are derived (routeGrants). Every route of shared/http/routes.ts
  * must have a row: a new route without one stops the synthesis.
  */
+/** A signed-in panel page: its session read (and kept alive) and its person read (shared/http/panel/signed-in.ts). */
+const PANEL_SIGNED_IN: readonly TableGrant[] = [
+  { actions: ['GetItem', 'UpdateItem'], keys: [KEY.panelSession] },
+  { actions: ['GetItem'], keys: [KEY.panelPerson] },
+];
+/** A signed-in panel form with step-up: the above, and a code used once (the person's step, the failures counted). */
+const PANEL_STEP_UP: readonly TableGrant[] = [{ actions: ['GetItem', 'UpdateItem'], keys: [KEY.panelSession, KEY.panelPerson, KEY.panelFailures] }];
+
 export const ROUTE_PORT_GRANTS: Readonly<Record<string, readonly TableGrant[]>> = {
   // Public-key item of the Basic key pair (functions/auth/token.ts).
   [routes.authToken.id]: [{ actions: ['GetItem'], keys: [KEY.publicKey] }],
@@ -178,45 +186,44 @@ export const ROUTE_PORT_GRANTS: Readonly<Record<string, readonly TableGrant[]>> 
   ],
   // GET /api/customers' own store: a Query of the account's partition, CUSTOMER# sort keys.
   [routes.panelCustomers.id]: [
-    { actions: ['GetItem', 'UpdateItem'], keys: [KEY.panelSession] },
-    { actions: ['GetItem'], keys: [KEY.panelPerson] },
+    ...PANEL_SIGNED_IN,
     { actions: ['Query'], keys: [KEY.account] },
   ],
   [routes.panelMethods.id]: [
-    { actions: ['GetItem', 'UpdateItem'], keys: [KEY.panelSession] },
-    { actions: ['GetItem'], keys: [KEY.panelPerson, KEY.account] },
+    ...PANEL_SIGNED_IN,
+    { actions: ['GetItem'], keys: [KEY.account] },
   ],
   [routes.panelKeysPage.id]: [
-    { actions: ['GetItem', 'UpdateItem'], keys: [KEY.panelSession] },
-    { actions: ['GetItem'], keys: [KEY.panelPerson, KEY.account] },
+    ...PANEL_SIGNED_IN,
+    { actions: ['GetItem'], keys: [KEY.account] },
   ],
   // Step-up (the person's code step, the failures), then the rotation's transaction: the account's key version, the public keys, the audit entry.
   [routes.panelRotateKeys.id]: [
-    { actions: ['GetItem', 'UpdateItem'], keys: [KEY.panelSession, KEY.panelPerson, KEY.panelFailures, KEY.account] },
+    ...PANEL_STEP_UP,
+    { actions: ['GetItem', 'UpdateItem'], keys: [KEY.account] },
     { actions: ['PutItem', 'DeleteItem'], keys: [KEY.publicKey] },
     { actions: ['PutItem'], keys: [KEY.panelAudit] },
   ],
   [routes.panelWebhooksPage.id]: [
-    { actions: ['GetItem', 'UpdateItem'], keys: [KEY.panelSession] },
-    { actions: ['GetItem'], keys: [KEY.panelPerson, KEY.account] },
+    ...PANEL_SIGNED_IN,
+    { actions: ['GetItem'], keys: [KEY.account] },
   ],
   // Step-up, then the webhook's change and the audit entry (their grants derive from the row's changes).
   [routes.panelSetWebhook.id]: [
-    { actions: ['GetItem', 'UpdateItem'], keys: [KEY.panelSession, KEY.panelPerson, KEY.panelFailures] },
+    ...PANEL_STEP_UP,
     { actions: ['GetItem'], keys: [KEY.account] },
   ],
   [routes.panelRotateWebhookSecret.id]: [
-    { actions: ['GetItem', 'UpdateItem'], keys: [KEY.panelSession, KEY.panelPerson, KEY.panelFailures] },
+    ...PANEL_STEP_UP,
     { actions: ['GetItem'], keys: [KEY.account] },
   ],
   [routes.panelAuditLog.id]: [
-    { actions: ['GetItem', 'UpdateItem'], keys: [KEY.panelSession] },
-    { actions: ['GetItem'], keys: [KEY.panelPerson] },
+    ...PANEL_SIGNED_IN,
     { actions: ['Query'], keys: [KEY.panelAudit] },
   ],
   [routes.panelOverview.id]: [
-    { actions: ['GetItem', 'UpdateItem'], keys: [KEY.panelSession] },
-    { actions: ['GetItem'], keys: [KEY.panelPerson, KEY.account] },
+    ...PANEL_SIGNED_IN,
+    { actions: ['GetItem'], keys: [KEY.account] },
     { actions: ['BatchGetItem'], keys: [KEY.account, KEY.balanceShard] },
   ],
 };

@@ -1,6 +1,7 @@
-import { type InviteAnswerView, ROLE_LABELS } from './views';
+import type { InviteAnswerView } from './views';
 import type { PanelAccessPorts } from './access-ports';
 import { inviteUsable } from '../../domain/panel/invite';
+import { ROLE_LABELS } from '../../domain/panel/roles';
 import { passwordProblems } from '../../domain/panel/password-policy';
 import type { PanelPerson } from '../../domain/panel/person';
 import { ConflictError, NotFoundError, ValidationError } from '../../errors';

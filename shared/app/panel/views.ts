@@ -1,7 +1,5 @@
 import type { PanelRole } from '../../domain/panel/roles';
 
-export { ROLE_LABELS } from '../../domain/panel/roles';
-
 /** What the enrollment page shows (the secret as text too, for people who cannot scan). */
 export type InviteAnswerView = {
   email: string;
