@@ -4,7 +4,6 @@ import { signedInPage } from '../../shared/http/panel/signed-in';
 import { routeGroupHandler } from '../../shared/http/route-group';
 import { panelRoutes as routes } from '../../shared/http/route-table/panel';
 import { customersPage, methodsPage, overviewPage } from '../../shared/panel/pages';
-import { listCustomersQuerySchema } from '../../shared/schemas/customer-query';
 import { panelAccessPorts } from '../../shared/wiring/panel';
 import { panelAccountPorts, panelOverviewPorts } from '../../shared/wiring/panel-home';
 
@@ -12,13 +11,13 @@ import { panelAccountPorts, panelOverviewPorts } from '../../shared/wiring/panel
 export const handler = routeGroupHandler([
   [
     routes.panelOverview,
-    signedInPage(routes.panelOverview, panelAccessPorts, async (_ports, page, runtime) => overviewPage(await panelOverview(panelOverviewPorts(runtime), page.session), page.chrome)),
+    signedInPage(routes.panelOverview, panelAccessPorts, async (_ports, page, { runtime }) => overviewPage(await panelOverview(panelOverviewPorts(runtime), page.session), page.chrome)),
   ],
   [
     routes.panelCustomers,
-    signedInPage(routes.panelCustomers, panelAccountPorts, async (ports, page, _runtime, event) => {
-      // The pipeline validated the query (422 page otherwise): parsed again here for its types.
-      const { page: number, limit, ...filters } = listCustomersQuerySchema.parse(Object.fromEntries(new URLSearchParams(event.rawQueryString ?? '')));
+    signedInPage(routes.panelCustomers, panelAccountPorts, async (ports, page, { query }) => {
+      // The query the pipeline validated (a 422 page otherwise).
+      const { page: number, limit, ...filters } = query;
       const rows = await customersView(ports, page.session, { page: number, limit, filters });
       return customersPage(rows, { page: number, ...(filters.name ? { name: filters.name } : {}), ...(filters.email ? { email: filters.email } : {}) }, page.chrome);
     }),

@@ -5,8 +5,9 @@ import type { PanelSession } from '../../domain/panel/session';
 import type { PanelPage, SignedInChrome } from '../../panel/pages';
 import type { ChangeCompilers } from '../../adapters/dynamo/changes';
 import type { RouteResult } from '../answer';
-import { httpHandler } from '../pipeline';
-import type { AnyRoute } from '../route';
+import { httpHandler, type RouteRequest } from '../pipeline';
+import type { ZodType } from 'zod';
+import type { AnyRoute, RouteDef } from '../route';
 import { pageAnswer, panelErrorAnswerPage, panelForm, redirectTo } from './answers';
 import type { Runtime } from '../../runtime';
 import { csrfTokenFor, panelCookie, SESSION_COOKIE } from './cookies';
@@ -35,18 +36,20 @@ export type SignedInForm<Ports> = { ports: Ports; page: SignedIn; fields: URLSea
  * A signed-in page of the panel: its ports, the session (none: 303 to the sign-in page), then the page
  * the render gives (200). Errors are the panel's HTML pages.
  */
-export function signedInPage<Ports extends PagePorts>(
-  route: AnyRoute,
+export function signedInPage<Ports extends PagePorts, Body extends ZodType | undefined, Query extends ZodType | undefined, Params extends ZodType | undefined>(
+  route: RouteDef<Body, Query, Params>,
   portsOf: (runtime: Runtime) => Promise<Ports>,
-  render: (ports: Ports, page: SignedIn, runtime: Runtime, event: APIGatewayProxyEventV2) => Promise<PanelPage>,
+  render: (ports: Ports, page: SignedIn, request: RouteRequest<Body, Query, Params>) => Promise<PanelPage>,
 ) {
   return httpHandler(
     route,
-    async ({ event, runtime, now }) => {
+    async (request) => {
+      const { event, runtime, now } = request;
       const ports = await portsOf(runtime);
       const page = await signedIn(event, runtime, ports, now);
       if (!page) return redirectTo('/panel/entrar');
-      return pageAnswer(200, await render(ports, page, runtime, event));
+      // The query the pipeline validated (API Gateway's view of it: repeated names joined by commas).
+      return pageAnswer(200, await render(ports, page, request));
     },
     { errorPage: panelErrorAnswerPage },
   );
