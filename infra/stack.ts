@@ -1,3 +1,4 @@
+import { sharedRouteKeys } from '../shared/http/route-group';
 import { Annotations, App, CfnOutput, CfnParameter, Duration, RemovalPolicy, Stack, Validations, type StackProps } from 'aws-cdk-lib';
 import { AccessLogFormat } from 'aws-cdk-lib/aws-apigateway';
 import * as apigw from 'aws-cdk-lib/aws-apigatewayv2';
@@ -666,10 +667,13 @@ export class PaymentGatewayStack extends Stack {
     // A shared function has one integration and one API-scoped permission for all its routes (a few
     // resources per function, not three per page: the stack stays well inside CloudFormation's 500).
     const shared = group.length > 1 ? new HttpLambdaIntegration(`${id}Integration`, fn.fn, { scopePermissionToRoute: false }) : undefined;
-    for (const route of group) {
+    // A shared function's path served with several methods (a page and its form) is one `ANY` route.
+    for (const key of shared ? sharedRouteKeys(group) : group.map((route) => ({ method: route.method, path: route.path, routes: [route] }))) {
+      const [route] = key.routes;
+      if (!route) continue;
       const httpRoute = new apigw.HttpRoute(this.api, `${route.id}Route`, {
         httpApi: this.api,
-        routeKey: apigw.HttpRouteKey.with(route.path, apigw.HttpMethod[route.method]),
+        routeKey: apigw.HttpRouteKey.with(key.path, apigw.HttpMethod[key.method]),
         integration: shared ?? new HttpLambdaIntegration(`${route.id}Integration`, fn.fn),
         authorizer: this.originAuthorizer,
       });

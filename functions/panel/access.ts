@@ -1,19 +1,32 @@
 import { acceptInvite, enrollmentPage } from '../../shared/app/panel/enroll';
-import { SIGN_IN_AGAIN, signedInSession, signInWithCode, signInWithPassword, signOut, WRONG_CODE, WRONG_CREDENTIALS } from '../../shared/app/panel/sign-in';
+import {
+  SIGN_IN_AGAIN,
+  signedInSession,
+  signInWithCode,
+  signInWithPassword,
+  signOut,
+  WRONG_CODE,
+  WRONG_CREDENTIALS,
+  WRONG_CURRENT_PASSWORD,
+} from '../../shared/app/panel/sign-in';
+import { changePassword, confirmNewAuthenticator, securityView, signOutEverywhere, startNewAuthenticator } from '../../shared/app/panel/security';
+import { signedInForm, signedInPage } from '../../shared/http/panel/signed-in';
+import { newAuthenticatorPage, securityPage } from '../../shared/panel/security-pages';
 import { sessionLive } from '../../shared/domain/panel/session';
 import { UnauthorizedError, ValidationError } from '../../shared/errors';
 import { field, pageAnswer, panelErrorAnswerPage, panelForm, preSession, redirectTo, userAgentOf } from '../../shared/http/panel/answers';
 import { clearedSessionCookie, csrfTokenFor, panelCookie, SESSION_COOKIE, sessionCookie } from '../../shared/http/panel/cookies';
 import { httpHandler } from '../../shared/http/pipeline';
 import { routeGroupHandler } from '../../shared/http/route-group';
-import { panelRoutes as routes } from '../../shared/http/route-table/panel';
+import { panelAccessRoutes as routes } from '../../shared/http/route-table/panel-access';
 import { codePage, enrollPage, signInPage } from '../../shared/panel/pages';
 import { panelAccessPorts } from '../../shared/wiring/panel';
 import { panelEnrollPorts } from '../../shared/wiring/panel-enroll';
 
 /**
  * The merchant panel's door (issue 27), one function for its routes: sign-in (password, then the
- * authenticator code), an invite's enrollment, sign-out. Every form carries a CSRF token bound to a
+ * authenticator code), an invite's enrollment, sign-out, and the person's own security page (sessions,
+ * sign out everywhere, a new password). Every form carries a CSRF token bound to a
  * cookie (the pre-session one before sign-in, the session's after); a wrong token changes nothing (403).
  */
 const options = { errorPage: panelErrorAnswerPage };
@@ -42,10 +55,17 @@ const signInHandler = httpHandler(
     const email = field(fields, 'email', 254);
     const ports = await panelAccessPorts(runtime);
     try {
-      const { sessionId } = await signInWithPassword(ports, { email, password: field(fields, 'password', 128), ip: clientIp, userAgent: userAgentOf(event), now });
+      const { sessionId } = await signInWithPassword(ports, {
+        email,
+        password: field(fields, 'password', 128),
+        ip: clientIp,
+        userAgent: userAgentOf(event),
+        now,
+      });
       return redirectTo('/panel/entrar/codigo', [sessionCookie(sessionId)]);
     } catch (err) {
-      if (err instanceof UnauthorizedError) return pageAnswer(401, signInPage({ csrfToken: csrfTokenFor(panel, pre.value), email, message: WRONG_CREDENTIALS }));
+      if (err instanceof UnauthorizedError)
+        return pageAnswer(401, signInPage({ csrfToken: csrfTokenFor(panel, pre.value), email, message: WRONG_CREDENTIALS }));
       throw err;
     }
   },
@@ -79,7 +99,13 @@ const codeHandler = httpHandler(
     const fields = panelForm(event, panel, cookie);
     const ports = await panelAccessPorts(runtime);
     try {
-      const { sessionId } = await signInWithCode(ports, { sessionId: cookie, code: field(fields, 'code', 16), ip: clientIp, userAgent: userAgentOf(event), now });
+      const { sessionId } = await signInWithCode(ports, {
+        sessionId: cookie,
+        code: field(fields, 'code', 16),
+        ip: clientIp,
+        userAgent: userAgentOf(event),
+        now,
+      });
       return redirectTo('/panel', [sessionCookie(sessionId)]);
     } catch (err) {
       if (err instanceof UnauthorizedError && err.message === WRONG_CODE && cookie !== undefined) {
@@ -148,7 +174,70 @@ const signOutHandler = httpHandler(
   options,
 );
 
+const securityPageHandler = signedInPage(routes.panelSecurity, panelAccessPorts, async (ports, page) =>
+  securityPage(await securityView(ports, page.session), page.chrome),
+);
+
+/** Every session ended (this one too): the cookie cleared, to the sign-in page. */
+const signedOutEverywhere = () => redirectTo('/panel/entrar', [clearedSessionCookie()]);
+
+const changePasswordHandler = signedInForm(routes.panelChangePassword, panelAccessPorts, async ({ ports, page, fields, ip, now }) => {
+  try {
+    await changePassword(ports, {
+      session: page.session,
+      current: field(fields, 'current', 128),
+      password: field(fields, 'password', 128),
+      confirmation: field(fields, 'confirmation', 128),
+      ip,
+      now,
+    });
+    return signedOutEverywhere();
+  } catch (err) {
+    const again = async (status: number, form: Parameters<typeof securityPage>[2]) =>
+      pageAnswer(status, securityPage(await securityView(ports, page.session), page.chrome, form));
+    if (err instanceof ValidationError) return again(422, { errors: err.fields });
+    if (err instanceof UnauthorizedError && err.message === WRONG_CURRENT_PASSWORD) return again(401, { errors: { current: [WRONG_CURRENT_PASSWORD] } });
+    throw err;
+  }
+});
+
+const signOutEverywhereHandler = signedInForm(routes.panelSignOutEverywhere, panelAccessPorts, async ({ ports, page, ip, now }) => {
+  await signOutEverywhere(ports, { session: page.session, ip, now });
+  return signedOutEverywhere();
+});
+
+const startNewAuthenticatorHandler = signedInForm(routes.panelStartNewAuthenticator, panelEnrollPorts, async ({ ports, page, fields, ip, now }) => {
+  try {
+    return pageAnswer(
+      200,
+      newAuthenticatorPage(await startNewAuthenticator(ports, { session: page.session, code: field(fields, 'code', 16), ip, now }), page.chrome),
+    );
+  } catch (err) {
+    if (err instanceof UnauthorizedError && err.message === WRONG_CODE) {
+      return pageAnswer(401, securityPage(await securityView(ports, page.session), page.chrome, { message: WRONG_CODE }));
+    }
+    throw err;
+  }
+});
+
+const AUTHENTICATOR_REPLACED = 'Autenticador trocado: use o aplicativo novo a partir de agora.';
+
+const confirmNewAuthenticatorHandler = signedInForm(routes.panelConfirmNewAuthenticator, panelAccessPorts, async ({ ports, page, fields, ip, now }) => {
+  try {
+    await confirmNewAuthenticator(ports, { session: page.session, sealedSecret: field(fields, 'enrollment', 512), code: field(fields, 'code', 16), ip, now });
+    return pageAnswer(200, securityPage(await securityView(ports, page.session), page.chrome, { notice: AUTHENTICATOR_REPLACED }));
+  } catch (err) {
+    if (err instanceof ValidationError) return pageAnswer(422, securityPage(await securityView(ports, page.session), page.chrome, { errors: err.fields }));
+    throw err;
+  }
+});
+
 export const handler = routeGroupHandler([
+  [routes.panelStartNewAuthenticator, startNewAuthenticatorHandler],
+  [routes.panelConfirmNewAuthenticator, confirmNewAuthenticatorHandler],
+  [routes.panelSecurity, securityPageHandler],
+  [routes.panelChangePassword, changePasswordHandler],
+  [routes.panelSignOutEverywhere, signOutEverywhereHandler],
   [routes.panelSignInPage, signInPageHandler],
   [routes.panelSignIn, signInHandler],
   [routes.panelCodePage, codePageHandler],
@@ -157,4 +246,3 @@ export const handler = routeGroupHandler([
   [routes.panelAcceptInvite, acceptInviteHandler],
   [routes.panelSignOut, signOutHandler],
 ]);
-

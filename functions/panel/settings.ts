@@ -1,16 +1,24 @@
 import { auditView, keysView, rotateKeysInPanel } from '../../shared/app/panel/keys';
 import { WRONG_CODE } from '../../shared/app/panel/sign-in';
-import { configureWebhookInPanel, type PanelWebhookPorts, rotateWebhookSecretInPanel, webhookView } from '../../shared/app/panel/webhook-settings';
-import { UnauthorizedError, ValidationError } from '../../shared/errors';
-import { field, pageAnswer } from '../../shared/http/panel/answers';
+import {
+  configureWebhookInPanel,
+  type PanelWebhookPorts,
+  rotateWebhookSecretInPanel,
+  sendTestEventInPanel,
+  webhookView,
+} from '../../shared/app/panel/webhook-settings';
+import { DomainError, UnauthorizedError, ValidationError } from '../../shared/errors';
+import { changeRoleInPanel, invitePersonInPanel, type PanelTeamPorts, removePersonInPanel, teamView } from '../../shared/app/panel/team';
+import { teamPage } from '../../shared/panel/team-pages';
+import { field, pageAnswer, redirectTo } from '../../shared/http/panel/answers';
 import { type SignedIn, signedInForm, signedInPage } from '../../shared/http/panel/signed-in';
 import { routeGroupHandler } from '../../shared/http/route-group';
-import { panelRoutes as routes } from '../../shared/http/route-table/panel';
+import { panelSettingsRoutes as routes } from '../../shared/http/route-table/panel-settings';
 import { auditPage, keysPage, newKeysPage, webhookSecretPage, webhooksPage } from '../../shared/panel/pages';
-import { panelKeysPorts, panelWebhookChanges, panelWebhookPorts } from '../../shared/wiring/panel-settings';
+import { panelKeysPorts, panelTeamPorts, panelWebhookChanges, panelWebhookPorts } from '../../shared/wiring/panel-settings';
 
 /**
- * The merchant panel's settings (issue 27), one function: the API keys, the webhook, the audit log.
+ * The merchant panel's settings (issue 27), one function: the API keys, the webhook, the audit log, the team.
  * Not signed in: 303 to the sign-in page. Every change asks a fresh authenticator code (step-up).
  */
 
@@ -40,7 +48,13 @@ const setWebhook = signedInForm(
     const url = field(fields, 'url', 2048);
     try {
       const { answer, changes } = await configureWebhookInPanel(ports, { session: page.session, url, code: field(fields, 'code', 16), ip, now });
-      return { ...pageAnswer(200, webhookSecretPage({ url: answer.url, ...(answer.secret ? { secret: answer.secret } : {}), notice: answer.secret_notice }, page.chrome)), changes };
+      return {
+        ...pageAnswer(
+          200,
+          webhookSecretPage({ url: answer.url, ...(answer.secret ? { secret: answer.secret } : {}), notice: answer.secret_notice }, page.chrome),
+        ),
+        changes,
+      };
     } catch (err) {
       return refusedWebhookForm(ports, err, page, url);
     }
@@ -62,11 +76,106 @@ const rotateWebhookSecret = signedInForm(
   panelWebhookChanges,
 );
 
+/** The team page again, saying why a team form was refused (nothing changed); other errors are the panel's error pages. */
+async function refusedTeamForm(ports: PanelTeamPorts, err: unknown, page: SignedIn) {
+  const view = await teamView(ports, page.session);
+  if (isWrongCode(err)) return pageAnswer(401, teamPage(view, page.chrome, { message: WRONG_CODE }));
+  if (err instanceof ValidationError) {
+    // The operator's invite use case names its fields in English: the page says them in Portuguese.
+    const errors = { ...err.fields, ...(err.fields.email ? { email: ['Informe um e-mail válido.'] } : {}) };
+    return pageAnswer(422, teamPage(view, page.chrome, { errors }));
+  }
+  if (err instanceof DomainError && err.code === 'panel_email_taken')
+    return pageAnswer(409, teamPage(view, page.chrome, { message: 'Este e-mail já entra no painel.' }));
+  if (err instanceof DomainError && (err.kind === 'forbidden' || err.kind === 'conflict' || err.kind === 'not_found')) {
+    return pageAnswer(err.kind === 'forbidden' ? 403 : err.kind === 'conflict' ? 409 : 404, teamPage(view, page.chrome, { message: err.message }));
+  }
+  throw err;
+}
+
+const invite = signedInForm(routes.panelInvitePerson, panelTeamPorts, async ({ ports, page, fields, ip, now }) => {
+  try {
+    const invited = await invitePersonInPanel(ports, {
+      session: page.session,
+      email: field(fields, 'email', 254),
+      role: field(fields, 'role', 16),
+      code: field(fields, 'code', 16),
+      ip,
+      now,
+    });
+    return pageAnswer(
+      200,
+      teamPage(await teamView(ports, page.session), page.chrome, {
+        invited: { email: invited.email, role: invited.role, inviteUrl: invited.invite_url, expiresAt: invited.expires_at },
+      }),
+    );
+  } catch (err) {
+    return refusedTeamForm(ports, err, page);
+  }
+});
+
+const changeRole = signedInForm(routes.panelChangeRole, panelTeamPorts, async ({ ports, page, fields, ip, now }) => {
+  try {
+    await changeRoleInPanel(ports, {
+      session: page.session,
+      personId: field(fields, 'person', 64),
+      role: field(fields, 'role', 16),
+      code: field(fields, 'code', 16),
+      ip,
+      now,
+    });
+    return redirectTo('/panel/equipe');
+  } catch (err) {
+    return refusedTeamForm(ports, err, page);
+  }
+});
+
+const removePerson = signedInForm(routes.panelRemovePerson, panelTeamPorts, async ({ ports, page, fields, ip, now }) => {
+  try {
+    await removePersonInPanel(ports, { session: page.session, personId: field(fields, 'person', 64), code: field(fields, 'code', 16), ip, now });
+    return redirectTo('/panel/equipe');
+  } catch (err) {
+    return refusedTeamForm(ports, err, page);
+  }
+});
+
+const testWebhook = signedInForm(
+  routes.panelTestWebhook,
+  panelWebhookPorts,
+  async ({ ports, page, ip, now }) => {
+    try {
+      const { answer, changes } = await sendTestEventInPanel(ports, { session: page.session, ip, now });
+      const notice = `Evento de teste ${answer.event_id} na fila: acompanhe a entrega abaixo.`;
+      return { ...pageAnswer(200, webhooksPage({ ...(await webhookView(ports, page.session)), notice }, page.chrome)), changes };
+    } catch (err) {
+      if (err instanceof DomainError && err.kind === 'conflict') {
+        return pageAnswer(
+          409,
+          webhooksPage({ ...(await webhookView(ports, page.session)), message: 'Configure a URL do webhook antes de enviar um teste.' }, page.chrome),
+        );
+      }
+      throw err;
+    }
+  },
+  panelWebhookChanges,
+);
+
 export const handler = routeGroupHandler([
+  [routes.panelTestWebhook, testWebhook],
+  [routes.panelTeam, signedInPage(routes.panelTeam, panelTeamPorts, async (ports, page) => teamPage(await teamView(ports, page.session), page.chrome))],
+  [routes.panelInvitePerson, invite],
+  [routes.panelChangeRole, changeRole],
+  [routes.panelRemovePerson, removePerson],
   [routes.panelKeysPage, signedInPage(routes.panelKeysPage, panelKeysPorts, async (ports, page) => keysPage(await keysView(ports, page.session), page.chrome))],
   [routes.panelRotateKeys, rotateKeys],
-  [routes.panelWebhooksPage, signedInPage(routes.panelWebhooksPage, panelWebhookPorts, async (ports, page) => webhooksPage(await webhookView(ports, page.session), page.chrome))],
+  [
+    routes.panelWebhooksPage,
+    signedInPage(routes.panelWebhooksPage, panelWebhookPorts, async (ports, page) => webhooksPage(await webhookView(ports, page.session), page.chrome)),
+  ],
   [routes.panelSetWebhook, setWebhook],
   [routes.panelRotateWebhookSecret, rotateWebhookSecret],
-  [routes.panelAuditLog, signedInPage(routes.panelAuditLog, panelKeysPorts, async (ports, page) => auditPage(await auditView(ports, page.session), page.chrome))],
+  [
+    routes.panelAuditLog,
+    signedInPage(routes.panelAuditLog, panelKeysPorts, async (ports, page) => auditPage(await auditView(ports, page.session), page.chrome)),
+  ],
 ]);

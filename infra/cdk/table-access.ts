@@ -93,6 +93,12 @@ const PANEL_SIGNED_IN: readonly TableGrant[] = [
 /** A signed-in panel form with step-up: the above, and a code used once (the person's step, the failures counted). */
 const PANEL_STEP_UP: readonly TableGrant[] = [{ actions: ['GetItem', 'UpdateItem'], keys: [KEY.panelSession, KEY.panelPerson, KEY.panelFailures] }];
 
+/** The panel's webhook page: the account's webhook as configured, and its latest deliveries (GSI1). */
+const PANEL_WEBHOOK_PAGE: readonly TableGrant[] = [
+  { actions: ['GetItem'], keys: [KEY.account] },
+  { actions: ['Query'], keys: [KEY.deliveryList], index: LIST_INDEX },
+];
+
 export const ROUTE_PORT_GRANTS: Readonly<Record<string, readonly TableGrant[]>> = {
   // Public-key item of the Basic key pair (functions/auth/token.ts).
   [routes.authToken.id]: [{ actions: ['GetItem'], keys: [KEY.publicKey] }],
@@ -176,27 +182,22 @@ export const ROUTE_PORT_GRANTS: Readonly<Record<string, readonly TableGrant[]>> 
     { actions: ['PutItem'], keys: [KEY.panelAudit] },
   ],
   [routes.panelInvitePage.id]: [{ actions: ['GetItem'], keys: [KEY.panelInvite] }],
+  // The enrollment's transaction: the invite used, the person, the audit entry, an owner counted (PTEAM#).
   [routes.panelAcceptInvite.id]: [
     { actions: ['GetItem', 'DeleteItem'], keys: [KEY.panelInvite] },
     { actions: ['PutItem'], keys: [KEY.panelPerson, KEY.panelAudit] },
+    { actions: ['UpdateItem'], keys: [KEY.panelTeam] },
   ],
   [routes.panelSignOut.id]: [
     { actions: ['GetItem', 'UpdateItem', 'DeleteItem'], keys: [KEY.panelSession] },
     { actions: ['PutItem'], keys: [KEY.panelAudit] },
   ],
   // GET /api/customers' own store: a Query of the account's partition, CUSTOMER# sort keys.
-  [routes.panelCustomers.id]: [
-    ...PANEL_SIGNED_IN,
-    { actions: ['Query'], keys: [KEY.account] },
-  ],
-  [routes.panelMethods.id]: [
-    ...PANEL_SIGNED_IN,
-    { actions: ['GetItem'], keys: [KEY.account] },
-  ],
-  [routes.panelKeysPage.id]: [
-    ...PANEL_SIGNED_IN,
-    { actions: ['GetItem'], keys: [KEY.account] },
-  ],
+  [routes.panelCustomers.id]: [...PANEL_SIGNED_IN, { actions: ['Query'], keys: [KEY.account] }],
+  // GET /api/customer/{id}'s read: the customer item in the account's partition.
+  [routes.panelCustomer.id]: [...PANEL_SIGNED_IN, { actions: ['GetItem'], keys: [KEY.account] }],
+  [routes.panelMethods.id]: [...PANEL_SIGNED_IN, { actions: ['GetItem'], keys: [KEY.account] }],
+  [routes.panelKeysPage.id]: [...PANEL_SIGNED_IN, { actions: ['GetItem'], keys: [KEY.account] }],
   // Step-up (the person's code step, the failures), then the rotation's transaction: the account's key version, the public keys, the audit entry.
   [routes.panelRotateKeys.id]: [
     ...PANEL_STEP_UP,
@@ -204,22 +205,85 @@ export const ROUTE_PORT_GRANTS: Readonly<Record<string, readonly TableGrant[]>> 
     { actions: ['PutItem', 'DeleteItem'], keys: [KEY.publicKey] },
     { actions: ['PutItem'], keys: [KEY.panelAudit] },
   ],
-  [routes.panelWebhooksPage.id]: [
-    ...PANEL_SIGNED_IN,
-    { actions: ['GetItem'], keys: [KEY.account] },
-  ],
+  // The webhook as configured, and GET /api/webhook/deliveries' read (GSI1) for the page.
+  [routes.panelWebhooksPage.id]: [...PANEL_SIGNED_IN, ...PANEL_WEBHOOK_PAGE],
   // Step-up, then the webhook's change and the audit entry (their grants derive from the row's changes).
-  [routes.panelSetWebhook.id]: [
-    ...PANEL_STEP_UP,
-    { actions: ['GetItem'], keys: [KEY.account] },
-  ],
-  [routes.panelRotateWebhookSecret.id]: [
-    ...PANEL_STEP_UP,
-    { actions: ['GetItem'], keys: [KEY.account] },
-  ],
-  [routes.panelAuditLog.id]: [
+  [routes.panelSetWebhook.id]: [...PANEL_STEP_UP, ...PANEL_WEBHOOK_PAGE],
+  [routes.panelRotateWebhookSecret.id]: [...PANEL_STEP_UP, ...PANEL_WEBHOOK_PAGE],
+  // POST /api/webhook/test's ping (its event's grant derives from the row's changes) with the audit entry.
+  [routes.panelTestWebhook.id]: [...PANEL_SIGNED_IN, ...PANEL_WEBHOOK_PAGE],
+  [routes.panelAuditLog.id]: [...PANEL_SIGNED_IN, { actions: ['Query'], keys: [KEY.panelAudit] }],
+  // GET /api/pixout/list's store (GSI1), the account's withdrawal fee.
+  [routes.panelWithdrawals.id]: [
     ...PANEL_SIGNED_IN,
-    { actions: ['Query'], keys: [KEY.panelAudit] },
+    { actions: ['GetItem'], keys: [KEY.account] },
+    { actions: ['Query'], keys: [KEY.withdrawList], index: LIST_INDEX },
+  ],
+  // Step-up, then POST /api/pixout/create's reservation plan (as its row above); a refusal shows the list again.
+  [routes.panelRequestWithdrawal.id]: [
+    ...PANEL_STEP_UP,
+    { actions: ['GetItem'], keys: [KEY.account, KEY.balanceShard] },
+    { actions: ['BatchGetItem'], keys: [KEY.account, KEY.balanceShard] },
+    { actions: ['Query'], keys: [KEY.withdrawList], index: LIST_INDEX },
+  ],
+  [routes.panelWithdrawal.id]: [...PANEL_SIGNED_IN, { actions: ['GetItem'], keys: [KEY.withdraw] }],
+  // GET /api/invoices' reader (GSI1).
+  [routes.panelInvoices.id]: [...PANEL_SIGNED_IN, { actions: ['Query'], keys: [KEY.invoiceList], index: LIST_INDEX }],
+  // The invoice, then the events its changes recorded and their deliveries.
+  [routes.panelInvoice.id]: [...PANEL_SIGNED_IN, { actions: ['GetItem'], keys: [KEY.invoice, KEY.event, KEY.delivery] }],
+  // GET /api/balance/transactions' reader: the shard count, then each shard's ledger partition.
+  [routes.panelStatement.id]: [...PANEL_SIGNED_IN, { actions: ['GetItem'], keys: [KEY.account] }, { actions: ['Query'], keys: [KEY.ledger] }],
+  [routes.panelStatementCsv.id]: [...PANEL_SIGNED_IN, { actions: ['GetItem'], keys: [KEY.account] }, { actions: ['Query'], keys: [KEY.ledger] }],
+  // The person's own security page: their sessions (GSI1, shared/adapters/dynamo/panel-people.ts).
+  [routes.panelSecurity.id]: [...PANEL_SIGNED_IN, { actions: ['Query'], keys: [KEY.sessionList], index: LIST_INDEX }],
+  // The current password checked as a sign-in (the failures counted), then every session ended (the person's
+  // sessionsValidFrom and new hash; the listed sessions deleted) and the audit entry.
+  [routes.panelChangePassword.id]: [
+    ...PANEL_SIGNED_IN,
+    { actions: ['GetItem', 'UpdateItem'], keys: [KEY.panelFailures] },
+    { actions: ['UpdateItem'], keys: [KEY.panelPerson] },
+    { actions: ['Query'], keys: [KEY.sessionList], index: LIST_INDEX },
+    { actions: ['DeleteItem'], keys: [KEY.panelSession] },
+    { actions: ['PutItem'], keys: [KEY.panelAudit] },
+  ],
+  // Step-up with the current authenticator (nothing stored until the new one is confirmed).
+  [routes.panelStartNewAuthenticator.id]: [...PANEL_STEP_UP, { actions: ['Query'], keys: [KEY.sessionList], index: LIST_INDEX }],
+  // The new authenticator in the old one's place (conditional on the old one), the audit entry.
+  [routes.panelConfirmNewAuthenticator.id]: [
+    ...PANEL_SIGNED_IN,
+    { actions: ['UpdateItem'], keys: [KEY.panelPerson] },
+    { actions: ['Query'], keys: [KEY.sessionList], index: LIST_INDEX },
+    { actions: ['PutItem'], keys: [KEY.panelAudit] },
+  ],
+  [routes.panelSignOutEverywhere.id]: [
+    ...PANEL_SIGNED_IN,
+    { actions: ['UpdateItem'], keys: [KEY.panelPerson] },
+    { actions: ['Query'], keys: [KEY.sessionList], index: LIST_INDEX },
+    { actions: ['DeleteItem'], keys: [KEY.panelSession] },
+    { actions: ['PutItem'], keys: [KEY.panelAudit] },
+  ],
+  // The account's people (GSI1, by e-mail: shared/adapters/dynamo/panel-team.ts).
+  [routes.panelTeam.id]: [...PANEL_SIGNED_IN, { actions: ['Query'], keys: [KEY.peopleList], index: LIST_INDEX }],
+  // Step-up, then the operator's invite use case (the account active, the e-mail unused, the invite) and the audit entry.
+  [routes.panelInvitePerson.id]: [
+    ...PANEL_STEP_UP,
+    { actions: ['Query'], keys: [KEY.peopleList], index: LIST_INDEX },
+    { actions: ['GetItem'], keys: [KEY.account] },
+    { actions: ['PutItem'], keys: [KEY.panelInvite, KEY.panelAudit] },
+  ],
+  // Step-up, then the role's transaction: the person (as read), the owner count, the audit entry.
+  [routes.panelChangeRole.id]: [
+    ...PANEL_STEP_UP,
+    { actions: ['Query'], keys: [KEY.peopleList], index: LIST_INDEX },
+    { actions: ['UpdateItem'], keys: [KEY.panelTeam] },
+    { actions: ['PutItem'], keys: [KEY.panelAudit] },
+  ],
+  [routes.panelRemovePerson.id]: [
+    ...PANEL_STEP_UP,
+    { actions: ['Query'], keys: [KEY.peopleList], index: LIST_INDEX },
+    { actions: ['DeleteItem'], keys: [KEY.panelPerson] },
+    { actions: ['UpdateItem'], keys: [KEY.panelTeam] },
+    { actions: ['PutItem'], keys: [KEY.panelAudit] },
   ],
   [routes.panelOverview.id]: [
     ...PANEL_SIGNED_IN,
@@ -288,7 +352,6 @@ export const CHECKOUT_UPKEEP_GRANTS: readonly TableGrant[] = [
   { actions: ['GetItem'], keys: [KEY.checkout, KEY.invoice] },
   ...changeGrants(checkoutUpkeepWorker.changes),
 ];
-
 
 /**
  * A Scan of the whole table limited to some attributes. A Scan has no partition key, so

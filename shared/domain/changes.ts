@@ -60,7 +60,14 @@ export type InvoiceCreated = { kind: 'invoice.created'; invoice: NewInvoice };
  * `invoice` is the invoice as read: a payment after a cancellation is made only if it was never paid,
  * a charge waiting for a lookup leaves the Pix sweep's index, an unlisted one is listed again.
  */
-export type InvoiceMoved = { kind: 'invoice.moved'; invoice: Invoice; move: InvoiceMove; at: string };
+export type InvoiceMoved = {
+  kind: 'invoice.moved';
+  invoice: Invoice;
+  move: InvoiceMove;
+  at: string;
+  /** The event the move records (the same transaction): added to the invoice's `eventIds` by the move's own write. */
+  eventId?: string;
+};
 
 /**
  * A hosted checkout paid (with its order), only from a status the table lets pay. `lostRace` says what

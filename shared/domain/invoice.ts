@@ -39,10 +39,15 @@ export type NewInvoice = InvoiceMethodFields & {
   provider: string;
   /** A Pix charge its provider reads back (API Pix): it waits for its callback in the Pix sweep's index. */
   awaitsPixLookup?: boolean;
+  /**
+   * The webhook events this invoice's changes recorded, oldest first (the panel's invoice page reads
+   * them and their deliveries): each written by the same write as the change it reports.
+   */
+  eventIds?: readonly string[];
 };
 
 /** What every invoice of a sale shares, before its ids are drawn and its method's fields are known. */
-export type InvoiceBase = Omit<NewInvoice, 'invoiceId' | 'reference' | 'method' | 'status' | 'dueDate' | 'payer' | 'provider' | PaymentMethod | 'awaitsPixLookup'>;
+export type InvoiceBase = Omit<NewInvoice, 'invoiceId' | 'reference' | 'method' | 'status' | 'dueDate' | 'payer' | 'provider' | PaymentMethod | 'awaitsPixLookup' | 'eventIds'>;
 
 /** The method's own part of a new invoice: its name and fields (a Pix charge's BR Code, a boleto's barcode…). */
 export type MethodPart = Pick<NewInvoice, 'method' | PaymentMethod | 'awaitsPixLookup'>;

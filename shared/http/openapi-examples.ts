@@ -116,7 +116,8 @@ const SECRET_NOTICE = 'Store this secret now: it is shown only once. Verify ever
 
 const PANEL_CSRF = 'Zq3vN0m2cXbY8uTfWk1pLr6sHd4eGa9o';
 const PANEL_INVITE_TOKEN = 'q9X2mVbT1cN8zR4kL0pW7sHfY3eJdG6uA5oQiE2tBnM';
-const panelPage = (title: string) => `<!doctype html>\n<html lang="pt-BR">\n<head>\n<meta charset="utf-8">\n<title>${title} · Painel</title>\n</head>\n<body>…</body>\n</html>\n`;
+const panelPage = (title: string) =>
+  `<!doctype html>\n<html lang="pt-BR">\n<head>\n<meta charset="utf-8">\n<title>${title} · Painel</title>\n</head>\n<body>…</body>\n</html>\n`;
 const panelRedirect = (location: string) => `<!-- 303 See Other, Location: ${location} -->\n`;
 
 export const OPERATION_EXAMPLES: Readonly<Record<string, OperationExample>> = {
@@ -324,13 +325,22 @@ export const OPERATION_EXAMPLES: Readonly<Record<string, OperationExample>> = {
   OpenApiDocument: { response: 'openapi: "3.1.0"\ninfo:\n  title: "Payment Gateway API"\n  version: "2026-10-14"\n…\n' },
   // The merchant panel (issue 27): pages and forms of a browser.
   PanelSignInPage: { response: panelPage('Entrar') },
-  PanelSignIn: { body: { csrf_token: PANEL_CSRF, email: 'ana@example.com', password: 'uma frase longa e boa 2026' }, response: panelRedirect('/panel/entrar/codigo') },
+  PanelSignIn: {
+    body: { csrf_token: PANEL_CSRF, email: 'ana@example.com', password: 'uma frase longa e boa 2026' },
+    response: panelRedirect('/panel/entrar/codigo'),
+  },
   PanelCodePage: { response: panelPage('Código de verificação') },
   PanelCode: { body: { csrf_token: PANEL_CSRF, code: '287082' }, response: panelRedirect('/panel') },
   PanelInvitePage: { params: { token: PANEL_INVITE_TOKEN }, response: panelPage('Aceitar convite') },
   PanelAcceptInvite: {
     params: { token: PANEL_INVITE_TOKEN },
-    body: { csrf_token: PANEL_CSRF, enrollment: 'v1.kD3f9Q.mX2…', password: 'uma frase longa e boa 2026', confirmation: 'uma frase longa e boa 2026', code: '287082' },
+    body: {
+      csrf_token: PANEL_CSRF,
+      enrollment: 'v1.kD3f9Q.mX2…',
+      password: 'uma frase longa e boa 2026',
+      confirmation: 'uma frase longa e boa 2026',
+      code: '287082',
+    },
     response: panelRedirect('/panel/entrar?pronto=1'),
   },
   PanelSignOut: { body: { csrf_token: PANEL_CSRF }, response: panelRedirect('/panel/entrar') },
@@ -338,9 +348,37 @@ export const OPERATION_EXAMPLES: Readonly<Record<string, OperationExample>> = {
   PanelKeysPage: { response: panelPage('Chaves de API') },
   PanelCustomers: { query: { page: 1, name: 'Ana' }, response: panelPage('Clientes') },
   PanelMethods: { response: panelPage('Métodos de pagamento') },
+  PanelCustomer: { params: { id: '117220174875943' }, response: panelPage('Cliente 117220174875943') },
   PanelRotateKeys: { body: { csrf_token: PANEL_CSRF, code: '287082' }, response: panelPage('Novas chaves de API') },
   PanelAuditLog: { response: panelPage('Auditoria') },
   PanelWebhooksPage: { response: panelPage('Webhooks') },
   PanelSetWebhook: { body: { csrf_token: PANEL_CSRF, url: 'https://shop.example/webhooks/gateway', code: '287082' }, response: panelPage('Webhooks') },
   PanelRotateWebhookSecret: { body: { csrf_token: PANEL_CSRF, code: '287082' }, response: panelPage('Webhooks') },
+  PanelWithdrawals: { query: { page: 1, status: 'PAID' }, response: panelPage('Saques') },
+  PanelRequestWithdrawal: {
+    body: { csrf_token: PANEL_CSRF, amount: '1.250,00', keytype: 'EMAIL', pixkey: 'financeiro@loja.example', description: 'Fornecedor', code: '287082' },
+    response: panelRedirect('/panel/saques/WD-7KQ2MY4HX9PA?novo=1'),
+  },
+  PanelTeam: { response: panelPage('Equipe') },
+  PanelTestWebhook: { body: { csrf_token: PANEL_CSRF }, response: panelPage('Webhooks') },
+  PanelSecurity: { response: panelPage('Segurança') },
+  PanelChangePassword: { body: { csrf_token: PANEL_CSRF, current: 'uma frase longa e boa 2026', password: 'outra frase longa e boa 2027', confirmation: 'outra frase longa e boa 2027' }, response: panelRedirect('/panel/entrar') },
+  PanelSignOutEverywhere: { body: { csrf_token: PANEL_CSRF }, response: panelRedirect('/panel/entrar') },
+  PanelStartNewAuthenticator: { body: { csrf_token: PANEL_CSRF, code: '287082' }, response: panelPage('Novo autenticador') },
+  PanelConfirmNewAuthenticator: { body: { csrf_token: PANEL_CSRF, enrollment: 'v1.kD3f9Q.mX2…', code: '481516' }, response: panelPage('Segurança') },
+  PanelInvitePerson: { body: { csrf_token: PANEL_CSRF, email: 'bruno@example.com', role: 'finance', code: '287082' }, response: panelPage('Equipe') },
+  PanelChangeRole: {
+    body: { csrf_token: PANEL_CSRF, person: 'pp_7kq2my4hx9pa3b6n8rc2', role: 'admin', code: '287082' },
+    response: panelRedirect('/panel/equipe'),
+  },
+  PanelRemovePerson: { body: { csrf_token: PANEL_CSRF, person: 'pp_7kq2my4hx9pa3b6n8rc2', code: '287082' }, response: panelRedirect('/panel/equipe') },
+  PanelInvoices: { query: { page: 1, limit: 10, invoice_no: 'ORD-2026-0042' }, response: panelPage('Faturas') },
+  PanelInvoice: { params: { reference: 'INV-7KQ2MY' }, response: panelPage('Fatura INV-7KQ2MY') },
+  PanelStatement: { query: { page: 1, limit: 10, type: 'payment', start: '2026-11-01', end: '2026-11-30' }, response: panelPage('Extrato') },
+  PanelStatementCsv: {
+    query: { type: 'payment', start: '2026-11-01', end: '2026-11-30' },
+    response:
+      'id,created_at,type,amount,reserved,reference,description\r\ntxn_7KQ2MY4HX9PA3B6N8RC2VD5E,2026-11-20T14:03:11.512Z,payment,198.45,0.00,INV-7KQ2MY,Payment of INV-7KQ2MY (pix)\r\n',
+  },
+  PanelWithdrawal: { params: { reference: 'WD-7KQ2MY4HX9PA' }, query: { novo: '1' }, response: panelPage('Saque WD-7KQ2MY4HX9PA') },
 };

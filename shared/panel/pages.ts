@@ -1,101 +1,9 @@
-import { checkoutSecurityHeaders, cspHash, escapeHtml, formatBrl } from '../checkout/render';
+import { escapeHtml, formatBrl } from '../checkout/render';
+import { brazilTime, codeInput, csrfField, errorSummary, fieldError, type FieldErrors, layout, type PanelPage, type SignedInChrome } from './page-kit';
 
-/**
- * The merchant panel's pages (issue 27), in pt-BR: plain HTML forms, no script at all; one stylesheet
- * inline, allowed by its hash (no 'unsafe-inline'); every control with a visible label; errors in a
- * summary announced to screen readers and beside their fields.
- */
+/** The merchant panel's access, home and settings pages (issue 27), in pt-BR, on the page kit (./page-kit.ts). */
 
-export type PanelPage = { html: string; headers: Record<string, string> };
-
-const STYLE = `
-*{box-sizing:border-box}
-body{margin:0;font:16px/1.5 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;color:#1a1a1a;background:#f4f5f7}
-header{background:#12355b;color:#fff;padding:.75rem 1rem;display:flex;flex-wrap:wrap;gap:.75rem;align-items:center;justify-content:space-between}
-header a,header button{color:#fff}
-header .brand{font-weight:700;font-size:1.1rem;margin:0}
-nav ul{list-style:none;margin:0;padding:0;display:flex;flex-wrap:wrap;gap:.25rem 1rem}
-main{max-width:60rem;margin:1.5rem auto;padding:0 1rem}
-.box{background:#fff;border:1px solid #d0d4da;border-radius:8px;padding:1.25rem;margin-bottom:1rem;max-width:30rem}
-.wide{max-width:none}
-h1{font-size:1.5rem;margin:0 0 1rem}
-label{display:block;font-weight:600;margin:.75rem 0 .25rem}
-input{width:100%;padding:.6rem;font-size:1rem;border:1px solid #6b7280;border-radius:6px}
-input:focus,button:focus,a:focus{outline:3px solid #f59e0b;outline-offset:2px}
-button{margin-top:1rem;padding:.65rem 1.25rem;font-size:1rem;border:0;border-radius:6px;background:#12355b;color:#fff;cursor:pointer}
-.link-button{background:none;border:1px solid #fff;margin:0;padding:.3rem .75rem}
-.errors{border:2px solid #b91c1c;background:#fef2f2;color:#7f1d1d;border-radius:6px;padding:.75rem 1rem;margin-bottom:1rem}
-.field-error{color:#b91c1c;margin:.25rem 0 0}
-.hint{color:#4b5563;font-size:.9rem;margin:.25rem 0 0}
-.secret{font-family:ui-monospace,monospace;word-break:break-all;background:#f3f4f6;padding:.5rem;border-radius:4px}
-.qr{display:block;width:220px;height:220px;image-rendering:pixelated}
-dl{display:grid;grid-template-columns:max-content 1fr;gap:.25rem 1rem}
-dt{font-weight:600}
-dd{margin:0}
-table{border-collapse:collapse;width:100%}
-caption{text-align:left;font-weight:600;margin-bottom:.5rem}
-th,td{text-align:left;padding:.4rem;border-bottom:1px solid #d0d4da;vertical-align:top}
-.table-wrap{overflow-x:auto}
-.amount{font-size:1.5rem;font-weight:700}
-`;
-
-const STYLE_HASH = cspHash(STYLE);
-
-function headers(): Record<string, string> {
-  return checkoutSecurityHeaders([], { styleHashes: [STYLE_HASH] });
-}
-
-export type SignedInChrome = { email: string; csrfToken: string };
-
-function layout(title: string, body: string, chrome?: SignedInChrome): PanelPage {
-  const top = chrome
-    ? `<header>
-<p class="brand">Painel</p>
-<nav aria-label="Principal"><ul><li><a href="/panel">Visão geral</a></li><li><a href="/panel/clientes">Clientes</a></li><li><a href="/panel/metodos">Métodos de pagamento</a></li><li><a href="/panel/chaves">Chaves de API</a></li><li><a href="/panel/webhooks">Webhooks</a></li><li><a href="/panel/auditoria">Auditoria</a></li></ul></nav>
-<form method="post" action="/panel/sair"><input type="hidden" name="csrf_token" value="${escapeHtml(chrome.csrfToken)}"><span>${escapeHtml(chrome.email)}</span> <button type="submit" class="link-button">Sair</button></form>
-</header>`
-    : `<header><p class="brand">Painel</p></header>`;
-  const html = `<!doctype html>
-<html lang="pt-BR">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<meta name="referrer" content="no-referrer">
-<title>${escapeHtml(title)} · Painel</title>
-<style>${STYLE}</style>
-</head>
-<body>
-${top}
-<main id="conteudo">
-${body}
-</main>
-</body>
-</html>`;
-  return { html, headers: headers() };
-}
-
-export type FieldErrors = Readonly<Record<string, readonly string[]>>;
-
-function errorSummary(message: string | undefined, fieldErrors: FieldErrors | undefined): string {
-  const messages = [...(message ? [message] : []), ...Object.values(fieldErrors ?? {}).flat()];
-  if (messages.length === 0) return '';
-  return `<div class="errors" role="alert" id="form-errors"><ul>${messages.map((m) => `<li>${escapeHtml(m)}</li>`).join('')}</ul></div>`;
-}
-
-function fieldError(id: string, errors: FieldErrors | undefined, field: string): { attrs: string; html: string } {
-  const messages = errors?.[field] ?? [];
-  if (messages.length === 0) return { attrs: '', html: '' };
-  return { attrs: ` aria-invalid="true" aria-describedby="${id}-erro"`, html: `<p class="field-error" id="${id}-erro">${messages.map(escapeHtml).join(' ')}</p>` };
-}
-
-const csrfField = (token: string) => `<input type="hidden" name="csrf_token" value="${escapeHtml(token)}">`;
-
-const codeInput = (errors?: FieldErrors) => {
-  const error = fieldError('code', errors, 'code');
-  return `<label for="code">Código de verificação</label>
-<input id="code" name="code" type="text" inputmode="numeric" autocomplete="one-time-code" pattern="[0-9 ]{6,7}" maxlength="7" required${error.attrs}>
-<p class="hint" id="code-dica">Os 6 dígitos que o aplicativo autenticador mostra agora.</p>${error.html}`;
-};
+export type { FieldErrors, PanelPage, SignedInChrome };
 
 export function signInPage(input: { csrfToken: string; email?: string; message?: string; notice?: string }): PanelPage {
   const notice = input.notice ? `<p role="status">${escapeHtml(input.notice)}</p>` : '';
@@ -221,8 +129,56 @@ export function newKeysPage(keys: { publicKey: string; secretKey: string }, chro
   );
 }
 
-export function webhooksPage(view: { url?: string; secretConfigured: boolean; mayManage: boolean; message?: string; errors?: FieldErrors }, chrome: SignedInChrome): PanelPage {
+export type DeliveryRow = {
+  eventId: string;
+  eventType: string;
+  status: string;
+  attempts: number;
+  lastStatus: number | null;
+  lastError: string | null;
+  updatedAt: string;
+};
+
+const DELIVERY_STATUS: Readonly<Record<string, string>> = { pending: 'Em andamento', succeeded: 'Entregue', failed: 'Falhou' };
+
+function deliveriesTable(deliveries: readonly DeliveryRow[]): string {
+  if (deliveries.length === 0) return '<p id="no-deliveries">Nenhuma entrega ainda.</p>';
+  return `<div class="table-wrap" tabindex="0" role="region" aria-label="Entregas"><table id="deliveries">
+<caption>Últimas entregas, as mais novas primeiro</caption>
+<thead><tr><th scope="col">Evento</th><th scope="col">Situação</th><th scope="col">Tentativas</th><th scope="col">Última resposta</th><th scope="col">Quando</th></tr></thead>
+<tbody>
+${deliveries
+  .map(
+    (d) =>
+      `<tr data-event="${escapeHtml(d.eventId)}" data-delivery="${escapeHtml(d.status)}"><td>${escapeHtml(d.eventType)}<br><span class="hint">${escapeHtml(d.eventId)}</span></td><td>${escapeHtml(DELIVERY_STATUS[d.status] ?? d.status)}</td><td>${d.attempts}</td><td>${escapeHtml(d.lastStatus !== null ? `HTTP ${d.lastStatus}` : (d.lastError ?? ''))}</td><td>${brazilTime(d.updatedAt)}</td></tr>`,
+  )
+  .join('\n')}
+</tbody>
+</table></div>`;
+}
+
+export function webhooksPage(
+  view: {
+    url?: string;
+    secretConfigured: boolean;
+    mayManage: boolean;
+    message?: string;
+    errors?: FieldErrors;
+    deliveries?: readonly DeliveryRow[];
+    notice?: string;
+  },
+  chrome: SignedInChrome,
+): PanelPage {
   const url = fieldError('url', view.errors, 'url');
+  const ping =
+    view.mayManage && view.url
+      ? `<form method="post" action="/panel/webhooks/teste">
+${csrfField(chrome.csrfToken)}
+<h2>Evento de teste</h2>
+<p>Envia um evento <code>ping</code> assinado para a URL atual.</p>
+<button type="submit">Enviar evento de teste</button>
+</form>`
+      : '';
   const forms = view.mayManage
     ? `<form method="post" action="/panel/webhooks" novalidate>
 ${csrfField(chrome.csrfToken)}
@@ -250,9 +206,15 @@ ${csrfField(chrome.csrfToken)}
     'Webhooks',
     `<h1>Webhooks</h1>
 <div class="box wide">
+${view.notice ? `<p role="status" id="notice">${escapeHtml(view.notice)}</p>` : ''}
 ${errorSummary(view.message, view.errors)}
 <dl><dt>URL atual</dt><dd id="webhook-url">${escapeHtml(view.url ?? 'nenhuma')}</dd><dt>Segredo</dt><dd>${view.secretConfigured ? 'configurado' : 'nenhum'}</dd></dl>
 ${forms}
+${ping}
+</div>
+<div class="box wide">
+<h2>Entregas</h2>
+${deliveriesTable(view.deliveries ?? [])}
 </div>`,
     chrome,
   );
@@ -284,12 +246,15 @@ export function customersPage(rows: readonly CustomerRow[], query: { page: numbe
 ${rows
   .map(
     (c) =>
-      `<tr><td>${c.id}</td><td>${escapeHtml(c.name)}</td><td>${escapeHtml(c.email ?? '')}</td><td>${escapeHtml(c.document)}</td><td>${escapeHtml([c.city, c.state?.uf].filter(Boolean).join(' / '))}</td></tr>`,
+      `<tr><td><a href="/panel/clientes/${c.id}">${c.id}</a></td><td>${escapeHtml(c.name)}</td><td>${escapeHtml(c.email ?? '')}</td><td>${escapeHtml(c.document)}</td><td>${escapeHtml([c.city, c.state?.uf].filter(Boolean).join(' / '))}</td></tr>`,
   )
   .join('\n')}
 </tbody>
 </table></div>`;
-  const next = rows.length > 0 ? `<p><a href="/panel/clientes?page=${query.page + 1}${query.name ? `&amp;name=${encodeURIComponent(query.name)}` : ''}${query.email ? `&amp;email=${encodeURIComponent(query.email)}` : ''}">Próxima página</a></p>` : '';
+  const next =
+    rows.length > 0
+      ? `<p><a href="/panel/clientes?page=${query.page + 1}${query.name ? `&amp;name=${encodeURIComponent(query.name)}` : ''}${query.email ? `&amp;email=${encodeURIComponent(query.email)}` : ''}">Próxima página</a></p>`
+      : '';
   return layout(
     'Clientes',
     `<h1>Clientes</h1>
@@ -333,6 +298,14 @@ const ACTION_LABELS: Readonly<Record<string, string>> = {
   'keys.rotated': 'Gerou novas chaves de API',
   'webhook.configured': 'Mudou a URL do webhook',
   'webhook.secret_rotated': 'Gerou um novo segredo do webhook',
+  'webhook.test_sent': 'Enviou um evento de teste ao webhook',
+  'withdrawal.requested': 'Pediu um saque Pix',
+  'team.invited': 'Convidou uma pessoa',
+  'team.role_changed': 'Mudou o papel de uma pessoa',
+  'team.removed': 'Removeu uma pessoa da equipe',
+  'panel.signed_out_everywhere': 'Saiu de todas as sessões',
+  'panel.password_changed': 'Trocou a senha',
+  'panel.authenticator_replaced': 'Trocou o autenticador',
 };
 
 export function auditPage(rows: readonly AuditRow[], chrome: SignedInChrome): PanelPage {
@@ -354,32 +327,39 @@ ${rows
   return layout('Auditoria', `<h1>Auditoria</h1>\n<div class="box wide">\n${body}\n</div>`, chrome);
 }
 
-const ERROR_TITLES: Readonly<Record<number, string>> = {
-  400: 'Pedido inválido',
-  401: 'Entre de novo',
-  403: 'Página expirada',
-  404: 'Página não encontrada',
-  409: 'Conflito',
-  413: 'Pedido grande demais',
-  422: 'Dados inválidos',
-  429: 'Muitas tentativas',
-  500: 'Erro no painel',
-  503: 'Painel indisponível',
+export { panelErrorPage } from './error-page';
+
+export type CustomerDetailView = CustomerRow & {
+  document_type: string;
+  zipcode: string | null;
+  district: string | null;
+  street: string | null;
+  number: string | null;
+  phone: string | null;
+  mobilephone: string | null;
+  created_at: string;
+  country?: { name?: string } | null;
 };
 
-export function panelErrorPage(status: number, message: string | undefined, fieldErrors?: FieldErrors): PanelPage {
-  const title = ERROR_TITLES[status] ?? ERROR_TITLES[500] ?? 'Erro';
-  const fields = Object.entries(fieldErrors ?? {}).filter(([, messages]) => messages.length > 0);
-  const list =
-    fields.length === 0
-      ? ''
-      : `\n<ul id="field-errors">\n${fields.map(([name, messages]) => `<li data-field="${escapeHtml(name)}">${escapeHtml(name)}: ${messages.map(escapeHtml).join('; ')}</li>`).join('\n')}\n</ul>`;
+export function customerPage(c: CustomerDetailView, chrome: SignedInChrome): PanelPage {
+  const line = (term: string, value: string | null | undefined, id?: string) => (value ? `<dt>${term}</dt><dd${id ? ` id="${id}"` : ''}>${escapeHtml(value)}</dd>` : '');
+  const address = [[c.street, c.number].filter(Boolean).join(', '), c.district, [c.city, c.state?.uf].filter(Boolean).join(' / '), c.zipcode].filter(Boolean).join(' · ');
   return layout(
-    title,
-    `<div class="box">
-<h1 id="error-title">${escapeHtml(title)}</h1>
-<p id="error-message">${escapeHtml(message ?? 'Não foi possível concluir. Tente de novo.')}</p>${list}
-<p><a href="/panel/entrar">Ir para a entrada do painel</a></p>
+    `Cliente ${c.id}`,
+    `<h1>${escapeHtml(c.name)}</h1>
+<div class="box wide">
+<dl>
+${line('Id', String(c.id), 'customer-id')}
+${line(c.document_type, c.document, 'customer-document')}
+${line('E-mail', c.email)}
+${line('Telefone', c.phone)}
+${line('Celular', c.mobilephone)}
+${line('Endereço', address)}
+${line('País', c.country?.name)}
+${line('Criado em', brazilTime(c.created_at))}
+</dl>
+<p><a href="/panel/clientes">Voltar aos clientes</a></p>
 </div>`,
+    chrome,
   );
 }

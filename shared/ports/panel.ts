@@ -25,6 +25,26 @@ export interface PanelPeople {
   enroll(invite: PanelInvite, person: PanelPerson, audit: AuditEntry, now: Date): Promise<Enrollment>;
   /** Records the authenticator step a code matched, only when later than the last one used: false, the code was used already. */
   useTotpStep(email: string, step: number): Promise<boolean>;
+  /**
+   * Ends every session the person opened until `at` (the sessions opened before are refused from now on),
+   * with a new password hash when one is given; false when the person changed meanwhile (removed, another).
+   */
+  endSessions(person: PanelPerson, at: string, passwordHash?: string): Promise<boolean>;
+  /** A new authenticator in the old one's place (only if still the old one), its first code's step recorded as used; false when it changed meanwhile. */
+  replaceAuthenticator(person: PanelPerson, totpSecretSealed: string, step: number): Promise<boolean>;
+}
+
+/** What a team change came to: done, the person changed or left meanwhile, or it would leave the account without an owner. */
+export type TeamChangeOutcome = 'done' | 'moved' | 'last_owner';
+
+/** An account's panel team: its people (the team page) and the changes to it, each with its audit entry in one transaction. */
+export interface PanelTeam {
+  /** The account's people, by e-mail (the index: eventually consistent; the changes check the person itself). */
+  members(accountId: string): Promise<Pick<PanelPerson, 'personId' | 'accountId' | 'email' | 'role' | 'createdAt'>[]>;
+  /** The person's role from `person.role` to `role`, only if still so; an owner demoted only while another owner stays. */
+  changeRole(person: PanelPerson, role: PanelPerson['role'], audit: AuditEntry): Promise<TeamChangeOutcome>;
+  /** The person removed (their sessions stop: every page checks the person), an owner only while another owner stays. */
+  remove(person: PanelPerson, audit: AuditEntry): Promise<TeamChangeOutcome>;
 }
 
 /** Server-side sessions, by the SHA-256 of their id; each ends by itself (TTL) when it ends by the rules. */
@@ -34,6 +54,8 @@ export interface PanelSessions {
   /** Replaces a code-stage session by the signed-in one under a new id, once: false when the old one is gone (used, signed out). */
   promote(oldHash: string, next: PanelSession): Promise<boolean>;
   touch(session: PanelSession, now: Date): Promise<void>;
+  /** The person's signed-in sessions, newest first (an index: eventually consistent; the person's `sessionsValidFrom` is what ends them). */
+  listOf(personId: string): Promise<PanelSession[]>;
   close(sessionHash: string): Promise<void>;
 }
 

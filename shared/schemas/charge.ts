@@ -1,5 +1,8 @@
 import * as z from 'zod';
 import { multiLineText, singleLineText } from './text';
+import { calendarDate } from './calendar-date';
+
+export { calendarDate };
 import { hasAtMostDecimals, MONEY_DECIMALS, PERCENT_DECIMALS, TOTAL_ROUNDING_RULE } from '../domain/charge-total';
 import { moneyString } from './balance';
 import { isValidDocument, documentTypeOf } from './documents';
@@ -26,14 +29,6 @@ const percent = z
 /** The total of a charge in answers, with its rounding rule (docs/decisions.md, Charges). */
 export const chargeTotal = moneyString.describe(`The charge total in BRL, two decimals. ${TOTAL_ROUNDING_RULE}`);
 
-/** A real calendar date YYYY-MM-DD (2026-02-30 is refused). */
-export const calendarDate = z
-  .string()
-  .regex(/^\d{4}-\d{2}-\d{2}$/, 'Must be a date YYYY-MM-DD')
-  .refine((text) => {
-    const date = new Date(`${text}T00:00:00Z`);
-    return !Number.isNaN(date.getTime()) && date.toISOString().slice(0, 10) === text;
-  }, 'Must be a real calendar date');
 
 /** The common charge fields of spec 2.1. */
 export const commonChargeFields = {

@@ -1,6 +1,6 @@
 import * as z from 'zod';
-import { singleLineText } from './text';
-import { calendarDate, chargeTotal } from './charge';
+import { chargeTotal } from './charge';
+export { listInvoicesQuerySchema } from './invoice-query';
 import { moneyString } from './balance';
 import { CHARGE_METHODS, methodViewShape } from '../domain/payment-methods';
 
@@ -36,21 +36,6 @@ export const invoiceSchema = z
 
 export const invoiceResponseSchema = z.object({ invoice: invoiceSchema }).meta({ id: 'InvoiceResponse' });
 
-export const listInvoicesQuerySchema = z
-  .object({
-    page: z.coerce.number().int().min(1).default(1),
-    limit: z.coerce.number().int().min(1).max(50).default(10),
-    invoice_no: singleLineText(100).min(1).optional(),
-    email: singleLineText(255).min(1).optional(),
-    start_date: calendarDate.optional(),
-    end_date: calendarDate.optional(),
-  })
-  .superRefine((q, ctx) => {
-    if ((q.start_date === undefined) !== (q.end_date === undefined)) {
-      ctx.addIssue({ code: 'custom', path: [q.start_date === undefined ? 'start_date' : 'end_date'], message: 'start_date and end_date go together' });
-    }
-    if (q.start_date && q.end_date && q.start_date > q.end_date) ctx.addIssue({ code: 'custom', path: ['end_date'], message: 'Must not be before start_date' });
-  });
 
 export const invoiceListSchema = z
   .object({ invoices: z.array(invoiceSchema), pagination: z.object({ page: z.number().int(), limit: z.number().int() }) })

@@ -2,7 +2,8 @@ import * as z from 'zod';
 import { singleLineText } from './text';
 import { formatCents } from '../domain/money';
 import { moneyString } from './balance';
-import { calendarDate, moneyInput, payerDocument } from './charge';
+import { moneyInput, payerDocument } from './charge';
+export { listWithdrawalsQuerySchema } from './withdraw-query';
 import { isValidDocument } from './documents';
 import { WITHDRAW_LIMIT_CENTS } from '../domain/withdrawal-fee';
 
@@ -76,13 +77,3 @@ export const withdrawListSchema = z.object({ success: z.literal(true), withdrawa
 
 export const withdrawParamsSchema = z.object({ txid: z.string().max(40) });
 
-export const listWithdrawalsQuerySchema = z
-  .object({
-    page: z.coerce.number().int().min(1).default(1),
-    start: calendarDate.optional(),
-    end: calendarDate.optional(),
-    status: z.enum(['PENDING', 'PAID', 'CANCELED']).optional(),
-  })
-  .superRefine((q, ctx) => {
-    if (q.start && q.end && q.start > q.end) ctx.addIssue({ code: 'custom', path: ['end'], message: 'Must not be before start' });
-  });

@@ -105,10 +105,18 @@ const CHECKOUT_PAGE_PATH = /^\/checkout\/(CHK-[A-Z0-9]{8})\/([A-Za-z0-9_-]{32})$
  * Content-Security-Policy and shows no internals. Never a 500: a 5xx page only for the upstream
  * failures the HTML tells apart by status alone (502 from the provider, 503 busy).
  */
-function expectBrowserShape(reply: Reply, where: string): void {
+function expectBrowserShape(route: AnyRoute, reply: Reply, where: string): void {
   if (reply.status >= 300 && reply.status < 400) {
     expect(reply.status, where).toBe(303);
     expect(reply.headers.Location, where).toMatch(/^(\/|https:\/\/)/);
+    return;
+  }
+  // A download the route documents (the panel's CSV export): its own type, as an attachment, never cached.
+  const documented = (route.responses as Record<number, { contentType?: string } | undefined>)[200]?.contentType;
+  if (reply.status === 200 && documented !== undefined && documented !== HTML_TYPE) {
+    expect(reply.headers['Content-Type'], where).toBe(documented);
+    expect(reply.headers['Content-Disposition'], where).toMatch(/^attachment; filename="[\w.-]+"$/);
+    expect(reply.headers['Cache-Control'], where).toContain('no-store');
     return;
   }
   expect(reply.headers['Content-Type'], where).toBe(HTML_TYPE);
@@ -128,7 +136,7 @@ function expectSpecShape(route: AnyRoute, reply: Reply, context: string): void {
   expect(reply.status, where).not.toBe(500);
   expect(reply.status, where).toBeGreaterThanOrEqual(200);
   if (route.browser) {
-    expectBrowserShape(reply, where);
+    expectBrowserShape(route, reply, where);
     return;
   }
   if (reply.status < 400) return;
@@ -854,7 +862,8 @@ const cases: Record<string, Case> = {
   },
   [routes.panelInvitePage.id]: {
     account: main,
-    input: () => fc.record({ params: paramsArb(routes.panelInvitePage, [fc.stringMatching(/^[A-Za-z0-9_-]{43}$/)]), headers: browserHeadersArb(fc.constant(undefined)) }),
+    input: () =>
+      fc.record({ params: paramsArb(routes.panelInvitePage, [fc.stringMatching(/^[A-Za-z0-9_-]{43}$/)]), headers: browserHeadersArb(fc.constant(undefined)) }),
     runs: 20,
     check: (_input, reply, where) => expect([400, 404, 422], where).toContain(reply.status),
   },
@@ -879,9 +888,19 @@ const cases: Record<string, Case> = {
   [routes.panelCustomers.id]: {
     account: main,
     input: () =>
-      fc.record({ query: queryArb(['page', 'limit', 'name', 'email', 'document', 'phone'], QUERY_NEAR), headers: browserHeadersArb(panelCookieArb(() => panel.sessionCookie)) }),
+      fc.record({
+        query: queryArb(['page', 'limit', 'name', 'email', 'document', 'phone'], QUERY_NEAR),
+        headers: browserHeadersArb(panelCookieArb(() => panel.sessionCookie)),
+      }),
     runs: 20,
     check: (_input, reply, where) => expect([200, 303, 422], where).toContain(reply.status),
+  },
+  [routes.panelCustomer.id]: {
+    account: main,
+    // The main account's customer is another account's to the panel's person: never shown.
+    input: () => fc.record({ params: paramsArb(routes.panelCustomer, [fc.constant(String(customerId))]), headers: browserHeadersArb(panelCookieArb(() => panel.sessionCookie)) }),
+    runs: 15,
+    check: (_input, reply, where) => expect([303, 400, 404, 422], where).toContain(reply.status),
   },
   [routes.panelMethods.id]: {
     account: main,
@@ -898,7 +917,10 @@ const cases: Record<string, Case> = {
   [routes.panelRotateKeys.id]: {
     account: main,
     input: () =>
-      fc.record({ body: formArb({ csrf_token: panel.sessionCsrf, code: '000000' }, ['email']), headers: browserHeadersArb(panelCookieArb(() => panel.sessionCookie)) }),
+      fc.record({
+        body: formArb({ csrf_token: panel.sessionCsrf, code: '000000' }, ['email']),
+        headers: browserHeadersArb(panelCookieArb(() => panel.sessionCookie)),
+      }),
     runs: 20,
     // Never new keys: the code is never the authenticator's (or the token or cookie is not the page's).
     check: (_input, reply, where) => expect([303, 400, 401, 403, 429], where).toContain(reply.status),
@@ -923,7 +945,10 @@ const cases: Record<string, Case> = {
   [routes.panelRotateWebhookSecret.id]: {
     account: main,
     input: () =>
-      fc.record({ body: formArb({ csrf_token: panel.sessionCsrf, code: '000000' }, ['email']), headers: browserHeadersArb(panelCookieArb(() => panel.sessionCookie)) }),
+      fc.record({
+        body: formArb({ csrf_token: panel.sessionCsrf, code: '000000' }, ['email']),
+        headers: browserHeadersArb(panelCookieArb(() => panel.sessionCookie)),
+      }),
     runs: 15,
     check: (_input, reply, where) => expect([303, 400, 401, 403, 429], where).toContain(reply.status),
   },
@@ -932,6 +957,161 @@ const cases: Record<string, Case> = {
     input: () => fc.record({ query: queryArb([], []), headers: browserHeadersArb(panelCookieArb(() => panel.sessionCookie)) }),
     runs: 10,
     check: (_input, reply, where) => expect([200, 303], where).toContain(reply.status),
+  },
+  [routes.panelWithdrawals.id]: {
+    account: main,
+    input: () =>
+      fc.record({ query: queryArb(['page', 'start', 'end', 'status'], QUERY_NEAR), headers: browserHeadersArb(panelCookieArb(() => panel.sessionCookie)) }),
+    runs: 20,
+    check: (_input, reply, where) => expect([200, 303, 422], where).toContain(reply.status),
+  },
+  [routes.panelRequestWithdrawal.id]: {
+    account: main,
+    input: () =>
+      fc.record({
+        body: formArb({ csrf_token: panel.sessionCsrf, amount: '10,00', keytype: 'CPF', pixkey: '52998224725', description: 'fuzz', code: '000000' }, [
+          'email',
+        ]),
+        headers: browserHeadersArb(panelCookieArb(() => panel.sessionCookie)),
+      }),
+    runs: 25,
+    // Never a withdrawal: the code is never the authenticator's (or the token, cookie or a field is refused first).
+    check: (_input, reply, where) => expect([303, 400, 401, 403, 422, 429], where).toContain(reply.status),
+  },
+  [routes.panelSecurity.id]: {
+    account: main,
+    input: () => fc.record({ query: queryArb([], []), headers: browserHeadersArb(panelCookieArb(() => panel.sessionCookie)) }),
+    runs: 10,
+    check: (_input, reply, where) => expect([200, 303], where).toContain(reply.status),
+  },
+  [routes.panelChangePassword.id]: {
+    account: main,
+    input: () =>
+      fc.record({
+        body: formArb({ csrf_token: panel.sessionCsrf, current: 'not the password at all', password: 'uma frase nova e longa 2026', confirmation: 'uma frase nova e longa 2026' }, ['email']),
+        headers: browserHeadersArb(panelCookieArb(() => panel.sessionCookie)),
+      }),
+    runs: 8,
+    // Never changed: the current password is never the person's (the failures it counts stay under the limit of 10 only by luck: 429 allowed).
+    check: (_input, reply, where) => expect([303, 400, 401, 403, 422, 429], where).toContain(reply.status),
+  },
+  [routes.panelSignOutEverywhere.id]: {
+    account: main,
+    // Never the fixture's own session: a wrong or hostile cookie, or none (its own would end the other panel cases' session).
+    input: () => fc.record({ body: formArb({ csrf_token: panel.sessionCsrf }, ['email']), headers: browserHeadersArb(panelCookieArb(() => `${SESSION_COOKIE}=${'A'.repeat(43)}`)) }),
+    runs: 10,
+    check: (_input, reply, where) => expect([303, 400, 403], where).toContain(reply.status),
+  },
+  [routes.panelStartNewAuthenticator.id]: {
+    account: main,
+    input: () => fc.record({ body: formArb({ csrf_token: panel.sessionCsrf, code: '000000' }, ['email']), headers: browserHeadersArb(panelCookieArb(() => panel.sessionCookie)) }),
+    runs: 10,
+    // Never a new secret: the code is never the authenticator's.
+    check: (_input, reply, where) => expect([303, 400, 401, 403, 429], where).toContain(reply.status),
+  },
+  [routes.panelConfirmNewAuthenticator.id]: {
+    account: main,
+    input: () =>
+      fc.record({ body: formArb({ csrf_token: panel.sessionCsrf, enrollment: 'v1.not.a.sealed.secret', code: '000000' }, ['email']), headers: browserHeadersArb(panelCookieArb(() => panel.sessionCookie)) }),
+    runs: 10,
+    // Never replaced: the enrollment is never one this session sealed.
+    check: (_input, reply, where) => expect([303, 400, 403, 422], where).toContain(reply.status),
+  },
+  [routes.panelTestWebhook.id]: {
+    account: main,
+    input: () => fc.record({ body: formArb({ csrf_token: panel.sessionCsrf }, ['email']), headers: browserHeadersArb(panelCookieArb(() => panel.sessionCookie)) }),
+    runs: 10,
+    // The fixture's account has no webhook URL: never an event (409), or refused before (the token, the cookie).
+    check: (_input, reply, where) => expect([303, 400, 403, 409], where).toContain(reply.status),
+  },
+  [routes.panelTeam.id]: {
+    account: main,
+    input: () => fc.record({ query: queryArb([], []), headers: browserHeadersArb(panelCookieArb(() => panel.sessionCookie)) }),
+    runs: 10,
+    check: (_input, reply, where) => expect([200, 303], where).toContain(reply.status),
+  },
+  [routes.panelInvitePerson.id]: {
+    account: main,
+    input: () =>
+      fc.record({
+        body: formArb({ csrf_token: panel.sessionCsrf, email: `fuzz-team${Date.now()}@example.com`, role: 'viewer', code: '000000' }, ['email']),
+        headers: browserHeadersArb(panelCookieArb(() => panel.sessionCookie)),
+      }),
+    runs: 20,
+    // Never an invite: the code is never the authenticator's (or the token, cookie, e-mail or role is refused first).
+    check: (_input, reply, where) => expect([303, 400, 401, 403, 409, 422, 429], where).toContain(reply.status),
+  },
+  [routes.panelChangeRole.id]: {
+    account: main,
+    input: () =>
+      fc.record({
+        body: formArb({ csrf_token: panel.sessionCsrf, person: 'pp_unknown', role: 'viewer', code: '000000' }, ['email']),
+        headers: browserHeadersArb(panelCookieArb(() => panel.sessionCookie)),
+      }),
+    runs: 15,
+    check: (_input, reply, where) => expect([303, 400, 401, 403, 404, 422, 429], where).toContain(reply.status),
+  },
+  [routes.panelRemovePerson.id]: {
+    account: main,
+    input: () =>
+      fc.record({
+        body: formArb({ csrf_token: panel.sessionCsrf, person: 'pp_unknown', code: '000000' }, ['email']),
+        headers: browserHeadersArb(panelCookieArb(() => panel.sessionCookie)),
+      }),
+    runs: 15,
+    check: (_input, reply, where) => expect([303, 400, 401, 403, 404, 429], where).toContain(reply.status),
+  },
+  [routes.panelInvoices.id]: {
+    account: main,
+    input: () =>
+      fc.record({
+        query: queryArb(['page', 'limit', 'invoice_no', 'email', 'start_date', 'end_date'], QUERY_NEAR),
+        headers: browserHeadersArb(panelCookieArb(() => panel.sessionCookie)),
+      }),
+    runs: 20,
+    check: (_input, reply, where) => expect([200, 303, 422], where).toContain(reply.status),
+  },
+  [routes.panelInvoice.id]: {
+    account: main,
+    // The main account's invoice is another account's to the panel's person: never shown.
+    input: () =>
+      fc.record({
+        params: paramsArb(routes.panelInvoice, [fc.constant(existing.pixReference)]),
+        headers: browserHeadersArb(panelCookieArb(() => panel.sessionCookie)),
+      }),
+    runs: 20,
+    check: (_input, reply, where) => expect([303, 400, 404, 422], where).toContain(reply.status),
+  },
+  [routes.panelStatement.id]: {
+    account: main,
+    input: () =>
+      fc.record({
+        query: queryArb(['page', 'limit', 'type', 'start', 'end'], [...QUERY_NEAR, 'payment', 'adjustment']),
+        headers: browserHeadersArb(panelCookieArb(() => panel.sessionCookie)),
+      }),
+    runs: 20,
+    check: (_input, reply, where) => expect([200, 303, 422], where).toContain(reply.status),
+  },
+  [routes.panelStatementCsv.id]: {
+    account: main,
+    input: () =>
+      fc.record({
+        query: queryArb(['type', 'start', 'end'], [...QUERY_NEAR, 'payment', 'adjustment']),
+        headers: browserHeadersArb(panelCookieArb(() => panel.sessionCookie)),
+      }),
+    runs: 15,
+    check: (_input, reply, where) => expect([200, 303, 422], where).toContain(reply.status),
+  },
+  [routes.panelWithdrawal.id]: {
+    account: main,
+    // The main account's withdrawal is another account's to the panel's person: never shown.
+    input: () =>
+      fc.record({
+        params: paramsArb(routes.panelWithdrawal, [fc.constant(existing.withdrawReference)]),
+        headers: browserHeadersArb(panelCookieArb(() => panel.sessionCookie)),
+      }),
+    runs: 20,
+    check: (_input, reply, where) => expect([303, 400, 404, 422], where).toContain(reply.status),
   },
   [routes.panelOverview.id]: {
     account: main,
@@ -1006,7 +1186,9 @@ beforeAll(async () => {
   const overview = await panelGet(signedIn, '/panel');
   const before = new Jar();
   const signInForm = await panelGet(before, '/panel/entrar');
-  const invite = (await admin('panel', 'invite', '--account', person.accountId, '--email', `fuzz${Date.now()}@example.com`, '--role', 'viewer')).json as { invite_url: string };
+  const invite = (await admin('panel', 'invite', '--account', person.accountId, '--email', `fuzz${Date.now()}@example.com`, '--role', 'viewer')).json as {
+    invite_url: string;
+  };
   panel = {
     email: person.email,
     preCookie: `${PRE_SESSION_COOKIE}=${before.get(PRE_SESSION_COOKIE) ?? ''}`,

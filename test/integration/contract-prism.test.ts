@@ -262,7 +262,10 @@ async function probeEveryRoute(): Promise<Probe[]> {
     'CheckoutEntry',
     'signed, tx_ref used for another amount',
     409,
-    through('POST', '/ext_transfer', { headers: FORM, body: form(signed({ ...entryForm(keys), tx_ref: String(signedFields.tx_ref), amount: '1.00' }, signingSecret)) }),
+    through('POST', '/ext_transfer', {
+      headers: FORM,
+      body: form(signed({ ...entryForm(keys), tx_ref: String(signedFields.tx_ref), amount: '1.00' }, signingSecret)),
+    }),
   );
   await admin('account', 'checkout-signing', '--account', keys.account_id, '--require', 'off');
   const page = String(entry.headers.location ?? '');
@@ -293,21 +296,102 @@ async function probeEveryRoute(): Promise<Probe[]> {
   const signInPage = await panelGet(codeStage, '/panel/entrar');
   await panelPost(codeStage, '/panel/entrar', { csrf_token: hidden(signInPage.text, 'csrf_token'), email: person.email, password: person.password });
   await probe('PanelSignInPage', 'page', 200, through('GET', '/panel/entrar'));
-  await probe('PanelSignIn', 'no CSRF token', 403, through('POST', '/panel/entrar', { headers: FORM, body: form({ email: person.email, password: 'x'.repeat(12) }) }), true);
+  await probe(
+    'PanelSignIn',
+    'no CSRF token',
+    403,
+    through('POST', '/panel/entrar', { headers: FORM, body: form({ email: person.email, password: 'x'.repeat(12) }) }),
+    true,
+  );
   await probe('PanelCodePage', 'page', 200, through('GET', '/panel/entrar/codigo', { headers: codeStage.header() }));
-  await probe('PanelCode', 'no CSRF token', 403, through('POST', '/panel/entrar/codigo', { headers: { ...FORM, ...codeStage.header() }, body: form({ code: '123456' }) }), true);
+  await probe(
+    'PanelCode',
+    'no CSRF token',
+    403,
+    through('POST', '/panel/entrar/codigo', { headers: { ...FORM, ...codeStage.header() }, body: form({ code: '123456' }) }),
+    true,
+  );
   await probe('PanelInvitePage', 'unknown invite', 404, through('GET', `/panel/convite/${'A'.repeat(43)}`));
-  await probe('PanelAcceptInvite', 'no CSRF token', 403, through('POST', `/panel/convite/${'A'.repeat(43)}`, { headers: FORM, body: form({ password: 'x', code: '1' }) }), true);
+  await probe(
+    'PanelAcceptInvite',
+    'no CSRF token',
+    403,
+    through('POST', `/panel/convite/${'A'.repeat(43)}`, { headers: FORM, body: form({ password: 'x', code: '1' }) }),
+    true,
+  );
   await probe('PanelSignOut', 'no CSRF token', 403, through('POST', '/panel/sair', { headers: { ...FORM, ...signedIn.header() }, body: form({}) }), true);
   await probe('PanelOverview', 'overview', 200, through('GET', '/panel', { headers: signedIn.header() }));
   await probe('PanelKeysPage', 'keys', 200, through('GET', '/panel/chaves', { headers: signedIn.header() }));
   await probe('PanelCustomers', 'customers', 200, through('GET', '/panel/clientes?page=1&name=Ana', { headers: signedIn.header() }));
+  await probe('PanelCustomer', 'unknown customer', 404, through('GET', '/panel/clientes/1', { headers: signedIn.header() }));
   await probe('PanelMethods', 'methods', 200, through('GET', '/panel/metodos', { headers: signedIn.header() }));
-  await probe('PanelRotateKeys', 'no CSRF token', 403, through('POST', '/panel/chaves', { headers: { ...FORM, ...signedIn.header() }, body: form({ code: '123456' }) }), true);
+  await probe(
+    'PanelRotateKeys',
+    'no CSRF token',
+    403,
+    through('POST', '/panel/chaves', { headers: { ...FORM, ...signedIn.header() }, body: form({ code: '123456' }) }),
+    true,
+  );
   await probe('PanelAuditLog', 'audit log', 200, through('GET', '/panel/auditoria', { headers: signedIn.header() }));
   await probe('PanelWebhooksPage', 'webhooks', 200, through('GET', '/panel/webhooks', { headers: signedIn.header() }));
-  await probe('PanelSetWebhook', 'no CSRF token', 403, through('POST', '/panel/webhooks', { headers: { ...FORM, ...signedIn.header() }, body: form({ url: 'https://127.0.0.13:8443/p', code: '123456' }) }), true);
-  await probe('PanelRotateWebhookSecret', 'no CSRF token', 403, through('POST', '/panel/webhooks/segredo', { headers: { ...FORM, ...signedIn.header() }, body: form({ code: '123456' }) }), true);
+  await probe(
+    'PanelSetWebhook',
+    'no CSRF token',
+    403,
+    through('POST', '/panel/webhooks', { headers: { ...FORM, ...signedIn.header() }, body: form({ url: 'https://127.0.0.13:8443/p', code: '123456' }) }),
+    true,
+  );
+  await probe(
+    'PanelRotateWebhookSecret',
+    'no CSRF token',
+    403,
+    through('POST', '/panel/webhooks/segredo', { headers: { ...FORM, ...signedIn.header() }, body: form({ code: '123456' }) }),
+    true,
+  );
+  await probe('PanelWithdrawals', 'withdrawals', 200, through('GET', '/panel/saques?page=1&status=PAID', { headers: signedIn.header() }));
+  await probe(
+    'PanelRequestWithdrawal',
+    'no CSRF token',
+    403,
+    through('POST', '/panel/saques', {
+      headers: { ...FORM, ...signedIn.header() },
+      body: form({ amount: '10,00', keytype: 'CPF', pixkey: '52998224725', code: '123456' }),
+    }),
+    true,
+  );
+  await probe('PanelSecurity', 'security', 200, through('GET', '/panel/seguranca', { headers: signedIn.header() }));
+  await probe('PanelChangePassword', 'no CSRF token', 403, through('POST', '/panel/seguranca/senha', { headers: { ...FORM, ...signedIn.header() }, body: form({ current: 'x', password: 'y', confirmation: 'y' }) }), true);
+  await probe('PanelSignOutEverywhere', 'no CSRF token', 403, through('POST', '/panel/seguranca/sessoes', { headers: { ...FORM, ...signedIn.header() }, body: form({}) }), true);
+  await probe('PanelStartNewAuthenticator', 'no CSRF token', 403, through('POST', '/panel/seguranca/autenticador', { headers: { ...FORM, ...signedIn.header() }, body: form({ code: '123456' }) }), true);
+  await probe('PanelConfirmNewAuthenticator', 'no CSRF token', 403, through('POST', '/panel/seguranca/autenticador/confirmar', { headers: { ...FORM, ...signedIn.header() }, body: form({ enrollment: 'x', code: '123456' }) }), true);
+  await probe('PanelTestWebhook', 'no CSRF token', 403, through('POST', '/panel/webhooks/teste', { headers: { ...FORM, ...signedIn.header() }, body: form({}) }), true);
+  await probe('PanelTeam', 'team', 200, through('GET', '/panel/equipe', { headers: signedIn.header() }));
+  await probe(
+    'PanelInvitePerson',
+    'no CSRF token',
+    403,
+    through('POST', '/panel/equipe', { headers: { ...FORM, ...signedIn.header() }, body: form({ email: 'b@example.com', role: 'viewer', code: '123456' }) }),
+    true,
+  );
+  await probe(
+    'PanelChangeRole',
+    'no CSRF token',
+    403,
+    through('POST', '/panel/equipe/papel', { headers: { ...FORM, ...signedIn.header() }, body: form({ person: 'x', role: 'viewer', code: '123456' }) }),
+    true,
+  );
+  await probe(
+    'PanelRemovePerson',
+    'no CSRF token',
+    403,
+    through('POST', '/panel/equipe/remover', { headers: { ...FORM, ...signedIn.header() }, body: form({ person: 'x', code: '123456' }) }),
+    true,
+  );
+  await probe('PanelInvoices', 'invoices', 200, through('GET', '/panel/faturas?page=1&invoice_no=ORD-1', { headers: signedIn.header() }));
+  await probe('PanelInvoice', 'unknown invoice', 404, through('GET', '/panel/faturas/INV-AAAAAA', { headers: signedIn.header() }));
+  await probe('PanelStatement', 'statement', 200, through('GET', '/panel/extrato?type=payment', { headers: signedIn.header() }));
+  await probe('PanelStatementCsv', 'csv', 200, through('GET', '/panel/extrato/csv?type=payment', { headers: signedIn.header() }));
+  await probe('PanelWithdrawal', 'unknown withdrawal', 404, through('GET', '/panel/saques/WD-AAAAAAAAAAAA', { headers: signedIn.header() }));
   return probes;
 }
 

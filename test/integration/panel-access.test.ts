@@ -20,7 +20,9 @@ const escaped = (text: string) => text.replace(/&/g, '&amp;').replace(/'/g, '&#3
 describe('merchant panel: invite, enrollment, sign-in with the code (issue 27)', () => {
   it('enrolls an invited person with a password and an authenticator, once', async () => {
     const account = (await admin('account', 'create', '--name', 'Padaria')).json as { account_id: string };
-    const invite = (await admin('panel', 'invite', '--account', account.account_id, '--email', 'ana.enroll@example.com', '--role', 'owner')).json as { invite_url: string };
+    const invite = (await admin('panel', 'invite', '--account', account.account_id, '--email', 'ana.enroll@example.com', '--role', 'owner')).json as {
+      invite_url: string;
+    };
     const path = new URL(invite.invite_url).pathname;
     const jar = new Jar();
     const page = await get(jar, path);
@@ -35,7 +37,13 @@ describe('merchant panel: invite, enrollment, sign-in with the code (issue 27)',
     const form = { csrf_token: hidden(page.text, 'csrf_token'), enrollment: hidden(page.text, 'enrollment') };
 
     // Without its CSRF token the form changes nothing: the invite still works.
-    const forged = await post(jar, path, { ...form, csrf_token: 'x'.repeat(32), password: 'uma frase longa e boa 2026', confirmation: 'uma frase longa e boa 2026', code: codeFor(secret) });
+    const forged = await post(jar, path, {
+      ...form,
+      csrf_token: 'x'.repeat(32),
+      password: 'uma frase longa e boa 2026',
+      confirmation: 'uma frase longa e boa 2026',
+      code: codeFor(secret),
+    });
     expect(forged.status).toBe(403);
     expect((await get(new Jar(), path)).status).toBe(200);
 
@@ -44,7 +52,12 @@ describe('merchant panel: invite, enrollment, sign-in with the code (issue 27)',
     expect(weak.status).toBe(422);
     expect(weak.text).toContain(escaped('Esta senha é comum demais; escolha outra.'));
     expect(elementText(weak.text, 'totp-secret')).toBe(secret);
-    const wrongCode = await post(jar, path, { ...form, password: 'uma frase longa e boa 2026', confirmation: 'uma frase longa e boa 2026', code: '000000' === codeFor(secret) ? '111111' : '000000' });
+    const wrongCode = await post(jar, path, {
+      ...form,
+      password: 'uma frase longa e boa 2026',
+      confirmation: 'uma frase longa e boa 2026',
+      code: '000000' === codeFor(secret) ? '111111' : '000000',
+    });
     expect(wrongCode.status).toBe(422);
 
     const done = await post(jar, path, { ...form, password: 'uma frase longa e boa 2026', confirmation: 'uma frase longa e boa 2026', code: codeFor(secret) });
@@ -62,7 +75,11 @@ describe('merchant panel: invite, enrollment, sign-in with the code (issue 27)',
     const first = await get(jar, '/panel/entrar');
     expect(first.status).toBe(200);
     for (const label of ['E-mail', 'Senha']) expect(first.text).toContain(`>${label}</label>`);
-    const passwordStep = await post(jar, '/panel/entrar', { csrf_token: hidden(first.text, 'csrf_token'), email: person.email.toUpperCase(), password: person.password });
+    const passwordStep = await post(jar, '/panel/entrar', {
+      csrf_token: hidden(first.text, 'csrf_token'),
+      email: person.email.toUpperCase(),
+      password: person.password,
+    });
     expect(passwordStep.status).toBe(303);
     expect(passwordStep.location).toBe('/panel/entrar/codigo');
     const codeStage = jar.get(SESSION_COOKIE);
@@ -118,7 +135,8 @@ describe('merchant panel: invite, enrollment, sign-in with the code (issue 27)',
     expect(wrong.status).toBe(401);
     expect(unknown.text).toContain(WRONG_CREDENTIALS);
     expect(wrong.text.replace(person.email, 'X')).toBe(unknown.text.replace('ninguem@example.com', 'X'));
-    for (let i = 2; i <= 10; i += 1) expect((await post(jar, '/panel/entrar', { csrf_token: csrf, email: person.email, password: `errada numero ${i} longa` })).status).toBe(401);
+    for (let i = 2; i <= 10; i += 1)
+      expect((await post(jar, '/panel/entrar', { csrf_token: csrf, email: person.email, password: `errada numero ${i} longa` })).status).toBe(401);
     const eleventh = await post(jar, '/panel/entrar', { csrf_token: csrf, email: person.email, password: person.password });
     expect(eleventh.status).toBe(429);
     expect(jar.get(SESSION_COOKIE)).toBeUndefined();
@@ -130,7 +148,9 @@ describe('merchant panel: invite, enrollment, sign-in with the code (issue 27)',
     const page = await get(jar, '/panel/entrar');
     expect((await post(jar, '/panel/entrar', { email: person.email, password: person.password })).status).toBe(403);
     const stranger = new Jar();
-    expect((await post(stranger, '/panel/entrar', { csrf_token: hidden(page.text, 'csrf_token'), email: person.email, password: person.password })).status).toBe(403);
+    expect(
+      (await post(stranger, '/panel/entrar', { csrf_token: hidden(page.text, 'csrf_token'), email: person.email, password: person.password })).status,
+    ).toBe(403);
     expect(jar.get(SESSION_COOKIE)).toBeUndefined();
     expect(stranger.get(SESSION_COOKIE)).toBeUndefined();
     expect((await signIn(jar, person)).status).toBe(303);
@@ -214,7 +234,8 @@ describe('merchant panel: invite, enrollment, sign-in with the code (issue 27)',
       overrideRuntime({ edgeSecret: base.edgeSecret });
     }
     const failures = async (key: string) =>
-      (await base.db.send(new GetCommand({ TableName: base.config.tableName, Key: keys.panelFailures(key, signInWindow(new Date())), ConsistentRead: true }))).Item?.failures;
+      (await base.db.send(new GetCommand({ TableName: base.config.tableName, Key: keys.panelFailures(key, signInWindow(new Date())), ConsistentRead: true })))
+        .Item?.failures;
     expect(await failures(`ip:${viewer}`)).toBe(1);
     expect(await failures(`email:${person.email}`)).toBe(1);
   });

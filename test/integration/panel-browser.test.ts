@@ -1,9 +1,9 @@
 import type { Page } from 'playwright-core';
 import { afterAll, describe, expect, it } from 'vitest';
-import { admin, stack } from '../support/api';
+import { admin, basic, bearer, call, stack, tokenFor } from '../support/api';
+import { totpCodeAt } from '../../shared/adapters/crypto/totp';
 import { seriousAxeViolations } from '../support/axe';
 import { saveScreenshot, sharedBrowser, type ViewportName, withPage } from '../support/browser';
-import { codeFor } from '../support/panel';
 
 /**
  * The merchant panel in headless Chromium (issue 27), as a merchant's person meets it: the operator's
@@ -18,13 +18,37 @@ async function expectAccessible(page: Page, name: string): Promise<void> {
   await saveScreenshot(page, name);
 }
 
+const STEP_MS = 30_000;
+
+/**
+ * The person's authenticator as the journey uses it: each code of a later step than the last one used
+ * (codes work once), waiting (at most one step) until the server's window reaches it.
+ */
+function authenticator(secret: string) {
+  let last = Math.floor(Date.now() / STEP_MS);
+  return {
+    /** The code of the current step (the enrollment's). */
+    first: () => totpCodeAt(secret, new Date(last * STEP_MS)),
+    async next(): Promise<string> {
+      last += 1;
+      while (Math.floor(Date.now() / STEP_MS) + 1 < last) await new Promise((resolve) => setTimeout(resolve, 250));
+      return totpCodeAt(secret, new Date(last * STEP_MS));
+    },
+  };
+}
+
 /** Fills a control found by its visible label (every control has one). */
 const fill = (page: Page, label: string, value: string) => page.getByLabel(label, { exact: true }).fill(value);
 
 for (const viewport of ['mobile', 'desktop'] as const satisfies readonly ViewportName[]) {
   describe(`merchant panel in Chromium (${viewport})`, () => {
-    it('invite → enrollment → sign-in with the code → overview, keys, webhooks, audit log → sign-out, every page without serious accessibility violations', async () => {
-      const account = (await admin('account', 'create', '--name', `Padaria ${viewport}`)).json as { account_id: string };
+    it('invite → enrollment → sign-in with the code → new keys → webhook URL and secret → a withdrawal with step-up → the audit log → sign-out, every page without serious accessibility violations', async () => {
+      const account = (await admin('account', 'create', '--name', `Padaria ${viewport}`)).json as {
+        account_id: string;
+        public_key: string;
+        secret_key: string;
+      };
+      const oldToken = await tokenFor(account);
       await admin('account', 'credit', '--account', account.account_id, '--amount', '1234.56');
       const email = `ana.${viewport}.${Date.now()}@example.com`;
       const invite = (await admin('panel', 'invite', '--account', account.account_id, '--email', email, '--role', 'owner')).json as { invite_url: string };
@@ -38,10 +62,11 @@ for (const viewport of ['mobile', 'desktop'] as const satisfies readonly Viewpor
           await expect.poll(() => page.title()).toContain('Aceitar convite');
           await expectAccessible(page, `panel-enroll-${viewport}`);
           const secret = (await page.locator('#totp-secret').textContent())?.trim() ?? '';
+          const codes = authenticator(secret);
           expect(await page.locator('#otpauth-uri').textContent()).toContain(`secret=${secret}`);
           await fill(page, 'Senha', password);
           await fill(page, 'Confirme a senha', `${password}?`);
-          await fill(page, 'Código de verificação', codeFor(secret));
+          await fill(page, 'Código de verificação', codes.first());
           await page.getByRole('button', { name: 'Criar acesso' }).click();
           // The page again, its errors announced, the same key kept.
           await expect.poll(() => page.locator('#form-errors').textContent()).toContain('As senhas não são iguais.');
@@ -49,7 +74,7 @@ for (const viewport of ['mobile', 'desktop'] as const satisfies readonly Viewpor
           await expectAccessible(page, `panel-enroll-errors-${viewport}`);
           await fill(page, 'Senha', password);
           await fill(page, 'Confirme a senha', password);
-          await fill(page, 'Código de verificação', codeFor(secret));
+          await fill(page, 'Código de verificação', codes.first());
           await page.getByRole('button', { name: 'Criar acesso' }).click();
 
           await expect.poll(() => new URL(page.url()).pathname).toBe('/panel/entrar');
@@ -61,7 +86,7 @@ for (const viewport of ['mobile', 'desktop'] as const satisfies readonly Viewpor
 
           await expect.poll(() => new URL(page.url()).pathname).toBe('/panel/entrar/codigo');
           await expectAccessible(page, `panel-code-${viewport}`);
-          await fill(page, 'Código de verificação', codeFor(secret, 1));
+          await fill(page, 'Código de verificação', await codes.next());
           await page.getByRole('button', { name: 'Entrar' }).click();
 
           await expect.poll(() => new URL(page.url()).pathname).toBe('/panel');
@@ -72,17 +97,67 @@ for (const viewport of ['mobile', 'desktop'] as const satisfies readonly Viewpor
           expect(session).toMatchObject({ httpOnly: true, secure: true, sameSite: 'Strict', path: '/' });
 
           for (const [link, path, name] of [
+            ['Faturas', '/panel/faturas', 'invoices'],
+            ['Extrato', '/panel/extrato', 'statement'],
             ['Clientes', '/panel/clientes', 'customers'],
             ['Métodos de pagamento', '/panel/metodos', 'methods'],
-            ['Chaves de API', '/panel/chaves', 'keys'],
-            ['Webhooks', '/panel/webhooks', 'webhooks'],
-            ['Auditoria', '/panel/auditoria', 'audit'],
+            ['Equipe', '/panel/equipe', 'team'],
           ] as const) {
             await page.getByRole('link', { name: link }).click();
             await expect.poll(() => new URL(page.url()).pathname).toBe(path);
             await expectAccessible(page, `panel-${name}-${viewport}`);
           }
-          expect(await page.locator('#audit tbody tr').count()).toBe(2);
+
+          // New API keys (step-up): the old key and its token stop at once, the new secret (shown once) works.
+          await page.getByRole('link', { name: 'Chaves de API' }).click();
+          await expect.poll(() => new URL(page.url()).pathname).toBe('/panel/chaves');
+          await expectAccessible(page, `panel-keys-${viewport}`);
+          await fill(page, 'Código de verificação', await codes.next());
+          await page.getByRole('button', { name: 'Gerar novas chaves' }).click();
+          await expect.poll(() => page.title()).toContain('Novas chaves de API');
+          await expectAccessible(page, `panel-new-keys-${viewport}`);
+          const fresh = {
+            account_id: account.account_id,
+            public_key: (await page.locator('#public-key').textContent()) ?? '',
+            secret_key: (await page.locator('#secret-key').textContent()) ?? '',
+          };
+          expect((await call('POST', '/api/auth', { headers: { authorization: basic(account.public_key, account.secret_key) } })).status).toBe(401);
+          expect((await call('GET', '/api/balance', { headers: bearer(oldToken) })).status).toBe(401);
+          expect((await call('GET', '/api/balance', { headers: bearer(await tokenFor(fresh)) })).status).toBe(200);
+
+          // The webhook URL (step-up): the first one creates the signing secret, shown once.
+          await page.getByRole('link', { name: 'Webhooks' }).click();
+          await expect.poll(() => new URL(page.url()).pathname).toBe('/panel/webhooks');
+          await expectAccessible(page, `panel-webhooks-${viewport}`);
+          await fill(page, 'URL do webhook', 'https://127.0.0.13:8443/painel');
+          await fill(page, 'Código de verificação', await codes.next());
+          await page.getByRole('button', { name: 'Salvar URL' }).click();
+          await expect.poll(() => page.locator('#webhook-secret').count()).toBe(1);
+          expect(await page.locator('#webhook-secret').textContent()).toMatch(/^whsec_/);
+          await expectAccessible(page, `panel-webhook-secret-${viewport}`);
+
+          // A Pix withdrawal (step-up), through POST /api/pixout/create's use case: reserved at once.
+          await page.getByRole('link', { name: 'Saques' }).click();
+          await expect.poll(() => new URL(page.url()).pathname).toBe('/panel/saques');
+          await expectAccessible(page, `panel-withdrawals-${viewport}`);
+          await fill(page, 'Valor (R$)', '234,56');
+          await page.getByLabel('Tipo da chave Pix', { exact: true }).selectOption('EMAIL');
+          await fill(page, 'Chave Pix', 'fornecedor@example.com');
+          await fill(page, 'Código de verificação', await codes.next());
+          await page.getByRole('button', { name: 'Pedir saque' }).click();
+          await expect.poll(() => new URL(page.url()).pathname).toMatch(/^\/panel\/saques\/WD-[A-Z0-9]{12}$/);
+          expect(await page.locator('#withdrawal-amount').textContent()).toBe('R$ 234,56');
+          expect(await page.getByRole('status').textContent()).toContain('Saque pedido');
+          await expectAccessible(page, `panel-withdrawal-${viewport}`);
+          const balance = (await call('GET', '/api/balance', { headers: bearer(await tokenFor(fresh)) })).json as { balance: { available: string } };
+          expect(balance.balance.available).toBe('1000.00');
+
+          // The audit log lists each action, who and from where.
+          await page.getByRole('link', { name: 'Auditoria' }).click();
+          await expect.poll(() => new URL(page.url()).pathname).toBe('/panel/auditoria');
+          await expectAccessible(page, `panel-audit-${viewport}`);
+          const actions = await page.locator('#audit tbody tr').evaluateAll((rows) => rows.map((row) => row.getAttribute('data-action')));
+          expect(actions).toEqual(['withdrawal.requested', 'webhook.configured', 'keys.rotated', 'panel.signed_in', 'panel.enrolled']);
 
           await page.getByRole('button', { name: 'Sair' }).click();
           await expect.poll(() => new URL(page.url()).pathname).toBe('/panel/entrar');
@@ -91,6 +166,6 @@ for (const viewport of ['mobile', 'desktop'] as const satisfies readonly Viewpor
         },
         { viewport },
       );
-    });
+    }, 240_000);
   });
 }

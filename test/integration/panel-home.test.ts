@@ -8,16 +8,23 @@ describe("merchant panel: the account's customers and payment methods (issue 27)
     const viewer = await enrolledPerson('viewer');
     const token = await tokenFor(viewer.keys);
     const names = [`Maria Panel ${Date.now()}`, `João Panel ${Date.now()}`];
-    for (const name of names) expect((await call('POST', '/api/customer', { headers: bearer(token), body: { ...customerBody(fullAddress()), name } })).status).toBe(200);
+    for (const name of names)
+      expect((await call('POST', '/api/customer', { headers: bearer(token), body: { ...customerBody(fullAddress()), name } })).status).toBe(200);
     const jar = new Jar();
     expect((await signIn(jar, viewer)).status).toBe(303);
     const all = await get(jar, '/panel/clientes');
     expect(all.status).toBe(200);
-    const rows = [...all.text.matchAll(/<tr><td>(\d+)<\/td><td>([^<]+)<\/td>/g)].map((m) => m[2]);
+    const rows = [...all.text.matchAll(/<tr><td><a href="\/panel\/clientes\/\d+">\d+<\/a><\/td><td>([^<]+)<\/td>/g)].map((m) => m[1]);
     // Newest first, as the API lists them.
     expect(rows).toEqual([...names].reverse());
     const filtered = await get(jar, `/panel/clientes?name=${encodeURIComponent('maria panel')}`);
-    expect([...filtered.text.matchAll(/<tr><td>\d+<\/td><td>([^<]+)<\/td>/g)].map((m) => m[1])).toEqual([names[0]]);
+    expect([...filtered.text.matchAll(/<tr><td><a href="\/panel\/clientes\/\d+">\d+<\/a><\/td><td>([^<]+)<\/td>/g)].map((m) => m[1])).toEqual([names[0]]);
+    // Each row opens the customer's page (GET /api/customer/{id}'s read); unknown or malformed ids are a 404.
+    const id = /<tr><td><a href="\/panel\/clientes\/(\d+)">/.exec(all.text)?.[1] ?? '';
+    const detail = await get(jar, `/panel/clientes/${id}`);
+    expect(detail.status).toBe(200);
+    expect(detail.text).toContain(`<h1>${names[1]}</h1>`);
+    for (const path of ['/panel/clientes/1', '/panel/clientes/abc']) expect((await get(jar, path)).status, path).toBe(404);
     // A malformed page number is the 422 page naming the field.
     const bad = await get(jar, '/panel/clientes?page=zero');
     expect(bad.status).toBe(422);

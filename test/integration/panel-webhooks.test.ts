@@ -1,3 +1,4 @@
+import { eventually, scanAll } from '../support/ledger';
 import { describe, expect, it } from 'vitest';
 import { WRONG_CODE } from '../../shared/app/panel/sign-in';
 import { bearer, call, tokenFor } from '../support/api';
@@ -6,7 +7,7 @@ import { elementText, enrolledPerson, freshCode, get, hidden, Jar, post, signIn 
 const escaped = (text: string) => text.replace(/&/g, '&amp;').replace(/'/g, '&#39;').replace(/"/g, '&quot;');
 
 describe('merchant panel: the webhook URL and its secret, with step-up (issue 27)', () => {
-  it("sets the URL as PUT /api/webhook does, shows the first secret once, rotates it; each with a fresh code, each in the audit log", async () => {
+  it('sets the URL as PUT /api/webhook does, shows the first secret once, rotates it; each with a fresh code, each in the audit log', async () => {
     const dev = await enrolledPerson('developer');
     const token = await tokenFor(dev.keys);
     const jar = new Jar();
@@ -37,6 +38,20 @@ describe('merchant panel: the webhook URL and its secret, with step-up (issue 27
     const secondSecret = elementText(rotated.text, 'webhook-secret');
     expect(secondSecret).toMatch(/^whsec_/);
     expect(secondSecret).not.toBe(firstSecret);
+
+    // A ping through POST /api/webhook/test's use case (no code needed: it changes nothing), then its delivery in the page.
+    const ping = await post(jar, '/panel/webhooks/teste', { csrf_token: csrf });
+    expect(ping.status).toBe(200);
+    const eventId = /Evento de teste (evt_[A-Za-z0-9]+)/.exec(ping.text)?.[1] ?? '';
+    expect(eventId).toMatch(/^evt_/);
+    const listed = await eventually(
+      () => get(jar, '/panel/webhooks'),
+      (page) => page.text.includes(`data-event="${eventId}"`),
+    );
+    expect(listed.text).toContain(`<tr data-event="${eventId}"`);
+    // Audited (a developer does not read the audit log: the entry is read from the table).
+    const audit = await scanAll({ FilterExpression: '#t = :t AND #a = :a AND email = :e', ExpressionAttributeNames: { '#t': 'type', '#a': 'action' }, ExpressionAttributeValues: { ':t': 'panel_audit', ':a': 'webhook.test_sent', ':e': dev.email } });
+    expect(audit.map((entry) => entry.detail)).toEqual([`evento ${eventId}`]);
   }, 120_000);
 
   it('lets finance and viewers read the webhook page but not change it', async () => {
@@ -46,6 +61,8 @@ describe('merchant panel: the webhook URL and its secret, with step-up (issue 27
     const page = await get(jar, '/panel/webhooks');
     expect(page.status).toBe(200);
     expect(page.text).not.toContain('Salvar URL');
+    expect(page.text).not.toContain('Enviar evento de teste');
+    expect((await post(jar, '/panel/webhooks/teste', { csrf_token: hidden(page.text, 'csrf_token') })).status).toBe(403);
     const refused = await post(jar, '/panel/webhooks', { csrf_token: hidden(page.text, 'csrf_token'), url: 'https://127.0.0.13:8443/x', code: '123456' });
     expect(refused.status).toBe(403);
   });

@@ -67,16 +67,41 @@ const PUBLIC_ROUTES: Readonly<Record<string, string>> = {
     "An invite's acceptance: the same capability link, a CSRF token bound to the pre-session cookie, and a code of the secret the page sealed to this invite; the invite is used once in the enrollment's transaction.",
   PanelSignOut: "Sign-out: the panel's session cookie and a CSRF token bound to it (another's token → 403, nothing ends).",
   PanelCustomers: "The panel's customers page: GET /api/customers' own use case for the signed-in session's account, never another's.",
+  PanelCustomer: "One customer's page: GET /api/customer/{id}'s read in the signed-in session's account only; another account's id is the 404 of an unknown one.",
   PanelMethods: "The panel's payment methods page: the signed-in session's account's methods, read only.",
   PanelKeysPage: "The panel's API keys page: the signed-in session decides the account; only its public key is shown.",
   PanelRotateKeys:
-    "New API keys from the panel: the signed-in session, a CSRF token bound to it, a role that may (owner, admin, developer) and a fresh authenticator code (step-up); the rotation and its audit entry in one transaction.",
+    'New API keys from the panel: the signed-in session, a CSRF token bound to it, a role that may (owner, admin, developer) and a fresh authenticator code (step-up); the rotation and its audit entry in one transaction.',
   PanelWebhooksPage: "The panel's webhook page: the signed-in session decides the account; the URL and whether a secret exists, never the secret.",
   PanelSetWebhook:
     "The webhook URL from the panel: the signed-in session, a CSRF token bound to it, a role that may (owner, admin, developer), a fresh authenticator code, then PUT /api/webhook's SSRF rules; committed with its audit entry.",
-  PanelRotateWebhookSecret: 'A new webhook secret from the panel: the same session, CSRF token, role and fresh code; the secret shown once; committed with its audit entry.',
+  PanelRotateWebhookSecret:
+    'A new webhook secret from the panel: the same session, CSRF token, role and fresh code; the secret shown once; committed with its audit entry.',
   PanelAuditLog: "The account's audit log: the signed-in session decides the account; owners and admins only.",
-  PanelOverview: "The panel's overview: the signed-in session of the panel's __Host- cookie (server-side, 30 min idle, 12 h at most) decides the account; no session → the sign-in page.",
+  PanelWithdrawals: "The panel's withdrawals page: GET /api/pixout/list's store for the signed-in session's account, never another's.",
+  PanelRequestWithdrawal:
+    "A withdrawal from the panel: the signed-in session, a CSRF token bound to it, a role that may (owner, admin, finance) and a fresh authenticator code used once; POST /api/pixout/create's reservation committed with its audit entry.",
+  PanelWithdrawal: "One withdrawal's page: the signed-in session's account only; another account's reference is the 404 of an unknown one.",
+  PanelSecurity: "The person's own security page: the signed-in session's person's sessions only (GSI1 partition of that person).",
+  PanelChangePassword: "A new password: the signed-in session, its CSRF token and the current password (a wrong one counted as a sign-in failure); only the session's own person changes.",
+  PanelSignOutEverywhere: "Sign out everywhere: the signed-in session and its CSRF token; only the session's own person's sessions end.",
+  PanelStartNewAuthenticator: "A new authenticator, step one: the signed-in session, its CSRF token and a fresh code of the person's current authenticator; nothing stored.",
+  PanelConfirmNewAuthenticator: "Step two: the same session and token, a secret sealed for this very session (another session's or another person's does not unseal) and a code of it.",
+  PanelTestWebhook: "A ping from the panel: the signed-in session, its CSRF token, a role that may (owner, admin, developer); the event is the session's account's, to its own URL.",
+  PanelTeam: "The panel's team page: the signed-in session's account's people only (GSI1 partition of that account).",
+  PanelInvitePerson:
+    "An invite from the panel: the signed-in session, a CSRF token bound to it, owners and admins (only an owner invites an owner), a fresh code; the invite is for the session's account only.",
+  PanelChangeRole:
+    "A role change: the signed-in session, its CSRF token, owners and admins, a fresh code; only a person of the session's account (another's: 404); the last owner is never demoted (a conditional owner count).",
+  PanelRemovePerson:
+    "A removal: the same session, token, roles and code; only a person of the session's account; the last owner is never removed; the removed person's sessions stop at once.",
+  PanelInvoices: "The panel's invoices page: GET /api/invoices' reader for the signed-in session's account, never another's.",
+  PanelInvoice:
+    "One invoice's page with its events and deliveries: the signed-in session's account only; another account's reference is the 404 of an unknown one.",
+  PanelStatement: "The panel's statement: GET /api/balance/transactions' reader for the signed-in session's account, never another's.",
+  PanelStatementCsv: "The statement's CSV export: the signed-in session's account only, and a role that may export (owner, admin, finance).",
+  PanelOverview:
+    "The panel's overview: the signed-in session of the panel's __Host- cookie (server-side, 30 min idle, 12 h at most) decides the account; no session → the sign-in page.",
 };
 
 const FORM = { 'content-type': 'application/x-www-form-urlencoded' };
@@ -102,6 +127,37 @@ function panelPair(): Promise<{ victim: PanelSide; attacker: PanelSide }> {
   return panelSides;
 }
 type CheckoutLink = { reference: string; token: string };
+
+let victimPanelInvoice: Promise<string> | undefined;
+/** A Pix invoice of the victim's account (its reference). */
+function panelVictimInvoice(): Promise<string> {
+  victimPanelInvoice ??= (async () => {
+    const { victim: theirs } = await panelPair();
+    const reply = await call('POST', '/api/pix/create', {
+      headers: bearer(await tokenFor(theirs.person.keys)),
+      body: common({ invoice_no: 'FATURA-DA-VITIMA' }),
+    });
+    expect(reply.status).toBe(200);
+    return (reply.json as { invoice: { reference: string } }).invoice.reference;
+  })();
+  return victimPanelInvoice;
+}
+
+let victimPanelWithdrawal: Promise<string> | undefined;
+/** A withdrawal of the victim's account (credited first with what it reserves: the victim's available balance stays R$ 250,00). */
+function panelVictimWithdrawal(): Promise<string> {
+  victimPanelWithdrawal ??= (async () => {
+    const { victim: theirs } = await panelPair();
+    expect((await admin('account', 'credit', '--account', theirs.person.accountId, '--amount', '10.00')).code).toBe(0);
+    const reply = await call('POST', '/api/pixout/create', {
+      headers: { ...bearer(await tokenFor(theirs.person.keys)), 'idempotency-key': randomUUID() },
+      body: { amount: 10, pixkey: '52998224725', keytype: 'CPF', description: 'Saque da vitima' },
+    });
+    expect(reply.status).toBe(200);
+    return (reply.json as { withdraw: { reference: string } }).withdraw.reference;
+  })();
+  return victimPanelWithdrawal;
+}
 
 const RATE_LIMIT_FOR_THIS_FILE = '100000';
 
@@ -672,7 +728,11 @@ describe("another account's well-formed identifiers → 404 (or the caller's own
       const { victim: theirs, attacker: mine } = await panelPair();
       const jar = new Jar();
       const page = await panelGet(jar, '/panel/entrar');
-      const reply = await panelPost(jar, '/panel/entrar', { csrf_token: hidden(page.text, 'csrf_token'), email: theirs.person.email, password: mine.person.password });
+      const reply = await panelPost(jar, '/panel/entrar', {
+        csrf_token: hidden(page.text, 'csrf_token'),
+        email: theirs.person.email,
+        password: mine.person.password,
+      });
       expect(reply.status).toBe(401);
       expect(jar.get(SESSION_COOKIE)).toBeUndefined();
     },
@@ -686,7 +746,10 @@ describe("another account's well-formed identifiers → 404 (or the caller's own
       const { victim: theirs, attacker: mine } = await panelPair();
       const jar = new Jar();
       const page = await panelGet(jar, '/panel/entrar');
-      expect((await panelPost(jar, '/panel/entrar', { csrf_token: hidden(page.text, 'csrf_token'), email: mine.person.email, password: mine.person.password })).status).toBe(303);
+      expect(
+        (await panelPost(jar, '/panel/entrar', { csrf_token: hidden(page.text, 'csrf_token'), email: mine.person.email, password: mine.person.password }))
+          .status,
+      ).toBe(303);
       const codePage = await panelGet(jar, '/panel/entrar/codigo');
       const victimCode = codeFor(theirs.person.secret, 1);
       if (victimCode === codeFor(mine.person.secret, 1)) return;
@@ -700,7 +763,13 @@ describe("another account's well-formed identifiers → 404 (or the caller's own
       const jar = new Jar();
       const page = await panelGet(jar, '/panel/entrar');
       const token = randomBytes(32).toString('base64url');
-      const reply = await panelPost(jar, `/panel/convite/${token}`, { csrf_token: hidden(page.text, 'csrf_token'), enrollment: 'v1.a.b.c', password: 'uma frase longa e boa 2026', confirmation: 'uma frase longa e boa 2026', code: '123456' });
+      const reply = await panelPost(jar, `/panel/convite/${token}`, {
+        csrf_token: hidden(page.text, 'csrf_token'),
+        enrollment: 'v1.a.b.c',
+        password: 'uma frase longa e boa 2026',
+        confirmation: 'uma frase longa e boa 2026',
+        code: '123456',
+      });
       expect(reply.status).toBe(404);
     },
     PanelSignOut: async () => {
@@ -722,6 +791,15 @@ describe("another account's well-formed identifiers → 404 (or the caller's own
       // The filter's own value comes back in its field; no row of the victim's customers does.
       expect(page.text).not.toContain(`<td>${name}</td>`);
       expect(page.text).toContain('Nenhum cliente encontrado.');
+    },
+    PanelCustomer: async () => {
+      const { victim: theirs, attacker: mine } = await panelPair();
+      const created = await call('POST', '/api/customer', { headers: bearer(await tokenFor(theirs.person.keys)), body: { ...customerBody(fullAddress()), name: 'Cliente Secreto Da Vitima' } });
+      const id = (created.json as { customer: { id: number } }).customer.id;
+      expect((await panelGet(theirs.jar, `/panel/clientes/${id}`)).text).toContain('Cliente Secreto Da Vitima');
+      const page = await panelGet(mine.jar, `/panel/clientes/${id}`);
+      expect(page.status).toBe(404);
+      expect(page.text).not.toContain('Cliente Secreto Da Vitima');
     },
     PanelMethods: async () => {
       const { attacker: mine } = await panelPair();
@@ -772,6 +850,147 @@ describe("another account's well-formed identifiers → 404 (or the caller's own
       expect(page.status).toBe(200);
       expect(page.text).toContain(mine.person.email);
       expect(page.text).not.toContain(theirs.person.email);
+    },
+    PanelWithdrawals: async () => {
+      const { victim: theirs, attacker: mine } = await panelPair();
+      const reference = await panelVictimWithdrawal();
+      expect((await panelGet(theirs.jar, '/panel/saques')).text).toContain(reference);
+      const page = await panelGet(mine.jar, '/panel/saques');
+      expect(page.status).toBe(200);
+      expect(page.text).not.toContain(reference);
+      expect(page.text).toContain('Nenhum saque encontrado.');
+    },
+    PanelRequestWithdrawal: async () => {
+      // The victim's session with the attacker's CSRF token and code: 403 before anything is read; nothing reserved.
+      const { victim: theirs, attacker: mine } = await panelPair();
+      const before = (await call('GET', '/api/pixout/list', { headers: bearer(await tokenFor(theirs.person.keys)) })).json;
+      const mixed = new Jar();
+      mixed.take({ 'set-cookie': [`${SESSION_COOKIE}=${theirs.jar.get(SESSION_COOKIE) ?? ''}; Path=/`] });
+      const form = { csrf_token: mine.csrf, amount: '5,00', keytype: 'CPF', pixkey: '52998224725', code: codeFor(mine.person.secret) };
+      expect((await panelPost(mixed, '/panel/saques', form)).status).toBe(403);
+      expect((await call('GET', '/api/pixout/list', { headers: bearer(await tokenFor(theirs.person.keys)) })).json).toEqual(before);
+    },
+    PanelWithdrawal: async () => {
+      const { victim: theirs, attacker: mine } = await panelPair();
+      const reference = await panelVictimWithdrawal();
+      expect((await panelGet(theirs.jar, `/panel/saques/${reference}`)).status).toBe(200);
+      const page = await panelGet(mine.jar, `/panel/saques/${reference}`);
+      expect(page.status).toBe(404);
+      expect(page.text).not.toContain('Saque da vitima');
+      expect(page.text).not.toContain('52998224725');
+    },
+    PanelSecurity: async () => {
+      const { victim: theirs, attacker: mine } = await panelPair();
+      const page = await panelGet(mine.jar, '/panel/seguranca');
+      expect(page.status).toBe(200);
+      expect(page.text).toContain(mine.person.email);
+      expect(page.text).not.toContain(theirs.person.email);
+      expect(page.text).not.toContain(theirs.jar.ip);
+    },
+    PanelChangePassword: async () => {
+      // The victim's session with the attacker's CSRF token and the victim's own password: 403, nothing changed.
+      const { victim: theirs, attacker: mine } = await panelPair();
+      const mixed = new Jar();
+      mixed.take({ 'set-cookie': [`${SESSION_COOKIE}=${theirs.jar.get(SESSION_COOKIE) ?? ''}; Path=/`] });
+      const next = 'uma senha do atacante 2026';
+      expect((await panelPost(mixed, '/panel/seguranca/senha', { csrf_token: mine.csrf, current: theirs.person.password, password: next, confirmation: next })).status).toBe(403);
+      expect((await panelGet(theirs.jar, '/panel')).status).toBe(200);
+    },
+    PanelSignOutEverywhere: async () => {
+      const { victim: theirs, attacker: mine } = await panelPair();
+      const mixed = new Jar();
+      mixed.take({ 'set-cookie': [`${SESSION_COOKIE}=${theirs.jar.get(SESSION_COOKIE) ?? ''}; Path=/`] });
+      expect((await panelPost(mixed, '/panel/seguranca/sessoes', { csrf_token: mine.csrf })).status).toBe(403);
+      expect((await panelGet(theirs.jar, '/panel')).status).toBe(200);
+    },
+    PanelStartNewAuthenticator: async () => {
+      const { victim: theirs, attacker: mine } = await panelPair();
+      const mixed = new Jar();
+      mixed.take({ 'set-cookie': [`${SESSION_COOKIE}=${theirs.jar.get(SESSION_COOKIE) ?? ''}; Path=/`] });
+      expect((await panelPost(mixed, '/panel/seguranca/autenticador', { csrf_token: mine.csrf, code: codeFor(mine.person.secret) })).status).toBe(403);
+    },
+    PanelConfirmNewAuthenticator: async () => {
+      // A secret sealed for the attacker's session does not open in the victim's: nothing replaced.
+      const { victim: theirs, attacker: mine } = await panelPair();
+      const reply = await panelPost(theirs.jar, '/panel/seguranca/autenticador/confirmar', {
+        csrf_token: theirs.csrf,
+        enrollment: 'v1.AAAAAAAAAAAAAAAA.AAAAAAAAAAAAAAAAAAAAAA.AAAAAAAAAAAAAAAAAAAAAA',
+        code: codeFor(mine.person.secret),
+      });
+      expect(reply.status).toBe(422);
+      expect((await panelGet(theirs.jar, '/panel')).status).toBe(200);
+    },
+    PanelTestWebhook: async () => {
+      // The victim's session with the attacker's CSRF token: 403, no event recorded for the victim.
+      const { victim: theirs, attacker: mine } = await panelPair();
+      const mixed = new Jar();
+      mixed.take({ 'set-cookie': [`${SESSION_COOKIE}=${theirs.jar.get(SESSION_COOKIE) ?? ''}; Path=/`] });
+      expect((await panelPost(mixed, '/panel/webhooks/teste', { csrf_token: mine.csrf })).status).toBe(403);
+      expect((await panelGet(theirs.jar, '/panel/auditoria')).text).not.toContain('data-action="webhook.test_sent"');
+    },
+    PanelTeam: async () => {
+      const { victim: theirs, attacker: mine } = await panelPair();
+      const page = await panelGet(mine.jar, '/panel/equipe');
+      expect(page.status).toBe(200);
+      expect(page.text).toContain(mine.person.email);
+      expect(page.text).not.toContain(theirs.person.email);
+    },
+    PanelInvitePerson: async () => {
+      // The victim's session with the attacker's CSRF token: 403 before anything is read; no invite.
+      const { victim: theirs, attacker: mine } = await panelPair();
+      const mixed = new Jar();
+      mixed.take({ 'set-cookie': [`${SESSION_COOKIE}=${theirs.jar.get(SESSION_COOKIE) ?? ''}; Path=/`] });
+      expect(
+        (await panelPost(mixed, '/panel/equipe', { csrf_token: mine.csrf, email: `intruso${Date.now()}@example.com`, role: 'owner', code: '123456' })).status,
+      ).toBe(403);
+      expect(await panelGet(theirs.jar, '/panel/auditoria').then((p) => p.text)).not.toContain('data-action="team.invited"');
+    },
+    PanelChangeRole: async () => {
+      // The attacker's own session naming the victim's person: not a person of its account (404), the victim still owner.
+      const { victim: theirs, attacker: mine } = await panelPair();
+      const victimId = /<tr data-person="([^"]+)"/.exec((await panelGet(theirs.jar, '/panel/equipe')).text)?.[1] ?? '';
+      expect(victimId).not.toBe('');
+      const reply = await panelPost(mine.jar, '/panel/equipe/papel', { csrf_token: mine.csrf, person: victimId, role: 'viewer', code: '123456' });
+      expect(reply.status).toBe(404);
+      expect((await panelGet(theirs.jar, '/panel/equipe')).text).toContain('data-role="owner"');
+    },
+    PanelRemovePerson: async () => {
+      const { victim: theirs, attacker: mine } = await panelPair();
+      const victimId = /<tr data-person="([^"]+)"/.exec((await panelGet(theirs.jar, '/panel/equipe')).text)?.[1] ?? '';
+      expect((await panelPost(mine.jar, '/panel/equipe/remover', { csrf_token: mine.csrf, person: victimId, code: '123456' })).status).toBe(404);
+      expect((await panelGet(theirs.jar, '/panel')).status).toBe(200);
+    },
+    PanelInvoices: async () => {
+      const { victim: theirs, attacker: mine } = await panelPair();
+      const reference = await panelVictimInvoice();
+      expect((await panelGet(theirs.jar, '/panel/faturas')).text).toContain(reference);
+      const page = await panelGet(mine.jar, '/panel/faturas?invoice_no=FATURA-DA-VITIMA');
+      expect(page.status).toBe(200);
+      expect(page.text).not.toContain(reference);
+      expect(page.text).toContain('Nenhuma fatura encontrada.');
+    },
+    PanelInvoice: async () => {
+      const { victim: theirs, attacker: mine } = await panelPair();
+      const reference = await panelVictimInvoice();
+      expect((await panelGet(theirs.jar, `/panel/faturas/${reference}`)).status).toBe(200);
+      const page = await panelGet(mine.jar, `/panel/faturas/${reference}`);
+      expect(page.status).toBe(404);
+      expect(page.text).not.toContain('FATURA-DA-VITIMA');
+    },
+    PanelStatement: async () => {
+      const { victim: theirs, attacker: mine } = await panelPair();
+      expect((await panelGet(theirs.jar, '/panel/extrato')).text).toContain('R$ 250,00');
+      const page = await panelGet(mine.jar, '/panel/extrato');
+      expect(page.status).toBe(200);
+      expect(page.text).not.toContain('R$ 250,00');
+      expect(page.text).toContain('Nenhum lançamento encontrado.');
+    },
+    PanelStatementCsv: async () => {
+      const { victim: theirs, attacker: mine } = await panelPair();
+      expect((await panelGet(theirs.jar, '/panel/extrato/csv')).text).toContain('250.00');
+      const file = await panelGet(mine.jar, '/panel/extrato/csv');
+      expect(file.status).toBe(200);
+      expect(file.text).toBe('id,created_at,type,amount,reserved,reference,description\r\n');
     },
     PanelOverview: async () => {
       const { victim: theirs, attacker: mine } = await panelPair();

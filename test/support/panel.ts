@@ -99,7 +99,12 @@ export async function enrolledPerson(
 ): Promise<Enrolled> {
   const account = (await admin('account', 'create', '--name', accountName)).json as Enrolled['keys'];
   const invite = (await admin('panel', 'invite', '--account', account.account_id, '--email', email, '--role', role)).json as { invite_url: string };
-  const path = new URL(invite.invite_url).pathname;
+  return { accountId: account.account_id, keys: account, ...(await acceptInvite(invite.invite_url, email)) };
+}
+
+/** An invite link accepted through the panel's pages: the password and authenticator the person chose. */
+export async function acceptInvite(inviteUrl: string, email: string): Promise<Omit<Enrolled, 'accountId' | 'keys'>> {
+  const path = new URL(inviteUrl).pathname;
   const jar = new Jar();
   const page = await get(jar, path);
   if (page.status !== 200) throw new Error(`invite page ${page.status}`);
@@ -115,7 +120,7 @@ export async function enrolledPerson(
     code: enrollCode,
   });
   if (done.status !== 303) throw new Error(`enrollment ${done.status}: ${done.text.slice(0, 300)}`);
-  return { accountId: account.account_id, keys: account, email, password, secret, enrollCode, lastStep: enrollStep };
+  return { email, password, secret, enrollCode, lastStep: enrollStep };
 }
 
 /** Signs in through the two steps; the jar then holds the signed-in session. */

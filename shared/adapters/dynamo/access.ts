@@ -60,6 +60,11 @@ export const KEY = {
   panelSession: 'PSESS#*',
   panelFailures: 'PLIM#*',
   panelAudit: 'PAUDIT#*',
+  panelTeam: 'PTEAM#*',
+  /** GSI1 partitions of an account's panel people (./panel-team.ts). */
+  peopleList: 'ACCT#*#PEOPLE',
+  /** GSI1 partitions of a panel person's sessions (./panel-people.ts). */
+  sessionList: 'PSESSLIST#*',
 } as const;
 
 /**

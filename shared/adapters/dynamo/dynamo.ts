@@ -37,3 +37,14 @@ export function itemFromConditionFailure(err: unknown): Item | undefined {
 export function isConditionalCheckFailed(err: unknown): boolean {
   return typeof err === 'object' && err !== null && (err as { name?: string }).name === 'ConditionalCheckFailedException';
 }
+
+/** Runs a conditional write: true when it was made, false when its condition did not hold (nothing written). */
+export async function conditionHeld(write: () => Promise<unknown>): Promise<boolean> {
+  try {
+    await write();
+    return true;
+  } catch (err) {
+    if (isConditionalCheckFailed(err)) return false;
+    throw err;
+  }
+}

@@ -57,6 +57,7 @@ export function invoiceOf(item: Item, personalDataKey?: Buffer): Invoice {
     paidAfterCancel: item.paidAfterCancel === true ? true : undefined,
     unlisted: item.unlisted === true ? true : undefined,
     awaitsPixLookup: inPixSweep(item) ? true : undefined,
+    eventIds: Array.isArray(item.eventIds) ? item.eventIds.filter((id): id is string => typeof id === 'string') : undefined,
   };
   const payer = {
     email: text(item.payerEmail),

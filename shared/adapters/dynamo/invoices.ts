@@ -143,7 +143,14 @@ export function invoiceMovedWrite(table: string, change: InvoiceMoved): TxWrite 
   const { invoice, move } = change;
   const late = move.paidAfterCancel === true;
   const relist = invoice.unlisted === true ? invoiceListKeys(invoice.accountId, invoice.invoiceId) : undefined;
-  const sets = ['#status = :to', '#at = :at', ...(late ? ['#flag = :flag'] : []), ...(relist ? ['GSI1PK = :lpk', 'GSI1SK = :lsk'] : [])];
+  const event = change.eventId;
+  const sets = [
+    '#status = :to',
+    '#at = :at',
+    ...(late ? ['#flag = :flag'] : []),
+    ...(relist ? ['GSI1PK = :lpk', 'GSI1SK = :lsk'] : []),
+    ...(event ? ['#events = list_append(if_not_exists(#events, :none), :event)'] : []),
+  ];
   const removes = [...(invoice.awaitsPixLookup === true ? ['GSI2PK', 'GSI2SK'] : []), ...(relist ? ['unlisted'] : [])];
   return {
     Update: {
@@ -151,13 +158,19 @@ export function invoiceMovedWrite(table: string, change: InvoiceMoved): TxWrite 
       Key: keys.invoice(invoice.reference),
       UpdateExpression: `SET ${sets.join(', ')}${removes.length > 0 ? ` REMOVE ${removes.join(', ')}` : ''}`,
       ConditionExpression: late ? '#status = :from AND attribute_not_exists(#at)' : '#status = :from',
-      ExpressionAttributeNames: { '#status': 'status', '#at': movedAtAttribute(move.to), ...(late ? { '#flag': 'paidAfterCancel' } : {}) },
+      ExpressionAttributeNames: {
+        '#status': 'status',
+        '#at': movedAtAttribute(move.to),
+        ...(late ? { '#flag': 'paidAfterCancel' } : {}),
+        ...(event ? { '#events': 'eventIds' } : {}),
+      },
       ExpressionAttributeValues: {
         ':to': move.to,
         ':from': move.from,
         ':at': change.at,
         ...(late ? { ':flag': true } : {}),
         ...(relist ? { ':lpk': relist.GSI1PK, ':lsk': relist.GSI1SK } : {}),
+        ...(event ? { ':none': [], ':event': [event] } : {}),
       },
     },
     onConditionFailed: () => new MoveAlreadyMade(),

@@ -45,8 +45,14 @@ export const keys = {
   panelInvite: (tokenHash: string) => ({ PK: `PINV#${tokenHash}`, SK: 'PINV' }),
   /** A merchant panel person, by normalized e-mail: the sign-in name, one person per e-mail service-wide. */
   panelPerson: (email: string) => ({ PK: `PUSER#${email}`, SK: 'PUSER' }),
+  /** An account's panel team: how many owners it has (the last owner is never removed or demoted, whatever runs at once). */
+  panelTeam: (accountId: string) => ({ PK: `PTEAM#${accountId}`, SK: 'PTEAM' }),
+  /** GSI1 partition of an account's panel people (the team page), by e-mail. */
+  peopleListPartition: (accountId: string) => `ACCT#${accountId}#PEOPLE`,
   /** A merchant panel session, by the SHA-256 of its id (the id is never stored). */
   panelSession: (sessionHash: string) => ({ PK: `PSESS#${sessionHash}`, SK: 'PSESS' }),
+  /** GSI1 partition of a panel person's signed-in sessions (their security page). */
+  sessionListPartition: (personId: string) => `PSESSLIST#${personId}`,
   /** Sign-in failures of one e-mail or address in one 15-minute window. */
   panelFailures: (key: string, window: number) => ({ PK: `PLIM#${key}#${window}`, SK: 'PLIM' }),
   /** An entry of an account's panel audit log (sort key: ISO time and entry id). */

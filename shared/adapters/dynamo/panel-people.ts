@@ -7,16 +7,28 @@ import { SIGN_IN_WINDOW_MS } from '../../domain/panel/sign-in-limits';
 import type { Enrollment, PanelAuditLog, PanelPeople, PanelSessions, SignInFailures } from '../../ports/panel';
 import type { ChangeCompilers } from './changes';
 import { cancellationReasons } from './contention';
-import { type Db, type Item, isConditionalCheckFailed } from './dynamo';
+import { conditionHeld, type Db, type Item, isConditionalCheckFailed } from './dynamo';
 import { keys } from './keys';
 
 /** The merchant panel's items (issue 27): people by e-mail, sessions, sign-in failures, the audit log. */
 
 function personOf(item: Item): PanelPerson | undefined {
-  const { personId, accountId, email, role, passwordHash, totpSecretSealed, totpLastStep, createdAt, passwordChangedAt } = item;
+  const { personId, accountId, email, role, passwordHash, totpSecretSealed, totpLastStep, createdAt, passwordChangedAt, sessionsValidFrom } = item;
   if (typeof personId !== 'string' || typeof accountId !== 'string' || typeof email !== 'string' || !isPanelRole(role)) return undefined;
-  if (typeof passwordHash !== 'string' || typeof totpSecretSealed !== 'string' || typeof createdAt !== 'string' || typeof passwordChangedAt !== 'string') return undefined;
-  return { personId, accountId, email, role, passwordHash, totpSecretSealed, createdAt, passwordChangedAt, ...(typeof totpLastStep === 'number' ? { totpLastStep } : {}) };
+  if (typeof passwordHash !== 'string' || typeof totpSecretSealed !== 'string' || typeof createdAt !== 'string' || typeof passwordChangedAt !== 'string')
+    return undefined;
+  return {
+    personId,
+    accountId,
+    email,
+    role,
+    passwordHash,
+    totpSecretSealed,
+    createdAt,
+    passwordChangedAt,
+    ...(typeof totpLastStep === 'number' ? { totpLastStep } : {}),
+    ...(typeof sessionsValidFrom === 'string' ? { sessionsValidFrom } : {}),
+  };
 }
 
 function sessionOf(item: Item): PanelSession | undefined {
@@ -29,7 +41,30 @@ function sessionOf(item: Item): PanelSession | undefined {
 
 /** A session's item: DynamoDB's TTL removes it after it ended (reads check the end themselves: TTL deletion lags). */
 function sessionItem(session: PanelSession): Item {
-  return { ...keys.panelSession(session.sessionHash), type: 'panel_session', ...session, ttl: Math.ceil(sessionEndsAt(session).getTime() / 1000) };
+  // A signed-in session is listed under its person (GSI1): their security page, "sign out everywhere".
+  const listed =
+    session.stage === 'active' ? { GSI1PK: keys.sessionListPartition(session.personId), GSI1SK: `${session.createdAt}#${session.sessionHash}` } : {};
+  return { ...keys.panelSession(session.sessionHash), ...listed, type: 'panel_session', ...session, ttl: Math.ceil(sessionEndsAt(session).getTime() / 1000) };
+}
+
+/** A person's item: by e-mail, listed in the account's team (GSI1, by e-mail). */
+export function personItem(person: PanelPerson): Item {
+  return { ...keys.panelPerson(person.email), GSI1PK: keys.peopleListPartition(person.accountId), GSI1SK: person.email, type: 'panel_person', ...person };
+}
+
+/** The account's owner count moved by `delta`; taking one away only while another owner stays. */
+export function ownersAdded(table: string, accountId: string, delta: 1 | -1) {
+  return delta > 0
+    ? { Update: { TableName: table, Key: keys.panelTeam(accountId), UpdateExpression: 'ADD owners :one', ExpressionAttributeValues: { ':one': 1 } } }
+    : {
+        Update: {
+          TableName: table,
+          Key: keys.panelTeam(accountId),
+          UpdateExpression: 'ADD owners :minus',
+          ConditionExpression: 'owners > :one',
+          ExpressionAttributeValues: { ':minus': -1, ':one': 1 },
+        },
+      };
 }
 
 export function auditItem(entry: AuditEntry): Item {
@@ -55,8 +90,9 @@ export function dynamoPanelPeople(db: Db, table: string): PanelPeople {
                   ExpressionAttributeValues: { ':now': now.toISOString() },
                 },
               },
-              { Put: { TableName: table, Item: { ...keys.panelPerson(person.email), type: 'panel_person', ...person }, ConditionExpression: 'attribute_not_exists(PK)' } },
+              { Put: { TableName: table, Item: personItem(person), ConditionExpression: 'attribute_not_exists(PK)' } },
               { Put: { TableName: table, Item: auditItem(audit), ConditionExpression: 'attribute_not_exists(PK)' } },
+              ...(person.role === 'owner' ? [ownersAdded(table, person.accountId, 1)] : []),
             ],
           }),
         );
@@ -68,9 +104,35 @@ export function dynamoPanelPeople(db: Db, table: string): PanelPeople {
         throw err;
       }
     },
+    async endSessions(person, at, passwordHash) {
+      return conditionHeld(() =>
+        db.send(
+          new UpdateCommand({
+            TableName: table,
+            Key: keys.panelPerson(person.email),
+            UpdateExpression: passwordHash ? 'SET sessionsValidFrom = :at, passwordHash = :hash, passwordChangedAt = :at' : 'SET sessionsValidFrom = :at',
+            ConditionExpression: 'personId = :id',
+            ExpressionAttributeValues: { ':at': at, ':id': person.personId, ...(passwordHash ? { ':hash': passwordHash } : {}) },
+          }),
+        ),
+      );
+    },
+    async replaceAuthenticator(person, totpSecretSealed, step) {
+      return conditionHeld(() =>
+        db.send(
+          new UpdateCommand({
+            TableName: table,
+            Key: keys.panelPerson(person.email),
+            UpdateExpression: 'SET totpSecretSealed = :new, totpLastStep = :step',
+            ConditionExpression: 'personId = :id AND totpSecretSealed = :old',
+            ExpressionAttributeValues: { ':new': totpSecretSealed, ':step': step, ':id': person.personId, ':old': person.totpSecretSealed },
+          }),
+        ),
+      );
+    },
     async useTotpStep(email, step) {
-      try {
-        await db.send(
+      return conditionHeld(() =>
+        db.send(
           new UpdateCommand({
             TableName: table,
             Key: keys.panelPerson(email),
@@ -78,12 +140,8 @@ export function dynamoPanelPeople(db: Db, table: string): PanelPeople {
             ConditionExpression: 'attribute_exists(PK) AND (attribute_not_exists(totpLastStep) OR totpLastStep < :step)',
             ExpressionAttributeValues: { ':step': step },
           }),
-        );
-        return true;
-      } catch (err) {
-        if (isConditionalCheckFailed(err)) return false;
-        throw err;
-      }
+        ),
+      );
     },
   };
 }
@@ -102,7 +160,14 @@ export function dynamoPanelSessions(db: Db, table: string): PanelSessions {
         await db.send(
           new TransactWriteCommand({
             TransactItems: [
-              { Delete: { TableName: table, Key: keys.panelSession(oldHash), ConditionExpression: 'attribute_exists(PK) AND stage = :code', ExpressionAttributeValues: { ':code': 'code' } } },
+              {
+                Delete: {
+                  TableName: table,
+                  Key: keys.panelSession(oldHash),
+                  ConditionExpression: 'attribute_exists(PK) AND stage = :code',
+                  ExpressionAttributeValues: { ':code': 'code' },
+                },
+              },
               { Put: { TableName: table, Item: sessionItem(next), ConditionExpression: 'attribute_not_exists(PK)' } },
             ],
           }),
@@ -131,6 +196,19 @@ export function dynamoPanelSessions(db: Db, table: string): PanelSessions {
         if (!isConditionalCheckFailed(err)) throw err;
       }
     },
+    async listOf(personId) {
+      const out = await db.send(
+        new QueryCommand({
+          TableName: table,
+          IndexName: 'GSI1',
+          KeyConditionExpression: 'GSI1PK = :pk',
+          ExpressionAttributeValues: { ':pk': keys.sessionListPartition(personId) },
+          ScanIndexForward: false,
+          Limit: 50,
+        }),
+      );
+      return (out.Items ?? []).flatMap((item) => sessionOf(item) ?? []);
+    },
     async close(sessionHash) {
       await db.send(new DeleteCommand({ TableName: table, Key: keys.panelSession(sessionHash) }));
     },
@@ -142,7 +220,9 @@ export function dynamoSignInFailures(db: Db, table: string): SignInFailures {
     async count(failureKeys, window) {
       return Promise.all(
         failureKeys.map(async (key) => {
-          const out = await db.send(new GetCommand({ TableName: table, Key: keys.panelFailures(key, window), ConsistentRead: true, ProjectionExpression: 'failures' }));
+          const out = await db.send(
+            new GetCommand({ TableName: table, Key: keys.panelFailures(key, window), ConsistentRead: true, ProjectionExpression: 'failures' }),
+          );
           const failures = out.Item?.failures;
           return typeof failures === 'number' ? failures : 0;
         }),

@@ -1,37 +1,19 @@
 import { GetCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { WebhookConfigured, WebhookSecretRotated } from '../../domain/changes';
-import type { DeliveryStatus, WebhookDelivery } from '../../domain/webhooks';
 import { ConflictError } from '../../errors';
 import type { WebhookStore } from '../../ports/webhooks';
 import { sealWebhookSecret, unsealWebhookSecret } from '../../webhooks/config';
-import { type Db, isConditionalCheckFailed, type Item, itemFromConditionFailure } from './dynamo';
+import { type Db, isConditionalCheckFailed, itemFromConditionFailure } from './dynamo';
 import { keys } from './keys';
+import type { WebhookDelivery } from '../../domain/webhooks';
 import type { TxWrite } from './transact';
+import { deliveryOf, dynamoEventReads } from './webhook-reads';
 import type { ChangeCompilers } from './changes';
 
 /** The item type of delivery records (`type` attribute). */
 export const DELIVERY_ITEM_TYPE = 'delivery';
 
-const text = (value: unknown): string | null => (typeof value === 'string' ? value : null);
-
-/** A delivery item read back as the record. */
-export function deliveryOf(item: Item): WebhookDelivery {
-  return {
-    eventId: String(item.eventId),
-    accountId: String(item.accountId),
-    eventType: String(item.eventType),
-    url: String(item.url),
-    status: (item.status ?? 'pending') as DeliveryStatus,
-    attempts: Number(item.attempts ?? 0),
-    nextAttemptAt: text(item.nextAttemptAt),
-    lastStatus: typeof item.lastStatus === 'number' ? item.lastStatus : null,
-    lastError: text(item.lastError),
-    ...(typeof item.claimUntil === 'string' ? { claimUntil: item.claimUntil } : {}),
-    series: Number(item.series ?? 1),
-    createdAt: String(item.createdAt),
-    updatedAt: String(item.updatedAt),
-  };
-}
+export { deliveryOf };
 
 /** The account's webhook URL set; a first configuration seals its new secret, only if none exists yet. */
 export function webhookConfiguredWrite(table: string, change: WebhookConfigured, webhookSecretsKey: Buffer): TxWrite {
@@ -104,14 +86,7 @@ export function dynamoWebhooks(db: Db, table: string, webhookSecretsKey: () => P
       if (!account || typeof account.webhookUrl !== 'string' || typeof account.webhookSecretSealed !== 'string') return undefined;
       return { url: account.webhookUrl, secret: unsealWebhookSecret(account.webhookSecretSealed, accountId, await webhookSecretsKey()) };
     },
-    async event(eventId) {
-      const item = await get(keys.event(eventId));
-      return item ? { eventId, accountId: String(item.accountId), eventType: String(item.eventType), body: String(item.body) } : undefined;
-    },
-    async delivery(eventId) {
-      const item = await get(keys.delivery(eventId));
-      return item ? deliveryOf(item) : undefined;
-    },
+    ...dynamoEventReads(db, table),
     async accountExists(accountId) {
       return (await db.send(new GetCommand({ TableName: table, Key: keys.account(accountId), ProjectionExpression: 'PK' }))).Item !== undefined;
     },
@@ -135,7 +110,15 @@ export function dynamoWebhooks(db: Db, table: string, webhookSecretsKey: () => P
               'SET #status = :pending, attempts = :zero, nextAttemptAt = :null, redeliveredAt = :now, updatedAt = :now, series = if_not_exists(series, :one) + :one REMOVE claimUntil',
             ConditionExpression: '#status = :status AND attempts = :attempts',
             ExpressionAttributeNames: { '#status': 'status' },
-            ExpressionAttributeValues: { ':pending': 'pending', ':zero': 0, ':null': null, ':now': at, ':one': 1, ':status': expected.status, ':attempts': expected.attempts },
+            ExpressionAttributeValues: {
+              ':pending': 'pending',
+              ':zero': 0,
+              ':null': null,
+              ':now': at,
+              ':one': 1,
+              ':status': expected.status,
+              ':attempts': expected.attempts,
+            },
           }),
         );
         return true;

@@ -275,15 +275,16 @@ export async function createCardCharge(ports: CardChargePorts, request: CardChar
   const approved = asked.outcome.authorization;
   const cardFields: CardFields = { ...summary, transactionId: approved.transactionId, transactionStatus: approved.status };
   const paid: NewInvoice = { ...invoiceBase, status: 'PAID', paidAt: now.toISOString(), card: cardFields };
+  const event = ports.newEvent('invoice.paid', invoiceEventData(paid, 'PAID'), now);
   return {
     answer: paidAnswer(paid),
     changes: [
-      { kind: 'invoice.created', invoice: paid },
+      { kind: 'invoice.created', invoice: { ...paid, eventIds: [event.id] } },
       paymentCredit(
         { accountId: account.accountId, reference: ids.reference, description: `Payment of ${ids.reference} (creditcard)`, at: now.toISOString() },
         total,
       ),
-      { kind: 'event.recorded', accountId: account.accountId, event: ports.newEvent('invoice.paid', invoiceEventData(paid, 'PAID'), now) },
+      { kind: 'event.recorded', accountId: account.accountId, event },
       { kind: 'card_attempt.recorded', attempt: asked.attempt },
     ],
     // An approved authorization that could not be recorded is voided: no charge without its invoice.

@@ -112,10 +112,11 @@ export function targetInvoice(ports: Pick<InvoiceMovePorts, 'invoices'>, notific
 export async function invoiceMoveChanges(ports: InvoiceMovePorts, invoice: Invoice, move: InvoiceMove, at: string, now: Date): Promise<Change[]> {
   const moved = invoice.paidAfterCancel === true || move.paidAfterCancel ? { ...invoice, paidAfterCancel: true } : invoice;
   const checkout = invoice.checkoutReference ? await ports.checkouts.get(invoice.checkoutReference) : undefined;
+  const event = ports.newEvent(move.event, invoiceEventData(moved, move.to), now);
   return [
-    { kind: 'invoice.moved', invoice, move, at },
+    { kind: 'invoice.moved', invoice, move, at, eventId: event.id },
     ...balanceTransfer(invoice, move, now.toISOString()),
-    { kind: 'event.recorded', accountId: invoice.accountId, event: ports.newEvent(move.event, invoiceEventData(moved, move.to), now) },
+    { kind: 'event.recorded', accountId: invoice.accountId, event },
     ...(checkout ? checkoutChanges(checkout, invoice, move, at, ports.newEvent, now) : []),
   ];
 }

@@ -1,7 +1,8 @@
 import { actingPerson } from './acting';
 import type { PanelAccessPorts } from './access-ports';
 import { listCustomers } from '../customers/list-customers';
-import type { CustomerFilters } from '../../customers/record';
+import { type CustomerFilters, customerView } from '../../customers/record';
+import { NotFoundError } from '../../errors';
 import { PAYMENT_METHODS, type PaymentMethod } from '../../domain/payment-methods';
 import type { PanelSession } from '../../domain/panel/session';
 import type { CustomerStore } from '../../ports/customers';
@@ -23,4 +24,12 @@ export async function methodsView(ports: AccountPagesPorts, session: PanelSessio
   await actingPerson(ports, session, 'read');
   const enabled = await ports.methodsOf(session.accountId);
   return PAYMENT_METHODS.map((method) => ({ method, enabled: enabled.includes(method) }));
+}
+
+/** One customer of the session's account, as GET /api/customer/{id} reads it; unknown or another account's: 404. */
+export async function customerDetail(ports: AccountPagesPorts, session: PanelSession, id: number) {
+  await actingPerson(ports, session, 'read');
+  const customer = Number.isSafeInteger(id) && id > 0 ? await ports.customers.get(session.accountId, id) : undefined;
+  if (!customer) throw new NotFoundError('Cliente não encontrado.');
+  return customerView(customer);
 }

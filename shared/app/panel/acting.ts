@@ -1,16 +1,20 @@
 import type { PanelAccessPorts } from './access-ports';
 import { mayAct, type PanelAction } from '../../domain/panel/roles';
-import type { PanelPerson } from '../../domain/panel/person';
+import { type PanelPerson, sessionOfPerson } from '../../domain/panel/person';
 import type { PanelSession } from '../../domain/panel/session';
 import { DomainError, UnauthorizedError } from '../../errors';
 import { useAuthenticatorCode } from './sign-in';
+import type { Change } from '../../domain/changes';
+import type { AuditEntry } from '../../domain/panel/audit';
+
+export const SESSION_ENDED = 'Sua sessão terminou. Entre de novo.';
 
 export const ROLE_FORBIDS = 'Seu papel nesta conta não permite esta ação. Peça a um proprietário ou administrador.';
 
 /** The session's person, when their role allows the action (403 otherwise: the page says so, nothing changes). */
 export async function actingPerson(ports: Pick<PanelAccessPorts, 'people'>, session: PanelSession, action: PanelAction): Promise<PanelPerson> {
   const person = await ports.people.byEmail(session.email);
-  if (!person || person.personId !== session.personId || person.accountId !== session.accountId) throw new UnauthorizedError('Sua sessão terminou. Entre de novo.');
+  if (!sessionOfPerson(person, session)) throw new UnauthorizedError(SESSION_ENDED);
   if (!mayAct(person.role, action)) throw new DomainError('forbidden', ROLE_FORBIDS, 'role_forbidden');
   return person;
 }
@@ -21,4 +25,19 @@ export async function actingPerson(ports: Pick<PanelAccessPorts, 'people'>, sess
  */
 export function stepUp(ports: PanelAccessPorts, person: PanelPerson, input: { code: string; ip: string; now: Date }): Promise<void> {
   return useAuthenticatorCode(ports, person, input);
+}
+
+/** A panel action's entry in the account's audit log, as a change: committed with the action, in one transaction. */
+export function auditedChange(ports: Pick<PanelAccessPorts, 'newId'>, person: PanelPerson, action: string, detail: string, ip: string, now: Date): Change {
+  const entry: AuditEntry = {
+    accountId: person.accountId,
+    at: now.toISOString(),
+    entryId: ports.newId('aud'),
+    personId: person.personId,
+    email: person.email,
+    action,
+    detail,
+    ip,
+  };
+  return { kind: 'panel.audited', entry };
 }

@@ -41,5 +41,11 @@ export async function invitePerson(ports: InvitePorts, request: InviteRequest): 
   const { token, tokenHash } = ports.newToken();
   const invite = newInvite({ tokenHash, accountId: request.accountId, email, role: request.role, invitedBy: request.invitedBy, now: request.now });
   await ports.invites.create(invite);
-  return { account_id: invite.accountId, email: invite.email, role: invite.role, invite_url: inviteUrl(request.publicBaseUrl, token), expires_at: invite.expiresAt };
+  return {
+    account_id: invite.accountId,
+    email: invite.email,
+    role: invite.role,
+    invite_url: inviteUrl(request.publicBaseUrl, token),
+    expires_at: invite.expiresAt,
+  };
 }

@@ -26,6 +26,20 @@ async function assertMayAttempt(ports: PanelAccessPorts, email: string, ip: stri
   }
 }
 
+export const WRONG_CURRENT_PASSWORD = 'A senha atual não confere.';
+
+/** The person's current password, checked as the sign-in checks one: counted failures first (429), a wrong one counted (401). */
+export async function verifyCurrentPassword(
+  ports: PanelAccessPorts,
+  person: { email: string; passwordHash: string },
+  input: { password: string; ip: string; now: Date },
+): Promise<void> {
+  await assertMayAttempt(ports, person.email, input.ip, input.now);
+  if (await ports.passwords.verify(input.password, person.passwordHash)) return;
+  await ports.failures.add(failureKeys(person.email, input.ip), signInWindow(input.now));
+  throw new UnauthorizedError(WRONG_CURRENT_PASSWORD);
+}
+
 /**
  * A code of the person's authenticator, used once (sign-in's code step and step-up): counted failures
  * first (429 past them), then the code matched around `now` and its step recorded only if later than
@@ -84,9 +98,25 @@ export async function signInWithCode(ports: PanelAccessPorts, input: Client & { 
   await useAuthenticatorCode(ports, person, input);
   const { token, tokenHash } = ports.tokens.newToken();
   const at = input.now.toISOString();
-  const session: PanelSession = { ...pending, sessionHash: tokenHash, stage: 'active', createdAt: at, lastSeenAt: at, ip: input.ip, userAgent: input.userAgent };
+  const session: PanelSession = {
+    ...pending,
+    sessionHash: tokenHash,
+    stage: 'active',
+    createdAt: at,
+    lastSeenAt: at,
+    ip: input.ip,
+    userAgent: input.userAgent,
+  };
   if (!(await ports.sessions.promote(pending.sessionHash, session))) throw new UnauthorizedError(SIGN_IN_AGAIN);
-  await ports.audit.record({ accountId: person.accountId, at, entryId: ports.newId('aud'), personId: person.personId, email: person.email, action: 'panel.signed_in', ip: input.ip });
+  await ports.audit.record({
+    accountId: person.accountId,
+    at,
+    entryId: ports.newId('aud'),
+    personId: person.personId,
+    email: person.email,
+    action: 'panel.signed_in',
+    ip: input.ip,
+  });
   return { sessionId: token };
 }
 
@@ -119,4 +149,3 @@ export async function signOut(ports: PanelAccessPorts, input: { sessionId: strin
     ip: input.ip,
   });
 }
-

@@ -1,28 +1,29 @@
 import type { PanelAccessPorts } from './access-ports';
-import { actingPerson, stepUp } from './acting';
+import { actingPerson, auditedChange as audited, stepUp } from './acting';
 import { configureWebhook, type ConfigureWebhookPorts, rotateWebhookSecret } from '../webhooks/configure-webhook';
-import type { Change } from '../../domain/changes';
-import type { AuditEntry } from '../../domain/panel/audit';
 import { mayAct } from '../../domain/panel/roles';
-import type { PanelPerson } from '../../domain/panel/person';
 import type { PanelSession } from '../../domain/panel/session';
+import type { WebhookDelivery } from '../../domain/webhooks';
+import { sendTestEvent } from '../webhooks/send-test-event';
+import type { OutboxEvent } from '../../domain/changes';
+
+import { DELIVERIES_SHOWN } from '../../ports/webhooks';
 
 export type PanelWebhookPorts = PanelAccessPorts &
   ConfigureWebhookPorts & {
     /** The account's webhook as configured: its URL, and whether a signing secret exists (never the secret). */
     webhookOf: (accountId: string) => Promise<{ url?: string; secretConfigured: boolean }>;
+    /** GET /api/webhook/deliveries' read: the account's latest deliveries, newest first. */
+    deliveries: (accountId: string, limit: number) => Promise<WebhookDelivery[]>;
+    newEvent: (type: string, data: Record<string, unknown>, now: Date) => OutboxEvent;
   };
 
-export type WebhookView = { url?: string; secretConfigured: boolean; mayManage: boolean };
+export type WebhookView = { url?: string; secretConfigured: boolean; mayManage: boolean; deliveries: WebhookDelivery[] };
 
 export async function webhookView(ports: PanelWebhookPorts, session: PanelSession): Promise<WebhookView> {
   const person = await actingPerson(ports, session, 'read');
-  return { ...(await ports.webhookOf(session.accountId)), mayManage: mayAct(person.role, 'webhooks.manage') };
-}
-
-function audited(ports: Pick<PanelAccessPorts, 'newId'>, person: PanelPerson, action: string, detail: string, ip: string, now: Date): Change {
-  const entry: AuditEntry = { accountId: person.accountId, at: now.toISOString(), entryId: ports.newId('aud'), personId: person.personId, email: person.email, action, detail, ip };
-  return { kind: 'panel.audited', entry };
+  const [webhook, deliveries] = await Promise.all([ports.webhookOf(session.accountId), ports.deliveries(session.accountId, DELIVERIES_SHOWN)]);
+  return { ...webhook, mayManage: mayAct(person.role, 'webhooks.manage'), deliveries };
 }
 
 type Acting = { session: PanelSession; code: string; ip: string; now: Date };
@@ -45,5 +46,16 @@ export async function rotateWebhookSecretInPanel(ports: PanelWebhookPorts, input
   const person = await actingPerson(ports, input.session, 'webhooks.manage');
   await stepUp(ports, person, input);
   const { answer, changes } = rotateWebhookSecret(ports, { accountId: person.accountId, now: input.now });
-  return { answer, changes: [...changes, audited(ports, person, 'webhook.secret_rotated', 'novo segredo de assinatura; o anterior parou na hora', input.ip, input.now)] };
+  return {
+    answer,
+    changes: [...changes, audited(ports, person, 'webhook.secret_rotated', 'novo segredo de assinatura; o anterior parou na hora', input.ip, input.now)],
+  };
+}
+
+/** A ping from the panel (no step-up: it changes nothing but sends one test event): POST /api/webhook/test's use case, audited. */
+export async function sendTestEventInPanel(ports: PanelWebhookPorts, input: { session: PanelSession; ip: string; now: Date }) {
+  const person = await actingPerson(ports, input.session, 'webhooks.manage');
+  const { url } = await ports.webhookOf(person.accountId);
+  const { answer, changes } = sendTestEvent(ports, { accountId: person.accountId, webhookConfigured: url !== undefined, now: input.now });
+  return { answer, changes: [...changes, audited(ports, person, 'webhook.test_sent', `evento ${answer.event_id}`, input.ip, input.now)] };
 }

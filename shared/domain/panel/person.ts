@@ -15,4 +15,12 @@ export type PanelPerson = {
   totpLastStep?: number;
   createdAt: string;
   passwordChangedAt: string;
+  /** Sessions opened before this instant are over ("sign out everywhere", a new password). */
+  sessionsValidFrom?: string;
 };
+
+/** Whether a session still belongs to its person: theirs, in their account, opened after they ended their sessions. */
+export function sessionOfPerson(person: PanelPerson | undefined, session: { personId: string; accountId: string; createdAt: string }): person is PanelPerson {
+  if (!person || person.personId !== session.personId || person.accountId !== session.accountId) return false;
+  return person.sessionsValidFrom === undefined || session.createdAt >= person.sessionsValidFrom;
+}

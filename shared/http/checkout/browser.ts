@@ -1,4 +1,3 @@
-import type { APIGatewayProxyEventV2 } from 'aws-lambda';
 import { HTML_TYPE, type RouteResult } from '../answer';
 import type { ErrorAnswer } from '../errors';
 import { type ErrorPageView, renderErrorPage } from '../../checkout/page';
@@ -34,15 +33,7 @@ export function checkoutErrorPage(answer: ErrorAnswer): { html: string; headers:
 }
 
 /** The raw form body of a browser's post (API Gateway base64-encodes bodies it takes as binary). */
-/** Whether a Content-Type header names an HTML form post (application/x-www-form-urlencoded, any parameters). */
-export function isFormPost(contentType: string | undefined): boolean {
-  return contentType !== undefined && contentType.split(';')[0]?.trim().toLowerCase() === 'application/x-www-form-urlencoded';
-}
-
-export function formBody(event: APIGatewayProxyEventV2): string {
-  const raw = event.body ?? '';
-  return event.isBase64Encoded ? Buffer.from(raw, 'base64').toString('utf8') : raw;
-}
+export { formBody, isFormPost } from '../form-body';
 
 /** 303 See Other: after a form post, the browser GETs `location`. */
 export function seeOther(location: string): RouteResult {

@@ -2,13 +2,14 @@ import type { APIGatewayProxyEventV2 } from 'aws-lambda';
 import { HTML_TYPE, type RouteResult } from '../answer';
 import type { ErrorAnswer } from '../errors';
 import { BadRequestError, DomainError } from '../../errors';
-import { type PanelPage, panelErrorPage } from '../../panel/pages';
-import { formBody, isFormPost } from '../checkout/browser';
+import { panelErrorPage } from '../../panel/error-page';
+import type { PanelPage } from '../../panel/page-kit';
+import { formBody, isFormPost } from '../form-body';
 import { csrfTokenMatches, newPreSessionValue, panelCookie, PRE_SESSION_COOKIE, preSessionCookie } from './cookies';
 
 /** A panel page as the route's answer. */
 export function pageAnswer(status: number, page: PanelPage, cookies?: string[]): RouteResult {
-  return { status, body: page.html, contentType: HTML_TYPE, headers: page.headers, ...(cookies && cookies.length > 0 ? { cookies } : {}) };
+  return { status, body: page.html, contentType: page.contentType ?? HTML_TYPE, headers: page.headers, ...(cookies && cookies.length > 0 ? { cookies } : {}) };
 }
 
 /** 303 See Other to a panel path, with cookies set or cleared on the way. */

@@ -10,7 +10,9 @@ import type { ZodType } from 'zod';
 import type { AnyRoute, RouteDef } from '../route';
 import { pageAnswer, panelErrorAnswerPage, panelForm, redirectTo } from './answers';
 import type { Runtime } from '../../runtime';
-import { csrfTokenFor, panelCookie, SESSION_COOKIE } from './cookies';
+import { clearedSessionCookie, csrfTokenFor, panelCookie, SESSION_COOKIE } from './cookies';
+import { SESSION_ENDED } from '../../app/panel/acting';
+import { UnauthorizedError } from '../../errors';
 
 /** A signed-in page's context: the session, and what every page shows around its content (the e-mail, the sign-out form's token). */
 export type SignedIn = { session: PanelSession; chrome: SignedInChrome };
@@ -19,7 +21,12 @@ export type SignedIn = { session: PanelSession; chrome: SignedInChrome };
  * The signed-in session of the request's cookie (kept alive), with the page chrome; undefined when
  * there is none (the page then sends the browser to the sign-in page).
  */
-export async function signedIn(event: APIGatewayProxyEventV2, runtime: Runtime, ports: Pick<PanelAccessPorts, 'sessions' | 'tokens'>, now: Date): Promise<SignedIn | undefined> {
+export async function signedIn(
+  event: APIGatewayProxyEventV2,
+  runtime: Runtime,
+  ports: Pick<PanelAccessPorts, 'sessions' | 'tokens'>,
+  now: Date,
+): Promise<SignedIn | undefined> {
   const cookie = panelCookie(event.cookies, SESSION_COOKIE);
   const session = await signedInSession(ports, cookie, now);
   if (!session || cookie === undefined) return undefined;
@@ -29,8 +36,22 @@ export async function signedIn(event: APIGatewayProxyEventV2, runtime: Runtime, 
 
 type PagePorts = Pick<PanelAccessPorts, 'sessions' | 'tokens'>;
 
+/**
+ * A session whose person is gone (removed from the team) ends where it is used: the session closed, the
+ * cookie cleared, the browser sent to the sign-in page, as for no session at all.
+ */
+async function endedSessionToSignIn(ports: PagePorts, page: SignedIn, run: () => Promise<RouteResult>): Promise<RouteResult> {
+  try {
+    return await run();
+  } catch (err) {
+    if (!(err instanceof UnauthorizedError && err.message === SESSION_ENDED)) throw err;
+    await ports.sessions.close(page.session.sessionHash);
+    return redirectTo('/panel/entrar', [clearedSessionCookie()]);
+  }
+}
+
 /** What a signed-in form's action gets: its ports, the page context, the form's fields, the client's address and the time. */
-export type SignedInForm<Ports> = { ports: Ports; page: SignedIn; fields: URLSearchParams; ip: string; now: Date };
+export type SignedInForm<Ports> = { ports: Ports; page: SignedIn; fields: URLSearchParams; ip: string; now: Date; event: APIGatewayProxyEventV2 };
 
 /**
  * A signed-in page of the panel: its ports, the session (none: 303 to the sign-in page), then the page
@@ -49,7 +70,7 @@ export function signedInPage<Ports extends PagePorts, Body extends ZodType | und
       const page = await signedIn(event, runtime, ports, now);
       if (!page) return redirectTo('/panel/entrar');
       // The query the pipeline validated (API Gateway's view of it: repeated names joined by commas).
-      return pageAnswer(200, await render(ports, page, request));
+      return endedSessionToSignIn(ports, page, () => render(ports, page, request).then((html) => pageAnswer(200, html)));
     },
     { errorPage: panelErrorAnswerPage },
   );
@@ -74,7 +95,7 @@ export function signedInForm<Ports extends PagePorts>(
       const ports = await portsOf(runtime);
       const page = await signedIn(event, runtime, ports, now);
       if (!page) return redirectTo('/panel/entrar');
-      return act({ ports, page, fields, ip: clientIp, now });
+      return endedSessionToSignIn(ports, page, () => act({ ports, page, fields, ip: clientIp, now, event }));
     },
     { errorPage: panelErrorAnswerPage, ...(changes ? { changes } : {}) },
   );

@@ -688,6 +688,94 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/panel/seguranca': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** The person’s own security page: open sessions, sign out everywhere, a new password */
+    get: operations['PanelSecurity'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/panel/seguranca/senha': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * A new password: the current one first; then every session of the person ends (sign in again)
+     * @description A wrong current password counts as a sign-in failure of the e-mail and the address (past the limit: 429). The new one follows the enrollment’s policy.
+     */
+    post: operations['PanelChangePassword'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/panel/seguranca/sessoes': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** Ends every session of the person at once, this one too */
+    post: operations['PanelSignOutEverywhere'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/panel/seguranca/autenticador': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** A new authenticator, step one (step-up): a new secret and its QR code, nothing stored yet */
+    post: operations['PanelStartNewAuthenticator'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/panel/seguranca/autenticador/confirmar': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** A new authenticator, step two: a code of the new one replaces the old one */
+    post: operations['PanelConfirmNewAuthenticator'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/panel': {
     parameters: {
       query?: never;
@@ -731,6 +819,23 @@ export interface paths {
     };
     /** The payment methods enabled for the account (enabling stays with the operator) */
     get: operations['PanelMethods'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/panel/clientes/{id}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** One customer of the account, as GET /api/customer/{id} reads it */
+    get: operations['PanelCustomer'];
     put?: never;
     post?: never;
     delete?: never;
@@ -804,6 +909,187 @@ export interface paths {
     };
     /** The account’s audit log: every panel action, who, when, from which address (owners and admins) */
     get: operations['PanelAuditLog'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/panel/equipe': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** The account’s panel team: people and roles; invite, role and removal forms for owners and admins */
+    get: operations['PanelTeam'];
+    put?: never;
+    /**
+     * Invites a person (step-up), as `npm run admin -- panel invite` does: a link that works once, for 72 hours
+     * @description Owners and admins; only an owner invites an owner. The link is shown once on the answer page and sent by e-mail.
+     */
+    post: operations['PanelInvitePerson'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/panel/equipe/papel': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** Changes a person’s role (step-up); the last owner is never demoted */
+    post: operations['PanelChangeRole'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/panel/equipe/remover': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** Removes a person from the panel (step-up): their sessions stop at once; the last owner is never removed */
+    post: operations['PanelRemovePerson'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/panel/webhooks/teste': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** Sends one ping event, as POST /api/webhook/test does (owners, admins, developers) */
+    post: operations['PanelTestWebhook'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/panel/saques': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** The account’s withdrawals with GET /api/pixout/list’s filters and pages, and the new withdrawal form for the roles that may */
+    get: operations['PanelWithdrawals'];
+    put?: never;
+    /**
+     * A new Pix withdrawal (step-up), through POST /api/pixout/create’s own use case
+     * @description Owners, admins and finance; a fresh authenticator code, used once: the same form posted twice gets one withdrawal. Amount + fee are reserved only if the available balance covers them (400 page otherwise, nothing changed); the bank is asked after the commit.
+     */
+    post: operations['PanelRequestWithdrawal'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/panel/saques/{reference}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** One withdrawal of the account */
+    get: operations['PanelWithdrawal'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/panel/faturas': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** The account’s invoices with GET /api/invoices’ filters and pages */
+    get: operations['PanelInvoices'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/panel/faturas/{reference}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** One invoice of the account, with the webhook events its changes recorded and their deliveries */
+    get: operations['PanelInvoice'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/panel/extrato': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** The account’s ledger with GET /api/balance/transactions’ filters and pages */
+    get: operations['PanelStatement'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/panel/extrato/csv': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * The filtered range of the ledger as a CSV file (owners, admins and finance)
+     * @description RFC 4180, UTF-8, the API's values (dot decimals, UTC ISO times), newest first; at most 5,000 entries (a wider range: 422, narrow the dates or the type). Text cells a spreadsheet would run as a formula are prefixed with an apostrophe.
+     */
+    get: operations['PanelStatementCsv'];
     put?: never;
     post?: never;
     delete?: never;
@@ -8776,6 +9062,858 @@ export interface operations {
       };
     };
   };
+  PanelSecurity: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description HTML page */
+      200: {
+        headers: {
+          /** @description The most calls of this counter in any 60 s window */
+          'RateLimit-Limit'?: number;
+          /** @description Calls left in the current 60 s window */
+          'RateLimit-Remaining'?: number;
+          /** @description Whole seconds until one more call frees up (0: none in the window) */
+          'RateLimit-Reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example <!doctype html>
+           *     <html lang="pt-BR">
+           *     <head>
+           *     <meta charset="utf-8">
+           *     <title>Segurança · Painel</title>
+           *     </head>
+           *     <body>…</body>
+           *     </html>
+           */
+          'text/html; charset=utf-8': string;
+        };
+      };
+      /** @description Not signed in: to the sign-in page */
+      303: {
+        headers: {
+          /** @description Where the browser goes next (with GET) */
+          Location?: string;
+          /** @description The most calls of this counter in any 60 s window */
+          'RateLimit-Limit'?: number;
+          /** @description Calls left in the current 60 s window */
+          'RateLimit-Remaining'?: number;
+          /** @description Whole seconds until one more call frees up (0: none in the window) */
+          'RateLimit-Reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'text/html; charset=utf-8': string;
+        };
+      };
+      /** @description The request body is larger than 1 MB (code payload_too_large) */
+      413: {
+        headers: {
+          /** @description The most calls of this counter in any 60 s window */
+          'RateLimit-Limit'?: number;
+          /** @description Calls left in the current 60 s window */
+          'RateLimit-Remaining'?: number;
+          /** @description Whole seconds until one more call frees up (0: none in the window) */
+          'RateLimit-Reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'text/html; charset=utf-8': string;
+        };
+      };
+      /** @description Rate limit exceeded (code rate_limited). Limits (any 60 s window): 300 a minute per client IP, the public routes together (RATE_LIMIT_PUBLIC_PER_MINUTE). Retry-After and RateLimit-Reset say when a slot frees. */
+      429: {
+        headers: {
+          /** @description Whole seconds until a request would pass (a rate window is 60 s; a conflict asks for a few) */
+          'Retry-After': number;
+          /** @description The most calls of this counter in any 60 s window */
+          'RateLimit-Limit': number;
+          /** @description Calls left in the current 60 s window */
+          'RateLimit-Remaining': number;
+          /** @description Whole seconds until one more call frees up (0: none in the window) */
+          'RateLimit-Reset': number;
+          [name: string]: unknown;
+        };
+        content: {
+          'text/html; charset=utf-8': string;
+        };
+      };
+      /** @description Unexpected failure: a page asking to try again */
+      500: {
+        headers: {
+          /** @description The most calls of this counter in any 60 s window */
+          'RateLimit-Limit'?: number;
+          /** @description Calls left in the current 60 s window */
+          'RateLimit-Remaining'?: number;
+          /** @description Whole seconds until one more call frees up (0: none in the window) */
+          'RateLimit-Reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'text/html; charset=utf-8': string;
+        };
+      };
+      /** @description A transient conflict or a busy table stopped the request; nothing was written (code temporary_conflict). Retry after Retry-After */
+      503: {
+        headers: {
+          /** @description Whole seconds until a request would pass (a rate window is 60 s; a conflict asks for a few) */
+          'Retry-After'?: number;
+          /** @description The most calls of this counter in any 60 s window */
+          'RateLimit-Limit'?: number;
+          /** @description Calls left in the current 60 s window */
+          'RateLimit-Remaining'?: number;
+          /** @description Whole seconds until one more call frees up (0: none in the window) */
+          'RateLimit-Reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'text/html; charset=utf-8': string;
+        };
+      };
+    };
+  };
+  PanelChangePassword: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *       "csrf_token": "Zq3vN0m2cXbY8uTfWk1pLr6sHd4eGa9o",
+         *       "current": "uma frase longa e boa 2026",
+         *       "password": "outra frase longa e boa 2027",
+         *       "confirmation": "outra frase longa e boa 2027"
+         *     }
+         */
+        'application/x-www-form-urlencoded': {
+          /** @description The CSRF token the page gave */
+          csrf_token: string;
+          current: string;
+          password: string;
+          confirmation: string;
+        };
+      };
+    };
+    responses: {
+      /** @description Changed: every session ended, to the sign-in page (not signed in: the same) */
+      303: {
+        headers: {
+          /** @description Where the browser goes next (with GET) */
+          Location?: string;
+          /** @description The most calls of this counter in any 60 s window */
+          'RateLimit-Limit'?: number;
+          /** @description Calls left in the current 60 s window */
+          'RateLimit-Remaining'?: number;
+          /** @description Whole seconds until one more call frees up (0: none in the window) */
+          'RateLimit-Reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          /** @example <!-- 303 See Other, Location: /panel/entrar --> */
+          'text/html; charset=utf-8': string;
+        };
+      };
+      /** @description Not the page’s form (application/x-www-form-urlencoded) */
+      400: {
+        headers: {
+          /** @description The most calls of this counter in any 60 s window */
+          'RateLimit-Limit'?: number;
+          /** @description Calls left in the current 60 s window */
+          'RateLimit-Remaining'?: number;
+          /** @description Whole seconds until one more call frees up (0: none in the window) */
+          'RateLimit-Reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'text/html; charset=utf-8': string;
+        };
+      };
+      /** @description The current password is wrong */
+      401: {
+        headers: {
+          /** @description The most calls of this counter in any 60 s window */
+          'RateLimit-Limit'?: number;
+          /** @description Calls left in the current 60 s window */
+          'RateLimit-Remaining'?: number;
+          /** @description Whole seconds until one more call frees up (0: none in the window) */
+          'RateLimit-Reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'text/html; charset=utf-8': string;
+        };
+      };
+      /** @description The form’s CSRF token does not match the browser’s cookie (reload the page) */
+      403: {
+        headers: {
+          /** @description The most calls of this counter in any 60 s window */
+          'RateLimit-Limit'?: number;
+          /** @description Calls left in the current 60 s window */
+          'RateLimit-Remaining'?: number;
+          /** @description Whole seconds until one more call frees up (0: none in the window) */
+          'RateLimit-Reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'text/html; charset=utf-8': string;
+        };
+      };
+      /** @description The person changed meanwhile */
+      409: {
+        headers: {
+          /** @description The most calls of this counter in any 60 s window */
+          'RateLimit-Limit'?: number;
+          /** @description Calls left in the current 60 s window */
+          'RateLimit-Remaining'?: number;
+          /** @description Whole seconds until one more call frees up (0: none in the window) */
+          'RateLimit-Reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'text/html; charset=utf-8': string;
+        };
+      };
+      /** @description The request body is larger than 1 MB (code payload_too_large) */
+      413: {
+        headers: {
+          /** @description The most calls of this counter in any 60 s window */
+          'RateLimit-Limit'?: number;
+          /** @description Calls left in the current 60 s window */
+          'RateLimit-Remaining'?: number;
+          /** @description Whole seconds until one more call frees up (0: none in the window) */
+          'RateLimit-Reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'text/html; charset=utf-8': string;
+        };
+      };
+      /** @description The new password breaks the policy, or its confirmation differs */
+      422: {
+        headers: {
+          /** @description The most calls of this counter in any 60 s window */
+          'RateLimit-Limit'?: number;
+          /** @description Calls left in the current 60 s window */
+          'RateLimit-Remaining'?: number;
+          /** @description Whole seconds until one more call frees up (0: none in the window) */
+          'RateLimit-Reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'text/html; charset=utf-8': string;
+        };
+      };
+      /** @description Rate limit exceeded (code rate_limited). Limits (any 60 s window): 300 a minute per client IP, the public routes together (RATE_LIMIT_PUBLIC_PER_MINUTE). Retry-After and RateLimit-Reset say when a slot frees. */
+      429: {
+        headers: {
+          /** @description Whole seconds until a request would pass (a rate window is 60 s; a conflict asks for a few) */
+          'Retry-After': number;
+          /** @description The most calls of this counter in any 60 s window */
+          'RateLimit-Limit': number;
+          /** @description Calls left in the current 60 s window */
+          'RateLimit-Remaining': number;
+          /** @description Whole seconds until one more call frees up (0: none in the window) */
+          'RateLimit-Reset': number;
+          [name: string]: unknown;
+        };
+        content: {
+          'text/html; charset=utf-8': string;
+        };
+      };
+      /** @description Unexpected failure: a page asking to try again */
+      500: {
+        headers: {
+          /** @description The most calls of this counter in any 60 s window */
+          'RateLimit-Limit'?: number;
+          /** @description Calls left in the current 60 s window */
+          'RateLimit-Remaining'?: number;
+          /** @description Whole seconds until one more call frees up (0: none in the window) */
+          'RateLimit-Reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'text/html; charset=utf-8': string;
+        };
+      };
+      /** @description A transient conflict or a busy table stopped the request; nothing was written (code temporary_conflict). Retry after Retry-After */
+      503: {
+        headers: {
+          /** @description Whole seconds until a request would pass (a rate window is 60 s; a conflict asks for a few) */
+          'Retry-After'?: number;
+          /** @description The most calls of this counter in any 60 s window */
+          'RateLimit-Limit'?: number;
+          /** @description Calls left in the current 60 s window */
+          'RateLimit-Remaining'?: number;
+          /** @description Whole seconds until one more call frees up (0: none in the window) */
+          'RateLimit-Reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'text/html; charset=utf-8': string;
+        };
+      };
+    };
+  };
+  PanelSignOutEverywhere: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *       "csrf_token": "Zq3vN0m2cXbY8uTfWk1pLr6sHd4eGa9o"
+         *     }
+         */
+        'application/x-www-form-urlencoded': {
+          /** @description The CSRF token the page gave */
+          csrf_token: string;
+        };
+      };
+    };
+    responses: {
+      /** @description To the sign-in page */
+      303: {
+        headers: {
+          /** @description Where the browser goes next (with GET) */
+          Location?: string;
+          /** @description The most calls of this counter in any 60 s window */
+          'RateLimit-Limit'?: number;
+          /** @description Calls left in the current 60 s window */
+          'RateLimit-Remaining'?: number;
+          /** @description Whole seconds until one more call frees up (0: none in the window) */
+          'RateLimit-Reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          /** @example <!-- 303 See Other, Location: /panel/entrar --> */
+          'text/html; charset=utf-8': string;
+        };
+      };
+      /** @description Not the page’s form (application/x-www-form-urlencoded) */
+      400: {
+        headers: {
+          /** @description The most calls of this counter in any 60 s window */
+          'RateLimit-Limit'?: number;
+          /** @description Calls left in the current 60 s window */
+          'RateLimit-Remaining'?: number;
+          /** @description Whole seconds until one more call frees up (0: none in the window) */
+          'RateLimit-Reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'text/html; charset=utf-8': string;
+        };
+      };
+      /** @description The form’s CSRF token does not match the browser’s cookie (reload the page) */
+      403: {
+        headers: {
+          /** @description The most calls of this counter in any 60 s window */
+          'RateLimit-Limit'?: number;
+          /** @description Calls left in the current 60 s window */
+          'RateLimit-Remaining'?: number;
+          /** @description Whole seconds until one more call frees up (0: none in the window) */
+          'RateLimit-Reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'text/html; charset=utf-8': string;
+        };
+      };
+      /** @description The person changed meanwhile */
+      409: {
+        headers: {
+          /** @description The most calls of this counter in any 60 s window */
+          'RateLimit-Limit'?: number;
+          /** @description Calls left in the current 60 s window */
+          'RateLimit-Remaining'?: number;
+          /** @description Whole seconds until one more call frees up (0: none in the window) */
+          'RateLimit-Reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'text/html; charset=utf-8': string;
+        };
+      };
+      /** @description The request body is larger than 1 MB (code payload_too_large) */
+      413: {
+        headers: {
+          /** @description The most calls of this counter in any 60 s window */
+          'RateLimit-Limit'?: number;
+          /** @description Calls left in the current 60 s window */
+          'RateLimit-Remaining'?: number;
+          /** @description Whole seconds until one more call frees up (0: none in the window) */
+          'RateLimit-Reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'text/html; charset=utf-8': string;
+        };
+      };
+      /** @description Invalid fields: a page listing them */
+      422: {
+        headers: {
+          /** @description The most calls of this counter in any 60 s window */
+          'RateLimit-Limit'?: number;
+          /** @description Calls left in the current 60 s window */
+          'RateLimit-Remaining'?: number;
+          /** @description Whole seconds until one more call frees up (0: none in the window) */
+          'RateLimit-Reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'text/html; charset=utf-8': string;
+        };
+      };
+      /** @description Rate limit exceeded (code rate_limited). Limits (any 60 s window): 300 a minute per client IP, the public routes together (RATE_LIMIT_PUBLIC_PER_MINUTE). Retry-After and RateLimit-Reset say when a slot frees. */
+      429: {
+        headers: {
+          /** @description Whole seconds until a request would pass (a rate window is 60 s; a conflict asks for a few) */
+          'Retry-After': number;
+          /** @description The most calls of this counter in any 60 s window */
+          'RateLimit-Limit': number;
+          /** @description Calls left in the current 60 s window */
+          'RateLimit-Remaining': number;
+          /** @description Whole seconds until one more call frees up (0: none in the window) */
+          'RateLimit-Reset': number;
+          [name: string]: unknown;
+        };
+        content: {
+          'text/html; charset=utf-8': string;
+        };
+      };
+      /** @description Unexpected failure: a page asking to try again */
+      500: {
+        headers: {
+          /** @description The most calls of this counter in any 60 s window */
+          'RateLimit-Limit'?: number;
+          /** @description Calls left in the current 60 s window */
+          'RateLimit-Remaining'?: number;
+          /** @description Whole seconds until one more call frees up (0: none in the window) */
+          'RateLimit-Reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'text/html; charset=utf-8': string;
+        };
+      };
+      /** @description A transient conflict or a busy table stopped the request; nothing was written (code temporary_conflict). Retry after Retry-After */
+      503: {
+        headers: {
+          /** @description Whole seconds until a request would pass (a rate window is 60 s; a conflict asks for a few) */
+          'Retry-After'?: number;
+          /** @description The most calls of this counter in any 60 s window */
+          'RateLimit-Limit'?: number;
+          /** @description Calls left in the current 60 s window */
+          'RateLimit-Remaining'?: number;
+          /** @description Whole seconds until one more call frees up (0: none in the window) */
+          'RateLimit-Reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'text/html; charset=utf-8': string;
+        };
+      };
+    };
+  };
+  PanelStartNewAuthenticator: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *       "csrf_token": "Zq3vN0m2cXbY8uTfWk1pLr6sHd4eGa9o",
+         *       "code": "287082"
+         *     }
+         */
+        'application/x-www-form-urlencoded': {
+          /** @description The CSRF token the page gave */
+          csrf_token: string;
+          code: string;
+        };
+      };
+    };
+    responses: {
+      /** @description The new secret and its QR code, to confirm within 10 minutes */
+      200: {
+        headers: {
+          /** @description The most calls of this counter in any 60 s window */
+          'RateLimit-Limit'?: number;
+          /** @description Calls left in the current 60 s window */
+          'RateLimit-Remaining'?: number;
+          /** @description Whole seconds until one more call frees up (0: none in the window) */
+          'RateLimit-Reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example <!doctype html>
+           *     <html lang="pt-BR">
+           *     <head>
+           *     <meta charset="utf-8">
+           *     <title>Novo autenticador · Painel</title>
+           *     </head>
+           *     <body>…</body>
+           *     </html>
+           */
+          'text/html; charset=utf-8': string;
+        };
+      };
+      /** @description Not signed in: to the sign-in page */
+      303: {
+        headers: {
+          /** @description Where the browser goes next (with GET) */
+          Location?: string;
+          /** @description The most calls of this counter in any 60 s window */
+          'RateLimit-Limit'?: number;
+          /** @description Calls left in the current 60 s window */
+          'RateLimit-Remaining'?: number;
+          /** @description Whole seconds until one more call frees up (0: none in the window) */
+          'RateLimit-Reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'text/html; charset=utf-8': string;
+        };
+      };
+      /** @description Not the page’s form (application/x-www-form-urlencoded) */
+      400: {
+        headers: {
+          /** @description The most calls of this counter in any 60 s window */
+          'RateLimit-Limit'?: number;
+          /** @description Calls left in the current 60 s window */
+          'RateLimit-Remaining'?: number;
+          /** @description Whole seconds until one more call frees up (0: none in the window) */
+          'RateLimit-Reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'text/html; charset=utf-8': string;
+        };
+      };
+      /** @description Wrong or used code */
+      401: {
+        headers: {
+          /** @description The most calls of this counter in any 60 s window */
+          'RateLimit-Limit'?: number;
+          /** @description Calls left in the current 60 s window */
+          'RateLimit-Remaining'?: number;
+          /** @description Whole seconds until one more call frees up (0: none in the window) */
+          'RateLimit-Reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'text/html; charset=utf-8': string;
+        };
+      };
+      /** @description The form’s CSRF token does not match the browser’s cookie (reload the page) */
+      403: {
+        headers: {
+          /** @description The most calls of this counter in any 60 s window */
+          'RateLimit-Limit'?: number;
+          /** @description Calls left in the current 60 s window */
+          'RateLimit-Remaining'?: number;
+          /** @description Whole seconds until one more call frees up (0: none in the window) */
+          'RateLimit-Reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'text/html; charset=utf-8': string;
+        };
+      };
+      /** @description The request body is larger than 1 MB (code payload_too_large) */
+      413: {
+        headers: {
+          /** @description The most calls of this counter in any 60 s window */
+          'RateLimit-Limit'?: number;
+          /** @description Calls left in the current 60 s window */
+          'RateLimit-Remaining'?: number;
+          /** @description Whole seconds until one more call frees up (0: none in the window) */
+          'RateLimit-Reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'text/html; charset=utf-8': string;
+        };
+      };
+      /** @description Invalid fields: a page listing them */
+      422: {
+        headers: {
+          /** @description The most calls of this counter in any 60 s window */
+          'RateLimit-Limit'?: number;
+          /** @description Calls left in the current 60 s window */
+          'RateLimit-Remaining'?: number;
+          /** @description Whole seconds until one more call frees up (0: none in the window) */
+          'RateLimit-Reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'text/html; charset=utf-8': string;
+        };
+      };
+      /** @description Rate limit exceeded (code rate_limited). Limits (any 60 s window): 300 a minute per client IP, the public routes together (RATE_LIMIT_PUBLIC_PER_MINUTE). Retry-After and RateLimit-Reset say when a slot frees. */
+      429: {
+        headers: {
+          /** @description Whole seconds until a request would pass (a rate window is 60 s; a conflict asks for a few) */
+          'Retry-After': number;
+          /** @description The most calls of this counter in any 60 s window */
+          'RateLimit-Limit': number;
+          /** @description Calls left in the current 60 s window */
+          'RateLimit-Remaining': number;
+          /** @description Whole seconds until one more call frees up (0: none in the window) */
+          'RateLimit-Reset': number;
+          [name: string]: unknown;
+        };
+        content: {
+          'text/html; charset=utf-8': string;
+        };
+      };
+      /** @description Unexpected failure: a page asking to try again */
+      500: {
+        headers: {
+          /** @description The most calls of this counter in any 60 s window */
+          'RateLimit-Limit'?: number;
+          /** @description Calls left in the current 60 s window */
+          'RateLimit-Remaining'?: number;
+          /** @description Whole seconds until one more call frees up (0: none in the window) */
+          'RateLimit-Reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'text/html; charset=utf-8': string;
+        };
+      };
+      /** @description A transient conflict or a busy table stopped the request; nothing was written (code temporary_conflict). Retry after Retry-After */
+      503: {
+        headers: {
+          /** @description Whole seconds until a request would pass (a rate window is 60 s; a conflict asks for a few) */
+          'Retry-After'?: number;
+          /** @description The most calls of this counter in any 60 s window */
+          'RateLimit-Limit'?: number;
+          /** @description Calls left in the current 60 s window */
+          'RateLimit-Remaining'?: number;
+          /** @description Whole seconds until one more call frees up (0: none in the window) */
+          'RateLimit-Reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'text/html; charset=utf-8': string;
+        };
+      };
+    };
+  };
+  PanelConfirmNewAuthenticator: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *       "csrf_token": "Zq3vN0m2cXbY8uTfWk1pLr6sHd4eGa9o",
+         *       "enrollment": "v1.kD3f9Q.mX2…",
+         *       "code": "481516"
+         *     }
+         */
+        'application/x-www-form-urlencoded': {
+          /** @description The CSRF token the page gave */
+          csrf_token: string;
+          enrollment: string;
+          code: string;
+        };
+      };
+    };
+    responses: {
+      /** @description Replaced: the security page says so */
+      200: {
+        headers: {
+          /** @description The most calls of this counter in any 60 s window */
+          'RateLimit-Limit'?: number;
+          /** @description Calls left in the current 60 s window */
+          'RateLimit-Remaining'?: number;
+          /** @description Whole seconds until one more call frees up (0: none in the window) */
+          'RateLimit-Reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example <!doctype html>
+           *     <html lang="pt-BR">
+           *     <head>
+           *     <meta charset="utf-8">
+           *     <title>Segurança · Painel</title>
+           *     </head>
+           *     <body>…</body>
+           *     </html>
+           */
+          'text/html; charset=utf-8': string;
+        };
+      };
+      /** @description Not signed in: to the sign-in page */
+      303: {
+        headers: {
+          /** @description Where the browser goes next (with GET) */
+          Location?: string;
+          /** @description The most calls of this counter in any 60 s window */
+          'RateLimit-Limit'?: number;
+          /** @description Calls left in the current 60 s window */
+          'RateLimit-Remaining'?: number;
+          /** @description Whole seconds until one more call frees up (0: none in the window) */
+          'RateLimit-Reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'text/html; charset=utf-8': string;
+        };
+      };
+      /** @description Not the page’s form (application/x-www-form-urlencoded) */
+      400: {
+        headers: {
+          /** @description The most calls of this counter in any 60 s window */
+          'RateLimit-Limit'?: number;
+          /** @description Calls left in the current 60 s window */
+          'RateLimit-Remaining'?: number;
+          /** @description Whole seconds until one more call frees up (0: none in the window) */
+          'RateLimit-Reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'text/html; charset=utf-8': string;
+        };
+      };
+      /** @description The form’s CSRF token does not match the browser’s cookie (reload the page) */
+      403: {
+        headers: {
+          /** @description The most calls of this counter in any 60 s window */
+          'RateLimit-Limit'?: number;
+          /** @description Calls left in the current 60 s window */
+          'RateLimit-Remaining'?: number;
+          /** @description Whole seconds until one more call frees up (0: none in the window) */
+          'RateLimit-Reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'text/html; charset=utf-8': string;
+        };
+      };
+      /** @description The authenticator changed meanwhile */
+      409: {
+        headers: {
+          /** @description The most calls of this counter in any 60 s window */
+          'RateLimit-Limit'?: number;
+          /** @description Calls left in the current 60 s window */
+          'RateLimit-Remaining'?: number;
+          /** @description Whole seconds until one more call frees up (0: none in the window) */
+          'RateLimit-Reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'text/html; charset=utf-8': string;
+        };
+      };
+      /** @description The request body is larger than 1 MB (code payload_too_large) */
+      413: {
+        headers: {
+          /** @description The most calls of this counter in any 60 s window */
+          'RateLimit-Limit'?: number;
+          /** @description Calls left in the current 60 s window */
+          'RateLimit-Remaining'?: number;
+          /** @description Whole seconds until one more call frees up (0: none in the window) */
+          'RateLimit-Reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'text/html; charset=utf-8': string;
+        };
+      };
+      /** @description Wrong code of the new authenticator, or the request expired */
+      422: {
+        headers: {
+          /** @description The most calls of this counter in any 60 s window */
+          'RateLimit-Limit'?: number;
+          /** @description Calls left in the current 60 s window */
+          'RateLimit-Remaining'?: number;
+          /** @description Whole seconds until one more call frees up (0: none in the window) */
+          'RateLimit-Reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'text/html; charset=utf-8': string;
+        };
+      };
+      /** @description Rate limit exceeded (code rate_limited). Limits (any 60 s window): 300 a minute per client IP, the public routes together (RATE_LIMIT_PUBLIC_PER_MINUTE). Retry-After and RateLimit-Reset say when a slot frees. */
+      429: {
+        headers: {
+          /** @description Whole seconds until a request would pass (a rate window is 60 s; a conflict asks for a few) */
+          'Retry-After': number;
+          /** @description The most calls of this counter in any 60 s window */
+          'RateLimit-Limit': number;
+          /** @description Calls left in the current 60 s window */
+          'RateLimit-Remaining': number;
+          /** @description Whole seconds until one more call frees up (0: none in the window) */
+          'RateLimit-Reset': number;
+          [name: string]: unknown;
+        };
+        content: {
+          'text/html; charset=utf-8': string;
+        };
+      };
+      /** @description Unexpected failure: a page asking to try again */
+      500: {
+        headers: {
+          /** @description The most calls of this counter in any 60 s window */
+          'RateLimit-Limit'?: number;
+          /** @description Calls left in the current 60 s window */
+          'RateLimit-Remaining'?: number;
+          /** @description Whole seconds until one more call frees up (0: none in the window) */
+          'RateLimit-Reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'text/html; charset=utf-8': string;
+        };
+      };
+      /** @description A transient conflict or a busy table stopped the request; nothing was written (code temporary_conflict). Retry after Retry-After */
+      503: {
+        headers: {
+          /** @description Whole seconds until a request would pass (a rate window is 60 s; a conflict asks for a few) */
+          'Retry-After'?: number;
+          /** @description The most calls of this counter in any 60 s window */
+          'RateLimit-Limit'?: number;
+          /** @description Calls left in the current 60 s window */
+          'RateLimit-Remaining'?: number;
+          /** @description Whole seconds until one more call frees up (0: none in the window) */
+          'RateLimit-Reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'text/html; charset=utf-8': string;
+        };
+      };
+    };
+  };
   PanelOverview: {
     parameters: {
       query?: never;
@@ -9088,6 +10226,171 @@ export interface operations {
       };
       /** @description The request body is larger than 1 MB (code payload_too_large) */
       413: {
+        headers: {
+          /** @description The most calls of this counter in any 60 s window */
+          'RateLimit-Limit'?: number;
+          /** @description Calls left in the current 60 s window */
+          'RateLimit-Remaining'?: number;
+          /** @description Whole seconds until one more call frees up (0: none in the window) */
+          'RateLimit-Reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'text/html; charset=utf-8': string;
+        };
+      };
+      /** @description Rate limit exceeded (code rate_limited). Limits (any 60 s window): 300 a minute per client IP, the public routes together (RATE_LIMIT_PUBLIC_PER_MINUTE). Retry-After and RateLimit-Reset say when a slot frees. */
+      429: {
+        headers: {
+          /** @description Whole seconds until a request would pass (a rate window is 60 s; a conflict asks for a few) */
+          'Retry-After': number;
+          /** @description The most calls of this counter in any 60 s window */
+          'RateLimit-Limit': number;
+          /** @description Calls left in the current 60 s window */
+          'RateLimit-Remaining': number;
+          /** @description Whole seconds until one more call frees up (0: none in the window) */
+          'RateLimit-Reset': number;
+          [name: string]: unknown;
+        };
+        content: {
+          'text/html; charset=utf-8': string;
+        };
+      };
+      /** @description Unexpected failure: a page asking to try again */
+      500: {
+        headers: {
+          /** @description The most calls of this counter in any 60 s window */
+          'RateLimit-Limit'?: number;
+          /** @description Calls left in the current 60 s window */
+          'RateLimit-Remaining'?: number;
+          /** @description Whole seconds until one more call frees up (0: none in the window) */
+          'RateLimit-Reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'text/html; charset=utf-8': string;
+        };
+      };
+      /** @description A transient conflict or a busy table stopped the request; nothing was written (code temporary_conflict). Retry after Retry-After */
+      503: {
+        headers: {
+          /** @description Whole seconds until a request would pass (a rate window is 60 s; a conflict asks for a few) */
+          'Retry-After'?: number;
+          /** @description The most calls of this counter in any 60 s window */
+          'RateLimit-Limit'?: number;
+          /** @description Calls left in the current 60 s window */
+          'RateLimit-Remaining'?: number;
+          /** @description Whole seconds until one more call frees up (0: none in the window) */
+          'RateLimit-Reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'text/html; charset=utf-8': string;
+        };
+      };
+    };
+  };
+  PanelCustomer: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @example 117220174875943 */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description HTML page */
+      200: {
+        headers: {
+          /** @description The most calls of this counter in any 60 s window */
+          'RateLimit-Limit'?: number;
+          /** @description Calls left in the current 60 s window */
+          'RateLimit-Remaining'?: number;
+          /** @description Whole seconds until one more call frees up (0: none in the window) */
+          'RateLimit-Reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example <!doctype html>
+           *     <html lang="pt-BR">
+           *     <head>
+           *     <meta charset="utf-8">
+           *     <title>Cliente 117220174875943 · Painel</title>
+           *     </head>
+           *     <body>…</body>
+           *     </html>
+           */
+          'text/html; charset=utf-8': string;
+        };
+      };
+      /** @description Not signed in: to the sign-in page */
+      303: {
+        headers: {
+          /** @description Where the browser goes next (with GET) */
+          Location?: string;
+          /** @description The most calls of this counter in any 60 s window */
+          'RateLimit-Limit'?: number;
+          /** @description Calls left in the current 60 s window */
+          'RateLimit-Remaining'?: number;
+          /** @description Whole seconds until one more call frees up (0: none in the window) */
+          'RateLimit-Reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'text/html; charset=utf-8': string;
+        };
+      };
+      /** @description Malformed request: a malformed path parameter (code invalid_path_parameter); or a business rule refused it */
+      400: {
+        headers: {
+          /** @description The most calls of this counter in any 60 s window */
+          'RateLimit-Limit'?: number;
+          /** @description Calls left in the current 60 s window */
+          'RateLimit-Remaining'?: number;
+          /** @description Whole seconds until one more call frees up (0: none in the window) */
+          'RateLimit-Reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'text/html; charset=utf-8': string;
+        };
+      };
+      /** @description Unknown, or of another account */
+      404: {
+        headers: {
+          /** @description The most calls of this counter in any 60 s window */
+          'RateLimit-Limit'?: number;
+          /** @description Calls left in the current 60 s window */
+          'RateLimit-Remaining'?: number;
+          /** @description Whole seconds until one more call frees up (0: none in the window) */
+          'RateLimit-Reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'text/html; charset=utf-8': string;
+        };
+      };
+      /** @description The request body is larger than 1 MB (code payload_too_large) */
+      413: {
+        headers: {
+          /** @description The most calls of this counter in any 60 s window */
+          'RateLimit-Limit'?: number;
+          /** @description Calls left in the current 60 s window */
+          'RateLimit-Remaining'?: number;
+          /** @description Whole seconds until one more call frees up (0: none in the window) */
+          'RateLimit-Reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'text/html; charset=utf-8': string;
+        };
+      };
+      /** @description Invalid fields: a page listing them */
+      422: {
         headers: {
           /** @description The most calls of this counter in any 60 s window */
           'RateLimit-Limit'?: number;
@@ -10044,6 +11347,2005 @@ export interface operations {
       };
       /** @description The request body is larger than 1 MB (code payload_too_large) */
       413: {
+        headers: {
+          /** @description The most calls of this counter in any 60 s window */
+          'RateLimit-Limit'?: number;
+          /** @description Calls left in the current 60 s window */
+          'RateLimit-Remaining'?: number;
+          /** @description Whole seconds until one more call frees up (0: none in the window) */
+          'RateLimit-Reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'text/html; charset=utf-8': string;
+        };
+      };
+      /** @description Rate limit exceeded (code rate_limited). Limits (any 60 s window): 300 a minute per client IP, the public routes together (RATE_LIMIT_PUBLIC_PER_MINUTE). Retry-After and RateLimit-Reset say when a slot frees. */
+      429: {
+        headers: {
+          /** @description Whole seconds until a request would pass (a rate window is 60 s; a conflict asks for a few) */
+          'Retry-After': number;
+          /** @description The most calls of this counter in any 60 s window */
+          'RateLimit-Limit': number;
+          /** @description Calls left in the current 60 s window */
+          'RateLimit-Remaining': number;
+          /** @description Whole seconds until one more call frees up (0: none in the window) */
+          'RateLimit-Reset': number;
+          [name: string]: unknown;
+        };
+        content: {
+          'text/html; charset=utf-8': string;
+        };
+      };
+      /** @description Unexpected failure: a page asking to try again */
+      500: {
+        headers: {
+          /** @description The most calls of this counter in any 60 s window */
+          'RateLimit-Limit'?: number;
+          /** @description Calls left in the current 60 s window */
+          'RateLimit-Remaining'?: number;
+          /** @description Whole seconds until one more call frees up (0: none in the window) */
+          'RateLimit-Reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'text/html; charset=utf-8': string;
+        };
+      };
+      /** @description A transient conflict or a busy table stopped the request; nothing was written (code temporary_conflict). Retry after Retry-After */
+      503: {
+        headers: {
+          /** @description Whole seconds until a request would pass (a rate window is 60 s; a conflict asks for a few) */
+          'Retry-After'?: number;
+          /** @description The most calls of this counter in any 60 s window */
+          'RateLimit-Limit'?: number;
+          /** @description Calls left in the current 60 s window */
+          'RateLimit-Remaining'?: number;
+          /** @description Whole seconds until one more call frees up (0: none in the window) */
+          'RateLimit-Reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'text/html; charset=utf-8': string;
+        };
+      };
+    };
+  };
+  PanelTeam: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description HTML page */
+      200: {
+        headers: {
+          /** @description The most calls of this counter in any 60 s window */
+          'RateLimit-Limit'?: number;
+          /** @description Calls left in the current 60 s window */
+          'RateLimit-Remaining'?: number;
+          /** @description Whole seconds until one more call frees up (0: none in the window) */
+          'RateLimit-Reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example <!doctype html>
+           *     <html lang="pt-BR">
+           *     <head>
+           *     <meta charset="utf-8">
+           *     <title>Equipe · Painel</title>
+           *     </head>
+           *     <body>…</body>
+           *     </html>
+           */
+          'text/html; charset=utf-8': string;
+        };
+      };
+      /** @description Not signed in: to the sign-in page */
+      303: {
+        headers: {
+          /** @description Where the browser goes next (with GET) */
+          Location?: string;
+          /** @description The most calls of this counter in any 60 s window */
+          'RateLimit-Limit'?: number;
+          /** @description Calls left in the current 60 s window */
+          'RateLimit-Remaining'?: number;
+          /** @description Whole seconds until one more call frees up (0: none in the window) */
+          'RateLimit-Reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'text/html; charset=utf-8': string;
+        };
+      };
+      /** @description The request body is larger than 1 MB (code payload_too_large) */
+      413: {
+        headers: {
+          /** @description The most calls of this counter in any 60 s window */
+          'RateLimit-Limit'?: number;
+          /** @description Calls left in the current 60 s window */
+          'RateLimit-Remaining'?: number;
+          /** @description Whole seconds until one more call frees up (0: none in the window) */
+          'RateLimit-Reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'text/html; charset=utf-8': string;
+        };
+      };
+      /** @description Rate limit exceeded (code rate_limited). Limits (any 60 s window): 300 a minute per client IP, the public routes together (RATE_LIMIT_PUBLIC_PER_MINUTE). Retry-After and RateLimit-Reset say when a slot frees. */
+      429: {
+        headers: {
+          /** @description Whole seconds until a request would pass (a rate window is 60 s; a conflict asks for a few) */
+          'Retry-After': number;
+          /** @description The most calls of this counter in any 60 s window */
+          'RateLimit-Limit': number;
+          /** @description Calls left in the current 60 s window */
+          'RateLimit-Remaining': number;
+          /** @description Whole seconds until one more call frees up (0: none in the window) */
+          'RateLimit-Reset': number;
+          [name: string]: unknown;
+        };
+        content: {
+          'text/html; charset=utf-8': string;
+        };
+      };
+      /** @description Unexpected failure: a page asking to try again */
+      500: {
+        headers: {
+          /** @description The most calls of this counter in any 60 s window */
+          'RateLimit-Limit'?: number;
+          /** @description Calls left in the current 60 s window */
+          'RateLimit-Remaining'?: number;
+          /** @description Whole seconds until one more call frees up (0: none in the window) */
+          'RateLimit-Reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'text/html; charset=utf-8': string;
+        };
+      };
+      /** @description A transient conflict or a busy table stopped the request; nothing was written (code temporary_conflict). Retry after Retry-After */
+      503: {
+        headers: {
+          /** @description Whole seconds until a request would pass (a rate window is 60 s; a conflict asks for a few) */
+          'Retry-After'?: number;
+          /** @description The most calls of this counter in any 60 s window */
+          'RateLimit-Limit'?: number;
+          /** @description Calls left in the current 60 s window */
+          'RateLimit-Remaining'?: number;
+          /** @description Whole seconds until one more call frees up (0: none in the window) */
+          'RateLimit-Reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'text/html; charset=utf-8': string;
+        };
+      };
+    };
+  };
+  PanelInvitePerson: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *       "csrf_token": "Zq3vN0m2cXbY8uTfWk1pLr6sHd4eGa9o",
+         *       "email": "bruno@example.com",
+         *       "role": "finance",
+         *       "code": "287082"
+         *     }
+         */
+        'application/x-www-form-urlencoded': {
+          /** @description The CSRF token the page gave */
+          csrf_token: string;
+          email: string;
+          role: string;
+          code: string;
+        };
+      };
+    };
+    responses: {
+      /** @description The invite sent, its link shown once */
+      200: {
+        headers: {
+          /** @description The most calls of this counter in any 60 s window */
+          'RateLimit-Limit'?: number;
+          /** @description Calls left in the current 60 s window */
+          'RateLimit-Remaining'?: number;
+          /** @description Whole seconds until one more call frees up (0: none in the window) */
+          'RateLimit-Reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example <!doctype html>
+           *     <html lang="pt-BR">
+           *     <head>
+           *     <meta charset="utf-8">
+           *     <title>Equipe · Painel</title>
+           *     </head>
+           *     <body>…</body>
+           *     </html>
+           */
+          'text/html; charset=utf-8': string;
+        };
+      };
+      /** @description Not signed in: to the sign-in page */
+      303: {
+        headers: {
+          /** @description Where the browser goes next (with GET) */
+          Location?: string;
+          /** @description The most calls of this counter in any 60 s window */
+          'RateLimit-Limit'?: number;
+          /** @description Calls left in the current 60 s window */
+          'RateLimit-Remaining'?: number;
+          /** @description Whole seconds until one more call frees up (0: none in the window) */
+          'RateLimit-Reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'text/html; charset=utf-8': string;
+        };
+      };
+      /** @description Not the page’s form (application/x-www-form-urlencoded) */
+      400: {
+        headers: {
+          /** @description The most calls of this counter in any 60 s window */
+          'RateLimit-Limit'?: number;
+          /** @description Calls left in the current 60 s window */
+          'RateLimit-Remaining'?: number;
+          /** @description Whole seconds until one more call frees up (0: none in the window) */
+          'RateLimit-Reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'text/html; charset=utf-8': string;
+        };
+      };
+      /** @description Wrong or used code */
+      401: {
+        headers: {
+          /** @description The most calls of this counter in any 60 s window */
+          'RateLimit-Limit'?: number;
+          /** @description Calls left in the current 60 s window */
+          'RateLimit-Remaining'?: number;
+          /** @description Whole seconds until one more call frees up (0: none in the window) */
+          'RateLimit-Reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'text/html; charset=utf-8': string;
+        };
+      };
+      /** @description The role may not, or the CSRF token does not match */
+      403: {
+        headers: {
+          /** @description The most calls of this counter in any 60 s window */
+          'RateLimit-Limit'?: number;
+          /** @description Calls left in the current 60 s window */
+          'RateLimit-Remaining'?: number;
+          /** @description Whole seconds until one more call frees up (0: none in the window) */
+          'RateLimit-Reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'text/html; charset=utf-8': string;
+        };
+      };
+      /** @description The e-mail already signs in to the panel */
+      409: {
+        headers: {
+          /** @description The most calls of this counter in any 60 s window */
+          'RateLimit-Limit'?: number;
+          /** @description Calls left in the current 60 s window */
+          'RateLimit-Remaining'?: number;
+          /** @description Whole seconds until one more call frees up (0: none in the window) */
+          'RateLimit-Reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'text/html; charset=utf-8': string;
+        };
+      };
+      /** @description The request body is larger than 1 MB (code payload_too_large) */
+      413: {
+        headers: {
+          /** @description The most calls of this counter in any 60 s window */
+          'RateLimit-Limit'?: number;
+          /** @description Calls left in the current 60 s window */
+          'RateLimit-Remaining'?: number;
+          /** @description Whole seconds until one more call frees up (0: none in the window) */
+          'RateLimit-Reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'text/html; charset=utf-8': string;
+        };
+      };
+      /** @description A field is invalid (the page names it) */
+      422: {
+        headers: {
+          /** @description The most calls of this counter in any 60 s window */
+          'RateLimit-Limit'?: number;
+          /** @description Calls left in the current 60 s window */
+          'RateLimit-Remaining'?: number;
+          /** @description Whole seconds until one more call frees up (0: none in the window) */
+          'RateLimit-Reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'text/html; charset=utf-8': string;
+        };
+      };
+      /** @description Rate limit exceeded (code rate_limited). Limits (any 60 s window): 300 a minute per client IP, the public routes together (RATE_LIMIT_PUBLIC_PER_MINUTE). Retry-After and RateLimit-Reset say when a slot frees. */
+      429: {
+        headers: {
+          /** @description Whole seconds until a request would pass (a rate window is 60 s; a conflict asks for a few) */
+          'Retry-After': number;
+          /** @description The most calls of this counter in any 60 s window */
+          'RateLimit-Limit': number;
+          /** @description Calls left in the current 60 s window */
+          'RateLimit-Remaining': number;
+          /** @description Whole seconds until one more call frees up (0: none in the window) */
+          'RateLimit-Reset': number;
+          [name: string]: unknown;
+        };
+        content: {
+          'text/html; charset=utf-8': string;
+        };
+      };
+      /** @description Unexpected failure: a page asking to try again */
+      500: {
+        headers: {
+          /** @description The most calls of this counter in any 60 s window */
+          'RateLimit-Limit'?: number;
+          /** @description Calls left in the current 60 s window */
+          'RateLimit-Remaining'?: number;
+          /** @description Whole seconds until one more call frees up (0: none in the window) */
+          'RateLimit-Reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'text/html; charset=utf-8': string;
+        };
+      };
+      /** @description A transient conflict or a busy table stopped the request; nothing was written (code temporary_conflict). Retry after Retry-After */
+      503: {
+        headers: {
+          /** @description Whole seconds until a request would pass (a rate window is 60 s; a conflict asks for a few) */
+          'Retry-After'?: number;
+          /** @description The most calls of this counter in any 60 s window */
+          'RateLimit-Limit'?: number;
+          /** @description Calls left in the current 60 s window */
+          'RateLimit-Remaining'?: number;
+          /** @description Whole seconds until one more call frees up (0: none in the window) */
+          'RateLimit-Reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'text/html; charset=utf-8': string;
+        };
+      };
+    };
+  };
+  PanelChangeRole: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *       "csrf_token": "Zq3vN0m2cXbY8uTfWk1pLr6sHd4eGa9o",
+         *       "person": "pp_7kq2my4hx9pa3b6n8rc2",
+         *       "role": "admin",
+         *       "code": "287082"
+         *     }
+         */
+        'application/x-www-form-urlencoded': {
+          /** @description The CSRF token the page gave */
+          csrf_token: string;
+          person: string;
+          role: string;
+          code: string;
+        };
+      };
+    };
+    responses: {
+      /** @description Changed: to the team page (not signed in: to the sign-in page) */
+      303: {
+        headers: {
+          /** @description Where the browser goes next (with GET) */
+          Location?: string;
+          /** @description The most calls of this counter in any 60 s window */
+          'RateLimit-Limit'?: number;
+          /** @description Calls left in the current 60 s window */
+          'RateLimit-Remaining'?: number;
+          /** @description Whole seconds until one more call frees up (0: none in the window) */
+          'RateLimit-Reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          /** @example <!-- 303 See Other, Location: /panel/equipe --> */
+          'text/html; charset=utf-8': string;
+        };
+      };
+      /** @description Not the page’s form (application/x-www-form-urlencoded) */
+      400: {
+        headers: {
+          /** @description The most calls of this counter in any 60 s window */
+          'RateLimit-Limit'?: number;
+          /** @description Calls left in the current 60 s window */
+          'RateLimit-Remaining'?: number;
+          /** @description Whole seconds until one more call frees up (0: none in the window) */
+          'RateLimit-Reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'text/html; charset=utf-8': string;
+        };
+      };
+      /** @description Wrong or used code */
+      401: {
+        headers: {
+          /** @description The most calls of this counter in any 60 s window */
+          'RateLimit-Limit'?: number;
+          /** @description Calls left in the current 60 s window */
+          'RateLimit-Remaining'?: number;
+          /** @description Whole seconds until one more call frees up (0: none in the window) */
+          'RateLimit-Reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'text/html; charset=utf-8': string;
+        };
+      };
+      /** @description The role may not, or the CSRF token does not match */
+      403: {
+        headers: {
+          /** @description The most calls of this counter in any 60 s window */
+          'RateLimit-Limit'?: number;
+          /** @description Calls left in the current 60 s window */
+          'RateLimit-Remaining'?: number;
+          /** @description Whole seconds until one more call frees up (0: none in the window) */
+          'RateLimit-Reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'text/html; charset=utf-8': string;
+        };
+      };
+      /** @description Not a person of the account */
+      404: {
+        headers: {
+          /** @description The most calls of this counter in any 60 s window */
+          'RateLimit-Limit'?: number;
+          /** @description Calls left in the current 60 s window */
+          'RateLimit-Remaining'?: number;
+          /** @description Whole seconds until one more call frees up (0: none in the window) */
+          'RateLimit-Reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'text/html; charset=utf-8': string;
+        };
+      };
+      /** @description The person changed meanwhile */
+      409: {
+        headers: {
+          /** @description The most calls of this counter in any 60 s window */
+          'RateLimit-Limit'?: number;
+          /** @description Calls left in the current 60 s window */
+          'RateLimit-Remaining'?: number;
+          /** @description Whole seconds until one more call frees up (0: none in the window) */
+          'RateLimit-Reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'text/html; charset=utf-8': string;
+        };
+      };
+      /** @description The request body is larger than 1 MB (code payload_too_large) */
+      413: {
+        headers: {
+          /** @description The most calls of this counter in any 60 s window */
+          'RateLimit-Limit'?: number;
+          /** @description Calls left in the current 60 s window */
+          'RateLimit-Remaining'?: number;
+          /** @description Whole seconds until one more call frees up (0: none in the window) */
+          'RateLimit-Reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'text/html; charset=utf-8': string;
+        };
+      };
+      /** @description Not a role */
+      422: {
+        headers: {
+          /** @description The most calls of this counter in any 60 s window */
+          'RateLimit-Limit'?: number;
+          /** @description Calls left in the current 60 s window */
+          'RateLimit-Remaining'?: number;
+          /** @description Whole seconds until one more call frees up (0: none in the window) */
+          'RateLimit-Reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'text/html; charset=utf-8': string;
+        };
+      };
+      /** @description Rate limit exceeded (code rate_limited). Limits (any 60 s window): 300 a minute per client IP, the public routes together (RATE_LIMIT_PUBLIC_PER_MINUTE). Retry-After and RateLimit-Reset say when a slot frees. */
+      429: {
+        headers: {
+          /** @description Whole seconds until a request would pass (a rate window is 60 s; a conflict asks for a few) */
+          'Retry-After': number;
+          /** @description The most calls of this counter in any 60 s window */
+          'RateLimit-Limit': number;
+          /** @description Calls left in the current 60 s window */
+          'RateLimit-Remaining': number;
+          /** @description Whole seconds until one more call frees up (0: none in the window) */
+          'RateLimit-Reset': number;
+          [name: string]: unknown;
+        };
+        content: {
+          'text/html; charset=utf-8': string;
+        };
+      };
+      /** @description Unexpected failure: a page asking to try again */
+      500: {
+        headers: {
+          /** @description The most calls of this counter in any 60 s window */
+          'RateLimit-Limit'?: number;
+          /** @description Calls left in the current 60 s window */
+          'RateLimit-Remaining'?: number;
+          /** @description Whole seconds until one more call frees up (0: none in the window) */
+          'RateLimit-Reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'text/html; charset=utf-8': string;
+        };
+      };
+      /** @description A transient conflict or a busy table stopped the request; nothing was written (code temporary_conflict). Retry after Retry-After */
+      503: {
+        headers: {
+          /** @description Whole seconds until a request would pass (a rate window is 60 s; a conflict asks for a few) */
+          'Retry-After'?: number;
+          /** @description The most calls of this counter in any 60 s window */
+          'RateLimit-Limit'?: number;
+          /** @description Calls left in the current 60 s window */
+          'RateLimit-Remaining'?: number;
+          /** @description Whole seconds until one more call frees up (0: none in the window) */
+          'RateLimit-Reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'text/html; charset=utf-8': string;
+        };
+      };
+    };
+  };
+  PanelRemovePerson: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *       "csrf_token": "Zq3vN0m2cXbY8uTfWk1pLr6sHd4eGa9o",
+         *       "person": "pp_7kq2my4hx9pa3b6n8rc2",
+         *       "code": "287082"
+         *     }
+         */
+        'application/x-www-form-urlencoded': {
+          /** @description The CSRF token the page gave */
+          csrf_token: string;
+          person: string;
+          code: string;
+        };
+      };
+    };
+    responses: {
+      /** @description Removed: to the team page (not signed in: to the sign-in page) */
+      303: {
+        headers: {
+          /** @description Where the browser goes next (with GET) */
+          Location?: string;
+          /** @description The most calls of this counter in any 60 s window */
+          'RateLimit-Limit'?: number;
+          /** @description Calls left in the current 60 s window */
+          'RateLimit-Remaining'?: number;
+          /** @description Whole seconds until one more call frees up (0: none in the window) */
+          'RateLimit-Reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          /** @example <!-- 303 See Other, Location: /panel/equipe --> */
+          'text/html; charset=utf-8': string;
+        };
+      };
+      /** @description Not the page’s form (application/x-www-form-urlencoded) */
+      400: {
+        headers: {
+          /** @description The most calls of this counter in any 60 s window */
+          'RateLimit-Limit'?: number;
+          /** @description Calls left in the current 60 s window */
+          'RateLimit-Remaining'?: number;
+          /** @description Whole seconds until one more call frees up (0: none in the window) */
+          'RateLimit-Reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'text/html; charset=utf-8': string;
+        };
+      };
+      /** @description Wrong or used code */
+      401: {
+        headers: {
+          /** @description The most calls of this counter in any 60 s window */
+          'RateLimit-Limit'?: number;
+          /** @description Calls left in the current 60 s window */
+          'RateLimit-Remaining'?: number;
+          /** @description Whole seconds until one more call frees up (0: none in the window) */
+          'RateLimit-Reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'text/html; charset=utf-8': string;
+        };
+      };
+      /** @description The role may not, or the CSRF token does not match */
+      403: {
+        headers: {
+          /** @description The most calls of this counter in any 60 s window */
+          'RateLimit-Limit'?: number;
+          /** @description Calls left in the current 60 s window */
+          'RateLimit-Remaining'?: number;
+          /** @description Whole seconds until one more call frees up (0: none in the window) */
+          'RateLimit-Reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'text/html; charset=utf-8': string;
+        };
+      };
+      /** @description Not a person of the account */
+      404: {
+        headers: {
+          /** @description The most calls of this counter in any 60 s window */
+          'RateLimit-Limit'?: number;
+          /** @description Calls left in the current 60 s window */
+          'RateLimit-Remaining'?: number;
+          /** @description Whole seconds until one more call frees up (0: none in the window) */
+          'RateLimit-Reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'text/html; charset=utf-8': string;
+        };
+      };
+      /** @description The person changed meanwhile */
+      409: {
+        headers: {
+          /** @description The most calls of this counter in any 60 s window */
+          'RateLimit-Limit'?: number;
+          /** @description Calls left in the current 60 s window */
+          'RateLimit-Remaining'?: number;
+          /** @description Whole seconds until one more call frees up (0: none in the window) */
+          'RateLimit-Reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'text/html; charset=utf-8': string;
+        };
+      };
+      /** @description The request body is larger than 1 MB (code payload_too_large) */
+      413: {
+        headers: {
+          /** @description The most calls of this counter in any 60 s window */
+          'RateLimit-Limit'?: number;
+          /** @description Calls left in the current 60 s window */
+          'RateLimit-Remaining'?: number;
+          /** @description Whole seconds until one more call frees up (0: none in the window) */
+          'RateLimit-Reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'text/html; charset=utf-8': string;
+        };
+      };
+      /** @description Invalid fields: a page listing them */
+      422: {
+        headers: {
+          /** @description The most calls of this counter in any 60 s window */
+          'RateLimit-Limit'?: number;
+          /** @description Calls left in the current 60 s window */
+          'RateLimit-Remaining'?: number;
+          /** @description Whole seconds until one more call frees up (0: none in the window) */
+          'RateLimit-Reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'text/html; charset=utf-8': string;
+        };
+      };
+      /** @description Rate limit exceeded (code rate_limited). Limits (any 60 s window): 300 a minute per client IP, the public routes together (RATE_LIMIT_PUBLIC_PER_MINUTE). Retry-After and RateLimit-Reset say when a slot frees. */
+      429: {
+        headers: {
+          /** @description Whole seconds until a request would pass (a rate window is 60 s; a conflict asks for a few) */
+          'Retry-After': number;
+          /** @description The most calls of this counter in any 60 s window */
+          'RateLimit-Limit': number;
+          /** @description Calls left in the current 60 s window */
+          'RateLimit-Remaining': number;
+          /** @description Whole seconds until one more call frees up (0: none in the window) */
+          'RateLimit-Reset': number;
+          [name: string]: unknown;
+        };
+        content: {
+          'text/html; charset=utf-8': string;
+        };
+      };
+      /** @description Unexpected failure: a page asking to try again */
+      500: {
+        headers: {
+          /** @description The most calls of this counter in any 60 s window */
+          'RateLimit-Limit'?: number;
+          /** @description Calls left in the current 60 s window */
+          'RateLimit-Remaining'?: number;
+          /** @description Whole seconds until one more call frees up (0: none in the window) */
+          'RateLimit-Reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'text/html; charset=utf-8': string;
+        };
+      };
+      /** @description A transient conflict or a busy table stopped the request; nothing was written (code temporary_conflict). Retry after Retry-After */
+      503: {
+        headers: {
+          /** @description Whole seconds until a request would pass (a rate window is 60 s; a conflict asks for a few) */
+          'Retry-After'?: number;
+          /** @description The most calls of this counter in any 60 s window */
+          'RateLimit-Limit'?: number;
+          /** @description Calls left in the current 60 s window */
+          'RateLimit-Remaining'?: number;
+          /** @description Whole seconds until one more call frees up (0: none in the window) */
+          'RateLimit-Reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'text/html; charset=utf-8': string;
+        };
+      };
+    };
+  };
+  PanelTestWebhook: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *       "csrf_token": "Zq3vN0m2cXbY8uTfWk1pLr6sHd4eGa9o"
+         *     }
+         */
+        'application/x-www-form-urlencoded': {
+          /** @description The CSRF token the page gave */
+          csrf_token: string;
+        };
+      };
+    };
+    responses: {
+      /** @description The webhook page: the event queued */
+      200: {
+        headers: {
+          /** @description The most calls of this counter in any 60 s window */
+          'RateLimit-Limit'?: number;
+          /** @description Calls left in the current 60 s window */
+          'RateLimit-Remaining'?: number;
+          /** @description Whole seconds until one more call frees up (0: none in the window) */
+          'RateLimit-Reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example <!doctype html>
+           *     <html lang="pt-BR">
+           *     <head>
+           *     <meta charset="utf-8">
+           *     <title>Webhooks · Painel</title>
+           *     </head>
+           *     <body>…</body>
+           *     </html>
+           */
+          'text/html; charset=utf-8': string;
+        };
+      };
+      /** @description Not signed in: to the sign-in page */
+      303: {
+        headers: {
+          /** @description Where the browser goes next (with GET) */
+          Location?: string;
+          /** @description The most calls of this counter in any 60 s window */
+          'RateLimit-Limit'?: number;
+          /** @description Calls left in the current 60 s window */
+          'RateLimit-Remaining'?: number;
+          /** @description Whole seconds until one more call frees up (0: none in the window) */
+          'RateLimit-Reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'text/html; charset=utf-8': string;
+        };
+      };
+      /** @description Not the page’s form (application/x-www-form-urlencoded) */
+      400: {
+        headers: {
+          /** @description The most calls of this counter in any 60 s window */
+          'RateLimit-Limit'?: number;
+          /** @description Calls left in the current 60 s window */
+          'RateLimit-Remaining'?: number;
+          /** @description Whole seconds until one more call frees up (0: none in the window) */
+          'RateLimit-Reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'text/html; charset=utf-8': string;
+        };
+      };
+      /** @description The role may not, or the CSRF token does not match */
+      403: {
+        headers: {
+          /** @description The most calls of this counter in any 60 s window */
+          'RateLimit-Limit'?: number;
+          /** @description Calls left in the current 60 s window */
+          'RateLimit-Remaining'?: number;
+          /** @description Whole seconds until one more call frees up (0: none in the window) */
+          'RateLimit-Reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'text/html; charset=utf-8': string;
+        };
+      };
+      /** @description No webhook URL configured */
+      409: {
+        headers: {
+          /** @description The most calls of this counter in any 60 s window */
+          'RateLimit-Limit'?: number;
+          /** @description Calls left in the current 60 s window */
+          'RateLimit-Remaining'?: number;
+          /** @description Whole seconds until one more call frees up (0: none in the window) */
+          'RateLimit-Reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'text/html; charset=utf-8': string;
+        };
+      };
+      /** @description The request body is larger than 1 MB (code payload_too_large) */
+      413: {
+        headers: {
+          /** @description The most calls of this counter in any 60 s window */
+          'RateLimit-Limit'?: number;
+          /** @description Calls left in the current 60 s window */
+          'RateLimit-Remaining'?: number;
+          /** @description Whole seconds until one more call frees up (0: none in the window) */
+          'RateLimit-Reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'text/html; charset=utf-8': string;
+        };
+      };
+      /** @description Invalid fields: a page listing them */
+      422: {
+        headers: {
+          /** @description The most calls of this counter in any 60 s window */
+          'RateLimit-Limit'?: number;
+          /** @description Calls left in the current 60 s window */
+          'RateLimit-Remaining'?: number;
+          /** @description Whole seconds until one more call frees up (0: none in the window) */
+          'RateLimit-Reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'text/html; charset=utf-8': string;
+        };
+      };
+      /** @description Rate limit exceeded (code rate_limited). Limits (any 60 s window): 300 a minute per client IP, the public routes together (RATE_LIMIT_PUBLIC_PER_MINUTE). Retry-After and RateLimit-Reset say when a slot frees. */
+      429: {
+        headers: {
+          /** @description Whole seconds until a request would pass (a rate window is 60 s; a conflict asks for a few) */
+          'Retry-After': number;
+          /** @description The most calls of this counter in any 60 s window */
+          'RateLimit-Limit': number;
+          /** @description Calls left in the current 60 s window */
+          'RateLimit-Remaining': number;
+          /** @description Whole seconds until one more call frees up (0: none in the window) */
+          'RateLimit-Reset': number;
+          [name: string]: unknown;
+        };
+        content: {
+          'text/html; charset=utf-8': string;
+        };
+      };
+      /** @description Unexpected failure: a page asking to try again */
+      500: {
+        headers: {
+          /** @description The most calls of this counter in any 60 s window */
+          'RateLimit-Limit'?: number;
+          /** @description Calls left in the current 60 s window */
+          'RateLimit-Remaining'?: number;
+          /** @description Whole seconds until one more call frees up (0: none in the window) */
+          'RateLimit-Reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'text/html; charset=utf-8': string;
+        };
+      };
+      /** @description A transient conflict or a busy table stopped the request; nothing was written (code temporary_conflict). Retry after Retry-After */
+      503: {
+        headers: {
+          /** @description Whole seconds until a request would pass (a rate window is 60 s; a conflict asks for a few) */
+          'Retry-After'?: number;
+          /** @description The most calls of this counter in any 60 s window */
+          'RateLimit-Limit'?: number;
+          /** @description Calls left in the current 60 s window */
+          'RateLimit-Remaining'?: number;
+          /** @description Whole seconds until one more call frees up (0: none in the window) */
+          'RateLimit-Reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'text/html; charset=utf-8': string;
+        };
+      };
+    };
+  };
+  PanelWithdrawals: {
+    parameters: {
+      query?: {
+        /** @example 1 */
+        page?: number;
+        start?: string;
+        end?: string;
+        /** @example PAID */
+        status?: 'PENDING' | 'PAID' | 'CANCELED';
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description HTML page */
+      200: {
+        headers: {
+          /** @description The most calls of this counter in any 60 s window */
+          'RateLimit-Limit'?: number;
+          /** @description Calls left in the current 60 s window */
+          'RateLimit-Remaining'?: number;
+          /** @description Whole seconds until one more call frees up (0: none in the window) */
+          'RateLimit-Reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example <!doctype html>
+           *     <html lang="pt-BR">
+           *     <head>
+           *     <meta charset="utf-8">
+           *     <title>Saques · Painel</title>
+           *     </head>
+           *     <body>…</body>
+           *     </html>
+           */
+          'text/html; charset=utf-8': string;
+        };
+      };
+      /** @description Not signed in: to the sign-in page */
+      303: {
+        headers: {
+          /** @description Where the browser goes next (with GET) */
+          Location?: string;
+          /** @description The most calls of this counter in any 60 s window */
+          'RateLimit-Limit'?: number;
+          /** @description Calls left in the current 60 s window */
+          'RateLimit-Remaining'?: number;
+          /** @description Whole seconds until one more call frees up (0: none in the window) */
+          'RateLimit-Reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'text/html; charset=utf-8': string;
+        };
+      };
+      /** @description The request body is larger than 1 MB (code payload_too_large) */
+      413: {
+        headers: {
+          /** @description The most calls of this counter in any 60 s window */
+          'RateLimit-Limit'?: number;
+          /** @description Calls left in the current 60 s window */
+          'RateLimit-Remaining'?: number;
+          /** @description Whole seconds until one more call frees up (0: none in the window) */
+          'RateLimit-Reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'text/html; charset=utf-8': string;
+        };
+      };
+      /** @description Invalid fields: a page listing them */
+      422: {
+        headers: {
+          /** @description The most calls of this counter in any 60 s window */
+          'RateLimit-Limit'?: number;
+          /** @description Calls left in the current 60 s window */
+          'RateLimit-Remaining'?: number;
+          /** @description Whole seconds until one more call frees up (0: none in the window) */
+          'RateLimit-Reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'text/html; charset=utf-8': string;
+        };
+      };
+      /** @description Rate limit exceeded (code rate_limited). Limits (any 60 s window): 300 a minute per client IP, the public routes together (RATE_LIMIT_PUBLIC_PER_MINUTE). Retry-After and RateLimit-Reset say when a slot frees. */
+      429: {
+        headers: {
+          /** @description Whole seconds until a request would pass (a rate window is 60 s; a conflict asks for a few) */
+          'Retry-After': number;
+          /** @description The most calls of this counter in any 60 s window */
+          'RateLimit-Limit': number;
+          /** @description Calls left in the current 60 s window */
+          'RateLimit-Remaining': number;
+          /** @description Whole seconds until one more call frees up (0: none in the window) */
+          'RateLimit-Reset': number;
+          [name: string]: unknown;
+        };
+        content: {
+          'text/html; charset=utf-8': string;
+        };
+      };
+      /** @description Unexpected failure: a page asking to try again */
+      500: {
+        headers: {
+          /** @description The most calls of this counter in any 60 s window */
+          'RateLimit-Limit'?: number;
+          /** @description Calls left in the current 60 s window */
+          'RateLimit-Remaining'?: number;
+          /** @description Whole seconds until one more call frees up (0: none in the window) */
+          'RateLimit-Reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'text/html; charset=utf-8': string;
+        };
+      };
+      /** @description A transient conflict or a busy table stopped the request; nothing was written (code temporary_conflict). Retry after Retry-After */
+      503: {
+        headers: {
+          /** @description Whole seconds until a request would pass (a rate window is 60 s; a conflict asks for a few) */
+          'Retry-After'?: number;
+          /** @description The most calls of this counter in any 60 s window */
+          'RateLimit-Limit'?: number;
+          /** @description Calls left in the current 60 s window */
+          'RateLimit-Remaining'?: number;
+          /** @description Whole seconds until one more call frees up (0: none in the window) */
+          'RateLimit-Reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'text/html; charset=utf-8': string;
+        };
+      };
+    };
+  };
+  PanelRequestWithdrawal: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *       "csrf_token": "Zq3vN0m2cXbY8uTfWk1pLr6sHd4eGa9o",
+         *       "amount": "1.250,00",
+         *       "keytype": "EMAIL",
+         *       "pixkey": "financeiro@loja.example",
+         *       "description": "Fornecedor",
+         *       "code": "287082"
+         *     }
+         */
+        'application/x-www-form-urlencoded': {
+          /** @description The CSRF token the page gave */
+          csrf_token: string;
+          /** @description R$, as 1.234,56 or 1234.56 */
+          amount: string;
+          keytype: string;
+          pixkey: string;
+          description?: string;
+          code: string;
+        };
+      };
+    };
+    responses: {
+      /** @description Reserved: to the withdrawal’s page (not signed in: to the sign-in page) */
+      303: {
+        headers: {
+          /** @description Where the browser goes next (with GET) */
+          Location?: string;
+          /** @description The most calls of this counter in any 60 s window */
+          'RateLimit-Limit'?: number;
+          /** @description Calls left in the current 60 s window */
+          'RateLimit-Remaining'?: number;
+          /** @description Whole seconds until one more call frees up (0: none in the window) */
+          'RateLimit-Reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          /** @example <!-- 303 See Other, Location: /panel/saques/WD-7KQ2MY4HX9PA?novo=1 --> */
+          'text/html; charset=utf-8': string;
+        };
+      };
+      /** @description The balance does not cover amount + fee, or not the page’s form */
+      400: {
+        headers: {
+          /** @description The most calls of this counter in any 60 s window */
+          'RateLimit-Limit'?: number;
+          /** @description Calls left in the current 60 s window */
+          'RateLimit-Remaining'?: number;
+          /** @description Whole seconds until one more call frees up (0: none in the window) */
+          'RateLimit-Reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'text/html; charset=utf-8': string;
+        };
+      };
+      /** @description Wrong or used code */
+      401: {
+        headers: {
+          /** @description The most calls of this counter in any 60 s window */
+          'RateLimit-Limit'?: number;
+          /** @description Calls left in the current 60 s window */
+          'RateLimit-Remaining'?: number;
+          /** @description Whole seconds until one more call frees up (0: none in the window) */
+          'RateLimit-Reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'text/html; charset=utf-8': string;
+        };
+      };
+      /** @description The role may not, or the CSRF token does not match */
+      403: {
+        headers: {
+          /** @description The most calls of this counter in any 60 s window */
+          'RateLimit-Limit'?: number;
+          /** @description Calls left in the current 60 s window */
+          'RateLimit-Remaining'?: number;
+          /** @description Whole seconds until one more call frees up (0: none in the window) */
+          'RateLimit-Reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'text/html; charset=utf-8': string;
+        };
+      };
+      /** @description The request body is larger than 1 MB (code payload_too_large) */
+      413: {
+        headers: {
+          /** @description The most calls of this counter in any 60 s window */
+          'RateLimit-Limit'?: number;
+          /** @description Calls left in the current 60 s window */
+          'RateLimit-Remaining'?: number;
+          /** @description Whole seconds until one more call frees up (0: none in the window) */
+          'RateLimit-Reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'text/html; charset=utf-8': string;
+        };
+      };
+      /** @description A field is invalid (the page names it) */
+      422: {
+        headers: {
+          /** @description The most calls of this counter in any 60 s window */
+          'RateLimit-Limit'?: number;
+          /** @description Calls left in the current 60 s window */
+          'RateLimit-Remaining'?: number;
+          /** @description Whole seconds until one more call frees up (0: none in the window) */
+          'RateLimit-Reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'text/html; charset=utf-8': string;
+        };
+      };
+      /** @description Rate limit exceeded (code rate_limited). Limits (any 60 s window): 300 a minute per client IP, the public routes together (RATE_LIMIT_PUBLIC_PER_MINUTE). Retry-After and RateLimit-Reset say when a slot frees. */
+      429: {
+        headers: {
+          /** @description Whole seconds until a request would pass (a rate window is 60 s; a conflict asks for a few) */
+          'Retry-After': number;
+          /** @description The most calls of this counter in any 60 s window */
+          'RateLimit-Limit': number;
+          /** @description Calls left in the current 60 s window */
+          'RateLimit-Remaining': number;
+          /** @description Whole seconds until one more call frees up (0: none in the window) */
+          'RateLimit-Reset': number;
+          [name: string]: unknown;
+        };
+        content: {
+          'text/html; charset=utf-8': string;
+        };
+      };
+      /** @description Unexpected failure: a page asking to try again */
+      500: {
+        headers: {
+          /** @description The most calls of this counter in any 60 s window */
+          'RateLimit-Limit'?: number;
+          /** @description Calls left in the current 60 s window */
+          'RateLimit-Remaining'?: number;
+          /** @description Whole seconds until one more call frees up (0: none in the window) */
+          'RateLimit-Reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'text/html; charset=utf-8': string;
+        };
+      };
+      /** @description A transient conflict or a busy table stopped the request; nothing was written (code temporary_conflict). Retry after Retry-After */
+      503: {
+        headers: {
+          /** @description Whole seconds until a request would pass (a rate window is 60 s; a conflict asks for a few) */
+          'Retry-After'?: number;
+          /** @description The most calls of this counter in any 60 s window */
+          'RateLimit-Limit'?: number;
+          /** @description Calls left in the current 60 s window */
+          'RateLimit-Remaining'?: number;
+          /** @description Whole seconds until one more call frees up (0: none in the window) */
+          'RateLimit-Reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'text/html; charset=utf-8': string;
+        };
+      };
+    };
+  };
+  PanelWithdrawal: {
+    parameters: {
+      query?: {
+        /** @example 1 */
+        novo?: '1';
+      };
+      header?: never;
+      path: {
+        /** @example WD-7KQ2MY4HX9PA */
+        reference: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description HTML page */
+      200: {
+        headers: {
+          /** @description The most calls of this counter in any 60 s window */
+          'RateLimit-Limit'?: number;
+          /** @description Calls left in the current 60 s window */
+          'RateLimit-Remaining'?: number;
+          /** @description Whole seconds until one more call frees up (0: none in the window) */
+          'RateLimit-Reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example <!doctype html>
+           *     <html lang="pt-BR">
+           *     <head>
+           *     <meta charset="utf-8">
+           *     <title>Saque WD-7KQ2MY4HX9PA · Painel</title>
+           *     </head>
+           *     <body>…</body>
+           *     </html>
+           */
+          'text/html; charset=utf-8': string;
+        };
+      };
+      /** @description Not signed in: to the sign-in page */
+      303: {
+        headers: {
+          /** @description Where the browser goes next (with GET) */
+          Location?: string;
+          /** @description The most calls of this counter in any 60 s window */
+          'RateLimit-Limit'?: number;
+          /** @description Calls left in the current 60 s window */
+          'RateLimit-Remaining'?: number;
+          /** @description Whole seconds until one more call frees up (0: none in the window) */
+          'RateLimit-Reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'text/html; charset=utf-8': string;
+        };
+      };
+      /** @description Malformed request: a malformed path parameter (code invalid_path_parameter); or a business rule refused it */
+      400: {
+        headers: {
+          /** @description The most calls of this counter in any 60 s window */
+          'RateLimit-Limit'?: number;
+          /** @description Calls left in the current 60 s window */
+          'RateLimit-Remaining'?: number;
+          /** @description Whole seconds until one more call frees up (0: none in the window) */
+          'RateLimit-Reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'text/html; charset=utf-8': string;
+        };
+      };
+      /** @description Unknown, or of another account */
+      404: {
+        headers: {
+          /** @description The most calls of this counter in any 60 s window */
+          'RateLimit-Limit'?: number;
+          /** @description Calls left in the current 60 s window */
+          'RateLimit-Remaining'?: number;
+          /** @description Whole seconds until one more call frees up (0: none in the window) */
+          'RateLimit-Reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'text/html; charset=utf-8': string;
+        };
+      };
+      /** @description The request body is larger than 1 MB (code payload_too_large) */
+      413: {
+        headers: {
+          /** @description The most calls of this counter in any 60 s window */
+          'RateLimit-Limit'?: number;
+          /** @description Calls left in the current 60 s window */
+          'RateLimit-Remaining'?: number;
+          /** @description Whole seconds until one more call frees up (0: none in the window) */
+          'RateLimit-Reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'text/html; charset=utf-8': string;
+        };
+      };
+      /** @description Invalid fields: a page listing them */
+      422: {
+        headers: {
+          /** @description The most calls of this counter in any 60 s window */
+          'RateLimit-Limit'?: number;
+          /** @description Calls left in the current 60 s window */
+          'RateLimit-Remaining'?: number;
+          /** @description Whole seconds until one more call frees up (0: none in the window) */
+          'RateLimit-Reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'text/html; charset=utf-8': string;
+        };
+      };
+      /** @description Rate limit exceeded (code rate_limited). Limits (any 60 s window): 300 a minute per client IP, the public routes together (RATE_LIMIT_PUBLIC_PER_MINUTE). Retry-After and RateLimit-Reset say when a slot frees. */
+      429: {
+        headers: {
+          /** @description Whole seconds until a request would pass (a rate window is 60 s; a conflict asks for a few) */
+          'Retry-After': number;
+          /** @description The most calls of this counter in any 60 s window */
+          'RateLimit-Limit': number;
+          /** @description Calls left in the current 60 s window */
+          'RateLimit-Remaining': number;
+          /** @description Whole seconds until one more call frees up (0: none in the window) */
+          'RateLimit-Reset': number;
+          [name: string]: unknown;
+        };
+        content: {
+          'text/html; charset=utf-8': string;
+        };
+      };
+      /** @description Unexpected failure: a page asking to try again */
+      500: {
+        headers: {
+          /** @description The most calls of this counter in any 60 s window */
+          'RateLimit-Limit'?: number;
+          /** @description Calls left in the current 60 s window */
+          'RateLimit-Remaining'?: number;
+          /** @description Whole seconds until one more call frees up (0: none in the window) */
+          'RateLimit-Reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'text/html; charset=utf-8': string;
+        };
+      };
+      /** @description A transient conflict or a busy table stopped the request; nothing was written (code temporary_conflict). Retry after Retry-After */
+      503: {
+        headers: {
+          /** @description Whole seconds until a request would pass (a rate window is 60 s; a conflict asks for a few) */
+          'Retry-After'?: number;
+          /** @description The most calls of this counter in any 60 s window */
+          'RateLimit-Limit'?: number;
+          /** @description Calls left in the current 60 s window */
+          'RateLimit-Remaining'?: number;
+          /** @description Whole seconds until one more call frees up (0: none in the window) */
+          'RateLimit-Reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'text/html; charset=utf-8': string;
+        };
+      };
+    };
+  };
+  PanelInvoices: {
+    parameters: {
+      query?: {
+        /** @example 1 */
+        page?: number;
+        /** @example 10 */
+        limit?: number;
+        /** @example ORD-2026-0042 */
+        invoice_no?: string;
+        email?: string;
+        start_date?: string;
+        end_date?: string;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description HTML page */
+      200: {
+        headers: {
+          /** @description The most calls of this counter in any 60 s window */
+          'RateLimit-Limit'?: number;
+          /** @description Calls left in the current 60 s window */
+          'RateLimit-Remaining'?: number;
+          /** @description Whole seconds until one more call frees up (0: none in the window) */
+          'RateLimit-Reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example <!doctype html>
+           *     <html lang="pt-BR">
+           *     <head>
+           *     <meta charset="utf-8">
+           *     <title>Faturas · Painel</title>
+           *     </head>
+           *     <body>…</body>
+           *     </html>
+           */
+          'text/html; charset=utf-8': string;
+        };
+      };
+      /** @description Not signed in: to the sign-in page */
+      303: {
+        headers: {
+          /** @description Where the browser goes next (with GET) */
+          Location?: string;
+          /** @description The most calls of this counter in any 60 s window */
+          'RateLimit-Limit'?: number;
+          /** @description Calls left in the current 60 s window */
+          'RateLimit-Remaining'?: number;
+          /** @description Whole seconds until one more call frees up (0: none in the window) */
+          'RateLimit-Reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'text/html; charset=utf-8': string;
+        };
+      };
+      /** @description The request body is larger than 1 MB (code payload_too_large) */
+      413: {
+        headers: {
+          /** @description The most calls of this counter in any 60 s window */
+          'RateLimit-Limit'?: number;
+          /** @description Calls left in the current 60 s window */
+          'RateLimit-Remaining'?: number;
+          /** @description Whole seconds until one more call frees up (0: none in the window) */
+          'RateLimit-Reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'text/html; charset=utf-8': string;
+        };
+      };
+      /** @description Invalid fields: a page listing them */
+      422: {
+        headers: {
+          /** @description The most calls of this counter in any 60 s window */
+          'RateLimit-Limit'?: number;
+          /** @description Calls left in the current 60 s window */
+          'RateLimit-Remaining'?: number;
+          /** @description Whole seconds until one more call frees up (0: none in the window) */
+          'RateLimit-Reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'text/html; charset=utf-8': string;
+        };
+      };
+      /** @description Rate limit exceeded (code rate_limited). Limits (any 60 s window): 300 a minute per client IP, the public routes together (RATE_LIMIT_PUBLIC_PER_MINUTE). Retry-After and RateLimit-Reset say when a slot frees. */
+      429: {
+        headers: {
+          /** @description Whole seconds until a request would pass (a rate window is 60 s; a conflict asks for a few) */
+          'Retry-After': number;
+          /** @description The most calls of this counter in any 60 s window */
+          'RateLimit-Limit': number;
+          /** @description Calls left in the current 60 s window */
+          'RateLimit-Remaining': number;
+          /** @description Whole seconds until one more call frees up (0: none in the window) */
+          'RateLimit-Reset': number;
+          [name: string]: unknown;
+        };
+        content: {
+          'text/html; charset=utf-8': string;
+        };
+      };
+      /** @description Unexpected failure: a page asking to try again */
+      500: {
+        headers: {
+          /** @description The most calls of this counter in any 60 s window */
+          'RateLimit-Limit'?: number;
+          /** @description Calls left in the current 60 s window */
+          'RateLimit-Remaining'?: number;
+          /** @description Whole seconds until one more call frees up (0: none in the window) */
+          'RateLimit-Reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'text/html; charset=utf-8': string;
+        };
+      };
+      /** @description A transient conflict or a busy table stopped the request; nothing was written (code temporary_conflict). Retry after Retry-After */
+      503: {
+        headers: {
+          /** @description Whole seconds until a request would pass (a rate window is 60 s; a conflict asks for a few) */
+          'Retry-After'?: number;
+          /** @description The most calls of this counter in any 60 s window */
+          'RateLimit-Limit'?: number;
+          /** @description Calls left in the current 60 s window */
+          'RateLimit-Remaining'?: number;
+          /** @description Whole seconds until one more call frees up (0: none in the window) */
+          'RateLimit-Reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'text/html; charset=utf-8': string;
+        };
+      };
+    };
+  };
+  PanelInvoice: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @example INV-7KQ2MY */
+        reference: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description HTML page */
+      200: {
+        headers: {
+          /** @description The most calls of this counter in any 60 s window */
+          'RateLimit-Limit'?: number;
+          /** @description Calls left in the current 60 s window */
+          'RateLimit-Remaining'?: number;
+          /** @description Whole seconds until one more call frees up (0: none in the window) */
+          'RateLimit-Reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example <!doctype html>
+           *     <html lang="pt-BR">
+           *     <head>
+           *     <meta charset="utf-8">
+           *     <title>Fatura INV-7KQ2MY · Painel</title>
+           *     </head>
+           *     <body>…</body>
+           *     </html>
+           */
+          'text/html; charset=utf-8': string;
+        };
+      };
+      /** @description Not signed in: to the sign-in page */
+      303: {
+        headers: {
+          /** @description Where the browser goes next (with GET) */
+          Location?: string;
+          /** @description The most calls of this counter in any 60 s window */
+          'RateLimit-Limit'?: number;
+          /** @description Calls left in the current 60 s window */
+          'RateLimit-Remaining'?: number;
+          /** @description Whole seconds until one more call frees up (0: none in the window) */
+          'RateLimit-Reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'text/html; charset=utf-8': string;
+        };
+      };
+      /** @description Malformed request: a malformed path parameter (code invalid_path_parameter); or a business rule refused it */
+      400: {
+        headers: {
+          /** @description The most calls of this counter in any 60 s window */
+          'RateLimit-Limit'?: number;
+          /** @description Calls left in the current 60 s window */
+          'RateLimit-Remaining'?: number;
+          /** @description Whole seconds until one more call frees up (0: none in the window) */
+          'RateLimit-Reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'text/html; charset=utf-8': string;
+        };
+      };
+      /** @description Unknown, or of another account */
+      404: {
+        headers: {
+          /** @description The most calls of this counter in any 60 s window */
+          'RateLimit-Limit'?: number;
+          /** @description Calls left in the current 60 s window */
+          'RateLimit-Remaining'?: number;
+          /** @description Whole seconds until one more call frees up (0: none in the window) */
+          'RateLimit-Reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'text/html; charset=utf-8': string;
+        };
+      };
+      /** @description The request body is larger than 1 MB (code payload_too_large) */
+      413: {
+        headers: {
+          /** @description The most calls of this counter in any 60 s window */
+          'RateLimit-Limit'?: number;
+          /** @description Calls left in the current 60 s window */
+          'RateLimit-Remaining'?: number;
+          /** @description Whole seconds until one more call frees up (0: none in the window) */
+          'RateLimit-Reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'text/html; charset=utf-8': string;
+        };
+      };
+      /** @description Invalid fields: a page listing them */
+      422: {
+        headers: {
+          /** @description The most calls of this counter in any 60 s window */
+          'RateLimit-Limit'?: number;
+          /** @description Calls left in the current 60 s window */
+          'RateLimit-Remaining'?: number;
+          /** @description Whole seconds until one more call frees up (0: none in the window) */
+          'RateLimit-Reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'text/html; charset=utf-8': string;
+        };
+      };
+      /** @description Rate limit exceeded (code rate_limited). Limits (any 60 s window): 300 a minute per client IP, the public routes together (RATE_LIMIT_PUBLIC_PER_MINUTE). Retry-After and RateLimit-Reset say when a slot frees. */
+      429: {
+        headers: {
+          /** @description Whole seconds until a request would pass (a rate window is 60 s; a conflict asks for a few) */
+          'Retry-After': number;
+          /** @description The most calls of this counter in any 60 s window */
+          'RateLimit-Limit': number;
+          /** @description Calls left in the current 60 s window */
+          'RateLimit-Remaining': number;
+          /** @description Whole seconds until one more call frees up (0: none in the window) */
+          'RateLimit-Reset': number;
+          [name: string]: unknown;
+        };
+        content: {
+          'text/html; charset=utf-8': string;
+        };
+      };
+      /** @description Unexpected failure: a page asking to try again */
+      500: {
+        headers: {
+          /** @description The most calls of this counter in any 60 s window */
+          'RateLimit-Limit'?: number;
+          /** @description Calls left in the current 60 s window */
+          'RateLimit-Remaining'?: number;
+          /** @description Whole seconds until one more call frees up (0: none in the window) */
+          'RateLimit-Reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'text/html; charset=utf-8': string;
+        };
+      };
+      /** @description A transient conflict or a busy table stopped the request; nothing was written (code temporary_conflict). Retry after Retry-After */
+      503: {
+        headers: {
+          /** @description Whole seconds until a request would pass (a rate window is 60 s; a conflict asks for a few) */
+          'Retry-After'?: number;
+          /** @description The most calls of this counter in any 60 s window */
+          'RateLimit-Limit'?: number;
+          /** @description Calls left in the current 60 s window */
+          'RateLimit-Remaining'?: number;
+          /** @description Whole seconds until one more call frees up (0: none in the window) */
+          'RateLimit-Reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'text/html; charset=utf-8': string;
+        };
+      };
+    };
+  };
+  PanelStatement: {
+    parameters: {
+      query?: {
+        /** @example 1 */
+        page?: number;
+        /** @example 10 */
+        limit?: number;
+        /** @example payment */
+        type?: 'payment' | 'refund' | 'withdrawal' | 'withdrawal_fee' | 'withdrawal_posted' | 'withdrawal_release' | 'adjustment';
+        /** @example 2026-11-01 */
+        start?: string;
+        /** @example 2026-11-30 */
+        end?: string;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description HTML page */
+      200: {
+        headers: {
+          /** @description The most calls of this counter in any 60 s window */
+          'RateLimit-Limit'?: number;
+          /** @description Calls left in the current 60 s window */
+          'RateLimit-Remaining'?: number;
+          /** @description Whole seconds until one more call frees up (0: none in the window) */
+          'RateLimit-Reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example <!doctype html>
+           *     <html lang="pt-BR">
+           *     <head>
+           *     <meta charset="utf-8">
+           *     <title>Extrato · Painel</title>
+           *     </head>
+           *     <body>…</body>
+           *     </html>
+           */
+          'text/html; charset=utf-8': string;
+        };
+      };
+      /** @description Not signed in: to the sign-in page */
+      303: {
+        headers: {
+          /** @description Where the browser goes next (with GET) */
+          Location?: string;
+          /** @description The most calls of this counter in any 60 s window */
+          'RateLimit-Limit'?: number;
+          /** @description Calls left in the current 60 s window */
+          'RateLimit-Remaining'?: number;
+          /** @description Whole seconds until one more call frees up (0: none in the window) */
+          'RateLimit-Reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'text/html; charset=utf-8': string;
+        };
+      };
+      /** @description The request body is larger than 1 MB (code payload_too_large) */
+      413: {
+        headers: {
+          /** @description The most calls of this counter in any 60 s window */
+          'RateLimit-Limit'?: number;
+          /** @description Calls left in the current 60 s window */
+          'RateLimit-Remaining'?: number;
+          /** @description Whole seconds until one more call frees up (0: none in the window) */
+          'RateLimit-Reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'text/html; charset=utf-8': string;
+        };
+      };
+      /** @description Invalid fields: a page listing them */
+      422: {
+        headers: {
+          /** @description The most calls of this counter in any 60 s window */
+          'RateLimit-Limit'?: number;
+          /** @description Calls left in the current 60 s window */
+          'RateLimit-Remaining'?: number;
+          /** @description Whole seconds until one more call frees up (0: none in the window) */
+          'RateLimit-Reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'text/html; charset=utf-8': string;
+        };
+      };
+      /** @description Rate limit exceeded (code rate_limited). Limits (any 60 s window): 300 a minute per client IP, the public routes together (RATE_LIMIT_PUBLIC_PER_MINUTE). Retry-After and RateLimit-Reset say when a slot frees. */
+      429: {
+        headers: {
+          /** @description Whole seconds until a request would pass (a rate window is 60 s; a conflict asks for a few) */
+          'Retry-After': number;
+          /** @description The most calls of this counter in any 60 s window */
+          'RateLimit-Limit': number;
+          /** @description Calls left in the current 60 s window */
+          'RateLimit-Remaining': number;
+          /** @description Whole seconds until one more call frees up (0: none in the window) */
+          'RateLimit-Reset': number;
+          [name: string]: unknown;
+        };
+        content: {
+          'text/html; charset=utf-8': string;
+        };
+      };
+      /** @description Unexpected failure: a page asking to try again */
+      500: {
+        headers: {
+          /** @description The most calls of this counter in any 60 s window */
+          'RateLimit-Limit'?: number;
+          /** @description Calls left in the current 60 s window */
+          'RateLimit-Remaining'?: number;
+          /** @description Whole seconds until one more call frees up (0: none in the window) */
+          'RateLimit-Reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'text/html; charset=utf-8': string;
+        };
+      };
+      /** @description A transient conflict or a busy table stopped the request; nothing was written (code temporary_conflict). Retry after Retry-After */
+      503: {
+        headers: {
+          /** @description Whole seconds until a request would pass (a rate window is 60 s; a conflict asks for a few) */
+          'Retry-After'?: number;
+          /** @description The most calls of this counter in any 60 s window */
+          'RateLimit-Limit'?: number;
+          /** @description Calls left in the current 60 s window */
+          'RateLimit-Remaining'?: number;
+          /** @description Whole seconds until one more call frees up (0: none in the window) */
+          'RateLimit-Reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'text/html; charset=utf-8': string;
+        };
+      };
+    };
+  };
+  PanelStatementCsv: {
+    parameters: {
+      query?: {
+        page?: number;
+        limit?: number;
+        /** @example payment */
+        type?: 'payment' | 'refund' | 'withdrawal' | 'withdrawal_fee' | 'withdrawal_posted' | 'withdrawal_release' | 'adjustment';
+        /** @example 2026-11-01 */
+        start?: string;
+        /** @example 2026-11-30 */
+        end?: string;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The CSV file (Content-Disposition: attachment) */
+      200: {
+        headers: {
+          /** @description The most calls of this counter in any 60 s window */
+          'RateLimit-Limit'?: number;
+          /** @description Calls left in the current 60 s window */
+          'RateLimit-Remaining'?: number;
+          /** @description Whole seconds until one more call frees up (0: none in the window) */
+          'RateLimit-Reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example id,created_at,type,amount,reserved,reference,description
+           *     txn_7KQ2MY4HX9PA3B6N8RC2VD5E,2026-11-20T14:03:11.512Z,payment,198.45,0.00,INV-7KQ2MY,Payment of INV-7KQ2MY (pix)
+           */
+          'text/csv; charset=utf-8': string;
+        };
+      };
+      /** @description Not signed in: to the sign-in page */
+      303: {
+        headers: {
+          /** @description Where the browser goes next (with GET) */
+          Location?: string;
+          /** @description The most calls of this counter in any 60 s window */
+          'RateLimit-Limit'?: number;
+          /** @description Calls left in the current 60 s window */
+          'RateLimit-Remaining'?: number;
+          /** @description Whole seconds until one more call frees up (0: none in the window) */
+          'RateLimit-Reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'text/html; charset=utf-8': string;
+        };
+      };
+      /** @description The role may not export */
+      403: {
+        headers: {
+          /** @description The most calls of this counter in any 60 s window */
+          'RateLimit-Limit'?: number;
+          /** @description Calls left in the current 60 s window */
+          'RateLimit-Remaining'?: number;
+          /** @description Whole seconds until one more call frees up (0: none in the window) */
+          'RateLimit-Reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'text/html; charset=utf-8': string;
+        };
+      };
+      /** @description The request body is larger than 1 MB (code payload_too_large) */
+      413: {
+        headers: {
+          /** @description The most calls of this counter in any 60 s window */
+          'RateLimit-Limit'?: number;
+          /** @description Calls left in the current 60 s window */
+          'RateLimit-Remaining'?: number;
+          /** @description Whole seconds until one more call frees up (0: none in the window) */
+          'RateLimit-Reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'text/html; charset=utf-8': string;
+        };
+      };
+      /** @description A filter is invalid, or the range holds more than 5,000 entries */
+      422: {
         headers: {
           /** @description The most calls of this counter in any 60 s window */
           'RateLimit-Limit'?: number;

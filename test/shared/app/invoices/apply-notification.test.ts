@@ -49,7 +49,9 @@ describe('apply a provider notification (use case)', () => {
     expect(await applyNotification(run.ports, notification('paid'), now)).toBe(true);
     expect(run.commits).toHaveLength(1);
     const [moved, credit, event] = run.commits[0] ?? [];
-    expect(moved).toEqual({ kind: 'invoice.moved', invoice, move: { from: 'PENDING', to: 'PAID', event: 'invoice.paid', balance: 1 }, at });
+    // The move names the event it records: the invoice keeps its events' ids (the panel's invoice page).
+    expect(moved).toEqual({ kind: 'invoice.moved', invoice, move: { from: 'PENDING', to: 'PAID', event: 'invoice.paid', balance: 1 }, at, eventId: eventOf(event)?.id });
+    expect(eventOf(event)?.id).toMatch(/^evt_/);
     expect(credit).toMatchObject({ kind: 'ledger.transfer', entries: [{ type: 'payment', availableCents: 2_500 }] });
     expect(eventOf(event)).toMatchObject({ type: 'invoice.paid', data: { invoice: { reference: 'INV-AAAAAA', total: '25.00', status: 'PAID', paid_after_cancel: false } } });
   });

@@ -1,0 +1,95 @@
+import { QueryCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import { isPanelRole } from '../../domain/panel/roles';
+import type { PanelTeam, TeamChangeOutcome } from '../../ports/panel';
+import { cancellationReasons } from './contention';
+import type { Db } from './dynamo';
+import { keys } from './keys';
+import { auditItem, ownersAdded } from './panel-people';
+
+/**
+ * An account's panel team (issue 27): its people listed through GSI1 (`ACCT#<account>#PEOPLE`, by
+ * e-mail; only the fields the team page shows), and the role changes and removals, each conditional on
+ * the person as read and, for an owner, on the account's owner count (PTEAM#), with its audit entry.
+ */
+const TEAM_INDEX = 'GSI1';
+
+export function dynamoPanelTeam(db: Db, table: string): PanelTeam {
+  const outcome = (err: unknown): TeamChangeOutcome => {
+    const reasons = cancellationReasons(err);
+    if (reasons?.[0]?.Code === 'ConditionalCheckFailed') return 'moved';
+    if (reasons?.[2]?.Code === 'ConditionalCheckFailed') return 'last_owner';
+    throw err;
+  };
+  const ownersMove = (accountId: string, from: string, to: string | undefined) =>
+    from === 'owner' && to !== 'owner' ? [ownersAdded(table, accountId, -1)] : from !== 'owner' && to === 'owner' ? [ownersAdded(table, accountId, 1)] : [];
+  return {
+    async members(accountId) {
+      const out = await db.send(
+        new QueryCommand({
+          TableName: table,
+          IndexName: TEAM_INDEX,
+          KeyConditionExpression: 'GSI1PK = :pk',
+          ExpressionAttributeValues: { ':pk': keys.peopleListPartition(accountId) },
+          ProjectionExpression: 'personId, accountId, email, #role, createdAt',
+          ExpressionAttributeNames: { '#role': 'role' },
+          Limit: 200,
+        }),
+      );
+      return (out.Items ?? []).flatMap((item) => {
+        const { personId, email, role, createdAt } = item;
+        if (typeof personId !== 'string' || typeof email !== 'string' || !isPanelRole(role) || typeof createdAt !== 'string' || item.accountId !== accountId)
+          return [];
+        return [{ personId, accountId, email, role, createdAt }];
+      });
+    },
+    async changeRole(person, role, audit) {
+      try {
+        await db.send(
+          new TransactWriteCommand({
+            TransactItems: [
+              {
+                Update: {
+                  TableName: table,
+                  Key: keys.panelPerson(person.email),
+                  UpdateExpression: 'SET #role = :to',
+                  ConditionExpression: '#role = :from AND personId = :id',
+                  ExpressionAttributeNames: { '#role': 'role' },
+                  ExpressionAttributeValues: { ':to': role, ':from': person.role, ':id': person.personId },
+                },
+              },
+              { Put: { TableName: table, Item: auditItem(audit), ConditionExpression: 'attribute_not_exists(PK)' } },
+              ...ownersMove(person.accountId, person.role, role),
+            ],
+          }),
+        );
+        return 'done';
+      } catch (err) {
+        return outcome(err);
+      }
+    },
+    async remove(person, audit) {
+      try {
+        await db.send(
+          new TransactWriteCommand({
+            TransactItems: [
+              {
+                Delete: {
+                  TableName: table,
+                  Key: keys.panelPerson(person.email),
+                  ConditionExpression: '#role = :from AND personId = :id',
+                  ExpressionAttributeNames: { '#role': 'role' },
+                  ExpressionAttributeValues: { ':from': person.role, ':id': person.personId },
+                },
+              },
+              { Put: { TableName: table, Item: auditItem(audit), ConditionExpression: 'attribute_not_exists(PK)' } },
+              ...ownersMove(person.accountId, person.role, undefined),
+            ],
+          }),
+        );
+        return 'done';
+      } catch (err) {
+        return outcome(err);
+      }
+    },
+  };
+}

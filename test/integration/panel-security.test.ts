@@ -1,0 +1,99 @@
+import { describe, expect, it } from 'vitest';
+import { totpCodeAt } from '../../shared/adapters/crypto/totp';
+import { elementText, enrolledPerson, freshCode, get, hidden, Jar, post, signIn } from '../support/panel';
+
+describe('merchant panel: the person’s own security page (issue 27)', () => {
+  it('lists the open sessions; "sign out everywhere" ends them all at once, this one too', async () => {
+    const person = await enrolledPerson('viewer');
+    const [laptop, phone] = [new Jar(), new Jar()];
+    expect((await signIn(laptop, person)).status).toBe(303);
+    expect((await signIn(phone, person)).status).toBe(303);
+    const page = await get(laptop, '/panel/seguranca');
+    expect(page.status).toBe(200);
+    expect(page.text.match(/<tr data-session="current">/g)).toHaveLength(1);
+    expect(page.text).toContain(laptop.ip);
+
+    const ended = await post(laptop, '/panel/seguranca/sessoes', { csrf_token: hidden(page.text, 'csrf_token') });
+    expect([ended.status, ended.location]).toEqual([303, '/panel/entrar']);
+    // The other browser's session is refused on its next page, though its cookie is still there.
+    expect((await get(phone, '/panel')).location).toBe('/panel/entrar');
+    expect((await get(laptop, '/panel')).location).toBe('/panel/entrar');
+    // A new sign-in works, and the action is in the audit log of the account (read by its owner elsewhere: here, the item exists).
+    const again = new Jar();
+    expect((await signIn(again, person)).status).toBe(303);
+    expect((await get(again, '/panel')).status).toBe(200);
+  }, 180_000);
+
+  it('changes the password with the current one: a wrong current one or a weak new one changes nothing; then every session ends and only the new one signs in', async () => {
+    const person = await enrolledPerson('owner');
+    const [here, elsewhere] = [new Jar(), new Jar()];
+    expect((await signIn(here, person)).status).toBe(303);
+    expect((await signIn(elsewhere, person)).status).toBe(303);
+    const csrf = hidden((await get(here, '/panel/seguranca')).text, 'csrf_token');
+    const next = `outra frase bem longa ${Date.now()}`;
+
+    const wrong = await post(here, '/panel/seguranca/senha', { csrf_token: csrf, current: 'nao e a senha atual', password: next, confirmation: next });
+    expect(wrong.status).toBe(401);
+    expect(wrong.text).toContain('id="current-password-erro"');
+    const weak = await post(here, '/panel/seguranca/senha', { csrf_token: csrf, current: person.password, password: 'curta', confirmation: 'curta' });
+    expect(weak.status).toBe(422);
+    expect(weak.text).toContain('id="new-password-erro"');
+    expect((await get(elsewhere, '/panel')).status).toBe(200);
+
+    const changed = await post(here, '/panel/seguranca/senha', { csrf_token: csrf, current: person.password, password: next, confirmation: next });
+    expect([changed.status, changed.location]).toEqual([303, '/panel/entrar']);
+    expect((await get(elsewhere, '/panel')).location).toBe('/panel/entrar');
+
+    // The old password no longer signs in; the new one does.
+    const jar = new Jar();
+    const form = await get(jar, '/panel/entrar');
+    expect((await post(jar, '/panel/entrar', { csrf_token: hidden(form.text, 'csrf_token'), email: person.email, password: person.password })).status).toBe(
+      401,
+    );
+    expect((await signIn(jar, { ...person, password: next })).status).toBe(303);
+    const audit = await get(jar, '/panel/auditoria');
+    expect(audit.text).toContain('data-action="panel.password_changed"');
+  }, 180_000);
+
+  it('replaces the authenticator: a fresh code of the current one, then a code of the new one; the old one no longer signs in', async () => {
+    const person = await enrolledPerson('developer');
+    const jar = new Jar();
+    expect((await signIn(jar, person)).status).toBe(303);
+    const csrf = hidden((await get(jar, '/panel/seguranca')).text, 'csrf_token');
+    expect((await post(jar, '/panel/seguranca/autenticador', { csrf_token: csrf, code: '000000' })).status).toBe(401);
+    const started = await post(jar, '/panel/seguranca/autenticador', { csrf_token: csrf, code: await freshCode(person) });
+    expect(started.status).toBe(200);
+    const secret = elementText(started.text, 'totp-secret');
+    expect(secret).not.toBe(person.secret);
+    const enrollment = hidden(started.text, 'enrollment');
+    // A code of the old authenticator does not confirm the new one; nothing changed.
+    const wrong = await post(jar, '/panel/seguranca/autenticador/confirmar', { csrf_token: csrf, enrollment, code: totpCodeAt(person.secret, new Date()) });
+    expect(wrong.status).toBe(422);
+    expect(wrong.text).toContain('data-field="code"');
+    const step = Math.floor(Date.now() / 30_000);
+    const done = await post(jar, '/panel/seguranca/autenticador/confirmar', {
+      csrf_token: csrf,
+      enrollment,
+      code: totpCodeAt(secret, new Date(step * 30_000)),
+    });
+    expect(done.status).toBe(200);
+    expect(done.text).toContain('id="notice"');
+    // The sealed request works once: it was for the authenticator it replaced, so it no longer opens (422).
+    expect(
+      (await post(jar, '/panel/seguranca/autenticador/confirmar', { csrf_token: csrf, enrollment, code: totpCodeAt(secret, new Date((step + 1) * 30_000)) }))
+        .status,
+    ).toBe(422);
+
+    // Signing in: the old authenticator's code is refused, the new one's accepted.
+    const old = { ...person };
+    const fresh = new Jar();
+    const form = await get(fresh, '/panel/entrar');
+    expect((await post(fresh, '/panel/entrar', { csrf_token: hidden(form.text, 'csrf_token'), email: person.email, password: person.password })).status).toBe(
+      303,
+    );
+    const codePage = await get(fresh, '/panel/entrar/codigo');
+    expect((await post(fresh, '/panel/entrar/codigo', { csrf_token: hidden(codePage.text, 'csrf_token'), code: await freshCode(old) })).status).toBe(401);
+    const renewed = { ...person, secret, lastStep: Math.max(step, old.lastStep) };
+    expect((await signIn(new Jar(), renewed)).status).toBe(303);
+  }, 240_000);
+});
