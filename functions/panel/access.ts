@@ -1,5 +1,6 @@
 import { acceptInvite, enrollmentPage } from '../../shared/app/panel/enroll';
 import {
+  isWrongCode,
   SIGN_IN_AGAIN,
   signedInSession,
   signInWithCode,
@@ -108,7 +109,7 @@ const codeHandler = httpHandler(
       });
       return redirectTo('/panel', [sessionCookie(sessionId)]);
     } catch (err) {
-      if (err instanceof UnauthorizedError && err.message === WRONG_CODE && cookie !== undefined) {
+      if (isWrongCode(err) && cookie !== undefined) {
         return pageAnswer(401, codePage({ csrfToken: csrfTokenFor(panel, cookie), message: WRONG_CODE }));
       }
       if (err instanceof UnauthorizedError) {
@@ -213,7 +214,7 @@ const startNewAuthenticatorHandler = signedInForm(routes.panelStartNewAuthentica
       newAuthenticatorPage(await startNewAuthenticator(ports, { session: page.session, code: field(fields, 'code', 16), ip, now }), page.chrome),
     );
   } catch (err) {
-    if (err instanceof UnauthorizedError && err.message === WRONG_CODE) {
+    if (isWrongCode(err)) {
       return pageAnswer(401, securityPage(await securityView(ports, page.session), page.chrome, { message: WRONG_CODE }));
     }
     throw err;

@@ -1,7 +1,7 @@
 import { authorizeWithdrawal, type PanelWithdrawalPorts, requestWithdrawalInPanel, withdrawalsView, withdrawalView } from '../../shared/app/panel/withdrawals';
-import { WRONG_CODE } from '../../shared/app/panel/sign-in';
+import { isWrongCode, WRONG_CODE } from '../../shared/app/panel/sign-in';
 import { WITHDRAW_REFERENCE_SHAPE } from '../../shared/domain/withdrawal';
-import { type FieldErrors, InsufficientBalanceError, NotFoundError, UnauthorizedError, ValidationError } from '../../shared/errors';
+import { type FieldErrors, InsufficientBalanceError, NotFoundError, ValidationError } from '../../shared/errors';
 import { field, pageAnswer, redirectTo } from '../../shared/http/panel/answers';
 import { onceForRequest } from '../../shared/http/panel/once-for-request';
 import { centsFromFormAmount } from '../../shared/http/panel/form-money';
@@ -89,7 +89,7 @@ const requestWithdrawal = signedInForm(
       });
       return { ...redirectTo(`/panel/saques/${answer.reference}?novo=1`), changes };
     } catch (err) {
-      if (err instanceof UnauthorizedError && err.message === WRONG_CODE) return refusedWithdrawal(ports, page, 401, values, { message: WRONG_CODE });
+      if (isWrongCode(err)) return refusedWithdrawal(ports, page, 401, values, { message: WRONG_CODE });
       if (err instanceof ValidationError) return refusedWithdrawal(ports, page, 422, values, { errors: err.fields });
       if (err instanceof InsufficientBalanceError) {
         return refusedWithdrawal(ports, page, 400, values, { message: 'Saldo disponível insuficiente para o valor mais a tarifa. Nada foi reservado.' });

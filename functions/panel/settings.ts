@@ -1,5 +1,5 @@
 import { auditView, keysView, rotateKeysInPanel } from '../../shared/app/panel/keys';
-import { WRONG_CODE } from '../../shared/app/panel/sign-in';
+import { isWrongCode, WRONG_CODE } from '../../shared/app/panel/sign-in';
 import {
   configureWebhookInPanel,
   type PanelWebhookPorts,
@@ -7,7 +7,7 @@ import {
   sendTestEventInPanel,
   webhookView,
 } from '../../shared/app/panel/webhook-settings';
-import { DomainError, UnauthorizedError, ValidationError } from '../../shared/errors';
+import { DomainError, ValidationError } from '../../shared/errors';
 import { changeRoleInPanel, invitePersonInPanel, type PanelTeamPorts, removePersonInPanel, teamView } from '../../shared/app/panel/team';
 import { teamPage } from '../../shared/panel/team-pages';
 import { field, pageAnswer, redirectTo } from '../../shared/http/panel/answers';
@@ -21,8 +21,6 @@ import { panelKeysPorts, panelTeamPorts, panelWebhookChanges, panelWebhookPorts 
  * The merchant panel's settings (issue 27), one function: the API keys, the webhook, the audit log, the team.
  * Not signed in: 303 to the sign-in page. Every change asks a fresh authenticator code (step-up).
  */
-
-const isWrongCode = (err: unknown) => err instanceof UnauthorizedError && err.message === WRONG_CODE;
 
 const rotateKeys = signedInForm(routes.panelRotateKeys, panelKeysPorts, async ({ ports, page, fields, ip, now }) => {
   try {

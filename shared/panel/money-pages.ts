@@ -2,8 +2,6 @@ import { escapeHtml, formatBrl } from '../checkout/render';
 import { KEY_TYPES, type Withdrawal } from '../domain/withdrawal';
 import { brazilTime, codeInput, csrfField, errorSummary, fieldError, type FieldErrors, layout, type PanelPage, type SignedInChrome } from './page-kit';
 
-export { brazilTime };
-
 /** The merchant panel's money pages (issue 27), in pt-BR: withdrawals, invoices, the statement. */
 
 const WITHDRAW_STATUS: Readonly<Record<string, string>> = { PENDING: 'Em processamento', PAID: 'Pago', CANCELED: 'Cancelado' };

@@ -27,17 +27,21 @@ export function stepUp(ports: PanelAccessPorts, person: PanelPerson, input: { co
   return useAuthenticatorCode(ports, person, input);
 }
 
-/** A panel action's entry in the account's audit log, as a change: committed with the action, in one transaction. */
-export function auditedChange(ports: Pick<PanelAccessPorts, 'newId'>, person: PanelPerson, action: string, detail: string, ip: string, now: Date): Change {
-  const entry: AuditEntry = {
+/** A panel action's entry in the account's audit log: who, what, when, from which address. */
+export function auditEntry(ports: Pick<PanelAccessPorts, 'newId'>, person: PanelPerson, action: string, ip: string, now: Date, detail?: string): AuditEntry {
+  return {
     accountId: person.accountId,
     at: now.toISOString(),
     entryId: ports.newId('aud'),
     personId: person.personId,
     email: person.email,
     action,
-    detail,
     ip,
+    ...(detail !== undefined ? { detail } : {}),
   };
-  return { kind: 'panel.audited', entry };
+}
+
+/** A panel action's entry in the account's audit log, as a change: committed with the action, in one transaction. */
+export function auditedChange(ports: Pick<PanelAccessPorts, 'newId'>, person: PanelPerson, action: string, detail: string, ip: string, now: Date): Change {
+  return { kind: 'panel.audited', entry: auditEntry(ports, person, action, ip, now, detail) };
 }

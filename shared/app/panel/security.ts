@@ -1,7 +1,6 @@
 import type { PanelAccessPorts } from './access-ports';
-import { actingPerson, stepUp } from './acting';
+import { actingPerson, auditEntry, stepUp } from './acting';
 import { verifyCurrentPassword } from './sign-in';
-import type { AuditEntry } from '../../domain/panel/audit';
 import { passwordProblems } from '../../domain/panel/password-policy';
 import type { PanelPerson } from '../../domain/panel/person';
 import type { PanelSession } from '../../domain/panel/session';
@@ -33,10 +32,6 @@ export async function securityView(ports: PanelAccessPorts, session: PanelSessio
   };
 }
 
-function entry(ports: Pick<PanelAccessPorts, 'newId'>, person: PanelPerson, action: string, ip: string, now: Date): AuditEntry {
-  return { accountId: person.accountId, at: now.toISOString(), entryId: ports.newId('aud'), personId: person.personId, email: person.email, action, ip };
-}
-
 /** Ends all of the person's sessions at once (this one too), then closes the ones listed; audited. */
 async function endAll(ports: PanelAccessPorts, person: PanelPerson, now: Date, passwordHash?: string): Promise<void> {
   if (!(await ports.people.endSessions(person, now.toISOString(), passwordHash)))
@@ -48,7 +43,7 @@ async function endAll(ports: PanelAccessPorts, person: PanelPerson, now: Date, p
 export async function signOutEverywhere(ports: PanelAccessPorts, input: { session: PanelSession; ip: string; now: Date }): Promise<void> {
   const person = await actingPerson(ports, input.session, 'read');
   await endAll(ports, person, input.now);
-  await ports.audit.record(entry(ports, person, 'panel.signed_out_everywhere', input.ip, input.now));
+  await ports.audit.record(auditEntry(ports, person, 'panel.signed_out_everywhere', input.ip, input.now));
 }
 
 /** A new password: the current one (a wrong one counts as a sign-in failure), the policy, then every session ends. */
@@ -64,7 +59,7 @@ export async function changePassword(
   if (Object.keys(fields).length > 0) throw new ValidationError(fields);
   await verifyCurrentPassword(ports, person, { password: input.current, ip: input.ip, now: input.now });
   await endAll(ports, person, input.now, await ports.passwords.hash(input.password));
-  await ports.audit.record(entry(ports, person, 'panel.password_changed', input.ip, input.now));
+  await ports.audit.record(auditEntry(ports, person, 'panel.password_changed', input.ip, input.now));
 }
 
 /** How long a new authenticator shown after the step-up may be confirmed. */
@@ -112,5 +107,5 @@ export async function confirmNewAuthenticator(
   if (!(await ports.people.replaceAuthenticator(person, ports.sealing.seal(secret, `person:${person.email}`), step))) {
     throw new ConflictError('Seu autenticador mudou enquanto isso. Comece de novo.', 'person_changed');
   }
-  await ports.audit.record(entry(ports, person, 'panel.authenticator_replaced', input.ip, input.now));
+  await ports.audit.record(auditEntry(ports, person, 'panel.authenticator_replaced', input.ip, input.now));
 }

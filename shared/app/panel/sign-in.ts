@@ -8,6 +8,9 @@ import { RateLimitedError, UnauthorizedError } from '../../errors';
 /** One answer for an unknown e-mail and a wrong password (issue 27). */
 export const WRONG_CREDENTIALS = 'E-mail ou senha incorretos.';
 export const WRONG_CODE = 'Código incorreto ou já usado. Digite o código atual do aplicativo.';
+
+/** Whether a refusal is a wrong or used authenticator code (the form's page says so again, nothing changed). */
+export const isWrongCode = (err: unknown): boolean => err instanceof UnauthorizedError && err.message === WRONG_CODE;
 /** A code stage that ended (5 minutes), or a cookie that leads nowhere: start again. */
 export const SIGN_IN_AGAIN = 'Sua entrada expirou. Entre de novo com e-mail e senha.';
 

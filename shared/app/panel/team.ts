@@ -1,7 +1,6 @@
 import type { PanelAccessPorts } from './access-ports';
-import { actingPerson, stepUp } from './acting';
+import { actingPerson, auditEntry, stepUp } from './acting';
 import { type InviteAnswer, type InvitePorts, invitePerson } from './invite-person';
-import type { AuditEntry } from '../../domain/panel/audit';
 import { normalizeEmail } from '../../domain/panel/invite';
 import { inviteRefusal, isPanelRole, mayAct, type PanelRole, ROLE_LABELS, teamChangeRefusal, type TeamChange } from '../../domain/panel/roles';
 import type { PanelPerson } from '../../domain/panel/person';
@@ -30,10 +29,6 @@ export async function teamView(ports: PanelTeamPorts, session: PanelSession): Pr
   };
 }
 
-function entry(ports: Pick<PanelAccessPorts, 'newId'>, actor: PanelPerson, action: string, detail: string, ip: string, now: Date): AuditEntry {
-  return { accountId: actor.accountId, at: now.toISOString(), entryId: ports.newId('aud'), personId: actor.personId, email: actor.email, action, detail, ip };
-}
-
 const forbidden = (message: string) => new DomainError('forbidden', message, 'role_forbidden');
 
 /** An invite from the panel: the role rules first (403), a fresh code, then the operator's own invite use case; audited. */
@@ -53,7 +48,7 @@ export async function invitePersonInPanel(ports: PanelTeamPorts, input: Acting &
     publicBaseUrl: ports.publicBaseUrl,
     now: input.now,
   });
-  await ports.audit.record(entry(ports, actor, 'team.invited', `${answer.email} como ${ROLE_LABELS[answer.role]}`, input.ip, input.now));
+  await ports.audit.record(auditEntry(ports, actor, 'team.invited', input.ip, input.now, `${answer.email} como ${ROLE_LABELS[answer.role]}`));
   return answer;
 }
 
@@ -90,12 +85,12 @@ export async function changeRoleInPanel(ports: PanelTeamPorts, input: Acting & {
     await ports.team.changeRole(
       target,
       role,
-      entry(ports, actor, 'team.role_changed', `${target.email}: ${ROLE_LABELS[target.role]} → ${ROLE_LABELS[role]}`, input.ip, input.now),
+      auditEntry(ports, actor, 'team.role_changed', input.ip, input.now, `${target.email}: ${ROLE_LABELS[target.role]} → ${ROLE_LABELS[role]}`),
     ),
   );
 }
 
 export async function removePersonInPanel(ports: PanelTeamPorts, input: Acting & { personId: string }): Promise<void> {
   const { actor, target } = await changeTeam(ports, input, { kind: 'remove', personId: input.personId });
-  settled(await ports.team.remove(target, entry(ports, actor, 'team.removed', `${target.email} (${ROLE_LABELS[target.role]})`, input.ip, input.now)));
+  settled(await ports.team.remove(target, auditEntry(ports, actor, 'team.removed', input.ip, input.now, `${target.email} (${ROLE_LABELS[target.role]})`)));
 }
