@@ -18,7 +18,7 @@ import { tableShape } from '../shared/adapters/dynamo/table';
 import { EDGE_CLIENT_IP_HEADER, EDGE_ORIGIN_HEADER } from '../shared/http/edge-origin';
 import { METRICS_NAMESPACE } from '../shared/metrics/emf';
 import { ApiFunction } from './cdk/api-function';
-import { AlarmTopic, api5xxAlarm, functionFailuresAlarm, notifyTopic, pixAnomaliesAlarm, throttlesAlarm, webhookFailureRateAlarm } from './cdk/alarms';
+import { AlarmTopic, api5xxAlarm, FUNCTIONS_PER_FAILURES_ALARM, functionFailuresAlarm, notifyTopic, pixAnomaliesAlarm, throttlesAlarm, webhookFailureRateAlarm } from './cdk/alarms';
 import { cardDeclinesByMerchant } from './cdk/card-testing';
 import { serviceDashboard } from './cdk/dashboard';
 import { ApiEdge, CLOUDFRONT_HOSTED_ZONE_ID } from './cdk/edge';
@@ -608,7 +608,7 @@ export class PaymentGatewayStack extends Stack {
   /**
    * The alarms every function and the API get: the API's 5xx rate; per function, its throttles when
    * its errors already have their own alarm (stream consumers and scheduled workers), else its
-   * errors and throttles together (one alarm per function).
+   * errors and throttles together, five functions to an alarm (it fires on any one of them).
    */
   private addServiceAlarms(alarms: Map<string, cloudwatch.Alarm>): void {
     const scope = new Construct(this, 'ServiceAlarms');
@@ -618,9 +618,14 @@ export class PaymentGatewayStack extends Stack {
     const cardRoutes = [routes.checkoutCard.id, routes.createCard.id].map((id) => this.functions.get(id)?.logGroup).filter((group) => group !== undefined);
     alarms.set('Card declines by merchant', cardDeclinesByMerchant(scope, 'CardDeclinesByMerchant', cardRoutes).alarm);
     const ownErrorsAlarm = new Set([...streamConsumerList.map((c) => c.id), sweepWorker.id, checkoutUpkeepWorker.id, reconcileWorker.id, pixSweepWorker.id]);
+    const others: [string, ApiFunction][] = [];
     for (const [id, fn] of this.functions) {
       if (ownErrorsAlarm.has(id)) alarms.set(`${id} throttles`, throttlesAlarm(scope, `${id}Throttles`, id, fn));
-      else alarms.set(`${id} errors and throttles`, functionFailuresAlarm(scope, `${id}Failures`, id, fn));
+      else others.push([id, fn]);
+    }
+    for (const group of chunks(others, FUNCTIONS_PER_FAILURES_ALARM)) {
+      const ids = group.map(([id]) => id);
+      alarms.set(`${ids.join(', ')} errors and throttles`, functionFailuresAlarm(scope, `${ids[0]}GroupFailures`, new Map(group)));
     }
   }
 
@@ -741,4 +746,11 @@ export function buildApp(options: BuildAppOptions = {}): { app: App; stack: Paym
     Validations.of(app).addPlugins(new AwsSolutionsChecks(app, { verbose: true, writeSuppressionsToCloudFormation: true }));
   }
   return { app, stack };
+}
+
+/** `items` in runs of at most `size`, in order. */
+function chunks<T>(items: readonly T[], size: number): T[][] {
+  const runs: T[][] = [];
+  for (let i = 0; i < items.length; i += size) runs.push(items.slice(i, i + size));
+  return runs;
 }

@@ -195,25 +195,45 @@ export function api5xxAlarm(scope: Construct, id: string, api: apigw.IHttpApi): 
   });
 }
 
-/** Errors + Throttles of one function, summed over FUNCTION_FAILURES_WINDOW. */
-export function functionFailures(fn: ApiFunction): cloudwatch.MathExpression {
+/** Errors + Throttles of one function, summed over FUNCTION_FAILURES_WINDOW (its metrics' ids end with `tag`: an alarm's ids are unique). */
+export function functionFailures(fn: ApiFunction, tag = ''): cloudwatch.MathExpression {
   const period = FUNCTION_FAILURES_WINDOW;
   return new cloudwatch.MathExpression({
     label: 'errors + throttles',
-    expression: 'errors + throttles',
+    expression: `errors${tag} + throttles${tag}`,
     usingMetrics: {
-      errors: fn.fn.metricErrors({ period, statistic: cloudwatch.Stats.SUM }),
-      throttles: fn.fn.metricThrottles({ period, statistic: cloudwatch.Stats.SUM }),
+      [`errors${tag}`]: fn.fn.metricErrors({ period, statistic: cloudwatch.Stats.SUM }),
+      [`throttles${tag}`]: fn.fn.metricThrottles({ period, statistic: cloudwatch.Stats.SUM }),
     },
     period,
   });
 }
 
-/** One alarm per function (not two: 40 functions): its unhandled errors and throttles together. */
-export function functionFailuresAlarm(scope: Construct, id: string, name: string, fn: ApiFunction): cloudwatch.Alarm {
+/** An alarm reads at most 10 metrics (CloudWatch's hard limit for metric math), two per function: five functions per failures alarm. */
+export const FUNCTIONS_PER_FAILURES_ALARM = 5;
+
+/** The most errors + throttles of any one function of `fns` in the window: a group's alarm keeps the per-function threshold. */
+export function mostFunctionFailures(fns: readonly ApiFunction[]): cloudwatch.MathExpression {
+  if (fns.length === 0 || fns.length > FUNCTIONS_PER_FAILURES_ALARM) throw new Error(`a failures alarm watches 1 to ${FUNCTIONS_PER_FAILURES_ALARM} functions, not ${fns.length}`);
+  const usingMetrics = Object.fromEntries(fns.map((fn, i) => [`f${i}`, functionFailures(fn, String(i))]));
+  return new cloudwatch.MathExpression({
+    label: 'most errors + throttles of one function',
+    expression: `MAX([${Object.keys(usingMetrics).join(', ')}])`,
+    usingMetrics,
+    period: FUNCTION_FAILURES_WINDOW,
+  });
+}
+
+/**
+ * One alarm per group of up to five functions (the stack's 500-resource limit: one per function took 40
+ * of them): it fires when any one of them failed or was throttled FUNCTION_FAILURES_THRESHOLD times or
+ * more in the window, and its description names them.
+ */
+export function functionFailuresAlarm(scope: Construct, id: string, fns: ReadonlyMap<string, ApiFunction>): cloudwatch.Alarm {
+  const names = [...fns.keys()].join(', ');
   return new cloudwatch.Alarm(scope, id, {
-    alarmDescription: `The ${name} function failed or was throttled ${FUNCTION_FAILURES_THRESHOLD} times or more in 5 minutes (a crash, a timeout or no concurrency left): check its log group and its throttles on the dashboard.`,
-    metric: functionFailures(fn),
+    alarmDescription: `One of these functions failed or was throttled ${FUNCTION_FAILURES_THRESHOLD} times or more in 5 minutes (a crash, a timeout or no concurrency left): ${names}. The dashboard's errors and throttles per function show which; then its log group.`,
+    metric: mostFunctionFailures([...fns.values()]),
     threshold: FUNCTION_FAILURES_THRESHOLD,
     evaluationPeriods: 1,
     comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,

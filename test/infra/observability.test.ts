@@ -34,6 +34,7 @@ type AlarmProps = {
   ComparisonOperator: string;
   EvaluationPeriods: number;
   TreatMissingData?: string;
+  AlarmDescription?: string;
   Dimensions?: { Name: string; Value: unknown }[];
   Metrics?: {
     Id: string;
@@ -195,8 +196,11 @@ describe('the alarms', () => {
     }
   });
 
-  it('has one alarm per function (errors and throttles, or throttles where its errors have their own), the 5xx rate and the alarms before', () => {
-    const perFunction = [...stack.functions.keys()].map((id) => (OWN_ERRORS.includes(id) ? `${id} throttles` : `${id} errors and throttles`));
+  it('has a throttles alarm per function whose errors have their own, an errors-and-throttles alarm per five other functions, the 5xx rate and the alarms before', () => {
+    const ids = [...stack.functions.keys()];
+    const others = ids.filter((id) => !OWN_ERRORS.includes(id));
+    const groups = others.filter((_, i) => i % 5 === 0).map((_, g) => `${others.slice(g * 5, g * 5 + 5).join(', ')} errors and throttles`);
+    const perFunction = [...ids.filter((id) => OWN_ERRORS.includes(id)).map((id) => `${id} throttles`), ...groups];
     expect([...stack.alarms.keys()].sort()).toEqual(
       [...expectedAlarms().keys(), 'API 5xx rate', 'Webhook failure rate', 'Card declines by merchant', 'Direct origin calls', 'Reconcile schedule failed', ...perFunction].filter((n, i, all) => all.indexOf(n) === i).sort(),
     );
@@ -248,18 +252,33 @@ describe('the alarms', () => {
     expect(metrics.errors).toEqual({ Metric: { Namespace: 'AWS/ApiGateway', MetricName: '5xx', Dimensions: apiDimension }, Stat: 'Sum', Period: 300 });
   });
 
-  it(`alarms on each route function and queue worker at ${FUNCTION_FAILURES_THRESHOLD} errors + throttles in 5 minutes`, () => {
+  it(`alarms on each route function and queue worker at ${FUNCTION_FAILURES_THRESHOLD} errors + throttles of any one of them in 5 minutes, five functions to an alarm`, () => {
     expect(FUNCTION_FAILURES_THRESHOLD).toBe(3);
     const ids = [...stack.functions.keys()].filter((id) => !OWN_ERRORS.includes(id));
     expect(ids).toEqual(expect.arrayContaining([...routeFunctions(routeList).keys(), 'Fallback', ...queueList.map((q) => `${q.id}Worker`)]));
-    for (const id of ids) {
-      const props = alarmProps(`${id} errors and throttles`);
-      expect(props, id).toMatchObject({ Threshold: 3, ComparisonOperator: 'GreaterThanOrEqualToThreshold', EvaluationPeriods: 1 });
-      expect(props.Metrics?.find((m) => m.ReturnData !== false)?.Expression, id).toBe('errors + throttles');
-      const dimension = [{ Name: 'FunctionName', Value: fnRef(id) }];
+    const groups = [...stack.alarms.keys()].filter((name) => name.endsWith(' errors and throttles'));
+    const watched = groups.flatMap((name) => name.replace(/ errors and throttles$/, '').split(', '));
+    // Each function is in exactly one group, and a group holds at most five (an alarm reads at most 10 metrics).
+    expect([...watched].sort()).toEqual([...ids].sort());
+    expect(groups.length).toBe(Math.ceil(ids.length / 5));
+    for (const name of groups) {
+      const members = name.replace(/ errors and throttles$/, '').split(', ');
+      expect(members.length, name).toBeLessThanOrEqual(5);
+      const props = alarmProps(name);
+      expect(props, name).toMatchObject({ Threshold: 3, ComparisonOperator: 'GreaterThanOrEqualToThreshold', EvaluationPeriods: 1, TreatMissingData: 'notBreaching' });
+      const expressions = Object.fromEntries((props.Metrics ?? []).filter((m) => m.Expression).map((m) => [m.Id, m]));
+      // The alarm watches the most failures of one function, so the threshold is still per function.
+      expect(props.Metrics?.find((m) => m.ReturnData !== false)?.Expression, name).toBe(`MAX([${members.map((_, i) => `f${i}`).join(', ')}])`);
       const metrics = metricsOf(props);
-      expect(metrics.errors, id).toEqual({ Metric: { Namespace: 'AWS/Lambda', MetricName: 'Errors', Dimensions: dimension }, Stat: 'Sum', Period: 300 });
-      expect(metrics.throttles, id).toEqual({ Metric: { Namespace: 'AWS/Lambda', MetricName: 'Throttles', Dimensions: dimension }, Stat: 'Sum', Period: 300 });
+      expect(Object.keys(metrics)).toHaveLength(members.length * 2);
+      members.forEach((id, i) => {
+        expect(expressions[`f${i}`]?.Expression, id).toBe(`errors${i} + throttles${i}`);
+        expect(expressions[`f${i}`]?.ReturnData, id).toBe(false);
+        const dimension = [{ Name: 'FunctionName', Value: fnRef(id) }];
+        expect(metrics[`errors${i}`], id).toEqual({ Metric: { Namespace: 'AWS/Lambda', MetricName: 'Errors', Dimensions: dimension }, Stat: 'Sum', Period: 300 });
+        expect(metrics[`throttles${i}`], id).toEqual({ Metric: { Namespace: 'AWS/Lambda', MetricName: 'Throttles', Dimensions: dimension }, Stat: 'Sum', Period: 300 });
+      });
+      expect(props.AlarmDescription, name).toContain(members.join(', '));
     }
   });
 });

@@ -126,6 +126,10 @@ describe('a deploy with an API Pix PSP (the apiPix* context)', () => {
   const { stack, template } = s;
   const secretId = () => stack.resolve(stack.apiPix?.secret.secretArn) as unknown;
 
+  it("stays within the merchant panel issue's 450 of CloudFormation's 500 resources, the PSP's sweep and alarms included", () => {
+    expect(Object.keys(s.resources).length).toBeLessThanOrEqual(450);
+  });
+
   it('gives the routes that use the Pix provider, and only them and the Pix sweep, PAYMENT_PROVIDER=apipix and the APIPIX_* settings', () => {
     expect(PIX_PROVIDER_ROUTES.sort()).toEqual([routes.createPix.id, routes.checkoutEntry.id, routes.providerPixCallback.id].sort());
     for (const id of [...PIX_PROVIDER_ROUTES, pixSweepWorker.id]) {
