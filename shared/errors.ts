@@ -245,3 +245,14 @@ export class CheckoutChangedError extends ConflictError {
     super('The checkout changed while the request ran', 'checkout_changed');
   }
 }
+
+/**
+ * A redelivery refused, for the caller to act on: an unknown event (or another account's: the same
+ * answer), an account without a webhook URL, a series still running, or a delivery that changed while
+ * the request ran (try again). The operator's CLI exits 1 with the message; the panel says it.
+ */
+export class RedeliveryRefusedError extends DomainError {
+  constructor(kind: 'not_found' | 'conflict', message: string, code: 'event_not_found' | 'account_not_found' | 'webhook_not_configured' | 'delivery_running' | 'delivery_changed') {
+    super(kind, message, code);
+  }
+}

@@ -120,11 +120,11 @@ export type StreamMappingDef = StreamConsumerDef & {
   maxRecordAgeSeconds: number;
 };
 
-/** Forwards new withdrawals and outbox events from the table's stream to their queues. */
+/** Forwards new withdrawals, outbox events and redelivery requests from the table's stream to their queues. */
 export const streamForwarder: StreamMappingDef = {
   id: 'StreamForwarder',
   handler: 'functions/workers/stream-forwarder.ts',
-  insertsOfTypes: ['withdraw', 'event'],
+  insertsOfTypes: ['withdraw', 'event', 'redelivery'],
   batchSize: 100,
   retryAttempts: 10,
   // An hour: the IteratorAge alarm (5 minutes) pages on-call long before anything is given up on.

@@ -1,12 +1,5 @@
 import { auditView, keysView, rotateKeysInPanel } from '../../shared/app/panel/keys';
 import { isWrongCode, WRONG_CODE } from '../../shared/app/panel/sign-in';
-import {
-  configureWebhookInPanel,
-  type PanelWebhookPorts,
-  rotateWebhookSecretInPanel,
-  sendTestEventInPanel,
-  webhookView,
-} from '../../shared/app/panel/webhook-settings';
 import { DomainError, ValidationError } from '../../shared/errors';
 import { changeRoleInPanel, invitePersonInPanel, type PanelTeamPorts, removePersonInPanel, teamView } from '../../shared/app/panel/team';
 import { teamPage } from '../../shared/panel/team-pages';
@@ -14,11 +7,11 @@ import { field, pageAnswer, redirectTo } from '../../shared/http/panel/answers';
 import { type SignedIn, signedInForm, signedInPage } from '../../shared/http/panel/signed-in';
 import { routeGroupHandler } from '../../shared/http/route-group';
 import { panelSettingsRoutes as routes } from '../../shared/http/route-table/panel-settings';
-import { auditPage, keysPage, newKeysPage, webhookSecretPage, webhooksPage } from '../../shared/panel/pages';
-import { panelKeysPorts, panelTeamPorts, panelWebhookChanges, panelWebhookPorts } from '../../shared/wiring/panel-settings';
+import { auditPage, keysPage, newKeysPage } from '../../shared/panel/pages';
+import { panelKeysPorts, panelTeamPorts } from '../../shared/wiring/panel-settings';
 
 /**
- * The merchant panel's settings (issue 27), one function: the API keys, the webhook, the audit log, the team.
+ * The merchant panel's settings (issue 27), one function: the API keys, the audit log, the team (the webhook has its own: ./webhooks.ts).
  * Not signed in: 303 to the sign-in page. Every change asks a fresh authenticator code (step-up).
  */
 
@@ -30,49 +23,6 @@ const rotateKeys = signedInForm(routes.panelRotateKeys, panelKeysPorts, async ({
     throw err;
   }
 });
-
-/** A webhook form refused for its code or its URL: the page again, saying why (nothing changed). */
-async function refusedWebhookForm(ports: PanelWebhookPorts, err: unknown, page: SignedIn, url: string | undefined) {
-  const view = { ...(await webhookView(ports, page.session)), ...(url !== undefined ? { url } : {}) };
-  if (isWrongCode(err)) return pageAnswer(401, webhooksPage({ ...view, message: WRONG_CODE }, page.chrome));
-  if (err instanceof ValidationError) return pageAnswer(422, webhooksPage({ ...view, errors: err.fields }, page.chrome));
-  throw err;
-}
-
-const setWebhook = signedInForm(
-  routes.panelSetWebhook,
-  panelWebhookPorts,
-  async ({ ports, page, fields, ip, now }) => {
-    const url = field(fields, 'url', 2048);
-    try {
-      const { answer, changes } = await configureWebhookInPanel(ports, { session: page.session, url, code: field(fields, 'code', 16), ip, now });
-      return {
-        ...pageAnswer(
-          200,
-          webhookSecretPage({ url: answer.url, ...(answer.secret ? { secret: answer.secret } : {}), notice: answer.secret_notice }, page.chrome),
-        ),
-        changes,
-      };
-    } catch (err) {
-      return refusedWebhookForm(ports, err, page, url);
-    }
-  },
-  panelWebhookChanges,
-);
-
-const rotateWebhookSecret = signedInForm(
-  routes.panelRotateWebhookSecret,
-  panelWebhookPorts,
-  async ({ ports, page, fields, ip, now }) => {
-    try {
-      const { answer, changes } = await rotateWebhookSecretInPanel(ports, { session: page.session, code: field(fields, 'code', 16), ip, now });
-      return { ...pageAnswer(200, webhookSecretPage({ secret: answer.secret, notice: answer.secret_notice }, page.chrome)), changes };
-    } catch (err) {
-      return refusedWebhookForm(ports, err, page, undefined);
-    }
-  },
-  panelWebhookChanges,
-);
 
 /** The team page again, saying why a team form was refused (nothing changed); other errors are the panel's error pages. */
 async function refusedTeamForm(ports: PanelTeamPorts, err: unknown, page: SignedIn) {
@@ -137,41 +87,13 @@ const removePerson = signedInForm(routes.panelRemovePerson, panelTeamPorts, asyn
   }
 });
 
-const testWebhook = signedInForm(
-  routes.panelTestWebhook,
-  panelWebhookPorts,
-  async ({ ports, page, ip, now }) => {
-    try {
-      const { answer, changes } = await sendTestEventInPanel(ports, { session: page.session, ip, now });
-      const notice = `Evento de teste ${answer.event_id} na fila: acompanhe a entrega abaixo.`;
-      return { ...pageAnswer(200, webhooksPage({ ...(await webhookView(ports, page.session)), notice }, page.chrome)), changes };
-    } catch (err) {
-      if (err instanceof DomainError && err.kind === 'conflict') {
-        return pageAnswer(
-          409,
-          webhooksPage({ ...(await webhookView(ports, page.session)), message: 'Configure a URL do webhook antes de enviar um teste.' }, page.chrome),
-        );
-      }
-      throw err;
-    }
-  },
-  panelWebhookChanges,
-);
-
 export const handler = routeGroupHandler([
-  [routes.panelTestWebhook, testWebhook],
   [routes.panelTeam, signedInPage(routes.panelTeam, panelTeamPorts, async (ports, page) => teamPage(await teamView(ports, page.session), page.chrome))],
   [routes.panelInvitePerson, invite],
   [routes.panelChangeRole, changeRole],
   [routes.panelRemovePerson, removePerson],
   [routes.panelKeysPage, signedInPage(routes.panelKeysPage, panelKeysPorts, async (ports, page) => keysPage(await keysView(ports, page.session), page.chrome))],
   [routes.panelRotateKeys, rotateKeys],
-  [
-    routes.panelWebhooksPage,
-    signedInPage(routes.panelWebhooksPage, panelWebhookPorts, async (ports, page) => webhooksPage(await webhookView(ports, page.session), page.chrome)),
-  ],
-  [routes.panelSetWebhook, setWebhook],
-  [routes.panelRotateWebhookSecret, rotateWebhookSecret],
   [
     routes.panelAuditLog,
     signedInPage(routes.panelAuditLog, panelKeysPorts, async (ports, page) => auditPage(await auditView(ports, page.session), page.chrome)),

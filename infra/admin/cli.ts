@@ -161,8 +161,7 @@ async function webhook(command: string, target: () => Promise<Target>): Promise<
     const eventId = required('event');
     if (!/^evt_[A-Za-z0-9_-]{1,100}$/.test(eventId)) throw new UsageError('--event must be an event id (evt_…)');
     const t = await target();
-    const { sqs, webhooks } = await t.queues();
-    return redeliver({ db: t.db, table: t.table, sqs, webhooks, now: () => new Date() }, eventId);
+    return redeliver({ db: t.db, table: t.table, now: () => new Date() }, eventId);
   }
   const accountId = required('account');
   const status = values.status?.trim();

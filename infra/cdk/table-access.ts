@@ -212,6 +212,8 @@ export const ROUTE_PORT_GRANTS: Readonly<Record<string, readonly TableGrant[]>> 
   [routes.panelRotateWebhookSecret.id]: [...PANEL_STEP_UP, ...PANEL_WEBHOOK_PAGE],
   // POST /api/webhook/test's ping (its event's grant derives from the row's changes) with the audit entry.
   [routes.panelTestWebhook.id]: [...PANEL_SIGNED_IN, ...PANEL_WEBHOOK_PAGE],
+  // The event and its delivery read (the account's own, a series over); the request and the reopening are its change.
+  [routes.panelRedeliverWebhook.id]: [...PANEL_SIGNED_IN, ...PANEL_WEBHOOK_PAGE, { actions: ['GetItem'], keys: [KEY.event, KEY.delivery] }],
   [routes.panelAuditLog.id]: [...PANEL_SIGNED_IN, { actions: ['Query'], keys: [KEY.panelAudit] }],
   // GET /api/pixout/list's store (GSI1), the account's withdrawal fee.
   [routes.panelWithdrawals.id]: [

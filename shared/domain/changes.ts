@@ -44,6 +44,19 @@ export type WebhookConfigured = { kind: 'webhook.configured'; accountId: string;
 /** A new signing secret for a configured webhook (none configured: a conflict); the old one stops at once. */
 export type WebhookSecretRotated = { kind: 'webhook.secret_rotated'; accountId: string; secret: string; at: string };
 
+/**
+ * A new delivery series of one recorded event (same id, same stored body): a request the stream
+ * forwards to the webhook queue as attempt 1 (and the sweep, if its record is lost). `reopen`: the
+ * delivery is over (succeeded or failed) and opens a new series, only if it is still as read.
+ */
+export type WebhookRedeliveryRequested = {
+  kind: 'webhook.redelivery_requested';
+  accountId: string;
+  eventId: string;
+  at: string;
+  reopen?: { status: 'succeeded' | 'failed'; attempts: number };
+};
+
 /** A new customer under a fresh numeric id (reserved with it: a taken id is a clash, the route draws again). */
 export type CustomerCreated = { kind: 'customer.created'; customer: Customer };
 
@@ -127,6 +140,7 @@ export type Change =
   | EventRecorded
   | WebhookConfigured
   | WebhookSecretRotated
+  | WebhookRedeliveryRequested
   | CustomerCreated
   | InvoiceCreated
   | InvoiceMoved

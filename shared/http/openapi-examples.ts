@@ -361,6 +361,7 @@ export const OPERATION_EXAMPLES: Readonly<Record<string, OperationExample>> = {
   },
   PanelTeam: { response: panelPage('Equipe') },
   PanelTestWebhook: { body: { csrf_token: PANEL_CSRF }, response: panelPage('Webhooks') },
+  PanelRedeliverWebhook: { body: { csrf_token: PANEL_CSRF, event: 'evt_Zc72VebRdnTWl9cFHbrCVScp' }, response: panelPage('Webhooks') },
   PanelSecurity: { response: panelPage('Segurança') },
   PanelChangePassword: { body: { csrf_token: PANEL_CSRF, current: 'uma frase longa e boa 2026', password: 'outra frase longa e boa 2027', confirmation: 'outra frase longa e boa 2027' }, response: panelRedirect('/panel/entrar') },
   PanelSignOutEverywhere: { body: { csrf_token: PANEL_CSRF }, response: panelRedirect('/panel/entrar') },

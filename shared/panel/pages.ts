@@ -141,16 +141,24 @@ export type DeliveryRow = {
 
 const DELIVERY_STATUS: Readonly<Record<string, string>> = { pending: 'Em andamento', succeeded: 'Entregue', failed: 'Falhou' };
 
-function deliveriesTable(deliveries: readonly DeliveryRow[]): string {
+/** A delivery whose series ended (succeeded or failed) may be sent again: a form posting its event to /panel/webhooks/reenviar. */
+function redeliverForm(d: DeliveryRow, csrfToken: string): string {
+  if (d.status !== 'succeeded' && d.status !== 'failed') return '';
+  return `<form method="post" action="/panel/webhooks/reenviar" class="inline">${csrfField(csrfToken)}<input type="hidden" name="event" value="${escapeHtml(d.eventId)}"><button type="submit" aria-label="Reenviar o evento ${escapeHtml(d.eventId)}">Reenviar</button></form>`;
+}
+
+/** The latest deliveries; with `redeliver` (a role that manages the webhook, a URL configured), a "Reenviar" form on each ended one. */
+function deliveriesTable(deliveries: readonly DeliveryRow[], redeliver?: { csrfToken: string }): string {
   if (deliveries.length === 0) return '<p id="no-deliveries">Nenhuma entrega ainda.</p>';
+  const action = redeliver ? '<th scope="col">Ação</th>' : '';
   return `<div class="table-wrap" tabindex="0" role="region" aria-label="Entregas"><table id="deliveries">
 <caption>Últimas entregas, as mais novas primeiro</caption>
-<thead><tr><th scope="col">Evento</th><th scope="col">Situação</th><th scope="col">Tentativas</th><th scope="col">Última resposta</th><th scope="col">Quando</th></tr></thead>
+<thead><tr><th scope="col">Evento</th><th scope="col">Situação</th><th scope="col">Tentativas</th><th scope="col">Última resposta</th><th scope="col">Quando</th>${action}</tr></thead>
 <tbody>
 ${deliveries
   .map(
     (d) =>
-      `<tr data-event="${escapeHtml(d.eventId)}" data-delivery="${escapeHtml(d.status)}"><td>${escapeHtml(d.eventType)}<br><span class="hint">${escapeHtml(d.eventId)}</span></td><td>${escapeHtml(DELIVERY_STATUS[d.status] ?? d.status)}</td><td>${d.attempts}</td><td>${escapeHtml(d.lastStatus !== null ? `HTTP ${d.lastStatus}` : (d.lastError ?? ''))}</td><td>${brazilTime(d.updatedAt)}</td></tr>`,
+      `<tr data-event="${escapeHtml(d.eventId)}" data-delivery="${escapeHtml(d.status)}"><td>${escapeHtml(d.eventType)}<br><span class="hint">${escapeHtml(d.eventId)}</span></td><td>${escapeHtml(DELIVERY_STATUS[d.status] ?? d.status)}</td><td>${d.attempts}</td><td>${escapeHtml(d.lastStatus !== null ? `HTTP ${d.lastStatus}` : (d.lastError ?? ''))}</td><td>${brazilTime(d.updatedAt)}</td>${redeliver ? `<td>${redeliverForm(d, redeliver.csrfToken)}</td>` : ''}</tr>`,
   )
   .join('\n')}
 </tbody>
@@ -214,7 +222,7 @@ ${ping}
 </div>
 <div class="box wide">
 <h2>Entregas</h2>
-${deliveriesTable(view.deliveries ?? [])}
+${deliveriesTable(view.deliveries ?? [], view.mayManage && view.url ? { csrfToken: chrome.csrfToken } : undefined)}
 </div>`,
     chrome,
   );
@@ -299,6 +307,7 @@ const ACTION_LABELS: Readonly<Record<string, string>> = {
   'webhook.configured': 'Mudou a URL do webhook',
   'webhook.secret_rotated': 'Gerou um novo segredo do webhook',
   'webhook.test_sent': 'Enviou um evento de teste ao webhook',
+  'webhook.redelivered': 'Reenviou um evento ao webhook',
   'withdrawal.requested': 'Pediu um saque Pix',
   'team.invited': 'Convidou uma pessoa',
   'team.role_changed': 'Mudou o papel de uma pessoa',

@@ -15,11 +15,6 @@ export interface WebhookStore {
   accountExists(accountId: string): Promise<boolean>;
   /** Every delivery of the account, newest first (all pages: the operator's view). */
   allDeliveries(accountId: string): Promise<WebhookDelivery[]>;
-  /**
-   * Opens a new attempt series on a delivery that is over, only if it is still as read (`expected`):
-   * pending, no attempts, no next time, no lease, its series counted. False when it changed meanwhile.
-   */
-  reopen(eventId: string, expected: { status: string; attempts: number }, at: string): Promise<boolean>;
   /** The account's last deliveries, newest first. */
   deliveries(accountId: string, limit: number): Promise<WebhookDelivery[]>;
   /**

@@ -370,7 +370,7 @@ describe('queues, the stream and their alarms', () => {
     }
   });
 
-  it('reads the stream filtered to INSERTs of withdraw and event items, reports partial failures, retries bounded with bisection', () => {
+  it('reads the stream filtered to INSERTs of withdraw, event and redelivery items, reports partial failures, retries bounded with bisection', () => {
     const mappings = streamMappings();
     expect(mappings).toHaveLength(1);
     const props = mappings[0]?.[1].Properties;
@@ -380,7 +380,7 @@ describe('queues, the stream and their alarms', () => {
       FunctionResponseTypes: ['ReportBatchItemFailures'],
       MaximumRetryAttempts: streamForwarder.retryAttempts,
       MaximumRecordAgeInSeconds: streamForwarder.maxRecordAgeSeconds,
-      FilterCriteria: { Filters: [{ Pattern: JSON.stringify({ eventName: ['INSERT'], dynamodb: { NewImage: { type: { S: ['withdraw', 'event'] } } } }) }] },
+      FilterCriteria: { Filters: [{ Pattern: JSON.stringify({ eventName: ['INSERT'], dynamodb: { NewImage: { type: { S: ['withdraw', 'event', 'redelivery'] } } } }) }] },
       DestinationConfig: { OnFailure: { Destination: getAtt(s.logicalId(stack.streamFailures.queue), 'Arn') } },
     });
     // Bounded: not -1 (until the record expires), and records are given up on before the stream's 24 h.
@@ -729,7 +729,7 @@ const EXPECTED_TABLE_ACCESS: Record<string, string[]> = {
     'UpdateItem PTEAM#*',
     'Query GSI1 PSESSLIST#*',
   ],
-  // The API keys (step-up, then the rotation's transaction with its audit entry) and the audit log.
+  // The API keys (step-up, then the rotation's transaction with its audit entry), the audit log and the team.
   PanelSettings: [
     PUBLIC_COUNTER,
     'GetItem PSESS#*',
@@ -745,11 +745,27 @@ const EXPECTED_TABLE_ACCESS: Record<string, string[]> = {
     'PutItem PAUDIT#*',
     'Query PAUDIT#*',
     'Query GSI1 ACCT#*#PEOPLE',
-    'Query GSI1 ACCT#*#DELIVERIES',
-    'PutItem EVT#*',
     'PutItem PINV#*',
     'DeleteItem PUSER#*',
     'UpdateItem PTEAM#*',
+  ],
+  // The webhook: its URL and secret on the account item (step-up), a ping (an outbox event), the deliveries (GSI1), a redelivery (the event and delivery read, the delivery reopened, the request put).
+  PanelWebhooks: [
+    PUBLIC_COUNTER,
+    'GetItem PSESS#*',
+    'UpdateItem PSESS#*',
+    'GetItem PUSER#*',
+    'UpdateItem PUSER#*',
+    'GetItem PLIM#*',
+    'UpdateItem PLIM#*',
+    'GetItem ACCT#*',
+    'UpdateItem ACCT#*',
+    'PutItem PAUDIT#*',
+    'Query GSI1 ACCT#*#DELIVERIES',
+    'PutItem EVT#*',
+    'GetItem EVT#*',
+    'GetItem DLV#*',
+    'UpdateItem DLV#*',
   ],
   // The signed-in pages: the session, the person, the account's name and its balance as GET /api/balance reads it.
   PanelHome: [PUBLIC_COUNTER, 'GetItem PSESS#*', 'UpdateItem PSESS#*', 'GetItem PUSER#*', 'GetItem ACCT#*', 'Query ACCT#*', ...SHARDS_READ],
@@ -924,6 +940,7 @@ describe('least privilege', () => {
         `${queues.reconcile.id}Worker`,
         'PanelMoney',
         'PanelSettings',
+        'PanelWebhooks',
         'PanelAccess',
       ].sort(),
     );

@@ -1024,6 +1024,14 @@ const cases: Record<string, Case> = {
     // The fixture's account has no webhook URL: never an event (409), or refused before (the token, the cookie).
     check: (_input, reply, where) => expect([303, 400, 403, 409], where).toContain(reply.status),
   },
+  [routes.panelRedeliverWebhook.id]: {
+    account: main,
+    input: () =>
+      fc.record({ body: formArb({ csrf_token: panel.sessionCsrf, event: 'evt_not_an_event' }, ['email']), headers: browserHeadersArb(panelCookieArb(() => panel.sessionCookie)) }),
+    runs: 10,
+    // No such event of the fixture's account (404), or refused before (the token, the cookie, the form); never a redelivery.
+    check: (_input, reply, where) => expect([303, 400, 403, 404], where).toContain(reply.status),
+  },
   [routes.panelTeam.id]: {
     account: main,
     input: () => fc.record({ query: queryArb([], []), headers: browserHeadersArb(panelCookieArb(() => panel.sessionCookie)) }),

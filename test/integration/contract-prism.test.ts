@@ -365,6 +365,7 @@ async function probeEveryRoute(): Promise<Probe[]> {
   await probe('PanelStartNewAuthenticator', 'no CSRF token', 403, through('POST', '/panel/seguranca/autenticador', { headers: { ...FORM, ...signedIn.header() }, body: form({ code: '123456' }) }), true);
   await probe('PanelConfirmNewAuthenticator', 'no CSRF token', 403, through('POST', '/panel/seguranca/autenticador/confirmar', { headers: { ...FORM, ...signedIn.header() }, body: form({ enrollment: 'x', code: '123456' }) }), true);
   await probe('PanelTestWebhook', 'no CSRF token', 403, through('POST', '/panel/webhooks/teste', { headers: { ...FORM, ...signedIn.header() }, body: form({}) }), true);
+  await probe('PanelRedeliverWebhook', 'no CSRF token', 403, through('POST', '/panel/webhooks/reenviar', { headers: { ...FORM, ...signedIn.header() }, body: form({ event: 'evt_1' }) }), true);
   await probe('PanelTeam', 'team', 200, through('GET', '/panel/equipe', { headers: signedIn.header() }));
   await probe(
     'PanelInvitePerson',

@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { creditAccount } from '../../shared/adapters/dynamo/accounts';
-import { accountStore, bearer, call, tokenFor } from '../support/api';
+import { accountStore, admin, bearer, call, tokenFor } from '../support/api';
 import { common, createCharge } from '../support/charges';
-import { eventsAbout, eventually } from '../support/ledger';
-import { enrolledPerson, get, Jar, signIn } from '../support/panel';
+import { eventsAbout, eventually, scanAll } from '../support/ledger';
+import { acceptInvite, enrolledPerson, get, hidden, Jar, post, signIn } from '../support/panel';
 import { notification, notify } from '../support/provider';
 import { type Receiver, startReceiver } from '../support/webhook-receiver';
 
@@ -60,6 +60,59 @@ describe('merchant panel: invoices and the statement (issue 27)', () => {
     // The open invoice has recorded no event yet.
     expect((await get(jar, `/panel/faturas/${String(open.invoice.reference)}`)).text).toContain('id="no-events"');
     for (const path of ['/panel/faturas/INV-NAOEXISTE', '/panel/faturas/qualquer%20coisa']) expect((await get(jar, path)).status).toBe(404);
+  }, 120_000);
+
+  it('redelivers one ended delivery from the webhook page: the same event id and body again, a new series, audited; a viewer may not; another account’s event is a 404', async () => {
+    const dev = await enrolledPerson('developer');
+    const auth = bearer(await tokenFor(dev.keys));
+    expect((await call('PUT', '/api/webhook', { headers: auth, body: { url: receiver.url } })).status).toBe(200);
+    const charge = await createCharge('pix', auth, common({ invoice_no: `PAINEL-REENVIO-${Date.now()}` }));
+    expect((await notify(notification('pix-paid', { txid: String(charge.invoice.txid) }))).status).toBe(200);
+    const [event] = await eventually(
+      () => eventsAbout(dev.accountId, String(charge.invoice.reference)),
+      (events) => events.length === 1,
+    );
+    const eventId = event?.id ?? '-';
+    const copies = () => receiver.received.filter((r) => r.body.includes(eventId));
+    await eventually(copies, (got) => got.length === 1);
+
+    const jar = new Jar();
+    expect((await signIn(jar, dev)).status).toBe(303);
+    const page = await eventually(
+      () => get(jar, '/panel/webhooks'),
+      (p) => p.text.includes(`<tr data-event="${eventId}" data-delivery="succeeded"`),
+    );
+    expect(page.text).toContain(`aria-label="Reenviar o evento ${eventId}"`);
+    const csrf = hidden(page.text, 'csrf_token');
+
+    // Another account's person (a developer too) cannot name this event: the 404 of an unknown one, nothing sent.
+    const other = await enrolledPerson('developer');
+    const otherJar = new Jar();
+    expect((await signIn(otherJar, other)).status).toBe(303);
+    const otherCsrf = hidden((await get(otherJar, '/panel/webhooks')).text, 'csrf_token');
+    expect((await post(otherJar, '/panel/webhooks/reenviar', { csrf_token: otherCsrf, event: eventId })).status).toBe(404);
+    // A viewer of the same account may read the page but not redeliver.
+    const viewerEmail = `leitor${Date.now()}@example.com`;
+    const invite = (await admin('panel', 'invite', '--account', dev.accountId, '--email', viewerEmail, '--role', 'viewer')).json as { invite_url: string };
+    const viewer = { accountId: dev.accountId, keys: dev.keys, ...(await acceptInvite(invite.invite_url, viewerEmail)) };
+    const viewerJar = new Jar();
+    expect((await signIn(viewerJar, viewer)).status).toBe(303);
+    const viewerPage = await get(viewerJar, '/panel/webhooks');
+    expect(viewerPage.text).not.toContain('Reenviar o evento');
+    expect((await post(viewerJar, '/panel/webhooks/reenviar', { csrf_token: hidden(viewerPage.text, 'csrf_token'), event: eventId })).status).toBe(403);
+
+    const redelivered = await post(jar, '/panel/webhooks/reenviar', { csrf_token: csrf, event: eventId });
+    expect(redelivered.status).toBe(200);
+    expect(redelivered.text).toContain(`Reenvio do evento ${eventId} na fila`);
+    const got = await eventually(copies, (all) => all.length === 2);
+    expect(got).toHaveLength(2);
+    expect(got[1]?.body).toBe(got[0]?.body);
+    const [delivery] = await scanAll({ FilterExpression: 'PK = :pk', ExpressionAttributeValues: { ':pk': `DLV#${eventId}` } });
+    expect(delivery).toMatchObject({ status: 'succeeded', series: 2 });
+    const audit = await scanAll({ FilterExpression: '#t = :t AND #a = :a AND email = :e', ExpressionAttributeNames: { '#t': 'type', '#a': 'action' }, ExpressionAttributeValues: { ':t': 'panel_audit', ':a': 'webhook.redelivered', ':e': dev.email } });
+    expect(audit.map((entry) => entry.detail)).toEqual([`evento ${eventId}`]);
+    // Nothing more was sent: the other account's and the viewer's posts queued nothing.
+    expect(copies()).toHaveLength(2);
   }, 120_000);
 
   it('shows the ledger with its filters and exports the filtered range as CSV (cells a spreadsheet would run are defused); a viewer cannot export', async () => {

@@ -88,6 +88,8 @@ const PUBLIC_ROUTES: Readonly<Record<string, string>> = {
   PanelStartNewAuthenticator: "A new authenticator, step one: the signed-in session, its CSRF token and a fresh code of the person's current authenticator; nothing stored.",
   PanelConfirmNewAuthenticator: "Step two: the same session and token, a secret sealed for this very session (another session's or another person's does not unseal) and a code of it.",
   PanelTestWebhook: "A ping from the panel: the signed-in session, its CSRF token, a role that may (owner, admin, developer); the event is the session's account's, to its own URL.",
+  PanelRedeliverWebhook:
+    "A redelivery from the panel: the signed-in session, its CSRF token, a role that may (owner, admin, developer); the event must be the session's account's (another's is the 404 of an unknown one), its series over.",
   PanelTeam: "The panel's team page: the signed-in session's account's people only (GSI1 partition of that account).",
   PanelInvitePerson:
     "An invite from the panel: the signed-in session, a CSRF token bound to it, owners and admins (only an owner invites an owner), a fresh code; the invite is for the session's account only.",
@@ -927,6 +929,27 @@ describe("another account's well-formed identifiers → 404 (or the caller's own
       mixed.take({ 'set-cookie': [`${SESSION_COOKIE}=${theirs.jar.get(SESSION_COOKIE) ?? ''}; Path=/`] });
       expect((await panelPost(mixed, '/panel/webhooks/teste', { csrf_token: mine.csrf })).status).toBe(403);
       expect((await panelGet(theirs.jar, '/panel/auditoria')).text).not.toContain('data-action="webhook.test_sent"');
+    },
+    PanelRedeliverWebhook: async () => {
+      // The attacker's own session and token, naming an event another account's webhook received: 404, its delivery untouched.
+      const { attacker: mine } = await panelPair();
+      const ended = (item: Record<string, unknown>) => item.status === 'succeeded' || item.status === 'failed';
+      const delivered = (
+        await eventually(
+          () => listedItems(keys.deliveryListPartition(victim.keys.account_id)),
+          (items) => items.some(ended),
+          20_000,
+          200,
+        )
+      ).find(ended);
+      expect(delivered?.eventId).toMatch(/^evt_/);
+      const before = delivered?.series;
+      const reply = await panelPost(mine.jar, '/panel/webhooks/reenviar', { csrf_token: mine.csrf, event: String(delivered?.eventId) });
+      expect(reply.status).toBe(404);
+      expect(reply.text).not.toContain(String(delivered?.url ?? '-'));
+      const after = (await listedItems(keys.deliveryListPartition(victim.keys.account_id))).find((item) => item.eventId === delivered?.eventId);
+      expect(after?.series).toBe(before);
+      expect(after?.status).toBe(delivered?.status);
     },
     PanelTeam: async () => {
       const { victim: theirs, attacker: mine } = await panelPair();

@@ -86,6 +86,11 @@ export const CHANGE_ACCESS: { readonly [K in ChangeKind]: readonly TableGrant[] 
   'panel.audited': [{ actions: ['PutItem'], keys: [KEY.panelAudit] }],
   'webhook.configured': [{ actions: ['UpdateItem'], keys: [KEY.account] }],
   'webhook.secret_rotated': [{ actions: ['UpdateItem'], keys: [KEY.account] }],
+  // The delivery reopened (when over) and the request item in the event's partition, which the stream forwards.
+  'webhook.redelivery_requested': [
+    { actions: ['UpdateItem'], keys: [KEY.delivery] },
+    { actions: ['PutItem'], keys: [KEY.event] },
+  ],
   // The customer in its account's partition, and its numeric id's reservation.
   'customer.created': [{ actions: ['PutItem'], keys: [KEY.account, KEY.customerId] }],
   // The invoice and its numeric id's pointer.

@@ -8,6 +8,7 @@ import { keys } from './keys';
 import type { WebhookDelivery } from '../../domain/webhooks';
 import type { TxWrite } from './transact';
 import { deliveryOf, dynamoEventReads } from './webhook-reads';
+import { redeliveryWrites } from './redelivery';
 import type { ChangeCompilers } from './changes';
 
 /** The item type of delivery records (`type` attribute). */
@@ -100,33 +101,6 @@ export function dynamoWebhooks(db: Db, table: string, webhookSecretsKey: () => P
       } while (start);
       return found;
     },
-    async reopen(eventId, expected, at) {
-      try {
-        await db.send(
-          new UpdateCommand({
-            TableName: table,
-            Key: keys.delivery(eventId),
-            UpdateExpression:
-              'SET #status = :pending, attempts = :zero, nextAttemptAt = :null, redeliveredAt = :now, updatedAt = :now, series = if_not_exists(series, :one) + :one REMOVE claimUntil',
-            ConditionExpression: '#status = :status AND attempts = :attempts',
-            ExpressionAttributeNames: { '#status': 'status' },
-            ExpressionAttributeValues: {
-              ':pending': 'pending',
-              ':zero': 0,
-              ':null': null,
-              ':now': at,
-              ':one': 1,
-              ':status': expected.status,
-              ':attempts': expected.attempts,
-            },
-          }),
-        );
-        return true;
-      } catch (err) {
-        if (isConditionalCheckFailed(err)) return false;
-        throw err;
-      }
-    },
     async deliveries(accountId, limit) {
       return (await deliveryPage(accountId, { limit })).deliveries;
     },
@@ -198,6 +172,7 @@ export function dynamoWebhooks(db: Db, table: string, webhookSecretsKey: () => P
 
 /** The webhooks room's changes. */
 export const webhookCompilers: ChangeCompilers = {
+  'webhook.redelivery_requested': (context, change) => redeliveryWrites(context.table, change),
   'webhook.configured': async (context, change) => [webhookConfiguredWrite(context.table, change, (await context.keys()).webhookSecrets)],
   'webhook.secret_rotated': async (context, change) => [webhookSecretRotatedWrite(context.table, change, (await context.keys()).webhookSecrets)],
 };

@@ -5,12 +5,14 @@ import { mayAct } from '../../domain/panel/roles';
 import type { PanelSession } from '../../domain/panel/session';
 import type { WebhookDelivery } from '../../domain/webhooks';
 import { sendTestEvent } from '../webhooks/send-test-event';
+import { type RedeliverPorts, redeliverWebhook } from '../webhooks/redeliver-webhook';
 import type { OutboxEvent } from '../../domain/changes';
 
 import { DELIVERIES_SHOWN } from '../../ports/webhooks';
 
 export type PanelWebhookPorts = PanelAccessPorts &
-  ConfigureWebhookPorts & {
+  ConfigureWebhookPorts &
+  RedeliverPorts & {
     /** The account's webhook as configured: its URL, and whether a signing secret exists (never the secret). */
     webhookOf: (accountId: string) => Promise<{ url?: string; secretConfigured: boolean }>;
     /** GET /api/webhook/deliveries' read: the account's latest deliveries, newest first. */
@@ -58,4 +60,15 @@ export async function sendTestEventInPanel(ports: PanelWebhookPorts, input: { se
   const { url } = await ports.webhookOf(person.accountId);
   const { answer, changes } = sendTestEvent(ports, { accountId: person.accountId, webhookConfigured: url !== undefined, now: input.now });
   return { answer, changes: [...changes, audited(ports, person, 'webhook.test_sent', `evento ${answer.event_id}`, input.ip, input.now)] };
+}
+
+/**
+ * A redelivery of one of the account's events from the panel (no step-up: it sends again what was
+ * recorded, and changes nothing else): the operator's `webhook redeliver` use case, scoped to the
+ * session's account (another account's event is unknown: 404), audited in the same transaction.
+ */
+export async function redeliverWebhookInPanel(ports: PanelWebhookPorts, input: { session: PanelSession; eventId: string; ip: string; now: Date }) {
+  const person = await actingPerson(ports, input.session, 'webhooks.manage');
+  const { answer, changes } = await redeliverWebhook(ports, input.eventId, person.accountId);
+  return { answer, changes: [...changes, audited(ports, person, 'webhook.redelivered', `evento ${answer.event_id}`, input.ip, input.now)] };
 }

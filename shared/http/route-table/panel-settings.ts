@@ -1,7 +1,7 @@
-/** The merchant panel's settings (functions/panel/settings.ts): the API keys, the webhook, the audit log, the team. */
+/** The merchant panel's settings (functions/panel/settings.ts): the API keys, the audit log, the team. */
 import * as z from 'zod';
 import { defineRoute, type AnyRoute } from '../route';
-import { csrf, formErrors, HTML, notSignedIn, page, panelBrowser, stepUpFormAnswers } from './panel-common';
+import { csrf, HTML, notSignedIn, page, panelBrowser, stepUpFormAnswers } from './panel-common';
 
 const SETTINGS = { fn: 'PanelSettings', handler: 'functions/panel/settings.ts' } as const;
 
@@ -31,48 +31,6 @@ export const panelSettingsRoutes = {
     responses: {
       ...page('The new keys, the secret shown once'),
       ...stepUpFormAnswers,
-    },
-  }),
-  panelWebhooksPage: defineRoute({
-    id: 'PanelWebhooksPage',
-    ...SETTINGS,
-    method: 'GET',
-    path: '/panel/webhooks',
-    ...panelBrowser,
-    access: 'write',
-    summary: 'The account’s webhook: its URL, whether a secret exists, and the forms that change them',
-    request: {},
-    responses: { ...page('HTML page'), ...notSignedIn },
-  }),
-  panelSetWebhook: defineRoute({
-    id: 'PanelSetWebhook',
-    ...SETTINGS,
-    changes: ['webhook.configured', 'panel.audited'],
-    method: 'POST',
-    path: '/panel/webhooks',
-    ...panelBrowser,
-    access: 'write',
-    summary: 'Sets the webhook URL (step-up), as PUT /api/webhook does; the first one’s secret shown once',
-    request: { form: z.object({ csrf_token: csrf, url: z.string().max(2048), code: z.string().max(16) }) },
-    responses: {
-      ...page('Saved: the URL, and the new secret once'),
-      ...stepUpFormAnswers,
-    },
-  }),
-  panelRotateWebhookSecret: defineRoute({
-    id: 'PanelRotateWebhookSecret',
-    ...SETTINGS,
-    changes: ['webhook.secret_rotated', 'panel.audited'],
-    method: 'POST',
-    path: '/panel/webhooks/segredo',
-    ...panelBrowser,
-    access: 'write',
-    summary: 'A new webhook signing secret (step-up), shown once; the old one stops at once',
-    request: { form: z.object({ csrf_token: csrf, code: z.string().max(16) }) },
-    responses: {
-      ...page('The new secret, shown once'),
-      ...stepUpFormAnswers,
-      409: { description: 'No webhook configured yet', contentType: HTML },
     },
   }),
   panelAuditLog: defineRoute({
@@ -149,24 +107,6 @@ export const panelSettingsRoutes = {
       303: { description: 'Removed: to the team page (not signed in: to the sign-in page)', contentType: HTML },
       404: { description: 'Not a person of the account', contentType: HTML },
       409: { description: 'The person changed meanwhile', contentType: HTML },
-    },
-  }),
-  panelTestWebhook: defineRoute({
-    id: 'PanelTestWebhook',
-    ...SETTINGS,
-    changes: ['event.recorded', 'panel.audited'],
-    method: 'POST',
-    path: '/panel/webhooks/teste',
-    ...panelBrowser,
-    access: 'write',
-    summary: 'Sends one ping event, as POST /api/webhook/test does (owners, admins, developers)',
-    request: { form: z.object({ csrf_token: csrf }) },
-    responses: {
-      ...page('The webhook page: the event queued'),
-      ...notSignedIn,
-      ...formErrors,
-      403: { description: 'The role may not, or the CSRF token does not match', contentType: HTML },
-      409: { description: 'No webhook URL configured', contentType: HTML },
     },
   }),
 } satisfies Record<string, AnyRoute>;

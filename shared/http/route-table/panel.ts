@@ -6,7 +6,8 @@ import { panelAccessRoutes } from './panel-access';
 import { panelHomeRoutes } from './panel-home';
 import { panelMoneyRoutes } from './panel-money';
 import { panelSettingsRoutes } from './panel-settings';
+import { panelWebhookRoutes } from './panel-webhooks';
 
-export { panelAccessRoutes, panelHomeRoutes, panelMoneyRoutes, panelSettingsRoutes };
+export { panelAccessRoutes, panelHomeRoutes, panelMoneyRoutes, panelSettingsRoutes, panelWebhookRoutes };
 
-export const panelRoutes = { ...panelAccessRoutes, ...panelHomeRoutes, ...panelSettingsRoutes, ...panelMoneyRoutes };
+export const panelRoutes = { ...panelAccessRoutes, ...panelHomeRoutes, ...panelSettingsRoutes, ...panelWebhookRoutes, ...panelMoneyRoutes };

@@ -4,6 +4,7 @@ import { marshall } from '@aws-sdk/util-dynamodb';
 import type { AttributeValue as StreamAttributeValue, DynamoDBRecord } from 'aws-lambda';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { handler } from '../../../functions/workers/stream-forwarder';
+import { redeliveryWrites } from '../../../shared/adapters/dynamo/redelivery';
 import { getSqs } from '../../../shared/adapters/sqs/client';
 import { getRuntime, overrideRuntime, type Runtime } from '../../../shared/runtime';
 import { useLocalStackEnvironment } from '../../support/api';
@@ -51,6 +52,17 @@ describe('stream forwarder', () => {
         .map((m) => m.eventId)
         .sort(),
     ).toEqual(events);
+  });
+
+  it("forwards a redelivery request (the item a webhook.redelivery_requested change puts) as attempt 1 of a new series, not before it was asked", async () => {
+    const eventId = `evt_${randomUUID().replaceAll('-', '')}`;
+    const at = '2026-11-28T09:00:00.000Z';
+    const writes = redeliveryWrites('t', { kind: 'webhook.redelivery_requested', accountId: 'acct_1', eventId, at, reopen: { status: 'failed', attempts: 8 } });
+    const put = writes.find((w) => w.Put)?.Put?.Item;
+    expect(put).toMatchObject({ type: 'redelivery', eventId, GSI2PK: expect.stringMatching(/^SWEEP#/) });
+    expect(await handler({ Records: [insert(201, put ?? {})] })).toEqual({ batchItemFailures: [] });
+    const queued = await getSqs().send(new ReceiveMessageCommand({ QueueUrl: webhooks, MaxNumberOfMessages: 10, WaitTimeSeconds: 1 }));
+    expect((queued.Messages ?? []).map((m) => JSON.parse(String(m.Body)) as unknown)).toEqual([{ eventId, attempt: 1, notBefore: at }]);
   });
 
   it('answers no failure for a batch with nothing to forward', async () => {

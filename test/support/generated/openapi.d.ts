@@ -865,41 +865,6 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
-  '/panel/webhooks': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    /** The account’s webhook: its URL, whether a secret exists, and the forms that change them */
-    get: operations['PanelWebhooksPage'];
-    put?: never;
-    /** Sets the webhook URL (step-up), as PUT /api/webhook does; the first one’s secret shown once */
-    post: operations['PanelSetWebhook'];
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  '/panel/webhooks/segredo': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    get?: never;
-    put?: never;
-    /** A new webhook signing secret (step-up), shown once; the old one stops at once */
-    post: operations['PanelRotateWebhookSecret'];
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
   '/panel/auditoria': {
     parameters: {
       query?: never;
@@ -972,6 +937,41 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/panel/webhooks': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** The account’s webhook: its URL, whether a secret exists, and the forms that change them */
+    get: operations['PanelWebhooksPage'];
+    put?: never;
+    /** Sets the webhook URL (step-up), as PUT /api/webhook does; the first one’s secret shown once */
+    post: operations['PanelSetWebhook'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/panel/webhooks/segredo': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** A new webhook signing secret (step-up), shown once; the old one stops at once */
+    post: operations['PanelRotateWebhookSecret'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/panel/webhooks/teste': {
     parameters: {
       query?: never;
@@ -983,6 +983,26 @@ export interface paths {
     put?: never;
     /** Sends one ping event, as POST /api/webhook/test does (owners, admins, developers) */
     post: operations['PanelTestWebhook'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/panel/webhooks/reenviar': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Redelivers one event: a new attempt series with the same id and body, once its last series ended (owners, admins, developers)
+     * @description The operator’s `webhook redeliver` use case. Another account’s event, or an unknown one, answers 404; a series still running, 409.
+     */
+    post: operations['PanelRedeliverWebhook'];
     delete?: never;
     options?: never;
     head?: never;
@@ -10763,522 +10783,6 @@ export interface operations {
       };
     };
   };
-  PanelWebhooksPage: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      /** @description HTML page */
-      200: {
-        headers: {
-          /** @description The most calls of this counter in any 60 s window */
-          'RateLimit-Limit'?: number;
-          /** @description Calls left in the current 60 s window */
-          'RateLimit-Remaining'?: number;
-          /** @description Whole seconds until one more call frees up (0: none in the window) */
-          'RateLimit-Reset'?: number;
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example <!doctype html>
-           *     <html lang="pt-BR">
-           *     <head>
-           *     <meta charset="utf-8">
-           *     <title>Webhooks · Painel</title>
-           *     </head>
-           *     <body>…</body>
-           *     </html>
-           */
-          'text/html; charset=utf-8': string;
-        };
-      };
-      /** @description Not signed in: to the sign-in page */
-      303: {
-        headers: {
-          /** @description Where the browser goes next (with GET) */
-          Location?: string;
-          /** @description The most calls of this counter in any 60 s window */
-          'RateLimit-Limit'?: number;
-          /** @description Calls left in the current 60 s window */
-          'RateLimit-Remaining'?: number;
-          /** @description Whole seconds until one more call frees up (0: none in the window) */
-          'RateLimit-Reset'?: number;
-          [name: string]: unknown;
-        };
-        content: {
-          'text/html; charset=utf-8': string;
-        };
-      };
-      /** @description The request body is larger than 1 MB (code payload_too_large) */
-      413: {
-        headers: {
-          /** @description The most calls of this counter in any 60 s window */
-          'RateLimit-Limit'?: number;
-          /** @description Calls left in the current 60 s window */
-          'RateLimit-Remaining'?: number;
-          /** @description Whole seconds until one more call frees up (0: none in the window) */
-          'RateLimit-Reset'?: number;
-          [name: string]: unknown;
-        };
-        content: {
-          'text/html; charset=utf-8': string;
-        };
-      };
-      /** @description Rate limit exceeded (code rate_limited). Limits (any 60 s window): 300 a minute per client IP, the public routes together (RATE_LIMIT_PUBLIC_PER_MINUTE). Retry-After and RateLimit-Reset say when a slot frees. */
-      429: {
-        headers: {
-          /** @description Whole seconds until a request would pass (a rate window is 60 s; a conflict asks for a few) */
-          'Retry-After': number;
-          /** @description The most calls of this counter in any 60 s window */
-          'RateLimit-Limit': number;
-          /** @description Calls left in the current 60 s window */
-          'RateLimit-Remaining': number;
-          /** @description Whole seconds until one more call frees up (0: none in the window) */
-          'RateLimit-Reset': number;
-          [name: string]: unknown;
-        };
-        content: {
-          'text/html; charset=utf-8': string;
-        };
-      };
-      /** @description Unexpected failure: a page asking to try again */
-      500: {
-        headers: {
-          /** @description The most calls of this counter in any 60 s window */
-          'RateLimit-Limit'?: number;
-          /** @description Calls left in the current 60 s window */
-          'RateLimit-Remaining'?: number;
-          /** @description Whole seconds until one more call frees up (0: none in the window) */
-          'RateLimit-Reset'?: number;
-          [name: string]: unknown;
-        };
-        content: {
-          'text/html; charset=utf-8': string;
-        };
-      };
-      /** @description A transient conflict or a busy table stopped the request; nothing was written (code temporary_conflict). Retry after Retry-After */
-      503: {
-        headers: {
-          /** @description Whole seconds until a request would pass (a rate window is 60 s; a conflict asks for a few) */
-          'Retry-After'?: number;
-          /** @description The most calls of this counter in any 60 s window */
-          'RateLimit-Limit'?: number;
-          /** @description Calls left in the current 60 s window */
-          'RateLimit-Remaining'?: number;
-          /** @description Whole seconds until one more call frees up (0: none in the window) */
-          'RateLimit-Reset'?: number;
-          [name: string]: unknown;
-        };
-        content: {
-          'text/html; charset=utf-8': string;
-        };
-      };
-    };
-  };
-  PanelSetWebhook: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    requestBody: {
-      content: {
-        /**
-         * @example {
-         *       "csrf_token": "Zq3vN0m2cXbY8uTfWk1pLr6sHd4eGa9o",
-         *       "url": "https://shop.example/webhooks/gateway",
-         *       "code": "287082"
-         *     }
-         */
-        'application/x-www-form-urlencoded': {
-          /** @description The CSRF token the page gave */
-          csrf_token: string;
-          url: string;
-          code: string;
-        };
-      };
-    };
-    responses: {
-      /** @description Saved: the URL, and the new secret once */
-      200: {
-        headers: {
-          /** @description The most calls of this counter in any 60 s window */
-          'RateLimit-Limit'?: number;
-          /** @description Calls left in the current 60 s window */
-          'RateLimit-Remaining'?: number;
-          /** @description Whole seconds until one more call frees up (0: none in the window) */
-          'RateLimit-Reset'?: number;
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example <!doctype html>
-           *     <html lang="pt-BR">
-           *     <head>
-           *     <meta charset="utf-8">
-           *     <title>Webhooks · Painel</title>
-           *     </head>
-           *     <body>…</body>
-           *     </html>
-           */
-          'text/html; charset=utf-8': string;
-        };
-      };
-      /** @description Not signed in: to the sign-in page */
-      303: {
-        headers: {
-          /** @description Where the browser goes next (with GET) */
-          Location?: string;
-          /** @description The most calls of this counter in any 60 s window */
-          'RateLimit-Limit'?: number;
-          /** @description Calls left in the current 60 s window */
-          'RateLimit-Remaining'?: number;
-          /** @description Whole seconds until one more call frees up (0: none in the window) */
-          'RateLimit-Reset'?: number;
-          [name: string]: unknown;
-        };
-        content: {
-          'text/html; charset=utf-8': string;
-        };
-      };
-      /** @description Not the page’s form (application/x-www-form-urlencoded) */
-      400: {
-        headers: {
-          /** @description The most calls of this counter in any 60 s window */
-          'RateLimit-Limit'?: number;
-          /** @description Calls left in the current 60 s window */
-          'RateLimit-Remaining'?: number;
-          /** @description Whole seconds until one more call frees up (0: none in the window) */
-          'RateLimit-Reset'?: number;
-          [name: string]: unknown;
-        };
-        content: {
-          'text/html; charset=utf-8': string;
-        };
-      };
-      /** @description Wrong or used code */
-      401: {
-        headers: {
-          /** @description The most calls of this counter in any 60 s window */
-          'RateLimit-Limit'?: number;
-          /** @description Calls left in the current 60 s window */
-          'RateLimit-Remaining'?: number;
-          /** @description Whole seconds until one more call frees up (0: none in the window) */
-          'RateLimit-Reset'?: number;
-          [name: string]: unknown;
-        };
-        content: {
-          'text/html; charset=utf-8': string;
-        };
-      };
-      /** @description The role may not, or the CSRF token does not match */
-      403: {
-        headers: {
-          /** @description The most calls of this counter in any 60 s window */
-          'RateLimit-Limit'?: number;
-          /** @description Calls left in the current 60 s window */
-          'RateLimit-Remaining'?: number;
-          /** @description Whole seconds until one more call frees up (0: none in the window) */
-          'RateLimit-Reset'?: number;
-          [name: string]: unknown;
-        };
-        content: {
-          'text/html; charset=utf-8': string;
-        };
-      };
-      /** @description The request body is larger than 1 MB (code payload_too_large) */
-      413: {
-        headers: {
-          /** @description The most calls of this counter in any 60 s window */
-          'RateLimit-Limit'?: number;
-          /** @description Calls left in the current 60 s window */
-          'RateLimit-Remaining'?: number;
-          /** @description Whole seconds until one more call frees up (0: none in the window) */
-          'RateLimit-Reset'?: number;
-          [name: string]: unknown;
-        };
-        content: {
-          'text/html; charset=utf-8': string;
-        };
-      };
-      /** @description Invalid fields: a page listing them */
-      422: {
-        headers: {
-          /** @description The most calls of this counter in any 60 s window */
-          'RateLimit-Limit'?: number;
-          /** @description Calls left in the current 60 s window */
-          'RateLimit-Remaining'?: number;
-          /** @description Whole seconds until one more call frees up (0: none in the window) */
-          'RateLimit-Reset'?: number;
-          [name: string]: unknown;
-        };
-        content: {
-          'text/html; charset=utf-8': string;
-        };
-      };
-      /** @description Rate limit exceeded (code rate_limited). Limits (any 60 s window): 300 a minute per client IP, the public routes together (RATE_LIMIT_PUBLIC_PER_MINUTE). Retry-After and RateLimit-Reset say when a slot frees. */
-      429: {
-        headers: {
-          /** @description Whole seconds until a request would pass (a rate window is 60 s; a conflict asks for a few) */
-          'Retry-After': number;
-          /** @description The most calls of this counter in any 60 s window */
-          'RateLimit-Limit': number;
-          /** @description Calls left in the current 60 s window */
-          'RateLimit-Remaining': number;
-          /** @description Whole seconds until one more call frees up (0: none in the window) */
-          'RateLimit-Reset': number;
-          [name: string]: unknown;
-        };
-        content: {
-          'text/html; charset=utf-8': string;
-        };
-      };
-      /** @description Unexpected failure: a page asking to try again */
-      500: {
-        headers: {
-          /** @description The most calls of this counter in any 60 s window */
-          'RateLimit-Limit'?: number;
-          /** @description Calls left in the current 60 s window */
-          'RateLimit-Remaining'?: number;
-          /** @description Whole seconds until one more call frees up (0: none in the window) */
-          'RateLimit-Reset'?: number;
-          [name: string]: unknown;
-        };
-        content: {
-          'text/html; charset=utf-8': string;
-        };
-      };
-      /** @description A transient conflict or a busy table stopped the request; nothing was written (code temporary_conflict). Retry after Retry-After */
-      503: {
-        headers: {
-          /** @description Whole seconds until a request would pass (a rate window is 60 s; a conflict asks for a few) */
-          'Retry-After'?: number;
-          /** @description The most calls of this counter in any 60 s window */
-          'RateLimit-Limit'?: number;
-          /** @description Calls left in the current 60 s window */
-          'RateLimit-Remaining'?: number;
-          /** @description Whole seconds until one more call frees up (0: none in the window) */
-          'RateLimit-Reset'?: number;
-          [name: string]: unknown;
-        };
-        content: {
-          'text/html; charset=utf-8': string;
-        };
-      };
-    };
-  };
-  PanelRotateWebhookSecret: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    requestBody: {
-      content: {
-        /**
-         * @example {
-         *       "csrf_token": "Zq3vN0m2cXbY8uTfWk1pLr6sHd4eGa9o",
-         *       "code": "287082"
-         *     }
-         */
-        'application/x-www-form-urlencoded': {
-          /** @description The CSRF token the page gave */
-          csrf_token: string;
-          code: string;
-        };
-      };
-    };
-    responses: {
-      /** @description The new secret, shown once */
-      200: {
-        headers: {
-          /** @description The most calls of this counter in any 60 s window */
-          'RateLimit-Limit'?: number;
-          /** @description Calls left in the current 60 s window */
-          'RateLimit-Remaining'?: number;
-          /** @description Whole seconds until one more call frees up (0: none in the window) */
-          'RateLimit-Reset'?: number;
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example <!doctype html>
-           *     <html lang="pt-BR">
-           *     <head>
-           *     <meta charset="utf-8">
-           *     <title>Webhooks · Painel</title>
-           *     </head>
-           *     <body>…</body>
-           *     </html>
-           */
-          'text/html; charset=utf-8': string;
-        };
-      };
-      /** @description Not signed in: to the sign-in page */
-      303: {
-        headers: {
-          /** @description Where the browser goes next (with GET) */
-          Location?: string;
-          /** @description The most calls of this counter in any 60 s window */
-          'RateLimit-Limit'?: number;
-          /** @description Calls left in the current 60 s window */
-          'RateLimit-Remaining'?: number;
-          /** @description Whole seconds until one more call frees up (0: none in the window) */
-          'RateLimit-Reset'?: number;
-          [name: string]: unknown;
-        };
-        content: {
-          'text/html; charset=utf-8': string;
-        };
-      };
-      /** @description Not the page’s form (application/x-www-form-urlencoded) */
-      400: {
-        headers: {
-          /** @description The most calls of this counter in any 60 s window */
-          'RateLimit-Limit'?: number;
-          /** @description Calls left in the current 60 s window */
-          'RateLimit-Remaining'?: number;
-          /** @description Whole seconds until one more call frees up (0: none in the window) */
-          'RateLimit-Reset'?: number;
-          [name: string]: unknown;
-        };
-        content: {
-          'text/html; charset=utf-8': string;
-        };
-      };
-      /** @description Wrong or used code */
-      401: {
-        headers: {
-          /** @description The most calls of this counter in any 60 s window */
-          'RateLimit-Limit'?: number;
-          /** @description Calls left in the current 60 s window */
-          'RateLimit-Remaining'?: number;
-          /** @description Whole seconds until one more call frees up (0: none in the window) */
-          'RateLimit-Reset'?: number;
-          [name: string]: unknown;
-        };
-        content: {
-          'text/html; charset=utf-8': string;
-        };
-      };
-      /** @description The role may not, or the CSRF token does not match */
-      403: {
-        headers: {
-          /** @description The most calls of this counter in any 60 s window */
-          'RateLimit-Limit'?: number;
-          /** @description Calls left in the current 60 s window */
-          'RateLimit-Remaining'?: number;
-          /** @description Whole seconds until one more call frees up (0: none in the window) */
-          'RateLimit-Reset'?: number;
-          [name: string]: unknown;
-        };
-        content: {
-          'text/html; charset=utf-8': string;
-        };
-      };
-      /** @description No webhook configured yet */
-      409: {
-        headers: {
-          /** @description The most calls of this counter in any 60 s window */
-          'RateLimit-Limit'?: number;
-          /** @description Calls left in the current 60 s window */
-          'RateLimit-Remaining'?: number;
-          /** @description Whole seconds until one more call frees up (0: none in the window) */
-          'RateLimit-Reset'?: number;
-          [name: string]: unknown;
-        };
-        content: {
-          'text/html; charset=utf-8': string;
-        };
-      };
-      /** @description The request body is larger than 1 MB (code payload_too_large) */
-      413: {
-        headers: {
-          /** @description The most calls of this counter in any 60 s window */
-          'RateLimit-Limit'?: number;
-          /** @description Calls left in the current 60 s window */
-          'RateLimit-Remaining'?: number;
-          /** @description Whole seconds until one more call frees up (0: none in the window) */
-          'RateLimit-Reset'?: number;
-          [name: string]: unknown;
-        };
-        content: {
-          'text/html; charset=utf-8': string;
-        };
-      };
-      /** @description Invalid fields: a page listing them */
-      422: {
-        headers: {
-          /** @description The most calls of this counter in any 60 s window */
-          'RateLimit-Limit'?: number;
-          /** @description Calls left in the current 60 s window */
-          'RateLimit-Remaining'?: number;
-          /** @description Whole seconds until one more call frees up (0: none in the window) */
-          'RateLimit-Reset'?: number;
-          [name: string]: unknown;
-        };
-        content: {
-          'text/html; charset=utf-8': string;
-        };
-      };
-      /** @description Rate limit exceeded (code rate_limited). Limits (any 60 s window): 300 a minute per client IP, the public routes together (RATE_LIMIT_PUBLIC_PER_MINUTE). Retry-After and RateLimit-Reset say when a slot frees. */
-      429: {
-        headers: {
-          /** @description Whole seconds until a request would pass (a rate window is 60 s; a conflict asks for a few) */
-          'Retry-After': number;
-          /** @description The most calls of this counter in any 60 s window */
-          'RateLimit-Limit': number;
-          /** @description Calls left in the current 60 s window */
-          'RateLimit-Remaining': number;
-          /** @description Whole seconds until one more call frees up (0: none in the window) */
-          'RateLimit-Reset': number;
-          [name: string]: unknown;
-        };
-        content: {
-          'text/html; charset=utf-8': string;
-        };
-      };
-      /** @description Unexpected failure: a page asking to try again */
-      500: {
-        headers: {
-          /** @description The most calls of this counter in any 60 s window */
-          'RateLimit-Limit'?: number;
-          /** @description Calls left in the current 60 s window */
-          'RateLimit-Remaining'?: number;
-          /** @description Whole seconds until one more call frees up (0: none in the window) */
-          'RateLimit-Reset'?: number;
-          [name: string]: unknown;
-        };
-        content: {
-          'text/html; charset=utf-8': string;
-        };
-      };
-      /** @description A transient conflict or a busy table stopped the request; nothing was written (code temporary_conflict). Retry after Retry-After */
-      503: {
-        headers: {
-          /** @description Whole seconds until a request would pass (a rate window is 60 s; a conflict asks for a few) */
-          'Retry-After'?: number;
-          /** @description The most calls of this counter in any 60 s window */
-          'RateLimit-Limit'?: number;
-          /** @description Calls left in the current 60 s window */
-          'RateLimit-Remaining'?: number;
-          /** @description Whole seconds until one more call frees up (0: none in the window) */
-          'RateLimit-Reset'?: number;
-          [name: string]: unknown;
-        };
-        content: {
-          'text/html; charset=utf-8': string;
-        };
-      };
-    };
-  };
   PanelAuditLog: {
     parameters: {
       query?: never;
@@ -12138,6 +11642,522 @@ export interface operations {
       };
     };
   };
+  PanelWebhooksPage: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description HTML page */
+      200: {
+        headers: {
+          /** @description The most calls of this counter in any 60 s window */
+          'RateLimit-Limit'?: number;
+          /** @description Calls left in the current 60 s window */
+          'RateLimit-Remaining'?: number;
+          /** @description Whole seconds until one more call frees up (0: none in the window) */
+          'RateLimit-Reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example <!doctype html>
+           *     <html lang="pt-BR">
+           *     <head>
+           *     <meta charset="utf-8">
+           *     <title>Webhooks · Painel</title>
+           *     </head>
+           *     <body>…</body>
+           *     </html>
+           */
+          'text/html; charset=utf-8': string;
+        };
+      };
+      /** @description Not signed in: to the sign-in page */
+      303: {
+        headers: {
+          /** @description Where the browser goes next (with GET) */
+          Location?: string;
+          /** @description The most calls of this counter in any 60 s window */
+          'RateLimit-Limit'?: number;
+          /** @description Calls left in the current 60 s window */
+          'RateLimit-Remaining'?: number;
+          /** @description Whole seconds until one more call frees up (0: none in the window) */
+          'RateLimit-Reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'text/html; charset=utf-8': string;
+        };
+      };
+      /** @description The request body is larger than 1 MB (code payload_too_large) */
+      413: {
+        headers: {
+          /** @description The most calls of this counter in any 60 s window */
+          'RateLimit-Limit'?: number;
+          /** @description Calls left in the current 60 s window */
+          'RateLimit-Remaining'?: number;
+          /** @description Whole seconds until one more call frees up (0: none in the window) */
+          'RateLimit-Reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'text/html; charset=utf-8': string;
+        };
+      };
+      /** @description Rate limit exceeded (code rate_limited). Limits (any 60 s window): 300 a minute per client IP, the public routes together (RATE_LIMIT_PUBLIC_PER_MINUTE). Retry-After and RateLimit-Reset say when a slot frees. */
+      429: {
+        headers: {
+          /** @description Whole seconds until a request would pass (a rate window is 60 s; a conflict asks for a few) */
+          'Retry-After': number;
+          /** @description The most calls of this counter in any 60 s window */
+          'RateLimit-Limit': number;
+          /** @description Calls left in the current 60 s window */
+          'RateLimit-Remaining': number;
+          /** @description Whole seconds until one more call frees up (0: none in the window) */
+          'RateLimit-Reset': number;
+          [name: string]: unknown;
+        };
+        content: {
+          'text/html; charset=utf-8': string;
+        };
+      };
+      /** @description Unexpected failure: a page asking to try again */
+      500: {
+        headers: {
+          /** @description The most calls of this counter in any 60 s window */
+          'RateLimit-Limit'?: number;
+          /** @description Calls left in the current 60 s window */
+          'RateLimit-Remaining'?: number;
+          /** @description Whole seconds until one more call frees up (0: none in the window) */
+          'RateLimit-Reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'text/html; charset=utf-8': string;
+        };
+      };
+      /** @description A transient conflict or a busy table stopped the request; nothing was written (code temporary_conflict). Retry after Retry-After */
+      503: {
+        headers: {
+          /** @description Whole seconds until a request would pass (a rate window is 60 s; a conflict asks for a few) */
+          'Retry-After'?: number;
+          /** @description The most calls of this counter in any 60 s window */
+          'RateLimit-Limit'?: number;
+          /** @description Calls left in the current 60 s window */
+          'RateLimit-Remaining'?: number;
+          /** @description Whole seconds until one more call frees up (0: none in the window) */
+          'RateLimit-Reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'text/html; charset=utf-8': string;
+        };
+      };
+    };
+  };
+  PanelSetWebhook: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *       "csrf_token": "Zq3vN0m2cXbY8uTfWk1pLr6sHd4eGa9o",
+         *       "url": "https://shop.example/webhooks/gateway",
+         *       "code": "287082"
+         *     }
+         */
+        'application/x-www-form-urlencoded': {
+          /** @description The CSRF token the page gave */
+          csrf_token: string;
+          url: string;
+          code: string;
+        };
+      };
+    };
+    responses: {
+      /** @description Saved: the URL, and the new secret once */
+      200: {
+        headers: {
+          /** @description The most calls of this counter in any 60 s window */
+          'RateLimit-Limit'?: number;
+          /** @description Calls left in the current 60 s window */
+          'RateLimit-Remaining'?: number;
+          /** @description Whole seconds until one more call frees up (0: none in the window) */
+          'RateLimit-Reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example <!doctype html>
+           *     <html lang="pt-BR">
+           *     <head>
+           *     <meta charset="utf-8">
+           *     <title>Webhooks · Painel</title>
+           *     </head>
+           *     <body>…</body>
+           *     </html>
+           */
+          'text/html; charset=utf-8': string;
+        };
+      };
+      /** @description Not signed in: to the sign-in page */
+      303: {
+        headers: {
+          /** @description Where the browser goes next (with GET) */
+          Location?: string;
+          /** @description The most calls of this counter in any 60 s window */
+          'RateLimit-Limit'?: number;
+          /** @description Calls left in the current 60 s window */
+          'RateLimit-Remaining'?: number;
+          /** @description Whole seconds until one more call frees up (0: none in the window) */
+          'RateLimit-Reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'text/html; charset=utf-8': string;
+        };
+      };
+      /** @description Not the page’s form (application/x-www-form-urlencoded) */
+      400: {
+        headers: {
+          /** @description The most calls of this counter in any 60 s window */
+          'RateLimit-Limit'?: number;
+          /** @description Calls left in the current 60 s window */
+          'RateLimit-Remaining'?: number;
+          /** @description Whole seconds until one more call frees up (0: none in the window) */
+          'RateLimit-Reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'text/html; charset=utf-8': string;
+        };
+      };
+      /** @description Wrong or used code */
+      401: {
+        headers: {
+          /** @description The most calls of this counter in any 60 s window */
+          'RateLimit-Limit'?: number;
+          /** @description Calls left in the current 60 s window */
+          'RateLimit-Remaining'?: number;
+          /** @description Whole seconds until one more call frees up (0: none in the window) */
+          'RateLimit-Reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'text/html; charset=utf-8': string;
+        };
+      };
+      /** @description The role may not, or the CSRF token does not match */
+      403: {
+        headers: {
+          /** @description The most calls of this counter in any 60 s window */
+          'RateLimit-Limit'?: number;
+          /** @description Calls left in the current 60 s window */
+          'RateLimit-Remaining'?: number;
+          /** @description Whole seconds until one more call frees up (0: none in the window) */
+          'RateLimit-Reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'text/html; charset=utf-8': string;
+        };
+      };
+      /** @description The request body is larger than 1 MB (code payload_too_large) */
+      413: {
+        headers: {
+          /** @description The most calls of this counter in any 60 s window */
+          'RateLimit-Limit'?: number;
+          /** @description Calls left in the current 60 s window */
+          'RateLimit-Remaining'?: number;
+          /** @description Whole seconds until one more call frees up (0: none in the window) */
+          'RateLimit-Reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'text/html; charset=utf-8': string;
+        };
+      };
+      /** @description Invalid fields: a page listing them */
+      422: {
+        headers: {
+          /** @description The most calls of this counter in any 60 s window */
+          'RateLimit-Limit'?: number;
+          /** @description Calls left in the current 60 s window */
+          'RateLimit-Remaining'?: number;
+          /** @description Whole seconds until one more call frees up (0: none in the window) */
+          'RateLimit-Reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'text/html; charset=utf-8': string;
+        };
+      };
+      /** @description Rate limit exceeded (code rate_limited). Limits (any 60 s window): 300 a minute per client IP, the public routes together (RATE_LIMIT_PUBLIC_PER_MINUTE). Retry-After and RateLimit-Reset say when a slot frees. */
+      429: {
+        headers: {
+          /** @description Whole seconds until a request would pass (a rate window is 60 s; a conflict asks for a few) */
+          'Retry-After': number;
+          /** @description The most calls of this counter in any 60 s window */
+          'RateLimit-Limit': number;
+          /** @description Calls left in the current 60 s window */
+          'RateLimit-Remaining': number;
+          /** @description Whole seconds until one more call frees up (0: none in the window) */
+          'RateLimit-Reset': number;
+          [name: string]: unknown;
+        };
+        content: {
+          'text/html; charset=utf-8': string;
+        };
+      };
+      /** @description Unexpected failure: a page asking to try again */
+      500: {
+        headers: {
+          /** @description The most calls of this counter in any 60 s window */
+          'RateLimit-Limit'?: number;
+          /** @description Calls left in the current 60 s window */
+          'RateLimit-Remaining'?: number;
+          /** @description Whole seconds until one more call frees up (0: none in the window) */
+          'RateLimit-Reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'text/html; charset=utf-8': string;
+        };
+      };
+      /** @description A transient conflict or a busy table stopped the request; nothing was written (code temporary_conflict). Retry after Retry-After */
+      503: {
+        headers: {
+          /** @description Whole seconds until a request would pass (a rate window is 60 s; a conflict asks for a few) */
+          'Retry-After'?: number;
+          /** @description The most calls of this counter in any 60 s window */
+          'RateLimit-Limit'?: number;
+          /** @description Calls left in the current 60 s window */
+          'RateLimit-Remaining'?: number;
+          /** @description Whole seconds until one more call frees up (0: none in the window) */
+          'RateLimit-Reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'text/html; charset=utf-8': string;
+        };
+      };
+    };
+  };
+  PanelRotateWebhookSecret: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *       "csrf_token": "Zq3vN0m2cXbY8uTfWk1pLr6sHd4eGa9o",
+         *       "code": "287082"
+         *     }
+         */
+        'application/x-www-form-urlencoded': {
+          /** @description The CSRF token the page gave */
+          csrf_token: string;
+          code: string;
+        };
+      };
+    };
+    responses: {
+      /** @description The new secret, shown once */
+      200: {
+        headers: {
+          /** @description The most calls of this counter in any 60 s window */
+          'RateLimit-Limit'?: number;
+          /** @description Calls left in the current 60 s window */
+          'RateLimit-Remaining'?: number;
+          /** @description Whole seconds until one more call frees up (0: none in the window) */
+          'RateLimit-Reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example <!doctype html>
+           *     <html lang="pt-BR">
+           *     <head>
+           *     <meta charset="utf-8">
+           *     <title>Webhooks · Painel</title>
+           *     </head>
+           *     <body>…</body>
+           *     </html>
+           */
+          'text/html; charset=utf-8': string;
+        };
+      };
+      /** @description Not signed in: to the sign-in page */
+      303: {
+        headers: {
+          /** @description Where the browser goes next (with GET) */
+          Location?: string;
+          /** @description The most calls of this counter in any 60 s window */
+          'RateLimit-Limit'?: number;
+          /** @description Calls left in the current 60 s window */
+          'RateLimit-Remaining'?: number;
+          /** @description Whole seconds until one more call frees up (0: none in the window) */
+          'RateLimit-Reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'text/html; charset=utf-8': string;
+        };
+      };
+      /** @description Not the page’s form (application/x-www-form-urlencoded) */
+      400: {
+        headers: {
+          /** @description The most calls of this counter in any 60 s window */
+          'RateLimit-Limit'?: number;
+          /** @description Calls left in the current 60 s window */
+          'RateLimit-Remaining'?: number;
+          /** @description Whole seconds until one more call frees up (0: none in the window) */
+          'RateLimit-Reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'text/html; charset=utf-8': string;
+        };
+      };
+      /** @description Wrong or used code */
+      401: {
+        headers: {
+          /** @description The most calls of this counter in any 60 s window */
+          'RateLimit-Limit'?: number;
+          /** @description Calls left in the current 60 s window */
+          'RateLimit-Remaining'?: number;
+          /** @description Whole seconds until one more call frees up (0: none in the window) */
+          'RateLimit-Reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'text/html; charset=utf-8': string;
+        };
+      };
+      /** @description The role may not, or the CSRF token does not match */
+      403: {
+        headers: {
+          /** @description The most calls of this counter in any 60 s window */
+          'RateLimit-Limit'?: number;
+          /** @description Calls left in the current 60 s window */
+          'RateLimit-Remaining'?: number;
+          /** @description Whole seconds until one more call frees up (0: none in the window) */
+          'RateLimit-Reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'text/html; charset=utf-8': string;
+        };
+      };
+      /** @description No webhook configured yet */
+      409: {
+        headers: {
+          /** @description The most calls of this counter in any 60 s window */
+          'RateLimit-Limit'?: number;
+          /** @description Calls left in the current 60 s window */
+          'RateLimit-Remaining'?: number;
+          /** @description Whole seconds until one more call frees up (0: none in the window) */
+          'RateLimit-Reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'text/html; charset=utf-8': string;
+        };
+      };
+      /** @description The request body is larger than 1 MB (code payload_too_large) */
+      413: {
+        headers: {
+          /** @description The most calls of this counter in any 60 s window */
+          'RateLimit-Limit'?: number;
+          /** @description Calls left in the current 60 s window */
+          'RateLimit-Remaining'?: number;
+          /** @description Whole seconds until one more call frees up (0: none in the window) */
+          'RateLimit-Reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'text/html; charset=utf-8': string;
+        };
+      };
+      /** @description Invalid fields: a page listing them */
+      422: {
+        headers: {
+          /** @description The most calls of this counter in any 60 s window */
+          'RateLimit-Limit'?: number;
+          /** @description Calls left in the current 60 s window */
+          'RateLimit-Remaining'?: number;
+          /** @description Whole seconds until one more call frees up (0: none in the window) */
+          'RateLimit-Reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'text/html; charset=utf-8': string;
+        };
+      };
+      /** @description Rate limit exceeded (code rate_limited). Limits (any 60 s window): 300 a minute per client IP, the public routes together (RATE_LIMIT_PUBLIC_PER_MINUTE). Retry-After and RateLimit-Reset say when a slot frees. */
+      429: {
+        headers: {
+          /** @description Whole seconds until a request would pass (a rate window is 60 s; a conflict asks for a few) */
+          'Retry-After': number;
+          /** @description The most calls of this counter in any 60 s window */
+          'RateLimit-Limit': number;
+          /** @description Calls left in the current 60 s window */
+          'RateLimit-Remaining': number;
+          /** @description Whole seconds until one more call frees up (0: none in the window) */
+          'RateLimit-Reset': number;
+          [name: string]: unknown;
+        };
+        content: {
+          'text/html; charset=utf-8': string;
+        };
+      };
+      /** @description Unexpected failure: a page asking to try again */
+      500: {
+        headers: {
+          /** @description The most calls of this counter in any 60 s window */
+          'RateLimit-Limit'?: number;
+          /** @description Calls left in the current 60 s window */
+          'RateLimit-Remaining'?: number;
+          /** @description Whole seconds until one more call frees up (0: none in the window) */
+          'RateLimit-Reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'text/html; charset=utf-8': string;
+        };
+      };
+      /** @description A transient conflict or a busy table stopped the request; nothing was written (code temporary_conflict). Retry after Retry-After */
+      503: {
+        headers: {
+          /** @description Whole seconds until a request would pass (a rate window is 60 s; a conflict asks for a few) */
+          'Retry-After'?: number;
+          /** @description The most calls of this counter in any 60 s window */
+          'RateLimit-Limit'?: number;
+          /** @description Calls left in the current 60 s window */
+          'RateLimit-Remaining'?: number;
+          /** @description Whole seconds until one more call frees up (0: none in the window) */
+          'RateLimit-Reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'text/html; charset=utf-8': string;
+        };
+      };
+    };
+  };
   PanelTestWebhook: {
     parameters: {
       query?: never;
@@ -12232,6 +12252,212 @@ export interface operations {
         };
       };
       /** @description No webhook URL configured */
+      409: {
+        headers: {
+          /** @description The most calls of this counter in any 60 s window */
+          'RateLimit-Limit'?: number;
+          /** @description Calls left in the current 60 s window */
+          'RateLimit-Remaining'?: number;
+          /** @description Whole seconds until one more call frees up (0: none in the window) */
+          'RateLimit-Reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'text/html; charset=utf-8': string;
+        };
+      };
+      /** @description The request body is larger than 1 MB (code payload_too_large) */
+      413: {
+        headers: {
+          /** @description The most calls of this counter in any 60 s window */
+          'RateLimit-Limit'?: number;
+          /** @description Calls left in the current 60 s window */
+          'RateLimit-Remaining'?: number;
+          /** @description Whole seconds until one more call frees up (0: none in the window) */
+          'RateLimit-Reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'text/html; charset=utf-8': string;
+        };
+      };
+      /** @description Invalid fields: a page listing them */
+      422: {
+        headers: {
+          /** @description The most calls of this counter in any 60 s window */
+          'RateLimit-Limit'?: number;
+          /** @description Calls left in the current 60 s window */
+          'RateLimit-Remaining'?: number;
+          /** @description Whole seconds until one more call frees up (0: none in the window) */
+          'RateLimit-Reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'text/html; charset=utf-8': string;
+        };
+      };
+      /** @description Rate limit exceeded (code rate_limited). Limits (any 60 s window): 300 a minute per client IP, the public routes together (RATE_LIMIT_PUBLIC_PER_MINUTE). Retry-After and RateLimit-Reset say when a slot frees. */
+      429: {
+        headers: {
+          /** @description Whole seconds until a request would pass (a rate window is 60 s; a conflict asks for a few) */
+          'Retry-After': number;
+          /** @description The most calls of this counter in any 60 s window */
+          'RateLimit-Limit': number;
+          /** @description Calls left in the current 60 s window */
+          'RateLimit-Remaining': number;
+          /** @description Whole seconds until one more call frees up (0: none in the window) */
+          'RateLimit-Reset': number;
+          [name: string]: unknown;
+        };
+        content: {
+          'text/html; charset=utf-8': string;
+        };
+      };
+      /** @description Unexpected failure: a page asking to try again */
+      500: {
+        headers: {
+          /** @description The most calls of this counter in any 60 s window */
+          'RateLimit-Limit'?: number;
+          /** @description Calls left in the current 60 s window */
+          'RateLimit-Remaining'?: number;
+          /** @description Whole seconds until one more call frees up (0: none in the window) */
+          'RateLimit-Reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'text/html; charset=utf-8': string;
+        };
+      };
+      /** @description A transient conflict or a busy table stopped the request; nothing was written (code temporary_conflict). Retry after Retry-After */
+      503: {
+        headers: {
+          /** @description Whole seconds until a request would pass (a rate window is 60 s; a conflict asks for a few) */
+          'Retry-After'?: number;
+          /** @description The most calls of this counter in any 60 s window */
+          'RateLimit-Limit'?: number;
+          /** @description Calls left in the current 60 s window */
+          'RateLimit-Remaining'?: number;
+          /** @description Whole seconds until one more call frees up (0: none in the window) */
+          'RateLimit-Reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'text/html; charset=utf-8': string;
+        };
+      };
+    };
+  };
+  PanelRedeliverWebhook: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *       "csrf_token": "Zq3vN0m2cXbY8uTfWk1pLr6sHd4eGa9o",
+         *       "event": "evt_Zc72VebRdnTWl9cFHbrCVScp"
+         *     }
+         */
+        'application/x-www-form-urlencoded': {
+          /** @description The CSRF token the page gave */
+          csrf_token: string;
+          event: string;
+        };
+      };
+    };
+    responses: {
+      /** @description The webhook page: the redelivery queued */
+      200: {
+        headers: {
+          /** @description The most calls of this counter in any 60 s window */
+          'RateLimit-Limit'?: number;
+          /** @description Calls left in the current 60 s window */
+          'RateLimit-Remaining'?: number;
+          /** @description Whole seconds until one more call frees up (0: none in the window) */
+          'RateLimit-Reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example <!doctype html>
+           *     <html lang="pt-BR">
+           *     <head>
+           *     <meta charset="utf-8">
+           *     <title>Webhooks · Painel</title>
+           *     </head>
+           *     <body>…</body>
+           *     </html>
+           */
+          'text/html; charset=utf-8': string;
+        };
+      };
+      /** @description Not signed in: to the sign-in page */
+      303: {
+        headers: {
+          /** @description Where the browser goes next (with GET) */
+          Location?: string;
+          /** @description The most calls of this counter in any 60 s window */
+          'RateLimit-Limit'?: number;
+          /** @description Calls left in the current 60 s window */
+          'RateLimit-Remaining'?: number;
+          /** @description Whole seconds until one more call frees up (0: none in the window) */
+          'RateLimit-Reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'text/html; charset=utf-8': string;
+        };
+      };
+      /** @description Not the page’s form (application/x-www-form-urlencoded) */
+      400: {
+        headers: {
+          /** @description The most calls of this counter in any 60 s window */
+          'RateLimit-Limit'?: number;
+          /** @description Calls left in the current 60 s window */
+          'RateLimit-Remaining'?: number;
+          /** @description Whole seconds until one more call frees up (0: none in the window) */
+          'RateLimit-Reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'text/html; charset=utf-8': string;
+        };
+      };
+      /** @description The role may not, or the CSRF token does not match */
+      403: {
+        headers: {
+          /** @description The most calls of this counter in any 60 s window */
+          'RateLimit-Limit'?: number;
+          /** @description Calls left in the current 60 s window */
+          'RateLimit-Remaining'?: number;
+          /** @description Whole seconds until one more call frees up (0: none in the window) */
+          'RateLimit-Reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'text/html; charset=utf-8': string;
+        };
+      };
+      /** @description Not an event of the account */
+      404: {
+        headers: {
+          /** @description The most calls of this counter in any 60 s window */
+          'RateLimit-Limit'?: number;
+          /** @description Calls left in the current 60 s window */
+          'RateLimit-Remaining'?: number;
+          /** @description Whole seconds until one more call frees up (0: none in the window) */
+          'RateLimit-Reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'text/html; charset=utf-8': string;
+        };
+      };
+      /** @description Its delivery is still running, or no webhook URL is configured */
       409: {
         headers: {
           /** @description The most calls of this counter in any 60 s window */

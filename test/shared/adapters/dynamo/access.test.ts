@@ -53,6 +53,10 @@ const SAMPLES: { [K in ChangeKind]: ChangeOf<K>[] } = {
     { kind: 'webhook.configured', accountId: 'acct_1', url: 'https://shop.example/hook', at },
   ],
   'webhook.secret_rotated': [{ kind: 'webhook.secret_rotated', accountId: 'acct_1', secret: 'whsec_y', at }],
+  'webhook.redelivery_requested': [
+    { kind: 'webhook.redelivery_requested', accountId: 'acct_1', eventId: 'evt_1', at, reopen: { status: 'failed', attempts: 8 } },
+    { kind: 'webhook.redelivery_requested', accountId: 'acct_1', eventId: 'evt_1', at },
+  ],
   'panel.audited': [{ kind: 'panel.audited', entry: { accountId: 'acct_1', at, entryId: 'aud_1', personId: 'per_1', email: 'ana@example.com', action: 'webhook.configured', ip: '203.0.113.7' } }],
   'customer.created': [{ kind: 'customer.created', customer: aCustomer() }],
   'invoice.created': [{ kind: 'invoice.created', invoice: aNewInvoice({ payer: { name: 'Ana', document: '12345678909' } }) }],

@@ -18,7 +18,6 @@ function world(options: { delivery?: WebhookDelivery; claim?: boolean; record?: 
     deliveries: async () => [],
     accountExists: async () => true,
     allDeliveries: async () => [],
-    reopen: async () => true,
     claimAttempt: async () => {
       steps.push('claim');
       return options.claim === false ? { claimed: false, current: { ...(options.delivery as WebhookDelivery), claimUntil: new Date(T0.getTime() + 30_000).toISOString() } } : { claimed: true };

@@ -1,5 +1,4 @@
 import { describe, expect, it } from 'vitest';
-import type { WebhookMessage } from '../../../../shared/app/webhooks/deliver-webhook';
 import { operatorDeliveries, RedeliveryRefusedError, redeliverWebhook } from '../../../../shared/app/webhooks/redeliver-webhook';
 import type { WebhookDelivery } from '../../../../shared/domain/webhooks';
 import type { WebhookStore } from '../../../../shared/ports/webhooks';
@@ -21,9 +20,7 @@ const over = (status: 'succeeded' | 'failed' | 'pending', attempts: number, extr
   ...extra,
 });
 
-function world(options: { delivery?: WebhookDelivery; url?: string; reopens?: boolean } = {}) {
-  const sent: WebhookMessage[] = [];
-  const reopened: { status: string; attempts: number }[] = [];
+function world(options: { delivery?: WebhookDelivery; url?: string } = {}) {
   const webhooks: WebhookStore = {
     settings: async () => ({ url: options.url, secretConfigured: true }),
     endpoint: async () => undefined,
@@ -32,43 +29,53 @@ function world(options: { delivery?: WebhookDelivery; url?: string; reopens?: bo
     deliveries: async () => [],
     accountExists: async (accountId) => accountId === 'acct_1',
     allDeliveries: async () => [over('failed', 8), over('succeeded', 1, { eventId: 'evt_2', series: 2 })],
-    reopen: async (_eventId, expected) => {
-      reopened.push(expected);
-      return options.reopens !== false;
-    },
     claimAttempt: async () => ({ claimed: true }),
     recordAttempt: async () => true,
   };
-  return { sent, reopened, ports: { webhooks, send: async (m: WebhookMessage) => void sent.push(m), now: () => NOW } };
+  return { ports: { webhooks, now: () => NOW } };
 }
 
-describe('redeliver a webhook (the operator use case)', () => {
-  it('reopens a delivery that is over, only as read, then sends attempt 1 of the new series', async () => {
+const at = NOW.toISOString();
+
+describe('redeliver a webhook (the operator’s and the panel’s use case)', () => {
+  it('reopens a delivery that is over, only as read (the change’s condition), with a request the stream forwards as attempt 1', async () => {
     const w = world({ delivery: over('failed', 8), url: 'https://shop.example/hooks' });
-    expect(await redeliverWebhook(w.ports, 'evt_1')).toEqual({ event_id: 'evt_1', queued: true });
-    expect(w.reopened).toEqual([{ status: 'failed', attempts: 8 }]);
-    expect(w.sent).toEqual([{ eventId: 'evt_1', attempt: 1, notBefore: NOW.toISOString() }]);
+    expect(await redeliverWebhook(w.ports, 'evt_1')).toEqual({
+      answer: { event_id: 'evt_1', queued: true },
+      changes: [{ kind: 'webhook.redelivery_requested', accountId: 'acct_1', eventId: 'evt_1', at, reopen: { status: 'failed', attempts: 8 } }],
+    });
+    expect((await redeliverWebhook(world({ delivery: over('succeeded', 1), url: 'https://x.example/' }).ports, 'evt_1')).changes[0].reopen).toEqual({
+      status: 'succeeded',
+      attempts: 1,
+    });
   });
 
-  it('refuses an unknown event, an account without a URL, a series still running, or a record that changed meanwhile; sends nothing', async () => {
-    const cases: [ReturnType<typeof world>, string][] = [
-      [world({ url: 'https://x.example/' }), 'evt_unknown'],
-      [world({}), 'evt_1'],
-      [world({ delivery: over('pending', 2), url: 'https://x.example/' }), 'evt_1'],
-      [world({ delivery: over('pending', 0, { claimUntil: '2026-11-27T12:00:30.000Z' }), url: 'https://x.example/' }), 'evt_1'],
-      [world({ delivery: over('succeeded', 1), url: 'https://x.example/', reopens: false }), 'evt_1'],
+  it('refuses an unknown event, another account’s (404 alike), an account without a URL, or a series still running; says no change', async () => {
+    const cases: [ReturnType<typeof world>, string, string | undefined, string][] = [
+      [world({ url: 'https://x.example/' }), 'evt_unknown', undefined, 'event_not_found'],
+      [world({ delivery: over('failed', 8), url: 'https://x.example/' }), 'evt_1', 'acct_2', 'event_not_found'],
+      [world({}), 'evt_1', undefined, 'webhook_not_configured'],
+      [world({ delivery: over('pending', 2), url: 'https://x.example/' }), 'evt_1', undefined, 'delivery_running'],
+      [world({ delivery: over('pending', 0, { claimUntil: '2026-11-27T12:00:30.000Z' }), url: 'https://x.example/' }), 'evt_1', undefined, 'delivery_running'],
     ];
-    for (const [w, eventId] of cases) {
-      await expect(redeliverWebhook(w.ports, eventId)).rejects.toBeInstanceOf(RedeliveryRefusedError);
-      expect(w.sent).toEqual([]);
+    for (const [w, eventId, accountId, code] of cases) {
+      const refused = redeliverWebhook(w.ports, eventId, accountId);
+      await expect(refused).rejects.toBeInstanceOf(RedeliveryRefusedError);
+      await expect(refused).rejects.toMatchObject({ code, kind: code === 'event_not_found' ? 'not_found' : 'conflict' });
     }
   });
 
-  it('a pending delivery with no attempt made gets attempt 1 again (the sender’s claim absorbs a duplicate)', async () => {
+  it('the account’s own event is redelivered when the account is named', async () => {
+    const w = world({ delivery: over('failed', 8), url: 'https://x.example/' });
+    expect((await redeliverWebhook(w.ports, 'evt_1', 'acct_1')).answer).toEqual({ event_id: 'evt_1', queued: true });
+  });
+
+  it('a pending delivery with no attempt made gets attempt 1 again, without reopening (the sender’s claim absorbs a duplicate)', async () => {
     const w = world({ delivery: over('pending', 0), url: 'https://x.example/' });
-    await redeliverWebhook(w.ports, 'evt_1');
-    expect(w.reopened).toEqual([]);
-    expect(w.sent).toHaveLength(1);
+    expect((await redeliverWebhook(w.ports, 'evt_1')).changes).toEqual([{ kind: 'webhook.redelivery_requested', accountId: 'acct_1', eventId: 'evt_1', at }]);
+    // A lease already run out does not hold the series either.
+    const lapsed = world({ delivery: over('pending', 0, { claimUntil: '2026-11-27T11:59:00.000Z' }), url: 'https://x.example/' });
+    expect((await redeliverWebhook(lapsed.ports, 'evt_1')).changes[0].reopen).toBeUndefined();
   });
 
   it('lists an account’s deliveries with their series, filtered by status; an unknown account is refused', async () => {
