@@ -256,3 +256,10 @@ export class RedeliveryRefusedError extends DomainError {
     super(kind, message, code);
   }
 }
+
+/** Hosted checkout signing settings that changed while a change of them ran (a version issued meanwhile): nothing was issued; run it again. */
+export class CheckoutSigningConflictError extends ConflictError {
+  constructor(accountId: string) {
+    super(`The checkout signing settings of ${accountId} changed while this ran (another operator?); nothing was issued: run the command again`, 'checkout_signing_changed');
+  }
+}

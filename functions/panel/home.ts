@@ -17,7 +17,7 @@ export const handler = routeGroupHandler([
   [
     routes.panelOverview,
     signedInPage(routes.panelOverview, panelAccessPorts, async (_ports, page, { runtime }) =>
-      overviewPage(await panelOverview(panelOverviewPorts(runtime), page.session), page.chrome),
+      overviewPage(await panelOverview(panelOverviewPorts(runtime), page.session, new Date()), page.chrome),
     ),
   ],
   [

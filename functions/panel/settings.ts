@@ -1,6 +1,6 @@
 import { auditView, keysView, rotateKeysInPanel } from '../../shared/app/panel/keys';
 import { isWrongCode, WRONG_CODE } from '../../shared/app/panel/sign-in';
-import { DomainError, ValidationError } from '../../shared/errors';
+import { CheckoutSigningConflictError, DomainError, ValidationError } from '../../shared/errors';
 import { changeRoleInPanel, invitePersonInPanel, type PanelTeamPorts, removePersonInPanel, teamView } from '../../shared/app/panel/team';
 import { teamPage } from '../../shared/panel/team-pages';
 import { field, pageAnswer, redirectTo } from '../../shared/http/panel/answers';
@@ -8,7 +8,9 @@ import { type SignedIn, signedInForm, signedInPage } from '../../shared/http/pan
 import { routeGroupHandler } from '../../shared/http/route-group';
 import { panelSettingsRoutes as routes } from '../../shared/http/route-table/panel-settings';
 import { auditPage, keysPage, newKeysPage } from '../../shared/panel/pages';
-import { panelKeysPorts, panelTeamPorts } from '../../shared/wiring/panel-settings';
+import { panelCheckoutChanges, panelCheckoutPorts, panelKeysPorts, panelTeamPorts } from '../../shared/wiring/panel-settings';
+import { checkoutSettingsView, type PanelCheckoutPorts, setCheckoutSigningInPanel } from '../../shared/app/panel/checkout-settings';
+import { checkoutPage } from '../../shared/panel/checkout-pages';
 
 /**
  * The merchant panel's settings (issue 27), one function: the API keys, the audit log, the team (the webhook has its own: ./webhooks.ts).
@@ -87,7 +89,60 @@ const removePerson = signedInForm(routes.panelRemovePerson, panelTeamPorts, asyn
   }
 });
 
+/** The checkout page again, saying why a form was refused (nothing changed); other errors are the panel's error pages. */
+async function refusedCheckoutForm(ports: PanelCheckoutPorts, err: unknown, page: SignedIn) {
+  const view = await checkoutSettingsView(ports, page.session);
+  if (isWrongCode(err)) return pageAnswer(401, checkoutPage({ ...view, message: WRONG_CODE }, page.chrome));
+  if (err instanceof CheckoutSigningConflictError) {
+    return pageAnswer(409, checkoutPage({ ...view, message: 'As configurações do checkout mudaram enquanto o pedido corria: tente de novo.' }, page.chrome));
+  }
+  throw err;
+}
+
+/** A saved checkout setting (committed after this answer): the page with what was saved, and a new secret once. */
+function savedCheckout(answer: { required: boolean; hasSecret: boolean; secret?: string }, page: SignedIn) {
+  const notice = answer.secret
+    ? 'Novo segredo de assinatura emitido. O anterior parou de valer na hora.'
+    : `Salvo: formulários assinados ${answer.required ? 'exigidos' : 'opcionais'}.`;
+  return pageAnswer(200, checkoutPage({ ...answer, mayManage: true, notice }, page.chrome));
+}
+
+const setCheckoutSigning = signedInForm(
+  routes.panelSetCheckoutSigning,
+  panelCheckoutPorts,
+  async ({ ports, page, fields, ip, now }) => {
+    const flag = field(fields, 'require', 8);
+    if (flag !== 'on' && flag !== 'off') {
+      return pageAnswer(422, checkoutPage({ ...(await checkoutSettingsView(ports, page.session)), errors: { require: ['Escolha sim ou não.'] } }, page.chrome));
+    }
+    try {
+      const { answer, changes } = await setCheckoutSigningInPanel(ports, { session: page.session, require: flag === 'on', rotate: false, code: field(fields, 'code', 16), ip, now });
+      return { ...savedCheckout(answer, page), changes };
+    } catch (err) {
+      return refusedCheckoutForm(ports, err, page);
+    }
+  },
+  panelCheckoutChanges,
+);
+
+const rotateCheckoutSecret = signedInForm(
+  routes.panelRotateCheckoutSecret,
+  panelCheckoutPorts,
+  async ({ ports, page, fields, ip, now }) => {
+    try {
+      const { answer, changes } = await setCheckoutSigningInPanel(ports, { session: page.session, rotate: true, code: field(fields, 'code', 16), ip, now });
+      return { ...savedCheckout(answer, page), changes };
+    } catch (err) {
+      return refusedCheckoutForm(ports, err, page);
+    }
+  },
+  panelCheckoutChanges,
+);
+
 export const handler = routeGroupHandler([
+  [routes.panelCheckoutPage, signedInPage(routes.panelCheckoutPage, panelCheckoutPorts, async (ports, page) => checkoutPage(await checkoutSettingsView(ports, page.session), page.chrome))],
+  [routes.panelSetCheckoutSigning, setCheckoutSigning],
+  [routes.panelRotateCheckoutSecret, rotateCheckoutSecret],
   [routes.panelTeam, signedInPage(routes.panelTeam, panelTeamPorts, async (ports, page) => teamPage(await teamView(ports, page.session), page.chrome))],
   [routes.panelInvitePerson, invite],
   [routes.panelChangeRole, changeRole],

@@ -214,6 +214,10 @@ export const ROUTE_PORT_GRANTS: Readonly<Record<string, readonly TableGrant[]>> 
   [routes.panelTestWebhook.id]: [...PANEL_SIGNED_IN, ...PANEL_WEBHOOK_PAGE],
   // The event and its delivery read (the account's own, a series over); the request and the reopening are its change.
   [routes.panelRedeliverWebhook.id]: [...PANEL_SIGNED_IN, ...PANEL_WEBHOOK_PAGE, { actions: ['GetItem'], keys: [KEY.event, KEY.delivery] }],
+  // The hosted checkout's signing settings on the account item; a change of them is its change (UpdateItem ACCT#).
+  [routes.panelCheckoutPage.id]: [...PANEL_SIGNED_IN, { actions: ['GetItem'], keys: [KEY.account] }],
+  [routes.panelSetCheckoutSigning.id]: [...PANEL_STEP_UP, { actions: ['GetItem'], keys: [KEY.account] }],
+  [routes.panelRotateCheckoutSecret.id]: [...PANEL_STEP_UP, { actions: ['GetItem'], keys: [KEY.account] }],
   [routes.panelAuditLog.id]: [...PANEL_SIGNED_IN, { actions: ['Query'], keys: [KEY.panelAudit] }],
   // GET /api/pixout/list's store (GSI1), the account's withdrawal fee.
   [routes.panelWithdrawals.id]: [
@@ -287,10 +291,12 @@ export const ROUTE_PORT_GRANTS: Readonly<Record<string, readonly TableGrant[]>> 
     { actions: ['UpdateItem'], keys: [KEY.panelTeam] },
     { actions: ['PutItem'], keys: [KEY.panelAudit] },
   ],
+  // The balance as GET /api/balance reads it, and the month's payment entries as GET /api/balance/transactions does.
   [routes.panelOverview.id]: [
     ...PANEL_SIGNED_IN,
     { actions: ['GetItem'], keys: [KEY.account] },
     { actions: ['BatchGetItem'], keys: [KEY.account, KEY.balanceShard] },
+    { actions: ['Query'], keys: [KEY.ledger] },
   ],
 };
 

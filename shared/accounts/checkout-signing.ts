@@ -28,3 +28,13 @@ export function checkoutSigningOf(account: Record<string, unknown>): CheckoutSig
   const version = typeof raw === 'number' && Number.isSafeInteger(raw) && raw > 0 ? raw : 0;
   return { required, version };
 }
+
+/**
+ * What requiring (or not) signed forms, or a new secret, makes of the settings: a new secret version is
+ * issued when signing is required and none was ever issued, or on `rotate`. Turning signing off keeps
+ * the version (the merchant may keep signing, and turning it on again needs no new secret).
+ */
+export function nextCheckoutSigning(current: CheckoutSigning, change: { require: boolean; rotate?: boolean }) {
+  const issued = change.rotate === true || (change.require && current.version === 0);
+  return { required: change.require, version: issued ? current.version + 1 : current.version, previousVersion: current.version, issued };
+}

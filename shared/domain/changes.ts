@@ -57,6 +57,20 @@ export type WebhookRedeliveryRequested = {
   reopen?: { status: 'succeeded' | 'failed'; attempts: number };
 };
 
+/**
+ * An account's hosted checkout signing settings (shared/accounts/checkout-signing.ts): forms required
+ * signed or not, and with `issued` a new secret version, only if the version is still `previousVersion`
+ * (two changes never issue the same version).
+ */
+export type CheckoutSigningSet = {
+  kind: 'checkout_signing.set';
+  accountId: string;
+  required: boolean;
+  version: number;
+  previousVersion: number;
+  issued: boolean;
+};
+
 /** A new customer under a fresh numeric id (reserved with it: a taken id is a clash, the route draws again). */
 export type CustomerCreated = { kind: 'customer.created'; customer: Customer };
 
@@ -141,6 +155,7 @@ export type Change =
   | WebhookConfigured
   | WebhookSecretRotated
   | WebhookRedeliveryRequested
+  | CheckoutSigningSet
   | CustomerCreated
   | InvoiceCreated
   | InvoiceMoved

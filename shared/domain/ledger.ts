@@ -1,4 +1,5 @@
 import { BALANCE_SHARDS, type ShardPart, shardOf } from './ledger-shards';
+import type { ChargeMethod } from './payment-methods';
 
 /**
  * THE balance rules: every movement of an account's balance is a ledger transfer, a typed fact built
@@ -29,7 +30,14 @@ export type LedgerEntryType = (typeof LEDGER_ENTRY_TYPES)[number];
 export type TransferPhase = 'single' | 'pending' | 'posted' | 'voided';
 
 /** One immutable entry of a transfer: signed integer cents on the available and on the reserved balance. */
-export type LedgerEntryDraft = { type: LedgerEntryType; availableCents: number; reservedCents: number; description: string };
+export type LedgerEntryDraft = {
+  type: LedgerEntryType;
+  availableCents: number;
+  reservedCents: number;
+  description: string;
+  /** A payment's (or its reversal's) charge method: the panel's overview sums payments per method. */
+  method?: ChargeMethod;
+};
 
 /** A recorded entry (what the statement answers). */
 export type LedgerEntry = LedgerEntryDraft & {
@@ -97,18 +105,19 @@ function transfer(movement: Movement, phase: TransferPhase, shards: ShardChange[
 }
 
 /** A single-phase movement of `availableCents` on the reference's shard. */
-function single(movement: Movement, type: LedgerEntryType, availableCents: number): LedgerTransfer {
-  return transfer(movement, 'single', [{ shard: movementShard(movement), availableCents, reservedCents: 0 }], [{ type, availableCents, reservedCents: 0, description: movement.description }]);
+function single(movement: Movement, type: LedgerEntryType, availableCents: number, method?: ChargeMethod): LedgerTransfer {
+  const entry: LedgerEntryDraft = { type, availableCents, reservedCents: 0, description: movement.description, ...(method ? { method } : {}) };
+  return transfer(movement, 'single', [{ shard: movementShard(movement), availableCents, reservedCents: 0 }], [entry]);
 }
 
-/** A charge paid (card approved, Pix or boleto confirmed): +total. */
-export function paymentCredit(movement: Movement, totalCents: number): LedgerTransfer {
-  return single(movement, 'payment', positive(totalCents, 'A payment'));
+/** A charge paid (card approved, Pix or boleto confirmed): +total, its entry naming the charge's method. */
+export function paymentCredit(movement: Movement, totalCents: number, method: ChargeMethod): LedgerTransfer {
+  return single(movement, 'payment', positive(totalCents, 'A payment'), method);
 }
 
 /** A paid charge refunded, or canceled after payment: −total on the payment's shard (never refused: the shard may go below zero). */
-export function paymentReversal(movement: Movement, totalCents: number): LedgerTransfer {
-  return single(movement, 'refund', -positive(totalCents, 'A reversal'));
+export function paymentReversal(movement: Movement, totalCents: number, method?: ChargeMethod): LedgerTransfer {
+  return single(movement, 'refund', -positive(totalCents, 'A reversal'), method);
 }
 
 /** An operator's adjustment (the merchant panel's stand-in): ±amount; an account without balance shards is an unknown account. */

@@ -55,7 +55,7 @@ export function layout(title: string, body: string, chrome?: SignedInChrome): Pa
   const top = chrome
     ? `<header>
 <p class="brand">Painel</p>
-<nav aria-label="Principal"><ul><li><a href="/panel">Visão geral</a></li><li><a href="/panel/faturas">Faturas</a></li><li><a href="/panel/saques">Saques</a></li><li><a href="/panel/extrato">Extrato</a></li><li><a href="/panel/clientes">Clientes</a></li><li><a href="/panel/metodos">Métodos de pagamento</a></li><li><a href="/panel/chaves">Chaves de API</a></li><li><a href="/panel/webhooks">Webhooks</a></li><li><a href="/panel/equipe">Equipe</a></li><li><a href="/panel/auditoria">Auditoria</a></li><li><a href="/panel/seguranca">Segurança</a></li></ul></nav>
+<nav aria-label="Principal"><ul><li><a href="/panel">Visão geral</a></li><li><a href="/panel/faturas">Faturas</a></li><li><a href="/panel/saques">Saques</a></li><li><a href="/panel/extrato">Extrato</a></li><li><a href="/panel/clientes">Clientes</a></li><li><a href="/panel/metodos">Métodos de pagamento</a></li><li><a href="/panel/chaves">Chaves de API</a></li><li><a href="/panel/webhooks">Webhooks</a></li><li><a href="/panel/checkout">Checkout</a></li><li><a href="/panel/equipe">Equipe</a></li><li><a href="/panel/auditoria">Auditoria</a></li><li><a href="/panel/seguranca">Segurança</a></li></ul></nav>
 <form method="post" action="/panel/sair"><input type="hidden" name="csrf_token" value="${escapeHtml(chrome.csrfToken)}"><span>${escapeHtml(chrome.email)}</span> <button type="submit" class="link-button">Sair</button></form>
 </header>`
     : `<header><p class="brand">Painel</p></header>`;

@@ -1,4 +1,5 @@
 import { escapeHtml, formatBrl } from '../checkout/render';
+import { type MethodTotals, OVERVIEW_PAYMENTS_READ, type PaymentsSummary, type SummaryMethod } from '../domain/panel/payments-summary';
 import { brazilTime, codeInput, csrfField, errorSummary, fieldError, type FieldErrors, layout, type PanelPage, type SignedInChrome } from './page-kit';
 
 /** The merchant panel's access, home and settings pages (issue 27), in pt-BR, on the page kit (./page-kit.ts). */
@@ -73,7 +74,33 @@ ${codeInput(input.errors)}
   );
 }
 
-export type OverviewView = { email: string; roleLabel: string; accountName: string; availableCents: number; reservedCents: number };
+export type OverviewView = { email: string; roleLabel: string; accountName: string; availableCents: number; reservedCents: number; payments: PaymentsSummary };
+
+const SUMMARY_METHODS: readonly [SummaryMethod, string][] = [
+  ['pix', 'Pix'],
+  ['boleto', 'Boleto'],
+  ['creditcard', 'Cartão de crédito'],
+  ['other', 'Outros (antes do registro por método)'],
+];
+
+/** Today's and this month's payments per method (Brasília days); a row per method with payments, or a line saying there were none. */
+function paymentsTable(payments: PaymentsSummary): string {
+  const cell = (totals: MethodTotals | undefined) => (totals ? `${totals.count} · ${formatBrl(totals.cents)}` : '—');
+  const rows = SUMMARY_METHODS.filter(([method]) => payments.month[method] !== undefined || payments.today[method] !== undefined).map(
+    ([method, label]) => `<tr data-method="${method}"><th scope="row">${label}</th><td>${cell(payments.today[method])}</td><td>${cell(payments.month[method])}</td></tr>`,
+  );
+  const partial = payments.monthComplete
+    ? ''
+    : `<p class="hint" id="payments-partial">O mês tem mais de ${OVERVIEW_PAYMENTS_READ.toLocaleString('pt-BR')} pagamentos: as somas são dos ${OVERVIEW_PAYMENTS_READ.toLocaleString('pt-BR')} mais recentes${payments.todayComplete ? ' (as de hoje estão completas)' : ''}. O extrato tem todos.</p>`;
+  if (rows.length === 0) return '<p id="no-payments">Nenhum pagamento neste mês.</p>';
+  return `<div class="table-wrap" tabindex="0" role="region" aria-label="Pagamentos por método"><table id="payments">
+<caption>Pagamentos recebidos por método (quantidade · valor), no horário de Brasília</caption>
+<thead><tr><th scope="col">Método</th><th scope="col">Hoje</th><th scope="col">Este mês</th></tr></thead>
+<tbody>
+${rows.join('\n')}
+</tbody>
+</table></div>${partial}`;
+}
 
 export function overviewPage(view: OverviewView, chrome: SignedInChrome): PanelPage {
   return layout(
@@ -86,6 +113,10 @@ export function overviewPage(view: OverviewView, chrome: SignedInChrome): PanelP
 <dt>Reservado em saques</dt><dd id="reserved">${formatBrl(view.reservedCents)}</dd>
 <dt>Seu papel</dt><dd>${escapeHtml(view.roleLabel)}</dd>
 </dl>
+</div>
+<div class="box wide">
+<h2>Pagamentos</h2>
+${paymentsTable(view.payments)}
 </div>`,
     chrome,
   );
@@ -308,6 +339,8 @@ const ACTION_LABELS: Readonly<Record<string, string>> = {
   'webhook.secret_rotated': 'Gerou um novo segredo do webhook',
   'webhook.test_sent': 'Enviou um evento de teste ao webhook',
   'webhook.redelivered': 'Reenviou um evento ao webhook',
+  'checkout.signing_set': 'Mudou a exigência de formulários assinados no checkout',
+  'checkout.signing_secret_rotated': 'Gerou um novo segredo de assinatura do checkout',
   'withdrawal.requested': 'Pediu um saque Pix',
   'team.invited': 'Convidou uma pessoa',
   'team.role_changed': 'Mudou o papel de uma pessoa',

@@ -768,7 +768,7 @@ const EXPECTED_TABLE_ACCESS: Record<string, string[]> = {
     'UpdateItem DLV#*',
   ],
   // The signed-in pages: the session, the person, the account's name and its balance as GET /api/balance reads it.
-  PanelHome: [PUBLIC_COUNTER, 'GetItem PSESS#*', 'UpdateItem PSESS#*', 'GetItem PUSER#*', 'GetItem ACCT#*', 'Query ACCT#*', ...SHARDS_READ],
+  PanelHome: [PUBLIC_COUNTER, 'GetItem PSESS#*', 'UpdateItem PSESS#*', 'GetItem PUSER#*', 'GetItem ACCT#*', 'Query ACCT#*', 'Query LEDGER#*', ...SHARDS_READ],
   // The money pages: the API's reads of withdrawals, invoices (with their events and deliveries) and the ledger, and POST /api/pixout/create's reservation after a step-up, with its audit entry.
   PanelMoney: [
     PUBLIC_COUNTER,

@@ -1024,6 +1024,26 @@ const cases: Record<string, Case> = {
     // The fixture's account has no webhook URL: never an event (409), or refused before (the token, the cookie).
     check: (_input, reply, where) => expect([303, 400, 403, 409], where).toContain(reply.status),
   },
+  [routes.panelCheckoutPage.id]: {
+    account: main,
+    input: () => fc.record({ query: queryArb([], []), headers: browserHeadersArb(panelCookieArb(() => panel.sessionCookie)) }),
+    runs: 10,
+    check: (_input, reply, where) => expect([200, 303], where).toContain(reply.status),
+  },
+  [routes.panelSetCheckoutSigning.id]: {
+    account: main,
+    input: () =>
+      fc.record({ body: formArb({ csrf_token: panel.sessionCsrf, require: 'on', code: '000000' }, ['email']), headers: browserHeadersArb(panelCookieArb(() => panel.sessionCookie)) }),
+    runs: 10,
+    // Never saved: the code is never the authenticator's (401), or the value is not on/off (422), or refused before.
+    check: (_input, reply, where) => expect([303, 400, 401, 403, 422, 429], where).toContain(reply.status),
+  },
+  [routes.panelRotateCheckoutSecret.id]: {
+    account: main,
+    input: () => fc.record({ body: formArb({ csrf_token: panel.sessionCsrf, code: '000000' }, ['email']), headers: browserHeadersArb(panelCookieArb(() => panel.sessionCookie)) }),
+    runs: 10,
+    check: (_input, reply, where) => expect([303, 400, 401, 403, 429], where).toContain(reply.status),
+  },
   [routes.panelRedeliverWebhook.id]: {
     account: main,
     input: () =>

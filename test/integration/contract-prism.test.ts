@@ -365,6 +365,9 @@ async function probeEveryRoute(): Promise<Probe[]> {
   await probe('PanelStartNewAuthenticator', 'no CSRF token', 403, through('POST', '/panel/seguranca/autenticador', { headers: { ...FORM, ...signedIn.header() }, body: form({ code: '123456' }) }), true);
   await probe('PanelConfirmNewAuthenticator', 'no CSRF token', 403, through('POST', '/panel/seguranca/autenticador/confirmar', { headers: { ...FORM, ...signedIn.header() }, body: form({ enrollment: 'x', code: '123456' }) }), true);
   await probe('PanelTestWebhook', 'no CSRF token', 403, through('POST', '/panel/webhooks/teste', { headers: { ...FORM, ...signedIn.header() }, body: form({}) }), true);
+  await probe('PanelCheckoutPage', 'checkout settings', 200, through('GET', '/panel/checkout', { headers: signedIn.header() }));
+  await probe('PanelSetCheckoutSigning', 'no CSRF token', 403, through('POST', '/panel/checkout', { headers: { ...FORM, ...signedIn.header() }, body: form({ require: 'on', code: '123456' }) }), true);
+  await probe('PanelRotateCheckoutSecret', 'no CSRF token', 403, through('POST', '/panel/checkout/segredo', { headers: { ...FORM, ...signedIn.header() }, body: form({ code: '123456' }) }), true);
   await probe('PanelRedeliverWebhook', 'no CSRF token', 403, through('POST', '/panel/webhooks/reenviar', { headers: { ...FORM, ...signedIn.header() }, body: form({ event: 'evt_1' }) }), true);
   await probe('PanelTeam', 'team', 200, through('GET', '/panel/equipe', { headers: signedIn.header() }));
   await probe(

@@ -1,6 +1,8 @@
 import type { Page } from 'playwright-core';
 import { afterAll, describe, expect, it } from 'vitest';
 import { admin, basic, bearer, call, stack, tokenFor } from '../support/api';
+import { common, createCharge } from '../support/charges';
+import { notification, notify } from '../support/provider';
 import { totpCodeAt } from '../../shared/adapters/crypto/totp';
 import { seriousAxeViolations } from '../support/axe';
 import { saveScreenshot, sharedBrowser, type ViewportName, withPage } from '../support/browser';
@@ -50,6 +52,9 @@ for (const viewport of ['mobile', 'desktop'] as const satisfies readonly Viewpor
       };
       const oldToken = await tokenFor(account);
       await admin('account', 'credit', '--account', account.account_id, '--amount', '1234.56');
+      // One Pix charge paid: the overview's payments per method has a row (its table is checked by axe too).
+      const pix = await createCharge('pix', bearer(oldToken), common({ amount: 10, quantity: 1, tax: 0, discount: 0 }));
+      expect((await notify(notification('pix-paid', { txid: String(pix.invoice.txid) }))).status).toBe(200);
       const email = `ana.${viewport}.${Date.now()}@example.com`;
       const invite = (await admin('panel', 'invite', '--account', account.account_id, '--email', email, '--role', 'owner')).json as { invite_url: string };
       const base = stack().baseUrl;
@@ -90,7 +95,8 @@ for (const viewport of ['mobile', 'desktop'] as const satisfies readonly Viewpor
           await page.getByRole('button', { name: 'Entrar' }).click();
 
           await expect.poll(() => new URL(page.url()).pathname).toBe('/panel');
-          expect(await page.locator('#available').textContent()).toBe('R$ 1.234,56');
+          expect(await page.locator('#available').textContent()).toBe('R$ 1.244,56');
+          expect(await page.locator('#payments tr[data-method="pix"] td').last().textContent()).toBe('1 · R$ 10,00');
           await expectAccessible(page, `panel-overview-${viewport}`);
           const cookies = await page.context().cookies();
           const session = cookies.find((c) => c.name === '__Host-panel_session');
@@ -102,6 +108,8 @@ for (const viewport of ['mobile', 'desktop'] as const satisfies readonly Viewpor
             ['Clientes', '/panel/clientes', 'customers'],
             ['Métodos de pagamento', '/panel/metodos', 'methods'],
             ['Equipe', '/panel/equipe', 'team'],
+            ['Checkout', '/panel/checkout', 'checkout'],
+            ['Segurança', '/panel/seguranca', 'security'],
           ] as const) {
             await page.getByRole('link', { name: link }).click();
             await expect.poll(() => new URL(page.url()).pathname).toBe(path);

@@ -20,7 +20,7 @@ import { routeList, routes } from '../../shared/http/routes';
 import { signatureHeader } from '../../shared/signatures/hmac-header';
 import { keys } from '../../shared/adapters/dynamo/keys';
 import { accountStore, admin, basic, bearer, call, newAccount, stack, tokenFor, useLocalStackEnvironment } from '../support/api';
-import { codeFor, type Enrolled, enrolledPerson, get as panelGet, hidden, Jar, post as panelPost, signIn as panelSignIn } from '../support/panel';
+import { codeFor, elementText, type Enrolled, enrolledPerson, get as panelGet, hidden, Jar, post as panelPost, signIn as panelSignIn } from '../support/panel';
 import { SESSION_COOKIE } from '../../shared/http/panel/cookies';
 import { cardBody, common } from '../support/charges';
 import { cardFields, type CheckoutFields, entryForm, openPage, postForm } from '../support/checkout';
@@ -90,6 +90,11 @@ const PUBLIC_ROUTES: Readonly<Record<string, string>> = {
   PanelTestWebhook: "A ping from the panel: the signed-in session, its CSRF token, a role that may (owner, admin, developer); the event is the session's account's, to its own URL.",
   PanelRedeliverWebhook:
     "A redelivery from the panel: the signed-in session, its CSRF token, a role that may (owner, admin, developer); the event must be the session's account's (another's is the 404 of an unknown one), its series over.",
+  PanelCheckoutPage: "The hosted checkout's settings page: the signed-in session's account's settings only; never a secret.",
+  PanelSetCheckoutSigning:
+    "Signed checkout forms on or off: the signed-in session, its CSRF token, owners, admins and developers, a fresh code; only the session's account changes.",
+  PanelRotateCheckoutSecret:
+    "A new checkout signing secret: the signed-in session, its CSRF token, owners, admins and developers, a fresh code; only the session's account's version moves, shown once.",
   PanelTeam: "The panel's team page: the signed-in session's account's people only (GSI1 partition of that account).",
   PanelInvitePerson:
     "An invite from the panel: the signed-in session, a CSRF token bound to it, owners and admins (only an owner invites an owner), a fresh code; the invite is for the session's account only.",
@@ -950,6 +955,29 @@ describe("another account's well-formed identifiers → 404 (or the caller's own
       const after = (await listedItems(keys.deliveryListPartition(victim.keys.account_id))).find((item) => item.eventId === delivered?.eventId);
       expect(after?.series).toBe(before);
       expect(after?.status).toBe(delivered?.status);
+    },
+    PanelCheckoutPage: async () => {
+      const { attacker: mine } = await panelPair();
+      const page = await panelGet(mine.jar, '/panel/checkout');
+      expect(page.status).toBe(200);
+      expect(page.text).not.toContain('cks_');
+    },
+    PanelSetCheckoutSigning: async () => {
+      // The victim's session with the attacker's CSRF token (and a code of the attacker's): 403, the victim's settings unchanged.
+      const { victim: theirs, attacker: mine } = await panelPair();
+      const mixed = new Jar();
+      mixed.take({ 'set-cookie': [`${SESSION_COOKIE}=${theirs.jar.get(SESSION_COOKIE) ?? ''}; Path=/`] });
+      expect((await panelPost(mixed, '/panel/checkout', { csrf_token: mine.csrf, require: 'on', code: codeFor(mine.person.secret) })).status).toBe(403);
+      expect(elementText((await panelGet(theirs.jar, '/panel/checkout')).text, 'checkout-signing')).toBe('opcionais');
+    },
+    PanelRotateCheckoutSecret: async () => {
+      const { victim: theirs, attacker: mine } = await panelPair();
+      const mixed = new Jar();
+      mixed.take({ 'set-cookie': [`${SESSION_COOKIE}=${theirs.jar.get(SESSION_COOKIE) ?? ''}; Path=/`] });
+      const reply = await panelPost(mixed, '/panel/checkout/segredo', { csrf_token: mine.csrf, code: codeFor(mine.person.secret) });
+      expect(reply.status).toBe(403);
+      expect(reply.text).not.toContain('cks_');
+      expect(elementText((await panelGet(theirs.jar, '/panel/checkout')).text, 'checkout-secret-state')).toBe('nenhum');
     },
     PanelTeam: async () => {
       const { victim: theirs, attacker: mine } = await panelPair();

@@ -91,6 +91,8 @@ export const CHANGE_ACCESS: { readonly [K in ChangeKind]: readonly TableGrant[] 
     { actions: ['UpdateItem'], keys: [KEY.delivery] },
     { actions: ['PutItem'], keys: [KEY.event] },
   ],
+  // The signing settings live on the account item.
+  'checkout_signing.set': [{ actions: ['UpdateItem'], keys: [KEY.account] }],
   // The customer in its account's partition, and its numeric id's reservation.
   'customer.created': [{ actions: ['PutItem'], keys: [KEY.account, KEY.customerId] }],
   // The invoice and its numeric id's pointer.

@@ -7,15 +7,17 @@ import { newAccountId, newPublicKey, newSecretKey, randomString } from '../../id
 import { readBalance, sumOf } from './ledger-balance';
 import { adjustment } from '../../domain/ledger';
 import { transferWrites } from './ledger';
-import { AccountNotFoundError } from '../../errors';
+import { AccountNotFoundError, CheckoutSigningConflictError } from '../../errors';
 import { BALANCE_SHARDS } from '../../domain/ledger-shards';
 import { formatCents } from '../../domain/money';
 import { type Db, isConditionalCheckFailed, itemFromConditionFailure } from './dynamo';
 import { keys } from './keys';
-import { commitWrites } from './transact';
+import { commitWrites, type TxWrite } from './transact';
+import type { ChangeCompilers } from './changes';
+import type { CheckoutSigningSet } from '../../domain/changes';
 import { accountIndexAttributes } from './account-index';
 import { callbackOriginsOf } from '../../accounts/callback-origins';
-import { checkoutSigningOf } from '../../accounts/checkout-signing';
+import { checkoutSigningOf, nextCheckoutSigning } from '../../accounts/checkout-signing';
 import type { PaymentMethod } from '../../domain/payment-methods';
 import { withdrawFeeCentsOf, withdrawFeeProblem } from '../../domain/withdrawal-fee';
 
@@ -27,11 +29,7 @@ export type IssuedKeys = { account_id: string; public_key: string; secret_key: s
 export { AccountNotFoundError };
 
 /** The account's checkout signing changed between our read and our write (another operator): nothing was issued. */
-export class CheckoutSigningConflictError extends Error {
-  constructor(accountId: string) {
-    super(`The checkout signing settings of ${accountId} changed while this ran (another operator?); nothing was issued: run the command again`);
-  }
-}
+export { CheckoutSigningConflictError };
 
 function keyItems(store: AccountStore, accountId: string, keyVersion: number) {
   const publicKey = newPublicKey();
@@ -144,42 +142,54 @@ export type CheckoutSigningChange = {
 };
 
 /**
- * Requires (or stops requiring) signed checkout forms. A new secret version is issued when signing is
- * required and none was ever issued, or on `rotate`; the write is conditional on the version read, so
- * two operators never issue the same version (the loser gets CheckoutSigningConflictError). Turning
- * signing off keeps the version: the merchant may keep signing, and turning it on again needs no new
- * secret. The secret itself is never stored (shared/accounts/checkout-signing.ts derives it).
+ * The write of a checkout signing change: the settings on the account item, conditional on the account
+ * and, when a version is issued, on the version read (two changes never issue the same version; the
+ * loser gets CheckoutSigningConflictError). The secret itself is never stored
+ * (shared/accounts/checkout-signing.ts derives it).
+ */
+export function checkoutSigningWrite(table: string, change: CheckoutSigningSet): TxWrite {
+  const versionUnchanged = change.previousVersion === 0 ? 'attribute_not_exists(checkoutSigningVersion)' : 'checkoutSigningVersion = :old';
+  return {
+    Update: {
+      TableName: table,
+      Key: keys.account(change.accountId),
+      UpdateExpression: change.issued ? 'SET checkoutSigningRequired = :req, checkoutSigningVersion = :next' : 'SET checkoutSigningRequired = :req',
+      ConditionExpression: change.issued ? `attribute_exists(PK) AND ${versionUnchanged}` : 'attribute_exists(PK)',
+      ExpressionAttributeValues: {
+        ':req': change.required,
+        ...(change.issued ? { ':next': change.version } : {}),
+        ...(change.issued && change.previousVersion > 0 ? { ':old': change.previousVersion } : {}),
+      },
+    },
+    onConditionFailed: () => new CheckoutSigningConflictError(change.accountId),
+  };
+}
+
+/** The accounts room's changes. */
+export const accountCompilers: ChangeCompilers = {
+  'checkout_signing.set': (context, change) => [checkoutSigningWrite(context.table, change)],
+};
+
+/**
+ * Requires (or stops requiring) signed checkout forms (the operator's `account checkout-signing`): the
+ * settings read, the rule applied (nextCheckoutSigning), the change written alone. An unknown account
+ * is AccountNotFoundError; a version issued meanwhile, CheckoutSigningConflictError.
  */
 export async function setCheckoutSigning(
   store: AccountStore,
   accountId: string,
   change: { require: boolean; rotate?: boolean },
 ): Promise<CheckoutSigningChange> {
-  const current = checkoutSigningOf(await readAccount(store, accountId));
-  const issue = change.rotate === true || (change.require && current.version === 0);
-  const version = issue ? current.version + 1 : current.version;
-  const versionUnchanged = current.version === 0 ? 'attribute_not_exists(checkoutSigningVersion)' : 'checkoutSigningVersion = :old';
+  const next = { kind: 'checkout_signing.set' as const, accountId, ...nextCheckoutSigning(checkoutSigningOf(await readAccount(store, accountId)), change) };
+  const { Update } = checkoutSigningWrite(store.table, next);
   try {
-    await store.db.send(
-      new UpdateCommand({
-        TableName: store.table,
-        Key: keys.account(accountId),
-        UpdateExpression: issue ? 'SET checkoutSigningRequired = :req, checkoutSigningVersion = :next' : 'SET checkoutSigningRequired = :req',
-        ConditionExpression: issue ? `attribute_exists(PK) AND ${versionUnchanged}` : 'attribute_exists(PK)',
-        ExpressionAttributeValues: {
-          ':req': change.require,
-          ...(issue ? { ':next': version } : {}),
-          ...(issue && current.version > 0 ? { ':old': current.version } : {}),
-        },
-        ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
-      }),
-    );
+    await store.db.send(new UpdateCommand({ ...(Update as NonNullable<typeof Update>), ReturnValuesOnConditionCheckFailure: 'ALL_OLD' }));
   } catch (err) {
     if (!isConditionalCheckFailed(err)) throw err;
     if (!itemFromConditionFailure(err)) throw new AccountNotFoundError(accountId);
     throw new CheckoutSigningConflictError(accountId);
   }
-  return { required: change.require, version, issued: issue };
+  return { required: next.required, version: next.version, issued: next.issued };
 }
 
 /** Sets the callback origins the account's hosted checkouts may return to (an empty list: any https callback). */

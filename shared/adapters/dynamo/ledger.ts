@@ -1,3 +1,4 @@
+import type { ChargeMethod } from '../../domain/payment-methods';
 import { randomString } from '../../ids';
 import { AccountNotFoundError, BalanceMovedError } from '../../errors';
 import { type LedgerEntry, type LedgerEntryType, type LedgerTransfer, type ShardChange } from '../../domain/ledger';
@@ -35,6 +36,7 @@ export function ledgerEntryItem(accountId: string, shard: number, entry: LedgerE
     ...(entry.reservedCents !== 0 ? { reservedCents: entry.reservedCents } : {}),
     reference: entry.reference,
     description: entry.description,
+    ...(entry.method ? { method: entry.method } : {}),
     createdAt: entry.createdAt,
   };
 }
@@ -48,6 +50,7 @@ export function ledgerEntryOf(item: Item): LedgerEntry {
     reservedCents: Number(item.reservedCents ?? 0),
     reference: String(item.reference),
     description: String(item.description),
+    ...(typeof item.method === 'string' ? { method: item.method as ChargeMethod } : {}),
     createdAt: String(item.createdAt),
   };
 }

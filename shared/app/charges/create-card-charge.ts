@@ -283,6 +283,7 @@ export async function createCardCharge(ports: CardChargePorts, request: CardChar
       paymentCredit(
         { accountId: account.accountId, reference: ids.reference, description: `Payment of ${ids.reference} (creditcard)`, at: now.toISOString() },
         total,
+        'creditcard',
       ),
       { kind: 'event.recorded', accountId: account.accountId, event },
       { kind: 'card_attempt.recorded', attempt: asked.attempt },

@@ -33,10 +33,10 @@ function balanceTransfer(invoice: Invoice, move: InvoiceMove, at: string): Ledge
   const movement = { accountId: invoice.accountId, reference, at };
   if (move.balance > 0) {
     const late = move.paidAfterCancel ? ', after the invoice was canceled' : '';
-    return [paymentCredit({ ...movement, description: `Payment of ${reference} (${method})${late}` }, invoice.totalCents)];
+    return [paymentCredit({ ...movement, description: `Payment of ${reference} (${method})${late}` }, invoice.totalCents, method)];
   }
   const what = move.to === 'REFUNDED' ? 'Refund' : 'Cancellation';
-  return [paymentReversal({ ...movement, description: `${what} of ${reference} (${method})` }, invoice.totalCents)];
+  return [paymentReversal({ ...movement, description: `${what} of ${reference} (${method})` }, invoice.totalCents, method)];
 }
 
 /** Whether the moves table lets a checkout with no rail left be abandoned. */

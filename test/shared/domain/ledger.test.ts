@@ -32,7 +32,7 @@ describe('ledger transfers: typed facts, one per balance movement', () => {
 
   it("a payment credits the total on its reference's shard, one payment entry in that shard", () => {
     const shard = shardOf('INV-AAAAAA');
-    expect(paymentCredit(movement('INV-AAAAAA'), 19_000)).toEqual({
+    expect(paymentCredit(movement('INV-AAAAAA'), 19_000, 'pix')).toEqual({
       kind: 'ledger.transfer',
       phase: 'single',
       accountId: 'acct_1',
@@ -40,7 +40,7 @@ describe('ledger transfers: typed facts, one per balance movement', () => {
       at: '2026-11-23T10:00:00.000Z',
       entryShard: shard,
       shards: [{ shard, availableCents: 19_000, reservedCents: 0 }],
-      entries: [{ type: 'payment', availableCents: 19_000, reservedCents: 0, description: 'About INV-AAAAAA' }],
+      entries: [{ type: 'payment', availableCents: 19_000, reservedCents: 0, description: 'About INV-AAAAAA', method: 'pix' }],
     });
   });
 
@@ -105,12 +105,12 @@ describe('ledger transfers: typed facts, one per balance movement', () => {
   it('an adjustment moves either way and names an unknown account when the shard is missing', () => {
     expect(entriesOf(adjustment(movement('adj'), -300))).toEqual([['adjustment', -300, 0]]);
     expect(adjustment(movement('adj'), 300).ifShardMissing).toBe('account_not_found');
-    expect(paymentCredit(movement('a'), 1).ifShardMissing).toBeUndefined();
+    expect(paymentCredit(movement('a'), 1, 'pix').ifShardMissing).toBeUndefined();
   });
 
   it('refuses amounts that are not whole positive cents', () => {
-    expect(() => paymentCredit(movement('a'), 0)).toThrow();
-    expect(() => paymentCredit(movement('a'), 1.5)).toThrow();
+    expect(() => paymentCredit(movement('a'), 0, 'pix')).toThrow();
+    expect(() => paymentCredit(movement('a'), 1.5, 'pix')).toThrow();
     expect(() => hold('a', 100, -1, [1_000])).toThrow();
     expect(() => withdrawalPost(movement('a'), 0, 0)).toThrow();
     expect(() => adjustment(movement('a'), 0)).toThrow();

@@ -6,6 +6,7 @@ import { cepCompilers } from '../../../../shared/adapters/dynamo/cep-cache';
 import { type ChangeCompilers, type ChangeOf, changeWrites, eventCompilers, mergeCompilers } from '../../../../shared/adapters/dynamo/changes';
 import { checkoutCompilers } from '../../../../shared/adapters/dynamo/checkout-settle';
 import { customerCompilers } from '../../../../shared/adapters/dynamo/customers';
+import { accountCompilers } from '../../../../shared/adapters/dynamo/accounts';
 import { invoiceCreatedCompilers, invoiceMovedCompilers } from '../../../../shared/adapters/dynamo/invoices';
 import { ledgerCompilers } from '../../../../shared/adapters/dynamo/ledger';
 import type { TxWrite } from '../../../../shared/adapters/dynamo/transact';
@@ -21,6 +22,7 @@ const context = { table: 't', keys: async () => ({ personalData: Buffer.alloc(32
 
 /** Every room's compilers: what any route or worker may hand over. */
 const ALL: ChangeCompilers = mergeCompilers(
+  accountCompilers,
   ledgerCompilers,
   eventCompilers,
   withdrawalCompilers,
@@ -42,7 +44,7 @@ const movement = { accountId: 'acct_1', reference: 'WD-ABCDEFGHJKLM', descriptio
 /** Changes of every kind, each in the shapes that write the most (the type asks for every kind). */
 const SAMPLES: { [K in ChangeKind]: ChangeOf<K>[] } = {
   'ledger.transfer': [
-    paymentCredit({ accountId: 'acct_1', reference: 'INV-AAAAAA', description: 'Payment', at }, 2_500),
+    paymentCredit({ accountId: 'acct_1', reference: 'INV-AAAAAA', description: 'Payment', at }, 2_500, 'pix'),
     withdrawalHold(movement, 1_000, 100, { takes: [{ shard: 0, cents: 600 }, { shard: 1, cents: 600 }], fills: [{ shard: 2, cents: 100 }] }),
   ],
   'withdrawal.created': [{ kind: 'withdrawal.created', withdrawal: aWithdrawal({ document: '12345678909' }) }],
@@ -53,6 +55,10 @@ const SAMPLES: { [K in ChangeKind]: ChangeOf<K>[] } = {
     { kind: 'webhook.configured', accountId: 'acct_1', url: 'https://shop.example/hook', at },
   ],
   'webhook.secret_rotated': [{ kind: 'webhook.secret_rotated', accountId: 'acct_1', secret: 'whsec_y', at }],
+  'checkout_signing.set': [
+    { kind: 'checkout_signing.set', accountId: 'acct_1', required: true, version: 2, previousVersion: 1, issued: true },
+    { kind: 'checkout_signing.set', accountId: 'acct_1', required: false, version: 1, previousVersion: 1, issued: false },
+  ],
   'webhook.redelivery_requested': [
     { kind: 'webhook.redelivery_requested', accountId: 'acct_1', eventId: 'evt_1', at, reopen: { status: 'failed', attempts: 8 } },
     { kind: 'webhook.redelivery_requested', accountId: 'acct_1', eventId: 'evt_1', at },

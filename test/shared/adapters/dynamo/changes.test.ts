@@ -6,7 +6,7 @@ import { paymentCredit } from '../../../../shared/domain/ledger';
 
 const keys = async () => ({ personalData: Buffer.alloc(32, 1), webhookSecrets: Buffer.alloc(32, 2) });
 const context = { table: 't', keys, scope: { id: 'TestRoute', changes: ['ledger.transfer', 'event.recorded'] as const } };
-const credit = paymentCredit({ accountId: 'acct_1', reference: 'INV-AAAAAA', description: 'Payment', at: '2026-11-27T12:00:00.000Z' }, 1_000);
+const credit = paymentCredit({ accountId: 'acct_1', reference: 'INV-AAAAAA', description: 'Payment', at: '2026-11-27T12:00:00.000Z' }, 1_000, 'pix');
 const event: Change = { kind: 'event.recorded', accountId: 'acct_1', event: { id: 'evt_1', type: 'invoice.paid', created: 1, api_version: 'v', data: {} } };
 
 describe('changes compiled by the compilers a route hands over', () => {

@@ -30,7 +30,7 @@ describe('ledger entries as items', () => {
 
 describe('transfers compiled into one transaction', () => {
   it('a credit: one unconditional ADD on its shard (which must exist) and one put per entry, never overwriting', () => {
-    const writes = transferWrites('t', paymentCredit(movement('INV-AAAAAA'), 19_000), ids);
+    const writes = transferWrites('t', paymentCredit(movement('INV-AAAAAA'), 19_000, 'boleto'), ids);
     const shard = movementShard(movement('INV-AAAAAA'));
     expect(writes[0]?.Update).toEqual({
       TableName: 't',
@@ -40,9 +40,12 @@ describe('transfers compiled into one transaction', () => {
       ExpressionAttributeValues: { ':available': 19_000 },
     });
     expect(writes[0]?.onConditionFailed).toBeUndefined();
-    expect(writes.slice(1).map((w) => [w.Put?.Item?.PK, w.Put?.Item?.entryType, w.Put?.Item?.amountCents, w.Put?.ConditionExpression])).toEqual([
-      [`LEDGER#acct_1#${shard}`, 'payment', 19_000, 'attribute_not_exists(PK)'],
+    expect(writes.slice(1).map((w) => [w.Put?.Item?.PK, w.Put?.Item?.entryType, w.Put?.Item?.amountCents, w.Put?.Item?.method, w.Put?.ConditionExpression])).toEqual([
+      [`LEDGER#acct_1#${shard}`, 'payment', 19_000, 'boleto', 'attribute_not_exists(PK)'],
     ]);
+    // The entry read back keeps its method (the panel's overview sums by it); an entry without one reads as none.
+    expect(ledgerEntryOf(writes[1]?.Put?.Item ?? {}).method).toBe('boleto');
+    expect(ledgerEntryOf({ ...writes[1]?.Put?.Item, method: undefined }).method).toBeUndefined();
   });
 
   it('a hold: each covered take conditional on its part (a shard that moved: BalanceMovedError), the reserved part added once', () => {

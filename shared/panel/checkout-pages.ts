@@ -1,0 +1,45 @@
+import { escapeHtml } from '../checkout/render';
+import { codeInput, csrfField, errorSummary, type FieldErrors, layout, type PanelPage, type SignedInChrome } from './page-kit';
+
+/** The hosted checkout's settings (issue 27): signed forms on or off, and a new signing secret; each asks a fresh code. */
+export function checkoutPage(
+  view: { required: boolean; hasSecret: boolean; mayManage: boolean; message?: string; errors?: FieldErrors; secret?: string; notice?: string },
+  chrome: SignedInChrome,
+): PanelPage {
+  const shown = view.secret
+    ? `<p role="status" id="notice">${escapeHtml(view.notice ?? '')}</p>
+<dl><dt>Segredo de assinatura do checkout</dt><dd class="secret" id="checkout-secret">${escapeHtml(view.secret)}</dd></dl>
+<p>Ele aparece só agora: o serviço não o guarda. Mantenha-o no seu servidor (nunca numa página) e assine cada formulário do checkout com ele.</p>`
+    : view.notice
+      ? `<p role="status" id="notice">${escapeHtml(view.notice)}</p>`
+      : '';
+  const forms = view.mayManage
+    ? `<form method="post" action="/panel/checkout" novalidate>
+${csrfField(chrome.csrfToken)}
+<h2>Formulários assinados</h2>
+<label for="require">Exigir formulários assinados no checkout</label>
+<select id="require" name="require"><option value="on"${view.required ? ' selected' : ''}>Sim: um formulário sem assinatura válida é recusado</option><option value="off"${view.required ? '' : ' selected'}>Não</option></select>
+${codeInput(view.errors)}
+<button type="submit">Salvar</button>
+</form>
+<form method="post" action="/panel/checkout/segredo" novalidate>
+${csrfField(chrome.csrfToken)}
+<h2>Segredo de assinatura</h2>
+<p>Um segredo novo substitui o atual na hora: atualize o seu servidor logo em seguida.</p>
+<label for="code-secret">Código de verificação</label>
+<input id="code-secret" name="code" type="text" inputmode="numeric" autocomplete="one-time-code" pattern="[0-9 ]{6,7}" maxlength="7" required>
+<button type="submit">Gerar novo segredo</button>
+</form>`
+    : '<p>Seu papel não permite mudar o checkout.</p>';
+  return layout(
+    'Checkout',
+    `<h1>Checkout</h1>
+<div class="box wide">
+${shown}
+${errorSummary(view.message, view.errors)}
+<dl><dt>Formulários assinados</dt><dd id="checkout-signing">${view.required ? 'exigidos' : 'opcionais'}</dd><dt>Segredo</dt><dd id="checkout-secret-state">${view.hasSecret ? 'emitido' : 'nenhum'}</dd></dl>
+${forms}
+</div>`,
+    chrome,
+  );
+}
