@@ -158,7 +158,7 @@ for (const viewport of ['mobile', 'desktop'] as const satisfies readonly Viewpor
           expect(await page.getByRole('status').textContent()).toContain('Saque pedido');
           await expectAccessible(page, `panel-withdrawal-${viewport}`);
           const balance = (await call('GET', '/api/balance', { headers: bearer(await tokenFor(fresh)) })).json as { balance: { available: string } };
-          expect(balance.balance.available).toBe('1000.00');
+          expect(balance.balance.available).toBe('1010.00');
 
           // The audit log lists each action, who and from where.
           await page.getByRole('link', { name: 'Auditoria' }).click();
