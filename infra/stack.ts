@@ -1,5 +1,6 @@
 import { sharedRouteKeys } from '../shared/http/route-group';
 import { Annotations, App, CfnOutput, CfnParameter, Duration, RemovalPolicy, Stack, Validations, type StackProps } from 'aws-cdk-lib';
+import * as iam from 'aws-cdk-lib/aws-iam';
 import { AccessLogFormat } from 'aws-cdk-lib/aws-apigateway';
 import * as apigw from 'aws-cdk-lib/aws-apigatewayv2';
 import { HttpLambdaAuthorizer, HttpLambdaResponseType } from 'aws-cdk-lib/aws-apigatewayv2-authorizers';
@@ -139,6 +140,7 @@ export class PaymentGatewayStack extends Stack {
       POWERTOOLS_LOG_LEVEL: 'INFO',
       STREAM_FAILURE_QUEUE_URL: this.streamFailures.queue.queueUrl,
     };
+    if (this.settings.mailFrom) environment.MAIL_FROM = this.settings.mailFrom;
     for (const def of queueList) {
       const serviceQueue = serviceQueues.get(def.id);
       if (!serviceQueue) continue;
@@ -188,7 +190,8 @@ export class PaymentGatewayStack extends Stack {
         timeoutSeconds: def.workerTimeoutSeconds,
         recursiveLoop: def.recursiveLoop,
       });
-      if (def.usesMasterKey) this.masterKey.grantRead(worker.role); // unseals webhook secrets and Pix keys
+      if (def.usesMasterKey) this.masterKey.grantRead(worker.role); // unseals webhook secrets, Pix keys and queued mail
+      if (def.id === queues.mail.id && this.settings.mailFrom) grantMailSending(worker, this.settings.mailFrom);
       grantTableAccess(worker.role, this.table, grantsOf(QUEUE_WORKER_GRANTS, def.id));
       const queue = serviceQueues.get(def.id);
       if (queue) recursionAlarms.set(`${def.id} recursive invocations dropped`, consumeQueue(this, worker, queue, def));
@@ -287,6 +290,7 @@ export class PaymentGatewayStack extends Stack {
     new CfnOutput(this, 'PayoutQueueUrl', { value: serviceQueues.get(queues.payouts.id)?.queue.queueUrl ?? '' });
     new CfnOutput(this, 'WebhookQueueUrl', { value: serviceQueues.get(queues.webhooks.id)?.queue.queueUrl ?? '' });
     new CfnOutput(this, 'ReconcileQueueUrl', { value: serviceQueues.get(queues.reconcile.id)?.queue.queueUrl ?? '' });
+    new CfnOutput(this, 'MailQueueUrl', { value: serviceQueues.get(queues.mail.id)?.queue.queueUrl ?? '' });
     new CfnOutput(this, 'MasterKeySecretArn', { value: this.masterKey.secretArn });
     new CfnOutput(this, 'ProviderSecretArn', {
       value: this.providerCredentials.secretArn,
@@ -753,4 +757,20 @@ function chunks<T>(items: readonly T[], size: number): T[][] {
   const runs: T[][] = [];
   for (let i = 0; i < items.length; i += size) runs.push(items.slice(i, i + size));
   return runs;
+}
+
+/**
+ * The mail worker may send through SES (v2 SendEmail) from the configured address only: the identity of
+ * the address and of its domain (either may be the one verified), and `ses:FromAddress` that address.
+ */
+function grantMailSending(worker: ApiFunction, from: string): void {
+  const { partition, region, account } = Stack.of(worker.fn);
+  const domain = from.slice(from.lastIndexOf('@') + 1);
+  worker.fn.addToRolePolicy(
+    new iam.PolicyStatement({
+      actions: ['ses:SendEmail'],
+      resources: [`arn:${partition}:ses:${region}:${account}:identity/${from}`, `arn:${partition}:ses:${region}:${account}:identity/${domain}`],
+      conditions: { StringEquals: { 'ses:FromAddress': from } },
+    }),
+  );
 }

@@ -58,6 +58,9 @@ export const configSchema = z.object({
   /** A hard limit on each payout request to the bank: past it the attempt failed (retried like an outage). */
   BANK_TIMEOUT_MS: positiveInt(5000),
   WEBHOOK_QUEUE_URL: z.string().min(1).optional(),
+  /** The panel's mail queue, and the sender of its messages (an SES-verified address); without MAIL_FROM nothing is sent (each message is logged as skipped). */
+  MAIL_QUEUE_URL: z.string().min(1).optional(),
+  MAIL_FROM: z.string().min(3).max(320).optional(),
   WEBHOOK_RETRY_SCALE: z.coerce.number().positive().max(1).default(1),
   /** Local runs only (never set in AWS): hostnames or IP literals whose private addresses are allowed. */
   WEBHOOK_ALLOW_PRIVATE_HOSTS: z.string().default(''),
@@ -117,6 +120,7 @@ export type Config = {
     bankTimeoutMs: number;
   };
   webhooks: { queueUrl: string | undefined; retryScale: number; allowPrivateHosts: string[]; dnsTimeoutMs: number };
+  mail: { queueUrl: string | undefined; from: string | undefined };
   sweep: { afterSeconds: number };
 };
 
@@ -205,6 +209,7 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
         .filter((h) => h.length > 0),
       dnsTimeoutMs: c.DNS_TIMEOUT_MS,
     },
+    mail: { queueUrl: c.MAIL_QUEUE_URL, from: c.MAIL_FROM },
     sweep: { afterSeconds: c.SWEEP_AFTER_SECONDS },
   };
 }

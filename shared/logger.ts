@@ -15,6 +15,8 @@ export type LogKeys = {
   reference?: string;
   eventId?: string;
   messageId?: string;
+  /** A queued mail message (the mail worker). */
+  mailId?: string;
   worker?: string;
 };
 

@@ -95,6 +95,23 @@ export const queues = {
     // A partition of the account index is a chain of pages (accounts ÷ 16 ÷ the page size of them): past 16 with many accounts.
     recursiveLoop: 'Allow',
   },
+  /**
+   * The merchant panel's mail (fed by the stream forwarder with queued messages): each sent once at a
+   * time under a lease (shared/app/mail/send-mail.ts); a provider's refusal is retried by SQS, then the DLQ.
+   */
+  mail: {
+    id: 'mail',
+    handler: 'functions/workers/mail-sender.ts',
+    visibilityTimeoutSeconds: 180,
+    maxReceiveCount: 6,
+    urlEnv: 'MAIL_QUEUE_URL',
+    usesMasterKey: true,
+    batchSize: 5,
+    workerTimeoutSeconds: 30,
+    // SES's default sending rate is 1 message a second for a new account: a few senders are plenty.
+    maxConcurrency: 2,
+    recursiveLoop: 'Terminate',
+  },
 } satisfies Record<string, QueueDef>;
 
 export const queueList: readonly QueueDef[] = Object.values(queues);
@@ -120,11 +137,11 @@ export type StreamMappingDef = StreamConsumerDef & {
   maxRecordAgeSeconds: number;
 };
 
-/** Forwards new withdrawals, outbox events and redelivery requests from the table's stream to their queues. */
+/** Forwards new withdrawals, outbox events, redelivery requests and queued mail from the table's stream to their queues. */
 export const streamForwarder: StreamMappingDef = {
   id: 'StreamForwarder',
   handler: 'functions/workers/stream-forwarder.ts',
-  insertsOfTypes: ['withdraw', 'event', 'redelivery'],
+  insertsOfTypes: ['withdraw', 'event', 'redelivery', 'mail'],
   batchSize: 100,
   retryAttempts: 10,
   // An hour: the IteratorAge alarm (5 minutes) pages on-call long before anything is given up on.

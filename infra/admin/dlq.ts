@@ -13,7 +13,7 @@ import {
 export const STREAM_FAILURES_QUEUE = 'stream-failures';
 
 /** The queues `dlq` works on: the service's queues (shared/queues.ts) and the stream forwarder's failure queue. */
-export type QueueUrls = { sqs: SQSClient; payouts: string; webhooks: string; reconcile: string; streamFailures: string };
+export type QueueUrls = { sqs: SQSClient; payouts: string; webhooks: string; reconcile: string; mail: string; streamFailures: string };
 
 /** One dead-letter queue: its name for the CLI, its URL, and the queue its messages came from (none for stream failures). */
 export type Dlq = { queue: string; dlqUrl: string; sourceUrl?: string };
@@ -38,6 +38,7 @@ export async function serviceDlqs(urls: QueueUrls): Promise<Dlq[]> {
     dlqOf(urls.sqs, 'payouts', urls.payouts),
     dlqOf(urls.sqs, 'webhooks', urls.webhooks),
     dlqOf(urls.sqs, 'reconcile', urls.reconcile),
+    dlqOf(urls.sqs, 'mail', urls.mail),
   ]);
   return [...queues, { queue: STREAM_FAILURES_QUEUE, dlqUrl: urls.streamFailures }];
 }
@@ -51,7 +52,7 @@ export async function findDlq(urls: QueueUrls, name: string): Promise<Dlq | unde
   return undefined;
 }
 
-export const QUEUE_NAMES: readonly string[] = ['payouts', 'webhooks', 'reconcile', STREAM_FAILURES_QUEUE];
+export const QUEUE_NAMES: readonly string[] = ['payouts', 'webhooks', 'reconcile', 'mail', STREAM_FAILURES_QUEUE];
 
 /** `dlq list`: one line per DLQ with its depth (ApproximateNumberOfMessages: visible messages). */
 export async function dlqDepths(urls: QueueUrls): Promise<{ queue: string; dlq_url: string; depth: number }[]> {

@@ -5,7 +5,7 @@ import { sqsQueue } from '../../shared/adapters/sqs/queue';
 import type { Db } from '../../shared/adapters/dynamo/dynamo';
 
 /** What `stream redrive` needs: the table, SQS, the failure queue and the two queues items go to. */
-export type RedrivePorts = { db: Db; table: string; sqs: SQSClient; streamFailures: string; queues: { payouts: string; webhooks: string } };
+export type RedrivePorts = { db: Db; table: string; sqs: SQSClient; streamFailures: string; queues: { payouts: string; webhooks: string; mail: string } };
 
 /** A failure record names a time window of stream records (metadata only): widened by this margin each side. */
 const WINDOW_MARGIN_MS = 5 * 60 * 1000;

@@ -40,6 +40,12 @@ export type StackSettings = {
   webAclArn: string | undefined;
   /** The API Pix PSP new Pix charges go to; undefined: the simulated provider (no real charge). */
   apiPix: ApiPixSettings | undefined;
+  /**
+   * The merchant panel's mail sender (`mailFrom`: an address SES has verified, or one of a verified
+   * domain): the mail worker may send from it only. Undefined: no mail is sent (each message is logged
+   * as skipped; invite and reset links are still printed by the CLI and shown once in the panel).
+   */
+  mailFrom: string | undefined;
 };
 
 export type AlarmRecipient =
@@ -120,6 +126,13 @@ function alarmEmail(get: Lookup): string | undefined {
   if (email.length > 254 || !EMAIL.test(email))
     throw new Error(`CDK context alarmEmail=${JSON.stringify(email)}: expected one email address such as oncall@example.com (or none)`);
   return email;
+}
+
+function mailFrom(get: Lookup): string | undefined {
+  const from = textSetting(get, 'mailFrom');
+  if (from === undefined) return undefined;
+  if (from.length > 254 || !EMAIL.test(from)) throw new Error(`CDK context mailFrom=${JSON.stringify(from)}: expected one email address such as painel@example.com (verified in SES)`);
+  return from;
 }
 
 /** An SNS topic's ARN (the on-call team's existing topic). */
@@ -243,5 +256,6 @@ export function readSettings(node: Node): StackSettings {
     alarmRecipient: alarmRecipient(get),
     webAclArn: webAclArn(get),
     apiPix: apiPix(get),
+    mailFrom: mailFrom(get),
   };
 }

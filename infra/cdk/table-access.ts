@@ -29,8 +29,8 @@ export type { ItemAction, TableGrant };
 /** GSI2: the sweep's index (items the stream has not forwarded yet), beside the checkout upkeep's partitions of open checkouts. */
 export const SWEEP_INDEX = 'GSI2';
 
-/** Leaving the sweep's index once forwarded: only the index attributes of a withdraw or an event. */
-const LEAVE_SWEEP_INDEX: TableGrant = { actions: ['UpdateItem'], keys: [KEY.withdraw, KEY.event], attributes: ['PK', 'SK', 'GSI2PK', 'GSI2SK'] };
+/** Leaving the sweep's index once forwarded: only the index attributes of a withdraw, an event (or a redelivery request in its partition) or a queued mail. */
+const LEAVE_SWEEP_INDEX: TableGrant = { actions: ['UpdateItem'], keys: [KEY.withdraw, KEY.event, KEY.mail], attributes: ['PK', 'SK', 'GSI2PK', 'GSI2SK'] };
 
 /** The one index the list routes query. */
 export const LIST_INDEX = 'GSI1';
@@ -321,6 +321,8 @@ export const QUEUE_WORKER_GRANTS: Readonly<Record<string, readonly TableGrant[]>
   ],
   // A page of the account index (GSI1 ACCOUNTS#), then each account's shards and ledger partitions, read only.
   [queues.reconcile.id]: [{ actions: ['Query'], keys: [KEY.accountIndex], index: 'GSI1' }, ...RECONCILE_GRANTS],
+  // The queued message (unsealed), claimed, then marked sent with its text removed (mail-sender.ts).
+  [queues.mail.id]: [{ actions: ['GetItem', 'UpdateItem'], keys: [KEY.mail] }],
 };
 
 /** What each stream consumer does with the table's items (it reads the stream through its event source). */

@@ -65,7 +65,7 @@ if ('created' in stack.demo) {
 } else {
   lines.push('', `Demo account ${stack.demo.existing} exists; new keys: npm run admin -- account rotate-keys --account ${stack.demo.existing}`);
 }
-lines.push('', 'Ctrl-C stops everything.', '');
+lines.push('', `Panel mail (invites, reset links, sign-in notices) is kept under ${stack.mailDir}/ (the SES stand-in).`, 'Ctrl-C stops everything.', '');
 console.log(lines.join('\n'));
 const info = { ...stack, stop: undefined };
 // The operator CLI finds the running stack's endpoints here (by PORT).

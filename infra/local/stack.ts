@@ -19,6 +19,7 @@ import { withLocalFaultSwitch } from './faults';
 import { type Poller, startQueuePoller, startStreamPoller, startTimer } from './pollers';
 import { propagateChains } from './recursion';
 import { startSecretsEndpoint } from './secrets-endpoint';
+import { startMailEndpoint } from './mail-endpoint';
 import { startSqsLocal } from './sqs';
 import { ensureTable } from './table';
 import { LOCAL_MASTER_SECRET, LOCAL_PROVIDER_SECRET, LOCAL_TABLE } from './constants';
@@ -42,7 +43,9 @@ export type LocalStack = {
   secretsEndpoint: string;
   tableName: string;
   /** The queues the operator CLI forwards to and redrives from. */
-  queueUrls: { payouts: string; webhooks: string; reconcile: string; streamFailures: string };
+  /** Where the SES stand-in keeps each message sent (one JSON file per message). */
+  mailDir: string;
+  queueUrls: { payouts: string; webhooks: string; reconcile: string; mail: string; streamFailures: string };
   masterKeySecretId: string;
   providerSecretId: string;
   demo: { created: IssuedKeys } | { existing: string };
@@ -76,6 +79,9 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
       [LOCAL_PROVIDER_SECRET]: localSecret(options.dataDir, 'provider-credentials.json', () => JSON.stringify({ simulated: random() })),
     });
     stops.push(secrets.stop);
+    // SES's stand-in: each message the mail worker sends is kept under .local/mail/ (as a JSON file).
+    const mail = await startMailEndpoint(join(options.root, '.local', 'mail'));
+    stops.push(mail.stop);
     const [dynamo, sqs] = await Promise.all([startDynamoDbLocal(options.dynamodbPort, options.dataDir), startSqsLocal(options.sqsPort)]);
     stops.push(dynamo.stop, sqs.stop);
 
@@ -84,6 +90,8 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
       AWS_ENDPOINT_URL_DYNAMODB: dynamo.endpoint,
       AWS_ENDPOINT_URL_SQS: sqs.endpoint,
       AWS_ENDPOINT_URL_SECRETS_MANAGER: secrets.endpoint,
+      AWS_ENDPOINT_URL_SESV2: mail.endpoint,
+      MAIL_FROM: process.env.MAIL_FROM ?? 'Painel do gateway <painel@gateway.localhost>',
       TABLE_NAME: LOCAL_TABLE,
       MASTER_KEY_SECRET_ID: LOCAL_MASTER_SECRET,
       PROVIDER_SECRET_ID: LOCAL_PROVIDER_SECRET,
@@ -160,11 +168,13 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
       dynamodbEndpoint: dynamo.endpoint,
       sqsEndpoint: sqs.endpoint,
       secretsEndpoint: secrets.endpoint,
+      mailDir: mail.dir,
       tableName: LOCAL_TABLE,
       queueUrls: {
         payouts: process.env.PAYOUT_QUEUE_URL ?? '',
         webhooks: process.env.WEBHOOK_QUEUE_URL ?? '',
         reconcile: process.env.RECONCILE_QUEUE_URL ?? '',
+        mail: process.env.MAIL_QUEUE_URL ?? '',
         streamFailures: process.env.STREAM_FAILURE_QUEUE_URL ?? '',
       },
       masterKeySecretId: LOCAL_MASTER_SECRET,

@@ -1,5 +1,5 @@
 /** An item to forward: its key (to leave the sweep's index once sent), its queue and its message. */
-export type Forwardable = { PK: string; SK: string; queue: 'payouts' | 'webhooks'; message: object };
+export type Forwardable = { PK: string; SK: string; queue: 'payouts' | 'webhooks' | 'mail'; message: object };
 
 /** The stream sweep's index of items not forwarded yet (shared/adapters/dynamo/forward-index.ts). */
 export interface ForwardIndex {

@@ -1,3 +1,4 @@
+import type { OutgoingMail } from '../domain/panel/mail';
 import type { AuditEntry } from '../domain/panel/audit';
 import type { PanelInvite } from '../domain/panel/invite';
 import type { PanelPerson } from '../domain/panel/person';
@@ -5,8 +6,8 @@ import type { PanelSession } from '../domain/panel/session';
 
 /** The merchant panel's invitations (issue 27): written once, read by the token's hash. */
 export interface PanelInvites {
-  /** Stores a new invite; a token hash already stored (never, with 256-bit tokens) is an error. */
-  create(invite: PanelInvite): Promise<void>;
+  /** Stores a new invite and queues its mail, in one write; a token hash already stored (never, with 256-bit tokens) is an error. */
+  create(invite: PanelInvite, mail: OutgoingMail): Promise<void>;
   get(tokenHash: string): Promise<PanelInvite | undefined>;
 }
 
@@ -51,8 +52,11 @@ export interface PanelTeam {
 export interface PanelSessions {
   open(session: PanelSession): Promise<void>;
   get(sessionHash: string): Promise<PanelSession | undefined>;
-  /** Replaces a code-stage session by the signed-in one under a new id, once: false when the old one is gone (used, signed out). */
-  promote(oldHash: string, next: PanelSession): Promise<boolean>;
+  /**
+   * Replaces a code-stage session by the signed-in one under a new id, once, and queues the person's
+   * new sign-in notice in the same write: false when the old one is gone (used, signed out).
+   */
+  promote(oldHash: string, next: PanelSession, notice: OutgoingMail): Promise<boolean>;
   touch(session: PanelSession, now: Date): Promise<void>;
   /** The person's signed-in sessions, newest first (an index: eventually consistent; the person's `sessionsValidFrom` is what ends them). */
   listOf(personId: string): Promise<PanelSession[]>;

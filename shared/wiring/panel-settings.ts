@@ -36,7 +36,7 @@ export async function panelTeamPorts(runtime: Runtime): Promise<PanelTeamPorts> 
   return {
     ...(await panelAccessPorts(runtime)),
     team: dynamoPanelTeam(db, config.tableName),
-    invite: panelInvitePorts(db, config.tableName),
+    invite: panelInvitePorts(db, config.tableName, async () => (await runtime.serviceKeys()).mail),
     publicBaseUrl: config.publicBaseUrl,
   };
 }

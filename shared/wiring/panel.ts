@@ -23,16 +23,17 @@ export function newPanelToken(): { token: string; tokenHash: string } {
 }
 
 /** The invite use case's ports over the table (the operator CLI; the panel's team page later). */
-export function panelInvitePorts(db: Db, table: string): InvitePorts {
+export function panelInvitePorts(db: Db, table: string, mailKey: () => Promise<Buffer>): InvitePorts {
   const accounts = dynamoAccountDirectory(db, table);
   return {
     accountActive: async (accountId) => {
       const account = await accounts.get(accountId);
       return account !== undefined && !account.disabled;
     },
-    invites: dynamoPanelInvites(db, table),
+    invites: dynamoPanelInvites(db, table, mailKey),
     emails: dynamoPanelEmails(db, table),
     newToken: newPanelToken,
+    newMailId: () => `mail_${randomString(24)}`,
   };
 }
 
@@ -43,11 +44,11 @@ export const PANEL_TOTP_ISSUER = 'Painel Gateway';
 export async function panelAccessPorts(runtime: Runtime): Promise<PanelAccessPorts> {
   const { db, config } = runtime;
   const table = config.tableName;
-  const { panel: key } = await runtime.serviceKeys();
+  const { panel: key, mail: mailKey } = await runtime.serviceKeys();
   return {
-    invites: dynamoPanelInvites(db, table),
+    invites: dynamoPanelInvites(db, table, async () => mailKey),
     people: dynamoPanelPeople(db, table),
-    sessions: dynamoPanelSessions(db, table),
+    sessions: dynamoPanelSessions(db, table, async () => mailKey),
     failures: dynamoSignInFailures(db, table),
     audit: dynamoPanelAuditLog(db, table),
     passwords: { hash: (password) => hashPassword(password), verify: verifyPassword, burn: burnPasswordCheck },

@@ -6,7 +6,7 @@ import { App } from 'aws-cdk-lib';
 import { afterAll, describe, expect, it } from 'vitest';
 import { routeList, routes } from '../../shared/http/routes';
 import { functionIdOf } from '../../shared/http/route';
-import { streamForwarder } from '../../shared/queues';
+import { queues, streamForwarder } from '../../shared/queues';
 import { ALLOWED_RETENTION_DAYS, DEFAULT_SETTINGS, readSettings } from '../../infra/cdk/settings';
 import { type Json, Synthesized } from './synthesized';
 
@@ -14,6 +14,7 @@ const DOMAIN = 'api.pay.example.com';
 const CERTIFICATE = 'arn:aws:acm:us-east-1:123456789012:certificate/0f1e2d3c-4b5a-6978-8796-a5b4c3d2e1f0';
 const WEB_ACL = 'arn:aws:wafv2:us-east-1:123456789012:global/webacl/payments/0f1e2d3c-4b5a-6978-8796-a5b4c3d2e1f0';
 
+const MAIL_FROM = 'painel@pay.example.com';
 const settingsOf = (context: Record<string, unknown>) => readSettings(new App({ context }).node);
 
 describe('deploy settings from CDK context', () => {
@@ -60,6 +61,8 @@ describe('deploy settings from CDK context', () => {
     expect(() => settingsOf({ domainName: DOMAIN, certificateArn: CERTIFICATE.replace('us-east-1', 'sa-east-1') })).toThrow(/in us-east-1/);
     expect(() => settingsOf({ webAclArn: WEB_ACL.replace('global', 'regional') })).toThrow(/webAclArn=.*scope CLOUDFRONT/);
     expect(settingsOf({ webAclArn: WEB_ACL }).webAclArn).toBe(WEB_ACL);
+    expect(() => settingsOf({ mailFrom: 'Painel <painel@pay.example.com>' })).toThrow(/mailFrom=.*expected one email address/);
+    expect(settingsOf({ mailFrom: MAIL_FROM }).mailFrom).toBe(MAIL_FROM);
   });
 });
 
@@ -74,6 +77,7 @@ const withDomain = new Synthesized({
   providerNotificationConcurrency: '25',
   streamForwarderConcurrency: 'none',
   logRetentionDays: '731',
+  mailFrom: MAIL_FROM,
 });
 
 describe('a production deploy: custom domain and context values', () => {
@@ -123,6 +127,32 @@ function cfnLintCommand(): string[] | undefined {
 }
 
 type LintMatch = { Level: string; Rule: { Id: string }; Message: string; Filename: string; Location: { Path: (string | number)[] } };
+
+describe("the panel's mail sender (the mailFrom context value)", () => {
+  const mailStatements = (s: Synthesized) => s.roleStatements(`${queues.mail.id}Worker`).filter((st) => JSON.stringify(st.Action).includes('ses:'));
+
+  it('lets the mail worker send through SES from that address only, and names it in MAIL_FROM', () => {
+    const statements = mailStatements(withDomain);
+    expect(statements).toHaveLength(1);
+    expect(statements[0]?.Action).toBe('ses:SendEmail');
+    expect(statements[0]?.Condition).toEqual({ StringEquals: { 'ses:FromAddress': MAIL_FROM } });
+    const resources = JSON.stringify(statements[0]?.Resource);
+    expect(resources).toContain(`:identity/${MAIL_FROM}`);
+    expect(resources).toContain(':identity/pay.example.com');
+    expect(resources).not.toContain('*');
+    expect((withDomain.functionProps(`${queues.mail.id}Worker`).Environment as { Variables: Json }).Variables.MAIL_FROM).toBe(MAIL_FROM);
+    // No other function may send mail.
+    for (const id of withDomain.stack.functions.keys()) {
+      if (id !== `${queues.mail.id}Worker`) expect(JSON.stringify(withDomain.roleStatements(id)), id).not.toContain('ses:');
+    }
+  });
+
+  it('without it, no function may send mail and none has MAIL_FROM (messages are logged as skipped)', () => {
+    const plain = new Synthesized();
+    expect(mailStatements(plain)).toEqual([]);
+    expect((plain.functionProps(`${queues.mail.id}Worker`).Environment as { Variables: Json }).Variables.MAIL_FROM).toBeUndefined();
+  });
+});
 
 describe('cfn-lint over the synthesized templates', () => {
   const dir = mkdtempSync(path.join(tmpdir(), 'cfn-lint-'));

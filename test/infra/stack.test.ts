@@ -370,7 +370,7 @@ describe('queues, the stream and their alarms', () => {
     }
   });
 
-  it('reads the stream filtered to INSERTs of withdraw, event and redelivery items, reports partial failures, retries bounded with bisection', () => {
+  it('reads the stream filtered to INSERTs of withdraw, event, redelivery and mail items, reports partial failures, retries bounded with bisection', () => {
     const mappings = streamMappings();
     expect(mappings).toHaveLength(1);
     const props = mappings[0]?.[1].Properties;
@@ -380,7 +380,7 @@ describe('queues, the stream and their alarms', () => {
       FunctionResponseTypes: ['ReportBatchItemFailures'],
       MaximumRetryAttempts: streamForwarder.retryAttempts,
       MaximumRecordAgeInSeconds: streamForwarder.maxRecordAgeSeconds,
-      FilterCriteria: { Filters: [{ Pattern: JSON.stringify({ eventName: ['INSERT'], dynamodb: { NewImage: { type: { S: ['withdraw', 'event', 'redelivery'] } } } }) }] },
+      FilterCriteria: { Filters: [{ Pattern: JSON.stringify({ eventName: ['INSERT'], dynamodb: { NewImage: { type: { S: ['withdraw', 'event', 'redelivery', 'mail'] } } } }) }] },
       DestinationConfig: { OnFailure: { Destination: getAtt(s.logicalId(stack.streamFailures.queue), 'Arn') } },
     });
     // Bounded: not -1 (until the record expires), and records are given up on before the stream's 24 h.
@@ -631,6 +631,7 @@ const IDEMPOTENCY = ['PutItem IDEM#*', 'UpdateItem IDEM#*', 'DeleteItem IDEM#*']
 /** Forwarded items leave the sweep's index: only its attributes may change. */
 const LEAVE_SWEEP_INDEX = 'UpdateItem WD#* [PK,SK,GSI2PK,GSI2SK]';
 const LEAVE_SWEEP_INDEX_EVT = 'UpdateItem EVT#* [PK,SK,GSI2PK,GSI2SK]';
+const LEAVE_SWEEP_INDEX_MAIL = 'UpdateItem MAIL#* [PK,SK,GSI2PK,GSI2SK]';
 /** A balance movement's immutable ledger entry (PK LEDGER#<id>#<shard>, SK <time>#<txn>), in the movement's transaction (shared/domain/ledger.ts and shared/adapters/dynamo/ledger.ts). */
 const LEDGER_ENTRY = 'PutItem LEDGER#*';
 /** A movement's change of one balance shard (PK BAL#<id>#<shard>). */
@@ -812,8 +813,10 @@ const EXPECTED_TABLE_ACCESS: Record<string, string[]> = {
   Fallback: [],
   payoutsWorker: ['GetItem WD#*', 'UpdateItem WD#*'],
   webhooksWorker: ['GetItem EVT#*', 'GetItem ACCT#*', 'GetItem DLV#*', 'UpdateItem DLV#*'],
-  StreamForwarder: [LEAVE_SWEEP_INDEX, LEAVE_SWEEP_INDEX_EVT],
-  Sweep: ['Query GSI2 SWEEP#*', LEAVE_SWEEP_INDEX, LEAVE_SWEEP_INDEX_EVT],
+  // The queued message: read (unsealed), claimed, marked sent (mail-sender.ts).
+  mailWorker: ['GetItem MAIL#*', 'UpdateItem MAIL#*'],
+  StreamForwarder: [LEAVE_SWEEP_INDEX, LEAVE_SWEEP_INDEX_EVT, LEAVE_SWEEP_INDEX_MAIL],
+  Sweep: ['Query GSI2 SWEEP#*', LEAVE_SWEEP_INDEX, LEAVE_SWEEP_INDEX_EVT, LEAVE_SWEEP_INDEX_MAIL],
   // Reads the origin secret only.
   EdgeOriginAuthorizer: [],
   CheckoutUpkeep: [

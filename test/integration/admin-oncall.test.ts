@@ -85,7 +85,7 @@ describe('dlq list, inspect and redrive', () => {
 
     const list = await cli('dlq', 'list');
     expect(list.code, list.stderr).toBe(0);
-    expect(list.lines.map((l) => l.queue)).toEqual(['payouts', 'webhooks', 'reconcile', 'stream-failures']);
+    expect(list.lines.map((l) => l.queue)).toEqual(['payouts', 'webhooks', 'reconcile', 'mail', 'stream-failures']);
     expect(list.lines.find((l) => l.queue === 'webhooks')?.dlq_url).toBe(dlqUrl);
     expect(depthOf(list, 'webhooks')).toBeGreaterThanOrEqual(2);
     for (const line of list.lines) expect(Object.keys(line).sort()).toEqual(['depth', 'dlq_url', 'queue']);

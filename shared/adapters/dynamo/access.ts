@@ -61,6 +61,8 @@ export const KEY = {
   panelFailures: 'PLIM#*',
   panelAudit: 'PAUDIT#*',
   panelTeam: 'PTEAM#*',
+  /** The panel's queued mail (./mail-outbox.ts). */
+  mail: 'MAIL#*',
   /** GSI1 partitions of an account's panel people (./panel-team.ts). */
   peopleList: 'ACCT#*#PEOPLE',
   /** GSI1 partitions of a panel person's sessions (./panel-people.ts). */

@@ -1,4 +1,6 @@
-import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import { mailWrite } from './mail-outbox';
+import { commitWrites } from './transact';
 import type { PanelInvite } from '../../domain/panel/invite';
 import { isPanelRole } from '../../domain/panel/roles';
 import type { PanelEmails, PanelInvites } from '../../ports/panel';
@@ -17,10 +19,14 @@ function inviteOf(item: Item): PanelInvite | undefined {
   return { tokenHash, accountId, email, role, invitedBy, createdAt, expiresAt };
 }
 
-export function dynamoPanelInvites(db: Db, table: string): PanelInvites {
+/** The invites, each stored with its mail queued (sealed under the mail key) in one transaction. */
+export function dynamoPanelInvites(db: Db, table: string, mailKey: () => Promise<Buffer>): PanelInvites {
   return {
-    async create(invite) {
-      await db.send(new PutCommand({ TableName: table, Item: inviteItem(invite), ConditionExpression: 'attribute_not_exists(PK)' }));
+    async create(invite, mail) {
+      await commitWrites(db, [
+        { Put: { TableName: table, Item: inviteItem(invite), ConditionExpression: 'attribute_not_exists(PK)' } },
+        mailWrite(table, mail, await mailKey()),
+      ]);
     },
     async get(tokenHash) {
       const out = await db.send(new GetCommand({ TableName: table, Key: keys.panelInvite(tokenHash), ConsistentRead: true }));

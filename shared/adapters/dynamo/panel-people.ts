@@ -9,6 +9,7 @@ import type { ChangeCompilers } from './changes';
 import { cancellationReasons } from './contention';
 import { conditionHeld, type Db, type Item, isConditionalCheckFailed } from './dynamo';
 import { keys } from './keys';
+import { mailWrite } from './mail-outbox';
 
 /** The merchant panel's items (issue 27): people by e-mail, sessions, sign-in failures, the audit log. */
 
@@ -146,7 +147,7 @@ export function dynamoPanelPeople(db: Db, table: string): PanelPeople {
   };
 }
 
-export function dynamoPanelSessions(db: Db, table: string): PanelSessions {
+export function dynamoPanelSessions(db: Db, table: string, mailKey: () => Promise<Buffer>): PanelSessions {
   return {
     async open(session) {
       await db.send(new PutCommand({ TableName: table, Item: sessionItem(session), ConditionExpression: 'attribute_not_exists(PK)' }));
@@ -155,7 +156,8 @@ export function dynamoPanelSessions(db: Db, table: string): PanelSessions {
       const out = await db.send(new GetCommand({ TableName: table, Key: keys.panelSession(sessionHash), ConsistentRead: true }));
       return out.Item ? sessionOf(out.Item) : undefined;
     },
-    async promote(oldHash, next) {
+    async promote(oldHash, next, notice) {
+      const mail = mailWrite(table, notice, await mailKey());
       try {
         await db.send(
           new TransactWriteCommand({
@@ -169,6 +171,7 @@ export function dynamoPanelSessions(db: Db, table: string): PanelSessions {
                 },
               },
               { Put: { TableName: table, Item: sessionItem(next), ConditionExpression: 'attribute_not_exists(PK)' } },
+              mail,
             ],
           }),
         );

@@ -36,6 +36,8 @@ export type ServiceKeys = {
   providerCallbacks: Buffer;
   /** The merchant panel's: its forms' CSRF tokens and the people's authenticator secrets (AES-256-GCM). */
   panel: Buffer;
+  /** The panel's queued mail: a message's recipient and text sealed until it is sent (they may hold a link that works once). */
+  mail: Buffer;
 };
 
 /** Parses the secret's JSON and derives one key per purpose. */
@@ -52,6 +54,7 @@ export function deriveServiceKeys(secretString: string): ServiceKeys {
     checkoutSigning: deriveKey(parsed.data.masterKey, 'checkout-signing/v1'),
     providerCallbacks: deriveKey(parsed.data.masterKey, 'provider-callbacks/v1'),
     panel: deriveKey(parsed.data.masterKey, 'panel/v1'),
+    mail: deriveKey(parsed.data.masterKey, 'mail/v1'),
   };
 }
 

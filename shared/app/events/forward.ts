@@ -2,8 +2,8 @@ import { logger } from '../../logger';
 import type { Forwardable, ForwardIndex } from '../../ports/forwarding';
 import type { MessageQueue } from '../../ports/queue';
 
-/** What forwarding needs: the sweep's index, the queues, and the URLs of the two queues items go to. */
-export type ForwardPorts = { index: ForwardIndex; queue: MessageQueue; queues: { payouts: string | undefined; webhooks: string | undefined } };
+/** What forwarding needs: the sweep's index, the queues, and the URLs of the queues items go to. */
+export type ForwardPorts = { index: ForwardIndex; queue: MessageQueue; queues: { payouts: string | undefined; webhooks: string | undefined; mail: string | undefined } };
 
 /** Messages per queue call (SQS's batch limit). */
 const BATCH = 10;
@@ -17,7 +17,7 @@ const BATCH = 10;
 export async function forwardItems(ports: ForwardPorts, items: readonly Forwardable[]): Promise<{ sent: Forwardable[]; failed: Forwardable[] }> {
   const sent: Forwardable[] = [];
   const failed: Forwardable[] = [];
-  for (const queue of ['payouts', 'webhooks'] as const) {
+  for (const queue of ['payouts', 'webhooks', 'mail'] as const) {
     const mine = items.filter((item) => item.queue === queue);
     const queueUrl = ports.queues[queue];
     if (mine.length > 0 && !queueUrl) {

@@ -1,5 +1,6 @@
 import * as z from 'zod';
 import { newInvite, normalizeEmail } from '../../domain/panel/invite';
+import { inviteMail } from '../../domain/panel/mail';
 import { isPanelRole, PANEL_ROLES, type PanelRole } from '../../domain/panel/roles';
 import { ConflictError, NotFoundError, ValidationError } from '../../errors';
 import type { PanelEmails, PanelInvites } from '../../ports/panel';
@@ -11,6 +12,7 @@ export type InvitePorts = {
   emails: PanelEmails;
   /** A new link token (256 random bits, base64url) and its SHA-256: randomness comes in through the port. */
   newToken: () => { token: string; tokenHash: string };
+  newMailId: () => string;
 };
 
 export type InviteRequest = { accountId: string; email: string; role: string; invitedBy: string; publicBaseUrl: string; now: Date };
@@ -26,7 +28,8 @@ export function inviteUrl(publicBaseUrl: string, token: string): string {
 }
 
 /**
- * Invites a person to an account's panel with a role: a link that works once, for 72 hours. An e-mail
+ * Invites a person to an account's panel with a role: a link that works once, for 72 hours, mailed to
+ * them (queued in the invite's own write) and answered once. An e-mail
  * already signing in to the panel is refused (409), an unknown or disabled account is a 404, and a
  * malformed e-mail or an unknown role a 422.
  */
@@ -40,12 +43,9 @@ export async function invitePerson(ports: InvitePorts, request: InviteRequest): 
   if (await ports.emails.taken(email)) throw new ConflictError('This e-mail already signs in to the panel', 'panel_email_taken');
   const { token, tokenHash } = ports.newToken();
   const invite = newInvite({ tokenHash, accountId: request.accountId, email, role: request.role, invitedBy: request.invitedBy, now: request.now });
-  await ports.invites.create(invite);
-  return {
-    account_id: invite.accountId,
-    email: invite.email,
-    role: invite.role,
-    invite_url: inviteUrl(request.publicBaseUrl, token),
-    expires_at: invite.expiresAt,
-  };
+  const link = inviteUrl(request.publicBaseUrl, token);
+  // The link is mailed to the person too (queued with the invite): the panel and the CLI also show it once.
+  const mail = { ...inviteMail({ to: email, accountId: invite.accountId, role: invite.role, link, expiresAt: invite.expiresAt }), id: ports.newMailId(), createdAt: invite.createdAt };
+  await ports.invites.create(invite, mail);
+  return { account_id: invite.accountId, email: invite.email, role: invite.role, invite_url: link, expires_at: invite.expiresAt };
 }

@@ -4,6 +4,7 @@ import type { PanelPerson } from '../../domain/panel/person';
 import { type PanelSession, needsTouch, sessionLive } from '../../domain/panel/session';
 import { mayAttempt, SIGN_IN_WINDOW_MS, signInWindow } from '../../domain/panel/sign-in-limits';
 import { RateLimitedError, UnauthorizedError } from '../../errors';
+import { signInNoticeMail } from '../../domain/panel/mail';
 
 /** One answer for an unknown e-mail and a wrong password (issue 27). */
 export const WRONG_CREDENTIALS = 'E-mail ou senha incorretos.';
@@ -91,7 +92,7 @@ export async function signInWithPassword(ports: PanelAccessPorts, input: Client 
 /**
  * The code step: the code-stage session (5 minutes), counted failures, then a code of the person's
  * authenticator not used before (its step recorded once). Right: the signed-in session under a NEW
- * id (the code stage's is deleted), and the audit entry.
+ * id (the code stage's is deleted) with the person's new sign-in notice queued, and the audit entry.
  */
 export async function signInWithCode(ports: PanelAccessPorts, input: Client & { sessionId: string | undefined; code: string }): Promise<{ sessionId: string }> {
   const pending = input.sessionId === undefined ? undefined : await ports.sessions.get(ports.tokens.hash(input.sessionId));
@@ -110,7 +111,9 @@ export async function signInWithCode(ports: PanelAccessPorts, input: Client & { 
     ip: input.ip,
     userAgent: input.userAgent,
   };
-  if (!(await ports.sessions.promote(pending.sessionHash, session))) throw new UnauthorizedError(SIGN_IN_AGAIN);
+  // The person is told of every sign-in (when, from which address and browser): a notice queued with the session.
+  const notice = { ...signInNoticeMail({ to: person.email, at, ip: input.ip, userAgent: input.userAgent }), id: ports.newId('mail'), createdAt: at };
+  if (!(await ports.sessions.promote(pending.sessionHash, session, notice))) throw new UnauthorizedError(SIGN_IN_AGAIN);
   await ports.audit.record({
     accountId: person.accountId,
     at,

@@ -19,7 +19,7 @@ describe('stream redrive bounded by --max (npm run admin -- dlq redrive --queue 
     const queue = (await sqs.send(new CreateQueueCommand({ QueueName: `stream-failures-max-${randomUUID().slice(0, 8)}` }))).QueueUrl ?? '';
     await sqs.send(new SendMessageBatchCommand({ QueueUrl: queue, Entries: [1, 2, 3, 4, 5].map((n) => ({ Id: String(n), MessageBody: failureRecord(n) })) }));
     const store = accountStore();
-    const ports = { db: store.db, table: store.table, sqs, streamFailures: queue, queues: { payouts: queue, webhooks: queue } };
+    const ports = { db: store.db, table: store.table, sqs, streamFailures: queue, queues: { payouts: queue, webhooks: queue, mail: queue } };
     const depth = async () =>
       Number((await sqs.send(new GetQueueAttributesCommand({ QueueUrl: queue, AttributeNames: ['ApproximateNumberOfMessages'] }))).Attributes?.ApproximateNumberOfMessages);
 

@@ -24,7 +24,7 @@ function ports(options: { refuse?: (call: number) => number[]; failCall?: number
         return options.refuse?.(calls.length) ?? [];
       },
     },
-    queues: { payouts: options.payouts, webhooks: 'https://q/webhooks' },
+    queues: { payouts: options.payouts, webhooks: 'https://q/webhooks', mail: 'https://q/mail' },
   };
   return { run, calls, left };
 }

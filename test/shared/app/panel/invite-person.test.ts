@@ -1,30 +1,39 @@
 import { describe, expect, it } from 'vitest';
 import { type InvitePorts, invitePerson } from '../../../../shared/app/panel/invite-person';
 import type { PanelInvite } from '../../../../shared/domain/panel/invite';
+import type { OutgoingMail } from '../../../../shared/domain/panel/mail';
 import { ConflictError, NotFoundError, ValidationError } from '../../../../shared/errors';
 
 const now = new Date('2026-11-28T12:00:00.000Z');
 
 function ports(options: { active?: boolean; taken?: string[] } = {}) {
   const stored: PanelInvite[] = [];
+  const mailed: OutgoingMail[] = [];
   let n = 0;
   const value: InvitePorts = {
     accountActive: async (accountId) => (options.active ?? true) && accountId === 'acct_1',
-    invites: { create: async (invite) => void stored.push(invite), get: async (hash) => stored.find((invite) => invite.tokenHash === hash) },
+    invites: {
+      create: async (invite, mail) => {
+        stored.push(invite);
+        mailed.push(mail);
+      },
+      get: async (hash) => stored.find((invite) => invite.tokenHash === hash),
+    },
     emails: { taken: async (email) => (options.taken ?? []).includes(email) },
     newToken: () => {
       n += 1;
       return { token: `token${n}`, tokenHash: `hash${n}` };
     },
+    newMailId: () => `mail_${n}`,
   };
-  return { value, stored };
+  return { value, stored, mailed };
 }
 
 const request = { accountId: 'acct_1', email: 'Ana@Example.com', role: 'admin', invitedBy: 'operator', publicBaseUrl: 'https://pay.example/', now };
 
 describe('invite a person to the panel (issue 27)', () => {
   it('stores the invite under its token hash and answers the link with the token, for 72 hours', async () => {
-    const { value, stored } = ports();
+    const { value, stored, mailed } = ports();
     const answer = await invitePerson(value, request);
     expect(answer).toEqual({
       account_id: 'acct_1',
@@ -36,6 +45,12 @@ describe('invite a person to the panel (issue 27)', () => {
     expect(stored).toEqual([
       { tokenHash: 'hash1', accountId: 'acct_1', email: 'ana@example.com', role: 'admin', invitedBy: 'operator', createdAt: now.toISOString(), expiresAt: '2026-12-01T12:00:00.000Z' },
     ]);
+    // The link is mailed to the person with the invite (one write): pt-BR, the role's name, the link, until when.
+    expect(mailed).toHaveLength(1);
+    expect(mailed[0]).toMatchObject({ id: 'mail_1', kind: 'invite', to: 'ana@example.com', subject: 'Convite para o painel do gateway de pagamentos', createdAt: now.toISOString() });
+    expect(mailed[0]?.text).toContain('https://pay.example/panel/convite/token1');
+    expect(mailed[0]?.text).toContain('Administrador');
+    expect(mailed[0]?.text).toContain('01/12/2026 09:00');
   });
 
   it('refuses a malformed e-mail and an unknown role together (422), storing nothing', async () => {
