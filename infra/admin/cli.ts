@@ -30,6 +30,8 @@ import { resolveTarget, type Target } from './target';
 import { DELIVERY_STATUSES, deliveriesOf, redeliver } from './webhook';
 import { withdrawFeeProblem } from '../../shared/domain/withdrawal-fee';
 import { invitePerson } from '../../shared/app/panel/invite-person';
+import { requestPasswordReset } from '../../shared/app/panel/password-reset';
+import { panelResetPorts } from '../../shared/wiring/panel-recovery';
 import { ValidationError } from '../../shared/errors';
 import { panelInvitePorts } from '../../shared/wiring/panel';
 
@@ -44,7 +46,7 @@ class Printed {
 }
 
 const USAGE =
-  'usage: npm run admin -- account create|rotate-keys|set-methods|credit|show|checkout-signing|callback-origins|disable|enable|reconcile [--name N] [--account ID | --all] [--methods pix,boleto,card] [--withdraw-fee 0.00] [--amount 100.00] [--require on|off] [--rotate] [--origins https://shop.example,… | none] | provider pix-paid|boleto-paid|cancel|refund|withdraw … | provider reconcile --txid T | provider register-webhook | stream redrive | dlq list | dlq inspect|redrive --queue payouts|webhooks|reconcile|mail|stream-failures [--max N] | webhook redeliver --event evt_… | panel invite --account ID --email E --role owner|admin|developer|finance|viewer | webhook deliveries --account ID [--status pending|succeeded|failed] [--stack NAME | --table NAME] (README: Operator CLI)';
+  'usage: npm run admin -- account create|rotate-keys|set-methods|credit|show|checkout-signing|callback-origins|disable|enable|reconcile [--name N] [--account ID | --all] [--methods pix,boleto,card] [--withdraw-fee 0.00] [--amount 100.00] [--require on|off] [--rotate] [--origins https://shop.example,… | none] | provider pix-paid|boleto-paid|cancel|refund|withdraw … | provider reconcile --txid T | provider register-webhook | stream redrive | dlq list | dlq inspect|redrive --queue payouts|webhooks|reconcile|mail|stream-failures [--max N] | webhook redeliver --event evt_… | panel invite --account ID --email E --role owner|admin|developer|finance|viewer | panel reset --email E | webhook deliveries --account ID [--status pending|succeeded|failed] [--stack NAME | --table NAME] (README: Operator CLI)';
 
 const CHECKOUT_SECRET_NOTICE =
   'Shown once: the service does not store this secret and cannot show it again. Keep it on your server only (never in a page) and sign each checkout form with it (signature = hex HMAC-SHA256 of the canonical form); --rotate issues a new one and the previous one stops working at once.';
@@ -191,12 +193,28 @@ async function panelInvite(target: () => Promise<Target>): Promise<unknown> {
   }
 }
 
+/**
+ * `panel reset --email E`: a password reset link for a person of the panel (an hour, once; its page also
+ * asks a code of the person's authenticator), mailed to them and printed as
+ * {"email","reset_url","expires_at"}. An e-mail that does not sign in to the panel: exit 1.
+ */
+async function panelReset(target: () => Promise<Target>): Promise<unknown> {
+  const email = required('email');
+  if (email.length > 254) throw new UsageError('--email is at most 254 characters');
+  const t = await target();
+  const { baseUrl } = await t.api();
+  const ports = panelResetPorts(t.db, t.table, async () => (await t.serviceKeys()).mail, baseUrl);
+  const answer = await requestPasswordReset(ports, { email, requestedBy: 'operator', ip: 'operator', now: new Date() });
+  if (!answer) throw new Error('No person signs in to the panel with this e-mail');
+  return answer;
+}
+
 const COMMANDS: Readonly<Record<string, readonly string[]>> = {
   stream: ['redrive'],
   provider: PROVIDER_COMMANDS,
   dlq: ['list', 'inspect', 'redrive'],
   webhook: ['redeliver', 'deliveries'],
-  panel: ['invite'],
+  panel: ['invite', 'reset'],
 };
 
 async function run(): Promise<unknown> {
@@ -206,7 +224,7 @@ async function run(): Promise<unknown> {
   const targetOf = () => resolveTarget({ stack: values.stack, table: values.table, region: values.region }, process.env);
   if (group === 'dlq') return dlq(command, targetOf);
   if (group === 'webhook') return webhook(command, targetOf);
-  if (group === 'panel') return panelInvite(targetOf);
+  if (group === 'panel') return command === 'reset' ? panelReset(targetOf) : panelInvite(targetOf);
   const target = await targetOf();
   if (group === 'stream') {
     const queues = await target.queues();

@@ -179,6 +179,23 @@ export const ROUTE_PORT_GRANTS: Readonly<Record<string, readonly TableGrant[]>> 
     { actions: ['GetItem'], keys: [KEY.panelSession, KEY.panelFailures, KEY.panelPerson] },
     { actions: ['UpdateItem'], keys: [KEY.panelFailures, KEY.panelPerson] },
     { actions: ['PutItem', 'DeleteItem'], keys: [KEY.panelSession] },
+    // The audit entry, and the sign-in notice queued with the session.
+    { actions: ['PutItem'], keys: [KEY.panelAudit, KEY.mail] },
+  ],
+  // Password recovery (shared/adapters/dynamo/panel-resets.ts): a link asked (the person read, the per-e-mail count, the link with its mail, the audit entry) …
+  [routes.panelForgotPage.id]: [],
+  [routes.panelForgotPassword.id]: [
+    { actions: ['GetItem'], keys: [KEY.panelPerson, KEY.panelFailures] },
+    { actions: ['UpdateItem'], keys: [KEY.panelFailures] },
+    { actions: ['PutItem'], keys: [KEY.panelReset, KEY.mail, KEY.panelAudit] },
+  ],
+  // … and used: the link read, the code (failures counted, its step used), the link deleted with the password replaced, the sessions tidied.
+  [routes.panelResetPage.id]: [{ actions: ['GetItem'], keys: [KEY.panelReset] }],
+  [routes.panelResetPassword.id]: [
+    { actions: ['GetItem'], keys: [KEY.panelReset, KEY.panelPerson, KEY.panelFailures] },
+    { actions: ['UpdateItem'], keys: [KEY.panelFailures, KEY.panelPerson] },
+    { actions: ['DeleteItem'], keys: [KEY.panelReset, KEY.panelSession] },
+    { actions: ['Query'], keys: [KEY.sessionList], index: LIST_INDEX },
     { actions: ['PutItem'], keys: [KEY.panelAudit] },
   ],
   [routes.panelInvitePage.id]: [{ actions: ['GetItem'], keys: [KEY.panelInvite] }],
@@ -275,7 +292,8 @@ export const ROUTE_PORT_GRANTS: Readonly<Record<string, readonly TableGrant[]>> 
     ...PANEL_STEP_UP,
     { actions: ['Query'], keys: [KEY.peopleList], index: LIST_INDEX },
     { actions: ['GetItem'], keys: [KEY.account] },
-    { actions: ['PutItem'], keys: [KEY.panelInvite, KEY.panelAudit] },
+    // The invite with its mail queued, and the audit entry.
+    { actions: ['PutItem'], keys: [KEY.panelInvite, KEY.mail, KEY.panelAudit] },
   ],
   // Step-up, then the role's transaction: the person (as read), the owner count, the audit entry.
   [routes.panelChangeRole.id]: [

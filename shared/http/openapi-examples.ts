@@ -331,6 +331,14 @@ export const OPERATION_EXAMPLES: Readonly<Record<string, OperationExample>> = {
   },
   PanelCodePage: { response: panelPage('Código de verificação') },
   PanelCode: { body: { csrf_token: PANEL_CSRF, code: '287082' }, response: panelRedirect('/panel') },
+  PanelForgotPage: { response: panelPage('Esqueci a senha') },
+  PanelForgotPassword: { body: { csrf_token: PANEL_CSRF, email: 'ana@example.com' }, response: panelPage('Esqueci a senha') },
+  PanelResetPage: { params: { token: PANEL_INVITE_TOKEN }, response: panelPage('Nova senha') },
+  PanelResetPassword: {
+    params: { token: PANEL_INVITE_TOKEN },
+    body: { csrf_token: PANEL_CSRF, password: 'uma frase longa e boa 2026', confirmation: 'uma frase longa e boa 2026', code: '287082' },
+    response: panelPage('Senha nova salva'),
+  },
   PanelInvitePage: { params: { token: PANEL_INVITE_TOKEN }, response: panelPage('Aceitar convite') },
   PanelAcceptInvite: {
     params: { token: PANEL_INVITE_TOKEN },

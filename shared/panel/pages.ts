@@ -21,6 +21,7 @@ ${csrfField(input.csrfToken)}
 <input id="password" name="password" type="password" autocomplete="current-password" maxlength="128" required>
 <button type="submit">Continuar</button>
 </form>
+<p><a href="/panel/senha/esqueci">Esqueci a senha</a></p>
 </div>`,
   );
 }

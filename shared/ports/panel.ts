@@ -1,4 +1,5 @@
 import type { OutgoingMail } from '../domain/panel/mail';
+import type { PasswordReset } from '../domain/panel/reset';
 import type { AuditEntry } from '../domain/panel/audit';
 import type { PanelInvite } from '../domain/panel/invite';
 import type { PanelPerson } from '../domain/panel/person';
@@ -9,6 +10,19 @@ export interface PanelInvites {
   /** Stores a new invite and queues its mail, in one write; a token hash already stored (never, with 256-bit tokens) is an error. */
   create(invite: PanelInvite, mail: OutgoingMail): Promise<void>;
   get(tokenHash: string): Promise<PanelInvite | undefined>;
+}
+
+/** Password reset links (shared/adapters/dynamo/panel-resets.ts). */
+export interface PanelResets {
+  /** Stores a new reset link and queues its mail, in one write. */
+  create(reset: PasswordReset, mail: OutgoingMail): Promise<void>;
+  get(tokenHash: string): Promise<PasswordReset | undefined>;
+  /**
+   * Uses the link once: in one transaction the link is deleted and the person's password replaced, their
+   * sessions ended (`sessionsValidFrom`), conditional on the person as read. False when the link is gone
+   * (used meanwhile) or the person changed.
+   */
+  complete(reset: PasswordReset, person: PanelPerson, passwordHash: string, at: string): Promise<boolean>;
 }
 
 /** Whether an e-mail already signs in to the panel (an e-mail is one person, service-wide). */

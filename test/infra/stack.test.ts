@@ -727,7 +727,23 @@ const EXPECTED_TABLE_ACCESS: Record<string, string[]> = {
     'GetItem PINV#*',
     'DeleteItem PINV#*',
     'PutItem PAUDIT#*',
+    'PutItem MAIL#*',
     'UpdateItem PTEAM#*',
+    'Query GSI1 PSESSLIST#*',
+  ],
+  // Password recovery: the person, the per-e-mail count, the link with its mail (PRESET#, MAIL#), the code, the link used with the password replaced, the sessions tidied.
+  PanelRecovery: [
+    PUBLIC_COUNTER,
+    'GetItem PUSER#*',
+    'UpdateItem PUSER#*',
+    'GetItem PLIM#*',
+    'UpdateItem PLIM#*',
+    'GetItem PRESET#*',
+    'PutItem PRESET#*',
+    'DeleteItem PRESET#*',
+    'PutItem MAIL#*',
+    'PutItem PAUDIT#*',
+    'DeleteItem PSESS#*',
     'Query GSI1 PSESSLIST#*',
   ],
   // The API keys (step-up, then the rotation's transaction with its audit entry), the audit log and the team.
@@ -747,6 +763,7 @@ const EXPECTED_TABLE_ACCESS: Record<string, string[]> = {
     'Query PAUDIT#*',
     'Query GSI1 ACCT#*#PEOPLE',
     'PutItem PINV#*',
+    'PutItem MAIL#*',
     'DeleteItem PUSER#*',
     'UpdateItem PTEAM#*',
   ],
@@ -945,6 +962,7 @@ describe('least privilege', () => {
         'PanelSettings',
         'PanelWebhooks',
         'PanelAccess',
+        'PanelRecovery',
       ].sort(),
     );
   });

@@ -860,6 +860,38 @@ const cases: Record<string, Case> = {
     // No sign-in awaits a code in this browser (its session is signed in already): refused, never signed in again.
     check: (_input, reply, where) => expect([400, 401, 403, 429], where).toContain(reply.status),
   },
+  [routes.panelForgotPage.id]: {
+    account: main,
+    input: () => fc.record({ query: queryArb([], []), headers: browserHeadersArb(panelCookieArb(() => panel.preCookie)) }),
+    runs: 10,
+    check: (_input, reply, where) => expect([200], where).toContain(reply.status),
+  },
+  [routes.panelForgotPassword.id]: {
+    account: main,
+    input: () =>
+      fc.record({ body: formArb({ csrf_token: panel.preCsrf, email: 'ninguem@example.com' }, ['code']), headers: browserHeadersArb(panelCookieArb(() => panel.preCookie)) }),
+    runs: 20,
+    // The same answer for any e-mail (200), or refused before (the form, the token).
+    check: (_input, reply, where) => expect([200, 400, 403], where).toContain(reply.status),
+  },
+  [routes.panelResetPage.id]: {
+    account: main,
+    input: () => fc.record({ params: paramsArb(routes.panelResetPage, [fc.stringMatching(/^[A-Za-z0-9_-]{43}$/)]), headers: browserHeadersArb(fc.constant(undefined)) }),
+    runs: 20,
+    check: (_input, reply, where) => expect([400, 404, 422], where).toContain(reply.status),
+  },
+  [routes.panelResetPassword.id]: {
+    account: main,
+    input: () =>
+      fc.record({
+        params: paramsArb(routes.panelResetPassword, [fc.stringMatching(/^[A-Za-z0-9_-]{43}$/)]),
+        body: formArb({ csrf_token: panel.preCsrf, password: 'short', confirmation: 'other', code: '000000' }, ['email']),
+        headers: browserHeadersArb(panelCookieArb(() => panel.preCookie)),
+      }),
+    runs: 20,
+    // Never a password changed: no such link (404), or refused before.
+    check: (_input, reply, where) => expect([400, 403, 404, 422], where).toContain(reply.status),
+  },
   [routes.panelInvitePage.id]: {
     account: main,
     input: () =>

@@ -311,6 +311,16 @@ async function probeEveryRoute(): Promise<Probe[]> {
     through('POST', '/panel/entrar/codigo', { headers: { ...FORM, ...codeStage.header() }, body: form({ code: '123456' }) }),
     true,
   );
+  await probe('PanelForgotPage', 'forgot password', 200, through('GET', '/panel/senha/esqueci'));
+  await probe('PanelForgotPassword', 'no CSRF token', 403, through('POST', '/panel/senha/esqueci', { headers: FORM, body: form({ email: 'ana@example.com' }) }), true);
+  await probe('PanelResetPage', 'unknown link', 404, through('GET', `/panel/senha/redefinir/${'A'.repeat(43)}`));
+  await probe(
+    'PanelResetPassword',
+    'no CSRF token',
+    403,
+    through('POST', `/panel/senha/redefinir/${'A'.repeat(43)}`, { headers: FORM, body: form({ password: 'x', confirmation: 'x', code: '1' }) }),
+    true,
+  );
   await probe('PanelInvitePage', 'unknown invite', 404, through('GET', `/panel/convite/${'A'.repeat(43)}`));
   await probe(
     'PanelAcceptInvite',

@@ -59,6 +59,12 @@ const PUBLIC_ROUTES: Readonly<Record<string, string>> = {
   PanelSignInPage: "The merchant panel's sign-in page: a form and a CSRF token bound to the browser's pre-session cookie; no account data. Limited per IP.",
   PanelSignIn:
     'The password step: the credentials are the e-mail and password (scrypt, constant time); one answer for an unknown e-mail and a wrong password; failures limited per e-mail and per address; a CSRF token bound to the pre-session cookie.',
+  PanelForgotPage: "“Esqueci a senha”: a form and a CSRF token bound to the pre-session cookie; no account data.",
+  PanelForgotPassword:
+    'A reset link asked: the same answer whether the e-mail signs in or not; the link goes only to the e-mail itself (never in the answer); at most 3 per e-mail in 15 minutes; limited per IP.',
+  PanelResetPage: "A reset link's page: the link's 256-bit token is the capability (only its SHA-256 stored), for an hour, once; unknown, used or expired tokens are the same 404.",
+  PanelResetPassword:
+    "A new password through a link: the token, a CSRF token, the policy and a code of the person's own authenticator (a mailbox alone does not open the panel; codes counted as sign-in failures); every session then ends.",
   PanelCodePage: 'The code page: only for a browser whose session cookie holds a sign-in awaiting its code (5 minutes), else a redirect to the sign-in page.',
   PanelCode:
     "The code step: the code-stage session (its cookie, only its hash stored) and a TOTP code of the person's authenticator used once; the signed-in session gets a new id; a CSRF token bound to the session cookie.",
@@ -761,6 +767,38 @@ describe("another account's well-formed identifiers → 404 (or the caller's own
       const victimCode = codeFor(theirs.person.secret, 1);
       if (victimCode === codeFor(mine.person.secret, 1)) return;
       expect((await panelPost(jar, '/panel/entrar/codigo', { csrf_token: hidden(codePage.text, 'csrf_token'), code: victimCode })).status).toBe(401);
+    },
+    PanelForgotPage: async () => {
+      const page = await panelGet(new Jar(), '/panel/senha/esqueci');
+      expect(page.status).toBe(200);
+      expect(page.text).not.toContain('@example.com');
+    },
+    PanelForgotPassword: async () => {
+      // The attacker asks a link for the victim's e-mail: the same answer as for anyone, and no link in it.
+      const { victim: theirs } = await panelPair();
+      const jar = new Jar();
+      const page = await panelGet(jar, '/panel/senha/esqueci');
+      const reply = await panelPost(jar, '/panel/senha/esqueci', { csrf_token: hidden(page.text, 'csrf_token'), email: theirs.person.email });
+      expect(reply.status).toBe(200);
+      expect(reply.text).not.toContain('/panel/senha/redefinir/');
+    },
+    PanelResetPage: async () => {
+      expect((await panelGet(new Jar(), `/panel/senha/redefinir/${randomBytes(32).toString('base64url')}`)).status).toBe(404);
+    },
+    PanelResetPassword: async () => {
+      // A made-up link with a valid form: 404, and the victim's password still signs in.
+      const { victim: theirs } = await panelPair();
+      const jar = new Jar();
+      const page = await panelGet(jar, '/panel/senha/esqueci');
+      const reply = await panelPost(jar, `/panel/senha/redefinir/${randomBytes(32).toString('base64url')}`, {
+        csrf_token: hidden(page.text, 'csrf_token'),
+        password: 'uma frase longa e boa 2026',
+        confirmation: 'uma frase longa e boa 2026',
+        code: codeFor(theirs.person.secret),
+      });
+      expect(reply.status).toBe(404);
+      const signInPage = await panelGet(new Jar(), '/panel/entrar');
+      expect(signInPage.status).toBe(200);
     },
     PanelInvitePage: async () => {
       const made = await panelGet(new Jar(), `/panel/convite/${randomBytes(32).toString('base64url')}`);

@@ -22,6 +22,7 @@ describe('parseConfig', () => {
       edge: { originSecretId: undefined },
       payouts: { bank: 'simulated', queueUrl: undefined, dlqUrl: undefined, retryScale: 1, retryWindowSeconds: 86_400, bankTimeoutMs: 5000 },
       webhooks: { queueUrl: undefined, retryScale: 1, allowPrivateHosts: [], dnsTimeoutMs: 2000 },
+      mail: { queueUrl: undefined, from: undefined },
       sweep: { afterSeconds: 300 },
     });
     expect(parseConfig(REQUIRED).tokenTtlSeconds).toBe(2_592_000);

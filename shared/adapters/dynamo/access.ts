@@ -61,6 +61,8 @@ export const KEY = {
   panelFailures: 'PLIM#*',
   panelAudit: 'PAUDIT#*',
   panelTeam: 'PTEAM#*',
+  /** The panel's password reset links (./panel-resets.ts). */
+  panelReset: 'PRESET#*',
   /** The panel's queued mail (./mail-outbox.ts). */
   mail: 'MAIL#*',
   /** GSI1 partitions of an account's panel people (./panel-team.ts). */

@@ -43,6 +43,8 @@ export const keys = {
   idempotency: (accountId: string, key: string) => ({ PK: `IDEM#${accountId}#${key}`, SK: 'IDEM' }),
   /** A merchant panel invitation, by the SHA-256 of its link's token (the token is never stored). */
   panelInvite: (tokenHash: string) => ({ PK: `PINV#${tokenHash}`, SK: 'PINV' }),
+  /** A password reset link (./panel-resets.ts). */
+  panelReset: (tokenHash: string) => ({ PK: `PRESET#${tokenHash}`, SK: 'PRESET' }),
   /** A queued mail message (./mail-outbox.ts). */
   mail: (mailId: string) => ({ PK: `MAIL#${mailId}`, SK: 'MAIL' }),
   /** A merchant panel person, by normalized e-mail: the sign-in name, one person per e-mail service-wide. */

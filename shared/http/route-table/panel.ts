@@ -7,7 +7,8 @@ import { panelHomeRoutes } from './panel-home';
 import { panelMoneyRoutes } from './panel-money';
 import { panelSettingsRoutes } from './panel-settings';
 import { panelWebhookRoutes } from './panel-webhooks';
+import { panelRecoveryRoutes } from './panel-recovery';
 
-export { panelAccessRoutes, panelHomeRoutes, panelMoneyRoutes, panelSettingsRoutes, panelWebhookRoutes };
+export { panelAccessRoutes, panelHomeRoutes, panelMoneyRoutes, panelRecoveryRoutes, panelSettingsRoutes, panelWebhookRoutes };
 
-export const panelRoutes = { ...panelAccessRoutes, ...panelHomeRoutes, ...panelSettingsRoutes, ...panelWebhookRoutes, ...panelMoneyRoutes };
+export const panelRoutes = { ...panelAccessRoutes, ...panelRecoveryRoutes, ...panelHomeRoutes, ...panelSettingsRoutes, ...panelWebhookRoutes, ...panelMoneyRoutes };

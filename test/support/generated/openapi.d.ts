@@ -776,6 +776,45 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/panel/senha/esqueci': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** “Esqueci a senha”: the e-mail to send a reset link to */
+    get: operations['PanelForgotPage'];
+    put?: never;
+    /**
+     * Mails a reset link (an hour, once) to the e-mail when it signs in to the panel
+     * @description The same answer whether the e-mail signs in or not. At most 3 links per e-mail in 15 minutes (more are not sent, the answer is the same); every request spends the per-address counter.
+     */
+    post: operations['PanelForgotPassword'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/panel/senha/redefinir/{token}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** A reset link’s page: a new password and a code of the authenticator */
+    get: operations['PanelResetPage'];
+    put?: never;
+    /** A new password through a reset link: the link once, the policy, a code of the authenticator; every session ends */
+    post: operations['PanelResetPassword'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/panel': {
     parameters: {
       query?: never;
@@ -9907,6 +9946,624 @@ export interface operations {
         };
       };
       /** @description Wrong code of the new authenticator, or the request expired */
+      422: {
+        headers: {
+          /** @description The most calls of this counter in any 60 s window */
+          'RateLimit-Limit'?: number;
+          /** @description Calls left in the current 60 s window */
+          'RateLimit-Remaining'?: number;
+          /** @description Whole seconds until one more call frees up (0: none in the window) */
+          'RateLimit-Reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'text/html; charset=utf-8': string;
+        };
+      };
+      /** @description Rate limit exceeded (code rate_limited). Limits (any 60 s window): 300 a minute per client IP, the public routes together (RATE_LIMIT_PUBLIC_PER_MINUTE). Retry-After and RateLimit-Reset say when a slot frees. */
+      429: {
+        headers: {
+          /** @description Whole seconds until a request would pass (a rate window is 60 s; a conflict asks for a few) */
+          'Retry-After': number;
+          /** @description The most calls of this counter in any 60 s window */
+          'RateLimit-Limit': number;
+          /** @description Calls left in the current 60 s window */
+          'RateLimit-Remaining': number;
+          /** @description Whole seconds until one more call frees up (0: none in the window) */
+          'RateLimit-Reset': number;
+          [name: string]: unknown;
+        };
+        content: {
+          'text/html; charset=utf-8': string;
+        };
+      };
+      /** @description Unexpected failure: a page asking to try again */
+      500: {
+        headers: {
+          /** @description The most calls of this counter in any 60 s window */
+          'RateLimit-Limit'?: number;
+          /** @description Calls left in the current 60 s window */
+          'RateLimit-Remaining'?: number;
+          /** @description Whole seconds until one more call frees up (0: none in the window) */
+          'RateLimit-Reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'text/html; charset=utf-8': string;
+        };
+      };
+      /** @description A transient conflict or a busy table stopped the request; nothing was written (code temporary_conflict). Retry after Retry-After */
+      503: {
+        headers: {
+          /** @description Whole seconds until a request would pass (a rate window is 60 s; a conflict asks for a few) */
+          'Retry-After'?: number;
+          /** @description The most calls of this counter in any 60 s window */
+          'RateLimit-Limit'?: number;
+          /** @description Calls left in the current 60 s window */
+          'RateLimit-Remaining'?: number;
+          /** @description Whole seconds until one more call frees up (0: none in the window) */
+          'RateLimit-Reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'text/html; charset=utf-8': string;
+        };
+      };
+    };
+  };
+  PanelForgotPage: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description HTML page */
+      200: {
+        headers: {
+          /** @description The most calls of this counter in any 60 s window */
+          'RateLimit-Limit'?: number;
+          /** @description Calls left in the current 60 s window */
+          'RateLimit-Remaining'?: number;
+          /** @description Whole seconds until one more call frees up (0: none in the window) */
+          'RateLimit-Reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example <!doctype html>
+           *     <html lang="pt-BR">
+           *     <head>
+           *     <meta charset="utf-8">
+           *     <title>Esqueci a senha · Painel</title>
+           *     </head>
+           *     <body>…</body>
+           *     </html>
+           */
+          'text/html; charset=utf-8': string;
+        };
+      };
+      /** @description The request body is larger than 1 MB (code payload_too_large) */
+      413: {
+        headers: {
+          /** @description The most calls of this counter in any 60 s window */
+          'RateLimit-Limit'?: number;
+          /** @description Calls left in the current 60 s window */
+          'RateLimit-Remaining'?: number;
+          /** @description Whole seconds until one more call frees up (0: none in the window) */
+          'RateLimit-Reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'text/html; charset=utf-8': string;
+        };
+      };
+      /** @description Rate limit exceeded (code rate_limited). Limits (any 60 s window): 300 a minute per client IP, the public routes together (RATE_LIMIT_PUBLIC_PER_MINUTE). Retry-After and RateLimit-Reset say when a slot frees. */
+      429: {
+        headers: {
+          /** @description Whole seconds until a request would pass (a rate window is 60 s; a conflict asks for a few) */
+          'Retry-After': number;
+          /** @description The most calls of this counter in any 60 s window */
+          'RateLimit-Limit': number;
+          /** @description Calls left in the current 60 s window */
+          'RateLimit-Remaining': number;
+          /** @description Whole seconds until one more call frees up (0: none in the window) */
+          'RateLimit-Reset': number;
+          [name: string]: unknown;
+        };
+        content: {
+          'text/html; charset=utf-8': string;
+        };
+      };
+      /** @description Unexpected failure: a page asking to try again */
+      500: {
+        headers: {
+          /** @description The most calls of this counter in any 60 s window */
+          'RateLimit-Limit'?: number;
+          /** @description Calls left in the current 60 s window */
+          'RateLimit-Remaining'?: number;
+          /** @description Whole seconds until one more call frees up (0: none in the window) */
+          'RateLimit-Reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'text/html; charset=utf-8': string;
+        };
+      };
+      /** @description A transient conflict or a busy table stopped the request; nothing was written (code temporary_conflict). Retry after Retry-After */
+      503: {
+        headers: {
+          /** @description Whole seconds until a request would pass (a rate window is 60 s; a conflict asks for a few) */
+          'Retry-After'?: number;
+          /** @description The most calls of this counter in any 60 s window */
+          'RateLimit-Limit'?: number;
+          /** @description Calls left in the current 60 s window */
+          'RateLimit-Remaining'?: number;
+          /** @description Whole seconds until one more call frees up (0: none in the window) */
+          'RateLimit-Reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'text/html; charset=utf-8': string;
+        };
+      };
+    };
+  };
+  PanelForgotPassword: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *       "csrf_token": "Zq3vN0m2cXbY8uTfWk1pLr6sHd4eGa9o",
+         *       "email": "ana@example.com"
+         *     }
+         */
+        'application/x-www-form-urlencoded': {
+          /** @description The CSRF token the page gave */
+          csrf_token: string;
+          email: string;
+        };
+      };
+    };
+    responses: {
+      /** @description The same answer for any e-mail */
+      200: {
+        headers: {
+          /** @description The most calls of this counter in any 60 s window */
+          'RateLimit-Limit'?: number;
+          /** @description Calls left in the current 60 s window */
+          'RateLimit-Remaining'?: number;
+          /** @description Whole seconds until one more call frees up (0: none in the window) */
+          'RateLimit-Reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example <!doctype html>
+           *     <html lang="pt-BR">
+           *     <head>
+           *     <meta charset="utf-8">
+           *     <title>Esqueci a senha · Painel</title>
+           *     </head>
+           *     <body>…</body>
+           *     </html>
+           */
+          'text/html; charset=utf-8': string;
+        };
+      };
+      /** @description Not the page’s form (application/x-www-form-urlencoded) */
+      400: {
+        headers: {
+          /** @description The most calls of this counter in any 60 s window */
+          'RateLimit-Limit'?: number;
+          /** @description Calls left in the current 60 s window */
+          'RateLimit-Remaining'?: number;
+          /** @description Whole seconds until one more call frees up (0: none in the window) */
+          'RateLimit-Reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'text/html; charset=utf-8': string;
+        };
+      };
+      /** @description The form’s CSRF token does not match the browser’s cookie (reload the page) */
+      403: {
+        headers: {
+          /** @description The most calls of this counter in any 60 s window */
+          'RateLimit-Limit'?: number;
+          /** @description Calls left in the current 60 s window */
+          'RateLimit-Remaining'?: number;
+          /** @description Whole seconds until one more call frees up (0: none in the window) */
+          'RateLimit-Reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'text/html; charset=utf-8': string;
+        };
+      };
+      /** @description The request body is larger than 1 MB (code payload_too_large) */
+      413: {
+        headers: {
+          /** @description The most calls of this counter in any 60 s window */
+          'RateLimit-Limit'?: number;
+          /** @description Calls left in the current 60 s window */
+          'RateLimit-Remaining'?: number;
+          /** @description Whole seconds until one more call frees up (0: none in the window) */
+          'RateLimit-Reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'text/html; charset=utf-8': string;
+        };
+      };
+      /** @description Invalid fields: a page listing them */
+      422: {
+        headers: {
+          /** @description The most calls of this counter in any 60 s window */
+          'RateLimit-Limit'?: number;
+          /** @description Calls left in the current 60 s window */
+          'RateLimit-Remaining'?: number;
+          /** @description Whole seconds until one more call frees up (0: none in the window) */
+          'RateLimit-Reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'text/html; charset=utf-8': string;
+        };
+      };
+      /** @description Rate limit exceeded (code rate_limited). Limits (any 60 s window): 300 a minute per client IP, the public routes together (RATE_LIMIT_PUBLIC_PER_MINUTE). Retry-After and RateLimit-Reset say when a slot frees. */
+      429: {
+        headers: {
+          /** @description Whole seconds until a request would pass (a rate window is 60 s; a conflict asks for a few) */
+          'Retry-After': number;
+          /** @description The most calls of this counter in any 60 s window */
+          'RateLimit-Limit': number;
+          /** @description Calls left in the current 60 s window */
+          'RateLimit-Remaining': number;
+          /** @description Whole seconds until one more call frees up (0: none in the window) */
+          'RateLimit-Reset': number;
+          [name: string]: unknown;
+        };
+        content: {
+          'text/html; charset=utf-8': string;
+        };
+      };
+      /** @description Unexpected failure: a page asking to try again */
+      500: {
+        headers: {
+          /** @description The most calls of this counter in any 60 s window */
+          'RateLimit-Limit'?: number;
+          /** @description Calls left in the current 60 s window */
+          'RateLimit-Remaining'?: number;
+          /** @description Whole seconds until one more call frees up (0: none in the window) */
+          'RateLimit-Reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'text/html; charset=utf-8': string;
+        };
+      };
+      /** @description A transient conflict or a busy table stopped the request; nothing was written (code temporary_conflict). Retry after Retry-After */
+      503: {
+        headers: {
+          /** @description Whole seconds until a request would pass (a rate window is 60 s; a conflict asks for a few) */
+          'Retry-After'?: number;
+          /** @description The most calls of this counter in any 60 s window */
+          'RateLimit-Limit'?: number;
+          /** @description Calls left in the current 60 s window */
+          'RateLimit-Remaining'?: number;
+          /** @description Whole seconds until one more call frees up (0: none in the window) */
+          'RateLimit-Reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'text/html; charset=utf-8': string;
+        };
+      };
+    };
+  };
+  PanelResetPage: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @example q9X2mVbT1cN8zR4kL0pW7sHfY3eJdG6uA5oQiE2tBnM */
+        token: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description HTML page */
+      200: {
+        headers: {
+          /** @description The most calls of this counter in any 60 s window */
+          'RateLimit-Limit'?: number;
+          /** @description Calls left in the current 60 s window */
+          'RateLimit-Remaining'?: number;
+          /** @description Whole seconds until one more call frees up (0: none in the window) */
+          'RateLimit-Reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example <!doctype html>
+           *     <html lang="pt-BR">
+           *     <head>
+           *     <meta charset="utf-8">
+           *     <title>Nova senha · Painel</title>
+           *     </head>
+           *     <body>…</body>
+           *     </html>
+           */
+          'text/html; charset=utf-8': string;
+        };
+      };
+      /** @description Malformed request: a malformed path parameter (code invalid_path_parameter); or a business rule refused it */
+      400: {
+        headers: {
+          /** @description The most calls of this counter in any 60 s window */
+          'RateLimit-Limit'?: number;
+          /** @description Calls left in the current 60 s window */
+          'RateLimit-Remaining'?: number;
+          /** @description Whole seconds until one more call frees up (0: none in the window) */
+          'RateLimit-Reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'text/html; charset=utf-8': string;
+        };
+      };
+      /** @description Unknown, used or expired link */
+      404: {
+        headers: {
+          /** @description The most calls of this counter in any 60 s window */
+          'RateLimit-Limit'?: number;
+          /** @description Calls left in the current 60 s window */
+          'RateLimit-Remaining'?: number;
+          /** @description Whole seconds until one more call frees up (0: none in the window) */
+          'RateLimit-Reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'text/html; charset=utf-8': string;
+        };
+      };
+      /** @description The request body is larger than 1 MB (code payload_too_large) */
+      413: {
+        headers: {
+          /** @description The most calls of this counter in any 60 s window */
+          'RateLimit-Limit'?: number;
+          /** @description Calls left in the current 60 s window */
+          'RateLimit-Remaining'?: number;
+          /** @description Whole seconds until one more call frees up (0: none in the window) */
+          'RateLimit-Reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'text/html; charset=utf-8': string;
+        };
+      };
+      /** @description Invalid fields: a page listing them */
+      422: {
+        headers: {
+          /** @description The most calls of this counter in any 60 s window */
+          'RateLimit-Limit'?: number;
+          /** @description Calls left in the current 60 s window */
+          'RateLimit-Remaining'?: number;
+          /** @description Whole seconds until one more call frees up (0: none in the window) */
+          'RateLimit-Reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'text/html; charset=utf-8': string;
+        };
+      };
+      /** @description Rate limit exceeded (code rate_limited). Limits (any 60 s window): 300 a minute per client IP, the public routes together (RATE_LIMIT_PUBLIC_PER_MINUTE). Retry-After and RateLimit-Reset say when a slot frees. */
+      429: {
+        headers: {
+          /** @description Whole seconds until a request would pass (a rate window is 60 s; a conflict asks for a few) */
+          'Retry-After': number;
+          /** @description The most calls of this counter in any 60 s window */
+          'RateLimit-Limit': number;
+          /** @description Calls left in the current 60 s window */
+          'RateLimit-Remaining': number;
+          /** @description Whole seconds until one more call frees up (0: none in the window) */
+          'RateLimit-Reset': number;
+          [name: string]: unknown;
+        };
+        content: {
+          'text/html; charset=utf-8': string;
+        };
+      };
+      /** @description Unexpected failure: a page asking to try again */
+      500: {
+        headers: {
+          /** @description The most calls of this counter in any 60 s window */
+          'RateLimit-Limit'?: number;
+          /** @description Calls left in the current 60 s window */
+          'RateLimit-Remaining'?: number;
+          /** @description Whole seconds until one more call frees up (0: none in the window) */
+          'RateLimit-Reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'text/html; charset=utf-8': string;
+        };
+      };
+      /** @description A transient conflict or a busy table stopped the request; nothing was written (code temporary_conflict). Retry after Retry-After */
+      503: {
+        headers: {
+          /** @description Whole seconds until a request would pass (a rate window is 60 s; a conflict asks for a few) */
+          'Retry-After'?: number;
+          /** @description The most calls of this counter in any 60 s window */
+          'RateLimit-Limit'?: number;
+          /** @description Calls left in the current 60 s window */
+          'RateLimit-Remaining'?: number;
+          /** @description Whole seconds until one more call frees up (0: none in the window) */
+          'RateLimit-Reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'text/html; charset=utf-8': string;
+        };
+      };
+    };
+  };
+  PanelResetPassword: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @example q9X2mVbT1cN8zR4kL0pW7sHfY3eJdG6uA5oQiE2tBnM */
+        token: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *       "csrf_token": "Zq3vN0m2cXbY8uTfWk1pLr6sHd4eGa9o",
+         *       "password": "uma frase longa e boa 2026",
+         *       "confirmation": "uma frase longa e boa 2026",
+         *       "code": "287082"
+         *     }
+         */
+        'application/x-www-form-urlencoded': {
+          /** @description The CSRF token the page gave */
+          csrf_token: string;
+          password: string;
+          confirmation: string;
+          code: string;
+        };
+      };
+    };
+    responses: {
+      /** @description Saved: sign in with the new password */
+      200: {
+        headers: {
+          /** @description The most calls of this counter in any 60 s window */
+          'RateLimit-Limit'?: number;
+          /** @description Calls left in the current 60 s window */
+          'RateLimit-Remaining'?: number;
+          /** @description Whole seconds until one more call frees up (0: none in the window) */
+          'RateLimit-Reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example <!doctype html>
+           *     <html lang="pt-BR">
+           *     <head>
+           *     <meta charset="utf-8">
+           *     <title>Senha nova salva · Painel</title>
+           *     </head>
+           *     <body>…</body>
+           *     </html>
+           */
+          'text/html; charset=utf-8': string;
+        };
+      };
+      /** @description Not the page’s form (application/x-www-form-urlencoded) */
+      400: {
+        headers: {
+          /** @description The most calls of this counter in any 60 s window */
+          'RateLimit-Limit'?: number;
+          /** @description Calls left in the current 60 s window */
+          'RateLimit-Remaining'?: number;
+          /** @description Whole seconds until one more call frees up (0: none in the window) */
+          'RateLimit-Reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'text/html; charset=utf-8': string;
+        };
+      };
+      /** @description Wrong or used code (counted as a sign-in failure) */
+      401: {
+        headers: {
+          /** @description The most calls of this counter in any 60 s window */
+          'RateLimit-Limit'?: number;
+          /** @description Calls left in the current 60 s window */
+          'RateLimit-Remaining'?: number;
+          /** @description Whole seconds until one more call frees up (0: none in the window) */
+          'RateLimit-Reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'text/html; charset=utf-8': string;
+        };
+      };
+      /** @description The form’s CSRF token does not match the browser’s cookie (reload the page) */
+      403: {
+        headers: {
+          /** @description The most calls of this counter in any 60 s window */
+          'RateLimit-Limit'?: number;
+          /** @description Calls left in the current 60 s window */
+          'RateLimit-Remaining'?: number;
+          /** @description Whole seconds until one more call frees up (0: none in the window) */
+          'RateLimit-Reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'text/html; charset=utf-8': string;
+        };
+      };
+      /** @description Unknown, used or expired link */
+      404: {
+        headers: {
+          /** @description The most calls of this counter in any 60 s window */
+          'RateLimit-Limit'?: number;
+          /** @description Calls left in the current 60 s window */
+          'RateLimit-Remaining'?: number;
+          /** @description Whole seconds until one more call frees up (0: none in the window) */
+          'RateLimit-Reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'text/html; charset=utf-8': string;
+        };
+      };
+      /** @description The link was used meanwhile */
+      409: {
+        headers: {
+          /** @description The most calls of this counter in any 60 s window */
+          'RateLimit-Limit'?: number;
+          /** @description Calls left in the current 60 s window */
+          'RateLimit-Remaining'?: number;
+          /** @description Whole seconds until one more call frees up (0: none in the window) */
+          'RateLimit-Reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'text/html; charset=utf-8': string;
+        };
+      };
+      /** @description The request body is larger than 1 MB (code payload_too_large) */
+      413: {
+        headers: {
+          /** @description The most calls of this counter in any 60 s window */
+          'RateLimit-Limit'?: number;
+          /** @description Calls left in the current 60 s window */
+          'RateLimit-Remaining'?: number;
+          /** @description Whole seconds until one more call frees up (0: none in the window) */
+          'RateLimit-Reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'text/html; charset=utf-8': string;
+        };
+      };
+      /** @description Password refused by the policy, or the confirmation differs */
       422: {
         headers: {
           /** @description The most calls of this counter in any 60 s window */
