@@ -1,5 +1,5 @@
 import { escapeHtml } from '../checkout/render';
-import { codeInput, csrfField, errorSummary, type FieldErrors, layout, type PanelPage, type SignedInChrome } from './page-kit';
+import { codeInput, csrfField, errorSummary, type FieldErrors, layout, newSecretForm, type PanelPage, type SignedInChrome } from './page-kit';
 
 /** The hosted checkout's settings (issue 27): signed forms on or off, and a new signing secret; each asks a fresh code. */
 export function checkoutPage(
@@ -22,14 +22,7 @@ ${csrfField(chrome.csrfToken)}
 ${codeInput(view.errors)}
 <button type="submit">Salvar</button>
 </form>
-<form method="post" action="/panel/checkout/segredo" novalidate>
-${csrfField(chrome.csrfToken)}
-<h2>Segredo de assinatura</h2>
-<p>Um segredo novo substitui o atual na hora: atualize o seu servidor logo em seguida.</p>
-<label for="code-secret">Código de verificação</label>
-<input id="code-secret" name="code" type="text" inputmode="numeric" autocomplete="one-time-code" pattern="[0-9 ]{6,7}" maxlength="7" required>
-<button type="submit">Gerar novo segredo</button>
-</form>`
+${newSecretForm({ action: '/panel/checkout/segredo', csrfToken: chrome.csrfToken, whoUpdates: 'servidor' })}`
     : '<p>Seu papel não permite mudar o checkout.</p>';
   return layout(
     'Checkout',

@@ -102,6 +102,29 @@ export function fieldError(id: string, errors: FieldErrors | undefined, field: s
 
 export const csrfField = (token: string) => `<input type="hidden" name="csrf_token" value="${escapeHtml(token)}">`;
 
+/** A new password and its confirmation (the enrollment's and a reset link's), with their errors. */
+export function newPasswordFields(errors?: FieldErrors): string {
+  const password = fieldError('password', errors, 'password');
+  const confirmation = fieldError('confirmation', errors, 'confirmation');
+  return `<label for="password">Senha</label>
+<input id="password" name="password" type="password" autocomplete="new-password" minlength="12" maxlength="128" required aria-describedby="password-dica"${password.attrs}>
+<p class="hint" id="password-dica">Pelo menos 12 caracteres. Uma frase longa é mais segura e fácil de lembrar.</p>${password.html}
+<label for="confirmation">Confirme a senha</label>
+<input id="confirmation" name="confirmation" type="password" autocomplete="new-password" maxlength="128" required${confirmation.attrs}>${confirmation.html}`;
+}
+
+/** A new signing secret's form (the webhook's, the checkout's): it replaces the current one at once; a fresh code. */
+export function newSecretForm(input: { action: string; csrfToken: string; whoUpdates: string }): string {
+  return `<form method="post" action="${input.action}" novalidate>
+${csrfField(input.csrfToken)}
+<h2>Segredo de assinatura</h2>
+<p>Um segredo novo substitui o atual na hora: atualize o seu ${input.whoUpdates} logo em seguida.</p>
+<label for="code-secret">Código de verificação</label>
+<input id="code-secret" name="code" type="text" inputmode="numeric" autocomplete="one-time-code" pattern="[0-9 ]{6,7}" maxlength="7" required>
+<button type="submit">Gerar novo segredo</button>
+</form>`;
+}
+
 export const codeInput = (errors?: FieldErrors) => {
   const error = fieldError('code', errors, 'code');
   return `<label for="code">Código de verificação</label>

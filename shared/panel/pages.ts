@@ -1,6 +1,18 @@
 import { escapeHtml, formatBrl } from '../checkout/render';
 import { type MethodTotals, OVERVIEW_PAYMENTS_READ, type PaymentsSummary, type SummaryMethod } from '../domain/panel/payments-summary';
-import { brazilTime, codeInput, csrfField, errorSummary, fieldError, type FieldErrors, layout, type PanelPage, type SignedInChrome } from './page-kit';
+import {
+  brazilTime,
+  codeInput,
+  csrfField,
+  errorSummary,
+  fieldError,
+  type FieldErrors,
+  layout,
+  newPasswordFields,
+  newSecretForm,
+  type PanelPage,
+  type SignedInChrome,
+} from './page-kit';
 
 /** The merchant panel's access, home and settings pages (issue 27), in pt-BR, on the page kit (./page-kit.ts). */
 
@@ -45,8 +57,6 @@ ${codeInput()}
 export type EnrollView = { email: string; roleLabel: string; secret: string; otpauthUri: string; qrDataUri: string; sealedSecret: string };
 
 export function enrollPage(view: EnrollView, input: { csrfToken: string; action: string; errors?: FieldErrors; message?: string }): PanelPage {
-  const password = fieldError('password', input.errors, 'password');
-  const confirmation = fieldError('confirmation', input.errors, 'confirmation');
   return layout(
     'Aceitar convite',
     `<div class="box">
@@ -56,11 +66,7 @@ ${errorSummary(input.message, input.errors)}
 <form method="post" action="${escapeHtml(input.action)}" novalidate>
 ${csrfField(input.csrfToken)}
 <input type="hidden" name="enrollment" value="${escapeHtml(view.sealedSecret)}">
-<label for="password">Senha</label>
-<input id="password" name="password" type="password" autocomplete="new-password" minlength="12" maxlength="128" required aria-describedby="password-dica"${password.attrs}>
-<p class="hint" id="password-dica">Pelo menos 12 caracteres. Uma frase longa é mais segura e fácil de lembrar.</p>${password.html}
-<label for="confirmation">Confirme a senha</label>
-<input id="confirmation" name="confirmation" type="password" autocomplete="new-password" maxlength="128" required${confirmation.attrs}>${confirmation.html}
+${newPasswordFields(input.errors)}
 <h2>Aplicativo autenticador</h2>
 <p>Leia o código QR com um aplicativo autenticador (Google Authenticator, Microsoft Authenticator, 1Password…).</p>
 <img class="qr" src="${escapeHtml(view.qrDataUri)}" alt="Código QR para o aplicativo autenticador" width="220" height="220">
@@ -231,14 +237,7 @@ ${codeInput(view.errors)}
 </form>
 ${
   view.secretConfigured
-    ? `<form method="post" action="/panel/webhooks/segredo" novalidate>
-${csrfField(chrome.csrfToken)}
-<h2>Segredo de assinatura</h2>
-<p>Um segredo novo substitui o atual na hora: atualize o seu receptor logo em seguida.</p>
-<label for="code-secret">Código de verificação</label>
-<input id="code-secret" name="code" type="text" inputmode="numeric" autocomplete="one-time-code" pattern="[0-9 ]{6,7}" maxlength="7" required>
-<button type="submit">Gerar novo segredo</button>
-</form>`
+    ? newSecretForm({ action: '/panel/webhooks/segredo', csrfToken: chrome.csrfToken, whoUpdates: 'receptor' })
     : ''
 }`
     : '<p>Seu papel não permite mudar o webhook.</p>';

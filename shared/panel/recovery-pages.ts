@@ -1,5 +1,5 @@
 import { escapeHtml } from '../checkout/render';
-import { codeInput, csrfField, errorSummary, fieldError, type FieldErrors, layout, type PanelPage } from './page-kit';
+import { codeInput, csrfField, errorSummary, type FieldErrors, layout, newPasswordFields, type PanelPage } from './page-kit';
 
 /** What the forgot-password form answers, whether the e-mail signs in or not (and whether a link was sent). */
 export const RESET_ASKED = 'Se este e-mail entra no painel, enviamos a ele um link para escolher uma senha nova. O link vale por 1 hora.';
@@ -25,8 +25,6 @@ ${csrfField(input.csrfToken)}
 
 /** A reset link's page: the new password (twice) and a code of the authenticator. */
 export function resetPasswordPage(input: { csrfToken: string; action: string; email: string; message?: string; errors?: FieldErrors }): PanelPage {
-  const password = fieldError('password', input.errors, 'password');
-  const confirmation = fieldError('confirmation', input.errors, 'confirmation');
   return layout(
     'Nova senha',
     `<div class="box">
@@ -35,11 +33,7 @@ export function resetPasswordPage(input: { csrfToken: string; action: string; em
 ${errorSummary(input.message, input.errors)}
 <form method="post" action="${escapeHtml(input.action)}" novalidate>
 ${csrfField(input.csrfToken)}
-<label for="password">Senha</label>
-<input id="password" name="password" type="password" autocomplete="new-password" minlength="12" maxlength="128" required aria-describedby="password-dica"${password.attrs}>
-<p class="hint" id="password-dica">Pelo menos 12 caracteres. Uma frase longa é mais segura e fácil de lembrar.</p>${password.html}
-<label for="confirmation">Confirme a senha</label>
-<input id="confirmation" name="confirmation" type="password" autocomplete="new-password" maxlength="128" required${confirmation.attrs}>${confirmation.html}
+${newPasswordFields(input.errors)}
 ${codeInput(input.errors)}
 <button type="submit">Salvar a senha nova</button>
 </form>

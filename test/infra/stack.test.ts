@@ -644,6 +644,18 @@ const CHECKOUT_COUNTER = 'UpdateItem RL#checkout#* [PK,SK,rlLog,rlCnt,ttl]';
 const UNAUTHENTICATED_COUNTER = 'UpdateItem RL#unauthenticated#* [PK,SK,rlLog,rlCnt,ttl]';
 /** The other public routes with table access (the provider's notifications, the boleto page) count per client IP. */
 const PUBLIC_COUNTER = 'UpdateItem RL#public#* [PK,SK,rlLog,rlCnt,ttl]';
+/** A signed-in panel form with step-up (the session, the person's code, the failures) that changes the account item. */
+const PANEL_STEP_UP_ON_ACCOUNT = [
+  PUBLIC_COUNTER,
+  'GetItem PSESS#*',
+  'UpdateItem PSESS#*',
+  'GetItem PUSER#*',
+  'UpdateItem PUSER#*',
+  'GetItem PLIM#*',
+  'UpdateItem PLIM#*',
+  'GetItem ACCT#*',
+  'UpdateItem ACCT#*',
+];
 /** A card payment recorded: the card invoice and its pointer, the balance credit, invoice.paid, the checkout's move and order.paid. */
 const CHECKOUT_CARD_PAYMENT = ['PutItem INV#*', 'PutItem INVID#*', SHARD_UPDATE, LEDGER_ENTRY, 'PutItem EVT#*', 'UpdateItem CHK#*'];
 const EXPECTED_TABLE_ACCESS: Record<string, string[]> = {
@@ -748,15 +760,7 @@ const EXPECTED_TABLE_ACCESS: Record<string, string[]> = {
   ],
   // The API keys (step-up, then the rotation's transaction with its audit entry), the audit log and the team.
   PanelSettings: [
-    PUBLIC_COUNTER,
-    'GetItem PSESS#*',
-    'UpdateItem PSESS#*',
-    'GetItem PUSER#*',
-    'UpdateItem PUSER#*',
-    'GetItem PLIM#*',
-    'UpdateItem PLIM#*',
-    'GetItem ACCT#*',
-    'UpdateItem ACCT#*',
+    ...PANEL_STEP_UP_ON_ACCOUNT,
     'PutItem PUBKEY#*',
     'DeleteItem PUBKEY#*',
     'PutItem PAUDIT#*',
@@ -769,15 +773,7 @@ const EXPECTED_TABLE_ACCESS: Record<string, string[]> = {
   ],
   // The webhook: its URL and secret on the account item (step-up), a ping (an outbox event), the deliveries (GSI1), a redelivery (the event and delivery read, the delivery reopened, the request put).
   PanelWebhooks: [
-    PUBLIC_COUNTER,
-    'GetItem PSESS#*',
-    'UpdateItem PSESS#*',
-    'GetItem PUSER#*',
-    'UpdateItem PUSER#*',
-    'GetItem PLIM#*',
-    'UpdateItem PLIM#*',
-    'GetItem ACCT#*',
-    'UpdateItem ACCT#*',
+    ...PANEL_STEP_UP_ON_ACCOUNT,
     'PutItem PAUDIT#*',
     'Query GSI1 ACCT#*#DELIVERIES',
     'PutItem EVT#*',

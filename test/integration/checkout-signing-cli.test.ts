@@ -1,26 +1,16 @@
-import { GetSecretValueCommand, SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
 import { GetCommand, ScanCommand } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, it } from 'vitest';
 import { checkoutSigningOf, checkoutSigningSecret } from '../../shared/accounts/checkout-signing';
 import { CheckoutSigningConflictError, setCheckoutSigning } from '../../shared/adapters/dynamo/accounts';
-import { deriveServiceKeys } from '../../shared/adapters/secrets/master-key';
 import { keys } from '../../shared/adapters/dynamo/keys';
-import { accountStore, admin, newAccount, stack } from '../support/api';
+import { accountStore, admin, newAccount } from '../support/api';
+import { localServiceKeys } from '../support/service-keys';
 
 const SECRET = /^cks_[A-Za-z0-9_-]{43}$/;
 
 type SigningOutput = { account_id: string; checkout_signing_required: boolean; secret?: string; secret_notice?: string };
 
-/** The local stack's checkout-signing key (HKDF of the master key in its Secrets Manager endpoint). */
-async function checkoutSigningKey(): Promise<Buffer> {
-  const client = new SecretsManagerClient({
-    region: 'us-east-1',
-    endpoint: stack().secretsEndpoint,
-    credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
-  });
-  const out = await client.send(new GetSecretValueCommand({ SecretId: stack().masterKeySecretId }));
-  return deriveServiceKeys(out.SecretString ?? '').checkoutSigning;
-}
+const checkoutSigningKey = async (): Promise<Buffer> => (await localServiceKeys()).checkoutSigning;
 
 /** Every item of the table, as text: the whole table, so a secret stored under any key is found. */
 async function tableText(): Promise<string> {

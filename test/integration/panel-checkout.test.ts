@@ -1,26 +1,16 @@
-import { GetSecretValueCommand, SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, it } from 'vitest';
 import { WRONG_CODE } from '../../shared/app/panel/sign-in';
 import { checkoutSigningSecret } from '../../shared/accounts/checkout-signing';
 import { keys } from '../../shared/adapters/dynamo/keys';
-import { deriveServiceKeys } from '../../shared/adapters/secrets/master-key';
-import { accountStore, admin, stack } from '../support/api';
+import { accountStore, admin } from '../support/api';
+import { localServiceKeys } from '../support/service-keys';
 import { scanAll } from '../support/ledger';
 import { acceptInvite, elementText, enrolledPerson, freshCode, get, hidden, Jar, post, signIn } from '../support/panel';
 
 const escaped = (text: string) => text.replace(/&/g, '&amp;').replace(/'/g, '&#39;').replace(/"/g, '&quot;');
 
-/** The local stack's checkout-signing key (HKDF of the master key in its Secrets Manager endpoint). */
-async function checkoutSigningKey(): Promise<Buffer> {
-  const client = new SecretsManagerClient({
-    region: 'us-east-1',
-    endpoint: stack().secretsEndpoint,
-    credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
-  });
-  const out = await client.send(new GetSecretValueCommand({ SecretId: stack().masterKeySecretId }));
-  return deriveServiceKeys(out.SecretString ?? '').checkoutSigning;
-}
+const checkoutSigningKey = async (): Promise<Buffer> => (await localServiceKeys()).checkoutSigning;
 
 async function signingOf(accountId: string) {
   const store = accountStore();
