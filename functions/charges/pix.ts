@@ -3,7 +3,14 @@ import { requireCaller } from '../../shared/auth/caller';
 import { formatCents } from '../../shared/domain/money';
 import { httpHandler, type PrepareInput } from '../../shared/http/pipeline';
 import { chargesRoutes as routes } from '../../shared/http/route-table/charges';
-import { assertDueDateNotPast, assertMethodEnabled, baseInvoice, checkedTotalCents, merchantName } from '../../shared/app/charges/charge-request';
+import {
+  assertDueDateNotPast,
+  assertMethodEnabled,
+  assertPixDueDateCarried,
+  baseInvoice,
+  checkedTotalCents,
+  merchantName,
+} from '../../shared/app/charges/charge-request';
 import { idempotentPixIds, invoiceIdDraw } from '../../shared/invoices/record';
 import { pngDataUri } from '../../shared/pix/qrcode';
 import { normalizeDocument } from '../../shared/schemas/documents';
@@ -35,6 +42,7 @@ export const handler = httpHandler(
     const account = requireCaller(caller);
     assertMethodEnabled(account, 'pix');
     assertDueDateNotPast(body.due_date, now);
+    assertPixDueDateCarried(body.due_date, now);
     const total = checkedTotalCents(body, 'pix');
     const { answer, changes } = await createPixCharge(pixChargePorts(runtime), {
       base: (ids) => baseInvoice(account, body, ids, total, now),

@@ -2,6 +2,7 @@ import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { identificarDataComNovoFator2025 } from '@mrmgomes/boleto-utils';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { creditAccount } from '../../shared/adapters/dynamo/accounts';
+import { lastPixDueDate } from '../../shared/pix/expiration';
 import { brazilDate } from '../../shared/dates';
 import type { Item } from '../../shared/adapters/dynamo/dynamo';
 import { keys } from '../../shared/adapters/dynamo/keys';
@@ -77,6 +78,22 @@ describe('boleto due dates the barcode can carry (issue 17, item 1)', () => {
   it('still lets Pix charges fall due after the boleto limit (the factor is a boleto matter)', async () => {
     const reply = await createCharge('pix', auth, common({ due_date: '2049-12-31' }));
     expect(reply.status, reply.text).toBe(200);
+  });
+
+  it("refuses a Pix due date past what API Pix's int32 expiracao carries (422 on due_date naming the last day), before any provider is asked; accepts that day", async () => {
+    const last = lastPixDueDate(new Date());
+    for (const dueDate of ['2099-01-01', '9999-12-31']) {
+      const reply = await createCharge('pix', auth, common({ due_date: dueDate }));
+      expect(reply.status, reply.text).toBe(422);
+      const body = reply.json as { error: Record<string, string[]> };
+      expect(Object.keys(body.error)).toEqual(['due_date']);
+      // The last day may move on by one while the test runs (near midnight): it is one of the two.
+      expect(body.error.due_date?.[0]).toMatch(new RegExp(`^Must be (${last}|${lastPixDueDate(new Date())}) or earlier`));
+    }
+    // One day before the last (the last itself may slip past while the request runs, near the boundary).
+    const dayBefore = new Date(Date.parse(`${last}T12:00:00.000Z`) - 86_400_000).toISOString().slice(0, 10);
+    const accepted = await createCharge('pix', auth, common({ due_date: dayBefore }));
+    expect(accepted.status, accepted.text).toBe(200);
   });
 });
 

@@ -6,6 +6,7 @@ import { settingOfCharge } from '../../domain/payment-methods';
 import { RAIL_LIMIT_CENTS } from '../../domain/rail-limits';
 import type { InvoiceMethod } from '../../domain/invoice';
 import { BadRequestError, ValidationError } from '../../errors';
+import { lastPixDueDate } from '../../pix/expiration';
 
 /** What every charge request is checked for before anything is asked or written: the method enabled, the total on its rail, the due date. */
 
@@ -33,6 +34,12 @@ export function merchantName(caller: Caller): string {
 /** Pix and boleto charges cannot fall due before today (Brazil's date): 422 on due_date. */
 export function assertDueDateNotPast(dueDate: string, now: Date): void {
   if (dueDate < brazilDate(now)) throw new ValidationError({ due_date: ['Must be today or later'] });
+}
+
+/** A Pix charge's due date must fit API Pix's int32 `calendario.expiracao` from now: 422 on due_date naming the last date allowed. */
+export function assertPixDueDateCarried(dueDate: string, now: Date): void {
+  const last = lastPixDueDate(now);
+  if (dueDate > last) throw new ValidationError({ due_date: [`Must be ${last} or earlier: a Pix charge cannot stay payable longer`] });
 }
 
 export type ChargeBody = ChargeAmounts & { invoice_no: string; item_name: string; due_date: string; notes?: string };

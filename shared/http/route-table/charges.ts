@@ -93,7 +93,7 @@ export const chargesRoutes = {
     idempotency: 'optional',
     tag: 'Charges',
     summary: 'Create a Pix charge (BR Code and QR code)',
-    description: `The invoice stays PENDING until the provider confirms the payment. The total is at most ${formatCents(RAIL_LIMIT_CENTS.pix)} (what Pix carries); above it → 422 on amount. Total: ${TOTAL_ROUNDING_RULE}`,
+    description: `The invoice stays PENDING until the provider confirms the payment. The total is at most ${formatCents(RAIL_LIMIT_CENTS.pix)} (what Pix carries); above it → 422 on amount. due_date can be at most the last day a charge created now can stay payable (API Pix's calendario.expiracao is an int32 of seconds: about 68 years); a later date → 422 on due_date naming that day. Total: ${TOTAL_ROUNDING_RULE}`,
     request: { body: pixCreateBodySchema },
     responses: { 200: { description: 'The charge', schema: pixCreatedSchema }, 502: { description: 'The payment provider failed; nothing was created' } },
   }),

@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { brazilDayBounds } from '../../dates';
+import { expirationSeconds, MAX_EXPIRATION_SECONDS } from '../../pix/expiration';
 import { formatCents, parseAmountToCents } from '../../domain/money';
 import type { PixCharge, PixChargeRequest, PixChargeState, PixPayment } from '../port';
 
@@ -13,17 +13,6 @@ import type { PixCharge, PixChargeRequest, PixChargeState, PixPayment } from '..
 const PAYER_NOTE_MAX = 140;
 const DEBTOR_NAME_MAX = 200;
 
-/**
- * Seconds a charge stays payable: until the end of its due date in Brazil (23:59:59, UTC−3), at least
- * one minute. An immediate charge (/cob) with `calendario.expiracao` is used for every Pix charge, a
- * due date beyond today included: /cobv would need the payer's CPF/CNPJ and name, which a Pix charge
- * does not require (docs/decisions.md).
- */
-export function expirationSeconds(dueDate: string, now: Date): number {
-  const end = brazilDayBounds(dueDate).endMs;
-  return Math.max(60, Math.floor((end - now.getTime()) / 1000));
-}
-
 export type CobRequest = {
   calendario: { expiracao: number };
   devedor?: { cpf: string; nome: string } | { cnpj: string; nome: string };
@@ -32,14 +21,22 @@ export type CobRequest = {
   solicitacaoPagador: string;
 };
 
-/** The body of PUT /cob/{txid}: the payer as devedor only when both a CPF/CNPJ and a name are known (the standard asks for both). */
+/**
+ * The body of PUT /cob/{txid}: the payer as devedor only when both a CPF/CNPJ and a name are known (the
+ * standard asks for both). An immediate charge (/cob) with `calendario.expiracao` (shared/pix/expiration.ts)
+ * is used for every Pix charge, a due date beyond today included: /cobv would need the payer's CPF/CNPJ
+ * and name, which a Pix charge does not require (docs/decisions.md).
+ */
 export function cobRequestBody(request: PixChargeRequest, pixKey: string, now: Date): CobRequest {
   const { document, name } = request.payer;
   const nome = name?.trim().slice(0, DEBTOR_NAME_MAX);
   const devedor =
     document && nome ? (document.length === 11 ? { cpf: document, nome } : document.length === 14 ? { cnpj: document, nome } : undefined) : undefined;
+  const expiracao = expirationSeconds(request.dueDate, now);
+  // The route refuses such a due date first (422 on due_date); never send what the standard cannot carry.
+  if (expiracao > MAX_EXPIRATION_SECONDS) throw new Error(`A Pix charge due ${request.dueDate} is past API Pix's int32 expiracao`);
   return {
-    calendario: { expiracao: expirationSeconds(request.dueDate, now) },
+    calendario: { expiracao },
     ...(devedor ? { devedor } : {}),
     valor: { original: formatCents(request.amountCents) },
     chave: pixKey,

@@ -191,7 +191,7 @@ export interface paths {
     put?: never;
     /**
      * Create a Pix charge (BR Code and QR code)
-     * @description The invoice stays PENDING until the provider confirms the payment. The total is at most 9999999999.99 (what Pix carries); above it → 422 on amount. Total: total = amount × quantity × (1 + tax/100 − discount/100), computed in exact decimal arithmetic and rounded once, at the end, to cents, half up (a half cent goes up): amount 0.05 × quantity 1 with tax 10 gives 0.055, answered "0.06".
+     * @description The invoice stays PENDING until the provider confirms the payment. The total is at most 9999999999.99 (what Pix carries); above it → 422 on amount. due_date can be at most the last day a charge created now can stay payable (API Pix's calendario.expiracao is an int32 of seconds: about 68 years); a later date → 422 on due_date naming that day. Total: total = amount × quantity × (1 + tax/100 − discount/100), computed in exact decimal arithmetic and rounded once, at the end, to cents, half up (a half cent goes up): amount 0.05 × quantity 1 with tax 10 gives 0.055, answered "0.06".
      */
     post: operations['CreatePixCharge'];
     delete?: never;

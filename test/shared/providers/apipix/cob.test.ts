@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import type { PixChargeRequest } from '../../../../shared/providers/port';
+import { expirationSeconds, lastPixDueDate, MAX_EXPIRATION_SECONDS } from '../../../../shared/pix/expiration';
 import {
   callbackTxids,
   cobRequestBody,
   cobSchema,
-  expirationSeconds,
   hasViolations,
   isSameCharge,
   pixCallbackSchema,
@@ -58,6 +58,26 @@ describe('expirationSeconds', () => {
     expect(expirationSeconds('2024-05-10', new Date('2024-05-11T03:00:00.000Z'))).toBe(60);
     expect(expirationSeconds('2024-05-01', NOW)).toBe(60);
     expect(expirationSeconds('2024-05-10', new Date('2024-05-11T02:58:00.000Z'))).toBe(119);
+  });
+});
+
+describe("the last due date API Pix's int32 expiracao carries (shared/pix/expiration.ts)", () => {
+  it('is the latest day whose end is at most 2,147,483,647 s away; the next day is past it', () => {
+    expect(MAX_EXPIRATION_SECONDS).toBe(2 ** 31 - 1);
+    for (const now of [NOW, new Date('2026-11-28T12:00:00.000Z'), new Date('2026-12-31T23:59:59.999Z'), new Date('2027-03-01T02:59:59.000Z')]) {
+      const last = lastPixDueDate(now);
+      expect(expirationSeconds(last, now), now.toISOString()).toBeLessThanOrEqual(MAX_EXPIRATION_SECONDS);
+      const next = new Date(Date.parse(`${last}T12:00:00.000Z`) + 86_400_000).toISOString().slice(0, 10);
+      expect(expirationSeconds(next, now), now.toISOString()).toBeGreaterThan(MAX_EXPIRATION_SECONDS);
+    }
+    // About 68 years: a charge created today cannot be due in 2099 (the standard would need 2,306,917,637 s).
+    expect(lastPixDueDate(new Date('2026-11-28T12:00:00.000Z')) < '2099-01-01').toBe(true);
+  });
+
+  it('never puts an expiracao past int32 in a /cob body (the route refuses the date first)', () => {
+    const now = new Date('2026-11-28T12:00:00.000Z');
+    expect(cobRequestBody(request({ dueDate: lastPixDueDate(now) }), PIX_KEY, now).calendario.expiracao).toBeLessThanOrEqual(MAX_EXPIRATION_SECONDS);
+    expect(() => cobRequestBody(request({ dueDate: '2099-01-01' }), PIX_KEY, now)).toThrow(/int32/);
   });
 });
 
