@@ -26,8 +26,7 @@ export type LatePaymentRules = {
 };
 
 export type AmountDue =
-  | { payable: true; daysLate: number; totalCents: number; fineCents: number; interestCents: number; dueCents: number }
-  | { payable: false; daysLate: number };
+  { payable: true; daysLate: number; totalCents: number; fineCents: number; interestCents: number; dueCents: number } | { payable: false; daysLate: number };
 
 const DAY_MS = 86_400_000;
 
@@ -45,7 +44,8 @@ function assertRules(totalCents: number, rules: LatePaymentRules): void {
   const whole = (n: number, max: number) => Number.isSafeInteger(n) && n >= 0 && n <= max;
   if (!Number.isSafeInteger(totalCents) || totalCents <= 0) throw new Error('A total is a positive whole number of cents');
   if (!whole(rules.fineBasisPoints, MAX_FINE_BASIS_POINTS)) throw new Error(`A fine is 0 to ${MAX_FINE_BASIS_POINTS} basis points`);
-  if (!whole(rules.interestBasisPointsAMonth, MAX_INTEREST_BASIS_POINTS_A_MONTH)) throw new Error(`Interest is 0 to ${MAX_INTEREST_BASIS_POINTS_A_MONTH} basis points a month`);
+  if (!whole(rules.interestBasisPointsAMonth, MAX_INTEREST_BASIS_POINTS_A_MONTH))
+    throw new Error(`Interest is 0 to ${MAX_INTEREST_BASIS_POINTS_A_MONTH} basis points a month`);
   if (!whole(rules.daysAfterDue, MAX_DAYS_AFTER_DUE)) throw new Error(`days after due is 0 to ${MAX_DAYS_AFTER_DUE}`);
 }
 

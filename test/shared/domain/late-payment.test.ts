@@ -1,7 +1,13 @@
 import Big from 'big.js';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { amountDue, calendarDaysBetween, MAX_DAYS_AFTER_DUE, MAX_FINE_BASIS_POINTS, MAX_INTEREST_BASIS_POINTS_A_MONTH } from '../../../shared/domain/late-payment';
+import {
+  amountDue,
+  calendarDaysBetween,
+  MAX_DAYS_AFTER_DUE,
+  MAX_FINE_BASIS_POINTS,
+  MAX_INTEREST_BASIS_POINTS_A_MONTH,
+} from '../../../shared/domain/late-payment';
 
 /** The rule as the issue writes it, computed independently in decimal (big.js) from percents: fine once, interest pro rata a calendar day. */
 function independently(totalCents: number, finePercent: string, interestPercentAMonth: string, days: number): number {
@@ -26,7 +32,9 @@ describe('the amount due on a date (shared/domain/late-payment.ts)', () => {
     });
     // 15,000 × 1% / 30 × 1 = 5 exactly; 14,500 → 4.83 → 5; 13,500 → 4.5 → 5 (half up).
     const rules = { fineBasisPoints: 0, interestBasisPointsAMonth: 100, daysAfterDue: 5 };
-    expect([15_000, 14_500, 13_500].map((total) => (amountDue(total, rules, '2026-12-10', '2026-12-11') as { interestCents: number }).interestCents)).toEqual([5, 5, 5]);
+    expect([15_000, 14_500, 13_500].map((total) => (amountDue(total, rules, '2026-12-10', '2026-12-11') as { interestCents: number }).interestCents)).toEqual([
+      5, 5, 5,
+    ]);
   });
 
   it('on or before the due date the total; past the window not payable', () => {
@@ -58,7 +66,12 @@ describe('the amount due on a date (shared/domain/late-payment.ts)', () => {
         fc.integer({ min: 0, max: 3_650 }),
         fc.integer({ min: -10, max: 70 }),
         (totalCents, fine, interest, daysAfterDue, dueDay, offset) => {
-          const due = amountDue(totalCents, { fineBasisPoints: fine, interestBasisPointsAMonth: interest, daysAfterDue }, isoDay(dueDay), isoDay(dueDay + offset));
+          const due = amountDue(
+            totalCents,
+            { fineBasisPoints: fine, interestBasisPointsAMonth: interest, daysAfterDue },
+            isoDay(dueDay),
+            isoDay(dueDay + offset),
+          );
           const late = Math.max(0, offset);
           if (late > daysAfterDue) return !due.payable;
           if (!due.payable) return false;
