@@ -644,18 +644,10 @@ const CHECKOUT_COUNTER = 'UpdateItem RL#checkout#* [PK,SK,rlLog,rlCnt,ttl]';
 const UNAUTHENTICATED_COUNTER = 'UpdateItem RL#unauthenticated#* [PK,SK,rlLog,rlCnt,ttl]';
 /** The other public routes with table access (the provider's notifications, the boleto page) count per client IP. */
 const PUBLIC_COUNTER = 'UpdateItem RL#public#* [PK,SK,rlLog,rlCnt,ttl]';
-/** A signed-in panel form with step-up (the session, the person's code, the failures) that changes the account item. */
-const PANEL_STEP_UP_ON_ACCOUNT = [
-  PUBLIC_COUNTER,
-  'GetItem PSESS#*',
-  'UpdateItem PSESS#*',
-  'GetItem PUSER#*',
-  'UpdateItem PUSER#*',
-  'GetItem PLIM#*',
-  'UpdateItem PLIM#*',
-  'GetItem ACCT#*',
-  'UpdateItem ACCT#*',
-];
+/** A signed-in panel form with step-up: the session, the person's code, the failures counted. */
+const PANEL_STEP_UP = [PUBLIC_COUNTER, 'GetItem PSESS#*', 'UpdateItem PSESS#*', 'GetItem PUSER#*', 'UpdateItem PUSER#*', 'GetItem PLIM#*', 'UpdateItem PLIM#*'];
+/** …that also changes the account item. */
+const PANEL_STEP_UP_ON_ACCOUNT = [...PANEL_STEP_UP, 'GetItem ACCT#*', 'UpdateItem ACCT#*'];
 /** A card payment recorded: the card invoice and its pointer, the balance credit, invoice.paid, the checkout's move and order.paid. */
 const CHECKOUT_CARD_PAYMENT = ['PutItem INV#*', 'PutItem INVID#*', SHARD_UPDATE, LEDGER_ENTRY, 'PutItem EVT#*', 'UpdateItem CHK#*'];
 const EXPECTED_TABLE_ACCESS: Record<string, string[]> = {
@@ -785,13 +777,7 @@ const EXPECTED_TABLE_ACCESS: Record<string, string[]> = {
   PanelHome: [PUBLIC_COUNTER, 'GetItem PSESS#*', 'UpdateItem PSESS#*', 'GetItem PUSER#*', 'GetItem ACCT#*', 'Query ACCT#*', 'Query LEDGER#*', ...SHARDS_READ],
   // The money pages: the API's reads of withdrawals, invoices (with their events and deliveries) and the ledger, and POST /api/pixout/create's reservation after a step-up, with its audit entry.
   PanelMoney: [
-    PUBLIC_COUNTER,
-    'GetItem PSESS#*',
-    'UpdateItem PSESS#*',
-    'GetItem PUSER#*',
-    'UpdateItem PUSER#*',
-    'GetItem PLIM#*',
-    'UpdateItem PLIM#*',
+    ...PANEL_STEP_UP,
     'GetItem ACCT#*',
     'Query GSI1 ACCT#*#WITHDRAWALS',
     'Query GSI1 ACCT#*#INVOICES',
