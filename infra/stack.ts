@@ -537,13 +537,15 @@ export class PaymentGatewayStack extends Stack {
   private addCheckoutUpkeep(environment: Record<string, string>): { fn: ApiFunction; alarm: cloudwatch.Alarm } {
     const fn = new ApiFunction(this, checkoutUpkeepWorker.id, {
       handler: checkoutUpkeepWorker.handler,
-      environment: { ...environment, PUBLIC_BASE_URL: this.baseUrl },
+      // The rails upkeep removes BolePix's due-date Pix charges at the PSP: its settings and secret when one is deployed.
+      environment: { ...environment, PUBLIC_BASE_URL: this.baseUrl, ...this.apiPix?.environment },
       logRetention: this.settings.logRetention,
-      description: 'abandons hosted checkouts past CHECKOUT_TTL and settles card attempts whose answer was lost',
+      description: 'abandons hosted checkouts past CHECKOUT_TTL, settles card attempts whose answer was lost, keeps the boletos\' rails',
       timeoutSeconds: checkoutUpkeepWorker.timeoutSeconds,
     });
     grantTableAccess(fn.role, this.table, CHECKOUT_UPKEEP_GRANTS);
     this.masterKey.grantRead(fn.role);
+    this.apiPix?.secret.grantRead(fn.role);
     runOnSchedule(
       this,
       'CheckoutUpkeepSchedule',

@@ -3,12 +3,13 @@ import { requireCaller } from '../../shared/auth/caller';
 import { brazilDate } from '../../shared/dates';
 import { ValidationError } from '../../shared/errors';
 import { httpHandler, type PrepareInput } from '../../shared/http/pipeline';
-import { assertDueDateNotPast, assertMethodEnabled, baseInvoice, checkedTotalCents, merchantName } from '../../shared/app/charges/charge-request';
+import { assertDueDateNotPast, assertMethodEnabled, baseInvoice, checkedTotalCents, lateRulesOf, merchantName } from '../../shared/app/charges/charge-request';
+import { pngDataUri } from '../../shared/pix/qrcode';
 import { boletoUrl } from '../../shared/invoices/record';
 import { boletoChargeReads, createBoletoCharge } from '../../shared/app/charges/create-boleto-charge';
 import { formatCents } from '../../shared/domain/money';
 import { chargesRoutes as routes } from '../../shared/http/route-table/charges';
-import { chargePorts, invoiceChanges } from '../../shared/wiring/charges';
+import { chargePorts, invoiceChanges, pixDueCharges } from '../../shared/wiring/charges';
 import type { boletoCreateBodySchema } from '../../shared/http/route-table/charges';
 
 /**
@@ -33,7 +34,9 @@ function chargeReads({ body, caller, runtime, now }: PrepareInput<typeof boletoC
 /**
  * POST /api/boleto/create: a boleto for one of the caller's customers (PENDING until paid). The ids
  * are checked unused before the boleto is registered, and it is registered once: an id taken
- * meanwhile fails the commit with 503 (nothing recorded), never a second registration.
+ * meanwhile fails the commit with 503 (nothing recorded), never a second registration. For an account
+ * with Pix enabled (and a Pix provider with due-date charges) it is a BolePix: the same invoice also
+ * carries a due-date Pix charge (txid, copy, qrcode in the answer), with the same late-payment rules.
  */
 export const handler = httpHandler(
   routes.createBoleto,
@@ -44,7 +47,8 @@ export const handler = httpHandler(
     assertDueDateEncodable(body.due_date, now);
     const total = checkedTotalCents(body, 'boleto');
     const { config } = runtime;
-    const { answer, changes } = await createBoletoCharge(chargePorts(runtime), {
+    const pixDue = account.account?.methods.includes('pix') ? pixDueCharges(runtime) : undefined;
+    const { answer, changes } = await createBoletoCharge({ ...chargePorts(runtime), pixDue }, {
       accountId: account.accountId,
       customerId: body.customer,
       base: (ids) => baseInvoice(account, body, ids, total, now),
@@ -52,6 +56,7 @@ export const handler = httpHandler(
       dueDate: body.due_date,
       merchantName: merchantName(account),
       instructions: body.instructions,
+      late: lateRulesOf(body, pixDue !== undefined),
       failure: PROVIDER_FAILED,
       now,
       read: prepared,
@@ -69,6 +74,7 @@ export const handler = httpHandler(
           boleto: boletoUrl(config.publicBaseUrl, answer.reference, (await runtime.serviceKeys()).boletoLinks),
           barcode: boleto.barcode,
           digitable: boleto.digitable,
+          ...(answer.pix?.qrPng ? { txid: answer.pix.txid, copy: answer.pix.copy, qrcode: pngDataUri(answer.pix.qrPng) } : {}),
         },
       },
       changes,

@@ -1,7 +1,7 @@
 import { DomainError, NotFoundError } from '../../shared/errors';
 import { httpHandler } from '../../shared/http/pipeline';
 import { applyNotification, targetInvoice } from '../../shared/app/invoices/apply-notification';
-import { type Invoice, invoiceProvider } from '../../shared/domain/invoice';
+import { type Invoice, targetProviderOf } from '../../shared/domain/invoice';
 import { logger } from '../../shared/logger';
 import { NotificationRejected, type PixProvider, type ProviderNotification } from '../../shared/providers/port';
 import { namedPixProvider } from '../../shared/providers/registry';
@@ -11,6 +11,7 @@ import { providerNotificationCredential } from '../../shared/wiring/secrets';
 import { applyBankOutcome } from '../../shared/app/withdrawals/apply-bank-outcome';
 import { withdrawalPorts } from '../../shared/wiring/withdrawals';
 import { invoiceMovePorts } from '../../shared/wiring/invoices';
+import { closingRails } from '../../shared/wiring/rails';
 
 type SigningProvider = PixProvider & Required<Pick<PixProvider, 'parseNotification'>>;
 
@@ -28,7 +29,7 @@ function namedProvider(runtime: Runtime, name: string): SigningProvider {
  * to applyNotification (it ignores it).
  */
 function ofAnotherProvider(runtime: Runtime, notification: ProviderNotification, invoice: Invoice | undefined, provider: string): boolean {
-  if (!invoice || invoiceProvider(invoice, runtime.config.payments.provider) === provider) return false;
+  if (!invoice || targetProviderOf(invoice, notification.target, runtime.config.payments.provider) === provider) return false;
   logger.warn('notification ignored: the charge belongs to another provider', { notification: notification.id, kind: notification.kind, provider });
   return true;
 }
@@ -61,7 +62,7 @@ export const handler = httpHandler(routes.providerNotification, async ({ params,
     return { status: 200, body: { received: true, applied: await applyBankOutcome(withdrawalPorts(runtime, routes.providerNotification), outcome, now) } };
   }
   // One read of the invoice: whose charge it is, then (the same read) the move it makes.
-  const ports = invoiceMovePorts(runtime, routes.providerNotification);
+  const ports = { ...invoiceMovePorts(runtime, routes.providerNotification), railsMoved: closingRails(runtime, routes.providerNotification) };
   const invoice = await targetInvoice(ports, notification);
   if (ofAnotherProvider(runtime, notification, invoice, provider.name)) return { status: 200, body: { received: true, applied: false } };
   return { status: 200, body: { received: true, applied: await applyNotification(ports, { ...notification, kind }, now, { invoice }) } };

@@ -2,8 +2,9 @@ import { DomainError, NotFoundError, UpstreamError } from '../../shared/errors';
 import { httpHandler } from '../../shared/http/pipeline';
 import { providerRoutes as routes } from '../../shared/http/route-table/provider';
 import { reconcilePixInvoice } from '../../shared/app/invoices/reconcile-pix-invoice';
-import { type Invoice, invoiceProvider } from '../../shared/domain/invoice';
+import { type Invoice, pixProviderOf } from '../../shared/domain/invoice';
 import { pixLookupPorts } from '../../shared/wiring/invoices';
+import { closingRails } from '../../shared/wiring/rails';
 import { logger } from '../../shared/logger';
 import { pixCallbackTokenMatches } from '../../shared/providers/apipix/callback-url';
 import { callbackTxids, pixCallbackSchema } from '../../shared/providers/apipix/cob';
@@ -55,12 +56,12 @@ export const handler = httpHandler(routes.providerPixCallback, async ({ params, 
   }
   const raw = event.isBase64Encoded ? Buffer.from(event.body ?? '', 'base64').toString('utf8') : (event.body ?? '');
   const txids = callbackTxids(parsedCallback(raw));
-  const ports = pixLookupPorts(runtime, routes.providerPixCallback);
+  const ports = { ...pixLookupPorts(runtime, routes.providerPixCallback), railsMoved: closingRails(runtime, routes.providerPixCallback) };
   const invoices: Invoice[] = [];
   await rethrowFirst(
     forEachBounded(txids, LOOKUPS_AT_ONCE, async (txid) => {
       const invoice = await ports.invoices.byTxid(txid);
-      if (invoice && invoiceProvider(invoice, runtime.config.payments.provider) === provider.name) invoices.push(invoice);
+      if (invoice && pixProviderOf(invoice, runtime.config.payments.provider) === provider.name) invoices.push(invoice);
     }),
   );
   if (invoices.length < txids.length)

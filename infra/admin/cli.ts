@@ -24,7 +24,7 @@ import { allAccountIds, reconcileAccount } from '../../shared/adapters/dynamo/le
 import { parseAmountToCents } from '../../shared/domain/money';
 import { findDlq, QUEUE_NAMES, STREAM_FAILURES_QUEUE, dlqDepths, inspectDlq, redriveDlq } from './dlq';
 import { reconcilePixCharge, registerPixWebhook } from './apipix';
-import { notificationFor, type ProviderCommand, sendNotification } from './provider';
+import { notificationFor, type PaymentOptions, type ProviderCommand, sendNotification } from './provider';
 import { redriveStreamFailures } from './stream';
 import { resolveTarget, type Target } from './target';
 import { DELIVERY_STATUSES, deliveriesOf, redeliver } from './webhook';
@@ -46,7 +46,7 @@ class Printed {
 }
 
 const USAGE =
-  'usage: npm run admin -- account create|rotate-keys|set-methods|credit|show|checkout-signing|callback-origins|disable|enable|reconcile [--name N] [--account ID | --all] [--methods pix,boleto,card] [--withdraw-fee 0.00] [--amount 100.00] [--require on|off] [--rotate] [--origins https://shop.example,… | none] | provider pix-paid|boleto-paid|cancel|refund|withdraw … | provider reconcile --txid T | provider register-webhook | stream redrive | dlq list | dlq inspect|redrive --queue payouts|webhooks|reconcile|mail|stream-failures [--max N] | webhook redeliver --event evt_… | panel invite --account ID --email E --role owner|admin|developer|finance|viewer | panel reset --email E | webhook deliveries --account ID [--status pending|succeeded|failed] [--stack NAME | --table NAME] (README: Operator CLI)';
+  'usage: npm run admin -- account create|rotate-keys|set-methods|credit|show|checkout-signing|callback-origins|disable|enable|reconcile [--name N] [--account ID | --all] [--methods pix,boleto,card] [--withdraw-fee 0.00] [--amount 100.00] [--require on|off] [--rotate] [--origins https://shop.example,… | none] | provider pix-paid --txid T|boleto-paid --reference R [--amount 25.51] [--date YYYY-MM-DD] | provider cancel|refund|withdraw … | provider reconcile --txid T | provider register-webhook | stream redrive | dlq list | dlq inspect|redrive --queue payouts|webhooks|reconcile|mail|stream-failures [--max N] | webhook redeliver --event evt_… | panel invite --account ID --email E --role owner|admin|developer|finance|viewer | panel reset --email E | webhook deliveries --account ID [--status pending|succeeded|failed] [--stack NAME | --table NAME] (README: Operator CLI)';
 
 const CHECKOUT_SECRET_NOTICE =
   'Shown once: the service does not store this secret and cannot show it again. Keep it on your server only (never in a page) and sign each checkout form with it (signature = hex HMAC-SHA256 of the canonical form); --rotate issues a new one and the previous one stops working at once.';
@@ -61,6 +61,7 @@ const { positionals, values } = (() => {
         'withdraw-fee': { type: 'string' },
         account: { type: 'string' },
         amount: { type: 'string' },
+        date: { type: 'string' },
         txid: { type: 'string' },
         reference: { type: 'string' },
         outcome: { type: 'string' },
@@ -90,6 +91,13 @@ function required(name: 'name' | 'methods' | 'account' | 'amount' | 'txid' | 're
   const value = values[name];
   if (value === undefined || value.trim() === '') throw new UsageError(`--${name} is required`);
   return value.trim();
+}
+
+/** A payment's --amount (what the payer paid, 2 decimals) and --date (the Brazil date it was paid on), checked. */
+function paymentOptions(amount: string | undefined, date: string | undefined): PaymentOptions {
+  if (amount !== undefined && !/^\d{1,13}\.\d{2}$/.test(amount.trim())) throw new UsageError('--amount must be digits with 2 decimals, e.g. 25.51');
+  if (date !== undefined && !(/^\d{4}-\d{2}-\d{2}$/.test(date.trim()) && !Number.isNaN(Date.parse(`${date.trim()}T00:00:00Z`)))) throw new UsageError('--date must be a date, YYYY-MM-DD');
+  return { ...(amount ? { amount: amount.trim() } : {}), ...(date ? { date: date.trim() } : {}) };
 }
 
 function usage<T>(parse: () => T): T {
@@ -245,7 +253,8 @@ async function run(): Promise<unknown> {
     }
     const ids = which === 'pix-paid' ? { txid: required('txid') } : { reference: required('reference') };
     const now = new Date();
-    return sendNotification(target, notificationFor(which, ids, now), now);
+    const payment = which === 'pix-paid' || which === 'boleto-paid' ? paymentOptions(values.amount, values.date) : {};
+    return sendNotification(target, notificationFor(which, ids, now, payment), now);
   }
   const store: AccountStore = { db: target.db, table: target.table, now: () => new Date() };
   switch (command) {

@@ -11,16 +11,28 @@ export function simulatedEndToEndId(now: Date): string {
   return `E99999999${stamp}${randomString(11)}`;
 }
 
+/**
+ * A payment's options (`provider pix-paid|boleto-paid --amount A --date D`): the amount the payer paid
+ * (default: what is due that day) and the Brazil calendar date it was paid on (default: now).
+ */
+export type PaymentOptions = { amount?: string; date?: string };
+
+/** Noon in Brazil (15:00 UTC) of a calendar date: a payment "on" that date. */
+export function paidOn(date: string): string {
+  return `${date}T15:00:00.000Z`;
+}
+
 /** The simulated provider's notification for a command. */
-export function notificationFor(command: ProviderCommand, target: { txid?: string; reference?: string }, now: Date): SimulatedNotification {
+export function notificationFor(command: ProviderCommand, target: { txid?: string; reference?: string }, now: Date, payment: PaymentOptions = {}): SimulatedNotification {
   const id = `ntf_${randomString(24)}`;
   const occurred_at = now.toISOString();
   const reference = target.reference ?? '';
-  if (command === 'pix-paid') return { id, type: 'pix.paid', txid: target.txid ?? '', occurred_at };
+  const paid = { occurred_at: payment.date ? paidOn(payment.date) : occurred_at, ...(payment.amount ? { amount: payment.amount } : {}) };
+  if (command === 'pix-paid') return { id, type: 'pix.paid', txid: target.txid ?? '', ...paid };
+  if (command === 'boleto-paid') return { id, type: 'boleto.paid', reference, ...paid };
   if (command === 'withdraw-paid') return { id, type: 'pixout.paid', reference, end_to_end_id: simulatedEndToEndId(now), occurred_at };
   if (command === 'withdraw-refused') return { id, type: 'pixout.refused', reference, reason: 'Refused by the bank', occurred_at };
-  const type = command === 'boleto-paid' ? 'boleto.paid' : command === 'cancel' ? 'charge.canceled' : 'charge.refunded';
-  return { id, type, reference, occurred_at };
+  return { id, type: command === 'cancel' ? 'charge.canceled' : 'charge.refunded', reference, occurred_at };
 }
 
 /**

@@ -374,7 +374,8 @@ export const PIX_SWEEP_GRANTS: readonly TableGrant[] = [
  * and its ledger entry, invoice.paid, the checkout's move and order.paid.
  */
 export const CHECKOUT_UPKEEP_GRANTS: readonly TableGrant[] = [
-  { actions: ['Query'], keys: [KEY.checkoutOpen, KEY.checkoutUnknown, KEY.cardUnknown], index: SWEEP_INDEX },
+  // The rails upkeep (shared/app/invoices/rail-upkeep.ts) reads the RAILS partitions too; its moves and retirements update invoices.
+  { actions: ['Query'], keys: [KEY.checkoutOpen, KEY.checkoutUnknown, KEY.cardUnknown, KEY.railUpkeep], index: SWEEP_INDEX },
   // API card charges whose answer was lost: the attempt closed (shared/app/charges/settle-card-attempt.ts).
   { actions: ['UpdateItem', 'DeleteItem'], keys: [KEY.cardAttempt] },
   { actions: ['GetItem'], keys: [KEY.checkout, KEY.invoice] },

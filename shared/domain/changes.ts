@@ -5,6 +5,7 @@ import type { Checkout, CheckoutPayment, NewCheckout, UnknownCardAttempt } from 
 import type { OrderStatus } from './checkout-transitions';
 import type { Customer } from './customer';
 import type { Invoice, NewInvoice } from './invoice';
+import type { BolePixRail, PaymentRail } from './bolepix';
 import type { InvoiceMove } from './invoice-transitions';
 import type { LedgerTransfer } from './ledger';
 import type { Withdrawal } from './withdrawal';
@@ -94,7 +95,16 @@ export type InvoiceMoved = {
   at: string;
   /** The event the move records (the same transaction): added to the invoice's `eventIds` by the move's own write. */
   eventId?: string;
+  /** A payment's rail and amount credited (a move to PAID): recorded on the invoice with the move. */
+  payment?: { rail: PaymentRail; amountCents: number };
 };
+
+/**
+ * A BolePix paid on its other rail after it was paid (issue 28): recorded on the invoice once, only if
+ * it is still as read (`invoice.status`, paid by the other rail, no such payment recorded yet), with its
+ * own ledger credit in the same transaction; a refund to the payer is due.
+ */
+export type InvoiceOtherRailPaid = { kind: 'invoice.other_rail_paid'; invoice: Invoice; rail: BolePixRail; amountCents: number; at: string };
 
 /**
  * A hosted checkout paid (with its order), only from a status the table lets pay. `lostRace` says what
@@ -159,6 +169,7 @@ export type Change =
   | CustomerCreated
   | InvoiceCreated
   | InvoiceMoved
+  | InvoiceOtherRailPaid
   | CheckoutPaid
   | OrderMoved
   | CheckoutAbandoned
@@ -179,8 +190,11 @@ export type ChangeKind = Change['kind'];
  */
 export type ChangeScope = { id: string; changes?: readonly ChangeKind[] };
 
-/** What applying a provider's word to an invoice may say (shared/app/invoices/apply-notification.ts): the move, its transfer and events, its checkout's or order's move. */
-export const INVOICE_MOVE_CHANGES = ['invoice.moved', 'ledger.transfer', 'event.recorded', 'checkout.paid', 'order.moved', 'checkout.abandoned'] as const satisfies readonly ChangeKind[];
+/**
+ * What applying a provider's word to an invoice may say (shared/app/invoices/apply-notification.ts): the
+ * move, its transfer and events, its checkout's or order's move, a BolePix's payment on its other rail.
+ */
+export const INVOICE_MOVE_CHANGES = ['invoice.moved', 'invoice.other_rail_paid', 'ledger.transfer', 'event.recorded', 'checkout.paid', 'order.moved', 'checkout.abandoned'] as const satisfies readonly ChangeKind[];
 
 /**
  * What a card payment of the hosted checkout may say (shared/app/checkout/pay-checkout-by-card.ts,

@@ -1,4 +1,6 @@
 import { formatCents } from './money';
+import type { LatePaymentRules } from './late-payment';
+import type { BolePixRail, PaymentRail } from './bolepix';
 import type { InvoiceStatus } from './invoice-transitions';
 import type { ChargeMethod, MethodFields, PaymentMethod } from './payment-methods';
 
@@ -40,6 +42,11 @@ export type NewInvoice = InvoiceMethodFields & {
   /** A Pix charge its provider reads back (API Pix): it waits for its callback in the Pix sweep's index. */
   awaitsPixLookup?: boolean;
   /**
+   * Late-payment rules (a boleto's, shared by its Pix half when it is a BolePix: shared/domain/bolepix.ts):
+   * what is due after the due date, and how long after it payment is accepted.
+   */
+  late?: LatePaymentRules;
+  /**
    * The webhook events this invoice's changes recorded, oldest first (the panel's invoice page reads
    * them and their deliveries): each written by the same write as the change it reports.
    */
@@ -47,10 +54,13 @@ export type NewInvoice = InvoiceMethodFields & {
 };
 
 /** What every invoice of a sale shares, before its ids are drawn and its method's fields are known. */
-export type InvoiceBase = Omit<NewInvoice, 'invoiceId' | 'reference' | 'method' | 'status' | 'dueDate' | 'payer' | 'provider' | PaymentMethod | 'awaitsPixLookup' | 'eventIds'>;
+export type InvoiceBase = Omit<
+  NewInvoice,
+  'invoiceId' | 'reference' | 'method' | 'status' | 'dueDate' | 'payer' | 'provider' | PaymentMethod | 'awaitsPixLookup' | 'eventIds' | 'late'
+>;
 
 /** The method's own part of a new invoice: its name and fields (a Pix charge's BR Code, a boleto's barcode…). */
-export type MethodPart = Pick<NewInvoice, 'method' | PaymentMethod | 'awaitsPixLookup'>;
+export type MethodPart = Pick<NewInvoice, 'method' | PaymentMethod | 'awaitsPixLookup' | 'late'>;
 
 /** A new PENDING invoice: the sale's shared fields, its ids, its due date and payer, its method's part and its provider. */
 export function pendingInvoice(
@@ -76,6 +86,14 @@ export type Invoice = Omit<NewInvoice, 'provider'> & {
   paidAfterCancel?: boolean;
   /** Taken out of the merchant's invoice list (the Pix charge of an abandoned checkout); any move lists it again. */
   unlisted?: boolean;
+  /** The amount credited as the invoice's payment (its total, or the amount due that day with late fees). Absent on invoices paid before it was kept: the total. */
+  paidAmountCents?: number;
+  /** The rail that paid it (a BolePix: pix or boleto). */
+  paidRail?: PaymentRail;
+  /** A BolePix paid again on its other rail after it was paid: credited on its own, a refund due to the payer. */
+  otherRailPayment?: { rail: BolePixRail; amountCents: number; at: string };
+  /** Still in the rails upkeep's index (shared/domain/bolepix.ts): its expiry, or a rail to close after a move. */
+  inRailUpkeep?: boolean;
 };
 
 /** The provider whose word moves an invoice: the one it records, else (older invoices) the configured one. */
@@ -83,10 +101,29 @@ export function invoiceProvider(invoice: { provider?: unknown }, configured: str
   return typeof invoice.provider === 'string' && invoice.provider.length > 0 ? invoice.provider : configured;
 }
 
-/** The `invoice` object of invoice events (spec 6.1); `paid_after_cancel`: a payment confirmed after the invoice was canceled. */
+/** The provider of an invoice's Pix charge: a BolePix's Pix half may have its own (its `pix.provider`), else the invoice's. */
+export function pixProviderOf(invoice: { provider?: unknown; pix?: { provider?: string } }, configured: string): string {
+  return invoice.pix?.provider ?? invoiceProvider(invoice, configured);
+}
+
+/** The provider whose word a notification of that target is: a txid names the Pix charge's, a reference the invoice's. */
+export function targetProviderOf(invoice: { provider?: unknown; pix?: { provider?: string } }, target: { txid: string } | { reference: string }, configured: string): string {
+  return 'txid' in target ? pixProviderOf(invoice, configured) : invoiceProvider(invoice, configured);
+}
+
+/** The amount a paid invoice was credited: what it recorded, else (paid before it was kept, or on time) its total. */
+export function paidAmountCents(invoice: Pick<Invoice, 'totalCents' | 'paidAmountCents'>): number {
+  return invoice.paidAmountCents ?? invoice.totalCents;
+}
+
+/**
+ * The `invoice` object of invoice events (spec 6.1); `paid_after_cancel`: a payment confirmed after the
+ * invoice was canceled. A payment's event also says the rail that paid and the amount paid (issue 28).
+ */
 export function invoiceEventData(
   invoice: Pick<Invoice, 'reference' | 'invoiceNo' | 'totalCents' | 'method' | 'paidAfterCancel'>,
   status: InvoiceStatus,
+  payment?: { rail: PaymentRail; amountCents: number },
 ): Record<string, unknown> {
   return {
     invoice: {
@@ -96,6 +133,7 @@ export function invoiceEventData(
       status,
       method: invoice.method,
       paid_after_cancel: invoice.paidAfterCancel === true,
+      ...(payment ? { rail: payment.rail, paid_amount: formatCents(payment.amountCents) } : {}),
     },
   };
 }

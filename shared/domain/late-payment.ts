@@ -15,6 +15,8 @@
 export const MAX_FINE_BASIS_POINTS = 200;
 export const MAX_INTEREST_BASIS_POINTS_A_MONTH = 100;
 export const MAX_DAYS_AFTER_DUE = 60;
+/** Days after due when a charge with rules does not say (API Pix's own default for validadeAposVencimento). */
+export const DEFAULT_DAYS_AFTER_DUE = 30;
 
 export type LatePaymentRules = {
   /** The fine, in hundredths of a percent of the total (2% = 200), 0 to MAX_FINE_BASIS_POINTS. */

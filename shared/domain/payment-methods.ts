@@ -12,7 +12,14 @@ import { formatCents } from './money';
  */
 
 /** A Pix charge's fields; `qrPng` is the QR code's PNG, drawn once at creation (older items lack it: drawn when read). */
-export type PixFields = { txid: string; location: string; copy: string; qrPng?: Uint8Array };
+export type PixFields = {
+  txid: string;
+  location: string;
+  copy: string;
+  qrPng?: Uint8Array;
+  /** A BolePix's Pix half (a due-date charge, API Pix cobv): its provider, when another than the invoice's (the boleto's). */
+  provider?: string;
+};
 export type BoletoFields = { barcode: string; digitable: string; customerId: number; instructions?: string };
 export type CardFields = { brand: string; last4: string; installments: number; transactionId: string; transactionStatus: number; description: string };
 

@@ -77,6 +77,8 @@ const pixInvoice = {
   canceled_at: null,
   refunded_at: null,
   paid_after_cancel: false,
+  paid_amount: '190.00',
+  paid_rail: 'pix',
   txid: 'INV7KQ2MXaZZSMXFtU12SVrRyk7B9QM1',
   copy: BR_CODE,
   qrcode: QR,

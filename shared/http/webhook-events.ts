@@ -28,6 +28,8 @@ const invoiceData = z
     status: z.enum(['PAID', 'CANCELED', 'REFUNDED']),
     method: z.enum(CHARGE_METHODS),
     paid_after_cancel: z.boolean().describe('A payment confirmed for a CANCELED invoice that was never paid'),
+    rail: z.enum(CHARGE_METHODS).optional().describe('invoice.paid: the rail that paid (a BolePix: pix or boleto)'),
+    paid_amount: moneyString.optional().describe('invoice.paid: the amount credited (the total, or with a late payment the amount due that day)'),
   })
   .meta({ id: 'WebhookInvoice' });
 
@@ -58,7 +60,15 @@ function event<T extends WebhookEventType>(type: T, data: z.ZodType, id: string,
 const CREATED = 1795000000;
 const envelopeExample = (type: WebhookEventType, id: string) => ({ id, type, created: CREATED, api_version: API_VERSION });
 const invoiceExample = (status: 'PAID' | 'CANCELED' | 'REFUNDED') => ({
-  invoice: { reference: 'INV-7KQ2MX', invoice_no: '1001', total: '190.00', status, method: 'pix', paid_after_cancel: false },
+  invoice: {
+    reference: 'INV-7KQ2MX',
+    invoice_no: '1001',
+    total: '190.00',
+    status,
+    method: 'pix',
+    paid_after_cancel: false,
+    ...(status === 'PAID' ? { rail: 'pix', paid_amount: '190.00' } : {}),
+  },
 });
 const orderExample = (status: 'PAID' | 'CANCELED' | 'REFUNDED') => ({
   order: {

@@ -1,4 +1,4 @@
-import type { Invoice } from '../domain/invoice';
+import { type Invoice, paidAmountCents } from '../domain/invoice';
 import { formatCents } from '../domain/money';
 import { methodFieldsView, PAYMENT_METHODS } from '../domain/payment-methods';
 import { NotFoundError } from '../errors';
@@ -29,7 +29,12 @@ export function invoiceView(invoice: Invoice, boletoLinks: Buffer, publicBaseUrl
     canceled_at: invoice.canceledAt ?? null,
     refunded_at: invoice.refundedAt ?? null,
     paid_after_cancel: invoice.paidAfterCancel === true,
+    paid_amount: invoice.paidAt !== undefined && invoice.status !== 'PENDING' ? formatCents(paidAmountCents(invoice)) : null,
+    paid_rail: invoice.paidAt !== undefined && invoice.status !== 'PENDING' ? (invoice.paidRail ?? invoice.method) : null,
   };
+  const { late, otherRailPayment } = invoice;
+  if (late) view.late_payment = { fine: late.fineBasisPoints / 100, interest: late.interestBasisPointsAMonth / 100, days_after_due: late.daysAfterDue };
+  if (otherRailPayment) view.refund_due = { rail: otherRailPayment.rail, amount: formatCents(otherRailPayment.amountCents), paid_at: otherRailPayment.at };
   // Each method's own fields, as its registry row shows them (the boleto's signed page link drawn only when asked).
   const context = { reference, totalCents: invoice.totalCents, boletoUrl: () => boletoUrl(publicBaseUrl, reference, boletoLinks) };
   for (const method of PAYMENT_METHODS) Object.assign(view, methodFieldsView(method, invoice[method], context));

@@ -39,3 +39,15 @@ export interface PixSweepIndex {
   /** Takes a still-PENDING invoice out of the index; false when it is no longer PENDING or no longer indexed. */
   retire(reference: string): Promise<boolean>;
 }
+
+/**
+ * The rails upkeep's index (shared/adapters/dynamo/rail-upkeep-index.ts): boletos with a second rail or
+ * late-payment rules, due when they expire or once a move left a rail to close.
+ */
+export interface RailUpkeepIndex {
+  readonly partitions: readonly string[];
+  /** References of one partition's invoices due before `before` (ISO time), soonest first, at most `limit`. */
+  due(partition: string, before: string, limit: number): Promise<string[]>;
+  /** Takes an invoice out of the index, only if it still has `status` and is still indexed; false otherwise (a move came meanwhile). */
+  retire(reference: string, status: Invoice['status']): Promise<boolean>;
+}

@@ -1,6 +1,7 @@
 import type { PixChargeState } from '../domain/pix-outcomes';
 import { withTimeout } from '../timeout';
-import type { MethodCalls, PaymentMethod } from '../domain/payment-methods';
+import type { LatePaymentRules } from '../domain/late-payment';
+import type { MethodCalls, PaymentMethod, Payer, PixCharge } from '../domain/payment-methods';
 
 /**
  * The payment provider port (Medusa-style: one abstract interface, one adapter per provider).
@@ -33,6 +34,8 @@ export type ProviderNotification = {
   occurredAt: Date;
   /** The Pix end-to-end id of a concluded withdrawal. */
   endToEndId?: string;
+  /** A payment's amount, in cents, when the provider says it (else the amount due on its date). */
+  amountCents?: number;
 };
 
 /** The provider failed (down, timeout, unexpected answer): nothing was charged; the client may retry. */
@@ -120,9 +123,47 @@ export interface PixProvider {
    * this lookup over the provider's authenticated channel (and the sweep and `provider reconcile` use it).
    */
   lookupPixCharge?(txid: string): Promise<PixChargeState | undefined>;
+  /** Due-date Pix charges (BolePix's Pix half); a provider without them leaves boletos plain. */
+  readonly dueCharges?: PixDueCharges;
   /** Authenticates (with the provider's credential) and parses one signed notification (the simulated provider's route). */
   parseNotification?(rawBody: string, headers: Record<string, string | undefined>, credential: string, now: Date): ProviderNotification;
 }
+
+/**
+ * The Pix half of a BolePix (issue 28): a due-date Pix charge (API Pix `cobv`) for the same total and
+ * due date as its boleto, the payer from the boleto's customer (a document and a name are required by
+ * the standard), with the same late-payment rules (fine once, interest a month pro rata per calendar
+ * day, payable `daysAfterDue` days after the due date).
+ */
+export type PixDueChargeRequest = {
+  reference: string;
+  txid: string;
+  amountCents: number;
+  /** Brazil's calendar date, YYYY-MM-DD. */
+  dueDate: string;
+  merchantName: string;
+  payer: Payer & { name: string; document: string };
+  late: LatePaymentRules;
+};
+
+/** What withdrawing a due-date charge found: withdrawn now or before, paid already (cannot be withdrawn), or unknown to the PSP. */
+export type PixDueRemoval = 'removed' | 'paid' | 'unknown';
+
+/** A provider's due-date Pix charges (API Pix /cobv). */
+export type PixDueCharges = {
+  /** PUT /cobv/{txid}: idempotent by txid, as the immediate charge is (a retry meets the first registration). */
+  create(request: PixDueChargeRequest): Promise<PixCharge>;
+  /**
+   * Withdraws an unpaid charge (API Pix PATCH /cobv/{txid}, status REMOVIDA_PELO_USUARIO_RECEBEDOR), so
+   * it can no longer be paid. Idempotent: a charge already removed answers `removed`; a paid one `paid`.
+   */
+  remove(txid: string): Promise<PixDueRemoval>;
+  /** GET /cobv/{txid}: the charge as the PSP holds it (undefined: unknown). Providers whose payments are read back implement it. */
+  lookup?(txid: string): Promise<PixChargeState | undefined>;
+};
+
+/** What writing a boleto off found: written off now or before, paid already, or unknown to its provider. */
+export type BoletoWriteOff = 'written_off' | 'paid' | 'unknown';
 
 /** A Pix provider that reads its charges back (API Pix): the callbacks, the sweep and `provider reconcile` need one. */
 export type LookingUpPixProvider = PixProvider & Required<Pick<PixProvider, 'lookupPixCharge'>>;
@@ -145,4 +186,9 @@ export interface PaymentProvider extends PixProvider {
   cardAuthorizationStatus(idempotencyKey: string): Promise<CardAuthorizationStatus>;
   /** Cancels an approved authorization that could not be recorded (nothing is captured). */
   voidCard(request: { reference: string; transactionId: string }): Promise<void>;
+  /**
+   * Writes an unpaid boleto off (baixa: banks refuse it from then on), idempotent by reference: one
+   * written off before answers `written_off`, one paid already `paid`.
+   */
+  writeOffBoleto(reference: string): Promise<BoletoWriteOff>;
 }

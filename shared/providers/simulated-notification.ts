@@ -3,6 +3,11 @@ import * as z from 'zod';
 const notificationId = z.string().min(1).max(100);
 /** ISO 8601 UTC; 40 characters bound it with room for any fraction the provider sends. */
 const occurredAt = z.iso.datetime().max(40).optional();
+/** What the payer paid ("12.34"); absent: the amount due on the payment's date (as a bank computes it). */
+const paidAmount = z
+  .string()
+  .regex(/^\d{1,13}\.\d{2}$/)
+  .optional();
 
 /**
  * The simulated provider's notifications: what its adapter parses (shared/providers/simulated.ts) and
@@ -25,10 +30,11 @@ export const simulatedNotificationSchema = z
       reason: z.string().max(200).optional(),
       occurred_at: occurredAt,
     }),
-    z.object({ id: notificationId, type: z.literal('pix.paid'), txid: z.string().min(1).max(35), occurred_at: occurredAt }),
+    z.object({ id: notificationId, type: z.literal('pix.paid'), txid: z.string().min(1).max(35), amount: paidAmount, occurred_at: occurredAt }),
+    z.object({ id: notificationId, type: z.literal('boleto.paid'), reference: z.string().min(1).max(20), amount: paidAmount, occurred_at: occurredAt }),
     z.object({
       id: notificationId,
-      type: z.enum(['boleto.paid', 'charge.canceled', 'charge.refunded']),
+      type: z.enum(['charge.canceled', 'charge.refunded']),
       reference: z.string().min(1).max(20),
       occurred_at: occurredAt,
     }),

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { buildBarcode, digitableLine } from '../boleto/barcode';
 import { randomString, sortableNumericId } from '../ids';
+import { parseAmountToCents } from '../domain/money';
 import { buildDynamicBrCode } from '../pix/brcode';
 import { checkSignatureHeader } from '../signatures/hmac-header';
 import { simulatedNotificationSchema } from './simulated-notification';
@@ -10,6 +11,7 @@ import {
   NotificationRejected,
   type PaymentProvider,
   type PixCharge,
+  type PixDueRemoval,
   ProviderError,
   type RegisteredBoleto,
 } from './port';
@@ -66,6 +68,10 @@ export type SimulatedProvider = PaymentProvider & {
   registrations: ReadonlyMap<string, SimulatedRegistration>;
   /** Authorizations made, by the caller's idempotency key (a replay makes none). */
   authorizations: ReadonlyMap<string, CardAuthorization>;
+  /** Due-date Pix charges (BolePix), by txid: ACTIVE until removed (the simulation is not told of payments: notifications are sent apart). */
+  dueCharges: NonNullable<PaymentProvider['dueCharges']> & { readonly held: ReadonlyMap<string, { charge: PixCharge; status: 'ACTIVE' | 'REMOVED' }> };
+  /** Boletos written off, by reference. */
+  writtenOff: ReadonlySet<string>;
 };
 
 export function simulatedProvider(options: { locationBase: string; merchantCity?: string }): SimulatedProvider {
@@ -79,11 +85,37 @@ export function simulatedProvider(options: { locationBase: string; merchantCity?
     if (known && known.kind !== kind) throw new ProviderError(`The reference ${reference} is already registered as a ${known.kind} charge`);
     return known;
   };
+  const dueHeld = new Map<string, { charge: PixCharge; status: 'ACTIVE' | 'REMOVED' }>();
+  const writtenOff = new Set<string>();
+  const brCode = (location: string, merchantName: string) => buildDynamicBrCode({ location, merchantName, merchantCity: options.merchantCity ?? 'SAO PAULO' });
   return {
     name: 'simulated',
     voided,
     authorizations,
     registrations,
+    writtenOff,
+    dueCharges: {
+      held: dueHeld,
+      async create(request) {
+        const known = dueHeld.get(request.txid);
+        if (known) return known.charge;
+        const location = `${base}/simulated-psp/v2/cobv/${randomUUID().replace(/-/g, '')}`;
+        const charge = { txid: request.txid, location, copy: brCode(location, request.merchantName) };
+        dueHeld.set(request.txid, { charge, status: 'ACTIVE' });
+        return charge;
+      },
+      async remove(txid): Promise<PixDueRemoval> {
+        const known = dueHeld.get(txid);
+        if (!known) return 'unknown';
+        known.status = 'REMOVED';
+        return 'removed';
+      },
+    },
+    async writeOffBoleto(reference) {
+      if (registrations.get(reference)?.kind !== 'boleto') return 'unknown';
+      writtenOff.add(reference);
+      return 'written_off';
+    },
     async cardAuthorizationStatus(idempotencyKey) {
       const known = authorizations.get(idempotencyKey);
       if (!known) return { outcome: 'not_found' };
@@ -99,11 +131,7 @@ export function simulatedProvider(options: { locationBase: string; merchantCity?
         const known = registered(request.reference, 'pix');
         if (known?.kind === 'pix') return known.charge;
         const location = `${base}/simulated-psp/v2/cob/${randomUUID().replace(/-/g, '')}`;
-        const charge = {
-          txid: request.txid,
-          location,
-          copy: buildDynamicBrCode({ location, merchantName: request.merchantName, merchantCity: options.merchantCity ?? 'SAO PAULO' }),
-        };
+        const charge = { txid: request.txid, location, copy: brCode(location, request.merchantName) };
         registrations.set(request.reference, { kind: 'pix', charge });
         return charge;
       },
@@ -152,6 +180,7 @@ export function simulatedProvider(options: { locationBase: string; merchantCity?
         target: 'txid' in n ? { txid: n.txid } : { reference: n.reference },
         occurredAt: n.occurred_at ? new Date(n.occurred_at) : now,
         ...('end_to_end_id' in n ? { endToEndId: n.end_to_end_id } : {}),
+        ...('amount' in n && n.amount !== undefined ? { amountCents: parseAmountToCents(n.amount) } : {}),
       };
     },
   };

@@ -29,7 +29,19 @@ export const invoiceSchema = z
     paid_after_cancel: z
       .boolean()
       .describe('True when the payment was confirmed after the invoice was canceled: the money is credited and the invoice PAID; refund it if the sale is off'),
-    // Each method's own fields, from its row: present on that method's invoices only.
+    paid_amount: moneyString
+      .nullable()
+      .describe('What was credited as the payment: the total, or with a late payment the amount due that day (fine and interest included); null until paid'),
+    paid_rail: z.enum(CHARGE_METHODS).nullable().describe('The rail that paid: a BolePix is paid by pix or boleto; null until paid'),
+    late_payment: z
+      .object({ fine: z.number(), interest: z.number(), days_after_due: z.number().int() })
+      .optional()
+      .describe("A boleto's late-payment rules, shared by its Pix half: fine (percent, once), interest (percent a month, pro rata per calendar day), days after the due date payment is accepted"),
+    refund_due: z
+      .object({ rail: z.enum(['pix', 'boleto']), amount: moneyString, paid_at: z.string() })
+      .optional()
+      .describe('A BolePix paid again on its other rail after it was paid: that money is credited apart and is due back to the payer'),
+    // Each method's own fields, from its row: present on that method's invoices only (a BolePix shows both the boleto's and the Pix half's).
     ...methodViewShape(),
   })
   .meta({ id: 'Invoice', description: 'A charge. Pix, boleto and card charges add their own fields.' });

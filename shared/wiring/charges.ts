@@ -1,12 +1,21 @@
 import type { ChangeCompilers } from '../adapters/dynamo/changes';
 import { dynamoInvoiceIds, invoiceCreatedCompilers } from '../adapters/dynamo/invoices';
 import type { PixChargePorts } from '../app/charges/create-pix-charge';
-import type { PaymentProvider } from '../providers/port';
+import type { PaymentProvider, PixDueCharges } from '../providers/port';
 import { paymentProvider, pixProvider } from '../providers/registry';
 import type { InvoiceIdPort } from '../ports/invoices';
 import type { CustomerStore } from '../ports/customers';
 import type { Runtime } from '../runtime';
 import { customerPorts } from './customers';
+
+/**
+ * The due-date Pix charges of the configured Pix provider (a BolePix's Pix half), or undefined when it
+ * offers none (boletos stay plain).
+ */
+export function pixDueCharges(runtime: Runtime): { name: string; dueCharges: PixDueCharges } | undefined {
+  const provider = pixProvider(runtime.config);
+  return provider.dueCharges ? { name: provider.name, dueCharges: provider.dueCharges } : undefined;
+}
 
 /** The changes of the charges' use cases (a new invoice). */
 export const invoiceChanges: ChangeCompilers = invoiceCreatedCompilers;

@@ -6,7 +6,7 @@ import { ledgerCompilers } from '../adapters/dynamo/ledger';
 import type { InvoiceMovePorts } from '../app/invoices/apply-notification';
 import type { PixSweepPorts } from '../app/invoices/pix-sweep';
 import type { PixLookupPorts } from '../app/invoices/reconcile-pix-invoice';
-import { invoiceProvider } from '../domain/invoice';
+import { pixProviderOf } from '../domain/invoice';
 import { type LookingUpPixProvider, looksUpCharges } from '../providers/port';
 import { pixProvider } from '../providers/registry';
 import { newEvent } from '../events/outbox';
@@ -45,7 +45,7 @@ export class NoLookupError extends Error {
 /** What the Pix sweep needs: its index, each invoice's PSP (which must read charges back), its wait and the wall clock. */
 export function pixSweepPorts(runtime: Runtime, scope: ChangeScope): PixSweepPorts {
   const providerOf = (invoice: Parameters<PixSweepPorts['providerOf']>[0]): LookingUpPixProvider => {
-    const provider = pixProvider(runtime.config, invoiceProvider(invoice, runtime.config.payments.provider));
+    const provider = pixProvider(runtime.config, pixProviderOf(invoice, runtime.config.payments.provider));
     if (!looksUpCharges(provider)) throw new NoLookupError(provider.name);
     return provider;
   };

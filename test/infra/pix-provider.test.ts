@@ -130,9 +130,12 @@ describe('a deploy with an API Pix PSP (the apiPix* context)', () => {
     expect(Object.keys(s.resources).length).toBeLessThanOrEqual(450);
   });
 
-  it('gives the routes that use the Pix provider, and only them and the Pix sweep, PAYMENT_PROVIDER=apipix and the APIPIX_* settings', () => {
-    expect(PIX_PROVIDER_ROUTES.sort()).toEqual([routes.createPix.id, routes.checkoutEntry.id, routes.providerPixCallback.id].sort());
-    for (const id of [...PIX_PROVIDER_ROUTES, pixSweepWorker.id]) {
+  it('gives the routes that use the Pix provider, and only them, the Pix sweep and the checkout upkeep, PAYMENT_PROVIDER=apipix and the APIPIX_* settings', () => {
+    // A BolePix's Pix half: created with the boleto, removed after a boleto payment (notifications) or by the rails upkeep.
+    expect(PIX_PROVIDER_ROUTES.sort()).toEqual(
+      [routes.createPix.id, routes.checkoutEntry.id, routes.providerPixCallback.id, routes.createBoleto.id, routes.providerNotification.id].sort(),
+    );
+    for (const id of [...PIX_PROVIDER_ROUTES, pixSweepWorker.id, checkoutUpkeepWorker.id]) {
       const env = variables(s, id);
       expect(env, id).toMatchObject({
         PAYMENT_PROVIDER: 'apipix',
@@ -146,14 +149,14 @@ describe('a deploy with an API Pix PSP (the apiPix* context)', () => {
     }
     // The secret's ARN without its random suffix (Secrets Manager finds the secret by it).
     expect(JSON.stringify(secretId())).toContain(`:secret:${PSP.apiPixSecretName}"`);
-    // Card and boleto stay on the simulated provider: their functions (and every other) keep the default.
-    const others = [...stack.functions.keys()].filter((id) => ![...PIX_PROVIDER_ROUTES, pixSweepWorker.id].includes(id));
-    expect(others).toEqual(expect.arrayContaining([routes.createCard.id, routes.createBoleto.id, routes.providerNotification.id, checkoutUpkeepWorker.id]));
+    // Card stays on the simulated provider: its function (and every other) keeps the default.
+    const others = [...stack.functions.keys()].filter((id) => ![...PIX_PROVIDER_ROUTES, pixSweepWorker.id, checkoutUpkeepWorker.id].includes(id));
+    expect(others).toEqual(expect.arrayContaining([routes.createCard.id]));
     for (const id of others) expect(pspVariables(variables(s, id)), id).toEqual([]);
   });
 
   it('lets exactly those functions read the API Pix secret (imported by name: GetSecretValue and DescribeSecret on <name>-??????)', () => {
-    expect(secretReaders(s).sort()).toEqual([...PIX_PROVIDER_ROUTES, pixSweepWorker.id].sort());
+    expect(secretReaders(s).sort()).toEqual([...PIX_PROVIDER_ROUTES, pixSweepWorker.id, checkoutUpkeepWorker.id].sort());
     for (const id of secretReaders(s)) {
       const statements = s.roleStatements(id).filter((st) => JSON.stringify(st.Resource).includes(SECRET_RESOURCE_SUFFIX));
       expect(actionsOf(statements).sort(), id).toEqual(['secretsmanager:DescribeSecret', 'secretsmanager:GetSecretValue']);

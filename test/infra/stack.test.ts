@@ -822,6 +822,8 @@ const EXPECTED_TABLE_ACCESS: Record<string, string[]> = {
     'Query GSI2 CHKOPEN#*',
     'Query GSI2 CHKUNK#*',
     'Query GSI2 CARDUNK#*',
+    // The rails upkeep: BolePix to expire, rails to close (shared/app/invoices/rail-upkeep.ts).
+    'Query GSI2 RAILS#*',
     'GetItem CHK#*',
     'GetItem INV#*',
     'UpdateItem INV#*',

@@ -54,6 +54,8 @@ export const KEY = {
   checkoutUnknown: 'CHKUNK#*',
   /** GSI2 partitions of the Pix sweep (./pix-sweep-index.ts): PENDING API Pix charges awaiting their callback. */
   pixSweep: 'PIXSWEEP#*',
+  /** GSI2 partitions of the rails upkeep (./rail-upkeep-index.ts): boletos to expire, or with a rail to close. */
+  railUpkeep: 'RAILS#*',
   /** The merchant panel (./panel-invites.ts, ./panel-people.ts): invites, people, sessions, sign-in failures, the audit log. */
   panelInvite: 'PINV#*',
   panelPerson: 'PUSER#*',
@@ -102,6 +104,7 @@ export const CHANGE_ACCESS: { readonly [K in ChangeKind]: readonly TableGrant[] 
   // The invoice and its numeric id's pointer.
   'invoice.created': [{ actions: ['PutItem'], keys: [KEY.invoice, KEY.invoiceId] }],
   'invoice.moved': [{ actions: ['UpdateItem'], keys: [KEY.invoice] }],
+  'invoice.other_rail_paid': [{ actions: ['UpdateItem'], keys: [KEY.invoice] }],
   'checkout.paid': [{ actions: ['UpdateItem'], keys: [KEY.checkout] }],
   'order.moved': [{ actions: ['UpdateItem'], keys: [KEY.checkout] }],
   // The checkout, and its Pix invoice taken out of the merchant's list.

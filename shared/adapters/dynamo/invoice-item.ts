@@ -7,6 +7,9 @@ import { sortableNumericId } from '../../ids';
 import type { Item } from './dynamo';
 import { keys } from './keys';
 import { inPixSweep, pixSweepAttributes } from './pix-sweep-index';
+import { hasRailUpkeep } from '../../domain/bolepix';
+import type { LatePaymentRules } from '../../domain/late-payment';
+import { inRailUpkeep, railUpkeepAttributes } from './rail-upkeep-index';
 
 function documentContext(accountId: string, reference: string): string {
   return `invoice:${accountId}:${reference}`;
@@ -24,6 +27,7 @@ export function invoiceItem(invoice: NewInvoice, personalDataKey: Buffer): Item 
     ...keys.invoice(invoice.reference),
     ...invoiceListKeys(invoice.accountId, invoice.invoiceId),
     ...(awaitsPixLookup ? pixSweepAttributes(invoice.createdAt, invoice.reference) : {}),
+    ...(hasRailUpkeep(invoice) ? railUpkeepAttributes(invoice) : {}),
     type: 'invoice',
     ...rest,
     payerEmail: payer.email,
@@ -33,6 +37,29 @@ export function invoiceItem(invoice: NewInvoice, personalDataKey: Buffer): Item 
 }
 
 const text = (value: unknown): string | undefined => (typeof value === 'string' ? value : undefined);
+const count = (value: unknown): number | undefined => (typeof value === 'number' && Number.isSafeInteger(value) ? value : undefined);
+
+/** The late-payment rules as stored (a map of three whole numbers), or undefined. */
+function lateOf(value: unknown): LatePaymentRules | undefined {
+  if (typeof value !== 'object' || value === null) return undefined;
+  const rules = value as Record<string, unknown>;
+  const fine = count(rules.fineBasisPoints);
+  const interest = count(rules.interestBasisPointsAMonth);
+  const days = count(rules.daysAfterDue);
+  return fine === undefined || interest === undefined || days === undefined ? undefined : { fineBasisPoints: fine, interestBasisPointsAMonth: interest, daysAfterDue: days };
+}
+
+/** A BolePix's payment on its other rail, as stored. */
+function otherRailPaymentOf(value: unknown): Invoice['otherRailPayment'] {
+  if (typeof value !== 'object' || value === null) return undefined;
+  const payment = value as Record<string, unknown>;
+  const amountCents = count(payment.amountCents);
+  const at = text(payment.at);
+  const rail = payment.rail === 'pix' || payment.rail === 'boleto' ? payment.rail : undefined;
+  return rail && amountCents !== undefined && at ? { rail, amountCents, at } : undefined;
+}
+
+const PAID_RAILS: readonly string[] = ['pix', 'boleto', 'creditcard'];
 
 /** The method's own fields, stored as written under its setting's name (the item's `pix`, `boleto` or `card` map). */
 function methodFieldsOf(item: Item): InvoiceMethodFields {
@@ -57,6 +84,11 @@ export function invoiceOf(item: Item, personalDataKey?: Buffer): Invoice {
     paidAfterCancel: item.paidAfterCancel === true ? true : undefined,
     unlisted: item.unlisted === true ? true : undefined,
     awaitsPixLookup: inPixSweep(item) ? true : undefined,
+    late: lateOf(item.late),
+    paidAmountCents: count(item.paidAmountCents),
+    paidRail: typeof item.paidRail === 'string' && PAID_RAILS.includes(item.paidRail) ? (item.paidRail as Invoice['paidRail']) : undefined,
+    otherRailPayment: otherRailPaymentOf(item.otherRailPayment),
+    inRailUpkeep: inRailUpkeep(item) ? true : undefined,
     eventIds: Array.isArray(item.eventIds) ? item.eventIds.filter((id): id is string => typeof id === 'string') : undefined,
   };
   const payer = {

@@ -1,11 +1,13 @@
 import { GetCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import type { InvoiceCreated, InvoiceMoved } from '../../domain/changes';
+import type { InvoiceCreated, InvoiceMoved, InvoiceOtherRailPaid } from '../../domain/changes';
+import { hasRailUpkeep } from '../../domain/bolepix';
+import { RAIL_UPKEEP_INDEX, railUpkeepNow, railUpkeepPartitions } from './rail-upkeep-index';
 import type { Invoice, InvoiceIds } from '../../domain/invoice';
 import type { InvoiceStatus } from '../../domain/invoice-transitions';
 import { PIX_SWEEP_INDEX, pixSweepPartitions } from './pix-sweep-index';
 import { referenceOfTxid } from '../../invoices/record';
 import { invoiceItem, invoiceListKeys, invoiceOf } from './invoice-item';
-import type { InvoiceIdPort, InvoiceStore, PixSweepIndex } from '../../ports/invoices';
+import type { InvoiceIdPort, InvoiceStore, PixSweepIndex, RailUpkeepIndex } from '../../ports/invoices';
 import { MoveAlreadyMade } from './state-move';
 import { IdClashError, TemporaryConflictError } from '../../errors';
 import { invoiceIdDraw } from '../../invoices/record';
@@ -138,11 +140,14 @@ function movedAtAttribute(to: InvoiceStatus): string {
  * paidAfterCancel, on condition that the invoice was never paid (no paidAt), so one invoice is
  * credited at most once. A charge waiting for a lookup leaves the Pix sweep's index with its first
  * move; an invoice taken out of the list (an abandoned checkout's Pix) is listed again by any move.
+ * A payment records its amount and rail; a boleto kept by the rails upkeep (a BolePix) is due there at
+ * once after a move to PAID or CANCELED, to close the rails left open.
  */
 export function invoiceMovedWrite(table: string, change: InvoiceMoved): TxWrite {
-  const { invoice, move } = change;
+  const { invoice, move, payment } = change;
   const late = move.paidAfterCancel === true;
   const relist = invoice.unlisted === true ? invoiceListKeys(invoice.accountId, invoice.invoiceId) : undefined;
+  const rails = hasRailUpkeep(invoice) && (move.to === 'PAID' || move.to === 'CANCELED') ? railUpkeepNow(invoice.reference) : undefined;
   const event = change.eventId;
   const sets = [
     '#status = :to',
@@ -150,8 +155,10 @@ export function invoiceMovedWrite(table: string, change: InvoiceMoved): TxWrite 
     ...(late ? ['#flag = :flag'] : []),
     ...(relist ? ['GSI1PK = :lpk', 'GSI1SK = :lsk'] : []),
     ...(event ? ['#events = list_append(if_not_exists(#events, :none), :event)'] : []),
+    ...(payment ? ['#paidAmount = :paidAmount', '#paidRail = :paidRail'] : []),
+    ...(rails ? ['GSI2PK = :rpk', 'GSI2SK = :rsk'] : []),
   ];
-  const removes = [...(invoice.awaitsPixLookup === true ? ['GSI2PK', 'GSI2SK'] : []), ...(relist ? ['unlisted'] : [])];
+  const removes = [...(invoice.awaitsPixLookup === true && !rails ? ['GSI2PK', 'GSI2SK'] : []), ...(relist ? ['unlisted'] : [])];
   return {
     Update: {
       TableName: table,
@@ -163,6 +170,7 @@ export function invoiceMovedWrite(table: string, change: InvoiceMoved): TxWrite 
         '#at': movedAtAttribute(move.to),
         ...(late ? { '#flag': 'paidAfterCancel' } : {}),
         ...(event ? { '#events': 'eventIds' } : {}),
+        ...(payment ? { '#paidAmount': 'paidAmountCents', '#paidRail': 'paidRail' } : {}),
       },
       ExpressionAttributeValues: {
         ':to': move.to,
@@ -171,9 +179,71 @@ export function invoiceMovedWrite(table: string, change: InvoiceMoved): TxWrite 
         ...(late ? { ':flag': true } : {}),
         ...(relist ? { ':lpk': relist.GSI1PK, ':lsk': relist.GSI1SK } : {}),
         ...(event ? { ':none': [], ':event': [event] } : {}),
+        ...(payment ? { ':paidAmount': payment.amountCents, ':paidRail': payment.rail } : {}),
+        ...(rails ? { ':rpk': rails.GSI2PK, ':rsk': rails.GSI2SK } : {}),
       },
     },
     onConditionFailed: () => new MoveAlreadyMade(),
+  };
+}
+
+/**
+ * A BolePix's payment on its other rail, recorded once: only while the invoice still has the status
+ * read, was paid by the other rail, and records no such payment (a duplicate finds it made).
+ */
+export function invoiceOtherRailPaidWrite(table: string, change: InvoiceOtherRailPaid): TxWrite {
+  const { invoice } = change;
+  return {
+    Update: {
+      TableName: table,
+      Key: keys.invoice(invoice.reference),
+      UpdateExpression: 'SET #other = :other',
+      ConditionExpression: '#status = :status AND #paidRail = :paidRail AND attribute_not_exists(#other)',
+      ExpressionAttributeNames: { '#other': 'otherRailPayment', '#status': 'status', '#paidRail': 'paidRail' },
+      ExpressionAttributeValues: {
+        ':other': { rail: change.rail, amountCents: change.amountCents, at: change.at },
+        ':status': invoice.status,
+        ':paidRail': invoice.paidRail ?? '',
+      },
+    },
+    onConditionFailed: () => new MoveAlreadyMade(),
+  };
+}
+
+/** The rails upkeep's index over the table (GSI2, RAILS# partitions). */
+export function dynamoRailUpkeep(db: Db, table: string): RailUpkeepIndex {
+  return {
+    partitions: railUpkeepPartitions,
+    async due(partition, before, limit) {
+      const page = await db.send(
+        new QueryCommand({
+          TableName: table,
+          IndexName: RAIL_UPKEEP_INDEX,
+          KeyConditionExpression: 'GSI2PK = :p AND GSI2SK < :before',
+          ExpressionAttributeValues: { ':p': partition, ':before': before },
+          Limit: limit,
+        }),
+      );
+      return (page.Items ?? []).map((item) => String(item.reference));
+    },
+    async retire(reference, status) {
+      try {
+        await db.send(
+          new UpdateCommand({
+            TableName: table,
+            Key: keys.invoice(reference),
+            UpdateExpression: 'REMOVE GSI2PK, GSI2SK',
+            ConditionExpression: '#status = :status AND begins_with(GSI2PK, :rails)',
+            ExpressionAttributeNames: { '#status': 'status' },
+            ExpressionAttributeValues: { ':status': status, ':rails': 'RAILS#' },
+          }),
+        );
+        return true;
+      } catch (err) {
+        if (isConditionalCheckFailed(err)) return false;
+        throw err;
+      }
+    },
   };
 }
 
@@ -183,4 +253,7 @@ export const invoiceCreatedCompilers: ChangeCompilers = {
 };
 
 /** An invoice moved (the moves' own set: they create no invoice). */
-export const invoiceMovedCompilers: ChangeCompilers = { 'invoice.moved': (context, change) => [invoiceMovedWrite(context.table, change)] };
+export const invoiceMovedCompilers: ChangeCompilers = {
+  'invoice.moved': (context, change) => [invoiceMovedWrite(context.table, change)],
+  'invoice.other_rail_paid': (context, change) => [invoiceOtherRailPaidWrite(context.table, change)],
+};

@@ -7,6 +7,7 @@ import { RAIL_LIMIT_CENTS } from '../../domain/rail-limits';
 import type { InvoiceMethod } from '../../domain/invoice';
 import { BadRequestError, ValidationError } from '../../errors';
 import { lastPixDueDate } from '../../pix/expiration';
+import { DEFAULT_DAYS_AFTER_DUE, type LatePaymentRules } from '../../domain/late-payment';
 
 /** What every charge request is checked for before anything is asked or written: the method enabled, the total on its rail, the due date. */
 
@@ -61,5 +62,24 @@ export function baseInvoice(caller: Caller, body: ChargeBody, ids: { invoiceId: 
     dueDate: body.due_date,
     notes: body.notes,
     createdAt: now.toISOString(),
+  };
+}
+
+/** A boleto request's late-payment fields (percents with at most 2 decimals, validated by the route's schema). */
+export type LatePaymentFields = { fine?: number; interest?: number; days_after_due?: number };
+
+/**
+ * A boleto's late-payment rules: those asked, the rest at their defaults (no fine, no interest,
+ * DEFAULT_DAYS_AFTER_DUE days), for a BolePix (its Pix half needs a validity after the due date) or when
+ * any field is given; undefined for a plain boleto that asks none (it stays as boletos were).
+ */
+export function lateRulesOf(fields: LatePaymentFields, carriesPix: boolean): LatePaymentRules | undefined {
+  const asked = fields.fine !== undefined || fields.interest !== undefined || fields.days_after_due !== undefined;
+  if (!asked && !carriesPix) return undefined;
+  return {
+    // Percent × 100, through the decimal text (2 decimals at most): basis points.
+    fineBasisPoints: centsFromNumber(fields.fine ?? 0),
+    interestBasisPointsAMonth: centsFromNumber(fields.interest ?? 0),
+    daysAfterDue: fields.days_after_due ?? DEFAULT_DAYS_AFTER_DUE,
   };
 }

@@ -4,10 +4,21 @@ import { type InvoiceBase, type InvoiceIds, type NewInvoice, pendingInvoice } fr
 import { ValidationError } from '../../errors';
 import type { CustomerStore } from '../../ports/customers';
 import type { InvoiceIdPort } from '../../ports/invoices';
-import type { PaymentProvider } from '../../providers/port';
+import type { PaymentProvider, PixDueCharges } from '../../providers/port';
+import type { LatePaymentRules } from '../../domain/late-payment';
+import { txidForReference } from '../../invoices/record';
+import { qrCodePng } from '../../pix/qrcode';
+import { logger } from '../../logger';
 import { callProvider } from './call-provider';
 
-export type BoletoChargePorts = { ids: InvoiceIdPort; customers: CustomerStore; provider: { name: string; charges: Pick<PaymentProvider['charges'], 'boleto'> }; timeoutMs: number };
+export type BoletoChargePorts = {
+  ids: InvoiceIdPort;
+  customers: CustomerStore;
+  provider: { name: string; charges: Pick<PaymentProvider['charges'], 'boleto'>; writeOffBoleto?: PaymentProvider['writeOffBoleto'] };
+  /** The Pix provider's due-date charges, when the boleto also carries Pix (BolePix); absent: a plain boleto. */
+  pixDue?: { name: string; dueCharges: Pick<PixDueCharges, 'create'> };
+  timeoutMs: number;
+};
 
 export type BoletoChargeRequest = {
   accountId: string;
@@ -18,6 +29,8 @@ export type BoletoChargeRequest = {
   dueDate: string;
   merchantName: string;
   instructions?: string;
+  /** Late-payment rules, shared by the boleto and its Pix half. */
+  late?: LatePaymentRules;
   failure: string;
   now: Date;
   /** The payer and the ids already read for it (boletoChargeReads, beside the gate): not read again. */
@@ -42,11 +55,42 @@ function boletoPayer(customer: Customer | undefined): Customer {
   return customer;
 }
 
+/** Registers the Pix half of a BolePix; when it fails, the boleto just registered is written off (best effort) before the failure is answered. */
+async function registerPixHalf(
+  ports: BoletoChargePorts & { pixDue: NonNullable<BoletoChargePorts['pixDue']> },
+  request: BoletoChargeRequest & { late: LatePaymentRules },
+  reference: string,
+  payer: { name: string; document: string; email?: string },
+) {
+  try {
+    return await callProvider(
+      ports.pixDue.dueCharges.create({
+        reference,
+        txid: txidForReference(reference),
+        amountCents: request.totalCents,
+        dueDate: request.dueDate,
+        merchantName: request.merchantName,
+        payer,
+        late: request.late,
+      }),
+      ports.timeoutMs,
+      request.failure,
+    );
+  } catch (err) {
+    await ports.provider.writeOffBoleto?.(reference).catch((writeOffError: unknown) => {
+      logger.error('a boleto whose Pix half failed could not be written off', { reference, error: String(writeOffError) });
+    });
+    throw err;
+  }
+}
+
 /**
  * Creates a boleto charge: the payer checked, ids checked unused BEFORE the boleto is registered, the
  * provider asked once within its time limit (a failure → 502, nothing recorded), and the PENDING invoice
  * as ONE change (`invoice.created`: an id taken after the check fails the commit with 503, never a
- * second registration).
+ * second registration). With `pixDue` it is a BolePix: a due-date Pix charge for the same total, due
+ * date, payer and late-payment rules is registered after the boleto (idempotent by txid), and both
+ * rails are on the one invoice.
  */
 export async function createBoletoCharge(ports: BoletoChargePorts, request: BoletoChargeRequest): Promise<{ answer: NewInvoice; changes: Change[] }> {
   const read = request.read ?? (await boletoChargeReads(ports, request.accountId, request.customerId, request.now));
@@ -66,9 +110,16 @@ export async function createBoletoCharge(ports: BoletoChargePorts, request: Bole
     ports.timeoutMs,
     request.failure,
   );
+  const { late } = request;
+  const pixDue = ports.pixDue;
+  const pix = pixDue && late ? await registerPixHalf({ ...ports, pixDue }, { ...request, late }, ids.reference, payer) : undefined;
   const invoice = pendingInvoice(request.base(ids), ids, { dueDate: request.dueDate, payer, provider: ports.provider.name }, {
     method: 'boleto',
     boleto: { barcode: registered.barcode, digitable: registered.digitable, customerId: customer.id, instructions: request.instructions },
+    ...(pix
+      ? { pix: { txid: pix.txid, location: pix.location, copy: pix.copy, qrPng: qrCodePng(pix.copy), ...(pixDue && pixDue.name !== ports.provider.name ? { provider: pixDue.name } : {}) } }
+      : {}),
+    ...(late ? { late } : {}),
   });
   return { answer: invoice, changes: [{ kind: 'invoice.created', invoice }] };
 }

@@ -1,7 +1,9 @@
 import { type Checkout, orderEventData } from '../../domain/checkout';
 import { CHECKOUT_MOVES, orderMove, PAYABLE_FROM } from '../../domain/checkout-transitions';
 import type { Change, OutboxEvent } from '../../domain/changes';
-import { type Invoice, invoiceEventData } from '../../domain/invoice';
+import { type Invoice, invoiceEventData, paidAmountCents } from '../../domain/invoice';
+import { type BolePixRail, hasRailUpkeep, type PaymentRail, paymentVerdict, railOf } from '../../domain/bolepix';
+import { brazilDate } from '../../dates';
 import { type InvoiceMove, type InvoiceStatus, invoiceMove } from '../../domain/invoice-transitions';
 import { type LedgerTransfer, paymentCredit, paymentReversal } from '../../domain/ledger';
 import { CheckoutChangedError } from '../../errors';
@@ -15,8 +17,14 @@ type ChargeKind = 'paid' | 'canceled' | 'refunded';
 /** The status each kind of charge notification moves an invoice to. */
 export const STATUS_AFTER: Readonly<Record<ChargeKind, InvoiceStatus>> = { paid: 'PAID', canceled: 'CANCELED', refunded: 'REFUNDED' };
 
-/** A provider's confirmed word about a charge: by txid (Pix) or by invoice reference. */
-export type ChargeNotification = { id: string; kind: ChargeKind; target: { txid: string } | { reference: string }; occurredAt: Date };
+/**
+ * A provider's confirmed word about a charge: by txid (Pix) or by invoice reference. A payment's
+ * `amountCents` is what the payer paid when the provider says it (else the amount due on its date).
+ */
+export type ChargeNotification = { id: string; kind: ChargeKind; target: { txid: string } | { reference: string }; occurredAt: Date; amountCents?: number };
+
+/** A payment credited as the invoice's: the rail it came by and the amount. */
+export type InvoicePayment = { rail: PaymentRail; amountCents: number };
 
 export type InvoiceMovePorts = {
   invoices: Pick<InvoiceStore, 'byReference' | 'byTxid'>;
@@ -24,19 +32,29 @@ export type InvoiceMovePorts = {
   newEvent: (type: string, data: Record<string, unknown>, now: Date) => OutboxEvent;
   /** Commits a state move's changes in ONE transaction; false when its from-status no longer held (nothing written). */
   commitMove: (changes: readonly Change[]) => Promise<boolean>;
+  /**
+   * After a committed move to PAID or CANCELED of an invoice the rails upkeep keeps (a BolePix): closes
+   * its rails left open at once (best effort, never throws: the upkeep's next run does what this did not).
+   */
+  railsMoved?: (reference: string, now: Date) => Promise<void>;
 };
 
-/** The ledger side of an invoice move: +total when paid, −total when a paid invoice is refunded or canceled. */
-function balanceTransfer(invoice: Invoice, move: InvoiceMove, at: string): LedgerTransfer[] {
+/**
+ * The ledger side of an invoice move: + the amount paid (the total, or the amount due that day with
+ * late fees) when paid, − what was credited when a paid invoice is refunded or canceled.
+ */
+function balanceTransfer(invoice: Invoice, move: InvoiceMove, at: string, payment: InvoicePayment | undefined): LedgerTransfer[] {
   if (move.balance === 0) return [];
   const { reference, method } = invoice;
   const movement = { accountId: invoice.accountId, reference, at };
   if (move.balance > 0) {
     const late = move.paidAfterCancel ? ', after the invoice was canceled' : '';
-    return [paymentCredit({ ...movement, description: `Payment of ${reference} (${method})${late}` }, invoice.totalCents, method)];
+    const rail = payment && payment.rail !== method ? ` by ${payment.rail}` : '';
+    const amount = payment?.amountCents ?? invoice.totalCents;
+    return [paymentCredit({ ...movement, description: `Payment of ${reference} (${method})${rail}${late}` }, amount, payment?.rail ?? method)];
   }
   const what = move.to === 'REFUNDED' ? 'Refund' : 'Cancellation';
-  return [paymentReversal({ ...movement, description: `${what} of ${reference} (${method})` }, invoice.totalCents, method)];
+  return [paymentReversal({ ...movement, description: `${what} of ${reference} (${method})` }, paidAmountCents(invoice), invoice.paidRail ?? method)];
 }
 
 /** Whether the moves table lets a checkout with no rail left be abandoned. */
@@ -108,14 +126,19 @@ export function targetInvoice(ports: Pick<InvoiceMovePorts, 'invoices'>, notific
   return 'txid' in target ? ports.invoices.byTxid(target.txid) : ports.invoices.byReference(target.reference);
 }
 
-/** The changes of one invoice move: the conditional status move first, the balance, invoice event, then the checkout's part. */
-export async function invoiceMoveChanges(ports: InvoiceMovePorts, invoice: Invoice, move: InvoiceMove, at: string, now: Date): Promise<Change[]> {
+/**
+ * The changes of one invoice move: the conditional status move first, the balance, invoice event, then
+ * the checkout's part. A payment (a move to PAID) records its rail and amount with the move, and its
+ * event says them.
+ */
+export async function invoiceMoveChanges(ports: InvoiceMovePorts, invoice: Invoice, move: InvoiceMove, at: string, now: Date, paid?: InvoicePayment): Promise<Change[]> {
   const moved = invoice.paidAfterCancel === true || move.paidAfterCancel ? { ...invoice, paidAfterCancel: true } : invoice;
   const checkout = invoice.checkoutReference ? await ports.checkouts.get(invoice.checkoutReference) : undefined;
-  const event = ports.newEvent(move.event, invoiceEventData(moved, move.to), now);
+  const payment = move.to === 'PAID' ? (paid ?? { rail: invoice.method, amountCents: invoice.totalCents }) : undefined;
+  const event = ports.newEvent(move.event, invoiceEventData(moved, move.to, payment), now);
   return [
-    { kind: 'invoice.moved', invoice, move, at, eventId: event.id },
-    ...balanceTransfer(invoice, move, now.toISOString()),
+    { kind: 'invoice.moved', invoice, move, at, eventId: event.id, ...(payment ? { payment } : {}) },
+    ...balanceTransfer(invoice, move, now.toISOString(), payment),
     { kind: 'event.recorded', accountId: invoice.accountId, event },
     ...(checkout ? checkoutChanges(checkout, invoice, move, at, ports.newEvent, now) : []),
   ];
@@ -128,18 +151,51 @@ async function applyOnce(ports: InvoiceMovePorts, notification: ChargeNotificati
     logger.warn('notification for an unknown charge ignored', context);
     return false;
   }
+  let payment: InvoicePayment | undefined;
+  if (notification.kind === 'paid') {
+    const rail = railOf(notification.target, invoice);
+    const verdict = paymentVerdict(invoice, rail, notification.amountCents, brazilDate(notification.occurredAt));
+    if (verdict.kind === 'anomaly') {
+      logger.error('payment anomaly: not credited', { ...context, reference: invoice.reference, rail, ...verdict });
+      countMetric(BUSINESS_METRICS.pixAnomalies, { method: paymentMethodOf(rail) });
+      return false;
+    }
+    if (verdict.kind === 'other_rail_payment') return applyOtherRailPayment(ports, invoice, verdict.rail, verdict.amountCents, notification, now);
+    if (verdict.kind === 'invoice_payment') payment = { rail, amountCents: verdict.amountCents };
+  }
   const to = STATUS_AFTER[notification.kind];
   const move = invoiceMove(invoice.status, to, invoice.paidAt !== undefined);
   if (!move) {
     logger.warn('notification ignored: move not allowed', { ...context, reference: invoice.reference, from: invoice.status, to });
     return false;
   }
-  const changes = await invoiceMoveChanges(ports, invoice, move, notification.occurredAt.toISOString(), now);
+  const changes = await invoiceMoveChanges(ports, invoice, move, notification.occurredAt.toISOString(), now, payment);
   if (!(await ports.commitMove(changes))) {
     logger.info('notification ignored: move already made', { ...context, reference: invoice.reference });
     return false;
   }
   if (move.to === 'PAID') countMetric(BUSINESS_METRICS.paymentsConfirmed, { method: paymentMethodOf(invoice.method) });
+  if ((move.to === 'PAID' || move.to === 'CANCELED') && hasRailUpkeep(invoice)) await ports.railsMoved?.(invoice.reference, now);
   logger.info('invoice moved', { ...context, reference: invoice.reference, from: move.from, to: move.to, paidAfterCancel: move.paidAfterCancel === true });
+  return true;
+}
+
+/**
+ * A BolePix paid again on its other rail (issue 28): the money arrived, so it is credited on its own
+ * entry and recorded on the invoice as a refund due (once: a duplicate finds it recorded), never as a
+ * second payment of the invoice (no move, no second invoice.paid).
+ */
+async function applyOtherRailPayment(ports: InvoiceMovePorts, invoice: Invoice, rail: BolePixRail, amountCents: number, notification: ChargeNotification, now: Date): Promise<boolean> {
+  const { reference } = invoice;
+  const at = notification.occurredAt.toISOString();
+  const movement = { accountId: invoice.accountId, reference, at: now.toISOString() };
+  const credit = paymentCredit({ ...movement, description: `Second payment of ${reference} by ${rail}: a refund to the payer is due` }, amountCents, rail);
+  const committed = await ports.commitMove([{ kind: 'invoice.other_rail_paid', invoice, rail, amountCents, at }, credit]);
+  const context = { notification: notification.id, reference, rail, paidRail: invoice.paidRail, amountCents };
+  if (!committed) {
+    logger.info('notification ignored: the other rail payment is already recorded', context);
+    return false;
+  }
+  logger.warn('a paid BolePix was paid again on its other rail: credited apart, a refund is due', context);
   return true;
 }

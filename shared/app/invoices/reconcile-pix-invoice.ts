@@ -1,9 +1,11 @@
 import { brazilDayBounds } from '../../dates';
 import type { Invoice } from '../../domain/invoice';
+import { expectedPayment, isBolePix } from '../../domain/bolepix';
+import { brazilDate } from '../../dates';
 import { type PixAnomaly, pixOutcomes } from '../../domain/pix-outcomes';
 import { logger } from '../../logger';
 import { BUSINESS_METRICS, countMetric } from '../../metrics/emf';
-import { type LookingUpPixProvider, type PixChargeState, withProviderTimeout } from '../../providers/port';
+import { type LookingUpPixProvider, type PixChargeState, type PixProvider, ProviderError, withProviderTimeout } from '../../providers/port';
 import { applyNotification, type InvoiceMovePorts, STATUS_AFTER } from './apply-notification';
 
 /** What one reconciliation of a Pix invoice did (the CLI prints it; the callback and the sweep count it). */
@@ -29,10 +31,13 @@ export type PixLookupPorts = InvoiceMovePorts & { timeoutMs: number };
  * nothing). Anomalies (another amount, a partial refund) are logged as errors and counted
  * (PixAnomalies, alarmed), never credited. A PSP failure is a ProviderError (nothing more applied).
  */
-export async function reconcilePixInvoice(ports: PixLookupPorts, invoice: Invoice, provider: LookingUpPixProvider, now: Date): Promise<PixReconciliation> {
+export async function reconcilePixInvoice(ports: PixLookupPorts, invoice: Invoice, provider: LookingUpPixProvider | PixProvider, now: Date): Promise<PixReconciliation> {
   const txid = invoice.pix?.txid ?? '';
   const { reference } = invoice;
-  const state = await withProviderTimeout(provider.lookupPixCharge(txid), ports.timeoutMs);
+  // A BolePix's Pix half is a due-date charge (API Pix /cobv): read back where it lives.
+  const lookup = isBolePix(invoice) ? provider.dueCharges?.lookup?.bind(provider.dueCharges) : provider.lookupPixCharge?.bind(provider);
+  if (!lookup) throw new ProviderError(`The provider ${provider.name} cannot read this charge back`);
+  const state = await withProviderTimeout(lookup(txid), ports.timeoutMs);
   const result: PixReconciliation = {
     txid,
     reference,
@@ -47,7 +52,11 @@ export async function reconcilePixInvoice(ports: PixLookupPorts, invoice: Invoic
     logger.error('the PSP does not know a Pix charge the gateway recorded', { reference, provider: provider.name });
     return result;
   }
-  const { moves, anomalies } = pixOutcomes(state, invoice.totalCents, now);
+  const expected = (paidAt: Date) => {
+    const due = expectedPayment(invoice, brazilDate(paidAt));
+    return due.payable ? due.dueCents : undefined;
+  };
+  const { moves, anomalies } = pixOutcomes(state, invoice.late ? expected : invoice.totalCents, now);
   result.anomalies = anomalies;
   for (const anomaly of anomalies) {
     logger.error('Pix anomaly: not credited', { reference, provider: provider.name, ...anomaly });
@@ -55,7 +64,8 @@ export async function reconcilePixInvoice(ports: PixLookupPorts, invoice: Invoic
   }
   for (const move of moves) {
     const id = `${provider.name}:${'endToEndId' in move ? move.endToEndId : txid}:${move.kind}`;
-    if (await applyNotification(ports, { id, kind: move.kind, target: { txid }, occurredAt: move.occurredAt }, now)) result.applied.push(move.kind);
+    const amount = move.kind === 'paid' ? { amountCents: move.amountCents } : {};
+    if (await applyNotification(ports, { id, kind: move.kind, target: { txid }, occurredAt: move.occurredAt, ...amount }, now)) result.applied.push(move.kind);
   }
   // The moves are applied in order, each conditional on the status before it: the last one made is where the invoice stands.
   const last = result.applied.at(-1);

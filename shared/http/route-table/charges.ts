@@ -6,7 +6,7 @@ import { formatCents } from '../../domain/money';
 import { defineRoute, type AnyRoute } from '../route';
 import * as z from 'zod';
 import { cardTransactionSchema } from '../../domain/payment-methods';
-import { chargeTotal, commonChargeFields, payerDocument } from '../../schemas/charge';
+import { chargeTotal, commonChargeFields, latePaymentFields, payerDocument } from '../../schemas/charge';
 import { multiLineText, singleLineText } from '../../schemas/text';
 import { bearerWrite } from './policies';
 
@@ -27,8 +27,13 @@ export const boletoCreateBodySchema = z
     tax: commonChargeFields.tax.optional().default(0),
     customer: z.number().int().positive().describe('Id of one of your customers, with a full address'),
     instructions: multiLineText(255).optional(),
+    ...latePaymentFields,
   })
-  .meta({ id: 'CreateBoletoCharge', description: 'Common charge fields (tax optional, default 0) and the customer paying it.' });
+  .meta({
+    id: 'CreateBoletoCharge',
+    description:
+      'Common charge fields (tax optional, default 0), the customer paying it, and optional late-payment rules (fine, interest, days_after_due) that the boleto and its Pix half share.',
+  });
 
 export const cardCreateBodySchema = z
   .object({
@@ -70,6 +75,9 @@ export const boletoCreatedSchema = z
       boleto: z.string().describe('URL of the printable boleto'),
       barcode: z.string().describe('44 digits'),
       digitable: z.string().describe('47 digits'),
+      txid: z.string().optional().describe("The boleto's Pix half (BolePix: accounts with Pix enabled): its due-date charge's txid"),
+      copy: z.string().optional().describe('The Pix half\'s "copia e cola" BR Code'),
+      qrcode: z.string().optional().describe('PNG data URI of the QR code of `copy`'),
     }),
   })
   .meta({ id: 'BoletoCreated' });
@@ -106,9 +114,15 @@ export const chargesRoutes = {
     totalCeiling: 'boleto',
     ...bearerWrite,
     idempotency: 'optional',
+    // A BolePix's Pix half is a due-date charge at the Pix provider (API Pix PUT /cobv).
+    usesPixProvider: true,
     tag: 'Charges',
     summary: 'Create a boleto for one of your customers',
-    description: `The customer must be yours and have a full address. The boleto URL shows a printable page; the barcode follows FEBRABAN (due-date factor rule in force since 2025-02-22). The total is at most ${formatCents(RAIL_LIMIT_CENTS.boleto)} (10 barcode digits); due_date can be at most the last day the due-date factor's current cycle carries (2049-10-13 for the cycle begun 2025-02-22); a later date → 422 on due_date. Total: ${TOTAL_ROUNDING_RULE}`,
+    description: `The customer must be yours and have a full address. The boleto URL shows a printable page; the barcode follows FEBRABAN (due-date factor rule in force since 2025-02-22). The total is at most ${formatCents(RAIL_LIMIT_CENTS.boleto)} (10 barcode digits); due_date can be at most the last day the due-date factor's current cycle carries (2049-10-13 for the cycle begun 2025-02-22); a later date → 422 on due_date. Total: ${TOTAL_ROUNDING_RULE}
+
+BolePix: for an account with Pix enabled the boleto also carries a due-date Pix charge (API Pix cobv) for the same total, due date and payer, and the answer adds its \`txid\`, \`copy\` and \`qrcode\`. The payer chooses the rail; the first payment moves the invoice to PAID (invoice.paid says the \`rail\` and \`paid_amount\`) and the other rail is withdrawn. A payment that still arrives on the other rail is credited apart and shown as \`refund_due\` on the invoice.
+
+Late payment: \`fine\` (percent of the total, 0 to 2, once), \`interest\` (percent a month, 0 to 1, simple, pro rata per calendar day) and \`days_after_due\` (0 to 60, default 30) apply to both rails alike: D calendar days after the due date (1 ≤ D ≤ days_after_due) the payer owes total + round(total × fine / 100) + round(total × interest / 100 / 30 × D), each rounded half up to the cent. A payment of any other amount is not credited as the invoice's payment. Past days_after_due the invoice is CANCELED and both rails withdrawn. A plain boleto (no Pix) without these fields stays as before: no late rules, no expiry.`,
     request: { body: boletoCreateBodySchema },
     responses: { 200: { description: 'The charge', schema: boletoCreatedSchema }, 502: { description: 'The payment provider failed; nothing was created' } },
   }),

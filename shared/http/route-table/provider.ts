@@ -15,6 +15,8 @@ export const providerRoutes = {
     access: 'write',
     idempotency: 'none',
     usesProviderCredentials: true,
+    // A BolePix paid by boleto has its Pix half removed at the PSP right after (shared/wiring/rails.ts).
+    usesPixProvider: true,
     tag: 'Provider',
     summary: 'Payment notifications from the payment provider',
     description:

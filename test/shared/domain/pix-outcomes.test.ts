@@ -19,7 +19,7 @@ function state(status: PixChargeState['status'], payments: PixPayment[]): PixCha
 describe('pixOutcomes', () => {
   it('credits a payment of exactly the total', () => {
     expect(pixOutcomes(state('COMPLETED', [payment()]), TOTAL, NOW)).toEqual({
-      moves: [{ kind: 'paid', occurredAt: PAID_AT, endToEndId: 'E1' }],
+      moves: [{ kind: 'paid', occurredAt: PAID_AT, endToEndId: 'E1', amountCents: TOTAL }],
       anomalies: [],
     });
   });
@@ -42,7 +42,7 @@ describe('pixOutcomes', () => {
   it('pays then refunds a payment returned in full, at the refund time', () => {
     expect(pixOutcomes(state('COMPLETED', [payment({ refundedCents: TOTAL, refundedAt: REFUNDED_AT })]), TOTAL, NOW)).toEqual({
       moves: [
-        { kind: 'paid', occurredAt: PAID_AT, endToEndId: 'E1' },
+        { kind: 'paid', occurredAt: PAID_AT, endToEndId: 'E1', amountCents: TOTAL },
         { kind: 'refunded', occurredAt: REFUNDED_AT, endToEndId: 'E1' },
       ],
       anomalies: [],
@@ -52,14 +52,14 @@ describe('pixOutcomes', () => {
   it('dates a full refund now when the PSP gave no refund time', () => {
     const { moves } = pixOutcomes(state('COMPLETED', [payment({ refundedCents: TOTAL })]), TOTAL, NOW);
     expect(moves).toEqual([
-      { kind: 'paid', occurredAt: PAID_AT, endToEndId: 'E1' },
+      { kind: 'paid', occurredAt: PAID_AT, endToEndId: 'E1', amountCents: TOTAL },
       { kind: 'refunded', occurredAt: NOW, endToEndId: 'E1' },
     ]);
   });
 
   it('credits a partially returned payment and alarms on the partial refund', () => {
     expect(pixOutcomes(state('COMPLETED', [payment({ refundedCents: 1000, refundedAt: REFUNDED_AT })]), TOTAL, NOW)).toEqual({
-      moves: [{ kind: 'paid', occurredAt: PAID_AT, endToEndId: 'E1' }],
+      moves: [{ kind: 'paid', occurredAt: PAID_AT, endToEndId: 'E1', amountCents: TOTAL }],
       anomalies: [{ kind: 'partial_refund', endToEndId: 'E1', refundedCents: 1000, paidCents: TOTAL }],
     });
   });
@@ -76,14 +76,14 @@ describe('pixOutcomes', () => {
   it('credits the first of two exact payments and alarms on the second as extra_payment', () => {
     const second = payment({ endToEndId: 'E2', paidAt: new Date('2024-05-10T14:00:00.000Z') });
     expect(pixOutcomes(state('COMPLETED', [payment(), second]), TOTAL, NOW)).toEqual({
-      moves: [{ kind: 'paid', occurredAt: PAID_AT, endToEndId: 'E1' }],
+      moves: [{ kind: 'paid', occurredAt: PAID_AT, endToEndId: 'E1', amountCents: TOTAL }],
       anomalies: [{ kind: 'extra_payment', endToEndId: 'E2', paidCents: TOTAL }],
     });
   });
 
   it('credits the exact payment among others of other amounts', () => {
     const outcome = pixOutcomes(state('COMPLETED', [payment({ endToEndId: 'E0', amountCents: 100 }), payment()]), TOTAL, NOW);
-    expect(outcome.moves).toEqual([{ kind: 'paid', occurredAt: PAID_AT, endToEndId: 'E1' }]);
+    expect(outcome.moves).toEqual([{ kind: 'paid', occurredAt: PAID_AT, endToEndId: 'E1', amountCents: TOTAL }]);
     expect(outcome.anomalies).toEqual([{ kind: 'amount_mismatch', endToEndId: 'E0', paidCents: 100, expectedCents: TOTAL }]);
   });
 });

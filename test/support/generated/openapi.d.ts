@@ -212,6 +212,10 @@ export interface paths {
     /**
      * Create a boleto for one of your customers
      * @description The customer must be yours and have a full address. The boleto URL shows a printable page; the barcode follows FEBRABAN (due-date factor rule in force since 2025-02-22). The total is at most 99999999.99 (10 barcode digits); due_date can be at most the last day the due-date factor's current cycle carries (2049-10-13 for the cycle begun 2025-02-22); a later date → 422 on due_date. Total: total = amount × quantity × (1 + tax/100 − discount/100), computed in exact decimal arithmetic and rounded once, at the end, to cents, half up (a half cent goes up): amount 0.05 × quantity 1 with tax 10 gives 0.055, answered "0.06".
+     *
+     *     BolePix: for an account with Pix enabled the boleto also carries a due-date Pix charge (API Pix cobv) for the same total, due date and payer, and the answer adds its `txid`, `copy` and `qrcode`. The payer chooses the rail; the first payment moves the invoice to PAID (invoice.paid says the `rail` and `paid_amount`) and the other rail is withdrawn. A payment that still arrives on the other rail is credited apart and shown as `refund_due` on the invoice.
+     *
+     *     Late payment: `fine` (percent of the total, 0 to 2, once), `interest` (percent a month, 0 to 1, simple, pro rata per calendar day) and `days_after_due` (0 to 60, default 30) apply to both rails alike: D calendar days after the due date (1 ≤ D ≤ days_after_due) the payer owes total + round(total × fine / 100) + round(total × interest / 100 / 30 × D), each rounded half up to the cent. A payment of any other amount is not credited as the invoice's payment. Past days_after_due the invoice is CANCELED and both rails withdrawn. A plain boleto (no Pix) without these fields stays as before: no late rules, no expiry.
      */
     post: operations['CreateBoletoCharge'];
     delete?: never;
@@ -1589,7 +1593,7 @@ export interface components {
         qrcode: string;
       };
     };
-    /** @description Common charge fields (tax optional, default 0) and the customer paying it. */
+    /** @description Common charge fields (tax optional, default 0), the customer paying it, and optional late-payment rules (fine, interest, days_after_due) that the boleto and its Pix half share. */
     CreateBoletoCharge: {
       amount: number;
       /** Format: int32 */
@@ -1611,6 +1615,15 @@ export interface components {
        */
       customer: number;
       instructions?: string;
+      /** @description Fine, percent of the total charged once for a payment after the due date: 0 to 2 (the consumer-protection cap), at most 2 decimals. Default 0. */
+      fine?: number;
+      /** @description Interest, percent of the total a month, simple, pro rata per calendar day after the due date (total × interest / 100 / 30 × days): 0 to 1, at most 2 decimals. Default 0. */
+      interest?: number;
+      /**
+       * Format: int32
+       * @description How many calendar days after the due date either rail still accepts payment: 0 to 60. Default 30 (the API Pix default) when the boleto also carries Pix or another late field is given. Past it the invoice is CANCELED.
+       */
+      days_after_due?: number;
     };
     BoletoCreated: {
       invoice: {
@@ -1625,6 +1638,12 @@ export interface components {
         barcode: string;
         /** @description 47 digits */
         digitable: string;
+        /** @description The boleto's Pix half (BolePix: accounts with Pix enabled): its due-date charge's txid */
+        txid?: string;
+        /** @description The Pix half's "copia e cola" BR Code */
+        copy?: string;
+        /** @description PNG data URI of the QR code of `copy` */
+        qrcode?: string;
       };
     };
     /** @description Authorized at once. The card number and CVV are never stored, logged or echoed; only the brand and last 4 digits are kept. */
@@ -1716,6 +1735,25 @@ export interface components {
       refunded_at: string | null;
       /** @description True when the payment was confirmed after the invoice was canceled: the money is credited and the invoice PAID; refund it if the sale is off */
       paid_after_cancel: boolean;
+      /** @description What was credited as the payment: the total, or with a late payment the amount due that day (fine and interest included); null until paid */
+      paid_amount: string | null;
+      /** @description The rail that paid: a BolePix is paid by pix or boleto; null until paid */
+      paid_rail: ('pix' | 'boleto' | 'creditcard') | null;
+      /** @description A boleto's late-payment rules, shared by its Pix half: fine (percent, once), interest (percent a month, pro rata per calendar day), days after the due date payment is accepted */
+      late_payment?: {
+        fine: number;
+        interest: number;
+        /** Format: int64 */
+        days_after_due: number;
+      };
+      /** @description A BolePix paid again on its other rail after it was paid: that money is credited apart and is due back to the payer */
+      refund_due?: {
+        /** @enum {string} */
+        rail: 'pix' | 'boleto';
+        /** @description Decimal amount in BRL with two decimals */
+        amount: string;
+        paid_at: string;
+      };
       txid?: string;
       copy?: string;
       qrcode?: string;
@@ -1867,13 +1905,23 @@ export interface components {
           /** @constant */
           type: 'pix.paid';
           txid: string;
+          amount?: string;
+          /** Format: date-time */
+          occurred_at?: string;
+        }
+      | {
+          id: string;
+          /** @constant */
+          type: 'boleto.paid';
+          reference: string;
+          amount?: string;
           /** Format: date-time */
           occurred_at?: string;
         }
       | {
           id: string;
           /** @enum {string} */
-          type: 'boleto.paid' | 'charge.canceled' | 'charge.refunded';
+          type: 'charge.canceled' | 'charge.refunded';
           reference: string;
           /** Format: date-time */
           occurred_at?: string;
@@ -1999,6 +2047,13 @@ export interface components {
       method: 'pix' | 'boleto' | 'creditcard';
       /** @description A payment confirmed for a CANCELED invoice that was never paid */
       paid_after_cancel: boolean;
+      /**
+       * @description invoice.paid: the rail that paid (a BolePix: pix or boleto)
+       * @enum {string}
+       */
+      rail?: 'pix' | 'boleto' | 'creditcard';
+      /** @description invoice.paid: the amount credited (the total, or with a late payment the amount due that day) */
+      paid_amount?: string;
     };
     /** @description An invoice became CANCELED */
     InvoiceCanceledEvent: {
@@ -4421,6 +4476,8 @@ export interface operations {
            *           "canceled_at": null,
            *           "refunded_at": null,
            *           "paid_after_cancel": false,
+           *           "paid_amount": "190.00",
+           *           "paid_rail": "pix",
            *           "txid": "INV7KQ2MXaZZSMXFtU12SVrRyk7B9QM1",
            *           "copy": "00020101021226910014br.gov.bcb.pix2569api.example.com/simulated-psp/v2/cob/1b623e5ab74c499ab56d61fbb216b0315204000053039865802BR5909Loja Demo6009SAO PAULO62070503***630498C3",
            *           "qrcode": "data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAASwAAAEsCAYAAAB5fY51AAAAAklEQVR4AewaftIAAA6Z"
@@ -4594,6 +4651,8 @@ export interface operations {
            *         "canceled_at": null,
            *         "refunded_at": null,
            *         "paid_after_cancel": false,
+           *         "paid_amount": "190.00",
+           *         "paid_rail": "pix",
            *         "txid": "INV7KQ2MXaZZSMXFtU12SVrRyk7B9QM1",
            *         "copy": "00020101021226910014br.gov.bcb.pix2569api.example.com/simulated-psp/v2/cob/1b623e5ab74c499ab56d61fbb216b0315204000053039865802BR5909Loja Demo6009SAO PAULO62070503***630498C3",
            *         "qrcode": "data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAASwAAAEsCAYAAAB5fY51AAAAAklEQVR4AewaftIAAA6Z"
@@ -4797,6 +4856,8 @@ export interface operations {
            *         "canceled_at": null,
            *         "refunded_at": null,
            *         "paid_after_cancel": false,
+           *         "paid_amount": "190.00",
+           *         "paid_rail": "pix",
            *         "txid": "INV7KQ2MXaZZSMXFtU12SVrRyk7B9QM1",
            *         "copy": "00020101021226910014br.gov.bcb.pix2569api.example.com/simulated-psp/v2/cob/1b623e5ab74c499ab56d61fbb216b0315204000053039865802BR5909Loja Demo6009SAO PAULO62070503***630498C3",
            *         "qrcode": "data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAASwAAAEsCAYAAAB5fY51AAAAAklEQVR4AewaftIAAA6Z"
@@ -5000,6 +5061,8 @@ export interface operations {
            *         "canceled_at": null,
            *         "refunded_at": null,
            *         "paid_after_cancel": false,
+           *         "paid_amount": "190.00",
+           *         "paid_rail": "pix",
            *         "txid": "INV7KQ2MXaZZSMXFtU12SVrRyk7B9QM1",
            *         "copy": "00020101021226910014br.gov.bcb.pix2569api.example.com/simulated-psp/v2/cob/1b623e5ab74c499ab56d61fbb216b0315204000053039865802BR5909Loja Demo6009SAO PAULO62070503***630498C3",
            *         "qrcode": "data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAASwAAAEsCAYAAAB5fY51AAAAAklEQVR4AewaftIAAA6Z"
@@ -5203,6 +5266,8 @@ export interface operations {
            *         "canceled_at": null,
            *         "refunded_at": null,
            *         "paid_after_cancel": false,
+           *         "paid_amount": "190.00",
+           *         "paid_rail": "pix",
            *         "txid": "INV7KQ2MXaZZSMXFtU12SVrRyk7B9QM1",
            *         "copy": "00020101021226910014br.gov.bcb.pix2569api.example.com/simulated-psp/v2/cob/1b623e5ab74c499ab56d61fbb216b0315204000053039865802BR5909Loja Demo6009SAO PAULO62070503***630498C3",
            *         "qrcode": "data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAASwAAAEsCAYAAAB5fY51AAAAAklEQVR4AewaftIAAA6Z"
@@ -14936,7 +15001,9 @@ export interface operations {
          *           "total": "190.00",
          *           "status": "PAID",
          *           "method": "pix",
-         *           "paid_after_cancel": false
+         *           "paid_after_cancel": false,
+         *           "rail": "pix",
+         *           "paid_amount": "190.00"
          *         }
          *       }
          *     }

@@ -69,6 +69,22 @@ const SAMPLES: { [K in ChangeKind]: ChangeOf<K>[] } = {
   'invoice.moved': [
     { kind: 'invoice.moved', invoice: anInvoice({ awaitsPixLookup: true, unlisted: true }), move, at },
     { kind: 'invoice.moved', invoice: anInvoice(), move, at },
+    {
+      kind: 'invoice.moved',
+      invoice: anInvoice({ method: 'boleto', pix: { txid: 'INVAAAAAA00000000000000000000000', location: 'psp.example/cobv/1', copy: '000201' } }),
+      move,
+      at,
+      payment: { rail: 'pix', amountCents: 2_550 },
+    },
+  ],
+  'invoice.other_rail_paid': [
+    {
+      kind: 'invoice.other_rail_paid',
+      invoice: anInvoice({ method: 'boleto', status: 'PAID', paidRail: 'pix', pix: { txid: 'INVAAAAAA00000000000000000000000', location: 'psp.example/cobv/1', copy: '000201' } }),
+      rail: 'boleto',
+      amountCents: 2_550,
+      at,
+    },
   ],
   'checkout.paid': [{ kind: 'checkout.paid', reference: 'CHK-ABCDEFGH', payment: { paymentType: 'pix', invoiceReference: 'INV-AAAAAA', paidAt: at }, lostRace: 'read_again' }],
   'order.moved': [{ kind: 'order.moved', checkoutReference: 'CHK-ABCDEFGH', invoiceReference: 'INV-AAAAAA', from: 'PAID', to: 'REFUNDED', at }],

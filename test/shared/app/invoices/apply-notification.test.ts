@@ -50,10 +50,92 @@ describe('apply a provider notification (use case)', () => {
     expect(run.commits).toHaveLength(1);
     const [moved, credit, event] = run.commits[0] ?? [];
     // The move names the event it records: the invoice keeps its events' ids (the panel's invoice page).
-    expect(moved).toEqual({ kind: 'invoice.moved', invoice, move: { from: 'PENDING', to: 'PAID', event: 'invoice.paid', balance: 1 }, at, eventId: eventOf(event)?.id });
+    expect(moved).toEqual({
+      kind: 'invoice.moved',
+      invoice,
+      move: { from: 'PENDING', to: 'PAID', event: 'invoice.paid', balance: 1 },
+      at,
+      eventId: eventOf(event)?.id,
+      payment: { rail: 'pix', amountCents: 2_500 },
+    });
     expect(eventOf(event)?.id).toMatch(/^evt_/);
     expect(credit).toMatchObject({ kind: 'ledger.transfer', entries: [{ type: 'payment', availableCents: 2_500 }] });
-    expect(eventOf(event)).toMatchObject({ type: 'invoice.paid', data: { invoice: { reference: 'INV-AAAAAA', total: '25.00', status: 'PAID', paid_after_cancel: false } } });
+    expect(eventOf(event)).toMatchObject({
+      type: 'invoice.paid',
+      data: { invoice: { reference: 'INV-AAAAAA', total: '25.00', status: 'PAID', paid_after_cancel: false, rail: 'pix', paid_amount: '25.00' } },
+    });
+  });
+
+  describe('a BolePix (a boleto with its due-date Pix half, issue 28)', () => {
+    // Total 25.00, due 2026-11-27; fine 2%, interest 1% a month, payable 10 days after.
+    const bolePix: Invoice = anInvoice({
+      method: 'boleto',
+      dueDate: '2026-11-27',
+      boleto: { barcode: '9'.repeat(44), digitable: '9'.repeat(47), customerId: 7 },
+      late: { fineBasisPoints: 200, interestBasisPointsAMonth: 100, daysAfterDue: 10 },
+    });
+    const txid = bolePix.pix?.txid ?? '';
+    const paid = (target: ChargeNotification['target'], when: string, amountCents?: number): ChargeNotification => ({
+      id: `n-${when}`,
+      kind: 'paid',
+      target,
+      occurredAt: new Date(when),
+      ...(amountCents === undefined ? {} : { amountCents }),
+    });
+    const oneDayLate = '2026-11-28T15:00:00.000Z';
+
+    it('a payment by Pix one day late credits total + fine + one day of interest, with its rail, in the move and invoice.paid', async () => {
+      const run = ports(bolePix);
+      // 2500 + round(2500 × 2%) = 50 + round(2500 × 1% / 30 × 1) = 1 → 2551.
+      expect(await applyNotification(run.ports, paid({ txid }, oneDayLate, 2_551), now)).toBe(true);
+      const [moved, credit, event] = run.commits[0] ?? [];
+      expect(moved).toMatchObject({ kind: 'invoice.moved', payment: { rail: 'pix', amountCents: 2_551 } });
+      expect(credit).toMatchObject({ kind: 'ledger.transfer', entries: [{ type: 'payment', availableCents: 2_551, method: 'pix', description: 'Payment of INV-AAAAAA (boleto) by pix' }] });
+      expect(eventOf(event)?.data).toMatchObject({ invoice: { method: 'boleto', rail: 'pix', paid_amount: '25.51', total: '25.00' } });
+    });
+
+    it('an amount off by one cent is not credited (nothing committed), nor a payment past days_after_due', async () => {
+      const run = ports(bolePix);
+      expect(await applyNotification(run.ports, paid({ txid }, oneDayLate, 2_550), now)).toBe(false);
+      expect(await applyNotification(run.ports, paid({ reference: bolePix.reference }, oneDayLate, 2_552), now)).toBe(false);
+      expect(await applyNotification(run.ports, paid({ txid }, '2026-12-08T15:00:00.000Z'), now)).toBe(false);
+      expect(run.commits).toEqual([]);
+    });
+
+    it('paid by boleto, then by Pix: the Pix payment is credited apart and recorded as a refund due, no second move or invoice.paid', async () => {
+      const paidByBoleto: Invoice = { ...bolePix, status: 'PAID', paidAt: at, paidRail: 'boleto', paidAmountCents: 2_500 };
+      const run = ports(paidByBoleto);
+      expect(await applyNotification(run.ports, paid({ txid }, at, 2_500), now)).toBe(true);
+      expect(run.commits).toHaveLength(1);
+      const [other, credit, ...rest] = run.commits[0] ?? [];
+      expect(other).toEqual({ kind: 'invoice.other_rail_paid', invoice: paidByBoleto, rail: 'pix', amountCents: 2_500, at });
+      expect(credit).toMatchObject({ kind: 'ledger.transfer', entries: [{ type: 'payment', availableCents: 2_500, method: 'pix', description: expect.stringContaining('refund') }] });
+      expect(rest).toEqual([]);
+      // The same rail again is no payment of anything (the move table ignores it).
+      const again = ports(paidByBoleto);
+      expect(await applyNotification(again.ports, paid({ reference: bolePix.reference }, at), now)).toBe(false);
+      expect(again.commits).toEqual([]);
+    });
+
+    it('a second payment already recorded changes nothing; the commit refused (a duplicate) answers false', async () => {
+      const recorded: Invoice = { ...bolePix, status: 'PAID', paidAt: at, paidRail: 'boleto', otherRailPayment: { rail: 'pix', amountCents: 2_500, at } };
+      const run = ports(recorded);
+      expect(await applyNotification(run.ports, paid({ txid }, at), now)).toBe(false);
+      expect(run.commits).toEqual([]);
+      const raced = ports({ ...bolePix, status: 'PAID', paidAt: at, paidRail: 'boleto' }, undefined, [false]);
+      expect(await applyNotification(raced.ports, paid({ txid }, at), now)).toBe(false);
+    });
+
+    it('after a move to PAID the rails hook runs once with the reference; a plain Pix invoice never calls it', async () => {
+      const calls: string[] = [];
+      const run = ports(bolePix);
+      const hooked = { ...run.ports, railsMoved: async (reference: string) => void calls.push(reference) };
+      expect(await applyNotification(hooked, paid({ reference: bolePix.reference }, at), now)).toBe(true);
+      expect(calls).toEqual([bolePix.reference]);
+      const plain = ports(invoice);
+      expect(await applyNotification({ ...plain.ports, railsMoved: async (reference: string) => void calls.push(reference) }, notification('paid'), now)).toBe(true);
+      expect(calls).toEqual([bolePix.reference]);
+    });
   });
 
   it('finds a Pix charge by its txid', async () => {
