@@ -19,6 +19,12 @@ export type BoletoPage = {
   /** 44 digits; must be the barcode of `digitableLine`. */
   barcode: string;
   instructions?: string;
+  /** A BolePix's Pix half, shown while the boleto is payable: its "copia e cola" code and its QR code (a PNG data URI). */
+  pix?: { copy: string; qrDataUri: string };
+  /** Late-payment rules (both rails alike): percents as "2.00", and the last day payment is accepted ('YYYY-MM-DD'). */
+  late?: { fine: string; interest: string; lastDay: string };
+  /** Shown above the boleto when it can no longer be paid (paid, canceled, refunded). */
+  notice?: string;
 };
 
 const HTML_ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
@@ -59,12 +65,41 @@ const STYLE = `
   .line { font-family: 'Courier New', monospace; font-size: 15px; font-weight: bold; letter-spacing: 0.5px; margin: 0 0 3mm; }
   .amount { font-weight: bold; }
   .barcode { margin-top: 6mm; }
-  .barcode svg { display: block; width: 103mm; height: auto; }
+  .barcode svg { display: block; width: 100%; max-width: 103mm; height: auto; }
+  .notice { border: 2px solid #000; padding: 2mm; font-weight: bold; margin: 0 0 4mm; }
+  .pix { display: flex; gap: 6mm; align-items: flex-start; margin-top: 6mm; border: 1px solid #000; padding: 3mm; break-inside: avoid; page-break-inside: avoid; }
+  .pix h2 { font-size: 13px; margin: 0 0 2mm; }
+  .pix img { width: 38mm; height: 38mm; flex: none; }
+  .pix .copy { font-family: 'Courier New', monospace; font-size: 10px; word-break: break-all; margin: 0; }
+  @media screen { main { padding-left: 4mm; padding-right: 4mm; } }
   @media print {
     main { padding: 0; max-width: none; }
     .barcode { break-inside: avoid; page-break-inside: avoid; }
+    .barcode svg { width: 103mm; max-width: none; }
   }
 `;
+
+/** "2.00" → "2,00%". */
+function formatPercent(percent: string): string {
+  return `${percent.replace('.', ',')}%`;
+}
+
+/** The late-payment instruction both rails follow, in the words of a bank's boleto. */
+function lateInstruction(late: NonNullable<BoletoPage['late']>): string {
+  return `Após o vencimento: multa de ${formatPercent(late.fine)} e juros de ${formatPercent(late.interest)} ao mês (pro rata por dia corrido). Não receber após ${formatDate(late.lastDay)}.`;
+}
+
+/** The Pix half of a BolePix: its QR code and its copy-and-paste code (the payer chooses the rail). */
+function pixSection(pix: NonNullable<BoletoPage['pix']>): string {
+  return `<section class="pix" aria-labelledby="pix-title">
+        <img src="${escapeHtml(pix.qrDataUri)}" alt="QR code Pix deste boleto">
+        <div>
+          <h2 id="pix-title">Pague com Pix</h2>
+          <p>Leia o QR code no app do seu banco ou use o Pix copia e cola:</p>
+          <p class="copy">${escapeHtml(pix.copy)}</p>
+        </div>
+      </section>`;
+}
 
 /** A complete printable HTML5 page of a boleto (pt-BR), with the barcode as an inline SVG. */
 export function renderBoletoHtml(page: BoletoPage): string {
@@ -76,6 +111,7 @@ export function renderBoletoHtml(page: BoletoPage): string {
     ['Valor do documento', formatBrl(page.amount), 'amount'],
     ['Número do documento', page.reference],
   ];
+  if (page.late) rows.push(['Juros e multa', lateInstruction(page.late)]);
   if (page.instructions !== undefined && page.instructions !== '') rows.push(['Instruções', page.instructions]);
   const body = rows
     .map(([label, value, cls]) => `<tr><th scope="row">${escapeHtml(label)}</th><td${cls ? ` class="${cls}"` : ''}>${escapeHtml(value)}</td></tr>`)
@@ -90,12 +126,14 @@ export function renderBoletoHtml(page: BoletoPage): string {
   </head>
   <body>
     <main>
-      <h1>Boleto bancário</h1>
+      <h1>${page.pix ? 'Boleto bancário com Pix' : 'Boleto bancário'}</h1>
+      ${page.notice ? `<p class="notice" role="status">${escapeHtml(page.notice)}</p>` : ''}
       <p class="line">${escapeHtml(formatDigitableLine(page.digitableLine))}</p>
       <table>
         ${body}
       </table>
       <div class="barcode" role="img" aria-label="Código de barras">${barcodeSvg(page.barcode)}</div>
+      ${page.pix ? pixSection(page.pix) : ''}
     </main>
   </body>
 </html>

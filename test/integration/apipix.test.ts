@@ -1,28 +1,23 @@
 import { pixSweepWorker } from '../../shared/queues';
 import { randomUUID } from 'node:crypto';
-import { CreateSecretCommand, SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { handler as balance } from '../../functions/account/balance';
 import { handler as createPix } from '../../functions/charges/pix';
-import { localAwsConfig } from '../../infra/local/aws';
-import { startHttpServer, type LocalHttpServer } from '../../infra/local/http-server';
+import type { LocalHttpServer } from '../../infra/local/http-server';
 import { routes } from '../../shared/http/routes';
 import { invoiceByTxid } from '../../shared/adapters/dynamo/invoice-lookup';
 import { pixSweep } from '../../shared/app/invoices/pix-sweep';
 import { pixSweepPorts } from '../../shared/wiring/invoices';
 import { idempotentPixIds } from '../../shared/invoices/record';
-import { pixCallbackUrl } from '../../shared/providers/apipix/callback-url';
 import { pixProvider } from '../../shared/providers/registry';
 import { getRuntime } from '../../shared/runtime';
 import { keys } from '../../shared/adapters/dynamo/keys';
-import { generateApiPixCertificates } from '../support/apipix-certificates';
-import { startTestPsp, type TestPsp } from '../support/apipix-psp';
-import { admin, bearer, call, newAccount, stack, tokenFor, useLocalStackEnvironment } from '../support/api';
+import type { TestPsp } from '../support/apipix-psp';
+import { type ApiPixEnvironment, startApiPixEnvironment } from '../support/apipix-env';
+import { admin, bearer, call, newAccount, stack, tokenFor } from '../support/api';
 import { common } from '../support/charges';
-import { freePort } from '../support/free-port';
 import { invoke, type Invoked } from '../support/invoke';
 import { listedItems } from '../support/ledger';
-import { ROOT } from '../support/local-stack-process';
 
 /**
  * The API Pix adapter end to end, in this process against the local table and a standard-shaped PSP
@@ -33,6 +28,7 @@ import { ROOT } from '../support/local-stack-process';
 
 let psp: TestPsp;
 let gateway: LocalHttpServer;
+let environment: ApiPixEnvironment;
 let auth: Record<string, string>;
 let accountId: string;
 
@@ -47,46 +43,20 @@ async function balanceCents(): Promise<number> {
   return Math.round(Number(available) * 100);
 }
 
-async function callbackUrl(): Promise<string> {
-  const serviceKeys = await getRuntime().serviceKeys();
-  return pixCallbackUrl(gateway.url, serviceKeys.providerCallbacks, 'apipix');
+function callbackUrl(): Promise<string> {
+  return environment.callbackUrl();
 }
 
 beforeAll(async () => {
-  useLocalStackEnvironment();
-  const certificates = await generateApiPixCertificates();
-  psp = await startTestPsp({ certificates });
-  const secretId = `apipix-test-${randomUUID()}`;
-  const secrets = new SecretsManagerClient({ ...localAwsConfig(), endpoint: stack().secretsEndpoint });
-  await secrets.send(
-    new CreateSecretCommand({
-      Name: secretId,
-      SecretString: JSON.stringify({
-        client_secret: psp.clientSecret,
-        certificate: certificates.clientCert,
-        private_key: certificates.clientKey,
-        ca: certificates.ca,
-      }),
-    }),
-  );
-  Object.assign(process.env, {
-    PAYMENT_PROVIDER: 'apipix',
-    APIPIX_BASE_URL: psp.baseUrl,
-    APIPIX_TOKEN_URL: psp.tokenUrl,
-    APIPIX_CLIENT_ID: psp.clientId,
-    APIPIX_PIX_KEY: psp.pixKey,
-    APIPIX_SECRET_ID: secretId,
-    PROVIDER_TIMEOUT_MS: '3000',
-  });
-  gateway = await startHttpServer(ROOT, await freePort());
+  environment = await startApiPixEnvironment();
+  ({ psp, gateway } = environment);
   const account = await newAccount();
   accountId = account.account_id;
   auth = bearer(await tokenFor(account));
 }, 60_000);
 
 afterAll(async () => {
-  await gateway?.stop();
-  await psp?.close();
+  await environment?.stop();
 });
 
 describe('API Pix charges (PUT /cob/{txid} over mutual TLS, OAuth2 token cached)', () => {

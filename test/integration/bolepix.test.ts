@@ -1,25 +1,21 @@
-import type { APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { handler as createBoleto } from '../../functions/charges/boleto';
-import { handler as providerNotification } from '../../functions/provider/notifications';
-import { notificationFor, type PaymentOptions } from '../../infra/admin/provider';
-import { lambdaContext, toHttpApiEvent } from '../../infra/local/apigw-event';
+import type { PaymentOptions } from '../../infra/admin/provider';
 import { keys } from '../../shared/adapters/dynamo/keys';
 import { amountDue } from '../../shared/domain/late-payment';
 import { formatCents, parseAmountToCents } from '../../shared/domain/money';
 import { routes } from '../../shared/http/routes';
 import { paymentProvider } from '../../shared/providers/registry';
-import { SIMULATED_SIGNATURE_HEADER, type SimulatedProvider } from '../../shared/providers/simulated';
+import type { SimulatedProvider } from '../../shared/providers/simulated';
 import { getRuntime } from '../../shared/runtime';
 import { railUpkeep } from '../../shared/app/invoices/rail-upkeep';
 import { checkoutUpkeepWorker } from '../../shared/queues';
 import { railUpkeepPorts } from '../../shared/wiring/rails';
-import { signatureHeader } from '../../shared/signatures/hmac-header';
-import { accountStore, bearer, call, newAccount, tokenFor, uniqueIp, useLocalStackEnvironment } from '../support/api';
+import { accountStore, admin, bearer, call, newAccount, tokenFor, useLocalStackEnvironment } from '../support/api';
 import { common, createCustomerWithAddress, decodeQrDataUri } from '../support/charges';
-import { conforming, invoke, invoked } from '../support/invoke';
+import { invoke } from '../support/invoke';
 import { eventsAbout, ledgerEntriesOf, storedBalanceCents } from '../support/ledger';
-import { providerSecret } from '../support/provider';
+import { notifyHere } from '../support/provider';
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 
 /**
@@ -45,30 +41,9 @@ async function bolePix(who: Merchant, body: Record<string, unknown> = {}): Promi
   return (reply.json as { invoice: Created }).invoice;
 }
 
-/** A simulated provider notification, signed, through the notification route in this process. */
+/** A payment on one rail, notified through the route in this process; whether it was applied. */
 async function pay(command: 'pix-paid' | 'boleto-paid', target: { txid?: string; reference?: string }, payment: PaymentOptions = {}) {
-  const body = JSON.stringify(notificationFor(command, target, new Date(), payment));
-  const route = routes.providerNotification;
-  const event = toHttpApiEvent(
-    {
-      method: route.method,
-      url: '/provider/simulated/notifications',
-      headers: {
-        'content-type': 'application/json',
-        [SIMULATED_SIGNATURE_HEADER]: signatureHeader(body, await providerSecret(), Math.floor(Date.now() / 1000)),
-      },
-      body: Buffer.from(body),
-      sourceIp: uniqueIp(),
-      host: 'localhost',
-    },
-    `${route.method} ${route.path}`,
-    { name: 'simulated' },
-  );
-  const reply = await conforming(
-    route,
-    route.path,
-    invoked((await providerNotification(event as never, lambdaContext(route.id) as never)) as APIGatewayProxyStructuredResultV2),
-  );
+  const reply = await notifyHere(command, target, payment);
   expect(reply.status, reply.body).toBe(200);
   return (reply.json as { applied: boolean }).applied;
 }
@@ -227,4 +202,27 @@ describe('BolePix: one invoice on two rails (simulated provider, in-process)', (
     expect((await storedInvoice(created.reference)).GSI2PK).toBeUndefined();
     expect((await eventsAbout(who.accountId, created.reference)).map((event) => event.type)).toEqual(['invoice.canceled']);
   });
+
+  it('the operator CLI pays either rail of a BolePix on the running stack with --amount and --date; a malformed one is a usage error', async () => {
+    const who = await merchant();
+    const reply = await call('POST', '/api/boleto/create', { headers: who.auth, body: { ...common(), customer: who.customer, fine: 2, interest: 1 } });
+    expect(reply.status, reply.text).toBe(200);
+    const created = (reply.json as { invoice: Created }).invoice;
+    const date = dayAfter(created.due_date, 2);
+    const due = amountDue(cents(created.total), { fineBasisPoints: 200, interestBasisPointsAMonth: 100, daysAfterDue: 30 }, created.due_date, date);
+    if (!due.payable) throw new Error('two days late is within the default 30');
+    expect((await admin('provider', 'boleto-paid', '--reference', created.reference, '--amount', '1,00')).code).toBe(2);
+    expect((await admin('provider', 'pix-paid', '--txid', created.txid ?? '', '--date', '28/11/2026')).code).toBe(2);
+    const off = await admin('provider', 'pix-paid', '--txid', created.txid ?? '', '--date', date, '--amount', formatCents(due.dueCents - 1));
+    expect(off.json).toMatchObject({ status: 200, response: { applied: false } });
+    const paid = await admin('provider', 'boleto-paid', '--reference', created.reference, '--date', date, '--amount', formatCents(due.dueCents));
+    expect(paid.code).toBe(0);
+    expect(paid.json).toMatchObject({ status: 200, response: { applied: true } });
+    expect(await invoice(who, created.reference)).toMatchObject({
+      status: 'PAID',
+      paid_rail: 'boleto',
+      paid_amount: formatCents(due.dueCents),
+      paid_at: `${date}T15:00:00.000Z`,
+    });
+  }, 60_000);
 });

@@ -1,20 +1,31 @@
 import { randomBytes, timingSafeEqual } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { createServer, type Server } from 'node:https';
+import { join } from 'node:path';
 import type { AddressInfo } from 'node:net';
+import Ajv, { type ErrorObject, type ValidateFunction } from 'ajv';
+import addFormats from 'ajv-formats';
+import { brazilDate } from '../../shared/dates';
 import { buildDynamicBrCode } from '../../shared/pix/brcode';
 import type { ApiPixCertificates } from './apipix-certificates';
 
 /**
  * A test PSP speaking the subset of the Central Bank's API Pix v2 (github.com/bacen/pix-api, openapi.yaml)
- * the gateway uses: an OAuth2 client-credentials token endpoint, PUT/GET /cob/{txid} and PUT/GET
- * /webhook/{chave}, behind mutual TLS, with RFC 7807 problem details as the standard's. Payments,
- * refunds, expiries and webhook notifications are driven by the test; faults can be queued.
+ * the gateway uses: an OAuth2 client-credentials token endpoint, PUT/GET /cob/{txid}, PUT/PATCH/GET
+ * /cobv/{txid} (due-date charges) and PUT/GET /webhook/{chave}, behind mutual TLS, with RFC 7807 problem
+ * details as the standard's. /cobv bodies are validated against the standard's own schemas
+ * (test/fixtures/apipix/cobv-schemas.json). Payments, refunds, expiries and webhook notifications are
+ * driven by the test; faults can be queued.
  */
 
 export type TestPspOptions = { certificates: ApiPixCertificates; clientId?: string; clientSecret?: string; pixKey?: string; tokenTtlSeconds?: number };
 
-export type PspFault = { method?: string; path?: RegExp; times: number; mode: 'error500' | 'timeout' | { status: number; body: unknown } };
+/**
+ * 'timeout': the request is held unserved (nothing happens); 'lost': it is served (a charge is created)
+ * but its answer is held, as an answer lost on the way back; both show as 'timeout' in `requests`.
+ */
+export type PspFault = { method?: string; path?: RegExp; times: number; mode: 'error500' | 'timeout' | 'lost' | { status: number; body: unknown } };
 
 export type PspDevolucao = {
   id: string;
@@ -36,18 +47,25 @@ export type TestPsp = {
   pixKey: string;
   /** The stored cobs by txid: the JSON the GET answers (live objects). */
   cobs: ReadonlyMap<string, unknown>;
+  /** The stored cobvs (due-date charges) by txid: the JSON GET /cobv answers (live objects). A txid is a cob's or a cobv's, never both. */
+  cobvs: ReadonlyMap<string, unknown>;
   /** webhookUrl by chave. */
   webhooks: ReadonlyMap<string, string>;
   tokensIssued(): number;
   /** Every request served, in order (path without query); 'timeout' for those held by a fault. */
   requests: ReadonlyArray<{ method: string; path: string; status: number | 'timeout' }>;
+  /** The bodies of the API's requests that have one (under /v2, faulted ones included), parsed, in order; undefined when not JSON. */
+  requestBodies: ReadonlyArray<{ method: string; path: string; body: unknown }>;
   /** The next `times` requests matching method/path get the fault (queued, first match wins). */
   fail(fault: PspFault): void;
-  /** Marks the ATIVA cob CONCLUIDA with one pix (default valor: the cob's valor.original). Does not notify. */
+  /**
+   * Marks the ATIVA cob or cobv CONCLUIDA with one pix (default valor: its valor.original; a cobv paid
+   * late carries more: its fine and interest). Does not notify.
+   */
   pay(txid: string, options?: { valor?: string; endToEndId?: string; horario?: string }): PspPixPayment;
-  /** Adds a devolucao to the cob's (first) pix: default valor what is left to return, default status DEVOLVIDO. */
+  /** Adds a devolucao to the cob's or cobv's (first) pix: default valor what is left to return, default status DEVOLVIDO. */
   refund(txid: string, options?: { valor?: string; status?: 'DEVOLVIDO' | 'EM_PROCESSAMENTO' }): void;
-  /** Status REMOVIDA_PELO_PSP (an expired charge). */
+  /** Status REMOVIDA_PELO_PSP (an expired charge), cob or cobv. */
   remove(txid: string): void;
   /** POSTs {"pix":[...]} to the webhookUrl registered for chave (default pixKey) + "/pix"; throws if none is registered. */
   notify(payments: PspPixPayment[], chave?: string): Promise<{ status: number; body: string }>;
@@ -69,8 +87,31 @@ type StoredCob = {
   chave: string;
   solicitacaoPagador?: string;
   pixCopiaECola: string;
-  pix?: Array<PspPixPayment & { chave: string }>;
+  pix?: PspPix[];
 };
+
+type PspPix = PspPixPayment & { chave: string };
+
+/** A cobv as stored and answered (CobVCompleta): the request's devedor and valor echoed as sent. */
+type StoredCobv = {
+  calendario: { criacao: string; dataDeVencimento: string; validadeAposVencimento: number };
+  txid: string;
+  revisao: number;
+  loc: { id: number; location: string; tipoCob: 'cobv'; criacao: string; txid: string };
+  location: string;
+  status: CobStatus;
+  devedor: Record<string, unknown>;
+  recebedor: typeof RECEBEDOR;
+  valor: Record<string, unknown> & { original: string };
+  chave: string;
+  solicitacaoPagador?: string;
+  infoAdicionais?: unknown;
+  pixCopiaECola: string;
+  pix?: PspPix[];
+};
+
+/** What pay, refund and remove need of a charge, cob or cobv. */
+type Payable = { status: CobStatus; valor: { original: string }; chave: string; pix?: PspPix[] };
 
 type Violacao = { razao: string; propriedade: string };
 
@@ -86,9 +127,54 @@ const CPF = /^\d{11}$/;
 const CNPJ = /^[0-9A-Z]{14}$/;
 /** Calendario.expiracao when the request has none (the standard's default). */
 const DEFAULT_EXPIRACAO = 86_400;
+/** Calendario.validadeAposVencimento of a cobv when the request has none (the standard's default). */
+const DEFAULT_VALIDADE_APOS_VENCIMENTO = 30;
 const MAX_BODY = 1_000_000;
 /** An ISPB for the PSP's end-to-end and return identifiers. */
 const ISPB = '99999008';
+/** The receiving user every cobv names (CobVGerada requires recebedor, with its address). */
+const RECEBEDOR = {
+  cnpj: '11222333000181',
+  nome: 'Loja de Teste Ltda',
+  logradouro: 'Rua de Teste, 100',
+  cidade: 'Sao Paulo',
+  uf: 'SP',
+  cep: '01310100',
+} as const;
+
+type CobvSchemas = { request: { put: object; patch: object } };
+
+/** PUT and PATCH /cobv body validators, compiled once from the standard's schemas (the fixture says which commit). */
+let cobvValidators: { put: ValidateFunction; patch: ValidateFunction } | undefined;
+
+function cobvRequestValidators(): { put: ValidateFunction; patch: ValidateFunction } {
+  if (!cobvValidators) {
+    const schemas = JSON.parse(readFileSync(join(import.meta.dirname, '..', 'fixtures', 'apipix', 'cobv-schemas.json'), 'utf8')) as CobvSchemas;
+    // OpenAPI 3.0 schemas carry `example` and other keywords ajv's strict mode refuses: not strict.
+    const ajv = new Ajv({ allErrors: true, strict: false });
+    addFormats(ajv);
+    cobvValidators = { put: ajv.compile(schemas.request.put), patch: ajv.compile(schemas.request.patch) };
+  }
+  return cobvValidators;
+}
+
+/**
+ * ajv's errors as the standard's violacoes, one per property (`cobv.valor.original`). A oneOf (devedor:
+ * CPF or CNPJ) is reported as its object, as the standard's example does ("O objeto cobv.devedor não
+ * respeita o _schema_."), not branch by branch.
+ */
+function schemaViolations(errors: readonly ErrorObject[] | null | undefined): Violacao[] {
+  const byProperty = new Map<string, Violacao>();
+  for (const error of errors ?? []) {
+    if (error.schemaPath.includes('/oneOf/')) continue;
+    const missing = error.keyword === 'required' ? (error.params as { missingProperty?: string }).missingProperty : undefined;
+    const propriedade = `cobv${`${error.instancePath}${missing ? `/${missing}` : ''}`.split('/').join('.')}`;
+    if (byProperty.has(propriedade)) continue;
+    const razao = `${error.keyword === 'oneOf' ? 'O objeto' : 'O campo'} ${propriedade} não respeita o _schema_.`;
+    byProperty.set(propriedade, { razao, propriedade });
+  }
+  return [...byProperty.values()];
+}
 
 const problem = (status: number, name: string, title: string, detail: string, violacoes?: Violacao[]): Reply => ({
   status,
@@ -193,6 +279,45 @@ function validateCob(txid: string, body: unknown, pixKey: string): Violacao[] {
   return violacoes;
 }
 
+/** The standard's anchored money (its schema's pattern is unanchored), not zero when `positive`. */
+function moneyViolation(value: unknown, propriedade: string, positive: boolean): Violacao[] {
+  if (value === undefined) return [];
+  if (typeof value !== 'string' || !MONEY.test(value)) return [{ razao: `O campo ${propriedade} não respeita o _schema_.`, propriedade }];
+  if (positive && cents(value) === 0) return [{ razao: `O campo ${propriedade} apresenta o valor zero.`, propriedade }];
+  return [];
+}
+
+/** The /cobv rules beyond the schema (its "Violações"): anchored txid and amounts, a non-zero amount, a due date from today, the key. */
+function cobvSemanticViolations(txid: string, cobv: Record<string, unknown>, pixKey: string): Violacao[] {
+  const violacoes: Violacao[] = [];
+  if (!TXID.test(txid)) violacoes.push({ razao: 'O campo txid não respeita o _schema_.', propriedade: 'txid' });
+  const calendario = isRecord(cobv.calendario) ? cobv.calendario : {};
+  const valor = isRecord(cobv.valor) ? cobv.valor : {};
+  if (typeof calendario.dataDeVencimento === 'string' && calendario.dataDeVencimento < brazilDate(new Date())) {
+    violacoes.push({
+      razao: 'O campo cobv.calendario.dataDeVencimento é anterior à data de criação da cobrança.',
+      propriedade: 'cobv.calendario.dataDeVencimento',
+    });
+  }
+  if (typeof calendario.validadeAposVencimento === 'number' && calendario.validadeAposVencimento < 0) {
+    violacoes.push({ razao: 'O campo cobv.calendario.validadeAposVencimento é menor do que zero.', propriedade: 'cobv.calendario.validadeAposVencimento' });
+  }
+  violacoes.push(...moneyViolation(valor.original, 'cobv.valor.original', true));
+  for (const term of ['multa', 'juros', 'abatimento'] as const) {
+    const item = valor[term];
+    if (isRecord(item)) violacoes.push(...moneyViolation(item.valorPerc, `cobv.valor.${term}`, false));
+  }
+  if (typeof cobv.chave === 'string' && cobv.chave !== pixKey) {
+    violacoes.push({ razao: 'O campo cobv.chave corresponde a uma conta que não pertence a este usuário recebedor.', propriedade: 'cobv.chave' });
+  }
+  return violacoes;
+}
+
+/** A JSON value's own copy (the stored cobv never shares objects with a request). */
+function copy<T>(value: T): T {
+  return JSON.parse(JSON.stringify(value)) as T;
+}
+
 function isWebUrl(value: unknown): value is string {
   if (typeof value !== 'string') return false;
   try {
@@ -210,10 +335,12 @@ export async function startTestPsp(options: TestPspOptions): Promise<TestPsp> {
   const tokenTtlSeconds = options.tokenTtlSeconds ?? 3600;
 
   const cobs = new Map<string, StoredCob>();
+  const cobvs = new Map<string, StoredCobv>();
   const webhooks = new Map<string, { webhookUrl: string; criacao: string }>();
   const webhookUrls = new Map<string, string>();
   const tokens = new Map<string, number>(); // token → expiry (epoch ms)
   const requests: Array<{ method: string; path: string; status: number | 'timeout' }> = [];
+  const requestBodies: Array<{ method: string; path: string; body: unknown }> = [];
   const faults: QueuedFault[] = [];
   const held = new Set<ServerResponse>();
   let issued = 0;
@@ -265,7 +392,7 @@ export async function startTestPsp(options: TestPspOptions): Promise<TestPsp> {
     const violacoes = validateCob(txid, body, pixKey);
     const detail = 'A requisição que busca alterar ou criar uma cobrança para pagamento imediato não respeita o _schema_ ou está semanticamente errada.';
     if (violacoes.length > 0) return problem(400, 'CobOperacaoInvalida', 'Cobrança inválida.', detail, violacoes);
-    if (cobs.has(txid)) {
+    if (cobs.has(txid) || cobvs.has(txid)) {
       // As real PSPs answer: a detail and no violacoes (the request itself is well formed).
       return problem(400, 'CobOperacaoInvalida', 'Cobrança inválida.', 'O txid informado já está em uso.');
     }
@@ -292,6 +419,104 @@ export async function startTestPsp(options: TestPspOptions): Promise<TestPsp> {
     };
     cobs.set(txid, cob);
     return { status: 201, body: cob };
+  };
+
+  const cobvDetail = 'A requisição que busca alterar ou criar uma cobrança com vencimento não respeita o _schema_ ou está semanticamente errada.';
+  const cobvInvalid = (violacoes: Violacao[]): Reply => problem(400, 'CobVOperacaoInvalida', 'Cobrança inválida.', cobvDetail, violacoes);
+  const cobvNotFound = (): Reply =>
+    problem(404, 'CobVNaoEncontrada', 'Cobrança não encontrada.', 'Cobrança com vencimento não encontrada para o txid informado.');
+
+  /** PUT /cobv/{txid}: the standard's CobVSolicitada, then its semantic rules; a txid in use (cob or cobv) is refused as /cob's. */
+  const putCobv = (txid: string, body: unknown): Reply => {
+    const validate = cobvRequestValidators().put;
+    if (!validate(body))
+      return cobvInvalid([
+        ...(TXID.test(txid) ? [] : [{ razao: 'O campo txid não respeita o _schema_.', propriedade: 'txid' }]),
+        ...schemaViolations(validate.errors),
+      ]);
+    const request = body as Record<string, unknown> & {
+      calendario: { dataDeVencimento: string; validadeAposVencimento?: number };
+      devedor: Record<string, unknown>;
+      valor: Record<string, unknown> & { original: string };
+      chave: string;
+    };
+    const violacoes = cobvSemanticViolations(txid, request, pixKey);
+    if (violacoes.length > 0) return cobvInvalid(violacoes);
+    if (cobs.has(txid) || cobvs.has(txid)) return problem(400, 'CobVOperacaoInvalida', 'Cobrança inválida.', 'O txid informado já está em uso.');
+    const criacao = new Date().toISOString();
+    const location = `127.0.0.1:${port}/qr/v2/cobv/${randomBytes(16).toString('hex')}`;
+    const cobv: StoredCobv = {
+      calendario: {
+        criacao,
+        dataDeVencimento: request.calendario.dataDeVencimento,
+        validadeAposVencimento: request.calendario.validadeAposVencimento ?? DEFAULT_VALIDADE_APOS_VENCIMENTO,
+      },
+      txid,
+      revisao: 0,
+      loc: { id: nextLocId++, location, tipoCob: 'cobv', criacao, txid },
+      location,
+      status: 'ATIVA',
+      devedor: copy(request.devedor),
+      recebedor: RECEBEDOR,
+      valor: copy(request.valor),
+      chave: request.chave,
+      ...(typeof request.solicitacaoPagador === 'string' ? { solicitacaoPagador: request.solicitacaoPagador } : {}),
+      ...(request.infoAdicionais !== undefined ? { infoAdicionais: copy(request.infoAdicionais) } : {}),
+      pixCopiaECola: buildDynamicBrCode({ location, merchantName: 'Loja de Teste', merchantCity: 'Sao Paulo' }),
+    };
+    cobvs.set(txid, cobv);
+    return { status: 201, body: cobv };
+  };
+
+  /**
+   * PATCH /cobv/{txid}: the standard's CobVRevisada. An ATIVA cobv only; `status` (withdrawal) alone;
+   * otherwise the fields given replace the stored ones (calendario and valor field by field), revisao + 1.
+   */
+  const patchCobv = (txid: string, body: unknown): Reply => {
+    const validate = cobvRequestValidators().patch;
+    if (!validate(body)) return cobvInvalid(schemaViolations(validate.errors));
+    const revision = body as Record<string, unknown>;
+    const cobv = cobvs.get(txid);
+    if (!cobv) return cobvNotFound();
+    if (cobv.status !== 'ATIVA') {
+      return problem(
+        400,
+        'CobVOperacaoInvalida',
+        'Operação inválida.',
+        'Cobrança não encontra-se mais com o status ATIVA, somente cobranças ativas podem ser revisadas.',
+      );
+    }
+    const changes = Object.keys(revision).filter((key) => key !== 'loc' && key !== 'status');
+    if (revision.status !== undefined) {
+      if (changes.length > 0) {
+        return cobvInvalid([
+          {
+            razao:
+              'A cobrança está ATIVA, e a presente requisição propõe alterar seu status para REMOVIDA_PELO_USUARIO_RECEBEDOR juntamente com outras alterações.',
+            propriedade: 'cobv.status',
+          },
+        ]);
+      }
+      cobv.status = 'REMOVIDA_PELO_USUARIO_RECEBEDOR';
+      cobv.revisao += 1;
+      return { status: 200, body: cobv };
+    }
+    const revised = copy(cobv);
+    for (const key of changes) {
+      const value = copy(revision[key]);
+      const target = revised as unknown as Record<string, unknown>;
+      target[key] = (key === 'calendario' || key === 'valor') && isRecord(value) ? { ...(target[key] as Record<string, unknown>), ...value } : value;
+    }
+    const violacoes = cobvSemanticViolations(txid, revised as unknown as Record<string, unknown>, pixKey);
+    if (violacoes.length > 0) return cobvInvalid(violacoes);
+    if (changes.length > 0) revised.revisao += 1;
+    Object.assign(cobv, revised);
+    return { status: 200, body: cobv };
+  };
+
+  const getCobv = (txid: string): Reply => {
+    const cobv = cobvs.get(txid);
+    return cobv ? { status: 200, body: cobv } : cobvNotFound();
   };
 
   const getCob = (txid: string): Reply => {
@@ -337,13 +562,20 @@ export async function startTestPsp(options: TestPspOptions): Promise<TestPsp> {
     if (id === '') return notFound();
     if (resource === 'cob' && method === 'PUT') return putCob(id, text.trim() === '' ? undefined : parseJson(text));
     if (resource === 'cob' && method === 'GET') return getCob(id);
+    if (resource === 'cobv' && method === 'PUT') return putCobv(id, text.trim() === '' ? undefined : parseJson(text));
+    if (resource === 'cobv' && method === 'PATCH') return patchCobv(id, text.trim() === '' ? undefined : parseJson(text));
+    if (resource === 'cobv' && method === 'GET') return getCobv(id);
     if (resource === 'webhook' && method === 'PUT') return putWebhook(id, parseJson(text));
     if (resource === 'webhook' && method === 'GET') return getWebhook(id);
     return notFound();
   };
 
-  const faultReply = (fault: PspFault): Reply => {
+  const faultReply = (fault: PspFault, serve: () => Reply): Reply => {
     if (fault.mode === 'timeout') return 'hold';
+    if (fault.mode === 'lost') {
+      serve();
+      return 'hold';
+    }
     if (fault.mode === 'error500') {
       return problem(
         500,
@@ -365,8 +597,10 @@ export async function startTestPsp(options: TestPspOptions): Promise<TestPsp> {
       res.destroy();
       return;
     }
+    if (path.startsWith('/v2/') && text.trim() !== '') requestBodies.push({ method, path, body: parseJson(text) });
     const fault = takeFault(method, path);
-    const reply = fault ? faultReply(fault) : route(req, method, path, text);
+    const serve = () => route(req, method, path, text);
+    const reply = fault ? faultReply(fault, serve) : serve();
     if (reply === 'hold') {
       requests.push({ method, path, status: 'timeout' });
       held.add(res);
@@ -404,9 +638,9 @@ export async function startTestPsp(options: TestPspOptions): Promise<TestPsp> {
   });
   port = (server.address() as AddressInfo).port;
 
-  const cobOf = (txid: string): StoredCob => {
-    const cob = cobs.get(txid);
-    if (!cob) throw new Error(`The test PSP has no cob with txid ${txid}`);
+  const cobOf = (txid: string): Payable => {
+    const cob = cobs.get(txid) ?? cobvs.get(txid);
+    if (!cob) throw new Error(`The test PSP has no cob or cobv with txid ${txid}`);
     return cob;
   };
 
@@ -419,9 +653,11 @@ export async function startTestPsp(options: TestPspOptions): Promise<TestPsp> {
     clientSecret,
     pixKey,
     cobs,
+    cobvs,
     webhooks: webhookUrls,
     tokensIssued: () => issued,
     requests,
+    requestBodies,
     fail(fault) {
       if (!Number.isInteger(fault.times) || fault.times <= 0) throw new Error('A fault needs a positive integer `times`');
       faults.push({ ...fault, left: fault.times });
@@ -431,7 +667,7 @@ export async function startTestPsp(options: TestPspOptions): Promise<TestPsp> {
       if (cob.status !== 'ATIVA') throw new Error(`The cob ${txid} is ${cob.status}, not ATIVA`);
       const valor = payOptions.valor ?? cob.valor.original;
       if (!MONEY.test(valor)) throw new Error(`Not an amount: ${valor}`);
-      const payment: PspPixPayment & { chave: string } = {
+      const payment: PspPix = {
         endToEndId: payOptions.endToEndId ?? spiId('E'),
         txid,
         valor,

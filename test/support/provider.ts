@@ -1,8 +1,13 @@
 import { GetSecretValueCommand, SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
-import { notificationFor, type ProviderCommand } from '../../infra/admin/provider';
+import type { APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
+import { handler as providerNotification } from '../../functions/provider/notifications';
+import { notificationFor, type PaymentOptions, type ProviderCommand } from '../../infra/admin/provider';
+import { lambdaContext, toHttpApiEvent } from '../../infra/local/apigw-event';
+import { routes } from '../../shared/http/routes';
 import { SIMULATED_SIGNATURE_HEADER, type SimulatedNotification } from '../../shared/providers/simulated';
 import { signatureHeader } from '../../shared/signatures/hmac-header';
-import { call, type Reply, stack } from './api';
+import { call, type Reply, stack, uniqueIp } from './api';
+import { conforming, type Invoked, invoked } from './invoke';
 
 let secret: Promise<string> | undefined;
 
@@ -38,4 +43,34 @@ export async function notifyUntilSettled(notification: SimulatedNotification, ma
     const ceiling = Math.min(8_000, Number(reply?.headers['retry-after'] ?? 1) * 1000 * 2 ** (attempt - 1));
     await new Promise((resolve) => setTimeout(resolve, ceiling * Math.random()));
   }
+}
+
+/**
+ * A simulated provider payment notification, signed, through the notification route IN THIS PROCESS
+ * (so what the route does at the providers, such as withdrawing a BolePix's other rail, reaches this
+ * process's adapters); `payment`: what the CLI's --amount and --date say.
+ */
+export async function notifyHere(command: ProviderCommand, target: { txid?: string; reference?: string }, payment: PaymentOptions = {}): Promise<Invoked> {
+  const body = JSON.stringify(notificationFor(command, target, new Date(), payment));
+  const route = routes.providerNotification;
+  const event = toHttpApiEvent(
+    {
+      method: route.method,
+      url: '/provider/simulated/notifications',
+      headers: {
+        'content-type': 'application/json',
+        [SIMULATED_SIGNATURE_HEADER]: signatureHeader(body, await providerSecret(), Math.floor(Date.now() / 1000)),
+      },
+      body: Buffer.from(body),
+      sourceIp: uniqueIp(),
+      host: 'localhost',
+    },
+    `${route.method} ${route.path}`,
+    { name: 'simulated' },
+  );
+  return conforming(
+    route,
+    route.path,
+    invoked((await providerNotification(event as never, lambdaContext(route.id) as never)) as APIGatewayProxyStructuredResultV2),
+  );
 }

@@ -41,7 +41,12 @@ export type BoletoChargeRequest = {
 export type BoletoChargeReads = { customer: Customer | undefined; ids: InvoiceIds };
 
 /** A boleto charge's reads, together: its only reads, which a route sends beside its gate. */
-export async function boletoChargeReads(ports: Pick<BoletoChargePorts, 'ids' | 'customers'>, accountId: string, customerId: number, now: Date): Promise<BoletoChargeReads> {
+export async function boletoChargeReads(
+  ports: Pick<BoletoChargePorts, 'ids' | 'customers'>,
+  accountId: string,
+  customerId: number,
+  now: Date,
+): Promise<BoletoChargeReads> {
   const [customer, ids] = await Promise.all([ports.customers.get(accountId, customerId), ports.ids.unused(now)]);
   return { customer, ids };
 }
@@ -53,6 +58,20 @@ function boletoPayer(customer: Customer | undefined): Customer {
     throw new ValidationError({ customer: ['The customer needs a full address for a boleto'] });
   }
   return customer;
+}
+
+/** API Pix's `devedor.nome` carries at most 200 characters (a customer's name may have 255). */
+export const PIX_PAYER_NAME_MAX = 200;
+
+/** A BolePix's payer must fit the Pix half's standard: 422 on customer before any provider is asked. */
+function assertPixPayer(customer: Customer): void {
+  if ([...customer.name.trim()].length > PIX_PAYER_NAME_MAX) {
+    throw new ValidationError({
+      customer: [
+        `The customer's name is longer than a Pix charge carries (${PIX_PAYER_NAME_MAX} characters): shorten it, or create the boleto from an account without Pix`,
+      ],
+    });
+  }
 }
 
 /** Registers the Pix half of a BolePix; when it fails, the boleto just registered is written off (best effort) before the failure is answered. */
@@ -95,6 +114,7 @@ async function registerPixHalf(
 export async function createBoletoCharge(ports: BoletoChargePorts, request: BoletoChargeRequest): Promise<{ answer: NewInvoice; changes: Change[] }> {
   const read = request.read ?? (await boletoChargeReads(ports, request.accountId, request.customerId, request.now));
   const customer = boletoPayer(read.customer);
+  if (ports.pixDue && request.late) assertPixPayer(customer);
   const { ids } = read;
   const payer = { name: customer.name, email: customer.email, document: customer.document };
   const registered = await callProvider(
@@ -113,13 +133,26 @@ export async function createBoletoCharge(ports: BoletoChargePorts, request: Bole
   const { late } = request;
   const pixDue = ports.pixDue;
   const pix = pixDue && late ? await registerPixHalf({ ...ports, pixDue }, { ...request, late }, ids.reference, payer) : undefined;
-  const invoice = pendingInvoice(request.base(ids), ids, { dueDate: request.dueDate, payer, provider: ports.provider.name }, {
-    method: 'boleto',
-    boleto: { barcode: registered.barcode, digitable: registered.digitable, customerId: customer.id, instructions: request.instructions },
-    ...(pix
-      ? { pix: { txid: pix.txid, location: pix.location, copy: pix.copy, qrPng: qrCodePng(pix.copy), ...(pixDue && pixDue.name !== ports.provider.name ? { provider: pixDue.name } : {}) } }
-      : {}),
-    ...(late ? { late } : {}),
-  });
+  const invoice = pendingInvoice(
+    request.base(ids),
+    ids,
+    { dueDate: request.dueDate, payer, provider: ports.provider.name },
+    {
+      method: 'boleto',
+      boleto: { barcode: registered.barcode, digitable: registered.digitable, customerId: customer.id, instructions: request.instructions },
+      ...(pix
+        ? {
+            pix: {
+              txid: pix.txid,
+              location: pix.location,
+              copy: pix.copy,
+              qrPng: qrCodePng(pix.copy),
+              ...(pixDue && pixDue.name !== ports.provider.name ? { provider: pixDue.name } : {}),
+            },
+          }
+        : {}),
+      ...(late ? { late } : {}),
+    },
+  );
   return { answer: invoice, changes: [{ kind: 'invoice.created', invoice }] };
 }

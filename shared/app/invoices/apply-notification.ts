@@ -83,7 +83,13 @@ export function checkoutChanges(checkout: Checkout, invoice: Invoice, move: Invo
     ];
   }
   // The checkout's Pix charge closed while unpaid and no card is offered: nothing can pay it any more.
-  if (move.to === 'CANCELED' && checkout.status === 'PENDING' && checkout.pixReference === invoice.reference && !checkout.methods.includes('card') && NO_RAIL_LEFT_ABANDONS) {
+  if (
+    move.to === 'CANCELED' &&
+    checkout.status === 'PENDING' &&
+    checkout.pixReference === invoice.reference &&
+    !checkout.methods.includes('card') &&
+    NO_RAIL_LEFT_ABANDONS
+  ) {
     return [{ kind: 'checkout.abandoned', reference: checkout.reference, at }];
   }
   if (move.to !== 'CANCELED' && move.to !== 'REFUNDED') return [];
@@ -107,7 +113,12 @@ const CHECKOUT_RACE_ATTEMPTS = 3;
  * paid_after_cancel). A move the table does not allow, or one already made by a duplicate or
  * concurrent notification, changes nothing. Returns whether this call made the move.
  */
-export async function applyNotification(ports: InvoiceMovePorts, notification: ChargeNotification, now: Date, read?: { invoice: Invoice | undefined }): Promise<boolean> {
+export async function applyNotification(
+  ports: InvoiceMovePorts,
+  notification: ChargeNotification,
+  now: Date,
+  read?: { invoice: Invoice | undefined },
+): Promise<boolean> {
   for (let attempt = 1; ; attempt += 1) {
     try {
       // The caller's read of the invoice serves the first attempt only: a race lost reads it again.
@@ -131,7 +142,14 @@ export function targetInvoice(ports: Pick<InvoiceMovePorts, 'invoices'>, notific
  * the checkout's part. A payment (a move to PAID) records its rail and amount with the move, and its
  * event says them.
  */
-export async function invoiceMoveChanges(ports: InvoiceMovePorts, invoice: Invoice, move: InvoiceMove, at: string, now: Date, paid?: InvoicePayment): Promise<Change[]> {
+export async function invoiceMoveChanges(
+  ports: InvoiceMovePorts,
+  invoice: Invoice,
+  move: InvoiceMove,
+  at: string,
+  now: Date,
+  paid?: InvoicePayment,
+): Promise<Change[]> {
   const moved = invoice.paidAfterCancel === true || move.paidAfterCancel ? { ...invoice, paidAfterCancel: true } : invoice;
   const checkout = invoice.checkoutReference ? await ports.checkouts.get(invoice.checkoutReference) : undefined;
   const payment = move.to === 'PAID' ? (paid ?? { rail: invoice.method, amountCents: invoice.totalCents }) : undefined;
@@ -157,7 +175,7 @@ async function applyOnce(ports: InvoiceMovePorts, notification: ChargeNotificati
     const verdict = paymentVerdict(invoice, rail, notification.amountCents, brazilDate(notification.occurredAt));
     if (verdict.kind === 'anomaly') {
       logger.error('payment anomaly: not credited', { ...context, reference: invoice.reference, rail, ...verdict });
-      countMetric(BUSINESS_METRICS.pixAnomalies, { method: paymentMethodOf(rail) });
+      countMetric(BUSINESS_METRICS.pixAnomalies);
       return false;
     }
     if (verdict.kind === 'other_rail_payment') return applyOtherRailPayment(ports, invoice, verdict.rail, verdict.amountCents, notification, now);
@@ -185,7 +203,14 @@ async function applyOnce(ports: InvoiceMovePorts, notification: ChargeNotificati
  * entry and recorded on the invoice as a refund due (once: a duplicate finds it recorded), never as a
  * second payment of the invoice (no move, no second invoice.paid).
  */
-async function applyOtherRailPayment(ports: InvoiceMovePorts, invoice: Invoice, rail: BolePixRail, amountCents: number, notification: ChargeNotification, now: Date): Promise<boolean> {
+async function applyOtherRailPayment(
+  ports: InvoiceMovePorts,
+  invoice: Invoice,
+  rail: BolePixRail,
+  amountCents: number,
+  notification: ChargeNotification,
+  now: Date,
+): Promise<boolean> {
   const { reference } = invoice;
   const at = notification.occurredAt.toISOString();
   const movement = { accountId: invoice.accountId, reference, at: now.toISOString() };

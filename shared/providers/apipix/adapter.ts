@@ -1,9 +1,10 @@
 import type { Config } from '../../config';
 import { logger } from '../../logger';
 import { apiPixCredentialsSource, type ApiPixCredentials } from '../../adapters/secrets/apipix-credentials';
-import { ProviderError, ProviderRejectedError, type PixCharge, type PixChargeState, type PixProvider } from '../port';
+import { ProviderError, ProviderRejectedError, type PixCharge, type PixChargeState, type PixDueCharges, type PixDueRemoval, type PixProvider } from '../port';
 import { type ApiPixClient, type ApiPixReply, apiPixClient } from './client';
 import { type Cob, cobRequestBody, cobSchema, hasViolations, isSameCharge, pixChargeOf, pixChargeStateOf, problemMessage } from './cob';
+import { type Cobv, cobvRequestBody, cobvSchema, isSameCobv, pixChargeOfCobv, pixChargeStateOfCobv } from './cobv';
 
 export const API_PIX_PROVIDER = 'apipix';
 
@@ -14,9 +15,12 @@ export const API_PIX_PROVIDER = 'apipix';
  * (the PSP refuses the txid as used; the adapter reads it back and checks it is the same charge).
  * Its callbacks carry no signature the gateway can check behind CloudFront: each is a hint, and every
  * payment is read back with GET /cob/{txid} over the mutual-TLS channel before anything is credited.
+ * Due-date charges (a BolePix's Pix half) are /cobv, idempotent by txid the same way; withdrawn with
+ * PATCH /cobv/{txid} and read back with GET /cobv/{txid}.
  */
 export type ApiPixProvider = PixProvider & {
   lookupPixCharge(txid: string): Promise<PixChargeState | undefined>;
+  readonly dueCharges: Required<PixDueCharges>;
   /** PUT /webhook/{chave}: where the PSP sends its callbacks (it appends `/pix`). */
   registerWebhook(webhookUrl: string): Promise<void>;
   /** GET /webhook/{chave}: the URL the PSP has, or undefined when none is registered. */
@@ -42,6 +46,68 @@ function failure(reply: ApiPixReply, what: string): ProviderError {
 }
 
 const isRefusal = (status: number) => status === 400 || status === 404 || status === 409 || status === 422;
+
+function parsedCobv(reply: ApiPixReply, what: string): Cobv {
+  const cobv = cobvSchema.safeParse(reply.body);
+  if (!cobv.success) throw new ProviderError(`The PSP answered ${what} with an unexpected body`);
+  return cobv.data;
+}
+
+/** What a refused withdrawal means, from the cobv as the PSP holds it now (undefined: it does not know the txid). */
+function removalOf(cobv: Cobv | undefined, status: number): PixDueRemoval {
+  if (!cobv) return 'unknown';
+  if (cobv.status === 'REMOVIDA_PELO_USUARIO_RECEBEDOR' || cobv.status === 'REMOVIDA_PELO_PSP') return 'removed';
+  if (cobv.status === 'CONCLUIDA') return 'paid';
+  throw new ProviderError(`The PSP refused to withdraw the due charge (HTTP ${status}) and holds it as ${cobv.status.slice(0, 40)}`);
+}
+
+/**
+ * The due-date charges (API Pix /cobv) over the client: PUT to create (a refusal is read back, as the
+ * immediate charge's: the same cobv there is this request's first attempt), PATCH to withdraw, GET to
+ * read back.
+ */
+function dueChargesWith(pixKey: string, client: ApiPixClient): Required<PixDueCharges> {
+  const path = (txid: string) => `/cobv/${encodeURIComponent(txid)}`;
+  const lookup = async (txid: string): Promise<Cobv | undefined> => {
+    const reply = await client.call('GET', path(txid));
+    if (reply.status === 404) return undefined;
+    if (reply.status !== 200) throw failure(reply, 'the due charge lookup');
+    return parsedCobv(reply, 'the due charge lookup');
+  };
+  return {
+    async create(request): Promise<PixCharge> {
+      const body = cobvRequestBody(request, pixKey);
+      const reply = await client.call('PUT', path(request.txid), body);
+      if (reply.status === 200 || reply.status === 201) {
+        const charge = pixChargeOfCobv(parsedCobv(reply, 'the due charge creation'));
+        if (!charge || charge.txid !== request.txid) throw new ProviderError('The PSP answered the due charge creation without its txid, location or BR Code');
+        return charge;
+      }
+      if (!isRefusal(reply.status)) throw failure(reply, 'the due charge creation');
+      const existing = await lookup(request.txid);
+      const charge = existing && isSameCobv(existing, body) ? pixChargeOfCobv(existing) : undefined;
+      if (charge) {
+        logger.info('the PSP already had this due charge: its first registration is used', { reference: request.reference });
+        return charge;
+      }
+      throw rejection(reply);
+    },
+    async remove(txid): Promise<PixDueRemoval> {
+      const reply = await client.call('PATCH', path(txid), { status: 'REMOVIDA_PELO_USUARIO_RECEBEDOR' });
+      if (reply.status === 200) return 'removed';
+      if (!isRefusal(reply.status)) throw failure(reply, 'the due charge withdrawal');
+      // Refused: already withdrawn (or removed by the PSP), paid, or unknown; anything else is unexpected.
+      return removalOf(await lookup(txid), reply.status);
+    },
+    async lookup(txid) {
+      const cobv = await lookup(txid);
+      if (!cobv) return undefined;
+      const state = pixChargeStateOfCobv(cobv);
+      if (!state) throw new ProviderError('The PSP answered the due charge lookup with an unknown status or payment');
+      return state;
+    },
+  };
+}
 
 export function apiPixProviderWith(settings: { pixKey: string; now?: () => Date }, client: ApiPixClient): ApiPixProvider {
   const now = settings.now ?? (() => new Date());
@@ -75,6 +141,7 @@ export function apiPixProviderWith(settings: { pixKey: string; now?: () => Date 
         throw rejection(reply);
       },
     },
+    dueCharges: dueChargesWith(settings.pixKey, client),
     async lookupPixCharge(txid) {
       const cob = await lookup(txid);
       if (!cob) return undefined;

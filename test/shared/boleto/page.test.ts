@@ -166,4 +166,30 @@ describe('renderBoletoHtml', () => {
     expect(() => renderBoletoHtml({ ...base, amount: '-1.00' })).toThrow();
     expect(() => renderBoletoHtml({ ...base, dueDate: '15/05/2026' })).toThrow();
   });
+
+  describe('a BolePix (issue 28): both rails on the page', () => {
+    const pix = { copy: '00020101021226<script>5204000053039865802BR6304ABCD', qrDataUri: 'data:image/png;base64,iVBORw0KGgo=' };
+
+    it('shows the Pix half beside the boleto: the QR code with an alt text and the copy-and-paste code, escaped', () => {
+      const html = renderBoletoHtml({ ...base, pix });
+      expect(html).toContain('<h1>Boleto bancário com Pix</h1>');
+      expect(html).toContain(`<img src="${pix.qrDataUri}" alt="QR code Pix deste boleto">`);
+      expect(html).toContain('<p class="copy">00020101021226&lt;script&gt;5204000053039865802BR6304ABCD</p>');
+      expect(html).not.toContain('<script>');
+      // The barcode stays: the payer chooses the rail.
+      expect(html).toMatch(/<div class="barcode"[^>]*><svg/);
+    });
+
+    it('states the late-payment rules both rails follow, and the last day payment is accepted', () => {
+      const html = renderBoletoHtml({ ...base, pix, late: { fine: '2.00', interest: '1.00', lastDay: '2027-04-09' } });
+      expect(html).toContain('Após o vencimento: multa de 2,00% e juros de 1,00% ao mês (pro rata por dia corrido). Não receber após 09/04/2027.');
+    });
+
+    it('a boleto that can no longer be paid shows its notice; a plain boleto has no Pix section', () => {
+      const html = renderBoletoHtml({ ...base, notice: 'Este boleto já foi pago. Não pague novamente.' });
+      expect(html).toContain('<p class="notice" role="status">Este boleto já foi pago. Não pague novamente.</p>');
+      expect(html).not.toContain('class="pix"');
+      expect(renderBoletoHtml(base)).not.toMatch(/class="(pix|notice)"/);
+    });
+  });
 });

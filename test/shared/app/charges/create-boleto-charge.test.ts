@@ -3,7 +3,8 @@ import { createBoletoCharge, type BoletoChargeRequest } from '../../../../shared
 import type { Customer } from '../../../../shared/domain/customer';
 import { ValidationError } from '../../../../shared/errors';
 import type { CustomerStore } from '../../../../shared/ports/customers';
-import type { BoletoRequest } from '../../../../shared/providers/port';
+import type { BoletoRequest, PixDueChargeRequest } from '../../../../shared/providers/port';
+import { ProviderError } from '../../../../shared/providers/port';
 
 const now = new Date('2026-11-27T12:00:00.000Z');
 const ana: Customer = {
@@ -22,7 +23,10 @@ const ana: Customer = {
 
 function ports(customer: Customer | undefined) {
   const asked: BoletoRequest[] = [];
-  const customers: CustomerStore = { get: async (accountId, id) => (customer && accountId === customer.accountId && id === customer.id ? customer : undefined), list: async () => [] };
+  const customers: CustomerStore = {
+    get: async (accountId, id) => (customer && accountId === customer.accountId && id === customer.id ? customer : undefined),
+    list: async () => [],
+  };
   return {
     asked,
     ports: {
@@ -45,7 +49,18 @@ function ports(customer: Customer | undefined) {
 const request: BoletoChargeRequest = {
   accountId: 'acct_1',
   customerId: 42,
-  base: () => ({ accountId: 'acct_1', merchantName: 'Loja', invoiceNo: 'N1', itemName: 'Item', quantity: 1, amountCents: 5_000, tax: 0, discount: 0, totalCents: 5_000, createdAt: now.toISOString() }),
+  base: () => ({
+    accountId: 'acct_1',
+    merchantName: 'Loja',
+    invoiceNo: 'N1',
+    itemName: 'Item',
+    quantity: 1,
+    amountCents: 5_000,
+    tax: 0,
+    discount: 0,
+    totalCents: 5_000,
+    createdAt: now.toISOString(),
+  }),
   totalCents: 5_000,
   dueDate: '2026-12-10',
   merchantName: 'Loja',
@@ -59,9 +74,24 @@ describe('create a boleto charge (use case)', () => {
     const run = ports(ana);
     const { answer, changes } = await createBoletoCharge(run.ports, request);
     expect(run.asked).toEqual([
-      { reference: 'INV-BOLETO', invoiceId: 9, amountCents: 5_000, dueDate: '2026-12-10', merchantName: 'Loja', payer: { name: 'Ana', email: 'ana@example.com', document: '52998224725' }, instructions: 'Não receber após o vencimento' },
+      {
+        reference: 'INV-BOLETO',
+        invoiceId: 9,
+        amountCents: 5_000,
+        dueDate: '2026-12-10',
+        merchantName: 'Loja',
+        payer: { name: 'Ana', email: 'ana@example.com', document: '52998224725' },
+        instructions: 'Não receber após o vencimento',
+      },
     ]);
-    expect(answer).toMatchObject({ reference: 'INV-BOLETO', invoiceId: 9, method: 'boleto', status: 'PENDING', provider: 'simulated', boleto: { customerId: 42, barcode: '0'.repeat(44) } });
+    expect(answer).toMatchObject({
+      reference: 'INV-BOLETO',
+      invoiceId: 9,
+      method: 'boleto',
+      status: 'PENDING',
+      provider: 'simulated',
+      boleto: { customerId: 42, barcode: '0'.repeat(44) },
+    });
     expect(changes).toEqual([{ kind: 'invoice.created', invoice: answer }]);
   });
 
@@ -71,5 +101,66 @@ describe('create a boleto charge (use case)', () => {
     const noAddress = ports({ ...ana, street: undefined });
     await expect(createBoletoCharge(noAddress.ports, request)).rejects.toBeInstanceOf(ValidationError);
     expect([...stranger.asked, ...noAddress.asked]).toEqual([]);
+  });
+
+  describe('a BolePix: the boleto and its due-date Pix half (issue 28)', () => {
+    const late = { fineBasisPoints: 200, interestBasisPointsAMonth: 100, daysAfterDue: 10 };
+
+    function bolePixPorts(customer: Customer, pixFails = false) {
+      const run = ports(customer);
+      const dueAsked: PixDueChargeRequest[] = [];
+      const writtenOff: string[] = [];
+      const all = {
+        ...run.ports,
+        provider: { ...run.ports.provider, writeOffBoleto: async (reference: string) => (writtenOff.push(reference), 'written_off' as const) },
+        pixDue: {
+          name: 'apipix',
+          dueCharges: {
+            create: async (due: PixDueChargeRequest) => {
+              dueAsked.push(due);
+              if (pixFails) throw new ProviderError('down');
+              return { txid: due.txid, location: 'psp.example/cobv/1', copy: '00020101021226830014br.gov.bcb.pix6304ABCD' };
+            },
+          },
+        },
+      };
+      return { ...run, dueAsked, writtenOff, ports: all };
+    }
+
+    it("registers the Pix half after the boleto for the same total, due date, payer and rules; the invoice carries both and the half's provider", async () => {
+      const run = bolePixPorts(ana);
+      const { answer } = await createBoletoCharge(run.ports, { ...request, late });
+      expect(run.asked).toHaveLength(1);
+      expect(run.dueAsked).toEqual([
+        {
+          reference: 'INV-BOLETO',
+          txid: expect.stringMatching(/^INVBOLETO[A-Za-z0-9]{23}$/),
+          amountCents: 5_000,
+          dueDate: '2026-12-10',
+          merchantName: 'Loja',
+          payer: { name: 'Ana', email: 'ana@example.com', document: '52998224725' },
+          late,
+        },
+      ]);
+      expect(answer).toMatchObject({ method: 'boleto', late, provider: 'simulated', pix: { txid: run.dueAsked[0]?.txid, provider: 'apipix' } });
+      expect(answer.pix?.qrPng?.length).toBeGreaterThan(0);
+    });
+
+    it('a Pix half that fails: 502, and the boleto just registered is written off', async () => {
+      const run = bolePixPorts(ana, true);
+      await expect(createBoletoCharge(run.ports, { ...request, late })).rejects.toMatchObject({ kind: 'upstream_failed', message: 'down' });
+      expect(run.writtenOff).toEqual(['INV-BOLETO']);
+    });
+
+    it("a payer's name longer than API Pix carries (200) is refused on customer before anyone is asked; a plain boleto keeps it", async () => {
+      const long = { ...ana, name: 'A'.repeat(201) };
+      const run = bolePixPorts(long);
+      await expect(createBoletoCharge(run.ports, { ...request, late })).rejects.toMatchObject({
+        details: { fields: { customer: [expect.stringContaining('200')] } },
+      });
+      expect([...run.asked, ...run.dueAsked]).toEqual([]);
+      const plain = ports(long);
+      expect((await createBoletoCharge(plain.ports, request)).answer.pix).toBeUndefined();
+    });
   });
 });

@@ -1,0 +1,57 @@
+import { randomUUID } from 'node:crypto';
+import { CreateSecretCommand, SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
+import { localAwsConfig } from '../../infra/local/aws';
+import { startHttpServer, type LocalHttpServer } from '../../infra/local/http-server';
+import { pixCallbackUrl } from '../../shared/providers/apipix/callback-url';
+import { getRuntime } from '../../shared/runtime';
+import { stack, useLocalStackEnvironment } from './api';
+import { generateApiPixCertificates } from './apipix-certificates';
+import { startTestPsp, type TestPsp } from './apipix-psp';
+import { freePort } from './free-port';
+import { ROOT } from './local-stack-process';
+
+/** A standard-shaped PSP on loopback, this process configured for it (PAYMENT_PROVIDER=apipix), and a gateway its callbacks reach. */
+export type ApiPixEnvironment = { psp: TestPsp; gateway: LocalHttpServer; callbackUrl: () => Promise<string>; stop: () => Promise<void> };
+
+/**
+ * Starts the test PSP behind mutual TLS, stores its credentials as the API Pix secret in the local
+ * Secrets Manager, points THIS process's configuration at it (the local stack and every other test file
+ * keep the simulated provider), and starts a gateway in this process for the PSP's callbacks.
+ */
+export async function startApiPixEnvironment(): Promise<ApiPixEnvironment> {
+  useLocalStackEnvironment();
+  const certificates = await generateApiPixCertificates();
+  const psp = await startTestPsp({ certificates });
+  const secretId = `apipix-test-${randomUUID()}`;
+  const secrets = new SecretsManagerClient({ ...localAwsConfig(), endpoint: stack().secretsEndpoint });
+  await secrets.send(
+    new CreateSecretCommand({
+      Name: secretId,
+      SecretString: JSON.stringify({
+        client_secret: psp.clientSecret,
+        certificate: certificates.clientCert,
+        private_key: certificates.clientKey,
+        ca: certificates.ca,
+      }),
+    }),
+  );
+  Object.assign(process.env, {
+    PAYMENT_PROVIDER: 'apipix',
+    APIPIX_BASE_URL: psp.baseUrl,
+    APIPIX_TOKEN_URL: psp.tokenUrl,
+    APIPIX_CLIENT_ID: psp.clientId,
+    APIPIX_PIX_KEY: psp.pixKey,
+    APIPIX_SECRET_ID: secretId,
+    PROVIDER_TIMEOUT_MS: '3000',
+  });
+  const gateway = await startHttpServer(ROOT, await freePort());
+  return {
+    psp,
+    gateway,
+    callbackUrl: async () => pixCallbackUrl(gateway.url, (await getRuntime().serviceKeys()).providerCallbacks, 'apipix'),
+    stop: async () => {
+      await gateway.stop();
+      await psp.close();
+    },
+  };
+}
