@@ -1,6 +1,7 @@
 import { amountDue, calendarDaysBetween, type LatePaymentRules } from './late-payment';
 import type { Invoice } from './invoice';
 import type { InvoiceStatus } from './invoice-transitions';
+import type { BolePixRail, PaymentRail } from './payment-methods';
 
 /**
  * BolePix (issue 28): a boleto that also carries a due-date Pix charge for the same total, due date and
@@ -8,11 +9,7 @@ import type { InvoiceStatus } from './invoice-transitions';
  * rail means, which rails a move leaves open, and when the invoice expires.
  */
 
-/** A rail a payment arrives on: the charge name of its method (`pix`, `boleto`, `creditcard`). */
-export type PaymentRail = 'pix' | 'boleto' | 'creditcard';
-
-/** The two rails a BolePix offers. */
-export type BolePixRail = 'pix' | 'boleto';
+export type { BolePixRail, PaymentRail };
 
 /** The rules of a charge created without late-payment fields: no fine, no interest, payable up to the due date. */
 export const NO_LATE_PAYMENT: LatePaymentRules = { fineBasisPoints: 0, interestBasisPointsAMonth: 0, daysAfterDue: 0 };

@@ -1,8 +1,7 @@
 import { formatCents } from './money';
 import type { LatePaymentRules } from './late-payment';
-import type { BolePixRail, PaymentRail } from './bolepix';
 import type { InvoiceStatus } from './invoice-transitions';
-import type { ChargeMethod, MethodFields, PaymentMethod } from './payment-methods';
+import type { BolePixRail, ChargeMethod, MethodFields, PaymentMethod, PaymentRail } from './payment-methods';
 
 /** The invoice's `method`: a charge method of the registry (payment-methods.ts). */
 export type InvoiceMethod = ChargeMethod;

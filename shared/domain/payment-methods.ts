@@ -152,6 +152,12 @@ export const METHOD_REGISTRY = {
   }),
 } as const satisfies { [M in keyof MethodFields]: MethodRow<MethodFields[M], z.ZodObject> };
 
+/** A rail a payment arrives on: the charge name of its method (`pix`, `boleto`, `creditcard`). */
+export type PaymentRail = ChargeMethod;
+
+/** The two rails a BolePix offers (shared/domain/bolepix.ts). */
+export type BolePixRail = 'pix' | 'boleto';
+
 /** An account setting: the name a merchant enables a method under (and its fields' name on the invoice). */
 export type PaymentMethod = keyof typeof METHOD_REGISTRY;
 /** A charge's method: the invoice's `method`. */

@@ -1,5 +1,6 @@
 import { existsSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { linhaDigitavel2CodBarras, validarBoleto } from '@mrmgomes/boleto-utils';
 import { boletoBancarioCodigoBarras, boletoBancarioLinhaDigitavel } from 'boleto-brasileiro-validator';
 import { hasError, isDynamicPix, parsePix } from 'pix-utils';
 import type { Page } from 'playwright-core';
@@ -118,6 +119,9 @@ describe('BolePix printable page in Chromium: both rails, accessible, one A4 pag
             expect(lineText.replace(/\D/g, '')).toBe(created.digitable);
             expect(boletoBancarioLinhaDigitavel(lineText, true)).toBe(true);
             expect(boletoBancarioCodigoBarras(created.barcode)).toBe(true);
+            // And with boleto-utils: the page's line is a valid boleto whose barcode is the answer's.
+            expect(validarBoleto(lineText.replace(/\D/g, '')).sucesso).toBe(true);
+            expect(linhaDigitavel2CodBarras(lineText.replace(/\D/g, ''))).toBe(created.barcode);
             const bars = page.locator('.barcode svg');
             expect(await bars.isVisible()).toBe(true);
             const barsBox = await bars.boundingBox();
