@@ -1,7 +1,8 @@
 /**
  * A minimal webhook receiver for merchants (spec 6.3-6.5): reads the RAW body, checks the
- * Service-Signature header, deduplicates by Service-Event-Id, answers 200 at once and handles the
- * event afterwards.
+ * Service-Signature header, deduplicates by Service-Event-Id, drops an event older than one already
+ * handled for the same object (its `version`: events may arrive in any order, spec 6.5), answers 200
+ * at once and handles the event afterwards.
  *
  *   WEBHOOK_SECRET=whsec_... PORT=8443 node_modules/node/bin/node --import tsx events/webhook-receiver.ts
  *
@@ -37,14 +38,51 @@ function readRawBody(req: IncomingMessage): Promise<Buffer | null> {
   });
 }
 
+/**
+ * The object an event is about and the version the change made (issue 29): the invoice, withdraw or
+ * order of its data, by reference. Undefined for an event without one (the test ping).
+ */
+export function versionOf(event: WebhookEvent): { key: string; version: number } | undefined {
+  for (const [kind, object] of Object.entries(event.data)) {
+    const { reference, version } = (object ?? {}) as { reference?: unknown; version?: unknown };
+    if (typeof reference === 'string' && typeof version === 'number') return { key: `${kind}:${reference}`, version };
+  }
+  return undefined;
+}
+
+/**
+ * The highest version handled per object: `isNewer` says whether an event moves its object past what was
+ * handled (then remembers its version). A receiver that keeps its objects in a database keeps the version
+ * beside each one and updates it only WHERE version < the event's (one conditional update).
+ */
+export function latestVersions(limit = MAX_REMEMBERED_IDS) {
+  const latest = new Map<string, number>();
+  return {
+    isNewer(event: WebhookEvent): boolean {
+      const found = versionOf(event);
+      if (!found) return true;
+      const known = latest.get(found.key);
+      if (known !== undefined && known >= found.version) return false;
+      latest.delete(found.key);
+      latest.set(found.key, found.version);
+      if (latest.size > limit) latest.delete(latest.keys().next().value as string);
+      return true;
+    },
+  };
+}
+
 function isWebhookEvent(value: unknown): value is WebhookEvent {
   const v = value as Partial<WebhookEvent> | null;
   return typeof v === 'object' && v !== null && typeof v.id === 'string' && typeof v.type === 'string';
 }
 
-/** The request handler. `onEvent` runs after the 200 has been sent, once per event id (in this process). */
+/**
+ * The request handler. `onEvent` runs after the 200 has been sent, once per event id (in this process),
+ * and never for an event older than one already handled for the same object (answered `stale`).
+ */
 export function webhookHandler(secret: string, onEvent: (event: WebhookEvent) => Promise<void> | void) {
   const seen = new Set<string>(); // insertion-ordered: the oldest ids are forgotten first
+  const versions = latestVersions();
   return async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     if (req.method !== 'POST') return answer(res, 405, { error: 'method not allowed' });
     const raw = await readRawBody(req);
@@ -64,6 +102,8 @@ export function webhookHandler(secret: string, onEvent: (event: WebhookEvent) =>
     if (seen.has(id)) return answer(res, 200, { received: true, duplicate: true });
     seen.add(id);
     if (seen.size > MAX_REMEMBERED_IDS) seen.delete(seen.values().next().value as string);
+    // A retried invoice.paid arriving after invoice.refunded must not move the order back.
+    if (!versions.isNewer(event)) return answer(res, 200, { received: true, stale: true });
 
     answer(res, 200, { received: true });
     setImmediate(() => {

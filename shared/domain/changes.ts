@@ -29,6 +29,8 @@ export type WithdrawalMoved = {
   reference: string;
   from: WithdrawStatus;
   to: WithdrawStatus;
+  /** The version the move makes (the one read + 1): stored with the status. */
+  version: number;
   at: string;
   endToEndId?: string;
 };
@@ -114,7 +116,16 @@ export type InvoiceOtherRailPaid = { kind: 'invoice.other_rail_paid'; invoice: I
 export type CheckoutPaid = { kind: 'checkout.paid'; reference: string; payment: CheckoutPayment; lostRace: 'already_paid' | 'read_again' };
 
 /** The order of a paid checkout moved with the invoice that paid it (canceled, refunded), only from `from` and that invoice. */
-export type OrderMoved = { kind: 'order.moved'; checkoutReference: string; invoiceReference: string; from: OrderStatus; to: OrderStatus; at: string };
+export type OrderMoved = {
+  kind: 'order.moved';
+  checkoutReference: string;
+  invoiceReference: string;
+  from: OrderStatus;
+  to: OrderStatus;
+  /** The order's version the move makes (the one read + 1). */
+  version: number;
+  at: string;
+};
 
 /**
  * A PENDING checkout abandoned (no rail left, or CHECKOUT_TTL passed). `unlistInvoice`: its Pix invoice,

@@ -1,5 +1,6 @@
 import type { CheckoutStatus, OrderStatus } from './checkout-transitions';
 import { formatCents } from './money';
+import { versionFields } from './object-version';
 import type { CheckoutMethod, CheckoutPaymentType } from './payment-methods';
 
 /** A card attempt whose answer was lost: what the upkeep needs to ask the provider and record the payment (never the number or CVV). */
@@ -43,13 +44,20 @@ export type Checkout = NewCheckout & {
   abandonedAt?: string;
   /** The order of a paid checkout follows its invoice (canceled, refunded). */
   orderStatus?: OrderStatus;
+  /** The order's version: 1 when paid, +1 at each move (shared/domain/object-version.ts); absent before versions were kept: 1. */
+  orderVersion?: number;
 };
 
 /** The payment that pays a checkout: its rail and invoice. */
 export type CheckoutPayment = { paymentType: CheckoutPaymentType; invoiceReference: string; paidAt: string };
 
 /** The `order` object of order events (spec 6.1): the paid checkout as a product sale. */
-export function orderEventData(checkout: Checkout, status: OrderStatus, paidAt: string): Record<string, unknown> {
+export function orderEventData(
+  checkout: Checkout,
+  status: OrderStatus,
+  paidAt: string,
+  change: { version: number; previousStatus: OrderStatus | null },
+): Record<string, unknown> {
   return {
     order: {
       reference: checkout.reference,
@@ -61,6 +69,7 @@ export function orderEventData(checkout: Checkout, status: OrderStatus, paidAt: 
       customer: { name: `${checkout.firstName} ${checkout.lastName}`, email: checkout.email },
       paid_at: paidAt,
       invoice_reference: checkout.invoiceReference ?? null,
+      ...versionFields(change.version, change.previousStatus),
     },
   };
 }

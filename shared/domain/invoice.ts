@@ -1,4 +1,5 @@
 import { formatCents } from './money';
+import { versionFields } from './object-version';
 import type { LatePaymentRules } from './late-payment';
 import type { InvoiceStatus } from './invoice-transitions';
 import type { BolePixRail, ChargeMethod, MethodFields, PaymentMethod, PaymentRail } from './payment-methods';
@@ -93,6 +94,8 @@ export type Invoice = Omit<NewInvoice, 'provider'> & {
   otherRailPayment?: { rail: BolePixRail; amountCents: number; at: string };
   /** Still in the rails upkeep's index (shared/domain/bolepix.ts): its expiry, or a rail to close after a move. */
   inRailUpkeep?: boolean;
+  /** 1 at creation, +1 at each state change (shared/domain/object-version.ts); absent on invoices stored before: 1. */
+  version?: number;
 };
 
 /** The provider whose word moves an invoice: the one it records, else (older invoices) the configured one. */
@@ -122,6 +125,7 @@ export function paidAmountCents(invoice: Pick<Invoice, 'totalCents' | 'paidAmoun
 export function invoiceEventData(
   invoice: Pick<Invoice, 'reference' | 'invoiceNo' | 'totalCents' | 'method' | 'paidAfterCancel'>,
   status: InvoiceStatus,
+  change: { version: number; previousStatus: InvoiceStatus | null },
   payment?: { rail: PaymentRail; amountCents: number },
 ): Record<string, unknown> {
   return {
@@ -133,6 +137,7 @@ export function invoiceEventData(
       method: invoice.method,
       paid_after_cancel: invoice.paidAfterCancel === true,
       ...(payment ? { rail: payment.rail, paid_amount: formatCents(payment.amountCents) } : {}),
+      ...versionFields(change.version, change.previousStatus),
     },
   };
 }

@@ -1,4 +1,5 @@
 import { formatCents } from './money';
+import { FIRST_VERSION, nextVersion, versionFields } from './object-version';
 import type { WithdrawStatus } from './withdrawal-transitions';
 
 /** The Pix key types (DICT). */
@@ -30,6 +31,8 @@ export type Withdrawal = {
   paidAt?: string;
   canceledAt?: string;
   endToEndId?: string;
+  /** 1 at creation, +1 at each state change (shared/domain/object-version.ts); absent on withdraws stored before: 1. */
+  version?: number;
 };
 
 /** The Withdraw object (spec 2.5), with the deprecated names carrying the same values (spec 9). */
@@ -49,12 +52,21 @@ export function withdrawView(withdrawal: Withdrawal) {
     created_at: withdrawal.createdAt,
     paid_at: withdrawal.paidAt ?? null,
     canceled_at: withdrawal.canceledAt ?? null,
+    version: withdrawal.version ?? FIRST_VERSION,
     loquidAmount: amount,
     entoend: endToEndId,
   };
 }
 
-/** The `withdraw` object of pixout events (spec 6.1). */
-export function withdrawEventData(withdrawal: Withdrawal, status: WithdrawStatus): Record<string, unknown> {
-  return { withdraw: { reference: withdrawal.reference, amount: formatCents(withdrawal.amountCents), fee: formatCents(withdrawal.feeCents), status } };
+/** The `withdraw` object of pixout events (spec 6.1), with the version the move made and the status it left (issue 29). */
+export function withdrawEventData(withdrawal: Withdrawal, status: WithdrawStatus, previousStatus: WithdrawStatus): Record<string, unknown> {
+  return {
+    withdraw: {
+      reference: withdrawal.reference,
+      amount: formatCents(withdrawal.amountCents),
+      fee: formatCents(withdrawal.feeCents),
+      status,
+      ...versionFields(nextVersion(withdrawal.version), previousStatus),
+    },
+  };
 }

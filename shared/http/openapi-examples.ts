@@ -79,6 +79,7 @@ const pixInvoice = {
   paid_after_cancel: false,
   paid_amount: '190.00',
   paid_rail: 'pix',
+  version: 2,
   txid: 'INV7KQ2MXaZZSMXFtU12SVrRyk7B9QM1',
   copy: BR_CODE,
   qrcode: QR,
@@ -97,6 +98,7 @@ const withdraw = {
   created_at: CREATED,
   paid_at: PAID,
   canceled_at: null,
+  version: 2,
   loquidAmount: '25.50',
   entoend: 'E1234567820261118140500000000001',
 };

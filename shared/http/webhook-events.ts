@@ -20,6 +20,12 @@ const envelope = {
   api_version: z.string().describe(`The API version (${API_VERSION})`),
 };
 
+/** Every event's object carries its version and the status the change left (issue 29): keep the highest version seen, drop older events. */
+const versioned = (statuses: readonly [string, ...string[]]) => ({
+  version: z.number().int().min(1).describe('1 at creation, +1 at each state change: an event with a lower version than one already handled is older; drop it'),
+  previous_status: z.enum(statuses).nullable().describe('The status the change left; null when the object was created in this state'),
+});
+
 const invoiceData = z
   .object({
     reference: z.string(),
@@ -30,6 +36,7 @@ const invoiceData = z
     paid_after_cancel: z.boolean().describe('A payment confirmed for a CANCELED invoice that was never paid'),
     rail: z.enum(CHARGE_METHODS).optional().describe('invoice.paid: the rail that paid (a BolePix: pix or boleto)'),
     paid_amount: moneyString.optional().describe('invoice.paid: the amount credited (the total, or with a late payment the amount due that day)'),
+    ...versioned(['PENDING', 'PAID', 'CANCELED', 'REFUNDED']),
   })
   .meta({ id: 'WebhookInvoice' });
 
@@ -44,11 +51,12 @@ const orderData = z
     customer: z.object({ name: z.string(), email: z.string() }),
     paid_at: z.string(),
     invoice_reference: z.string().nullable(),
+    ...versioned(['PAID', 'CANCELED', 'REFUNDED']),
   })
   .meta({ id: 'WebhookOrder' });
 
 const withdrawData = z
-  .object({ reference: z.string(), amount: moneyString, fee: moneyString, status: z.enum(['PAID', 'CANCELED']) })
+  .object({ reference: z.string(), amount: moneyString, fee: moneyString, status: z.enum(['PAID', 'CANCELED']), ...versioned(['PENDING']) })
   .meta({ id: 'WebhookWithdraw' });
 
 export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
@@ -68,6 +76,8 @@ const invoiceExample = (status: 'PAID' | 'CANCELED' | 'REFUNDED') => ({
     method: 'pix',
     paid_after_cancel: false,
     ...(status === 'PAID' ? { rail: 'pix', paid_amount: '190.00' } : {}),
+    version: status === 'REFUNDED' ? 3 : 2,
+    previous_status: status === 'REFUNDED' ? 'PAID' : 'PENDING',
   },
 });
 const orderExample = (status: 'PAID' | 'CANCELED' | 'REFUNDED') => ({
@@ -81,9 +91,13 @@ const orderExample = (status: 'PAID' | 'CANCELED' | 'REFUNDED') => ({
     customer: { name: 'Ana Silva', email: 'ana@example.com' },
     paid_at: '2026-11-18T14:03:21.000Z',
     invoice_reference: 'INV-7KQ2MY',
+    version: status === 'PAID' ? 1 : 2,
+    previous_status: status === 'PAID' ? null : 'PAID',
   },
 });
-const withdrawExample = (status: 'PAID' | 'CANCELED') => ({ withdraw: { reference: 'WD-4H7K2M9QXB3P', amount: '25.50', fee: '1.50', status } });
+const withdrawExample = (status: 'PAID' | 'CANCELED') => ({
+  withdraw: { reference: 'WD-4H7K2M9QXB3P', amount: '25.50', fee: '1.50', status, version: 2, previous_status: 'PENDING' },
+});
 
 /** One schema per event type, with what the event means and an example body. */
 export const WEBHOOK_EVENTS: Readonly<Record<WebhookEventType, { summary: string; schema: z.ZodType; example: Record<string, unknown> }>> = {

@@ -1,5 +1,6 @@
 import { type Invoice, paidAmountCents } from '../domain/invoice';
 import { formatCents } from '../domain/money';
+import { FIRST_VERSION } from '../domain/object-version';
 import { methodFieldsView, PAYMENT_METHODS } from '../domain/payment-methods';
 import { NotFoundError } from '../errors';
 import { boletoUrl } from './record';
@@ -31,6 +32,7 @@ export function invoiceView(invoice: Invoice, boletoLinks: Buffer, publicBaseUrl
     paid_after_cancel: invoice.paidAfterCancel === true,
     paid_amount: invoice.paidAt !== undefined && invoice.status !== 'PENDING' ? formatCents(paidAmountCents(invoice)) : null,
     paid_rail: invoice.paidAt !== undefined && invoice.status !== 'PENDING' ? (invoice.paidRail ?? invoice.method) : null,
+    version: invoice.version ?? FIRST_VERSION,
   };
   const { late, otherRailPayment } = invoice;
   if (late) view.late_payment = { fine: late.fineBasisPoints / 100, interest: late.interestBasisPointsAMonth / 100, days_after_due: late.daysAfterDue };

@@ -33,6 +33,7 @@ export const invoiceSchema = z
       .nullable()
       .describe('What was credited as the payment: the total, or with a late payment the amount due that day (fine and interest included); null until paid'),
     paid_rail: z.enum(CHARGE_METHODS).nullable().describe('The rail that paid: a BolePix is paid by pix or boleto; null until paid'),
+    version: z.number().int().min(1).describe("1 at creation, +1 at each state change; the invoice's events carry the version they made"),
     late_payment: z
       .object({ fine: z.number(), interest: z.number(), days_after_due: z.number().int() })
       .optional()

@@ -66,6 +66,7 @@ export const withdrawSchema = z
     created_at: z.string(),
     paid_at: z.string().nullable(),
     canceled_at: z.string().nullable(),
+    version: z.number().int().min(1).describe("1 at creation, +1 at each state change; the withdraw's events carry the version they made"),
     loquidAmount: moneyString.meta({ description: 'Deprecated: use netAmount', deprecated: true }),
     entoend: z.string().nullable().meta({ description: 'Deprecated: use endToEndId', deprecated: true }),
   })

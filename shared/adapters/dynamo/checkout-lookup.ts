@@ -25,6 +25,7 @@ export function checkoutOf(item: Item): Checkout {
     paidAt: text(item.paidAt),
     abandonedAt: text(item.abandonedAt),
     orderStatus: text(item.orderStatus) as OrderStatus | undefined,
+    orderVersion: count(item.orderVersion),
   };
   return {
     reference: String(item.reference),

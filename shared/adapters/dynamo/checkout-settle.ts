@@ -1,4 +1,5 @@
 import { newEvent } from '../../events/outbox';
+import { FIRST_VERSION } from '../../domain/object-version';
 import { outboxWrite } from './outbox';
 import { CardAttemptBusyError, CheckoutChangedError, CheckoutSettledError } from '../../errors';
 import { keys } from './keys';
@@ -30,10 +31,17 @@ export function checkoutPaidWrite(table: string, change: CheckoutPaid): TxWrite 
       TableName: table,
       Key: keys.checkout(change.reference),
       UpdateExpression:
-        'SET #status = :paid, paymentType = :type, invoiceReference = :invoice, paidAt = :at, orderStatus = :paid REMOVE GSI2PK, GSI2SK, unknownAttempt, cardLease',
+        'SET #status = :paid, paymentType = :type, invoiceReference = :invoice, paidAt = :at, orderStatus = :paid, orderVersion = :first REMOVE GSI2PK, GSI2SK, unknownAttempt, cardLease',
       ConditionExpression: `#status IN (${Object.keys(from).join(', ')})`,
       ExpressionAttributeNames: { '#status': 'status' },
-      ExpressionAttributeValues: { ':paid': 'PAID', ':type': payment.paymentType, ':invoice': payment.invoiceReference, ':at': payment.paidAt, ...from },
+      ExpressionAttributeValues: {
+        ':paid': 'PAID',
+        ':type': payment.paymentType,
+        ':invoice': payment.invoiceReference,
+        ':at': payment.paidAt,
+        ':first': FIRST_VERSION,
+        ...from,
+      },
     },
     onConditionFailed: () => (change.lostRace === 'already_paid' ? new CheckoutSettledError() : new CheckoutChangedError()),
   };
@@ -44,7 +52,7 @@ export function checkoutPaidWrites(table: string, checkout: Checkout, payment: C
   const paid = { ...checkout, invoiceReference: payment.invoiceReference };
   return [
     checkoutPaidWrite(table, { kind: 'checkout.paid', reference: paid.reference, payment, lostRace: 'already_paid' }),
-    outboxWrite(table, paid.accountId, newEvent('order.paid', orderEventData(paid, 'PAID', payment.paidAt), now)),
+    outboxWrite(table, paid.accountId, newEvent('order.paid', orderEventData(paid, 'PAID', payment.paidAt, { version: FIRST_VERSION, previousStatus: null }), now)),
   ];
 }
 
@@ -54,9 +62,9 @@ export function orderMovedWrite(table: string, change: OrderMoved): TxWrite {
     Update: {
       TableName: table,
       Key: keys.checkout(change.checkoutReference),
-      UpdateExpression: 'SET orderStatus = :to, orderStatusAt = :at',
+      UpdateExpression: 'SET orderStatus = :to, orderStatusAt = :at, orderVersion = :version',
       ConditionExpression: 'orderStatus = :from AND invoiceReference = :invoice',
-      ExpressionAttributeValues: { ':to': change.to, ':from': change.from, ':at': change.at, ':invoice': change.invoiceReference },
+      ExpressionAttributeValues: { ':to': change.to, ':from': change.from, ':at': change.at, ':invoice': change.invoiceReference, ':version': change.version },
     },
     onConditionFailed: () => new CheckoutChangedError(),
   };

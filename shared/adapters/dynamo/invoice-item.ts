@@ -8,6 +8,7 @@ import type { Item } from './dynamo';
 import { keys } from './keys';
 import { inPixSweep, pixSweepAttributes } from './pix-sweep-index';
 import { hasRailUpkeep } from '../../domain/bolepix';
+import { FIRST_VERSION } from '../../domain/object-version';
 import type { LatePaymentRules } from '../../domain/late-payment';
 import { inRailUpkeep, railUpkeepAttributes } from './rail-upkeep-index';
 
@@ -30,6 +31,7 @@ export function invoiceItem(invoice: NewInvoice, personalDataKey: Buffer): Item 
     ...(hasRailUpkeep(invoice) ? railUpkeepAttributes(invoice) : {}),
     type: 'invoice',
     ...rest,
+    version: FIRST_VERSION,
     payerEmail: payer.email,
     payerName: payer.name,
     payerDocumentSealed: payer.document ? seal(payer.document, personalDataKey, documentContext(invoice.accountId, invoice.reference)) : undefined,
@@ -89,6 +91,7 @@ export function invoiceOf(item: Item, personalDataKey?: Buffer): Invoice {
     paidRail: typeof item.paidRail === 'string' && PAID_RAILS.includes(item.paidRail) ? (item.paidRail as Invoice['paidRail']) : undefined,
     otherRailPayment: otherRailPaymentOf(item.otherRailPayment),
     inRailUpkeep: inRailUpkeep(item) ? true : undefined,
+    version: count(item.version),
     eventIds: Array.isArray(item.eventIds) ? item.eventIds.filter((id): id is string => typeof id === 'string') : undefined,
   };
   const payer = {

@@ -1,6 +1,7 @@
 import { GetCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { InvoiceCreated, InvoiceMoved, InvoiceOtherRailPaid } from '../../domain/changes';
 import { hasRailUpkeep } from '../../domain/bolepix';
+import { nextVersion } from '../../domain/object-version';
 import { RAIL_UPKEEP_INDEX, railUpkeepNow, railUpkeepPartitions } from './rail-upkeep-index';
 import type { Invoice, InvoiceIds } from '../../domain/invoice';
 import type { InvoiceStatus } from '../../domain/invoice-transitions';
@@ -141,10 +142,12 @@ function movedAtAttribute(to: InvoiceStatus): string {
  * credited at most once. A charge waiting for a lookup leaves the Pix sweep's index with its first
  * move; an invoice taken out of the list (an abandoned checkout's Pix) is listed again by any move.
  * A payment records its amount and rail; a boleto kept by the rails upkeep (a BolePix) is due there at
- * once after a move to PAID or CANCELED, to close the rails left open.
+ * once after a move to PAID or CANCELED, to close the rails left open. The version read is raised by
+ * one (issue 29), on condition that it is still the one read.
  */
 export function invoiceMovedWrite(table: string, change: InvoiceMoved): TxWrite {
   const { invoice, move, payment } = change;
+  const read = invoice.version;
   const late = move.paidAfterCancel === true;
   const relist = invoice.unlisted === true ? invoiceListKeys(invoice.accountId, invoice.invoiceId) : undefined;
   const rails = hasRailUpkeep(invoice) && (move.to === 'PAID' || move.to === 'CANCELED') ? railUpkeepNow(invoice.reference) : undefined;
@@ -157,6 +160,7 @@ export function invoiceMovedWrite(table: string, change: InvoiceMoved): TxWrite 
     ...(event ? ['#events = list_append(if_not_exists(#events, :none), :event)'] : []),
     ...(payment ? ['#paidAmount = :paidAmount', '#paidRail = :paidRail'] : []),
     ...(rails ? ['GSI2PK = :rpk', 'GSI2SK = :rsk'] : []),
+    '#version = :version',
   ];
   const removes = [...(invoice.awaitsPixLookup === true && !rails ? ['GSI2PK', 'GSI2SK'] : []), ...(relist ? ['unlisted'] : [])];
   return {
@@ -164,9 +168,11 @@ export function invoiceMovedWrite(table: string, change: InvoiceMoved): TxWrite 
       TableName: table,
       Key: keys.invoice(invoice.reference),
       UpdateExpression: `SET ${sets.join(', ')}${removes.length > 0 ? ` REMOVE ${removes.join(', ')}` : ''}`,
-      ConditionExpression: late ? '#status = :from AND attribute_not_exists(#at)' : '#status = :from',
+      // The version read, too: a status left and come back to (CANCELED → PAID → CANCELED) is not the state read.
+      ConditionExpression: `#status = :from AND ${read === undefined ? 'attribute_not_exists(#version)' : '#version = :read'}${late ? ' AND attribute_not_exists(#at)' : ''}`,
       ExpressionAttributeNames: {
         '#status': 'status',
+        '#version': 'version',
         '#at': movedAtAttribute(move.to),
         ...(late ? { '#flag': 'paidAfterCancel' } : {}),
         ...(event ? { '#events': 'eventIds' } : {}),
@@ -181,6 +187,8 @@ export function invoiceMovedWrite(table: string, change: InvoiceMoved): TxWrite 
         ...(event ? { ':none': [], ':event': [event] } : {}),
         ...(payment ? { ':paidAmount': payment.amountCents, ':paidRail': payment.rail } : {}),
         ...(rails ? { ':rpk': rails.GSI2PK, ':rsk': rails.GSI2SK } : {}),
+        ':version': nextVersion(read),
+        ...(read === undefined ? {} : { ':read': read }),
       },
     },
     onConditionFailed: () => new MoveAlreadyMade(),

@@ -13,6 +13,7 @@ import { keys } from './keys';
 import { planWithdrawalHold } from './ledger-balance';
 import { queryPage } from './paging';
 import { MoveAlreadyMade } from './state-move';
+import { FIRST_VERSION } from '../../domain/object-version';
 import type { TxWrite } from './transact';
 import type { ChangeCompilers } from './changes';
 import { definedOnly } from '../../domain/defined';
@@ -38,6 +39,7 @@ export function withdrawalItem(withdrawal: Withdrawal, personalDataKey: Buffer):
     ...sweepIndexAttributes(createdAt, keys.withdraw(reference).PK),
     type: WITHDRAW_ITEM_TYPE,
     ...rest,
+    version: FIRST_VERSION,
     documentSealed: document ? seal(document, personalDataKey, documentContext(accountId, reference)) : undefined,
     pixkeySealed: seal(pixkey, personalDataKey, pixkeyContext(accountId, reference)),
   };
@@ -59,6 +61,7 @@ export function withdrawalOf(item: Item, personalDataKey: Buffer): Withdrawal {
     email: text(item.email),
     bank: text(item.bank) || undefined,
     bankRequestedAt: text(item.bankRequestedAt),
+    version: typeof item.version === 'number' ? item.version : undefined,
     paidAt: text(item.paidAt),
     canceledAt: text(item.canceledAt),
     endToEndId: text(item.endToEndId),
@@ -88,16 +91,16 @@ export function withdrawalCreatedWrite(table: string, change: WithdrawalCreated,
 export function withdrawalMovedWrite(table: string, change: WithdrawalMoved): TxWrite {
   const set =
     change.to === 'PAID'
-      ? { expression: 'SET #status = :to, paidAt = :at, endToEndId = :e2e', values: { ':e2e': change.endToEndId ?? '' } }
-      : { expression: 'SET #status = :to, canceledAt = :at', values: {} };
+      ? { expression: 'SET #status = :to, paidAt = :at, endToEndId = :e2e, #version = :version', values: { ':e2e': change.endToEndId ?? '' } }
+      : { expression: 'SET #status = :to, canceledAt = :at, #version = :version', values: {} };
   return {
     Update: {
       TableName: table,
       Key: keys.withdraw(change.reference),
       UpdateExpression: set.expression,
       ConditionExpression: '#status = :from',
-      ExpressionAttributeNames: { '#status': 'status' },
-      ExpressionAttributeValues: { ':to': change.to, ':from': change.from, ':at': change.at, ...set.values },
+      ExpressionAttributeNames: { '#status': 'status', '#version': 'version' },
+      ExpressionAttributeValues: { ':to': change.to, ':from': change.from, ':at': change.at, ':version': change.version, ...set.values },
     },
     onConditionFailed: () => new MoveAlreadyMade(),
   };

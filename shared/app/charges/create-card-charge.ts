@@ -5,6 +5,7 @@ import type { Caller } from '../../domain/account';
 import { type CardAttempt, type DeclineLimits, type DeclineLogs, declineLockOf } from '../../domain/card-attempt';
 import type { Change } from '../../domain/changes';
 import { type CardFields, type InvoiceIds, invoiceEventData, type NewInvoice } from '../../domain/invoice';
+import { FIRST_VERSION } from '../../domain/object-version';
 import { cardTransaction } from '../../domain/payment-methods';
 import { paymentCredit } from '../../domain/ledger';
 import { formatCents } from '../../domain/money';
@@ -275,7 +276,7 @@ export async function createCardCharge(ports: CardChargePorts, request: CardChar
   const approved = asked.outcome.authorization;
   const cardFields: CardFields = { ...summary, transactionId: approved.transactionId, transactionStatus: approved.status };
   const paid: NewInvoice = { ...invoiceBase, status: 'PAID', paidAt: now.toISOString(), card: cardFields };
-  const event = ports.newEvent('invoice.paid', invoiceEventData(paid, 'PAID'), now);
+  const event = ports.newEvent('invoice.paid', invoiceEventData(paid, 'PAID', { version: FIRST_VERSION, previousStatus: null }), now);
   return {
     answer: paidAnswer(paid),
     changes: [

@@ -4,6 +4,7 @@ import { brazilDate } from '../../dates';
 import type { Change, OutboxEvent } from '../../domain/changes';
 import { type Checkout, type NewCheckout, orderEventData } from '../../domain/checkout';
 import { type CardFields, type InvoiceIds, invoiceEventData, type NewInvoice } from '../../domain/invoice';
+import { FIRST_VERSION } from '../../domain/object-version';
 import { paymentCredit } from '../../domain/ledger';
 import type { CheckoutStore } from '../../ports/checkouts';
 import { type VoidPorts, voidUnlessRecorded } from '../charges/void-unless-recorded';
@@ -74,13 +75,13 @@ export function checkoutCardPaymentChanges(
   };
   const { accountId } = checkout;
   const paid = { ...checkout, invoiceReference: ids.reference };
-  const invoicePaid = payment.newEvent('invoice.paid', invoiceEventData(invoice, 'PAID'), now);
+  const invoicePaid = payment.newEvent('invoice.paid', invoiceEventData(invoice, 'PAID', { version: FIRST_VERSION, previousStatus: null }), now);
   return [
     { kind: 'invoice.created', invoice: { ...invoice, eventIds: [invoicePaid.id] } },
     paymentCredit({ accountId, reference: ids.reference, description: `Payment of ${ids.reference} (creditcard, checkout ${checkout.reference})`, at: paidAt }, checkout.totalCents, 'creditcard'),
     { kind: 'event.recorded', accountId, event: invoicePaid },
     { kind: 'checkout.paid', reference: checkout.reference, payment: { paymentType: 'creditcard', invoiceReference: ids.reference, paidAt }, lostRace: 'already_paid' },
-    { kind: 'event.recorded', accountId, event: payment.newEvent('order.paid', orderEventData(paid, 'PAID', paidAt), now) },
+    { kind: 'event.recorded', accountId, event: payment.newEvent('order.paid', orderEventData(paid, 'PAID', paidAt, { version: FIRST_VERSION, previousStatus: null }), now) },
   ];
 }
 

@@ -4,6 +4,7 @@ import type { Change, OutboxEvent } from '../../domain/changes';
 import { type Invoice, invoiceEventData, paidAmountCents } from '../../domain/invoice';
 import { type BolePixRail, hasRailUpkeep, type PaymentRail, paymentVerdict, railOf } from '../../domain/bolepix';
 import { brazilDate } from '../../dates';
+import { FIRST_VERSION, nextVersion } from '../../domain/object-version';
 import { type InvoiceMove, type InvoiceStatus, invoiceMove } from '../../domain/invoice-transitions';
 import { type LedgerTransfer, paymentCredit, paymentReversal } from '../../domain/ledger';
 import { CheckoutChangedError } from '../../errors';
@@ -79,7 +80,7 @@ export function checkoutChanges(checkout: Checkout, invoice: Invoice, move: Invo
     const paid = { ...checkout, invoiceReference: invoice.reference };
     return [
       { kind: 'checkout.paid', reference: checkout.reference, payment, lostRace: 'read_again' },
-      { kind: 'event.recorded', accountId, event: event('order.paid', orderEventData(paid, 'PAID', at), now) },
+      { kind: 'event.recorded', accountId, event: event('order.paid', orderEventData(paid, 'PAID', at, { version: FIRST_VERSION, previousStatus: null }), now) },
     ];
   }
   // The checkout's Pix charge closed while unpaid and no card is offered: nothing can pay it any more.
@@ -96,9 +97,14 @@ export function checkoutChanges(checkout: Checkout, invoice: Invoice, move: Invo
   if (checkout.status !== 'PAID' || checkout.invoiceReference !== invoice.reference || !checkout.orderStatus) return [];
   const order = orderMove(checkout.orderStatus, move.to);
   if (!order) return [];
+  const version = nextVersion(checkout.orderVersion);
   return [
-    { kind: 'order.moved', checkoutReference: checkout.reference, invoiceReference: invoice.reference, from: order.from, to: order.to, at },
-    { kind: 'event.recorded', accountId, event: event(order.event, orderEventData(checkout, order.to, checkout.paidAt ?? at), now) },
+    { kind: 'order.moved', checkoutReference: checkout.reference, invoiceReference: invoice.reference, from: order.from, to: order.to, version, at },
+    {
+      kind: 'event.recorded',
+      accountId,
+      event: event(order.event, orderEventData(checkout, order.to, checkout.paidAt ?? at, { version, previousStatus: order.from }), now),
+    },
   ];
 }
 
@@ -153,7 +159,7 @@ export async function invoiceMoveChanges(
   const moved = invoice.paidAfterCancel === true || move.paidAfterCancel ? { ...invoice, paidAfterCancel: true } : invoice;
   const checkout = invoice.checkoutReference ? await ports.checkouts.get(invoice.checkoutReference) : undefined;
   const payment = move.to === 'PAID' ? (paid ?? { rail: invoice.method, amountCents: invoice.totalCents }) : undefined;
-  const event = ports.newEvent(move.event, invoiceEventData(moved, move.to, payment), now);
+  const event = ports.newEvent(move.event, invoiceEventData(moved, move.to, { version: nextVersion(invoice.version), previousStatus: move.from }, payment), now);
   return [
     { kind: 'invoice.moved', invoice, move, at, eventId: event.id, ...(payment ? { payment } : {}) },
     ...balanceTransfer(invoice, move, now.toISOString(), payment),

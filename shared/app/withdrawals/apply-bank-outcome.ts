@@ -1,6 +1,7 @@
 import type { Change, OutboxEvent } from '../../domain/changes';
 import { type LedgerTransfer, withdrawalPost, withdrawalVoid } from '../../domain/ledger';
 import { withdrawEventData, type Withdrawal } from '../../domain/withdrawal';
+import { nextVersion } from '../../domain/object-version';
 import { type WithdrawMove, withdrawMove } from '../../domain/withdrawal-transitions';
 import { logger } from '../../logger';
 import { BUSINESS_METRICS, countMetric } from '../../metrics/emf';
@@ -37,6 +38,7 @@ export function bankOutcomeChanges(withdrawal: Withdrawal, move: WithdrawMove, o
       reference: withdrawal.reference,
       from: move.from,
       to: move.to,
+      version: nextVersion(withdrawal.version),
       at: outcome.occurredAt.toISOString(),
       ...(move.to === 'PAID' ? { endToEndId: outcome.endToEndId ?? '' } : {}),
     },
@@ -65,7 +67,7 @@ export async function applyBankOutcome(ports: BankOutcomePorts, outcome: BankOut
     logger.warn('withdraw outcome ignored: move not allowed', { ...context, from: withdrawal.status, to });
     return false;
   }
-  const event = ports.newEvent(move.event, withdrawEventData(withdrawal, move.to), now);
+  const event = ports.newEvent(move.event, withdrawEventData(withdrawal, move.to, move.from), now);
   if (!(await ports.commitMove(bankOutcomeChanges(withdrawal, move, outcome, event, now)))) {
     logger.info('withdraw outcome ignored: already applied', context);
     return false;

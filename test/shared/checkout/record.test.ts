@@ -128,8 +128,11 @@ describe('the checkout item and its views', () => {
     });
   });
 
-  it('the order event carries spec 6.1 fields; the product name falls back to the title', () => {
-    const data = orderEventData({ ...checkout, status: 'PAID', cardAttempt: 0, invoiceReference: 'INV-AAAAAA' }, 'PAID', '2026-11-23T10:05:00.000Z');
+  it('the order event carries spec 6.1 fields, its version and the status it left; the product name falls back to the title', () => {
+    const data = orderEventData({ ...checkout, status: 'PAID', cardAttempt: 0, invoiceReference: 'INV-AAAAAA' }, 'PAID', '2026-11-23T10:05:00.000Z', {
+      version: 1,
+      previousStatus: null,
+    });
     expect(data).toEqual({
       order: {
         reference: 'CHK-ABCDEFGH',
@@ -141,6 +144,8 @@ describe('the checkout item and its views', () => {
         customer: { name: 'Ana Silva', email: 'ana@example.com' },
         paid_at: '2026-11-23T10:05:00.000Z',
         invoice_reference: 'INV-AAAAAA',
+        version: 1,
+        previous_status: null,
       },
     });
   });

@@ -1739,6 +1739,11 @@ export interface components {
       paid_amount: string | null;
       /** @description The rail that paid: a BolePix is paid by pix or boleto; null until paid */
       paid_rail: ('pix' | 'boleto' | 'creditcard') | null;
+      /**
+       * Format: int64
+       * @description 1 at creation, +1 at each state change; the invoice's events carry the version they made
+       */
+      version: number;
       /** @description A boleto's late-payment rules, shared by its Pix half: fine (percent, once), interest (percent a month, pro rata per calendar day), days after the due date payment is accepted */
       late_payment?: {
         fine: number;
@@ -1811,6 +1816,11 @@ export interface components {
       created_at: string;
       paid_at: string | null;
       canceled_at: string | null;
+      /**
+       * Format: int64
+       * @description 1 at creation, +1 at each state change; the withdraw's events carry the version they made
+       */
+      version: number;
       /**
        * @deprecated
        * @description Deprecated: use netAmount
@@ -2054,6 +2064,13 @@ export interface components {
       rail?: 'pix' | 'boleto' | 'creditcard';
       /** @description invoice.paid: the amount credited (the total, or with a late payment the amount due that day) */
       paid_amount?: string;
+      /**
+       * Format: int64
+       * @description 1 at creation, +1 at each state change: an event with a lower version than one already handled is older; drop it
+       */
+      version: number;
+      /** @description The status the change left; null when the object was created in this state */
+      previous_status: ('PENDING' | 'PAID' | 'CANCELED' | 'REFUNDED') | null;
     };
     /** @description An invoice became CANCELED */
     InvoiceCanceledEvent: {
@@ -2126,6 +2143,13 @@ export interface components {
       };
       paid_at: string;
       invoice_reference: string | null;
+      /**
+       * Format: int64
+       * @description 1 at creation, +1 at each state change: an event with a lower version than one already handled is older; drop it
+       */
+      version: number;
+      /** @description The status the change left; null when the object was created in this state */
+      previous_status: ('PAID' | 'CANCELED' | 'REFUNDED') | null;
     };
     /** @description A hosted checkout sale was canceled */
     OrderCanceledEvent: {
@@ -2186,6 +2210,13 @@ export interface components {
       fee: string;
       /** @enum {string} */
       status: 'PAID' | 'CANCELED';
+      /**
+       * Format: int64
+       * @description 1 at creation, +1 at each state change: an event with a lower version than one already handled is older; drop it
+       */
+      version: number;
+      /** @description The status the change left; null when the object was created in this state */
+      previous_status: 'PENDING' | null;
     };
     /** @description A Pix withdrawal was canceled */
     PixoutCanceledEvent: {
@@ -4478,6 +4509,7 @@ export interface operations {
            *           "paid_after_cancel": false,
            *           "paid_amount": "190.00",
            *           "paid_rail": "pix",
+           *           "version": 2,
            *           "txid": "INV7KQ2MXaZZSMXFtU12SVrRyk7B9QM1",
            *           "copy": "00020101021226910014br.gov.bcb.pix2569api.example.com/simulated-psp/v2/cob/1b623e5ab74c499ab56d61fbb216b0315204000053039865802BR5909Loja Demo6009SAO PAULO62070503***630498C3",
            *           "qrcode": "data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAASwAAAEsCAYAAAB5fY51AAAAAklEQVR4AewaftIAAA6Z"
@@ -4653,6 +4685,7 @@ export interface operations {
            *         "paid_after_cancel": false,
            *         "paid_amount": "190.00",
            *         "paid_rail": "pix",
+           *         "version": 2,
            *         "txid": "INV7KQ2MXaZZSMXFtU12SVrRyk7B9QM1",
            *         "copy": "00020101021226910014br.gov.bcb.pix2569api.example.com/simulated-psp/v2/cob/1b623e5ab74c499ab56d61fbb216b0315204000053039865802BR5909Loja Demo6009SAO PAULO62070503***630498C3",
            *         "qrcode": "data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAASwAAAEsCAYAAAB5fY51AAAAAklEQVR4AewaftIAAA6Z"
@@ -4858,6 +4891,7 @@ export interface operations {
            *         "paid_after_cancel": false,
            *         "paid_amount": "190.00",
            *         "paid_rail": "pix",
+           *         "version": 2,
            *         "txid": "INV7KQ2MXaZZSMXFtU12SVrRyk7B9QM1",
            *         "copy": "00020101021226910014br.gov.bcb.pix2569api.example.com/simulated-psp/v2/cob/1b623e5ab74c499ab56d61fbb216b0315204000053039865802BR5909Loja Demo6009SAO PAULO62070503***630498C3",
            *         "qrcode": "data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAASwAAAEsCAYAAAB5fY51AAAAAklEQVR4AewaftIAAA6Z"
@@ -5063,6 +5097,7 @@ export interface operations {
            *         "paid_after_cancel": false,
            *         "paid_amount": "190.00",
            *         "paid_rail": "pix",
+           *         "version": 2,
            *         "txid": "INV7KQ2MXaZZSMXFtU12SVrRyk7B9QM1",
            *         "copy": "00020101021226910014br.gov.bcb.pix2569api.example.com/simulated-psp/v2/cob/1b623e5ab74c499ab56d61fbb216b0315204000053039865802BR5909Loja Demo6009SAO PAULO62070503***630498C3",
            *         "qrcode": "data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAASwAAAEsCAYAAAB5fY51AAAAAklEQVR4AewaftIAAA6Z"
@@ -5268,6 +5303,7 @@ export interface operations {
            *         "paid_after_cancel": false,
            *         "paid_amount": "190.00",
            *         "paid_rail": "pix",
+           *         "version": 2,
            *         "txid": "INV7KQ2MXaZZSMXFtU12SVrRyk7B9QM1",
            *         "copy": "00020101021226910014br.gov.bcb.pix2569api.example.com/simulated-psp/v2/cob/1b623e5ab74c499ab56d61fbb216b0315204000053039865802BR5909Loja Demo6009SAO PAULO62070503***630498C3",
            *         "qrcode": "data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAASwAAAEsCAYAAAB5fY51AAAAAklEQVR4AewaftIAAA6Z"
@@ -5481,6 +5517,7 @@ export interface operations {
            *         "created_at": "2026-11-18T14:02:11.482Z",
            *         "paid_at": null,
            *         "canceled_at": null,
+           *         "version": 2,
            *         "loquidAmount": "25.50",
            *         "entoend": null
            *       }
@@ -5670,6 +5707,7 @@ export interface operations {
            *         "created_at": "2026-11-18T14:02:11.482Z",
            *         "paid_at": "2026-11-18T14:03:21.000Z",
            *         "canceled_at": null,
+           *         "version": 2,
            *         "loquidAmount": "25.50",
            *         "entoend": "E1234567820261118140500000000001"
            *       }
@@ -5869,6 +5907,7 @@ export interface operations {
            *           "created_at": "2026-11-18T14:02:11.482Z",
            *           "paid_at": "2026-11-18T14:03:21.000Z",
            *           "canceled_at": null,
+           *           "version": 2,
            *           "loquidAmount": "25.50",
            *           "entoend": "E1234567820261118140500000000001"
            *         }
@@ -15003,7 +15042,9 @@ export interface operations {
          *           "method": "pix",
          *           "paid_after_cancel": false,
          *           "rail": "pix",
-         *           "paid_amount": "190.00"
+         *           "paid_amount": "190.00",
+         *           "version": 2,
+         *           "previous_status": "PENDING"
          *         }
          *       }
          *     }
@@ -15057,7 +15098,9 @@ export interface operations {
          *           "total": "190.00",
          *           "status": "CANCELED",
          *           "method": "pix",
-         *           "paid_after_cancel": false
+         *           "paid_after_cancel": false,
+         *           "version": 2,
+         *           "previous_status": "PENDING"
          *         }
          *       }
          *     }
@@ -15111,7 +15154,9 @@ export interface operations {
          *           "total": "190.00",
          *           "status": "REFUNDED",
          *           "method": "pix",
-         *           "paid_after_cancel": false
+         *           "paid_after_cancel": false,
+         *           "version": 3,
+         *           "previous_status": "PAID"
          *         }
          *       }
          *     }
@@ -15174,7 +15219,9 @@ export interface operations {
          *             "email": "ana@example.com"
          *           },
          *           "paid_at": "2026-11-18T14:03:21.000Z",
-         *           "invoice_reference": "INV-7KQ2MY"
+         *           "invoice_reference": "INV-7KQ2MY",
+         *           "version": 1,
+         *           "previous_status": null
          *         }
          *       }
          *     }
@@ -15237,7 +15284,9 @@ export interface operations {
          *             "email": "ana@example.com"
          *           },
          *           "paid_at": "2026-11-18T14:03:21.000Z",
-         *           "invoice_reference": "INV-7KQ2MY"
+         *           "invoice_reference": "INV-7KQ2MY",
+         *           "version": 2,
+         *           "previous_status": "PAID"
          *         }
          *       }
          *     }
@@ -15300,7 +15349,9 @@ export interface operations {
          *             "email": "ana@example.com"
          *           },
          *           "paid_at": "2026-11-18T14:03:21.000Z",
-         *           "invoice_reference": "INV-7KQ2MY"
+         *           "invoice_reference": "INV-7KQ2MY",
+         *           "version": 2,
+         *           "previous_status": "PAID"
          *         }
          *       }
          *     }
@@ -15352,7 +15403,9 @@ export interface operations {
          *           "reference": "WD-4H7K2M9QXB3P",
          *           "amount": "25.50",
          *           "fee": "1.50",
-         *           "status": "PAID"
+         *           "status": "PAID",
+         *           "version": 2,
+         *           "previous_status": "PENDING"
          *         }
          *       }
          *     }
@@ -15404,7 +15457,9 @@ export interface operations {
          *           "reference": "WD-4H7K2M9QXB3P",
          *           "amount": "25.50",
          *           "fee": "1.50",
-         *           "status": "CANCELED"
+         *           "status": "CANCELED",
+         *           "version": 2,
+         *           "previous_status": "PENDING"
          *         }
          *       }
          *     }

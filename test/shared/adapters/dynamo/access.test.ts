@@ -48,7 +48,7 @@ const SAMPLES: { [K in ChangeKind]: ChangeOf<K>[] } = {
     withdrawalHold(movement, 1_000, 100, { takes: [{ shard: 0, cents: 600 }, { shard: 1, cents: 600 }], fills: [{ shard: 2, cents: 100 }] }),
   ],
   'withdrawal.created': [{ kind: 'withdrawal.created', withdrawal: aWithdrawal({ document: '12345678909' }) }],
-  'withdrawal.moved': [{ kind: 'withdrawal.moved', reference: 'WD-ABCDEFGHJKLM', from: 'PENDING', to: 'PAID', at, endToEndId: 'E1' }],
+  'withdrawal.moved': [{ kind: 'withdrawal.moved', reference: 'WD-ABCDEFGHJKLM', from: 'PENDING', to: 'PAID', version: 2, at, endToEndId: 'E1' }],
   'event.recorded': [{ kind: 'event.recorded', accountId: 'acct_1', event: { id: 'evt_1', type: 'invoice.paid', created: 1, api_version: 'v', data: {} } }],
   'webhook.configured': [
     { kind: 'webhook.configured', accountId: 'acct_1', url: 'https://shop.example/hook', at, newSecret: 'whsec_x' },
@@ -87,7 +87,7 @@ const SAMPLES: { [K in ChangeKind]: ChangeOf<K>[] } = {
     },
   ],
   'checkout.paid': [{ kind: 'checkout.paid', reference: 'CHK-ABCDEFGH', payment: { paymentType: 'pix', invoiceReference: 'INV-AAAAAA', paidAt: at }, lostRace: 'read_again' }],
-  'order.moved': [{ kind: 'order.moved', checkoutReference: 'CHK-ABCDEFGH', invoiceReference: 'INV-AAAAAA', from: 'PAID', to: 'REFUNDED', at }],
+  'order.moved': [{ kind: 'order.moved', checkoutReference: 'CHK-ABCDEFGH', invoiceReference: 'INV-AAAAAA', from: 'PAID', to: 'REFUNDED', version: 2, at }],
   'checkout.abandoned': [
     { kind: 'checkout.abandoned', reference: 'CHK-ABCDEFGH', at, unlistInvoice: 'INV-AAAAAA' },
     { kind: 'checkout.abandoned', reference: 'CHK-ABCDEFGH', at },

@@ -63,12 +63,13 @@ describe('paying a checkout', () => {
 });
 
 describe('an order move', () => {
-  it('is conditional on the order status and on the invoice behind the order', () => {
+  it('is conditional on the order status and on the invoice behind the order, and stores the version it makes', () => {
     const at = now.toISOString();
-    const write = orderMovedWrite('t', { kind: 'order.moved', checkoutReference: 'CHK-ABCDEFGH', invoiceReference: 'INV-AAAAAA', from: 'PAID', to: 'REFUNDED', at });
+    const write = orderMovedWrite('t', { kind: 'order.moved', checkoutReference: 'CHK-ABCDEFGH', invoiceReference: 'INV-AAAAAA', from: 'PAID', to: 'REFUNDED', version: 2, at });
     expect(write.Update?.Key).toEqual({ PK: 'CHK#CHK-ABCDEFGH', SK: 'CHECKOUT' });
     expect(write.Update?.ConditionExpression).toBe('orderStatus = :from AND invoiceReference = :invoice');
-    expect(write.Update?.ExpressionAttributeValues).toEqual({ ':to': 'REFUNDED', ':from': 'PAID', ':at': at, ':invoice': 'INV-AAAAAA' });
+    expect(write.Update?.UpdateExpression).toBe('SET orderStatus = :to, orderStatusAt = :at, orderVersion = :version');
+    expect(write.Update?.ExpressionAttributeValues).toEqual({ ':to': 'REFUNDED', ':from': 'PAID', ':at': at, ':invoice': 'INV-AAAAAA', ':version': 2 });
     expect(write.onConditionFailed?.()).toBeInstanceOf(CheckoutChangedError);
   });
 });

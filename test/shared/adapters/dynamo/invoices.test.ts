@@ -15,7 +15,8 @@ describe('an invoice item read back as the record', () => {
   it('carries what was written, the document staying sealed, and whether it waits in the Pix sweep', () => {
     const invoice = invoiceOf(invoiceItem(created, KEY));
     const { payer: _payer, ...rest } = created;
-    expect(invoice).toEqual({ ...rest, payer: { email: 'ana@example.com', name: 'Ana' } });
+    // A new invoice is stored at version 1 (issue 29).
+    expect(invoice).toEqual({ ...rest, payer: { email: 'ana@example.com', name: 'Ana' }, version: 1 });
     expect(JSON.stringify(invoice)).not.toContain('12345678909');
     const { awaitsPixLookup: _waits, ...plain } = created;
     expect(invoiceOf(invoiceItem(plain, KEY)).awaitsPixLookup).toBeUndefined();
@@ -27,14 +28,19 @@ describe('the write of an invoice move', () => {
   const paid = invoiceMove('PENDING', 'PAID');
   if (!paid) throw new Error('PENDING → PAID is in the table');
 
-  it('is conditional on the from-status, stamps the move, and takes a charge out of the Pix sweep; a failed condition is a move already made', () => {
+  it('is conditional on the from-status and the version read, raises the version, stamps the move, and takes a charge out of the Pix sweep; a failed condition is a move already made', () => {
     const write = invoiceMovedWrite('t', { kind: 'invoice.moved', invoice, move: paid, at });
     expect(write.Update?.Key).toEqual({ PK: 'INV#INV-AAAAAA', SK: 'INVOICE' });
-    expect(write.Update?.UpdateExpression).toBe('SET #status = :to, #at = :at REMOVE GSI2PK, GSI2SK');
-    expect(write.Update?.ConditionExpression).toBe('#status = :from');
-    expect(write.Update?.ExpressionAttributeNames).toEqual({ '#status': 'status', '#at': 'paidAt' });
-    expect(write.Update?.ExpressionAttributeValues).toEqual({ ':to': 'PAID', ':from': 'PENDING', ':at': at });
+    expect(write.Update?.UpdateExpression).toBe('SET #status = :to, #at = :at, #version = :version REMOVE GSI2PK, GSI2SK');
+    expect(write.Update?.ConditionExpression).toBe('#status = :from AND #version = :read');
+    expect(write.Update?.ExpressionAttributeNames).toEqual({ '#status': 'status', '#at': 'paidAt', '#version': 'version' });
+    expect(write.Update?.ExpressionAttributeValues).toEqual({ ':to': 'PAID', ':from': 'PENDING', ':at': at, ':version': 2, ':read': 1 });
     expect(write.onConditionFailed?.()).toBeInstanceOf(MoveAlreadyMade);
+    // An invoice stored before versions were kept counts as 1, on condition that it still has none.
+    const older = invoiceMovedWrite('t', { kind: 'invoice.moved', invoice: { ...invoice, version: undefined }, move: paid, at });
+    expect(older.Update?.ConditionExpression).toBe('#status = :from AND attribute_not_exists(#version)');
+    expect(older.Update?.ExpressionAttributeValues).toMatchObject({ ':version': 2 });
+    expect(older.Update?.ExpressionAttributeValues).not.toHaveProperty(':read');
   });
 
   it('a payment after a cancellation is flagged, on condition that the invoice was never paid', () => {
@@ -42,15 +48,15 @@ describe('the write of an invoice move', () => {
     if (!late) throw new Error('CANCELED → PAID is in the table');
     const canceled: Invoice = { ...invoice, status: 'CANCELED', awaitsPixLookup: undefined };
     const write = invoiceMovedWrite('t', { kind: 'invoice.moved', invoice: canceled, move: late, at });
-    expect(write.Update?.UpdateExpression).toBe('SET #status = :to, #at = :at, #flag = :flag');
-    expect(write.Update?.ConditionExpression).toBe('#status = :from AND attribute_not_exists(#at)');
+    expect(write.Update?.UpdateExpression).toBe('SET #status = :to, #at = :at, #flag = :flag, #version = :version');
+    expect(write.Update?.ConditionExpression).toBe('#status = :from AND #version = :read AND attribute_not_exists(#at)');
     expect(write.Update?.ExpressionAttributeValues).toMatchObject({ ':flag': true, ':from': 'CANCELED' });
   });
 
   it('an unlisted invoice (an abandoned checkout’s Pix) is listed again by its move', () => {
     const unlisted: Invoice = { ...invoice, unlisted: true, awaitsPixLookup: undefined };
     const write = invoiceMovedWrite('t', { kind: 'invoice.moved', invoice: unlisted, move: paid, at });
-    expect(write.Update?.UpdateExpression).toBe('SET #status = :to, #at = :at, GSI1PK = :lpk, GSI1SK = :lsk REMOVE unlisted');
+    expect(write.Update?.UpdateExpression).toBe('SET #status = :to, #at = :at, GSI1PK = :lpk, GSI1SK = :lsk, #version = :version REMOVE unlisted');
     expect(write.Update?.ExpressionAttributeValues).toMatchObject({ ':lpk': invoiceItem(created, KEY).GSI1PK, ':lsk': invoiceItem(created, KEY).GSI1SK });
   });
 });

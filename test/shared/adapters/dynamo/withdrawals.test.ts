@@ -20,7 +20,8 @@ describe('withdraw items', () => {
 
   it('read back as the record: the Pix key unsealed, the document never', () => {
     const { document: _document, ...readable } = withdrawal;
-    expect(withdrawalOf(withdrawalItem(withdrawal, key), key)).toEqual(readable);
+    // A new withdraw is stored at version 1 (issue 29).
+    expect(withdrawalOf(withdrawalItem(withdrawal, key), key)).toEqual({ ...readable, version: 1 });
     // Items written before keys were sealed, or before holds, read as they were.
     const old = { ...withdrawalItem(withdrawal, key), pixkey: 'old@example.com', pixkeySealed: undefined, heldCents: undefined };
     expect(withdrawalOf(old, key)).toMatchObject({ pixkey: 'old@example.com' });
@@ -31,15 +32,15 @@ describe('withdraw items', () => {
     const created = withdrawalCreatedWrite('t', { kind: 'withdrawal.created', withdrawal }, key);
     expect(created.Put?.ConditionExpression).toBe('attribute_not_exists(PK)');
     expect(created.onConditionFailed?.()).toBeInstanceOf(IdClashError);
-    const moved = withdrawalMovedWrite('t', { kind: 'withdrawal.moved', reference: withdrawal.reference, from: 'PENDING', to: 'PAID', at: 'T', endToEndId: 'E1' });
+    const moved = withdrawalMovedWrite('t', { kind: 'withdrawal.moved', reference: withdrawal.reference, from: 'PENDING', to: 'PAID', version: 2, at: 'T', endToEndId: 'E1' });
     expect(moved.Update).toMatchObject({
       Key: { PK: 'WD#WD-AAAAAAAAAAAA', SK: 'WITHDRAW' },
-      UpdateExpression: 'SET #status = :to, paidAt = :at, endToEndId = :e2e',
+      UpdateExpression: 'SET #status = :to, paidAt = :at, endToEndId = :e2e, #version = :version',
       ConditionExpression: '#status = :from',
-      ExpressionAttributeValues: { ':to': 'PAID', ':from': 'PENDING', ':at': 'T', ':e2e': 'E1' },
+      ExpressionAttributeValues: { ':to': 'PAID', ':from': 'PENDING', ':at': 'T', ':e2e': 'E1', ':version': 2 },
     });
     expect(moved.onConditionFailed?.()).toBeInstanceOf(MoveAlreadyMade);
-    const canceled = withdrawalMovedWrite('t', { kind: 'withdrawal.moved', reference: withdrawal.reference, from: 'PENDING', to: 'CANCELED', at: 'T' });
-    expect(canceled.Update?.UpdateExpression).toBe('SET #status = :to, canceledAt = :at');
+    const canceled = withdrawalMovedWrite('t', { kind: 'withdrawal.moved', reference: withdrawal.reference, from: 'PENDING', to: 'CANCELED', version: 2, at: 'T' });
+    expect(canceled.Update?.UpdateExpression).toBe('SET #status = :to, canceledAt = :at, #version = :version');
   });
 });

@@ -204,7 +204,7 @@ describe('the checkout behind an invoice moves in the same commit', () => {
       const run = ports({ ...ofCheckout, status: 'PAID', paidAt: at }, paid);
       await applyNotification(run.ports, notification(kind), now);
       const changes = run.commits[0] ?? [];
-      expect(changes.at(-2)).toEqual({ kind: 'order.moved', checkoutReference: checkout.reference, invoiceReference: 'INV-AAAAAA', from: 'PAID', to, at });
+      expect(changes.at(-2)).toEqual({ kind: 'order.moved', checkoutReference: checkout.reference, invoiceReference: 'INV-AAAAAA', from: 'PAID', to, version: 2, at });
       expect(eventOf(changes.at(-1))).toMatchObject({ type, data: { order: { status: to, paid_at: at } } });
     }
     const other = ports({ ...ofCheckout, reference: 'INV-BBBBBB', status: 'PAID', paidAt: at }, paid);

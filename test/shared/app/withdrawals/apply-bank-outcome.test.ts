@@ -8,12 +8,22 @@ import { heldWithdrawal } from '../../../support/withdrawals';
 
 const withdrawal = heldWithdrawal();
 const now = new Date('2026-11-27T13:00:00.000Z');
-const outcome = (paid: boolean): BankOutcome => ({ notification: 'n1', reference: withdrawal.reference, paid, endToEndId: paid ? 'E123' : undefined, occurredAt: new Date('2026-11-27T12:59:00.000Z') });
+const outcome = (paid: boolean): BankOutcome => ({
+  notification: 'n1',
+  reference: withdrawal.reference,
+  paid,
+  endToEndId: paid ? 'E123' : undefined,
+  occurredAt: new Date('2026-11-27T12:59:00.000Z'),
+});
 
 /** Ports over one stored withdrawal; commits are captured (and answer `committed`). */
 function ports(stored: Withdrawal | undefined, committed = true) {
   const commits: (readonly Change[])[] = [];
-  const store: WithdrawalStore = { get: async (reference) => (reference === stored?.reference ? stored : undefined), list: async () => [], markBankRequested: async () => undefined };
+  const store: WithdrawalStore = {
+    get: async (reference) => (reference === stored?.reference ? stored : undefined),
+    list: async () => [],
+    markBankRequested: async () => undefined,
+  };
   const newEvent = (type: string, data: Record<string, unknown>): OutboxEvent => ({ id: 'evt_1', type, created: 1, api_version: 'v', data });
   return {
     commits,
@@ -34,12 +44,32 @@ describe('apply a bank outcome (use case)', () => {
     expect(await applyBankOutcome(run.ports, outcome(true), now)).toBe(true);
     expect(run.commits).toHaveLength(1);
     const [moved, posted, event] = run.commits[0] ?? [];
-    expect(moved).toEqual({ kind: 'withdrawal.moved', reference: withdrawal.reference, from: 'PENDING', to: 'PAID', at: '2026-11-27T12:59:00.000Z', endToEndId: 'E123' });
-    expect(posted).toMatchObject({ kind: 'ledger.transfer', phase: 'posted', shards: [{ shard: movementShard(withdrawal), availableCents: 0, reservedCents: -10_150 }] });
+    expect(moved).toEqual({
+      kind: 'withdrawal.moved',
+      reference: withdrawal.reference,
+      from: 'PENDING',
+      to: 'PAID',
+      version: 2,
+      at: '2026-11-27T12:59:00.000Z',
+      endToEndId: 'E123',
+    });
+    expect(posted).toMatchObject({
+      kind: 'ledger.transfer',
+      phase: 'posted',
+      shards: [{ shard: movementShard(withdrawal), availableCents: 0, reservedCents: -10_150 }],
+    });
     expect(event).toEqual({
       kind: 'event.recorded',
       accountId: 'acct_1',
-      event: { id: 'evt_1', type: 'pixout.paid', created: 1, api_version: 'v', data: { withdraw: { reference: withdrawal.reference, amount: '100.00', fee: '1.50', status: 'PAID' } } },
+      event: {
+        id: 'evt_1',
+        type: 'pixout.paid',
+        created: 1,
+        api_version: 'v',
+        data: {
+          withdraw: { reference: withdrawal.reference, amount: '100.00', fee: '1.50', status: 'PAID', version: 2, previous_status: 'PENDING' },
+        },
+      },
     });
   });
 
@@ -48,7 +78,14 @@ describe('apply a bank outcome (use case)', () => {
     expect(await applyBankOutcome(run.ports, outcome(false), now)).toBe(true);
     const changes = run.commits[0] ?? [];
     expect(changes.map((c) => c.kind)).toEqual(['withdrawal.moved', 'ledger.transfer', 'event.recorded']);
-    expect(changes[0]).toEqual({ kind: 'withdrawal.moved', reference: withdrawal.reference, from: 'PENDING', to: 'CANCELED', at: '2026-11-27T12:59:00.000Z' });
+    expect(changes[0]).toEqual({
+      kind: 'withdrawal.moved',
+      reference: withdrawal.reference,
+      from: 'PENDING',
+      to: 'CANCELED',
+      version: 2,
+      at: '2026-11-27T12:59:00.000Z',
+    });
     expect(changes[1]).toMatchObject({ phase: 'voided', entries: [{ type: 'withdrawal_release', availableCents: 10_150, reservedCents: -10_150 }] });
   });
 
