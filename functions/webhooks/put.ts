@@ -7,8 +7,9 @@ import { webhooksRoutes as routes } from '../../shared/http/route-table/webhooks
 import { newWebhookSecret } from '../../shared/webhooks/config';
 
 /**
- * PUT /api/webhook: sets the URL after the SSRF rules (422 on url otherwise). The first configuration
- * creates the signing secret and shows it once; later updates keep it.
+ * PUT /api/webhook: sets the URL after the SSRF rules (422 on url otherwise) and the event types it
+ * receives (422 on events for an unknown one). The first configuration creates the signing secret and
+ * shows it once; later updates keep it.
  */
 export const handler = httpHandler(
   routes.putWebhook,
@@ -16,7 +17,7 @@ export const handler = httpHandler(
     const account = requireCaller(caller);
     const { answer, changes } = await configureWebhook(
       { checkUrl: webhookUrlCheck(runtime), newSecret: newWebhookSecret },
-      { accountId: account.accountId, url: body.url, secretConfigured: account.account?.webhookSecretConfigured === true, now },
+      { accountId: account.accountId, url: body.url, events: body.events, secretConfigured: account.account?.webhookSecretConfigured === true, now },
     );
     return { status: 200, body: { webhook: answer }, changes };
   },

@@ -11,8 +11,8 @@ import { routes } from '../../shared/http/routes';
  * Per-function DynamoDB permissions: each function may call only the item actions its code calls, on
  * the items whose partition key has the prefixes it uses (`dynamodb:LeadingKeys`), and query only the
  * index it reads (`<table>/index/GSI1`, one partition kind). No function may batch-write; batch reads
- * (BatchGetItem) serve only the balance: an account item and its balance shards in one call
- * (shared/adapters/dynamo/ledger-balance.ts). No function may Scan (the daily reconciliation pages through the account
+ * (BatchGetItem) serve the balance (an account item and its balance shards in one call:
+ * shared/adapters/dynamo/ledger-balance.ts) and the events API (a page's deliveries: ./event-log.ts). No function may Scan (the daily reconciliation pages through the account
  * index; only the operator's CLI scans, once, to index accounts created before it). A TransactGetItems is authorized by GetItem on each item.
  *
  * A transaction (TransactWriteItems) has no IAM action of its own: it is authorized by the PutItem,
@@ -147,6 +147,14 @@ export const ROUTE_PORT_GRANTS: Readonly<Record<string, readonly TableGrant[]>> 
   [routes.rotateWebhookSecret.id]: [],
   [routes.testWebhook.id]: [],
   [routes.webhookDeliveries.id]: [{ actions: ['Query'], keys: [KEY.deliveryList], index: LIST_INDEX }],
+  // The events API (issue 29): the account's events from GSI1, each page's deliveries read together, the webhook settings.
+  [routes.listEvents.id]: [
+    { actions: ['Query'], keys: [KEY.eventList], index: LIST_INDEX },
+    { actions: ['BatchGetItem'], keys: [KEY.delivery] },
+    { actions: ['GetItem'], keys: [KEY.account] },
+  ],
+  [routes.getEvent.id]: [{ actions: ['GetItem'], keys: [KEY.event, KEY.delivery, KEY.account] }],
+  [routes.redeliverEvent.id]: [{ actions: ['GetItem'], keys: [KEY.event, KEY.delivery, KEY.account] }],
   // The invoice (and its checkout) or the withdraw a notification names.
   [routes.providerNotification.id]: [...INVOICE_MOVE_READS, { actions: ['GetItem'], keys: [KEY.withdraw] }],
   // Each charge the callback names: its invoice read by txid, then what the PSP holds applied as a notification is.

@@ -9,6 +9,7 @@ import type { BolePixRail, PaymentRail } from './bolepix';
 import type { InvoiceMove } from './invoice-transitions';
 import type { LedgerTransfer } from './ledger';
 import type { Withdrawal } from './withdrawal';
+import type { WebhookEventType } from './webhooks';
 import type { WithdrawStatus } from './withdrawal-transitions';
 
 /**
@@ -42,7 +43,15 @@ export type EventRecorded = { kind: 'event.recorded'; accountId: string; event: 
  * An account's webhook URL set. `newSecret`: the first configuration, which creates the signing secret
  * (only if none exists yet: a concurrent first configuration conflicts); without it the secret is kept.
  */
-export type WebhookConfigured = { kind: 'webhook.configured'; accountId: string; url: string; at: string; newSecret?: string };
+export type WebhookConfigured = {
+  kind: 'webhook.configured';
+  accountId: string;
+  url: string;
+  at: string;
+  newSecret?: string;
+  /** The event types subscribed; absent: every type (a PUT without `events` subscribes to every type again). */
+  events?: readonly WebhookEventType[];
+};
 
 /** A new signing secret for a configured webhook (none configured: a conflict); the old one stops at once. */
 export type WebhookSecretRotated = { kind: 'webhook.secret_rotated'; accountId: string; secret: string; at: string };

@@ -85,6 +85,28 @@ const pixInvoice = {
   qrcode: QR,
 };
 
+/** An event as the events API shows it (issue 29): the event as delivered. */
+const LOGGED_EVENT = {
+  id: 'evt_3fK9tQ2mZ8xW1vB7nR4cY6hD',
+  type: 'invoice.paid',
+  created: 1795000000,
+  api_version: '2026-10-14',
+  data: {
+    invoice: {
+      reference: 'INV-7KQ2MX',
+      invoice_no: '1001',
+      total: '190.00',
+      status: 'PAID',
+      method: 'pix',
+      paid_after_cancel: false,
+      rail: 'pix',
+      paid_amount: '190.00',
+      version: 2,
+      previous_status: 'PENDING',
+    },
+  },
+};
+
 const withdraw = {
   reference: 'WD-4H7K2M9QXB3P',
   amount: '25.50',
@@ -236,8 +258,15 @@ export const OPERATION_EXAMPLES: Readonly<Record<string, OperationExample>> = {
     },
   },
   PutWebhook: {
-    body: { url: 'https://merchant.example/hooks' },
-    response: { webhook: { url: 'https://merchant.example/hooks', secret: 'whsec_TQGPMuhphrJGBMU2Vf-hrFijCRdDw7jJMsU57rbie3Q', secret_notice: SECRET_NOTICE } },
+    body: { url: 'https://merchant.example/hooks', events: ['invoice.paid', 'pixout.paid'] },
+    response: {
+      webhook: {
+        url: 'https://merchant.example/hooks',
+        events: ['invoice.paid', 'pixout.paid'],
+        secret: 'whsec_TQGPMuhphrJGBMU2Vf-hrFijCRdDw7jJMsU57rbie3Q',
+        secret_notice: SECRET_NOTICE,
+      },
+    },
   },
   RotateWebhookSecret: { response: { webhook: { secret: 'whsec_CsH_0kjKeCkokz21Dcl8c6wyURP23TiwPyATo03cV_c', secret_notice: SECRET_NOTICE } } },
   TestWebhook: { response: { event_id: 'evt_Zc72VebRdnTWl9cFHbrCVScp', status: 'queued' } },
@@ -259,6 +288,29 @@ export const OPERATION_EXAMPLES: Readonly<Record<string, OperationExample>> = {
       ],
     },
   },
+  ListEvents: {
+    query: { delivery_status: 'failed', limit: 10 },
+    response: { events: [{ ...LOGGED_EVENT, delivery_status: 'failed' }], pagination: { page: 1, limit: 10 } },
+  },
+  GetEvent: {
+    params: { id: LOGGED_EVENT.id },
+    response: {
+      event: {
+        ...LOGGED_EVENT,
+        delivery_status: 'failed',
+        delivery: {
+          url: 'https://merchant.example/hooks',
+          attempts: [
+            { at: '2026-11-18T14:05:31.000Z', http_status: 503, error: null, duration_ms: 412 },
+            { at: '2026-11-18T14:06:33.000Z', http_status: null, error: 'timeout after 10000 ms', duration_ms: 10001 },
+          ],
+          next_attempt_at: null,
+          series: 1,
+        },
+      },
+    },
+  },
+  RedeliverEvent: { params: { id: LOGGED_EVENT.id }, response: { event_id: LOGGED_EVENT.id, status: 'queued' } },
   ProviderNotification: {
     params: { name: 'simulated' },
     body: { id: 'ntf_5mN8qR2tW7yZ1xC4vB6nL9kH', type: 'pix.paid', txid: 'INV7KQ2MXaZZSMXFtU12SVrRyk7B9QM1', occurred_at: PAID },

@@ -15,6 +15,7 @@ import { chargesRoutes } from './route-table/charges';
 import { invoicesRoutes } from './route-table/invoices';
 import { pixoutRoutes } from './route-table/pixout';
 import { webhooksRoutes } from './route-table/webhooks';
+import { eventsRoutes } from './route-table/events';
 import { providerRoutes } from './route-table/provider';
 import { boletoRoutes } from './route-table/boleto';
 import { checkoutRoutes } from './route-table/checkout';
@@ -30,6 +31,7 @@ export const routes = {
   ...invoicesRoutes,
   ...pixoutRoutes,
   ...webhooksRoutes,
+  ...eventsRoutes,
   ...providerRoutes,
   ...boletoRoutes,
   ...checkoutRoutes,

@@ -1,3 +1,4 @@
+import type { LoggedEvent } from '../domain/events-log';
 import type { DeliveryAttemptRecord, StoredEvent, WebhookDelivery, WebhookEndpoint, WebhookSettings } from '../domain/webhooks';
 
 /** GET /api/webhook/deliveries shows this many, newest first. */
@@ -24,4 +25,15 @@ export interface WebhookStore {
   claimAttempt(eventId: string, previousAttempts: number, now: Date, until: Date): Promise<{ claimed: true } | { claimed: false; current: WebhookDelivery | undefined }>;
   /** Records an attempt under its claim; false when the lease was lost to another attempt (its record stands). */
   recordAttempt(record: DeliveryAttemptRecord, claim: { until: string; previousAttempts: number }): Promise<boolean>;
+}
+
+/** One page of the events API's list: the account's events in a time range, newest first, of one type if asked. */
+export type EventLogQuery = { accountId: string; fromIso: string; toIso: string; type?: string };
+
+/** The events recorded for the accounts (shared/adapters/dynamo/event-log.ts): the events API (issue 29). */
+export interface EventLog {
+  /** The account's events of the query, newest first, each passing `keep`, paged: the `page`-th `pageSize` kept (at most `maxScanned` read). */
+  list<T>(query: EventLogQuery, page: { page: number; pageSize: number; maxScanned: number }, keep: (event: LoggedEvent, delivery: WebhookDelivery | undefined) => T | undefined): Promise<T[]>;
+  /** One event by id (any account's: the caller checks whose), or undefined. */
+  get(eventId: string): Promise<LoggedEvent | undefined>;
 }

@@ -1,4 +1,3 @@
-import { dynamoAccountDirectory } from '../adapters/dynamo/account-directory';
 import { type ChangeCompilers, mergeCompilers } from '../adapters/dynamo/changes';
 import { panelCompilers } from '../adapters/dynamo/panel-people';
 import type { PanelWebhookPorts } from '../app/panel/webhook-settings';
@@ -13,15 +12,14 @@ import { webhookChanges, webhookPorts } from './webhooks';
 
 /** The webhook page's ports: the access ports, PUT /api/webhook's URL check and secrets, the account's webhook as configured. */
 export async function panelWebhookPorts(runtime: Runtime): Promise<PanelWebhookPorts> {
-  const accounts = dynamoAccountDirectory(runtime.db, runtime.config.tableName);
   const { webhooks } = webhookPorts(runtime);
   return {
     ...(await panelAccessPorts(runtime)),
     checkUrl: webhookUrlCheck(runtime),
     newSecret: newWebhookSecret,
     webhookOf: async (accountId) => {
-      const account = await accounts.get(accountId);
-      return { ...(account?.webhookUrl ? { url: account.webhookUrl } : {}), secretConfigured: account?.webhookSecretConfigured === true };
+      const settings = await webhooks.settings(accountId);
+      return { ...(settings.url ? { url: settings.url } : {}), secretConfigured: settings.secretConfigured, ...(settings.events ? { events: settings.events } : {}) };
     },
     deliveries: (accountId, limit) => webhooks.deliveries(accountId, limit),
     newEvent,

@@ -700,6 +700,19 @@ const EXPECTED_TABLE_ACCESS: Record<string, string[]> = {
   RotateWebhookSecret: [WRITE_COUNTER, UNAUTHENTICATED_COUNTER],
   TestWebhook: [WRITE_COUNTER, UNAUTHENTICATED_COUNTER, 'PutItem EVT#*'],
   ListWebhookDeliveries: [READ_COUNTER, UNAUTHENTICATED_COUNTER, 'Query GSI1 ACCT#*#DELIVERIES'],
+  // The events API (issue 29): the account's events, a page's deliveries in one batch, the webhook settings; a redelivery's request and reopen.
+  Events: [
+    READ_COUNTER,
+    WRITE_COUNTER,
+    UNAUTHENTICATED_COUNTER,
+    'Query GSI1 ACCT#*#EVENTS',
+    'BatchGetItem DLV#*',
+    'GetItem ACCT#*',
+    'GetItem EVT#*',
+    'GetItem DLV#*',
+    'PutItem EVT#*',
+    'UpdateItem DLV#*',
+  ],
   // An invoice of a hosted checkout pays the checkout (or moves its order) in the same transaction.
   ProviderNotification: [
     PUBLIC_COUNTER,
@@ -869,7 +882,7 @@ describe('least privilege', () => {
     expect(granted).toEqual(expected);
   });
 
-  it('lets no function batch-write, use PartiQL or a wildcard action on the table, batch-read but the balance shards, nor Scan', () => {
+  it('lets no function batch-write, use PartiQL or a wildcard action on the table, batch-read but the balance shards and the events API its deliveries, nor Scan', () => {
     for (const id of ALL_FUNCTION_IDS) {
       const dynamo = actionsOf(s.roleStatements(id)).filter((a) => a.startsWith('dynamodb:'));
       expect(
@@ -877,15 +890,16 @@ describe('least privilege', () => {
         id,
       ).toEqual([]);
     }
-    // BatchGetItem reads an account item and its balance shards (shared/adapters/dynamo/ledger-balance.ts), nothing else.
+    // BatchGetItem reads an account item and its balance shards (shared/adapters/dynamo/ledger-balance.ts), and the events
+    // API a page's deliveries (shared/adapters/dynamo/event-log.ts), nothing else.
     const batchReaders = ALL_FUNCTION_IDS.filter((id) => actionsOf(s.roleStatements(id)).includes('dynamodb:BatchGetItem'));
-    expect(batchReaders.sort()).toEqual([routes.balance.id, routes.createWithdraw.id, `${queues.reconcile.id}Worker`, 'PanelHome', 'PanelMoney'].sort());
+    expect(batchReaders.sort()).toEqual([routes.balance.id, routes.createWithdraw.id, `${queues.reconcile.id}Worker`, 'PanelHome', 'PanelMoney', 'Events'].sort());
     for (const id of batchReaders) {
       const batch = s.roleStatements(id).filter((st) => actionsOf([st]).includes('dynamodb:BatchGetItem'));
       expect(
         batch.map((st) => st.Condition?.['ForAllValues:StringLike']?.['dynamodb:LeadingKeys']),
         id,
-      ).toEqual([['ACCT#*', 'BAL#*']]);
+      ).toEqual([id === 'Events' ? ['DLV#*'] : ['ACCT#*', 'BAL#*']]);
     }
     // The reconciliation pages through the account index (issue 25): no function scans the table.
     const scanners = ALL_FUNCTION_IDS.filter((id) => actionsOf(s.roleStatements(id)).includes('dynamodb:Scan'));
@@ -947,6 +961,7 @@ describe('least privilege', () => {
         'PanelWebhooks',
         'PanelAccess',
         'PanelRecovery',
+        'Events',
       ].sort(),
     );
   });

@@ -689,6 +689,22 @@ const cases: Record<string, Case> = {
     runs: 10,
   },
   [routes.webhookDeliveries.id]: { account: hooks, input: () => fc.record({ query: queryArb([], []), headers: headersArb(hooksAuth) }), runs: 10 },
+  [routes.listEvents.id]: { account: main, ...queryCase(['page', 'limit', 'type', 'start', 'end', 'delivery_status']) },
+  [routes.getEvent.id]: {
+    account: hooks,
+    input: () => fc.record({ params: paramsArb(routes.getEvent, [fc.constant('evt_AAAAAAAAAAAAAAAAAAAAAAAA')]), headers: headersArb(hooksAuth) }),
+    runs: 20,
+  },
+  [routes.redeliverEvent.id]: {
+    account: hooks,
+    input: () =>
+      fc.record({
+        params: paramsArb(routes.redeliverEvent, [fc.constant('evt_AAAAAAAAAAAAAAAAAAAAAAAA')]),
+        body: fc.oneof(hostileWholeBody, bodyArb({ x: 1 })),
+        headers: headersArb(hooksAuth),
+      }),
+    runs: 20,
+  },
   [routes.providerNotification.id]: {
     account: main,
     input: () => {

@@ -218,8 +218,15 @@ async function probeEveryRoute(): Promise<Probe[]> {
   await probe('PutWebhook', 'set', 200, through('PUT', '/api/webhook', { headers: json, body: { url: 'https://127.0.0.13:8443/prism' } }));
   await probe('PutWebhook', 'http URL', 422, through('PUT', '/api/webhook', { headers: json, body: { url: 'http://127.0.0.13/prism' } }));
   await probe('RotateWebhookSecret', 'rotated', 200, through('POST', '/api/webhook/secret/rotate', { headers: auth }));
-  await probe('TestWebhook', 'queued', 202, through('POST', '/api/webhook/test', { headers: auth }));
+  const ping = await probe('TestWebhook', 'queued', 202, through('POST', '/api/webhook/test', { headers: auth }));
   await probe('ListWebhookDeliveries', 'deliveries', 200, through('GET', '/api/webhook/deliveries', { headers: auth }));
+  // The events API (issue 29): the ping just queued is the account's event.
+  const pingId = String((ping.json as { event_id?: string }).event_id);
+  await probe('ListEvents', 'events', 200, through('GET', '/api/events?limit=5', { headers: auth }));
+  await probe('ListEvents', 'unknown delivery status', 422, through('GET', '/api/events?delivery_status=lost', { headers: auth }), true);
+  await probe('GetEvent', 'the ping', 200, through('GET', `/api/events/${pingId}`, { headers: auth }));
+  await probe('GetEvent', 'unknown', 404, through('GET', '/api/events/evt_AAAAAAAAAAAAAAAAAAAAAAAA', { headers: auth }));
+  await probe('RedeliverEvent', 'unknown', 404, through('POST', '/api/events/evt_AAAAAAAAAAAAAAAAAAAAAAAA/redeliver', { headers: auth }));
 
   const secret = await providerSecret();
   const signedPost = (path: string, body: string, key = secret) =>

@@ -641,6 +641,43 @@ describe("another account's well-formed identifiers → 404 (or the caller's own
       for (const item of delivered) expect(reply.body).not.toContain(String(item.eventId));
       expectNoVictimData(reply);
     },
+    ListEvents: async () => {
+      // The victim's recorded events (issue 29) are never listed for another account.
+      const events = await eventually(
+        () => listedItems(keys.eventListPartition(victim.keys.account_id)),
+        (items) => items.length > 0,
+        20_000,
+        200,
+      );
+      const reply = await invokeRoute(routes.listEvents, { headers: attacker.auth, query: { limit: '50' } });
+      expect(reply.status).toBe(200);
+      for (const item of events) expect(reply.body).not.toContain(String(item.eventId));
+      expectNoVictimData(reply);
+    },
+    GetEvent: async () => {
+      const [event] = await listedItems(keys.eventListPartition(victim.keys.account_id));
+      expect(event?.eventId).toMatch(/^evt_/);
+      const reply = await invokeRoute(routes.getEvent, { params: { id: String(event?.eventId) }, headers: attacker.auth });
+      expect(reply.status).toBe(404);
+      expectNoVictimData(reply);
+    },
+    RedeliverEvent: async () => {
+      // Another account's event: 404, its delivery untouched (no new series).
+      const ended = (item: Record<string, unknown>) => item.status === 'succeeded' || item.status === 'failed';
+      const delivered = (
+        await eventually(
+          () => listedItems(keys.deliveryListPartition(victim.keys.account_id)),
+          (items) => items.some(ended),
+          20_000,
+          200,
+        )
+      ).find(ended);
+      const reply = await invokeRoute(routes.redeliverEvent, { params: { id: String(delivered?.eventId) }, headers: attacker.auth });
+      expect(reply.status).toBe(404);
+      expectNoVictimData(reply);
+      const after = (await listedItems(keys.deliveryListPartition(victim.keys.account_id))).find((item) => item.eventId === delivered?.eventId);
+      expect(after?.series).toBe(delivered?.series);
+    },
     ProviderNotification: async () => {
       // Not an account's route: the provider names charges, and only its signature is trusted.
       const body = JSON.stringify(notification('pix-paid', { txid: victim.pix.txid }));

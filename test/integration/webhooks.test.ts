@@ -1,3 +1,4 @@
+import { WEBHOOK_EVENT_TYPES } from '../../shared/domain/webhooks';
 import Stripe from 'stripe';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { verifyWebhookSignature } from '../../shared/webhooks/verify';
@@ -92,7 +93,7 @@ describe('webhook management API', () => {
     expect(body.webhook.secret, first.text).toMatch(/^whsec_[A-Za-z0-9_-]{43,}$/);
     expect(body.webhook.secret_notice).toEqual(expect.any(String));
     const update = await call('PUT', '/api/webhook', { headers: auth, body: { url: 'https://127.0.0.13:8443/b' } });
-    expect(update.json).toEqual({ webhook: { url: 'https://127.0.0.13:8443/b', secret_notice: expect.any(String) } });
+    expect(update.json).toEqual({ webhook: { url: 'https://127.0.0.13:8443/b', events: [...WEBHOOK_EVENT_TYPES], secret_notice: expect.any(String) } });
     const shown = await call('GET', '/api/webhook', { headers: auth });
     expect(shown.json).toMatchObject({ webhook: { url: 'https://127.0.0.13:8443/b', secret_configured: true } });
     expect(shown.text).not.toContain(body.webhook.secret);

@@ -47,6 +47,8 @@ export const KEY = {
   invoiceList: 'ACCT#*#INVOICES',
   withdrawList: 'ACCT#*#WITHDRAWALS',
   deliveryList: 'ACCT#*#DELIVERIES',
+  /** GSI1 partitions of an account's events (./event-log.ts): the events API. */
+  eventList: 'ACCT#*#EVENTS',
   /** GSI2 partitions of the sweep's index (./forward-index.ts). */
   sweep: 'SWEEP#*',
   /** GSI2 partitions of the checkout upkeep (./checkout-index.ts): open and UNKNOWN checkouts. */

@@ -34,6 +34,8 @@ export const keys = {
   /** GSI1 partition of an account's withdrawals (sort key: creation time and reference). */
   withdrawListPartition: (accountId: string) => `ACCT#${accountId}#WITHDRAWALS`,
   event: (eventId: string) => ({ PK: `EVT#${eventId}`, SK: 'EVT' }),
+  /** GSI1 partition of an account's events (sort key: creation time and event id): the events API (issue 29). */
+  eventListPartition: (accountId: string) => `ACCT#${accountId}#EVENTS`,
   delivery: (eventId: string) => ({ PK: `DLV#${eventId}`, SK: 'DELIVERY' }),
   /** GSI1 partition of an account's webhook deliveries (sort key: creation time and event id). */
   deliveryListPartition: (accountId: string) => `ACCT#${accountId}#DELIVERIES`,

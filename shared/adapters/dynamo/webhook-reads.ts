@@ -1,11 +1,22 @@
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
-import type { DeliveryStatus, StoredEvent, WebhookDelivery } from '../../domain/webhooks';
+import type { DeliveryAttemptEntry, DeliveryStatus, StoredEvent, WebhookDelivery } from '../../domain/webhooks';
 import type { Db, Item } from './dynamo';
 import { keys } from './keys';
 
 /** One event and its delivery read by key (the webhook sender, the operator, the panel's invoice page): its own module, a small bundle. */
 
 const text = (value: unknown): string | null => (typeof value === 'string' ? value : null);
+
+/** The recorded attempts as stored (a list of maps); anything else is skipped. */
+function attemptLogOf(value: unknown): DeliveryAttemptEntry[] {
+  if (!Array.isArray(value)) return [];
+  return value.flatMap((entry: unknown) => {
+    if (typeof entry !== 'object' || entry === null) return [];
+    const e = entry as Record<string, unknown>;
+    if (typeof e.at !== 'string') return [];
+    return [{ at: e.at, httpStatus: typeof e.httpStatus === 'number' ? e.httpStatus : null, error: text(e.error), durationMs: typeof e.durationMs === 'number' ? e.durationMs : 0 }];
+  });
+}
 
 /** A delivery item read back as the record. */
 export function deliveryOf(item: Item): WebhookDelivery {
@@ -23,6 +34,7 @@ export function deliveryOf(item: Item): WebhookDelivery {
     series: Number(item.series ?? 1),
     createdAt: String(item.createdAt),
     updatedAt: String(item.updatedAt),
+    attemptLog: attemptLogOf(item.attemptLog),
   };
 }
 

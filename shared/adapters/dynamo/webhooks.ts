@@ -5,7 +5,7 @@ import type { WebhookStore } from '../../ports/webhooks';
 import { sealWebhookSecret, unsealWebhookSecret } from '../../webhooks/config';
 import { type Db, isConditionalCheckFailed, itemFromConditionFailure } from './dynamo';
 import { keys } from './keys';
-import type { WebhookDelivery } from '../../domain/webhooks';
+import { eventTypesOf, type WebhookDelivery } from '../../domain/webhooks';
 import type { TxWrite } from './transact';
 import { deliveryOf, dynamoEventReads } from './webhook-reads';
 import { redeliveryWrites } from './redelivery';
@@ -19,13 +19,15 @@ export { deliveryOf };
 /** The account's webhook URL set; a first configuration seals its new secret, only if none exists yet. */
 export function webhookConfiguredWrite(table: string, change: WebhookConfigured, webhookSecretsKey: Buffer): TxWrite {
   const key = keys.account(change.accountId);
+  // The subscription list is set, or removed (every type) when the PUT names none.
+  const events = change.events === undefined ? { set: '', remove: ' REMOVE webhookEvents', values: {} } : { set: ', webhookEvents = :events', remove: '', values: { ':events': [...change.events] } };
   if (change.newSecret === undefined) {
     return {
       Update: {
         TableName: table,
         Key: key,
-        UpdateExpression: 'SET webhookUrl = :url, webhookUpdatedAt = :now',
-        ExpressionAttributeValues: { ':url': change.url, ':now': change.at },
+        UpdateExpression: `SET webhookUrl = :url, webhookUpdatedAt = :now${events.set}${events.remove}`,
+        ExpressionAttributeValues: { ':url': change.url, ':now': change.at, ...events.values },
       },
     };
   }
@@ -33,9 +35,14 @@ export function webhookConfiguredWrite(table: string, change: WebhookConfigured,
     Update: {
       TableName: table,
       Key: key,
-      UpdateExpression: 'SET webhookUrl = :url, webhookSecretSealed = :secret, webhookUpdatedAt = :now',
+      UpdateExpression: `SET webhookUrl = :url, webhookSecretSealed = :secret, webhookUpdatedAt = :now${events.set}${events.remove}`,
       ConditionExpression: 'attribute_not_exists(webhookSecretSealed)',
-      ExpressionAttributeValues: { ':url': change.url, ':secret': sealWebhookSecret(change.newSecret, change.accountId, webhookSecretsKey), ':now': change.at },
+      ExpressionAttributeValues: {
+        ':url': change.url,
+        ':secret': sealWebhookSecret(change.newSecret, change.accountId, webhookSecretsKey),
+        ':now': change.at,
+        ...events.values,
+      },
     },
     onConditionFailed: () => new ConflictError('The webhook was configured by another request at the same time; repeat the request', 'conflict'),
   };
@@ -76,16 +83,19 @@ export function dynamoWebhooks(db: Db, table: string, webhookSecretsKey: () => P
     (await db.send(new GetCommand({ TableName: table, Key: key, ConsistentRead: true, ...(projection ? { ProjectionExpression: projection } : {}) }))).Item;
   return {
     async settings(accountId) {
-      const account = await get(keys.account(accountId), 'webhookUrl, webhookSecretSealed');
+      const account = await get(keys.account(accountId), 'webhookUrl, webhookSecretSealed, webhookEvents');
+      const events = eventTypesOf(account?.webhookEvents);
       return {
         url: typeof account?.webhookUrl === 'string' ? account.webhookUrl : undefined,
         secretConfigured: typeof account?.webhookSecretSealed === 'string',
+        ...(events ? { events } : {}),
       };
     },
     async endpoint(accountId) {
       const account = await get(keys.account(accountId));
       if (!account || typeof account.webhookUrl !== 'string' || typeof account.webhookSecretSealed !== 'string') return undefined;
-      return { url: account.webhookUrl, secret: unsealWebhookSecret(account.webhookSecretSealed, accountId, await webhookSecretsKey()) };
+      const events = eventTypesOf(account.webhookEvents);
+      return { url: account.webhookUrl, secret: unsealWebhookSecret(account.webhookSecretSealed, accountId, await webhookSecretsKey()), ...(events ? { events } : {}) };
     },
     ...dynamoEventReads(db, table),
     async accountExists(accountId) {
@@ -138,7 +148,7 @@ export function dynamoWebhooks(db: Db, table: string, webhookSecretsKey: () => P
             TableName: table,
             Key: keys.delivery(record.eventId),
             UpdateExpression:
-              'SET #type = :type, accountId = :account, eventId = :event, eventType = :eventType, #url = :url, attempts = :attempts, #status = :status, lastStatus = :lastStatus, lastError = :lastError, nextAttemptAt = :next, updatedAt = :now, createdAt = if_not_exists(createdAt, :now), GSI1PK = :gsiPk, GSI1SK = if_not_exists(GSI1SK, :gsiSk) REMOVE claimUntil',
+              'SET #type = :type, accountId = :account, eventId = :event, eventType = :eventType, #url = :url, attempts = :attempts, #status = :status, lastStatus = :lastStatus, lastError = :lastError, lastDurationMs = :ms, attemptLog = list_append(if_not_exists(attemptLog, :noAttempts), :attempt), nextAttemptAt = :next, updatedAt = :now, createdAt = if_not_exists(createdAt, :now), GSI1PK = :gsiPk, GSI1SK = if_not_exists(GSI1SK, :gsiSk) REMOVE claimUntil',
             ConditionExpression: 'claimUntil = :claim AND attempts = :previous AND #status = :pending',
             ExpressionAttributeNames: { '#type': 'type', '#url': 'url', '#status': 'status' },
             ExpressionAttributeValues: {
@@ -151,6 +161,9 @@ export function dynamoWebhooks(db: Db, table: string, webhookSecretsKey: () => P
               ':status': record.status,
               ':lastStatus': record.lastStatus,
               ':lastError': record.lastError,
+              ':ms': record.durationMs,
+              ':noAttempts': [],
+              ':attempt': [{ at: record.updatedAt, httpStatus: record.lastStatus, error: record.lastError, durationMs: record.durationMs }],
               ':next': record.nextAttemptAt,
               ':now': record.updatedAt,
               ':gsiPk': keys.deliveryListPartition(record.accountId),

@@ -1,3 +1,4 @@
+import type { WebhookEventType } from '../../domain/webhooks';
 import type { PanelAccessPorts } from './access-ports';
 import { actingPerson, auditedChange as audited, stepUp } from './acting';
 import { configureWebhook, type ConfigureWebhookPorts, rotateWebhookSecret } from '../webhooks/configure-webhook';
@@ -14,7 +15,7 @@ export type PanelWebhookPorts = PanelAccessPorts &
   ConfigureWebhookPorts &
   RedeliverPorts & {
     /** The account's webhook as configured: its URL, and whether a signing secret exists (never the secret). */
-    webhookOf: (accountId: string) => Promise<{ url?: string; secretConfigured: boolean }>;
+    webhookOf: (accountId: string) => Promise<{ url?: string; secretConfigured: boolean; events?: readonly WebhookEventType[] }>;
     /** GET /api/webhook/deliveries' read: the account's latest deliveries, newest first. */
     deliveries: (accountId: string, limit: number) => Promise<WebhookDelivery[]>;
     newEvent: (type: string, data: Record<string, unknown>, now: Date) => OutboxEvent;
@@ -38,8 +39,9 @@ type Acting = { session: PanelSession; code: string; ip: string; now: Date };
 export async function configureWebhookInPanel(ports: PanelWebhookPorts, input: Acting & { url: string }) {
   const person = await actingPerson(ports, input.session, 'webhooks.manage');
   await stepUp(ports, person, input);
-  const { secretConfigured } = await ports.webhookOf(person.accountId);
-  const { answer, changes } = await configureWebhook(ports, { accountId: person.accountId, url: input.url, secretConfigured, now: input.now });
+  // The panel's form sets the URL only: the subscription made through the API is kept.
+  const { secretConfigured, events } = await ports.webhookOf(person.accountId);
+  const { answer, changes } = await configureWebhook(ports, { accountId: person.accountId, url: input.url, events, secretConfigured, now: input.now });
   return { answer, changes: [...changes, audited(ports, person, 'webhook.configured', `URL ${answer.url}`, input.ip, input.now)] };
 }
 

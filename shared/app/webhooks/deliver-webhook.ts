@@ -1,4 +1,4 @@
-import type { DeliveryAttemptRecord } from '../../domain/webhooks';
+import { type DeliveryAttemptRecord, subscribes } from '../../domain/webhooks';
 import { ATTEMPT_LEASE_SECONDS, deliveryTurn, nextRetryDelaySeconds } from '../../domain/webhook-schedule';
 import { logger } from '../../logger';
 import { BUSINESS_METRICS, countMetric } from '../../metrics/emf';
@@ -43,6 +43,11 @@ export async function deliverWebhook(ports: DeliverPorts, message: WebhookMessag
   if (!event) return 'done';
   const endpoint = await ports.webhooks.endpoint(event.accountId);
   if (!endpoint) return 'done';
+  // A type the account did not subscribe to: recorded (the events API lists it), never delivered.
+  if (!subscribes(endpoint, event.eventType)) {
+    logger.info('webhook not sent: the account does not subscribe to this event type', { eventId, eventType: event.eventType });
+    return 'done';
+  }
   const previous = await ports.webhooks.delivery(eventId);
   const startedAt = ports.now();
   const previousAttempts = previous?.attempts ?? 0;
@@ -58,8 +63,10 @@ export async function deliverWebhook(ports: DeliverPorts, message: WebhookMessag
     return notNow(message, deliveryTurn(claim.current, startedAt), startedAt);
   }
   const attemptsMade = previousAttempts + 1;
+  const sentAt = ports.now();
   const result = await ports.post(endpoint.url, event.body, eventId, endpoint.secret);
   const now = ports.now();
+  const durationMs = Math.max(0, now.getTime() - sentAt.getTime());
   const wait = result.ok ? null : nextRetryDelaySeconds(attemptsMade, ports.retryScale);
   const status = result.ok ? 'succeeded' : wait === null ? 'failed' : 'pending';
   const nextAttemptAt = wait === null ? null : new Date(now.getTime() + wait * 1000).toISOString();
@@ -75,12 +82,13 @@ export async function deliverWebhook(ports: DeliverPorts, message: WebhookMessag
     lastStatus: result.status,
     lastError: result.error,
     updatedAt: now.toISOString(),
+    durationMs,
   };
   // Our lease ran out and another attempt took over: its record stands.
   if (!(await ports.webhooks.recordAttempt(record, { until: until.toISOString(), previousAttempts }))) return 'done';
   // Counted once the attempt is recorded (a lease lost to another attempt is that attempt's to count).
   countMetric(BUSINESS_METRICS.webhookAttempts);
   countMetric(result.ok ? BUSINESS_METRICS.webhookSuccesses : BUSINESS_METRICS.webhookFailures);
-  logger.info('webhook attempt', { eventId, attempt: attemptsMade, status, httpStatus: result.status, error: result.error ?? undefined });
+  logger.info('webhook attempt', { eventId, attempt: attemptsMade, status, httpStatus: result.status, error: result.error ?? undefined, durationMs });
   return 'done';
 }

@@ -464,6 +464,63 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/api/events': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * The events recorded for your account in the last 30 days, newest first ("what did I miss?")
+     * @description Every event the webhook sends (or would send: an unsubscribed type or no URL shows not_sent), with its delivery status. Filter by type, a Brazil-date range (start, end) and delivery_status (pending, delivered, failed). Events are kept 30 days.
+     */
+    get: operations['ListEvents'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/events/{id}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** One event with its delivery attempts (time, HTTP status, error, time to answer) */
+    get: operations['GetEvent'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/events/{id}/redeliver': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Deliver an event again: a new attempt series with the same id and body, once its last series ended
+     * @description The merchant panel’s “Reenviar” and the operator’s `webhook redeliver` use the same use case. Repeating the call while the new series runs answers 409, so it is safe to retry. The receiver deduplicates by Service-Event-Id.
+     */
+    post: operations['RedeliverEvent'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/provider/{name}/notifications': {
     parameters: {
       query?: never;
@@ -1846,16 +1903,41 @@ export interface components {
       webhook: {
         url: string | null;
         secret_configured: boolean;
-        events: string[];
+        /** @description The event types subscribed (every type unless PUT /api/webhook named some) */
+        events: (
+          | 'invoice.paid'
+          | 'invoice.canceled'
+          | 'invoice.refunded'
+          | 'order.paid'
+          | 'order.canceled'
+          | 'order.refunded'
+          | 'pixout.paid'
+          | 'pixout.canceled'
+          | 'ping'
+        )[];
       };
     };
     SetWebhook: {
       /** @description https only, port 443 or 8443, no credentials; its host must resolve only to public addresses */
       url: string;
+      /** @description The event types to receive (invoice.paid, invoice.canceled, invoice.refunded, order.paid, order.canceled, order.refunded, pixout.paid, pixout.canceled, ping); absent: every type (the default). Events of other types are recorded but not delivered; the test ping is always delivered. An unknown type → 422 on events. */
+      events?: string[];
     };
     WebhookSet: {
       webhook: {
         url: string;
+        /** @description The event types subscribed */
+        events: (
+          | 'invoice.paid'
+          | 'invoice.canceled'
+          | 'invoice.refunded'
+          | 'order.paid'
+          | 'order.canceled'
+          | 'order.refunded'
+          | 'pixout.paid'
+          | 'pixout.canceled'
+          | 'ping'
+        )[];
         /** @description Only at first configuration */
         secret?: string;
         secret_notice: string;
@@ -1889,6 +1971,103 @@ export interface components {
       last_error: string | null;
       created_at: string;
       updated_at: string;
+    };
+    EventList: {
+      events: components['schemas']['Event'][];
+      pagination: {
+        /** Format: int64 */
+        page: number;
+        /** Format: int64 */
+        limit: number;
+      };
+    };
+    /** @description A recorded event (kept 30 days) and its delivery status */
+    Event: {
+      id: string;
+      /** @enum {string} */
+      type:
+        | 'invoice.paid'
+        | 'invoice.canceled'
+        | 'invoice.refunded'
+        | 'order.paid'
+        | 'order.canceled'
+        | 'order.refunded'
+        | 'pixout.paid'
+        | 'pixout.canceled'
+        | 'ping';
+      /**
+       * Format: int64
+       * @description Unix seconds
+       */
+      created: number;
+      api_version: string;
+      /** @description As delivered: the invoice, withdraw or order object, with its version and previous_status */
+      data: {
+        [key: string]: unknown;
+      };
+      /**
+       * @description not_sent: no webhook URL was configured, or the type is not subscribed (recorded, never delivered)
+       * @enum {string}
+       */
+      delivery_status: 'pending' | 'delivered' | 'failed' | 'not_sent';
+    };
+    EventDetail: {
+      event: {
+        id: string;
+        /** @enum {string} */
+        type:
+          | 'invoice.paid'
+          | 'invoice.canceled'
+          | 'invoice.refunded'
+          | 'order.paid'
+          | 'order.canceled'
+          | 'order.refunded'
+          | 'pixout.paid'
+          | 'pixout.canceled'
+          | 'ping';
+        /**
+         * Format: int64
+         * @description Unix seconds
+         */
+        created: number;
+        api_version: string;
+        /** @description As delivered: the invoice, withdraw or order object, with its version and previous_status */
+        data: {
+          [key: string]: unknown;
+        };
+        /**
+         * @description not_sent: no webhook URL was configured, or the type is not subscribed (recorded, never delivered)
+         * @enum {string}
+         */
+        delivery_status: 'pending' | 'delivered' | 'failed' | 'not_sent';
+        /** @description null: never sent */
+        delivery: {
+          url: string;
+          attempts: {
+            /** @description When the attempt ended */
+            at: string;
+            /** @description null: no answer (timeout, connection refused) */
+            http_status: number | null;
+            error: string | null;
+            /**
+             * Format: int64
+             * @description Time to answer (or to give up)
+             */
+            duration_ms: number;
+          }[];
+          next_attempt_at: string | null;
+          /**
+           * Format: int64
+           * @description 1, then one more per redelivery
+           */
+          series: number;
+        } | null;
+      };
+    };
+    EventRedeliveryQueued: {
+      event_id: string;
+      /** @constant */
+      status: 'queued';
     };
     /** @description A notification of the simulated provider (`name` simulated). */
     SimulatedNotification:
@@ -6193,7 +6372,11 @@ export interface operations {
       content: {
         /**
          * @example {
-         *       "url": "https://merchant.example/hooks"
+         *       "url": "https://merchant.example/hooks",
+         *       "events": [
+         *         "invoice.paid",
+         *         "pixout.paid"
+         *       ]
          *     }
          */
         'application/json': components['schemas']['SetWebhook'];
@@ -6216,6 +6399,10 @@ export interface operations {
            * @example {
            *       "webhook": {
            *         "url": "https://merchant.example/hooks",
+           *         "events": [
+           *           "invoice.paid",
+           *           "pixout.paid"
+           *         ],
            *         "secret": "whsec_TQGPMuhphrJGBMU2Vf-hrFijCRdDw7jJMsU57rbie3Q",
            *         "secret_notice": "Store this secret now: it is shown only once. Verify every webhook with it (Service-Signature header)."
            *       }
@@ -6750,6 +6937,607 @@ export interface operations {
         };
         content: {
           'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Rate limit exceeded (code rate_limited). Limits (any 60 s window): 60 a minute per account (RATE_LIMIT_ACCOUNT_PER_MINUTE); 60 a minute per client IP, calls with a missing, invalid, expired or revoked token (RATE_LIMIT_UNAUTHENTICATED_PER_MINUTE). Retry-After and RateLimit-Reset say when a slot frees. */
+      429: {
+        headers: {
+          /** @description Whole seconds until a request would pass (a rate window is 60 s; a conflict asks for a few) */
+          'Retry-After': number;
+          /** @description The most calls of this counter in any 60 s window */
+          'RateLimit-Limit': number;
+          /** @description Calls left in the current 60 s window */
+          'RateLimit-Remaining': number;
+          /** @description Whole seconds until one more call frees up (0: none in the window) */
+          'RateLimit-Reset': number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Unexpected failure; safe to retry with the same Idempotency-Key */
+      500: {
+        headers: {
+          /** @description The most calls of this counter in any 60 s window */
+          'RateLimit-Limit'?: number;
+          /** @description Calls left in the current 60 s window */
+          'RateLimit-Remaining'?: number;
+          /** @description Whole seconds until one more call frees up (0: none in the window) */
+          'RateLimit-Reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['InternalError'];
+        };
+      };
+      /** @description A transient conflict or a busy table stopped the request; nothing was written (code temporary_conflict). Retry after Retry-After */
+      503: {
+        headers: {
+          /** @description Whole seconds until a request would pass (a rate window is 60 s; a conflict asks for a few) */
+          'Retry-After'?: number;
+          /** @description The most calls of this counter in any 60 s window */
+          'RateLimit-Limit'?: number;
+          /** @description Calls left in the current 60 s window */
+          'RateLimit-Remaining'?: number;
+          /** @description Whole seconds until one more call frees up (0: none in the window) */
+          'RateLimit-Reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  ListEvents: {
+    parameters: {
+      query?: {
+        page?: number;
+        /** @example 10 */
+        limit?: number;
+        type?:
+          | 'invoice.paid'
+          | 'invoice.canceled'
+          | 'invoice.refunded'
+          | 'order.paid'
+          | 'order.canceled'
+          | 'order.refunded'
+          | 'pixout.paid'
+          | 'pixout.canceled'
+          | 'ping';
+        start?: string;
+        end?: string;
+        /** @example failed */
+        delivery_status?: 'pending' | 'delivered' | 'failed';
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description One page of events */
+      200: {
+        headers: {
+          /** @description The most calls of this counter in any 60 s window */
+          'RateLimit-Limit'?: number;
+          /** @description Calls left in the current 60 s window */
+          'RateLimit-Remaining'?: number;
+          /** @description Whole seconds until one more call frees up (0: none in the window) */
+          'RateLimit-Reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "events": [
+           *         {
+           *           "id": "evt_3fK9tQ2mZ8xW1vB7nR4cY6hD",
+           *           "type": "invoice.paid",
+           *           "created": 1795000000,
+           *           "api_version": "2026-10-14",
+           *           "data": {
+           *             "invoice": {
+           *               "reference": "INV-7KQ2MX",
+           *               "invoice_no": "1001",
+           *               "total": "190.00",
+           *               "status": "PAID",
+           *               "method": "pix",
+           *               "paid_after_cancel": false,
+           *               "rail": "pix",
+           *               "paid_amount": "190.00",
+           *               "version": 2,
+           *               "previous_status": "PENDING"
+           *             }
+           *           },
+           *           "delivery_status": "failed"
+           *         }
+           *       ],
+           *       "pagination": {
+           *         "page": 1,
+           *         "limit": 10
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['EventList'];
+        };
+      };
+      /** @description Missing, invalid, expired or revoked credentials */
+      401: {
+        headers: {
+          /** @description The most calls of this counter in any 60 s window */
+          'RateLimit-Limit'?: number;
+          /** @description Calls left in the current 60 s window */
+          'RateLimit-Remaining'?: number;
+          /** @description Whole seconds until one more call frees up (0: none in the window) */
+          'RateLimit-Reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The account is disabled by the operator (code account_disabled) */
+      403: {
+        headers: {
+          /** @description The most calls of this counter in any 60 s window */
+          'RateLimit-Limit'?: number;
+          /** @description Calls left in the current 60 s window */
+          'RateLimit-Remaining'?: number;
+          /** @description Whole seconds until one more call frees up (0: none in the window) */
+          'RateLimit-Reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The request body is larger than 1 MB (code payload_too_large) */
+      413: {
+        headers: {
+          /** @description The most calls of this counter in any 60 s window */
+          'RateLimit-Limit'?: number;
+          /** @description Calls left in the current 60 s window */
+          'RateLimit-Remaining'?: number;
+          /** @description Whole seconds until one more call frees up (0: none in the window) */
+          'RateLimit-Reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Invalid fields: a map of field → messages */
+      422: {
+        headers: {
+          /** @description The most calls of this counter in any 60 s window */
+          'RateLimit-Limit'?: number;
+          /** @description Calls left in the current 60 s window */
+          'RateLimit-Remaining'?: number;
+          /** @description Whole seconds until one more call frees up (0: none in the window) */
+          'RateLimit-Reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ValidationError'];
+        };
+      };
+      /** @description Rate limit exceeded (code rate_limited). Limits (any 60 s window): 60 a minute per account (RATE_LIMIT_ACCOUNT_PER_MINUTE); 60 a minute per client IP, calls with a missing, invalid, expired or revoked token (RATE_LIMIT_UNAUTHENTICATED_PER_MINUTE). Retry-After and RateLimit-Reset say when a slot frees. */
+      429: {
+        headers: {
+          /** @description Whole seconds until a request would pass (a rate window is 60 s; a conflict asks for a few) */
+          'Retry-After': number;
+          /** @description The most calls of this counter in any 60 s window */
+          'RateLimit-Limit': number;
+          /** @description Calls left in the current 60 s window */
+          'RateLimit-Remaining': number;
+          /** @description Whole seconds until one more call frees up (0: none in the window) */
+          'RateLimit-Reset': number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Unexpected failure; safe to retry with the same Idempotency-Key */
+      500: {
+        headers: {
+          /** @description The most calls of this counter in any 60 s window */
+          'RateLimit-Limit'?: number;
+          /** @description Calls left in the current 60 s window */
+          'RateLimit-Remaining'?: number;
+          /** @description Whole seconds until one more call frees up (0: none in the window) */
+          'RateLimit-Reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['InternalError'];
+        };
+      };
+      /** @description A transient conflict or a busy table stopped the request; nothing was written (code temporary_conflict). Retry after Retry-After */
+      503: {
+        headers: {
+          /** @description Whole seconds until a request would pass (a rate window is 60 s; a conflict asks for a few) */
+          'Retry-After'?: number;
+          /** @description The most calls of this counter in any 60 s window */
+          'RateLimit-Limit'?: number;
+          /** @description Calls left in the current 60 s window */
+          'RateLimit-Remaining'?: number;
+          /** @description Whole seconds until one more call frees up (0: none in the window) */
+          'RateLimit-Reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  GetEvent: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @example evt_3fK9tQ2mZ8xW1vB7nR4cY6hD */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The event */
+      200: {
+        headers: {
+          /** @description The most calls of this counter in any 60 s window */
+          'RateLimit-Limit'?: number;
+          /** @description Calls left in the current 60 s window */
+          'RateLimit-Remaining'?: number;
+          /** @description Whole seconds until one more call frees up (0: none in the window) */
+          'RateLimit-Reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "event": {
+           *         "id": "evt_3fK9tQ2mZ8xW1vB7nR4cY6hD",
+           *         "type": "invoice.paid",
+           *         "created": 1795000000,
+           *         "api_version": "2026-10-14",
+           *         "data": {
+           *           "invoice": {
+           *             "reference": "INV-7KQ2MX",
+           *             "invoice_no": "1001",
+           *             "total": "190.00",
+           *             "status": "PAID",
+           *             "method": "pix",
+           *             "paid_after_cancel": false,
+           *             "rail": "pix",
+           *             "paid_amount": "190.00",
+           *             "version": 2,
+           *             "previous_status": "PENDING"
+           *           }
+           *         },
+           *         "delivery_status": "failed",
+           *         "delivery": {
+           *           "url": "https://merchant.example/hooks",
+           *           "attempts": [
+           *             {
+           *               "at": "2026-11-18T14:05:31.000Z",
+           *               "http_status": 503,
+           *               "error": null,
+           *               "duration_ms": 412
+           *             },
+           *             {
+           *               "at": "2026-11-18T14:06:33.000Z",
+           *               "http_status": null,
+           *               "error": "timeout after 10000 ms",
+           *               "duration_ms": 10001
+           *             }
+           *           ],
+           *           "next_attempt_at": null,
+           *           "series": 1
+           *         }
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['EventDetail'];
+        };
+      };
+      /** @description Malformed request: a malformed path parameter (code invalid_path_parameter); or a business rule refused it */
+      400: {
+        headers: {
+          /** @description The most calls of this counter in any 60 s window */
+          'RateLimit-Limit'?: number;
+          /** @description Calls left in the current 60 s window */
+          'RateLimit-Remaining'?: number;
+          /** @description Whole seconds until one more call frees up (0: none in the window) */
+          'RateLimit-Reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Missing, invalid, expired or revoked credentials */
+      401: {
+        headers: {
+          /** @description The most calls of this counter in any 60 s window */
+          'RateLimit-Limit'?: number;
+          /** @description Calls left in the current 60 s window */
+          'RateLimit-Remaining'?: number;
+          /** @description Whole seconds until one more call frees up (0: none in the window) */
+          'RateLimit-Reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The account is disabled by the operator (code account_disabled) */
+      403: {
+        headers: {
+          /** @description The most calls of this counter in any 60 s window */
+          'RateLimit-Limit'?: number;
+          /** @description Calls left in the current 60 s window */
+          'RateLimit-Remaining'?: number;
+          /** @description Whole seconds until one more call frees up (0: none in the window) */
+          'RateLimit-Reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Not an event of your account, or older than 30 days */
+      404: {
+        headers: {
+          /** @description The most calls of this counter in any 60 s window */
+          'RateLimit-Limit'?: number;
+          /** @description Calls left in the current 60 s window */
+          'RateLimit-Remaining'?: number;
+          /** @description Whole seconds until one more call frees up (0: none in the window) */
+          'RateLimit-Reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": "Not an event of your account, or older than 30 days"
+           *     }
+           */
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The request body is larger than 1 MB (code payload_too_large) */
+      413: {
+        headers: {
+          /** @description The most calls of this counter in any 60 s window */
+          'RateLimit-Limit'?: number;
+          /** @description Calls left in the current 60 s window */
+          'RateLimit-Remaining'?: number;
+          /** @description Whole seconds until one more call frees up (0: none in the window) */
+          'RateLimit-Reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Invalid fields: a map of field → messages */
+      422: {
+        headers: {
+          /** @description The most calls of this counter in any 60 s window */
+          'RateLimit-Limit'?: number;
+          /** @description Calls left in the current 60 s window */
+          'RateLimit-Remaining'?: number;
+          /** @description Whole seconds until one more call frees up (0: none in the window) */
+          'RateLimit-Reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ValidationError'];
+        };
+      };
+      /** @description Rate limit exceeded (code rate_limited). Limits (any 60 s window): 60 a minute per account (RATE_LIMIT_ACCOUNT_PER_MINUTE); 60 a minute per client IP, calls with a missing, invalid, expired or revoked token (RATE_LIMIT_UNAUTHENTICATED_PER_MINUTE). Retry-After and RateLimit-Reset say when a slot frees. */
+      429: {
+        headers: {
+          /** @description Whole seconds until a request would pass (a rate window is 60 s; a conflict asks for a few) */
+          'Retry-After': number;
+          /** @description The most calls of this counter in any 60 s window */
+          'RateLimit-Limit': number;
+          /** @description Calls left in the current 60 s window */
+          'RateLimit-Remaining': number;
+          /** @description Whole seconds until one more call frees up (0: none in the window) */
+          'RateLimit-Reset': number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Unexpected failure; safe to retry with the same Idempotency-Key */
+      500: {
+        headers: {
+          /** @description The most calls of this counter in any 60 s window */
+          'RateLimit-Limit'?: number;
+          /** @description Calls left in the current 60 s window */
+          'RateLimit-Remaining'?: number;
+          /** @description Whole seconds until one more call frees up (0: none in the window) */
+          'RateLimit-Reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['InternalError'];
+        };
+      };
+      /** @description A transient conflict or a busy table stopped the request; nothing was written (code temporary_conflict). Retry after Retry-After */
+      503: {
+        headers: {
+          /** @description Whole seconds until a request would pass (a rate window is 60 s; a conflict asks for a few) */
+          'Retry-After'?: number;
+          /** @description The most calls of this counter in any 60 s window */
+          'RateLimit-Limit'?: number;
+          /** @description Calls left in the current 60 s window */
+          'RateLimit-Remaining'?: number;
+          /** @description Whole seconds until one more call frees up (0: none in the window) */
+          'RateLimit-Reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  RedeliverEvent: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @example evt_3fK9tQ2mZ8xW1vB7nR4cY6hD */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Queued */
+      202: {
+        headers: {
+          /** @description The most calls of this counter in any 60 s window */
+          'RateLimit-Limit'?: number;
+          /** @description Calls left in the current 60 s window */
+          'RateLimit-Remaining'?: number;
+          /** @description Whole seconds until one more call frees up (0: none in the window) */
+          'RateLimit-Reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "event_id": "evt_3fK9tQ2mZ8xW1vB7nR4cY6hD",
+           *       "status": "queued"
+           *     }
+           */
+          'application/json': components['schemas']['EventRedeliveryQueued'];
+        };
+      };
+      /** @description Malformed request: a malformed path parameter (code invalid_path_parameter); or a business rule refused it */
+      400: {
+        headers: {
+          /** @description The most calls of this counter in any 60 s window */
+          'RateLimit-Limit'?: number;
+          /** @description Calls left in the current 60 s window */
+          'RateLimit-Remaining'?: number;
+          /** @description Whole seconds until one more call frees up (0: none in the window) */
+          'RateLimit-Reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Missing, invalid, expired or revoked credentials */
+      401: {
+        headers: {
+          /** @description The most calls of this counter in any 60 s window */
+          'RateLimit-Limit'?: number;
+          /** @description Calls left in the current 60 s window */
+          'RateLimit-Remaining'?: number;
+          /** @description Whole seconds until one more call frees up (0: none in the window) */
+          'RateLimit-Reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The account is disabled by the operator (code account_disabled) */
+      403: {
+        headers: {
+          /** @description The most calls of this counter in any 60 s window */
+          'RateLimit-Limit'?: number;
+          /** @description Calls left in the current 60 s window */
+          'RateLimit-Remaining'?: number;
+          /** @description Whole seconds until one more call frees up (0: none in the window) */
+          'RateLimit-Reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Not an event of your account, or older than 30 days */
+      404: {
+        headers: {
+          /** @description The most calls of this counter in any 60 s window */
+          'RateLimit-Limit'?: number;
+          /** @description Calls left in the current 60 s window */
+          'RateLimit-Remaining'?: number;
+          /** @description Whole seconds until one more call frees up (0: none in the window) */
+          'RateLimit-Reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": "Not an event of your account, or older than 30 days"
+           *     }
+           */
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Its delivery series is still running (code delivery_running), or no webhook URL is configured (webhook_not_configured) */
+      409: {
+        headers: {
+          /** @description The most calls of this counter in any 60 s window */
+          'RateLimit-Limit'?: number;
+          /** @description Calls left in the current 60 s window */
+          'RateLimit-Remaining'?: number;
+          /** @description Whole seconds until one more call frees up (0: none in the window) */
+          'RateLimit-Reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": "Its delivery series is still running (code delivery_running), or no webhook URL is configured (webhook_not_configured)",
+           *       "code": "delivery_running"
+           *     }
+           */
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The request body is larger than 1 MB (code payload_too_large) */
+      413: {
+        headers: {
+          /** @description The most calls of this counter in any 60 s window */
+          'RateLimit-Limit'?: number;
+          /** @description Calls left in the current 60 s window */
+          'RateLimit-Remaining'?: number;
+          /** @description Whole seconds until one more call frees up (0: none in the window) */
+          'RateLimit-Reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Invalid fields: a map of field → messages */
+      422: {
+        headers: {
+          /** @description The most calls of this counter in any 60 s window */
+          'RateLimit-Limit'?: number;
+          /** @description Calls left in the current 60 s window */
+          'RateLimit-Remaining'?: number;
+          /** @description Whole seconds until one more call frees up (0: none in the window) */
+          'RateLimit-Reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ValidationError'];
         };
       };
       /** @description Rate limit exceeded (code rate_limited). Limits (any 60 s window): 60 a minute per account (RATE_LIMIT_ACCOUNT_PER_MINUTE); 60 a minute per client IP, calls with a missing, invalid, expired or revoked token (RATE_LIMIT_UNAUTHENTICATED_PER_MINUTE). Retry-After and RateLimit-Reset say when a slot frees. */

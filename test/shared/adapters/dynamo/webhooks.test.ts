@@ -15,8 +15,17 @@ describe('webhook changes as writes', () => {
     expect(unsealWebhookSecret(sealed, 'acct_1', key)).toBe('whsec_s');
     expect(first.onConditionFailed?.()).toBeInstanceOf(ConflictError);
     const later = webhookConfiguredWrite('t', { kind: 'webhook.configured', accountId: 'acct_1', url: 'https://b.example/', at: 'T' }, key);
-    expect(later.Update).toMatchObject({ UpdateExpression: 'SET webhookUrl = :url, webhookUpdatedAt = :now', ExpressionAttributeValues: { ':url': 'https://b.example/', ':now': 'T' } });
+    // Without events: every type (a subscription made before is removed).
+    expect(later.Update).toMatchObject({
+      UpdateExpression: 'SET webhookUrl = :url, webhookUpdatedAt = :now REMOVE webhookEvents',
+      ExpressionAttributeValues: { ':url': 'https://b.example/', ':now': 'T' },
+    });
     expect(later.Update?.ConditionExpression).toBeUndefined();
+    const subscribed = webhookConfiguredWrite('t', { kind: 'webhook.configured', accountId: 'acct_1', url: 'https://b.example/', at: 'T', events: ['invoice.paid'] }, key);
+    expect(subscribed.Update).toMatchObject({
+      UpdateExpression: 'SET webhookUrl = :url, webhookUpdatedAt = :now, webhookEvents = :events',
+      ExpressionAttributeValues: { ':events': ['invoice.paid'] },
+    });
   });
 
   it('a rotation needs a configured webhook (else 409 webhook_not_configured)', () => {
@@ -27,7 +36,12 @@ describe('webhook changes as writes', () => {
 
   it('a delivery item reads back as the record (no lease between attempts)', () => {
     const item = { eventId: 'evt_1', accountId: 'acct_1', eventType: 'ping', url: 'https://a.example/', status: 'failed', attempts: 8, nextAttemptAt: null, lastStatus: 500, lastError: 'HTTP 500', createdAt: 'C', updatedAt: 'U' };
-    expect(deliveryOf(item)).toEqual({ ...item, series: 1 });
+    expect(deliveryOf(item)).toEqual({ ...item, series: 1, attemptLog: [] });
+    const logged = { at: 'U', httpStatus: 500, error: 'HTTP 500', durationMs: 120 };
+    expect(deliveryOf({ ...item, attemptLog: [logged, { at: 'V', httpStatus: null, error: 'timeout', durationMs: 10_001 }, 'junk'] }).attemptLog).toEqual([
+      logged,
+      { at: 'V', httpStatus: null, error: 'timeout', durationMs: 10_001 },
+    ]);
     expect(deliveryOf({ ...item, series: 3 }).series).toBe(3);
     expect(deliveryOf({ ...item, claimUntil: 'L' }).claimUntil).toBe('L');
   });

@@ -1,18 +1,18 @@
 import { describe, expect, it } from 'vitest';
 import { deliverWebhook, type PostResult, type WebhookMessage } from '../../../../shared/app/webhooks/deliver-webhook';
-import type { DeliveryAttemptRecord, WebhookDelivery } from '../../../../shared/domain/webhooks';
+import type { DeliveryAttemptRecord, WebhookDelivery, WebhookEventType } from '../../../../shared/domain/webhooks';
 import type { WebhookStore } from '../../../../shared/ports/webhooks';
 
 const T0 = new Date('2026-11-27T12:00:00.000Z');
 
 /** A store of one event and its delivery record; the sender's steps are logged in order. */
-function world(options: { delivery?: WebhookDelivery; claim?: boolean; record?: boolean; post?: PostResult } = {}) {
+function world(options: { delivery?: WebhookDelivery; claim?: boolean; record?: boolean; post?: PostResult; events?: readonly WebhookEventType[] } = {}) {
   const steps: string[] = [];
   const recorded: DeliveryAttemptRecord[] = [];
   const scheduled: WebhookMessage[] = [];
   const webhooks: WebhookStore = {
     settings: async () => ({ url: 'https://shop.example/hooks', secretConfigured: true }),
-    endpoint: async () => ({ url: 'https://shop.example/hooks', secret: 'whsec_x' }),
+    endpoint: async () => ({ url: 'https://shop.example/hooks', secret: 'whsec_x', ...(options.events ? { events: options.events } : {}) }),
     event: async (eventId) => (eventId === 'evt_1' ? { eventId, accountId: 'acct_1', eventType: 'invoice.paid', body: '{"id":"evt_1"}' } : undefined),
     delivery: async () => options.delivery,
     deliveries: async () => [],
@@ -57,6 +57,7 @@ const pending = (attempts: number): WebhookDelivery => ({
   series: 1,
   createdAt: T0.toISOString(),
   updatedAt: T0.toISOString(),
+  attemptLog: [],
 });
 
 describe('deliver a webhook (use case)', () => {
@@ -97,5 +98,14 @@ describe('deliver a webhook (use case)', () => {
     const w = world({ record: false });
     expect(await deliverWebhook(w.ports, { eventId: 'evt_1' })).toBe('done');
     expect(w.steps).toEqual(['claim', 'post https://shop.example/hooks {"id":"evt_1"}', 'record']);
+  });
+
+  it('an event type the account does not subscribe to is not sent, claimed or recorded; a subscribed one is (issue 29)', async () => {
+    const unsubscribed = world({ events: ['invoice.refunded', 'pixout.paid'] });
+    expect(await deliverWebhook(unsubscribed.ports, { eventId: 'evt_1' })).toBe('done');
+    expect(unsubscribed.steps).toEqual([]);
+    const subscribed = world({ events: ['invoice.paid'] });
+    expect(await deliverWebhook(subscribed.ports, { eventId: 'evt_1' })).toBe('done');
+    expect(subscribed.steps).toEqual(['claim', 'post https://shop.example/hooks {"id":"evt_1"}', 'record']);
   });
 });

@@ -17,6 +17,7 @@ const over = (status: 'succeeded' | 'failed' | 'pending', attempts: number, extr
   series: 1,
   createdAt: 'C',
   updatedAt: 'U',
+  attemptLog: [],
   ...extra,
 });
 
