@@ -1,3 +1,4 @@
+import { WEBHOOK_SLOW_ANSWER_MS } from '../../shared/domain/webhooks';
 import { CfnCondition, CfnParameter, Duration, Fn, Stack } from 'aws-cdk-lib';
 import type * as apigw from 'aws-cdk-lib/aws-apigatewayv2';
 import * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
@@ -42,16 +43,18 @@ export function businessMetric(name: BusinessMetric, props: cloudwatch.MetricOpt
 }
 
 /**
- * The share of webhook attempts that failed (non-2xx, timeout, blocked address), in percent, over
- * WEBHOOK_FAILURE_WINDOW; 0 when fewer than WEBHOOK_FAILURE_MIN_ATTEMPTS attempts were made.
+ * The share of webhook attempts that failed (non-2xx, timeout, blocked address) or answered 2xx only
+ * after WEBHOOK_SLOW_ANSWER_MS (the attempt's recorded time to answer: one hiccup from a timeout), in
+ * percent, over WEBHOOK_FAILURE_WINDOW; 0 when fewer than WEBHOOK_FAILURE_MIN_ATTEMPTS attempts were made.
  */
 export function webhookFailureRate(period: Duration = WEBHOOK_FAILURE_WINDOW): cloudwatch.MathExpression {
   return new cloudwatch.MathExpression({
     label: 'webhook failure rate (%)',
-    expression: `IF(attempts >= ${WEBHOOK_FAILURE_MIN_ATTEMPTS}, 100 * failures / attempts, 0)`,
+    expression: `IF(attempts >= ${WEBHOOK_FAILURE_MIN_ATTEMPTS}, 100 * (failures + slow) / attempts, 0)`,
     usingMetrics: {
       attempts: businessMetric(BUSINESS_METRICS.webhookAttempts, { period }),
       failures: businessMetric(BUSINESS_METRICS.webhookFailures, { period }),
+      slow: businessMetric(BUSINESS_METRICS.webhookSlowAnswers, { period }),
     },
     period,
   });
@@ -59,7 +62,7 @@ export function webhookFailureRate(period: Duration = WEBHOOK_FAILURE_WINDOW): c
 
 export function webhookFailureRateAlarm(scope: Construct, id: string): cloudwatch.Alarm {
   return new cloudwatch.Alarm(scope, id, {
-    alarmDescription: `More than ${WEBHOOK_FAILURE_PERCENT}% of webhook attempts failed in ${WEBHOOK_FAILURE_WINDOW.toMinutes()} minutes (at least ${WEBHOOK_FAILURE_MIN_ATTEMPTS} attempts): many merchants' endpoints refuse or time out, or the sender cannot reach them (egress, DNS, signing). Check the webhook sender's 'webhook attempt' log lines (httpStatus, error) and npm run admin -- webhook deliveries --status failed.`,
+    alarmDescription: `More than ${WEBHOOK_FAILURE_PERCENT}% of webhook attempts failed, or answered only after ${WEBHOOK_SLOW_ANSWER_MS / 1000} s, in ${WEBHOOK_FAILURE_WINDOW.toMinutes()} minutes (at least ${WEBHOOK_FAILURE_MIN_ATTEMPTS} attempts): many merchants' endpoints refuse, time out or answer slowly, or the sender cannot reach them (egress, DNS, signing). Check the webhook sender's 'webhook attempt' log lines (httpStatus, error, durationMs), GET /api/events/{id}'s attempts and npm run admin -- webhook deliveries --status failed.`,
     metric: webhookFailureRate(),
     threshold: WEBHOOK_FAILURE_PERCENT,
     evaluationPeriods: 1,

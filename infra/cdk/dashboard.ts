@@ -81,7 +81,7 @@ function businessRows(): cloudwatch.IWidget[] {
       width: HALF,
       height: HEIGHT,
       left: [webhookSuccessRate()],
-      right: businessLines([b.webhookAttempts, b.webhookSuccesses, b.webhookFailures]),
+      right: businessLines([b.webhookAttempts, b.webhookSuccesses, b.webhookFailures, b.webhookSlowAnswers]),
       leftYAxis: { min: 0, max: 100 },
     }),
     new cloudwatch.GraphWidget({

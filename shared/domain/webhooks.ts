@@ -14,6 +14,17 @@ export const WEBHOOK_EVENT_TYPES = [
   'ping',
 ] as const;
 
+/**
+ * An answer this slow (half of the 10 s a POST may take, shared/webhooks/deliver.ts) is one hiccup from a
+ * timeout: the sender counts it (WebhookSlowAnswers) and the failure-rate alarm counts it with the failures.
+ */
+export const WEBHOOK_SLOW_ANSWER_MS = 5_000;
+
+/** Whether an attempt answered 2xx, but slowly (issue 29: the attempt's time to answer is recorded and alarmed on). */
+export function isSlowAnswer(ok: boolean, durationMs: number): boolean {
+  return ok && durationMs >= WEBHOOK_SLOW_ANSWER_MS;
+}
+
 export const SECRET_NOTICE_NEW = 'Store this secret now: it is shown only once. Verify every webhook with it (Service-Signature header).';
 export const SECRET_NOTICE_KEPT = 'The signing secret is unchanged; POST /api/webhook/secret/rotate issues a new one.';
 

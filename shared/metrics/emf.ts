@@ -23,6 +23,8 @@ export const BUSINESS_METRICS = {
   webhookAttempts: 'WebhookAttempts',
   webhookSuccesses: 'WebhookSuccesses',
   webhookFailures: 'WebhookFailures',
+  /** A 2xx that took WEBHOOK_SLOW_ANSWER_MS or more: one hiccup from a timeout (the failure-rate alarm counts it with the failures). */
+  webhookSlowAnswers: 'WebhookSlowAnswers',
   idempotentReplays: 'IdempotentReplays',
   conflicts: 'Conflicts',
   rateLimited: 'RateLimited',

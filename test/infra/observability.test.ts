@@ -289,11 +289,11 @@ describe('the webhook failure-rate alarm (infra/cdk/alarms.ts)', () => {
   const alarms = Template.fromStack(scratch).findResources('AWS::CloudWatch::Alarm');
   const props = Object.values(alarms)[0]?.Properties as AlarmProps;
 
-  it('alarms when more than 25% of at least 20 webhook attempts in 15 minutes failed (the business metrics, a math expression)', () => {
+  it('alarms when more than 25% of at least 20 webhook attempts in 15 minutes failed or answered only after 5 s (the business metrics, a math expression)', () => {
     expect(Object.keys(alarms)).toHaveLength(1);
     expect([WEBHOOK_FAILURE_PERCENT, WEBHOOK_FAILURE_MIN_ATTEMPTS]).toEqual([25, 20]);
     expect(props).toMatchObject({ Threshold: 25, ComparisonOperator: 'GreaterThanThreshold', EvaluationPeriods: 1, TreatMissingData: 'notBreaching' });
-    expect(props.Metrics?.find((m) => m.ReturnData !== false)?.Expression).toBe('IF(attempts >= 20, 100 * failures / attempts, 0)');
+    expect(props.Metrics?.find((m) => m.ReturnData !== false)?.Expression).toBe('IF(attempts >= 20, 100 * (failures + slow) / attempts, 0)');
     const dimensions = [{ Name: 'service', Value: METRICS_SERVICE }];
     const metrics = metricsOf(props);
     expect(metrics.attempts).toEqual({
@@ -303,6 +303,11 @@ describe('the webhook failure-rate alarm (infra/cdk/alarms.ts)', () => {
     });
     expect(metrics.failures).toEqual({
       Metric: { Namespace: 'PaymentGateway', MetricName: 'WebhookFailures', Dimensions: dimensions },
+      Stat: 'Sum',
+      Period: 900,
+    });
+    expect(metrics.slow).toEqual({
+      Metric: { Namespace: 'PaymentGateway', MetricName: 'WebhookSlowAnswers', Dimensions: dimensions },
       Stat: 'Sum',
       Period: 900,
     });
@@ -442,7 +447,7 @@ describe('the dashboard', () => {
     const webhooks = widget('Webhook success rate (%) and attempts');
     const text = JSON.stringify(webhooks.properties.metrics);
     expect(text).toContain('IF(attempts > 0, 100 * successes / attempts, 100)');
-    for (const name of [b.webhookAttempts, b.webhookSuccesses, b.webhookFailures])
+    for (const name of [b.webhookAttempts, b.webhookSuccesses, b.webhookFailures, b.webhookSlowAnswers])
       expect(text).toContain(`"PaymentGateway","${name}","service","${METRICS_SERVICE}"`);
     for (const name of Object.values(b)) expect(JSON.stringify(widgets), name).toContain(`"${name}"`);
   });

@@ -59,10 +59,11 @@ const PUBLIC_ROUTES: Readonly<Record<string, string>> = {
   PanelSignInPage: "The merchant panel's sign-in page: a form and a CSRF token bound to the browser's pre-session cookie; no account data. Limited per IP.",
   PanelSignIn:
     'The password step: the credentials are the e-mail and password (scrypt, constant time); one answer for an unknown e-mail and a wrong password; failures limited per e-mail and per address; a CSRF token bound to the pre-session cookie.',
-  PanelForgotPage: "“Esqueci a senha”: a form and a CSRF token bound to the pre-session cookie; no account data.",
+  PanelForgotPage: '“Esqueci a senha”: a form and a CSRF token bound to the pre-session cookie; no account data.',
   PanelForgotPassword:
     'A reset link asked: the same answer whether the e-mail signs in or not; the link goes only to the e-mail itself (never in the answer); at most 3 per e-mail in 15 minutes; limited per IP.',
-  PanelResetPage: "A reset link's page: the link's 256-bit token is the capability (only its SHA-256 stored), for an hour, once; unknown, used or expired tokens are the same 404.",
+  PanelResetPage:
+    "A reset link's page: the link's 256-bit token is the capability (only its SHA-256 stored), for an hour, once; unknown, used or expired tokens are the same 404.",
   PanelResetPassword:
     "A new password through a link: the token, a CSRF token, the policy and a code of the person's own authenticator (a mailbox alone does not open the panel; codes counted as sign-in failures); every session then ends.",
   PanelCodePage: 'The code page: only for a browser whose session cookie holds a sign-in awaiting its code (5 minutes), else a redirect to the sign-in page.',
@@ -73,7 +74,8 @@ const PUBLIC_ROUTES: Readonly<Record<string, string>> = {
     "An invite's acceptance: the same capability link, a CSRF token bound to the pre-session cookie, and a code of the secret the page sealed to this invite; the invite is used once in the enrollment's transaction.",
   PanelSignOut: "Sign-out: the panel's session cookie and a CSRF token bound to it (another's token → 403, nothing ends).",
   PanelCustomers: "The panel's customers page: GET /api/customers' own use case for the signed-in session's account, never another's.",
-  PanelCustomer: "One customer's page: GET /api/customer/{id}'s read in the signed-in session's account only; another account's id is the 404 of an unknown one.",
+  PanelCustomer:
+    "One customer's page: GET /api/customer/{id}'s read in the signed-in session's account only; another account's id is the 404 of an unknown one.",
   PanelMethods: "The panel's payment methods page: the signed-in session's account's methods, read only.",
   PanelKeysPage: "The panel's API keys page: the signed-in session decides the account; only its public key is shown.",
   PanelRotateKeys:
@@ -89,11 +91,15 @@ const PUBLIC_ROUTES: Readonly<Record<string, string>> = {
     "A withdrawal from the panel: the signed-in session, a CSRF token bound to it, a role that may (owner, admin, finance) and a fresh authenticator code used once; POST /api/pixout/create's reservation committed with its audit entry.",
   PanelWithdrawal: "One withdrawal's page: the signed-in session's account only; another account's reference is the 404 of an unknown one.",
   PanelSecurity: "The person's own security page: the signed-in session's person's sessions only (GSI1 partition of that person).",
-  PanelChangePassword: "A new password: the signed-in session, its CSRF token and the current password (a wrong one counted as a sign-in failure); only the session's own person changes.",
+  PanelChangePassword:
+    "A new password: the signed-in session, its CSRF token and the current password (a wrong one counted as a sign-in failure); only the session's own person changes.",
   PanelSignOutEverywhere: "Sign out everywhere: the signed-in session and its CSRF token; only the session's own person's sessions end.",
-  PanelStartNewAuthenticator: "A new authenticator, step one: the signed-in session, its CSRF token and a fresh code of the person's current authenticator; nothing stored.",
-  PanelConfirmNewAuthenticator: "Step two: the same session and token, a secret sealed for this very session (another session's or another person's does not unseal) and a code of it.",
-  PanelTestWebhook: "A ping from the panel: the signed-in session, its CSRF token, a role that may (owner, admin, developer); the event is the session's account's, to its own URL.",
+  PanelStartNewAuthenticator:
+    "A new authenticator, step one: the signed-in session, its CSRF token and a fresh code of the person's current authenticator; nothing stored.",
+  PanelConfirmNewAuthenticator:
+    "Step two: the same session and token, a secret sealed for this very session (another session's or another person's does not unseal) and a code of it.",
+  PanelTestWebhook:
+    "A ping from the panel: the signed-in session, its CSRF token, a role that may (owner, admin, developer); the event is the session's account's, to its own URL.",
   PanelRedeliverWebhook:
     "A redelivery from the panel: the signed-in session, its CSRF token, a role that may (owner, admin, developer); the event must be the session's account's (another's is the 404 of an unknown one), its series over.",
   PanelCheckoutPage: "The hosted checkout's settings page: the signed-in session's account's settings only; never a secret.",
@@ -450,6 +456,18 @@ describe('bad credentials on every Bearer route → 401, nothing read, nothing w
 
 describe("another account's well-formed identifiers → 404 (or the caller's own data), never 403, never the owner's data", () => {
   /** One case per route: the attacker (a valid account) aims at the victim's resources. */
+  /** A delivery of the victim's webhook whose series ended (succeeded or failed), read straight from the table. */
+  const endedVictimDelivery = async () => {
+    const ended = (item: Record<string, unknown>) => item.status === 'succeeded' || item.status === 'failed';
+    const delivered = await eventually(
+      () => listedItems(keys.deliveryListPartition(victim.keys.account_id)),
+      (items) => items.some(ended),
+      20_000,
+      200,
+    );
+    return delivered.find(ended);
+  };
+
   const CROSS_ACCOUNT: Readonly<Record<string, () => Promise<void>>> = {
     AuthToken: async () => {
       // The victim's public key with the attacker's secret (and the reverse): the key pair must match.
@@ -663,15 +681,7 @@ describe("another account's well-formed identifiers → 404 (or the caller's own
     },
     RedeliverEvent: async () => {
       // Another account's event: 404, its delivery untouched (no new series).
-      const ended = (item: Record<string, unknown>) => item.status === 'succeeded' || item.status === 'failed';
-      const delivered = (
-        await eventually(
-          () => listedItems(keys.deliveryListPartition(victim.keys.account_id)),
-          (items) => items.some(ended),
-          20_000,
-          200,
-        )
-      ).find(ended);
+      const delivered = await endedVictimDelivery();
       const reply = await invokeRoute(routes.redeliverEvent, { params: { id: String(delivered?.eventId) }, headers: attacker.auth });
       expect(reply.status).toBe(404);
       expectNoVictimData(reply);
@@ -876,7 +886,10 @@ describe("another account's well-formed identifiers → 404 (or the caller's own
     },
     PanelCustomer: async () => {
       const { victim: theirs, attacker: mine } = await panelPair();
-      const created = await call('POST', '/api/customer', { headers: bearer(await tokenFor(theirs.person.keys)), body: { ...customerBody(fullAddress()), name: 'Cliente Secreto Da Vitima' } });
+      const created = await call('POST', '/api/customer', {
+        headers: bearer(await tokenFor(theirs.person.keys)),
+        body: { ...customerBody(fullAddress()), name: 'Cliente Secreto Da Vitima' },
+      });
       const id = (created.json as { customer: { id: number } }).customer.id;
       expect((await panelGet(theirs.jar, `/panel/clientes/${id}`)).text).toContain('Cliente Secreto Da Vitima');
       const page = await panelGet(mine.jar, `/panel/clientes/${id}`);
@@ -975,7 +988,10 @@ describe("another account's well-formed identifiers → 404 (or the caller's own
       const mixed = new Jar();
       mixed.take({ 'set-cookie': [`${SESSION_COOKIE}=${theirs.jar.get(SESSION_COOKIE) ?? ''}; Path=/`] });
       const next = 'uma senha do atacante 2026';
-      expect((await panelPost(mixed, '/panel/seguranca/senha', { csrf_token: mine.csrf, current: theirs.person.password, password: next, confirmation: next })).status).toBe(403);
+      expect(
+        (await panelPost(mixed, '/panel/seguranca/senha', { csrf_token: mine.csrf, current: theirs.person.password, password: next, confirmation: next }))
+          .status,
+      ).toBe(403);
       expect((await panelGet(theirs.jar, '/panel')).status).toBe(200);
     },
     PanelSignOutEverywhere: async () => {
@@ -1013,15 +1029,7 @@ describe("another account's well-formed identifiers → 404 (or the caller's own
     PanelRedeliverWebhook: async () => {
       // The attacker's own session and token, naming an event another account's webhook received: 404, its delivery untouched.
       const { attacker: mine } = await panelPair();
-      const ended = (item: Record<string, unknown>) => item.status === 'succeeded' || item.status === 'failed';
-      const delivered = (
-        await eventually(
-          () => listedItems(keys.deliveryListPartition(victim.keys.account_id)),
-          (items) => items.some(ended),
-          20_000,
-          200,
-        )
-      ).find(ended);
+      const delivered = await endedVictimDelivery();
       expect(delivered?.eventId).toMatch(/^evt_/);
       const before = delivered?.series;
       const reply = await panelPost(mine.jar, '/panel/webhooks/reenviar', { csrf_token: mine.csrf, event: String(delivered?.eventId) });

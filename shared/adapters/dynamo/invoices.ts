@@ -90,22 +90,25 @@ export function dynamoInvoices(db: Db, table: string, personalDataKey?: () => Pr
   };
 }
 
+/** The invoice references of one partition of a sweep index (GSI2) due before `before` (its sort key starts with an ISO time), soonest first. */
+async function referencesDue(db: Db, table: string, index: string, partition: string, before: string, limit: number): Promise<string[]> {
+  const page = await db.send(
+    new QueryCommand({
+      TableName: table,
+      IndexName: index,
+      KeyConditionExpression: 'GSI2PK = :p AND GSI2SK < :before',
+      ExpressionAttributeValues: { ':p': partition, ':before': before },
+      Limit: limit,
+    }),
+  );
+  return (page.Items ?? []).map((item) => String(item.reference));
+}
+
 /** The Pix sweep's index over the table (GSI2, PIXSWEEP# partitions). */
 export function dynamoPixSweep(db: Db, table: string): PixSweepIndex {
   return {
     partitions: pixSweepPartitions,
-    async due(partition, before, limit) {
-      const page = await db.send(
-        new QueryCommand({
-          TableName: table,
-          IndexName: PIX_SWEEP_INDEX,
-          KeyConditionExpression: 'GSI2PK = :p AND GSI2SK < :before',
-          ExpressionAttributeValues: { ':p': partition, ':before': before },
-          Limit: limit,
-        }),
-      );
-      return (page.Items ?? []).map((item) => String(item.reference));
-    },
+    due: (partition, before, limit) => referencesDue(db, table, PIX_SWEEP_INDEX, partition, before, limit),
     async retire(reference) {
       try {
         await db.send(
@@ -222,18 +225,7 @@ export function invoiceOtherRailPaidWrite(table: string, change: InvoiceOtherRai
 export function dynamoRailUpkeep(db: Db, table: string): RailUpkeepIndex {
   return {
     partitions: railUpkeepPartitions,
-    async due(partition, before, limit) {
-      const page = await db.send(
-        new QueryCommand({
-          TableName: table,
-          IndexName: RAIL_UPKEEP_INDEX,
-          KeyConditionExpression: 'GSI2PK = :p AND GSI2SK < :before',
-          ExpressionAttributeValues: { ':p': partition, ':before': before },
-          Limit: limit,
-        }),
-      );
-      return (page.Items ?? []).map((item) => String(item.reference));
-    },
+    due: (partition, before, limit) => referencesDue(db, table, RAIL_UPKEEP_INDEX, partition, before, limit),
     async retire(reference, status) {
       try {
         await db.send(

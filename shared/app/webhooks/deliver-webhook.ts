@@ -1,4 +1,4 @@
-import { type DeliveryAttemptRecord, subscribes } from '../../domain/webhooks';
+import { type DeliveryAttemptRecord, isSlowAnswer, subscribes } from '../../domain/webhooks';
 import { ATTEMPT_LEASE_SECONDS, deliveryTurn, nextRetryDelaySeconds } from '../../domain/webhook-schedule';
 import { logger } from '../../logger';
 import { BUSINESS_METRICS, countMetric } from '../../metrics/emf';
@@ -89,6 +89,7 @@ export async function deliverWebhook(ports: DeliverPorts, message: WebhookMessag
   // Counted once the attempt is recorded (a lease lost to another attempt is that attempt's to count).
   countMetric(BUSINESS_METRICS.webhookAttempts);
   countMetric(result.ok ? BUSINESS_METRICS.webhookSuccesses : BUSINESS_METRICS.webhookFailures);
+  if (isSlowAnswer(result.ok, durationMs)) countMetric(BUSINESS_METRICS.webhookSlowAnswers);
   logger.info('webhook attempt', { eventId, attempt: attemptsMade, status, httpStatus: result.status, error: result.error ?? undefined, durationMs });
   return 'done';
 }

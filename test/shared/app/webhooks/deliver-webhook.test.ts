@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { flushMetrics } from '../../../../shared/metrics/emf';
 import { deliverWebhook, type PostResult, type WebhookMessage } from '../../../../shared/app/webhooks/deliver-webhook';
 import type { DeliveryAttemptRecord, WebhookDelivery, WebhookEventType } from '../../../../shared/domain/webhooks';
 import type { WebhookStore } from '../../../../shared/ports/webhooks';
@@ -20,7 +21,9 @@ function world(options: { delivery?: WebhookDelivery; claim?: boolean; record?: 
     allDeliveries: async () => [],
     claimAttempt: async () => {
       steps.push('claim');
-      return options.claim === false ? { claimed: false, current: { ...(options.delivery as WebhookDelivery), claimUntil: new Date(T0.getTime() + 30_000).toISOString() } } : { claimed: true };
+      return options.claim === false
+        ? { claimed: false, current: { ...(options.delivery as WebhookDelivery), claimUntil: new Date(T0.getTime() + 30_000).toISOString() } }
+        : { claimed: true };
     },
     recordAttempt: async (record) => {
       steps.push('record');
@@ -107,5 +110,27 @@ describe('deliver a webhook (use case)', () => {
     const subscribed = world({ events: ['invoice.paid'] });
     expect(await deliverWebhook(subscribed.ports, { eventId: 'evt_1' })).toBe('done');
     expect(subscribed.steps).toEqual(['claim', 'post https://shop.example/hooks {"id":"evt_1"}', 'record']);
+  });
+
+  it("records each attempt's time to answer; a 2xx after 5 s or more is counted as a slow answer, a quick one is not (issue 29)", async () => {
+    const printed: string[] = [];
+    const original = process.stdout.write;
+    process.stdout.write = ((chunk: unknown) => (printed.push(String(chunk)), true)) as typeof process.stdout.write;
+    try {
+      for (const elapsedMs of [6_000, 40]) {
+        const w = world();
+        let calls = 0;
+        // The clock: the attempt starts, the POST is sent, then answered `elapsedMs` later.
+        const clocked = { ...w.ports, now: () => new Date(T0.getTime() + (calls++ >= 2 ? elapsedMs : 0)) };
+        flushMetrics();
+        printed.length = 0;
+        expect(await deliverWebhook(clocked, { eventId: 'evt_1' })).toBe('done');
+        expect(w.recorded[0]).toMatchObject({ status: 'succeeded', durationMs: elapsedMs });
+        flushMetrics();
+        expect(printed.join('').includes('"WebhookSlowAnswers"'), String(elapsedMs)).toBe(elapsedMs >= 5_000);
+      }
+    } finally {
+      process.stdout.write = original;
+    }
   });
 });
