@@ -1,11 +1,10 @@
 import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
-import type { Runtime } from '../../runtime';
 import type { Checkout, UnknownCardAttempt } from '../../domain/checkout';
 import type { CheckoutStatus, OrderStatus } from '../../domain/checkout-transitions';
 import { definedOnly } from '../../domain/defined';
 import type { CheckoutMethod, CheckoutPaymentType } from '../../domain/payment-methods';
 import type { CheckoutStore } from '../../ports/checkouts';
-import type { Db, Item } from './dynamo';
+import type { Db, Item, TableAccess } from './dynamo';
 import { keys } from './keys';
 
 const text = (value: unknown): string | undefined => (typeof value === 'string' ? value : undefined);
@@ -72,23 +71,23 @@ export function dynamoCheckouts(db: Db, table: string): CheckoutStore {
 }
 
 /** A checkout by its reference, strongly consistent; undefined when there is none. */
-export function checkoutByReference(runtime: Runtime, reference: string): Promise<Checkout | undefined> {
-  return readCheckout(runtime.db, runtime.config.tableName, reference);
+export function checkoutByReference(access: TableAccess, reference: string): Promise<Checkout | undefined> {
+  return readCheckout(access.db, access.config.tableName, reference);
 }
 
 /** The checkout of a merchant's tx_ref in its account (through the tx_ref's reservation: signed forms), or undefined. */
-export function checkoutByTxRef(runtime: Runtime, accountId: string, txRef: string): Promise<Checkout | undefined> {
-  return checkoutOfReservation(runtime, accountId, keys.checkoutTxRef(accountId, txRef));
+export function checkoutByTxRef(access: TableAccess, accountId: string, txRef: string): Promise<Checkout | undefined> {
+  return checkoutOfReservation(access, accountId, keys.checkoutTxRef(accountId, txRef));
 }
 
 /** The checkout a reservation item (a tx_ref's, or one sale's under it) points to, in the account; undefined when none. */
-export async function checkoutOfReservation(runtime: Runtime, accountId: string, key: { PK: string; SK: string }): Promise<Checkout | undefined> {
-  const out = await runtime.db.send(
-    new GetCommand({ TableName: runtime.config.tableName, Key: key, ConsistentRead: true, ProjectionExpression: '#r', ExpressionAttributeNames: { '#r': 'reference' } }),
+export async function checkoutOfReservation(access: TableAccess, accountId: string, key: { PK: string; SK: string }): Promise<Checkout | undefined> {
+  const out = await access.db.send(
+    new GetCommand({ TableName: access.config.tableName, Key: key, ConsistentRead: true, ProjectionExpression: '#r', ExpressionAttributeNames: { '#r': 'reference' } }),
   );
   const reference = out.Item?.reference;
   if (typeof reference !== 'string') return undefined;
-  const checkout = await checkoutByReference(runtime, reference);
+  const checkout = await checkoutByReference(access, reference);
   return checkout?.accountId === accountId ? checkout : undefined;
 }
 
@@ -99,10 +98,10 @@ export const MAX_CHECKOUTS_PER_TX_REF = 20;
  * Every checkout of a tx_ref in the account (its reservation, and each sale's under it on an account
  * without signed forms), newest first, at most MAX_CHECKOUTS_PER_TX_REF.
  */
-export async function checkoutsOfTxRef(runtime: Runtime, accountId: string, txRef: string): Promise<Checkout[]> {
-  const out = await runtime.db.send(
+export async function checkoutsOfTxRef(access: TableAccess, accountId: string, txRef: string): Promise<Checkout[]> {
+  const out = await access.db.send(
     new QueryCommand({
-      TableName: runtime.config.tableName,
+      TableName: access.config.tableName,
       KeyConditionExpression: 'PK = :pk',
       ExpressionAttributeValues: { ':pk': keys.checkoutTxRef(accountId, txRef).PK },
       ProjectionExpression: '#r',
@@ -112,7 +111,7 @@ export async function checkoutsOfTxRef(runtime: Runtime, accountId: string, txRe
     }),
   );
   const references = (out.Items ?? []).map((item) => item.reference).filter((reference): reference is string => typeof reference === 'string');
-  const checkouts = await Promise.all(references.map((reference) => checkoutByReference(runtime, reference)));
+  const checkouts = await Promise.all(references.map((reference) => checkoutByReference(access, reference)));
   return checkouts
     .filter((checkout): checkout is Checkout => checkout?.accountId === accountId)
     .sort((a, b) => b.createdAt.localeCompare(a.createdAt));

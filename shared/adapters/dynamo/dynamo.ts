@@ -48,3 +48,6 @@ export async function conditionHeld(write: () => Promise<unknown>): Promise<bool
     throw err;
   }
 }
+
+/** What the readers that take the runtime need of it: the client and the table's name (the runtime has both; the adapters never import it). */
+export type TableAccess = { db: Db; config: { tableName: string } };

@@ -2,33 +2,32 @@ import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { brazilDayBounds } from '../../dates';
 import { queryPage } from './paging';
 import { NotFoundError } from '../../errors';
-import type { Runtime } from '../../runtime';
-import type { Db, Item } from './dynamo';
+import type { Db, Item, TableAccess } from './dynamo';
 import { type ItemKey, keys } from './keys';
 import { numericIdBounds, sortableNumericId } from '../../ids';
 import { referenceOfTxid } from '../../invoices/record';
 
 /** An invoice by reference, strongly consistent; undefined when there is none. */
-export async function invoiceByReference(runtime: Runtime, reference: string): Promise<Item | undefined> {
-  const out = await runtime.db.send(new GetCommand({ TableName: runtime.config.tableName, Key: keys.invoice(reference), ConsistentRead: true }));
+export async function invoiceByReference(access: TableAccess, reference: string): Promise<Item | undefined> {
+  const out = await access.db.send(new GetCommand({ TableName: access.config.tableName, Key: keys.invoice(reference), ConsistentRead: true }));
   return out.Item;
 }
 
 /** An invoice through a pointer item (numeric id or txid reservation). */
-export async function invoiceByPointer(runtime: Runtime, pointer: ItemKey): Promise<Item | undefined> {
-  const out = await runtime.db.send(new GetCommand({ TableName: runtime.config.tableName, Key: pointer, ConsistentRead: true }));
-  return typeof out.Item?.reference === 'string' ? invoiceByReference(runtime, out.Item.reference) : undefined;
+export async function invoiceByPointer(access: TableAccess, pointer: ItemKey): Promise<Item | undefined> {
+  const out = await access.db.send(new GetCommand({ TableName: access.config.tableName, Key: pointer, ConsistentRead: true }));
+  return typeof out.Item?.reference === 'string' ? invoiceByReference(access, out.Item.reference) : undefined;
 }
 
 /** An invoice by its numeric id (through its INVID# reservation). */
-export function invoiceByNumericId(runtime: Runtime, invoiceId: number): Promise<Item | undefined> {
-  return invoiceByPointer(runtime, keys.invoiceIdReservation(invoiceId));
+export function invoiceByNumericId(access: TableAccess, invoiceId: number): Promise<Item | undefined> {
+  return invoiceByPointer(access, keys.invoiceIdReservation(invoiceId));
 }
 
 /** A Pix invoice by txid: one strongly consistent read (the txid carries the reference), checked against the stored txid. */
-export async function invoiceByTxid(runtime: Runtime, txid: string): Promise<Item | undefined> {
+export async function invoiceByTxid(access: TableAccess, txid: string): Promise<Item | undefined> {
   const reference = referenceOfTxid(txid);
-  const item = reference ? await invoiceByReference(runtime, reference) : undefined;
+  const item = reference ? await invoiceByReference(access, reference) : undefined;
   return (item?.pix as { txid?: string } | undefined)?.txid === txid ? item : undefined;
 }
 
@@ -50,8 +49,8 @@ export const MAX_LISTED_SCAN = 10_000;
  * time-ordered, so a Brazil civil-date range is an id range), invoice_no and email filter partially,
  * ignoring case.
  */
-export function listInvoices(runtime: Runtime, accountId: string, query: InvoiceListQuery): Promise<Item[]> {
-  return listInvoiceItems(runtime.db, runtime.config.tableName, accountId, query);
+export function listInvoices(access: TableAccess, accountId: string, query: InvoiceListQuery): Promise<Item[]> {
+  return listInvoiceItems(access.db, access.config.tableName, accountId, query);
 }
 
 /** The account's invoice items from GSI1 (listInvoices over a table). */
