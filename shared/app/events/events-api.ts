@@ -32,10 +32,13 @@ export async function listEvents(ports: EventsPorts, accountId: string, query: L
   const settings = await ports.webhooks.settings(accountId);
   const sendable = sendableBy(settings);
   const oldest = new Date(now.getTime() - EVENT_RETENTION_SECONDS * 1000).toISOString();
-  const from = query.start ? new Date(brazilDayBounds(query.start).startMs).toISOString() : oldest;
+  const start = query.start ? new Date(brazilDayBounds(query.start).startMs).toISOString() : oldest;
+  const from = start > oldest ? start : oldest;
   const to = query.end ? new Date(brazilDayBounds(query.end).endMs).toISOString() : now.toISOString();
+  // A range wholly in the future, or wholly past the 30 days kept: no event (and no empty key range for DynamoDB).
+  if (from > to) return { events: [], pagination: { page: query.page, limit: query.limit } };
   const events = await ports.log.list(
-    { accountId, fromIso: from > oldest ? from : oldest, toIso: to, ...(query.type ? { type: query.type } : {}) },
+    { accountId, fromIso: from, toIso: to, ...(query.type ? { type: query.type } : {}) },
     { page: query.page, pageSize: query.limit, maxScanned: MAX_EVENTS_SCANNED },
     (logged, delivery) => {
       const status = eventDeliveryStatus(delivery, sendable(logged.event.type), now.getTime() - logged.event.created * 1000);
