@@ -2,10 +2,10 @@ import { GetCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { InvoiceCreated, InvoiceMoved, InvoiceOtherRailPaid } from '../../domain/changes';
 import { hasRailUpkeep } from '../../domain/bolepix';
 import { nextVersion } from '../../domain/object-version';
-import { RAIL_UPKEEP_INDEX, railUpkeepNow, railUpkeepPartitions } from './rail-upkeep-index';
+import { RAIL_UPKEEP_INDEX, RAIL_UPKEEP_PREFIX, railUpkeepNow, railUpkeepPartitions } from './rail-upkeep-index';
 import type { Invoice, InvoiceIds } from '../../domain/invoice';
 import type { InvoiceStatus } from '../../domain/invoice-transitions';
-import { PIX_SWEEP_INDEX, pixSweepPartitions } from './pix-sweep-index';
+import { PIX_SWEEP_INDEX, PIX_SWEEP_PREFIX, pixSweepPartitions } from './pix-sweep-index';
 import { referenceOfTxid } from '../../invoices/record';
 import { invoiceItem, invoiceListKeys, invoiceOf } from './invoice-item';
 import type { InvoiceIdPort, InvoiceStore, PixSweepIndex, RailUpkeepIndex } from '../../ports/invoices';
@@ -104,29 +104,35 @@ async function referencesDue(db: Db, table: string, index: string, partition: st
   return (page.Items ?? []).map((item) => String(item.reference));
 }
 
+/**
+ * Takes an invoice out of a sweep index (GSI2 partitions starting with `prefix`), only while it still has
+ * `status` and is still in that index: false when a move or another run came first (nothing written).
+ */
+async function leaveSweepIndex(db: Db, table: string, reference: string, status: InvoiceStatus, prefix: string): Promise<boolean> {
+  try {
+    await db.send(
+      new UpdateCommand({
+        TableName: table,
+        Key: keys.invoice(reference),
+        UpdateExpression: 'REMOVE GSI2PK, GSI2SK',
+        ConditionExpression: '#status = :status AND begins_with(GSI2PK, :prefix)',
+        ExpressionAttributeNames: { '#status': 'status' },
+        ExpressionAttributeValues: { ':status': status, ':prefix': prefix },
+      }),
+    );
+    return true;
+  } catch (err) {
+    if (isConditionalCheckFailed(err)) return false;
+    throw err;
+  }
+}
+
 /** The Pix sweep's index over the table (GSI2, PIXSWEEP# partitions). */
 export function dynamoPixSweep(db: Db, table: string): PixSweepIndex {
   return {
     partitions: pixSweepPartitions,
     due: (partition, before, limit) => referencesDue(db, table, PIX_SWEEP_INDEX, partition, before, limit),
-    async retire(reference) {
-      try {
-        await db.send(
-          new UpdateCommand({
-            TableName: table,
-            Key: keys.invoice(reference),
-            UpdateExpression: 'REMOVE GSI2PK, GSI2SK',
-            ConditionExpression: '#status = :pending AND attribute_exists(GSI2PK)',
-            ExpressionAttributeNames: { '#status': 'status' },
-            ExpressionAttributeValues: { ':pending': 'PENDING' },
-          }),
-        );
-        return true;
-      } catch (err) {
-        if (isConditionalCheckFailed(err)) return false;
-        throw err;
-      }
-    },
+    retire: (reference) => leaveSweepIndex(db, table, reference, 'PENDING', PIX_SWEEP_PREFIX),
   };
 }
 
@@ -226,24 +232,7 @@ export function dynamoRailUpkeep(db: Db, table: string): RailUpkeepIndex {
   return {
     partitions: railUpkeepPartitions,
     due: (partition, before, limit) => referencesDue(db, table, RAIL_UPKEEP_INDEX, partition, before, limit),
-    async retire(reference, status) {
-      try {
-        await db.send(
-          new UpdateCommand({
-            TableName: table,
-            Key: keys.invoice(reference),
-            UpdateExpression: 'REMOVE GSI2PK, GSI2SK',
-            ConditionExpression: '#status = :status AND begins_with(GSI2PK, :rails)',
-            ExpressionAttributeNames: { '#status': 'status' },
-            ExpressionAttributeValues: { ':status': status, ':rails': 'RAILS#' },
-          }),
-        );
-        return true;
-      } catch (err) {
-        if (isConditionalCheckFailed(err)) return false;
-        throw err;
-      }
-    },
+    retire: (reference, status) => leaveSweepIndex(db, table, reference, status, RAIL_UPKEEP_PREFIX),
   };
 }
 
