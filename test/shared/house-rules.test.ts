@@ -84,11 +84,20 @@ describe('the house rules (issue 32)', () => {
     expect(offenders).toEqual([]);
   });
 
+  it('only the composition rooms (wiring/, http/, functions/, infra/) name shared/runtime.ts, which is built from adapters', () => {
+    const composing = ['shared/wiring/', 'shared/http/', 'functions/', 'infra/', 'bench/'];
+    const offenders = SOURCES.filter((file) => !composing.some((dir) => rel(file).startsWith(dir)) && rel(file) !== 'shared/runtime.ts')
+      .filter((file) => importsUnder(file, read(file), 'shared/runtime'))
+      .map(rel);
+    expect(offenders).toEqual([]);
+  });
+
   it('finds a violation where one is planted (the checks can fail)', () => {
     const file = join(ROOT, 'shared', 'app', 'x.ts');
     expect(importsUnder(file, "import type { Db } from '../adapters/dynamo/dynamo';", 'shared/adapters')).toBe(true);
     expect(importsUnder(file, "const m = await import('../adapters/dynamo/keys');", 'shared/adapters')).toBe(true);
     expect(importsUnder(file, "import { x } from '../domain/ledger';", 'shared/adapters')).toBe(false);
     expect(EXPRESSION.test("{ UpdateExpression: 'SET a = :a' }")).toBe(true);
+    expect(importsUnder(join(ROOT, 'shared', 'invoices', 'x.ts'), "import type { Runtime } from '../runtime';", 'shared/runtime')).toBe(true);
   });
 });
