@@ -19,15 +19,15 @@ import { invoiceChanges, invoiceIds, pixChargePorts } from '../../shared/wiring/
 const PROVIDER_FAILED = 'The payment provider failed to answer; no charge was created. Retry with the same Idempotency-Key.';
 
 /** With an Idempotency-Key the txid is derived from it: a retry after a 502 registers nothing new at the PSP. */
-function proposedIds(accountId: string, idempotencyKey: string | undefined, now: Date) {
+function proposedIds(accountId: string, idempotencyKey: string | undefined) {
   if (idempotencyKey === undefined) return undefined;
   const derived = idempotentPixIds(accountId, idempotencyKey);
-  return { reference: derived.reference, txid: derived.txid, invoiceId: invoiceIdDraw.numericId(now) };
+  return { reference: derived.reference, txid: derived.txid, invoiceId: invoiceIdDraw.numericId(derived.reference) };
 }
 
 /** The ids checked unused beside the gate and the lock (issue 26): the charge's only reads. */
 async function unusedIds({ caller, idempotencyKey, runtime, now }: Pick<PrepareInput, 'caller' | 'idempotencyKey' | 'runtime' | 'now'>) {
-  const proposed = proposedIds(requireCaller(caller).accountId, idempotencyKey, now);
+  const proposed = proposedIds(requireCaller(caller).accountId, idempotencyKey);
   return { proposed, ids: await pixChargeIds(invoiceIds(runtime), now, proposed) };
 }
 
@@ -50,7 +50,7 @@ export const handler = httpHandler(
       dueDate: body.due_date,
       merchantName: merchantName(account),
       payer: { email: body.email, name: body.client, document: body.document ? normalizeDocument(body.document) : undefined },
-      proposed: prepared?.proposed ?? proposedIds(account.accountId, idempotencyKey, now),
+      proposed: prepared?.proposed ?? proposedIds(account.accountId, idempotencyKey),
       unused: prepared?.ids,
       failure: PROVIDER_FAILED,
       now,

@@ -29,7 +29,8 @@ beforeAll(() => {
   injector = installFaultInjector(db);
   const seen: InitializeMiddleware<ServiceInputTypes, ServiceOutputTypes> = (next, context) => (args) => {
     const key = (args.input as { Key?: { PK?: unknown } }).Key;
-    if (context.commandName === 'GetItemCommand' || context.commandName === 'PutItemCommand') onRead?.(context.commandName, typeof key?.PK === 'string' ? key.PK : '');
+    if (['GetItemCommand', 'BatchGetItemCommand', 'PutItemCommand'].includes(String(context.commandName)))
+      onRead?.(String(context.commandName), typeof key?.PK === 'string' ? key.PK : '');
     return next(args);
   };
   db.middlewareStack.add(seen, { step: 'initialize', name: SEEN_READ, priority: 'low' });
@@ -107,7 +108,8 @@ describe('a read beside the gate', () => {
     const busy = await accountWithInvoice();
     const limit = getRuntime().config.rateLimits.account;
     const answers = [];
-    for (let i = 0; i <= limit; i += 1) answers.push(await invokeRoute(routes.getInvoiceByReference, { params: { ref_id: busy.reference }, headers: busy.auth }));
+    for (let i = 0; i <= limit; i += 1)
+      answers.push(await invokeRoute(routes.getInvoiceByReference, { params: { ref_id: busy.reference }, headers: busy.auth }));
     const refused = answers.filter((a) => a.status === 429);
     expect(refused.length).toBeGreaterThanOrEqual(1);
     for (const answer of refused) {
@@ -153,26 +155,26 @@ describe('a creation: its idempotency lock beside the gate', () => {
     expect((await idempotencyRecord(keys.account_id, key))?.state).toBe('COMPLETED');
   }, 60_000);
 
-  it("a Pix charge sends its id reads with the gate and the lock, and commits once they are in (two waits on the table)", async () => {
+  it('a Pix charge sends its id read with the gate and the lock, and commits once they are in (two waits on the table)', async () => {
     const keys = await newAccount();
     const auth = bearer(await tokenFor(keys));
     expect((await invokeRoute(routes.balance, { headers: auth })).status).toBe(200);
     const seen = new Set<string>();
-    // The lock (PutItem) and the id reads (GetItem) all went out while the gate's answer was held.
+    // The lock (PutItem) and the id read (one BatchGetItem of the reference and the id) went out while the gate's answer was held.
     const { run, releasedBy } = await withGateHeld(
-      (command) => seen.add(command).has('PutItemCommand') && seen.has('GetItemCommand'),
+      (command) => seen.add(command).has('PutItemCommand') && seen.has('BatchGetItemCommand'),
       () => invokeRoute(routes.createPix, { headers: { ...auth, 'idempotency-key': `key-pix-${keys.account_id}` }, body: common() }),
     );
     expect(releasedBy).toBe('the work');
     const answer = run.outcome.kind === 'returned' ? run.outcome.value : undefined;
     expect(answer?.status).toBe(200);
-    // The gate, the lock and the two id reads (in any order), then the one commit.
+    // The gate, the lock and the id read (in any order), then the one commit.
     const commands = run.calls.map((c) => c.command);
-    expect(commands.slice(0, 4).sort()).toEqual(['GetItemCommand', 'GetItemCommand', 'PutItemCommand', 'UpdateItemCommand']);
-    expect(commands.slice(4)).toEqual(['TransactWriteItemsCommand']);
+    expect(commands.slice(0, 3).sort()).toEqual(['BatchGetItemCommand', 'PutItemCommand', 'UpdateItemCommand']);
+    expect(commands.slice(3)).toEqual(['TransactWriteItemsCommand']);
   }, 60_000);
 
-  it("a card charge reads its attempt, its decline logs and its ids with the gate and the lock", async () => {
+  it('a card charge reads its attempt, its decline logs and its ids with the gate and the lock', async () => {
     const keys = await newAccount();
     const auth = bearer(await tokenFor(keys));
     expect((await invokeRoute(routes.balance, { headers: auth })).status).toBe(200);

@@ -3,7 +3,7 @@ import type { Invoice, InvoiceMethod, InvoiceMethodFields, NewInvoice } from '..
 import { PAYMENT_METHODS } from '../../domain/payment-methods';
 import type { InvoiceStatus } from '../../domain/invoice-transitions';
 import { definedOnly } from '../../domain/defined';
-import { sortableNumericId } from '../../ids';
+import { numericIdBounds, sortableNumericId } from '../../ids';
 import type { Item } from './dynamo';
 import { keys } from './keys';
 import { inPixSweep, pixSweepAttributes } from './pix-sweep-index';
@@ -16,9 +16,17 @@ function documentContext(accountId: string, reference: string): string {
   return `invoice:${accountId}:${reference}`;
 }
 
-/** Where an invoice is listed (GSI1: by account, newest first). */
-export function invoiceListKeys(accountId: string, invoiceId: number): { GSI1PK: string; GSI1SK: string } {
-  return { GSI1PK: keys.invoiceListPartition(accountId), GSI1SK: sortableNumericId(invoiceId) };
+const LIST_TIE_BREAK = 4096;
+
+/**
+ * Where an invoice is listed (GSI1: by account, newest first): a time-ordered number of its creation
+ * millisecond, with 12 bits of its id to order invoices of one millisecond. It is the numeric id itself
+ * for the invoices whose ids were time-ordered (before issue 26), so old and new invoices list in one
+ * order and a civil-date range is one key range for both.
+ */
+export function invoiceListKeys(accountId: string, createdAt: string, invoiceId: number): { GSI1PK: string; GSI1SK: string } {
+  const position = numericIdBounds(Date.parse(createdAt)).lowest + (invoiceId % LIST_TIE_BREAK);
+  return { GSI1PK: keys.invoiceListPartition(accountId), GSI1SK: sortableNumericId(position) };
 }
 
 /** The invoice item: keyed by reference; listed through GSI1 by account, newest first. */
@@ -26,7 +34,7 @@ export function invoiceItem(invoice: NewInvoice, personalDataKey: Buffer): Item 
   const { payer, awaitsPixLookup, ...rest } = invoice;
   return {
     ...keys.invoice(invoice.reference),
-    ...invoiceListKeys(invoice.accountId, invoice.invoiceId),
+    ...invoiceListKeys(invoice.accountId, invoice.createdAt, invoice.invoiceId),
     ...(awaitsPixLookup ? pixSweepAttributes(invoice.createdAt, invoice.reference) : {}),
     ...(hasRailUpkeep(invoice) ? railUpkeepAttributes(invoice) : {}),
     type: 'invoice',
@@ -48,7 +56,9 @@ function lateOf(value: unknown): LatePaymentRules | undefined {
   const fine = count(rules.fineBasisPoints);
   const interest = count(rules.interestBasisPointsAMonth);
   const days = count(rules.daysAfterDue);
-  return fine === undefined || interest === undefined || days === undefined ? undefined : { fineBasisPoints: fine, interestBasisPointsAMonth: interest, daysAfterDue: days };
+  return fine === undefined || interest === undefined || days === undefined
+    ? undefined
+    : { fineBasisPoints: fine, interestBasisPointsAMonth: interest, daysAfterDue: days };
 }
 
 /** A BolePix's payment on its other rail, as stored. */

@@ -3,7 +3,7 @@ import { brazilDayBounds } from '../../dates';
 import { queryPage } from './paging';
 import { NotFoundError } from '../../errors';
 import type { Db, Item, TableAccess } from './dynamo';
-import { type ItemKey, keys } from './keys';
+import { keys } from './keys';
 import { numericIdBounds, sortableNumericId } from '../../ids';
 import { referenceOfTxid } from '../../invoices/record';
 
@@ -11,17 +11,6 @@ import { referenceOfTxid } from '../../invoices/record';
 export async function invoiceByReference(access: TableAccess, reference: string): Promise<Item | undefined> {
   const out = await access.db.send(new GetCommand({ TableName: access.config.tableName, Key: keys.invoice(reference), ConsistentRead: true }));
   return out.Item;
-}
-
-/** An invoice through a pointer item (numeric id or txid reservation). */
-export async function invoiceByPointer(access: TableAccess, pointer: ItemKey): Promise<Item | undefined> {
-  const out = await access.db.send(new GetCommand({ TableName: access.config.tableName, Key: pointer, ConsistentRead: true }));
-  return typeof out.Item?.reference === 'string' ? invoiceByReference(access, out.Item.reference) : undefined;
-}
-
-/** An invoice by its numeric id (through its INVID# reservation). */
-export function invoiceByNumericId(access: TableAccess, invoiceId: number): Promise<Item | undefined> {
-  return invoiceByPointer(access, keys.invoiceIdReservation(invoiceId));
 }
 
 /** A Pix invoice by txid: one strongly consistent read (the txid carries the reference), checked against the stored txid. */
@@ -45,8 +34,8 @@ export type { InvoiceListQuery };
 export const MAX_LISTED_SCAN = 10_000;
 
 /**
- * The account's invoices from GSI1, newest first; the date range narrows the key condition (ids are
- * time-ordered, so a Brazil civil-date range is an id range), invoice_no and email filter partially,
+ * The account's invoices from GSI1, newest first; the date range narrows the key condition (the list
+ * position is time-ordered, so a Brazil civil-date range is a key range), invoice_no and email filter partially,
  * ignoring case.
  */
 export function listInvoices(access: TableAccess, accountId: string, query: InvoiceListQuery): Promise<Item[]> {

@@ -5,6 +5,7 @@ import { invoiceOf } from './invoice-item';
 import { listInvoiceItems } from './invoice-lookup';
 import { dynamoInvoices } from './invoices';
 import { keys } from './keys';
+import { referenceOfInvoiceId } from '../../invoices/record';
 
 /** The invoices as the query routes read them, the payers' documents unsealed with the personal-data key. */
 export function dynamoInvoiceReader(db: Db, table: string, personalDataKey: () => Promise<Buffer>): InvoiceReader {
@@ -12,6 +13,10 @@ export function dynamoInvoiceReader(db: Db, table: string, personalDataKey: () =
   return {
     ...store,
     async byNumericId(invoiceId) {
+      // The id carries the reference (issue 26): one read. Ids drawn before it reach theirs through the INVID# pointer.
+      const carried = referenceOfInvoiceId(invoiceId);
+      const direct = carried === undefined ? undefined : await store.byReference(carried);
+      if (direct?.invoiceId === invoiceId) return direct;
       const out = await db.send(new GetCommand({ TableName: table, Key: keys.invoiceIdReservation(invoiceId), ConsistentRead: true }));
       return typeof out.Item?.reference === 'string' ? store.byReference(out.Item.reference) : undefined;
     },

@@ -14,6 +14,7 @@ import { IdClashError, TemporaryConflictError } from '../../errors';
 import { invoiceIdDraw } from '../../invoices/record';
 import { type Db, isConditionalCheckFailed, type Item } from './dynamo';
 import { keys } from './keys';
+import { batchGetConsistent } from './batch-get';
 import type { TxWrite } from './transact';
 import type { ChangeCompilers } from './changes';
 
@@ -54,16 +55,24 @@ export function invoiceCreatedWrites(table: string, change: InvoiceCreated, pers
 /** How many times ids are drawn before giving up (each draw clashes with odds of about 1 in 10^9). */
 const ID_DRAWS = 3;
 
-/** Invoice ids checked unused against the table (the invoice key and the INVID# reservation, strongly consistent). */
+/** A reference drawn, and the id that carries it. */
+function drawnIds(): InvoiceIds {
+  const reference = invoiceIdDraw.reference();
+  return { reference, invoiceId: invoiceIdDraw.numericId(reference) };
+}
+
+/**
+ * Invoice ids checked unused against the table: the invoice key and the INVID# reservation, read
+ * together in one strongly consistent BatchGetItem. (A new id carries its reference, so it is unique
+ * when the reference is; its reservation still keeps it apart from the time-ordered ids drawn before.)
+ */
 export function dynamoInvoiceIds(db: Db, table: string): InvoiceIdPort {
-  const taken = async (key: { PK: string; SK: string }) =>
-    (await db.send(new GetCommand({ TableName: table, Key: key, ConsistentRead: true, ProjectionExpression: 'PK' }))).Item !== undefined;
   return {
-    async unused(now: Date, proposed?: InvoiceIds): Promise<InvoiceIds> {
+    async unused(_now: Date, proposed?: InvoiceIds): Promise<InvoiceIds> {
       for (let draw = 0; draw < ID_DRAWS; draw += 1) {
-        const ids = draw === 0 && proposed ? proposed : { invoiceId: invoiceIdDraw.numericId(now), reference: invoiceIdDraw.reference() };
-        const [referenceTaken, idTaken] = await Promise.all([taken(keys.invoice(ids.reference)), taken(keys.invoiceIdReservation(ids.invoiceId))]);
-        if (!referenceTaken && !idTaken) return ids;
+        const ids = draw === 0 && proposed ? proposed : drawnIds();
+        const found = await batchGetConsistent(db, table, [keys.invoice(ids.reference), keys.invoiceIdReservation(ids.invoiceId)], 'PK, SK');
+        if (found.every((item) => item === undefined)) return ids;
       }
       throw new IdClashError();
     },
@@ -158,7 +167,7 @@ export function invoiceMovedWrite(table: string, change: InvoiceMoved): TxWrite 
   const { invoice, move, payment } = change;
   const read = invoice.version;
   const late = move.paidAfterCancel === true;
-  const relist = invoice.unlisted === true ? invoiceListKeys(invoice.accountId, invoice.invoiceId) : undefined;
+  const relist = invoice.unlisted === true ? invoiceListKeys(invoice.accountId, invoice.createdAt, invoice.invoiceId) : undefined;
   const rails = hasRailUpkeep(invoice) && (move.to === 'PAID' || move.to === 'CANCELED') ? railUpkeepNow(invoice.reference) : undefined;
   const event = change.eventId;
   const sets = [
