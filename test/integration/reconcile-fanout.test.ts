@@ -1,6 +1,6 @@
 import { randomInt } from 'node:crypto';
 import { CreateQueueCommand, DeleteQueueCommand, ReceiveMessageCommand } from '@aws-sdk/client-sqs';
-import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { SQSEvent } from 'aws-lambda';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { handler as startReconciliation } from '../../functions/workers/reconcile';
@@ -31,13 +31,20 @@ beforeAll(async () => {
   const store = accountStore();
   mine = [];
   for (let i = 0; i < ACCOUNTS; i += 8) {
-    const batch = await Promise.all(Array.from({ length: 8 }, () => createAccount(store, { name: `Recon ${randomInt(1e9)}`, methods: ['pix'], withdrawFeeCents: 0 })));
+    const batch = await Promise.all(
+      Array.from({ length: 8 }, () => createAccount(store, { name: `Recon ${randomInt(1e9)}`, methods: ['pix'], withdrawFeeCents: 0 })),
+    );
     mine.push(...batch.map((keysOf) => keysOf.account_id));
   }
   // A difference: one balance shard moved with no ledger entry.
   planted = mine[17] ?? '';
   await store.db.send(
-    new UpdateCommand({ TableName: store.table, Key: keys.balanceShard(planted, 0), UpdateExpression: 'SET availableCents = :c', ExpressionAttributeValues: { ':c': 4242 } }),
+    new UpdateCommand({
+      TableName: store.table,
+      Key: keys.balanceShard(planted, 0),
+      UpdateExpression: 'SET availableCents = :c',
+      ExpressionAttributeValues: { ':c': 4242 },
+    }),
   );
 }, 120_000);
 
@@ -45,19 +52,53 @@ afterAll(async () => {
   // The planted difference is put back: other tests reconcile every account of the shared table.
   const store = accountStore();
   await store.db.send(
-    new UpdateCommand({ TableName: store.table, Key: keys.balanceShard(planted, 0), UpdateExpression: 'SET availableCents = :c', ExpressionAttributeValues: { ':c': 0 } }),
+    new UpdateCommand({
+      TableName: store.table,
+      Key: keys.balanceShard(planted, 0),
+      UpdateExpression: 'SET availableCents = :c',
+      ExpressionAttributeValues: { ':c': 0 },
+    }),
   );
 });
 
 describe('the reconciliation, page by page over the account index', () => {
-  it('indexes every new account (GSI1 ACCOUNTS#<0–15>, by a hash of its id)', async () => {
+  it('indexes every new account with an entry of its own (GSI1 ACCOUNTS#<0–15>, by a hash of its id), never the account item', async () => {
     const store = accountStore();
-    const account = (await store.db.send(new GetCommand({ TableName: store.table, Key: keys.account(mine[0] ?? ''), ConsistentRead: true }))).Item;
-    expect(account).toMatchObject(accountIndexAttributes(mine[0] ?? ''));
-    const shards = new Set(mine.map((id) => accountIndexAttributes(id).GSI1PK));
+    const read = async (key: { PK: string; SK: string }) =>
+      (await store.db.send(new GetCommand({ TableName: store.table, Key: key, ConsistentRead: true }))).Item;
+    const id = mine[0] ?? '';
+    expect(await read(keys.accountIndexEntry(id))).toMatchObject({ ...accountIndexAttributes(id), accountId: id });
+    // Issue 26: the account item, which the gate updates on every call, is in no index (no second write unit per call).
+    const account = await read(keys.account(id));
+    expect(account?.accountId).toBe(id);
+    expect(account?.GSI1PK).toBeUndefined();
+    const shards = new Set(mine.map((each) => accountIndexAttributes(each).GSI1PK));
     expect(shards.size).toBeGreaterThan(ACCOUNT_INDEX_SHARDS / 2);
     // Indexing again (the CLI's backfill) changes nothing.
-    expect(await indexAccount(store.db, store.table, mine[0] ?? '')).toBe(false);
+    expect(await indexAccount(store.db, store.table, id)).toBe(false);
+    expect(await indexAccount(store.db, store.table, 'acct_never_created')).toBe(false);
+    expect(await read(keys.accountIndexEntry('acct_never_created'))).toBeUndefined();
+  });
+
+  it('moves an account indexed the earlier way (GSI1 keys on its account item) to an entry, in one step', async () => {
+    const store = accountStore();
+    const read = async (key: { PK: string; SK: string }) =>
+      (await store.db.send(new GetCommand({ TableName: store.table, Key: key, ConsistentRead: true }))).Item;
+    const id = mine[3] ?? '';
+    const index = accountIndexAttributes(id);
+    await store.db.send(new DeleteCommand({ TableName: store.table, Key: keys.accountIndexEntry(id) }));
+    await store.db.send(
+      new UpdateCommand({
+        TableName: store.table,
+        Key: keys.account(id),
+        UpdateExpression: 'SET GSI1PK = :pk, GSI1SK = :sk',
+        ExpressionAttributeValues: { ':pk': index.GSI1PK, ':sk': index.GSI1SK },
+      }),
+    );
+    expect(await indexAccount(store.db, store.table, id)).toBe(true);
+    expect(await read(keys.accountIndexEntry(id))).toMatchObject({ ...index, accountId: id });
+    expect((await read(keys.account(id)))?.GSI1PK).toBeUndefined();
+    expect(await indexAccount(store.db, store.table, id)).toBe(false);
   });
 
   it(`covers ${ACCOUNTS} accounts in steps of at most ${PAGE}, each exactly once, and finds the planted difference`, async () => {
@@ -99,7 +140,7 @@ describe('the reconciliation, page by page over the account index', () => {
     try {
       expect(await startReconciliation()).toMatchObject({ messages: ACCOUNT_INDEX_SHARDS });
       let handled = 0;
-      for (let idle = 0; idle < 3; ) {
+      for (let idle = 0; idle < 3;) {
         const out = await getSqs().send(new ReceiveMessageCommand({ QueueUrl: queue, MaxNumberOfMessages: 10, WaitTimeSeconds: 1 }));
         const messages = out.Messages ?? [];
         if (messages.length === 0) {

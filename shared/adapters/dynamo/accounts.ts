@@ -15,7 +15,7 @@ import { keys } from './keys';
 import { commitWrites, type TxWrite } from './transact';
 import type { ChangeCompilers } from './changes';
 import type { CheckoutSigningSet } from '../../domain/changes';
-import { accountIndexAttributes } from './account-index';
+import { accountIndexEntry } from './account-index';
 import { callbackOriginsOf } from '../../accounts/callback-origins';
 import { checkoutSigningOf, nextCheckoutSigning } from '../../accounts/checkout-signing';
 import type { PaymentMethod } from '../../domain/payment-methods';
@@ -56,8 +56,6 @@ export async function createAccount(store: AccountStore, input: { name: string; 
         TableName: store.table,
         Item: {
           ...keys.account(accountId),
-          // In the index of accounts the daily reconciliation pages through (shared/adapters/dynamo/account-index.ts).
-          ...accountIndexAttributes(accountId),
           type: 'account',
           accountId,
           name: input.name,
@@ -71,6 +69,8 @@ export async function createAccount(store: AccountStore, input: { name: string; 
         ConditionExpression: 'attribute_not_exists(PK)',
       },
     },
+    // Its entry in the index of accounts the daily reconciliation pages through (./account-index.ts).
+    { Put: { TableName: store.table, Item: accountIndexEntry(accountId), ConditionExpression: 'attribute_not_exists(PK)' } },
     // The balance: BALANCE_SHARDS shard items at 0, each under its own partition key (shared/domain/ledger-shards.ts).
     ...Array.from({ length: BALANCE_SHARDS }, (_, shard) => ({
       Put: {
@@ -265,7 +265,9 @@ export async function showAccount(store: AccountStore, accountId: string) {
 export function dynamoAccountKeys(store: AccountStore): AccountKeys {
   return {
     async publicKey(accountId) {
-      const out = await store.db.send(new GetCommand({ TableName: store.table, Key: keys.account(accountId), ConsistentRead: true, ProjectionExpression: 'publicKey' }));
+      const out = await store.db.send(
+        new GetCommand({ TableName: store.table, Key: keys.account(accountId), ConsistentRead: true, ProjectionExpression: 'publicKey' }),
+      );
       return typeof out.Item?.publicKey === 'string' ? out.Item.publicKey : undefined;
     },
     async rotate(accountId, alsoPut) {

@@ -5,6 +5,8 @@
  */
 export const keys = {
   account: (accountId: string) => ({ PK: `ACCT#${accountId}`, SK: 'ACCOUNT' }),
+  /** An account's entry in the index of accounts (./account-index.ts): apart from the account item, which every call updates. */
+  accountIndexEntry: (accountId: string) => ({ PK: `ACCTIX#${accountId}`, SK: 'ACCTIX' }),
   /** Balance shard k of an account (shared/domain/ledger-shards.ts): each under its own partition key. */
   balanceShard: (accountId: string, shard: number) => ({ PK: `BAL#${accountId}#${shard}`, SK: 'BALANCE' }),
   /** The partition of the ledger entries of balance shard k (sort key: ISO time and entry id). */
