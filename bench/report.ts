@@ -1,6 +1,6 @@
 import type { Sample } from './measure';
 import type { ItemSizeRow } from './payment-scenarios';
-import { criticalPath, type Purpose, type RoundTrip } from './round-trips';
+import { criticalPath, type Purpose, type RoundTrip, timeOnTheTable } from './round-trips';
 import type { Scenario } from './scenarios';
 import { mean, median, percentile, round } from './stats';
 
@@ -19,6 +19,9 @@ export type Summary = {
   latencyMs: { median: number; p95: number; min: number; max: number; mean: number };
   /** Median per request of the time spent inside DynamoDB calls (the rest is the handler's own work). */
   inDynamoDbMs: number;
+  /** Median time with at least one round trip in flight (the table's share of the wall time), and median time with none (the request's own work). */
+  onTheTableMs: number;
+  ownWorkMs: number;
   /** Median latency over the raw 2-item transaction's median, measured in the same run. */
   ratioToRawTransaction: number;
   /** Mean per request: units DynamoDB Local reported, and write/read units as AWS bills them (billedGsiWcu: the index writes, part of billedWcu). */
@@ -87,6 +90,8 @@ export function summarize(scenario: Scenario, samples: readonly Sample[], rawTra
     typicalSequence: typicalSequence(samples),
     latencyMs: { median: round(median(ms)), p95: round(percentile(ms, 95)), min: round(Math.min(...ms)), max: round(Math.max(...ms)), mean: round(mean(ms)) },
     inDynamoDbMs: round(median(samples.map((s) => s.trips.reduce((acc, t) => acc + t.ms, 0)))),
+    onTheTableMs: round(median(samples.map((s) => timeOnTheTable(s.trips)))),
+    ownWorkMs: round(median(samples.map((s) => Math.max(0, s.ms - timeOnTheTable(s.trips))))),
     ratioToRawTransaction: round(median(ms) / rawTransactionMedianMs),
     capacity: {
       reported: round(sum((t) => t.reportedUnits)),
@@ -208,13 +213,13 @@ export function markdown(report: Report): string {
   lines.push(`Baseline: one raw 2-item TransactWriteItems, median ${fmt(raw, 2)} ms in this run.`);
   lines.push('');
   lines.push(
-    '| Scenario | Round trips min/med/max | By purpose (median) | Median ms | p95 ms | In DynamoDB ms | × raw tx | Waits min/med/max | CU reported | CU billed (WCU + RCU) | Requests |',
+    '| Scenario | Round trips min/med/max | By purpose (median) | Median ms | p95 ms | In DynamoDB ms | × raw tx | Waits min/med/max | CU reported | CU billed (WCU + RCU) | Requests | On the table ms | Own work ms |',
   );
-  lines.push('|---|---|---|---:|---:|---:|---:|---|---:|---:|---:|');
+  lines.push('|---|---|---|---:|---:|---:|---:|---|---:|---:|---:|---:|---:|');
   for (const s of report.scenarios) {
     const rt = s.roundTrips;
     lines.push(
-      `| ${s.title} | ${rt.min} / ${rt.median} / ${rt.max} | ${purposes(s)} | ${fmt(s.latencyMs.median, 2)} | ${fmt(s.latencyMs.p95, 2)} | ${fmt(s.inDynamoDbMs, 2)} | ${fmt(s.ratioToRawTransaction, 2)} | ${s.waits.min} / ${s.waits.median} / ${s.waits.max} | ${units(s.capacity.reported)} | ${billedCell(s)} | ${s.requests} |`,
+      `| ${s.title} | ${rt.min} / ${rt.median} / ${rt.max} | ${purposes(s)} | ${fmt(s.latencyMs.median, 2)} | ${fmt(s.latencyMs.p95, 2)} | ${fmt(s.inDynamoDbMs, 2)} | ${fmt(s.ratioToRawTransaction, 2)} | ${s.waits.min} / ${s.waits.median} / ${s.waits.max} | ${units(s.capacity.reported)} | ${billedCell(s)} | ${s.requests} | ${fmt(s.onTheTableMs, 2)} | ${fmt(s.ownWorkMs, 2)} |`,
     );
   }
   lines.push('');
@@ -257,7 +262,7 @@ export function markdown(report: Report): string {
     "- CU reported: what DynamoDB Local returned in ConsumedCapacity (none for a failed condition). CU billed: AWS's rule — transactional writes 2 WCU per item per KB (updated items sized from the stored item after the request), the GSI copy of a transaction's invoice as a standard write (shown as GSI), a failed conditional write still 1 WCU per KB, strongly consistent reads 1 RCU per 4 KB, eventually consistent reads (GSI queries, the customer list) half that.",
   );
   lines.push(
-    "- Median ms, p95 ms: wall time of the whole request (the handler in-process, or the raw calls). In DynamoDB ms: median time inside the SDK's HTTP round trips (sent to parsed response); the rest is the handler's own work. × raw tx: median over the baseline's median. Waits: the round trips on the request's critical path (calls sent together, as the gate beside a read, count once; a retry counts again). Capacity: mean units per request.",
+    "- Median ms, p95 ms: wall time of the whole request (the handler in-process, or the raw calls). In DynamoDB ms: median time inside the SDK's HTTP round trips (sent to parsed response); the rest is the handler's own work. × raw tx: median over the baseline's median. Waits: the round trips on the request's critical path (calls sent together, as the gate beside a read, count once; a retry counts again). Capacity: mean units per request. On the table ms: median time with at least one round trip in flight (for the raw calls, DynamoDB Local's own time); own work ms: median time with none (the handler, the SDK's marshalling, JSON, logs): what the code could still save, the table's share being set by the waits.",
   );
   lines.push('- The peer runs straight on the client (no HTTP pipeline), so its latency is a floor. See bench/README.md.');
   lines.push('');

@@ -62,6 +62,23 @@ export function criticalPath(trips: readonly Pick<RoundTrip, 'startedAt' | 'ende
   return Math.max(0, ...chain);
 }
 
+/**
+ * How long at least one of a request's round trips was in flight: the union of their intervals. The rest
+ * of the request's wall time is its own work (the handler, the SDK's marshalling, JSON, logs), when
+ * nothing was waiting on the table.
+ */
+export function timeOnTheTable(trips: readonly Pick<RoundTrip, 'startedAt' | 'endedAt'>[]): number {
+  const sorted = [...trips].sort((a, b) => a.startedAt - b.startedAt);
+  let total = 0;
+  let openUntil = Number.NEGATIVE_INFINITY;
+  for (const trip of sorted) {
+    const from = Math.max(trip.startedAt, openUntil);
+    if (trip.endedAt > from) total += trip.endedAt - from;
+    openUntil = Math.max(openUntil, trip.endedAt);
+  }
+  return total;
+}
+
 /** The round trips of one measured request. */
 export class Recorder {
   readonly trips: RoundTrip[] = [];

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { evaluateTargets } from '../../bench/report';
-import { criticalPath, type RoundTrip } from '../../bench/round-trips';
+import { criticalPath, type RoundTrip, timeOnTheTable } from '../../bench/round-trips';
 
 const trip = (startedAt: number, endedAt: number, purpose: RoundTrip['purpose'] = 'read'): RoundTrip => ({
   operation: 'GetItem',
@@ -26,6 +26,16 @@ describe('the waits of a request (round trips on its critical path)', () => {
     expect(criticalPath([trip(10, 14, 'commit'), trip(0, 3, 'gate'), trip(0, 4, 'idempotency'), trip(0.2, 5)])).toBe(2);
     // A chain through the longest overlap: a→c and b→c→d make three.
     expect(criticalPath([trip(0, 2), trip(0, 5), trip(5, 6), trip(6, 7)])).toBe(3);
+  });
+
+  it("measures the table's share of a request as the union of its round trips, overlaps counted once", () => {
+    expect(timeOnTheTable([])).toBe(0);
+    // The gate beside the read: 0–3 and 0.5–4 overlap into 0–4.
+    expect(timeOnTheTable([trip(0, 3, 'gate'), trip(0.5, 4)])).toBe(4);
+    // Two waits with the handler's own work between them (4–6): 4 + 3.
+    expect(timeOnTheTable([trip(6, 9, 'commit'), trip(0, 3, 'gate'), trip(0.5, 4)])).toBe(7);
+    // A call inside another adds nothing.
+    expect(timeOnTheTable([trip(0, 10), trip(2, 3), trip(9, 12)])).toBe(12);
   });
 
   it('holds the read routes to one wait and to the raw transaction, and fails a target when the median misses it', () => {
