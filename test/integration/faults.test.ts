@@ -407,7 +407,7 @@ describe('no orphan anywhere', () => {
             const owner = typeof item.accountId === 'string' ? item.accountId : (/^(?:ACCT|IDEM)#(acct_[a-z0-9]+)/.exec(pk)?.[1] ?? '');
             if (!byAccount.has(owner)) continue;
             const kind = kindOf(item);
-            if (['ACCOUNT', 'BAL', 'PUBKEY'].includes(kind)) continue;
+            if (['ACCOUNT', 'ACCTIX', 'BAL', 'PUBKEY'].includes(kind)) continue;
             const tally = counts.get(owner) ?? {};
             tally[kind] = (tally[kind] ?? 0) + 1;
             counts.set(owner, tally);
