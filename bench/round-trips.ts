@@ -100,6 +100,8 @@ type Plan = {
   purpose: Purpose;
   kind: 'read' | 'write' | 'transaction';
   consistent: boolean;
+  /** The read units AWS bills at least: one per key asked for (half for an eventually consistent read), found or not. */
+  minReadUnits: number;
   itemUnits: number;
   gsiUnits: number;
   unsized: ItemRef[];
@@ -119,7 +121,7 @@ const WITH_CAPACITY = new Set([
   'TransactWriteItems',
 ]);
 
-type Input = Record<string, unknown>;
+export type Input = Record<string, unknown>;
 
 function record(value: unknown): Input | undefined {
   return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Input) : undefined;
@@ -171,11 +173,23 @@ function transactionItems(input: Input): { itemUnits: number; gsiUnits: number; 
   return { itemUnits, gsiUnits, unsized };
 }
 
+/**
+ * The read units AWS bills a read at least, found or not: 1 per key read strongly consistent, 0.5
+ * eventually consistent; a BatchGetItem is billed as one GetItem per key (its consistency is per table).
+ */
+export function minimumReadUnits(operation: string, input: Input): number {
+  if (operation !== 'BatchGetItem') return input.ConsistentRead === true ? 1 : 0.5;
+  return Object.values(record(input.RequestItems) ?? {}).reduce((sum: number, value) => {
+    const table = record(value) ?? {};
+    return sum + (Array.isArray(table.Keys) ? table.Keys.length : 0) * (table.ConsistentRead === true ? 1 : 0.5);
+  }, 0);
+}
+
 function planOf(commandName: string | undefined, input: Input): Plan {
   const operation = (commandName ?? 'Unknown').replace(/Command$/, '');
   const kind = operation === 'TransactWriteItems' ? 'transaction' : READS.has(operation) ? 'read' : 'write';
   const item = record(input.Item);
-  const base = { operation, purpose: purposeOf(operation, input), kind, consistent: input.ConsistentRead === true } as const;
+  const base = { operation, purpose: purposeOf(operation, input), kind, consistent: input.ConsistentRead === true, minReadUnits: minimumReadUnits(operation, input) } as const;
   if (kind === 'transaction') return { ...base, ...transactionItems(input) };
   return { ...base, itemUnits: item ? writeUnits(itemSize(item)) : 1, gsiUnits: 0, unsized: [] };
 }
@@ -208,7 +222,7 @@ function transactionBill(tableUnits: number, gsiUnits: number, written: boolean)
  */
 function billed(plan: Plan, ok: boolean, reported: number, err: unknown): Bill {
   const none = { billedWcu: 0, billedRcu: 0, billedGsiWcu: 0 };
-  if (plan.kind === 'read') return { ...none, billedRcu: ok ? reported || (plan.consistent ? 1 : 0.5) : 0 };
+  if (plan.kind === 'read') return { ...none, billedRcu: ok ? Math.max(reported, plan.minReadUnits) : 0 };
   if (plan.kind === 'transaction') {
     if (!ok && errorName(err) !== 'TransactionCanceledException') return none;
     const unsized = plan.unsized.length > 0 ? { unsized: { refs: plan.unsized, tableUnits: plan.itemUnits, gsiUnits: ok ? plan.gsiUnits : 0 } } : {};

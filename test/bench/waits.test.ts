@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { evaluateTargets } from '../../bench/report';
-import { criticalPath, type RoundTrip, timeOnTheTable } from '../../bench/round-trips';
+import { criticalPath, minimumReadUnits, type RoundTrip, timeOnTheTable } from '../../bench/round-trips';
 
 const trip = (startedAt: number, endedAt: number, purpose: RoundTrip['purpose'] = 'read'): RoundTrip => ({
   operation: 'GetItem',
@@ -36,6 +36,14 @@ describe('the waits of a request (round trips on its critical path)', () => {
     expect(timeOnTheTable([trip(6, 9, 'commit'), trip(0, 3, 'gate'), trip(0.5, 4)])).toBe(7);
     // A call inside another adds nothing.
     expect(timeOnTheTable([trip(0, 10), trip(2, 3), trip(9, 12)])).toBe(12);
+  });
+
+  it('bills every key a read asks for, found or not: a BatchGetItem as one GetItem per key', () => {
+    expect(minimumReadUnits('GetItem', { ConsistentRead: true })).toBe(1);
+    expect(minimumReadUnits('Query', {})).toBe(0.5);
+    const keys = (n: number) => Array.from({ length: n }, (_, i) => ({ PK: `K#${i}`, SK: 'S' }));
+    expect(minimumReadUnits('BatchGetItem', { RequestItems: { t: { Keys: keys(2), ConsistentRead: true } } })).toBe(2);
+    expect(minimumReadUnits('BatchGetItem', { RequestItems: { t: { Keys: keys(17) } } })).toBe(8.5);
   });
 
   it('holds the read routes to one wait and to the raw transaction, and fails a target when the median misses it', () => {
