@@ -189,7 +189,13 @@ function planOf(commandName: string | undefined, input: Input): Plan {
   const operation = (commandName ?? 'Unknown').replace(/Command$/, '');
   const kind = operation === 'TransactWriteItems' ? 'transaction' : READS.has(operation) ? 'read' : 'write';
   const item = record(input.Item);
-  const base = { operation, purpose: purposeOf(operation, input), kind, consistent: input.ConsistentRead === true, minReadUnits: minimumReadUnits(operation, input) } as const;
+  const base = {
+    operation,
+    purpose: purposeOf(operation, input),
+    kind,
+    consistent: input.ConsistentRead === true,
+    minReadUnits: minimumReadUnits(operation, input),
+  } as const;
   if (kind === 'transaction') return { ...base, ...transactionItems(input) };
   return { ...base, itemUnits: item ? writeUnits(itemSize(item)) : 1, gsiUnits: 0, unsized: [] };
 }
