@@ -278,7 +278,8 @@ const SCRIPT = `(function () {
   }
 })();`;
 
-const SCRIPT_HASH = cspHash(SCRIPT);
+// Pure: a function that renders only the pages without the card form (the error pages) bundles no script.
+const SCRIPT_HASH = /* @__PURE__ */ cspHash(SCRIPT);
 const STYLE_HASH = cspHash(STYLE);
 
 const STATUS_TEXT: Readonly<Record<CheckoutPageView['status'], string>> = {
@@ -286,7 +287,8 @@ const STATUS_TEXT: Readonly<Record<CheckoutPageView['status'], string>> = {
   UNKNOWN: 'Verificando o pagamento…',
 };
 
-type Document = { title: string; body: string; bodyAttributes?: string; script: boolean };
+/** A page; `script`: the card form's script, on the checkout page only. */
+type Document = { title: string; body: string; bodyAttributes?: string; script?: string };
 
 function page(doc: Document): string {
   return `<!doctype html>
@@ -303,13 +305,13 @@ function page(doc: Document): string {
 <main>
 ${doc.body}
 </main>
-${doc.script ? `<script>${SCRIPT}</script>\n` : ''}</body>
+${doc.script === undefined ? '' : `<script>${doc.script}</script>\n`}</body>
 </html>
 `;
 }
 
-function headers(script: boolean, formActionOrigins: readonly string[] = []): Record<string, string> {
-  return checkoutSecurityHeaders(script ? [SCRIPT_HASH] : [], { styleHashes: [STYLE_HASH], formActionOrigins });
+function headers(scriptHashes: readonly string[] = [], formActionOrigins: readonly string[] = []): Record<string, string> {
+  return checkoutSecurityHeaders([...scriptHashes], { styleHashes: [STYLE_HASH], formActionOrigins });
 }
 
 function wholeCount(value: number, name: string): number {
@@ -451,9 +453,9 @@ ${none}${methods.join('\n')}`;
       title: `Pagamento: ${view.title} · ${view.merchantName}`,
       body,
       bodyAttributes: ` data-status-url="${escapeHtml(view.statusUrl)}" data-status="${escapeHtml(view.status)}"`,
-      script: true,
+      script: SCRIPT,
     }),
-    headers: headers(true, [view.callbackOrigin]),
+    headers: headers([SCRIPT_HASH], [view.callbackOrigin]),
   };
 }
 
@@ -483,7 +485,7 @@ export function renderReceiptPage(view: ReceiptView): PageResult {
 </div>
 ${summary(view.merchantName, view.title, view.quantity, view.totalCents, paidAt + method)}
 <a id="back" class="button" href="${escapeHtml(checkedHttpUrl(view.callbackUrl))}">Voltar à loja</a>`;
-  return { html: page({ title: `Pagamento confirmado · ${view.merchantName}`, body, script: false }), headers: headers(false) };
+  return { html: page({ title: `Pagamento confirmado · ${view.merchantName}`, body }), headers: headers() };
 }
 
 /** The page of a checkout not paid within its time. */
@@ -499,7 +501,7 @@ export function renderAbandonedPage(view: { merchantName: string; title: string 
 <p id="status" class="status" role="status">Este pagamento expirou</p>
 <p>O prazo para pagar terminou e nenhuma cobrança foi feita. Volte à loja e faça o pedido de novo.</p>
 </div>`;
-  return { html: page({ title: `Este pagamento expirou · ${view.merchantName}`, body, script: false }), headers: headers(false) };
+  return { html: page({ title: `Este pagamento expirou · ${view.merchantName}`, body }), headers: headers() };
 }
 
 const ERROR_TEXTS: Readonly<Record<ErrorPageView['status'], { title: string; message: string }>> = {
@@ -536,5 +538,5 @@ export function renderErrorPage(view: ErrorPageView): PageResult {
 <p id="error-message">${escapeHtml(view.message ?? text.message)}</p>${list}
 <p class="muted">Código do erro: ${view.status}</p>
 </div>`;
-  return { html: page({ title: text.title, body, script: false }), headers: headers(false) };
+  return { html: page({ title: text.title, body }), headers: headers() };
 }

@@ -7,11 +7,11 @@ import type { CardChargePorts } from '../app/charges/create-card-charge';
 import type { CardSettlePorts } from '../app/charges/settle-card-attempt';
 import type { VoidPorts } from '../app/charges/void-unless-recorded';
 import type { DeclineStore } from '../ports/cards';
-import { paymentProvider } from '../providers/registry';
+import { paymentProvider } from '../providers/adapter-registry';
 import type { ChangeScope } from '../domain/changes';
 import type { Runtime } from '../runtime';
 import { compileContext } from './compile';
-import { invoiceMovePorts } from './invoices';
+import { invoiceMovePorts } from './invoice-moves';
 
 /** The changes of a card charge: its invoice, the credit, invoice.paid, the attempt's move, a decline's count. */
 export const cardChargeChanges: ChangeCompilers = /* @__PURE__ */ mergeCompilers(invoiceCreatedCompilers, ledgerCompilers, eventCompilers, cardAttemptCompilers, declineCompilers);

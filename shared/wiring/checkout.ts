@@ -4,20 +4,25 @@ import { dynamoAccountDirectory } from '../adapters/dynamo/account-directory';
 import { dynamoOpenCheckouts } from '../adapters/dynamo/checkout-index';
 import { dynamoCheckouts } from '../adapters/dynamo/checkout-lookup';
 import { checkoutCompilers } from '../adapters/dynamo/checkout-settle';
-import { dynamoInvoices, invoiceCreatedCompilers } from '../adapters/dynamo/invoices';
+import { dynamoInvoiceIds, dynamoInvoices, invoiceCreatedCompilers } from '../adapters/dynamo/invoices';
 import { ledgerCompilers } from '../adapters/dynamo/ledger';
 import type { CheckoutCardPorts } from '../app/checkout/pay-checkout-by-card';
 import type { UpkeepPorts } from '../app/checkout/upkeep';
 import { newEvent } from '../events/outbox';
-import { paymentProvider } from '../providers/registry';
+import { paymentProvider } from '../providers/adapter-registry';
 import type { ChangeScope } from '../domain/changes';
 import type { Runtime } from '../runtime';
 import { declineStore, cardSettlePorts } from './cards';
-import { invoiceIds } from './charges';
 import { compileContext } from './compile';
 
 /** The changes of the checkout's card payments: the checkout's card attempts and payment, its invoice, credit, events and decline counts. */
-export const checkoutCardChanges: ChangeCompilers = /* @__PURE__ */ mergeCompilers(checkoutCompilers, invoiceCreatedCompilers, ledgerCompilers, eventCompilers, declineCompilers);
+export const checkoutCardChanges: ChangeCompilers = /* @__PURE__ */ mergeCompilers(
+  checkoutCompilers,
+  invoiceCreatedCompilers,
+  ledgerCompilers,
+  eventCompilers,
+  declineCompilers,
+);
 
 /** What the card form's payment needs, over the runtime's table and its configured card provider. */
 export function checkoutCardPorts(runtime: Runtime, scope: ChangeScope): CheckoutCardPorts {
@@ -29,7 +34,8 @@ export function checkoutCardPorts(runtime: Runtime, scope: ChangeScope): Checkou
     invoices: dynamoInvoices(db, table),
     declines: declineStore(runtime),
     limits: runtime.config.cardDeclines,
-    ids: invoiceIds(runtime),
+    // The invoice ids straight from the adapter, not through ./charges.ts: that module resolves Pix providers, and the card form bundles none.
+    ids: dynamoInvoiceIds(db, table),
     provider: paymentProvider(runtime.config),
     timeoutMs: runtime.config.payments.timeoutMs,
     idempotencyKey: async () => (await runtime.serviceKeys()).idempotency,

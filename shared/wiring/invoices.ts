@@ -1,33 +1,14 @@
-import { type ChangeCompilers, commitMove, eventCompilers, mergeCompilers } from '../adapters/dynamo/changes';
-import { checkoutMoveCompilers } from '../adapters/dynamo/checkout-settle';
-import { dynamoCheckouts } from '../adapters/dynamo/checkout-lookup';
-import { dynamoInvoices, dynamoPixSweep, invoiceMovedCompilers } from '../adapters/dynamo/invoices';
-import { ledgerCompilers } from '../adapters/dynamo/ledger';
-import type { InvoiceMovePorts } from '../app/invoices/apply-notification';
+import { dynamoPixSweep } from '../adapters/dynamo/invoices';
 import type { PixSweepPorts } from '../app/invoices/pix-sweep';
 import type { PixLookupPorts } from '../app/invoices/reconcile-pix-invoice';
 import { pixProviderOf } from '../domain/invoice';
 import { type LookingUpPixProvider, looksUpCharges } from '../providers/port';
 import { pixProvider } from '../providers/registry';
-import { newEvent } from '../events/outbox';
 import type { ChangeScope } from '../domain/changes';
 import type { Runtime } from '../runtime';
-import { compileContext } from './compile';
+import { invoiceMovePorts } from './invoice-moves';
 
-/** The changes of an invoice's move: the move, its balance transfer, its events, and its checkout's or order's move. */
-export const invoiceMoveChanges: ChangeCompilers = /* @__PURE__ */ mergeCompilers(invoiceMovedCompilers, ledgerCompilers, checkoutMoveCompilers, eventCompilers);
-
-/** What applying a provider's word to an invoice needs, over the runtime's table; `scope`: the route or worker that commits (its row names what it may change). */
-export function invoiceMovePorts(runtime: Runtime, scope: ChangeScope): InvoiceMovePorts {
-  const { db } = runtime;
-  const table = runtime.config.tableName;
-  return {
-    invoices: dynamoInvoices(db, table),
-    checkouts: dynamoCheckouts(db, table),
-    newEvent,
-    commitMove: (changes) => commitMove(db, compileContext(runtime, scope), changes, invoiceMoveChanges),
-  };
-}
+export { invoiceMoveChanges, invoiceMovePorts } from './invoice-moves';
 
 /** What reading a Pix charge back from its PSP needs: the invoice-move ports and the provider's time limit. */
 export function pixLookupPorts(runtime: Runtime, scope: ChangeScope): PixLookupPorts {
