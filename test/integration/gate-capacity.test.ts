@@ -1,9 +1,14 @@
 import type { InitializeMiddleware } from '@smithy/types';
 import type { ServiceInputTypes, ServiceOutputTypes } from '@aws-sdk/lib-dynamodb';
+import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { commitWrites } from '../../shared/adapters/dynamo/transact';
+import { webhookConfiguredWrite } from '../../shared/adapters/dynamo/webhooks';
 import { routes } from '../../shared/http/routes';
 import { getRuntime } from '../../shared/runtime';
-import { bearer, newAccount, tokenFor, useLocalStackEnvironment } from '../support/api';
+import { accountStore, bearer, newAccount, tokenFor, useLocalStackEnvironment } from '../support/api';
+import { createAccount } from '../../shared/adapters/dynamo/accounts';
+import { PAYMENT_METHODS } from '../../shared/domain/payment-methods';
 import { invokeRoute } from '../support/invoke-route';
 
 /**
@@ -41,5 +46,28 @@ describe("the gate's count (issue 26)", () => {
       expect(consumed.CapacityUnits).toBe(1);
       expect(consumed.GlobalSecondaryIndexes ?? {}).toEqual({});
     }
+  });
+
+  it('stays one write unit for an account at its limit (a full log of 60) with a webhook configured', async () => {
+    // A merchant's name as merchants have them (the test accounts' short names kept the item just under 1 KB).
+    const issued = await createAccount(accountStore(), { name: 'Loja Exemplo Comércio Ltda', methods: [...PAYMENT_METHODS], withdrawFeeCents: 0 });
+    const auth = bearer(await tokenFor(issued));
+    const runtime = getRuntime();
+    const url = 'https://api.lojaexemplo.com.br/webhooks/payment-gateway';
+    const configured = {
+      kind: 'webhook.configured',
+      accountId: issued.account_id,
+      url,
+      at: new Date().toISOString(),
+      newSecret: `whsec_${'x'.repeat(43)}`,
+    } as const;
+    await commitWrites(runtime.db, [webhookConfiguredWrite(runtime.config.tableName, configured, randomBytes(32))]);
+    const limit = runtime.config.rateLimits.account;
+    expect(limit).toBe(60);
+    measured = [];
+    for (let i = 0; i < limit; i += 1) expect((await invokeRoute(routes.balance, { headers: auth })).status).toBe(200);
+    expect(measured).toHaveLength(limit);
+    // With the log's times in epoch milliseconds this item passed 1 KB once the log filled: 2 units a call.
+    expect(measured.map((consumed) => consumed.CapacityUnits)).toEqual(Array.from({ length: limit }, () => 1));
   });
 });

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { RateLimitedError, UnauthorizedError } from '../../shared/errors';
-import { hitAccountCounter, hitIpCounter } from '../../shared/adapters/dynamo/rate-counter';
+import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
+import { hitAccountCounter, hitIpCounter, ipLogKey, LOG_ATTRIBUTE } from '../../shared/adapters/dynamo/rate-counter';
 import { accountStore, basic, bearer, call, newAccount, stack, tokenFor, uniqueIp, withinOneWindow } from '../support/api';
 
 function retryAfter(headers: Record<string, string | string[] | undefined>): number {
@@ -128,6 +129,27 @@ describe('sliding-log counters (shared/adapters/dynamo/rate-counter.ts, issue 17
     for (let i = 0; i < 3; i += 1) expect(await outcome(ipHit(ip, T + 65_100 + i, 8))).toBe('ok');
     expect(await outcome(ipHit(ip, T + 65_103, 8))).toBe('429 1');
     expect(await outcome(ipHit(ip, T + 66_000, 8))).toBe('ok');
+  });
+
+  it('reads a log written in epoch milliseconds (before issue 26) exactly, and stores it in tenths at its next write', async () => {
+    const ip = uniqueIp();
+    const key = ipLogKey('auth', ip);
+    // Ten calls logged the earlier way, the oldest at T + 1.234 s: the log is full until T + 61.234 s.
+    const legacy = Array.from({ length: 10 }, (_, i) => T + 1_234 + i * 1_000);
+    await accountStore().db.send(new PutCommand({ TableName: stack().tableName, Item: { ...key, [LOG_ATTRIBUTE]: legacy } }));
+    expect(await outcome(ipHit(ip, T + 30_000))).toBe('429 32');
+    expect(await outcome(ipHit(ip, T + 61_233))).toBe('429 1');
+    expect(await outcome(ipHit(ip, T + 61_234))).toBe('ok');
+    const stored = (await accountStore().db.send(new GetCommand({ TableName: stack().tableName, Key: key, ConsistentRead: true }))).Item?.[
+      LOG_ATTRIBUTE
+    ] as number[];
+    expect(stored).toHaveLength(10);
+    expect(stored.every((t) => t > 0 && t < 1e11)).toBe(true);
+    // The nine older calls still count: the second oldest (T + 2.234 s, now stored rounded up to T + 2.3 s)
+    // frees the next slot, never earlier than its real time.
+    expect(await outcome(ipHit(ip, T + 62_000))).toBe('429 1');
+    expect(await outcome(ipHit(ip, T + 62_233))).toBe('429 1');
+    expect(await outcome(ipHit(ip, T + 62_300))).toBe('ok');
   });
 
   it('checks the key version on every account call, a full log included: a rotated key is 401, never 429', async () => {

@@ -9,6 +9,46 @@ import { secondsUntilNextWindow, WINDOW_SECONDS, windowOf, windowQuota } from '.
 /** The attribute holding a sliding log (shared/domain/sliding-log.ts), on the account item and on RL# items. */
 export const LOG_ATTRIBUTE = 'rlLog';
 
+/*
+ * How a log's times are stored: tenths of a second since 2026-01-01, rounded UP (the domain reasons in
+ * epoch milliseconds). Nine digits where epoch milliseconds take thirteen: a full log of 60 is about
+ * 120 bytes smaller, which keeps an account item with its log and its webhook settings within one
+ * write unit (1 KB) for the gate's count on every call (issue 26). Rounding up only delays when an
+ * entry leaves the window (by under 0.1 s): the limit stays exact, never looser. Entries written
+ * before, in epoch milliseconds, are told apart by their size and read as such; the next slow-path
+ * write stores the whole log in tenths.
+ */
+const STORED_EPOCH_MS = Date.UTC(2026, 0, 1);
+const STORED_UNIT_MS = 100;
+/** Stored times from this on are epoch milliseconds (tenths since 2026 stay below it until about 2057). */
+const EPOCH_MS_FROM = 1e11;
+
+/** A time as a log stores it (at least 1: 0 is a free slot). */
+export function storedLogTime(ms: number): number {
+  return Math.max(1, Math.ceil((ms - STORED_EPOCH_MS) / STORED_UNIT_MS));
+}
+
+/** The latest stored time an entry may have to be out of a window that ends at `cutoffMs`. */
+export function storedCutoff(cutoffMs: number): number {
+  return Math.floor((cutoffMs - STORED_EPOCH_MS) / STORED_UNIT_MS);
+}
+
+/** A stored log as the domain reads it (epoch milliseconds, 0 for a free slot); anything else is left for normalizeLog. */
+export function logOfStored(stored: unknown): unknown {
+  if (!Array.isArray(stored)) return stored;
+  return stored.map((t: unknown) => (typeof t !== 'number' || t === 0 || t >= EPOCH_MS_FROM ? t : t * STORED_UNIT_MS + STORED_EPOCH_MS));
+}
+
+/** A log of the domain (epoch milliseconds) as it is stored. */
+function storedOfLog(log: readonly number[]): number[] {
+  return log.map((ms) => (ms === 0 ? 0 : storedLogTime(ms)));
+}
+
+/** Whether a stored log is exactly as the one-write check expects it: `limit` entries, every one in tenths. */
+function isCurrentStoredLog(stored: unknown, limit: number): boolean {
+  return isCurrentLog(stored, limit) && stored.every((t) => t < EPOCH_MS_FROM);
+}
+
 /** A per-IP log item: one per (class, IP), kept while calls come (TTL two windows after the last admitted call). */
 export function ipLogKey(limitClass: string, ip: string): ItemKey {
   return { PK: `RL#${limitClass}#${ip}`, SK: 'RL' };
@@ -90,7 +130,7 @@ async function hitLog(db: Db, target: LogTarget, budget: RetryBudget): Promise<A
   };
   const admitted = (item: Item | undefined): Admitted => ({
     item: target.returnItem ? item : undefined,
-    quota: logQuota(normalizeLog(item?.[LOG_ATTRIBUTE], target.limit), target.limit, target.nowMs),
+    quota: logQuota(normalizeLog(logOfStored(item?.[LOG_ATTRIBUTE]), target.limit), target.limit, target.nowMs),
   });
   const send = (command: UpdateCommand) => retryTransient(() => db.send(command), budget);
   const checkOld = (old: Item | undefined) => {
@@ -105,7 +145,12 @@ async function hitLog(db: Db, target: LogTarget, budget: RetryBudget): Promise<A
           UpdateExpression: `SET #log[${target.limit}] = :now${set} REMOVE #log[0]`,
           ConditionExpression: `size(#log) = :limit AND #log[0] <= :cutoff${condition}`,
           ExpressionAttributeNames: names,
-          ExpressionAttributeValues: { ...values, ':now': target.nowMs, ':limit': target.limit, ':cutoff': cutoffOf(target.nowMs) },
+          ExpressionAttributeValues: {
+            ...values,
+            ':now': storedLogTime(target.nowMs),
+            ':limit': target.limit,
+            ':cutoff': storedCutoff(cutoffOf(target.nowMs)),
+          },
         }),
       );
       return admitted(out.Attributes);
@@ -115,10 +160,10 @@ async function hitLog(db: Db, target: LogTarget, budget: RetryBudget): Promise<A
       checkOld(old);
     }
     const stored: unknown = old?.[LOG_ATTRIBUTE];
-    const decision = decide(normalizeLog(stored, target.limit), target.nowMs);
+    const decision = decide(normalizeLog(logOfStored(stored), target.limit), target.nowMs);
     if (!decision.allowed) throw new RateLimitedError(decision.retryAfterSeconds, target.limit);
     // A current log that admits the call now: it changed under us (another call's write); count again.
-    if (isCurrentLog(stored, target.limit)) continue;
+    if (isCurrentStoredLog(stored, target.limit)) continue;
     try {
       const out = await send(
         new UpdateCommand({
@@ -126,7 +171,7 @@ async function hitLog(db: Db, target: LogTarget, budget: RetryBudget): Promise<A
           UpdateExpression: `SET #log = :log${set}`,
           ConditionExpression: `${stored === undefined ? 'attribute_not_exists(#log)' : '#log = :old'}${condition}`,
           ExpressionAttributeNames: names,
-          ExpressionAttributeValues: { ...values, ':log': decision.log, ...(stored === undefined ? {} : { ':old': stored }) },
+          ExpressionAttributeValues: { ...values, ':log': storedOfLog(decision.log), ...(stored === undefined ? {} : { ':old': stored }) },
         }),
       );
       return admitted(out.Attributes);
