@@ -1,6 +1,6 @@
 import type { Config } from '../config';
 import { apiPixProvider } from './apipix/adapter';
-import { CORE_ADAPTERS, defaultRegistry, type PaymentProviderFactory, UnknownAdapterError } from './adapter-registry';
+import { CORE_ADAPTERS, defaultRegistry, UnknownAdapterError } from './adapter-registry';
 import type { PixProvider } from './port';
 
 export * from './adapter-registry';
@@ -19,7 +19,7 @@ function apiPix(config: Config): PixProvider {
 
 /** The adapters this service ships: the simulated provider and bank, and API Pix for Pix charges. */
 export const BUILT_IN_ADAPTERS = {
-  paymentProviders: { ...CORE_ADAPTERS.paymentProviders, apipix: apiPix as PaymentProviderFactory },
+  paymentProviders: { ...CORE_ADAPTERS.paymentProviders, apipix: apiPix },
   banks: CORE_ADAPTERS.banks,
 } as const;
 

@@ -56,14 +56,15 @@ export async function accountIdsPage(db: Db, table: string, shard: number, curso
   return { accountIds, next };
 }
 
+/** A condition of indexAccount's transaction failed: the entry exists, or the account does not. */
+class NotIndexed extends Error {}
+
 /**
  * Puts an account created before its index entry into the index (idempotent; an account that does not
  * exist is left alone), and takes GSI1 keys off its account item where an earlier version put them
  * there, in one transaction, so the account is never listed twice or not at all. Returns whether the
  * entry was added.
  */
-class NotIndexed extends Error {}
-
 export async function indexAccount(db: Db, table: string, accountId: string): Promise<boolean> {
   const notIndexed = () => new NotIndexed();
   try {
