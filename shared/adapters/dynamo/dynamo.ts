@@ -3,6 +3,7 @@ import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { unmarshall } from '@aws-sdk/util-dynamodb';
 import type { AttributeValue } from '@aws-sdk/client-dynamodb';
 import { addDeadlineMiddleware } from './deadline';
+import { trimPerCallWork } from '../aws/per-call-work';
 
 export type Db = DynamoDBDocumentClient;
 export type Item = Record<string, unknown>;
@@ -10,9 +11,10 @@ export type Item = Record<string, unknown>;
 /**
  * A document client; the endpoint comes from the SDK's usual chain (AWS_ENDPOINT_URL_DYNAMODB locally).
  * Calls made inside a request give up at the request's deadline (shared/adapters/dynamo/deadline.ts).
+ * The client is rid of the SDK's per-call work nothing here uses (shared/adapters/aws/per-call-work.ts).
  */
 export function createDb(client: DynamoDBClient = new DynamoDBClient({})): Db {
-  const db = DynamoDBDocumentClient.from(client, {
+  const db = DynamoDBDocumentClient.from(trimPerCallWork(client), {
     marshallOptions: { removeUndefinedValues: true, convertEmptyValues: false },
   });
   addDeadlineMiddleware(db.middlewareStack);
