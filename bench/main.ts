@@ -5,7 +5,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { LocalStack } from '../infra/local/stack';
 import { getRuntime } from '../shared/runtime';
-import { getDb } from '../shared/adapters/dynamo/dynamo';
+import { type Db, getDb } from '../shared/adapters/dynamo/dynamo';
 import { freePort } from '../test/support/free-port';
 import { runColdStart } from './cold-start';
 import { coldStartMarkdown } from './cold-start/section';
@@ -13,13 +13,14 @@ import type { ColdStartReport } from './cold-start/types';
 import { runContention } from './contention';
 import { contentionMarkdown } from './contention/section';
 import type { ContentionReport } from './contention/types';
-import { budgetOf, measure } from './measure';
+import { budgetOf, measure, type Sample } from './measure';
+import { sendAgain, wavesOf } from './calls-alone';
 import { paymentScenarios, preparePaymentFixtures } from './payment-scenarios';
-import { evaluateTargets, markdown, type Report, summarize } from './report';
+import { evaluateTargets, markdown, type Report, summarize, typicalSample } from './report';
 import { mergeJson, mergeMarkdown } from './report-files';
 import { attachRoundTripCounter, settleSizes } from './round-trips';
-import { accountFactory, prepareFixtures, scenarios } from './scenarios';
-import { median } from './stats';
+import { accountFactory, prepareFixtures, type Scenario, scenarios } from './scenarios';
+import { median, round } from './stats';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const REPORTS = join(ROOT, 'bench', 'reports');
@@ -83,7 +84,12 @@ async function benchAgainst(stack: LocalStack, options: BenchOptions): Promise<R
   const samples = await measure(list, { iterations: options.iterations, warmup: options.warmup, progress, settle: (trips) => settleSizes(db, trips) });
 
   const rawMedian = median((samples.get('raw-transaction') ?? []).map((s) => s.ms));
-  const summaries = list.map((scenario) => summarize(scenario, samples.get(scenario.id) ?? [], rawMedian));
+  const alone = await measureCallsAlone(db, list, samples, options);
+  const summaries = list.map((scenario) => {
+    const summary = summarize(scenario, samples.get(scenario.id) ?? [], rawMedian);
+    const ratio = alone.get(scenario.id);
+    return ratio === undefined ? summary : { ...summary, callsAloneRatio: ratio };
+  });
   const medianOf = (id: string) => summaries.find((s) => s.id === id)?.latencyMs.median ?? Number.NaN;
   return {
     generatedAt: new Date().toISOString(),
@@ -99,7 +105,7 @@ async function benchAgainst(stack: LocalStack, options: BenchOptions): Promise<R
       rateLimitNote: options.rateLimitNote,
     },
     scenarios: summaries,
-    targets: evaluateTargets(samples, rawMedian),
+    targets: evaluateTargets(samples, rawMedian, alone),
     itemSizes: paymentFixtures.itemSizes,
     comparison: {
       rawTransactionMedianMs: rawMedian,
@@ -108,6 +114,25 @@ async function benchAgainst(stack: LocalStack, options: BenchOptions): Promise<R
       idempotentCreationToPeer: medianOf('create-idempotent') / medianOf('peer-create'),
     },
   };
+}
+
+/**
+ * Each route's calls alone (calls-alone.ts): one typical request's calls sent again in its waits, round-robin
+ * with the raw transaction measured again beside them; answers scenario id → median over that raw median.
+ */
+async function measureCallsAlone(db: Db, list: readonly Scenario[], samples: Map<string, Sample[]>, options: BenchOptions): Promise<Map<string, number>> {
+  const raw = list.find((scenario) => scenario.id === 'raw-transaction');
+  if (!raw) throw new Error('The calls alone are measured beside the raw transaction');
+  const replays: Scenario[] = list.flatMap((scenario) => {
+    const sample = scenario.group === 'route' ? typicalSample(samples.get(scenario.id) ?? []) : undefined;
+    if (!sample) return [];
+    const waits = wavesOf(sample.trips);
+    return [{ id: scenario.id, title: scenario.title, group: scenario.group, run: (n: number) => sendAgain(db, waits, `${n}`) }];
+  });
+  progress(`measuring ${replays.length} routes' calls alone, round-robin beside the raw transaction`);
+  const alone = await measure([raw, ...replays], { iterations: options.iterations, warmup: options.warmup, progress });
+  const rawMs = median((alone.get(raw.id) ?? []).map((s) => s.ms));
+  return new Map(replays.map((replay) => [replay.id, round(median((alone.get(replay.id) ?? []).map((s) => s.ms)) / rawMs)]));
 }
 
 type StackSections = { roundTrips?: Report; contention?: ContentionReport };

@@ -38,6 +38,8 @@ export type RoundTrip = {
    * and the units already known from its puts: `settleSizes` bills them after the request.
    */
   unsized?: { refs: ItemRef[]; tableUnits: number; gsiUnits: number };
+  /** The call's input as the code sent it (the document client's form, without the bench's ReturnConsumedCapacity): what calls-alone.ts replays. */
+  input?: Input;
 };
 
 /** The table and key of one item a transaction touches. */
@@ -105,6 +107,7 @@ type Plan = {
   itemUnits: number;
   gsiUnits: number;
   unsized: ItemRef[];
+  input: Input;
 };
 
 const READS = new Set(['GetItem', 'BatchGetItem', 'Query', 'Scan', 'TransactGetItems']);
@@ -191,6 +194,7 @@ function planOf(commandName: string | undefined, input: Input): Plan {
   const item = record(input.Item);
   const base = {
     operation,
+    input,
     purpose: purposeOf(operation, input),
     kind,
     consistent: input.ConsistentRead === true,
@@ -299,6 +303,7 @@ export function attachRoundTripCounter(db: Db): void {
           endedAt,
           reportedUnits,
           ...billed(plan, ok, reportedUnits, err),
+          input: plan.input,
         };
       };
       try {
