@@ -21,7 +21,7 @@ import { httpHandler } from '../../shared/http/pipeline';
 import { routeGroupHandler } from '../../shared/http/route-group';
 import { panelAccessRoutes as routes } from '../../shared/http/route-table/panel-access';
 import { codePage, enrollPage, signInPage } from '../../shared/panel/pages';
-import { panelAccessPorts } from '../../shared/wiring/panel';
+import { panelAccessPorts } from '../../shared/wiring/panel-access';
 import { panelEnrollPorts } from '../../shared/wiring/panel-enroll';
 
 /**

@@ -4,7 +4,7 @@ import { signedInPage } from '../../shared/http/panel/signed-in';
 import { routeGroupHandler } from '../../shared/http/route-group';
 import { panelHomeRoutes as routes } from '../../shared/http/route-table/panel-home';
 import { customerPage, customersPage, methodsPage, overviewPage } from '../../shared/panel/pages';
-import { panelAccessPorts } from '../../shared/wiring/panel';
+import { panelAccessPorts } from '../../shared/wiring/panel-access';
 import { panelAccountPorts, panelOverviewPorts } from '../../shared/wiring/panel-home';
 
 /** The merchant panel's signed-in reading pages (issue 27), one function: the overview, the customers, the payment methods. Not signed in: 303 to the sign-in page. */

@@ -5,7 +5,7 @@ import type { OverviewPorts } from '../app/panel/overview';
 import type { Runtime } from '../runtime';
 import { customerPorts } from './customers';
 import { ledgerReader } from './ledger';
-import { panelAccessPorts } from './panel';
+import { panelAccessPorts } from './panel-access';
 
 /** The merchant panel's reading pages (functions/panel/home.ts): the overview, the customers, the payment methods. */
 

@@ -11,7 +11,7 @@ import { invoiceReader } from './lookups';
 import { withdrawFeeCentsOf } from '../domain/withdrawal-fee';
 import { newWithdrawReference } from '../ids';
 import type { Runtime } from '../runtime';
-import { panelAccessPorts } from './panel';
+import { panelSessionPorts } from './panel';
 import { withdrawalChanges, withdrawalStore } from './withdrawals';
 
 /** The merchant panel's money pages (functions/panel/money.ts): withdrawals, invoices, the statement. */
@@ -20,7 +20,7 @@ import { withdrawalChanges, withdrawalStore } from './withdrawals';
 export async function panelWithdrawalPorts(runtime: Runtime): Promise<PanelWithdrawalPorts> {
   const accounts = dynamoAccountDirectory(runtime.db, runtime.config.tableName);
   return {
-    ...(await panelAccessPorts(runtime)),
+    ...(await panelSessionPorts(runtime)),
     withdrawals: withdrawalStore(runtime),
     balance: dynamoBalance(runtime.db, runtime.config.tableName),
     feeCentsOf: async (accountId) => withdrawFeeCentsOf(await accounts.get(accountId)),
@@ -34,10 +34,10 @@ export const panelWithdrawalChanges: ChangeCompilers = /* @__PURE__ */ mergeComp
 
 /** The invoices pages' ports: the session's, GET /api/invoices' reader, the events and deliveries an invoice names. */
 export async function panelInvoicePorts(runtime: Runtime): Promise<PanelInvoicePorts> {
-  return { ...(await panelAccessPorts(runtime)), invoices: invoiceReader(runtime), events: dynamoEventReads(runtime.db, runtime.config.tableName) };
+  return { ...(await panelSessionPorts(runtime)), invoices: invoiceReader(runtime), events: dynamoEventReads(runtime.db, runtime.config.tableName) };
 }
 
 /** The statement pages' ports: the session's and GET /api/balance/transactions' reader. */
 export async function panelStatementPorts(runtime: Runtime): Promise<PanelStatementPorts> {
-  return { ...(await panelAccessPorts(runtime)), ledger: ledgerReader(runtime) };
+  return { ...(await panelSessionPorts(runtime)), ledger: ledgerReader(runtime) };
 }

@@ -4,7 +4,8 @@ import { dynamoPanelResets } from '../adapters/dynamo/panel-resets';
 import type { RecoveryPorts, ResetRequestPorts } from '../app/panel/password-reset';
 import { randomString } from '../ids';
 import type { Runtime } from '../runtime';
-import { newPanelToken, panelAccessPorts, tokenHash } from './panel';
+import { newPanelToken, tokenHash } from './panel';
+import { panelAccessPorts } from './panel-access';
 
 /** The merchant panel's password recovery (functions/panel/recovery.ts): the access ports, the reset links, the public base URL. */
 export async function panelRecoveryPorts(runtime: Runtime): Promise<RecoveryPorts> {

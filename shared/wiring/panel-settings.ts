@@ -6,7 +6,8 @@ import { checkoutSigningSecret } from '../accounts/checkout-signing';
 import type { PanelCheckoutPorts } from '../app/panel/checkout-settings';
 import type { PanelKeysPorts } from '../app/panel/keys';
 import type { Runtime } from '../runtime';
-import { panelAccessPorts, panelInvitePorts } from './panel';
+import { panelInvitePorts } from './panel';
+import { panelAccessPorts } from './panel-access';
 import { dynamoPanelTeam } from '../adapters/dynamo/panel-team';
 import type { PanelTeamPorts } from '../app/panel/team';
 

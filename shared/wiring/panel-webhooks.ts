@@ -4,7 +4,7 @@ import type { PanelWebhookPorts } from '../app/panel/webhook-settings';
 import { newEvent } from '../events/outbox';
 import type { Runtime } from '../runtime';
 import { newWebhookSecret } from '../webhooks/config';
-import { panelAccessPorts } from './panel';
+import { panelAccessPorts } from './panel-access';
 import { webhookUrlCheck } from './webhook-url';
 import { webhookChanges, webhookPorts } from './webhooks';
 

@@ -3,8 +3,7 @@ import type { Db } from '../adapters/dynamo/dynamo';
 import { dynamoAccountDirectory } from '../adapters/dynamo/account-directory';
 import { dynamoPanelEmails, dynamoPanelInvites } from '../adapters/dynamo/panel-invites';
 import type { InvitePorts } from '../app/panel/invite-person';
-import type { PanelAccessPorts } from '../app/panel/access-ports';
-import { burnPasswordCheck, hashPassword, verifyPassword } from '../adapters/crypto/password-hash';
+import type { PanelSessionPorts } from '../app/panel/access-ports';
 import { matchTotp, newTotpSecret, otpauthUri } from '../adapters/crypto/totp';
 import { dynamoPanelAuditLog, dynamoPanelPeople, dynamoPanelSessions, dynamoSignInFailures } from '../adapters/dynamo/panel-people';
 import { seal, unseal } from '../crypto/personal-data';
@@ -40,8 +39,11 @@ export function panelInvitePorts(db: Db, table: string, mailKey: () => Promise<B
 /** The issuer authenticator apps show beside the person's e-mail. */
 export const PANEL_TOTP_ISSUER = 'Painel Gateway';
 
-/** The panel's access use cases' ports over the table, the panel key (sealing) and the crypto adapters. */
-export async function panelAccessPorts(runtime: Runtime): Promise<PanelAccessPorts> {
+/**
+ * The panel's access ports over the table, the panel key (sealing) and the crypto adapters, without
+ * the password hashing (shared/wiring/panel-access.ts adds it): what signed-in pages and a step-up need.
+ */
+export async function panelSessionPorts(runtime: Runtime): Promise<PanelSessionPorts> {
   const { db, config } = runtime;
   const table = config.tableName;
   const { panel: key, mail: mailKey } = await runtime.serviceKeys();
@@ -51,7 +53,6 @@ export async function panelAccessPorts(runtime: Runtime): Promise<PanelAccessPor
     sessions: dynamoPanelSessions(db, table, async () => mailKey),
     failures: dynamoSignInFailures(db, table),
     audit: dynamoPanelAuditLog(db, table),
-    passwords: { hash: (password) => hashPassword(password), verify: verifyPassword, burn: burnPasswordCheck },
     totp: {
       newSecret: newTotpSecret,
       match: matchTotp,

@@ -25,3 +25,6 @@ export type PanelAccessPorts = {
   tokens: { newToken: () => { token: string; tokenHash: string }; hash: (token: string) => string };
   newId: (prefix: string) => string;
 };
+
+/** The access ports without the password hashing: what a signed-in page and a step-up need (the money pages' functions bundle no scrypt). */
+export type PanelSessionPorts = Omit<PanelAccessPorts, 'passwords'>;

@@ -1,4 +1,4 @@
-import type { PanelAccessPorts } from './access-ports';
+import type { PanelAccessPorts, PanelSessionPorts } from './access-ports';
 import { mayAct, type PanelAction } from '../../domain/panel/roles';
 import { type PanelPerson, sessionOfPerson } from '../../domain/panel/person';
 import type { PanelSession } from '../../domain/panel/session';
@@ -23,7 +23,7 @@ export async function actingPerson(ports: Pick<PanelAccessPorts, 'people'>, sess
  * Step-up (issue 27): a fresh code of the person's authenticator, used once, for the actions that move
  * keys, webhooks, money or the team; a wrong or used code counts as a sign-in failure of the e-mail.
  */
-export function stepUp(ports: PanelAccessPorts, person: PanelPerson, input: { code: string; ip: string; now: Date }): Promise<void> {
+export function stepUp(ports: PanelSessionPorts, person: PanelPerson, input: { code: string; ip: string; now: Date }): Promise<void> {
   return useAuthenticatorCode(ports, person, input);
 }
 

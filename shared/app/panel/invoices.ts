@@ -1,4 +1,4 @@
-import type { PanelAccessPorts } from './access-ports';
+import type { PanelSessionPorts } from './access-ports';
 import { actingPerson } from './acting';
 import type { Invoice } from '../../domain/invoice';
 import type { PanelSession } from '../../domain/panel/session';
@@ -10,7 +10,7 @@ import type { InvoiceListQuery, InvoiceReader } from '../../ports/invoices';
  * The merchant panel's invoices (issue 27): the list through GET /api/invoices' reader and filters, and
  * one invoice with the webhook events its changes recorded and each event's delivery.
  */
-export type PanelInvoicePorts = PanelAccessPorts & {
+export type PanelInvoicePorts = PanelSessionPorts & {
   invoices: Pick<InvoiceReader, 'list' | 'byReference'>;
   events: { event: (eventId: string) => Promise<StoredEvent | undefined>; delivery: (eventId: string) => Promise<WebhookDelivery | undefined> };
 };

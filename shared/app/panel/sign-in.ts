@@ -1,4 +1,4 @@
-import type { PanelAccessPorts } from './access-ports';
+import type { PanelAccessPorts, PanelSessionPorts } from './access-ports';
 import { normalizeEmail } from '../../domain/panel/invite';
 import type { PanelPerson } from '../../domain/panel/person';
 import { type PanelSession, needsTouch, sessionLive } from '../../domain/panel/session';
@@ -22,7 +22,7 @@ function failureKeys(email: string, ip: string): [string, string] {
 }
 
 /** Refuses (429) an attempt once the e-mail or the address took its failures of the window, before any password is checked. */
-async function assertMayAttempt(ports: PanelAccessPorts, email: string, ip: string, now: Date): Promise<void> {
+async function assertMayAttempt(ports: Pick<PanelAccessPorts, 'failures'>, email: string, ip: string, now: Date): Promise<void> {
   const window = signInWindow(now);
   const [byEmail = 0, byAddress = 0] = await ports.failures.count(failureKeys(email, ip), window);
   if (!mayAttempt({ email: byEmail, address: byAddress })) {
@@ -49,7 +49,7 @@ export async function verifyCurrentPassword(
  * first (429 past them), then the code matched around `now` and its step recorded only if later than
  * the last one used. A wrong or used code counts as a failure of the e-mail and the address (401).
  */
-export async function useAuthenticatorCode(ports: PanelAccessPorts, person: PanelPerson, input: { code: string; ip: string; now: Date }): Promise<void> {
+export async function useAuthenticatorCode(ports: PanelSessionPorts, person: PanelPerson, input: { code: string; ip: string; now: Date }): Promise<void> {
   await assertMayAttempt(ports, person.email, input.ip, input.now);
   const secret = ports.sealing.unseal(person.totpSecretSealed, `person:${person.email}`);
   if (secret === undefined) throw new Error("A panel person's authenticator secret does not unseal");

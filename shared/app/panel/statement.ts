@@ -1,4 +1,4 @@
-import type { PanelAccessPorts } from './access-ports';
+import type { PanelSessionPorts } from './access-ports';
 import { actingPerson } from './acting';
 import type { LedgerEntry } from '../../domain/ledger';
 import { mayAct } from '../../domain/panel/roles';
@@ -7,7 +7,7 @@ import { DomainError } from '../../errors';
 import type { LedgerReader, StatementQuery } from '../../ports/ledger';
 
 /** The merchant panel's statement (issue 27): GET /api/balance/transactions' reader, its filters, and a CSV export of the filtered range. */
-export type PanelStatementPorts = PanelAccessPorts & { ledger: Pick<LedgerReader, 'statement'> };
+export type PanelStatementPorts = PanelSessionPorts & { ledger: Pick<LedgerReader, 'statement'> };
 
 /** The most entries one CSV export holds; a range with more is refused (narrow the dates or the type). */
 export const CSV_EXPORT_MAX = 5_000;

@@ -1,4 +1,4 @@
-import type { PanelAccessPorts } from './access-ports';
+import type { PanelSessionPorts } from './access-ports';
 import { actingPerson, auditedChange, stepUp } from './acting';
 import { reserveWithdrawal } from '../withdrawals/reserve-withdrawal';
 import type { Change } from '../../domain/changes';
@@ -15,7 +15,7 @@ import type { BalancePort, WithdrawalStore, WithdrawListQuery } from '../../port
  * store, and a new Pix withdrawal through POST /api/pixout/create's own use case (reserveWithdrawal),
  * after the role and a fresh authenticator code.
  */
-export type PanelWithdrawalPorts = PanelAccessPorts & {
+export type PanelWithdrawalPorts = PanelSessionPorts & {
   withdrawals: Pick<WithdrawalStore, 'get' | 'list'>;
   balance: BalancePort;
   /** The account's fee for one withdrawal, in cents (the operator sets it). */
