@@ -28,7 +28,7 @@ import {
   UpdateCommand,
 } from '@aws-sdk/lib-dynamodb';
 import type { Db } from '../shared/adapters/dynamo/dynamo';
-import type { Input, RoundTrip } from './round-trips';
+import { chainDepths, type Input, type RoundTrip } from './round-trips';
 
 /** One call to send again: its operation and its input. */
 export type Call = { operation: string; input: Input; ok: boolean };
@@ -38,21 +38,13 @@ export type Waits = Call[][];
 
 /**
  * A request's calls grouped in waits: a call's wait is the length of the longest chain of calls, each
- * sent after the one before was answered, that ends with it (round-trips.ts's criticalPath, per call).
+ * sent after the one before was answered, that ends with it (round-trips.ts's chainDepths, which criticalPath uses too).
  */
 export function wavesOf(trips: readonly RoundTrip[]): Waits {
-  const sorted = [...trips].sort((a, b) => a.startedAt - b.startedAt);
-  const depth: number[] = [];
   const waves: Waits = [];
-  for (const [i, trip] of sorted.entries()) {
-    let longest = 0;
-    for (let j = 0; j < i; j += 1) {
-      const before = sorted[j];
-      if (before && before.endedAt <= trip.startedAt) longest = Math.max(longest, depth[j] ?? 0);
-    }
-    depth.push(longest + 1);
+  for (const { trip, depth } of chainDepths(trips)) {
     if (!trip.input) throw new Error(`A ${trip.operation} call was recorded without its input`);
-    (waves[longest] ??= []).push({ operation: trip.operation, input: trip.input, ok: trip.ok });
+    (waves[depth - 1] ??= []).push({ operation: trip.operation, input: trip.input, ok: trip.ok });
   }
   return waves;
 }

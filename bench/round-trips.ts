@@ -51,17 +51,21 @@ export type ItemRef = { table: string; key: Record<string, unknown> };
  * wait; a retry of a call is a wait of its own.
  */
 export function criticalPath(trips: readonly Pick<RoundTrip, 'startedAt' | 'endedAt'>[]): number {
+  return Math.max(0, ...chainDepths(trips).map(({ depth }) => depth));
+}
+
+/**
+ * Each round trip (in the order they were sent) with its depth: the length of the longest chain of round
+ * trips, each sent after the one before it was answered, that ends with it (1 for one sent first).
+ */
+export function chainDepths<T extends Pick<RoundTrip, 'startedAt' | 'endedAt'>>(trips: readonly T[]): { trip: T; depth: number }[] {
   const sorted = [...trips].sort((a, b) => a.startedAt - b.startedAt);
-  const chain: number[] = [];
-  for (const [i, trip] of sorted.entries()) {
-    let longest = 0;
-    for (let j = 0; j < i; j += 1) {
-      const before = sorted[j];
-      if (before && before.endedAt <= trip.startedAt) longest = Math.max(longest, chain[j] ?? 0);
-    }
-    chain.push(longest + 1);
+  const depths: { trip: T; depth: number }[] = [];
+  for (const trip of sorted) {
+    const before = depths.filter((earlier) => earlier.trip.endedAt <= trip.startedAt).map(({ depth }) => depth);
+    depths.push({ trip, depth: Math.max(0, ...before) + 1 });
   }
-  return Math.max(0, ...chain);
+  return depths;
 }
 
 /**
