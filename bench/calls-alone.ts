@@ -28,7 +28,7 @@ import {
   UpdateCommand,
 } from '@aws-sdk/lib-dynamodb';
 import type { Db } from '../shared/adapters/dynamo/dynamo';
-import { chainDepths, type Input, type RoundTrip } from './round-trips';
+import { chainDepths, type Input, record as object, type RoundTrip } from './round-trips';
 
 /** One call to send again: its operation and its input. */
 export type Call = { operation: string; input: Input; ok: boolean };
@@ -48,8 +48,6 @@ export function wavesOf(trips: readonly RoundTrip[]): Waits {
   }
   return waves;
 }
-
-const object = (value: unknown): Input | undefined => (typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Input) : undefined);
 
 /** The placeholders (#name, :value) an expression uses. */
 function placeholders(expression: unknown, sigil: '#' | ':'): string[] {

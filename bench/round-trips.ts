@@ -130,7 +130,8 @@ const WITH_CAPACITY = new Set([
 
 export type Input = Record<string, unknown>;
 
-function record(value: unknown): Input | undefined {
+/** A value as a plain object (a call's input or one of its parts), or undefined. */
+export function record(value: unknown): Input | undefined {
   return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Input) : undefined;
 }
 
