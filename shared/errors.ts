@@ -135,6 +135,16 @@ export class CardRecordedMeanwhileError extends TemporaryConflictError {
   }
 }
 
+/**
+ * A payment notification whose invoice kept moving under it (issue 43): nothing of it was written.
+ * Answered 503, so the provider sends it again and it is recorded then, never a 200 with nothing recorded.
+ */
+export class PaymentRaceError extends TemporaryConflictError {
+  constructor() {
+    super('The invoice kept changing while this payment was recorded; nothing was written. Send the notification again.');
+  }
+}
+
 /** A randomly drawn id or reference was taken: the pipeline may draw again (routes marked retryOnIdClash). */
 export class IdClashError extends TemporaryConflictError {}
 

@@ -141,3 +141,18 @@ export function invoiceEventData(
     },
   };
 }
+
+/**
+ * How far before an invoice's creation a provider may date something that happened to its charge: the
+ * providers' clocks and ours differ by seconds, never by minutes (issue 43).
+ */
+export const PROVIDER_CLOCK_SKEW_MS = 5 * 60 * 1000;
+
+/**
+ * Whether a provider dates a payment, a cancellation or a refund of an invoice's charge before the
+ * charge existed (past the clock skew): no such event can happen, and trusting its date would, for one,
+ * move a late payment's day back before the due date (no late fees).
+ */
+export function datedBeforeCreation(invoice: Pick<Invoice, 'createdAt'>, occurredAt: Date): boolean {
+  return occurredAt.getTime() < Date.parse(invoice.createdAt) - PROVIDER_CLOCK_SKEW_MS;
+}

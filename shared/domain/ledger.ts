@@ -7,7 +7,8 @@ import type { ChargeMethod } from './payment-methods';
  * transaction (shared/adapters/dynamo/ledger.ts) with the state change behind it and its outbox event.
  *
  * An account's balance is two sums over its S shards: `available` (what may be withdrawn) and
- * `reserved` (held by withdrawals the bank has not answered yet). Every transfer writes immutable
+ * `reserved` (held by withdrawals the bank has not answered yet, and by payments due back to their
+ * payers). Every transfer writes immutable
  * entries whose signed parts add up to exactly what it changes on the shards, so the reconciliation
  * checks both sums against the entries.
  *
@@ -18,6 +19,7 @@ import type { ChargeMethod } from './payment-methods';
  * | transfer            | phase   | entries (available, reserved)                       | shards                                  |
  * |---------------------|---------|-----------------------------------------------------|-----------------------------------------|
  * | payment credit      | single  | payment (+total, 0)                                  | reference's shard                       |
+ * | refund-due hold     | pending | payment (0, +amount)                                 | reference's shard                       |
  * | payment reversal    | single  | refund (−total, 0)                                   | reference's shard (may go negative)     |
  * | withdrawal hold     | pending | withdrawal (−amount, +amount), withdrawal_fee (−fee, +fee) | takes from the fullest shards (each covered), reserved + on the reference's shard |
  * | withdrawal post     | posted  | withdrawal_posted (0, −(amount + fee))              | reference's shard                       |
@@ -113,6 +115,18 @@ function single(movement: Movement, type: LedgerEntryType, availableCents: numbe
 /** A charge paid (card approved, Pix or boleto confirmed): +total, its entry naming the charge's method. */
 export function paymentCredit(movement: Movement, totalCents: number, method: ChargeMethod): LedgerTransfer {
   return single(movement, 'payment', positive(totalCents, 'A payment'), method);
+}
+
+/**
+ * A payment that is not the merchant's to spend (issue 43): a BolePix paid again on its other rail. The
+ * money arrived and is recorded, but held on the reserved balance until it goes back to the payer
+ * (a refund posts it out), so a withdrawal can never spend it first.
+ */
+export function refundDueHold(movement: Movement, amountCents: number, method: ChargeMethod): LedgerTransfer {
+  const cents = positive(amountCents, 'A held payment');
+  return transfer(movement, 'pending', [{ shard: movementShard(movement), availableCents: 0, reservedCents: cents }], [
+    { type: 'payment', availableCents: 0, reservedCents: cents, description: movement.description, method },
+  ]);
 }
 
 /** A paid charge refunded, or canceled after payment: −total on the payment's shard (never refused: the shard may go below zero). */

@@ -14,7 +14,7 @@ import { railUpkeepPorts } from '../../shared/wiring/rails';
 import { accountStore, admin, bearer, call, newAccount, tokenFor, useLocalStackEnvironment } from '../support/api';
 import { common, createCustomerWithAddress, decodeQrDataUri } from '../support/charges';
 import { invoke } from '../support/invoke';
-import { eventsAbout, ledgerEntriesOf, storedBalanceCents } from '../support/ledger';
+import { eventsAbout, ledgerEntriesOf, reservedShards, storedBalanceCents } from '../support/ledger';
 import { notifyHere } from '../support/provider';
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 
@@ -128,7 +128,7 @@ describe('BolePix: one invoice on two rails (simulated provider, in-process)', (
     expect(await invoice(who, created.reference)).toMatchObject({ status: 'PAID', paid_rail: 'boleto' });
   });
 
-  it('paid on both rails: one payment of the invoice and one credit apart flagged refund_due; the balance is both, exactly; one invoice.paid', async () => {
+  it('paid on both rails: one payment of the invoice and one held apart flagged refund_due; available and reserved one total each, exactly; one invoice.paid', async () => {
     const who = await merchant();
     const created = await bolePix(who);
     expect(await pay('boleto-paid', { reference: created.reference })).toBe(true);
@@ -137,9 +137,14 @@ describe('BolePix: one invoice on two rails (simulated provider, in-process)', (
     expect(await pay('pix-paid', { txid: created.txid })).toBe(false);
     const view = await invoice(who, created.reference);
     expect(view).toMatchObject({ status: 'PAID', paid_rail: 'boleto', paid_amount: created.total, refund_due: { rail: 'pix', amount: created.total } });
-    expect(await storedBalanceCents(who.accountId)).toBe(2 * cents(created.total));
+    // The second payment is held on the reserved balance until it is refunded (issue 43): never withdrawable.
+    expect(await storedBalanceCents(who.accountId)).toBe(cents(created.total));
+    expect((await reservedShards(who.accountId)).reduce((sum, part) => sum + part, 0)).toBe(cents(created.total));
     const payments = (await ledgerEntriesOf(who.accountId)).filter((entry) => entry.entryType === 'payment');
-    expect(payments.map((entry) => entry.amountCents)).toEqual([cents(created.total), cents(created.total)]);
+    expect(payments.map((entry) => [entry.amountCents, entry.reservedCents ?? 0]).sort()).toEqual([
+      [0, cents(created.total)],
+      [cents(created.total), 0],
+    ]);
     expect(payments.filter((entry) => String(entry.description).includes('refund'))).toHaveLength(1);
     const paidEvents = (await eventsAbout(who.accountId, created.reference)).filter((event) => event.type === 'invoice.paid');
     expect(paidEvents).toHaveLength(1);

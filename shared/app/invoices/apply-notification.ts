@@ -1,13 +1,13 @@
 import { type Checkout, orderEventData } from '../../domain/checkout';
 import { CHECKOUT_MOVES, orderMove, PAYABLE_FROM } from '../../domain/checkout-transitions';
 import type { Change, OutboxEvent } from '../../domain/changes';
-import { type Invoice, invoiceEventData, paidAmountCents } from '../../domain/invoice';
+import { datedBeforeCreation, type Invoice, invoiceEventData, paidAmountCents } from '../../domain/invoice';
 import { type BolePixRail, hasRailUpkeep, type PaymentRail, paymentVerdict, railOf } from '../../domain/bolepix';
 import { brazilDate } from '../../dates';
 import { FIRST_VERSION, nextVersion } from '../../domain/object-version';
 import { type InvoiceMove, type InvoiceStatus, invoiceMove } from '../../domain/invoice-transitions';
-import { type LedgerTransfer, paymentCredit, paymentReversal } from '../../domain/ledger';
-import { CheckoutChangedError } from '../../errors';
+import { type LedgerTransfer, paymentCredit, paymentReversal, refundDueHold } from '../../domain/ledger';
+import { CheckoutChangedError, PaymentRaceError, UnprocessableError } from '../../errors';
 import { logger } from '../../logger';
 import { BUSINESS_METRICS, countMetric, paymentMethodOf } from '../../metrics/emf';
 import type { CheckoutStore } from '../../ports/checkouts';
@@ -112,12 +112,26 @@ export function checkoutChanges(checkout: Checkout, invoice: Invoice, move: Invo
 const CHECKOUT_RACE_ATTEMPTS = 3;
 
 /**
+ * How often a payment is applied again, on a fresh read, when another move of its invoice committed
+ * between its read and its own commit (issue 43). Each attempt only follows a move that did commit, so
+ * a few are enough; past them the notification fails (non-2xx: the provider sends it again).
+ */
+const PAYMENT_RACE_ATTEMPTS = 5;
+
+/** What one attempt at a notification did: moved the invoice, found nothing to do, or lost the race for its move (nothing written). */
+type Attempt = 'applied' | 'ignored' | 'lost_race';
+
+/**
  * Applies one confirmed provider notification in ONE transaction: the invoice's status move
  * (conditional on its current status, from the one table of allowed moves), the balance change, the
  * outbox event, and for an invoice of a hosted checkout the checkout's or order's move with its order
  * event. A payment confirmed for a canceled, never-paid invoice pays it too (credited once, flagged
- * paid_after_cancel). A move the table does not allow, or one already made by a duplicate or
- * concurrent notification, changes nothing. Returns whether this call made the move.
+ * paid_after_cancel). A move the table does not allow, or one already made by a duplicate, changes
+ * nothing. A payment whose move loses the race to another move of its invoice (a BolePix paid on both
+ * rails at the same instant) reads the invoice again and is recorded as the state it finds asks (a
+ * second payment: credited apart as a refund due), never answered as done with nothing recorded; a
+ * payment still racing after PAYMENT_RACE_ATTEMPTS throws (the provider retries). Returns whether this
+ * call changed the invoice.
  */
 export async function applyNotification(
   ports: InvoiceMovePorts,
@@ -125,15 +139,23 @@ export async function applyNotification(
   now: Date,
   read?: { invoice: Invoice | undefined },
 ): Promise<boolean> {
+  let checkoutRaces = 0;
   for (let attempt = 1; ; attempt += 1) {
+    let outcome: Attempt;
     try {
       // The caller's read of the invoice serves the first attempt only: a race lost reads it again.
-      return await applyOnce(ports, notification, now, attempt === 1 ? read : undefined);
+      outcome = await applyOnce(ports, notification, now, attempt === 1 ? read : undefined);
     } catch (err) {
       // A card payment (or another notification) moved the checkout between our read and the commit: nothing was written.
-      if (err instanceof CheckoutChangedError && attempt < CHECKOUT_RACE_ATTEMPTS) continue;
+      checkoutRaces += 1;
+      if (err instanceof CheckoutChangedError && checkoutRaces < CHECKOUT_RACE_ATTEMPTS) continue;
       throw err;
     }
+    if (outcome !== 'lost_race') return outcome === 'applied';
+    // Only a payment is worth another look: a cancellation or refund that lost found its invoice moved, which is what it asked.
+    if (notification.kind !== 'paid') return false;
+    if (attempt >= PAYMENT_RACE_ATTEMPTS) throw new PaymentRaceError();
+    logger.info('payment lost the race for its invoice: read again', { notification: notification.id, attempt });
   }
 }
 
@@ -168,12 +190,16 @@ export async function invoiceMoveChanges(
   ];
 }
 
-async function applyOnce(ports: InvoiceMovePorts, notification: ChargeNotification, now: Date, read?: { invoice: Invoice | undefined }): Promise<boolean> {
+async function applyOnce(ports: InvoiceMovePorts, notification: ChargeNotification, now: Date, read?: { invoice: Invoice | undefined }): Promise<Attempt> {
   const invoice = read ? read.invoice : await targetInvoice(ports, notification);
   const context = { notification: notification.id, kind: notification.kind };
   if (!invoice) {
     logger.warn('notification for an unknown charge ignored', context);
-    return false;
+    return 'ignored';
+  }
+  if (datedBeforeCreation(invoice, notification.occurredAt)) {
+    logger.warn('notification refused: dated before its charge was created', { ...context, reference: invoice.reference });
+    throw new UnprocessableError('occurred_at is before the charge was created', 'occurred_before_charge');
   }
   let payment: InvoicePayment | undefined;
   if (notification.kind === 'paid') {
@@ -182,7 +208,7 @@ async function applyOnce(ports: InvoiceMovePorts, notification: ChargeNotificati
     if (verdict.kind === 'anomaly') {
       logger.error('payment anomaly: not credited', { ...context, reference: invoice.reference, rail, ...verdict });
       countMetric(BUSINESS_METRICS.pixAnomalies);
-      return false;
+      return 'ignored';
     }
     if (verdict.kind === 'other_rail_payment') return applyOtherRailPayment(ports, invoice, verdict.rail, verdict.amountCents, notification, now);
     if (verdict.kind === 'invoice_payment') payment = { rail, amountCents: verdict.amountCents };
@@ -191,22 +217,23 @@ async function applyOnce(ports: InvoiceMovePorts, notification: ChargeNotificati
   const move = invoiceMove(invoice.status, to, invoice.paidAt !== undefined);
   if (!move) {
     logger.warn('notification ignored: move not allowed', { ...context, reference: invoice.reference, from: invoice.status, to });
-    return false;
+    return 'ignored';
   }
   const changes = await invoiceMoveChanges(ports, invoice, move, notification.occurredAt.toISOString(), now, payment);
   if (!(await ports.commitMove(changes))) {
-    logger.info('notification ignored: move already made', { ...context, reference: invoice.reference });
-    return false;
+    logger.info('move lost: the invoice moved since it was read', { ...context, reference: invoice.reference });
+    return 'lost_race';
   }
   if (move.to === 'PAID') countMetric(BUSINESS_METRICS.paymentsConfirmed, { method: paymentMethodOf(invoice.method) });
   if ((move.to === 'PAID' || move.to === 'CANCELED') && hasRailUpkeep(invoice)) await ports.railsMoved?.(invoice.reference, now);
   logger.info('invoice moved', { ...context, reference: invoice.reference, from: move.from, to: move.to, paidAfterCancel: move.paidAfterCancel === true });
-  return true;
+  return 'applied';
 }
 
 /**
- * A BolePix paid again on its other rail (issue 28): the money arrived, so it is credited on its own
- * entry and recorded on the invoice as a refund due (once: a duplicate finds it recorded), never as a
+ * A BolePix paid again on its other rail (issue 28): the money arrived, so it is recorded on its own
+ * entry, held on the reserved balance until it is refunded (issue 43: never withdrawable), and on the
+ * invoice as a refund due (once: a duplicate finds it recorded), never as a
  * second payment of the invoice (no move, no second invoice.paid).
  */
 async function applyOtherRailPayment(
@@ -216,17 +243,15 @@ async function applyOtherRailPayment(
   amountCents: number,
   notification: ChargeNotification,
   now: Date,
-): Promise<boolean> {
+): Promise<Attempt> {
   const { reference } = invoice;
   const at = notification.occurredAt.toISOString();
   const movement = { accountId: invoice.accountId, reference, at: now.toISOString() };
-  const credit = paymentCredit({ ...movement, description: `Second payment of ${reference} by ${rail}: a refund to the payer is due` }, amountCents, rail);
+  const credit = refundDueHold({ ...movement, description: `Second payment of ${reference} by ${rail}: held until refunded to the payer` }, amountCents, rail);
   const committed = await ports.commitMove([{ kind: 'invoice.other_rail_paid', invoice, rail, amountCents, at }, credit]);
   const context = { notification: notification.id, reference, rail, paidRail: invoice.paidRail, amountCents };
-  if (!committed) {
-    logger.info('notification ignored: the other rail payment is already recorded', context);
-    return false;
-  }
-  logger.warn('a paid BolePix was paid again on its other rail: credited apart, a refund is due', context);
-  return true;
+  // The invoice changed since it was read (this payment recorded meanwhile, or another move): read again.
+  if (!committed) return 'lost_race';
+  logger.warn('a paid BolePix was paid again on its other rail: held apart, a refund is due', context);
+  return 'applied';
 }

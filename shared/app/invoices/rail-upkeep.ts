@@ -13,8 +13,8 @@ export type RailPorts = InvoiceMovePorts & {
   /** Closes one rail of an invoice at its provider: the due-date Pix charge removed, the boleto written off. Idempotent. */
   closeRail: (invoice: Invoice, rail: BolePixRail) => Promise<RailClosing>;
   /**
-   * Reads a PENDING BolePix's Pix half back from its PSP and applies what it holds (a payment whose
-   * callback was lost), when its provider reads charges back; a no-op otherwise.
+   * Reads a BolePix's Pix half back from its PSP and applies what it holds (a payment whose callback
+   * was lost), when its provider reads charges back; a no-op otherwise.
    */
   reconcilePixHalf: (invoice: Invoice, now: Date) => Promise<void>;
   timeoutMs: number;
@@ -27,27 +27,48 @@ export type RailUpkeepOutcome = { checked: number; expired: number; closed: numb
 /** Invoices per partition and run (a run stops early when its time is spent). */
 const PER_PARTITION = 50;
 
+/** Whether the invoice records a payment on this rail: the one that paid it, or the second one held as a refund due. */
+function railRecorded(invoice: Invoice, rail: BolePixRail): boolean {
+  return invoice.paidRail === rail || invoice.otherRailPayment?.rail === rail;
+}
+
 /**
  * Closes at their providers the rails an invoice's state leaves open (issue 28): once PAID, the rail
  * that did not pay; once CANCELED, both. Every call is idempotent, so a retry (the next upkeep run)
- * repeats nothing harmful. Returns how many rails were closed; a rail found paid is logged (its payment
- * is, or will be, credited apart and flagged as a refund due).
+ * repeats nothing harmful. Returns how many rails were closed, and the rails found paid at their
+ * provider that the invoice records no payment for (a payment whose notification was lost: issue 43).
  */
-export async function closeRails(ports: RailPorts, invoice: Invoice): Promise<number> {
+export async function closeRails(ports: RailPorts, invoice: Invoice): Promise<{ closed: number; paidUnrecorded: BolePixRail[] }> {
   let closed = 0;
+  const paidUnrecorded: BolePixRail[] = [];
   for (const rail of railsToClose(invoice)) {
     const found = await withProviderTimeout(ports.closeRail(invoice, rail), ports.timeoutMs);
     if (found === 'closed') closed += 1;
     else logger.warn('a rail could not be closed', { reference: invoice.reference, rail, found });
+    if (found === 'paid' && !railRecorded(invoice, rail)) paidUnrecorded.push(rail);
   }
-  return closed;
+  return { closed, paidUnrecorded };
+}
+
+/**
+ * A rail its provider holds paid with no payment recorded on the invoice: the Pix half is read back
+ * from its PSP and its payment applied (the invoice's, or held apart as a refund due), as its lost
+ * callback would have. Returns whether every such rail is recorded now; one that is not stays in the
+ * upkeep's index (the next run looks again) and is logged as an error for the on-call engineer.
+ */
+async function recordPaidRails(ports: RailPorts, invoice: Invoice, rails: readonly BolePixRail[], now: Date): Promise<boolean> {
+  if (rails.includes('pix')) await ports.reconcilePixHalf(invoice, now);
+  const after = rails.length === 0 ? invoice : await ports.invoices.byReference(invoice.reference);
+  const missing = rails.filter((rail) => !after || !railRecorded(after, rail));
+  for (const rail of missing) logger.error('a payment the provider holds has no ledger entry: left in the rails upkeep', { reference: invoice.reference, rail });
+  return missing.length === 0;
 }
 
 /**
  * One invoice of the index: a PENDING one past its payment window is canceled (its Pix half read back
  * first, so a payment whose callback was lost is credited instead), then every rail its state leaves
- * open is closed and it leaves the index, only if its status is still the one acted on (a move
- * meanwhile puts it back in line).
+ * open is closed (a rail found paid with no payment recorded is read back and recorded first) and it
+ * leaves the index, only if its status is still the one acted on (a move meanwhile puts it back in line).
  */
 export async function keepRails(
   ports: RailPorts & { index: Pick<RailUpkeepIndex, 'retire'> },
@@ -65,8 +86,8 @@ export async function keepRails(
     invoice = await ports.invoices.byReference(reference);
     if (!invoice || invoice.status === 'PENDING') return { expired, closed: 0 };
   }
-  const closed = await closeRails(ports, invoice);
-  await ports.index.retire(reference, invoice.status);
+  const { closed, paidUnrecorded } = await closeRails(ports, invoice);
+  if (await recordPaidRails(ports, invoice, paidUnrecorded, now)) await ports.index.retire(reference, invoice.status);
   return { expired, closed };
 }
 

@@ -34,8 +34,10 @@ export function summarizePayments(entries: readonly LedgerEntry[], todayStartMs:
   for (const entry of counted) {
     if (entry.type !== 'payment') continue;
     const method: SummaryMethod = entry.method ?? 'other';
-    add(summary.month, method, entry.availableCents);
-    if (Date.parse(entry.createdAt) >= todayStartMs) add(summary.today, method, entry.availableCents);
+    // A payment held for its payer's refund (a BolePix paid twice) arrived on the reserved balance: it counts as received.
+    const cents = entry.availableCents + entry.reservedCents;
+    add(summary.month, method, cents);
+    if (Date.parse(entry.createdAt) >= todayStartMs) add(summary.today, method, cents);
   }
   // Newest first: today's are all read unless the last one read is still today's and more were left.
   const last = counted[counted.length - 1];

@@ -3,7 +3,7 @@ import { applyNotification, type ChargeNotification, type InvoiceMovePorts } fro
 import type { Change, OutboxEvent } from '../../../../shared/domain/changes';
 import type { Checkout } from '../../../../shared/domain/checkout';
 import type { Invoice } from '../../../../shared/domain/invoice';
-import { CheckoutChangedError } from '../../../../shared/errors';
+import { CheckoutChangedError, PaymentRaceError } from '../../../../shared/errors';
 import { aCheckout, anInvoice } from '../../../support/records';
 
 const now = new Date('2026-11-27T13:00:00.000Z');
@@ -15,19 +15,30 @@ const checkout: Checkout = aCheckout();
 
 const notification = (kind: ChargeNotification['kind']): ChargeNotification => ({ id: 'n1', kind, target: { reference: invoice.reference }, occurredAt: new Date(at) });
 
-/** Ports over one stored invoice and checkout; commits are captured and answered by `answers` in turn (then true). */
-function ports(stored: Invoice | undefined, storedCheckout?: Checkout, answers: Array<boolean | Error> = []) {
+/**
+ * Ports over one stored invoice and checkout; commits are captured and answered by `answers` in turn (then
+ * true). `stored` may be a list: each read of the invoice gets the next one (the last one after that), as
+ * when other moves commit between the reads.
+ */
+function ports(storedNow: Invoice | undefined | readonly (Invoice | undefined)[], storedCheckout?: Checkout, answers: Array<boolean | Error> = []) {
   const commits: (readonly Change[])[] = [];
+  const versions = Array.isArray(storedNow) ? [...(storedNow as readonly (Invoice | undefined)[])] : [storedNow as Invoice | undefined];
   let reads = 0;
+  const current = () => versions[Math.min(reads, versions.length) - 1];
   let events = 0;
   const newEvent = (type: string, data: Record<string, unknown>): OutboxEvent => ({ id: `evt_${(events += 1)}`, type, created: 1, api_version: 'v', data });
   const run: InvoiceMovePorts = {
     invoices: {
       byReference: async (reference) => {
         reads += 1;
+        const stored = current();
         return reference === stored?.reference ? stored : undefined;
       },
-      byTxid: async (txid) => (txid === stored?.pix?.txid ? stored : undefined),
+      byTxid: async (txid) => {
+        reads += 1;
+        const stored = current();
+        return txid === stored?.pix?.txid ? stored : undefined;
+      },
     },
     checkouts: { get: async (reference) => (reference === storedCheckout?.reference ? storedCheckout : undefined) },
     newEvent,
@@ -109,7 +120,13 @@ describe('apply a provider notification (use case)', () => {
       expect(run.commits).toHaveLength(1);
       const [other, credit, ...rest] = run.commits[0] ?? [];
       expect(other).toEqual({ kind: 'invoice.other_rail_paid', invoice: paidByBoleto, rail: 'pix', amountCents: 2_500, at });
-      expect(credit).toMatchObject({ kind: 'ledger.transfer', entries: [{ type: 'payment', availableCents: 2_500, method: 'pix', description: expect.stringContaining('refund') }] });
+      // Held on the reserved balance until it goes back to the payer (issue 43): never withdrawable.
+      expect(credit).toMatchObject({
+        kind: 'ledger.transfer',
+        phase: 'pending',
+        shards: [{ availableCents: 0, reservedCents: 2_500 }],
+        entries: [{ type: 'payment', availableCents: 0, reservedCents: 2_500, method: 'pix', description: expect.stringContaining('refund') }],
+      });
       expect(rest).toEqual([]);
       // The same rail again is no payment of anything (the move table ignores it).
       const again = ports(paidByBoleto);
@@ -122,8 +139,30 @@ describe('apply a provider notification (use case)', () => {
       const run = ports(recorded);
       expect(await applyNotification(run.ports, paid({ txid }, at), now)).toBe(false);
       expect(run.commits).toEqual([]);
-      const raced = ports({ ...bolePix, status: 'PAID', paidAt: at, paidRail: 'boleto' }, undefined, [false]);
+      // A duplicate recorded it between the read and the commit: the commit is refused, the read again finds it recorded.
+      const raced = ports([{ ...bolePix, status: 'PAID', paidAt: at, paidRail: 'boleto' }, recorded], undefined, [false]);
       expect(await applyNotification(raced.ports, paid({ txid }, at), now)).toBe(false);
+      expect(raced.commits).toHaveLength(1);
+      expect(raced.reads()).toBe(2);
+    });
+
+    it('paid on both rails at the same instant (issue 43): the payment whose move lost reads again and is held apart as a refund due', async () => {
+      const paidByBoleto: Invoice = { ...bolePix, status: 'PAID', paidAt: at, paidRail: 'boleto', paidAmountCents: 2_500 };
+      // Read PENDING; the boleto's move committed first, so this move is refused; the invoice read again is PAID by boleto.
+      const run = ports([bolePix, paidByBoleto], undefined, [false]);
+      expect(await applyNotification(run.ports, paid({ txid }, at, 2_500), now)).toBe(true);
+      expect(run.commits.map((changes) => changes.map((c) => c.kind))).toEqual([
+        ['invoice.moved', 'ledger.transfer', 'event.recorded'],
+        ['invoice.other_rail_paid', 'ledger.transfer'],
+      ]);
+      expect(run.commits[1]?.[0]).toMatchObject({ rail: 'pix', amountCents: 2_500, invoice: paidByBoleto });
+      expect(run.commits[1]?.[1]).toMatchObject({ entries: [{ reservedCents: 2_500, availableCents: 0 }] });
+    });
+
+    it('a payment whose invoice keeps moving under it is never answered done with nothing recorded: it throws after a few reads (the provider retries)', async () => {
+      const run = ports(bolePix, undefined, Array.from({ length: 10 }, () => false));
+      await expect(applyNotification(run.ports, paid({ txid }, at), now)).rejects.toBeInstanceOf(PaymentRaceError);
+      expect(run.commits).toHaveLength(5);
     });
 
     it('after a move to PAID the rails hook runs once with the reference; a plain Pix invoice never calls it', async () => {
@@ -171,9 +210,25 @@ describe('apply a provider notification (use case)', () => {
     const refunded = ports({ ...invoice, status: 'REFUNDED' });
     expect(await applyNotification(refunded.ports, notification('paid'), now)).toBe(false);
     expect([...unknown.commits, ...refunded.commits]).toEqual([]);
-    const raced = ports(invoice, undefined, [false]);
+    // The same payment committed by a duplicate between the read and the commit: read again, nothing left to do.
+    const raced = ports([invoice, { ...invoice, status: 'PAID', paidAt: at, paidRail: 'pix' }], undefined, [false]);
     expect(await applyNotification(raced.ports, notification('paid'), now)).toBe(false);
     expect(raced.commits).toHaveLength(1);
+    expect(raced.reads()).toBe(2);
+    // A cancellation that lost its move found the invoice moved: it is not tried again on what it did not see.
+    const canceled = ports([invoice, { ...invoice, status: 'PAID', paidAt: at }], undefined, [false]);
+    expect(await applyNotification(canceled.ports, notification('canceled'), now)).toBe(false);
+    expect(canceled.commits).toHaveLength(1);
+  });
+
+  it('a notification dated before its charge was created (past five minutes of clock skew) is refused, nothing committed (issue 43)', async () => {
+    const created = Date.parse(invoice.createdAt);
+    const early = (ms: number): ChargeNotification => ({ ...notification('paid'), occurredAt: new Date(created - ms) });
+    const run = ports(invoice);
+    await expect(applyNotification(run.ports, early(5 * 60_000 + 1_000), now)).rejects.toMatchObject({ code: 'occurred_before_charge' });
+    expect(run.commits).toEqual([]);
+    // Within the skew: applied.
+    expect(await applyNotification(run.ports, early(60_000), now)).toBe(true);
   });
 });
 
