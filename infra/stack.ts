@@ -19,7 +19,7 @@ import { tableShape } from '../shared/adapters/dynamo/table';
 import { EDGE_CLIENT_IP_HEADER, EDGE_ORIGIN_HEADER } from '../shared/http/edge-origin';
 import { METRICS_NAMESPACE } from '../shared/metrics/emf';
 import { ApiFunction } from './cdk/api-function';
-import { AlarmTopic, api5xxAlarm, FUNCTIONS_PER_FAILURES_ALARM, functionFailuresAlarm, notifyTopic, pixAnomaliesAlarm, throttlesAlarm, webhookFailureRateAlarm } from './cdk/alarms';
+import { ALARMS_UNHEARD_WARNING, AlarmTopic, api5xxAlarm, FUNCTIONS_PER_FAILURES_ALARM, functionFailuresAlarm, notifyTopic, pixAnomaliesAlarm, throttlesAlarm, webhookFailureRateAlarm } from './cdk/alarms';
 import { cardDeclinesByMerchant } from './cdk/card-testing';
 import { serviceDashboard } from './cdk/dashboard';
 import { ApiEdge, CLOUDFRONT_HOSTED_ZONE_ID } from './cdk/edge';
@@ -268,7 +268,7 @@ export class PaymentGatewayStack extends Stack {
     if (recipient.kind === 'none') {
       Annotations.of(this).addWarningV2(
         'payment-gateway:alarms-without-recipient',
-        'alarmEmail=none: the alarms notify a topic nobody is subscribed to. Subscribe someone to it (AlarmTopicArn output) before money moves.',
+        ALARMS_UNHEARD_WARNING.replace('AlarmEmail=none', 'alarmEmail=none'),
       );
     }
     this.dashboard = this.createDashboard();

@@ -33,6 +33,11 @@ export type QueueDef = {
    * The local pollers apply the same rule (infra/local/recursion.ts).
    */
   recursiveLoop: 'Allow' | 'Terminate';
+  /**
+   * Whether the consumer sends to its own queue (a retry or a hop is a new message with a delay): only
+   * then is it granted sqs:SendMessage on it (least privilege, issue 44).
+   */
+  sendsToOwnQueue: boolean;
 };
 
 /** How long every queue and DLQ keeps a message: SQS's maximum, so nothing waiting for a fix or a redrive is dropped. */
@@ -57,6 +62,7 @@ export const queues = {
     maxConcurrency: 5,
     // A bank outage is retried for 24 h in hops of at most 15 minutes: about 100 invocations in one chain.
     recursiveLoop: 'Allow',
+    sendsToOwnQueue: true,
   },
   /**
    * Webhook deliveries (fed by the stream forwarder with outbox events). The sender itself schedules the
@@ -76,6 +82,7 @@ export const queues = {
     maxConcurrency: 20,
     // The 8 attempts span 1,335 minutes in hops of at most 15: about 95 invocations in one chain.
     recursiveLoop: 'Allow',
+    sendsToOwnQueue: true,
   },
   /**
    * The daily reconciliation's pages (functions/workers/reconcile-page.ts): the scheduled start sends
@@ -94,6 +101,7 @@ export const queues = {
     maxConcurrency: 4,
     // A partition of the account index is a chain of pages (accounts ÷ 16 ÷ the page size of them): past 16 with many accounts.
     recursiveLoop: 'Allow',
+    sendsToOwnQueue: true,
   },
   /**
    * The merchant panel's mail (fed by the stream forwarder with queued messages): each sent once at a
@@ -111,6 +119,8 @@ export const queues = {
     // SES's default sending rate is 1 message a second for a new account: a few senders are plenty.
     maxConcurrency: 2,
     recursiveLoop: 'Terminate',
+    // Each message is one mail, sent or failed by SQS's own redelivery: the sender never sends to the queue.
+    sendsToOwnQueue: false,
   },
 } satisfies Record<string, QueueDef>;
 

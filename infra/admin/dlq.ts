@@ -49,6 +49,7 @@ export async function findDlq(urls: QueueUrls, name: string): Promise<Dlq | unde
   if (name === 'payouts') return dlqOf(urls.sqs, name, urls.payouts);
   if (name === 'webhooks') return dlqOf(urls.sqs, name, urls.webhooks);
   if (name === 'reconcile') return dlqOf(urls.sqs, name, urls.reconcile);
+  if (name === 'mail') return dlqOf(urls.sqs, name, urls.mail);
   return undefined;
 }
 

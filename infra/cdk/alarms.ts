@@ -1,5 +1,5 @@
 import { WEBHOOK_SLOW_ANSWER_MS } from '../../shared/domain/webhooks';
-import { CfnCondition, CfnParameter, Duration, Fn, Stack } from 'aws-cdk-lib';
+import { CfnCondition, CfnOutput, CfnParameter, Duration, Fn, Stack } from 'aws-cdk-lib';
 import type * as apigw from 'aws-cdk-lib/aws-apigatewayv2';
 import * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
 import * as actions from 'aws-cdk-lib/aws-cloudwatch-actions';
@@ -155,11 +155,23 @@ export class AlarmTopic extends Construct {
     const given = new CfnCondition(this, 'HasAlarmEmail', { expression: Fn.conditionNot(Fn.conditionEquals(email.valueAsString, NO_ALARM_RECIPIENT)) });
     const subscription = new sns.CfnSubscription(this, 'EmailFromParameter', { protocol: 'email', endpoint: email.valueAsString, topicArn: this.topic.topicArn });
     subscription.cfnOptions.condition = given;
+    // AlarmEmail=none at deploy time: no synthesis sees it, so the deploy's own outputs say it (issue 44).
+    const silent = new CfnCondition(this, 'NoAlarmEmail', { expression: Fn.conditionEquals(email.valueAsString, NO_ALARM_RECIPIENT) });
+    const warning = new CfnOutput(Stack.of(this), ALARMS_UNHEARD_OUTPUT, {
+      description: 'Present only when the deploy named AlarmEmail=none',
+      value: ALARMS_UNHEARD_WARNING,
+    });
+    warning.condition = silent;
   }
 }
 
 /** The deploy parameter that names the alarms' recipient when the context does not. */
 export const ALARM_EMAIL_PARAMETER = 'AlarmEmail';
+
+/** The stack output `cdk deploy` prints when AlarmEmail=none was given: nobody hears the alarms. */
+export const ALARMS_UNHEARD_OUTPUT = 'WarningAlarmsUnheard';
+export const ALARMS_UNHEARD_WARNING =
+  'AlarmEmail=none: the alarms notify a topic nobody is subscribed to. Subscribe someone to it (AlarmTopicArn output) before money moves.';
 
 /** Sends each alarm's ALARM and OK transitions to the topic. */
 export function notifyTopic(alarms: Iterable<cloudwatch.Alarm>, topic: sns.ITopic): void {

@@ -79,14 +79,15 @@ export class ServiceQueue extends Construct {
 
 /**
  * A queue consumer: batches with ReportBatchItemFailures (one failed message does not retry the rest)
- * and at most `maxConcurrency` invocations at once. It may also send to its own queue (a retry is a
- * new message with a delay), and to its DLQ when it moves messages there itself (`dlqUrlEnv`). Its
+ * and at most `maxConcurrency` invocations at once. It may also send to its own queue when it does
+ * (`sendsToOwnQueue`: a retry is a new message with a delay), and to its DLQ when it moves messages
+ * there itself (`dlqUrlEnv`). Its
  * function's RecursiveLoop is the queue's `recursiveLoop` (given to the ApiFunction when it is created);
  * the returned alarm pages on any invocation Lambda's recursive loop detection stopped.
  */
 export function consumeQueue(scope: Construct, fn: ApiFunction, queue: ServiceQueue, def: QueueDef): cloudwatch.Alarm {
   fn.fn.addEventSource(new SqsEventSource(queue.queue, { batchSize: def.batchSize, reportBatchItemFailures: true, maxConcurrency: def.maxConcurrency }));
-  queue.queue.grantSendMessages(fn.role);
+  if (def.sendsToOwnQueue) queue.queue.grantSendMessages(fn.role);
   if (def.dlqUrlEnv) queue.dlq.grantSendMessages(fn.role);
   return recursionDropsAlarm(scope, `${def.id}RecursiveInvocationsDropped`, fn, def);
 }

@@ -10,6 +10,8 @@ import { checkoutUpkeepWorker, queueList, reconcileWorker, streamConsumerList, s
 import { BUSINESS_METRICS, METRICS_NAMESPACE, METRICS_SERVICE, PAYMENT_METHODS } from '../../shared/metrics/emf';
 import {
   ALARM_EMAIL_PARAMETER,
+  ALARMS_UNHEARD_OUTPUT,
+  ALARMS_UNHEARD_WARNING,
   API_5XX_MIN_REQUESTS,
   API_5XX_PERCENT,
   FUNCTION_FAILURES_THRESHOLD,
@@ -156,6 +158,21 @@ describe('the alarm topic', () => {
     expect(subscription.Properties).toMatchObject({ Protocol: 'email', Endpoint: { Ref: ALARM_EMAIL_PARAMETER } });
     const condition = (subscription as { Condition?: string }).Condition ?? '';
     expect(json.Conditions[condition]).toEqual({ 'Fn::Not': [{ 'Fn::Equals': [{ Ref: ALARM_EMAIL_PARAMETER }, 'none'] }] });
+    // AlarmEmail=none given at deploy time: the deploy's outputs say nobody hears the alarms (issue 44).
+    const outputs = (bare.template.toJSON() as { Outputs: Record<string, { Condition?: string; Value?: unknown }> }).Outputs;
+    const warning = outputs[ALARMS_UNHEARD_OUTPUT];
+    expect(warning?.Value).toBe(ALARMS_UNHEARD_WARNING);
+    expect(json.Conditions[warning?.Condition ?? '']).toEqual({ 'Fn::Equals': [{ Ref: ALARM_EMAIL_PARAMETER }, 'none'] });
+    // A recipient in the context asks no parameter and warns of nothing.
+    expect(Object.keys(template.toJSON().Outputs ?? {})).not.toContain(ALARMS_UNHEARD_OUTPUT);
+  });
+
+  it("the README's count of alarms is the template's (issue 44: it said 57, the template had 34)", () => {
+    const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
+    const stated = /\*\*Alarms and who hears them\.\*\* (\d+) CloudWatch alarms \((\d+) with a Pix PSP\)/.exec(readme);
+    expect(stated).not.toBeNull();
+    const withPsp = new Synthesized({ apiPixBaseUrl: 'https://psp.example/api/v2', apiPixClientId: 'gateway-client', apiPixPixKey: 'pix@loja.example', apiPixSecretName: 'payment-gateway/apipix' });
+    expect([Number(stated?.[1]), Number(stated?.[2])]).toEqual([new Synthesized().ofType('AWS::CloudWatch::Alarm').length, withPsp.ofType('AWS::CloudWatch::Alarm').length]);
   });
 
   it('alarmEmail=none: no recipient on purpose (no subscription, no parameter, a synth warning); alarmTopicArn: the alarms notify that topic instead', () => {

@@ -1081,7 +1081,7 @@ describe('least privilege', () => {
     }
   });
 
-  it('lets the queue workers send only to their own queue (and DLQ), and the forwarder send to the queues and its failure queue', () => {
+  it('lets the queue workers send only to their own queue when they do (and DLQ), and the forwarder send to the queues and its failure queue', () => {
     const sendTargets = (id: string) =>
       s
         .roleStatements(id)
@@ -1093,8 +1093,11 @@ describe('least privilege', () => {
       const own = stack.queues.get(def.id);
       if (!own) throw new Error(def.id);
       // Its DLQ too when the worker moves messages there itself (the payout worker, once its retry window is spent).
-      expect(sendTargets(`${def.id}Worker`)).toEqual([queueArn(own.queue), ...(def.dlqUrlEnv ? [queueArn(own.dlq)] : [])].sort());
+      expect(sendTargets(`${def.id}Worker`)).toEqual([...(def.sendsToOwnQueue ? [queueArn(own.queue)] : []), ...(def.dlqUrlEnv ? [queueArn(own.dlq)] : [])].sort());
     }
+    // The mail worker never sends to its queue (issue 44: least privilege): no SendMessage at all.
+    expect(queues.mail.sendsToOwnQueue).toBe(false);
+    expect(sendTargets('mailWorker')).toEqual([]);
     expect(queues.payouts.dlqUrlEnv).toBe('PAYOUT_DLQ_URL');
     const payoutEnv = (s.functionProps('payoutsWorker').Environment as { Variables: Json }).Variables;
     const payouts = stack.queues.get(queues.payouts.id);

@@ -137,6 +137,18 @@ describe('dlq list, inspect and redrive', () => {
     expect((await cli('dlq', 'redrive', '--queue', 'webhooks')).lines).toEqual([{ queue: 'webhooks', moved: left.lines.length }]);
   });
 
+  it('inspects and redrives the mail DLQ like the others (issue 44: `--queue mail` exited 2)', async () => {
+    const dlqUrl = await queueUrl('mail-dlq');
+    const marker = `mail_${letters(randomUUID())}`;
+    await sqs().send(new SendMessageCommand({ QueueUrl: dlqUrl, MessageBody: JSON.stringify({ mailId: marker }) }));
+    const inspect = await cli('dlq', 'inspect', '--queue', 'mail', '--max', '100');
+    expect(inspect.code, inspect.stderr).toBe(0);
+    expect(inspect.lines.filter((l) => (l.body as { mailId?: string }).mailId === marker)).toHaveLength(1);
+    const redrive = await cli('dlq', 'redrive', '--queue', 'mail', '--max', '1');
+    expect(redrive.code, redrive.stderr).toBe(0);
+    expect(redrive.lines).toEqual([{ queue: 'mail', moved: 1 }]);
+  });
+
   // Twelve CLI processes one after another (each starts Node and tsx): minutes on a loaded 2-core machine.
   it('refuses bad flags with exit 2 and one line on stderr', { timeout: 180_000 }, async () => {
     for (const args of [
