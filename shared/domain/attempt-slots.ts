@@ -28,7 +28,16 @@ export type SlotWindow = { kind: 'sliding'; ms: number } | { kind: 'fixed'; ms: 
  * own: shared/adapters/dynamo/attempt-slots.ts maps a kind to its key). A new limit adds a kind here
  * and a key there.
  */
-export type SlotLogKind = 'card' | 'merchant' | 'checkout';
+export type SlotLogKind =
+  | 'card'
+  | 'merchant'
+  | 'checkout'
+  /** The merchant panel (shared/domain/panel/sign-in-limits.ts). */
+  | 'signin-email'
+  | 'signin-address'
+  | 'step-up'
+  | 'reset-mail'
+  | 'panel-invite';
 
 /** One slot log: its kind and the id it counts for (a card fingerprint, an account id, a checkout reference). */
 export type SlotLog = { kind: SlotLogKind; id: string };

@@ -77,12 +77,6 @@ export interface PanelSessions {
   close(sessionHash: string): Promise<void>;
 }
 
-/** The sign-in failures counted per key (`email:<e-mail>`, `ip:<address>`) in a window. */
-export interface SignInFailures {
-  count(keys: readonly string[], window: number): Promise<number[]>;
-  add(keys: readonly string[], window: number): Promise<void>;
-}
-
 export interface PanelAuditLog {
   record(entry: AuditEntry): Promise<void>;
   /** The account's latest entries, newest first. */

@@ -1,5 +1,6 @@
 import type { Db } from '../adapters/dynamo/dynamo';
-import { dynamoPanelAuditLog, dynamoPanelPeople, dynamoSignInFailures } from '../adapters/dynamo/panel-people';
+import { dynamoPanelAuditLog, dynamoPanelPeople } from '../adapters/dynamo/panel-people';
+import { dynamoAttemptSlots } from '../adapters/dynamo/attempt-slots';
 import { dynamoPanelResets } from '../adapters/dynamo/panel-resets';
 import type { RecoveryPorts, ResetRequestPorts } from '../app/panel/password-reset';
 import { randomString } from '../ids';
@@ -21,7 +22,7 @@ export async function panelRecoveryPorts(runtime: Runtime): Promise<RecoveryPort
 export function panelResetPorts(db: Db, table: string, mailKey: () => Promise<Buffer>, publicBaseUrl: string): ResetRequestPorts {
   return {
     people: dynamoPanelPeople(db, table),
-    failures: dynamoSignInFailures(db, table),
+    attempts: dynamoAttemptSlots(db, table),
     tokens: { newToken: newPanelToken, hash: tokenHash },
     newId: (prefix) => `${prefix}_${randomString(24)}`,
     resets: dynamoPanelResets(db, table, mailKey),

@@ -5,7 +5,8 @@ import { dynamoPanelEmails, dynamoPanelInvites } from '../adapters/dynamo/panel-
 import type { InvitePorts } from '../app/panel/invite-person';
 import type { PanelSessionPorts } from '../app/panel/access-ports';
 import { matchTotp, newTotpSecret, otpauthUri } from '../adapters/crypto/totp';
-import { dynamoPanelAuditLog, dynamoPanelPeople, dynamoPanelSessions, dynamoSignInFailures } from '../adapters/dynamo/panel-people';
+import { dynamoPanelAuditLog, dynamoPanelPeople, dynamoPanelSessions } from '../adapters/dynamo/panel-people';
+import { dynamoAttemptSlots } from '../adapters/dynamo/attempt-slots';
 import { seal, unseal } from '../crypto/personal-data';
 import { randomString } from '../ids';
 import type { Runtime } from '../runtime';
@@ -51,7 +52,7 @@ export async function panelSessionPorts(runtime: Runtime): Promise<PanelSessionP
     invites: dynamoPanelInvites(db, table, async () => mailKey),
     people: dynamoPanelPeople(db, table),
     sessions: dynamoPanelSessions(db, table, async () => mailKey),
-    failures: dynamoSignInFailures(db, table),
+    attempts: dynamoAttemptSlots(db, table),
     audit: dynamoPanelAuditLog(db, table),
     totp: {
       newSecret: newTotpSecret,

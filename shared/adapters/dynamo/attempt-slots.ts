@@ -33,6 +33,11 @@ const LOG_ITEMS: { readonly [K in SlotLogKind]: { key: (id: string) => ItemKey; 
   card: { key: keys.cardDeclines, type: 'cardDeclines', legacy: 'log' },
   merchant: { key: keys.merchantDeclines, type: 'merchantDeclines', legacy: 'log' },
   checkout: { key: keys.checkoutDeclines, type: 'checkoutDeclines' },
+  'signin-email': { key: (id) => keys.panelLimit('signin-email', id), type: 'panelLimit' },
+  'signin-address': { key: (id) => keys.panelLimit('signin-address', id), type: 'panelLimit' },
+  'step-up': { key: (id) => keys.panelLimit('step-up', id), type: 'panelLimit' },
+  'reset-mail': { key: (id) => keys.panelLimit('reset-mail', id), type: 'panelLimit' },
+  'panel-invite': { key: (id) => keys.panelLimit('panel-invite', id), type: 'panelLimit' },
 };
 
 /** The item key of a slot log. */
@@ -101,7 +106,7 @@ async function sendRound(db: Db, updates: UpdateCommandInput[], budget: RetryBud
     }
   }
   try {
-    await retryTransient(() => db.send(new TransactWriteCommand({ TransactItems: updates.map((Update) => ({ Update })) })), budget);
+    await retryTransient(() => db.send(new TransactWriteCommand({ TransactItems: updates.map((update) => ({ Update: { ...update, UpdateExpression: update.UpdateExpression ?? '' } })) })), budget);
     return { ok: true };
   } catch (err) {
     const reasons = cancellationReasons(err);

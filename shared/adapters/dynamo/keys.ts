@@ -65,6 +65,8 @@ export const keys = {
   sessionListPartition: (personId: string) => `PSESSLIST#${personId}`,
   /** Sign-in failures of one e-mail or address in one 15-minute window. */
   panelFailures: (key: string, window: number) => ({ PK: `PLIM#${key}#${window}`, SK: 'PLIM' }),
+  /** A panel limit's slot log (./attempt-slots.ts): sign-in per e-mail and address, step-up per session, reset mails, invites. */
+  panelLimit: (kind: string, id: string) => ({ PK: `PLIM#${kind}#${id}`, SK: 'PLIM' }),
   /** An entry of an account's panel audit log (sort key: ISO time and entry id). */
   panelAudit: (accountId: string, at: string, entryId: string) => ({ PK: `PAUDIT#${accountId}`, SK: `${at}#${entryId}` }),
 } as const;

@@ -3,8 +3,7 @@ import type { AuditEntry } from '../../domain/panel/audit';
 import type { PanelPerson } from '../../domain/panel/person';
 import { isPanelRole } from '../../domain/panel/roles';
 import { type PanelSession, sessionEndsAt } from '../../domain/panel/session';
-import { SIGN_IN_WINDOW_MS } from '../../domain/panel/sign-in-limits';
-import type { Enrollment, PanelAuditLog, PanelPeople, PanelSessions, SignInFailures } from '../../ports/panel';
+import type { Enrollment, PanelAuditLog, PanelPeople, PanelSessions } from '../../ports/panel';
 import type { ChangeCompilers } from './changes';
 import { cancellationReasons } from './contention';
 import { conditionHeld, type Db, type Item, isConditionalCheckFailed } from './dynamo';
@@ -214,38 +213,6 @@ export function dynamoPanelSessions(db: Db, table: string, mailKey: () => Promis
     },
     async close(sessionHash) {
       await db.send(new DeleteCommand({ TableName: table, Key: keys.panelSession(sessionHash) }));
-    },
-  };
-}
-
-export function dynamoSignInFailures(db: Db, table: string): SignInFailures {
-  return {
-    async count(failureKeys, window) {
-      return Promise.all(
-        failureKeys.map(async (key) => {
-          const out = await db.send(
-            new GetCommand({ TableName: table, Key: keys.panelFailures(key, window), ConsistentRead: true, ProjectionExpression: 'failures' }),
-          );
-          const failures = out.Item?.failures;
-          return typeof failures === 'number' ? failures : 0;
-        }),
-      );
-    },
-    async add(failureKeys, window) {
-      const ttl = Math.ceil(((window + 2) * SIGN_IN_WINDOW_MS) / 1000);
-      await Promise.all(
-        failureKeys.map((key) =>
-          db.send(
-            new UpdateCommand({
-              TableName: table,
-              Key: keys.panelFailures(key, window),
-              UpdateExpression: 'ADD failures :one SET #ttl = :ttl',
-              ExpressionAttributeNames: { '#ttl': 'ttl' },
-              ExpressionAttributeValues: { ':one': 1, ':ttl': ttl },
-            }),
-          ),
-        ),
-      );
     },
   };
 }

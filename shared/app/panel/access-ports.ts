@@ -1,11 +1,13 @@
-import type { PanelAuditLog, PanelInvites, PanelPeople, PanelSessions, SignInFailures } from '../../ports/panel';
+import type { AttemptSlots } from '../../ports/attempt-slots';
+import type { PanelAuditLog, PanelInvites, PanelPeople, PanelSessions } from '../../ports/panel';
 
 /** What the panel's access use cases need: the stores, and the crypto that only adapters hold (randomness included). */
 export type PanelAccessPorts = {
   invites: PanelInvites;
   people: PanelPeople;
   sessions: PanelSessions;
-  failures: SignInFailures;
+  /** The slot logs of the panel's limits (shared/domain/panel/sign-in-limits.ts). */
+  attempts: AttemptSlots;
   audit: PanelAuditLog;
   passwords: {
     hash: (password: string) => Promise<string>;

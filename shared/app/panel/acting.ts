@@ -21,10 +21,11 @@ export async function actingPerson(ports: Pick<PanelAccessPorts, 'people'>, sess
 
 /**
  * Step-up (issue 27): a fresh code of the person's authenticator, used once, for the actions that move
- * keys, webhooks, money or the team; a wrong or used code counts as a sign-in failure of the e-mail.
+ * keys, webhooks, money or the team. A wrong or used code counts against the signed-in session's own
+ * log (issue 43): strangers' failed sign-ins for the e-mail never lock a working session.
  */
-export function stepUp(ports: PanelSessionPorts, person: PanelPerson, input: { code: string; ip: string; now: Date }): Promise<void> {
-  return useAuthenticatorCode(ports, person, input);
+export function stepUp(ports: PanelSessionPorts, person: PanelPerson, input: { session: PanelSession; code: string; now: Date }): Promise<void> {
+  return useAuthenticatorCode(ports, person, input, { session: input.session.sessionHash });
 }
 
 /** A panel action's entry in the account's audit log: who, what, when, from which address. */

@@ -5,7 +5,7 @@ import { normalizeEmail } from '../../domain/panel/invite';
 import { passwordResetMail } from '../../domain/panel/mail';
 import { passwordProblems } from '../../domain/panel/password-policy';
 import { newReset, RESETS_PER_EMAIL, resetUsable } from '../../domain/panel/reset';
-import { signInWindow } from '../../domain/panel/sign-in-limits';
+import { resetMailScopes } from '../../domain/panel/sign-in-limits';
 import { ConflictError, NotFoundError, ValidationError } from '../../errors';
 import { logger } from '../../logger';
 import type { PanelResets } from '../../ports/panel';
@@ -13,7 +13,7 @@ import type { PanelResets } from '../../ports/panel';
 export type RecoveryPorts = PanelAccessPorts & { resets: PanelResets; publicBaseUrl: string };
 
 /** What asking a link needs (the operator's CLI has these without a panel runtime). */
-export type ResetRequestPorts = Pick<RecoveryPorts, 'people' | 'failures' | 'tokens' | 'newId' | 'resets' | 'audit' | 'publicBaseUrl'>;
+export type ResetRequestPorts = Pick<RecoveryPorts, 'people' | 'attempts' | 'tokens' | 'newId' | 'resets' | 'audit' | 'publicBaseUrl'>;
 
 /** The answer the operator's `panel reset` prints (the panel never shows it: the link goes by mail). */
 export type ResetAnswer = { email: string; reset_url: string; expires_at: string };
@@ -40,13 +40,12 @@ export async function requestPasswordReset(
   const person = email.length > 0 && email.length <= 254 ? await ports.people.byEmail(email) : undefined;
   if (!person) return undefined;
   if (input.requestedBy === 'self') {
-    const window = signInWindow(input.now);
-    const [asked = 0] = await ports.failures.count([`reset:${email}`], window);
-    if (asked >= RESETS_PER_EMAIL) {
+    // One conditional write admits or refuses (issue 43): N requests at once mail at most RESETS_PER_EMAIL links.
+    const taken = await ports.attempts.take(resetMailScopes(email, RESETS_PER_EMAIL), ports.newId('att'), input.now);
+    if (!taken.admitted) {
       logger.warn('password reset not sent: too many asked for this e-mail in the window', { accountId: person.accountId });
       return undefined;
     }
-    await ports.failures.add([`reset:${email}`], window);
   }
   const { token, tokenHash } = ports.tokens.newToken();
   const reset = newReset({ tokenHash, personId: person.personId, accountId: person.accountId, email, requestedBy: input.requestedBy, now: input.now });
@@ -84,7 +83,8 @@ export async function resetPassword(
   if (problems.length > 0) fields.password = problems;
   if (input.confirmation !== input.password) fields.confirmation = ['As senhas não são iguais.'];
   if (Object.keys(fields).length > 0) throw new ValidationError(fields);
-  await useAuthenticatorCode(ports, person, input);
+  // Not signed in: the code counts like a sign-in's, against the e-mail and the address.
+  await useAuthenticatorCode(ports, person, input, { signIn: { email: person.email, ip: input.ip } });
   const at = input.now.toISOString();
   if (!(await ports.resets.complete(reset, person, await ports.passwords.hash(input.password), at))) {
     throw new ConflictError('Este link acabou de ser usado, ou sua conta mudou. Peça outro link.', 'reset_used');

@@ -57,7 +57,7 @@ export async function changePassword(
   if (problems.length > 0) fields.password = problems;
   if (input.confirmation !== input.password) fields.confirmation = ['As senhas não são iguais.'];
   if (Object.keys(fields).length > 0) throw new ValidationError(fields);
-  await verifyCurrentPassword(ports, person, { password: input.current, ip: input.ip, now: input.now });
+  await verifyCurrentPassword(ports, person, { password: input.current, sessionHash: input.session.sessionHash, now: input.now });
   await endAll(ports, person, input.now, await ports.passwords.hash(input.password));
   await ports.audit.record(auditEntry(ports, person, 'panel.password_changed', input.ip, input.now));
 }

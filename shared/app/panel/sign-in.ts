@@ -2,7 +2,8 @@ import type { PanelAccessPorts, PanelSessionPorts } from './access-ports';
 import { normalizeEmail } from '../../domain/panel/invite';
 import type { PanelPerson } from '../../domain/panel/person';
 import { type PanelSession, needsTouch, sessionLive } from '../../domain/panel/session';
-import { mayAttempt, SIGN_IN_WINDOW_MS, signInWindow } from '../../domain/panel/sign-in-limits';
+import { SIGN_IN_WINDOW_MS, signInScopes, stepUpScopes } from '../../domain/panel/sign-in-limits';
+import { withAttemptSlot } from '../limits/attempt-slots';
 import { RateLimitedError, UnauthorizedError } from '../../errors';
 import { signInNoticeMail } from '../../domain/panel/mail';
 
@@ -17,62 +18,65 @@ export const SIGN_IN_AGAIN = 'Sua entrada expirou. Entre de novo com e-mail e se
 
 type Client = { ip: string; userAgent: string; now: Date };
 
-function failureKeys(email: string, ip: string): [string, string] {
-  return [`email:${email}`, `ip:${ip}`];
+/**
+ * Where a password or code check counts: a sign-in's (its e-mail and address: a stranger's and the
+ * person's own attempts alike) or a signed-in session's step-up (that session's own wrong entries only).
+ */
+export type CountedIn = { signIn: { email: string; ip: string } } | { session: string };
+
+function scopesOf(counted: CountedIn) {
+  return 'session' in counted ? stepUpScopes(counted.session) : signInScopes(counted.signIn.email, counted.signIn.ip);
 }
 
-/** Refuses (429) an attempt once the e-mail or the address took its failures of the window, before any password is checked. */
-async function assertMayAttempt(ports: Pick<PanelAccessPorts, 'failures'>, email: string, ip: string, now: Date): Promise<void> {
-  const window = signInWindow(now);
-  const [byEmail = 0, byAddress = 0] = await ports.failures.count(failureKeys(email, ip), window);
-  if (!mayAttempt({ email: byEmail, address: byAddress })) {
-    throw new RateLimitedError(Math.max(1, Math.ceil(((window + 1) * SIGN_IN_WINDOW_MS - now.getTime()) / 1000)));
-  }
+/**
+ * A check that counts when it fails (issue 43): a slot of its logs taken first, in ONE conditional write
+ * (a full log: 429 before anything is checked, so N attempts at once check at most the limit), given
+ * back when the check is right, kept when it is wrong (or throws).
+ */
+async function countedCheck(ports: Pick<PanelSessionPorts, 'attempts' | 'newId'>, counted: CountedIn, now: Date, check: () => Promise<boolean>): Promise<boolean> {
+  const result = await withAttemptSlot(ports.attempts, { scopes: scopesOf(counted), slotId: ports.newId('att'), now }, check, (right) => right);
+  if (result.refused) throw new RateLimitedError(result.refused.retryAfterSeconds ?? Math.ceil(SIGN_IN_WINDOW_MS / 1000));
+  return result.outcome;
 }
 
 export const WRONG_CURRENT_PASSWORD = 'A senha atual não confere.';
 
-/** The person's current password, checked as the sign-in checks one: counted failures first (429), a wrong one counted (401). */
+/** The person's current password, from their signed-in session: counted against that session's step-up log (429 past it), a wrong one 401. */
 export async function verifyCurrentPassword(
   ports: PanelAccessPorts,
   person: { email: string; passwordHash: string },
-  input: { password: string; ip: string; now: Date },
+  input: { password: string; sessionHash: string; now: Date },
 ): Promise<void> {
-  await assertMayAttempt(ports, person.email, input.ip, input.now);
-  if (await ports.passwords.verify(input.password, person.passwordHash)) return;
-  await ports.failures.add(failureKeys(person.email, input.ip), signInWindow(input.now));
+  if (await countedCheck(ports, { session: input.sessionHash }, input.now, () => ports.passwords.verify(input.password, person.passwordHash))) return;
   throw new UnauthorizedError(WRONG_CURRENT_PASSWORD);
 }
 
 /**
- * A code of the person's authenticator, used once (sign-in's code step and step-up): counted failures
- * first (429 past them), then the code matched around `now` and its step recorded only if later than
- * the last one used. A wrong or used code counts as a failure of the e-mail and the address (401).
+ * A code of the person's authenticator, used once (sign-in's code step, a reset, and step-up): a slot
+ * of where it counts taken first (429 past the limit), then the code matched around `now` and its step
+ * recorded only if later than the last one used. A wrong or used code keeps its slot (401).
  */
-export async function useAuthenticatorCode(ports: PanelSessionPorts, person: PanelPerson, input: { code: string; ip: string; now: Date }): Promise<void> {
-  await assertMayAttempt(ports, person.email, input.ip, input.now);
+export async function useAuthenticatorCode(ports: PanelSessionPorts, person: PanelPerson, input: { code: string; now: Date }, counted: CountedIn): Promise<void> {
   const secret = ports.sealing.unseal(person.totpSecretSealed, `person:${person.email}`);
   if (secret === undefined) throw new Error("A panel person's authenticator secret does not unseal");
-  const step = ports.totp.match(secret, input.code, input.now);
-  if (step === undefined || !(await ports.people.useTotpStep(person.email, step))) {
-    await ports.failures.add(failureKeys(person.email, input.ip), signInWindow(input.now));
-    throw new UnauthorizedError(WRONG_CODE);
-  }
+  const right = await countedCheck(ports, counted, input.now, async () => {
+    const step = ports.totp.match(secret, input.code, input.now);
+    return step !== undefined && (await ports.people.useTotpStep(person.email, step));
+  });
+  if (!right) throw new UnauthorizedError(WRONG_CODE);
 }
 
 /**
- * The password step: counted failures first (429 past them), then the password (an unknown e-mail does
- * the same work and gets the same answer). Right: a session in the code stage, under a new id.
+ * The password step: a slot of the e-mail's and the address's logs first (429 past them), then the
+ * password (an unknown e-mail does the same work and gets the same answer). Right: a session in the code stage, under a new id.
  */
 export async function signInWithPassword(ports: PanelAccessPorts, input: Client & { email: string; password: string }): Promise<{ sessionId: string }> {
   const email = normalizeEmail(input.email);
-  await assertMayAttempt(ports, email, input.ip, input.now);
   const person = await ports.people.byEmail(email);
-  const right = person ? await ports.passwords.verify(input.password, person.passwordHash) : (await ports.passwords.burn(input.password), false);
-  if (!person || !right) {
-    await ports.failures.add(failureKeys(email, input.ip), signInWindow(input.now));
-    throw new UnauthorizedError(WRONG_CREDENTIALS);
-  }
+  const right = await countedCheck(ports, { signIn: { email, ip: input.ip } }, input.now, async () =>
+    person ? ports.passwords.verify(input.password, person.passwordHash) : (await ports.passwords.burn(input.password), false),
+  );
+  if (!person || !right) throw new UnauthorizedError(WRONG_CREDENTIALS);
   const { token, tokenHash } = ports.tokens.newToken();
   const at = input.now.toISOString();
   await ports.sessions.open({
@@ -90,7 +94,7 @@ export async function signInWithPassword(ports: PanelAccessPorts, input: Client 
 }
 
 /**
- * The code step: the code-stage session (5 minutes), counted failures, then a code of the person's
+ * The code step: the code-stage session (5 minutes), a slot of the sign-in's logs, then a code of the person's
  * authenticator not used before (its step recorded once). Right: the signed-in session under a NEW
  * id (the code stage's is deleted) with the person's new sign-in notice queued, and the audit entry.
  */
@@ -99,7 +103,7 @@ export async function signInWithCode(ports: PanelAccessPorts, input: Client & { 
   if (!sessionLive(pending, input.now) || pending.stage !== 'code') throw new UnauthorizedError(SIGN_IN_AGAIN);
   const person = await ports.people.byEmail(pending.email);
   if (!person || person.personId !== pending.personId) throw new UnauthorizedError(SIGN_IN_AGAIN);
-  await useAuthenticatorCode(ports, person, input);
+  await useAuthenticatorCode(ports, person, input, { signIn: { email: person.email, ip: input.ip } });
   const { token, tokenHash } = ports.tokens.newToken();
   const at = input.now.toISOString();
   const session: PanelSession = {
