@@ -69,6 +69,41 @@ describe('merchant panel: invite, enrollment, sign-in with the code (issue 27)',
     expect(again.code).toBe(1);
   });
 
+  it("refuses at enrollment a password past 128 characters (never cut) and one made of the account's name; a longer password never signs in as the one it starts with (issue 43)", async () => {
+    const account = (await admin('account', 'create', '--name', 'Confeitaria Doce Sabor')).json as { account_id: string };
+    const email = `longa${Date.now()}@example.com`;
+    const invite = (await admin('panel', 'invite', '--account', account.account_id, '--email', email, '--role', 'owner')).json as { invite_url: string };
+    const path = new URL(invite.invite_url).pathname;
+    const jar = new Jar();
+    const page = await get(jar, path);
+    const secret = elementText(page.text, 'totp-secret');
+    const form = { csrf_token: hidden(page.text, 'csrf_token'), enrollment: hidden(page.text, 'enrollment') };
+    const longest = randomBytes(96).toString('base64url');
+    expect(longest).toHaveLength(128);
+
+    // 129 characters: refused with the ceiling's message (it was cut to its first 128 and accepted).
+    const tooLong = await post(jar, path, { ...form, password: `${longest}x`, confirmation: `${longest}x`, code: codeFor(secret) });
+    expect(tooLong.status).toBe(422);
+    expect(tooLong.text).toContain(escaped('A senha pode ter no máximo 128 caracteres.'));
+    // The account's name (and without its accents and spaces): refused as easy to guess.
+    for (const password of ['Confeitaria Doce Sabor', 'confeitariadocesabor']) {
+      const named = await post(jar, path, { ...form, password, confirmation: password, code: codeFor(secret) });
+      expect(named.status, password).toBe(422);
+      expect(named.text).toContain(escaped('Esta senha é fácil de adivinhar;'));
+    }
+
+    const done = await post(jar, path, { ...form, password: longest, confirmation: longest, code: codeFor(secret) });
+    expect(done.status).toBe(303);
+    // The 128 characters and one more: a wrong password (never cut to the stored one), then the right one.
+    const signInPage = await get(jar, '/panel/entrar');
+    const csrf = hidden(signInPage.text, 'csrf_token');
+    const longer = await post(jar, '/panel/entrar', { csrf_token: csrf, email, password: `${longest}x` });
+    expect(longer.status).toBe(401);
+    expect(longer.text).toContain(escaped(WRONG_CREDENTIALS));
+    const right = await post(jar, '/panel/entrar', { csrf_token: csrf, email, password: longest });
+    expect([right.status, right.location]).toEqual([303, '/panel/entrar/codigo']);
+  });
+
   it('signs in with the password, then a code not used before, under a new session id', async () => {
     const person = await enrolledPerson();
     const jar = new Jar();
