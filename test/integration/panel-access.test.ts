@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, it } from 'vitest';
 import { keys } from '../../shared/adapters/dynamo/keys';
+import { addressKey } from '../../shared/domain/client-address';
 import { signInWindow } from '../../shared/domain/panel/sign-in-limits';
 import { EDGE_CLIENT_IP_HEADER, EDGE_ORIGIN_HEADER } from '../../shared/http/edge-origin';
 import { csrfTokenFor, PRE_SESSION_COOKIE, SESSION_COOKIE } from '../../shared/http/panel/cookies';
@@ -245,7 +246,7 @@ describe('merchant panel: invite, enrollment, sign-in with the code (issue 27)',
     expect(/"code"\s*:\s*"\d{6}"/.test(lines)).toBe(false);
   });
 
-  it("counts sign-in failures under the viewer's address the edge named, not the address API Gateway saw (the deployed stack)", async () => {
+  it("counts sign-in failures under the viewer's address the edge named, not the address API Gateway saw (the deployed stack); an IPv6 viewer under its /64", async () => {
     useLocalStackEnvironment();
     const person = await enrolledPerson();
     const base = getRuntime();
@@ -253,18 +254,25 @@ describe('merchant panel: invite, enrollment, sign-in with the code (issue 27)',
     const viewer = `198.51.100.${1 + (Date.now() % 250)}`;
     const pre = randomBytes(32).toString('base64url');
     const { panel } = await base.serviceKeys();
+    // An IPv6 viewer counts under its /64 (issue 43): two of its addresses, one counter.
+    const subnet = `2001:db8:${randomBytes(2).toString('hex')}:${randomBytes(2).toString('hex')}`;
+    const wrongFrom = async (address: string) =>
+      (
+        await invokeRoute(routes.panelSignIn, {
+          headers: {
+            'content-type': 'application/x-www-form-urlencoded',
+            cookie: `${PRE_SESSION_COOKIE}=${pre}`,
+            [EDGE_ORIGIN_HEADER]: secret,
+            [EDGE_CLIENT_IP_HEADER]: address,
+          },
+          body: new URLSearchParams({ csrf_token: csrfTokenFor(panel, pre), email: person.email, password: 'not the password at all' }).toString(),
+        })
+      ).status;
     overrideRuntime({ edgeSecret: async () => secret });
     try {
-      const reply = await invokeRoute(routes.panelSignIn, {
-        headers: {
-          'content-type': 'application/x-www-form-urlencoded',
-          cookie: `${PRE_SESSION_COOKIE}=${pre}`,
-          [EDGE_ORIGIN_HEADER]: secret,
-          [EDGE_CLIENT_IP_HEADER]: viewer,
-        },
-        body: new URLSearchParams({ csrf_token: csrfTokenFor(panel, pre), email: person.email, password: 'not the password at all' }).toString(),
-      });
-      expect(reply.status).toBe(401);
+      expect(await wrongFrom(viewer)).toBe(401);
+      expect(await wrongFrom(`${subnet}:1:2:3:4`)).toBe(401);
+      expect(await wrongFrom(`${subnet}:a:b:c:d`)).toBe(401);
     } finally {
       overrideRuntime({ edgeSecret: base.edgeSecret });
     }
@@ -272,6 +280,8 @@ describe('merchant panel: invite, enrollment, sign-in with the code (issue 27)',
       (await base.db.send(new GetCommand({ TableName: base.config.tableName, Key: keys.panelFailures(key, signInWindow(new Date())), ConsistentRead: true })))
         .Item?.failures;
     expect(await failures(`ip:${viewer}`)).toBe(1);
-    expect(await failures(`email:${person.email}`)).toBe(1);
+    expect(await failures(`ip:${addressKey(`${subnet}::1`)}`)).toBe(2);
+    expect(await failures(`ip:${subnet}:1:2:3:4`)).toBeUndefined();
+    expect(await failures(`email:${person.email}`)).toBe(3);
   });
 });

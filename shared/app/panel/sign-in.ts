@@ -1,4 +1,5 @@
 import type { PanelAccessPorts, PanelSessionPorts } from './access-ports';
+import { addressKey } from '../../domain/client-address';
 import { normalizeEmail } from '../../domain/panel/invite';
 import type { PanelPerson } from '../../domain/panel/person';
 import { type PanelSession, needsTouch, sessionLive } from '../../domain/panel/session';
@@ -18,7 +19,7 @@ export const SIGN_IN_AGAIN = 'Sua entrada expirou. Entre de novo com e-mail e se
 type Client = { ip: string; userAgent: string; now: Date };
 
 function failureKeys(email: string, ip: string): [string, string] {
-  return [`email:${email}`, `ip:${ip}`];
+  return [`email:${email}`, `ip:${addressKey(ip)}`];
 }
 
 /** Refuses (429) an attempt once the e-mail or the address took its failures of the window, before any password is checked. */
