@@ -15,7 +15,7 @@ import { signedInForm, signedInPage } from '../../shared/http/panel/signed-in';
 import { newAuthenticatorPage, securityPage } from '../../shared/panel/security-pages';
 import { sessionLive } from '../../shared/domain/panel/session';
 import { UnauthorizedError, ValidationError } from '../../shared/errors';
-import { field, pageAnswer, panelErrorAnswerPage, panelForm, preSession, redirectTo, userAgentOf } from '../../shared/http/panel/answers';
+import { field, passwordField, pageAnswer, panelErrorAnswerPage, panelForm, preSession, redirectTo, userAgentOf } from '../../shared/http/panel/answers';
 import { clearedSessionCookie, csrfTokenFor, panelCookie, SESSION_COOKIE, sessionCookie } from '../../shared/http/panel/cookies';
 import { httpHandler } from '../../shared/http/pipeline';
 import { routeGroupHandler } from '../../shared/http/route-group';
@@ -23,6 +23,7 @@ import { panelAccessRoutes as routes } from '../../shared/http/route-table/panel
 import { codePage, enrollPage, signInPage } from '../../shared/panel/pages';
 import { panelAccessPorts } from '../../shared/wiring/panel-access';
 import { panelEnrollPorts } from '../../shared/wiring/panel-enroll';
+import { panelPasswordPorts } from '../../shared/wiring/panel-password';
 
 /**
  * The merchant panel's door (issue 27), one function for its routes: sign-in (password, then the
@@ -58,7 +59,7 @@ const signInHandler = httpHandler(
     try {
       const { sessionId } = await signInWithPassword(ports, {
         email,
-        password: field(fields, 'password', 128),
+        password: passwordField(fields, 'password'),
         ip: clientIp,
         userAgent: userAgentOf(event),
         now,
@@ -145,8 +146,8 @@ const acceptInviteHandler = httpHandler(
     try {
       await acceptInvite(ports, {
         token: params.token,
-        password: field(fields, 'password', 128),
-        confirmation: field(fields, 'confirmation', 128),
+        password: passwordField(fields, 'password'),
+        confirmation: passwordField(fields, 'confirmation'),
         code: field(fields, 'code', 16),
         sealedSecret,
         ip: clientIp,
@@ -182,13 +183,13 @@ const securityPageHandler = signedInPage(routes.panelSecurity, panelAccessPorts,
 /** Every session ended (this one too): the cookie cleared, to the sign-in page. */
 const signedOutEverywhere = () => redirectTo('/panel/entrar', [clearedSessionCookie()]);
 
-const changePasswordHandler = signedInForm(routes.panelChangePassword, panelAccessPorts, async ({ ports, page, fields, ip, now }) => {
+const changePasswordHandler = signedInForm(routes.panelChangePassword, panelPasswordPorts, async ({ ports, page, fields, ip, now }) => {
   try {
     await changePassword(ports, {
       session: page.session,
-      current: field(fields, 'current', 128),
-      password: field(fields, 'password', 128),
-      confirmation: field(fields, 'confirmation', 128),
+      current: passwordField(fields, 'current'),
+      password: passwordField(fields, 'password'),
+      confirmation: passwordField(fields, 'confirmation'),
       ip,
       now,
     });

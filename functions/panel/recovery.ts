@@ -1,7 +1,7 @@
 import { requestPasswordReset, resetPage, resetPassword, RESET_LINK_GONE } from '../../shared/app/panel/password-reset';
 import { isWrongCode, WRONG_CODE } from '../../shared/app/panel/sign-in';
 import { ConflictError, NotFoundError, ValidationError } from '../../shared/errors';
-import { field, pageAnswer, panelErrorAnswerPage, panelForm, preSession } from '../../shared/http/panel/answers';
+import { field, passwordField, pageAnswer, panelErrorAnswerPage, panelForm, preSession } from '../../shared/http/panel/answers';
 import { csrfTokenFor } from '../../shared/http/panel/cookies';
 import { httpHandler } from '../../shared/http/pipeline';
 import { routeGroupHandler } from '../../shared/http/route-group';
@@ -72,8 +72,8 @@ const resetHandler = httpHandler(
     const ports = await panelRecoveryPorts(runtime);
     const input = {
       token: params.token,
-      password: field(fields, 'password', 128),
-      confirmation: field(fields, 'confirmation', 128),
+      password: passwordField(fields, 'password'),
+      confirmation: passwordField(fields, 'confirmation'),
       code: field(fields, 'code', 16),
       ip: clientIp,
       now,

@@ -200,7 +200,8 @@ export const ROUTE_PORT_GRANTS: Readonly<Record<string, readonly TableGrant[]>> 
   // … and used: the link read, the code (failures counted, its step used), the link deleted with the password replaced, the sessions tidied.
   [routes.panelResetPage.id]: [{ actions: ['GetItem'], keys: [KEY.panelReset] }],
   [routes.panelResetPassword.id]: [
-    { actions: ['GetItem'], keys: [KEY.panelReset, KEY.panelPerson, KEY.panelFailures] },
+    // The account item: its name, which the password policy reads (issue 43).
+    { actions: ['GetItem'], keys: [KEY.panelReset, KEY.panelPerson, KEY.panelFailures, KEY.account] },
     { actions: ['UpdateItem'], keys: [KEY.panelFailures, KEY.panelPerson] },
     { actions: ['DeleteItem'], keys: [KEY.panelReset, KEY.panelSession] },
     { actions: ['Query'], keys: [KEY.sessionList], index: LIST_INDEX },
@@ -210,6 +211,8 @@ export const ROUTE_PORT_GRANTS: Readonly<Record<string, readonly TableGrant[]>> 
   // The enrollment's transaction: the invite used, the person, the audit entry, an owner counted (PTEAM#).
   [routes.panelAcceptInvite.id]: [
     { actions: ['GetItem', 'DeleteItem'], keys: [KEY.panelInvite] },
+    // The account's name, which the password policy reads (issue 43).
+    { actions: ['GetItem'], keys: [KEY.account] },
     { actions: ['PutItem'], keys: [KEY.panelPerson, KEY.panelAudit] },
     { actions: ['UpdateItem'], keys: [KEY.panelTeam] },
   ],
@@ -271,6 +274,8 @@ export const ROUTE_PORT_GRANTS: Readonly<Record<string, readonly TableGrant[]>> 
   // sessionsValidFrom and new hash; the listed sessions deleted) and the audit entry.
   [routes.panelChangePassword.id]: [
     ...PANEL_SIGNED_IN,
+    // The account's name, which the password policy reads (issue 43).
+    { actions: ['GetItem'], keys: [KEY.account] },
     { actions: ['GetItem', 'UpdateItem'], keys: [KEY.panelFailures] },
     { actions: ['UpdateItem'], keys: [KEY.panelPerson] },
     { actions: ['Query'], keys: [KEY.sessionList], index: LIST_INDEX },

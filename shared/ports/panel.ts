@@ -33,6 +33,12 @@ export interface PanelEmails {
 /** What enrolling an invited person came to: done, the invite used or expired meanwhile, the e-mail taken meanwhile. */
 export type Enrollment = 'enrolled' | 'invite_gone' | 'email_taken';
 
+/** The merchant accounts' names, as a new password's policy reads them: a password may not be guessed from its account's name (issue 43). */
+export interface PanelAccountNames {
+  /** The account's display name, or undefined (no such account, or no name). */
+  nameOf(accountId: string): Promise<string | undefined>;
+}
+
 /** The panel's people, by e-mail. */
 export interface PanelPeople {
   byEmail(email: string): Promise<PanelPerson | undefined>;

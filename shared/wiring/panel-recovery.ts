@@ -6,13 +6,13 @@ import type { RecoveryPorts, ResetRequestPorts } from '../app/panel/password-res
 import { randomString } from '../ids';
 import type { Runtime } from '../runtime';
 import { newPanelToken, tokenHash } from './panel';
-import { panelAccessPorts } from './panel-access';
+import { panelPasswordPorts } from './panel-password';
 
 /** The merchant panel's password recovery (functions/panel/recovery.ts): the access ports, the reset links, the public base URL. */
 export async function panelRecoveryPorts(runtime: Runtime): Promise<RecoveryPorts> {
   const { db, config } = runtime;
   return {
-    ...(await panelAccessPorts(runtime)),
+    ...(await panelPasswordPorts(runtime)),
     resets: dynamoPanelResets(db, config.tableName, async () => (await runtime.serviceKeys()).mail),
     publicBaseUrl: config.publicBaseUrl,
   };

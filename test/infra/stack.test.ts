@@ -747,6 +747,8 @@ const EXPECTED_TABLE_ACCESS: Record<string, string[]> = {
     'PutItem MAIL#*',
     'UpdateItem PTEAM#*',
     'Query GSI1 PSESSLIST#*',
+    // The account's name, which the password policy reads (issue 43).
+    'GetItem ACCT#*',
   ],
   // Password recovery: the person, the per-e-mail count, the link with its mail (PRESET#, MAIL#), the code, the link used with the password replaced, the sessions tidied.
   PanelRecovery: [
@@ -762,6 +764,7 @@ const EXPECTED_TABLE_ACCESS: Record<string, string[]> = {
     'PutItem PAUDIT#*',
     'DeleteItem PSESS#*',
     'Query GSI1 PSESSLIST#*',
+    'GetItem ACCT#*',
   ],
   // The API keys (step-up, then the rotation's transaction with its audit entry), the audit log and the team.
   PanelSettings: [

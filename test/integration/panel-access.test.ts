@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, it } from 'vitest';
 import { keys } from '../../shared/adapters/dynamo/keys';
+import { addressKey } from '../../shared/domain/client-address';
 import { EDGE_CLIENT_IP_HEADER, EDGE_ORIGIN_HEADER } from '../../shared/http/edge-origin';
 import { csrfTokenFor, PRE_SESSION_COOKIE, SESSION_COOKIE } from '../../shared/http/panel/cookies';
 import { routes } from '../../shared/http/routes';
@@ -66,6 +67,41 @@ describe('merchant panel: invite, enrollment, sign-in with the code (issue 27)',
     expect((await get(new Jar(), path)).status).toBe(404);
     const again = await admin('panel', 'invite', '--account', account.account_id, '--email', 'ana.enroll@example.com', '--role', 'viewer');
     expect(again.code).toBe(1);
+  });
+
+  it("refuses at enrollment a password past 128 characters (never cut) and one made of the account's name; a longer password never signs in as the one it starts with (issue 43)", async () => {
+    const account = (await admin('account', 'create', '--name', 'Confeitaria Doce Sabor')).json as { account_id: string };
+    const email = `longa${Date.now()}@example.com`;
+    const invite = (await admin('panel', 'invite', '--account', account.account_id, '--email', email, '--role', 'owner')).json as { invite_url: string };
+    const path = new URL(invite.invite_url).pathname;
+    const jar = new Jar();
+    const page = await get(jar, path);
+    const secret = elementText(page.text, 'totp-secret');
+    const form = { csrf_token: hidden(page.text, 'csrf_token'), enrollment: hidden(page.text, 'enrollment') };
+    const longest = randomBytes(96).toString('base64url');
+    expect(longest).toHaveLength(128);
+
+    // 129 characters: refused with the ceiling's message (it was cut to its first 128 and accepted).
+    const tooLong = await post(jar, path, { ...form, password: `${longest}x`, confirmation: `${longest}x`, code: codeFor(secret) });
+    expect(tooLong.status).toBe(422);
+    expect(tooLong.text).toContain(escaped('A senha pode ter no máximo 128 caracteres.'));
+    // The account's name (and without its accents and spaces): refused as easy to guess.
+    for (const password of ['Confeitaria Doce Sabor', 'confeitariadocesabor']) {
+      const named = await post(jar, path, { ...form, password, confirmation: password, code: codeFor(secret) });
+      expect(named.status, password).toBe(422);
+      expect(named.text).toContain(escaped('Esta senha é fácil de adivinhar;'));
+    }
+
+    const done = await post(jar, path, { ...form, password: longest, confirmation: longest, code: codeFor(secret) });
+    expect(done.status).toBe(303);
+    // The 128 characters and one more: a wrong password (never cut to the stored one), then the right one.
+    const signInPage = await get(jar, '/panel/entrar');
+    const csrf = hidden(signInPage.text, 'csrf_token');
+    const longer = await post(jar, '/panel/entrar', { csrf_token: csrf, email, password: `${longest}x` });
+    expect(longer.status).toBe(401);
+    expect(longer.text).toContain(escaped(WRONG_CREDENTIALS));
+    const right = await post(jar, '/panel/entrar', { csrf_token: csrf, email, password: longest });
+    expect([right.status, right.location]).toEqual([303, '/panel/entrar/codigo']);
   });
 
   it('signs in with the password, then a code not used before, under a new session id', async () => {
@@ -209,7 +245,7 @@ describe('merchant panel: invite, enrollment, sign-in with the code (issue 27)',
     expect(/"code"\s*:\s*"\d{6}"/.test(lines)).toBe(false);
   });
 
-  it("counts sign-in failures under the viewer's address the edge named, not the address API Gateway saw (the deployed stack)", async () => {
+  it("counts sign-in failures under the viewer's address the edge named, not the address API Gateway saw (the deployed stack); an IPv6 viewer under its /64", async () => {
     useLocalStackEnvironment();
     const person = await enrolledPerson();
     const base = getRuntime();
@@ -217,27 +253,36 @@ describe('merchant panel: invite, enrollment, sign-in with the code (issue 27)',
     const viewer = `198.51.100.${1 + (Date.now() % 250)}`;
     const pre = randomBytes(32).toString('base64url');
     const { panel } = await base.serviceKeys();
+    // An IPv6 viewer counts under its /64 (issue 43): two of its addresses, one counter.
+    const subnet = `2001:db8:${randomBytes(2).toString('hex')}:${randomBytes(2).toString('hex')}`;
+    const wrongFrom = async (address: string) =>
+      (
+        await invokeRoute(routes.panelSignIn, {
+          headers: {
+            'content-type': 'application/x-www-form-urlencoded',
+            cookie: `${PRE_SESSION_COOKIE}=${pre}`,
+            [EDGE_ORIGIN_HEADER]: secret,
+            [EDGE_CLIENT_IP_HEADER]: address,
+          },
+          body: new URLSearchParams({ csrf_token: csrfTokenFor(panel, pre), email: person.email, password: 'not the password at all' }).toString(),
+        })
+      ).status;
     overrideRuntime({ edgeSecret: async () => secret });
     try {
-      const reply = await invokeRoute(routes.panelSignIn, {
-        headers: {
-          'content-type': 'application/x-www-form-urlencoded',
-          cookie: `${PRE_SESSION_COOKIE}=${pre}`,
-          [EDGE_ORIGIN_HEADER]: secret,
-          [EDGE_CLIENT_IP_HEADER]: viewer,
-        },
-        body: new URLSearchParams({ csrf_token: csrfTokenFor(panel, pre), email: person.email, password: 'not the password at all' }).toString(),
-      });
-      expect(reply.status).toBe(401);
+      expect(await wrongFrom(viewer)).toBe(401);
+      expect(await wrongFrom(`${subnet}:1:2:3:4`)).toBe(401);
+      expect(await wrongFrom(`${subnet}:a:b:c:d`)).toBe(401);
     } finally {
       overrideRuntime({ edgeSecret: base.edgeSecret });
     }
-    // The slots the wrong password kept in the e-mail's and the address's logs (issue 43: shared/domain/panel/sign-in-limits.ts).
+    // The slots the wrong passwords kept in the e-mail's and the addresses' logs (issue 43: shared/domain/panel/sign-in-limits.ts).
     const failures = async (kind: string, id: string) =>
       Object.keys(
         ((await base.db.send(new GetCommand({ TableName: base.config.tableName, Key: keys.panelLimit(kind, id), ConsistentRead: true }))).Item?.slots ?? {}) as object,
       ).length;
     expect(await failures('signin-address', viewer)).toBe(1);
-    expect(await failures('signin-email', person.email)).toBe(1);
+    expect(await failures('signin-address', addressKey(`${subnet}::1`))).toBe(2);
+    expect(await failures('signin-address', `${subnet}:1:2:3:4`)).toBe(0);
+    expect(await failures('signin-email', person.email)).toBe(3);
   });
 });

@@ -55,6 +55,14 @@ describe('merchant panel: a forgotten password (issue 27)', () => {
     const fresh = `outra frase longa e nova ${Date.now()}`;
     // The policy first (nothing used), then the code (a wrong one counted, nothing changed).
     expect((await post(jar, path, { csrf_token: csrf, password: 'curta', confirmation: 'curta', code: '000000' })).status).toBe(422);
+    // Past 128 characters: refused, not cut (issue 43); the account's name: easy to guess.
+    const tooLong = `${fresh}${'x'.repeat(129)}`;
+    const long = await post(jar, path, { csrf_token: csrf, password: tooLong, confirmation: tooLong, code: '000000' });
+    expect(long.status).toBe(422);
+    expect(long.text).toContain(escaped('A senha pode ter no máximo 128 caracteres.'));
+    const named = await post(jar, path, { csrf_token: csrf, password: 'Loja do Painel', confirmation: 'Loja do Painel', code: '000000' });
+    expect(named.status).toBe(422);
+    expect(named.text).toContain(escaped('Esta senha é fácil de adivinhar;'));
     const wrong = await post(jar, path, { csrf_token: csrf, password: fresh, confirmation: fresh, code: '000000' });
     expect(wrong.status).toBe(401);
     expect(wrong.text).toContain(escaped(WRONG_CODE));

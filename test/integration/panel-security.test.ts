@@ -2,6 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { totpCodeAt } from '../../shared/adapters/crypto/totp';
 import { elementText, enrolledPerson, freshCode, get, hidden, Jar, post, signIn } from '../support/panel';
 
+const escaped = (text: string) => text.replace(/&/g, '&amp;').replace(/'/g, '&#39;').replace(/"/g, '&quot;');
+
 describe('merchant panel: the person’s own security page (issue 27)', () => {
   it('lists the open sessions; "sign out everywhere" ends them all at once, this one too', async () => {
     const person = await enrolledPerson('viewer');
@@ -38,6 +40,14 @@ describe('merchant panel: the person’s own security page (issue 27)', () => {
     const weak = await post(here, '/panel/seguranca/senha', { csrf_token: csrf, current: person.password, password: 'curta', confirmation: 'curta' });
     expect(weak.status).toBe(422);
     expect(weak.text).toContain('id="new-password-erro"');
+    // Past 128 characters: refused, not cut (issue 43); the account's name: easy to guess.
+    const tooLong = `${next}${'x'.repeat(129)}`;
+    const long = await post(here, '/panel/seguranca/senha', { csrf_token: csrf, current: person.password, password: tooLong, confirmation: tooLong });
+    expect(long.status).toBe(422);
+    expect(long.text).toContain(escaped('A senha pode ter no máximo 128 caracteres.'));
+    const named = await post(here, '/panel/seguranca/senha', { csrf_token: csrf, current: person.password, password: 'Loja do Painel', confirmation: 'Loja do Painel' });
+    expect(named.status).toBe(422);
+    expect(named.text).toContain(escaped('Esta senha é fácil de adivinhar;'));
     expect((await get(elsewhere, '/panel')).status).toBe(200);
 
     const changed = await post(here, '/panel/seguranca/senha', { csrf_token: csrf, current: person.password, password: next, confirmation: next });

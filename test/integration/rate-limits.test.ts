@@ -2,7 +2,12 @@ import { describe, expect, it } from 'vitest';
 import { RateLimitedError, UnauthorizedError } from '../../shared/errors';
 import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { hitAccountCounter, hitIpCounter, ipLogKey, LOG_ATTRIBUTE } from '../../shared/adapters/dynamo/rate-counter';
-import { accountStore, basic, bearer, call, newAccount, stack, tokenFor, uniqueIp, withinOneWindow } from '../support/api';
+import { randomBytes } from 'node:crypto';
+import { EDGE_CLIENT_IP_HEADER, EDGE_ORIGIN_HEADER } from '../../shared/http/edge-origin';
+import { routes } from '../../shared/http/routes';
+import { getRuntime, overrideRuntime } from '../../shared/runtime';
+import { accountStore, basic, bearer, call, newAccount, stack, tokenFor, uniqueIp, useLocalStackEnvironment, withinOneWindow } from '../support/api';
+import { invokeRoute } from '../support/invoke-route';
 
 function retryAfter(headers: Record<string, string | string[] | undefined>): number {
   return Number(headers['retry-after']);
@@ -34,6 +39,36 @@ describe('rate limits (spec 8)', () => {
     await withinOneWindow(15);
     for (let i = 0; i < 12; i += 1) statuses.push((await call('POST', '/api/auth', { headers, sourceIp: ip })).status);
     expect(statuses).toEqual([...Array(10).fill(401), 429, 429]);
+  });
+
+  it('counts an IPv6 client by its /64: two addresses of one /64 share the per-IP limit, another /64 has its own (issue 43)', async () => {
+    useLocalStackEnvironment();
+    const base = getRuntime();
+    const secret = randomBytes(32).toString('hex');
+    // A /64 of the documentation prefix of its own (2001:db8::/32), and the viewer's address the edge names in it.
+    const [site, subnet] = [randomBytes(2).readUInt16BE(0), randomBytes(2).readUInt16BE(0)];
+    const prefix = `2001:db8:${site.toString(16).padStart(4, '0')}:${subnet.toString(16).padStart(4, '0')}`;
+    const nextPrefix = `2001:db8:${site.toString(16)}:${(subnet ^ 1).toString(16)}`;
+    const host = () => [0, 1, 2, 3].map(() => randomBytes(2).toString('hex')).join(':');
+    const authFrom = async (viewer: string) =>
+      (
+        await invokeRoute(routes.authToken, {
+          headers: { authorization: basic('PUB-nobody', 'SEC-nothing'), [EDGE_ORIGIN_HEADER]: secret, [EDGE_CLIENT_IP_HEADER]: viewer },
+        })
+      ).status;
+    await withinOneWindow(15);
+    overrideRuntime({ edgeSecret: async () => secret });
+    try {
+      const statuses: number[] = [];
+      // Ten calls, each from another address of the /64 (as SLAAC's privacy addresses change), then one more.
+      for (let i = 0; i < 11; i += 1) statuses.push(await authFrom(`${prefix}:${host()}`));
+      expect(statuses).toEqual([...Array(10).fill(401), 429]);
+      // The same /64 written another way (upper case, leading zeros) is the same client; the next /64 is another.
+      expect(await authFrom(`${prefix.toUpperCase()}:0000:0000:0000:0001`)).toBe(429);
+      expect(await authFrom(`${nextPrefix}:${host()}`)).toBe(401);
+    } finally {
+      overrideRuntime({ edgeSecret: base.edgeSecret });
+    }
   });
 
   it('allows 60 calls per minute per account across all IPs, atomically under concurrency', async () => {

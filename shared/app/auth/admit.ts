@@ -1,6 +1,7 @@
 import { bearerTokenFrom, verifyToken } from '../../auth/token';
 import { unixSeconds } from '../../clock';
 import type { Caller } from '../../domain/account';
+import { addressKey } from '../../domain/client-address';
 import type { QuotaState } from '../../domain/sliding-log';
 import { AccountDisabledError, UnauthorizedError } from '../../errors';
 import type { GateStore } from '../../ports/gate';
@@ -30,8 +31,9 @@ async function requireKeyVersion(ports: GatePorts, accountId: string, keyVersion
   if (state.disabled) throw new AccountDisabledError();
 }
 
+/** One call counted against the client's address: an IPv6 one under its /64 (addressKey). */
 function countIp(ports: GatePorts, limitClass: IpLimitClass, ip: string): Promise<QuotaState> {
-  return ports.store.countIpCall({ limitClass, ip, limit: ports.limits[limitClass], nowMs: ports.now.getTime() });
+  return ports.store.countIpCall({ limitClass, ip: addressKey(ip), limit: ports.limits[limitClass], nowMs: ports.now.getTime() });
 }
 
 /** The caller a Bearer token names, checked in memory (signature, expiry): no table read. */

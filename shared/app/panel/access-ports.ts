@@ -1,5 +1,5 @@
 import type { AttemptSlots } from '../../ports/attempt-slots';
-import type { PanelAuditLog, PanelInvites, PanelPeople, PanelSessions } from '../../ports/panel';
+import type { PanelAccountNames, PanelAuditLog, PanelInvites, PanelPeople, PanelSessions } from '../../ports/panel';
 
 /** What the panel's access use cases need: the stores, and the crypto that only adapters hold (randomness included). */
 export type PanelAccessPorts = {
@@ -30,3 +30,6 @@ export type PanelAccessPorts = {
 
 /** The access ports without the password hashing: what a signed-in page and a step-up need (the money pages' functions bundle no scrypt). */
 export type PanelSessionPorts = Omit<PanelAccessPorts, 'passwords'>;
+
+/** What a use case that sets a password needs (enrollment, a new password, a reset): the access ports and the accounts' names the policy reads. */
+export type PasswordSettingPorts = PanelAccessPorts & { accountNames: PanelAccountNames };

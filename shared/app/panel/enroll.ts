@@ -1,5 +1,5 @@
 import type { InviteAnswerView } from './views';
-import type { PanelAccessPorts } from './access-ports';
+import type { PasswordSettingPorts } from './access-ports';
 import { inviteUsable } from '../../domain/panel/invite';
 import { ROLE_LABELS } from '../../domain/panel/roles';
 import { passwordProblems } from '../../domain/panel/password-policy';
@@ -15,7 +15,7 @@ const INVITE_GONE = 'Este convite não vale mais: ele já foi usado ou expirou. 
  * page load offers a new one and only a code of the one shown is accepted.
  */
 /** The enrollment page's ports: the access ports and the QR encoder of the authenticator's URI. */
-export type EnrollPorts = PanelAccessPorts & { qrDataUri: (uri: string) => string };
+export type EnrollPorts = PasswordSettingPorts & { qrDataUri: (uri: string) => string };
 
 export async function enrollmentPage(ports: EnrollPorts, input: { token: string; now: Date; sealedSecret?: string }): Promise<InviteAnswerView> {
   const tokenHash = ports.tokens.hash(input.token);
@@ -51,12 +51,12 @@ export type AcceptInviteInput = {
  * page showed, then in one transaction the invite used, the person created and the audit entry. The
  * enrollment's code step is recorded as used, so it cannot sign in afterwards.
  */
-export async function acceptInvite(ports: PanelAccessPorts, input: AcceptInviteInput): Promise<{ email: string }> {
+export async function acceptInvite(ports: PasswordSettingPorts, input: AcceptInviteInput): Promise<{ email: string }> {
   const tokenHash = ports.tokens.hash(input.token);
   const invite = await ports.invites.get(tokenHash);
   if (!inviteUsable(invite, input.now)) throw new NotFoundError(INVITE_GONE);
   const fields: Record<string, string[]> = {};
-  const problems = passwordProblems(input.password, { email: invite.email });
+  const problems = await passwordProblems(input.password, { email: invite.email, accountName: await ports.accountNames.nameOf(invite.accountId) });
   if (problems.length > 0) fields.password = problems;
   else if (input.password !== input.confirmation) fields.confirmation = ['As senhas não são iguais.'];
   const secret = ports.sealing.unseal(input.sealedSecret, `enroll:${tokenHash}`);

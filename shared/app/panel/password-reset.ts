@@ -1,4 +1,4 @@
-import type { PanelAccessPorts } from './access-ports';
+import type { PasswordSettingPorts } from './access-ports';
 import { auditEntry } from './acting';
 import { useAuthenticatorCode } from './sign-in';
 import { normalizeEmail } from '../../domain/panel/invite';
@@ -10,7 +10,7 @@ import { ConflictError, NotFoundError, ValidationError } from '../../errors';
 import { logger } from '../../logger';
 import type { PanelResets } from '../../ports/panel';
 
-export type RecoveryPorts = PanelAccessPorts & { resets: PanelResets; publicBaseUrl: string };
+export type RecoveryPorts = PasswordSettingPorts & { resets: PanelResets; publicBaseUrl: string };
 
 /** What asking a link needs (the operator's CLI has these without a panel runtime). */
 export type ResetRequestPorts = Pick<RecoveryPorts, 'people' | 'attempts' | 'tokens' | 'newId' | 'resets' | 'audit' | 'publicBaseUrl'>;
@@ -79,7 +79,7 @@ export async function resetPassword(
   const person = await ports.people.byEmail(reset.email);
   if (!person || person.personId !== reset.personId) throw new NotFoundError(RESET_LINK_GONE);
   const fields: Record<string, string[]> = {};
-  const problems = passwordProblems(input.password, { email: person.email });
+  const problems = await passwordProblems(input.password, { email: person.email, accountName: await ports.accountNames.nameOf(person.accountId) });
   if (problems.length > 0) fields.password = problems;
   if (input.confirmation !== input.password) fields.confirmation = ['As senhas não são iguais.'];
   if (Object.keys(fields).length > 0) throw new ValidationError(fields);

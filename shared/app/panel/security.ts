@@ -1,4 +1,4 @@
-import type { PanelAccessPorts } from './access-ports';
+import type { PanelAccessPorts, PasswordSettingPorts } from './access-ports';
 import { actingPerson, auditEntry, stepUp } from './acting';
 import { verifyCurrentPassword } from './sign-in';
 import { passwordProblems } from '../../domain/panel/password-policy';
@@ -48,11 +48,11 @@ export async function signOutEverywhere(ports: PanelAccessPorts, input: { sessio
 
 /** A new password: the current one (a wrong one counts as a sign-in failure), the policy, then every session ends. */
 export async function changePassword(
-  ports: PanelAccessPorts,
+  ports: PasswordSettingPorts,
   input: { session: PanelSession; current: string; password: string; confirmation: string; ip: string; now: Date },
 ): Promise<void> {
   const person = await actingPerson(ports, input.session, 'read');
-  const problems = passwordProblems(input.password, { email: person.email });
+  const problems = await passwordProblems(input.password, { email: person.email, accountName: await ports.accountNames.nameOf(person.accountId) });
   const fields: Record<string, string[]> = {};
   if (problems.length > 0) fields.password = problems;
   if (input.confirmation !== input.password) fields.confirmation = ['As senhas não são iguais.'];

@@ -1,4 +1,5 @@
 import type { PanelAccessPorts, PanelSessionPorts } from './access-ports';
+import { addressKey } from '../../domain/client-address';
 import { normalizeEmail } from '../../domain/panel/invite';
 import type { PanelPerson } from '../../domain/panel/person';
 import { type PanelSession, needsTouch, sessionLive } from '../../domain/panel/session';
@@ -25,7 +26,7 @@ type Client = { ip: string; userAgent: string; now: Date };
 export type CountedIn = { signIn: { email: string; ip: string } } | { session: string };
 
 function scopesOf(counted: CountedIn) {
-  return 'session' in counted ? stepUpScopes(counted.session) : signInScopes(counted.signIn.email, counted.signIn.ip);
+  return 'session' in counted ? stepUpScopes(counted.session) : signInScopes(counted.signIn.email, addressKey(counted.signIn.ip));
 }
 
 /**

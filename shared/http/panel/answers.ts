@@ -53,6 +53,15 @@ export function field(fields: URLSearchParams, name: string, max: number): strin
   return (fields.get(name) ?? '').slice(0, max);
 }
 
+/**
+ * A password field of a form, whole (absent: empty): never cut, so that a password past the policy's
+ * ceiling is refused when set and simply wrong at a sign-in, instead of matching the password it
+ * starts with (issue 43). The request body's own limit (1 MB) bounds it.
+ */
+export function passwordField(fields: URLSearchParams, name: string): string {
+  return fields.get(name) ?? '';
+}
+
 export function userAgentOf(event: APIGatewayProxyEventV2): string {
   return (event.headers?.['user-agent'] ?? '').slice(0, 256);
 }

@@ -67,4 +67,20 @@ describe('admission (use case)', () => {
     expect(await countRefusedCredentials({ auth: 'none', rateLimit: 'failures', access: 'write' }, '5.5.5.5', run.ports)).toEqual(quota);
     expect(run.counted).toEqual(['cep:5.5.5.5:2', 'public:5.5.5.5:4']);
   });
+
+  it('counts an IPv6 client under its /64 and an IPv4-mapped one under its IPv4, in every per-IP class (issue 43)', async () => {
+    const run = gate();
+    await admit({ auth: 'none', rateLimit: 'checkout', access: 'write' }, { authorization: undefined, sourceIp: '2001:db8:1:2:a:b:c:d' }, run.ports);
+    await admit({ auth: 'none', rateLimit: 'checkout', access: 'write' }, { authorization: undefined, sourceIp: '2001:DB8:1:2::9' }, run.ports);
+    await admit({ auth: 'none', rateLimit: 'cep', access: 'write' }, { authorization: undefined, sourceIp: '::ffff:192.0.2.7' }, run.ports);
+    await countRefusedCredentials({ auth: 'none', rateLimit: 'failures', access: 'write' }, '2001:db8:1:3::1', run.ports);
+    await expect(admit(bearer('none'), { authorization: 'Bearer nope', sourceIp: '2001:db8:1:2::5' }, run.ports)).rejects.toBeInstanceOf(CountedRefusal);
+    expect(run.counted).toEqual([
+      'checkout:2001:db8:1:2::/64:3',
+      'checkout:2001:db8:1:2::/64:3',
+      'cep:192.0.2.7:2',
+      'public:2001:db8:1:3::/64:4',
+      'unauthenticated:2001:db8:1:2::/64:5',
+    ]);
+  });
 });
