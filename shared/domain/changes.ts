@@ -1,5 +1,5 @@
 import type { AuditEntry } from './panel/audit';
-import type { CardAttempt, DeclineLimits, DeclineLogs, DeclineScope } from './card-attempt';
+import type { CardAttempt } from './card-attempt';
 import type { CepAddress } from './cep';
 import type { Checkout, CheckoutPayment, NewCheckout, UnknownCardAttempt } from './checkout';
 import type { OrderStatus } from './checkout-transitions';
@@ -151,9 +151,6 @@ export type CardAttemptRecorded = { kind: 'card_attempt.recorded'; attempt: Card
 /** A card attempt's answer lost and not verified: UNKNOWN, in the settler's index (only if still OPEN under its provider key). */
 export type CardAttemptUnknown = { kind: 'card_attempt.unknown'; attempt: CardAttempt; at: string };
 
-/** A card declined: one more decline in the card's and the merchant's logs (the logs as read, each a sliding hour). */
-export type CardDeclined = { kind: 'card.declined'; scope: DeclineScope; logs: DeclineLogs; limits: DeclineLimits; at: string };
-
 /** How a new checkout holds its tx_ref: the tx_ref itself (signed forms), or one sale under it (unsigned forms: issue 31). */
 export type CheckoutReservation = { kind: 'tx_ref' } | { kind: 'sale'; sale: string };
 
@@ -196,7 +193,6 @@ export type Change =
   | CepCached
   | CardAttemptRecorded
   | CardAttemptUnknown
-  | CardDeclined
   | CheckoutCreated
   | CheckoutCardClaimed
   | CheckoutCardLost
@@ -225,7 +221,6 @@ export const CHECKOUT_CARD_CHANGES = [
   'checkout.card_claimed',
   'checkout.card_lost',
   'checkout.card_reopened',
-  'card.declined',
   'invoice.created',
   'ledger.transfer',
   'event.recorded',

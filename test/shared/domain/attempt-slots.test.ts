@@ -9,6 +9,7 @@ import {
   planWrite,
   retryAfterSeconds,
   slotLogKey,
+  type Slots,
   type SlotScope,
   type SlotWindow,
   type TakeResult,
@@ -67,7 +68,7 @@ describe('attempt slots: the rules', () => {
       { log: { kind: 'merchant', id: 'm' }, limit: 1, window: sliding },
     ];
     const known: KnownLog[] = [{ state: 'unknown' }, { state: 'unknown' }];
-    const refused = afterFailedRound(known, new Map([[1, { x: now - HOUR + 10_000 }], [0, { y: now - HOUR + 5_000 }]]), scopes, 'me', now);
+    const refused = afterFailedRound(known, new Map<number, Slots | undefined>([[1, { x: now - HOUR + 10_000 }], [0, { y: now - HOUR + 5_000 }]]), scopes, 'me', now);
     expect(refused).toEqual({ refused: { admitted: false, refusedBy: { kind: 'merchant', id: 'm' }, retryAfterSeconds: 10 } });
     expect(afterFailedRound(known, new Map([[0, { me: now - 1 }]]), scopes, 'me', now)).toEqual({ known: [{ state: 'read', slots: { me: now - 1 } }, { state: 'unknown' }] });
     expect(afterFailedRound(known, new Map([[0, undefined]]), scopes, 'me', now)).toEqual({ known: [{ state: 'missing' }, { state: 'unknown' }] });
