@@ -164,6 +164,9 @@ export type CheckoutCreated = { kind: 'checkout.created'; checkout: NewCheckout;
  */
 export type CheckoutCardClaimed = { kind: 'checkout.card_claimed'; checkout: Checkout; lease: { id: string; untilMs: number }; nowMs: number };
 
+/** A claimed card attempt given up before the provider was asked (its attempt slot refused: issue 43): the lease removed, if still this one. */
+export type CheckoutCardUnclaimed = { kind: 'checkout.card_unclaimed'; checkout: Checkout; leaseId: string };
+
 /** The card attempt's answer was lost: the checkout UNKNOWN (it may have been charged), keeping what the upkeep asks the provider about. */
 export type CheckoutCardLost = { kind: 'checkout.card_lost'; checkout: Checkout; lost: UnknownCardAttempt };
 
@@ -195,6 +198,7 @@ export type Change =
   | CardAttemptUnknown
   | CheckoutCreated
   | CheckoutCardClaimed
+  | CheckoutCardUnclaimed
   | CheckoutCardLost
   | CheckoutCardReopened;
 
@@ -219,6 +223,8 @@ export const INVOICE_MOVE_CHANGES = ['invoice.moved', 'invoice.other_rail_paid',
  */
 export const CHECKOUT_CARD_CHANGES = [
   'checkout.card_claimed',
+  'checkout.card_unclaimed',
+  'checkout.card_unclaimed',
   'checkout.card_lost',
   'checkout.card_reopened',
   'invoice.created',

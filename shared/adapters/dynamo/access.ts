@@ -117,6 +117,7 @@ export const CHANGE_ACCESS: { readonly [K in ChangeKind]: readonly TableGrant[] 
   // The checkout and its tx_ref's (or sale's) reservation.
   'checkout.created': [{ actions: ['PutItem'], keys: [KEY.checkout, KEY.checkoutTxRef] }],
   'checkout.card_claimed': [{ actions: ['UpdateItem'], keys: [KEY.checkout] }],
+  'checkout.card_unclaimed': [{ actions: ['UpdateItem'], keys: [KEY.checkout] }],
   'checkout.card_lost': [{ actions: ['UpdateItem'], keys: [KEY.checkout] }],
   'checkout.card_reopened': [{ actions: ['UpdateItem'], keys: [KEY.checkout] }],
 };

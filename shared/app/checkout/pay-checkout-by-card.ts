@@ -81,12 +81,21 @@ export async function checkoutCardRefusal(ports: CheckoutCardPorts, checkout: Ch
   return { kind: 'checkout_locked' };
 }
 
+/** Gives up a claim before the provider is asked; a lease that cannot be removed expires on its own (cardLeaseMs). */
+async function unclaim(ports: CheckoutCardPorts, checkout: Checkout, leaseId: string): Promise<void> {
+  try {
+    await ports.commit([{ kind: 'checkout.card_unclaimed', checkout, leaseId }]);
+  } catch (err) {
+    logger.warn('checkout card lease not removed: it expires on its own', { checkout: checkout.reference, error: err instanceof Error ? err.name : String(err) });
+  }
+}
+
 /**
  * A card payment of an open checkout (checkoutCardRefusal passed, the form's fields valid): the attempt
  * first takes a slot in the card's, the merchant's and the checkout's logs, in one conditional write
- * (issue 43); a full log asks the provider nothing (the card's or merchant's: 429 with Retry-After; the
- * checkout's: its form locked). Then the checkout's current attempt is claimed (one at a time: 409,
- * the slot given back), the provider asked under the attempt's key, and:
+ * (issue 43), once the checkout's current attempt is claimed (one at a time: 409); a full log asks the
+ * provider nothing and gives the claim back (the card's or merchant's: 429 with Retry-After; the
+ * checkout's: its form locked). Then the provider is asked under the attempt's key, and:
  * approved → the card invoice, credit, invoice.paid, the checkout PAID and order.paid (voided unless
  * recorded when that cannot commit); declined or failed → PENDING at the next attempt (a decline
  * counted); no answer → UNKNOWN until the provider tells (the upkeep asks it). The number and CVV are
@@ -95,10 +104,21 @@ export async function checkoutCardRefusal(ports: CheckoutCardPorts, checkout: Ch
 export async function payCheckoutByCard(ports: CheckoutCardPorts, checkout: Checkout, card: CheckoutCard, now: Date): Promise<CheckoutCardOutcome> {
   const { reference, accountId } = checkout;
   const scope = { fingerprint: cardFingerprint(card.number, await ports.idempotencyKey()), accountId };
-  // The slot is this request's (its lease id): a decline or a lost answer keeps it, an approval gives it back.
+  const providerKey = checkoutCardProviderKey(reference, checkout.cardAttempt);
+  const ids = await ports.ids.unused(now);
+  // One card attempt at a time per checkout: a concurrent post (a double click, another tab) waits (409).
   const lease = { id: randomUUID(), untilMs: now.getTime() + cardLeaseMs(ports.timeoutMs) };
-  const taken = await ports.slots.take(cardAttemptScopes(scope, ports.limits, { reference, perCheckout: ports.limits.perCheckout }), lease.id, now);
+  await ports.commit([{ kind: 'checkout.card_claimed', checkout, lease, nowMs: now.getTime() }]);
+  // The attempt's slot (its lease id) in the card's, the merchant's and the checkout's logs, before the provider is asked:
+  // a decline or a lost answer keeps it, an approval gives it back.
+  const taken = await ports.slots
+    .take(cardAttemptScopes(scope, ports.limits, { reference, perCheckout: ports.limits.perCheckout }), lease.id, now)
+    .catch(async (err: unknown) => {
+      await unclaim(ports, checkout, lease.id);
+      throw err;
+    });
   if (!taken.admitted) {
+    await unclaim(ports, checkout, lease.id);
     const by = taken.refusedBy.kind;
     logger.warn(by === 'checkout' ? 'card attempt refused: the checkout took its declined attempts' : 'card attempt refused: declined too often within the hour', {
       checkout: reference,
@@ -106,17 +126,6 @@ export async function payCheckoutByCard(ports: CheckoutCardPorts, checkout: Chec
       by,
     });
     return by === 'checkout' ? { kind: 'checkout_locked' } : { kind: 'declines_locked', retryAfterSeconds: taken.retryAfterSeconds ?? 1 };
-  }
-  const providerKey = checkoutCardProviderKey(reference, checkout.cardAttempt);
-  let ids: Awaited<ReturnType<InvoiceIdPort['unused']>>;
-  try {
-    ids = await ports.ids.unused(now);
-    // One card attempt at a time per checkout: a concurrent post (a double click, another tab) waits (409).
-    await ports.commit([{ kind: 'checkout.card_claimed', checkout, lease, nowMs: now.getTime() }]);
-  } catch (err) {
-    // Not asked: the slot is given back.
-    await releaseQuietly(ports.slots, taken.ticket);
-    throw err;
   }
   const authorization = await authorize(ports, checkout, card, providerKey, ids.reference);
   if (!authorization) {

@@ -97,6 +97,7 @@ const SAMPLES: { [K in ChangeKind]: ChangeOf<K>[] } = {
     { kind: 'checkout.created', checkout: aCheckout(), reservation: { kind: 'tx_ref' } },
     { kind: 'checkout.created', checkout: aCheckout(), reservation: { kind: 'sale', sale: 's'.repeat(32) } },
   ],
+  'checkout.card_unclaimed': [{ kind: 'checkout.card_unclaimed', checkout: aCheckout({ methods: ['pix', 'card'] }), leaseId: 'lease_1' }],
   'checkout.card_claimed': [{ kind: 'checkout.card_claimed', checkout: aCheckout({ methods: ['pix', 'card'] }), lease: { id: 'lease_1', untilMs: 2_000 }, nowMs: 1_000 }],
   'checkout.card_lost': [
     {
