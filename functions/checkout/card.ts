@@ -51,6 +51,9 @@ export const handler = httpHandler(
         const page = await openCheckoutPage(runtime, checkout, event.cookies, 429, { values, notice: { kind: 'error', message: CARD_TOO_MANY_DECLINES } });
         return { ...page, headers: { ...page.headers, 'Retry-After': String(outcome.retryAfterSeconds) } };
       }
+      case 'checkout_locked':
+        // The checkout's log is full (declines and lost answers): the page again, its card form locked.
+        return openCheckoutPage(runtime, checkout, event.cookies, 400, { locked: true });
       case 'lost': {
         const page = await openCheckoutPage(runtime, { ...checkout, status: 'UNKNOWN' }, event.cookies, 502, { values, notice: { kind: 'unknown', message: CHECKING } });
         return { ...page, changes: outcome.changes };

@@ -121,11 +121,13 @@ export const ROUTE_PORT_GRANTS: Readonly<Record<string, readonly TableGrant[]>> 
   // The payer must be one of the account's customers.
   [routes.createBoleto.id]: [{ actions: ['GetItem'], keys: [KEY.account] }],
   // The unused reference check and the re-read before a void; the charge's attempt (shared/adapters/dynamo/card-attempts.ts):
-  // opened before the provider is asked, its provider key renewed, dropped, closed; the decline logs read.
+  // opened before the provider is asked, its provider key renewed, dropped, closed; its slot taken in the card's and the
+  // merchant's logs and given back (shared/adapters/dynamo/attempt-slots.ts: conditional UpdateItems, alone or in one transaction).
   [routes.createCard.id]: [
     ...INVOICE_MOVE_READS,
-    { actions: ['GetItem'], keys: [KEY.cardAttempt, KEY.declines] },
+    { actions: ['GetItem'], keys: [KEY.cardAttempt] },
     { actions: ['PutItem', 'UpdateItem', 'DeleteItem'], keys: [KEY.cardAttempt] },
+    { actions: ['UpdateItem'], keys: [KEY.declines] },
   ],
   [routes.listInvoices.id]: [{ actions: ['Query'], keys: [KEY.invoiceList], index: LIST_INDEX }],
   // The id pointer, then the invoice (shared/adapters/dynamo/invoice-lookup.ts).
@@ -166,8 +168,11 @@ export const ROUTE_PORT_GRANTS: Readonly<Record<string, readonly TableGrant[]>> 
   // The checkout of the link and its Pix invoice (shared/http/checkout/page-answer.ts).
   [routes.checkoutPage.id]: [{ actions: ['GetItem'], keys: [KEY.checkout, KEY.invoice] }],
   // The checkout, the account's card setting, the Pix invoice (the page again), the card invoice's
-  // reference checked unused, the decline logs.
-  [routes.checkoutCard.id]: [{ actions: ['GetItem'], keys: [KEY.checkout, KEY.account, KEY.invoice, KEY.declines] }],
+  // reference checked unused; the attempt's slot taken in the card's, the merchant's and the checkout's logs, and given back.
+  [routes.checkoutCard.id]: [
+    { actions: ['GetItem'], keys: [KEY.checkout, KEY.account, KEY.invoice] },
+    { actions: ['UpdateItem'], keys: [KEY.declines] },
+  ],
   [routes.checkoutStatus.id]: [{ actions: ['GetItem'], keys: [KEY.checkout] }],
   // The tx_ref's reservation, then its checkout (shared/adapters/dynamo/checkout-lookup.ts).
   [routes.getCheckout.id]: [

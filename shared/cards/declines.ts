@@ -1,6 +1,6 @@
 import { createHmac } from 'node:crypto';
 
-export { CARD_DECLINED_MESSAGE, checkoutCardLocked, DECLINE_WINDOW_MS, type DeclineLog, declineLock, withDecline } from '../domain/card-declines';
+export { CARD_DECLINED_MESSAGE, cardAttemptScopes, checkoutCardLocked, DECLINE_WINDOW_MS } from '../domain/card-declines';
 
 /** The key a card's declines are counted under: a keyed hash of its number (never the number), the same for every merchant. */
 export function cardFingerprint(cardNumber: string, key: Buffer): string {

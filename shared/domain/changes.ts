@@ -1,5 +1,5 @@
 import type { AuditEntry } from './panel/audit';
-import type { CardAttempt, DeclineLimits, DeclineLogs, DeclineScope } from './card-attempt';
+import type { CardAttempt } from './card-attempt';
 import type { CepAddress } from './cep';
 import type { Checkout, CheckoutPayment, NewCheckout, UnknownCardAttempt } from './checkout';
 import type { OrderStatus } from './checkout-transitions';
@@ -151,9 +151,6 @@ export type CardAttemptRecorded = { kind: 'card_attempt.recorded'; attempt: Card
 /** A card attempt's answer lost and not verified: UNKNOWN, in the settler's index (only if still OPEN under its provider key). */
 export type CardAttemptUnknown = { kind: 'card_attempt.unknown'; attempt: CardAttempt; at: string };
 
-/** A card declined: one more decline in the card's and the merchant's logs (the logs as read, each a sliding hour). */
-export type CardDeclined = { kind: 'card.declined'; scope: DeclineScope; logs: DeclineLogs; limits: DeclineLimits; at: string };
-
 /** How a new checkout holds its tx_ref: the tx_ref itself (signed forms), or one sale under it (unsigned forms: issue 31). */
 export type CheckoutReservation = { kind: 'tx_ref' } | { kind: 'sale'; sale: string };
 
@@ -166,6 +163,9 @@ export type CheckoutCreated = { kind: 'checkout.created'; checkout: NewCheckout;
  * lease runs at `nowMs` (else CardAttemptBusyError: 409).
  */
 export type CheckoutCardClaimed = { kind: 'checkout.card_claimed'; checkout: Checkout; lease: { id: string; untilMs: number }; nowMs: number };
+
+/** A claimed card attempt given up before the provider was asked (its attempt slot refused: issue 43): the lease removed, if still this one. */
+export type CheckoutCardUnclaimed = { kind: 'checkout.card_unclaimed'; checkout: Checkout; leaseId: string };
 
 /** The card attempt's answer was lost: the checkout UNKNOWN (it may have been charged), keeping what the upkeep asks the provider about. */
 export type CheckoutCardLost = { kind: 'checkout.card_lost'; checkout: Checkout; lost: UnknownCardAttempt };
@@ -196,9 +196,9 @@ export type Change =
   | CepCached
   | CardAttemptRecorded
   | CardAttemptUnknown
-  | CardDeclined
   | CheckoutCreated
   | CheckoutCardClaimed
+  | CheckoutCardUnclaimed
   | CheckoutCardLost
   | CheckoutCardReopened;
 
@@ -223,9 +223,10 @@ export const INVOICE_MOVE_CHANGES = ['invoice.moved', 'invoice.other_rail_paid',
  */
 export const CHECKOUT_CARD_CHANGES = [
   'checkout.card_claimed',
+  'checkout.card_unclaimed',
+  'checkout.card_unclaimed',
   'checkout.card_lost',
   'checkout.card_reopened',
-  'card.declined',
   'invoice.created',
   'ledger.transfer',
   'event.recorded',

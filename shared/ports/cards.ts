@@ -1,4 +1,4 @@
-import type { CardAttempt, DeclineLogs, DeclineScope } from '../domain/card-attempt';
+import type { CardAttempt } from '../domain/card-attempt';
 
 /** The card attempts of POST /api/creditcard/create (shared/adapters/dynamo/card-attempts.ts). */
 export interface CardAttemptStore {
@@ -18,10 +18,4 @@ export interface CardAttemptStore {
   readonly unknownPartitions: readonly string[];
   /** The UNKNOWN attempts of one partition. */
   unknownIn(partition: string): Promise<CardAttempt[]>;
-}
-
-/** The card-testing decline logs (shared/adapters/dynamo/card-declines.ts). */
-export interface DeclineStore {
-  /** The card's and the merchant's logs, read at once (strongly consistent). */
-  read(scope: DeclineScope): Promise<DeclineLogs>;
 }

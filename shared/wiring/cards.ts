@@ -1,20 +1,20 @@
 import { cardAttemptCompilers, dynamoCardAttempts } from '../adapters/dynamo/card-attempts';
-import { declineCompilers, dynamoDeclines } from '../adapters/dynamo/card-declines';
+import { dynamoAttemptSlots } from '../adapters/dynamo/attempt-slots';
 import { type ChangeCompilers, commitChanges, eventCompilers, mergeCompilers } from '../adapters/dynamo/changes';
 import { dynamoInvoiceIds, dynamoInvoices, invoiceCreatedCompilers } from '../adapters/dynamo/invoices';
 import { ledgerCompilers } from '../adapters/dynamo/ledger';
 import type { CardChargePorts } from '../app/charges/create-card-charge';
 import type { CardSettlePorts } from '../app/charges/settle-card-attempt';
 import type { VoidPorts } from '../app/charges/void-unless-recorded';
-import type { DeclineStore } from '../ports/cards';
+import type { AttemptSlots } from '../ports/attempt-slots';
 import { paymentProvider } from '../providers/adapter-registry';
 import type { ChangeScope } from '../domain/changes';
 import type { Runtime } from '../runtime';
 import { compileContext } from './compile';
 import { invoiceMovePorts } from './invoice-moves';
 
-/** The changes of a card charge: its invoice, the credit, invoice.paid, the attempt's move, a decline's count. */
-export const cardChargeChanges: ChangeCompilers = /* @__PURE__ */ mergeCompilers(invoiceCreatedCompilers, ledgerCompilers, eventCompilers, cardAttemptCompilers, declineCompilers);
+/** The changes of a card charge: its invoice, the credit, invoice.paid, the attempt's move. */
+export const cardChargeChanges: ChangeCompilers = /* @__PURE__ */ mergeCompilers(invoiceCreatedCompilers, ledgerCompilers, eventCompilers, cardAttemptCompilers);
 
 /** What settling a card attempt needs: the invoice moves, the attempts, each attempt's provider by name, the time limit. */
 export function cardSettlePorts(runtime: Runtime, scope: ChangeScope): CardSettlePorts {
@@ -31,7 +31,7 @@ export function cardChargePorts(runtime: Runtime, scope: ChangeScope): CardCharg
   return {
     ...cardSettlePorts(runtime, scope),
     ids: dynamoInvoiceIds(runtime.db, runtime.config.tableName),
-    declines: declineStore(runtime),
+    slots: attemptSlots(runtime),
     declineLimits: runtime.config.cardDeclines,
     provider: paymentProvider(runtime.config),
     idempotencyKey: async () => (await runtime.serviceKeys()).idempotency,
@@ -39,9 +39,9 @@ export function cardChargePorts(runtime: Runtime, scope: ChangeScope): CardCharg
   };
 }
 
-/** The card-testing decline logs over the runtime's table. */
-export function declineStore(runtime: Runtime): DeclineStore {
-  return dynamoDeclines(runtime.db, runtime.config.tableName);
+/** The attempt slots over the runtime's table (the card-testing caps' logs, issue 43). */
+export function attemptSlots(runtime: Runtime): AttemptSlots {
+  return dynamoAttemptSlots(runtime.db, runtime.config.tableName);
 }
 
 /** What voiding an unrecorded authorization needs: the invoices and the provider that authorized it (by name; the configured one by default). */

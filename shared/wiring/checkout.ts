@@ -1,4 +1,3 @@
-import { declineCompilers } from '../adapters/dynamo/card-declines';
 import { type ChangeCompilers, commitChanges, eventCompilers, mergeCompilers } from '../adapters/dynamo/changes';
 import { dynamoAccountDirectory } from '../adapters/dynamo/account-directory';
 import { dynamoOpenCheckouts } from '../adapters/dynamo/checkout-index';
@@ -12,17 +11,11 @@ import { newEvent } from '../events/outbox';
 import { paymentProvider } from '../providers/adapter-registry';
 import type { ChangeScope } from '../domain/changes';
 import type { Runtime } from '../runtime';
-import { declineStore, cardSettlePorts } from './cards';
+import { attemptSlots, cardSettlePorts } from './cards';
 import { compileContext } from './compile';
 
-/** The changes of the checkout's card payments: the checkout's card attempts and payment, its invoice, credit, events and decline counts. */
-export const checkoutCardChanges: ChangeCompilers = /* @__PURE__ */ mergeCompilers(
-  checkoutCompilers,
-  invoiceCreatedCompilers,
-  ledgerCompilers,
-  eventCompilers,
-  declineCompilers,
-);
+/** The changes of the checkout's card payments: the checkout's card attempts (its decline count) and payment, its invoice, credit and events. */
+export const checkoutCardChanges: ChangeCompilers = /* @__PURE__ */ mergeCompilers(checkoutCompilers, invoiceCreatedCompilers, ledgerCompilers, eventCompilers);
 
 /** What the card form's payment needs, over the runtime's table and its configured card provider. */
 export function checkoutCardPorts(runtime: Runtime, scope: ChangeScope): CheckoutCardPorts {
@@ -32,7 +25,7 @@ export function checkoutCardPorts(runtime: Runtime, scope: ChangeScope): Checkou
     accounts: dynamoAccountDirectory(db, table),
     checkouts: dynamoCheckouts(db, table),
     invoices: dynamoInvoices(db, table),
-    declines: declineStore(runtime),
+    slots: attemptSlots(runtime),
     limits: runtime.config.cardDeclines,
     // The invoice ids straight from the adapter, not through ./charges.ts: that module resolves Pix providers, and the card form bundles none.
     ids: dynamoInvoiceIds(db, table),

@@ -682,9 +682,8 @@ const EXPECTED_TABLE_ACCESS: Record<string, string[]> = {
     'UpdateItem INV#*',
     'GetItem CHK#*',
     'UpdateItem CHK#*',
-    // The card testing caps' logs (a card's, the merchant's).
-    'GetItem DECL#*',
-    'PutItem DECL#*',
+    // The card testing caps' slot logs (a card's, the merchant's): taken and given back.
+    'UpdateItem DECL#*',
   ],
   ListInvoices: [READ_COUNTER, UNAUTHENTICATED_COUNTER, 'Query GSI1 ACCT#*#INVOICES'],
   GetInvoice: [READ_COUNTER, UNAUTHENTICATED_COUNTER, 'GetItem INVID#*', 'GetItem INV#*'],
@@ -821,7 +820,7 @@ const EXPECTED_TABLE_ACCESS: Record<string, string[]> = {
     'PutItem INVID#*',
   ],
   CheckoutPage: [CHECKOUT_COUNTER, 'GetItem CHK#*', 'GetItem INV#*'],
-  CheckoutCardPayment: [CHECKOUT_COUNTER, 'GetItem CHK#*', 'GetItem ACCT#*', 'GetItem INV#*', 'GetItem DECL#*', 'PutItem DECL#*', ...CHECKOUT_CARD_PAYMENT],
+  CheckoutCardPayment: [CHECKOUT_COUNTER, 'GetItem CHK#*', 'GetItem ACCT#*', 'GetItem INV#*', 'UpdateItem DECL#*', ...CHECKOUT_CARD_PAYMENT],
   CheckoutStatus: [CHECKOUT_COUNTER, 'GetItem CHK#*'],
   GetCheckout: [READ_COUNTER, UNAUTHENTICATED_COUNTER, 'Query CHKTX#*', 'GetItem CHK#*'],
   OpenApiDocument: [],
@@ -1001,9 +1000,12 @@ describe('least privilege', () => {
       [KEY.checkout, keys.checkout('CHK-ABCD2345').PK, keys.checkoutTxRef('acct_1', 'order-1').PK],
       [KEY.checkoutTxRef, keys.checkoutTxRef('acct_1', 'order-1').PK, keys.checkout('CHK-ABCD2345').PK],
       [KEY.checkoutTxRef, keys.checkoutSale('acct_1', 'order-1', 'x'.repeat(32)).PK, keys.checkout('CHK-ABCD2345').PK],
-      // The card testing caps' logs (a card fingerprint's, a merchant's): nothing else under DECL#.
+      // The card testing caps' logs (a card fingerprint's, a merchant's, a checkout's): nothing else under DECL#.
       [KEY.declines, keys.cardDeclines('f'.repeat(32)).PK, keys.account('acct_1').PK],
       [KEY.declines, keys.merchantDeclines('acct_1').PK, keys.delivery('evt_1').PK],
+      // A checkout's log (issue 43) is under DECL#, never under the checkout's own CHK#.
+      [KEY.declines, keys.checkoutDeclines('CHK-ABCD2345').PK, keys.checkout('CHK-ABCD2345').PK],
+      [KEY.checkout, keys.checkout('CHK-ABCD2345').PK, keys.checkoutDeclines('CHK-ABCD2345').PK],
       [KEY.cardAttempt, keys.cardAttempt('k'.repeat(43)).PK, keys.cardDeclines('f'.repeat(32)).PK],
       [KEY.checkoutOpen, openPartitions('open')[0] ?? '', openPartitions('unknown')[0] ?? ''],
       [KEY.checkoutUnknown, openPartitions('unknown')[0] ?? '', keys.checkout('CHK-ABCD2345').PK],

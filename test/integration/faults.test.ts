@@ -259,16 +259,24 @@ async function cleanSequence(creation: Creation): Promise<RecordedCall[]> {
   return clean.calls;
 }
 
+/**
+ * An approved card's attempt slot given back (issue 43: an UpdateItem of a DECL# log after the provider approved):
+ * a release that fails leaves the slot taken until it leaves its window and must not fail the payment, so it may answer 200.
+ */
+const isSlotRelease = (call: RecordedCall) => call.command === 'UpdateItemCommand' && call.keys.length > 0 && call.keys.every((k) => k.startsWith('DECL#'));
+
 describe('a fault at each DynamoDB call of a creation (in-process handlers, SDK middleware)', () => {
   it.concurrent.for(creations)(
     '$name: every call, every fault → success or 500/503, all or nothing, and the retry with the key creates it once',
+    // A card creation makes the most calls (its attempt slots taken and given back: issue 43), each met by every fault.
+    { timeout: 90_000 },
     async (creation, { expect }) => {
       const calls = await cleanSequence(creation);
       expect(calls.map((c) => c.command)).toContain('PutItemCommand'); // the idempotency lock
       expect(calls.at(-1)?.command).toBe('TransactWriteItemsCommand'); // the commit
       const plans = calls.flatMap((call) => plansFor(call).map((plan) => ({ call, plan })));
       const run = ({ call, plan }: { call: RecordedCall; plan: FailPlan }) =>
-        scenario(creation, plan, `${creation.name} call ${call.index} ${call.command} ${plan.kind} ${plan.times ?? 'once'}`, READS.has(call.command));
+        scenario(creation, plan, `${creation.name} call ${call.index} ${call.command} ${plan.kind} ${plan.times ?? 'once'}`, READS.has(call.command) || isSlotRelease(call));
       // The faults that last (they spend the request's whole retry budget, waiting) all at once, the others a few at a time.
       const outcomes = await Promise.all([
         ...plans.filter((p) => p.plan.times === 'always').map(run),
@@ -335,9 +343,9 @@ describe('crashes: the process dies and no code of the request runs after the fa
     const { accountId, auth, entry } = await freshCaller(creation, `${creation.name} crash after commit`);
     const key = `crash-commit-${randomUUID()}`;
     const body = creation.body();
-    const crashed = await injector.run({ at: { command: 'TransactWriteItemsCommand', nth: 0 }, kind: 'crash-after-send' }, () =>
-      send(creation, auth, key, body),
-    );
+    // The commit is the request's last transaction (a card's first ones take its attempt slots: issue 43), as a clean run of a fresh account shows.
+    const commit = { command: 'TransactWriteItemsCommand', nth: (await cleanSequence(creation)).filter((c) => c.command === 'TransactWriteItemsCommand').length - 1 };
+    const crashed = await injector.run({ at: commit, kind: 'crash-after-send' }, () => send(creation, auth, key, body));
     expect(crashed.outcome.kind).toBe('crashed');
     const retry = await send(creation, auth, key, body);
     expect(retry.status, retry.body).toBe(200);

@@ -55,10 +55,20 @@ export function decodeQrDataUri(uri: string): string | undefined {
   return jsQR(new Uint8ClampedArray(png.data), png.width, png.height)?.data;
 }
 
-/** A Luhn-valid Visa number of the simulated provider's declined range (40000099…): a card no other test uses. */
-export function declinedTestCard(): string {
-  const body = `40000099${String(Math.floor(Math.random() * 1e7)).padStart(7, '0')}`;
+/** A Luhn-valid 16-digit number: the 8-digit prefix, 7 random digits, the check digit. */
+function luhnCard(prefix: string): string {
+  const body = `${prefix}${String(Math.floor(Math.random() * 1e7)).padStart(7, '0')}`;
   const digits = [...body].map(Number).reverse();
   const sum = digits.reduce((total, digit, i) => total + (i % 2 === 0 ? (digit * 2 > 9 ? digit * 2 - 9 : digit * 2) : digit), 0);
   return `${body}${(10 - (sum % 10)) % 10}`;
+}
+
+/** A Luhn-valid Visa number of the simulated provider's declined range (40000099…): a card no other test uses. */
+export function declinedTestCard(): string {
+  return luhnCard('40000099');
+}
+
+/** A Luhn-valid Visa number the simulated provider approves (any outside its test numbers): a card no other test's caps count. */
+export function approvedTestCard(): string {
+  return luhnCard('41111199');
 }

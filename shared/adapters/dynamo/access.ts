@@ -40,7 +40,7 @@ export const KEY = {
   /** A card charge's attempt (./card-attempts.ts); GSI2 partitions of the UNKNOWN ones. */
   cardAttempt: 'CARDATT#*',
   cardUnknown: 'CARDUNK#*',
-  /** Card testing caps (./card-declines.ts): a card fingerprint's and a merchant's decline logs. */
+  /** Card testing caps (./attempt-slots.ts): the slot logs of a card fingerprint, a merchant and a hosted checkout. */
   declines: 'DECL#*',
   ipCounter: (limitClass: string) => `RL#${limitClass}#*`,
   /** GSI1 partitions of an account's lists. */
@@ -114,11 +114,10 @@ export const CHANGE_ACCESS: { readonly [K in ChangeKind]: readonly TableGrant[] 
   'cep.cached': [{ actions: ['PutItem'], keys: [KEY.cep] }],
   'card_attempt.recorded': [{ actions: ['UpdateItem'], keys: [KEY.cardAttempt] }],
   'card_attempt.unknown': [{ actions: ['UpdateItem'], keys: [KEY.cardAttempt] }],
-  // The card's and the merchant's decline logs, each written whole.
-  'card.declined': [{ actions: ['PutItem'], keys: [KEY.declines] }],
   // The checkout and its tx_ref's (or sale's) reservation.
   'checkout.created': [{ actions: ['PutItem'], keys: [KEY.checkout, KEY.checkoutTxRef] }],
   'checkout.card_claimed': [{ actions: ['UpdateItem'], keys: [KEY.checkout] }],
+  'checkout.card_unclaimed': [{ actions: ['UpdateItem'], keys: [KEY.checkout] }],
   'checkout.card_lost': [{ actions: ['UpdateItem'], keys: [KEY.checkout] }],
   'checkout.card_reopened': [{ actions: ['UpdateItem'], keys: [KEY.checkout] }],
 };

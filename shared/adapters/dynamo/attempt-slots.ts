@@ -60,7 +60,7 @@ function slotsOf(item: Item | undefined): Slots | undefined {
  * writeAdmits and afterWrite). The whole old item comes back on a failed condition
  * (ReturnValuesOnConditionCheckFailure, no ReturnValues: nothing else is returned).
  */
-function slotUpdate(table: string, scope: SlotScope, write: SlotWrite, slotId: string, nowMs: number): UpdateCommandInput {
+function slotUpdate(table: string, scope: SlotScope, write: SlotWrite, slotId: string, nowMs: number): SlotUpdate {
   const item = LOG_ITEMS[scope.log.kind];
   const ttl = Math.ceil(forgetAt(nowMs, scope.window) / 1000);
   const common = { TableName: table, Key: item.key(scope.log.id), ReturnValuesOnConditionCheckFailure: 'ALL_OLD' as const };
@@ -91,10 +91,13 @@ function slotUpdate(table: string, scope: SlotScope, write: SlotWrite, slotId: s
   };
 }
 
+/** An UpdateItem as a transaction takes it too. */
+type SlotUpdate = UpdateCommandInput & { UpdateExpression: string };
+
 type Round = { ok: true } | { ok: false; failure: RoundFailure };
 
 /** One round: a single UpdateItem, or one transaction of them (all or nothing); which conditions failed, with their old logs. */
-async function sendRound(db: Db, updates: UpdateCommandInput[], budget: RetryBudget): Promise<Round> {
+async function sendRound(db: Db, updates: SlotUpdate[], budget: RetryBudget): Promise<Round> {
   const [only] = updates;
   if (updates.length === 1 && only) {
     try {

@@ -193,6 +193,20 @@ export function claimCardAttemptWrite(table: string, checkout: Checkout, lease: 
   };
 }
 
+/** A claim given up before the provider was asked (issue 43: its attempt slot refused): the lease removed while it is still this one (an expired one another took stays). */
+export function unclaimCardAttemptWrite(table: string, checkout: Checkout, leaseId: string): TxWrite {
+  return {
+    Update: {
+      TableName: table,
+      Key: keys.checkout(checkout.reference),
+      UpdateExpression: 'REMOVE cardLease',
+      ConditionExpression: 'cardLease.id = :id',
+      ExpressionAttributeValues: { ':id': leaseId },
+    },
+    onConditionFailed: () => new CheckoutChangedError(),
+  };
+}
+
 /** A new checkout and its reservation (the tx_ref's, or one sale's under it), each conditional: a concurrent post wins, this one runs again. */
 export function checkoutCreatedWrites(table: string, change: CheckoutCreated): TxWrite[] {
   const { checkout, reservation } = change;
@@ -225,6 +239,7 @@ export const checkoutMoveCompilers: ChangeCompilers = {
 /** The checkout room's changes. */
 export const checkoutCompilers: ChangeCompilers = /* @__PURE__ */ mergeCompilers(checkoutMoveCompilers, checkoutCreatedCompilers, {
   'checkout.card_claimed': (context, change) => [claimCardAttemptWrite(context.table, change.checkout, change.lease, change.nowMs)],
+  'checkout.card_unclaimed': (context, change) => [unclaimCardAttemptWrite(context.table, change.checkout, change.leaseId)],
   'checkout.card_lost': (context, change) => cardAnswerLostWrites(context.table, change.checkout, change.lost),
   'checkout.card_reopened': (context, change) => cardAttemptSettledWrites(context.table, change.checkout, { declined: change.declined }),
 });

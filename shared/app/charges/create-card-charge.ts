@@ -1,8 +1,9 @@
 import { cardAttemptKey } from '../../cards/attempt-key';
 import { cardFieldErrors, last4, normalizeBrand } from '../../cards/card';
-import { CARD_DECLINED_MESSAGE, cardFingerprint } from '../../cards/declines';
+import { CARD_DECLINED_MESSAGE, cardAttemptScopes, cardFingerprint } from '../../cards/declines';
 import type { Caller } from '../../domain/account';
-import { type CardAttempt, type DeclineLimits, type DeclineLogs, declineLockOf } from '../../domain/card-attempt';
+import type { SlotTicket } from '../../domain/attempt-slots';
+import type { CardAttempt, DeclineLimits } from '../../domain/card-attempt';
 import type { Change } from '../../domain/changes';
 import { type CardFields, type InvoiceIds, invoiceEventData, type NewInvoice } from '../../domain/invoice';
 import { FIRST_VERSION } from '../../domain/object-version';
@@ -15,12 +16,14 @@ import {
   CardOutcomeUnknownError,
   CardRecordedMeanwhileError,
   ConflictError,
+  UnprocessableError,
   UpstreamError,
   ValidationError,
 } from '../../errors';
 import { logger } from '../../logger';
-import type { DeclineStore } from '../../ports/cards';
+import type { AttemptSlots } from '../../ports/attempt-slots';
 import type { InvoiceIdPort } from '../../ports/invoices';
+import { releaseQuietly } from '../limits/attempt-slots';
 import { type CardAuthorization, type CardRequest, type PaymentProvider, ProviderTimeoutError, withProviderTimeout } from '../../providers/port';
 import { callProvider } from './call-provider';
 import { assertMethodEnabled, baseInvoice, type ChargeBody, checkedTotalCents } from './charge-request';
@@ -43,13 +46,14 @@ export type CardChargeBody = ChargeBody & {
 
 export type CardChargePorts = CardSettlePorts & {
   ids: InvoiceIdPort;
-  declines: DeclineStore;
+  /** The card-testing caps' logs (issue 43): a slot taken before the provider is asked. */
+  slots: AttemptSlots;
   declineLimits: DeclineLimits;
   /** The configured card provider (new charges); an attempt's own provider is found by name (providerNamed). */
   provider: PaymentProvider;
   /** The keys: the idempotency key keys the attempt's and the card's fingerprints. */
   idempotencyKey: () => Promise<Buffer>;
-  /** Commits changes now, outside the route's transaction (a decline's count, a lost answer's PENDING record). */
+  /** Commits changes now, outside the route's transaction (a lost answer's PENDING record). */
   commit: (changes: readonly Change[]) => Promise<void>;
 };
 
@@ -62,8 +66,8 @@ export type CardChargeRequest = {
   read?: CardChargeReads;
 };
 
-/** A card charge's reads before the provider is asked: the decline logs, the charge's attempt, and ids checked unused for a new one. */
-export type CardChargeReads = { attemptKey: string; declineLogs: DeclineLogs; attempt: CardAttempt | undefined; ids: InvoiceIds };
+/** A card charge's reads before the provider is asked: the charge's attempt, and ids checked unused for a new one. */
+export type CardChargeReads = { attemptKey: string; attempt: CardAttempt | undefined; ids: InvoiceIds };
 
 /** The charge's keys: its attempt's (the Idempotency-Key, or the keyed fingerprint of the charge) and its card's decline scope. */
 function chargeKeys(accountId: string, body: CardChargeBody, idempotencyKey: string | undefined, totalCents: number, secret: Buffer) {
@@ -85,23 +89,17 @@ function chargeKeys(accountId: string, body: CardChargeBody, idempotencyKey: str
 }
 
 /**
- * A card charge's reads, together (a route sends them beside its gate and lock): the card's and the
- * merchant's decline logs, the charge's attempt, and ids checked unused. They need only the body and
- * the token's account; the charge checks the body itself before it uses them.
+ * A card charge's reads, together (a route sends them beside its gate and lock): the charge's attempt
+ * and ids checked unused. They need only the body and the token's account; the charge checks the body
+ * itself before it uses them.
  */
 export async function cardChargeReads(
-  ports: Pick<CardChargePorts, 'ids' | 'declines' | 'attempts' | 'idempotencyKey'>,
+  ports: Pick<CardChargePorts, 'ids' | 'attempts' | 'idempotencyKey'>,
   request: { accountId: string; body: CardChargeBody; idempotencyKey: string | undefined; now: Date },
 ): Promise<CardChargeReads> {
-  const { attemptKey, declineScope } = chargeKeys(
-    request.accountId,
-    request.body,
-    request.idempotencyKey,
-    checkedTotalCents(request.body, 'creditcard'),
-    await ports.idempotencyKey(),
-  );
-  const [declineLogs, attempt, ids] = await Promise.all([ports.declines.read(declineScope), ports.attempts.read(attemptKey), ports.ids.unused(request.now)]);
-  return { attemptKey, declineLogs, attempt, ids };
+  const { attemptKey } = chargeKeys(request.accountId, request.body, request.idempotencyKey, checkedTotalCents(request.body, 'creditcard'), await ports.idempotencyKey());
+  const [attempt, ids] = await Promise.all([ports.attempts.read(attemptKey), ports.ids.unused(request.now)]);
+  return { attemptKey, attempt, ids };
 }
 
 /** What the route answers: the invoice (or a replay of it), the changes to commit with the idempotency record, the compensation. */
@@ -185,6 +183,14 @@ async function authorize(
   }
 }
 
+/** Takes the attempt's slot in the card's and the merchant's logs, or refuses it (429 card_declines_exceeded) unasked. */
+async function takeDeclineSlots(ports: CardChargePorts, scope: { fingerprint: string; accountId: string }, slotId: string, now: Date, accountId: string): Promise<SlotTicket> {
+  const taken = await ports.slots.take(cardAttemptScopes(scope, ports.declineLimits), slotId, now);
+  if (taken.admitted) return taken.ticket;
+  logger.warn('card attempt refused: declined too often within the hour', { accountId, by: taken.refusedBy.kind });
+  throw new CardDeclinesExceededError(taken.retryAfterSeconds ?? 1);
+}
+
 /**
  * POST /api/creditcard/create: authorized at once through the provider. Approved → the invoice is
  * PAID, the balance credited and invoice.paid written to the outbox, all in one transaction with the
@@ -213,13 +219,6 @@ export async function createCardCharge(ports: CardChargePorts, request: CardChar
   const { provider } = ports;
   const { attemptKey, declineScope } = chargeKeys(account.accountId, body, request.idempotencyKey, total, await ports.idempotencyKey());
   const read = request.read?.attemptKey === attemptKey ? request.read : undefined;
-  // Card testing (issue 31): a card, or an account, declined too often within the hour is refused before the processor is asked.
-  const declineLogs = read ? read.declineLogs : await ports.declines.read(declineScope);
-  const lock = declineLockOf(declineLogs, ports.declineLimits, now.getTime());
-  if (lock.locked) {
-    logger.warn('card attempt refused: declined too often within the hour', { accountId: account.accountId, by: lock.by });
-    throw new CardDeclinesExceededError(lock.retryAfterSeconds);
-  }
   let attempt = read ? read.attempt : await ports.attempts.read(attemptKey);
   if (attempt?.status === 'RECORDED') {
     // The same charge again: its first answer, marked as a replay (as an Idempotency-Key's replay is).
@@ -243,6 +242,10 @@ export async function createCardCharge(ports: CardChargePorts, request: CardChar
     if (attempt.status !== 'OPEN') throw new CardRecordedMeanwhileError();
   }
   const ids = { reference: attempt.reference, invoiceId: attempt.invoiceId };
+  // Card testing (issues 31, 43): a slot in the card's and the merchant's logs, taken in one conditional
+  // write before the processor is asked (a full log refuses it unasked). The slot is the attempt's (its
+  // reference): a retry of the same attempt is admitted again for its own slot and takes no second.
+  const ticket = await takeDeclineSlots(ports, declineScope, attempt.reference, now, account.accountId);
   const asked = await authorize(ports, attempt, {
     reference: ids.reference,
     amountCents: total,
@@ -250,13 +253,15 @@ export async function createCardCharge(ports: CardChargePorts, request: CardChar
     description: body.item_name,
     card: { ...card, brand, holder: body.creditcard_holder },
   }).catch(async (err: unknown) => {
-    if (err instanceof BadRequestError && err.code === 'card_declined') {
-      // Counted toward the caps, and one line per decline for the per-merchant alarm (infra/cdk/card-testing.ts).
-      await ports.commit([{ kind: 'card.declined', scope: declineScope, logs: declineLogs, limits: ports.declineLimits, at: now.toISOString() }]);
-      logger.info(CARD_DECLINED_MESSAGE, { accountId: account.accountId });
-    }
+    // A decline keeps its slot (counted toward the caps), with one line per decline for the per-merchant alarm (infra/cdk/card-testing.ts).
+    if (err instanceof BadRequestError && err.code === 'card_declined') logger.info(CARD_DECLINED_MESSAGE, { accountId: account.accountId });
+    // Verified not charged (the provider's error, or its refusal of the request): no decline, the slot is given back.
+    else if (err instanceof UpstreamError || err instanceof BadRequestError || err instanceof UnprocessableError) await releaseQuietly(ports.slots, ticket);
+    // Anything else keeps it: nobody knows what the provider did.
     throw err;
   });
+  // An approval gives the slot back (an answer lost keeps it: it may have been a decline).
+  if (asked.outcome.kind === 'authorized') await releaseQuietly(ports.slots, ticket);
   const invoiceBase = {
     ...baseInvoice(account, body, ids, total, now),
     method: 'creditcard' as const,

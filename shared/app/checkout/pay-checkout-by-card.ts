@@ -1,16 +1,17 @@
 import { randomUUID } from 'node:crypto';
 import { last4 } from '../../cards/card';
-import { CARD_DECLINED_MESSAGE, cardFingerprint, checkoutCardLocked } from '../../cards/declines';
+import { CARD_DECLINED_MESSAGE, cardAttemptScopes, cardFingerprint, checkoutCardLocked } from '../../cards/declines';
 import type { CheckoutCard } from '../../checkout/card-form';
-import { type DeclineLimits, declineLockOf } from '../../domain/card-attempt';
+import type { DeclineLimits } from '../../domain/card-attempt';
 import type { Change, OutboxEvent } from '../../domain/changes';
 import type { Checkout } from '../../domain/checkout';
 import { BadRequestError } from '../../errors';
 import { logger } from '../../logger';
 import { BUSINESS_METRICS, countMetric } from '../../metrics/emf';
-import type { DeclineStore } from '../../ports/cards';
+import type { AttemptSlots } from '../../ports/attempt-slots';
 import type { AccountDirectory, CheckoutStore } from '../../ports/checkouts';
 import type { InvoiceIdPort, InvoiceStore } from '../../ports/invoices';
+import { releaseQuietly } from '../limits/attempt-slots';
 import { type CardAuthorization, type PaymentProvider, ProviderError, withProviderTimeout } from '../../providers/port';
 import { cardLeaseMs, checkoutCardPaymentChanges, checkoutCardProviderKey, voidCheckoutCardUnlessRecorded } from './checkout-payments';
 
@@ -18,7 +19,8 @@ export type CheckoutCardPorts = {
   accounts: Pick<AccountDirectory, 'get'>;
   checkouts: Pick<CheckoutStore, 'get'>;
   invoices: Pick<InvoiceStore, 'byReference'>;
-  declines: DeclineStore;
+  /** The card-testing caps' logs (issue 43): a slot taken before the provider is asked. */
+  slots: AttemptSlots;
   limits: DeclineLimits & { perCheckout: number };
   ids: InvoiceIdPort;
   /** The configured card provider. */
@@ -33,6 +35,7 @@ export type CheckoutCardPorts = {
 /** What became of a card form's payment, for the page to tell: each carries the changes to commit with the answer. */
 export type CheckoutCardOutcome =
   | { kind: 'declines_locked'; retryAfterSeconds: number }
+  | { kind: 'checkout_locked' }
   | { kind: 'lost'; changes: Change[] }
   | { kind: 'declined'; changes: Change[] }
   | { kind: 'failed'; changes: Change[] }
@@ -78,10 +81,21 @@ export async function checkoutCardRefusal(ports: CheckoutCardPorts, checkout: Ch
   return { kind: 'checkout_locked' };
 }
 
+/** Gives up a claim before the provider is asked; a lease that cannot be removed expires on its own (cardLeaseMs). */
+async function unclaim(ports: CheckoutCardPorts, checkout: Checkout, leaseId: string): Promise<void> {
+  try {
+    await ports.commit([{ kind: 'checkout.card_unclaimed', checkout, leaseId }]);
+  } catch (err) {
+    logger.warn('checkout card lease not removed: it expires on its own', { checkout: checkout.reference, error: err instanceof Error ? err.name : String(err) });
+  }
+}
+
 /**
- * A card payment of an open checkout (checkoutCardRefusal passed, the form's fields valid): a card or
- * merchant declined too often within the hour asks the provider nothing. Otherwise the checkout's
- * current attempt is claimed (one at a time: 409), the provider asked under the attempt's key, and:
+ * A card payment of an open checkout (checkoutCardRefusal passed, the form's fields valid): the attempt
+ * first takes a slot in the card's, the merchant's and the checkout's logs, in one conditional write
+ * (issue 43), once the checkout's current attempt is claimed (one at a time: 409); a full log asks the
+ * provider nothing and gives the claim back (the card's or merchant's: 429 with Retry-After; the
+ * checkout's: its form locked). Then the provider is asked under the attempt's key, and:
  * approved → the card invoice, credit, invoice.paid, the checkout PAID and order.paid (voided unless
  * recorded when that cannot commit); declined or failed → PENDING at the next attempt (a decline
  * counted); no answer → UNKNOWN until the provider tells (the upkeep asks it). The number and CVV are
@@ -90,17 +104,29 @@ export async function checkoutCardRefusal(ports: CheckoutCardPorts, checkout: Ch
 export async function payCheckoutByCard(ports: CheckoutCardPorts, checkout: Checkout, card: CheckoutCard, now: Date): Promise<CheckoutCardOutcome> {
   const { reference, accountId } = checkout;
   const scope = { fingerprint: cardFingerprint(card.number, await ports.idempotencyKey()), accountId };
-  const declineLogs = await ports.declines.read(scope);
-  const lock = declineLockOf(declineLogs, ports.limits, now.getTime());
-  if (lock.locked) {
-    logger.warn('card attempt refused: declined too often within the hour', { checkout: reference, accountId, by: lock.by });
-    return { kind: 'declines_locked', retryAfterSeconds: lock.retryAfterSeconds };
-  }
   const providerKey = checkoutCardProviderKey(reference, checkout.cardAttempt);
   const ids = await ports.ids.unused(now);
   // One card attempt at a time per checkout: a concurrent post (a double click, another tab) waits (409).
   const lease = { id: randomUUID(), untilMs: now.getTime() + cardLeaseMs(ports.timeoutMs) };
   await ports.commit([{ kind: 'checkout.card_claimed', checkout, lease, nowMs: now.getTime() }]);
+  // The attempt's slot (its lease id) in the card's, the merchant's and the checkout's logs, before the provider is asked:
+  // a decline or a lost answer keeps it, an approval gives it back.
+  const taken = await ports.slots
+    .take(cardAttemptScopes(scope, ports.limits, { reference, perCheckout: ports.limits.perCheckout }), lease.id, now)
+    .catch(async (err: unknown) => {
+      await unclaim(ports, checkout, lease.id);
+      throw err;
+    });
+  if (!taken.admitted) {
+    await unclaim(ports, checkout, lease.id);
+    const by = taken.refusedBy.kind;
+    logger.warn(by === 'checkout' ? 'card attempt refused: the checkout took its declined attempts' : 'card attempt refused: declined too often within the hour', {
+      checkout: reference,
+      accountId,
+      by,
+    });
+    return by === 'checkout' ? { kind: 'checkout_locked' } : { kind: 'declines_locked', retryAfterSeconds: taken.retryAfterSeconds ?? 1 };
+  }
   const authorization = await authorize(ports, checkout, card, providerKey, ids.reference);
   if (!authorization) {
     logger.warn('checkout card answer lost: checkout UNKNOWN until the provider tells', { checkout: reference });
@@ -108,19 +134,19 @@ export async function payCheckoutByCard(ports: CheckoutCardPorts, checkout: Chec
     return { kind: 'lost', changes: [{ kind: 'checkout.card_lost', checkout, lost }] };
   }
   if (authorization.outcome !== 'approved') {
-    if (authorization.outcome !== 'declined') return { kind: 'failed', changes: [{ kind: 'checkout.card_reopened', checkout, declined: false }] };
+    if (authorization.outcome !== 'declined') {
+      // Not a decline: the slot is given back.
+      await releaseQuietly(ports.slots, taken.ticket);
+      return { kind: 'failed', changes: [{ kind: 'checkout.card_reopened', checkout, declined: false }] };
+    }
     // Published once this answer's changes are committed (observe.ts holds a request's counts until then).
     countMetric(BUSINESS_METRICS.cardDeclines);
     // One line per decline, by merchant: the card-testing Contributor Insights rule counts them (infra/cdk/card-testing.ts).
     logger.info(CARD_DECLINED_MESSAGE, { accountId, checkout: reference });
-    return {
-      kind: 'declined',
-      changes: [
-        { kind: 'checkout.card_reopened', checkout, declined: true },
-        { kind: 'card.declined', scope, logs: declineLogs, limits: ports.limits, at: now.toISOString() },
-      ],
-    };
+    // The slot stays taken in the three logs; the checkout's count shows the form locked at its cap.
+    return { kind: 'declined', changes: [{ kind: 'checkout.card_reopened', checkout, declined: true }] };
   }
+  await releaseQuietly(ports.slots, taken.ticket);
   const summary = { brand: card.brand, last4: last4(card.number), installments: card.installments, holder: card.holder };
   const changes = checkoutCardPaymentChanges(checkout, ids, summary, authorization, { now, providerName: ports.provider.name, newEvent: ports.newEvent });
   // Published once the payment's changes are committed (observe.ts holds a request's counts until then).

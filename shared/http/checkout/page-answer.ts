@@ -60,6 +60,8 @@ export type CardFormState = {
   values?: NonNullable<CheckoutPageView['card']>['values'];
   fieldErrors?: NonNullable<CheckoutPageView['card']>['fieldErrors'];
   notice?: CardNotice;
+  /** The form locked whatever the checkout's count says (its attempt log refused the post: issue 43). */
+  locked?: boolean;
 };
 
 /**
@@ -75,6 +77,7 @@ export async function openCheckoutPage(
   card: CardFormState = {},
 ): Promise<RouteResult> {
   const { reference } = checkout;
+  const { locked, ...form } = card;
   const { boletoLinks } = await runtime.serviceKeys();
   const given = cookieValue(requestCookies, CSRF_COOKIE);
   const cookie = csrfCookieIsOurs(reference, given, boletoLinks) ? given : newCsrfCookieValue(reference, boletoLinks);
@@ -95,8 +98,8 @@ export async function openCheckoutPage(
             action: `${path}/card`,
             csrfToken: csrfToken(reference, cookie, boletoLinks),
             installmentsMax: CHECKOUT_MAX_INSTALLMENTS,
-            ...card,
-            ...(checkoutCardLocked(checkout.cardDeclines, runtime.config.cardDeclines.perCheckout) ? { locked: CARD_FORM_LOCKED } : {}),
+            ...form,
+            ...(locked === true || checkoutCardLocked(checkout.cardDeclines, runtime.config.cardDeclines.perCheckout) ? { locked: CARD_FORM_LOCKED } : {}),
           },
         }
       : {}),

@@ -128,7 +128,7 @@ Late payment: \`fine\` (percent of the total, 0 to 2, once), \`interest\` (perce
   }),
   createCard: defineRoute({
     id: 'CreateCardCharge',
-    changes: ['invoice.created', 'card_attempt.recorded', 'card_attempt.unknown', 'card.declined', ...INVOICE_MOVE_CHANGES],
+    changes: ['invoice.created', 'card_attempt.recorded', 'card_attempt.unknown', ...INVOICE_MOVE_CHANGES],
     method: 'POST',
     path: '/api/creditcard/create',
     handler: 'functions/charges/card.ts',

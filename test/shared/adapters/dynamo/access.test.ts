@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { CHANGE_ACCESS, changeGrants, KEY, type TableGrant } from '../../../../shared/adapters/dynamo/access';
 import { cardAttemptCompilers } from '../../../../shared/adapters/dynamo/card-attempts';
-import { declineCompilers } from '../../../../shared/adapters/dynamo/card-declines';
 import { cepCompilers } from '../../../../shared/adapters/dynamo/cep-cache';
 import { type ChangeCompilers, type ChangeOf, changeWrites, eventCompilers, mergeCompilers } from '../../../../shared/adapters/dynamo/changes';
 import { checkoutCompilers } from '../../../../shared/adapters/dynamo/checkout-settle';
@@ -33,7 +32,6 @@ const ALL: ChangeCompilers = mergeCompilers(
   checkoutCompilers,
   cepCompilers,
   cardAttemptCompilers,
-  declineCompilers,
   panelCompilers,
 );
 
@@ -95,11 +93,11 @@ const SAMPLES: { [K in ChangeKind]: ChangeOf<K>[] } = {
   'cep.cached': [{ kind: 'cep.cached', address: { zipcode: '01310100', state: 'SP', city: 'São Paulo', district: 'Bela Vista', street: 'Av. Paulista' }, expiresAt: 1 }],
   'card_attempt.recorded': [{ kind: 'card_attempt.recorded', attempt: aCardAttempt() }],
   'card_attempt.unknown': [{ kind: 'card_attempt.unknown', attempt: aCardAttempt(), at }],
-  'card.declined': [{ kind: 'card.declined', scope: { fingerprint: 'f'.repeat(32), accountId: 'acct_1' }, logs: { card: undefined, merchant: undefined }, limits: { perCardPerHour: 5, perMerchantPerHour: 50 }, at }],
   'checkout.created': [
     { kind: 'checkout.created', checkout: aCheckout(), reservation: { kind: 'tx_ref' } },
     { kind: 'checkout.created', checkout: aCheckout(), reservation: { kind: 'sale', sale: 's'.repeat(32) } },
   ],
+  'checkout.card_unclaimed': [{ kind: 'checkout.card_unclaimed', checkout: aCheckout({ methods: ['pix', 'card'] }), leaseId: 'lease_1' }],
   'checkout.card_claimed': [{ kind: 'checkout.card_claimed', checkout: aCheckout({ methods: ['pix', 'card'] }), lease: { id: 'lease_1', untilMs: 2_000 }, nowMs: 1_000 }],
   'checkout.card_lost': [
     {

@@ -3,7 +3,8 @@ import { type CardChargeBody, type CardChargePorts, createCardCharge } from '../
 import type { Caller } from '../../../../shared/domain/account';
 import type { CardAttempt } from '../../../../shared/domain/card-attempt';
 import type { Change, OutboxEvent } from '../../../../shared/domain/changes';
-import { BadRequestError, CardOutcomeUnknownError } from '../../../../shared/errors';
+import { BadRequestError, CardDeclinesExceededError, CardOutcomeUnknownError, UpstreamError } from '../../../../shared/errors';
+import { memoryAttemptSlots } from '../../../support/attempt-slots';
 import { type CardAuthorization, type PaymentProvider, ProviderError } from '../../../../shared/providers/port';
 
 const now = new Date('2026-11-27T12:00:00.000Z');
@@ -34,10 +35,13 @@ const body: CardChargeBody = {
 function ports(answer: CardAuthorization | Error, held?: Awaited<ReturnType<PaymentProvider['cardAuthorizationStatus']>> | Error) {
   const committed: (readonly Change[])[] = [];
   const attempts = new Map<string, CardAttempt>();
+  const slots = memoryAttemptSlots();
+  let asked = 0;
   const provider = {
     name: 'simulated',
     charges: {
       card: async () => {
+        asked += 1;
         if (answer instanceof Error) throw answer;
         return answer;
       },
@@ -70,18 +74,20 @@ function ports(answer: CardAuthorization | Error, held?: Awaited<ReturnType<Paym
     providerNamed: () => provider,
     timeoutMs: 1_000,
     ids: { unused: async () => ({ invoiceId: 42, reference: 'INV-CARD01' }) },
-    declines: { read: async () => ({ card: undefined, merchant: undefined }) },
-    declineLimits: { perCardPerHour: 5, perMerchantPerHour: 50 },
+    slots,
+    declineLimits: { perCardPerHour: 2, perMerchantPerHour: 50 },
     provider,
     idempotencyKey: async () => Buffer.alloc(32, 1),
     commit: async (changes) => void committed.push(changes),
   };
-  return { run, committed, attempts };
+  /** The slot ids held in each log, by kind. */
+  const inLog = (kind: 'card' | 'merchant') => [...slots.store.logs.entries()].filter(([key]) => key.startsWith(`${kind}#`)).flatMap(([, log]) => Object.keys(log));
+  return { run, committed, attempts, inLog, asked: () => asked };
 }
 
 describe('create a card charge (use case)', () => {
-  it('approved: the PAID invoice, the credit, invoice.paid and the attempt RECORDED, for the route’s one transaction', async () => {
-    const { run, committed } = ports({ outcome: 'approved', transactionId: 'T1', status: 1, message: 'Approved' });
+  it('approved: the PAID invoice, the credit, invoice.paid and the attempt RECORDED, for the route’s one transaction; its slot given back', async () => {
+    const { run, committed, inLog } = ports({ outcome: 'approved', transactionId: 'T1', status: 1, message: 'Approved' });
     const result = await createCardCharge(run, { caller, body, idempotencyKey: 'k1', now });
     expect(result.answer.invoice).toMatchObject({ reference: 'INV-CARD01', total: '25.00', status: 'PAID', transaction: { id: 'T1', amount: '25.00' } });
     expect(result.changes.map((c) => c.kind)).toEqual(['invoice.created', 'ledger.transfer', 'event.recorded', 'card_attempt.recorded']);
@@ -89,22 +95,57 @@ describe('create a card charge (use case)', () => {
     expect(JSON.stringify(result.changes)).not.toContain('4111111111111111');
     expect(result.compensate).toBeTypeOf('function');
     expect(committed).toEqual([]);
+    expect(inLog('card')).toEqual([]);
+    expect(inLog('merchant')).toEqual([]);
   });
 
-  it('declined: 400, one decline counted at once, and the attempt dropped (a retry asks anew)', async () => {
-    const { run, committed, attempts } = ports({ outcome: 'declined', message: 'Insufficient funds' });
+  it('declined: 400, its slot kept in the card’s and the merchant’s logs, and the attempt dropped (a retry asks anew, with a slot of its own); at the cap the next is refused unasked', async () => {
+    const { run, committed, attempts, inLog, asked } = ports({ outcome: 'declined', message: 'Insufficient funds' });
     await expect(createCardCharge(run, { caller, body, idempotencyKey: 'k1', now })).rejects.toBeInstanceOf(BadRequestError);
-    expect(committed).toEqual([
-      [{ kind: 'card.declined', scope: expect.objectContaining({ accountId: 'acct_1' }), logs: { card: undefined, merchant: undefined }, limits: run.declineLimits, at: now.toISOString() }],
-    ]);
+    expect(committed).toEqual([]);
     expect(attempts.size).toBe(0);
+    expect(inLog('card')).toEqual(['INV-CARD01']);
+    expect(inLog('merchant')).toEqual(['INV-CARD01']);
+    // The retry opens a new attempt (new ids): a second slot.
+    run.ids.unused = async () => ({ invoiceId: 43, reference: 'INV-CARD02' });
+    await expect(createCardCharge(run, { caller, body, idempotencyKey: 'k1', now })).rejects.toBeInstanceOf(BadRequestError);
+    expect(inLog('card')).toEqual(['INV-CARD01', 'INV-CARD02']);
+    run.ids.unused = async () => ({ invoiceId: 44, reference: 'INV-CARD03' });
+    const refused = createCardCharge(run, { caller, body, idempotencyKey: 'k2', now });
+    await expect(refused).rejects.toBeInstanceOf(CardDeclinesExceededError);
+    await expect(refused).rejects.toMatchObject({ details: { retryAfterSeconds: 3600 } });
+    expect(asked()).toBe(2);
   });
 
-  it('no answer and the provider cannot be asked: the invoice PENDING and the attempt UNKNOWN, committed now; 502 card_outcome_unknown', async () => {
-    const { run, committed } = ports(new ProviderError('down'), new Error('still down'));
+  it('a retry of an attempt still OPEN (the first request died after taking its slot) is admitted for its own slot at a full cap, and takes no second', async () => {
+    const { run, attempts, inLog } = ports(new TypeError('the function died'));
+    run.declineLimits = { perCardPerHour: 1, perMerchantPerHour: 50 };
+    await expect(createCardCharge(run, { caller, body, idempotencyKey: 'k1', now })).rejects.toBeInstanceOf(TypeError);
+    expect([...attempts.values()].map((a) => a.status)).toEqual(['OPEN']);
+    expect(inLog('card')).toEqual(['INV-CARD01']);
+    // Another charge of the card is refused unasked: the card's log is full.
+    run.ids.unused = async () => ({ invoiceId: 43, reference: 'INV-CARD02' });
+    await expect(createCardCharge(run, { caller, body: { ...body, amount: 30 }, idempotencyKey: 'k2', now })).rejects.toBeInstanceOf(CardDeclinesExceededError);
+    // The same charge again (its Idempotency-Key): admitted for its own slot, no second one; approved, the slot given back.
+    (run.provider.charges as { card: PaymentProvider['charges']['card'] }).card = async () => ({ outcome: 'approved', transactionId: 'T1', status: 1, message: 'Approved' });
+    const retried = await createCardCharge(run, { caller, body, idempotencyKey: 'k1', now: new Date(now.getTime() + 1000) });
+    expect(retried.answer.invoice).toMatchObject({ reference: 'INV-CARD01', status: 'PAID' });
+    expect(inLog('card')).toEqual([]);
+  });
+
+  it('no answer and the provider cannot be asked: the invoice PENDING and the attempt UNKNOWN, committed now; 502 card_outcome_unknown; the slot kept', async () => {
+    const { run, committed, inLog } = ports(new ProviderError('down'), new Error('still down'));
     await expect(createCardCharge(run, { caller, body, idempotencyKey: 'k1', now })).rejects.toBeInstanceOf(CardOutcomeUnknownError);
     expect(committed).toHaveLength(1);
     expect(committed[0]?.map((c) => c.kind)).toEqual(['invoice.created', 'card_attempt.unknown']);
     expect(committed[0]?.[0]).toMatchObject({ invoice: { status: 'PENDING', reference: 'INV-CARD01' } });
+    expect(inLog('card')).toEqual(['INV-CARD01']);
+  });
+
+  it('the provider failed and holds nothing under the key (verified, nothing charged): 502, and the slot given back', async () => {
+    const { run, inLog } = ports(new ProviderError('down'), { outcome: 'not_found' });
+    await expect(createCardCharge(run, { caller, body, idempotencyKey: 'k1', now })).rejects.toBeInstanceOf(UpstreamError);
+    expect(inLog('card')).toEqual([]);
+    expect(inLog('merchant')).toEqual([]);
   });
 });
