@@ -1,7 +1,14 @@
 import { auditView, keysView, rotateKeysInPanel } from '../../shared/app/panel/keys';
 import { isWrongCode, WRONG_CODE } from '../../shared/app/panel/sign-in';
 import { CheckoutSigningConflictError, DomainError, ValidationError } from '../../shared/errors';
-import { changeRoleInPanel, invitePersonInPanel, type PanelTeamPorts, removePersonInPanel, teamView } from '../../shared/app/panel/team';
+import {
+  changeRoleInPanel,
+  invitePersonInPanel,
+  type PanelTeamPorts,
+  removePersonInPanel,
+  revokeInviteInPanel,
+  teamView,
+} from '../../shared/app/panel/team';
 import { teamPage } from '../../shared/panel/team-pages';
 import { field, pageAnswer, redirectTo } from '../../shared/http/panel/answers';
 import { type SignedIn, signedInForm, signedInPage } from '../../shared/http/panel/signed-in';
@@ -27,8 +34,8 @@ const rotateKeys = signedInForm(routes.panelRotateKeys, panelKeysPorts, async ({
 });
 
 /** The team page again, saying why a team form was refused (nothing changed); other errors are the panel's error pages. */
-async function refusedTeamForm(ports: PanelTeamPorts, err: unknown, page: SignedIn) {
-  const view = await teamView(ports, page.session);
+async function refusedTeamForm(ports: PanelTeamPorts, err: unknown, page: SignedIn, now: Date) {
+  const view = await teamView(ports, page.session, now);
   if (isWrongCode(err)) return pageAnswer(401, teamPage(view, page.chrome, { message: WRONG_CODE }));
   if (err instanceof ValidationError) {
     // The operator's invite use case names its fields in English: the page says them in Portuguese.
@@ -55,12 +62,12 @@ const invite = signedInForm(routes.panelInvitePerson, panelTeamPorts, async ({ p
     });
     return pageAnswer(
       200,
-      teamPage(await teamView(ports, page.session), page.chrome, {
+      teamPage(await teamView(ports, page.session, now), page.chrome, {
         invited: { email: invited.email, role: invited.role, inviteUrl: invited.invite_url, expiresAt: invited.expires_at },
       }),
     );
   } catch (err) {
-    return refusedTeamForm(ports, err, page);
+    return refusedTeamForm(ports, err, page, now);
   }
 });
 
@@ -76,16 +83,19 @@ const changeRole = signedInForm(routes.panelChangeRole, panelTeamPorts, async ({
     });
     return redirectTo('/panel/equipe');
   } catch (err) {
-    return refusedTeamForm(ports, err, page);
+    return refusedTeamForm(ports, err, page, now);
   }
 });
 
+/** A person removed, or (issue 43: `invite` in place of `person`, one route for both, the stack's resources being few) a pending invite revoked. */
 const removePerson = signedInForm(routes.panelRemovePerson, panelTeamPorts, async ({ ports, page, fields, ip, now }) => {
   try {
-    await removePersonInPanel(ports, { session: page.session, personId: field(fields, 'person', 64), code: field(fields, 'code', 16), ip, now });
+    const code = field(fields, 'code', 16);
+    if (fields.has('invite') && !fields.has('person')) await revokeInviteInPanel(ports, { session: page.session, invite: field(fields, 'invite', 64), code, ip, now });
+    else await removePersonInPanel(ports, { session: page.session, personId: field(fields, 'person', 64), code, ip, now });
     return redirectTo('/panel/equipe');
   } catch (err) {
-    return refusedTeamForm(ports, err, page);
+    return refusedTeamForm(ports, err, page, now);
   }
 });
 
@@ -143,7 +153,10 @@ export const handler = routeGroupHandler([
   [routes.panelCheckoutPage, signedInPage(routes.panelCheckoutPage, panelCheckoutPorts, async (ports, page) => checkoutPage(await checkoutSettingsView(ports, page.session), page.chrome))],
   [routes.panelSetCheckoutSigning, setCheckoutSigning],
   [routes.panelRotateCheckoutSecret, rotateCheckoutSecret],
-  [routes.panelTeam, signedInPage(routes.panelTeam, panelTeamPorts, async (ports, page) => teamPage(await teamView(ports, page.session), page.chrome))],
+  [
+    routes.panelTeam,
+    signedInPage(routes.panelTeam, panelTeamPorts, async (ports, page, request) => teamPage(await teamView(ports, page.session, request.now), page.chrome)),
+  ],
   [routes.panelInvitePerson, invite],
   [routes.panelChangeRole, changeRole],
   [routes.panelRemovePerson, removePerson],

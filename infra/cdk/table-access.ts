@@ -93,6 +93,12 @@ const PANEL_SIGNED_IN: readonly TableGrant[] = [
 /** A signed-in panel form with step-up: the above, and a code used once (the person's step, the failures counted). */
 const PANEL_STEP_UP: readonly TableGrant[] = [{ actions: ['GetItem', 'UpdateItem'], keys: [KEY.panelSession, KEY.panelPerson, KEY.panelFailures] }];
 
+/** The team page: the account's people (GSI1) and its pending invites (their partition, PINVS#). */
+const PANEL_TEAM_PAGE: readonly TableGrant[] = [
+  { actions: ['Query'], keys: [KEY.peopleList], index: LIST_INDEX },
+  { actions: ['Query'], keys: [KEY.panelInviteEntry] },
+];
+
 /** The panel's webhook page: the account's webhook as configured, and its latest deliveries (GSI1). */
 const PANEL_WEBHOOK_PAGE: readonly TableGrant[] = [
   { actions: ['GetItem'], keys: [KEY.account] },
@@ -212,10 +218,12 @@ export const ROUTE_PORT_GRANTS: Readonly<Record<string, readonly TableGrant[]>> 
     { actions: ['Query'], keys: [KEY.sessionList], index: LIST_INDEX },
     { actions: ['PutItem'], keys: [KEY.panelAudit] },
   ],
-  [routes.panelInvitePage.id]: [{ actions: ['GetItem'], keys: [KEY.panelInvite] }],
-  // The enrollment's transaction: the invite used, the person, the audit entry, an owner counted (PTEAM#).
+  // The invite's link, its e-mail's live entry (PINVS#) and the person who sent it (issue 43).
+  [routes.panelInvitePage.id]: [{ actions: ['GetItem'], keys: [KEY.panelInvite, KEY.panelInviteEntry, KEY.panelPerson] }],
+  // The enrollment's transaction: the invite used (its link and live entry), the person, the audit entry, an owner counted (PTEAM#), the inviter checked.
   [routes.panelAcceptInvite.id]: [
-    { actions: ['GetItem', 'DeleteItem'], keys: [KEY.panelInvite] },
+    { actions: ['GetItem', 'DeleteItem'], keys: [KEY.panelInvite, KEY.panelInviteEntry] },
+    { actions: ['GetItem', 'ConditionCheckItem'], keys: [KEY.panelPerson] },
     // The account's name, which the password policy reads (issue 43).
     { actions: ['GetItem'], keys: [KEY.account] },
     { actions: ['PutItem'], keys: [KEY.panelPerson, KEY.panelAudit] },
@@ -303,27 +311,31 @@ export const ROUTE_PORT_GRANTS: Readonly<Record<string, readonly TableGrant[]>> 
     { actions: ['DeleteItem'], keys: [KEY.panelSession] },
     { actions: ['PutItem'], keys: [KEY.panelAudit] },
   ],
-  // The account's people (GSI1, by e-mail: shared/adapters/dynamo/panel-team.ts).
-  [routes.panelTeam.id]: [...PANEL_SIGNED_IN, { actions: ['Query'], keys: [KEY.peopleList], index: LIST_INDEX }],
+  // The account's people (GSI1, by e-mail: shared/adapters/dynamo/panel-team.ts) and its pending invites (PINVS#: ./panel-invites.ts).
+  [routes.panelTeam.id]: [...PANEL_SIGNED_IN, ...PANEL_TEAM_PAGE],
   // Step-up, then the operator's invite use case (the account active, the e-mail unused, the invite) and the audit entry.
   [routes.panelInvitePerson.id]: [
     ...PANEL_STEP_UP,
-    { actions: ['Query'], keys: [KEY.peopleList], index: LIST_INDEX },
-    { actions: ['GetItem'], keys: [KEY.account] },
-    // The invite with its mail queued, and the audit entry.
-    { actions: ['PutItem'], keys: [KEY.panelInvite, KEY.mail, KEY.panelAudit] },
+    ...PANEL_TEAM_PAGE,
+    { actions: ['GetItem'], keys: [KEY.account, KEY.panelInviteEntry] },
+    // The invite with its mail queued, in place of the e-mail's earlier one (its link deleted), the inviter checked; the audit entry.
+    { actions: ['PutItem'], keys: [KEY.panelInvite, KEY.panelInviteEntry, KEY.mail, KEY.panelAudit] },
+    { actions: ['DeleteItem'], keys: [KEY.panelInvite] },
+    { actions: ['ConditionCheckItem'], keys: [KEY.panelPerson] },
   ],
-  // Step-up, then the role's transaction: the person (as read), the owner count, the audit entry.
+  // Step-up, then the role's transaction: the person (as read), the owner count, the audit entry, the invites they sent revoked when lowered.
   [routes.panelChangeRole.id]: [
     ...PANEL_STEP_UP,
-    { actions: ['Query'], keys: [KEY.peopleList], index: LIST_INDEX },
+    ...PANEL_TEAM_PAGE,
     { actions: ['UpdateItem'], keys: [KEY.panelTeam] },
     { actions: ['PutItem'], keys: [KEY.panelAudit] },
+    { actions: ['DeleteItem'], keys: [KEY.panelInvite, KEY.panelInviteEntry] },
   ],
+  // The person removed (the invites they sent revoked with them), or (issue 43) a pending invite revoked: its link and live entry, the audit entry.
   [routes.panelRemovePerson.id]: [
     ...PANEL_STEP_UP,
-    { actions: ['Query'], keys: [KEY.peopleList], index: LIST_INDEX },
-    { actions: ['DeleteItem'], keys: [KEY.panelPerson] },
+    ...PANEL_TEAM_PAGE,
+    { actions: ['DeleteItem'], keys: [KEY.panelPerson, KEY.panelInvite, KEY.panelInviteEntry] },
     { actions: ['UpdateItem'], keys: [KEY.panelTeam] },
     { actions: ['PutItem'], keys: [KEY.panelAudit] },
   ],

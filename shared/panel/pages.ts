@@ -345,6 +345,7 @@ const ACTION_LABELS: Readonly<Record<string, string>> = {
   'team.invited': 'Convidou uma pessoa',
   'team.role_changed': 'Mudou o papel de uma pessoa',
   'team.removed': 'Removeu uma pessoa da equipe',
+  'team.invite_revoked': 'Revogou um convite',
   'panel.signed_out_everywhere': 'Saiu de todas as sessões',
   'panel.password_changed': 'Trocou a senha',
   'panel.authenticator_replaced': 'Trocou o autenticador',

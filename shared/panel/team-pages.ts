@@ -5,12 +5,14 @@ import { brazilTime, codeInput, csrfField, errorSummary, fieldError, type FieldE
 /** The merchant panel's team page (issue 27), in pt-BR. */
 
 export type TeamMemberRow = { personId: string; email: string; role: PanelRole; createdAt: string };
+/** A pending invite (issue 43): `invite` identifies it to the revoke form (never its link's token). */
+export type PendingInviteRow = { invite: string; email: string; role: PanelRole; invitedBy: string; expiresAt: string };
 
 const roleOptions = (current: PanelRole | undefined, allowed: readonly PanelRole[]) =>
   allowed.map((role) => `<option value="${role}"${role === current ? ' selected' : ''}>${escapeHtml(ROLE_LABELS[role])}</option>`).join('');
 
 export function teamPage(
-  view: { members: readonly TeamMemberRow[]; mayManage: boolean; actorRole: PanelRole; selfId: string },
+  view: { members: readonly TeamMemberRow[]; invites: readonly PendingInviteRow[]; mayManage: boolean; actorRole: PanelRole; selfId: string },
   chrome: SignedInChrome,
   form: { message?: string; errors?: FieldErrors; invited?: { email: string; role: PanelRole; inviteUrl: string; expiresAt: string }; notice?: string } = {},
 ): PanelPage {
@@ -34,6 +36,31 @@ export function teamPage(
       return `<tr data-person="${escapeHtml(m.personId)}" data-role="${m.role}"><td>${escapeHtml(m.email)}${m.personId === view.selfId ? ' (você)' : ''}</td><td>${escapeHtml(ROLE_LABELS[m.role])}</td><td>${brazilTime(m.createdAt)}</td><td>${actions}</td></tr>`;
     })
     .join('\n');
+  const inviteRows = view.invites
+    .map((i, n) => {
+      const revocable = view.mayManage && (view.actorRole === 'owner' || i.role !== 'owner');
+      const revoke = revocable
+        ? `<form method="post" action="/panel/equipe/remover">${csrfField(chrome.csrfToken)}<input type="hidden" name="invite" value="${escapeHtml(i.invite)}">
+<label for="code-revoke-${n}">Código de verificação para revogar o convite de ${escapeHtml(i.email)}</label>
+<input id="code-revoke-${n}" name="code" type="text" inputmode="numeric" autocomplete="one-time-code" maxlength="7" required>
+<button type="submit">Revogar convite</button></form>`
+        : '';
+      return `<tr data-invite="${escapeHtml(i.invite)}" data-role="${i.role}"><td>${escapeHtml(i.email)}</td><td>${escapeHtml(ROLE_LABELS[i.role])}</td><td data-invited-by>${escapeHtml(i.invitedBy)}</td><td>${brazilTime(i.expiresAt)}</td><td>${revoke}</td></tr>`;
+    })
+    .join('\n');
+  const pending =
+    view.invites.length > 0
+      ? `<div class="box wide">
+<div class="table-wrap" tabindex="0" role="region" aria-label="Convites pendentes"><table id="invites">
+<caption>Convites pendentes: cada link vale uma vez, até expirar ou ser revogado</caption>
+<thead><tr><th scope="col">E-mail</th><th scope="col">Papel</th><th scope="col">Enviado por</th><th scope="col">Vale até</th><th scope="col">Ações</th></tr></thead>
+<tbody>
+${inviteRows}
+</tbody>
+</table></div>
+</div>
+`
+      : '';
   const email = fieldError('invite-email', form.errors, 'email');
   const invite = view.mayManage
     ? `<div class="box" id="invite">
@@ -67,7 +94,7 @@ ${rows}
 </tbody>
 </table></div>
 </div>
-${invite}`,
+${pending}${invite}`,
     chrome,
   );
 }

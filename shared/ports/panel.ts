@@ -5,11 +5,26 @@ import type { PanelInvite } from '../domain/panel/invite';
 import type { PanelPerson } from '../domain/panel/person';
 import type { PanelSession } from '../domain/panel/session';
 
-/** The merchant panel's invitations (issue 27): written once, read by the token's hash. */
+/** What storing an invite came to: stored, or refused because the person inviting no longer holds the role they invited with. */
+export type InviteCreation = 'created' | 'inviter_changed';
+
+/**
+ * The merchant panel's invitations (issue 27): read by the token's hash; one live invite per e-mail and
+ * account (issue 43), listed per account, revocable.
+ */
 export interface PanelInvites {
-  /** Stores a new invite and queues its mail, in one write; a token hash already stored (never, with 256-bit tokens) is an error. */
-  create(invite: PanelInvite, mail: OutgoingMail): Promise<void>;
+  /**
+   * Stores a new invite and queues its mail, in one write, in place of the account's earlier invite for
+   * the e-mail (whose link stops in the same write); a person's invite only while they still hold the
+   * role they invite with (`inviter_changed` otherwise, nothing written).
+   */
+  create(invite: PanelInvite, mail: OutgoingMail): Promise<InviteCreation>;
+  /** The invite of a link, only while it is its e-mail's live invite in the account (not replaced, revoked or used). */
   get(tokenHash: string): Promise<PanelInvite | undefined>;
+  /** The account's live invites (expired ones included until their items go), by e-mail. */
+  pending(accountId: string): Promise<PanelInvite[]>;
+  /** The invite revoked (its link stops) with its audit entry, in one transaction; false when it was used, replaced or revoked meanwhile. */
+  revoke(invite: PanelInvite, audit: AuditEntry): Promise<boolean>;
 }
 
 /** Password reset links (shared/adapters/dynamo/panel-resets.ts). */
@@ -42,7 +57,11 @@ export interface PanelAccountNames {
 /** The panel's people, by e-mail. */
 export interface PanelPeople {
   byEmail(email: string): Promise<PanelPerson | undefined>;
-  /** In one transaction: the invite used (deleted: it works once), the person created (the e-mail unused), the audit entry. */
+  /**
+   * In one transaction: the invite used (deleted: it works once; still its e-mail's live invite), the
+   * person created (the e-mail unused), the audit entry, and the person who invited checked to still
+   * hold a role that backs it (shared/domain/panel/invite.ts: `invite_gone` otherwise).
+   */
   enroll(invite: PanelInvite, person: PanelPerson, audit: AuditEntry, now: Date): Promise<Enrollment>;
   /** Records the authenticator step a code matched, only when later than the last one used: false, the code was used already. */
   useTotpStep(email: string, step: number): Promise<boolean>;
@@ -55,17 +74,23 @@ export interface PanelPeople {
   replaceAuthenticator(person: PanelPerson, totpSecretSealed: string, step: number): Promise<boolean>;
 }
 
-/** What a team change came to: done, the person changed or left meanwhile, or it would leave the account without an owner. */
-export type TeamChangeOutcome = 'done' | 'moved' | 'last_owner';
+/**
+ * What a team change came to: done, the person changed or left meanwhile, it would leave the account
+ * without an owner, or one of the invites to revoke with it was used or replaced meanwhile (read them again).
+ */
+export type TeamChangeOutcome = 'done' | 'moved' | 'last_owner' | 'invites_moved';
 
 /** An account's panel team: its people (the team page) and the changes to it, each with its audit entry in one transaction. */
 export interface PanelTeam {
   /** The account's people, by e-mail (the index: eventually consistent; the changes check the person itself). */
   members(accountId: string): Promise<Pick<PanelPerson, 'personId' | 'accountId' | 'email' | 'role' | 'createdAt'>[]>;
-  /** The person's role from `person.role` to `role`, only if still so; an owner demoted only while another owner stays. */
-  changeRole(person: PanelPerson, role: PanelPerson['role'], audit: AuditEntry): Promise<TeamChangeOutcome>;
-  /** The person removed (their sessions stop: every page checks the person), an owner only while another owner stays. */
-  remove(person: PanelPerson, audit: AuditEntry): Promise<TeamChangeOutcome>;
+  /**
+   * The person's role from `person.role` to `role`, only if still so; an owner demoted only while another
+   * owner stays; the invites in `revoke` revoked in the same transaction (each only if still live).
+   */
+  changeRole(person: PanelPerson, role: PanelPerson['role'], audit: AuditEntry, revoke: readonly PanelInvite[]): Promise<TeamChangeOutcome>;
+  /** The person removed (their sessions stop: every page checks the person), an owner only while another owner stays; `revoke` as above. */
+  remove(person: PanelPerson, audit: AuditEntry, revoke: readonly PanelInvite[]): Promise<TeamChangeOutcome>;
 }
 
 /** Server-side sessions, by the SHA-256 of their id; each ends by itself (TTL) when it ends by the rules. */

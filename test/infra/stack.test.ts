@@ -742,6 +742,10 @@ const EXPECTED_TABLE_ACCESS: Record<string, string[]> = {
     'PutItem PUSER#*',
     'GetItem PINV#*',
     'DeleteItem PINV#*',
+    // Issue 43: an invite's link works only while its e-mail's live entry names it, and while its sender still backs it.
+    'GetItem PINVS#*',
+    'DeleteItem PINVS#*',
+    'ConditionCheckItem PUSER#*',
     'PutItem PAUDIT#*',
     'PutItem MAIL#*',
     'UpdateItem PTEAM#*',
@@ -777,6 +781,13 @@ const EXPECTED_TABLE_ACCESS: Record<string, string[]> = {
     'PutItem MAIL#*',
     'DeleteItem PUSER#*',
     'UpdateItem PTEAM#*',
+    // Issue 43: the account's pending invites (listed, one live per e-mail, replaced, revoked, and revoked with their sender), the sender checked.
+    'Query PINVS#*',
+    'GetItem PINVS#*',
+    'PutItem PINVS#*',
+    'DeleteItem PINVS#*',
+    'DeleteItem PINV#*',
+    'ConditionCheckItem PUSER#*',
   ],
   // The webhook: its URL and secret on the account item (step-up), a ping (an outbox event), the deliveries (GSI1), a redelivery (the event and delivery read, the delivery reopened, the request put).
   PanelWebhooks: [

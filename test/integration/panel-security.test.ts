@@ -1,8 +1,20 @@
 import { describe, expect, it } from 'vitest';
 import { totpCodeAt } from '../../shared/adapters/crypto/totp';
-import { elementText, enrolledPerson, freshCode, get, hidden, Jar, post, signIn } from '../support/panel';
+import { SIGN_IN_AGAIN } from '../../shared/app/panel/sign-in';
+import { admin } from '../support/api';
+import { type Enrolled, elementText, enrolledPerson, freshCode, get, hidden, Jar, post, signIn } from '../support/panel';
 
 const escaped = (text: string) => text.replace(/&/g, '&amp;').replace(/'/g, '&#39;').replace(/"/g, '&quot;');
+
+/** The password step of a sign-in, the code left for later: the jar holds the code-stage session. */
+async function passwordStepOnly(person: Enrolled): Promise<{ jar: Jar; csrf: string }> {
+  const jar = new Jar();
+  const page = await get(jar, '/panel/entrar');
+  expect((await post(jar, '/panel/entrar', { csrf_token: hidden(page.text, 'csrf_token'), email: person.email, password: person.password })).status).toBe(303);
+  const codePage = await get(jar, '/panel/entrar/codigo');
+  expect(codePage.status).toBe(200);
+  return { jar, csrf: hidden(codePage.text, 'csrf_token') };
+}
 
 describe('merchant panel: the person’s own security page (issue 27)', () => {
   it('lists the open sessions; "sign out everywhere" ends them all at once, this one too', async () => {
@@ -106,4 +118,56 @@ describe('merchant panel: the person’s own security page (issue 27)', () => {
     const renewed = { ...person, secret, lastStep: Math.max(step, old.lastStep) };
     expect((await signIn(new Jar(), renewed)).status).toBe(303);
   }, 240_000);
+
+  it('a sign-in begun before "sign out everywhere", a new password or a reset cannot be finished with a code afterwards (issue 43)', async () => {
+    const [everywhere, changed, reset] = await Promise.all([enrolledPerson('viewer'), enrolledPerson('admin'), enrolledPerson('finance')]);
+    const next = `outra frase bem longa ${Date.now()}`;
+    const scenarios: [Enrolled, (pending: { jar: Jar; csrf: string }) => Promise<void>][] = [
+      [
+        everywhere,
+        async () => {
+          const jar = new Jar();
+          expect((await signIn(jar, everywhere)).status).toBe(303);
+          const page = await get(jar, '/panel/seguranca');
+          expect((await post(jar, '/panel/seguranca/sessoes', { csrf_token: hidden(page.text, 'csrf_token') })).location).toBe('/panel/entrar');
+        },
+      ],
+      [
+        changed,
+        async () => {
+          const jar = new Jar();
+          expect((await signIn(jar, changed)).status).toBe(303);
+          const page = await get(jar, '/panel/seguranca');
+          const done = await post(jar, '/panel/seguranca/senha', { csrf_token: hidden(page.text, 'csrf_token'), current: changed.password, password: next, confirmation: next });
+          expect(done.location).toBe('/panel/entrar');
+          changed.password = next;
+        },
+      ],
+      [
+        reset,
+        async () => {
+          const link = (await admin('panel', 'reset', '--email', reset.email)).json as { reset_url: string };
+          const path = new URL(link.reset_url).pathname;
+          const jar = new Jar();
+          const page = await get(jar, path);
+          const saved = await post(jar, path, { csrf_token: hidden(page.text, 'csrf_token'), password: next, confirmation: next, code: await freshCode(reset) });
+          expect(saved.status).toBe(200);
+          reset.password = next;
+        },
+      ],
+    ];
+    await Promise.all(
+      scenarios.map(async ([person, end]) => {
+        const pending = await passwordStepOnly(person);
+        await end(pending);
+        // A right code, never used: the half-finished sign-in is over all the same (its code stage began before).
+        const refused = await post(pending.jar, '/panel/entrar/codigo', { csrf_token: pending.csrf, code: await freshCode(person) });
+        expect(refused.status, person.email).toBe(401);
+        expect(refused.text).toContain(escaped(SIGN_IN_AGAIN));
+        expect((await get(pending.jar, '/panel')).location).toBe('/panel/entrar');
+        // A sign-in begun afterwards (with the password now in force) goes through.
+        expect((await signIn(new Jar(), person)).status).toBe(303);
+      }),
+    );
+  }, 180_000);
 });

@@ -113,7 +113,7 @@ const PUBLIC_ROUTES: Readonly<Record<string, string>> = {
   PanelChangeRole:
     "A role change: the signed-in session, its CSRF token, owners and admins, a fresh code; only a person of the session's account (another's: 404); the last owner is never demoted (a conditional owner count).",
   PanelRemovePerson:
-    "A removal: the same session, token, roles and code; only a person of the session's account; the last owner is never removed; the removed person's sessions stop at once.",
+    "A removal: the same session, token, roles and code; only a person of the session's account; the last owner is never removed; the removed person's sessions stop at once, the invites they sent too. With `invite`: a pending invite of the session's account only (another's: 404), revoked.",
   PanelInvoices: "The panel's invoices page: GET /api/invoices' reader for the signed-in session's account, never another's.",
   PanelInvoice:
     "One invoice's page with its events and deliveries: the signed-in session's account only; another account's reference is the 404 of an unknown one.",
@@ -1093,6 +1093,13 @@ describe("another account's well-formed identifiers → 404 (or the caller's own
       const victimId = /<tr data-person="([^"]+)"/.exec((await panelGet(theirs.jar, '/panel/equipe')).text)?.[1] ?? '';
       expect((await panelPost(mine.jar, '/panel/equipe/remover', { csrf_token: mine.csrf, person: victimId, code: '123456' })).status).toBe(404);
       expect((await panelGet(theirs.jar, '/panel')).status).toBe(200);
+      // A pending invite of the victim's account named from the attacker's (issue 43: the same route revokes invites): 404, the link still works.
+      const invite = (await admin('panel', 'invite', '--account', theirs.person.accountId, '--email', `pendente${Date.now()}@example.com`, '--role', 'viewer'))
+        .json as { invite_url: string };
+      const inviteId = /<tr data-invite="([^"]+)"/.exec((await panelGet(theirs.jar, '/panel/equipe')).text)?.[1] ?? '';
+      expect(inviteId).not.toBe('');
+      expect((await panelPost(mine.jar, '/panel/equipe/remover', { csrf_token: mine.csrf, invite: inviteId, code: '123456' })).status).toBe(404);
+      expect((await panelGet(new Jar(), new URL(invite.invite_url).pathname)).status).toBe(200);
     },
     PanelInvoices: async () => {
       const { victim: theirs, attacker: mine } = await panelPair();

@@ -60,6 +60,8 @@ export const KEY = {
   railUpkeep: 'RAILS#*',
   /** The merchant panel (./panel-invites.ts, ./panel-people.ts): invites, people, sessions, sign-in failures, the audit log. */
   panelInvite: 'PINV#*',
+  /** An account's live invites, one per e-mail (./panel-invites.ts, issue 43). */
+  panelInviteEntry: 'PINVS#*',
   panelPerson: 'PUSER#*',
   panelSession: 'PSESS#*',
   panelFailures: 'PLIM#*',

@@ -49,6 +49,8 @@ export const keys = {
   idempotency: (accountId: string, key: string) => ({ PK: `IDEM#${accountId}#${key}`, SK: 'IDEM' }),
   /** A merchant panel invitation, by the SHA-256 of its link's token (the token is never stored). */
   panelInvite: (tokenHash: string) => ({ PK: `PINV#${tokenHash}`, SK: 'PINV' }),
+  /** An account's live invite for an e-mail (issue 43): the account's invites in one partition, one per e-mail (a new one replaces it). */
+  panelInviteEntry: (accountId: string, email: string) => ({ PK: `PINVS#${accountId}`, SK: email }),
   /** A password reset link (./panel-resets.ts). */
   panelReset: (tokenHash: string) => ({ PK: `PRESET#${tokenHash}`, SK: 'PRESET' }),
   /** A queued mail message (./mail-outbox.ts). */

@@ -1,36 +1,94 @@
-import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, QueryCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { mailWrite } from './mail-outbox';
-import { commitWrites } from './transact';
-import type { PanelInvite } from '../../domain/panel/invite';
-import { isPanelRole } from '../../domain/panel/roles';
+import { stripped, type TxWrite } from './transact';
 import type { PanelEmails, PanelInvites } from '../../ports/panel';
-import type { Db, Item } from './dynamo';
+import { cancellationReasons } from './contention';
+import type { Db } from './dynamo';
 import { keys } from './keys';
+import { auditItem } from './panel-people';
+import { entryItem, inviteEntryDelete, inviteItem, inviteLinkDelete, inviteOf, inviterCheck } from './panel-invite-items';
 
-/** The item of an invite: its fields, and DynamoDB's TTL removing it a day after it expired. */
-function inviteItem(invite: PanelInvite): Item {
-  return { ...keys.panelInvite(invite.tokenHash), type: 'panel_invite', ...invite, ttl: Math.floor(Date.parse(invite.expiresAt) / 1000) + 86_400 };
-}
-
-function inviteOf(item: Item): PanelInvite | undefined {
-  const { tokenHash, accountId, email, role, invitedBy, createdAt, expiresAt } = item;
-  if (typeof tokenHash !== 'string' || typeof accountId !== 'string' || typeof email !== 'string' || !isPanelRole(role)) return undefined;
-  if (typeof invitedBy !== 'string' || typeof createdAt !== 'string' || typeof expiresAt !== 'string') return undefined;
-  return { tokenHash, accountId, email, role, invitedBy, createdAt, expiresAt };
-}
+/** How many times a new invite reads the e-mail's live invite again when another replaced it meanwhile. */
+const REPLACE_ATTEMPTS = 3;
 
 /** The invites, each stored with its mail queued (sealed under the mail key) in one transaction. */
 export function dynamoPanelInvites(db: Db, table: string, mailKey: () => Promise<Buffer>): PanelInvites {
+  const entryOf = async (accountId: string, email: string) => {
+    const out = await db.send(new GetCommand({ TableName: table, Key: keys.panelInviteEntry(accountId, email), ConsistentRead: true }));
+    return out.Item ? inviteOf(out.Item) : undefined;
+  };
   return {
     async create(invite, mail) {
-      await commitWrites(db, [
-        { Put: { TableName: table, Item: inviteItem(invite), ConditionExpression: 'attribute_not_exists(PK)' } },
-        mailWrite(table, mail, await mailKey()),
-      ]);
+      const sealedMail = mailWrite(table, mail, await mailKey());
+      for (let attempt = 1; ; attempt += 1) {
+        const earlier = await entryOf(invite.accountId, invite.email);
+        const checks = inviterCheck(table, invite);
+        const writes: TxWrite[] = [
+          {
+            Put: {
+              TableName: table,
+              Item: entryItem(invite),
+              // In place of the live invite as read (a concurrent one for the e-mail: read again).
+              ...(earlier
+                ? { ConditionExpression: 'tokenHash = :earlier', ExpressionAttributeValues: { ':earlier': earlier.tokenHash } }
+                : { ConditionExpression: 'attribute_not_exists(PK)' }),
+            },
+          },
+          { Put: { TableName: table, Item: inviteItem(invite), ConditionExpression: 'attribute_not_exists(PK)' } },
+          sealedMail,
+          ...checks,
+          ...(earlier ? [inviteLinkDelete(table, earlier.tokenHash)] : []),
+        ];
+        try {
+          await db.send(new TransactWriteCommand({ TransactItems: writes.map(stripped) }));
+          return 'created';
+        } catch (err) {
+          const reasons = cancellationReasons(err);
+          if (checks.length > 0 && reasons?.[3]?.Code === 'ConditionalCheckFailed') return 'inviter_changed';
+          if (reasons?.[0]?.Code === 'ConditionalCheckFailed' && attempt < REPLACE_ATTEMPTS) continue;
+          throw err;
+        }
+      }
     },
     async get(tokenHash) {
       const out = await db.send(new GetCommand({ TableName: table, Key: keys.panelInvite(tokenHash), ConsistentRead: true }));
-      return out.Item ? inviteOf(out.Item) : undefined;
+      const invite = out.Item ? inviteOf(out.Item) : undefined;
+      if (!invite) return undefined;
+      // Only the e-mail's live invite: a replaced or revoked one (or one from before the entries) leads nowhere.
+      const live = await entryOf(invite.accountId, invite.email);
+      return live?.tokenHash === tokenHash ? invite : undefined;
+    },
+    async pending(accountId) {
+      const out = await db.send(
+        new QueryCommand({
+          TableName: table,
+          KeyConditionExpression: 'PK = :pk',
+          ExpressionAttributeValues: { ':pk': keys.panelInviteEntry(accountId, '').PK },
+          ConsistentRead: true,
+          Limit: 200,
+        }),
+      );
+      return (out.Items ?? []).flatMap((item) => {
+        const invite = inviteOf(item);
+        return invite && invite.accountId === accountId ? [invite] : [];
+      });
+    },
+    async revoke(invite, audit) {
+      try {
+        await db.send(
+          new TransactWriteCommand({
+            TransactItems: [
+              stripped(inviteEntryDelete(table, invite)),
+              stripped(inviteLinkDelete(table, invite.tokenHash)),
+              { Put: { TableName: table, Item: auditItem(audit), ConditionExpression: 'attribute_not_exists(PK)' } },
+            ],
+          }),
+        );
+        return true;
+      } catch (err) {
+        if (cancellationReasons(err)?.[0]?.Code === 'ConditionalCheckFailed') return false;
+        throw err;
+      }
     },
   };
 }

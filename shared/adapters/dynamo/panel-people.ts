@@ -9,6 +9,8 @@ import { cancellationReasons } from './contention';
 import { conditionHeld, type Db, type Item, isConditionalCheckFailed } from './dynamo';
 import { keys } from './keys';
 import { mailWrite } from './mail-outbox';
+import { inviteEntryDelete, inviterCheck } from './panel-invite-items';
+import { stripped } from './transact';
 
 /** The merchant panel's items (issue 27): people by e-mail, sessions, sign-in failures, the audit log. */
 
@@ -78,6 +80,9 @@ export function dynamoPanelPeople(db: Db, table: string): PanelPeople {
       return out.Item ? personOf(out.Item) : undefined;
     },
     async enroll(invite, person, audit, now): Promise<Enrollment> {
+      // An invite naming its own inviter's e-mail cannot be taken (that e-mail signs in already).
+      if (invite.inviterEmail === person.email) return 'email_taken';
+      const checks = inviterCheck(table, invite);
       try {
         await db.send(
           new TransactWriteCommand({
@@ -91,6 +96,9 @@ export function dynamoPanelPeople(db: Db, table: string): PanelPeople {
                 },
               },
               { Put: { TableName: table, Item: personItem(person), ConditionExpression: 'attribute_not_exists(PK)' } },
+              // Still the e-mail's live invite (not replaced or revoked), and (issue 43) its inviter still backs it.
+              stripped(inviteEntryDelete(table, invite)),
+              ...checks.map(stripped),
               { Put: { TableName: table, Item: auditItem(audit), ConditionExpression: 'attribute_not_exists(PK)' } },
               ...(person.role === 'owner' ? [ownersAdded(table, person.accountId, 1)] : []),
             ],
@@ -99,8 +107,8 @@ export function dynamoPanelPeople(db: Db, table: string): PanelPeople {
         return 'enrolled';
       } catch (err) {
         const reasons = cancellationReasons(err);
-        if (reasons?.[0]?.Code === 'ConditionalCheckFailed') return 'invite_gone';
         if (reasons?.[1]?.Code === 'ConditionalCheckFailed') return 'email_taken';
+        if ([0, 2, ...checks.map((_, i) => 3 + i)].some((i) => reasons?.[i]?.Code === 'ConditionalCheckFailed')) return 'invite_gone';
         throw err;
       }
     },

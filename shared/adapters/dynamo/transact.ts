@@ -12,7 +12,8 @@ function conditionError(write: TxWrite | undefined): Error {
   return write?.onConditionFailed?.() ?? new ConflictError('The resource changed while the request ran; retry the request', 'conflict');
 }
 
-function strip(write: TxWrite): TransactItem {
+/** A write as a transaction item (its client-facing error left out). */
+export function stripped(write: TxWrite): TransactItem {
   const { onConditionFailed: _ignored, ...item } = write;
   return item;
 }
@@ -42,7 +43,7 @@ export async function commitWrites(db: Db, writes: readonly TxWrite[], budget: R
   if (writes.length === 0) return;
   const [only] = writes;
   if (writes.length === 1 && only && !only.ConditionCheck) return writeOne(db, only, budget);
-  const input: TransactWriteCommandInput = { TransactItems: writes.map(strip) };
+  const input: TransactWriteCommandInput = { TransactItems: writes.map(stripped) };
   try {
     await retryTransient(() => db.send(new TransactWriteCommand(input)), budget);
   } catch (err) {

@@ -1,6 +1,6 @@
 import type { InviteAnswerView } from './views';
 import type { PasswordSettingPorts } from './access-ports';
-import { inviteUsable } from '../../domain/panel/invite';
+import { inviteBacked, inviteUsable, type PanelInvite } from '../../domain/panel/invite';
 import { ROLE_LABELS } from '../../domain/panel/roles';
 import { passwordProblems } from '../../domain/panel/password-policy';
 import type { PanelPerson } from '../../domain/panel/person';
@@ -8,6 +8,19 @@ import { ConflictError, NotFoundError, ValidationError } from '../../errors';
 
 /** An invite link that does not lead anywhere: unknown, used or expired (one answer for all three). */
 const INVITE_GONE = 'Este convite não vale mais: ele já foi usado ou expirou. Peça um novo convite.';
+
+/**
+ * The invite of a link while it still leads somewhere: usable (not used, replaced, revoked or expired)
+ * and still backed by the person who sent it (issue 43: removed or lowered, their invites are over).
+ * The enrollment's transaction checks the inviter again, atomically.
+ */
+async function liveInvite(ports: Pick<PasswordSettingPorts, 'invites' | 'people'>, tokenHash: string, now: Date): Promise<PanelInvite> {
+  const invite = await ports.invites.get(tokenHash);
+  if (!inviteUsable(invite, now)) throw new NotFoundError(INVITE_GONE);
+  const inviter = invite.inviterEmail === undefined ? undefined : await ports.people.byEmail(invite.inviterEmail);
+  if (!inviteBacked(invite, inviter)) throw new NotFoundError(INVITE_GONE);
+  return invite;
+}
 
 /**
  * The enrollment page of an invite: who is invited and a new authenticator secret to scan. The secret
@@ -19,8 +32,7 @@ export type EnrollPorts = PasswordSettingPorts & { qrDataUri: (uri: string) => s
 
 export async function enrollmentPage(ports: EnrollPorts, input: { token: string; now: Date; sealedSecret?: string }): Promise<InviteAnswerView> {
   const tokenHash = ports.tokens.hash(input.token);
-  const invite = await ports.invites.get(tokenHash);
-  if (!inviteUsable(invite, input.now)) throw new NotFoundError(INVITE_GONE);
+  const invite = await liveInvite(ports, tokenHash, input.now);
   // The page again after a refused form keeps the secret the person may have scanned (only one this invite's page sealed).
   const kept = input.sealedSecret === undefined ? undefined : ports.sealing.unseal(input.sealedSecret, `enroll:${tokenHash}`);
   const secret = kept ?? ports.totp.newSecret();
@@ -53,8 +65,7 @@ export type AcceptInviteInput = {
  */
 export async function acceptInvite(ports: PasswordSettingPorts, input: AcceptInviteInput): Promise<{ email: string }> {
   const tokenHash = ports.tokens.hash(input.token);
-  const invite = await ports.invites.get(tokenHash);
-  if (!inviteUsable(invite, input.now)) throw new NotFoundError(INVITE_GONE);
+  const invite = await liveInvite(ports, tokenHash, input.now);
   const fields: Record<string, string[]> = {};
   const problems = await passwordProblems(input.password, { email: invite.email, accountName: await ports.accountNames.nameOf(invite.accountId) });
   if (problems.length > 0) fields.password = problems;

@@ -15,7 +15,19 @@ export type InvitePorts = {
   newMailId: () => string;
 };
 
-export type InviteRequest = { accountId: string; email: string; role: string; invitedBy: string; publicBaseUrl: string; now: Date };
+/**
+ * `invitedBy`: the operator (`operator`) or the inviting person's id; a person's invite also carries their
+ * e-mail and role (`inviter`): it stands only while they keep them (issue 43).
+ */
+export type InviteRequest = {
+  accountId: string;
+  email: string;
+  role: string;
+  invitedBy: string;
+  inviter?: { email: string; role: PanelRole };
+  publicBaseUrl: string;
+  now: Date;
+};
 
 /** The answer the operator CLI prints (issue 27's names) and the team page shows. */
 export type InviteAnswer = { account_id: string; email: string; role: PanelRole; invite_url: string; expires_at: string };
@@ -29,7 +41,8 @@ export function inviteUrl(publicBaseUrl: string, token: string): string {
 
 /**
  * Invites a person to an account's panel with a role: a link that works once, for 72 hours, mailed to
- * them (queued in the invite's own write) and answered once. An e-mail
+ * them (queued in the invite's own write) and answered once; it replaces the account's earlier invite
+ * for the e-mail, whose link stops in the same write. An e-mail
  * already signing in to the panel is refused (409), an unknown or disabled account is a 404, and a
  * malformed e-mail or an unknown role a 422.
  */
@@ -42,10 +55,21 @@ export async function invitePerson(ports: InvitePorts, request: InviteRequest): 
   if (!(await ports.accountActive(request.accountId))) throw new NotFoundError('Account not found');
   if (await ports.emails.taken(email)) throw new ConflictError('This e-mail already signs in to the panel', 'panel_email_taken');
   const { token, tokenHash } = ports.newToken();
-  const invite = newInvite({ tokenHash, accountId: request.accountId, email, role: request.role, invitedBy: request.invitedBy, now: request.now });
+  const invite = newInvite({
+    tokenHash,
+    accountId: request.accountId,
+    email,
+    role: request.role,
+    invitedBy: request.invitedBy,
+    ...(request.inviter ? { inviterEmail: request.inviter.email, inviterRole: request.inviter.role } : {}),
+    now: request.now,
+  });
   const link = inviteUrl(request.publicBaseUrl, token);
   // The link is mailed to the person too (queued with the invite): the panel and the CLI also show it once.
   const mail = { ...inviteMail({ to: email, accountId: invite.accountId, role: invite.role, link, expiresAt: invite.expiresAt }), id: ports.newMailId(), createdAt: invite.createdAt };
-  await ports.invites.create(invite, mail);
+  // The account's earlier invite for the e-mail stops in the same write (issue 43).
+  if ((await ports.invites.create(invite, mail)) === 'inviter_changed') {
+    throw new ConflictError('Seu papel na equipe mudou enquanto isso: confira a equipe e tente de novo.', 'team_changed');
+  }
   return { account_id: invite.accountId, email: invite.email, role: invite.role, invite_url: link, expires_at: invite.expiresAt };
 }

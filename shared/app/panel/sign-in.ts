@@ -1,7 +1,7 @@
 import type { PanelAccessPorts, PanelSessionPorts } from './access-ports';
 import { addressKey } from '../../domain/client-address';
 import { normalizeEmail } from '../../domain/panel/invite';
-import type { PanelPerson } from '../../domain/panel/person';
+import { type PanelPerson, sessionOfPerson } from '../../domain/panel/person';
 import { type PanelSession, needsTouch, sessionLive } from '../../domain/panel/session';
 import { SIGN_IN_WINDOW_MS, signInScopes, stepUpScopes } from '../../domain/panel/sign-in-limits';
 import { withAttemptSlot } from '../limits/attempt-slots';
@@ -103,7 +103,8 @@ export async function signInWithCode(ports: PanelAccessPorts, input: Client & { 
   const pending = input.sessionId === undefined ? undefined : await ports.sessions.get(ports.tokens.hash(input.sessionId));
   if (!sessionLive(pending, input.now) || pending.stage !== 'code') throw new UnauthorizedError(SIGN_IN_AGAIN);
   const person = await ports.people.byEmail(pending.email);
-  if (!person || person.personId !== pending.personId) throw new UnauthorizedError(SIGN_IN_AGAIN);
+  // Begun before a new password, a reset or "sign out everywhere" (the person's sessionsValidFrom): over too (issue 43).
+  if (!sessionOfPerson(person, pending)) throw new UnauthorizedError(SIGN_IN_AGAIN);
   await useAuthenticatorCode(ports, person, input, { signIn: { email: person.email, ip: input.ip } });
   const { token, tokenHash } = ports.tokens.newToken();
   const at = input.now.toISOString();

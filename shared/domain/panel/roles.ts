@@ -82,6 +82,16 @@ export function teamChangeRefusal(team: readonly TeamMember[], actor: TeamMember
   return undefined;
 }
 
+/** Whether `role` is at least as powerful as `than` (PANEL_ROLES runs from most to least powerful). */
+export function roleAtLeast(role: PanelRole, than: PanelRole): boolean {
+  return PANEL_ROLES.indexOf(role) <= PANEL_ROLES.indexOf(than);
+}
+
+/** Whether a role change takes power away (issue 43: the invites the person sent stop with it). */
+export function roleLowered(from: PanelRole, to: PanelRole): boolean {
+  return !roleAtLeast(to, from);
+}
+
 /** Who may invite whom: a manager of the team, and only an owner invites an owner. */
 export function inviteRefusal(actor: TeamMember, role: PanelRole): string | undefined {
   if (!mayAct(actor.role, 'team.manage')) return 'Seu papel não permite convidar pessoas.';

@@ -55,7 +55,7 @@ export const panelSettingsRoutes = {
     path: '/panel/equipe',
     ...panelBrowser,
     access: 'write',
-    summary: 'The account’s panel team: people and roles; invite, role and removal forms for owners and admins',
+    summary: 'The account’s panel team: people and roles, pending invites and who sent them; invite, role, removal and revoke forms for owners and admins',
     request: {},
     responses: { ...page('HTML page'), ...notSignedIn },
   }),
@@ -67,7 +67,8 @@ export const panelSettingsRoutes = {
     ...panelBrowser,
     access: 'write',
     summary: 'Invites a person (step-up), as `npm run admin -- panel invite` does: a link that works once, for 72 hours',
-    description: 'Owners and admins; only an owner invites an owner. The link is shown once on the answer page and sent by e-mail.',
+    description:
+      'Owners and admins; only an owner invites an owner. The link is shown once on the answer page and sent by e-mail; it replaces the account’s earlier invite for the e-mail, and stops when its sender is removed or given a lower role. Whether the e-mail signs in already (409) is said only after a right code.',
     request: { form: z.object({ csrf_token: csrf, email: z.string().max(254), role: z.string().max(16), code: z.string().max(16) }) },
     responses: {
       ...page('The invite sent, its link shown once'),
@@ -100,13 +101,15 @@ export const panelSettingsRoutes = {
     path: '/panel/equipe/remover',
     ...panelBrowser,
     access: 'write',
-    summary: 'Removes a person from the panel (step-up): their sessions stop at once; the last owner is never removed',
-    request: { form: z.object({ csrf_token: csrf, person: z.string().max(64), code: z.string().max(16) }) },
+    summary: 'Removes a person from the panel (step-up): their sessions stop at once, the invites they sent too; the last owner is never removed. Or revokes a pending invite',
+    description:
+      'With `person`: the person removed. With `invite` instead (issue 43): the pending invite the team page lists under that identifier revoked, its link stopping at once (owners and admins; only an owner revokes an invite to the owner role).',
+    request: { form: z.object({ csrf_token: csrf, person: z.string().max(64).optional(), invite: z.string().max(64).optional(), code: z.string().max(16) }) },
     responses: {
       ...stepUpFormAnswers,
-      303: { description: 'Removed: to the team page (not signed in: to the sign-in page)', contentType: HTML },
-      404: { description: 'Not a person of the account', contentType: HTML },
-      409: { description: 'The person changed meanwhile', contentType: HTML },
+      303: { description: 'Removed or revoked: to the team page (not signed in: to the sign-in page)', contentType: HTML },
+      404: { description: 'Not a person of the account, or not a pending invite of it (used, replaced or revoked)', contentType: HTML },
+      409: { description: 'The person or the invite changed meanwhile', contentType: HTML },
     },
   }),
   panelCheckoutPage: defineRoute({

@@ -12,7 +12,8 @@ import { describe, expect, it } from 'vitest';
 const ROOT = resolve(__dirname, '../../..');
 const DOMAIN = join(ROOT, 'shared', 'domain');
 /** Pure libraries: no IO, no clock, no randomness. zod describes the shapes a method's row shows (shared/domain/payment-methods.ts). */
-const PURE_PACKAGES = ['big.js', 'zod'];
+// The password strength estimator (issue 43) is pure too: text in, a score out, its dictionaries in the package.
+const PURE_PACKAGES = ['big.js', 'zod', '@zxcvbn-ts/core', '@zxcvbn-ts/language-common', '@zxcvbn-ts/language-en', '@zxcvbn-ts/language-pt-br'];
 
 function filesUnder(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {

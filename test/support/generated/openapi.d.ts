@@ -989,12 +989,12 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** The account’s panel team: people and roles; invite, role and removal forms for owners and admins */
+    /** The account’s panel team: people and roles, pending invites and who sent them; invite, role, removal and revoke forms for owners and admins */
     get: operations['PanelTeam'];
     put?: never;
     /**
      * Invites a person (step-up), as `npm run admin -- panel invite` does: a link that works once, for 72 hours
-     * @description Owners and admins; only an owner invites an owner. The link is shown once on the answer page and sent by e-mail.
+     * @description Owners and admins; only an owner invites an owner. The link is shown once on the answer page and sent by e-mail; it replaces the account’s earlier invite for the e-mail, and stops when its sender is removed or given a lower role. Whether the e-mail signs in already (409) is said only after a right code.
      */
     post: operations['PanelInvitePerson'];
     delete?: never;
@@ -1029,7 +1029,10 @@ export interface paths {
     };
     get?: never;
     put?: never;
-    /** Removes a person from the panel (step-up): their sessions stop at once; the last owner is never removed */
+    /**
+     * Removes a person from the panel (step-up): their sessions stop at once, the invites they sent too; the last owner is never removed. Or revokes a pending invite
+     * @description With `person`: the person removed. With `invite` instead (issue 43): the pending invite the team page lists under that identifier revoked, its link stopping at once (owners and admins; only an owner revokes an invite to the owner role).
+     */
     post: operations['PanelRemovePerson'];
     delete?: never;
     options?: never;
@@ -13049,13 +13052,14 @@ export interface operations {
         'application/x-www-form-urlencoded': {
           /** @description The CSRF token the page gave */
           csrf_token: string;
-          person: string;
+          person?: string;
+          invite?: string;
           code: string;
         };
       };
     };
     responses: {
-      /** @description Removed: to the team page (not signed in: to the sign-in page) */
+      /** @description Removed or revoked: to the team page (not signed in: to the sign-in page) */
       303: {
         headers: {
           /** @description Where the browser goes next (with GET) */
@@ -13118,7 +13122,7 @@ export interface operations {
           'text/html; charset=utf-8': string;
         };
       };
-      /** @description Not a person of the account */
+      /** @description Not a person of the account, or not a pending invite of it (used, replaced or revoked) */
       404: {
         headers: {
           /** @description The most calls of this counter in any 60 s window */
@@ -13133,7 +13137,7 @@ export interface operations {
           'text/html; charset=utf-8': string;
         };
       };
-      /** @description The person changed meanwhile */
+      /** @description The person or the invite changed meanwhile */
       409: {
         headers: {
           /** @description The most calls of this counter in any 60 s window */

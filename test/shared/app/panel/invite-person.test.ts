@@ -6,7 +6,7 @@ import { ConflictError, NotFoundError, ValidationError } from '../../../../share
 
 const now = new Date('2026-11-28T12:00:00.000Z');
 
-function ports(options: { active?: boolean; taken?: string[] } = {}) {
+function ports(options: { active?: boolean; taken?: string[]; inviterChanged?: boolean } = {}) {
   const stored: PanelInvite[] = [];
   const mailed: OutgoingMail[] = [];
   let n = 0;
@@ -14,10 +14,14 @@ function ports(options: { active?: boolean; taken?: string[] } = {}) {
     accountActive: async (accountId) => (options.active ?? true) && accountId === 'acct_1',
     invites: {
       create: async (invite, mail) => {
+        if (options.inviterChanged) return 'inviter_changed';
         stored.push(invite);
         mailed.push(mail);
+        return 'created';
       },
       get: async (hash) => stored.find((invite) => invite.tokenHash === hash),
+      pending: async (accountId) => stored.filter((invite) => invite.accountId === accountId),
+      revoke: async () => false,
     },
     emails: { taken: async (email) => (options.taken ?? []).includes(email) },
     newToken: () => {
@@ -67,5 +71,16 @@ describe('invite a person to the panel (issue 27)', () => {
     const taken = ports({ taken: ['ana@example.com'] });
     await expect(invitePerson(taken.value, request)).rejects.toBeInstanceOf(ConflictError);
     expect(taken.stored).toEqual([]);
+  });
+
+  it('carries the inviting person’s e-mail and role (their invite stands while they keep them), and stores nothing when they changed meanwhile (409)', async () => {
+    const { value, stored } = ports();
+    await invitePerson(value, { ...request, invitedBy: 'per_1', inviter: { email: 'dona@example.com', role: 'owner' } });
+    expect(stored[0]).toMatchObject({ invitedBy: 'per_1', inviterEmail: 'dona@example.com', inviterRole: 'owner' });
+    const changed = ports({ inviterChanged: true });
+    const err = await invitePerson(changed.value, { ...request, invitedBy: 'per_1', inviter: { email: 'dona@example.com', role: 'admin' } }).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(ConflictError);
+    expect((err as ConflictError).code).toBe('team_changed');
+    expect(changed.stored).toEqual([]);
   });
 });

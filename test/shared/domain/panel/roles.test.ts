@@ -1,5 +1,15 @@
 import { describe, expect, it } from 'vitest';
-import { inviteRefusal, isPanelRole, mayAct, PANEL_ROLES, STEP_UP_ACTIONS, teamChangeRefusal, type TeamMember } from '../../../../shared/domain/panel/roles';
+import {
+  inviteRefusal,
+  isPanelRole,
+  mayAct,
+  PANEL_ROLES,
+  roleAtLeast,
+  roleLowered,
+  STEP_UP_ACTIONS,
+  teamChangeRefusal,
+  type TeamMember,
+} from '../../../../shared/domain/panel/roles';
 
 const owner: TeamMember = { personId: 'p_owner', role: 'owner' };
 const admin: TeamMember = { personId: 'p_admin', role: 'admin' };
@@ -75,5 +85,18 @@ describe('team changes', () => {
     expect(inviteRefusal(admin, 'owner')).toMatch(/Só um proprietário/);
     expect(inviteRefusal(admin, 'developer')).toBeUndefined();
     expect(inviteRefusal(viewer, 'viewer')).toMatch(/não permite/);
+  });
+});
+
+describe('a role lowered (issue 43: the invites the person sent stop)', () => {
+  it('orders the roles from owner down, and calls lowered any change to a later one', () => {
+    expect(roleAtLeast('owner', 'admin')).toBe(true);
+    expect(roleAtLeast('admin', 'admin')).toBe(true);
+    expect(roleAtLeast('developer', 'admin')).toBe(false);
+    expect(roleLowered('admin', 'developer')).toBe(true);
+    expect(roleLowered('owner', 'admin')).toBe(true);
+    expect(roleLowered('admin', 'owner')).toBe(false);
+    expect(roleLowered('viewer', 'finance')).toBe(false);
+    expect(roleLowered('admin', 'admin')).toBe(false);
   });
 });
