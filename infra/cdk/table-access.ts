@@ -90,13 +90,19 @@ const INVOICE_MOVE_READS: readonly TableGrant[] = [{ actions: ['GetItem'], keys:
  * the pipeline's grants and its changes' are derived (routeGrants). Every route of shared/http/routes.ts
  * must have a row: a new route without one stops the synthesis.
  */
-/** A signed-in panel page: its session read (and kept alive) and its person read (shared/http/panel/signed-in.ts). */
+/**
+ * A signed-in panel page: its session read (and kept alive, or closed where it is used once its person
+ * is gone from the team) and its person read (shared/http/panel/signed-in.ts).
+ */
 const PANEL_SIGNED_IN: readonly TableGrant[] = [
-  { actions: ['GetItem', 'UpdateItem'], keys: [KEY.panelSession] },
+  { actions: ['GetItem', 'UpdateItem', 'DeleteItem'], keys: [KEY.panelSession] },
   { actions: ['GetItem'], keys: [KEY.panelPerson] },
 ];
 /** A signed-in panel form with step-up: the above, and a code used once (the person's step, the failures counted). */
-const PANEL_STEP_UP: readonly TableGrant[] = [{ actions: ['GetItem', 'UpdateItem'], keys: [KEY.panelSession, KEY.panelPerson, KEY.panelFailures] }];
+const PANEL_STEP_UP: readonly TableGrant[] = [
+  { actions: ['GetItem', 'UpdateItem'], keys: [KEY.panelSession, KEY.panelPerson, KEY.panelFailures] },
+  { actions: ['DeleteItem'], keys: [KEY.panelSession] },
+];
 
 /** The panel's webhook page: the account's webhook as configured, and its latest deliveries (GSI1). */
 const PANEL_WEBHOOK_PAGE: readonly TableGrant[] = [

@@ -648,7 +648,17 @@ const UNAUTHENTICATED_COUNTER = 'UpdateItem RL#unauthenticated#* [PK,SK,rlLog,rl
 /** The other public routes with table access (the provider's notifications, the boleto page) count per client IP. */
 const PUBLIC_COUNTER = 'UpdateItem RL#public#* [PK,SK,rlLog,rlCnt,ttl]';
 /** A signed-in panel form with step-up: the session, the person's code, the failures counted. */
-const PANEL_STEP_UP = [PUBLIC_COUNTER, 'GetItem PSESS#*', 'UpdateItem PSESS#*', 'GetItem PUSER#*', 'UpdateItem PUSER#*', 'GetItem PLIM#*', 'UpdateItem PLIM#*'];
+const PANEL_STEP_UP = [
+  PUBLIC_COUNTER,
+  'GetItem PSESS#*',
+  'UpdateItem PSESS#*',
+  // A session whose person left the team is closed where it is used (shared/http/panel/signed-in.ts).
+  'DeleteItem PSESS#*',
+  'GetItem PUSER#*',
+  'UpdateItem PUSER#*',
+  'GetItem PLIM#*',
+  'UpdateItem PLIM#*',
+];
 /** …that also changes the account item. */
 const PANEL_STEP_UP_ON_ACCOUNT = [...PANEL_STEP_UP, 'GetItem ACCT#*', 'UpdateItem ACCT#*'];
 /** A card payment recorded: the card invoice and its pointer, the balance credit, invoice.paid, the checkout's move and order.paid. */
@@ -791,7 +801,7 @@ const EXPECTED_TABLE_ACCESS: Record<string, string[]> = {
     'UpdateItem DLV#*',
   ],
   // The signed-in pages: the session, the person, the account's name and its balance as GET /api/balance reads it.
-  PanelHome: [PUBLIC_COUNTER, 'GetItem PSESS#*', 'UpdateItem PSESS#*', 'GetItem PUSER#*', 'GetItem ACCT#*', 'Query ACCT#*', 'Query LEDGER#*', ...SHARDS_READ],
+  PanelHome: [PUBLIC_COUNTER, 'GetItem PSESS#*', 'UpdateItem PSESS#*', 'DeleteItem PSESS#*', 'GetItem PUSER#*', 'GetItem ACCT#*', 'Query ACCT#*', 'Query LEDGER#*', ...SHARDS_READ],
   // The money pages: the API's reads of withdrawals, invoices (with their events and deliveries) and the ledger, and POST /api/pixout/create's reservation after a step-up, with its audit entry.
   PanelMoney: [
     ...PANEL_STEP_UP,
