@@ -5,7 +5,8 @@ export default defineConfig({
     include: ['test/**/*.test.ts'],
     globalSetup: ['test/support/global-setup.ts'],
     // Copies the in-process handlers' log lines for the leak scan of the global teardown.
-    setupFiles: ['test/support/worker-log-tee.ts'],
+    // Evaluates the in-process handlers' AWS calls against their functions' roles (infra/local/iam/).
+    setupFiles: ['test/support/worker-log-tee.ts', 'test/support/iam-evaluation.ts'],
     testTimeout: 30_000,
     hookTimeout: 60_000,
     pool: 'forks',

@@ -20,7 +20,7 @@ import { routes } from '../../shared/http/routes';
  * A function's grants come in three parts: the request pipeline's (derived from the route's row), its
  * changes' (derived from the kinds its row names: shared/adapters/dynamo/access.ts says what each kind
  * writes, and the compilers refuse a kind the row does not name), and what its ports read, or write
- * outside a change, listed below. The local stack runs without IAM: test/infra asserts the result.
+ * outside a change, listed below. The local stack evaluates every call against the result (infra/local/iam/).
  */
 
 export { KEY };
@@ -37,39 +37,44 @@ export const LIST_INDEX = 'GSI1';
 
 /**
  * Every attribute the per-account counter updates name (shared/adapters/dynamo/rate-counter.ts), keys included:
- * the sliding log (rlLog) and, for limits above MAX_LOGGED_LIMIT, the fixed window (rlWin, rlCnt).
+ * the sliding log (rlLog) and, for limits above MAX_LOGGED_LIMIT, the fixed window (rlWin, rlCnt); their
+ * condition's key version (kv) and disabled flag (dynamodb:Attributes counts a condition's attributes too).
  */
-export const ACCOUNT_COUNTER_ATTRIBUTES = ['PK', 'SK', 'kv', 'rlLog', 'rlWin', 'rlCnt'];
+export const ACCOUNT_COUNTER_ATTRIBUTES = ['PK', 'SK', 'kv', 'disabled', 'rlLog', 'rlWin', 'rlCnt'];
 /** Every attribute the per-IP counter updates name, keys included (the log, or the fixed window's count). */
 export const IP_COUNTER_ATTRIBUTES = ['PK', 'SK', 'rlLog', 'rlCnt', 'ttl'];
 
 /**
  * What the request pipeline itself does, read from the route's row (shared/http/pipeline.ts):
- * - rate limit per account: the counting UpdateItem of the account item (shared/adapters/dynamo/rate-counter.ts); a
- *   read route asks for no values back, so it is limited to the counter attributes; a write route
- *   gets the account item back (ALL_NEW) and so cannot be;
- * - rate limit per IP: the counting UpdateItem of the class's RL# items (counter attributes only),
- *   the class read by ipLimitClassOf (a public route with table access counts as 'public');
+ * - rate limit per account: the counting UpdateItem of the account item (shared/adapters/dynamo/rate-counter.ts),
+ *   which always asks the item back (ALL_NEW: its log gives the quota left, in one write and one round
+ *   trip; UPDATED_NEW would return only the log's changed slots). A read route may name only the
+ *   counter attributes, and reads the account item back (readBack: no ReturnValues limit); a write
+ *   route uses the account's settings from it and is not limited to attributes;
+ * - rate limit per IP: the counting UpdateItem of the class's RL# items (counter attributes only, which
+ *   are all such an item holds: asking it back whole, ALL_NEW, reads nothing more), the class read by
+ *   ipLimitClassOf (a public route with table access counts as 'public');
  * - a Bearer route counts failed tokens per IP: the 'unauthenticated' class's RL# items;
  * - a Bearer route not counted per account checks the token's key version: GetItem of the account;
- * - idempotency: the lock (PutItem), its completion (UpdateItem, in the commit's transaction) and
- *   its release (DeleteItem), all on IDEM# records (shared/adapters/dynamo/idempotency.ts).
+ * - idempotency: the lock (PutItem), its completion (UpdateItem, in the commit's transaction), its
+ *   release (DeleteItem), and for a request refused before the lock, the key's record read (GetItem:
+ *   a reused key is named first), all on IDEM# records (shared/adapters/dynamo/idempotency.ts).
  */
-export function pipelineGrants(route: AnyRoute): TableGrant[] {
-  const grants: TableGrant[] = [];
+export function pipelineGrants(route: AnyRoute): ReadBackGrant[] {
+  const grants: ReadBackGrant[] = [];
   if (route.rateLimit === 'account') {
     grants.push(
       route.access === 'read'
-        ? { actions: ['UpdateItem'], keys: [KEY.account], attributes: ACCOUNT_COUNTER_ATTRIBUTES }
+        ? { actions: ['UpdateItem'], keys: [KEY.account], attributes: ACCOUNT_COUNTER_ATTRIBUTES, readBack: true }
         : { actions: ['UpdateItem'], keys: [KEY.account] },
     );
   }
   const ipClasses = [ipLimitClassOf(route), failedCredentialsClass(route)].filter((c) => c !== undefined);
   if (ipClasses.length > 0) {
-    grants.push({ actions: ['UpdateItem'], keys: ipClasses.map((c) => KEY.ipCounter(c)), attributes: IP_COUNTER_ATTRIBUTES });
+    grants.push({ actions: ['UpdateItem'], keys: ipClasses.map((c) => KEY.ipCounter(c)), attributes: IP_COUNTER_ATTRIBUTES, readBack: true });
   }
   if (route.auth === 'bearer' && route.rateLimit !== 'account') grants.push({ actions: ['GetItem'], keys: [KEY.account] });
-  if (route.idempotency !== 'none') grants.push({ actions: ['PutItem', 'UpdateItem', 'DeleteItem'], keys: [KEY.idempotency] });
+  if (route.idempotency !== 'none') grants.push({ actions: ['GetItem', 'PutItem', 'UpdateItem', 'DeleteItem'], keys: [KEY.idempotency] });
   return grants;
 }
 
@@ -85,13 +90,19 @@ const INVOICE_MOVE_READS: readonly TableGrant[] = [{ actions: ['GetItem'], keys:
  * the pipeline's grants and its changes' are derived (routeGrants). Every route of shared/http/routes.ts
  * must have a row: a new route without one stops the synthesis.
  */
-/** A signed-in panel page: its session read (and kept alive) and its person read (shared/http/panel/signed-in.ts). */
+/**
+ * A signed-in panel page: its session read (and kept alive, or closed where it is used once its person
+ * is gone from the team) and its person read (shared/http/panel/signed-in.ts).
+ */
 const PANEL_SIGNED_IN: readonly TableGrant[] = [
-  { actions: ['GetItem', 'UpdateItem'], keys: [KEY.panelSession] },
+  { actions: ['GetItem', 'UpdateItem', 'DeleteItem'], keys: [KEY.panelSession] },
   { actions: ['GetItem'], keys: [KEY.panelPerson] },
 ];
 /** A signed-in panel form with step-up: the above, and a code used once (the person's step, the failures counted). */
-const PANEL_STEP_UP: readonly TableGrant[] = [{ actions: ['GetItem', 'UpdateItem'], keys: [KEY.panelSession, KEY.panelPerson, KEY.panelFailures] }];
+const PANEL_STEP_UP: readonly TableGrant[] = [
+  { actions: ['GetItem', 'UpdateItem'], keys: [KEY.panelSession, KEY.panelPerson, KEY.panelFailures] },
+  { actions: ['DeleteItem'], keys: [KEY.panelSession] },
+];
 
 /** The team page: the account's people (GSI1) and its pending invites (their partition, PINVS#). */
 const PANEL_TEAM_PAGE: readonly TableGrant[] = [
@@ -410,6 +421,7 @@ export const CHECKOUT_UPKEEP_GRANTS: readonly TableGrant[] = [
   { actions: ['UpdateItem', 'DeleteItem'], keys: [KEY.cardAttempt] },
   { actions: ['GetItem'], keys: [KEY.checkout, KEY.invoice] },
   ...changeGrants(checkoutUpkeepWorker.changes),
+  ...invoiceIdCheck(checkoutUpkeepWorker.changes),
 ];
 
 /**
@@ -446,31 +458,48 @@ export function grantsOf(table: Readonly<Record<string, readonly TableGrant[]>>,
   return grants;
 }
 
+/**
+ * A new invoice's ids checked unused first: its INV# and INVID# keys read in one BatchGetItem
+ * (shared/adapters/dynamo/invoices.ts `dynamoInvoiceIds`), by whatever may create an invoice.
+ */
+export function invoiceIdCheck(changes: readonly string[]): TableGrant[] {
+  return changes.includes('invoice.created') ? [{ actions: ['BatchGetItem'], keys: [KEY.invoice, KEY.invoiceId] }] : [];
+}
+
 /** The table grants of a route's function: the pipeline's, its ports', and its changes' (derived from the kinds its row names). */
-export function routeGrants(route: AnyRoute): TableGrant[] {
-  const grants = [...pipelineGrants(route), ...grantsOf(ROUTE_PORT_GRANTS, route.id), ...changeGrants(route.changes ?? [])];
+export function routeGrants(route: AnyRoute): ReadBackGrant[] {
+  const changes = route.changes ?? [];
+  const grants = [...pipelineGrants(route), ...grantsOf(ROUTE_PORT_GRANTS, route.id), ...changeGrants(changes), ...invoiceIdCheck(changes)];
   if (route.access === 'none' && grants.length > 0) throw new Error(`Route ${route.id} says access 'none' but is granted table actions`);
   return grants;
 }
 
+/**
+ * A grant limited to `attributes` whose item may still be asked back whole (ReturnValues ALL_NEW or
+ * ALL_OLD): the request may name only those attributes, and reads the item. Only the rate counters
+ * (pipelineGrants): issue 44, finding 1.
+ */
+export type ReadBackGrant = TableGrant & { readBack?: true };
+
 /** A statement's identity: its resource and its condition; actions sharing both share a statement. */
-type Scope = { index?: string; keys: readonly string[]; attributes?: readonly string[] };
+type Scope = { index?: string; keys: readonly string[]; attributes?: readonly string[]; readBack?: true };
 
 function scopeId(scope: Scope): string {
-  return JSON.stringify([scope.index ?? '', [...scope.keys].sort(), scope.attributes ? [...scope.attributes].sort() : null]);
+  return JSON.stringify([scope.index ?? '', [...scope.keys].sort(), scope.attributes ? [...scope.attributes].sort() : null, scope.readBack === true]);
 }
 
 /**
  * Adds the grants to the role as few statements: an action's key patterns are merged per resource
  * and attribute limit, then actions with the same patterns share a statement.
  */
-export function grantTableAccess(role: iam.IRole, table: dynamodb.ITable, grants: readonly TableGrant[]): void {
+export function grantTableAccess(role: iam.IRole, table: dynamodb.ITable, grants: readonly ReadBackGrant[]): void {
   const keysByAction = new Map<string, { scope: Omit<Scope, 'keys'>; action: ItemAction; keys: Set<string> }>();
   for (const grant of grants) {
     if (grant.index !== undefined && grant.actions.some((a) => a !== 'Query')) throw new Error('An index grant may only Query');
+    const readBack = grant.attributes !== undefined && grant.readBack === true ? { readBack: true as const } : {};
     for (const action of grant.actions) {
-      const id = JSON.stringify([action, grant.index ?? '', grant.attributes ? [...grant.attributes].sort() : null]);
-      const entry = keysByAction.get(id) ?? { scope: { index: grant.index, attributes: grant.attributes }, action, keys: new Set<string>() };
+      const id = JSON.stringify([action, grant.index ?? '', grant.attributes ? [...grant.attributes].sort() : null, 'readBack' in readBack]);
+      const entry = keysByAction.get(id) ?? { scope: { index: grant.index, attributes: grant.attributes, ...readBack }, action, keys: new Set<string>() };
       for (const key of grant.keys) entry.keys.add(key);
       keysByAction.set(id, entry);
     }
@@ -493,8 +522,8 @@ export function grantTableAccess(role: iam.IRole, table: dynamodb.ITable, grants
           ...(scope.attributes
             ? {
                 'ForAllValues:StringEquals': { 'dynamodb:Attributes': scope.attributes },
-                // AWS's pattern for an attribute limit: no request may return the whole item.
-                StringEqualsIfExists: { 'dynamodb:ReturnValues': ['NONE', 'UPDATED_OLD', 'UPDATED_NEW'] },
+                // AWS's pattern for an attribute limit: no request may return the whole item (unless it may read it back).
+                ...(scope.readBack ? {} : { StringEqualsIfExists: { 'dynamodb:ReturnValues': ['NONE', 'UPDATED_OLD', 'UPDATED_NEW'] } }),
               }
             : {}),
         },

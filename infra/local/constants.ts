@@ -2,3 +2,5 @@
 export const LOCAL_TABLE = 'payment-gateway-local';
 export const LOCAL_MASTER_SECRET = 'payment-gateway/local/master-key';
 export const LOCAL_PROVIDER_SECRET = 'payment-gateway/local/provider-credentials';
+/** The panel mail's sender on the local stack (MAIL_FROM unless set); the stack's IAM policies are synthesized with its address as `mailFrom`. */
+export const LOCAL_MAIL_FROM = 'Painel do gateway <painel@gateway.localhost>';

@@ -7,6 +7,7 @@ import { fallbackHandler, routeList } from '../../shared/http/routes';
 import { lambdaContext, toHttpApiEvent } from './apigw-event';
 import { loadEdgeFunction, passEdge } from './edge';
 import { loadHandler } from './handlers';
+import { runAsFunction } from './iam/hook';
 
 /**
  * Lambda's synchronous invocation payload limit (6 MB): up to it a body reaches the handler, whose
@@ -167,7 +168,9 @@ export async function startHttpServer(root: string, port: number, host = '127.0.
       );
       const modulePath = found ? found.route.handler : fallbackHandler;
       const handler = await loadHandler(root, modulePath);
-      const result = (await handler(event, lambdaContext(found ? functionIdOf(found.route) : 'NotFound'))) as APIGatewayProxyStructuredResultV2;
+      // The stack's function serving the route ($default: the Fallback function); its AWS calls are evaluated against its role.
+      const functionId = found ? functionIdOf(found.route) : 'Fallback';
+      const result = (await runAsFunction(functionId, () => handler(event, lambdaContext(found ? functionId : 'NotFound')))) as APIGatewayProxyStructuredResultV2;
       writeResult(res, result);
     })().catch((err: unknown) => {
       console.error(JSON.stringify({ level: 'ERROR', message: 'local gateway: handler failed', error: err instanceof Error ? err.message : String(err) }));

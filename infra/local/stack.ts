@@ -22,7 +22,9 @@ import { startSecretsEndpoint } from './secrets-endpoint';
 import { startMailEndpoint } from './mail-endpoint';
 import { startSqsLocal } from './sqs';
 import { ensureTable } from './table';
-import { LOCAL_MASTER_SECRET, LOCAL_PROVIDER_SECRET, LOCAL_TABLE } from './constants';
+import { LOCAL_MAIL_FROM, LOCAL_MASTER_SECRET, LOCAL_PROVIDER_SECRET, LOCAL_TABLE } from './constants';
+import { asFunction, installIamEvaluation } from './iam/hook';
+import { loadLocalIamPolicies, type LocalIamPolicies } from './iam/policies';
 
 export { LOCAL_MASTER_SECRET, LOCAL_PROVIDER_SECRET, LOCAL_TABLE };
 
@@ -45,6 +47,8 @@ export type LocalStack = {
   /** The queues the operator CLI forwards to and redrives from. */
   /** Where the SES stand-in keeps each message sent (one JSON file per message). */
   mailDir: string;
+  /** The synthesized role policies every handler's SDK calls are evaluated against (infra/local/iam/). */
+  iamPoliciesFile: string;
   queueUrls: { payouts: string; webhooks: string; reconcile: string; mail: string; streamFailures: string };
   masterKeySecretId: string;
   providerSecretId: string;
@@ -91,7 +95,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
       AWS_ENDPOINT_URL_SQS: sqs.endpoint,
       AWS_ENDPOINT_URL_SECRETS_MANAGER: secrets.endpoint,
       AWS_ENDPOINT_URL_SESV2: mail.endpoint,
-      MAIL_FROM: process.env.MAIL_FROM ?? 'Painel do gateway <painel@gateway.localhost>',
+      MAIL_FROM: process.env.MAIL_FROM ?? LOCAL_MAIL_FROM,
       TABLE_NAME: LOCAL_TABLE,
       MASTER_KEY_SECRET_ID: LOCAL_MASTER_SECRET,
       PROVIDER_SECRET_ID: LOCAL_PROVIDER_SECRET,
@@ -103,6 +107,9 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
     enforceSqsLimits(getSqs());
     // What the handlers send carries their invocation's chain (Lambda's recursive loop detection, ./recursion.ts).
     propagateChains(getSqs());
+    // Each handler's AWS calls are evaluated against its function's role as synthesized (./iam/hook.ts).
+    const iam = await localIamPolicies(options.root);
+    installIamEvaluation(iam.policies);
 
     const dynamoClient = new DynamoDBClient({ ...localAwsConfig(), endpoint: dynamo.endpoint });
     const { streamArn } = await ensureTable(dynamoClient, LOCAL_TABLE);
@@ -131,7 +138,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
       pollers.push(
         startQueuePoller(sqsClient, created.QueueUrl ?? '', arn, {
           id: queue.id,
-          handler: await loadHandler(options.root, queue.handler),
+          handler: asFunction(`${queue.id}Worker`, await loadHandler(options.root, queue.handler)),
           recursiveLoop: queue.recursiveLoop,
           dlqUrl: dlq.QueueUrl ?? '',
         }),
@@ -143,7 +150,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
       streamConsumerList.map(async (def) => {
         const failures = (await sqsClient.send(new CreateQueueCommand({ QueueName: `${def.id}-failures` }))).QueueUrl ?? '';
         streamFailureUrls.push(failures);
-        const handler = withLocalFaultSwitch(await loadHandler(options.root, def.handler), def.id, store.db, LOCAL_TABLE);
+        const handler = withLocalFaultSwitch(asFunction(def.id, await loadHandler(options.root, def.handler)), def.id, store.db, LOCAL_TABLE);
         const sink = async (record: object) => void (await sqsClient.send(new SendMessageCommand({ QueueUrl: failures, MessageBody: JSON.stringify(record) })));
         return { def, handler, failures: sink };
       }),
@@ -152,10 +159,10 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
     if (consumers.length > 0)
       pollers.push(startStreamPoller(new DynamoDBStreamsClient({ ...localAwsConfig(), endpoint: dynamo.endpoint }), streamArn, consumers));
     // The sweep's schedule (an EventBridge rule in AWS).
-    const sweep = await loadHandler(options.root, sweepWorker.handler);
+    const sweep = asFunction(sweepWorker.id, await loadHandler(options.root, sweepWorker.handler));
     pollers.push(startTimer('sweep', (options.sweepIntervalSeconds ?? 60) * 1000, () => sweep({}, lambdaContext(sweepWorker.id))));
     // The checkout upkeep's schedule (an EventBridge rule in AWS).
-    const upkeep = await loadHandler(options.root, checkoutUpkeepWorker.handler);
+    const upkeep = asFunction(checkoutUpkeepWorker.id, await loadHandler(options.root, checkoutUpkeepWorker.handler));
     pollers.push(startTimer('checkout upkeep', (options.checkoutUpkeepIntervalSeconds ?? 60) * 1000, () => upkeep({}, lambdaContext(checkoutUpkeepWorker.id))));
     stops.push(async () => void (await Promise.all(pollers.map((p) => p.stop()))));
 
@@ -169,6 +176,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
       sqsEndpoint: sqs.endpoint,
       secretsEndpoint: secrets.endpoint,
       mailDir: mail.dir,
+      iamPoliciesFile: iam.file,
       tableName: LOCAL_TABLE,
       queueUrls: {
         payouts: process.env.PAYOUT_QUEUE_URL ?? '',
@@ -186,6 +194,13 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
     await stopAll();
     throw err;
   }
+}
+
+/** The policies LOCAL_IAM_POLICIES names (the test run synthesizes them once), else synthesized now (cached under .local/iam/). */
+async function localIamPolicies(root: string): Promise<{ file: string; policies: LocalIamPolicies }> {
+  const file = process.env.LOCAL_IAM_POLICIES;
+  if (file) return { file, policies: JSON.parse(readFileSync(file, 'utf8')) as LocalIamPolicies };
+  return loadLocalIamPolicies(root, process.env.MAIL_FROM);
 }
 
 function localAwsConfigEnv() {

@@ -623,11 +623,14 @@ describe('scheduled workers', () => {
 /**
  * The table actions each function may call, as `<action> [GSI1] <partition-key pattern> [attributes]`,
  * read from the synthesized policies. Written out here from what each handler calls (functions/,
- * shared/): the local stack runs without IAM, so a missing action would only show on AWS.
+ * shared/); the local stack and the integration tests evaluate every call against them (infra/local/iam/).
  */
-const READ_COUNTER = 'UpdateItem ACCT#* [PK,SK,kv,rlLog,rlWin,rlCnt]';
+const READ_COUNTER = 'UpdateItem ACCT#* [PK,SK,kv,disabled,rlLog,rlWin,rlCnt]';
 const WRITE_COUNTER = 'UpdateItem ACCT#*';
-const IDEMPOTENCY = ['PutItem IDEM#*', 'UpdateItem IDEM#*', 'DeleteItem IDEM#*'];
+/** The lock, its completion and release, and a refused request's read of the key's record (a reused key named first). */
+const IDEMPOTENCY = ['GetItem IDEM#*', 'PutItem IDEM#*', 'UpdateItem IDEM#*', 'DeleteItem IDEM#*'];
+/** A new invoice's ids checked unused: its INV# and INVID# keys in one BatchGetItem (shared/adapters/dynamo/invoices.ts). */
+const INVOICE_ID_CHECK = ['BatchGetItem INV#*', 'BatchGetItem INVID#*'];
 /** Forwarded items leave the sweep's index: only its attributes may change. */
 const LEAVE_SWEEP_INDEX = 'UpdateItem WD#* [PK,SK,GSI2PK,GSI2SK]';
 const LEAVE_SWEEP_INDEX_EVT = 'UpdateItem EVT#* [PK,SK,GSI2PK,GSI2SK]';
@@ -645,7 +648,17 @@ const UNAUTHENTICATED_COUNTER = 'UpdateItem RL#unauthenticated#* [PK,SK,rlLog,rl
 /** The other public routes with table access (the provider's notifications, the boleto page) count per client IP. */
 const PUBLIC_COUNTER = 'UpdateItem RL#public#* [PK,SK,rlLog,rlCnt,ttl]';
 /** A signed-in panel form with step-up: the session, the person's code, the failures counted. */
-const PANEL_STEP_UP = [PUBLIC_COUNTER, 'GetItem PSESS#*', 'UpdateItem PSESS#*', 'GetItem PUSER#*', 'UpdateItem PUSER#*', 'GetItem PLIM#*', 'UpdateItem PLIM#*'];
+const PANEL_STEP_UP = [
+  PUBLIC_COUNTER,
+  'GetItem PSESS#*',
+  'UpdateItem PSESS#*',
+  // A session whose person left the team is closed where it is used (shared/http/panel/signed-in.ts).
+  'DeleteItem PSESS#*',
+  'GetItem PUSER#*',
+  'UpdateItem PUSER#*',
+  'GetItem PLIM#*',
+  'UpdateItem PLIM#*',
+];
 /** …that also changes the account item. */
 const PANEL_STEP_UP_ON_ACCOUNT = [...PANEL_STEP_UP, 'GetItem ACCT#*', 'UpdateItem ACCT#*'];
 /** A card payment recorded: the card invoice and its pointer, the balance credit, invoice.paid, the checkout's move and order.paid. */
@@ -661,13 +674,14 @@ const EXPECTED_TABLE_ACCESS: Record<string, string[]> = {
   ListCountries: [READ_COUNTER, UNAUTHENTICATED_COUNTER],
   ListStates: [READ_COUNTER, UNAUTHENTICATED_COUNTER],
   SearchCep: [UNAUTHENTICATED_COUNTER, 'UpdateItem RL#cep#* [PK,SK,rlLog,rlCnt,ttl]', 'GetItem ACCT#*', 'GetItem CEP#*', 'PutItem CEP#*'],
-  CreatePixCharge: [WRITE_COUNTER, UNAUTHENTICATED_COUNTER, ...IDEMPOTENCY, 'PutItem INV#*', 'PutItem INVID#*'],
-  CreateBoletoCharge: [WRITE_COUNTER, UNAUTHENTICATED_COUNTER, ...IDEMPOTENCY, 'GetItem ACCT#*', 'PutItem INV#*', 'PutItem INVID#*'],
+  CreatePixCharge: [WRITE_COUNTER, UNAUTHENTICATED_COUNTER, ...IDEMPOTENCY, ...INVOICE_ID_CHECK, 'PutItem INV#*', 'PutItem INVID#*'],
+  CreateBoletoCharge: [WRITE_COUNTER, UNAUTHENTICATED_COUNTER, ...IDEMPOTENCY, ...INVOICE_ID_CHECK, 'GetItem ACCT#*', 'PutItem INV#*', 'PutItem INVID#*'],
   // The balance credit is an UpdateItem of one balance shard (BAL#), not of the account item.
   CreateCardCharge: [
     WRITE_COUNTER,
     UNAUTHENTICATED_COUNTER,
     ...IDEMPOTENCY,
+    ...INVOICE_ID_CHECK,
     'GetItem INV#*',
     'PutItem INV#*',
     'PutItem INVID#*',
@@ -800,7 +814,7 @@ const EXPECTED_TABLE_ACCESS: Record<string, string[]> = {
     'UpdateItem DLV#*',
   ],
   // The signed-in pages: the session, the person, the account's name and its balance as GET /api/balance reads it.
-  PanelHome: [PUBLIC_COUNTER, 'GetItem PSESS#*', 'UpdateItem PSESS#*', 'GetItem PUSER#*', 'GetItem ACCT#*', 'Query ACCT#*', 'Query LEDGER#*', ...SHARDS_READ],
+  PanelHome: [PUBLIC_COUNTER, 'GetItem PSESS#*', 'UpdateItem PSESS#*', 'DeleteItem PSESS#*', 'GetItem PUSER#*', 'GetItem ACCT#*', 'Query ACCT#*', 'Query LEDGER#*', ...SHARDS_READ],
   // The money pages: the API's reads of withdrawals, invoices (with their events and deliveries) and the ledger, and POST /api/pixout/create's reservation after a step-up, with its audit entry.
   PanelMoney: [
     ...PANEL_STEP_UP,
@@ -821,6 +835,7 @@ const EXPECTED_TABLE_ACCESS: Record<string, string[]> = {
   ],
   CheckoutEntry: [
     CHECKOUT_COUNTER,
+    ...INVOICE_ID_CHECK,
     'GetItem PUBKEY#*',
     'GetItem ACCT#*',
     'GetItem CHKTX#*',
@@ -831,7 +846,7 @@ const EXPECTED_TABLE_ACCESS: Record<string, string[]> = {
     'PutItem INVID#*',
   ],
   CheckoutPage: [CHECKOUT_COUNTER, 'GetItem CHK#*', 'GetItem INV#*'],
-  CheckoutCardPayment: [CHECKOUT_COUNTER, 'GetItem CHK#*', 'GetItem ACCT#*', 'GetItem INV#*', 'UpdateItem DECL#*', ...CHECKOUT_CARD_PAYMENT],
+  CheckoutCardPayment: [CHECKOUT_COUNTER, ...INVOICE_ID_CHECK, 'GetItem CHK#*', 'GetItem ACCT#*', 'GetItem INV#*', 'UpdateItem DECL#*', ...CHECKOUT_CARD_PAYMENT],
   CheckoutStatus: [CHECKOUT_COUNTER, 'GetItem CHK#*'],
   GetCheckout: [READ_COUNTER, UNAUTHENTICATED_COUNTER, 'Query CHKTX#*', 'GetItem CHK#*'],
   OpenApiDocument: [],
@@ -856,6 +871,7 @@ const EXPECTED_TABLE_ACCESS: Record<string, string[]> = {
     'UpdateItem CARDATT#*',
     'DeleteItem CARDATT#*',
     ...CHECKOUT_CARD_PAYMENT,
+    ...INVOICE_ID_CHECK,
   ],
   // Read only: the account ids (a Scan naming only the keys and accountId), then each account's shards and their LEDGER# partitions.
   // Sends the run's first messages only.
@@ -903,16 +919,18 @@ describe('least privilege', () => {
         id,
       ).toEqual([]);
     }
-    // BatchGetItem reads an account item and its balance shards (shared/adapters/dynamo/ledger-balance.ts), and the events
-    // API a page's deliveries (shared/adapters/dynamo/event-log.ts), nothing else.
+    // BatchGetItem reads an account item and its balance shards (shared/adapters/dynamo/ledger-balance.ts), the events
+    // API a page's deliveries (shared/adapters/dynamo/event-log.ts), and whatever creates an invoice its new ids' keys
+    // (shared/adapters/dynamo/invoices.ts), nothing else.
     const batchReaders = ALL_FUNCTION_IDS.filter((id) => actionsOf(s.roleStatements(id)).includes('dynamodb:BatchGetItem'));
-    expect(batchReaders.sort()).toEqual([routes.balance.id, routes.createWithdraw.id, `${queues.reconcile.id}Worker`, 'PanelHome', 'PanelMoney', 'Events'].sort());
+    const invoiceCreators = [routes.createPix.id, routes.createBoleto.id, routes.createCard.id, routes.checkoutEntry.id, 'CheckoutCardPayment', checkoutUpkeepWorker.id];
+    expect(batchReaders.sort()).toEqual([routes.balance.id, routes.createWithdraw.id, `${queues.reconcile.id}Worker`, 'PanelHome', 'PanelMoney', 'Events', ...invoiceCreators].sort());
     for (const id of batchReaders) {
       const batch = s.roleStatements(id).filter((st) => actionsOf([st]).includes('dynamodb:BatchGetItem'));
       expect(
         batch.map((st) => st.Condition?.['ForAllValues:StringLike']?.['dynamodb:LeadingKeys']),
         id,
-      ).toEqual([id === 'Events' ? ['DLV#*'] : ['ACCT#*', 'BAL#*']]);
+      ).toEqual([id === 'Events' ? ['DLV#*'] : invoiceCreators.includes(id) ? ['INV#*', 'INVID#*'] : ['ACCT#*', 'BAL#*']]);
     }
     // The reconciliation pages through the account index (issue 25): no function scans the table.
     const scanners = ALL_FUNCTION_IDS.filter((id) => actionsOf(s.roleStatements(id)).includes('dynamodb:Scan'));
@@ -979,13 +997,21 @@ describe('least privilege', () => {
     );
   });
 
-  it('lets a read route count its calls only through the counter attributes, never asking for the whole item back', () => {
+  it('lets a read route count its calls only through the counter attributes, reading the account item back (issue 44: the gate asks ALL_NEW)', () => {
     const [update] = s.roleStatements(routes.balance.id).filter((st) => actionsOf([st]).includes('dynamodb:UpdateItem'));
     expect(update?.Condition).toEqual({
       'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': ['ACCT#*'] },
-      'ForAllValues:StringEquals': { 'dynamodb:Attributes': ['PK', 'SK', 'kv', 'rlLog', 'rlWin', 'rlCnt'] },
-      StringEqualsIfExists: { 'dynamodb:ReturnValues': ['NONE', 'UPDATED_OLD', 'UPDATED_NEW'] },
+      'ForAllValues:StringEquals': { 'dynamodb:Attributes': ['PK', 'SK', 'kv', 'disabled', 'rlLog', 'rlWin', 'rlCnt'] },
     });
+    // Only the counters (the account item's, the RL# items, which hold nothing but their counter) are read back;
+    // every other attribute-limited statement still refuses the whole item back.
+    const limited = ALL_FUNCTION_IDS.flatMap((id) => s.roleStatements(id)).filter((st) => st.Condition?.['ForAllValues:StringEquals']?.['dynamodb:Attributes']);
+    expect(limited.length).toBeGreaterThan(10);
+    for (const st of limited) {
+      const leading = (st.Condition?.['ForAllValues:StringLike']?.['dynamodb:LeadingKeys'] ?? []) as string[];
+      const counter = leading.every((key) => key === 'ACCT#*' || key.startsWith('RL#'));
+      expect(st.Condition?.StringEqualsIfExists, JSON.stringify(st)).toEqual(counter ? undefined : { 'dynamodb:ReturnValues': ['NONE', 'UPDATED_OLD', 'UPDATED_NEW'] });
+    }
   });
 
   it('uses partition-key patterns that match the key builders, and only them', () => {

@@ -1,7 +1,8 @@
 import type { APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
 import { lambdaContext, toHttpApiEvent } from '../../infra/local/apigw-event';
 import { loadHandler } from '../../infra/local/handlers';
-import { type AnyRoute, pathParameterNames } from '../../shared/http/route';
+import { runAsFunction } from '../../infra/local/iam/hook';
+import { type AnyRoute, functionIdOf, pathParameterNames } from '../../shared/http/route';
 import { uniqueIp } from './api';
 import { conforming, type Invoked, invoked } from './invoke';
 import { ROOT } from './local-stack-process';
@@ -42,5 +43,7 @@ export async function invokeRoute(route: AnyRoute, request: RouteRequest = {}): 
     params,
   );
   const handler = await loadHandler(ROOT, route.handler);
-  return conforming(route, search ? `${path}?${search}` : path, invoked((await handler(event, lambdaContext(route.id))) as APIGatewayProxyStructuredResultV2));
+  // As the route's function: its AWS calls are evaluated against that function's role (infra/local/iam/).
+  const result = await runAsFunction(functionIdOf(route), () => handler(event, lambdaContext(route.id)));
+  return conforming(route, search ? `${path}?${search}` : path, invoked(result as APIGatewayProxyStructuredResultV2));
 }

@@ -1,6 +1,7 @@
 import type { APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
 import { lambdaContext, toHttpApiEvent } from '../../infra/local/apigw-event';
-import type { AnyRoute } from '../../shared/http/route';
+import { runAsFunction } from '../../infra/local/iam/hook';
+import { type AnyRoute, functionIdOf } from '../../shared/http/route';
 import { uniqueIp } from './api';
 import { expectConforms, isServedRoute } from './openapi-check';
 
@@ -23,7 +24,9 @@ export async function invoke(handler: Handler, route: AnyRoute, options: { heade
     `${route.method} ${route.path}`,
     undefined,
   );
-  return conforming(route, route.path, invoked((await handler(event as never, lambdaContext(route.id) as never)) as APIGatewayProxyStructuredResultV2));
+  // As the route's function: its AWS calls are evaluated against that function's role (infra/local/iam/).
+  const result = await runAsFunction(functionIdOf(route), () => handler(event as never, lambdaContext(route.id) as never));
+  return conforming(route, route.path, invoked(result as APIGatewayProxyStructuredResultV2));
 }
 
 /** Checks an in-process answer of a served route against the OpenAPI document (test-only routes, e.g. the probe, have none). */

@@ -1,0 +1,41 @@
+import type { CfnElement } from 'aws-cdk-lib';
+import { Template } from 'aws-cdk-lib/assertions';
+import { buildApp } from '../../stack';
+import { queueList, streamForwarder } from '../../../shared/queues';
+import { LOCAL_MASTER_SECRET, LOCAL_PROVIDER_SECRET, LOCAL_TABLE } from '../constants';
+import { type LocalIamPolicies, type LocalNames, rolePolicies } from './policies';
+import { LOCAL_ARNS } from './requests';
+
+/** App context that skips bundling: the template is the same, only the code assets are missing. */
+const NO_BUNDLING = { 'aws:cdk:bundling-stacks': [] };
+
+/**
+ * Synthesizes the stack (no bundling, no cdk-nag) and keeps each function's role policies, their
+ * resources named as the local stack names them (infra/local/stack.ts): the table, each queue and its
+ * DLQ, the stream forwarder's failure queue, the master key and provider secrets.
+ */
+export function synthesizeLocalIamPolicies(mailFrom: string | undefined): LocalIamPolicies {
+  const { stack } = buildApp({ context: { ...NO_BUNDLING, ...(mailFrom ? { mailFrom } : {}) }, nag: false });
+  const template = Template.fromStack(stack).toJSON() as Parameters<typeof rolePolicies>[0];
+  const id = (construct: { node: { defaultChild?: unknown } }) => stack.getLogicalId(construct.node.defaultChild as CfnElement);
+  const queues: Record<string, string> = {};
+  for (const def of queueList) {
+    const queue = stack.queues.get(def.id);
+    if (!queue) continue;
+    queues[id(queue.queue)] = def.id;
+    queues[id(queue.dlq)] = `${def.id}-dlq`;
+  }
+  queues[id(stack.streamFailures.queue)] = `${streamForwarder.id}-failures`;
+  const names: LocalNames = {
+    table: LOCAL_TABLE,
+    queues,
+    secrets: { [id(stack.masterKey)]: LOCAL_MASTER_SECRET, [id(stack.providerCredentials)]: LOCAL_PROVIDER_SECRET },
+  };
+  const byRole = rolePolicies(template, names, LOCAL_ARNS);
+  const functions: LocalIamPolicies['functions'] = {};
+  for (const [functionId, fn] of stack.functions) {
+    const roleLogicalId = id(fn.role);
+    functions[functionId] = { roleLogicalId, policies: byRole.get(roleLogicalId) ?? [] };
+  }
+  return { arns: LOCAL_ARNS, functions };
+}
