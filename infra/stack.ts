@@ -23,6 +23,7 @@ import { ALARMS_UNHEARD_WARNING, AlarmTopic, api5xxAlarm, FUNCTIONS_PER_FAILURES
 import { cardDeclinesByMerchant } from './cdk/card-testing';
 import { serviceDashboard } from './cdk/dashboard';
 import { ApiEdge, CLOUDFRONT_HOSTED_ZONE_ID } from './cdk/edge';
+import { routeStackOf, ServiceStacks } from './cdk/service-stacks';
 import { type ApiPixSettings, defaultApiPixTokenUrl, readSettings, type StackSettings } from './cdk/settings';
 import {
   CHECKOUT_UPKEEP_GRANTS,
@@ -116,11 +117,16 @@ export class PaymentGatewayStack extends Stack {
   readonly alarmTopic: sns.ITopic;
   /** The on-call dashboard. */
   readonly dashboard: cloudwatch.Dashboard;
+  /** The nested stacks that hold the functions (infra/cdk/service-stacks.ts): route groups, the panel, the workers. */
+  readonly serviceStacks: ServiceStacks;
+  /** Each route's API Gateway route, by route id (in its function's nested stack). */
+  private readonly httpRoutes = new Map<string, apigw.HttpRoute>();
 
   constructor(scope: Construct, id: string, props?: StackProps) {
     super(scope, id, { description: 'Payment gateway: HTTP API, one Lambda per route, one DynamoDB table', ...props });
     this.settings = readSettings(this.node);
     const { logRetention } = this.settings;
+    this.serviceStacks = new ServiceStacks(this);
 
     this.table = this.createTable();
     this.masterKey = this.createMasterKey();
@@ -181,8 +187,10 @@ export class PaymentGatewayStack extends Stack {
     this.limitAuthRoute();
 
     const recursionAlarms = new Map<string, cloudwatch.Alarm>();
+    // The workers' functions, with their event sources and schedules, in one nested stack; their alarms stay here.
+    const workers = this.serviceStacks.get('Workers');
     for (const def of queueList) {
-      const worker = new ApiFunction(this, `${def.id}Worker`, {
+      const worker = new ApiFunction(workers, `${def.id}Worker`, {
         handler: def.handler,
         environment,
         logRetention,
@@ -203,7 +211,7 @@ export class PaymentGatewayStack extends Stack {
     for (const [queueId, queue] of serviceQueues) alarms.set(`${queueId} DLQ depth`, queue.alarm);
     alarms.set('stream failure queue depth', this.streamFailures.alarm);
     for (const def of streamConsumerList) {
-      const consumer = new ApiFunction(this, def.id, {
+      const consumer = new ApiFunction(workers, def.id, {
         handler: def.handler,
         environment,
         logRetention,
@@ -224,7 +232,7 @@ export class PaymentGatewayStack extends Stack {
       functions.set(def.id, consumer);
     }
     // The sweep: every few minutes, forwards what the stream never forwarded (from the table's GSI2).
-    const sweep = new ApiFunction(this, sweepWorker.id, {
+    const sweep = new ApiFunction(workers, sweepWorker.id, {
       handler: sweepWorker.handler,
       environment,
       logRetention,
@@ -233,7 +241,7 @@ export class PaymentGatewayStack extends Stack {
     });
     grantTableAccess(sweep.role, this.table, SWEEP_GRANTS);
     for (const queue of serviceQueues.values()) queue.queue.grantSendMessages(sweep.role);
-    runOnSchedule(this, 'SweepSchedule', sweep, sweepWorker.everyMinutes, 'Runs the sweep of unforwarded stream items');
+    runOnSchedule(workers, 'SweepSchedule', sweep, sweepWorker.everyMinutes, 'Runs the sweep of unforwarded stream items');
     alarms.set(
       'Sweep errors',
       scheduledErrorsAlarm(
@@ -367,7 +375,8 @@ export class PaymentGatewayStack extends Stack {
    * callback route would (the same table access). No master key, no queue.
    */
   private addPixSweep(environment: Record<string, string>, apiPix: ApiPixDeployment): { fn: ApiFunction; alarm: cloudwatch.Alarm } {
-    const fn = new ApiFunction(this, pixSweepWorker.id, {
+    const workers = this.serviceStacks.get('Workers');
+    const fn = new ApiFunction(workers, pixSweepWorker.id, {
       handler: pixSweepWorker.handler,
       environment: { ...environment, ...apiPix.environment },
       logRetention: this.settings.logRetention,
@@ -376,7 +385,7 @@ export class PaymentGatewayStack extends Stack {
     });
     grantTableAccess(fn.role, this.table, PIX_SWEEP_GRANTS);
     apiPix.secret.grantRead(fn.role);
-    runOnSchedule(this, 'PixSweepSchedule', fn, pixSweepWorker.everyMinutes, 'Runs the Pix sweep (reads back API Pix charges whose callback never came)');
+    runOnSchedule(workers, 'PixSweepSchedule', fn, pixSweepWorker.everyMinutes, 'Runs the Pix sweep (reads back API Pix charges whose callback never came)');
     const alarm = scheduledErrorsAlarm(
       this,
       'PixSweepErrors',
@@ -512,7 +521,7 @@ export class PaymentGatewayStack extends Stack {
       [routeKey]: { ThrottlingRateLimit: authThrottle.rate, ThrottlingBurstLimit: authThrottle.burst },
     };
     // A route setting names an existing route: the stage is created (or updated) after it.
-    const authRoute = this.api.node.tryFindChild(`${routes.authToken.id}Route`);
+    const authRoute = this.httpRoutes.get(routes.authToken.id);
     if (!authRoute) throw new Error(`No route ${routes.authToken.id}Route to limit`);
     this.stage.node.addDependency(authRoute);
   }
@@ -535,7 +544,8 @@ export class PaymentGatewayStack extends Stack {
    * sends to no queue (its order and invoice events reach the webhooks through the table stream).
    */
   private addCheckoutUpkeep(environment: Record<string, string>): { fn: ApiFunction; alarm: cloudwatch.Alarm } {
-    const fn = new ApiFunction(this, checkoutUpkeepWorker.id, {
+    const workers = this.serviceStacks.get('Workers');
+    const fn = new ApiFunction(workers, checkoutUpkeepWorker.id, {
       handler: checkoutUpkeepWorker.handler,
       // The rails upkeep removes BolePix's due-date Pix charges at the PSP: its settings and secret when one is deployed.
       environment: { ...environment, PUBLIC_BASE_URL: this.baseUrl, ...this.apiPix?.environment },
@@ -547,7 +557,7 @@ export class PaymentGatewayStack extends Stack {
     this.masterKey.grantRead(fn.role);
     this.apiPix?.secret.grantRead(fn.role);
     runOnSchedule(
-      this,
+      workers,
       'CheckoutUpkeepSchedule',
       fn,
       checkoutUpkeepWorker.everyMinutes,
@@ -570,7 +580,8 @@ export class PaymentGatewayStack extends Stack {
    * a day without data is not a difference (a fresh deploy is not in ALARM before its first run).
    */
   private addReconciliation(environment: Record<string, string>): { fn: ApiFunction; errors: cloudwatch.Alarm; differences: cloudwatch.Alarm; schedule: cloudwatch.Alarm } {
-    const fn = new ApiFunction(this, reconcileWorker.id, {
+    const workers = this.serviceStacks.get('Workers');
+    const fn = new ApiFunction(workers, reconcileWorker.id, {
       handler: reconcileWorker.handler,
       environment,
       logRetention: this.settings.logRetention,
@@ -578,7 +589,7 @@ export class PaymentGatewayStack extends Stack {
       timeoutSeconds: reconcileWorker.timeoutSeconds,
     });
     this.queues.get(queues.reconcile.id)?.queue.grantSendMessages(fn.role);
-    const rule = runOnSchedule(this, 'ReconcileSchedule', fn, reconcileWorker.everyMinutes, "Runs the daily reconciliation of every account's balance with its ledger");
+    const rule = runOnSchedule(workers, 'ReconcileSchedule', fn, reconcileWorker.everyMinutes, "Runs the daily reconciliation of every account's balance with its ledger");
     const errors = scheduledErrorsAlarm(
       this,
       'ReconcileErrors',
@@ -659,7 +670,9 @@ export class PaymentGatewayStack extends Stack {
     if (!first) throw new Error(`Function ${id} serves no route`);
     // Only the routes that create or read back Pix charges talk to the PSP; the others keep the simulated default.
     const apiPix = group.some((route) => route.usesPixProvider) ? this.apiPix : undefined;
-    const fn = new ApiFunction(this, id, {
+    // The function, its routes, integrations and permissions in the nested stack of its route group.
+    const scope = this.serviceStacks.get(routeStackOf(group));
+    const fn = new ApiFunction(scope, id, {
       handler: first.handler,
       // The service's own base URL: boleto page links and the simulated PSP's locations.
       environment: { ...environment, PUBLIC_BASE_URL: this.baseUrl, EDGE_ORIGIN_SECRET_ID: this.edge.originSecret.secretArn, ...apiPix?.environment },
@@ -682,13 +695,14 @@ export class PaymentGatewayStack extends Stack {
     for (const key of shared ? sharedRouteKeys(group) : group.map((route) => ({ method: route.method, path: route.path, routes: [route] }))) {
       const [route] = key.routes;
       if (!route) continue;
-      const httpRoute = new apigw.HttpRoute(this.api, `${route.id}Route`, {
+      const httpRoute = new apigw.HttpRoute(scope, `${route.id}Route`, {
         httpApi: this.api,
         routeKey: apigw.HttpRouteKey.with(key.path, apigw.HttpMethod[key.method]),
         integration: shared ?? new HttpLambdaIntegration(`${route.id}Integration`, fn.fn),
         authorizer: this.originAuthorizer,
       });
       acknowledgeLambdaAuthorization(httpRoute, route);
+      this.httpRoutes.set(route.id, httpRoute);
     }
     return fn;
   }

@@ -158,31 +158,36 @@ describe('cfn-lint over the synthesized templates', () => {
   const dir = mkdtempSync(path.join(tmpdir(), 'cfn-lint-'));
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-  it('finds no errors in the default template, the custom-domain one nor the one with an API Pix PSP', { timeout: 300_000 }, () => {
+  it('finds no errors in any stack of the default deploy, the custom-domain one nor the one with an API Pix PSP', { timeout: 300_000 }, () => {
     const command = cfnLintCommand();
     if (!command) {
       throw new Error('cfn-lint is not installed: `python3 -m pip install cfn-lint` (or `pipx install cfn-lint`); .ci/run installs it on CI machines.');
     }
-    const files = [
-      ['default.json', new Synthesized().json],
-      ['custom-domain.json', withDomain.json],
+    const deploys: [string, Synthesized][] = [
+      ['default', new Synthesized()],
+      ['custom-domain', withDomain],
       [
-        'api-pix.json',
+        'api-pix',
         new Synthesized({
           apiPixBaseUrl: 'https://psp.example/api/v2',
           apiPixTokenUrl: 'https://auth.psp.example/oauth/token',
           apiPixClientId: 'gateway-client',
           apiPixPixKey: 'pix@loja.example',
           apiPixSecretName: 'payment-gateway/apipix',
-        }).json,
+        }),
       ],
-    ].map(([name, json]) => {
-      const file = path.join(dir, String(name));
-      writeFileSync(file, JSON.stringify(json));
-      return file;
-    });
+    ];
+    // Each stack's own template (the top-level one and every nested one, issue 44).
+    const files = deploys.flatMap(([name, synthesized]) =>
+      synthesized.templates.map(({ path: stackPath, template }) => {
+        const file = path.join(dir, `${name}-${stackPath.replaceAll('/', '-')}.json`);
+        writeFileSync(file, JSON.stringify(template));
+        return file;
+      }),
+    );
+    expect(files.length).toBeGreaterThan(deploys.length);
     const [executable, ...args] = command;
-    // One run for both templates (its start-up is most of its time). Exit status: bit 2 errors, 4 warnings, 8 notes.
+    // One run for every template (its start-up is most of its time). Exit status: bit 2 errors, 4 warnings, 8 notes.
     const run = spawnSync(executable ?? '', [...args, '--format', 'json', '--', ...files], { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
     expect(run.error).toBeUndefined();
     expect(run.stdout.trim().startsWith('['), run.stderr).toBe(true);

@@ -1,8 +1,9 @@
-import type { CfnElement } from 'aws-cdk-lib';
+import { type CfnElement, Stack } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
 import type { CfnFunction } from 'aws-cdk-lib/aws-lambda';
 import type { CfnRole } from 'aws-cdk-lib/aws-iam';
 import { buildApp, type PaymentGatewayStack } from '../../infra/stack';
+import { flattenedTemplate, type StackTemplate, stackTemplates } from '../../infra/cdk/templates';
 
 /** App context that skips bundling: the templates are the same, only the code assets are missing. */
 export const NO_BUNDLING = { 'aws:cdk:bundling-stacks': [] };
@@ -11,16 +12,22 @@ export type Json = Record<string, unknown>;
 export type Statement = { Effect: string; Action: string | string[]; Resource?: unknown; Condition?: Record<string, Record<string, unknown>> };
 export type Resource = { Type: string; Properties?: Json; Metadata?: Json; DependsOn?: string[] };
 
-/** One synthesized stack (cdk-nag off, no bundling) and lookups into its template. */
+/**
+ * One synthesized deployment (cdk-nag off, no bundling) and lookups into it: `template` and `json` are
+ * its stacks flattened into one template (infra/cdk/templates.ts: a nested stack's parameters and
+ * outputs put back as the references they stand for), `templates` each stack's own.
+ */
 export class Synthesized {
   readonly stack: PaymentGatewayStack;
   readonly template: Template;
   readonly json: { Resources: Record<string, Resource>; Outputs?: Record<string, Json> };
+  readonly templates: StackTemplate[];
 
   constructor(context: Record<string, unknown> = {}) {
     this.stack = buildApp({ context: { ...NO_BUNDLING, ...context }, nag: false }).stack;
-    this.template = Template.fromStack(this.stack);
-    this.json = this.template.toJSON() as Synthesized['json'];
+    this.templates = stackTemplates(this.stack);
+    this.json = flattenedTemplate(this.stack) as Synthesized['json'];
+    this.template = Template.fromJSON(this.json);
   }
 
   get resources(): Record<string, Resource> {
@@ -31,8 +38,10 @@ export class Synthesized {
     return Object.entries(this.resources).filter(([, r]) => r.Type === type);
   }
 
+  /** The logical id of a construct's resource in its own stack (unique across the stacks). */
   logicalId(construct: { node: { defaultChild?: unknown } }): string {
-    return this.stack.getLogicalId(construct.node.defaultChild as CfnElement);
+    const element = construct.node.defaultChild as CfnElement;
+    return Stack.of(element).getLogicalId(element);
   }
 
   fn(id: string) {
@@ -42,7 +51,7 @@ export class Synthesized {
   }
 
   functionLogicalId(id: string): string {
-    return this.stack.getLogicalId(this.fn(id).fn.node.defaultChild as CfnFunction);
+    return this.logicalId(this.fn(id).fn as { node: { defaultChild?: CfnFunction } });
   }
 
   functionProps(id: string): Json {
@@ -53,7 +62,7 @@ export class Synthesized {
 
   /** Every statement of every policy attached to the function's role. */
   roleStatements(id: string): Statement[] {
-    const roleId = this.stack.getLogicalId(this.fn(id).role.node.defaultChild as CfnRole);
+    const roleId = this.logicalId(this.fn(id).role as { node: { defaultChild?: CfnRole } });
     return this.ofType('AWS::IAM::Policy')
       .map(([, r]) => r)
       .filter((r) => JSON.stringify(r.Properties?.Roles) === JSON.stringify([{ Ref: roleId }]))

@@ -1,6 +1,6 @@
-import type { CfnElement } from 'aws-cdk-lib';
-import { Template } from 'aws-cdk-lib/assertions';
+import { type CfnElement, Stack } from 'aws-cdk-lib';
 import { buildApp } from '../../stack';
+import { flattenedTemplate } from '../../cdk/templates';
 import { queueList, streamForwarder } from '../../../shared/queues';
 import { LOCAL_MASTER_SECRET, LOCAL_PROVIDER_SECRET, LOCAL_TABLE } from '../constants';
 import { type LocalIamPolicies, type LocalNames, rolePolicies } from './policies';
@@ -10,14 +10,19 @@ import { LOCAL_ARNS } from './requests';
 const NO_BUNDLING = { 'aws:cdk:bundling-stacks': [] };
 
 /**
- * Synthesizes the stack (no bundling, no cdk-nag) and keeps each function's role policies, their
+ * Synthesizes the stack and its nested stacks (no bundling, no cdk-nag; read as one template whose
+ * cross-stack parameters and outputs are put back as the references they stand for: a role in a
+ * nested stack names the parent's table and queues) and keeps each function's role policies, their
  * resources named as the local stack names them (infra/local/stack.ts): the table, each queue and its
  * DLQ, the stream forwarder's failure queue, the master key and provider secrets.
  */
 export function synthesizeLocalIamPolicies(mailFrom: string | undefined): LocalIamPolicies {
   const { stack } = buildApp({ context: { ...NO_BUNDLING, ...(mailFrom ? { mailFrom } : {}) }, nag: false });
-  const template = Template.fromStack(stack).toJSON() as Parameters<typeof rolePolicies>[0];
-  const id = (construct: { node: { defaultChild?: unknown } }) => stack.getLogicalId(construct.node.defaultChild as CfnElement);
+  const template = flattenedTemplate(stack) as Parameters<typeof rolePolicies>[0];
+  const id = (construct: { node: { defaultChild?: unknown } }) => {
+    const element = construct.node.defaultChild as CfnElement;
+    return Stack.of(element).getLogicalId(element);
+  };
   const queues: Record<string, string> = {};
   for (const def of queueList) {
     const queue = stack.queues.get(def.id);
