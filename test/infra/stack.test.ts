@@ -1,4 +1,4 @@
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { App, type CfnElement, type NestedStack, Stack } from 'aws-cdk-lib';
@@ -1190,6 +1190,10 @@ describe('cdk-nag AwsSolutions', () => {
       const nested = [...checked.serviceStacks.all().values()];
       expect(nested.length).toBeGreaterThan(1);
       const nestedTemplates = nested.map((n) => JSON.parse(readFileSync(path.join(outdir, n.templateFile), 'utf8')) as SynthesizedTemplate);
+      // Each template as written, the acknowledgements' metadata included, within 700 KB of CloudFormation's 1 MB.
+      for (const file of [checked.templateFile, ...nested.map((n) => n.templateFile)]) {
+        expect(statSync(path.join(outdir, file)).size, file).toBeLessThan(700 * 1024);
+      }
       for (const [i, t] of nestedTemplates.entries()) {
         expect(Object.values(t.Resources).some((r) => suppressionsOf(r).length > 0), nested[i]?.node.path).toBe(true);
       }
