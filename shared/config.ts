@@ -1,9 +1,19 @@
 import * as z from 'zod';
+import {
+  CEP_TIMEOUT_DEFAULT_MS,
+  CEP_TIMEOUT_MAX_MS,
+  DNS_TIMEOUT_DEFAULT_MS,
+  DNS_TIMEOUT_MAX_MS,
+  PROVIDER_TIMEOUT_DEFAULT_MS,
+  PROVIDER_TIMEOUT_MAX_MS,
+} from './domain/time-budgets';
 
 /** Card and boleto charges: only the simulated provider serves them so far. */
 export const CARD_AND_BOLETO_PROVIDER = 'simulated';
 
 const positiveInt = (fallback: number) => z.coerce.number().int().positive().default(fallback);
+/** A time limit that must fit the API functions' budgets (shared/domain/time-budgets.ts): a larger one is refused. */
+const boundedMs = (fallback: number, max: number) => z.coerce.number().int().positive().max(max).default(fallback);
 
 /** Runtime configuration of every handler, read once per container from the environment. */
 export const configSchema = z.object({
@@ -21,7 +31,8 @@ export const configSchema = z.object({
   RATE_LIMIT_PUBLIC_PER_MINUTE: positiveInt(300),
   /** A checkout not paid this many seconds after its creation becomes ABANDONED (the checkout upkeep). */
   CHECKOUT_TTL: positiveInt(24 * 60 * 60),
-  IDEMPOTENCY_LOCK_SECONDS: positiveInt(60),
+  /** At most a minute: a lock left by a killed invocation expires by then, and the client's retry with the same key runs. */
+  IDEMPOTENCY_LOCK_SECONDS: z.coerce.number().int().positive().max(60).default(60),
   IDEMPOTENCY_TTL_SECONDS: positiveInt(24 * 60 * 60),
   CEP_PROVIDER: z.enum(['public', 'fixture']).default('public'),
   /**
@@ -65,10 +76,10 @@ export const configSchema = z.object({
   /** Local runs only (never set in AWS): hostnames or IP literals whose private addresses are allowed. */
   WEBHOOK_ALLOW_PRIVATE_HOSTS: z.string().default(''),
   /** A hard limit on each DNS look-up of a webhook host (configuration and every attempt). */
-  DNS_TIMEOUT_MS: positiveInt(2000),
-  CEP_TIMEOUT_MS: positiveInt(3000),
-  /** A hard limit on each call to the payment provider: well inside the API functions' 10 s. */
-  PROVIDER_TIMEOUT_MS: positiveInt(5000),
+  DNS_TIMEOUT_MS: boundedMs(DNS_TIMEOUT_DEFAULT_MS, DNS_TIMEOUT_MAX_MS),
+  CEP_TIMEOUT_MS: boundedMs(CEP_TIMEOUT_DEFAULT_MS, CEP_TIMEOUT_MAX_MS),
+  /** A hard limit on each call to the payment provider: a route's chain of calls fits its function's timeout (shared/domain/time-budgets.ts). */
+  PROVIDER_TIMEOUT_MS: boundedMs(PROVIDER_TIMEOUT_DEFAULT_MS, PROVIDER_TIMEOUT_MAX_MS),
   /** The daily reconciliation: the reconcile queue, and accounts per page (one message's work). */
   RECONCILE_QUEUE_URL: z.string().min(1).optional(),
   RECONCILE_PAGE_SIZE: positiveInt(100),

@@ -184,6 +184,8 @@ export const checkoutUpkeepWorker = {
     'checkout.card_reopened',
     'invoice.created',
     'checkout.paid',
+    // An API card attempt left OPEN by a killed invocation: its PENDING invoice and its move to UNKNOWN (issue 44).
+    'card_attempt.unknown',
     ...INVOICE_MOVE_CHANGES,
   ] satisfies ChangeKind[],
   /** How often it runs in AWS (an EventBridge rule); the local stack runs it every LOCAL_CHECKOUT_UPKEEP_INTERVAL_SECONDS. */

@@ -4,11 +4,15 @@ import * as lambda from 'aws-cdk-lib/aws-lambda';
 import { NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
 import * as logs from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
+import { API_FUNCTION_TIMEOUT_MS } from '../../shared/domain/time-budgets';
 import { aliasArgs } from './bundling';
 import { depsLockFilePath, fromRoot, projectRoot } from './paths';
 
-/** An API route function's timeout: well inside API Gateway's 30 s integration limit (the client gets a 503 beyond it). */
-export const API_TIMEOUT_SECONDS = 10;
+/**
+ * An API route function's timeout: well inside API Gateway's 30 s integration limit (the client gets a
+ * 503 beyond it), from the one budget every route's outbound calls are counted against (shared/domain/time-budgets.ts).
+ */
+export const API_TIMEOUT_SECONDS = API_FUNCTION_TIMEOUT_MS / 1000;
 /** HTTP APIs end an integration call after 30 s at most. */
 export const API_GATEWAY_INTEGRATION_LIMIT_SECONDS = 30;
 

@@ -27,6 +27,12 @@ export type StackSettings = {
   streamForwarderConcurrency: number | undefined;
   logRetention: logs.RetentionDays;
   domain: CustomDomain | undefined;
+  /**
+   * A production deploy (`-c production=true`; issue 44): it takes real cards, so it needs the custom
+   * domain (TLS 1.2 at least, TLSv1.2_2021): the default *.cloudfront.net certificate leaves CloudFront's
+   * TLSv1 policy, and PCI DSS forbids TLS 1.0/1.1 where card data is entered.
+   */
+  production: boolean;
   /** Where the alarm topic sends email (one subscription, confirmed by its recipient); undefined: none given in the context. */
   alarmEmail: string | undefined;
   /**
@@ -226,6 +232,18 @@ function apiPix(get: Lookup): ApiPixSettings | undefined {
   return { baseUrl, tokenUrl, clientId, pixKey, secretName };
 }
 
+/** `-c production=true` (or true in cdk.json); false by default. */
+function productionSetting(get: Lookup): boolean {
+  const raw = get('production');
+  if (raw === undefined || raw === false || raw === 'false') return false;
+  if (raw === true || raw === 'true') return true;
+  throw new Error(`CDK context production=${JSON.stringify(raw)}: expected true or false`);
+}
+
+/** The message of a deploy without a custom domain (a synthesis warning; a production deploy stops with it). */
+export const DEFAULT_CERTIFICATE_TLS =
+  'No custom domain: the card form is served on the default *.cloudfront.net certificate, whose CloudFront security policy (TLSv1) accepts TLS 1.0 and 1.1, which PCI DSS forbids where card data is entered. This deploy must not take real cards: set domainName and certificateArn (the floor is then TLSv1.2_2021).';
+
 /** Reads and checks the stack's settings; a bad value stops the synthesis with the key and what it expects. */
 export function readSettings(node: Node): StackSettings {
   const get: Lookup = (key) => node.tryGetContext(key);
@@ -244,6 +262,9 @@ export function readSettings(node: Node): StackSettings {
       'CDK context: the POST /api/auth throttle (authThrottleRate, authThrottleBurst) must not exceed the stage default (throttleRate, throttleBurst)',
     );
   }
+  const domain = customDomain(get);
+  const production = productionSetting(get);
+  if (production && domain === undefined) throw new Error(`CDK context production=true needs domainName and certificateArn. ${DEFAULT_CERTIFICATE_TLS}`);
   const logRetentionDays = numberSetting(get, 'logRetentionDays', (n) => ALLOWED_RETENTION_DAYS.includes(n), `one of ${ALLOWED_RETENTION_DAYS.join(', ')}`);
   return {
     throttle,
@@ -251,7 +272,8 @@ export function readSettings(node: Node): StackSettings {
     providerNotificationConcurrency: concurrencySetting(get, 'providerNotificationConcurrency'),
     streamForwarderConcurrency: concurrencySetting(get, 'streamForwarderConcurrency'),
     logRetention: logRetentionDays as logs.RetentionDays,
-    domain: customDomain(get),
+    domain,
+    production,
     alarmEmail: alarmEmail(get),
     alarmRecipient: alarmRecipient(get),
     webAclArn: webAclArn(get),

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { APIGatewayProxyEventV2, Context } from 'aws-lambda';
+import { API_FUNCTION_TIMEOUT_MS } from '../../shared/domain/time-budgets';
 
 export type IncomingRequest = {
   method: string;
@@ -85,7 +86,7 @@ function apiGatewayTime(date: Date): string {
 }
 
 /** A Lambda context for one local invocation. */
-export function lambdaContext(functionName: string, timeoutMs = 10_000): Context {
+export function lambdaContext(functionName: string, timeoutMs = API_FUNCTION_TIMEOUT_MS): Context {
   const deadline = Date.now() + timeoutMs;
   const requestId = randomUUID();
   return {

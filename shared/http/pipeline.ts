@@ -15,15 +15,16 @@ import { BalanceMovedError, DomainError, IdClashError, RequestDeadlineError } fr
 import { countRefusedCredentials } from '../app/auth/admit';
 import { gatePorts } from '../wiring/gate';
 import { validateInput } from './middleware/validate';
-import { outsideDeadline, stopAtFor, withDeadline } from '../adapters/dynamo/deadline';
+import { cleanupDeadline, stopAtFor, withDeadline } from '../adapters/dynamo/deadline';
 import type { RouteDef } from './route';
+import { API_FUNCTION_TIMEOUT_MS } from '../domain/time-budgets';
 import type { HttpResult, PendingAnswer, PipelineContext, PrepareRequest, RouteState } from './state';
 
 const MAX_ID_CLASH_ATTEMPTS = 3;
 /** How often a withdrawal plans again when a balance shard it took from moved before the commit. */
 const MAX_BALANCE_MOVED_ATTEMPTS = 5;
 /** The API functions' timeout, for a context that does not tell its remaining time. */
-const DEFAULT_REMAINING_MS = 10_000;
+const DEFAULT_REMAINING_MS = API_FUNCTION_TIMEOUT_MS;
 /** How long before the function's timeout middy stops waiting for the request (time to answer and free the key). */
 const TIMEOUT_EARLY_MS = 500;
 
@@ -151,7 +152,7 @@ export function httpHandler<Body extends ZodType | undefined, Query extends ZodT
           // Undo what the implementation did elsewhere (e.g. void a card authorization); when the outcome is
           // unknown, the compensation itself re-reads what was recorded before undoing anything.
           if (outcome === 'unknown' && result.compensate) logger.warn('commit outcome unknown: compensation re-checks the record', { route: route.id });
-          await outsideDeadline(async () => result.compensate?.()).catch((undo: unknown) =>
+          await cleanupDeadline(async () => result.compensate?.()).catch((undo: unknown) =>
             logger.error('compensation failed', { route: route.id, error: undo instanceof Error ? undo.message : 'unknown' }),
           );
           if (!route.retryOnIdClash) throw err;

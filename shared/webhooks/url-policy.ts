@@ -1,6 +1,7 @@
 import { isIP } from 'node:net';
 import ipaddr from 'ipaddr.js';
 import { withTimeout } from '../timeout';
+import { DNS_TIMEOUT_DEFAULT_MS } from '../domain/time-budgets';
 
 /**
  * URL rules of `PUT /api/webhook` (spec 4.7): https only, no user or password, port 443 or 8443,
@@ -98,7 +99,7 @@ export type UrlCheckOptions = {
 
 export const MAX_WEBHOOK_URL_LENGTH = 255;
 /** The look-up's limit when the caller gives none (the configuration's DNS_TIMEOUT_MS defaults to it too). */
-export const DEFAULT_DNS_TIMEOUT_MS = 2000;
+export const DEFAULT_DNS_TIMEOUT_MS = DNS_TIMEOUT_DEFAULT_MS;
 const ALLOWED_PORTS: readonly number[] = [443, 8443];
 
 /** Lower-cases, drops IPv6 brackets and writes IP literals in the WHATWG URL's canonical form. */

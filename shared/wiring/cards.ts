@@ -1,5 +1,6 @@
 import { cardAttemptCompilers, dynamoCardAttempts } from '../adapters/dynamo/card-attempts';
 import { dynamoAttemptSlots } from '../adapters/dynamo/attempt-slots';
+import { cleanupTimeLeftMs } from '../adapters/dynamo/deadline';
 import { type ChangeCompilers, commitChanges, eventCompilers, mergeCompilers } from '../adapters/dynamo/changes';
 import { dynamoInvoiceIds, dynamoInvoices, invoiceCreatedCompilers } from '../adapters/dynamo/invoices';
 import { ledgerCompilers } from '../adapters/dynamo/ledger';
@@ -23,6 +24,7 @@ export function cardSettlePorts(runtime: Runtime, scope: ChangeScope): CardSettl
     attempts: dynamoCardAttempts(runtime.db, runtime.config.tableName),
     providerNamed: (name) => paymentProvider(runtime.config, name),
     timeoutMs: runtime.config.payments.timeoutMs,
+    commit: (changes) => commitChanges(runtime.db, compileContext(runtime, scope), changes, cardChargeChanges),
   };
 }
 
@@ -35,7 +37,7 @@ export function cardChargePorts(runtime: Runtime, scope: ChangeScope): CardCharg
     declineLimits: runtime.config.cardDeclines,
     provider: paymentProvider(runtime.config),
     idempotencyKey: async () => (await runtime.serviceKeys()).idempotency,
-    commit: (changes) => commitChanges(runtime.db, compileContext(runtime, scope), changes, cardChargeChanges),
+    cleanupLeftMs: cleanupTimeLeftMs,
   };
 }
 
@@ -50,5 +52,6 @@ export function voidPorts(runtime: Runtime, providerName?: string): VoidPorts {
     invoices: dynamoInvoices(runtime.db, runtime.config.tableName),
     provider: paymentProvider(runtime.config, providerName),
     timeoutMs: runtime.config.payments.timeoutMs,
+    cleanupLeftMs: cleanupTimeLeftMs,
   };
 }

@@ -3,6 +3,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { homedir, tmpdir } from 'node:os';
 import path from 'node:path';
 import { App } from 'aws-cdk-lib';
+import { Annotations, Match } from 'aws-cdk-lib/assertions';
 import { afterAll, describe, expect, it } from 'vitest';
 import { routeList, routes } from '../../shared/http/routes';
 import { functionIdOf } from '../../shared/http/route';
@@ -26,6 +27,7 @@ describe('deploy settings from CDK context', () => {
       streamForwarderConcurrency: 10,
       logRetention: 365,
       domain: undefined,
+      production: false,
       // No recipient in the context: the deploy must name one (the AlarmEmail parameter).
       alarmRecipient: { kind: 'deploy-parameter' },
     });
@@ -64,6 +66,14 @@ describe('deploy settings from CDK context', () => {
     expect(() => settingsOf({ mailFrom: 'Painel <painel@pay.example.com>' })).toThrow(/mailFrom=.*expected one email address/);
     expect(settingsOf({ mailFrom: MAIL_FROM }).mailFrom).toBe(MAIL_FROM);
   });
+
+  it('a production deploy (production=true) requires the custom domain: the default certificate allows TLS 1.0, forbidden where cards are entered (issue 44)', () => {
+    expect(() => settingsOf({ production: 'true' })).toThrow(/production=true needs domainName and certificateArn.*TLS 1\.0/);
+    expect(() => settingsOf({ production: true })).toThrow(/must not take real cards/);
+    expect(settingsOf({ production: 'true', domainName: DOMAIN, certificateArn: CERTIFICATE })).toMatchObject({ production: true, domain: { domainName: DOMAIN } });
+    expect(settingsOf({ production: 'false' }).production).toBe(false);
+    expect(() => settingsOf({ production: 'yes' })).toThrow(/production="yes": expected true or false/);
+  });
 });
 
 const withDomain = new Synthesized({
@@ -92,6 +102,11 @@ describe('a production deploy: custom domain and context values', () => {
         WebACLId: WEB_ACL,
       },
     });
+  });
+
+  it('with the domain, no warning about the default certificate (issue 44)', () => {
+    const warnings = Annotations.fromStack(stack).findWarning('*', Match.stringLikeRegexp('payment-gateway:tls-default-certificate'));
+    expect(warnings).toEqual([]);
   });
 
   it('puts https://<domainName> in every route function and the ApiUrl output, never the execute-api address', () => {

@@ -1,3 +1,4 @@
+import { Annotations, Match } from 'aws-cdk-lib/assertions';
 import { describe, expect, it } from 'vitest';
 import { viewerRequestSource } from '../../infra/edge/viewer-request';
 import { ORIGIN_SECRET_KEY } from '../../infra/cdk/edge';
@@ -97,5 +98,14 @@ describe('the CloudFront edge in front of the API', () => {
     const address = { 'Fn::Join': ['', ['https://', { 'Fn::GetAtt': [distributionId, 'DomainName'] }]] };
     template.hasOutput('ApiUrl', { Value: address });
     for (const route of routeList) expect((s.functionProps(functionIdOf(route)).Environment as { Variables: Json }).Variables.PUBLIC_BASE_URL, route.id).toEqual(address);
+  });
+});
+
+describe('TLS without a custom domain (issue 44, finding 6)', () => {
+  it('the synthesis warns loudly: the default *.cloudfront.net certificate allows TLS 1.0, so this deploy must not take real cards', () => {
+    const warnings = Annotations.fromStack(stack).findWarning('*', Match.stringLikeRegexp('must not take real cards'));
+    expect(warnings.length).toBe(1);
+    expect(JSON.stringify(warnings[0]?.entry.data)).toContain('payment-gateway:tls-default-certificate');
+    expect(JSON.stringify(warnings[0]?.entry.data)).toMatch(/TLS 1\.0 and 1\.1, which PCI DSS forbids/);
   });
 });

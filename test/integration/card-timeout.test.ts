@@ -24,7 +24,13 @@ import { eventsAbout, listedItems, storedBalanceCents } from '../support/ledger'
  */
 type Mode = 'answer-lost' | 'never-received' | 'normal';
 
-type LossyProvider = PaymentProvider & { mode: Mode; lookupDown: boolean; authorizations: Map<string, CardAuthorization> };
+type LossyProvider = PaymentProvider & {
+  mode: Mode;
+  lookupDown: boolean;
+  authorizations: Map<string, CardAuthorization>;
+  /** Told of each authorization request as it arrives (before any answer). */
+  onCard?: () => void;
+};
 
 function lossyProvider(name: string): LossyProvider {
   const base = simulatedProvider({ locationBase: 'http://127.0.0.1:3000' });
@@ -38,6 +44,7 @@ function lossyProvider(name: string): LossyProvider {
     charges: {
       ...base.charges,
       async card(request) {
+        provider.onCard?.();
         const known = authorizations.get(request.idempotencyKey);
         if (known) return known;
         if (provider.mode === 'never-received') return new Promise<never>(() => undefined);
@@ -181,4 +188,102 @@ describe('a card charge whose processor answer is lost', () => {
     expect(failed.json).toMatchObject({ code: 'upstream_error', error: expect.stringMatching(/nothing was charged/) });
     expect(await listedItems(keys.invoiceListPartition(accountId))).toEqual([]);
   });
+});
+
+/**
+ * Issue 44, finding 3: an invocation killed mid-call (Lambda's timeout, a crash) records nothing after
+ * its provider call: its attempt stays OPEN. It is in the settler's index from its opening; once the
+ * invocation is surely over, the checkout upkeep asks the provider under its key and settles it, and the
+ * card is never authorized a second time. The kill is simulated as Lambda does it: the invocation is
+ * abandoned while the provider holds its request, and none of its code runs again (its provider call
+ * never answers and its limit is beyond the test).
+ */
+describe('a card charge whose invocation is killed while the processor holds its request', () => {
+  beforeAll(() => {
+    useLocalStackEnvironment();
+    base = getRuntime();
+  });
+
+  /** Runs a card charge as an invocation killed once the provider holds its request, two minutes ago (so the settler counts it as over). */
+  async function killedMidCall(provider: LossyProvider, headers: Record<string, string>, body: object): Promise<void> {
+    const name = provider.name;
+    const asked = new Promise<void>((resolve) => {
+      provider.onCard = resolve;
+    });
+    const past = Date.now() - 120_000;
+    const started = Date.now();
+    overrideRuntime({
+      config: { ...base.config, payments: { ...base.config.payments, cardAndBoletoProvider: name, timeoutMs: 600_000 } },
+      clock: { now: () => new Date(past + (Date.now() - started)) },
+    });
+    try {
+      // Abandoned, never awaited: the invocation is gone once the provider holds its request.
+      void invoke(createCard, routes.createCard, { headers, body }).catch(() => undefined);
+      await asked;
+    } finally {
+      provider.onCard = undefined;
+      overrideRuntime({ config: { ...base.config, payments: { ...base.config.payments, cardAndBoletoProvider: name, timeoutMs: 300 } }, clock: base.clock });
+    }
+  }
+
+  async function withKillableProvider(run: (provider: LossyProvider) => Promise<void>): Promise<void> {
+    const name = `killed-${randomUUID().slice(0, 8)}`;
+    const provider = lossyProvider(name);
+    provider.lookupDown = false;
+    defaultRegistry.registerPaymentProvider(name, () => provider);
+    try {
+      await run(provider);
+    } finally {
+      overrideRuntime({ config: base.config, clock: base.clock });
+    }
+  }
+
+  it('authorized before the kill: the upkeep finds the OPEN attempt, records it PAID once (one credit, invoice.paid); a retry answers it, never a second authorization', async () => {
+    await withKillableProvider(async (provider) => {
+      const { accountId, auth } = await customer();
+      const body = cardBody({ amount: 11, quantity: 1, tax: 0, discount: 0 });
+      await killedMidCall(provider, auth, body);
+      expect(approvals(provider)).toBe(1);
+      expect(await listedItems(keys.invoiceListPartition(accountId))).toEqual([]);
+
+      const outcome = await checkoutUpkeep(upkeepPorts(getRuntime(), checkoutUpkeepWorker), new Date());
+      expect(outcome.paid).toBeGreaterThanOrEqual(1);
+      const invoices = await listedItems(keys.invoiceListPartition(accountId));
+      expect(invoices.map((i) => String(i.status))).toEqual(['PAID']);
+      const reference = String(invoices[0]?.reference);
+      expect((await invoiceByReference(getRuntime(), reference))?.card).toMatchObject({ transactionId: expect.stringMatching(/^lossy_/), last4: '1111' });
+      expect(await storedBalanceCents(accountId)).toBe(1_100);
+      expect((await eventsAbout(accountId, reference)).map((e) => e.type)).toEqual(['invoice.paid']);
+
+      // The next run moves nothing; the client's retry of the same charge gets the recorded one.
+      await checkoutUpkeep(upkeepPorts(getRuntime(), checkoutUpkeepWorker), new Date());
+      provider.mode = 'normal';
+      const retry = await invoke(createCard, routes.createCard, { headers: auth, body });
+      expect(retry.status, retry.body).toBe(200);
+      expect(retry.json).toMatchObject({ invoice: { reference, status: 'PAID' } });
+      expect(approvals(provider)).toBe(1);
+      expect(provider.authorizations.size).toBe(1);
+      expect(await storedBalanceCents(accountId)).toBe(1_100);
+    });
+  }, 60_000);
+
+  it('never received by the processor: the upkeep drops the attempt (nothing charged, nothing recorded); the retry charges once', async () => {
+    await withKillableProvider(async (provider) => {
+      provider.mode = 'never-received';
+      const { accountId, auth } = await customer();
+      const body = cardBody({ amount: 13, quantity: 1, tax: 0, discount: 0 });
+      await killedMidCall(provider, auth, body);
+      expect(approvals(provider)).toBe(0);
+
+      await checkoutUpkeep(upkeepPorts(getRuntime(), checkoutUpkeepWorker), new Date());
+      expect(await listedItems(keys.invoiceListPartition(accountId))).toEqual([]);
+      expect(await storedBalanceCents(accountId)).toBe(0);
+
+      provider.mode = 'normal';
+      const retry = await invoke(createCard, routes.createCard, { headers: auth, body });
+      expect(retry.status, retry.body).toBe(200);
+      expect(approvals(provider)).toBe(1);
+      expect(await storedBalanceCents(accountId)).toBe(1_300);
+    });
+  }, 60_000);
 });

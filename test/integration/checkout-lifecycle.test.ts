@@ -1,4 +1,5 @@
 import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { PROVIDER_TIMEOUT_DEFAULT_MS } from '../../shared/domain/time-budgets';
 import { describe, expect, it, vi } from 'vitest';
 import { handler as checkoutUpkeep } from '../../functions/workers/checkout-upkeep';
 import type { IssuedKeys } from '../../shared/adapters/dynamo/accounts';
@@ -24,8 +25,8 @@ import { notification, notify } from '../support/provider';
  * the invoice behind an order.
  */
 
-/** The stack's PROVIDER_TIMEOUT_MS (test/support/global-setup.ts leaves the default). */
-const PROVIDER_TIMEOUT_MS = 5000;
+/** The stack's PROVIDER_TIMEOUT_MS (test/support/global-setup.ts leaves the default: shared/domain/time-budgets.ts). */
+const PROVIDER_TIMEOUT_MS = PROVIDER_TIMEOUT_DEFAULT_MS;
 /** The stack's upkeep runs every 2 s; a busy 2-core CI machine gets plenty of runs' worth of slack. */
 const UPKEEP_WAIT_MS = 40_000;
 const FORM_TYPE = 'application/x-www-form-urlencoded';

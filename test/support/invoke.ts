@@ -10,7 +10,11 @@ type Handler = (event: never, context: never) => Promise<unknown>;
 export type Invoked = { status: number; headers: Record<string, string>; body: string; json: unknown };
 
 /** Calls a pipeline handler in this process with the API Gateway v2 event the local gateway would build; the answer is checked against the OpenAPI document. */
-export async function invoke(handler: Handler, route: AnyRoute, options: { headers?: Record<string, string>; body?: string | object } = {}): Promise<Invoked> {
+export async function invoke(
+  handler: Handler,
+  route: AnyRoute,
+  options: { headers?: Record<string, string>; body?: string | object; /** The function's timeout (default the API functions'). */ functionTimeoutMs?: number } = {},
+): Promise<Invoked> {
   const body = options.body === undefined ? Buffer.alloc(0) : Buffer.from(typeof options.body === 'string' ? options.body : JSON.stringify(options.body));
   const event = toHttpApiEvent(
     {
@@ -25,7 +29,7 @@ export async function invoke(handler: Handler, route: AnyRoute, options: { heade
     undefined,
   );
   // As the route's function: its AWS calls are evaluated against that function's role (infra/local/iam/).
-  const result = await runAsFunction(functionIdOf(route), () => handler(event as never, lambdaContext(route.id) as never));
+  const result = await runAsFunction(functionIdOf(route), () => handler(event as never, lambdaContext(route.id, options.functionTimeoutMs) as never));
   return conforming(route, route.path, invoked(result as APIGatewayProxyStructuredResultV2));
 }
 

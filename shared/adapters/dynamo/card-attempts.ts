@@ -3,6 +3,7 @@ import { DeleteCommand, GetCommand, PutCommand, QueryCommand, UpdateCommand } fr
 import { unixSeconds } from '../../clock';
 import type { CardAttemptRecorded, CardAttemptUnknown } from '../../domain/changes';
 import type { CardAttempt } from '../../domain/card-attempt';
+import type { NewInvoice } from '../../domain/invoice';
 import { CardRecordedMeanwhileError } from '../../errors';
 import type { CardAttemptStore } from '../../ports/cards';
 import type { ChangeCompilers } from './changes';
@@ -41,8 +42,14 @@ async function write(db: Db, command: PutCommand | UpdateCommand | DeleteCommand
   });
 }
 
+/** The stored PENDING invoice of an attempt (JSON: written by this adapter only). */
+function pendingOf(item: Item): NewInvoice | undefined {
+  return typeof item.pendingInvoice === 'string' ? (JSON.parse(item.pendingInvoice) as NewInvoice) : undefined;
+}
+
 function attemptOf(item: Item | undefined): CardAttempt | undefined {
   if (!item) return undefined;
+  const pending = pendingOf(item);
   return {
     key: String(item.attemptKey),
     accountId: String(item.accountId),
@@ -52,6 +59,8 @@ function attemptOf(item: Item | undefined): CardAttempt | undefined {
     status: item.status as CardAttempt['status'],
     provider: String(item.provider),
     ...(typeof item.unknownAt === 'string' ? { unknownAt: item.unknownAt } : {}),
+    ...(typeof item.createdAt === 'string' ? { openedAt: item.createdAt } : {}),
+    ...(pending ? { pending } : {}),
   };
 }
 
@@ -63,22 +72,37 @@ async function readCardAttempt(db: Db, table: string, key: string): Promise<Card
 /**
  * A new OPEN attempt of this charge, with a fresh provider key and the invoice ids drawn for it, for a
  * caller that read none (a conditional put: when another request opened it meanwhile, two first
- * attempts at once, that one is read and returned; issue 26: no read of its own before the put).
+ * attempts at once, that one is read and returned; issue 26: no read of its own before the put). It is
+ * in the settler's index from the start (issue 44): should its invocation end without recording it
+ * (killed mid-call), the settler finds it once that invocation is surely over and asks the provider.
  */
 async function openCardAttempt(
   db: Db,
   table: string,
   key: string,
-  fresh: { accountId: string; reference: string; invoiceId: number; provider: string },
+  fresh: { accountId: string; reference: string; invoiceId: number; provider: string; pending: NewInvoice },
   now: Date,
 ): Promise<CardAttempt> {
-  const attempt: CardAttempt = { key, ...fresh, providerKey: randomBytes(24).toString('hex'), status: 'OPEN' };
+  const { pending, ...ids } = fresh;
+  const attempt: CardAttempt = { key, ...ids, providerKey: randomBytes(24).toString('hex'), status: 'OPEN', openedAt: now.toISOString(), pending };
   try {
     await write(
       db,
       new PutCommand({
         TableName: table,
-        Item: { ...keys.cardAttempt(key), type: 'cardAttempt', attemptKey: key, ...attempt, createdAt: now.toISOString(), ttl: unixSeconds(now) + CARD_ATTEMPT_TTL_SECONDS },
+        Item: {
+          ...keys.cardAttempt(key),
+          type: 'cardAttempt',
+          attemptKey: key,
+          ...ids,
+          providerKey: attempt.providerKey,
+          status: 'OPEN',
+          pendingInvoice: JSON.stringify(pending),
+          GSI2PK: `CARDUNK#${randomInt(CARD_UNKNOWN_SHARDS)}`,
+          GSI2SK: `${now.toISOString()}#${fresh.reference}`,
+          createdAt: now.toISOString(),
+          ttl: unixSeconds(now) + CARD_ATTEMPT_TTL_SECONDS,
+        },
         ConditionExpression: 'attribute_not_exists(PK)',
       }),
     );
@@ -97,7 +121,7 @@ export function attemptRecordedWrite(table: string, attempt: CardAttempt, onConf
     Update: {
       TableName: table,
       Key: keys.cardAttempt(attempt.key),
-      UpdateExpression: 'SET #status = :recorded REMOVE GSI2PK, GSI2SK',
+      UpdateExpression: 'SET #status = :recorded REMOVE GSI2PK, GSI2SK, pendingInvoice',
       ConditionExpression: 'providerKey = :key AND #status IN (:open, :unknown)',
       ExpressionAttributeNames: { '#status': 'status' },
       ExpressionAttributeValues: { ':recorded': 'RECORDED', ':key': attempt.providerKey, ':open': 'OPEN', ':unknown': 'UNKNOWN' },
@@ -149,7 +173,7 @@ async function closeUnknownAttempt(db: Db, table: string, attempt: CardAttempt, 
       new UpdateCommand({
         TableName: table,
         Key: keys.cardAttempt(attempt.key),
-        UpdateExpression: 'SET #status = :recorded, #ttl = :ttl REMOVE GSI2PK, GSI2SK',
+        UpdateExpression: 'SET #status = :recorded, #ttl = :ttl REMOVE GSI2PK, GSI2SK, pendingInvoice',
         ConditionExpression: 'providerKey = :key',
         ExpressionAttributeNames: { '#status': 'status', '#ttl': 'ttl' },
         ExpressionAttributeValues: { ':recorded': 'RECORDED', ':key': attempt.providerKey, ':ttl': unixSeconds(now) + CARD_ATTEMPT_TTL_SECONDS },
@@ -185,6 +209,19 @@ async function unknownCardAttempts(db: Db, table: string, partition: string): Pr
     new QueryCommand({ TableName: table, IndexName: 'GSI2', KeyConditionExpression: 'GSI2PK = :pk', ExpressionAttributeValues: { ':pk': partition } }),
   );
   return (out.Items ?? []).map((item) => attemptOf(item)).filter((attempt): attempt is CardAttempt => attempt?.status === 'UNKNOWN');
+}
+
+/** The OPEN attempts of one index partition opened before `openedBefore` (its sort key starts with the opening instant). */
+async function staleOpenCardAttempts(db: Db, table: string, partition: string, openedBefore: Date): Promise<CardAttempt[]> {
+  const out = await db.send(
+    new QueryCommand({
+      TableName: table,
+      IndexName: 'GSI2',
+      KeyConditionExpression: 'GSI2PK = :pk AND GSI2SK < :before',
+      ExpressionAttributeValues: { ':pk': partition, ':before': openedBefore.toISOString() },
+    }),
+  );
+  return (out.Items ?? []).map((item) => attemptOf(item)).filter((attempt): attempt is CardAttempt => attempt?.status === 'OPEN');
 }
 
 /** A new provider key for an OPEN attempt whose authorization was voided (it could not be recorded before). */
@@ -228,6 +265,7 @@ export function dynamoCardAttempts(db: Db, table: string): CardAttemptStore {
     recordTransaction: (reference, transaction) => recordTransaction(db, table, reference, transaction),
     unknownPartitions: cardUnknownPartitions(),
     unknownIn: (partition) => unknownCardAttempts(db, table, partition),
+    staleOpenIn: (partition, openedBefore) => staleOpenCardAttempts(db, table, partition, openedBefore),
   };
 }
 

@@ -3,32 +3,47 @@ import { performance } from 'node:perf_hooks';
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { RequestDeadlineError } from '../../errors';
 import { withTimeout } from '../../timeout';
+import { CLEANUP_WINDOW_MS, DEADLINE_MARGIN_MS } from '../../domain/time-budgets';
 
 /**
  * A request's hard deadline: every DynamoDB call made while it is active gives up when it passes, so a
  * request on an overloaded table answers 503 before the function's timeout cuts it off (a timeout
  * would be a bare 500 from API Gateway, with the idempotency lock left held).
  */
-type Scope = { stopAt: number };
+type Scope = { stopAt: number; cleanupUntil: number };
 
 const scope = new AsyncLocalStorage<Scope>();
 
-/** Time kept back from the function's remaining time: enough to release the lock and answer. */
-export const DEADLINE_MARGIN_MS = 1_500;
+/** Time kept back from the function's remaining time: enough to release the lock and answer (shared/domain/time-budgets.ts). */
+export { CLEANUP_WINDOW_MS, DEADLINE_MARGIN_MS };
 
 /** The deadline for a request that may run for `remainingMs` (the Lambda context's remaining time). */
 export function stopAtFor(remainingMs: number): number {
   return performance.now() + Math.max(500, remainingMs - DEADLINE_MARGIN_MS);
 }
 
-/** Runs a request under its deadline. */
+/** Runs a request under its deadline (its clean-up, under CLEANUP_WINDOW_MS more). */
 export function withDeadline<T>(stopAt: number, run: () => Promise<T>): Promise<T> {
-  return scope.run({ stopAt }, run);
+  return scope.run({ stopAt, cleanupUntil: stopAt + CLEANUP_WINDOW_MS }, run);
 }
 
-/** Runs clean-up writes (releasing a lock, storing an error answer, a compensation) past the deadline. */
-export function outsideDeadline<T>(run: () => Promise<T>): Promise<T> {
-  return scope.exit(run);
+/**
+ * Runs clean-up writes (releasing a lock, storing an error answer, a compensation) past the request's
+ * deadline, under a deadline of their own (issue 44): CLEANUP_WINDOW_MS after the request's, the same
+ * instant however many clean-ups run, so a stalled table cannot hold the answer past the function's
+ * timeout. A clean-up cut off leaves the lock to expire by itself (IDEMPOTENCY_LOCK_SECONDS, at most a
+ * minute). Outside a request it runs unbounded, as any call there does.
+ */
+export function cleanupDeadline<T>(run: () => Promise<T>): Promise<T> {
+  const active = scope.getStore();
+  if (!active) return run();
+  return scope.run({ stopAt: active.cleanupUntil, cleanupUntil: active.cleanupUntil }, run);
+}
+
+/** The time left before the active request's clean-up deadline (undefined outside a request): a provider call of a clean-up fits it. */
+export function cleanupTimeLeftMs(): number | undefined {
+  const active = scope.getStore();
+  return active ? Math.max(0, active.cleanupUntil - performance.now()) : undefined;
 }
 
 /**

@@ -3,7 +3,7 @@ import { DeleteCommand, GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { ConflictError, ContentionError, UnprocessableError } from '../../errors';
 import { type Db, isConditionalCheckFailed, itemFromConditionFailure } from './dynamo';
 import { type RetryBudget, retryTransient } from './contention';
-import { outsideDeadline } from './deadline';
+import { cleanupDeadline } from './deadline';
 import { seal, unseal } from '../../crypto/personal-data';
 import { keys } from './keys';
 import type { TxWrite } from './transact';
@@ -63,7 +63,7 @@ export async function acquireIdempotencyLock(db: Db, input: AcquireInput): Promi
       // The put may have landed with its answer lost: remove it (only if it is ours) so the key is not held.
       if (!(err instanceof ContentionError)) {
         const ours = { table: input.table, accountId: input.accountId, key: input.key, lockId, ttl, answerKey: input.answerKey };
-        await outsideDeadline(() => releaseIdempotencyLock(db, ours)).catch(() => undefined);
+        await cleanupDeadline(() => releaseIdempotencyLock(db, ours)).catch(() => undefined);
       }
       throw err;
     }

@@ -1,3 +1,4 @@
+import { performance } from 'node:perf_hooks';
 import { cardAttemptKey } from '../../cards/attempt-key';
 import { cardFieldErrors, last4, normalizeBrand } from '../../cards/card';
 import { CARD_DECLINED_MESSAGE, cardAttemptScopes, cardFingerprint } from '../../cards/declines';
@@ -30,6 +31,9 @@ import { assertMethodEnabled, baseInvoice, type ChargeBody, checkedTotalCents } 
 import { askProvider, type CardSettlePorts, settleCardAttempt } from './settle-card-attempt';
 import { voidUnlessRecorded } from './void-unless-recorded';
 
+/** The shortest authorization worth making again under a renewed key. */
+const MIN_CALL_MS = 250;
+
 const NOT_CHARGED = 'The card processor failed to answer, and confirmed it did not charge the card: nothing was charged. Retry.';
 
 /** The card charge's request as the use case reads it (the route's body schema gives it: shared/http/route-table/charges.ts). */
@@ -53,8 +57,8 @@ export type CardChargePorts = CardSettlePorts & {
   provider: PaymentProvider;
   /** The keys: the idempotency key keys the attempt's and the card's fingerprints. */
   idempotencyKey: () => Promise<Buffer>;
-  /** Commits changes now, outside the route's transaction (a lost answer's PENDING record). */
-  commit: (changes: readonly Change[]) => Promise<void>;
+  /** The time left for the request's clean-up: a void of an unrecorded authorization fits it (void-unless-recorded.ts). */
+  cleanupLeftMs?: () => number | undefined;
 };
 
 export type CardChargeRequest = {
@@ -146,16 +150,20 @@ async function authorize(
 ): Promise<{ attempt: CardAttempt; outcome: Outcome }> {
   let attempt = start;
   let timedOut = false;
+  // The time budget (shared/domain/time-budgets.ts, CreateCardCharge): an authorization and a status check, two
+  // provider limits in all. An authorization made again under a renewed key takes only what the first left.
+  const phaseEnd = performance.now() + 2 * ports.timeoutMs;
   for (let round = 0; ; round += 1) {
+    const callMs = Math.min(ports.timeoutMs, Math.floor(phaseEnd - performance.now() - ports.timeoutMs));
     let authorization: CardAuthorization;
     try {
       authorization = await callProvider(
-        withProviderTimeout(ports.provider.charges.card({ ...request, idempotencyKey: attempt.providerKey }), ports.timeoutMs).catch((err: unknown) => {
+        withProviderTimeout(ports.provider.charges.card({ ...request, idempotencyKey: attempt.providerKey }), callMs).catch((err: unknown) => {
           // Remembered for below: a timeout may still take effect at the provider, an error it answered may not.
           timedOut = err instanceof ProviderTimeoutError;
           throw err;
         }),
-        ports.timeoutMs,
+        callMs,
         NOT_CHARGED,
       );
     } catch (err) {
@@ -177,8 +185,9 @@ async function authorize(
       await ports.attempts.drop(attempt);
       throw new BadRequestError(authorization.message, 'card_declined');
     }
-    // The key's authorization was voided (it could not be recorded before): authorize anew under another key.
-    if (round >= 3) throw new UpstreamError('upstream_failed', NOT_CHARGED);
+    // The key's authorization was voided (it could not be recorded before): authorize anew under another key,
+    // while the budget leaves time for it (else nothing is charged: the voided one stays voided).
+    if (round >= 3 || phaseEnd - performance.now() - ports.timeoutMs < MIN_CALL_MS) throw new UpstreamError('upstream_failed', NOT_CHARGED);
     attempt = await ports.attempts.renewProviderKey(attempt, authorization.transactionId);
   }
 }
@@ -231,12 +240,23 @@ export async function createCardCharge(ports: CardChargePorts, request: CardChar
     if (settled === 'unknown') throw new CardOutcomeUnknownError(attempt.reference);
     attempt = undefined;
   }
+  const summary = { brand, last4: last4(card.number), installments: body.installments, description: body.item_name };
+  /** The charge's invoice under its ids, before the provider's answer (PENDING: recorded so when that answer is lost). */
+  const pendingUnder = (under: InvoiceIds): NewInvoice => ({
+    ...baseInvoice(account, body, under, total, now),
+    method: 'creditcard' as const,
+    payer: { email: body.email, name: body.creditcard_holder },
+    provider: provider.name,
+    status: 'PENDING',
+    card: summary as CardFields,
+  });
   if (!attempt) {
     // Ids read beside the gate serve a charge whose attempt they found absent (a settled UNKNOWN one draws anew).
-    const ids = read && !read.attempt ? read.ids : await ports.ids.unused(now);
+    const fresh = read && !read.attempt ? read.ids : await ports.ids.unused(now);
+    // The attempt keeps its PENDING invoice: should this invocation end unanswered, the settler records it (issue 44).
     attempt = await ports.attempts.open(
       attemptKey,
-      { accountId: account.accountId, reference: ids.reference, invoiceId: ids.invoiceId, provider: provider.name },
+      { accountId: account.accountId, reference: fresh.reference, invoiceId: fresh.invoiceId, provider: provider.name, pending: pendingUnder(fresh) },
       now,
     );
     if (attempt.status !== 'OPEN') throw new CardRecordedMeanwhileError();
@@ -262,16 +282,9 @@ export async function createCardCharge(ports: CardChargePorts, request: CardChar
   });
   // An approval gives the slot back (an answer lost keeps it: it may have been a decline).
   if (asked.outcome.kind === 'authorized') await releaseQuietly(ports.slots, ticket);
-  const invoiceBase = {
-    ...baseInvoice(account, body, ids, total, now),
-    method: 'creditcard' as const,
-    payer: { email: body.email, name: body.creditcard_holder },
-    provider: provider.name,
-  };
-  const summary = { brand, last4: last4(card.number), installments: body.installments, description: body.item_name };
   if (asked.outcome.kind === 'unknown') {
     // Nothing verified: the invoice waits PENDING, the attempt UNKNOWN in the settler's index, one transaction.
-    const pending: NewInvoice = { ...invoiceBase, status: 'PENDING', card: summary as CardFields };
+    const pending = pendingUnder(ids);
     await ports.commit([
       { kind: 'invoice.created', invoice: pending },
       { kind: 'card_attempt.unknown', attempt: asked.attempt, at: now.toISOString() },
@@ -280,7 +293,7 @@ export async function createCardCharge(ports: CardChargePorts, request: CardChar
   }
   const approved = asked.outcome.authorization;
   const cardFields: CardFields = { ...summary, transactionId: approved.transactionId, transactionStatus: approved.status };
-  const paid: NewInvoice = { ...invoiceBase, status: 'PAID', paidAt: now.toISOString(), card: cardFields };
+  const paid: NewInvoice = { ...pendingUnder(ids), status: 'PAID', paidAt: now.toISOString(), card: cardFields };
   const event = ports.newEvent('invoice.paid', invoiceEventData(paid, 'PAID', { version: FIRST_VERSION, previousStatus: null }), now);
   return {
     answer: paidAnswer(paid),

@@ -1,4 +1,6 @@
 import type { CardAttempt } from '../../domain/card-attempt';
+import type { Change } from '../../domain/changes';
+import { DomainError } from '../../errors';
 import { logger } from '../../logger';
 import type { CardAttemptStore } from '../../ports/cards';
 import { type CardAuthorizationStatus, type PaymentProvider, withProviderTimeout } from '../../providers/port';
@@ -9,7 +11,12 @@ export type CardSettlement = 'paid' | 'not_charged' | 'unknown';
 /** What asking the provider about an attempt needs: the provider an attempt was asked of, by its name, and the time limit. */
 export type CardAskPorts = { providerNamed: (name: string) => PaymentProvider; timeoutMs: number };
 
-export type CardSettlePorts = InvoiceMovePorts & CardAskPorts & { attempts: CardAttemptStore };
+export type CardSettlePorts = InvoiceMovePorts &
+  CardAskPorts & {
+    attempts: CardAttemptStore;
+    /** Commits changes now (an OPEN attempt's PENDING invoice and its move to UNKNOWN, one transaction). */
+    commit: (changes: readonly Change[]) => Promise<void>;
+  };
 
 /** Asks the provider about an attempt by its key; undefined when the provider does not answer either. */
 export async function askProvider(ports: CardAskPorts, attempt: CardAttempt): Promise<CardAuthorizationStatus | undefined> {
@@ -49,4 +56,41 @@ export async function settleCardAttempt(ports: CardSettlePorts, attempt: CardAtt
   await ports.attempts.closeUnknown(attempt, 'NOT_CHARGED', now);
   logger.info('card attempt settled: not charged, invoice CANCELED', { reference: attempt.reference, outcome: status.outcome });
   return 'not_charged';
+}
+
+/**
+ * Settles an OPEN attempt whose invocation is over without recording it (issue 44: killed mid-call, or
+ * its commit and compensation both cut off): the settler found it in its index once older than
+ * openCardAttemptStaleAfterMs. Asked under its key, never authorized again: declined, or never received
+ * (the request can no longer arrive) → the attempt is dropped, nothing was charged and nothing recorded;
+ * approved, or the provider cannot be asked → recorded as a lost answer is (its PENDING invoice and the
+ * attempt UNKNOWN, one transaction, conditional on the attempt still OPEN under its key), then settled
+ * as an UNKNOWN attempt: PAID with its credit and invoice.paid, or left for the next run.
+ */
+export async function settleOpenCardAttempt(ports: CardSettlePorts, attempt: CardAttempt, now: Date): Promise<CardSettlement> {
+  const status = await askProvider(ports, attempt);
+  if (status && status.outcome !== 'approved') {
+    await ports.attempts.drop(attempt);
+    logger.info('open card attempt settled: not charged, dropped', { reference: attempt.reference, outcome: status.outcome });
+    return 'not_charged';
+  }
+  if (!attempt.pending) {
+    // An attempt opened before its PENDING invoice was kept on it: nothing to record it with; it waits for a retry.
+    logger.error('open card attempt without its pending invoice: left for a retry', { reference: attempt.reference });
+    return 'unknown';
+  }
+  const at = now.toISOString();
+  try {
+    await ports.commit([
+      { kind: 'invoice.created', invoice: attempt.pending },
+      { kind: 'card_attempt.unknown', attempt, at },
+    ]);
+  } catch (err) {
+    // A retry of the same charge recorded or moved it meanwhile: it settles it.
+    if (err instanceof DomainError) return 'unknown';
+    throw err;
+  }
+  logger.warn('open card attempt of an invocation that ended unanswered: recorded UNKNOWN, its invoice PENDING', { reference: attempt.reference });
+  const unknown: CardAttempt = { ...attempt, status: 'UNKNOWN', unknownAt: at };
+  return status ? settleCardAttempt(ports, unknown, now, status) : 'unknown';
 }

@@ -2,7 +2,13 @@ import { logger } from '../../logger';
 import type { InvoiceStore } from '../../ports/invoices';
 import { type PaymentProvider, withProviderTimeout } from '../../providers/port';
 
-export type VoidPorts = { invoices: Pick<InvoiceStore, 'byReference'>; provider: PaymentProvider; timeoutMs: number };
+export type VoidPorts = {
+  invoices: Pick<InvoiceStore, 'byReference'>;
+  provider: PaymentProvider;
+  timeoutMs: number;
+  /** The time left for a request's clean-up (issue 44): a void after a failed commit fits it; undefined outside a request. */
+  cleanupLeftMs?: () => number | undefined;
+};
 
 /**
  * Voids an approved card authorization only when its invoice is not recorded (re-read: a commit's
@@ -19,5 +25,6 @@ export async function voidUnlessRecorded(
     logger.warn('card authorization kept: it was recorded after all', { reference });
     return;
   }
-  await withProviderTimeout(ports.provider.voidCard({ reference, transactionId }), ports.timeoutMs);
+  // Within the clean-up's time (a void cut off leaves the attempt OPEN: the settler finds it and records the charge).
+  await withProviderTimeout(ports.provider.voidCard({ reference, transactionId }), Math.min(ports.timeoutMs, ports.cleanupLeftMs?.() ?? ports.timeoutMs));
 }

@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { API_FUNCTION_TIMEOUT_MS } from '../../domain/time-budgets';
 import type { CardBrand } from '../../cards/card';
 import { brazilDate } from '../../dates';
 import type { Change, OutboxEvent } from '../../domain/changes';
@@ -104,7 +105,7 @@ export function voidCheckoutCardUnlessRecorded(
   });
 }
 
-/** How long a card attempt's lease lasts: past the provider's timeout and the API function's 10 s. */
+/** How long a card attempt's lease lasts: past the provider's timeout and the API function's timeout (shared/domain/time-budgets.ts). */
 export function cardLeaseMs(providerTimeoutMs: number): number {
-  return Math.max(15_000, 2 * providerTimeoutMs + 5_000);
+  return Math.max(API_FUNCTION_TIMEOUT_MS + 5_000, 2 * providerTimeoutMs + 5_000);
 }

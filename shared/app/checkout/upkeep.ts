@@ -5,7 +5,8 @@ import { CardAttemptBusyError, CheckoutChangedError, CheckoutSettledError } from
 import { logger } from '../../logger';
 import type { OpenCheckoutIndex } from '../../ports/checkouts';
 import { withProviderTimeout } from '../../providers/port';
-import { type CardSettlePorts, settleCardAttempt } from '../charges/settle-card-attempt';
+import { type CardSettlePorts, settleCardAttempt, settleOpenCardAttempt } from '../charges/settle-card-attempt';
+import { openCardAttemptStaleAfterMs } from '../../domain/time-budgets';
 import { cardLeaseMs, checkoutCardPaymentChanges, voidCheckoutCardUnlessRecorded } from './checkout-payments';
 import type { CheckoutCardPorts } from './pay-checkout-by-card';
 
@@ -60,7 +61,8 @@ async function resolveUnknown(ports: UpkeepPorts, checkout: Checkout, now: Date)
 
 /**
  * The checkout upkeep (a scheduled function in AWS, a timer locally): resolves every UNKNOWN checkout
- * and every UNKNOWN card charge of the API (issue 25) with the provider, and abandons every PENDING
+ * and every UNKNOWN card charge of the API (issue 25), and every API card attempt left OPEN by an
+ * invocation that ended unanswered (issue 44), with the provider, and abandons every PENDING
  * checkout older than CHECKOUT_TTL, for at most `budgetMs` (half the function's timeout): a backlog is
  * finished by the next runs. Each move is conditional on the status read, so a payment arriving
  * meanwhile wins and the run moves on.
@@ -99,6 +101,22 @@ export async function checkoutUpkeep(ports: UpkeepPorts, now: Date, budgetMs = 6
       } catch (err) {
         outcome.failed += 1;
         logger.error('checkout upkeep failed on one card attempt', { reference: attempt.reference, error: err instanceof Error ? err.message : 'unknown' });
+      }
+    }
+  }
+  // API card attempts left OPEN by an invocation that ended without recording them (issue 44: killed mid-call).
+  const openedBefore = new Date(now.getTime() - openCardAttemptStaleAfterMs(attempts.timeoutMs));
+  for (const partition of attempts.attempts.unknownPartitions) {
+    for (const attempt of await attempts.attempts.staleOpenIn(partition, openedBefore)) {
+      if (ports.nowMs() > stopAt) break;
+      try {
+        const settled = await settleOpenCardAttempt(attempts, attempt, now);
+        if (settled === 'paid') outcome.paid += 1;
+        else if (settled === 'not_charged') outcome.reopened += 1;
+        else outcome.waiting += 1;
+      } catch (err) {
+        outcome.failed += 1;
+        logger.error('checkout upkeep failed on one open card attempt', { reference: attempt.reference, error: err instanceof Error ? err.message : 'unknown' });
       }
     }
   }

@@ -2,7 +2,7 @@ import { logger } from '../../logger';
 import { unixSeconds } from '../../clock';
 import { requestFingerprint } from '../../idempotency/fingerprint';
 import { acquireIdempotencyLock, completionWrite, type Lock, releaseIdempotencyLock } from '../../adapters/dynamo/idempotency';
-import { outsideDeadline } from '../../adapters/dynamo/deadline';
+import { cleanupDeadline } from '../../adapters/dynamo/deadline';
 import { commitWrites } from '../../adapters/dynamo/transact';
 import { JSON_TYPE } from '../answer';
 import { DomainError, RequestDeadlineError } from '../../errors';
@@ -69,7 +69,7 @@ export function persist(prepare?: Prepare): PipelineMiddleware {
       const answer = toErrorAnswer(request.error);
       try {
         // Past the request's deadline too: a 503 for a busy table must still free the key.
-        await outsideDeadline(async () =>
+        await cleanupDeadline(async () =>
           answer.status >= 500
             ? void (await releaseIdempotencyLock(state.runtime.db, lock))
             : commitWrites(state.runtime.db, [completionWrite(lock, { status: answer.status, body: JSON.stringify(answer.body), contentType: JSON_TYPE })]),
@@ -88,7 +88,7 @@ export function persist(prepare?: Prepare): PipelineMiddleware {
  */
 async function removeRefusedLock(state: RouteState, lock: Lock): Promise<void> {
   try {
-    await outsideDeadline(() => releaseIdempotencyLock(state.runtime.db, lock));
+    await cleanupDeadline(() => releaseIdempotencyLock(state.runtime.db, lock));
   } catch (err) {
     logger.warn('idempotency lock of a refused call not removed', { route: state.route.id, error: err instanceof Error ? err.message : 'unknown' });
   }
@@ -115,7 +115,7 @@ export async function settleFailedCommit(state: RouteState, err: unknown): Promi
   const lock = state.lock;
   if (!lock) return 'unknown';
   try {
-    const removed = await outsideDeadline(() => releaseIdempotencyLock(state.runtime.db, lock));
+    const removed = await cleanupDeadline(() => releaseIdempotencyLock(state.runtime.db, lock));
     state.lock = undefined;
     return removed ? 'nothing_written' : 'committed';
   } catch {

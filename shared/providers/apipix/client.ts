@@ -41,7 +41,9 @@ function send(agent: Agent, url: URL, method: string, headers: Record<string, st
         res.on('error', () => reject(new ProviderError('The PSP answer was cut off')));
       },
     );
-    req.setTimeout(timeoutMs, () => req.destroy(new ProviderError(`The PSP did not answer within ${timeoutMs} ms`)));
+    // A hard limit on the whole exchange (issue 44), not only on silence: a PSP trickling bytes is cut off too.
+    const limit = setTimeout(() => req.destroy(new ProviderError(`The PSP did not answer within ${timeoutMs} ms`)), Math.max(1, timeoutMs));
+    req.once('close', () => clearTimeout(limit));
     // Never the error's text: a TLS failure names no secret, but keep the channel's details out of answers.
     req.on('error', (err) =>
       reject(err instanceof ProviderError ? err : new ProviderError(`The PSP could not be reached (${(err as NodeJS.ErrnoException).code ?? 'error'})`)),
@@ -117,10 +119,18 @@ export function apiPixClient(options: ApiPixClientOptions): ApiPixClient {
         accept: 'application/json',
         ...(payload ? { 'content-type': 'application/json' } : {}),
       });
+      // One limit for the whole call (issue 44): the token's fetch, the request, and a retry after a 401 share it, so
+      // the call ends within the provider's limit the time budgets count (shared/domain/time-budgets.ts).
+      const deadline = now() + options.timeoutMs;
+      const left = () => {
+        const ms = deadline - now();
+        if (ms <= 0) throw new ProviderError(`The PSP did not answer within ${options.timeoutMs} ms`);
+        return ms;
+      };
       const { agent: tls } = await channel();
-      let reply = await send(tls, url, method, headers(await bearer(false)), payload, options.timeoutMs);
-      // A token the PSP revoked or expired early: one new token, one more try.
-      if (reply.status === 401) reply = await send(tls, url, method, headers(await bearer(true)), payload, options.timeoutMs);
+      let reply = await send(tls, url, method, headers(await bearer(false)), payload, left());
+      // A token the PSP revoked or expired early: one new token, one more try, within what is left.
+      if (reply.status === 401) reply = await send(tls, url, method, headers(await bearer(true)), payload, left());
       return { status: reply.status, body: parseJson(reply.text) };
     },
   };

@@ -4,7 +4,7 @@ import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, it } from 'vitest';
 import { RequestDeadlineError } from '../../../../shared/errors';
 import { toErrorAnswer } from '../../../../shared/http/errors';
-import { outsideDeadline, stopAtFor, DEADLINE_MARGIN_MS, withDeadline } from '../../../../shared/adapters/dynamo/deadline';
+import { CLEANUP_WINDOW_MS, cleanupDeadline, stopAtFor, DEADLINE_MARGIN_MS, withDeadline } from '../../../../shared/adapters/dynamo/deadline';
 import { createDb } from '../../../../shared/adapters/dynamo/dynamo';
 
 /** A client whose every call fails after `ms` (a slow network), without any server. */
@@ -41,10 +41,20 @@ describe('request deadline on DynamoDB calls', () => {
     expect(performance.now() - started).toBeLessThan(900);
   });
 
-  it('calls outside a request, and clean-up calls marked outsideDeadline, are not cut', async () => {
+  it('calls outside a request are not cut; clean-up calls run past the request deadline, until its own CLEANUP_WINDOW_MS later', async () => {
     const db = slowDb(200);
     await expect(db.send(read)).rejects.toThrow('slow network');
-    await expect(withDeadline(performance.now() + 50, () => outsideDeadline(() => db.send(read)))).rejects.toThrow('slow network');
+    await expect(withDeadline(performance.now() + 50, () => cleanupDeadline(() => db.send(read)))).rejects.toThrow('slow network');
+    // Issue 44: a stalled table cannot hold a clean-up (and the answer) past its window.
+    const stalled = slowDb(60_000);
+    const started = performance.now();
+    const error = await withDeadline(performance.now() + 50, () => cleanupDeadline(() => stalled.send(read))).catch((err: unknown) => err);
+    expect(error).toBeInstanceOf(RequestDeadlineError);
+    expect(performance.now() - started).toBeLessThan(50 + CLEANUP_WINDOW_MS + 1_000);
+    // Clean-ups one after another share the one window: the second fails at once.
+    const late = performance.now();
+    await expect(withDeadline(late - CLEANUP_WINDOW_MS - 1, () => cleanupDeadline(() => stalled.send(read)))).rejects.toBeInstanceOf(RequestDeadlineError);
+    expect(performance.now() - late).toBeLessThan(1_000);
   });
 
   it('keeps a margin from the function’s remaining time', () => {

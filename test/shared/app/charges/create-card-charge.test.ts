@@ -70,6 +70,7 @@ function ports(answer: CardAuthorization | Error, held?: Awaited<ReturnType<Paym
       recordTransaction: async () => undefined,
       unknownPartitions: [],
       unknownIn: async () => [],
+      staleOpenIn: async () => [],
     },
     providerNamed: () => provider,
     timeoutMs: 1_000,
