@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { CreateSecretCommand, SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
 import { localAwsConfig } from '../../infra/local/aws';
+import { LOCAL_APIPIX_SECRET_NAME } from '../../infra/local/constants';
 import { startHttpServer, type LocalHttpServer } from '../../infra/local/http-server';
 import { pixCallbackUrl } from '../../shared/providers/apipix/callback-url';
 import { getRuntime } from '../../shared/runtime';
@@ -22,7 +23,8 @@ export async function startApiPixEnvironment(): Promise<ApiPixEnvironment> {
   useLocalStackEnvironment();
   const certificates = await generateApiPixCertificates();
   const psp = await startTestPsp({ certificates });
-  const secretId = `apipix-test-${randomUUID()}`;
+  // The name the local IAM evaluation's API Pix grant covers (<name>-??????): six characters after it.
+  const secretId = `${LOCAL_APIPIX_SECRET_NAME}-${randomUUID().replace(/-/g, '').slice(0, 6)}`;
   const secrets = new SecretsManagerClient({ ...localAwsConfig(), endpoint: stack().secretsEndpoint });
   await secrets.send(
     new CreateSecretCommand({

@@ -2,12 +2,25 @@ import { type CfnElement, Stack } from 'aws-cdk-lib';
 import { buildApp } from '../../stack';
 import { flattenedTemplate } from '../../cdk/templates';
 import { queueList, streamForwarder } from '../../../shared/queues';
-import { LOCAL_MASTER_SECRET, LOCAL_PROVIDER_SECRET, LOCAL_TABLE } from '../constants';
+import { LOCAL_APIPIX_SECRET_NAME, LOCAL_MASTER_SECRET, LOCAL_PROVIDER_SECRET, LOCAL_TABLE } from '../constants';
+import { API_PIX_CONTEXT } from '../../cdk/settings';
 import { type LocalIamPolicies, type LocalNames, rolePolicies } from './policies';
 import { LOCAL_ARNS } from './requests';
 
 /** App context that skips bundling: the template is the same, only the code assets are missing. */
 const NO_BUNDLING = { 'aws:cdk:bundling-stacks': [] };
+
+/**
+ * An API Pix PSP in the context: the local stack and its tests run the Pix functions on API Pix too
+ * (test/support/apipix-env.ts), so their roles are the ones a deploy with a PSP synthesizes, its
+ * secret granted under LOCAL_APIPIX_SECRET_NAME. Every other grant is the same with or without it.
+ */
+const WITH_API_PIX = {
+  [API_PIX_CONTEXT.baseUrl]: 'https://psp.invalid/api/v2',
+  [API_PIX_CONTEXT.clientId]: 'local',
+  [API_PIX_CONTEXT.pixKey]: 'pix@local.invalid',
+  [API_PIX_CONTEXT.secretName]: LOCAL_APIPIX_SECRET_NAME,
+};
 
 /**
  * Synthesizes the stack and its nested stacks (no bundling, no cdk-nag; read as one template whose
@@ -17,7 +30,7 @@ const NO_BUNDLING = { 'aws:cdk:bundling-stacks': [] };
  * DLQ, the stream forwarder's failure queue, the master key and provider secrets.
  */
 export function synthesizeLocalIamPolicies(mailFrom: string | undefined): LocalIamPolicies {
-  const { stack } = buildApp({ context: { ...NO_BUNDLING, ...(mailFrom ? { mailFrom } : {}) }, nag: false });
+  const { stack } = buildApp({ context: { ...NO_BUNDLING, ...WITH_API_PIX, ...(mailFrom ? { mailFrom } : {}) }, nag: false });
   const template = flattenedTemplate(stack) as Parameters<typeof rolePolicies>[0];
   const id = (construct: { node: { defaultChild?: unknown } }) => {
     const element = construct.node.defaultChild as CfnElement;
