@@ -2,11 +2,12 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { acceptInvite } from '../../shared/app/panel/enroll';
 import { type InviteAnswer, invitePerson } from '../../shared/app/panel/invite-person';
 import type { PasswordSettingPorts } from '../../shared/app/panel/access-ports';
-import { type PanelTeamPorts, removePersonInPanel } from '../../shared/app/panel/team';
+import { invitePersonInPanel, type PanelTeamPorts, removePersonInPanel } from '../../shared/app/panel/team';
+import { INVITES_PER_ACCOUNT_PER_DAY } from '../../shared/domain/panel/sign-in-limits';
 import type { PanelPerson } from '../../shared/domain/panel/person';
 import type { PanelRole } from '../../shared/domain/panel/roles';
 import type { PanelSession } from '../../shared/domain/panel/session';
-import { NotFoundError } from '../../shared/errors';
+import { NotFoundError, RateLimitedError } from '../../shared/errors';
 import { getRuntime } from '../../shared/runtime';
 import { panelTeamPorts } from '../../shared/wiring/panel-settings';
 import { newAccount, useLocalStackEnvironment } from '../support/api';
@@ -143,5 +144,21 @@ describe('an invite stands while its sender does (issue 43)', () => {
       expect((await ports.invites.pending(accountId)).filter((i) => i.invitedBy === admin.personId)).toEqual([]);
     }
     expect(outcomes).toHaveLength(10);
+  }, 120_000);
+
+  it('25 invites from one owner at once (issue 43: every limit one conditional write): at most the day\'s limit are made, the rest refused 429', async () => {
+    const { account_id: accountId } = await newAccount();
+    const owner = await member(accountId, 'owner');
+    // Each from its own session (a step-up counts its session's own attempts), every code right and usable (the authenticator is not under test here): only the invites' own limit refuses.
+    const anyCode = { ...ports, people: { ...ports.people, useTotpStep: async () => true } };
+    const results = await Promise.allSettled(
+      Array.from({ length: 25 }, () => invitePersonInPanel(anyCode, { session: sessionOf(owner), email: unique('burst'), role: 'viewer', code: 'ok', ip: '127.0.0.1', now: new Date() })),
+    );
+    const made = results.filter((r) => r.status === 'fulfilled').length;
+    const refused = results.filter((r) => r.status === 'rejected' && r.reason instanceof RateLimitedError).length;
+    expect(made).toBe(INVITES_PER_ACCOUNT_PER_DAY);
+    expect(refused).toBe(25 - INVITES_PER_ACCOUNT_PER_DAY);
+    const pending = (await ports.invites.pending(accountId)).filter((i) => i.email.startsWith('burst'));
+    expect(pending).toHaveLength(made);
   }, 120_000);
 });

@@ -14,7 +14,9 @@ import {
 } from '../../domain/panel/roles';
 import type { PanelPerson } from '../../domain/panel/person';
 import type { PanelSession } from '../../domain/panel/session';
-import { ConflictError, DomainError, NotFoundError, ValidationError } from '../../errors';
+import { INVITE_WINDOW_MS, inviteScopes } from '../../domain/panel/sign-in-limits';
+import { ConflictError, DomainError, NotFoundError, RateLimitedError, ValidationError } from '../../errors';
+import { releaseQuietly } from '../limits/attempt-slots';
 import type { PanelTeam, TeamChangeOutcome } from '../../ports/panel';
 
 /**
@@ -72,15 +74,25 @@ export async function invitePersonInPanel(ports: PanelTeamPorts, input: Acting &
   const refusal = inviteRefusal(actor, input.role);
   if (refusal) throw forbidden(refusal);
   await stepUp(ports, actor, input);
-  const answer = await invitePerson(ports.invite, {
-    accountId: actor.accountId,
-    email: input.email,
-    role: input.role,
-    invitedBy: actor.personId,
-    inviter: { email: actor.email, role: actor.role },
-    publicBaseUrl: ports.publicBaseUrl,
-    now: input.now,
-  });
+  // Each invite mails a stranger: the account's invites of the day take a slot first, in one conditional
+  // write (issue 43), so N invites at once send at most INVITES_PER_ACCOUNT_PER_DAY; one refused later gives it back.
+  const taken = await ports.attempts.take(inviteScopes(actor.accountId), ports.newId('att'), input.now);
+  if (!taken.admitted) throw new RateLimitedError(taken.retryAfterSeconds ?? Math.ceil(INVITE_WINDOW_MS / 1000));
+  let answer: InviteAnswer;
+  try {
+    answer = await invitePerson(ports.invite, {
+      accountId: actor.accountId,
+      email: input.email,
+      role: input.role,
+      invitedBy: actor.personId,
+      inviter: { email: actor.email, role: actor.role },
+      publicBaseUrl: ports.publicBaseUrl,
+      now: input.now,
+    });
+  } catch (err) {
+    await releaseQuietly(ports.attempts, taken.ticket);
+    throw err;
+  }
   await ports.audit.record(auditEntry(ports, actor, 'team.invited', input.ip, input.now, `${answer.email} como ${ROLE_LABELS[answer.role]}`));
   return answer;
 }
