@@ -16,7 +16,8 @@ describe('parseConfig', () => {
       reconcile: { queueUrl: undefined, pageSize: 100 },
       idempotency: { lockSeconds: 60, ttlSeconds: 24 * 60 * 60 },
       cep: { provider: 'public', timeoutMs: 3000 },
-      payments: { provider: 'simulated', cardAndBoletoProvider: 'simulated', credentialsSecretId: undefined, timeoutMs: 5000 },
+      // 3 s a provider call (issue 44: every call's chain fits the function's timeout, shared/domain/time-budgets.ts).
+      payments: { provider: 'simulated', cardAndBoletoProvider: 'simulated', credentialsSecretId: undefined, timeoutMs: 3000 },
       apiPix: undefined,
       publicBaseUrl: 'http://127.0.0.1:3000',
       edge: { originSecretId: undefined },
