@@ -1,6 +1,8 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
+import { LogFormatter, LogItem, Logger } from '@aws-lambda-powertools/logger';
+import type { LogAttributes, UnformattedAttributes } from '@aws-lambda-powertools/logger/types';
 import type { Context } from 'aws-lambda';
-import { redactLogValue } from './redaction';
+import { loggedError, redactLogValue } from './redaction';
 
 /**
  * What identifies the work a log line belongs to, besides the Lambda context: the route, API Gateway's
@@ -22,6 +24,8 @@ export type LogKeys = {
 
 /** Keys of a unit of work inside an invocation (one SQS message of a batch handled concurrently with others). */
 const scoped = new AsyncLocalStorage<LogKeys>();
+/** The current invocation's keys (startInvocation, addLogKeys), until endInvocation. */
+let invocationKeys: LogKeys = {};
 /** Keys read at each line of the current invocation (e.g. the account, known once the caller is authenticated). */
 let lateKeys: (() => LogKeys) | undefined;
 
@@ -37,125 +41,112 @@ function safeKeys(read: () => LogKeys): LogKeys {
   }
 }
 
-/** What a line carries besides its message: identifiers and figures, or an error alone. */
-type Attributes = Record<string, unknown> | Error;
-
-const LEVELS = { DEBUG: 8, INFO: 12, WARN: 16, ERROR: 20, CRITICAL: 24, SILENT: 28 } as const;
-type Level = keyof typeof LEVELS;
-
-function threshold(): number {
-  const named = (process.env.POWERTOOLS_LOG_LEVEL ?? process.env.AWS_LAMBDA_LOG_LEVEL ?? 'INFO').toUpperCase();
-  return named in LEVELS ? LEVELS[named as Level] : LEVELS.INFO;
+/** A log line printed as the formatter built it: null and empty values stay, as they always did. */
+class LineItem extends LogItem {
+  override prepareForPrint(): void {}
 }
 
 /**
- * Structured JSON logs, one line per call on stdout (what Lambda sends to CloudWatch Logs as is): the
- * layout Powertools Logger printed (level, message, timestamp, service, cold_start, function_name,
- * function_request_id, function_arn, function_memory_size, sampling_rate, xray_trace_id), then the
- * invocation's late keys, its keys and the scope's keys; what a call passes itself wins. Every value
- * goes through shared/redaction.ts before it is printed; request and response bodies, headers, keys,
- * tokens, card data and taxpayer documents are never passed to it anyway: log identifiers, routes,
- * statuses and timings only. Written here (a few lines) rather than bundled from a library, so every
- * function stays within its size budget (issue 26).
+ * The line's layout (as Powertools' own formatter prints it, and as it always was here): level,
+ * message, timestamp (ISO, UTC), service, cold_start, function_name, function_request_id,
+ * function_arn, function_memory_size, sampling_rate, xray_trace_id, then the invocation's late keys,
+ * its keys and the scope's keys; what a call passes itself wins. An error is printed as
+ * shared/redaction.ts reduces it (name, kind, code, message, stack, cause), never its other properties.
  */
-class JsonLogger {
-  private keys: LogKeys = {};
-  private context: InvocationContext = {};
-  private coldStart: boolean | undefined;
-  private invocations = 0;
-  private readonly minimum = threshold();
-
-  constructor(private readonly service: string) {}
-
-  debug(message: string, attributes: Attributes = {}): void {
-    this.write('DEBUG', message, attributes);
+class GatewayLogFormatter extends LogFormatter {
+  override formatAttributes(attributes: UnformattedAttributes, additional: LogAttributes): LogItem {
+    const c = attributes.lambdaContext;
+    return new LineItem({
+      attributes: {
+        level: attributes.logLevel,
+        message: attributes.message,
+        timestamp: attributes.timestamp.toISOString(),
+        service: attributes.serviceName,
+        cold_start: c?.coldStart,
+        function_name: c?.functionName,
+        function_request_id: c?.awsRequestId,
+        function_arn: c?.invokedFunctionArn,
+        function_memory_size: c?.memoryLimitInMB === undefined ? undefined : String(c.memoryLimitInMB),
+        sampling_rate: attributes.sampleRateValue,
+        xray_trace_id: attributes.xRayTraceId,
+        ...(lateKeys ? safeKeys(lateKeys) : {}),
+        ...invocationKeys,
+        ...scoped.getStore(),
+        ...additional,
+      },
+    });
   }
 
-  info(message: string, attributes: Attributes = {}): void {
-    this.write('INFO', message, attributes);
+  override formatError(error: Error): LogAttributes {
+    return loggedError(error);
   }
+}
 
-  warn(message: string, attributes: Attributes = {}): void {
-    this.write('WARN', message, attributes);
-  }
-
-  error(message: string, attributes: Attributes = {}): void {
-    this.write('ERROR', message, attributes);
-  }
-
-  /** A new invocation's Lambda context (the first one of the container is its cold start), its keys reset. */
-  startInvocation(context: InvocationContext, keys: LogKeys): void {
-    this.context = context;
-    // As Powertools said it: the container's first invocation, in Lambda, on demand (never outside Lambda).
-    this.coldStart = this.invocations === 0 && process.env.AWS_LAMBDA_INITIALIZATION_TYPE === 'on-demand';
-    this.invocations += 1;
-    this.keys = keys;
-  }
-
-  appendKeys(keys: LogKeys): void {
-    this.keys = { ...this.keys, ...keys };
-  }
-
-  resetKeys(): void {
-    this.keys = {};
-  }
-
-  private write(level: Level, message: string, given: Attributes): void {
-    if (LEVELS[level] < this.minimum) return;
-    // An error passed alone is the line's `error` (as Powertools printed it).
-    const attributes = given instanceof Error ? { error: given } : given;
-    const c = this.context;
-    const line = {
-      level,
-      message,
-      timestamp: new Date().toISOString(),
-      service: this.service,
-      cold_start: this.coldStart,
-      function_name: c.functionName,
-      function_request_id: c.awsRequestId,
-      function_arn: c.invokedFunctionArn,
-      function_memory_size: c.memoryLimitInMB === undefined ? undefined : String(c.memoryLimitInMB),
-      sampling_rate: 0,
-      xray_trace_id: process.env._X_AMZN_TRACE_ID?.split(';')[0]?.replace('Root=', ''),
-      ...(lateKeys ? safeKeys(lateKeys) : {}),
-      ...this.keys,
-      ...scoped.getStore(),
-      ...attributes,
-    };
+/**
+ * Powertools Logger, every line on stdout (Lambda sends stdout and stderr alike to CloudWatch Logs;
+ * the local stack and the tests read one stream), each value through shared/redaction.ts (its
+ * `jsonReplacerFn`) before it is printed. A line whose attributes cannot be printed still says its
+ * level and message.
+ */
+class GatewayLogger extends Logger {
+  protected override printLog(logLevel: number, log: LogItem): void {
+    log.prepareForPrint();
+    const attributes = log.getAttributes();
     let text: string;
     try {
-      text = JSON.stringify(line, redactLogValue);
+      text = JSON.stringify(attributes, this.getJsonReplacer());
     } catch {
-      text = JSON.stringify({ level, message: redactLogValue('message', message), timestamp: line.timestamp, service: this.service, note: 'attributes not printable' });
+      const { level, message, timestamp, service } = attributes;
+      text = JSON.stringify({ level, message: redactLogValue('message', message), timestamp, service, note: 'attributes not printable' });
     }
     process.stdout.write(`${text}\n`);
   }
 }
 
-export const logger = new JsonLogger(process.env.POWERTOOLS_SERVICE_NAME ?? 'payment-gateway');
+/**
+ * Structured JSON logs: Powertools Logger (@aws-lambda-powertools/logger) configured with the layout
+ * above and the redaction replacer. Request and response bodies, headers, keys, tokens, card data and
+ * taxpayer documents are never passed to it anyway: log identifiers, routes, statuses and timings only.
+ * The level comes from POWERTOOLS_LOG_LEVEL (or Lambda's log level), the sampling rate from
+ * POWERTOOLS_LOGGER_SAMPLE_RATE, as Powertools reads them.
+ */
+export const logger: Logger = new GatewayLogger({
+  serviceName: process.env.POWERTOOLS_SERVICE_NAME ?? 'payment-gateway',
+  logFormatter: new GatewayLogFormatter(),
+  jsonReplacerFn: redactLogValue,
+});
 
 /** The parts of a Lambda context the logs use; the local stack and tests may pass a partial one, or none. */
 export type InvocationContext = Partial<Pick<Context, 'awsRequestId' | 'functionName' | 'functionVersion' | 'invokedFunctionArn' | 'memoryLimitInMB'>>;
 
 /**
- * Starts an invocation's logging: its Lambda context (request id, function name, cold start) and its
- * keys on every line until `endInvocation`. Whatever a previous invocation of this container added is
- * dropped first. `late` is read at each line (values that become known during the invocation).
+ * Starts an invocation's logging: its Lambda context (request id, function name, cold start: Powertools'
+ * `addContext`) and its keys on every line until `endInvocation`. Whatever a previous invocation of this
+ * container added is dropped first. `late` is read at each line (values that become known during the
+ * invocation).
  */
 export function startInvocation(context: InvocationContext | undefined, keys: LogKeys = {}, late?: () => LogKeys): void {
   lateKeys = late;
+  invocationKeys = definedKeys(keys);
+  const c = context ?? {};
   // A missing context still replaces the previous invocation's (its request id must not carry over).
-  logger.startInvocation(context ?? {}, definedKeys(keys));
+  logger.addContext({
+    awsRequestId: c.awsRequestId,
+    functionName: c.functionName,
+    functionVersion: c.functionVersion,
+    invokedFunctionArn: c.invokedFunctionArn,
+    memoryLimitInMB: c.memoryLimitInMB,
+  } as Context);
 }
 
 /** Adds keys to the rest of the current invocation's lines. */
 export function addLogKeys(keys: LogKeys): void {
-  logger.appendKeys(definedKeys(keys));
+  invocationKeys = { ...invocationKeys, ...definedKeys(keys) };
 }
 
 /** Ends an invocation's logging: its keys leave (the Lambda context stays until the next invocation replaces it). */
 export function endInvocation(): void {
-  logger.resetKeys();
+  invocationKeys = {};
   lateKeys = undefined;
 }
 

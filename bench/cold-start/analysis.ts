@@ -2,8 +2,8 @@
 import type { Metafile } from 'esbuild';
 import { median } from '../stats';
 
-/** The issue's targets for every API function. */
-export const COLD_START_TARGETS = { maxKb: 450, maxRatioToFloor: 1.25 } as const;
+/** The targets for every API function (issue 13's, raised by issue 44 for Powertools Logger and Metrics: 512 KB, 1.3 × the floor). */
+export const COLD_START_TARGETS = { maxKb: 512, maxRatioToFloor: 1.3 } as const;
 
 /** The report's KB: 1,024 bytes. */
 export const BYTES_PER_KB = 1024;

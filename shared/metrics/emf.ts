@@ -1,3 +1,4 @@
+import { Metrics, MetricUnit } from '@aws-lambda-powertools/metrics';
 import { PAYMENT_METHODS, type PaymentMethod, paymentMethodOf } from '../domain/payment-methods';
 import { logger } from '../logger';
 
@@ -5,9 +6,11 @@ import { logger } from '../logger';
  * THE metrics module. Business metrics in CloudWatch embedded metric format (EMF): a JSON line in the
  * function's log becomes a metric without an API call
  * (https://docs.aws.amazon.com/AmazonCloudWatch/latest/monitoring/CloudWatch_Embedded_Metric_Format_Specification.html),
- * written here as one JSON line on stdout per flush (what Powertools Metrics printed, without bundling
- * it: issue 26's size budget). Every metric carries the `service` dimension; a few add one more
- * low-cardinality dimension (`method`). Never an account, a reference or anything a caller chose.
+ * printed by Powertools Metrics (@aws-lambda-powertools/metrics). Every metric carries the `service`
+ * dimension (Powertools' default dimension); a few add one more low-cardinality dimension (`method`,
+ * each count its own line: Powertools' single metric). Never an account, a reference or anything a
+ * caller chose. What this module adds to Powertools: an API request's counts held until its answer is
+ * committed, and the stored counts summed per metric until the invocation's flush.
  */
 export const METRICS_NAMESPACE = 'PaymentGateway';
 /** The `service` dimension of every business metric (the stack's POWERTOOLS_SERVICE_NAME; alarms and widgets name it). */
@@ -76,30 +79,28 @@ export function requestMetrics(answer: { routeId: string; status: number; replay
   return counts;
 }
 
+const metrics = new Metrics({ namespace: METRICS_NAMESPACE, serviceName: METRICS_SERVICE });
+
 /** Counts recorded during an API request, published only once its answer is committed. */
 let held: MetricCount[] | undefined;
 
-/** Counts stored for the invocation's flush (the service dimension alone), summed per metric. */
+/** Counts stored for the invocation's flush (the service dimension alone), summed per metric (one value each on the line). */
 const stored = new Map<BusinessMetric, number>();
 
-/** One EMF line: the metrics under one set of dimensions (their names and values on the line). */
+/**
+ * One EMF line written directly, for a metric Powertools would not print as its alarm reads it
+ * (LedgerDifferences of the daily reconciliation, without any dimension: Powertools always adds the
+ * service dimension).
+ */
 export function emfLine(name: string, value: number, unit: 'Count' | 'None', at: Date, dimensions: Record<string, string> = {}): string {
-  return emfLineOf([{ name, value, unit }], at, dimensions);
-}
-
-function emfLineOf(values: readonly { name: string; value: number; unit: 'Count' | 'None' }[], at: Date, dimensions: Record<string, string>): string {
   return JSON.stringify({
     _aws: {
       Timestamp: at.getTime(),
-      CloudWatchMetrics: [{ Namespace: METRICS_NAMESPACE, Dimensions: [Object.keys(dimensions)], Metrics: values.map((v) => ({ Name: v.name, Unit: v.unit })) }],
+      CloudWatchMetrics: [{ Namespace: METRICS_NAMESPACE, Dimensions: [Object.keys(dimensions)], Metrics: [{ Name: name, Unit: unit }] }],
     },
     ...dimensions,
-    ...Object.fromEntries(values.map((v) => [v.name, v.value])),
+    [name]: value,
   });
-}
-
-function print(line: string): void {
-  process.stdout.write(`${line}\n`);
 }
 
 function publish(count: MetricCount): void {
@@ -108,7 +109,7 @@ function publish(count: MetricCount): void {
   try {
     if (count.method) {
       // Its own line (its own dimension set): the stored metrics share the service dimension alone.
-      print(emfLine(count.name, value, 'Count', new Date(), { service: METRICS_SERVICE, method: count.method }));
+      metrics.singleMetric().addDimension('method', count.method).addMetric(count.name, MetricUnit.Count, value);
     } else {
       stored.set(count.name, (stored.get(count.name) ?? 0) + value);
     }
@@ -140,13 +141,14 @@ export function releaseHeldMetrics(committed: boolean): void {
   if (committed) counts.forEach(publish);
 }
 
-/** Publishes the stored counts (one EMF line); call at the end of every invocation. Never throws. */
+/** Publishes the stored counts (one EMF line: Powertools' publishStoredMetrics); call at the end of every invocation. Never throws. */
 export function flushMetrics(): void {
   try {
     if (stored.size === 0) return;
-    const values = [...stored.entries()].map(([name, value]) => ({ name, value, unit: 'Count' as const }));
+    const counts = [...stored.entries()];
     stored.clear();
-    print(emfLineOf(values, new Date(), { service: METRICS_SERVICE }));
+    for (const [name, value] of counts) metrics.addMetric(name, MetricUnit.Count, value);
+    metrics.publishStoredMetrics();
   } catch (err) {
     logger.warn('metrics not published', { error: err instanceof Error ? err.message : 'unknown' });
   }

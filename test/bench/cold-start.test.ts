@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Metafile } from 'esbuild';
 import { describe, expect, it } from 'vitest';
-import { interleavedOrder, packageOf, ratioTo, summarizeTimes, topInputs, topPackages, verdict } from '../../bench/cold-start/analysis';
+import { COLD_START_TARGETS, interleavedOrder, packageOf, ratioTo, summarizeTimes, topInputs, topPackages, verdict } from '../../bench/cold-start/analysis';
 import { cdkEsbuildOptions, ESM_REQUIRE_BANNER } from '../../bench/cold-start/bundle';
 import { deployedTargets, FLOOR_AS_DEPLOYED_ID, FLOOR_ID, isTargeted, referenceTargets } from '../../bench/cold-start/functions';
 import { childEnvironment, parseChildOutput } from '../../bench/cold-start/import-time';
@@ -50,16 +50,17 @@ describe('ratio to the floor and the verdict', () => {
     expect(ratioTo(value, floor)).toBeNaN();
   });
 
-  it('passes at exactly 450 KB (1 KB = 1,024 bytes) and 1.25 × the floor', () => {
-    expect(verdict(450 * 1024, 1.25)).toEqual({ sizePass: true, importPass: true, pass: true });
+  it('passes at exactly 512 KB (1 KB = 1,024 bytes) and 1.3 × the floor', () => {
+    expect(COLD_START_TARGETS).toEqual({ maxKb: 512, maxRatioToFloor: 1.3 });
+    expect(verdict(512 * 1024, 1.3)).toEqual({ sizePass: true, importPass: true, pass: true });
   });
 
-  it('fails one byte over 450 KB even when the import is fast', () => {
-    expect(verdict(450 * 1024 + 1, 0.5)).toEqual({ sizePass: false, importPass: true, pass: false });
+  it('fails one byte over 512 KB even when the import is fast', () => {
+    expect(verdict(512 * 1024 + 1, 0.5)).toEqual({ sizePass: false, importPass: true, pass: false });
   });
 
-  it('fails a small bundle that imports slower than 1.25 × the floor', () => {
-    expect(verdict(100 * 1024, 1.2501)).toEqual({ sizePass: true, importPass: false, pass: false });
+  it('fails a small bundle that imports slower than 1.3 × the floor', () => {
+    expect(verdict(100 * 1024, 1.3001)).toEqual({ sizePass: true, importPass: false, pass: false });
   });
 
   it('fails when the import could not be measured', () => {
@@ -293,7 +294,7 @@ describe('the cold-start section', () => {
     cpus: 2,
     loadAverage: { before: 0.5, after: 0.6 },
     durationSeconds: 60,
-    targets: { maxKb: 450, maxRatioToFloor: 1.25, bytesPerKb: 1024, floorMedianMs: 100, importLimitMs: 125 },
+    targets: { maxKb: 512, maxRatioToFloor: 1.3, bytesPerKb: 1024, floorMedianMs: 100, importLimitMs: 130 },
     floor: reportRow('floor', 'reference', 333, 1),
     floorAsDeployed: reportRow('floor-as-deployed', 'reference', 201.4, 0.7),
     empty: reportRow('empty', 'reference', 0.2, 0.03),

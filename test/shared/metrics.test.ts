@@ -1,4 +1,5 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { Metrics } from '@aws-lambda-powertools/metrics';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { routeList } from '../../shared/http/routes';
 import {
   BUSINESS_METRICS,
@@ -133,6 +134,22 @@ describe('publishing', () => {
       WithdrawalsCanceled: { value: 1, dimensions: [['service']] },
       'PaymentsConfirmed/pix': { value: 1, dimensions: [['service', 'method']] },
     });
+  });
+
+  it('publishes through Powertools Metrics: the flush is its publishStoredMetrics, each count a value summed per metric', () => {
+    const publish = vi.spyOn(Metrics.prototype, 'publishStoredMetrics');
+    try {
+      countMetric(BUSINESS_METRICS.webhookAttempts);
+      countMetric(BUSINESS_METRICS.webhookAttempts, { value: 2 });
+      flushMetrics();
+      expect(publish).toHaveBeenCalledTimes(1);
+      const [line] = emf.lines();
+      expect(line?.WebhookAttempts).toBe(3);
+      flushMetrics();
+      expect(publish).toHaveBeenCalledTimes(1);
+    } finally {
+      publish.mockRestore();
+    }
   });
 
   it('never throws into the caller: a flush with nothing stored prints nothing', () => {
