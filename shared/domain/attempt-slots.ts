@@ -202,6 +202,32 @@ export function afterFailedRound(
   return refused ? { refused } : { known: next };
 }
 
+/** One round as a store answers it: every write held (all or nothing), or which failed with their old logs. */
+export type RoundResult = { ok: true } | { ok: false; failure: RoundFailure };
+
+/**
+ * A take, the one algorithm every store runs (the table's adapter, the tests' memory store): each round
+ * plans every scope's write from what is known of its log and sends them as ONE all-or-nothing round;
+ * a failed round's old logs either refuse the take or say what the next round writes. Undefined when
+ * MAX_TAKE_ROUNDS were all lost to other writers (nothing taken: the caller answers 503).
+ */
+export async function takeInRounds(
+  scopes: readonly SlotScope[],
+  slotId: string,
+  nowMs: number,
+  round: (writes: SlotWrite[]) => Promise<RoundResult>,
+): Promise<TakeResult | undefined> {
+  let known: KnownLog[] = scopes.map(() => ({ state: 'unknown' }));
+  for (let attempt = 0; attempt < MAX_TAKE_ROUNDS; attempt += 1) {
+    const sent = await round(scopes.map((scope, i) => planWrite(known[i] ?? { state: 'unknown' }, scope, slotId, nowMs)));
+    if (sent.ok) return { admitted: true, ticket: { slotId, logs: scopes.map((s) => s.log) } };
+    const next = afterFailedRound(known, sent.failure, scopes, slotId, nowMs);
+    if ('refused' in next) return next.refused;
+    known = next.known;
+  }
+  return undefined;
+}
+
 /** Whether a set of scopes names a log twice (a transaction may touch an item once). */
 export function namesALogTwice(scopes: readonly SlotScope[]): boolean {
   return new Set(scopes.map((s) => slotLogKey(s.log))).size !== scopes.length;

@@ -1,14 +1,11 @@
 import {
-  afterFailedRound,
   afterRelease,
   afterWrite,
-  type KnownLog,
-  MAX_TAKE_ROUNDS,
-  planWrite,
   type Slots,
   slotLogKey,
   type SlotScope,
   type SlotWrite,
+  takeInRounds,
   type TakeResult,
   writeAdmits,
 } from '../../shared/domain/attempt-slots';
@@ -49,16 +46,9 @@ export function memoryAttemptSlots(store = new MemorySlotStore()): AttemptSlots 
     store,
     async take(scopes, slotId, now): Promise<TakeResult> {
       const nowMs = now.getTime();
-      let known: KnownLog[] = scopes.map(() => ({ state: 'unknown' }));
-      for (let round = 0; round < MAX_TAKE_ROUNDS; round += 1) {
-        const writes = scopes.map((scope, i) => planWrite(known[i] ?? { state: 'unknown' }, scope, slotId, nowMs));
-        const sent = store.round(scopes, writes, slotId, nowMs);
-        if (sent.ok) return { admitted: true, ticket: { slotId, logs: scopes.map((s) => s.log) } };
-        const next = afterFailedRound(known, sent.failure, scopes, slotId, nowMs);
-        if ('refused' in next) return next.refused;
-        known = next.known;
-      }
-      throw new ContentionError();
+      const taken = await takeInRounds(scopes, slotId, nowMs, async (writes) => store.round(scopes, writes, slotId, nowMs));
+      if (!taken) throw new ContentionError();
+      return taken;
     },
     async release(ticket) {
       store.release(ticket.logs.map(slotLogKey), ticket.slotId);

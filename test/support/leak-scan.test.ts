@@ -180,6 +180,11 @@ describe('findLeaks: no false alarms on what the service stores and logs', () =>
 });
 
 describe('findItemLeaks and findLogLeaks', () => {
+  it("takes a slot log's keys as slot ids: a random reference that spells CVV is no CVV; a cvv field elsewhere still is", () => {
+    expect(findItemLeaks({ PK: 'DECL#CARD#f', SK: 'DECL', slots: { 'INV-T2CVV7': 1_796_000_000_000, 'INV-CVC123': 1_796_000_000_001 } })).toEqual([]);
+    expect(findItemLeaks({ PK: 'X#1', SK: 'X', card: { cvv: '123' } })).toEqual([{ kind: 'cvv', attribute: 'card.cvv' }]);
+  });
+
   it("takes a checkout's merchant text (tx_ref, title, payer names, callback URL) as free text, in the checkout and its tx_ref's reservation", () => {
     const odd = { a: '4111111111111111', b: '529.982.247-25' };
     const checkout = {

@@ -249,12 +249,16 @@ const FREE_TEXT_KEYS = ['IDEM#', 'CHKTX#'];
 const isFreeText = (path: string, value: unknown) =>
   FREE_TEXT_ATTRIBUTES.includes(path) || (path === 'PK' && FREE_TEXT_KEYS.some((prefix) => String(value).startsWith(prefix)));
 
+/** A key of an attempt slot log's map (shared/adapters/dynamo/attempt-slots.ts: `slots.<slot id>`). */
+const isSlotId = (path: string) => /^slots\.[^.]+$/.test(path);
+
 /** Every secret in clear in a stored item, walking nested maps and lists; values are scanned as text. */
 export function findItemLeaks(item: Record<string, unknown>, options: LeakScanOptions = {}): ItemLeak[] {
   const found: ItemLeak[] = [];
   const visit = (value: unknown, path: string, name: string) => {
     if (value === null || value === undefined) return;
-    if (CVV_ATTRIBUTE.test(name) && String(value).length > 0) found.push({ kind: 'cvv', attribute: path });
+    // A slot log's keys are slot ids (random references, request ids), never field names: an id that happens to spell "CVV" is not one.
+    if (CVV_ATTRIBUTE.test(name) && !isSlotId(path) && String(value).length > 0) found.push({ kind: 'cvv', attribute: path });
     if (typeof value === 'string' || typeof value === 'number' || typeof value === 'bigint') {
       for (const leak of findLeaks(String(value), { ...options, freeText: isFreeText(path, value) })) {
         if (!found.some((f) => f.kind === leak.kind && f.attribute === path)) found.push({ kind: leak.kind, attribute: path });

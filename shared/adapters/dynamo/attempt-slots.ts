@@ -2,18 +2,15 @@ import { TransactWriteCommand, UpdateCommand, type UpdateCommandInput } from '@a
 import { unmarshall } from '@aws-sdk/util-dynamodb';
 import type { AttributeValue } from '@aws-sdk/client-dynamodb';
 import {
-  afterFailedRound,
   forgetAt,
-  type KnownLog,
-  MAX_TAKE_ROUNDS,
   namesALogTwice,
-  planWrite,
-  type RoundFailure,
+  type RoundResult,
   type SlotLog,
   type SlotLogKind,
   type Slots,
   type SlotScope,
   type SlotWrite,
+  takeInRounds,
   type TakeResult,
 } from '../../domain/attempt-slots';
 import { ContentionError } from '../../errors';
@@ -94,10 +91,9 @@ function slotUpdate(table: string, scope: SlotScope, write: SlotWrite, slotId: s
 /** An UpdateItem as a transaction takes it too. */
 type SlotUpdate = UpdateCommandInput & { UpdateExpression: string };
 
-type Round = { ok: true } | { ok: false; failure: RoundFailure };
 
 /** One round: a single UpdateItem, or one transaction of them (all or nothing); which conditions failed, with their old logs. */
-async function sendRound(db: Db, updates: SlotUpdate[], budget: RetryBudget): Promise<Round> {
+async function sendRound(db: Db, updates: SlotUpdate[], budget: RetryBudget): Promise<RoundResult> {
   const [only] = updates;
   if (updates.length === 1 && only) {
     try {
@@ -139,15 +135,14 @@ export function dynamoAttemptSlots(db: Db, table: string): AttemptSlots {
       if (scopes.length > 100 || namesALogTwice(scopes)) throw new Error('A take names each log once, at most 100 (one transaction)');
       const nowMs = now.getTime();
       const budget = retryBudget();
-      let known: KnownLog[] = scopes.map(() => ({ state: 'unknown' }));
-      for (let round = 0; round < MAX_TAKE_ROUNDS; round += 1) {
-        const updates = scopes.map((scope, i) => slotUpdate(table, scope, planWrite(known[i] ?? { state: 'unknown' }, scope, slotId, nowMs), slotId, nowMs));
-        const sent = await sendRound(db, updates, budget);
-        if (sent.ok) return { admitted: true, ticket: { slotId, logs: scopes.map((s) => s.log) } };
-        const next = afterFailedRound(known, sent.failure, scopes, slotId, nowMs);
-        if ('refused' in next) return next.refused;
-        known = next.known;
-      }
+      const taken = await takeInRounds(scopes, slotId, nowMs, (writes) =>
+        sendRound(
+          db,
+          scopes.map((scope, i) => slotUpdate(table, scope, writes[i] as SlotWrite, slotId, nowMs)),
+          budget,
+        ),
+      );
+      if (taken) return taken;
       throw new ContentionError();
     },
     async release(ticket) {
