@@ -24,7 +24,8 @@ import { startSqsLocal } from './sqs';
 import { ensureTable } from './table';
 import { LOCAL_MAIL_FROM, LOCAL_MASTER_SECRET, LOCAL_PROVIDER_SECRET, LOCAL_TABLE } from './constants';
 import { asFunction, installIamEvaluation } from './iam/hook';
-import { loadLocalIamPolicies, type LocalIamPolicies } from './iam/policies';
+import { loadLocalIamPolicies } from './iam/load';
+import type { LocalIamPolicies } from './iam/policies';
 
 export { LOCAL_MASTER_SECRET, LOCAL_PROVIDER_SECRET, LOCAL_TABLE };
 

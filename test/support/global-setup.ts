@@ -5,7 +5,7 @@ import type { TestProject } from 'vitest/node';
 import { localAwsConfig } from '../../infra/local/aws';
 import { LOCAL_MAIL_FROM } from '../../infra/local/constants';
 import type { DenialRecord } from '../../infra/local/iam/hook';
-import { loadLocalIamPolicies } from '../../infra/local/iam/policies';
+import { loadLocalIamPolicies } from '../../infra/local/iam/load';
 import { describeLeaks, type LoggedLeak, scanLogDirectory, scanLogFile, scanTable, stackLogFile, type StoredLeak } from './leak-sources';
 import { ROOT, startLocalStackProcess, type LocalStackInfo, type RunningStack } from './local-stack-process';
 import { RECEIVER_IPS, type TestCertificate, writeTestCertificate } from './tls';

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import type { LocalArns } from './requests';
 import { LOCAL_ARNS, queueArn, secretArn, tableArn } from './requests';
@@ -81,7 +81,7 @@ export function rolePolicies(template: Template, names: LocalNames, arns: LocalA
 }
 
 /** The sources the synthesized policies derive from: a change to any of them synthesizes again. */
-function sourceDigest(root: string): string {
+export function sourceDigest(root: string): string {
   const hash = createHash('sha256');
   const walk = (dir: string) => {
     for (const name of readdirSync(dir).sort()) {
@@ -100,25 +100,6 @@ export function mailFromAddress(mailFrom: string | undefined): string | undefine
   if (!mailFrom) return undefined;
   const match = /<([^>]+)>/.exec(mailFrom);
   return (match?.[1] ?? mailFrom).trim();
-}
-
-/**
- * The synthesized policies of each function (bundling skipped), resolved to the local ARNs, cached
- * under .local/iam/ by a digest of infra/ and shared/ (synthesis costs 10 to 20 s; a cached file is
- * read in milliseconds). `mailFrom` is the local stack's sender, synthesized as the stack's `mailFrom`.
- */
-export async function loadLocalIamPolicies(root: string, mailFrom: string | undefined): Promise<{ file: string; policies: LocalIamPolicies }> {
-  const from = mailFromAddress(mailFrom);
-  const dir = join(root, '.local', 'iam');
-  const file = join(dir, `policies-${sourceDigest(root)}-${createHash('sha256').update(from ?? '').digest('hex').slice(0, 8)}.json`);
-  if (existsSync(file)) return { file, policies: JSON.parse(readFileSync(file, 'utf8')) as LocalIamPolicies };
-  const { synthesizeLocalIamPolicies } = await import('./synthesize');
-  const policies = synthesizeLocalIamPolicies(from);
-  mkdirSync(dir, { recursive: true });
-  const partial = `${file}.${process.pid}.tmp`;
-  writeFileSync(partial, JSON.stringify(policies));
-  renameSync(partial, file);
-  return { file, policies };
 }
 
 export { LOCAL_ARNS };

@@ -2,7 +2,7 @@ import { marshall } from '@aws-sdk/util-dynamodb';
 import type { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { IamEvaluator } from '../../../../infra/local/iam/evaluator';
-import { loadLocalIamPolicies } from '../../../../infra/local/iam/policies';
+import { loadLocalIamPolicies } from '../../../../infra/local/iam/load';
 import { dynamoDbRequests } from '../../../../infra/local/iam/requests';
 import { LOCAL_MAIL_FROM, LOCAL_TABLE } from '../../../../infra/local/constants';
 import type { Db } from '../../../../shared/adapters/dynamo/dynamo';
