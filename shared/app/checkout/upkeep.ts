@@ -88,35 +88,27 @@ export async function checkoutUpkeep(ports: UpkeepPorts, now: Date, budgetMs = 6
       await settle(reference, async (checkout) => (checkout.status === 'UNKNOWN' ? resolveUnknown(ports, checkout, now) : undefined));
     }
   }
-  // API card charges whose answer was lost (shared/adapters/dynamo/card-attempts.ts): asked again, PAID or CANCELED.
+  // API card charges whose answer was lost (shared/adapters/dynamo/card-attempts.ts), and attempts left OPEN
+  // by an invocation that ended without recording them (issue 44: killed mid-call): asked again, PAID or CANCELED.
   const attempts = ports.cardAttempts;
-  for (const partition of attempts.attempts.unknownPartitions) {
-    for (const attempt of await attempts.attempts.unknownIn(partition)) {
-      if (ports.nowMs() > stopAt) break;
-      try {
-        const settled = await settleCardAttempt(attempts, attempt, now);
-        if (settled === 'paid') outcome.paid += 1;
-        else if (settled === 'not_charged') outcome.reopened += 1;
-        else outcome.waiting += 1;
-      } catch (err) {
-        outcome.failed += 1;
-        logger.error('checkout upkeep failed on one card attempt', { reference: attempt.reference, error: err instanceof Error ? err.message : 'unknown' });
-      }
-    }
-  }
-  // API card attempts left OPEN by an invocation that ended without recording them (issue 44: killed mid-call).
   const openedBefore = new Date(now.getTime() - openCardAttemptStaleAfterMs(attempts.timeoutMs));
-  for (const partition of attempts.attempts.unknownPartitions) {
-    for (const attempt of await attempts.attempts.staleOpenIn(partition, openedBefore)) {
-      if (ports.nowMs() > stopAt) break;
-      try {
-        const settled = await settleOpenCardAttempt(attempts, attempt, now);
-        if (settled === 'paid') outcome.paid += 1;
-        else if (settled === 'not_charged') outcome.reopened += 1;
-        else outcome.waiting += 1;
-      } catch (err) {
-        outcome.failed += 1;
-        logger.error('checkout upkeep failed on one open card attempt', { reference: attempt.reference, error: err instanceof Error ? err.message : 'unknown' });
+  const kinds = [
+    { what: 'card attempt', due: (partition: string) => attempts.attempts.unknownIn(partition), settleOne: settleCardAttempt },
+    { what: 'open card attempt', due: (partition: string) => attempts.attempts.staleOpenIn(partition, openedBefore), settleOne: settleOpenCardAttempt },
+  ];
+  for (const kind of kinds) {
+    for (const partition of attempts.attempts.unknownPartitions) {
+      for (const attempt of await kind.due(partition)) {
+        if (ports.nowMs() > stopAt) break;
+        try {
+          const settled = await kind.settleOne(attempts, attempt, now);
+          if (settled === 'paid') outcome.paid += 1;
+          else if (settled === 'not_charged') outcome.reopened += 1;
+          else outcome.waiting += 1;
+        } catch (err) {
+          outcome.failed += 1;
+          logger.error(`checkout upkeep failed on one ${kind.what}`, { reference: attempt.reference, error: err instanceof Error ? err.message : 'unknown' });
+        }
       }
     }
   }
