@@ -58,7 +58,7 @@ export const KEY = {
   pixSweep: 'PIXSWEEP#*',
   /** GSI2 partitions of the rails upkeep (./rail-upkeep-index.ts): boletos to expire, or with a rail to close. */
   railUpkeep: 'RAILS#*',
-  /** The merchant panel (./panel-invites.ts, ./panel-people.ts): invites, people, sessions, sign-in failures, the audit log. */
+  /** The merchant panel (./panel-invites.ts, ./panel-people.ts, ./attempt-slots.ts): invites, people, sessions, the limits' slot logs (PLIM#), the audit log. */
   panelInvite: 'PINV#*',
   /** An account's live invites, one per e-mail (./panel-invites.ts, issue 43). */
   panelInviteEntry: 'PINVS#*',

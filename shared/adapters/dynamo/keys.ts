@@ -65,8 +65,6 @@ export const keys = {
   panelSession: (sessionHash: string) => ({ PK: `PSESS#${sessionHash}`, SK: 'PSESS' }),
   /** GSI1 partition of a panel person's signed-in sessions (their security page). */
   sessionListPartition: (personId: string) => `PSESSLIST#${personId}`,
-  /** Sign-in failures of one e-mail or address in one 15-minute window. */
-  panelFailures: (key: string, window: number) => ({ PK: `PLIM#${key}#${window}`, SK: 'PLIM' }),
   /** A panel limit's slot log (./attempt-slots.ts): sign-in per e-mail and address, step-up per session, reset mails, invites. */
   panelLimit: (kind: string, id: string) => ({ PK: `PLIM#${kind}#${id}`, SK: 'PLIM' }),
   /** An entry of an account's panel audit log (sort key: ISO time and entry id). */

@@ -4,7 +4,7 @@ import { useAuthenticatorCode } from './sign-in';
 import { normalizeEmail } from '../../domain/panel/invite';
 import { passwordResetMail } from '../../domain/panel/mail';
 import { passwordProblems } from '../../domain/panel/password-policy';
-import { newReset, RESETS_PER_EMAIL, resetUsable } from '../../domain/panel/reset';
+import { newReset, resetUsable } from '../../domain/panel/reset';
 import { resetMailScopes } from '../../domain/panel/sign-in-limits';
 import { ConflictError, NotFoundError, ValidationError } from '../../errors';
 import { logger } from '../../logger';
@@ -41,7 +41,7 @@ export async function requestPasswordReset(
   if (!person) return undefined;
   if (input.requestedBy === 'self') {
     // One conditional write admits or refuses (issue 43): N requests at once mail at most RESETS_PER_EMAIL links.
-    const taken = await ports.attempts.take(resetMailScopes(email, RESETS_PER_EMAIL), ports.newId('att'), input.now);
+    const taken = await ports.attempts.take(resetMailScopes(email), ports.newId('att'), input.now);
     if (!taken.admitted) {
       logger.warn('password reset not sent: too many asked for this e-mail in the window', { accountId: person.accountId });
       return undefined;

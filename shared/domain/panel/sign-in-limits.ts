@@ -1,4 +1,5 @@
 import type { SlotScope } from '../attempt-slots';
+import { RESETS_PER_EMAIL } from './reset';
 
 /**
  * The merchant panel's limits (issue 27; under bursts, issue 43): each one a slot log
@@ -42,8 +43,8 @@ export function stepUpScopes(sessionHash: string): SlotScope[] {
 }
 
 /** The log of reset links mailed to an e-mail (every one counts, RESETS_PER_EMAIL a window). */
-export function resetMailScopes(email: string, perWindow: number): SlotScope[] {
-  return [{ log: { kind: 'reset-mail', id: email }, limit: perWindow, window: SIGN_IN_WINDOW }];
+export function resetMailScopes(email: string): SlotScope[] {
+  return [{ log: { kind: 'reset-mail', id: email }, limit: RESETS_PER_EMAIL, window: SIGN_IN_WINDOW }];
 }
 
 /** The log of invites an account sent (every one counts, over a sliding day). */
