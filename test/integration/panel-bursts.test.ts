@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { FAILURES_PER_EMAIL, STEP_UP_FAILURES_PER_SESSION } from '../../shared/domain/panel/sign-in-limits';
+import { FAILURES_PER_ADDRESS, FAILURES_PER_EMAIL, STEP_UP_FAILURES_PER_SESSION } from '../../shared/domain/panel/sign-in-limits';
 import { RESETS_PER_EMAIL } from '../../shared/domain/panel/reset';
 import { scanAll } from '../support/ledger';
 import { codeFor, enrolledPerson, freshCode, get, hidden, Jar, post, signIn } from '../support/panel';
@@ -51,6 +51,22 @@ describe('the panel limits hold under bursts (issue 43)', () => {
     // The right password is refused too now (the e-mail's window is full), before it is checked.
     const after = await signInForm();
     expect((await post(after.jar, '/panel/entrar', { csrf_token: after.csrf, email: person.email, password: person.password })).status).toBe(429);
+  }, 120_000);
+
+  it('40 wrong passwords at once from one address, each for another e-mail: at most 30 are checked, the rest 429', async () => {
+    const address = new Jar().ip;
+    const forms = [];
+    for (let i = 0; i < 40; i += 1) {
+      const jar = new Jar(address);
+      const page = await get(jar, '/panel/entrar');
+      forms.push({ jar, csrf: hidden(page.text, 'csrf_token') });
+    }
+    const statuses = (
+      await Promise.all(
+        forms.map(({ jar, csrf }, i) => post(jar, '/panel/entrar', { csrf_token: csrf, email: `nobody${i}-${Date.now()}@example.com`, password: 'not the password at all' })),
+      )
+    ).map((page) => page.status);
+    expectAtMostChecked(statuses, FAILURES_PER_ADDRESS);
   }, 120_000);
 
   it('after the right password, 40 wrong codes at once: at most 10 are checked (401), the rest 429', async () => {
