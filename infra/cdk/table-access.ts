@@ -404,6 +404,8 @@ export const PIX_SWEEP_GRANTS: readonly TableGrant[] = [
   ...INVOICE_MOVE_READS,
   // A charge given up on leaves the index (shared/adapters/dynamo/invoices.ts).
   { actions: ['UpdateItem'], keys: [KEY.invoice] },
+  // Its cursor in the PSP's statement of Pix received (shared/adapters/dynamo/pix-statement-cursor.ts).
+  { actions: ['GetItem', 'PutItem'], keys: [KEY.pixStatement] },
   ...changeGrants(pixSweepWorker.changes),
 ];
 

@@ -1,4 +1,5 @@
 import type { PixChargeState } from '../domain/pix-outcomes';
+import type { ReceivedPixPage, StatementWindow } from '../domain/pix-statement';
 import { withTimeout } from '../timeout';
 import type { LatePaymentRules } from '../domain/late-payment';
 import type { MethodCalls, PaymentMethod, Payer, PixCharge } from '../domain/payment-methods';
@@ -82,6 +83,7 @@ export class NotificationRejected extends Error {
 export const INVALID_SIGNATURE_MESSAGE = 'Invalid notification signature';
 
 export type { PixChargeState, PixPayment } from '../domain/pix-outcomes';
+export type { ReceivedPix, ReceivedPixPage, StatementWindow } from '../domain/pix-statement';
 
 /** The PSP refused the request for its content (API Pix 400/422 and alike): nothing was created; the merchant must change it. */
 export class ProviderRejectedError extends Error {
@@ -123,6 +125,11 @@ export interface PixProvider {
    * this lookup over the provider's authenticated channel (and the sweep and `provider reconcile` use it).
    */
   lookupPixCharge?(txid: string): Promise<PixChargeState | undefined>;
+  /**
+   * One page (from 0) of the Pix the PSP received in a window (API Pix GET /pix), whatever became of their
+   * callbacks: the Pix sweep and `provider reconcile --from --to` check each has its ledger entry (issue 43).
+   */
+  receivedPix?(window: StatementWindow, page: number): Promise<ReceivedPixPage>;
   /** Due-date Pix charges (BolePix's Pix half); a provider without them leaves boletos plain. */
   readonly dueCharges?: PixDueCharges;
   /** Authenticates (with the provider's credential) and parses one signed notification (the simulated provider's route). */
@@ -170,6 +177,13 @@ export type LookingUpPixProvider = PixProvider & Required<Pick<PixProvider, 'loo
 
 export function looksUpCharges(provider: PixProvider): provider is LookingUpPixProvider {
   return typeof provider.lookupPixCharge === 'function';
+}
+
+/** A Pix provider that lists the Pix it received (API Pix GET /pix): the Pix sweep checks its statement against the ledger. */
+export type StatementProvider = PixProvider & Required<Pick<PixProvider, 'receivedPix'>>;
+
+export function listsReceivedPix(provider: PixProvider): provider is StatementProvider {
+  return typeof provider.receivedPix === 'function';
 }
 
 /**

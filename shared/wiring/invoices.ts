@@ -1,8 +1,9 @@
 import { dynamoPixSweep } from '../adapters/dynamo/invoices';
+import { dynamoPixStatementCursors } from '../adapters/dynamo/pix-statement-cursor';
 import type { PixSweepPorts } from '../app/invoices/pix-sweep';
 import type { PixLookupPorts } from '../app/invoices/reconcile-pix-invoice';
 import { pixProviderOf } from '../domain/invoice';
-import { type LookingUpPixProvider, looksUpCharges } from '../providers/port';
+import { listsReceivedPix, type LookingUpPixProvider, looksUpCharges } from '../providers/port';
 import { pixProvider } from '../providers/registry';
 import type { ChangeScope } from '../domain/changes';
 import type { Runtime } from '../runtime';
@@ -30,11 +31,14 @@ export function pixSweepPorts(runtime: Runtime, scope: ChangeScope): PixSweepPor
     if (!looksUpCharges(provider)) throw new NoLookupError(provider.name);
     return provider;
   };
+  // The configured PSP's statement of Pix received, when it lists them (API Pix): checked against the ledger.
+  const configured = pixProvider(runtime.config);
   return {
     ...pixLookupPorts(runtime, scope),
     index: dynamoPixSweep(runtime.db, runtime.config.tableName),
     providerOf,
     afterMinutes: runtime.config.apiPix?.sweepAfterMinutes ?? 30,
     nowMs: () => Date.now(),
+    ...(listsReceivedPix(configured) ? { statement: { provider: configured, cursors: dynamoPixStatementCursors(runtime.db, runtime.config.tableName) } } : {}),
   };
 }

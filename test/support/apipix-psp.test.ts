@@ -103,7 +103,7 @@ describe('the API Pix test PSP', () => {
     const before = psp.tokensIssued();
     const ok = await tokenRequest();
     expect(ok.status).toBe(200);
-    expect(ok.json).toMatchObject({ token_type: 'Bearer', expires_in: 3600, scope: 'cob.write cob.read webhook.write webhook.read' });
+    expect(ok.json).toMatchObject({ token_type: 'Bearer', expires_in: 3600, scope: 'cob.write cob.read pix.read webhook.write webhook.read' });
     expect((ok.json as { access_token: unknown }).access_token).toEqual(expect.any(String));
     expect(psp.tokensIssued()).toBe(before + 1);
 
@@ -306,9 +306,36 @@ describe('the API Pix test PSP', () => {
     }
   });
 
+  it('lists the Pix received in a window, oldest first, paged from 0: charges paid and Pix that paid none', async () => {
+    const token = await bearer();
+    const base = Date.parse('2031-03-04T10:00:00.000Z');
+    const at = (minutes: number) => new Date(base + minutes * 60_000).toISOString();
+    const first = newTxid();
+    const second = newTxid();
+    expect((await api('PUT', `/cob/${first}`, token, cobBody())).status).toBe(201);
+    expect((await api('PUT', `/cob/${second}`, token, cobBody({ valor: { original: '10.00' } }))).status).toBe(201);
+    const paidLater = psp.pay(first, { horario: at(20) });
+    const paidEarlier = psp.pay(second, { horario: at(10) });
+    const stray = psp.receive({ valor: '7.77', horario: at(15) });
+    psp.receive({ valor: '1.00', horario: at(90) });
+    const window = (page: number, size: number) =>
+      `/pix?inicio=${encodeURIComponent(at(0))}&fim=${encodeURIComponent(at(30))}&paginacao.paginaAtual=${page}&paginacao.itensPorPagina=${size}`;
+    const all = await api('GET', window(0, 100), token);
+    expect(all.status).toBe(200);
+    const body = all.json as { parametros: { paginacao: Record<string, number> }; pix: Array<Record<string, unknown>> };
+    expect(body.parametros.paginacao).toEqual({ paginaAtual: 0, itensPorPagina: 100, quantidadeDePaginas: 1, quantidadeTotalDeItens: 3 });
+    expect(body.pix.map((p) => p.endToEndId)).toEqual([paidEarlier.endToEndId, stray.endToEndId, paidLater.endToEndId]);
+    expect(body.pix[0]).toMatchObject({ txid: second, valor: '10.00' });
+    expect(body.pix[1]).not.toHaveProperty('txid');
+    const pageTwo = await api('GET', window(1, 2), token);
+    expect((pageTwo.json as typeof body).parametros.paginacao).toMatchObject({ paginaAtual: 1, quantidadeDePaginas: 2, quantidadeTotalDeItens: 3 });
+    expect((pageTwo.json as typeof body).pix.map((p) => p.endToEndId)).toEqual([paidLater.endToEndId]);
+    expect((await api('GET', '/pix?inicio=yesterday', token)).status).toBe(400);
+  });
+
   it('answers 404 problems for what it does not serve', async () => {
     const token = await bearer();
-    const reply = await api('GET', '/pix', token);
+    const reply = await api('GET', '/pix/E1234/devolucao/D1', token);
     expect(reply.status).toBe(404);
     expect(reply.json).toMatchObject({ type: 'https://pix.bcb.gov.br/api/v2/error/NaoEncontrado', status: 404 });
   });

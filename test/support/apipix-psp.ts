@@ -13,7 +13,7 @@ import type { ApiPixCertificates } from './apipix-certificates';
 /**
  * A test PSP speaking the subset of the Central Bank's API Pix v2 (github.com/bacen/pix-api, openapi.yaml)
  * the gateway uses: an OAuth2 client-credentials token endpoint, PUT/GET /cob/{txid}, PUT/PATCH/GET
- * /cobv/{txid} (due-date charges) and PUT/GET /webhook/{chave}, behind mutual TLS, with RFC 7807 problem
+ * /cobv/{txid} (due-date charges), GET /pix (the Pix received, paged) and PUT/GET /webhook/{chave}, behind mutual TLS, with RFC 7807 problem
  * details as the standard's. /cobv bodies are validated against the standard's own schemas
  * (test/fixtures/apipix/cobv-schemas.json). Payments, refunds, expiries and webhook notifications are
  * driven by the test; faults can be queued.
@@ -35,7 +35,7 @@ export type PspDevolucao = {
   status: 'EM_PROCESSAMENTO' | 'DEVOLVIDO' | 'NAO_REALIZADO';
 };
 
-export type PspPixPayment = { endToEndId: string; txid: string; valor: string; horario: string; infoPagador?: string; devolucoes?: PspDevolucao[] };
+export type PspPixPayment = { endToEndId: string; txid?: string; valor: string; horario: string; infoPagador?: string; devolucoes?: PspDevolucao[] };
 
 export type TestPsp = {
   /** `https://127.0.0.1:${port}/v2`: PUT/GET `${baseUrl}/cob/{txid}`, PUT/GET `${baseUrl}/webhook/{chave}`. */
@@ -63,6 +63,11 @@ export type TestPsp = {
    * late carries more: its fine and interest). Does not notify.
    */
   pay(txid: string, options?: { valor?: string; endToEndId?: string; horario?: string }): PspPixPayment;
+  /**
+   * A Pix received on the key that paid no charge of the PSP's (no txid, or a txid it does not know):
+   * listed by GET /pix only. Does not notify.
+   */
+  receive(options: { valor: string; txid?: string; endToEndId?: string; horario?: string }): PspPixPayment;
   /** Adds a devolucao to the cob's or cobv's (first) pix: default valor what is left to return, default status DEVOLVIDO. */
   refund(txid: string, options?: { valor?: string; status?: 'DEVOLVIDO' | 'EM_PROCESSAMENTO' }): void;
   /** Status REMOVIDA_PELO_PSP (an expired charge), cob or cobv. */
@@ -120,7 +125,7 @@ type Reply = { status: number; body?: unknown; contentType?: string } | 'hold';
 type QueuedFault = PspFault & { left: number };
 
 const PROBLEM_BASE = 'https://pix.bcb.gov.br/api/v2/error/';
-const SCOPE = 'cob.write cob.read webhook.write webhook.read';
+const SCOPE = 'cob.write cob.read pix.read webhook.write webhook.read';
 const TXID = /^[a-zA-Z0-9]{26,35}$/;
 const MONEY = /^\d{1,10}\.\d{2}$/;
 const CPF = /^\d{11}$/;
@@ -336,6 +341,8 @@ export async function startTestPsp(options: TestPspOptions): Promise<TestPsp> {
 
   const cobs = new Map<string, StoredCob>();
   const cobvs = new Map<string, StoredCobv>();
+  /** Pix received that paid no charge (receive()). */
+  const loose: PspPix[] = [];
   const webhooks = new Map<string, { webhookUrl: string; criacao: string }>();
   const webhookUrls = new Map<string, string>();
   const tokens = new Map<string, number>(); // token → expiry (epoch ms)
@@ -546,10 +553,41 @@ export async function startTestPsp(options: TestPspOptions): Promise<TestPsp> {
     return { status: 200, body: { webhookUrl: webhook.webhookUrl, chave, criacao: webhook.criacao } };
   };
 
-  const route = (req: IncomingMessage, method: string, path: string, text: string): Reply => {
+  /**
+   * GET /pix: the Pix received whose horario is in [inicio, fim] (both required, RFC 3339), oldest first,
+   * paged by paginacao.paginaAtual (from 0) and paginacao.itensPorPagina (default 100, at most 1000).
+   */
+  const listPix = (query: URLSearchParams): Reply => {
+    const inicio = Date.parse(query.get('inicio') ?? '');
+    const fim = Date.parse(query.get('fim') ?? '');
+    const page = Number(query.get('paginacao.paginaAtual') ?? '0');
+    const size = Number(query.get('paginacao.itensPorPagina') ?? '100');
+    if (Number.isNaN(inicio) || Number.isNaN(fim) || fim < inicio || !Number.isInteger(page) || page < 0 || !Number.isInteger(size) || size < 1 || size > 1000) {
+      return problem(400, 'ConsultaInvalida', 'Consulta inválida', 'Os parâmetros da consulta não respeitam o schema.');
+    }
+    const all = [...cobs.values(), ...cobvs.values()].flatMap((c) => c.pix ?? []).concat(loose);
+    const within = all
+      .filter((p) => Date.parse(p.horario) >= inicio && Date.parse(p.horario) <= fim)
+      .sort((a, b) => Date.parse(a.horario) - Date.parse(b.horario) || a.endToEndId.localeCompare(b.endToEndId));
+    const pages = Math.max(1, Math.ceil(within.length / size));
+    return {
+      status: 200,
+      body: {
+        parametros: {
+          inicio: new Date(inicio).toISOString(),
+          fim: new Date(fim).toISOString(),
+          paginacao: { paginaAtual: page, itensPorPagina: size, quantidadeDePaginas: pages, quantidadeTotalDeItens: within.length },
+        },
+        pix: within.slice(page * size, page * size + size),
+      },
+    };
+  };
+
+  const route = (req: IncomingMessage, method: string, path: string, text: string, query: URLSearchParams): Reply => {
     if (path === '/oauth/token') return method === 'POST' ? issueToken(req, text) : notFound();
     if (!path.startsWith('/v2/')) return notFound();
     if (!authorized(req)) return problem(401, 'AcessoNegado', 'Não autorizado', 'Token de acesso ausente, inválido ou expirado.');
+    if (path === '/v2/pix') return method === 'GET' ? listPix(query) : notFound();
     const segments = path.slice('/v2/'.length).split('/');
     if (segments.length !== 2) return notFound();
     const [resource = '', raw = ''] = segments;
@@ -589,7 +627,7 @@ export async function startTestPsp(options: TestPspOptions): Promise<TestPsp> {
 
   const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     const method = (req.method ?? 'GET').toUpperCase();
-    const path = (req.url ?? '/').split('?')[0] ?? '/';
+    const [path = '/', search = ''] = (req.url ?? '/').split('?');
     let text: string;
     try {
       text = await readBody(req);
@@ -599,7 +637,7 @@ export async function startTestPsp(options: TestPspOptions): Promise<TestPsp> {
     }
     if (path.startsWith('/v2/') && text.trim() !== '') requestBodies.push({ method, path, body: parseJson(text) });
     const fault = takeFault(method, path);
-    const serve = () => route(req, method, path, text);
+    const serve = () => route(req, method, path, text, new URLSearchParams(search));
     const reply = fault ? faultReply(fault, serve) : serve();
     if (reply === 'hold') {
       requests.push({ method, path, status: 'timeout' });
@@ -695,6 +733,21 @@ export async function startTestPsp(options: TestPspOptions): Promise<TestPsp> {
         horario: status === 'DEVOLVIDO' ? { solicitacao: now, liquidacao: now } : { solicitacao: now },
         status,
       });
+    },
+    receive(receiveOptions) {
+      if (!MONEY.test(receiveOptions.valor)) throw new Error(`Not an amount: ${receiveOptions.valor}`);
+      if (receiveOptions.txid !== undefined && (cobs.has(receiveOptions.txid) || cobvs.has(receiveOptions.txid))) {
+        throw new Error(`The txid ${receiveOptions.txid} is a charge's: pay() it`);
+      }
+      const payment: PspPix = {
+        endToEndId: receiveOptions.endToEndId ?? spiId('E'),
+        ...(receiveOptions.txid === undefined ? {} : { txid: receiveOptions.txid }),
+        valor: receiveOptions.valor,
+        chave: pixKey,
+        horario: receiveOptions.horario ?? new Date().toISOString(),
+      };
+      loose.push(payment);
+      return payment;
     },
     remove(txid) {
       cobOf(txid).status = 'REMOVIDA_PELO_PSP';

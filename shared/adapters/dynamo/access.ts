@@ -56,6 +56,8 @@ export const KEY = {
   checkoutUnknown: 'CHKUNK#*',
   /** GSI2 partitions of the Pix sweep (./pix-sweep-index.ts): PENDING API Pix charges awaiting their callback. */
   pixSweep: 'PIXSWEEP#*',
+  /** The Pix sweep's cursor in each PSP's statement of Pix received (./pix-statement-cursor.ts). */
+  pixStatement: 'PIXSTMT#*',
   /** GSI2 partitions of the rails upkeep (./rail-upkeep-index.ts): boletos to expire, or with a rail to close. */
   railUpkeep: 'RAILS#*',
   /** The merchant panel (./panel-invites.ts, ./panel-people.ts, ./attempt-slots.ts): invites, people, sessions, the limits' slot logs (PLIM#), the audit log. */

@@ -44,6 +44,8 @@ export const keys = {
   /** GSI1 partition of an account's webhook deliveries (sort key: creation time and event id). */
   deliveryListPartition: (accountId: string) => `ACCT#${accountId}#DELIVERIES`,
   cep: (cep: string) => ({ PK: `CEP#${cep}`, SK: 'CEP' }),
+  /** Where the Pix sweep's reading of a PSP's statement of Pix received stands (./pix-statement-cursor.ts). */
+  pixStatement: (provider: string) => ({ PK: `PIXSTMT#${provider}`, SK: 'PIXSTMT' }),
   publicKey: (publicKey: string) => ({ PK: `PUBKEY#${publicKey}`, SK: 'PUBKEY' }),
   ipCounter: (limitClass: string, ip: string, window: number) => ({ PK: `RL#${limitClass}#${ip}#${window}`, SK: 'RL' }),
   idempotency: (accountId: string, key: string) => ({ PK: `IDEM#${accountId}#${key}`, SK: 'IDEM' }),

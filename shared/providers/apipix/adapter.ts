@@ -4,6 +4,7 @@ import { apiPixCredentialsSource, type ApiPixCredentials } from '../../adapters/
 import { ProviderError, ProviderRejectedError, type PixCharge, type PixChargeState, type PixDueCharges, type PixDueRemoval, type PixProvider } from '../port';
 import { type ApiPixClient, type ApiPixReply, apiPixClient } from './client';
 import { type Cob, cobRequestBody, cobSchema, hasViolations, isSameCharge, pixChargeOf, pixChargeStateOf, problemMessage } from './cob';
+import { receivedPixPath, receivedPixPageOf } from './received';
 import { type Cobv, cobvRequestBody, cobvSchema, isSameCobv, pixChargeOfCobv, pixChargeStateOfCobv } from './cobv';
 
 export const API_PIX_PROVIDER = 'apipix';
@@ -20,6 +21,7 @@ export const API_PIX_PROVIDER = 'apipix';
  */
 export type ApiPixProvider = PixProvider & {
   lookupPixCharge(txid: string): Promise<PixChargeState | undefined>;
+  receivedPix: Required<PixProvider>['receivedPix'];
   readonly dueCharges: Required<PixDueCharges>;
   /** PUT /webhook/{chave}: where the PSP sends its callbacks (it appends `/pix`). */
   registerWebhook(webhookUrl: string): Promise<void>;
@@ -148,6 +150,13 @@ export function apiPixProviderWith(settings: { pixKey: string; now?: () => Date 
       const state = pixChargeStateOf(cob);
       if (!state) throw new ProviderError('The PSP answered the charge lookup with an unknown status or payment');
       return state;
+    },
+    async receivedPix(window, page) {
+      const reply = await client.call('GET', receivedPixPath(window, page));
+      if (reply.status !== 200) throw failure(reply, 'the received Pix listing');
+      const received = receivedPixPageOf(reply.body);
+      if (!received) throw new ProviderError('The PSP answered the received Pix listing with an unexpected body');
+      return received;
     },
     async registerWebhook(webhookUrl) {
       const reply = await client.call('PUT', `/webhook/${encodeURIComponent(settings.pixKey)}`, { webhookUrl });

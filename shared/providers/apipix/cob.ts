@@ -60,7 +60,7 @@ const devolucaoSchema = z.object({
   status: z.string().max(40),
 });
 
-const pixSchema = z.object({
+export const pixSchema = z.object({
   endToEndId: z.string().min(1).max(64),
   txid: z.string().max(35).optional(),
   valor: money,

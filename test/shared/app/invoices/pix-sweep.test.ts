@@ -3,6 +3,7 @@ import type { Change, OutboxEvent } from '../../../../shared/domain/changes';
 import type { Invoice } from '../../../../shared/domain/invoice';
 import type { PixChargeState } from '../../../../shared/domain/pix-outcomes';
 import { pixSweep, type PixSweepPorts } from '../../../../shared/app/invoices/pix-sweep';
+import { noneChecked } from '../../../../shared/app/invoices/pix-statement';
 import { sweepGivesUp } from '../../../../shared/app/invoices/reconcile-pix-invoice';
 import { ProviderError, type LookingUpPixProvider } from '../../../../shared/providers/port';
 
@@ -86,7 +87,7 @@ describe('the Pix sweep (use case)', () => {
       [paid.pix?.txid ?? '']: active(paid, [{ endToEndId: 'E1', amountCents: 1_000, paidAt: now, refundedCents: 0 }]),
     });
     const outcome = await pixSweep(run.ports, now, 60_000);
-    expect(outcome).toEqual({ checked: 1, applied: 1, anomalies: 0, retired: 0, failed: 0 });
+    expect(outcome).toEqual({ checked: 1, applied: 1, anomalies: 0, retired: 0, failed: 0, statement: noneChecked() });
     expect(run.commits.map((changes) => changes[0])).toMatchObject([{ kind: 'invoice.moved', invoice: { reference: 'INV-PAID01' }, move: { to: 'PAID' } }]);
   });
 
@@ -99,7 +100,7 @@ describe('the Pix sweep (use case)', () => {
       [fresh.pix?.txid ?? '']: active(fresh),
     });
     const outcome = await pixSweep(run.ports, now, 60_000);
-    expect(outcome).toEqual({ checked: 3, applied: 0, anomalies: 0, retired: 1, failed: 1 });
+    expect(outcome).toEqual({ checked: 3, applied: 0, anomalies: 0, retired: 1, failed: 1, statement: noneChecked() });
     expect(run.retired).toEqual(['INV-OLD001']);
     expect(run.commits).toEqual([]);
   });
