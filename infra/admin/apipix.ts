@@ -2,6 +2,9 @@ import { providerRoutes as routes } from '../../shared/http/route-table/provider
 import { parseConfig } from '../../shared/config';
 import { systemClock } from '../../shared/clock';
 import { type PixReconciliation, reconcilePixInvoice } from '../../shared/app/invoices/reconcile-pix-invoice';
+import { reconcileStatement, type StatementCheck } from '../../shared/app/invoices/pix-statement';
+import type { StatementWindow } from '../../shared/domain/pix-statement';
+import { pixSweepWorker } from '../../shared/queues';
 import { pixLookupPorts } from '../../shared/wiring/invoices';
 import { invoiceProvider } from '../../shared/domain/invoice';
 import { API_PIX_PROVIDER, type ApiPixProvider, apiPixProvider } from '../../shared/providers/apipix/adapter';
@@ -63,6 +66,19 @@ export async function reconcilePixCharge(target: Target, txid: string): Promise<
   const owner = invoiceProvider(invoice, 'simulated');
   if (owner !== provider.name) throw new Error(`The charge ${txid} was created by the ${owner} provider, not ${provider.name}`);
   return loggingToStderr(() => reconcilePixInvoice(ports, invoice, provider, new Date()));
+}
+
+/**
+ * `provider reconcile --from ISO --to ISO`: reads the PSP's statement of Pix received in the window (API
+ * Pix GET /pix, every page) and checks each Pix against the ledger, as the Pix sweep does: a payment
+ * with no ledger entry is read back and recorded; a Pix that paid no charge, or one still unrecorded,
+ * is counted (and logged on stderr).
+ */
+export async function reconcileReceivedPix(target: Target, window: StatementWindow): Promise<{ provider: string; from: string; to: string } & StatementCheck & { pages: number }> {
+  const { runtime, provider } = await apiPixRuntime(target);
+  const ports = pixLookupPorts(runtime, pixSweepWorker);
+  const checked = await loggingToStderr(() => reconcileStatement(ports, provider, window, new Date()));
+  return { provider: provider.name, from: window.from.toISOString(), to: window.to.toISOString(), ...checked };
 }
 
 /** The registered URL with its path token hidden (the token is the callbacks' path secret). */

@@ -23,7 +23,11 @@ import { indexAccount } from '../../shared/adapters/dynamo/account-index';
 import { allAccountIds, reconcileAccount } from '../../shared/adapters/dynamo/ledger-reconcile';
 import { parseAmountToCents } from '../../shared/domain/money';
 import { findDlq, QUEUE_NAMES, STREAM_FAILURES_QUEUE, dlqDepths, inspectDlq, redriveDlq } from './dlq';
-import { reconcilePixCharge, registerPixWebhook } from './apipix';
+import { reconcilePixCharge, reconcileReceivedPix, registerPixWebhook } from './apipix';
+import type { StatementWindow } from '../../shared/domain/pix-statement';
+
+/** The longest window `provider reconcile --from --to` reads in one go. */
+const MAX_STATEMENT_WINDOW_MS = 31 * 24 * 60 * 60 * 1000;
 import { notificationFor, type PaymentOptions, type ProviderCommand, sendNotification } from './provider';
 import { redriveStreamFailures } from './stream';
 import { resolveTarget, type Target } from './target';
@@ -46,7 +50,7 @@ class Printed {
 }
 
 const USAGE =
-  'usage: npm run admin -- account create|rotate-keys|set-methods|credit|show|checkout-signing|callback-origins|disable|enable|reconcile [--name N] [--account ID | --all] [--methods pix,boleto,card] [--withdraw-fee 0.00] [--amount 100.00] [--require on|off] [--rotate] [--origins https://shop.example,… | none] | provider pix-paid --txid T|boleto-paid --reference R [--amount 25.51] [--date YYYY-MM-DD] | provider cancel|refund|withdraw … | provider reconcile --txid T | provider register-webhook | stream redrive | dlq list | dlq inspect|redrive --queue payouts|webhooks|reconcile|mail|stream-failures [--max N] | webhook redeliver --event evt_… | panel invite --account ID --email E --role owner|admin|developer|finance|viewer | panel reset --email E | webhook deliveries --account ID [--status pending|succeeded|failed] [--stack NAME | --table NAME] (README: Operator CLI)';
+  'usage: npm run admin -- account create|rotate-keys|set-methods|credit|show|checkout-signing|callback-origins|disable|enable|reconcile [--name N] [--account ID | --all] [--methods pix,boleto,card] [--withdraw-fee 0.00] [--amount 100.00] [--require on|off] [--rotate] [--origins https://shop.example,… | none] | provider pix-paid --txid T|boleto-paid --reference R [--amount 25.51] [--date YYYY-MM-DD] | provider cancel|refund|withdraw … | provider reconcile --txid T|--from ISO --to ISO | provider register-webhook | stream redrive | dlq list | dlq inspect|redrive --queue payouts|webhooks|reconcile|mail|stream-failures [--max N] | webhook redeliver --event evt_… | panel invite --account ID --email E --role owner|admin|developer|finance|viewer | panel reset --email E | webhook deliveries --account ID [--status pending|succeeded|failed] [--stack NAME | --table NAME] (README: Operator CLI)';
 
 const CHECKOUT_SECRET_NOTICE =
   'Shown once: the service does not store this secret and cannot show it again. Keep it on your server only (never in a page) and sign each checkout form with it (signature = hex HMAC-SHA256 of the canonical form); --rotate issues a new one and the previous one stops working at once.';
@@ -63,6 +67,8 @@ const { positionals, values } = (() => {
         amount: { type: 'string' },
         date: { type: 'string' },
         txid: { type: 'string' },
+        from: { type: 'string' },
+        to: { type: 'string' },
         reference: { type: 'string' },
         outcome: { type: 'string' },
         require: { type: 'string' },
@@ -98,6 +104,20 @@ function paymentOptions(amount: string | undefined, date: string | undefined): P
   if (amount !== undefined && !/^\d{1,13}\.\d{2}$/.test(amount.trim())) throw new UsageError('--amount must be digits with 2 decimals, e.g. 25.51');
   if (date !== undefined && !(/^\d{4}-\d{2}-\d{2}$/.test(date.trim()) && !Number.isNaN(Date.parse(`${date.trim()}T00:00:00Z`)))) throw new UsageError('--date must be a date, YYYY-MM-DD');
   return { ...(amount ? { amount: amount.trim() } : {}), ...(date ? { date: date.trim() } : {}) };
+}
+
+/** The window of `provider reconcile --from --to`: two RFC 3339 instants, from before to, at most 31 days apart. */
+function statementWindow(from: string | undefined, to: string | undefined): StatementWindow {
+  if (from === undefined || to === undefined) throw new UsageError('provider reconcile needs --txid T, or --from and --to (RFC 3339 instants)');
+  const instant = (text: string, name: string) => {
+    const ms = /^\d{4}-\d{2}-\d{2}T/.test(text.trim()) ? Date.parse(text.trim()) : Number.NaN;
+    if (Number.isNaN(ms)) throw new UsageError(`--${name} must be an instant, e.g. 2026-11-28T00:00:00Z`);
+    return new Date(ms);
+  };
+  const window = { from: instant(from, 'from'), to: instant(to, 'to') };
+  if (window.to.getTime() <= window.from.getTime()) throw new UsageError('--to must be after --from');
+  if (window.to.getTime() - window.from.getTime() > MAX_STATEMENT_WINDOW_MS) throw new UsageError('the window is at most 31 days: reconcile a longer period in parts');
+  return window;
 }
 
 function usage<T>(parse: () => T): T {
@@ -238,7 +258,9 @@ async function run(): Promise<unknown> {
     const queues = await target.queues();
     return redriveStreamFailures({ db: target.db, table: target.table, sqs: queues.sqs, streamFailures: queues.streamFailures, queues });
   }
+  if (group === 'provider' && command === 'reconcile' && values.txid === undefined) return reconcileReceivedPix(target, statementWindow(values.from, values.to));
   if (group === 'provider' && command === 'reconcile') {
+    if (values.from !== undefined || values.to !== undefined) throw new UsageError('provider reconcile takes --txid T or --from/--to, not both');
     const txid = required('txid');
     if (!/^[a-zA-Z0-9]{26,35}$/.test(txid)) throw new UsageError('--txid must be 26 to 35 letters and digits');
     return reconcilePixCharge(target, txid);

@@ -241,7 +241,7 @@ describe('a deploy with an API Pix PSP (the apiPix* context)', () => {
     }
   });
 
-  it('grants the Pix sweep the Query of its GSI2 partitions and the invoice moves of the callbacks, no more', () => {
+  it('grants the Pix sweep the Query of its GSI2 partitions, its statement cursor and the invoice moves of the callbacks, no more', () => {
     const tableArn = JSON.stringify(getAtt(s.logicalId(stack.table), 'Arn'));
     const lines = (id: string) =>
       s
@@ -255,7 +255,8 @@ describe('a deploy with an API Pix PSP (the apiPix* context)', () => {
         })
         .sort();
     const invoiceMoves = ['GetItem CHK#*', 'GetItem INV#*', 'PutItem EVT#*', 'PutItem LEDGER#*', 'UpdateItem BAL#*', 'UpdateItem CHK#*', 'UpdateItem INV#*'];
-    expect(lines(pixSweepWorker.id)).toEqual(['Query GSI2 PIXSWEEP#*', ...invoiceMoves].sort());
+    // Its cursor in the PSP's statement of Pix received (issue 43): read, and moved by a conditional put.
+    expect(lines(pixSweepWorker.id)).toEqual(['Query GSI2 PIXSWEEP#*', 'GetItem PIXSTMT#*', 'PutItem PIXSTMT#*', ...invoiceMoves].sort());
     // The callback route: the same moves, behind its per-IP counter of refused path tokens.
     expect(lines(routes.providerPixCallback.id)).toEqual(['UpdateItem RL#public#*', ...invoiceMoves].sort());
     // No master key and no queue for the sweep: it applies what the PSP holds, the stream carries the events.

@@ -6,6 +6,7 @@ import { handler as createPix } from '../../functions/charges/pix';
 import type { LocalHttpServer } from '../../infra/local/http-server';
 import { routes } from '../../shared/http/routes';
 import { invoiceByTxid } from '../../shared/adapters/dynamo/invoice-lookup';
+import { dynamoPixSweep } from '../../shared/adapters/dynamo/invoices';
 import { pixSweep } from '../../shared/app/invoices/pix-sweep';
 import { pixSweepPorts } from '../../shared/wiring/invoices';
 import { idempotentPixIds } from '../../shared/invoices/record';
@@ -295,6 +296,28 @@ describe('operator CLI: provider register-webhook and provider reconcile --txid 
     expect(unknown.code).toBe(1);
     expect(unknown.stderr).toContain('No Pix invoice has the txid');
     expect((await admin('provider', 'reconcile', '--txid', 'short')).code).toBe(2);
+  }, 90_000);
+
+  it('reconcile --from --to reads the PSP statement of a window and records a payment with no ledger entry (once); bad windows exit 2', async () => {
+    const runtime = getRuntime();
+    const reply = await pixCharge(`apipix-cli-${randomUUID()}`);
+    const txid = (reply.json as { invoice: { txid: string; reference: string } }).invoice.txid;
+    const reference = (reply.json as { invoice: { reference: string } }).invoice.reference;
+    // Paid in a window of its own (timed two hours ahead: no other test pays then), its callback lost, out of the sweep's index.
+    const paidAt = new Date(Date.now() + 2 * 60 * 60_000);
+    psp.pay(txid, { horario: paidAt.toISOString() });
+    expect(await dynamoPixSweep(runtime.db, runtime.config.tableName).retire(reference)).toBe(true);
+    const window = ['--from', new Date(paidAt.getTime() - 1_000).toISOString(), '--to', new Date(paidAt.getTime() + 1_000).toISOString()];
+    const first = await admin('provider', 'reconcile', ...window);
+    expect(first.code, first.stderr).toBe(0);
+    expect(first.json).toEqual({ provider: 'apipix', from: window[1], to: window[3], pages: 1, checked: 1, recorded: 0, recovered: 1, unmatched: 0, missing: 0 });
+    expect((await invoiceByTxid(runtime, txid))?.status).toBe('PAID');
+    const second = await admin('provider', 'reconcile', ...window);
+    expect(second.json).toMatchObject({ checked: 1, recorded: 1, recovered: 0 });
+    expect((await admin('provider', 'reconcile', '--from', window[3] ?? '', '--to', window[1] ?? '')).code).toBe(2);
+    expect((await admin('provider', 'reconcile', '--from', 'yesterday', '--to', window[3] ?? '')).code).toBe(2);
+    expect((await admin('provider', 'reconcile', '--from', '2026-01-01T00:00:00Z', '--to', '2026-03-01T00:00:00Z')).code).toBe(2);
+    expect((await admin('provider', 'reconcile', '--txid', txid, ...window)).code).toBe(2);
   }, 90_000);
 
   it('the local stack (simulated provider, no PSP configured) answers 404 to an API Pix callback path', async () => {

@@ -1,5 +1,6 @@
 import { type Invoice, pixProviderOf } from '../../domain/invoice';
 import { emptyWindow, nextCursor, type ReceivedPix, recordsPixPayment, startingCursor, type StatementWindow } from '../../domain/pix-statement';
+import { UnprocessableError } from '../../errors';
 import { logger } from '../../logger';
 import { BUSINESS_METRICS, countMetric } from '../../metrics/emf';
 import type { PixStatementCursors } from '../../ports/pix-statement';
@@ -38,7 +39,12 @@ async function checkPix(ports: PixLookupPorts, provider: StatementProvider, pix:
     return 'unmatched';
   }
   if (recordsPixPayment(invoice)) return 'recorded';
-  await reconcilePixInvoice(ports, invoice, provider, now);
+  try {
+    await reconcilePixInvoice(ports, invoice, provider, now);
+  } catch (err) {
+    // A payment the rules refuse (dated before its charge) stays refused, whatever the next run: counted, not retried forever.
+    if (!(err instanceof UnprocessableError)) throw err;
+  }
   const after = await ports.invoices.byReference(invoice.reference);
   if (after && recordsPixPayment(after)) {
     logger.warn('a Pix the PSP received had no ledger entry: recorded now', { ...context, reference: invoice.reference });
