@@ -182,6 +182,8 @@ export const checkoutUpkeepWorker = {
     'checkout.abandoned',
     'checkout.card_claimed',
     'checkout.card_reopened',
+    // A checkout paid by Pix while a card attempt was in flight: that attempt voided or found uncharged (issue 44).
+    'checkout.card_attempt_cleared',
     'invoice.created',
     'checkout.paid',
     // An API card attempt left OPEN by a killed invocation: its PENDING invoice and its move to UNKNOWN (issue 44).

@@ -122,7 +122,19 @@ export type InvoiceOtherRailPaid = { kind: 'invoice.other_rail_paid'; invoice: I
  * it means when another payment or move came first: `already_paid` (a card payment: 409, nothing
  * written) or `read_again` (a notification: the checkout is read again and the move applied anew).
  */
-export type CheckoutPaid = { kind: 'checkout.paid'; reference: string; payment: CheckoutPayment; lostRace: 'already_paid' | 'read_again' };
+/**
+ * A checkout paid. `cardAttempt` says what becomes of the card attempt it holds (issue 44): a card
+ * payment resolves it (`resolved`, the default); another rail's payment keeps the one it read
+ * (`{ keep: providerKey }`: the upkeep asks the provider about it and voids what it finds approved), or
+ * finds none (`none`: conditional on none being there, so one recorded meanwhile is never dropped).
+ */
+export type CheckoutPaid = {
+  kind: 'checkout.paid';
+  reference: string;
+  payment: CheckoutPayment;
+  lostRace: 'already_paid' | 'read_again';
+  cardAttempt?: 'resolved' | 'none' | { keep: string };
+};
 
 /** The order of a paid checkout moved with the invoice that paid it (canceled, refunded), only from `from` and that invoice. */
 export type OrderMoved = {
@@ -162,13 +174,30 @@ export type CheckoutCreated = { kind: 'checkout.created'; checkout: NewCheckout;
  * asked: a lease until `lease.untilMs`, only while the checkout is payable at that attempt and no other
  * lease runs at `nowMs` (else CardAttemptBusyError: 409).
  */
-export type CheckoutCardClaimed = { kind: 'checkout.card_claimed'; checkout: Checkout; lease: { id: string; untilMs: number }; nowMs: number };
+export type CheckoutCardClaimed = {
+  kind: 'checkout.card_claimed';
+  checkout: Checkout;
+  lease: { id: string; untilMs: number };
+  nowMs: number;
+  /**
+   * The card form's attempt about to be sent (issue 44), recorded with the claim (unless an earlier
+   * lost answer of the same attempt is recorded) and the checkout moved to the upkeep's UNKNOWN
+   * partition: an invocation killed mid-call leaves what the upkeep needs to ask the provider.
+   */
+  inFlight?: UnknownCardAttempt;
+};
 
 /** A claimed card attempt given up before the provider was asked (its attempt slot refused: issue 43): the lease removed, if still this one. */
 export type CheckoutCardUnclaimed = { kind: 'checkout.card_unclaimed'; checkout: Checkout; leaseId: string };
 
 /** The card attempt's answer was lost: the checkout UNKNOWN (it may have been charged), keeping what the upkeep asks the provider about. */
 export type CheckoutCardLost = { kind: 'checkout.card_lost'; checkout: Checkout; lost: UnknownCardAttempt };
+
+/**
+ * The card attempt a checkout paid by another rail still held is settled (issue 44: voided if the
+ * provider had approved it, or found never charged): it leaves the checkout and the upkeep's index.
+ */
+export type CheckoutCardAttemptCleared = { kind: 'checkout.card_attempt_cleared'; reference: string; providerKey: string };
 
 /** The card attempt ended uncharged (declined, failed, or found not charged): PENDING again at the next attempt; a decline counts toward the cap. */
 export type CheckoutCardReopened = { kind: 'checkout.card_reopened'; checkout: Checkout; declined: boolean };
@@ -200,7 +229,8 @@ export type Change =
   | CheckoutCardClaimed
   | CheckoutCardUnclaimed
   | CheckoutCardLost
-  | CheckoutCardReopened;
+  | CheckoutCardReopened
+  | CheckoutCardAttemptCleared;
 
 export type ChangeKind = Change['kind'];
 
@@ -223,7 +253,6 @@ export const INVOICE_MOVE_CHANGES = ['invoice.moved', 'invoice.other_rail_paid',
  */
 export const CHECKOUT_CARD_CHANGES = [
   'checkout.card_claimed',
-  'checkout.card_unclaimed',
   'checkout.card_unclaimed',
   'checkout.card_lost',
   'checkout.card_reopened',

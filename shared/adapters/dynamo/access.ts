@@ -124,6 +124,7 @@ export const CHANGE_ACCESS: { readonly [K in ChangeKind]: readonly TableGrant[] 
   'checkout.card_unclaimed': [{ actions: ['UpdateItem'], keys: [KEY.checkout] }],
   'checkout.card_lost': [{ actions: ['UpdateItem'], keys: [KEY.checkout] }],
   'checkout.card_reopened': [{ actions: ['UpdateItem'], keys: [KEY.checkout] }],
+  'checkout.card_attempt_cleared': [{ actions: ['UpdateItem'], keys: [KEY.checkout] }],
 };
 
 /** The grants of the changes of these kinds. */

@@ -26,13 +26,17 @@ export function isPayable(status: unknown): boolean {
 export function checkoutPaidWrite(table: string, change: CheckoutPaid): TxWrite {
   const from = Object.fromEntries(PAYABLE_FROM.map((status, i) => [`:from${i}`, status]));
   const { payment } = change;
+  const attempt = change.cardAttempt ?? 'resolved';
+  // A card attempt another rail's payment found stays for the upkeep (still in its UNKNOWN partition): only if it is still that one.
+  const keep = typeof attempt === 'object';
+  const removed = keep ? 'cardLease' : 'GSI2PK, GSI2SK, unknownAttempt, cardLease';
+  const held = keep ? ' AND unknownAttempt.providerKey = :key' : attempt === 'none' ? ' AND attribute_not_exists(unknownAttempt)' : '';
   return {
     Update: {
       TableName: table,
       Key: keys.checkout(change.reference),
-      UpdateExpression:
-        'SET #status = :paid, paymentType = :type, invoiceReference = :invoice, paidAt = :at, orderStatus = :paid, orderVersion = :first REMOVE GSI2PK, GSI2SK, unknownAttempt, cardLease',
-      ConditionExpression: `#status IN (${Object.keys(from).join(', ')})`,
+      UpdateExpression: `SET #status = :paid, paymentType = :type, invoiceReference = :invoice, paidAt = :at, orderStatus = :paid, orderVersion = :first REMOVE ${removed}`,
+      ConditionExpression: `#status IN (${Object.keys(from).join(', ')})${held}`,
       ExpressionAttributeNames: { '#status': 'status' },
       ExpressionAttributeValues: {
         ':paid': 'PAID',
@@ -40,6 +44,7 @@ export function checkoutPaidWrite(table: string, change: CheckoutPaid): TxWrite 
         ':invoice': payment.invoiceReference,
         ':at': payment.paidAt,
         ':first': FIRST_VERSION,
+        ...(keep ? { ':key': attempt.keep } : {}),
         ...from,
       },
     },
@@ -143,7 +148,8 @@ export function checkoutAbandonedWrites(table: string, change: CheckoutAbandoned
       TableName: table,
       Key: keys.checkout(change.reference),
       UpdateExpression: 'SET #status = :abandoned, abandonedAt = :at REMOVE GSI2PK, GSI2SK, cardLease',
-      ConditionExpression: '#status = :pending',
+      // Never with a card attempt in flight (issue 44): the upkeep settles it first.
+      ConditionExpression: '#status = :pending AND attribute_not_exists(unknownAttempt)',
       ExpressionAttributeNames: { '#status': 'status' },
       ExpressionAttributeValues: { ':abandoned': 'ABANDONED', ':pending': 'PENDING', ':at': change.at },
     },
@@ -173,12 +179,14 @@ export function checkoutAbandonedWrites(table: string, change: CheckoutAbandoned
  * what the winner recorded. The lease outlives the provider's timeout and the function's; the attempt's
  * outcome (paid, declined, lost) removes it.
  */
-export function claimCardAttemptWrite(table: string, checkout: Checkout, lease: { id: string; untilMs: number }, nowMs: number): TxWrite {
+export function claimCardAttemptWrite(table: string, checkout: Checkout, lease: { id: string; untilMs: number }, nowMs: number, inFlight?: UnknownCardAttempt): TxWrite {
+  // The card form's attempt recorded before the provider is asked, in the upkeep's UNKNOWN partition (an earlier lost answer of it is kept).
+  const index = inFlight ? openIndexAttributes('unknown', checkout.createdAt, checkout.reference) : undefined;
   return {
     Update: {
       TableName: table,
       Key: keys.checkout(checkout.reference),
-      UpdateExpression: 'SET cardLease = :lease',
+      UpdateExpression: index ? 'SET cardLease = :lease, unknownAttempt = if_not_exists(unknownAttempt, :inFlight), GSI2PK = :pk, GSI2SK = :sk' : 'SET cardLease = :lease',
       ConditionExpression: '#status IN (:pending, :unknown) AND cardAttempt = :attempt AND (attribute_not_exists(cardLease) OR cardLease.#until < :now)',
       ExpressionAttributeNames: { '#status': 'status', '#until': 'until' },
       ExpressionAttributeValues: {
@@ -187,6 +195,7 @@ export function claimCardAttemptWrite(table: string, checkout: Checkout, lease: 
         ':unknown': 'UNKNOWN',
         ':attempt': checkout.cardAttempt,
         ':now': nowMs,
+        ...(index ? { ':inFlight': inFlight, ':pk': index.GSI2PK, ':sk': index.GSI2SK } : {}),
       },
     },
     onConditionFailed: () => new CardAttemptBusyError(),
@@ -195,13 +204,15 @@ export function claimCardAttemptWrite(table: string, checkout: Checkout, lease: 
 
 /** A claim given up before the provider was asked (issue 43: its attempt slot refused): the lease removed while it is still this one (an expired one another took stays). */
 export function unclaimCardAttemptWrite(table: string, checkout: Checkout, leaseId: string): TxWrite {
+  // The checkout as read before its claim: a PENDING one had no attempt recorded, and goes back to the open partition.
+  const index = checkout.status === 'PENDING' && !checkout.unknownAttempt ? openIndexAttributes('open', checkout.createdAt, checkout.reference) : undefined;
   return {
     Update: {
       TableName: table,
       Key: keys.checkout(checkout.reference),
-      UpdateExpression: 'REMOVE cardLease',
+      UpdateExpression: index ? 'SET GSI2PK = :pk, GSI2SK = :sk REMOVE cardLease, unknownAttempt' : 'REMOVE cardLease',
       ConditionExpression: 'cardLease.id = :id',
-      ExpressionAttributeValues: { ':id': leaseId },
+      ExpressionAttributeValues: { ':id': leaseId, ...(index ? { ':pk': index.GSI2PK, ':sk': index.GSI2SK } : {}) },
     },
     onConditionFailed: () => new CheckoutChangedError(),
   };
@@ -226,6 +237,21 @@ export function checkoutCreatedWrites(table: string, change: CheckoutCreated): T
   ];
 }
 
+/** A paid checkout's stray card attempt settled (voided or found uncharged): it leaves the checkout and the upkeep's index, if still that one. */
+export function cardAttemptClearedWrite(table: string, reference: string, providerKey: string): TxWrite {
+  return {
+    Update: {
+      TableName: table,
+      Key: keys.checkout(reference),
+      UpdateExpression: 'REMOVE unknownAttempt, GSI2PK, GSI2SK',
+      ConditionExpression: '#status = :paid AND unknownAttempt.providerKey = :key',
+      ExpressionAttributeNames: { '#status': 'status' },
+      ExpressionAttributeValues: { ':paid': 'PAID', ':key': providerKey },
+    },
+    onConditionFailed: () => new CheckoutChangedError(),
+  };
+}
+
 /** A new checkout (the entry form's own set). */
 export const checkoutCreatedCompilers: ChangeCompilers = { 'checkout.created': (context, change) => checkoutCreatedWrites(context.table, change) };
 
@@ -238,7 +264,8 @@ export const checkoutMoveCompilers: ChangeCompilers = {
 
 /** The checkout room's changes. */
 export const checkoutCompilers: ChangeCompilers = /* @__PURE__ */ mergeCompilers(checkoutMoveCompilers, checkoutCreatedCompilers, {
-  'checkout.card_claimed': (context, change) => [claimCardAttemptWrite(context.table, change.checkout, change.lease, change.nowMs)],
+  'checkout.card_claimed': (context, change) => [claimCardAttemptWrite(context.table, change.checkout, change.lease, change.nowMs, change.inFlight)],
+  'checkout.card_attempt_cleared': (context, change) => [cardAttemptClearedWrite(context.table, change.reference, change.providerKey)],
   'checkout.card_unclaimed': (context, change) => [unclaimCardAttemptWrite(context.table, change.checkout, change.leaseId)],
   'checkout.card_lost': (context, change) => cardAnswerLostWrites(context.table, change.checkout, change.lost),
   'checkout.card_reopened': (context, change) => cardAttemptSettledWrites(context.table, change.checkout, { declined: change.declined }),

@@ -108,7 +108,10 @@ export async function payCheckoutByCard(ports: CheckoutCardPorts, checkout: Chec
   const ids = await ports.ids.unused(now);
   // One card attempt at a time per checkout: a concurrent post (a double click, another tab) waits (409).
   const lease = { id: randomUUID(), untilMs: now.getTime() + cardLeaseMs(ports.timeoutMs) };
-  await ports.commit([{ kind: 'checkout.card_claimed', checkout, lease, nowMs: now.getTime() }]);
+  // The attempt recorded with its claim, in the upkeep's index, before the provider is asked (issue 44): an invocation
+  // killed mid-call leaves it for the upkeep, which asks the provider and records or reopens it.
+  const inFlight = { providerKey, brand: card.brand, last4: last4(card.number), installments: card.installments, holder: card.holder, at: now.toISOString() };
+  await ports.commit([{ kind: 'checkout.card_claimed', checkout, lease, nowMs: now.getTime(), inFlight }]);
   // The attempt's slot (its lease id) in the card's, the merchant's and the checkout's logs, before the provider is asked:
   // a decline or a lost answer keeps it, an approval gives it back.
   const taken = await ports.slots
@@ -130,8 +133,7 @@ export async function payCheckoutByCard(ports: CheckoutCardPorts, checkout: Chec
   const authorization = await authorize(ports, checkout, card, providerKey, ids.reference);
   if (!authorization) {
     logger.warn('checkout card answer lost: checkout UNKNOWN until the provider tells', { checkout: reference });
-    const lost = { providerKey, brand: card.brand, last4: last4(card.number), installments: card.installments, holder: card.holder, at: now.toISOString() };
-    return { kind: 'lost', changes: [{ kind: 'checkout.card_lost', checkout, lost }] };
+    return { kind: 'lost', changes: [{ kind: 'checkout.card_lost', checkout, lost: inFlight }] };
   }
   if (authorization.outcome !== 'approved') {
     if (authorization.outcome !== 'declined') {

@@ -19,7 +19,8 @@ export type UpkeepPorts = CheckoutCardPorts & {
   nowMs: () => number;
 };
 
-export type UpkeepOutcome = { abandoned: number; paid: number; reopened: number; waiting: number; failed: number };
+/** `cleared`: card attempts of checkouts paid by another rail, settled (voided when approved). */
+export type UpkeepOutcome = { abandoned: number; paid: number; reopened: number; cleared: number; waiting: number; failed: number };
 
 /** Items read from one index partition per run: a bigger backlog is finished by the next runs. */
 const PAGE = 100;
@@ -60,15 +61,44 @@ async function resolveUnknown(ports: UpkeepPorts, checkout: Checkout, now: Date)
 }
 
 /**
- * The checkout upkeep (a scheduled function in AWS, a timer locally): resolves every UNKNOWN checkout
- * and every UNKNOWN card charge of the API (issue 25), and every API card attempt left OPEN by an
+ * A card attempt a checkout paid by another rail still holds (issue 44: in flight when the Pix paid it,
+ * or its answer lost): approved at the provider → voided (the checkout is paid; this authorization is
+ * recorded nowhere), then cleared; declined, or never received once the grace has passed → cleared;
+ * otherwise it waits for the next run.
+ */
+async function settleStrayAttempt(ports: UpkeepPorts, checkout: Checkout, now: Date): Promise<'cleared' | 'waiting'> {
+  const stray = checkout.unknownAttempt;
+  if (!stray) return 'waiting';
+  const status = await withProviderTimeout(ports.provider.cardAuthorizationStatus(stray.providerKey), ports.timeoutMs);
+  if (status.outcome === 'not_found' && now.getTime() - Date.parse(stray.at) < 2 * ports.timeoutMs) return 'waiting';
+  if (status.outcome === 'approved') {
+    await voidCheckoutCardUnlessRecorded(ports, checkout.reference, checkout.reference, status.transactionId);
+    logger.warn('card authorization of a checkout paid by another rail voided', { checkout: checkout.reference });
+  }
+  await ports.commit([{ kind: 'checkout.card_attempt_cleared', reference: checkout.reference, providerKey: stray.providerKey }]);
+  return 'cleared';
+}
+
+/** What the upkeep does with a checkout of its UNKNOWN partitions: a lost answer, an attempt left in flight, a paid checkout's stray attempt. */
+function settleHeldAttempt(ports: UpkeepPorts, checkout: Checkout, now: Date): Promise<'paid' | 'reopened' | 'cleared' | 'waiting'> | undefined {
+  if (checkout.status === 'UNKNOWN') return resolveUnknown(ports, checkout, now);
+  // A card form's attempt whose invocation ended unanswered (killed mid-call): its claim's lease must have run out (else 409: skipped).
+  if (checkout.status === 'PENDING' && checkout.unknownAttempt) return resolveUnknown(ports, checkout, now);
+  if (checkout.status === 'PAID' && checkout.unknownAttempt) return settleStrayAttempt(ports, checkout, now);
+  return undefined;
+}
+
+/**
+ * The checkout upkeep (a scheduled function in AWS, a timer locally): resolves every UNKNOWN checkout,
+ * every card form's attempt left in flight by a killed invocation and every card attempt a checkout
+ * paid by Pix still holds (issue 44), and every UNKNOWN card charge of the API (issue 25), and every API card attempt left OPEN by an
  * invocation that ended unanswered (issue 44), with the provider, and abandons every PENDING
  * checkout older than CHECKOUT_TTL, for at most `budgetMs` (half the function's timeout): a backlog is
  * finished by the next runs. Each move is conditional on the status read, so a payment arriving
  * meanwhile wins and the run moves on.
  */
 export async function checkoutUpkeep(ports: UpkeepPorts, now: Date, budgetMs = 60_000): Promise<UpkeepOutcome> {
-  const outcome: UpkeepOutcome = { abandoned: 0, paid: 0, reopened: 0, waiting: 0, failed: 0 };
+  const outcome: UpkeepOutcome = { abandoned: 0, paid: 0, reopened: 0, cleared: 0, waiting: 0, failed: 0 };
   // Each UNKNOWN checkout may cost a provider call: past the budget the run stops and the next one goes on.
   const stopAt = ports.nowMs() + budgetMs;
   const settle = async (reference: string, act: (checkout: Checkout) => Promise<keyof UpkeepOutcome | undefined>) => {
@@ -85,7 +115,7 @@ export async function checkoutUpkeep(ports: UpkeepPorts, now: Date, budgetMs = 6
   };
   for (const partition of ports.index.unknownPartitions) {
     for (const reference of await ports.index.references(partition, PAGE)) {
-      await settle(reference, async (checkout) => (checkout.status === 'UNKNOWN' ? resolveUnknown(ports, checkout, now) : undefined));
+      await settle(reference, async (checkout) => settleHeldAttempt(ports, checkout, now));
     }
   }
   // API card charges whose answer was lost (shared/adapters/dynamo/card-attempts.ts), and attempts left OPEN

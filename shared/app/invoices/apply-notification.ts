@@ -79,7 +79,14 @@ export function checkoutChanges(checkout: Checkout, invoice: Invoice, move: Invo
     const payment = { paymentType: invoice.method === 'pix' ? ('pix' as const) : ('creditcard' as const), invoiceReference: invoice.reference, paidAt: at };
     const paid = { ...checkout, invoiceReference: invoice.reference };
     return [
-      { kind: 'checkout.paid', reference: checkout.reference, payment, lostRace: 'read_again' },
+      // A card attempt the checkout holds (in flight, or its answer lost) stays for the upkeep to void or clear (issue 44).
+      {
+        kind: 'checkout.paid',
+        reference: checkout.reference,
+        payment,
+        lostRace: 'read_again',
+        cardAttempt: checkout.unknownAttempt ? { keep: checkout.unknownAttempt.providerKey } : 'none',
+      },
       { kind: 'event.recorded', accountId, event: event('order.paid', orderEventData(paid, 'PAID', at, { version: FIRST_VERSION, previousStatus: null }), now) },
     ];
   }

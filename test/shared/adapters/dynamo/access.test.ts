@@ -84,7 +84,10 @@ const SAMPLES: { [K in ChangeKind]: ChangeOf<K>[] } = {
       at,
     },
   ],
-  'checkout.paid': [{ kind: 'checkout.paid', reference: 'CHK-ABCDEFGH', payment: { paymentType: 'pix', invoiceReference: 'INV-AAAAAA', paidAt: at }, lostRace: 'read_again' }],
+  'checkout.paid': [
+    { kind: 'checkout.paid', reference: 'CHK-ABCDEFGH', payment: { paymentType: 'pix', invoiceReference: 'INV-AAAAAA', paidAt: at }, lostRace: 'read_again' },
+    { kind: 'checkout.paid', reference: 'CHK-ABCDEFGH', payment: { paymentType: 'pix', invoiceReference: 'INV-AAAAAA', paidAt: at }, lostRace: 'read_again', cardAttempt: { keep: 'key_1' } },
+  ],
   'order.moved': [{ kind: 'order.moved', checkoutReference: 'CHK-ABCDEFGH', invoiceReference: 'INV-AAAAAA', from: 'PAID', to: 'REFUNDED', version: 2, at }],
   'checkout.abandoned': [
     { kind: 'checkout.abandoned', reference: 'CHK-ABCDEFGH', at, unlistInvoice: 'INV-AAAAAA' },
@@ -98,7 +101,11 @@ const SAMPLES: { [K in ChangeKind]: ChangeOf<K>[] } = {
     { kind: 'checkout.created', checkout: aCheckout(), reservation: { kind: 'sale', sale: 's'.repeat(32) } },
   ],
   'checkout.card_unclaimed': [{ kind: 'checkout.card_unclaimed', checkout: aCheckout({ methods: ['pix', 'card'] }), leaseId: 'lease_1' }],
-  'checkout.card_claimed': [{ kind: 'checkout.card_claimed', checkout: aCheckout({ methods: ['pix', 'card'] }), lease: { id: 'lease_1', untilMs: 2_000 }, nowMs: 1_000 }],
+  'checkout.card_claimed': [
+    { kind: 'checkout.card_claimed', checkout: aCheckout({ methods: ['pix', 'card'] }), lease: { id: 'lease_1', untilMs: 2_000 }, nowMs: 1_000 },
+    { kind: 'checkout.card_claimed', checkout: aCheckout({ methods: ['pix', 'card'] }), lease: { id: 'lease_1', untilMs: 2_000 }, nowMs: 1_000, inFlight: { providerKey: 'key_1', brand: 'visa', last4: '1111', installments: 1, holder: 'Ana', at } },
+  ],
+  'checkout.card_attempt_cleared': [{ kind: 'checkout.card_attempt_cleared', reference: 'CHK-ABCDEFGH', providerKey: 'key_1' }],
   'checkout.card_lost': [
     {
       kind: 'checkout.card_lost',

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { Checkout } from '../../../../shared/domain/checkout';
 import {
   cardAnswerLostWrites,
+  cardAttemptClearedWrite,
   cardAttemptSettledWrites,
   checkoutAbandonedWrites,
   checkoutPaidWrite,
@@ -9,6 +10,7 @@ import {
   claimCardAttemptWrite,
   isPayable,
   orderMovedWrite,
+  unclaimCardAttemptWrite,
 } from '../../../../shared/adapters/dynamo/checkout-settle';
 import { CardAttemptBusyError, CheckoutChangedError, CheckoutSettledError } from '../../../../shared/errors';
 import { CHECKOUT_MOVES, PAYABLE_FROM } from '../../../../shared/domain/checkout-transitions';
@@ -91,11 +93,11 @@ describe('card attempts and abandonment', () => {
     expect(String(write?.Update?.ExpressionAttributeValues?.[':pk'])).toMatch(/^CHKOPEN#/);
   });
 
-  it('abandons only a PENDING checkout and takes it out of the index', () => {
+  it('abandons only a PENDING checkout with no card attempt in flight, and takes it out of the index', () => {
     const writes = checkoutAbandonedWrites('t', { kind: 'checkout.abandoned', reference: 'CHK-ABCDEFGH', at: now.toISOString() });
     expect(writes).toHaveLength(1);
     const [write] = writes;
-    expect(write?.Update?.ConditionExpression).toBe('#status = :pending');
+    expect(write?.Update?.ConditionExpression).toBe('#status = :pending AND attribute_not_exists(unknownAttempt)');
     expect(write?.Update?.UpdateExpression).toContain('REMOVE GSI2PK, GSI2SK');
     expect(write?.Update?.ExpressionAttributeValues).toMatchObject({ ':abandoned': 'ABANDONED' });
   });
@@ -132,5 +134,46 @@ describe('one card attempt at a time', () => {
       cardAttemptSettledWrites('t', base)[0],
     ];
     for (const update of updates) expect(update?.Update?.UpdateExpression).toMatch(/REMOVE [^=]*cardLease/);
+  });
+});
+
+describe('a card attempt in flight (issue 44: an invocation killed mid-call)', () => {
+  const inFlight = { providerKey: 'k1', brand: 'visa', last4: '1111', installments: 1, holder: 'A', at: now.toISOString() };
+
+  it('the card form records its attempt with the claim, in the upkeep UNKNOWN partition, keeping an earlier lost answer of it', () => {
+    const write = claimCardAttemptWrite('t', base, { id: 'l1', untilMs: 2_000 }, 1_000, inFlight);
+    expect(write.Update?.UpdateExpression).toBe('SET cardLease = :lease, unknownAttempt = if_not_exists(unknownAttempt, :inFlight), GSI2PK = :pk, GSI2SK = :sk');
+    expect(write.Update?.ExpressionAttributeValues).toMatchObject({ ':inFlight': inFlight, ':pk': expect.stringMatching(/^CHKUNK#\d$/) });
+    // The upkeep's own claim (it asks about a recorded attempt) records nothing more.
+    expect(claimCardAttemptWrite('t', base, { id: 'l1', untilMs: 2_000 }, 1_000).Update?.UpdateExpression).toBe('SET cardLease = :lease');
+  });
+
+  it('a claim given up before the provider is asked puts a PENDING checkout back in the open partition, without the attempt', () => {
+    const write = unclaimCardAttemptWrite('t', base, 'l1');
+    expect(write.Update?.UpdateExpression).toBe('SET GSI2PK = :pk, GSI2SK = :sk REMOVE cardLease, unknownAttempt');
+    expect(write.Update?.ExpressionAttributeValues).toMatchObject({ ':id': 'l1', ':pk': expect.stringMatching(/^CHKOPEN#\d$/) });
+    // An UNKNOWN checkout keeps its lost answer (and its place in the UNKNOWN partition).
+    expect(unclaimCardAttemptWrite('t', { ...base, status: 'UNKNOWN', unknownAttempt: inFlight }, 'l1').Update?.UpdateExpression).toBe('REMOVE cardLease');
+  });
+
+  it('paid by another rail: the attempt read is kept for the upkeep (only if still that one), or none is on condition none is there', () => {
+    const payment = { paymentType: 'pix' as const, invoiceReference: 'INV-AAAAAA', paidAt: now.toISOString() };
+    const kept = checkoutPaidWrite('t', { kind: 'checkout.paid', reference: 'CHK-ABCDEFGH', payment, lostRace: 'read_again', cardAttempt: { keep: 'k1' } });
+    expect(kept.Update?.UpdateExpression).toMatch(/REMOVE cardLease$/);
+    expect(kept.Update?.ConditionExpression).toContain('AND unknownAttempt.providerKey = :key');
+    expect(kept.Update?.ExpressionAttributeValues).toMatchObject({ ':key': 'k1' });
+    const none = checkoutPaidWrite('t', { kind: 'checkout.paid', reference: 'CHK-ABCDEFGH', payment, lostRace: 'read_again', cardAttempt: 'none' });
+    expect(none.Update?.UpdateExpression).toMatch(/REMOVE GSI2PK, GSI2SK, unknownAttempt, cardLease$/);
+    expect(none.Update?.ConditionExpression).toContain('AND attribute_not_exists(unknownAttempt)');
+    expect(none.onConditionFailed?.()).toBeInstanceOf(CheckoutChangedError);
+  });
+
+  it('a paid checkout stray attempt leaves it and the index, only while it is still that attempt', () => {
+    const write = cardAttemptClearedWrite('t', 'CHK-ABCDEFGH', 'k1');
+    expect(write.Update).toMatchObject({
+      UpdateExpression: 'REMOVE unknownAttempt, GSI2PK, GSI2SK',
+      ConditionExpression: '#status = :paid AND unknownAttempt.providerKey = :key',
+      ExpressionAttributeValues: { ':paid': 'PAID', ':key': 'k1' },
+    });
   });
 });

@@ -240,7 +240,14 @@ describe('the checkout behind an invoice moves in the same commit', () => {
     await applyNotification(run.ports, notification('paid'), now);
     const changes = run.commits[0] ?? [];
     expect(changes.map((c) => c.kind)).toEqual(['invoice.moved', 'ledger.transfer', 'event.recorded', 'checkout.paid', 'event.recorded']);
-    expect(changes[3]).toEqual({ kind: 'checkout.paid', reference: checkout.reference, payment: { paymentType: 'pix', invoiceReference: 'INV-AAAAAA', paidAt: at }, lostRace: 'read_again' });
+    // No card attempt held: the checkout is paid on condition that none was recorded meanwhile.
+    expect(changes[3]).toEqual({
+      kind: 'checkout.paid',
+      reference: checkout.reference,
+      payment: { paymentType: 'pix', invoiceReference: 'INV-AAAAAA', paidAt: at },
+      lostRace: 'read_again',
+      cardAttempt: 'none',
+    });
     expect(eventOf(changes[4])).toMatchObject({ type: 'order.paid', data: { order: { reference: checkout.reference, status: 'PAID', invoice_reference: 'INV-AAAAAA', paid_at: at } } });
   });
 
