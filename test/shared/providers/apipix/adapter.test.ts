@@ -278,3 +278,67 @@ describe('apiPixProviderWith: webhooks', () => {
     }
   });
 });
+
+describe('apiPixProviderWith: receivedPix (GET /pix)', () => {
+  const window = { from: new Date('2024-05-09T12:00:00.000Z'), to: new Date('2024-05-10T12:00:00.000Z') };
+  const listed = (pix: unknown[], quantidadeDePaginas = 2) => ({
+    parametros: {
+      inicio: window.from.toISOString(),
+      fim: window.to.toISOString(),
+      paginacao: { paginaAtual: 1, itensPorPagina: 100, quantidadeDePaginas, quantidadeTotalDeItens: 101 },
+    },
+    pix,
+  });
+
+  it('asks the window and page through the client and answers the page it parsed', async () => {
+    const { adapter, client } = provider([
+      {
+        status: 200,
+        body: listed([
+          { endToEndId: 'E99999008202405101300abcdefghijk', txid: TXID, valor: '123.45', horario: '2024-05-10T11:00:00.000Z' },
+          { endToEndId: 'E99999008202405101301abcdefghijk', valor: '5.00', horario: '2024-05-10T11:30:00.000Z' },
+        ]),
+      },
+    ]);
+    await expect(adapter.receivedPix(window, 1)).resolves.toEqual({
+      payments: [
+        { endToEndId: 'E99999008202405101300abcdefghijk', txid: TXID, amountCents: 12345, paidAt: new Date('2024-05-10T11:00:00.000Z') },
+        { endToEndId: 'E99999008202405101301abcdefghijk', amountCents: 500, paidAt: new Date('2024-05-10T11:30:00.000Z') },
+      ],
+      pages: 2,
+    });
+    expect(client.calls).toEqual([
+      {
+        method: 'GET',
+        path: '/pix?inicio=2024-05-09T12%3A00%3A00.000Z&fim=2024-05-10T12%3A00%3A00.000Z&paginacao.paginaAtual=1&paginacao.itensPorPagina=100',
+        body: undefined,
+      },
+    ]);
+  });
+
+  it('fails (ProviderError) when the PSP fails or refuses the listing', async () => {
+    for (const reply of [
+      { status: 500, body: listed([]) },
+      { status: 403, body: {} },
+      { status: 401, body: {} },
+      { status: 404, body: {} },
+      { status: 201, body: listed([]) },
+    ]) {
+      const error = await rejectionOf(provider([reply]).adapter.receivedPix(window, 0));
+      expect(error, JSON.stringify(reply)).toBeInstanceOf(ProviderError);
+    }
+  });
+
+  it('fails (ProviderError) on an unexpected body (not PixConsultados, or a Pix with no valid time)', async () => {
+    for (const body of [
+      undefined,
+      {},
+      { pix: [] },
+      listed([{ endToEndId: 'E1', valor: '1.00', horario: 'never' }]),
+      listed([{ endToEndId: 'E1', valor: 1 }]),
+    ]) {
+      const error = await rejectionOf(provider([{ status: 200, body }]).adapter.receivedPix(window, 0));
+      expect(error, JSON.stringify(body)).toBeInstanceOf(ProviderError);
+    }
+  });
+});
