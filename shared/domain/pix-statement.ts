@@ -59,6 +59,15 @@ export function emptyWindow(cursor: StatementCursor): boolean {
 }
 
 /**
+ * The amount of the Pix payment an invoice records, when it records one (recordsPixPayment), or
+ * undefined when that amount is not known (records older than the paid amount).
+ */
+export function recordedPixCents(invoice: Pick<Invoice, 'paidRail' | 'paidAmountCents' | 'totalCents' | 'otherRailPayment'>): number | undefined {
+  if (invoice.otherRailPayment?.rail === 'pix') return invoice.otherRailPayment.amountCents;
+  return invoice.paidRail === 'pix' ? invoice.paidAmountCents : undefined;
+}
+
+/**
  * Whether an invoice records a payment made by Pix: the one that paid it (its paid rail), the second one
  * of a BolePix held apart as a refund due, or (records older than the paid rail) a paid Pix invoice.
  * Each is written in the same transaction as its ledger entry: recorded here means in the ledger.

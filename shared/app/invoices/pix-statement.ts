@@ -1,5 +1,5 @@
 import { type Invoice, pixProviderOf } from '../../domain/invoice';
-import { emptyWindow, nextCursor, type ReceivedPix, recordsPixPayment, startingCursor, type StatementWindow } from '../../domain/pix-statement';
+import { emptyWindow, nextCursor, type ReceivedPix, recordedPixCents, recordsPixPayment, startingCursor, type StatementWindow } from '../../domain/pix-statement';
 import { UnprocessableError } from '../../errors';
 import { logger } from '../../logger';
 import { BUSINESS_METRICS, countMetric } from '../../metrics/emf';
@@ -38,7 +38,14 @@ async function checkPix(ports: PixLookupPorts, provider: StatementProvider, pix:
     countMetric(BUSINESS_METRICS.pixAnomalies);
     return 'unmatched';
   }
-  if (recordsPixPayment(invoice)) return 'recorded';
+  if (recordsPixPayment(invoice)) {
+    // A charge takes one Pix: another amount than the one recorded is a second payment, recorded nowhere.
+    const recorded = recordedPixCents(invoice);
+    if (recorded === undefined || recorded === pix.amountCents) return 'recorded';
+    logger.error('a Pix the PSP received is not the payment its charge records: not credited', { ...context, reference: invoice.reference, recordedCents: recorded });
+    countMetric(BUSINESS_METRICS.pixAnomalies);
+    return 'missing';
+  }
   try {
     await reconcilePixInvoice(ports, invoice, provider, now);
   } catch (err) {

@@ -154,7 +154,7 @@ export function apiPixProviderWith(settings: { pixKey: string; now?: () => Date 
     async receivedPix(window, page) {
       const reply = await client.call('GET', receivedPixPath(window, page));
       if (reply.status !== 200) throw failure(reply, 'the received Pix listing');
-      const received = receivedPixPageOf(reply.body);
+      const received = receivedPixPageOf(reply.body, page);
       if (!received) throw new ProviderError('The PSP answered the received Pix listing with an unexpected body');
       return received;
     },

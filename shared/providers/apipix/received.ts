@@ -36,10 +36,13 @@ const receivedSchema = z.object({
   pix: z.array(pixSchema).max(1000).optional(),
 });
 
-/** One page of received Pix from the PSP's answer; undefined when the body is not PixConsultados or a Pix has no valid time. */
-export function receivedPixPageOf(body: unknown): ReceivedPixPage | undefined {
+/**
+ * One page of received Pix from the PSP's answer; undefined when the body is not PixConsultados, is not
+ * the page asked (a PSP that ignored paginaAtual would have the other pages skipped), or a Pix has no valid time.
+ */
+export function receivedPixPageOf(body: unknown, page: number): ReceivedPixPage | undefined {
   const parsed = receivedSchema.safeParse(body);
-  if (!parsed.success) return undefined;
+  if (!parsed.success || parsed.data.parametros.paginacao.paginaAtual !== page) return undefined;
   const payments: ReceivedPix[] = [];
   for (const pix of parsed.data.pix ?? []) {
     const paidMs = Date.parse(pix.horario);

@@ -237,6 +237,26 @@ describe('reconcileStatement: a window of the PSP statement checked against the 
     expect(world.commits).toEqual([]);
   });
 
+  it('a second Pix of another amount on a charge that records its payment is missing (a charge takes one Pix), never read back', async () => {
+    const world = ledgerWorld([pixInvoice('INV-TWICEP', 8, { status: 'PAID', paidRail: 'pix', paidAmountCents: 2_500, awaitsPixLookup: undefined })]);
+    const { provider, lookups } = statementPsp({}, () => ({ payments: [received('E8a', 8), received('E8b', 8, 900)], pages: 1 }));
+    expect(await reconcileStatement(world.ports, provider, window, now)).toEqual({ checked: 2, recorded: 1, recovered: 0, unmatched: 0, missing: 1, pages: 1 });
+    expect(lookups).toEqual([]);
+    expect(world.commits).toEqual([]);
+  });
+
+  it('a payment the rules refuse (dated before its charge) is missing, counted once, and the check goes on', async () => {
+    const world = ledgerWorld([pixInvoice('INV-EARLYP', 9), pixInvoice('INV-LATERP', 10)]);
+    const early = new Date('2026-11-27T11:00:00.000Z');
+    const { provider } = statementPsp(
+      { cob: { [txid(9)]: completed(9, [{ ...payment('E9'), paidAt: early }]), [txid(10)]: completed(10, [payment('E10')]) } },
+      () => ({ payments: [received('E9', 9, 2_500, early), received('E10', 10)], pages: 1 }),
+    );
+    expect(await reconcileStatement(world.ports, provider, window, now)).toEqual({ checked: 2, recorded: 0, recovered: 1, unmatched: 0, missing: 1, pages: 1 });
+    expect(world.store.get('INV-EARLYP')?.status).toBe('PENDING');
+    expect(world.store.get('INV-LATERP')?.status).toBe('PAID');
+  });
+
   it('an empty statement (0 pages) reads one page and checks nothing', async () => {
     const world = ledgerWorld([]);
     const { provider, listed } = statementPsp({}, () => ({ payments: [], pages: 0 }));

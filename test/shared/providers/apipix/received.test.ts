@@ -7,6 +7,9 @@ const E2E_2 = 'E99999008202611271400abcdefghijk';
 const window = { from: new Date('2026-11-26T12:30:00.000Z'), to: new Date('2026-11-27T12:30:00.000Z') };
 
 /** A PixConsultados body as the standard's example has it (parametros, paginacao, pix[]). */
+/** The page asked is the first (paginaAtual 0, as consulted() answers). */
+const pageZero = (body: unknown) => receivedPixPageOf(body, 0);
+
 function consulted(pix: unknown[] | undefined, paging: Record<string, unknown> = {}): Record<string, unknown> {
   return {
     parametros: {
@@ -50,7 +53,7 @@ describe('receivedPixPath: the query of one page of GET /pix', () => {
 
 describe('receivedPixPageOf: one page of the Pix received', () => {
   it('reads each Pix: its end-to-end id, the txid when it paid a charge, amount in cents and time; pages = quantidadeDePaginas', () => {
-    const page = receivedPixPageOf(consulted([paidCharge, keyTransfer]));
+    const page = pageZero(consulted([paidCharge, keyTransfer]));
     expect(page).toEqual({
       payments: [
         { endToEndId: E2E_1, txid: TXID, amountCents: 12_345, paidAt: new Date('2026-11-27T13:00:00.000Z') },
@@ -61,16 +64,21 @@ describe('receivedPixPageOf: one page of the Pix received', () => {
     // A Pix without a txid has none (not an empty or undefined one).
     expect(page?.payments[1] && 'txid' in page.payments[1]).toBe(false);
     // An empty txid paid no charge either.
-    expect(receivedPixPageOf(consulted([{ ...paidCharge, txid: '' }]))?.payments[0]).toEqual({
+    expect(pageZero(consulted([{ ...paidCharge, txid: '' }]))?.payments[0]).toEqual({
       endToEndId: E2E_1,
       amountCents: 12_345,
       paidAt: new Date('2026-11-27T13:00:00.000Z'),
     });
   });
 
+  it('refuses a page that is not the one asked (a PSP ignoring paginaAtual would have the other pages never checked)', () => {
+    expect(receivedPixPageOf(consulted([paidCharge], { paginaAtual: 0 }), 1)).toBeUndefined();
+    expect(receivedPixPageOf(consulted([paidCharge], { paginaAtual: 2 }), 2)?.payments).toHaveLength(1);
+  });
+
   it('a page with no Pix (pix absent or empty) is an empty page, its count of pages as the PSP says', () => {
-    expect(receivedPixPageOf(consulted(undefined, { quantidadeDePaginas: 0, quantidadeTotalDeItens: 0 }))).toEqual({ payments: [], pages: 0 });
-    expect(receivedPixPageOf(consulted([], { quantidadeDePaginas: 1, quantidadeTotalDeItens: 0 }))).toEqual({ payments: [], pages: 1 });
+    expect(pageZero(consulted(undefined, { quantidadeDePaginas: 0, quantidadeTotalDeItens: 0 }))).toEqual({ payments: [], pages: 0 });
+    expect(pageZero(consulted([], { quantidadeDePaginas: 1, quantidadeTotalDeItens: 0 }))).toEqual({ payments: [], pages: 1 });
   });
 
   it('refuses (undefined) what is not PixConsultados', () => {
@@ -106,30 +114,30 @@ describe('receivedPixPageOf: one page of the Pix received', () => {
       consulted([{ ...paidCharge, txid: 42 }]),
       consulted([paidCharge, null]),
     ]) {
-      expect(receivedPixPageOf(body), JSON.stringify(body)).toBeUndefined();
+      expect(pageZero(body), JSON.stringify(body)).toBeUndefined();
     }
   });
 
   it('refuses the whole page when one Pix has a time that is not one (no Pix of the page is skipped unseen)', () => {
     for (const horario of ['yesterday', '2026-13-45T99:00:00Z', 'not a date at all']) {
-      expect(receivedPixPageOf(consulted([paidCharge, { ...keyTransfer, horario }])), horario).toBeUndefined();
+      expect(pageZero(consulted([paidCharge, { ...keyTransfer, horario }])), horario).toBeUndefined();
     }
   });
 
   it('refuses fields past their bounds: endToEndId over 64, txid over 35, horario over 40, valor over 10 digits, more than 1000 Pix', () => {
-    expect(receivedPixPageOf(consulted([{ ...paidCharge, endToEndId: 'E'.repeat(64) }]))?.payments[0]?.endToEndId).toBe('E'.repeat(64));
-    expect(receivedPixPageOf(consulted([{ ...paidCharge, endToEndId: 'E'.repeat(65) }]))).toBeUndefined();
-    expect(receivedPixPageOf(consulted([{ ...paidCharge, txid: 'a'.repeat(35) }]))?.payments[0]?.txid).toBe('a'.repeat(35));
-    expect(receivedPixPageOf(consulted([{ ...paidCharge, txid: 'a'.repeat(36) }]))).toBeUndefined();
+    expect(pageZero(consulted([{ ...paidCharge, endToEndId: 'E'.repeat(64) }]))?.payments[0]?.endToEndId).toBe('E'.repeat(64));
+    expect(pageZero(consulted([{ ...paidCharge, endToEndId: 'E'.repeat(65) }]))).toBeUndefined();
+    expect(pageZero(consulted([{ ...paidCharge, txid: 'a'.repeat(35) }]))?.payments[0]?.txid).toBe('a'.repeat(35));
+    expect(pageZero(consulted([{ ...paidCharge, txid: 'a'.repeat(36) }]))).toBeUndefined();
     // Both parse as a time: the 41-character one is refused for its length alone.
-    expect(receivedPixPageOf(consulted([{ ...paidCharge, horario: `2026-11-27T13:00:00.${'0'.repeat(19)}Z` }]))?.payments[0]?.paidAt).toEqual(
+    expect(pageZero(consulted([{ ...paidCharge, horario: `2026-11-27T13:00:00.${'0'.repeat(19)}Z` }]))?.payments[0]?.paidAt).toEqual(
       new Date('2026-11-27T13:00:00.000Z'),
     );
-    expect(receivedPixPageOf(consulted([{ ...paidCharge, horario: `2026-11-27T13:00:00.${'0'.repeat(20)}Z` }]))).toBeUndefined();
-    expect(receivedPixPageOf(consulted([{ ...paidCharge, valor: '9999999999.99' }]))?.payments[0]?.amountCents).toBe(999_999_999_999);
-    expect(receivedPixPageOf(consulted([{ ...paidCharge, valor: '99999999999.99' }]))).toBeUndefined();
+    expect(pageZero(consulted([{ ...paidCharge, horario: `2026-11-27T13:00:00.${'0'.repeat(20)}Z` }]))).toBeUndefined();
+    expect(pageZero(consulted([{ ...paidCharge, valor: '9999999999.99' }]))?.payments[0]?.amountCents).toBe(999_999_999_999);
+    expect(pageZero(consulted([{ ...paidCharge, valor: '99999999999.99' }]))).toBeUndefined();
     const many = Array.from({ length: 1000 }, (_, i) => ({ ...keyTransfer, endToEndId: `E${i}` }));
-    expect(receivedPixPageOf(consulted(many))?.payments).toHaveLength(1000);
-    expect(receivedPixPageOf(consulted([...many, keyTransfer]))).toBeUndefined();
+    expect(pageZero(consulted(many))?.payments).toHaveLength(1000);
+    expect(pageZero(consulted([...many, keyTransfer]))).toBeUndefined();
   });
 });
