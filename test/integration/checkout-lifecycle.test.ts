@@ -3,7 +3,9 @@ import { PROVIDER_TIMEOUT_DEFAULT_MS } from '../../shared/domain/time-budgets';
 import { describe, expect, it, vi } from 'vitest';
 import { handler as checkoutUpkeep } from '../../functions/workers/checkout-upkeep';
 import type { IssuedKeys } from '../../shared/adapters/dynamo/accounts';
+import { randomUUID } from 'node:crypto';
 import { checkoutCardProviderKey } from '../../shared/app/checkout/checkout-payments';
+import { checkoutCardPorts } from '../../shared/wiring/checkout';
 import { SWEEP_INDEX } from '../../shared/events/sweep-index';
 import { ProviderError } from '../../shared/providers/port';
 import { paymentProvider } from '../../shared/providers/registry';
@@ -291,6 +293,81 @@ describe('lost answers: UNKNOWN until the provider tells', () => {
 
     expectCallback(await payCard(sale, opened), sale);
     expect(await merchantView(sale)).toMatchObject({ status: 'PAID', payment_type: 'creditcard' });
+    expect(await availableBalance(sale.auth)).toBe('99.80');
+    expect(typesOf(await orderEvents(sale))).toEqual(['order.paid']);
+  }, 90_000);
+});
+
+/**
+ * Issue 44: a card form's invocation killed mid-call (Lambda's timeout, a crash) records nothing after its
+ * claim. The claim itself records the attempt, in the upkeep's UNKNOWN partition, before the provider is
+ * asked: here the claim is made exactly as the card form makes it (same change, same commit, minutes
+ * ago, its lease run out), and nothing after it, as a killed invocation leaves it. The stack's upkeep
+ * (every 2 s, the stack's own provider, which never received this attempt) settles it.
+ */
+describe('a card form attempt whose invocation was killed mid-call', () => {
+  /** The card form's claim of the checkout's current attempt, as it commits it before asking the provider, `agoMs` ago. */
+  async function killedClaim(sale: Sale, agoMs: number): Promise<void> {
+    useLocalStackEnvironment();
+    const runtime = getRuntime();
+    const ports = checkoutCardPorts(runtime, routes.checkoutCard);
+    const checkout = await ports.checkouts.get(sale.reference);
+    if (!checkout) throw new Error('no checkout');
+    const at = Date.now() - agoMs;
+    const inFlight = {
+      providerKey: checkoutCardProviderKey(sale.reference, checkout.cardAttempt),
+      brand: 'visa',
+      last4: '1111',
+      installments: 1,
+      holder: 'ANA SILVA',
+      at: new Date(at).toISOString(),
+    };
+    await ports.commit([{ kind: 'checkout.card_claimed', checkout, lease: { id: randomUUID(), untilMs: at + 1_000 }, nowMs: at, inFlight }]);
+  }
+
+  it('never received by the provider: the upkeep finds the attempt (it was recorded with the claim) and reopens the checkout; a new card attempt pays it once', async () => {
+    const sale = await newSale();
+    await killedClaim(sale, 60_000);
+    const claimed = await checkoutRecord(sale.reference);
+    // What the killed invocation left, unless the stack's upkeep already settled it.
+    if (claimed.cardAttempt === 0) expect(claimed).toMatchObject({ status: 'PENDING', unknownAttempt: { last4: '1111' }, GSI2PK: expect.stringMatching(/^CHKUNK#/) });
+
+    const reopened = await eventually(
+      () => checkoutRecord(sale.reference),
+      (item) => item.cardAttempt === 1,
+      UPKEEP_WAIT_MS,
+      250,
+    );
+    expect(reopened).toMatchObject({ status: 'PENDING', GSI2PK: expect.stringMatching(/^CHKOPEN#/) });
+    expect(reopened.unknownAttempt).toBeUndefined();
+    expect(await balanceCents(sale.keys.account_id)).toBe(0);
+
+    const opened = await openPage(sale.page);
+    expectCallback(await payCard(sale, opened), sale);
+    expect(await availableBalance(sale.auth)).toBe('99.80');
+    const paid = await checkoutRecord(sale.reference);
+    expect(paid.unknownAttempt).toBeUndefined();
+    expect(paid.GSI2PK).toBeUndefined();
+  }, 90_000);
+
+  it('paid by Pix meanwhile: the checkout is PAID and keeps the attempt for the upkeep, which asks the provider and clears it (never dropped unasked)', async () => {
+    const sale = await newSale();
+    await killedClaim(sale, 60_000);
+    const pix = await pixOf(sale);
+    expect((await notify(notification('pix-paid', { txid: pix.txid }))).status).toBe(200);
+    const paid = await checkoutRecord(sale.reference);
+    expect(paid).toMatchObject({ status: 'PAID', paymentType: 'pix', invoiceReference: pix.reference });
+    // The attempt stays until the upkeep asked the provider about it (unless it already did).
+    if (paid.unknownAttempt !== undefined) expect(paid.GSI2PK).toMatch(/^CHKUNK#/);
+
+    const cleared = await eventually(
+      () => checkoutRecord(sale.reference),
+      (item) => item.unknownAttempt === undefined,
+      UPKEEP_WAIT_MS,
+      250,
+    );
+    expect(cleared).toMatchObject({ status: 'PAID', paymentType: 'pix' });
+    expect(cleared.GSI2PK).toBeUndefined();
     expect(await availableBalance(sale.auth)).toBe('99.80');
     expect(typesOf(await orderEvents(sale))).toEqual(['order.paid']);
   }, 90_000);
