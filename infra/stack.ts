@@ -302,10 +302,10 @@ export class PaymentGatewayStack extends Stack {
       });
       new CfnOutput(this, 'DomainHostedZoneId', { value: CLOUDFRONT_HOSTED_ZONE_ID });
     }
-    if (this.originDomain && !this.originDomain.record) {
+    if (this.originDomain && originSettings && !this.originDomain.record) {
       new CfnOutput(this, 'OriginDomainTarget', {
         value: this.originDomain.domainName.regionalDomainName,
-        description: `Point ${this.originDomain.domainName.name} here (CloudFront's origin: CNAME, or a Route 53 alias with OriginDomainHostedZoneId)`,
+        description: `Point ${originSettings.domainName} here (CloudFront's origin: CNAME, or a Route 53 alias with OriginDomainHostedZoneId)`,
       });
       new CfnOutput(this, 'OriginDomainHostedZoneId', { value: this.originDomain.domainName.regionalHostedZoneId });
     }
