@@ -23,6 +23,7 @@ import { ALARMS_UNHEARD_WARNING, AlarmTopic, api5xxAlarm, FUNCTIONS_PER_FAILURES
 import { cardDeclinesByMerchant } from './cdk/card-testing';
 import { serviceDashboard } from './cdk/dashboard';
 import { ApiEdge, CLOUDFRONT_HOSTED_ZONE_ID } from './cdk/edge';
+import { ApiOriginDomain } from './cdk/origin-domain';
 import { routeStackOf, ServiceStacks } from './cdk/service-stacks';
 import { type ApiPixSettings, defaultApiPixTokenUrl, readSettings, type StackSettings } from './cdk/settings';
 import {
@@ -94,6 +95,8 @@ export class PaymentGatewayStack extends Stack {
   readonly providerCredentials: secretsmanager.Secret;
   readonly api: apigw.HttpApi;
   readonly stage: apigw.HttpStage;
+  /** CloudFront's origin on an API Gateway custom domain (`originDomainName`), the execute-api endpoint disabled; undefined: none. */
+  readonly originDomain: ApiOriginDomain | undefined;
   /** CloudFront in front of the API: its only public address (the custom domain, when `domainName` and `certificateArn` are set). */
   readonly edge: ApiEdge;
   /** Where clients reach the API: `https://<domainName>`, or the distribution's address without a custom domain. */
@@ -166,7 +169,14 @@ export class PaymentGatewayStack extends Stack {
     const { api, stage, accessLogs } = this.createApi();
     this.api = api;
     this.stage = stage;
-    this.edge = new ApiEdge(this, 'Edge', { api, domain: this.settings.domain, webAclArn: this.settings.webAclArn });
+    const originSettings = this.settings.origin;
+    this.originDomain = originSettings ? new ApiOriginDomain(this, 'OriginDomain', { settings: originSettings, api, stage }) : undefined;
+    this.edge = new ApiEdge(this, 'Edge', {
+      api,
+      domain: this.settings.domain,
+      webAclArn: this.settings.webAclArn,
+      origin: originSettings && this.originDomain ? { settings: originSettings, domain: this.originDomain } : undefined,
+    });
     this.baseUrl = `https://${this.settings.domain?.domainName ?? this.edge.distribution.distributionDomainName}`;
     const origin = this.createOriginAuthorizer(environment);
     this.originAuthorizer = origin.authorizer;
@@ -291,6 +301,13 @@ export class PaymentGatewayStack extends Stack {
         description: `Point ${this.settings.domain.domainName} here (CNAME, or a Route 53 alias with DomainHostedZoneId)`,
       });
       new CfnOutput(this, 'DomainHostedZoneId', { value: CLOUDFRONT_HOSTED_ZONE_ID });
+    }
+    if (this.originDomain && originSettings && !this.originDomain.record) {
+      new CfnOutput(this, 'OriginDomainTarget', {
+        value: this.originDomain.domainName.regionalDomainName,
+        description: `Point ${originSettings.domainName} here (CloudFront's origin: CNAME, or a Route 53 alias with OriginDomainHostedZoneId)`,
+      });
+      new CfnOutput(this, 'OriginDomainHostedZoneId', { value: this.originDomain.domainName.regionalHostedZoneId });
     }
     new CfnOutput(this, 'AlarmTopicArn', { value: this.alarmTopic.topicArn, description: 'Every alarm notifies this topic (ALARM and OK): subscribe on-call to it' });
     new CfnOutput(this, 'TableName', { value: this.table.tableName });
@@ -443,9 +460,11 @@ export class PaymentGatewayStack extends Stack {
       apiName: SERVICE_NAME,
       description: 'Payment gateway API (routes from shared/http/routes.ts)',
       createDefaultStage: false,
-      // The execute-api address is CloudFront's origin; a request sent there directly is refused by the
-      // edge-origin authorizer (401 before anything runs without the secret) and by each function (403).
-      disableExecuteApiEndpoint: false,
+      // Without an origin domain the execute-api address is CloudFront's origin; a request sent there
+      // directly is refused by the edge-origin authorizer (401 before anything runs without the secret)
+      // and by each function (403), but counted against the stage throttle first. With one (issue 44,
+      // item 8) the execute-api endpoint answers API Gateway's 403 without reaching the stage.
+      disableExecuteApiEndpoint: this.settings.origin !== undefined,
     });
     const accessLogs = new logs.LogGroup(this, 'ApiAccessLogs', { retention: this.settings.logRetention });
     const { throttle } = this.settings;
@@ -470,7 +489,8 @@ export class PaymentGatewayStack extends Stack {
    * route included: its identity sources are the origin secret and the viewer address CloudFront adds,
    * so a request without them is refused (401) before any function runs; a forged secret runs only the
    * authorizer, whose answer is cached 5 minutes per (secret, address). API Gateway throttles before it
-   * authorizes: direct calls still spend the stage's rate (docs/decisions.md, "Calls around the edge").
+   * authorizes: direct calls still spend the stage's rate, unless an origin domain closes the
+   * execute-api endpoint (and its mTLS the domain itself: docs/decisions.md, "Calls around the edge" and issue 44).
    */
   private createOriginAuthorizer(environment: Record<string, string>): { fn: ApiFunction; authorizer: HttpLambdaAuthorizer } {
     const fn = new ApiFunction(this, EDGE_AUTHORIZER_ID, {
@@ -504,7 +524,9 @@ export class PaymentGatewayStack extends Stack {
       })
       .metric({ period: Duration.minutes(5), statistic: cloudwatch.Stats.SUM });
     return new cloudwatch.Alarm(this, 'DirectOriginCallsAlarm', {
-      alarmDescription: `${DIRECT_ORIGIN_CALLS_THRESHOLD} or more requests in 5 minutes reached API Gateway's execute-api address without going through CloudFront: refused (401/403) before any route ran, but they spend the stage's throttle. Look at the access log lines with ip "-" (edgeIp is the caller); if sustained, block the source (AWS WAF on CloudFront cannot see them: consider a regional custom domain with the execute-api endpoint disabled, docs/decisions.md).`,
+      alarmDescription: this.settings.origin
+        ? `${DIRECT_ORIGIN_CALLS_THRESHOLD} or more requests in 5 minutes reached the origin domain ${this.settings.origin.domainName} without going through CloudFront: refused (401/403) before any route ran, but they spend the stage's throttle. Look at the access log lines with ip "-" (edgeIp is the caller); AWS WAF on CloudFront cannot see them: ${this.settings.origin.mtls ? 'the origin requires CloudFront\'s client certificate, so check whether its key or the truststore leaked' : 'require CloudFront\'s client certificate (originClientCertificateArn, originTruststoreUri) or move the origin to a new name'} (docs/decisions.md).`
+        : `${DIRECT_ORIGIN_CALLS_THRESHOLD} or more requests in 5 minutes reached API Gateway's execute-api address without going through CloudFront: refused (401/403) before any route ran, but they spend the stage's throttle. Look at the access log lines with ip "-" (edgeIp is the caller); AWS WAF on CloudFront cannot see them: give the API an origin domain with the execute-api endpoint disabled (originDomainName, README "The edge").`,
       metric,
       threshold: DIRECT_ORIGIN_CALLS_THRESHOLD,
       evaluationPeriods: 1,

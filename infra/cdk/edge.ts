@@ -7,7 +7,8 @@ import * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
 import { Construct } from 'constructs';
 import { viewerRequestSource } from '../edge/viewer-request';
 import { EDGE_ORIGIN_HEADER } from '../../shared/http/edge-origin';
-import { type CustomDomain, DEFAULT_CERTIFICATE_TLS } from './settings';
+import type { ApiOriginDomain } from './origin-domain';
+import { type CustomDomain, DEFAULT_CERTIFICATE_TLS, DIRECT_CALLS_SPEND_THROTTLE, type OriginDomain } from './settings';
 
 /** The JSON key of the origin secret (shared/adapters/secrets/edge-origin.ts reads it). */
 export const ORIGIN_SECRET_KEY = 'originVerify';
@@ -28,6 +29,12 @@ export type ApiEdgeProps = {
   domain: CustomDomain | undefined;
   /** An AWS WAF web ACL (scope CLOUDFRONT, created in us-east-1) to attach; undefined: none. */
   webAclArn: string | undefined;
+  /**
+   * The API's origin custom domain (issue 44, item 8) and its settings: CloudFront's origin instead of
+   * the execute-api address, with CloudFront's client certificate when `settings.mtls` is set; undefined:
+   * the execute-api address is the origin.
+   */
+  origin: { settings: OriginDomain; domain: ApiOriginDomain } | undefined;
 };
 
 /**
@@ -59,7 +66,8 @@ export class ApiEdge extends Construct {
       code: cloudfront.FunctionCode.fromInline(viewerRequestSource()),
       runtime: cloudfront.FunctionRuntime.JS_2_0,
     });
-    const origin = new origins.HttpOrigin(`${props.api.apiId}.execute-api.${stack.region}.${stack.urlSuffix}`, {
+    const originHost = props.origin?.settings.domainName ?? `${props.api.apiId}.execute-api.${stack.region}.${stack.urlSuffix}`;
+    const origin = new origins.HttpOrigin(originHost, {
       protocolPolicy: cloudfront.OriginProtocolPolicy.HTTPS_ONLY,
       originSslProtocols: [cloudfront.OriginSslPolicy.TLS_V1_2],
       // API Gateway ends an integration at 30 s; CloudFront waits as long (its default is 30 s too).
@@ -102,6 +110,32 @@ export class ApiEdge extends Construct {
     this.acknowledgeNagFindings(domain !== undefined, props.webAclArn !== undefined);
     // Issue 44, finding 6: loud, in every synthesis without a domain (a production deploy refuses it: settings.ts).
     if (!domain) Annotations.of(this.distribution).addWarningV2('payment-gateway:tls-default-certificate', DEFAULT_CERTIFICATE_TLS);
+    this.useOriginDomain(props.origin);
+  }
+
+  /**
+   * Issue 44, item 8: with an origin domain, CloudFront moves to it only once its API mapping (and its
+   * alias record, when the stack writes it) exists, and presents its client certificate when the domain
+   * requires one (origin mTLS: a CloudFormation property the L2 origin does not take yet). Without mTLS,
+   * or without the domain, the synthesis warns that direct calls still spend the stage throttle.
+   */
+  private useOriginDomain(origin: ApiEdgeProps['origin']): void {
+    if (origin) {
+      this.distribution.node.addDependency(origin.domain.mapping);
+      if (origin.domain.record) this.distribution.node.addDependency(origin.domain.record);
+    }
+    const mtls = origin?.settings.mtls;
+    if (mtls) {
+      (this.distribution.node.defaultChild as cloudfront.CfnDistribution).addPropertyOverride(
+        'DistributionConfig.Origins.0.CustomOriginConfig.OriginMtlsConfig.ClientCertificateArn',
+        mtls.clientCertificateArn,
+      );
+      return;
+    }
+    Annotations.of(this.distribution).addWarningV2(
+      'payment-gateway:direct-calls-spend-throttle',
+      origin ? `${DIRECT_CALLS_SPEND_THROTTLE.originWithoutMtls} (${origin.settings.domainName})` : DIRECT_CALLS_SPEND_THROTTLE.executeApi,
+    );
   }
 
   private acknowledgeNagFindings(customDomain: boolean, waf: boolean): void {

@@ -8,6 +8,22 @@ export type Throttle = { rate: number; burst: number };
 export type CustomDomain = { domainName: string; certificateArn: string };
 
 /**
+ * CloudFront's own way in to the HTTP API (issue 44, item 8): an API Gateway regional custom domain
+ * (`domainName`, covered by `certificateArn`, an ACM certificate in the stack's region) that becomes
+ * CloudFront's origin, with the execute-api endpoint disabled. `hostedZoneId`: a Route 53 public zone
+ * the stack writes the name's alias record in (undefined: the operator points the name at the
+ * OriginDomainTarget output). `mtls`: the domain takes only connections that present CloudFront's client
+ * certificate (`clientCertificateArn`, imported into ACM in us-east-1, TLS Client Authentication EKU),
+ * checked against the CA bundle at `truststore` (an S3 object the deploying principal may read).
+ */
+export type OriginDomain = {
+  domainName: string;
+  certificateArn: string;
+  hostedZoneId: string | undefined;
+  mtls: { clientCertificateArn: string; truststore: { bucket: string; key: string; version: string | undefined } } | undefined;
+};
+
+/**
  * An API Pix PSP (the Central Bank's standard) for new Pix charges: its API base URL, its OAuth2 token
  * endpoint (undefined: the functions' default, `/oauth/token` at the base URL's origin), the client id,
  * the Pix key (chave) charges are paid to, and the name of the Secrets Manager secret the operator
@@ -27,6 +43,8 @@ export type StackSettings = {
   streamForwarderConcurrency: number | undefined;
   logRetention: logs.RetentionDays;
   domain: CustomDomain | undefined;
+  /** CloudFront's origin on an API Gateway custom domain, the execute-api endpoint disabled; undefined: the execute-api address is the origin. */
+  origin: OriginDomain | undefined;
   /**
    * A production deploy (`-c production=true`; issue 44): it takes real cards, so it needs the custom
    * domain (TLS 1.2 at least, TLSv1.2_2021): the default *.cloudfront.net certificate leaves CloudFront's
@@ -119,6 +137,57 @@ function customDomain(get: Lookup): CustomDomain | undefined {
     );
   return { domainName, certificateArn };
 }
+
+/** An ACM certificate in any region (API Gateway reads a regional domain's certificate in the stack's own region). */
+const REGIONAL_CERTIFICATE_ARN = /^arn:aws[a-z-]*:acm:[a-z]{2}(?:-[a-z]+)+-\d:\d{12}:certificate\/[A-Za-z0-9-]+$/;
+const HOSTED_ZONE_ID = /^Z[A-Z0-9]{1,31}$/;
+/** `s3://bucket/key`, optionally `?versionId=…` (the truststore's object version). */
+const S3_URI = /^s3:\/\/([a-z0-9][a-z0-9.-]{1,61}[a-z0-9])\/([^?]+?)(?:\?versionId=([A-Za-z0-9._-]+))?$/;
+
+/** The context keys of CloudFront's origin domain (issue 44, item 8). */
+export const ORIGIN_CONTEXT = {
+  domainName: 'originDomainName',
+  certificateArn: 'originCertificateArn',
+  hostedZoneId: 'originHostedZoneId',
+  clientCertificateArn: 'originClientCertificateArn',
+  truststoreUri: 'originTruststoreUri',
+} as const;
+
+function originDomain(get: Lookup, apiDomain: CustomDomain | undefined): OriginDomain | undefined {
+  const k = ORIGIN_CONTEXT;
+  const domainName = textSetting(get, k.domainName)?.toLowerCase();
+  const certificateArn = textSetting(get, k.certificateArn);
+  const hostedZoneId = textSetting(get, k.hostedZoneId);
+  const clientCertificateArn = textSetting(get, k.clientCertificateArn);
+  const truststoreUri = textSetting(get, k.truststoreUri);
+  if ([domainName, certificateArn, hostedZoneId, clientCertificateArn, truststoreUri].every((v) => v === undefined)) return undefined;
+  if (domainName === undefined || certificateArn === undefined)
+    throw new Error(`CDK context: ${k.domainName} and ${k.certificateArn} go together (${k.hostedZoneId}, ${k.clientCertificateArn} and ${k.truststoreUri} need them)`);
+  if (!DOMAIN_NAME.test(domainName)) throw new Error(`CDK context ${k.domainName}=${JSON.stringify(domainName)}: expected a host name such as origin-7f3k.pay.example.com`);
+  if (domainName === apiDomain?.domainName)
+    throw new Error(`CDK context ${k.domainName}: must differ from domainName (that name points at CloudFront; the origin needs its own, e.g. origin-7f3k.${domainName})`);
+  if (!REGIONAL_CERTIFICATE_ARN.test(certificateArn))
+    throw new Error(`CDK context ${k.certificateArn}=${JSON.stringify(certificateArn)}: expected an ACM certificate ARN in the stack's region (API Gateway reads it there)`);
+  if (hostedZoneId !== undefined && !HOSTED_ZONE_ID.test(hostedZoneId))
+    throw new Error(`CDK context ${k.hostedZoneId}=${JSON.stringify(hostedZoneId)}: expected a Route 53 hosted zone id such as Z0123456789ABCDEFGHIJ`);
+  if ((clientCertificateArn === undefined) !== (truststoreUri === undefined))
+    throw new Error(`CDK context: ${k.clientCertificateArn} and ${k.truststoreUri} go together (the truststore must hold the CA that issued the client certificate)`);
+  if (clientCertificateArn === undefined || truststoreUri === undefined) return { domainName, certificateArn, hostedZoneId, mtls: undefined };
+  if (!CERTIFICATE_ARN.test(clientCertificateArn))
+    throw new Error(`CDK context ${k.clientCertificateArn}=${JSON.stringify(clientCertificateArn)}: expected an ACM certificate ARN in us-east-1 (CloudFront reads client certificates there)`);
+  const s3 = S3_URI.exec(truststoreUri);
+  if (!s3?.[1] || !s3[2])
+    throw new Error(`CDK context ${k.truststoreUri}=${JSON.stringify(truststoreUri)}: expected s3://bucket/key of a PEM CA bundle (optionally ?versionId=…)`);
+  return { domainName, certificateArn, hostedZoneId, mtls: { clientCertificateArn, truststore: { bucket: s3[1], key: s3[2], version: s3[3] } } };
+}
+
+/** The message of a deploy whose CloudFront origin anyone may call (a synthesis warning). */
+export const DIRECT_CALLS_SPEND_THROTTLE = {
+  executeApi:
+    "CloudFront's origin is the HTTP API's execute-api address: a request sent there directly is refused by the edge-origin authorizer, but only after it was counted against the stage throttle (throttleRate/throttleBurst) every merchant shares, so whoever learns that address can deny service to all of them. Set originDomainName and originCertificateArn (a regional certificate) to disable the execute-api endpoint, and originClientCertificateArn and originTruststoreUri so the origin takes CloudFront's connections only.",
+  originWithoutMtls:
+    "The origin domain answers any caller: a request sent there directly is refused by the edge-origin authorizer, but only after it was counted against the stage throttle every merchant shares. Keep its name out of certificate transparency logs (a wildcard certificate) and out of sight, or set originClientCertificateArn and originTruststoreUri so it takes CloudFront's connections only.",
+} as const;
 
 /** A plain address (no display name, no list): what an SNS email subscription takes. */
 const EMAIL = /^[A-Za-z0-9.!#$%&'*+/=?^_`{|}~-]+@(?=.{1,253}$)(?:[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?\.)+[A-Za-z]{2,63}$/;
@@ -263,6 +332,7 @@ export function readSettings(node: Node): StackSettings {
     );
   }
   const domain = customDomain(get);
+  const origin = originDomain(get, domain);
   const production = productionSetting(get);
   if (production && domain === undefined) throw new Error(`CDK context production=true needs domainName and certificateArn. ${DEFAULT_CERTIFICATE_TLS}`);
   const logRetentionDays = numberSetting(get, 'logRetentionDays', (n) => ALLOWED_RETENTION_DAYS.includes(n), `one of ${ALLOWED_RETENTION_DAYS.join(', ')}`);
@@ -273,6 +343,7 @@ export function readSettings(node: Node): StackSettings {
     streamForwarderConcurrency: concurrencySetting(get, 'streamForwarderConcurrency'),
     logRetention: logRetentionDays as logs.RetentionDays,
     domain,
+    origin,
     production,
     alarmEmail: alarmEmail(get),
     alarmRecipient: alarmRecipient(get),

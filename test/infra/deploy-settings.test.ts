@@ -9,7 +9,7 @@ import { routeList, routes } from '../../shared/http/routes';
 import { functionIdOf } from '../../shared/http/route';
 import { queues, streamForwarder } from '../../shared/queues';
 import { ALLOWED_RETENTION_DAYS, DEFAULT_SETTINGS, readSettings } from '../../infra/cdk/settings';
-import { type Json, Synthesized } from './synthesized';
+import { API_DOMAIN_CONTEXT, type Json, ORIGIN_MTLS_CONTEXT, Synthesized } from './synthesized';
 
 const DOMAIN = 'api.pay.example.com';
 const CERTIFICATE = 'arn:aws:acm:us-east-1:123456789012:certificate/0f1e2d3c-4b5a-6978-8796-a5b4c3d2e1f0';
@@ -173,7 +173,7 @@ describe('cfn-lint over the synthesized templates', () => {
   const dir = mkdtempSync(path.join(tmpdir(), 'cfn-lint-'));
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-  it('finds no errors in any stack of the default deploy, the custom-domain one nor the one with an API Pix PSP', { timeout: 300_000 }, () => {
+  it('finds no errors in any stack of the default deploy, the custom-domain one, the one with an origin domain and mTLS, nor the one with an API Pix PSP', { timeout: 300_000 }, () => {
     const command = cfnLintCommand();
     if (!command) {
       throw new Error('cfn-lint is not installed: `python3 -m pip install cfn-lint` (or `pipx install cfn-lint`); .ci/run installs it on CI machines.');
@@ -181,6 +181,8 @@ describe('cfn-lint over the synthesized templates', () => {
     const deploys: [string, Synthesized][] = [
       ['default', new Synthesized()],
       ['custom-domain', withDomain],
+      // Issue 44, item 8: the API Gateway custom domain, its mapping and alias, CloudFront's OriginMtlsConfig.
+      ['origin-mtls', new Synthesized({ ...API_DOMAIN_CONTEXT, ...ORIGIN_MTLS_CONTEXT })],
       [
         'api-pix',
         new Synthesized({

@@ -8,6 +8,23 @@ import { flattenedTemplate, type StackTemplate, stackTemplates } from '../../inf
 /** App context that skips bundling: the templates are the same, only the code assets are missing. */
 export const NO_BUNDLING = { 'aws:cdk:bundling-stacks': [] };
 
+/** A custom domain for the API (CloudFront's), and CloudFront's origin domain with and without origin mTLS (issue 44, item 8). */
+export const API_DOMAIN_CONTEXT = {
+  domainName: 'api.pay.example.com',
+  certificateArn: 'arn:aws:acm:us-east-1:123456789012:certificate/0f1e2d3c-4b5a-6978-8796-a5b4c3d2e1f0',
+};
+export const ORIGIN = 'origin-7f3k.pay.example.com';
+export const ORIGIN_CERTIFICATE = 'arn:aws:acm:sa-east-1:123456789012:certificate/1a2b3c4d-4b5a-6978-8796-a5b4c3d2e1f0';
+export const CLIENT_CERTIFICATE = 'arn:aws:acm:us-east-1:123456789012:certificate/2b3c4d5e-4b5a-6978-8796-a5b4c3d2e1f0';
+export const ZONE = 'Z0123456789ABCDEFGHIJ';
+export const ORIGIN_DOMAIN_CONTEXT = { originDomainName: ORIGIN, originCertificateArn: ORIGIN_CERTIFICATE };
+export const ORIGIN_MTLS_CONTEXT = {
+  ...ORIGIN_DOMAIN_CONTEXT,
+  originHostedZoneId: ZONE,
+  originClientCertificateArn: CLIENT_CERTIFICATE,
+  originTruststoreUri: 's3://pay-truststore/cloudfront-ca.pem?versionId=3HL4kqtJlcpXroDTDmJ.rmSpXd3dIbrHY',
+};
+
 export type Json = Record<string, unknown>;
 export type Statement = { Effect: string; Action: string | string[]; Resource?: unknown; Condition?: Record<string, Record<string, unknown>> };
 export type Resource = { Type: string; Properties?: Json; Metadata?: Json; DependsOn?: string[] };

@@ -4,12 +4,13 @@ import { routeList } from '../../shared/http/routes';
 import { routeFunctions } from '../../shared/http/route';
 import { SERVICE_STACKS, STACK_OF_ROUTE_TAG } from '../../infra/cdk/service-stacks';
 import { EDGE_AUTHORIZER_ID, STACK_NAME } from '../../infra/stack';
-import { Synthesized } from './synthesized';
+import { ORIGIN_MTLS_CONTEXT, Synthesized } from './synthesized';
 
 const PSP = { apiPixBaseUrl: 'https://psp.example/api/v2', apiPixClientId: 'client', apiPixPixKey: 'pix@example.com', apiPixSecretName: 'payment-gateway/apipix' };
-/** Every production setting that adds resources or outputs (test/infra/deploy-settings.test.ts): a PSP, mail, a custom domain and WAF. */
+/** Every production setting that adds resources or outputs (test/infra/deploy-settings.test.ts): a PSP, mail, a custom domain, WAF and the origin domain with mTLS. */
 const PRODUCTION = {
   ...PSP,
+  ...ORIGIN_MTLS_CONTEXT,
   mailFrom: 'painel@pay.example.com',
   domainName: 'api.pay.example.com',
   certificateArn: 'arn:aws:acm:us-east-1:123456789012:certificate/0f1e2d3c-4b5a-6978-8796-a5b4c3d2e1f0',
