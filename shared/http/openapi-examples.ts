@@ -234,7 +234,7 @@ export const OPERATION_EXAMPLES: Readonly<Record<string, OperationExample>> = {
     },
   },
   ListInvoices: { query: { limit: 5, invoice_no: '1001' }, response: { invoices: [pixInvoice], pagination: { page: 1, limit: 5 } } },
-  GetInvoice: { params: { invoice_id: '115532482828339' }, response: { invoice: pixInvoice } },
+  GetInvoice: { params: { invoice_id: 115532482828339 }, response: { invoice: pixInvoice } },
   GetInvoiceByReference: { params: { ref_id: 'INV-7KQ2MX' }, response: { invoice: pixInvoice } },
   GetPixInvoiceByReference: { params: { ref: 'INV-7KQ2MX' }, response: { invoice: pixInvoice } },
   GetPixInvoiceByTxid: { params: { txid: 'INV7KQ2MXaZZSMXFtU12SVrRyk7B9QM1' }, response: { invoice: pixInvoice } },

@@ -125,6 +125,11 @@ function withStatedLimits(schema: Json): Json {
   const out: Json = { ...schema };
   const types = Array.isArray(out.type) ? (out.type as unknown[]) : [out.type];
   if (types.includes('integer')) {
+    // An integer documented over a string field (a path parameter): the string's own limits do not apply to it.
+    if (!types.includes('string')) {
+      delete out.pattern;
+      delete out.maxLength;
+    }
     if (out.minimum === undefined && out.exclusiveMinimum === undefined) out.minimum = Number.MIN_SAFE_INTEGER;
     if (out.maximum === undefined && out.exclusiveMaximum === undefined) out.maximum = Number.MAX_SAFE_INTEGER;
     const low = Number(out.minimum ?? out.exclusiveMinimum);
@@ -142,24 +147,29 @@ function withStatedLimits(schema: Json): Json {
 class SchemaCollector {
   readonly components: Record<string, unknown> = {};
 
+  /**
+   * A schema as JSON Schema. What the service writes (`output`: answers, webhook bodies) is open to added
+   * fields: zod closes its objects (`additionalProperties: false`), but the spec asks clients to tolerate
+   * new fields, and a client validating with the document must not break when one is added.
+   */
   convert(schema: ZodType, io: 'input' | 'output'): Json {
     const converted = toJSONSchema(schema, { target: 'draft-2020-12', io, unrepresentable: 'any' }) as Json;
     const { $schema: _dialect, $defs, ...rest } = converted;
+    const open = io === 'output';
     for (const [name, def] of Object.entries(($defs ?? {}) as Record<string, unknown>)) {
-      this.components[name] ??= this.relink(def);
+      this.components[name] ??= this.relink(def, open);
     }
-    return this.relink(rest) as Json;
+    return this.relink(rest, open) as Json;
   }
 
-  private relink(value: unknown): unknown {
-    if (Array.isArray(value)) return value.map((v) => this.relink(v));
+  private relink(value: unknown, open: boolean): unknown {
+    if (Array.isArray(value)) return value.map((v) => this.relink(v, open));
     if (value && typeof value === 'object') {
       return withStatedLimits(
         Object.fromEntries(
-          Object.entries(value as Json).map(([k, v]) => [
-            k,
-            k === '$ref' && typeof v === 'string' ? v.replace('#/$defs/', '#/components/schemas/') : this.relink(v),
-          ]),
+          Object.entries(value as Json)
+            .filter(([k, v]) => !(open && k === 'additionalProperties' && v === false))
+            .map(([k, v]) => [k, k === '$ref' && typeof v === 'string' ? v.replace('#/$defs/', '#/components/schemas/') : this.relink(v, open)]),
         ),
       );
     }
@@ -362,7 +372,8 @@ function responses(route: AnyRoute, schemas: SchemaCollector): Json {
       add(
         422,
         'Invalid fields (a map of field → messages), or an Idempotency-Key reused with another body (code idempotency_key_reused)',
-        { oneOf: [schemas.convert(validationErrorSchema, 'output'), general] },
+        // anyOf: both are open to added fields, so a validation error's body matches the general shape too.
+        { anyOf: [schemas.convert(validationErrorSchema, 'output'), general] },
         undefined,
         { ...ERROR_EXAMPLES[422], ...REUSED_KEY_EXAMPLE },
       );

@@ -16,7 +16,8 @@ export const moneyInput = (max: number) =>
     .number()
     .gt(0, 'Must be greater than 0')
     .max(max)
-    .refine((value) => hasAtMostDecimals(value, MONEY_DECIMALS), MONEY_PRECISION);
+    .refine((value) => hasAtMostDecimals(value, MONEY_DECIMALS), MONEY_PRECISION)
+    .describe(`An amount in BRL as a JSON number with at most ${MONEY_DECIMALS} decimals (99.9 or 99.90; 99.901 is refused)`);
 
 /** A percent of spec 2.1 (tax, discount): 0 to 100 with at most 4 decimals (as Stripe's tax rates). */
 const percent = z

@@ -54,7 +54,13 @@ export const invoiceListSchema = z
   .object({ invoices: z.array(invoiceSchema), pagination: z.object({ page: z.number().int(), limit: z.number().int() }) })
   .meta({ id: 'InvoiceList' });
 
-export const invoiceIdParamsSchema = z.object({ invoice_id: z.string().regex(/^\d{1,16}$/, 'Must be a numeric id') });
+export const invoiceIdParamsSchema = z.object({
+  // An integer, as the spec says (read from the path as its digits: 16 at most, beyond a double's exact range).
+  invoice_id: z
+    .string()
+    .regex(/^\d{1,16}$/, 'Must be a numeric id')
+    .meta({ type: 'integer', format: 'int64', minimum: 1, description: 'The numeric invoice id (the invoice\'s `id`)' }),
+});
 export const invoiceRefParamsSchema = z.object({ ref_id: z.string().max(20) });
 export const pixRefParamsSchema = z.object({ ref: z.string().max(20) });
 export const pixTxidParamsSchema = z.object({ txid: z.string().max(35) });

@@ -4,7 +4,9 @@ import { WEBHOOK_EVENT_TYPES } from '../domain/webhooks';
 
 export const putWebhookBodySchema = z
   .object({
-    url: singleLineText(255).min(1).describe('https only, port 443 or 8443, no credentials; its host must resolve only to public addresses'),
+    url: singleLineText(255)
+      .min(1)
+      .meta({ format: 'uri', description: 'An absolute https URL: port 443 or 8443, no credentials; its host must resolve only to public addresses' }),
     events: z
       .array(z.string().max(40))
       .max(WEBHOOK_EVENT_TYPES.length * 2)
@@ -16,7 +18,7 @@ export const putWebhookBodySchema = z
 export const webhookConfigSchema = z
   .object({
     webhook: z.object({
-      url: z.string().nullable(),
+      url: z.string().meta({ format: 'uri' }).nullable(),
       secret_configured: z.boolean(),
       events: z.array(z.enum(WEBHOOK_EVENT_TYPES)).describe('The event types subscribed (every type unless PUT /api/webhook named some)'),
     }),
@@ -26,7 +28,7 @@ export const webhookConfigSchema = z
 export const webhookSetSchema = z
   .object({
     webhook: z.object({
-      url: z.string(),
+      url: z.string().meta({ format: 'uri' }),
       events: z.array(z.enum(WEBHOOK_EVENT_TYPES)).describe('The event types subscribed'),
       secret: z.string().optional().describe('Only at first configuration'),
       secret_notice: z.string(),
@@ -42,7 +44,7 @@ export const deliverySchema = z
   .object({
     event_id: z.string(),
     type: z.string(),
-    url: z.string(),
+    url: z.string().meta({ format: 'uri' }),
     status: z.enum(['pending', 'succeeded', 'failed']),
     attempts: z.number().int(),
     next_attempt_at: z.string().nullable(),

@@ -57,6 +57,9 @@ function toJsonSchema(value: unknown): unknown {
     else if (key !== 'nullable') out[key] = toJsonSchema(child);
   }
   const source = value as Json;
+  // The document leaves objects open to added fields (clients must tolerate them); the tests hold the
+  // service's own answers to exactly the fields documented, so an undocumented field still fails them.
+  if (source.properties !== undefined && source.additionalProperties === undefined) out.additionalProperties = false;
   if (source.nullable === true) {
     if (typeof source.type === 'string') out.type = [source.type, 'null'];
     else if (source.type === undefined) return { anyOf: [out, { type: 'null' }] };

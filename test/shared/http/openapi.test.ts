@@ -162,6 +162,47 @@ describe('buildOpenApiDocument(routeList)', () => {
   });
 });
 
+describe('the document leaves what the service writes open to added fields (the spec asks clients to tolerate them)', () => {
+  const document = buildOpenApiDocument(routeList);
+  /** Every object schema reachable from `value`, following component references once. */
+  const objectsUnder = (value: unknown, seen = new Set<string>()): Json[] => {
+    const found: Json[] = [];
+    const visit = (node: unknown): void => {
+      if (Array.isArray(node)) return node.forEach(visit);
+      if (!node || typeof node !== 'object') return;
+      const json = node as Json;
+      const ref = json.$ref;
+      if (typeof ref === 'string' && ref.startsWith('#/components/schemas/') && !seen.has(ref)) {
+        seen.add(ref);
+        visit((document.components as { schemas: Record<string, unknown> }).schemas[ref.slice('#/components/schemas/'.length)]);
+      }
+      if (json.type === 'object' || json.properties !== undefined) found.push(json);
+      Object.values(json).forEach(visit);
+    };
+    visit(value);
+    return found;
+  };
+
+  it('no answer or webhook body closes an object (additionalProperties: false)', () => {
+    const paths = document.paths as Record<string, Record<string, { responses?: unknown }>>;
+    const answers = Object.values(paths).flatMap((item) => Object.values(item).map((operation) => operation.responses));
+    const written = [...objectsUnder(answers), ...objectsUnder(document.webhooks)];
+    expect(written.length).toBeGreaterThan(50);
+    expect(written.filter((schema) => schema.additionalProperties === false)).toEqual([]);
+    // An invoice, for one: open, with its documented fields.
+    const invoice = (document.components as { schemas: Record<string, Json> }).schemas.Invoice;
+    expect(invoice?.properties).toHaveProperty('total');
+    expect(invoice).not.toHaveProperty('additionalProperties');
+  });
+
+  it('the webhook URL is documented as a URI, the invoice id as an integer, request money as two decimals', () => {
+    const schemas = (document.components as { schemas: Record<string, { properties: Record<string, Json> }> }).schemas;
+    expect(schemas.SetWebhook?.properties.url).toMatchObject({ format: 'uri' });
+    expect(schemas.CreatePixCharge?.properties.amount?.description).toMatch(/at most 2 decimals/);
+    expect(schemas.CreateWithdraw?.properties.amount?.description).toMatch(/at most 2 decimals/);
+  });
+});
+
 describe('buildOpenApiDocument with a route that takes every kind of input', () => {
   const document = buildOpenApiDocument([...routeList, createThing]);
   const operation = operationOf(document, createThing);
@@ -393,7 +434,7 @@ describe('what each route answers, as the document declares it', () => {
     expect(keyed.length).toBeGreaterThan(0);
     for (const route of keyed) {
       expect(jsonSchemaOf(route, '422'), route.id).toEqual({
-        oneOf: [{ $ref: '#/components/schemas/ValidationError' }, { $ref: '#/components/schemas/Error' }],
+        anyOf: [{ $ref: '#/components/schemas/ValidationError' }, { $ref: '#/components/schemas/Error' }],
       });
       expect(operationOf(document, route).responses['422']?.description, route.id).toContain('idempotency_key_reused');
     }
@@ -515,8 +556,12 @@ describe('what each route answers, as the document declares it', () => {
       expect(node.minimum ?? node.exclusiveMinimum, JSON.stringify(node)).toBeDefined();
     });
     expect(integers).toBeGreaterThan(10);
+    // A bounded pattern states its maxLength (a date: 10 characters).
+    const dueDate = ((document.components as { schemas: Record<string, { properties: Record<string, Json> }> }).schemas.CreatePixCharge?.properties ?? {}).due_date;
+    expect(dueDate).toMatchObject({ pattern: '^\\d{4}-\\d{2}-\\d{2}$', maxLength: 10 });
+    // The invoice id is an integer, as the spec says (read from the path as digits): no string limits stated on it.
     const invoiceId = operationOf(document, routes.getInvoice).parameters.find((p) => p.name === 'invoice_id');
-    expect(invoiceId?.schema).toMatchObject({ pattern: '^\\d{1,16}$', maxLength: 16 });
+    expect(invoiceId?.schema).toEqual({ type: 'integer', format: 'int64', minimum: 1, maximum: Number.MAX_SAFE_INTEGER, description: expect.any(String) });
   });
 });
 

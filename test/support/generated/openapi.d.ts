@@ -1624,6 +1624,7 @@ export interface components {
     };
     /** @description Common charge fields; the payer email, document (CPF or CNPJ) and name (client) are optional and validated when given. */
     CreatePixCharge: {
+      /** @description An amount in BRL as a JSON number with at most 2 decimals (99.9 or 99.90; 99.901 is refused) */
       amount: number;
       /** Format: int32 */
       quantity: number;
@@ -1655,6 +1656,7 @@ export interface components {
     };
     /** @description Common charge fields (tax optional, default 0), the customer paying it, and optional late-payment rules (fine, interest, days_after_due) that the boleto and its Pix half share. */
     CreateBoletoCharge: {
+      /** @description An amount in BRL as a JSON number with at most 2 decimals (99.9 or 99.90; 99.901 is refused) */
       amount: number;
       /** Format: int32 */
       quantity: number;
@@ -1708,6 +1710,7 @@ export interface components {
     };
     /** @description Authorized at once. The card number and CVV are never stored, logged or echoed; only the brand and last 4 digits are kept. */
     CreateCardCharge: {
+      /** @description An amount in BRL as a JSON number with at most 2 decimals (99.9 or 99.90; 99.901 is refused) */
       amount: number;
       /** Format: int32 */
       quantity: number;
@@ -1840,7 +1843,7 @@ export interface components {
     };
     /** @description Pix keys: CPF and CNPJ as digits (check digits verified), EMAIL, PHONE as +55 with area code (E.164), EVP as a UUID. amount + the account fee are reserved at once and together cannot exceed 99999999.99. */
     CreateWithdraw: {
-      /** @description At most 99999999.99, the account fee included (amount + fee) */
+      /** @description An amount in BRL as a JSON number with at most 2 decimals; at most 99999999.99, the account fee included (amount + fee) */
       amount: number;
       pixkey: string;
       /** @enum {string} */
@@ -1921,13 +1924,17 @@ export interface components {
       };
     };
     SetWebhook: {
-      /** @description https only, port 443 or 8443, no credentials; its host must resolve only to public addresses */
+      /**
+       * Format: uri
+       * @description An absolute https URL: port 443 or 8443, no credentials; its host must resolve only to public addresses
+       */
       url: string;
       /** @description The event types to receive (invoice.paid, invoice.canceled, invoice.refunded, order.paid, order.canceled, order.refunded, pixout.paid, pixout.canceled, ping); absent: every type (the default). Events of other types are recorded but not delivered; the test ping is always delivered. An unknown type → 422 on events. */
       events?: string[];
     };
     WebhookSet: {
       webhook: {
+        /** Format: uri */
         url: string;
         /** @description The event types subscribed */
         events: (
@@ -1963,6 +1970,7 @@ export interface components {
     WebhookDelivery: {
       event_id: string;
       type: string;
+      /** Format: uri */
       url: string;
       /** @enum {string} */
       status: 'pending' | 'succeeded' | 'failed';
@@ -4823,7 +4831,7 @@ export interface operations {
       header?: never;
       path: {
         /** @example 115532482828339 */
-        invoice_id: string;
+        invoice_id: number;
       };
       cookie?: never;
     };
