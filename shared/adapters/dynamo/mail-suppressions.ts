@@ -1,7 +1,6 @@
 import { createHash } from 'node:crypto';
 import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import { normalizeEmail } from '../../domain/panel/invite';
-import type { Suppression } from '../../domain/panel/mail-feedback';
 import type { MailSuppressions } from '../../ports/mail';
 import { batchGetConsistent } from './batch-get';
 import { type Db, isConditionalCheckFailed } from './dynamo';
