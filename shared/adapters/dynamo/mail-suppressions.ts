@@ -55,7 +55,7 @@ export function dynamoMailSuppressions(db: Db, table: string): MailSuppressions 
     async suppressed(emails) {
       const unique = [...new Set(emails.map(normalizeEmail))];
       if (unique.length === 0) return new Set();
-      const items = await batchGetConsistent(db, table, unique.map(suppressionKey), 'PK');
+      const items = await batchGetConsistent(db, table, unique.map(suppressionKey), 'PK, SK');
       return new Set(unique.filter((_, i) => items[i] !== undefined));
     },
   };
