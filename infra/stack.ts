@@ -19,7 +19,20 @@ import { tableShape } from '../shared/adapters/dynamo/table';
 import { EDGE_CLIENT_IP_HEADER, EDGE_ORIGIN_HEADER } from '../shared/http/edge-origin';
 import { METRICS_NAMESPACE } from '../shared/metrics/emf';
 import { ApiFunction } from './cdk/api-function';
-import { ALARMS_UNHEARD_WARNING, AlarmTopic, api5xxAlarm, FUNCTIONS_PER_FAILURES_ALARM, functionFailuresAlarm, notifyTopic, pixAnomaliesAlarm, throttlesAlarm, webhookFailureRateAlarm } from './cdk/alarms';
+import {
+  ALARMS_UNHEARD_WARNING,
+  AlarmTopic,
+  api5xxAlarm,
+  FUNCTIONS_PER_FAILURES_ALARM,
+  functionFailuresAlarm,
+  notifyTopic,
+  pixAnomaliesAlarm,
+  sesBounceRateAlarm,
+  sesComplaintRateAlarm,
+  throttlesAlarm,
+  webhookFailureRateAlarm,
+} from './cdk/alarms';
+import { MailFeedback } from './cdk/mail-feedback';
 import { cardDeclinesByMerchant } from './cdk/card-testing';
 import { serviceDashboard } from './cdk/dashboard';
 import { ApiEdge, CLOUDFRONT_HOSTED_ZONE_ID } from './cdk/edge';
@@ -114,6 +127,8 @@ export class PaymentGatewayStack extends Stack {
   readonly queues: ReadonlyMap<string, ServiceQueue>;
   /** The stream forwarder's on-failure destination (alarmed on its depth). */
   readonly streamFailures: StreamFailureQueue;
+  /** The panel mail's SES configuration set and its bounce and complaint events to the mail feedback queue (issue 44). */
+  readonly mailFeedback: MailFeedback;
   /** Every alarm of the stack, by a readable name; each notifies `alarmTopic` on ALARM and on OK. */
   readonly alarms: ReadonlyMap<string, cloudwatch.Alarm>;
   /** The on-call topic: the stack's own (its recipient from `alarmEmail` or the deploy's AlarmEmail parameter), or the one `alarmTopicArn` names. */
@@ -140,6 +155,9 @@ export class PaymentGatewayStack extends Stack {
     const serviceQueues = new Map(queueList.map((def) => [def.id, new ServiceQueue(this, `${def.id}Queue`, def)]));
     this.queues = serviceQueues;
     this.streamFailures = new StreamFailureQueue(this, `${streamForwarder.id}Failures`, streamForwarder);
+    const feedbackQueue = serviceQueues.get(queues.mailFeedback.id);
+    if (!feedbackQueue) throw new Error('No mail feedback queue');
+    this.mailFeedback = new MailFeedback(this, 'MailFeedback', { queue: feedbackQueue.queue });
 
     const environment: Record<string, string> = {
       TABLE_NAME: this.table.tableName,
@@ -152,7 +170,8 @@ export class PaymentGatewayStack extends Stack {
     if (this.settings.mailFrom) environment.MAIL_FROM = this.settings.mailFrom;
     for (const def of queueList) {
       const serviceQueue = serviceQueues.get(def.id);
-      if (!serviceQueue) continue;
+      // Only SES sends to the mail feedback queue: no function needs its URL.
+      if (!serviceQueue || def.sentBy !== 'service') continue;
       environment[def.urlEnv] = serviceQueue.queue.queueUrl;
       if (def.dlqUrlEnv) environment[def.dlqUrlEnv] = serviceQueue.dlq.queueUrl;
     }
@@ -200,16 +219,18 @@ export class PaymentGatewayStack extends Stack {
     // The workers' functions, with their event sources and schedules, in one nested stack; their alarms stay here.
     const workers = this.serviceStacks.get('Workers');
     for (const def of queueList) {
+      const isMail = def.id === queues.mail.id;
       const worker = new ApiFunction(workers, `${def.id}Worker`, {
         handler: def.handler,
-        environment,
+        // The mail worker sends through the configuration set (issue 44).
+        environment: isMail ? { ...environment, MAIL_CONFIGURATION_SET: this.mailFeedback.configurationSet.configurationSetName } : environment,
         logRetention,
         description: `the ${def.id} queue's consumer`,
         timeoutSeconds: def.workerTimeoutSeconds,
         recursiveLoop: def.recursiveLoop,
       });
       if (def.usesMasterKey) this.masterKey.grantRead(worker.role); // unseals webhook secrets, Pix keys and queued mail
-      if (def.id === queues.mail.id && this.settings.mailFrom) grantMailSending(worker, this.settings.mailFrom);
+      if (isMail && this.settings.mailFrom) grantMailSending(worker, this.settings.mailFrom, this.mailFeedback.configurationSetArn);
       grantTableAccess(worker.role, this.table, grantsOf(QUEUE_WORKER_GRANTS, def.id));
       const queue = serviceQueues.get(def.id);
       if (queue) recursionAlarms.set(`${def.id} recursive invocations dropped`, consumeQueue(this, worker, queue, def));
@@ -217,6 +238,7 @@ export class PaymentGatewayStack extends Stack {
     }
 
     const alarms = new Map<string, cloudwatch.Alarm>(recursionAlarms);
+    const serviceSentQueues = queueList.filter((def) => def.sentBy === 'service');
     alarms.set('Direct origin calls', directCalls);
     for (const [queueId, queue] of serviceQueues) alarms.set(`${queueId} DLQ depth`, queue.alarm);
     alarms.set('stream failure queue depth', this.streamFailures.alarm);
@@ -237,8 +259,8 @@ export class PaymentGatewayStack extends Stack {
         reason:
           "dynamodb:ListStreams (added by the stream event source) supports no resource-level permission; reading the stream itself is limited to this table's stream ARN.",
       });
-      // The forwarder only sends: to the payout and webhook queues (and Lambda sends the failure records with its role).
-      for (const queue of serviceQueues.values()) queue.queue.grantSendMessages(consumer.role);
+      // The forwarder only sends: to the service's queues, not SES's (and Lambda sends the failure records with its role).
+      for (const def of serviceSentQueues) serviceQueues.get(def.id)?.queue.grantSendMessages(consumer.role);
       functions.set(def.id, consumer);
     }
     // The sweep: every few minutes, forwards what the stream never forwarded (from the table's GSI2).
@@ -250,7 +272,7 @@ export class PaymentGatewayStack extends Stack {
       timeoutSeconds: sweepWorker.timeoutSeconds,
     });
     grantTableAccess(sweep.role, this.table, SWEEP_GRANTS);
-    for (const queue of serviceQueues.values()) queue.queue.grantSendMessages(sweep.role);
+    for (const def of serviceSentQueues) serviceQueues.get(def.id)?.queue.grantSendMessages(sweep.role);
     runOnSchedule(workers, 'SweepSchedule', sweep, sweepWorker.everyMinutes, 'Runs the sweep of unforwarded stream items');
     alarms.set(
       'Sweep errors',
@@ -654,6 +676,9 @@ export class PaymentGatewayStack extends Stack {
     alarms.set('API 5xx rate', api5xxAlarm(scope, 'Api5xxRate', this.api));
     alarms.set('Webhook failure rate', webhookFailureRateAlarm(scope, 'WebhookFailureRate'));
     if (this.apiPix) alarms.set('Pix anomalies', pixAnomaliesAlarm(scope, 'PixAnomalies'));
+    // The panel mail's reputation (issue 44): AWS pauses an account's sending above 10 % bounces or 0.5 % complaints.
+    alarms.set('SES bounce rate', sesBounceRateAlarm(scope, 'SesBounceRate'));
+    alarms.set('SES complaint rate', sesComplaintRateAlarm(scope, 'SesComplaintRate'));
     const cardRoutes = [routes.checkoutCard.id, routes.createCard.id].map((id) => this.functions.get(id)?.logGroup).filter((group) => group !== undefined);
     alarms.set('Card declines by merchant', cardDeclinesByMerchant(scope, 'CardDeclinesByMerchant', cardRoutes).alarm);
     const ownErrorsAlarm = new Set([...streamConsumerList.map((c) => c.id), sweepWorker.id, checkoutUpkeepWorker.id, reconcileWorker.id, pixSweepWorker.id]);
@@ -799,15 +824,16 @@ function chunks<T>(items: readonly T[], size: number): T[][] {
 
 /**
  * The mail worker may send through SES (v2 SendEmail) from the configured address only: the identity of
- * the address and of its domain (either may be the one verified), and `ses:FromAddress` that address.
+ * the address and of its domain (either may be the one verified), and `ses:FromAddress` that address;
+ * and the configuration set it names (issue 44: AWS authorizes a send on the configuration set too).
  */
-function grantMailSending(worker: ApiFunction, from: string): void {
+function grantMailSending(worker: ApiFunction, from: string, configurationSetArn: string): void {
   const { partition, region, account } = Stack.of(worker.fn);
   const domain = from.slice(from.lastIndexOf('@') + 1);
   worker.fn.addToRolePolicy(
     new iam.PolicyStatement({
       actions: ['ses:SendEmail'],
-      resources: [`arn:${partition}:ses:${region}:${account}:identity/${from}`, `arn:${partition}:ses:${region}:${account}:identity/${domain}`],
+      resources: [`arn:${partition}:ses:${region}:${account}:identity/${from}`, `arn:${partition}:ses:${region}:${account}:identity/${domain}`, configurationSetArn],
       conditions: { StringEquals: { 'ses:FromAddress': from } },
     }),
   );

@@ -72,6 +72,8 @@ export const configSchema = z.object({
   /** The panel's mail queue, and the sender of its messages (an SES-verified address); without MAIL_FROM nothing is sent (each message is logged as skipped). */
   MAIL_QUEUE_URL: z.string().min(1).optional(),
   MAIL_FROM: z.string().min(3).max(320).optional(),
+  /** The SES configuration set every message is sent through (issue 44: its bounce and complaint events feed the mail feedback queue). */
+  MAIL_CONFIGURATION_SET: z.string().min(1).max(64).optional(),
   WEBHOOK_RETRY_SCALE: z.coerce.number().positive().max(1).default(1),
   /** Local runs only (never set in AWS): hostnames or IP literals whose private addresses are allowed. */
   WEBHOOK_ALLOW_PRIVATE_HOSTS: z.string().default(''),
@@ -131,7 +133,7 @@ export type Config = {
     bankTimeoutMs: number;
   };
   webhooks: { queueUrl: string | undefined; retryScale: number; allowPrivateHosts: string[]; dnsTimeoutMs: number };
-  mail: { queueUrl: string | undefined; from: string | undefined };
+  mail: { queueUrl: string | undefined; from: string | undefined; configurationSet: string | undefined };
   sweep: { afterSeconds: number };
 };
 
@@ -220,7 +222,7 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
         .filter((h) => h.length > 0),
       dnsTimeoutMs: c.DNS_TIMEOUT_MS,
     },
-    mail: { queueUrl: c.MAIL_QUEUE_URL, from: c.MAIL_FROM },
+    mail: { queueUrl: c.MAIL_QUEUE_URL, from: c.MAIL_FROM, configurationSet: c.MAIL_CONFIGURATION_SET },
     sweep: { afterSeconds: c.SWEEP_AFTER_SECONDS },
   };
 }

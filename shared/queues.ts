@@ -38,6 +38,11 @@ export type QueueDef = {
    * then is it granted sqs:SendMessage on it (least privilege, issue 44).
    */
   sendsToOwnQueue: boolean;
+  /**
+   * Who sends to it: the service's own functions (the stream forwarder, the sweep, a worker), or only
+   * Amazon SES's event destination (its SNS topic, issue 44): then no function is granted sqs:SendMessage on it.
+   */
+  sentBy: 'service' | 'ses';
 };
 
 /** How long every queue and DLQ keeps a message: SQS's maximum, so nothing waiting for a fix or a redrive is dropped. */
@@ -63,6 +68,7 @@ export const queues = {
     // A bank outage is retried for 24 h in hops of at most 15 minutes: about 100 invocations in one chain.
     recursiveLoop: 'Allow',
     sendsToOwnQueue: true,
+    sentBy: 'service',
   },
   /**
    * Webhook deliveries (fed by the stream forwarder with outbox events). The sender itself schedules the
@@ -83,6 +89,7 @@ export const queues = {
     // The 8 attempts span 1,335 minutes in hops of at most 15: about 95 invocations in one chain.
     recursiveLoop: 'Allow',
     sendsToOwnQueue: true,
+    sentBy: 'service',
   },
   /**
    * The daily reconciliation's pages (functions/workers/reconcile-page.ts): the scheduled start sends
@@ -102,6 +109,7 @@ export const queues = {
     // A partition of the account index is a chain of pages (accounts ÷ 16 ÷ the page size of them): past 16 with many accounts.
     recursiveLoop: 'Allow',
     sendsToOwnQueue: true,
+    sentBy: 'service',
   },
   /**
    * The merchant panel's mail (fed by the stream forwarder with queued messages): each sent once at a
@@ -121,6 +129,29 @@ export const queues = {
     recursiveLoop: 'Terminate',
     // Each message is one mail, sent or failed by SQS's own redelivery: the sender never sends to the queue.
     sendsToOwnQueue: false,
+    sentBy: 'service',
+  },
+  /**
+   * SES's bounce and complaint events of the panel's mail (issue 44): the configuration set's event
+   * destination is an SNS topic this queue subscribes to. Its consumer suppresses the recipients of a
+   * hard bounce or a complaint (shared/app/mail/record-feedback.ts); a failed write is retried by SQS,
+   * then the DLQ.
+   */
+  mailFeedback: {
+    id: 'mailFeedback',
+    handler: 'functions/workers/mail-feedback.ts',
+    visibilityTimeoutSeconds: 60,
+    maxReceiveCount: 5,
+    urlEnv: 'MAIL_FEEDBACK_QUEUE_URL',
+    usesMasterKey: false,
+    batchSize: 10,
+    workerTimeoutSeconds: 10,
+    // A few table writes per event: two at a time keep up with any sending rate SES grants a new account.
+    maxConcurrency: 2,
+    recursiveLoop: 'Terminate',
+    // Only SES (through SNS) sends here: the consumer never does.
+    sendsToOwnQueue: false,
+    sentBy: 'ses',
   },
 } satisfies Record<string, QueueDef>;
 

@@ -267,3 +267,46 @@ export function throttlesAlarm(scope: Construct, id: string, name: string, fn: A
     treatMissingData: cloudwatch.TreatMissingData.NOT_BREACHING,
   });
 }
+
+/**
+ * The SES reputation alarms (issue 44): AWS reviews an account whose bounce rate reaches 5 % and may
+ * pause its sending at 10 %; complaints are reviewed at 0.1 % and paused at 0.5 %. The alarms fire at
+ * the review points, well before a pause. SES publishes both rates (as fractions) for the account.
+ */
+export const SES_BOUNCE_RATE_THRESHOLD = 0.05;
+export const SES_COMPLAINT_RATE_THRESHOLD = 0.001;
+/** The window each reputation alarm reads (SES updates the rates a few times an hour). */
+export const SES_REPUTATION_WINDOW = Duration.hours(1);
+
+/** An alarm on one of SES's account reputation rates (namespace AWS/SES, no dimension), at or above `threshold` in the window. */
+function reputationAlarm(scope: Construct, id: string, metricName: string, threshold: number, description: string): cloudwatch.Alarm {
+  return new cloudwatch.Alarm(scope, id, {
+    alarmDescription: description,
+    metric: new cloudwatch.Metric({ namespace: 'AWS/SES', metricName, period: SES_REPUTATION_WINDOW, statistic: cloudwatch.Stats.MAXIMUM }),
+    threshold,
+    evaluationPeriods: 1,
+    comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
+    // No mail sent yet, no rate: not an alarm.
+    treatMissingData: cloudwatch.TreatMissingData.NOT_BREACHING,
+  });
+}
+
+export function sesBounceRateAlarm(scope: Construct, id: string): cloudwatch.Alarm {
+  return reputationAlarm(
+    scope,
+    id,
+    'Reputation.BounceRate',
+    SES_BOUNCE_RATE_THRESHOLD,
+    `The account's SES bounce rate reached ${SES_BOUNCE_RATE_THRESHOLD * 100} %: AWS reviews the account at 5 % and may pause its sending at 10 % (the panel's invites, reset links and sign-in notices stop). The mail feedback worker's 'mail hard bounce' log lines name the queued messages (mailId, kind); look for invites to mistyped or invented addresses, then the SES console's reputation page. Suppressed addresses are never mailed again.`,
+  );
+}
+
+export function sesComplaintRateAlarm(scope: Construct, id: string): cloudwatch.Alarm {
+  return reputationAlarm(
+    scope,
+    id,
+    'Reputation.ComplaintRate',
+    SES_COMPLAINT_RATE_THRESHOLD,
+    `The account's SES complaint rate reached ${SES_COMPLAINT_RATE_THRESHOLD * 100} %: AWS reviews the account at 0.1 % and may pause its sending at 0.5 %. The mail feedback worker's 'mail complaint' log lines name the messages (mailId, kind): someone marks the panel's mail as spam (unwanted invites, sign-in notices?). Complaining addresses are suppressed.`,
+  );
+}

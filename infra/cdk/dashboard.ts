@@ -90,6 +90,16 @@ function businessRows(): cloudwatch.IWidget[] {
       height: HEIGHT,
       left: businessLines([b.idempotentReplays, b.conflicts, b.rateLimited, b.unavailable]),
     }),
+    // Issue 44: the panel's mail that did not arrive, and SES's reputation rates (alarmed at 5 % bounces, 0.1 % complaints).
+    new cloudwatch.GraphWidget({
+      title: 'Panel mail: not delivered, hard bounces, complaints (count); SES reputation (rate)',
+      width: HALF,
+      height: HEIGHT,
+      left: businessLines([b.mailNotDelivered, b.mailHardBounces, b.mailComplaints]),
+      right: ['Reputation.BounceRate', 'Reputation.ComplaintRate'].map(
+        (metricName) => new cloudwatch.Metric({ namespace: 'AWS/SES', metricName, label: metricName, period: PERIOD, statistic: cloudwatch.Stats.MAXIMUM }),
+      ),
+    }),
   ];
 }
 

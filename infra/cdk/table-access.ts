@@ -104,10 +104,14 @@ const PANEL_STEP_UP: readonly TableGrant[] = [
   { actions: ['DeleteItem'], keys: [KEY.panelSession] },
 ];
 
-/** The team page: the account's people (GSI1) and its pending invites (their partition, PINVS#). */
+/**
+ * The team page: the account's people (GSI1) and its pending invites (their partition, PINVS#), and
+ * which of their addresses are suppressed (issue 44: the invite's mail "não entregue"), in one batch read.
+ */
 const PANEL_TEAM_PAGE: readonly TableGrant[] = [
   { actions: ['Query'], keys: [KEY.peopleList], index: LIST_INDEX },
   { actions: ['Query'], keys: [KEY.panelInviteEntry] },
+  { actions: ['BatchGetItem'], keys: [KEY.mailSuppression] },
 ];
 
 /** The panel's webhook page: the account's webhook as configured, and its latest deliveries (GSI1). */
@@ -380,8 +384,13 @@ export const QUEUE_WORKER_GRANTS: Readonly<Record<string, readonly TableGrant[]>
   ],
   // A page of the account index (GSI1 ACCOUNTS#), then each account's shards and ledger partitions, read only.
   [queues.reconcile.id]: [{ actions: ['Query'], keys: [KEY.accountIndex], index: 'GSI1' }, ...RECONCILE_GRANTS],
-  // The queued message (unsealed), claimed, then marked sent with its text removed (mail-sender.ts).
-  [queues.mail.id]: [{ actions: ['GetItem', 'UpdateItem'], keys: [KEY.mail] }],
+  // The queued message (unsealed), claimed (its recipient checked not suppressed, issue 44), then marked sent or not delivered with its text removed (mail-sender.ts).
+  [queues.mail.id]: [
+    { actions: ['GetItem', 'UpdateItem'], keys: [KEY.mail] },
+    { actions: ['ConditionCheckItem'], keys: [KEY.mailSuppression] },
+  ],
+  // SES's bounces and complaints: each address to suppress written once (mail-feedback.ts, ./mail-suppressions.ts).
+  [queues.mailFeedback.id]: [{ actions: ['PutItem'], keys: [KEY.mailSuppression] }],
 };
 
 /** What each stream consumer does with the table's items (it reads the stream through its event source). */

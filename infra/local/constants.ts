@@ -4,6 +4,12 @@ export const LOCAL_MASTER_SECRET = 'payment-gateway/local/master-key';
 export const LOCAL_PROVIDER_SECRET = 'payment-gateway/local/provider-credentials';
 /** The panel mail's sender on the local stack (MAIL_FROM unless set); the stack's IAM policies are synthesized with its address as `mailFrom`. */
 export const LOCAL_MAIL_FROM = 'Painel do gateway <painel@gateway.localhost>';
+/**
+ * The SES configuration set the local mail is sent through (MAIL_CONFIGURATION_SET), as the stack's
+ * is named locally (infra/local/iam/synthesize.ts): the SES stand-in publishes its bounce and complaint
+ * events to the mail feedback queue (issue 44).
+ */
+export const LOCAL_MAIL_CONFIGURATION_SET = 'payment-gateway-local-mail';
 
 /**
  * The API Pix secret's name as the local IAM evaluation synthesizes it (infra/local/iam/synthesize.ts):

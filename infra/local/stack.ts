@@ -5,7 +5,7 @@ import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBStreamsClient } from '@aws-sdk/client-dynamodb-streams';
 import { CreateQueueCommand, GetQueueAttributesCommand, SendMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
 import type { IssuedKeys } from '../../shared/adapters/dynamo/accounts';
-import { checkoutUpkeepWorker, queueList, streamConsumerList, sweepWorker } from '../../shared/queues';
+import { checkoutUpkeepWorker, queueList, queues, streamConsumerList, sweepWorker } from '../../shared/queues';
 import { getSqs } from '../../shared/adapters/sqs/client';
 import { createDb, getDb } from '../../shared/adapters/dynamo/dynamo';
 import { enforceDynamoDbLimits, enforceSqsLimits } from './aws-limits';
@@ -19,10 +19,10 @@ import { withLocalFaultSwitch } from './faults';
 import { type Poller, startQueuePoller, startStreamPoller, startTimer } from './pollers';
 import { propagateChains } from './recursion';
 import { startSecretsEndpoint } from './secrets-endpoint';
-import { startMailEndpoint } from './mail-endpoint';
+import { type SesEventSink, startMailEndpoint } from './mail-endpoint';
 import { startSqsLocal } from './sqs';
 import { ensureTable } from './table';
-import { LOCAL_MAIL_FROM, LOCAL_MASTER_SECRET, LOCAL_PROVIDER_SECRET, LOCAL_TABLE } from './constants';
+import { LOCAL_MAIL_CONFIGURATION_SET, LOCAL_MAIL_FROM, LOCAL_MASTER_SECRET, LOCAL_PROVIDER_SECRET, LOCAL_TABLE } from './constants';
 import { asFunction, installIamEvaluation } from './iam/hook';
 import { loadLocalIamPolicies } from './iam/load';
 import type { LocalIamPolicies } from './iam/policies';
@@ -50,7 +50,7 @@ export type LocalStack = {
   mailDir: string;
   /** The synthesized role policies every handler's SDK calls are evaluated against (infra/local/iam/). */
   iamPoliciesFile: string;
-  queueUrls: { payouts: string; webhooks: string; reconcile: string; mail: string; streamFailures: string };
+  queueUrls: { payouts: string; webhooks: string; reconcile: string; mail: string; mailFeedback: string; streamFailures: string };
   masterKeySecretId: string;
   providerSecretId: string;
   demo: { created: IssuedKeys } | { existing: string };
@@ -84,8 +84,10 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
       [LOCAL_PROVIDER_SECRET]: localSecret(options.dataDir, 'provider-credentials.json', () => JSON.stringify({ simulated: random() })),
     });
     stops.push(secrets.stop);
-    // SES's stand-in: each message the mail worker sends is kept under .local/mail/ (as a JSON file).
-    const mail = await startMailEndpoint(join(options.root, '.local', 'mail'));
+    // SES's stand-in: each message the mail worker sends is kept under .local/mail/ (as a JSON file); the
+    // mailbox simulator's bounces and complaints go to the mail feedback queue, as SNS delivers them (issue 44).
+    const sesEvents: { sink?: SesEventSink } = {};
+    const mail = await startMailEndpoint(join(options.root, '.local', 'mail'), 0, { configurationSet: LOCAL_MAIL_CONFIGURATION_SET, events: () => sesEvents.sink });
     stops.push(mail.stop);
     const [dynamo, sqs] = await Promise.all([startDynamoDbLocal(options.dynamodbPort, options.dataDir), startSqsLocal(options.sqsPort)]);
     stops.push(dynamo.stop, sqs.stop);
@@ -97,6 +99,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
       AWS_ENDPOINT_URL_SECRETS_MANAGER: secrets.endpoint,
       AWS_ENDPOINT_URL_SESV2: mail.endpoint,
       MAIL_FROM: process.env.MAIL_FROM ?? LOCAL_MAIL_FROM,
+      MAIL_CONFIGURATION_SET: LOCAL_MAIL_CONFIGURATION_SET,
       TABLE_NAME: LOCAL_TABLE,
       MASTER_KEY_SECRET_ID: LOCAL_MASTER_SECRET,
       PROVIDER_SECRET_ID: LOCAL_PROVIDER_SECRET,
@@ -145,6 +148,9 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
         }),
       );
     }
+    // The configuration set's event destination: SNS delivering to the mail feedback queue (its subscription).
+    const feedbackQueueUrl = process.env[queues.mailFeedback.urlEnv] ?? '';
+    sesEvents.sink = async (body) => void (await sqsClient.send(new SendMessageCommand({ QueueUrl: feedbackQueueUrl, MessageBody: body })));
     // Each stream consumer's on-failure destination: a plain queue (AWS: alarmed on its depth).
     const streamFailureUrls: string[] = [];
     const consumers = await Promise.all(
@@ -184,6 +190,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
         webhooks: process.env.WEBHOOK_QUEUE_URL ?? '',
         reconcile: process.env.RECONCILE_QUEUE_URL ?? '',
         mail: process.env.MAIL_QUEUE_URL ?? '',
+        mailFeedback: process.env[queues.mailFeedback.urlEnv] ?? '',
         streamFailures: process.env.STREAM_FAILURE_QUEUE_URL ?? '',
       },
       masterKeySecretId: LOCAL_MASTER_SECRET,

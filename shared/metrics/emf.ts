@@ -34,6 +34,11 @@ export const BUSINESS_METRICS = {
   unavailable: 'Unavailable',
   /** A Pix the PSP received whose amount is not the invoice total, or a partial refund: never credited, alarmed. */
   pixAnomalies: 'PixAnomalies',
+  /** A panel message not delivered (issue 44): its recipient suppressed, or SES refused it for good (the log line says which). */
+  mailNotDelivered: 'MailNotDelivered',
+  /** Hard bounces and complaints SES reported of the panel's mail (each suppresses its recipients); soft bounces are only logged. */
+  mailHardBounces: 'MailHardBounces',
+  mailComplaints: 'MailComplaints',
 } as const;
 export type BusinessMetric = (typeof BUSINESS_METRICS)[keyof typeof BUSINESS_METRICS];
 

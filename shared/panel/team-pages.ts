@@ -5,8 +5,14 @@ import { brazilTime, codeInput, csrfField, errorSummary, fieldError, type FieldE
 /** The merchant panel's team page (issue 27), in pt-BR. */
 
 export type TeamMemberRow = { personId: string; email: string; role: PanelRole; createdAt: string };
-/** A pending invite (issue 43): `invite` identifies it to the revoke form (never its link's token). */
-export type PendingInviteRow = { invite: string; email: string; role: PanelRole; invitedBy: string; expiresAt: string };
+/**
+ * A pending invite (issue 43): `invite` identifies it to the revoke form (never its link's token);
+ * `notDelivered` (issue 44): its mail bounced or its address is suppressed, so nothing reaches it.
+ */
+export type PendingInviteRow = { invite: string; email: string; role: PanelRole; invitedBy: string; expiresAt: string; notDelivered: boolean };
+
+/** The invite's mail, as its row says it. */
+export const INVITE_NOT_DELIVERED = 'não entregue';
 
 const roleOptions = (current: PanelRole | undefined, allowed: readonly PanelRole[]) =>
   allowed.map((role) => `<option value="${role}"${role === current ? ' selected' : ''}>${escapeHtml(ROLE_LABELS[role])}</option>`).join('');
@@ -45,7 +51,11 @@ export function teamPage(
 <input id="code-revoke-${n}" name="code" type="text" inputmode="numeric" autocomplete="one-time-code" maxlength="7" required>
 <button type="submit">Revogar convite</button></form>`
         : '';
-      return `<tr data-invite="${escapeHtml(i.invite)}" data-role="${i.role}"><td>${escapeHtml(i.email)}</td><td>${escapeHtml(ROLE_LABELS[i.role])}</td><td data-invited-by>${escapeHtml(i.invitedBy)}</td><td>${brazilTime(i.expiresAt)}</td><td>${revoke}</td></tr>`;
+      // Issue 44: an address that hard-bounced or complained gets no mail; the person who invites learns it here.
+      const mail = i.notDelivered
+        ? `<br><strong data-mail-status="not-delivered">E-mail ${INVITE_NOT_DELIVERED}</strong>: o endereço recusou o e-mail ou o marcou como spam. Confira o endereço, ou revogue e convide outro.`
+        : '';
+      return `<tr data-invite="${escapeHtml(i.invite)}" data-role="${i.role}"${i.notDelivered ? ' data-not-delivered' : ''}><td>${escapeHtml(i.email)}${mail}</td><td>${escapeHtml(ROLE_LABELS[i.role])}</td><td data-invited-by>${escapeHtml(i.invitedBy)}</td><td>${brazilTime(i.expiresAt)}</td><td>${revoke}</td></tr>`;
     })
     .join('\n');
   const pending =

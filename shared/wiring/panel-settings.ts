@@ -10,6 +10,7 @@ import { panelInvitePorts } from './panel';
 import { panelAccessPorts } from './panel-access';
 import { dynamoPanelTeam } from '../adapters/dynamo/panel-team';
 import type { PanelTeamPorts } from '../app/panel/team';
+import { dynamoMailSuppressions } from '../adapters/dynamo/mail-suppressions';
 
 /** The merchant panel's settings (functions/panel/settings.ts): the API keys, the audit log, the team. */
 
@@ -39,5 +40,6 @@ export async function panelTeamPorts(runtime: Runtime): Promise<PanelTeamPorts> 
     team: dynamoPanelTeam(db, config.tableName),
     invite: panelInvitePorts(db, config.tableName, async () => (await runtime.serviceKeys()).mail),
     publicBaseUrl: config.publicBaseUrl,
+    mailSuppressions: dynamoMailSuppressions(db, config.tableName),
   };
 }

@@ -1,7 +1,7 @@
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { App, Stack } from 'aws-cdk-lib';
+import { App, type CfnElement, Stack } from 'aws-cdk-lib';
 import { Annotations, Match, Template } from 'aws-cdk-lib/assertions';
 import { describe, expect, it } from 'vitest';
 import { routeList, routes } from '../../shared/http/routes';
@@ -49,6 +49,10 @@ type AlarmProps = {
 };
 
 const topicId = s.logicalId(stack.alarmTopic);
+/** The panel mail's feedback topic (issue 44: SES's bounces and complaints to a queue): not the alarm topic. */
+const notMailFeedback = (synthesized: Synthesized) => ([id]: [string, Resource]) => id !== synthesized.logicalId(synthesized.stack.mailFeedback.topic);
+/** The alarm topic's subscriptions (the mail feedback queue's SQS subscription aside). */
+const alarmSubscriptions = (synthesized: Synthesized) => synthesized.ofType('AWS::SNS::Subscription').filter(([, r]) => r.Properties?.Protocol !== 'sqs');
 const alarmProps = (name: string): AlarmProps => {
   const alarm = stack.alarms.get(name);
   if (!alarm) throw new Error(`no alarm ${name}`);
@@ -114,7 +118,7 @@ function expectedAlarms(): Map<string, Expected> {
 
 describe('the alarm topic', () => {
   it('is one KMS-encrypted topic under a rotated key CloudWatch may use, SSL-only, publishable by this account’s alarms', () => {
-    const topics = s.ofType('AWS::SNS::Topic');
+    const topics = s.ofType('AWS::SNS::Topic').filter(notMailFeedback(s));
     expect(topics).toHaveLength(1);
     const [[, topic] = ['', {} as Resource]] = topics;
     const keyRef = (topic.Properties?.KmsMasterKeyId as { 'Fn::GetAtt': string[] })['Fn::GetAtt'];
@@ -140,7 +144,7 @@ describe('the alarm topic', () => {
   });
 
   it('subscribes the alarmEmail address by email, and asks for no deploy parameter then', () => {
-    template.resourceCountIs('AWS::SNS::Subscription', 1);
+    expect(alarmSubscriptions(s)).toHaveLength(1);
     template.hasResourceProperties('AWS::SNS::Subscription', { Protocol: 'email', Endpoint: EMAIL, TopicArn: { Ref: topicId } });
     expect(Object.keys(template.toJSON().Parameters ?? {})).not.toContain(ALARM_EMAIL_PARAMETER);
   });
@@ -154,7 +158,7 @@ describe('the alarm topic', () => {
     const pattern = new RegExp(`^(?:${ALARM_EMAIL_PARAMETER_PATTERN})$`);
     for (const ok of ['none', 'oncall@example.com', 'a.b+c@pagamentos.com.br']) expect(pattern.test(ok), ok).toBe(true);
     for (const bad of ['', 'oncall', 'a@b', 'x@example.com,y@example.com', ' oncall@example.com']) expect(pattern.test(bad), bad).toBe(false);
-    const [[, subscription] = ['', {} as Resource & { Condition?: string }]] = bare.ofType('AWS::SNS::Subscription');
+    const [[, subscription] = ['', {} as Resource & { Condition?: string }]] = alarmSubscriptions(bare);
     expect(subscription.Properties).toMatchObject({ Protocol: 'email', Endpoint: { Ref: ALARM_EMAIL_PARAMETER } });
     const condition = (subscription as { Condition?: string }).Condition ?? '';
     expect(json.Conditions[condition]).toEqual({ 'Fn::Not': [{ 'Fn::Equals': [{ Ref: ALARM_EMAIL_PARAMETER }, 'none'] }] });
@@ -177,14 +181,14 @@ describe('the alarm topic', () => {
 
   it('alarmEmail=none: no recipient on purpose (no subscription, no parameter, a synth warning); alarmTopicArn: the alarms notify that topic instead', () => {
     const silent = new Synthesized({ alarmEmail: 'none' });
-    silent.template.resourceCountIs('AWS::SNS::Subscription', 0);
+    expect(alarmSubscriptions(silent)).toEqual([]);
     expect(Object.keys(silent.template.toJSON().Parameters ?? {})).not.toContain(ALARM_EMAIL_PARAMETER);
     expect(JSON.stringify(Annotations.fromStack(silent.stack).findWarning('*', Match.anyValue()))).toContain('nobody is subscribed');
 
     const arn = 'arn:aws:sns:sa-east-1:123456789012:on-call';
     const existing = new Synthesized({ alarmTopicArn: arn });
-    existing.template.resourceCountIs('AWS::SNS::Topic', 0);
-    existing.template.resourceCountIs('AWS::SNS::Subscription', 0);
+    expect(existing.ofType('AWS::SNS::Topic').filter(notMailFeedback(existing))).toEqual([]);
+    expect(alarmSubscriptions(existing)).toEqual([]);
     for (const [id, alarm] of existing.ofType('AWS::CloudWatch::Alarm')) expect(alarm.Properties?.AlarmActions, id).toEqual([arn]);
     const settingsOf = (context: Record<string, unknown>) => readSettings(new App({ context }).node);
     expect(() => settingsOf({ alarmTopicArn: 'on-call' })).toThrow(/alarmTopicArn=.*expected an SNS topic ARN/);
@@ -219,7 +223,17 @@ describe('the alarms', () => {
     const groups = others.filter((_, i) => i % 5 === 0).map((_, g) => `${others.slice(g * 5, g * 5 + 5).join(', ')} errors and throttles`);
     const perFunction = [...ids.filter((id) => OWN_ERRORS.includes(id)).map((id) => `${id} throttles`), ...groups];
     expect([...stack.alarms.keys()].sort()).toEqual(
-      [...expectedAlarms().keys(), 'API 5xx rate', 'Webhook failure rate', 'Card declines by merchant', 'Direct origin calls', 'Reconcile schedule failed', ...perFunction].filter((n, i, all) => all.indexOf(n) === i).sort(),
+      [
+        ...expectedAlarms().keys(),
+        'API 5xx rate',
+        'Webhook failure rate',
+        'Card declines by merchant',
+        'Direct origin calls',
+        'Reconcile schedule failed',
+        'SES bounce rate',
+        'SES complaint rate',
+        ...perFunction,
+      ].filter((n, i, all) => all.indexOf(n) === i).sort(),
     );
     // Routes, the fallback, queue workers, stream consumers, sweep, upkeep, reconciliation, the edge-origin authorizer.
     expect(stack.functions.size).toBe(routeFunctions(routeList).size + 1 + queueList.length + streamConsumerList.length + 4);
@@ -461,6 +475,12 @@ describe('the dashboard', () => {
     ]);
     expect(lines('Withdrawals (count)')).toEqual([b.withdrawalsCreated, b.withdrawalsPaid, b.withdrawalsCanceled].map(plain));
     expect(lines('Idempotent replays, 409, 429 and 503 (count)')).toEqual([b.idempotentReplays, b.conflicts, b.rateLimited, b.unavailable].map(plain));
+    // Issue 44: the panel's mail, beside SES's account reputation rates (what the SES alarms read).
+    expect(lines('Panel mail: not delivered, hard bounces, complaints (count); SES reputation (rate)')).toEqual([
+      ...[b.mailNotDelivered, b.mailHardBounces, b.mailComplaints].map(plain),
+      ['AWS/SES', 'Reputation.BounceRate'],
+      ['AWS/SES', 'Reputation.ComplaintRate'],
+    ]);
     const webhooks = widget('Webhook success rate (%) and attempts');
     const text = JSON.stringify(webhooks.properties.metrics);
     expect(text).toContain('IF(attempts > 0, 100 * successes / attempts, 100)');
@@ -479,8 +499,9 @@ describe('cdk synth output', () => {
       const synthesized = JSON.parse(readFileSync(path.join(outdir, artifact.templateFile), 'utf8')) as { Resources: Record<string, Resource> };
       const ofType = (type: string) => Object.values(synthesized.Resources).filter((r) => r.Type === type);
       expect(ofType('AWS::CloudWatch::Dashboard')).toHaveLength(1);
-      expect(ofType('AWS::SNS::Topic')).toHaveLength(1);
-      const topic = Object.entries(synthesized.Resources).find(([, r]) => r.Type === 'AWS::SNS::Topic')?.[0];
+      const feedbackTopic = built.getLogicalId(built.mailFeedback.topic.node.defaultChild as CfnElement);
+      expect(ofType('AWS::SNS::Topic')).toHaveLength(2);
+      const topic = Object.entries(synthesized.Resources).find(([id, r]) => r.Type === 'AWS::SNS::Topic' && id !== feedbackTopic)?.[0];
       const alarms = ofType('AWS::CloudWatch::Alarm');
       expect(alarms).toHaveLength(built.alarms.size);
       for (const alarm of alarms) expect(alarm.Properties?.AlarmActions).toEqual([{ Ref: topic }]);

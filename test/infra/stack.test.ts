@@ -806,6 +806,8 @@ const EXPECTED_TABLE_ACCESS: Record<string, string[]> = {
     'DeleteItem PINVS#*',
     'DeleteItem PINV#*',
     'ConditionCheckItem PUSER#*',
+    // Issue 44: which pending invites' addresses are suppressed (their mail "não entregue"), in one batch read.
+    'BatchGetItem MAILSUP#*',
   ],
   // The webhook: its URL and secret on the account item (step-up), a ping (an outbox event), the deliveries (GSI1), a redelivery (the event and delivery read, the delivery reopened, the request put).
   PanelWebhooks: [
@@ -857,8 +859,10 @@ const EXPECTED_TABLE_ACCESS: Record<string, string[]> = {
   Fallback: [],
   payoutsWorker: ['GetItem WD#*', 'UpdateItem WD#*'],
   webhooksWorker: ['GetItem EVT#*', 'GetItem ACCT#*', 'GetItem DLV#*', 'UpdateItem DLV#*'],
-  // The queued message: read (unsealed), claimed, marked sent (mail-sender.ts).
-  mailWorker: ['GetItem MAIL#*', 'UpdateItem MAIL#*'],
+  // The queued message: read (unsealed), claimed with its recipient checked not suppressed (issue 44), marked sent or not delivered (mail-sender.ts).
+  mailWorker: ['GetItem MAIL#*', 'UpdateItem MAIL#*', 'ConditionCheckItem MAILSUP#*'],
+  // SES's hard bounces and complaints: each address suppressed once (mail-feedback.ts).
+  mailFeedbackWorker: ['PutItem MAILSUP#*'],
   StreamForwarder: [LEAVE_SWEEP_INDEX, LEAVE_SWEEP_INDEX_EVT, LEAVE_SWEEP_INDEX_MAIL],
   Sweep: ['Query GSI2 SWEEP#*', LEAVE_SWEEP_INDEX, LEAVE_SWEEP_INDEX_EVT, LEAVE_SWEEP_INDEX_MAIL],
   // Reads the origin secret only.
@@ -928,13 +932,16 @@ describe('least privilege', () => {
     // (shared/adapters/dynamo/invoices.ts), nothing else.
     const batchReaders = ALL_FUNCTION_IDS.filter((id) => actionsOf(s.roleStatements(id)).includes('dynamodb:BatchGetItem'));
     const invoiceCreators = [routes.createPix.id, routes.createBoleto.id, routes.createCard.id, routes.checkoutEntry.id, 'CheckoutCardPayment', checkoutUpkeepWorker.id];
-    expect(batchReaders.sort()).toEqual([routes.balance.id, routes.createWithdraw.id, `${queues.reconcile.id}Worker`, 'PanelHome', 'PanelMoney', 'Events', ...invoiceCreators].sort());
+    // …and the team page (PanelSettings) which of its pending invites' addresses are suppressed (issue 44).
+    expect(batchReaders.sort()).toEqual(
+      [routes.balance.id, routes.createWithdraw.id, `${queues.reconcile.id}Worker`, 'PanelHome', 'PanelMoney', 'Events', 'PanelSettings', ...invoiceCreators].sort(),
+    );
     for (const id of batchReaders) {
       const batch = s.roleStatements(id).filter((st) => actionsOf([st]).includes('dynamodb:BatchGetItem'));
       expect(
         batch.map((st) => st.Condition?.['ForAllValues:StringLike']?.['dynamodb:LeadingKeys']),
         id,
-      ).toEqual([id === 'Events' ? ['DLV#*'] : invoiceCreators.includes(id) ? ['INV#*', 'INVID#*'] : ['ACCT#*', 'BAL#*']]);
+      ).toEqual([id === 'Events' ? ['DLV#*'] : id === 'PanelSettings' ? ['MAILSUP#*'] : invoiceCreators.includes(id) ? ['INV#*', 'INVID#*'] : ['ACCT#*', 'BAL#*']]);
     }
     // The reconciliation pages through the account index (issue 25): no function scans the table.
     const scanners = ALL_FUNCTION_IDS.filter((id) => actionsOf(s.roleStatements(id)).includes('dynamodb:Scan'));
@@ -1149,8 +1156,14 @@ describe('least privilege', () => {
     const payouts = stack.queues.get(queues.payouts.id);
     if (!payouts) throw new Error('no payouts queue');
     expect(payoutEnv.PAYOUT_DLQ_URL).toEqual({ Ref: s.logicalId(payouts.dlq) });
-    const forwarderTargets = [...[...stack.queues.values()].map((q) => queueArn(q.queue)), queueArn(stack.streamFailures.queue)].sort();
+    // The service's queues only: SES alone sends to the mail feedback queue (issue 44), through its topic.
+    const serviceSent = queueList.filter((def) => def.sentBy === 'service').map((def) => stack.queues.get(def.id)?.queue ?? stack);
+    const forwarderTargets = [...serviceSent.map((q) => queueArn(q)), queueArn(stack.streamFailures.queue)].sort();
     expect(sendTargets(streamForwarder.id)).toEqual(forwarderTargets);
+    expect(sendTargets(sweepWorker.id)).toEqual(serviceSent.map((q) => queueArn(q)).sort());
+    expect(queueList.filter((def) => def.sentBy === 'ses').map((def) => def.id)).toEqual([queues.mailFeedback.id]);
+    const feedbackQueue = queueArn(stack.queues.get(queues.mailFeedback.id)?.queue ?? stack);
+    for (const id of ALL_FUNCTION_IDS) expect(sendTargets(id), id).not.toContain(feedbackQueue);
     for (const id of routeFunctions(routeList).keys())
       expect(
         actionsOf(s.roleStatements(id)).filter((a) => a.startsWith('sqs:')),

@@ -88,6 +88,11 @@ const DATA_BEFORE_THE_SPLIT: Record<string, [type: string, deletionPolicy: strin
   HttpApiF5A9A8A7: ['AWS::ApiGatewayV2::Api', null, null],
   DefaultStageEE28A986: ['AWS::ApiGatewayV2::Stage', null, null],
   EdgeDistribution0060737B: ['AWS::CloudFront::Distribution', null, null],
+  // Added with the mail feedback (issue 44), data too: SES's events queue and DLQ, its topic and the topic's key.
+  mailFeedbackQueueDlqDD1743B4: ['AWS::SQS::Queue', 'Retain', 'Retain'],
+  mailFeedbackQueue79940712: ['AWS::SQS::Queue', 'Retain', 'Retain'],
+  MailFeedbackKey39751EAB: ['AWS::KMS::Key', 'Retain', 'Retain'],
+  MailFeedbackTopic7A5EA358: ['AWS::SNS::Topic', null, null],
 };
 const KEPT_TYPES = new Set(Object.values(DATA_BEFORE_THE_SPLIT).map(([type]) => type));
 

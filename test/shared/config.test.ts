@@ -23,7 +23,7 @@ describe('parseConfig', () => {
       edge: { originSecretId: undefined },
       payouts: { bank: 'simulated', queueUrl: undefined, dlqUrl: undefined, retryScale: 1, retryWindowSeconds: 86_400, bankTimeoutMs: 5000 },
       webhooks: { queueUrl: undefined, retryScale: 1, allowPrivateHosts: [], dnsTimeoutMs: 2000 },
-      mail: { queueUrl: undefined, from: undefined },
+      mail: { queueUrl: undefined, from: undefined, configurationSet: undefined },
       sweep: { afterSeconds: 300 },
     });
     expect(parseConfig(REQUIRED).tokenTtlSeconds).toBe(2_592_000);

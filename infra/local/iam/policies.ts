@@ -20,6 +20,8 @@ export type LocalNames = {
   queues: Record<string, string>;
   /** Secret logical id → local secret name. */
   secrets: Record<string, string>;
+  /** SES configuration set logical id → local configuration set name (issue 44). */
+  configurationSets?: Record<string, string>;
 };
 
 type Template = { Resources: Record<string, { Type: string; Properties?: Record<string, unknown> }> };
@@ -47,6 +49,8 @@ export function resolveTokens(value: unknown, template: Template, names: LocalNa
     if (pseudo[id] !== undefined) return pseudo[id];
     const type = template.Resources[id]?.Type;
     if (type === 'AWS::SecretsManager::Secret' && names.secrets[id]) return secretArn(arns, names.secrets[id]);
+    // A configuration set's Ref is its name.
+    if (type === 'AWS::SES::ConfigurationSet' && names.configurationSets?.[id]) return names.configurationSets[id];
     return unresolved(id);
   }
   if ('Fn::GetAtt' in object) {

@@ -18,6 +18,7 @@ export const queueArn = (arns: LocalArns, name: string) => `arn:${arns.partition
 /** A secret's ARN as the local stack names it: no random suffix (a Secrets Manager ARN has six characters after the name). */
 export const secretArn = (arns: LocalArns, name: string) => (name.startsWith('arn:') ? name : `arn:${arns.partition}:secretsmanager:${arns.region}:${arns.account}:secret:${name}`);
 export const sesIdentityArn = (arns: LocalArns, identity: string) => `arn:${arns.partition}:ses:${arns.region}:${arns.account}:identity/${identity}`;
+export const sesConfigurationSetArn = (arns: LocalArns, name: string) => `arn:${arns.partition}:ses:${arns.region}:${arns.account}:configuration-set/${name}`;
 
 type Input = Record<string, unknown>;
 type AttributeMap = Record<string, unknown>;
@@ -173,7 +174,10 @@ export function parseMailbox(from: string): { address: string; displayName?: str
   return { address: (match[2] ?? '').trim(), ...(displayName ? { displayName } : {}) };
 }
 
-/** SES v2 SendEmail: authorized on the sending identity (the From address), with ses:FromAddress, ses:Recipients… */
+/**
+ * SES v2 SendEmail: authorized on the sending identity (the From address), with ses:FromAddress,
+ * ses:Recipients…, and when it names a configuration set, on that configuration set too (with the same keys).
+ */
 export function sesRequests(arns: LocalArns, command: string, input: Input): AuthorizationRequest[] {
   const name = command.replace(/Command$/, '');
   if (name !== 'SendEmail') return [{ action: `ses:${name}`, resource: sesIdentityArn(arns, '*'), context: {} }];
@@ -182,7 +186,9 @@ export function sesRequests(arns: LocalArns, command: string, input: Input): Aut
   const recipients = [...(destination.ToAddresses ?? []), ...(destination.CcAddresses ?? []), ...(destination.BccAddresses ?? [])].map((r) => parseMailbox(r).address);
   const context: Record<string, string | string[]> = { 'ses:FromAddress': from.address, 'ses:Recipients': recipients, 'ses:ApiVersion': '2' };
   if (from.displayName) context['ses:FromDisplayName'] = from.displayName;
-  return [{ action: 'ses:SendEmail', resource: sesIdentityArn(arns, from.address), context }];
+  const identity = { action: 'ses:SendEmail', resource: sesIdentityArn(arns, from.address), context };
+  const set = typeof input.ConfigurationSetName === 'string' && input.ConfigurationSetName.length > 0 ? input.ConfigurationSetName : undefined;
+  return set ? [identity, { action: 'ses:SendEmail', resource: sesConfigurationSetArn(arns, set), context }] : [identity];
 }
 
 export function secretsManagerRequests(arns: LocalArns, command: string, input: Input): AuthorizationRequest[] {

@@ -2,7 +2,7 @@ import { type CfnElement, Stack } from 'aws-cdk-lib';
 import { buildApp } from '../../stack';
 import { flattenedTemplate } from '../../cdk/templates';
 import { queueList, streamForwarder } from '../../../shared/queues';
-import { LOCAL_APIPIX_SECRET_NAME, LOCAL_MASTER_SECRET, LOCAL_PROVIDER_SECRET, LOCAL_TABLE } from '../constants';
+import { LOCAL_APIPIX_SECRET_NAME, LOCAL_MAIL_CONFIGURATION_SET, LOCAL_MASTER_SECRET, LOCAL_PROVIDER_SECRET, LOCAL_TABLE } from '../constants';
 import { API_PIX_CONTEXT } from '../../cdk/settings';
 import { type LocalIamPolicies, type LocalNames, rolePolicies } from './policies';
 import { LOCAL_ARNS } from './requests';
@@ -27,7 +27,8 @@ const WITH_API_PIX = {
  * cross-stack parameters and outputs are put back as the references they stand for: a role in a
  * nested stack names the parent's table and queues) and keeps each function's role policies, their
  * resources named as the local stack names them (infra/local/stack.ts): the table, each queue and its
- * DLQ, the stream forwarder's failure queue, the master key and provider secrets.
+ * DLQ, the stream forwarder's failure queue, the master key and provider secrets, the mail's SES
+ * configuration set.
  */
 export function synthesizeLocalIamPolicies(mailFrom: string | undefined): LocalIamPolicies {
   const { stack } = buildApp({ context: { ...NO_BUNDLING, ...WITH_API_PIX, ...(mailFrom ? { mailFrom } : {}) }, nag: false });
@@ -48,6 +49,7 @@ export function synthesizeLocalIamPolicies(mailFrom: string | undefined): LocalI
     table: LOCAL_TABLE,
     queues,
     secrets: { [id(stack.masterKey)]: LOCAL_MASTER_SECRET, [id(stack.providerCredentials)]: LOCAL_PROVIDER_SECRET },
+    configurationSets: { [id(stack.mailFeedback.configurationSet)]: LOCAL_MAIL_CONFIGURATION_SET },
   };
   const byRole = rolePolicies(template, names, LOCAL_ARNS);
   const functions: LocalIamPolicies['functions'] = {};

@@ -73,6 +73,8 @@ export const KEY = {
   panelReset: 'PRESET#*',
   /** The panel's queued mail (./mail-outbox.ts). */
   mail: 'MAIL#*',
+  /** Addresses the panel no longer mails, by the hash of the e-mail (./mail-suppressions.ts, issue 44). */
+  mailSuppression: 'MAILSUP#*',
   /** GSI1 partitions of an account's panel people (./panel-team.ts). */
   peopleList: 'ACCT#*#PEOPLE',
   /** GSI1 partitions of a panel person's sessions (./panel-people.ts). */

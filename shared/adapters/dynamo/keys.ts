@@ -57,6 +57,8 @@ export const keys = {
   panelReset: (tokenHash: string) => ({ PK: `PRESET#${tokenHash}`, SK: 'PRESET' }),
   /** A queued mail message (./mail-outbox.ts). */
   mail: (mailId: string) => ({ PK: `MAIL#${mailId}`, SK: 'MAIL' }),
+  /** An address the panel no longer mails (./mail-suppressions.ts), by the SHA-256 (hex) of the normalized e-mail: never the e-mail. */
+  mailSuppression: (emailHash: string) => ({ PK: `MAILSUP#${emailHash}`, SK: 'MAILSUP' }),
   /** A merchant panel person, by normalized e-mail: the sign-in name, one person per e-mail service-wide. */
   panelPerson: (email: string) => ({ PK: `PUSER#${email}`, SK: 'PUSER' }),
   /** An account's panel team: how many owners it has (the last owner is never removed or demoted, whatever runs at once). */

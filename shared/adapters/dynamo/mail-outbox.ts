@@ -1,11 +1,13 @@
-import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { seal, unseal } from '../../crypto/personal-data';
 import type { MailKind, OutgoingMail } from '../../domain/panel/mail';
-import type { MailOutbox } from '../../ports/mail';
+import type { MailOutbox, MailOutcome } from '../../ports/mail';
 import { sweepIndexAttributes } from '../../events/sweep-index';
+import { cancellationReasons } from './contention';
 import { type Db, isConditionalCheckFailed } from './dynamo';
 import { keys } from './keys';
-import type { TxWrite } from './transact';
+import { notSuppressedCheck } from './mail-suppressions';
+import { stripped, type TxWrite } from './transact';
 
 /** The item type of a queued message (`type` attribute): the stream forwards its INSERT to the mail queue. */
 export const MAIL_ITEM_TYPE = 'mail';
@@ -14,6 +16,10 @@ export const MAIL_ITEM_TYPE = 'mail';
 const MAIL_KEPT_SECONDS = 7 * 24 * 60 * 60;
 
 type Sealed = { to: string; subject: string; text: string };
+
+const OUTCOMES: readonly MailOutcome[] = ['sent', 'skipped', 'suppressed', 'rejected'];
+/** A finished item's outcome (an item from before issue 44 with another word reads as sent). */
+const outcomeOf = (status: unknown): MailOutcome => OUTCOMES.find((o) => o === status) ?? 'sent';
 
 /**
  * A message queued in the transaction of what it tells: its recipient and text sealed (AES-256-GCM under
@@ -50,37 +56,50 @@ export function dynamoMailOutbox(db: Db, table: string, mailKey: () => Promise<B
       const item = out.Item;
       if (!item) return undefined;
       const kind = item.kind as MailKind;
-      if (item.status !== 'pending' || typeof item.bodySealed !== 'string') return { status: item.status === 'skipped' ? 'skipped' : 'sent', mailId, kind };
+      if (item.status !== 'pending' || typeof item.bodySealed !== 'string') return { status: outcomeOf(item.status), mailId, kind };
       const body = JSON.parse(unseal(item.bodySealed, await mailKey(), keys.mail(mailId).PK)) as Sealed;
       return { status: 'pending' as const, mailId, kind, ...body, ...(typeof item.claimUntil === 'string' ? { claimUntil: item.claimUntil } : {}) };
     },
-    /** Claims the sending (a lease): false when another worker holds a live lease, or it was sent meanwhile. */
-    async claim(mailId, now, until) {
+    /**
+     * Claims the sending (a lease) and checks, in the same transaction, that the recipient is not
+     * suppressed (./mail-suppressions.ts): 'busy' when another worker holds a live lease or the
+     * message is over, 'suppressed' when the address is (nothing written either way).
+     */
+    async claim(mailId, now, until, to) {
       try {
         await db.send(
-          new UpdateCommand({
-            TableName: table,
-            Key: keys.mail(mailId),
-            UpdateExpression: 'SET claimUntil = :until',
-            ConditionExpression: '#status = :pending AND (attribute_not_exists(claimUntil) OR claimUntil < :now)',
-            ExpressionAttributeNames: { '#status': 'status' },
-            ExpressionAttributeValues: { ':until': until.toISOString(), ':now': now.toISOString(), ':pending': 'pending' },
+          new TransactWriteCommand({
+            TransactItems: [
+              {
+                Update: {
+                  TableName: table,
+                  Key: keys.mail(mailId),
+                  UpdateExpression: 'SET claimUntil = :until',
+                  ConditionExpression: '#status = :pending AND (attribute_not_exists(claimUntil) OR claimUntil < :now)',
+                  ExpressionAttributeNames: { '#status': 'status' },
+                  ExpressionAttributeValues: { ':until': until.toISOString(), ':now': now.toISOString(), ':pending': 'pending' },
+                },
+              },
+              stripped(notSuppressedCheck(table, to)),
+            ],
           }),
         );
-        return true;
+        return 'claimed';
       } catch (err) {
-        if (isConditionalCheckFailed(err)) return false;
+        const reasons = cancellationReasons(err);
+        if (reasons?.[0]?.Code === 'ConditionalCheckFailed') return 'busy';
+        if (reasons?.[1]?.Code === 'ConditionalCheckFailed') return 'suppressed';
         throw err;
       }
     },
-    /** Sent (or skipped: no sender configured): the sealed text is removed, the outcome kept until the item expires. */
+    /** Sent, skipped (no sender configured) or not delivered (suppressed, rejected: with why): the sealed text is removed, the outcome kept until the item expires. */
     async finish(mailId, outcome) {
       try {
         await db.send(
           new UpdateCommand({
             TableName: table,
             Key: keys.mail(mailId),
-            UpdateExpression: `SET #status = :status, finishedAt = :at${outcome.messageId ? ', messageId = :mid' : ''} REMOVE bodySealed, claimUntil`,
+            UpdateExpression: `SET #status = :status, finishedAt = :at${outcome.messageId ? ', messageId = :mid' : ''}${outcome.reason ? ', notDeliveredWhy = :why' : ''} REMOVE bodySealed, claimUntil`,
             ConditionExpression: '#status = :pending',
             ExpressionAttributeNames: { '#status': 'status' },
             ExpressionAttributeValues: {
@@ -88,6 +107,7 @@ export function dynamoMailOutbox(db: Db, table: string, mailKey: () => Promise<B
               ':at': outcome.at,
               ':pending': 'pending',
               ...(outcome.messageId ? { ':mid': outcome.messageId } : {}),
+              ...(outcome.reason ? { ':why': outcome.reason.slice(0, 300) } : {}),
             },
           }),
         );

@@ -18,18 +18,29 @@ import { INVITE_WINDOW_MS, inviteScopes } from '../../domain/panel/sign-in-limit
 import { ConflictError, DomainError, NotFoundError, RateLimitedError, ValidationError } from '../../errors';
 import { releaseQuietly } from '../limits/attempt-slots';
 import type { PanelTeam, TeamChangeOutcome } from '../../ports/panel';
+import type { MailSuppressions } from '../../ports/mail';
 
 /**
  * The merchant panel's team (issue 27): who is in the account's panel, and (owners and admins, with a
  * fresh authenticator code) inviting a person, changing a role, removing a person. The rules are
  * shared/domain/panel/roles.ts's; the last owner stays whatever runs at once (the adapter's owner count).
  */
-export type PanelTeamPorts = PanelAccessPorts & { team: PanelTeam; invite: InvitePorts; publicBaseUrl: string };
+export type PanelTeamPorts = PanelAccessPorts & {
+  team: PanelTeam;
+  invite: InvitePorts;
+  publicBaseUrl: string;
+  /** The addresses the panel no longer mails (issue 44): an invite to one was not delivered. */
+  mailSuppressions: Pick<MailSuppressions, 'suppressed'>;
+};
 
 type Acting = { session: PanelSession; code: string; ip: string; now: Date };
 
-/** A pending invite as the team page lists it: to whom, which role, who sent it, until when (issue 43). */
-export type PendingInviteRow = { invite: string; email: string; role: PanelRole; invitedBy: string; expiresAt: string };
+/**
+ * A pending invite as the team page lists it: to whom, which role, who sent it, until when (issue 43),
+ * and whether its mail was not delivered (issue 44: its address hard-bounced or complained, so the
+ * mail worker sends it nothing).
+ */
+export type PendingInviteRow = { invite: string; email: string; role: PanelRole; invitedBy: string; expiresAt: string; notDelivered: boolean };
 
 export type TeamView = {
   members: Awaited<ReturnType<PanelTeam['members']>>;
@@ -49,12 +60,19 @@ function senderOf(invite: PanelInvite, members: TeamView['members']): string {
 export async function teamView(ports: PanelTeamPorts, session: PanelSession, now: Date): Promise<TeamView> {
   const person = await actingPerson(ports, session, 'read');
   const [members, invites] = await Promise.all([ports.team.members(session.accountId), ports.invite.invites.pending(session.accountId)]);
+  const usable = invites.filter((invite) => inviteUsable(invite, now));
+  const suppressed = await ports.mailSuppressions.suppressed(usable.map((invite) => invite.email));
   return {
     members,
     // The invites still usable: an identifier for the revoke form (the SHA-256 of the link's token, never the token).
-    invites: invites
-      .filter((invite) => inviteUsable(invite, now))
-      .map((invite) => ({ invite: invite.tokenHash, email: invite.email, role: invite.role, invitedBy: senderOf(invite, members), expiresAt: invite.expiresAt })),
+    invites: usable.map((invite) => ({
+      invite: invite.tokenHash,
+      email: invite.email,
+      role: invite.role,
+      invitedBy: senderOf(invite, members),
+      expiresAt: invite.expiresAt,
+      notDelivered: suppressed.has(invite.email),
+    })),
     mayManage: mayAct(person.role, 'team.manage'),
     actorRole: person.role,
     selfId: person.personId,

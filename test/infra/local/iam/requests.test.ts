@@ -106,6 +106,17 @@ describe('authorization requests built from SDK commands', () => {
       resource: 'arn:aws:ses:us-east-1:123456789012:identity/painel@x.example',
       context: { 'ses:FromAddress': 'painel@x.example', 'ses:FromDisplayName': 'Painel', 'ses:Recipients': ['a@b.example'], 'ses:ApiVersion': '2' },
     });
+    // Issue 44: a send through a configuration set is authorized on the set too, with the same keys.
+    const throughSet = authorizationRequests(LOCAL_ARNS, 'SESv2Client', 'SendEmailCommand', {
+      FromEmailAddress: 'painel@x.example',
+      Destination: { ToAddresses: ['a@b.example'] },
+      ConfigurationSetName: 'panel-mail',
+    });
+    expect(throughSet?.map((r) => r.resource)).toEqual([
+      'arn:aws:ses:us-east-1:123456789012:identity/painel@x.example',
+      'arn:aws:ses:us-east-1:123456789012:configuration-set/panel-mail',
+    ]);
+    expect(throughSet?.[1]?.context).toEqual(throughSet?.[0]?.context);
     const [secret] = authorizationRequests(LOCAL_ARNS, 'SecretsManagerClient', 'GetSecretValueCommand', { SecretId: 'app/master' }) ?? [];
     expect(secret?.resource).toBe('arn:aws:secretsmanager:us-east-1:123456789012:secret:app/master');
     expect(authorizationRequests(LOCAL_ARNS, 'STSClient', 'GetCallerIdentityCommand', {})).toBeUndefined();
