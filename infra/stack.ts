@@ -338,6 +338,7 @@ export class PaymentGatewayStack extends Stack {
     new CfnOutput(this, 'WebhookQueueUrl', { value: serviceQueues.get(queues.webhooks.id)?.queue.queueUrl ?? '' });
     new CfnOutput(this, 'ReconcileQueueUrl', { value: serviceQueues.get(queues.reconcile.id)?.queue.queueUrl ?? '' });
     new CfnOutput(this, 'MailQueueUrl', { value: serviceQueues.get(queues.mail.id)?.queue.queueUrl ?? '' });
+    new CfnOutput(this, 'MailFeedbackQueueUrl', { value: serviceQueues.get(queues.mailFeedback.id)?.queue.queueUrl ?? '' });
     new CfnOutput(this, 'MasterKeySecretArn', { value: this.masterKey.secretArn });
     new CfnOutput(this, 'ProviderSecretArn', {
       value: this.providerCredentials.secretArn,

@@ -8,12 +8,16 @@ import {
   SendMessageCommand,
   type SQSClient,
 } from '@aws-sdk/client-sqs';
+import { mailFeedbackOf } from '../../shared/domain/panel/mail-feedback';
 
 /** The CLI's name of the stream forwarder's failure queue (it has no source queue: `dlq redrive` runs `stream redrive` for it). */
 export const STREAM_FAILURES_QUEUE = 'stream-failures';
 
+/** The CLI's name of the mail feedback queue (SES bounces and complaints, through SNS). */
+export const MAIL_FEEDBACK_QUEUE = 'mail-feedback';
+
 /** The queues `dlq` works on: the service's queues (shared/queues.ts) and the stream forwarder's failure queue. */
-export type QueueUrls = { sqs: SQSClient; payouts: string; webhooks: string; reconcile: string; mail: string; streamFailures: string };
+export type QueueUrls = { sqs: SQSClient; payouts: string; webhooks: string; reconcile: string; mail: string; mailFeedback: string; streamFailures: string };
 
 /** One dead-letter queue: its name for the CLI, its URL, and the queue its messages came from (none for stream failures). */
 export type Dlq = { queue: string; dlqUrl: string; sourceUrl?: string };
@@ -39,6 +43,7 @@ export async function serviceDlqs(urls: QueueUrls): Promise<Dlq[]> {
     dlqOf(urls.sqs, 'webhooks', urls.webhooks),
     dlqOf(urls.sqs, 'reconcile', urls.reconcile),
     dlqOf(urls.sqs, 'mail', urls.mail),
+    dlqOf(urls.sqs, MAIL_FEEDBACK_QUEUE, urls.mailFeedback),
   ]);
   return [...queues, { queue: STREAM_FAILURES_QUEUE, dlqUrl: urls.streamFailures }];
 }
@@ -50,10 +55,11 @@ export async function findDlq(urls: QueueUrls, name: string): Promise<Dlq | unde
   if (name === 'webhooks') return dlqOf(urls.sqs, name, urls.webhooks);
   if (name === 'reconcile') return dlqOf(urls.sqs, name, urls.reconcile);
   if (name === 'mail') return dlqOf(urls.sqs, name, urls.mail);
+  if (name === MAIL_FEEDBACK_QUEUE) return dlqOf(urls.sqs, name, urls.mailFeedback);
   return undefined;
 }
 
-export const QUEUE_NAMES: readonly string[] = ['payouts', 'webhooks', 'reconcile', 'mail', STREAM_FAILURES_QUEUE];
+export const QUEUE_NAMES: readonly string[] = ['payouts', 'webhooks', 'reconcile', 'mail', MAIL_FEEDBACK_QUEUE, STREAM_FAILURES_QUEUE];
 
 /** `dlq list`: one line per DLQ with its depth (ApproximateNumberOfMessages: visible messages). */
 export async function dlqDepths(urls: QueueUrls): Promise<{ queue: string; dlq_url: string; depth: number }[]> {
@@ -105,6 +111,14 @@ function knownShape(queue: string, body: unknown): Record<string, unknown> | und
       ...(body.notBefore !== undefined ? { notBefore: body.notBefore } : {}),
     };
   if (queue === 'payouts' && typeof body.reference === 'string') return { reference: body.reference };
+  if (queue === MAIL_FEEDBACK_QUEUE) {
+    // An SES event (in SNS's envelope): what it says and which queued message it was about, never the recipients' addresses.
+    const feedback = mailFeedbackOf(JSON.stringify(body));
+    if (!feedback) return undefined;
+    if (feedback.kind === 'other') return { event: feedback.eventType };
+    const { recipients, ...about } = feedback;
+    return { event: feedback.kind, ...about, recipients: recipients.length };
+  }
   if (queue === STREAM_FAILURES_QUEUE && isRecord(body.DDBStreamBatchInfo)) {
     // Metadata only (shard, sequence numbers, times): kept as Lambda wrote it, the sequence numbers unredacted.
     const { timestamp, requestContext, responseContext, DDBStreamBatchInfo } = body;

@@ -23,7 +23,7 @@ export type Target = {
    */
   apiPix: () => Promise<ApiPixTarget>;
   /** SQS and the service's queues (commands that forward or redrive). */
-  queues: () => Promise<{ sqs: SQSClient; payouts: string; webhooks: string; reconcile: string; mail: string; streamFailures: string }>;
+  queues: () => Promise<{ sqs: SQSClient; payouts: string; webhooks: string; reconcile: string; mail: string; mailFeedback: string; streamFailures: string }>;
 };
 
 export type TargetFlags = { stack?: string; table?: string; region?: string };
@@ -99,6 +99,7 @@ export async function resolveTarget(flags: TargetFlags, env: NodeJS.ProcessEnv):
         webhooks: outputs.get('WebhookQueueUrl') ?? '',
         reconcile: outputs.get('ReconcileQueueUrl') ?? '',
         mail: outputs.get('MailQueueUrl') ?? '',
+        mailFeedback: outputs.get('MailFeedbackQueueUrl') ?? '',
         streamFailures: outputs.get('StreamFailureQueueUrl') ?? '',
       }),
     };

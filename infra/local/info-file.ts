@@ -20,7 +20,7 @@ export type LocalStackInfoFile = {
   secretsEndpoint: string;
   providerSecretId: string;
   sqsEndpoint: string;
-  queueUrls: { payouts: string; webhooks: string; reconcile: string; mail: string; streamFailures: string };
+  queueUrls: { payouts: string; webhooks: string; reconcile: string; mail: string; mailFeedback: string; streamFailures: string };
 };
 
 export function readLocalStackInfo(root: string, port: number | string): LocalStackInfoFile {

@@ -85,7 +85,7 @@ describe('dlq list, inspect and redrive', () => {
 
     const list = await cli('dlq', 'list');
     expect(list.code, list.stderr).toBe(0);
-    expect(list.lines.map((l) => l.queue)).toEqual(['payouts', 'webhooks', 'reconcile', 'mail', 'stream-failures']);
+    expect(list.lines.map((l) => l.queue)).toEqual(['payouts', 'webhooks', 'reconcile', 'mail', 'mail-feedback', 'stream-failures']);
     expect(list.lines.find((l) => l.queue === 'webhooks')?.dlq_url).toBe(dlqUrl);
     expect(depthOf(list, 'webhooks')).toBeGreaterThanOrEqual(2);
     for (const line of list.lines) expect(Object.keys(line).sort()).toEqual(['depth', 'dlq_url', 'queue']);
@@ -147,6 +147,26 @@ describe('dlq list, inspect and redrive', () => {
     const redrive = await cli('dlq', 'redrive', '--queue', 'mail', '--max', '1');
     expect(redrive.code, redrive.stderr).toBe(0);
     expect(redrive.lines).toEqual([{ queue: 'mail', moved: 1 }]);
+  });
+
+  it('inspects the mail feedback DLQ without the recipients\' addresses, and redrives it', async () => {
+    const dlqUrl = await queueUrl('mailFeedback-dlq');
+    const marker = `mail_${letters(randomUUID())}`;
+    const address = `bounced.${letters(randomUUID())}@example.com`;
+    const event = {
+      eventType: 'Bounce',
+      bounce: { bounceType: 'Permanent', bounceSubType: 'General', bouncedRecipients: [{ emailAddress: address }], timestamp: new Date().toISOString() },
+      mail: { messageId: 'ses-1', destination: [address], tags: { mailId: [marker], kind: ['invite'] } },
+    };
+    await sqs().send(new SendMessageCommand({ QueueUrl: dlqUrl, MessageBody: JSON.stringify({ Type: 'Notification', Message: JSON.stringify(event) }) }));
+    const inspect = await cli('dlq', 'inspect', '--queue', 'mail-feedback', '--max', '100');
+    expect(inspect.code, inspect.stderr).toBe(0);
+    const mine = inspect.lines.find((l) => (l.body as { mailId?: string }).mailId === marker);
+    expect(mine?.body).toMatchObject({ event: 'bounce', bounceType: 'Permanent', mailKind: 'invite', recipients: 1 });
+    expect(inspect.stdout).not.toContain(address);
+    const redrive = await cli('dlq', 'redrive', '--queue', 'mail-feedback', '--max', '1');
+    expect(redrive.code, redrive.stderr).toBe(0);
+    expect(redrive.lines).toEqual([{ queue: 'mail-feedback', moved: 1 }]);
   });
 
   // Twelve CLI processes one after another (each starts Node and tsx): minutes on a loaded 2-core machine.
