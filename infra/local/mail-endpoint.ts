@@ -47,6 +47,13 @@ const SIMULATOR: Readonly<Record<string, Simulated>> = {
   complaint: { event: 'Complaint' },
 };
 
+/**
+ * The SES sandbox, played for one reserved domain (RFC 2606's `.example`): a recipient there is an
+ * unverified address, which SES refuses while the account is in the sandbox (MessageRejected, "Email
+ * address is not verified"). Every other recipient is treated as verified.
+ */
+export const SANDBOX_UNVERIFIED_DOMAIN = 'unverified.example';
+
 /** What the mailbox simulator reports for an address, if it is one of its own. */
 export function simulatedOutcome(address: string): Simulated | undefined {
   const [local = '', domain = ''] = address.trim().toLowerCase().split('@');
@@ -110,6 +117,7 @@ export function snsEnvelope(event: object): string {
  * configuration set that does not exist. Sent through the configuration set, a message to one of the
  * mailbox simulator's addresses (bounce@, complaint@, ooto@, suppressionlist@simulator.amazonses.com,
  * `+label` allowed) is followed by its SES event, published as SNS publishes it to the feedback queue.
+ * A recipient at SANDBOX_UNVERIFIED_DOMAIN is refused as the SES sandbox refuses an unverified one.
  */
 export async function startMailEndpoint(dir: string, port = 0, options: MailEndpointOptions = {}): Promise<MailEndpoint> {
   mkdirSync(dir, { recursive: true });
@@ -151,6 +159,14 @@ export async function startMailEndpoint(dir: string, port = 0, options: MailEndp
       const text = input.Content?.Simple?.Body?.Text?.Data;
       if (typeof input.FromEmailAddress !== 'string' || to.length === 0 || to.length > 50 || typeof subject !== 'string' || typeof text !== 'string') {
         return reply(400, { message: 'A simple message needs FromEmailAddress, 1 to 50 ToAddresses, a subject and a text body' }, 'BadRequestException');
+      }
+      const unverified = to.filter((address) => address.trim().toLowerCase().endsWith(`@${SANDBOX_UNVERIFIED_DOMAIN}`));
+      if (unverified.length > 0) {
+        return reply(
+          400,
+          { message: `Email address is not verified. The following identities failed the check in region US-EAST-1: ${unverified.join(', ')}` },
+          'MessageRejected',
+        );
       }
       const configurationSet = typeof input.ConfigurationSetName === 'string' ? input.ConfigurationSetName : undefined;
       if (configurationSet !== undefined && configurationSet !== options.configurationSet) {

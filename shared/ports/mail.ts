@@ -16,6 +16,9 @@ export type QueuedMail =
 /** A claim's answer: the sending is this worker's, another holds a live lease (or it is over), or the recipient is suppressed. */
 export type MailClaim = 'claimed' | 'busy' | 'suppressed';
 
+/** How queued messages ended, by id (a message still pending, or gone past its keeping time, is absent). */
+export type MailOutcomes = (mailIds: readonly string[]) => Promise<Map<string, MailOutcome>>;
+
 /** The queued messages (shared/adapters/dynamo/mail-outbox.ts). */
 export interface MailOutbox {
   get(mailId: string): Promise<QueuedMail | undefined>;

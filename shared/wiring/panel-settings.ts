@@ -11,6 +11,7 @@ import { panelAccessPorts } from './panel-access';
 import { dynamoPanelTeam } from '../adapters/dynamo/panel-team';
 import type { PanelTeamPorts } from '../app/panel/team';
 import { dynamoMailSuppressions } from '../adapters/dynamo/mail-suppressions';
+import { dynamoMailOutcomes } from '../adapters/dynamo/mail-outbox';
 
 /** The merchant panel's settings (functions/panel/settings.ts): the API keys, the audit log, the team. */
 
@@ -41,5 +42,6 @@ export async function panelTeamPorts(runtime: Runtime): Promise<PanelTeamPorts> 
     invite: panelInvitePorts(db, config.tableName, async () => (await runtime.serviceKeys()).mail),
     publicBaseUrl: config.publicBaseUrl,
     mailSuppressions: dynamoMailSuppressions(db, config.tableName),
+    mailOutcomes: dynamoMailOutcomes(db, config.tableName),
   };
 }

@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { keys } from '../../shared/adapters/dynamo/keys';
 import { suppressionKey } from '../../shared/adapters/dynamo/mail-suppressions';
 import { LOCAL_MAIL_CONFIGURATION_SET } from '../../infra/local/constants';
+import { SANDBOX_UNVERIFIED_DOMAIN } from '../../infra/local/mail-endpoint';
 import { accountStore, admin, stack } from '../support/api';
 import { stackLogFile } from '../support/leak-sources';
 import { eventually } from '../support/ledger';
@@ -122,5 +123,29 @@ describe('merchant panel: mail feedback (issue 44)', () => {
     const row = await inviteRow(jar, away);
     expect(row).not.toContain('data-not-delivered');
     expect(row).not.toContain('não entregue');
+  }, 120_000);
+
+  it('an invite SES refuses (the sandbox: an unverified address): recorded rejected, never retried, "não entregue" on the Equipe page, the address not suppressed', async () => {
+    const { owner, jar } = await ownerSignedIn();
+    const unverified = `ana+${randomUUID().slice(0, 8)}@${SANDBOX_UNVERIFIED_DOMAIN}`;
+    const from = logLength();
+    await invite(owner.accountId, unverified);
+    const refused = await eventually(
+      () => logFrom(from).filter((line) => String(line.message).startsWith('mail not delivered: SES refused it for good')),
+      (lines) => lines.length > 0,
+      20_000,
+      200,
+    );
+    expect(refused[0]).toMatchObject({ kind: 'invite', outcome: 'rejected' });
+    expect(JSON.stringify(refused)).not.toContain(unverified);
+    const store = accountStore();
+    const item = (await store.db.send(new GetCommand({ TableName: store.table, Key: keys.mail(String(refused[0]?.mailId)), ConsistentRead: true }))).Item;
+    expect(item).toMatchObject({ kind: 'invite', status: 'rejected' });
+    expect(mailTo(unverified)).toEqual([]);
+    const row = await inviteRow(jar, unverified);
+    expect(row).toContain('data-not-delivered');
+    expect(row).toContain('não entregue');
+    // Not a suppression: once the address is verified (or the account leaves the sandbox), a new invite goes out.
+    expect(await suppression(unverified)).toBeUndefined();
   }, 120_000);
 });

@@ -14,11 +14,18 @@ const keyId = (key: Record<string, unknown>) => `${String(key.PK)}\u0000${String
 /**
  * Strongly consistent reads of several items in one BatchGetItem (a call per 100 keys): the items in
  * the order of `keys`, undefined where none exists. Keys DynamoDB leaves unprocessed are asked for
- * again (jittered); `projection` names the attributes read (keys included by the caller).
+ * again (jittered); `projection` names the attributes read (keys included by the caller; `names` for
+ * the reserved words it uses).
  * Each item is read consistently, not the set at one instant: a caller that needs a snapshot uses
  * `snapshotItems`.
  */
-export async function batchGetConsistent(db: Db, table: string, keys: readonly ItemKey[], projection?: string): Promise<(Item | undefined)[]> {
+export async function batchGetConsistent(
+  db: Db,
+  table: string,
+  keys: readonly ItemKey[],
+  projection?: string,
+  names?: Record<string, string>,
+): Promise<(Item | undefined)[]> {
   const found = new Map<string, Item>();
   for (let start = 0; start < keys.length; start += BATCH_LIMIT) {
     let pending: Record<string, unknown>[] = keys.slice(start, start + BATCH_LIMIT).map((key) => ({ PK: key.PK, SK: key.SK }));
@@ -27,7 +34,9 @@ export async function batchGetConsistent(db: Db, table: string, keys: readonly I
       if (attempt > 0) await sleep(Math.floor(Math.random() * Math.min(400, 15 * 2 ** attempt)));
       const out = await db.send(
         new BatchGetCommand({
-          RequestItems: { [table]: { Keys: pending, ConsistentRead: true, ...(projection ? { ProjectionExpression: projection } : {}) } },
+          RequestItems: {
+            [table]: { Keys: pending, ConsistentRead: true, ...(projection ? { ProjectionExpression: projection } : {}), ...(names ? { ExpressionAttributeNames: names } : {}) },
+          },
         }),
       );
       for (const item of out.Responses?.[table] ?? []) found.set(keyId(item), item);

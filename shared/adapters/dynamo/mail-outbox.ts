@@ -1,7 +1,8 @@
 import { GetCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { seal, unseal } from '../../crypto/personal-data';
 import type { MailKind, OutgoingMail } from '../../domain/panel/mail';
-import type { MailOutbox, MailOutcome } from '../../ports/mail';
+import type { MailOutbox, MailOutcome, MailOutcomes } from '../../ports/mail';
+import { batchGetConsistent } from './batch-get';
 import { sweepIndexAttributes } from '../../events/sweep-index';
 import { cancellationReasons } from './contention';
 import { type Db, isConditionalCheckFailed } from './dynamo';
@@ -20,6 +21,20 @@ type Sealed = { to: string; subject: string; text: string };
 const OUTCOMES: readonly MailOutcome[] = ['sent', 'skipped', 'suppressed', 'rejected'];
 /** A finished item's outcome (an item from before issue 44 with another word reads as sent). */
 const outcomeOf = (status: unknown): MailOutcome => OUTCOMES.find((o) => o === status) ?? 'sent';
+
+/** How the given messages ended (one consistent batch read of their status only); pending or gone ones are absent. */
+export function dynamoMailOutcomes(db: Db, table: string): MailOutcomes {
+  return async (mailIds) => {
+    const unique = [...new Set(mailIds)];
+    const items = await batchGetConsistent(db, table, unique.map(keys.mail), 'PK, SK, #status', { '#status': 'status' });
+    const outcomes = new Map<string, MailOutcome>();
+    unique.forEach((mailId, i) => {
+      const status = items[i]?.status;
+      if (typeof status === 'string' && status !== 'pending') outcomes.set(mailId, outcomeOf(status));
+    });
+    return outcomes;
+  };
+}
 
 /**
  * A message queued in the transaction of what it tells: its recipient and text sealed (AES-256-GCM under

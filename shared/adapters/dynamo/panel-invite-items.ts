@@ -27,7 +27,7 @@ export function entryItem(invite: PanelInvite): Item {
 }
 
 export function inviteOf(item: Item): PanelInvite | undefined {
-  const { tokenHash, accountId, email, role, invitedBy, inviterEmail, inviterRole, createdAt, expiresAt } = item;
+  const { tokenHash, accountId, email, role, invitedBy, inviterEmail, inviterRole, createdAt, expiresAt, mailId } = item;
   if (typeof tokenHash !== 'string' || typeof accountId !== 'string' || typeof email !== 'string' || !isPanelRole(role)) return undefined;
   if (typeof invitedBy !== 'string' || typeof createdAt !== 'string' || typeof expiresAt !== 'string') return undefined;
   return {
@@ -40,6 +40,7 @@ export function inviteOf(item: Item): PanelInvite | undefined {
     ...(isPanelRole(inviterRole) ? { inviterRole } : {}),
     createdAt,
     expiresAt,
+    ...(typeof mailId === 'string' ? { mailId } : {}),
   };
 }
 

@@ -27,7 +27,8 @@ export function dynamoPanelInvites(db: Db, table: string, mailKey: () => Promise
           {
             Put: {
               TableName: table,
-              Item: entryItem(invite),
+              // The live invite names the mail that carries its link: the team page reads whether it was delivered.
+              Item: entryItem({ ...invite, mailId: mail.id }),
               // In place of the live invite as read (a concurrent one for the e-mail: read again).
               ...(earlier
                 ? { ConditionExpression: 'tokenHash = :earlier', ExpressionAttributeValues: { ':earlier': earlier.tokenHash } }

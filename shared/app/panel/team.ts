@@ -18,7 +18,7 @@ import { INVITE_WINDOW_MS, inviteScopes } from '../../domain/panel/sign-in-limit
 import { ConflictError, DomainError, NotFoundError, RateLimitedError, ValidationError } from '../../errors';
 import { releaseQuietly } from '../limits/attempt-slots';
 import type { PanelTeam, TeamChangeOutcome } from '../../ports/panel';
-import type { MailSuppressions } from '../../ports/mail';
+import type { MailOutcomes, MailSuppressions } from '../../ports/mail';
 
 /**
  * The merchant panel's team (issue 27): who is in the account's panel, and (owners and admins, with a
@@ -31,6 +31,8 @@ export type PanelTeamPorts = PanelAccessPorts & {
   publicBaseUrl: string;
   /** The addresses the panel no longer mails (issue 44): an invite to one was not delivered. */
   mailSuppressions: Pick<MailSuppressions, 'suppressed'>;
+  /** How the invites' mails ended (issue 44: one SES refused, e.g. an unverified address in the SES sandbox, was not delivered). */
+  mailOutcomes: MailOutcomes;
 };
 
 type Acting = { session: PanelSession; code: string; ip: string; now: Date };
@@ -61,7 +63,12 @@ export async function teamView(ports: PanelTeamPorts, session: PanelSession, now
   const person = await actingPerson(ports, session, 'read');
   const [members, invites] = await Promise.all([ports.team.members(session.accountId), ports.invite.invites.pending(session.accountId)]);
   const usable = invites.filter((invite) => inviteUsable(invite, now));
-  const suppressed = await ports.mailSuppressions.suppressed(usable.map((invite) => invite.email));
+  const mailIds = usable.flatMap((invite) => (invite.mailId ? [invite.mailId] : []));
+  const [suppressed, outcomes] = await Promise.all([ports.mailSuppressions.suppressed(usable.map((invite) => invite.email)), ports.mailOutcomes(mailIds)]);
+  const undelivered = (invite: (typeof usable)[number]) => {
+    const outcome = invite.mailId ? outcomes.get(invite.mailId) : undefined;
+    return suppressed.has(invite.email) || outcome === 'suppressed' || outcome === 'rejected';
+  };
   return {
     members,
     // The invites still usable: an identifier for the revoke form (the SHA-256 of the link's token, never the token).
@@ -71,7 +78,7 @@ export async function teamView(ports: PanelTeamPorts, session: PanelSession, now
       role: invite.role,
       invitedBy: senderOf(invite, members),
       expiresAt: invite.expiresAt,
-      notDelivered: suppressed.has(invite.email),
+      notDelivered: undelivered(invite),
     })),
     mayManage: mayAct(person.role, 'team.manage'),
     actorRole: person.role,

@@ -20,6 +20,8 @@ export type PanelInvite = {
   inviterRole?: PanelRole;
   createdAt: string;
   expiresAt: string;
+  /** The queued mail that carries its link (issue 44: the team page says when it was not delivered); absent on invites from before. */
+  mailId?: string;
 };
 
 /** An e-mail as the panel keys it: trimmed and lower-cased (the domain is case-insensitive, and people type the local part in any case). */
