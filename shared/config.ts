@@ -91,6 +91,11 @@ export const configSchema = z.object({
   CARD_DECLINES_PER_CARD_PER_HOUR: positiveInt(5),
   /** Declined card attempts of one merchant in any hour (checkout and API): past it card attempts wait, Pix goes on. */
   CARD_DECLINES_PER_MERCHANT_PER_HOUR: positiveInt(100),
+  /**
+   * The local stack only (infra/local/stack.ts creates it; refused in AWS, see LOCAL_ONLY_SETTINGS): a
+   * folder of authenticator clock offsets the tests move forward instead of waiting for 30-s steps.
+   */
+  LOCAL_TOTP_CLOCK_DIR: z.string().min(1).optional(),
 });
 
 export type Config = {
@@ -135,6 +140,11 @@ export type Config = {
   webhooks: { queueUrl: string | undefined; retryScale: number; allowPrivateHosts: string[]; dnsTimeoutMs: number };
   mail: { queueUrl: string | undefined; from: string | undefined; configurationSet: string | undefined };
   sweep: { afterSeconds: number };
+  /**
+   * The local stack's test clock of the panel's authenticator (shared/adapters/crypto/totp-clock.ts):
+   * a folder of whole-step offsets per authenticator; undefined (always in AWS) is the real clock.
+   */
+  localTotpClockDir: string | undefined;
 };
 
 export type ApiPixConfig = {
@@ -169,6 +179,20 @@ function apiPixConfig(c: ParsedEnv): ApiPixConfig | undefined {
   };
 }
 
+/** Settings of the local stack only: a deployed function refuses to start with one. */
+export const LOCAL_ONLY_SETTINGS = ['LOCAL_TOTP_CLOCK_DIR'] as const;
+
+/**
+ * What marks a deployed function's environment: Lambda's own reserved variables (set by the Lambda
+ * service on every function, never by the local stack) and the edge's origin secret (the deployed stack's).
+ */
+const DEPLOYED_MARKS = ['AWS_LAMBDA_FUNCTION_NAME', 'AWS_EXECUTION_ENV', 'LAMBDA_TASK_ROOT', 'EDGE_ORIGIN_SECRET_ID'] as const;
+
+/** Whether an environment is a deployed function's (see DEPLOYED_MARKS). */
+export function isDeployedEnvironment(env: Record<string, string | undefined>): boolean {
+  return DEPLOYED_MARKS.some((name) => env[name] !== undefined && env[name] !== '');
+}
+
 export function parseConfig(env: Record<string, string | undefined>): Config {
   const parsed = configSchema.safeParse(env);
   if (!parsed.success) {
@@ -176,6 +200,10 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
     throw new Error(`Invalid configuration: ${fields}`);
   }
   const c = parsed.data;
+  const localOnly = LOCAL_ONLY_SETTINGS.filter((name) => c[name] !== undefined);
+  if (localOnly.length > 0 && isDeployedEnvironment(env)) {
+    throw new Error(`Invalid configuration: ${localOnly.join(', ')} (local stack only, refused in a deployed function)`);
+  }
   return {
     tableName: c.TABLE_NAME,
     masterKeySecretId: c.MASTER_KEY_SECRET_ID,
@@ -224,6 +252,7 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
     },
     mail: { queueUrl: c.MAIL_QUEUE_URL, from: c.MAIL_FROM, configurationSet: c.MAIL_CONFIGURATION_SET },
     sweep: { afterSeconds: c.SWEEP_AFTER_SECONDS },
+    localTotpClockDir: c.LOCAL_TOTP_CLOCK_DIR,
   };
 }
 

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBStreamsClient } from '@aws-sdk/client-dynamodb-streams';
@@ -48,6 +48,11 @@ export type LocalStack = {
   /** The queues the operator CLI forwards to and redrives from. */
   /** Where the SES stand-in keeps each message sent (one JSON file per message). */
   mailDir: string;
+  /**
+   * The authenticator's test clock (LOCAL_TOTP_CLOCK_DIR, shared/adapters/crypto/totp-clock.ts): a new
+   * empty folder per start (the real clock) where the tests move an authenticator's clock forward.
+   */
+  totpClockDir: string;
   /** The synthesized role policies every handler's SDK calls are evaluated against (infra/local/iam/). */
   iamPoliciesFile: string;
   queueUrls: { payouts: string; webhooks: string; reconcile: string; mail: string; mailFeedback: string; streamFailures: string };
@@ -89,6 +94,10 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
     const sesEvents: { sink?: SesEventSink } = {};
     const mail = await startMailEndpoint(join(options.root, '.local', 'mail'), 0, { configurationSet: LOCAL_MAIL_CONFIGURATION_SET, events: () => sesEvents.sink });
     stops.push(mail.stop);
+    // The authenticator's test clock: empty (the real clock) until a test moves an authenticator forward.
+    mkdirSync(join(options.root, '.local'), { recursive: true });
+    const totpClockDir = mkdtempSync(join(options.root, '.local', 'totp-clock-'));
+    stops.push(async () => rmSync(totpClockDir, { recursive: true, force: true }));
     const [dynamo, sqs] = await Promise.all([startDynamoDbLocal(options.dynamodbPort, options.dataDir), startSqsLocal(options.sqsPort)]);
     stops.push(dynamo.stop, sqs.stop);
 
@@ -105,6 +114,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
       PROVIDER_SECRET_ID: LOCAL_PROVIDER_SECRET,
       PUBLIC_BASE_URL: `http://127.0.0.1:${options.port}`,
       CEP_PROVIDER: process.env.CEP_PROVIDER ?? 'fixture',
+      LOCAL_TOTP_CLOCK_DIR: totpClockDir,
     });
     // The handlers' clients (created now, with the endpoints above) refuse what AWS refuses.
     enforceDynamoDbLimits(getDb());
@@ -183,6 +193,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
       sqsEndpoint: sqs.endpoint,
       secretsEndpoint: secrets.endpoint,
       mailDir: mail.dir,
+      totpClockDir,
       iamPoliciesFile: iam.file,
       tableName: LOCAL_TABLE,
       queueUrls: {

@@ -5,6 +5,7 @@ import { dynamoPanelEmails, dynamoPanelInvites } from '../adapters/dynamo/panel-
 import type { InvitePorts } from '../app/panel/invite-person';
 import type { PanelSessionPorts } from '../app/panel/access-ports';
 import { matchTotp, newTotpSecret, otpauthUri } from '../adapters/crypto/totp';
+import { matchOnTotpClock } from '../adapters/crypto/totp-clock';
 import { dynamoPanelAuditLog, dynamoPanelPeople, dynamoPanelSessions } from '../adapters/dynamo/panel-people';
 import { dynamoAttemptSlots } from '../adapters/dynamo/attempt-slots';
 import { seal, unseal } from '../crypto/personal-data';
@@ -41,6 +42,14 @@ export function panelInvitePorts(db: Db, table: string, mailKey: () => Promise<B
 export const PANEL_TOTP_ISSUER = 'Painel Gateway';
 
 /**
+ * How typed codes are matched: at the real clock (always in AWS), or on the local stack at the real
+ * clock plus the authenticator's test offset (LOCAL_TOTP_CLOCK_DIR, refused outside the local stack).
+ */
+export function totpMatch(localTotpClockDir: string | undefined): typeof matchTotp {
+  return localTotpClockDir === undefined ? matchTotp : matchOnTotpClock(localTotpClockDir);
+}
+
+/**
  * The panel's access ports over the table, the panel key (sealing) and the crypto adapters, without
  * the password hashing (shared/wiring/panel-access.ts adds it): what signed-in pages and a step-up need.
  */
@@ -56,7 +65,7 @@ export async function panelSessionPorts(runtime: Runtime): Promise<PanelSessionP
     audit: dynamoPanelAuditLog(db, table),
     totp: {
       newSecret: newTotpSecret,
-      match: matchTotp,
+      match: totpMatch(config.localTotpClockDir),
       uri: (secret, email) => otpauthUri({ secret, accountLabel: email, issuer: PANEL_TOTP_ISSUER }),
     },
     sealing: {

@@ -3,7 +3,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { admin, basic, bearer, call, stack, tokenFor } from '../support/api';
 import { common, createCharge } from '../support/charges';
 import { notification, notify } from '../support/provider';
-import { totpCodeAt } from '../../shared/adapters/crypto/totp';
+import { nextCode } from '../support/totp-clock';
 import { seriousAxeViolations } from '../support/axe';
 import { saveScreenshot, sharedBrowser, type ViewportName, withPage } from '../support/browser';
 
@@ -20,21 +20,21 @@ async function expectAccessible(page: Page, name: string): Promise<void> {
   await saveScreenshot(page, name);
 }
 
-const STEP_MS = 30_000;
-
 /**
  * The person's authenticator as the journey uses it: each code of a later step than the last one used
- * (codes work once), waiting (at most one step) until the server's window reaches it.
+ * (codes work once), the authenticator's test clock moved forward when the server's window has not
+ * reached it yet (test/support/totp-clock.ts: never a wait).
  */
 function authenticator(secret: string) {
-  let last = Math.floor(Date.now() / STEP_MS);
+  const enrollment = nextCode(secret, undefined);
+  let last = enrollment.step;
   return {
     /** The code of the current step (the enrollment's). */
-    first: () => totpCodeAt(secret, new Date(last * STEP_MS)),
-    async next(): Promise<string> {
-      last += 1;
-      while (Math.floor(Date.now() / STEP_MS) + 1 < last) await new Promise((resolve) => setTimeout(resolve, 250));
-      return totpCodeAt(secret, new Date(last * STEP_MS));
+    first: () => enrollment.code,
+    next(): Promise<string> {
+      const { code, step } = nextCode(secret, last);
+      last = step;
+      return Promise.resolve(code);
     },
   };
 }

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { totpCodeAt } from '../../shared/adapters/crypto/totp';
 import { SIGN_IN_AGAIN } from '../../shared/app/panel/sign-in';
 import { admin } from '../support/api';
-import { type Enrolled, elementText, enrolledPerson, freshCode, get, hidden, Jar, post, signIn } from '../support/panel';
+import { codeFor, type Enrolled, elementText, enrolledPerson, freshCode, get, hidden, Jar, post, signIn } from '../support/panel';
+import { nextCode } from '../support/totp-clock';
 
 const escaped = (text: string) => text.replace(/&/g, '&amp;').replace(/'/g, '&#39;').replace(/"/g, '&quot;');
 
@@ -89,20 +89,17 @@ describe('merchant panel: the person’s own security page (issue 27)', () => {
     expect(secret).not.toBe(person.secret);
     const enrollment = hidden(started.text, 'enrollment');
     // A code of the old authenticator does not confirm the new one; nothing changed.
-    const wrong = await post(jar, '/panel/seguranca/autenticador/confirmar', { csrf_token: csrf, enrollment, code: totpCodeAt(person.secret, new Date()) });
+    const wrong = await post(jar, '/panel/seguranca/autenticador/confirmar', { csrf_token: csrf, enrollment, code: codeFor(person.secret) });
     expect(wrong.status).toBe(422);
     expect(wrong.text).toContain('data-field="code"');
-    const step = Math.floor(Date.now() / 30_000);
-    const done = await post(jar, '/panel/seguranca/autenticador/confirmar', {
-      csrf_token: csrf,
-      enrollment,
-      code: totpCodeAt(secret, new Date(step * 30_000)),
-    });
+    // The new authenticator's own clock (test/support/totp-clock.ts): its current step.
+    const { code: first, step } = nextCode(secret, undefined);
+    const done = await post(jar, '/panel/seguranca/autenticador/confirmar', { csrf_token: csrf, enrollment, code: first });
     expect(done.status).toBe(200);
     expect(done.text).toContain('id="notice"');
     // The sealed request works once: it was for the authenticator it replaced, so it no longer opens (422).
     expect(
-      (await post(jar, '/panel/seguranca/autenticador/confirmar', { csrf_token: csrf, enrollment, code: totpCodeAt(secret, new Date((step + 1) * 30_000)) }))
+      (await post(jar, '/panel/seguranca/autenticador/confirmar', { csrf_token: csrf, enrollment, code: nextCode(secret, step).code }))
         .status,
     ).toBe(422);
 
@@ -115,7 +112,8 @@ describe('merchant panel: the person’s own security page (issue 27)', () => {
     );
     const codePage = await get(fresh, '/panel/entrar/codigo');
     expect((await post(fresh, '/panel/entrar/codigo', { csrf_token: hidden(codePage.text, 'csrf_token'), code: await freshCode(old) })).status).toBe(401);
-    const renewed = { ...person, secret, lastStep: Math.max(step, old.lastStep) };
+    // Replacing the authenticator recorded the new one's step as the last used.
+    const renewed = { ...person, secret, lastStep: step };
     expect((await signIn(new Jar(), renewed)).status).toBe(303);
   }, 240_000);
 

@@ -25,6 +25,7 @@ describe('parseConfig', () => {
       webhooks: { queueUrl: undefined, retryScale: 1, allowPrivateHosts: [], dnsTimeoutMs: 2000 },
       mail: { queueUrl: undefined, from: undefined, configurationSet: undefined },
       sweep: { afterSeconds: 300 },
+      localTotpClockDir: undefined,
     });
     expect(parseConfig(REQUIRED).tokenTtlSeconds).toBe(2_592_000);
     expect(parseConfig(REQUIRED).idempotency.ttlSeconds).toBe(86_400);
@@ -59,6 +60,23 @@ describe('parseConfig', () => {
     expect(parseConfig({ ...REQUIRED, EDGE_ORIGIN_SECRET_ID: 'arn:aws:secretsmanager:sa-east-1:1:secret:o' }).edge).toEqual({
       originSecretId: 'arn:aws:secretsmanager:sa-east-1:1:secret:o',
     });
+  });
+
+  it("reads the local stack's authenticator test clock, and refuses it in a deployed function (Lambda's own variables, or the edge's secret)", () => {
+    expect(parseConfig({ ...REQUIRED, LOCAL_TOTP_CLOCK_DIR: '/repo/.local/totp-clock-x' }).localTotpClockDir).toBe('/repo/.local/totp-clock-x');
+    const deployed = [
+      { AWS_LAMBDA_FUNCTION_NAME: 'payment-gateway-PanelAccess' },
+      { AWS_EXECUTION_ENV: 'AWS_Lambda_nodejs22.x' },
+      { LAMBDA_TASK_ROOT: '/var/task' },
+      { EDGE_ORIGIN_SECRET_ID: 'arn:aws:secretsmanager:sa-east-1:1:secret:o' },
+    ];
+    for (const marks of deployed) {
+      expect(() => parseConfig({ ...REQUIRED, ...marks, LOCAL_TOTP_CLOCK_DIR: '/tmp/clock' }), JSON.stringify(marks)).toThrow(
+        'Invalid configuration: LOCAL_TOTP_CLOCK_DIR (local stack only, refused in a deployed function)',
+      );
+      // Without it the same environment is a valid deployed one, on the real clock.
+      expect(parseConfig({ ...REQUIRED, ...marks }).localTotpClockDir).toBeUndefined();
+    }
   });
 
   it('reads overrides from environment strings as numbers', () => {

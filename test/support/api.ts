@@ -125,6 +125,8 @@ export function useLocalStackEnvironment(): void {
     CEP_PROVIDER: 'fixture',
     // As the local stack's (global-setup.ts): many tests decline the one shared test card.
     CARD_DECLINES_PER_CARD_PER_HOUR: '1000',
+    // The stack's authenticator test clock: panel handlers run here match codes at the same time as the stack's.
+    LOCAL_TOTP_CLOCK_DIR: s.totpClockDir,
   });
   // In-process handlers meet AWS's limits, as in the local stack.
   enforceDynamoDbLimits(getDb());

@@ -1,5 +1,7 @@
+import { shiftedBySteps } from '../../shared/adapters/crypto/totp-clock';
 import { totpCodeAt } from '../../shared/adapters/crypto/totp';
 import { admin, call, uniqueIp } from './api';
+import { authenticatorNow, nextCode } from './totp-clock';
 
 /** A browser's cookie jar for the panel's tests: what Set-Cookie gave, sent back as Cookie. */
 export class Jar {
@@ -60,9 +62,12 @@ export function elementText(html: string, id: string): string {
   return found;
 }
 
-/** The authenticator code a person would type, `offsetSteps` 30-second steps from now. */
+/**
+ * The authenticator code a person would type, `offsetSteps` 30-second steps from the local stack's
+ * authenticator time (real now + the authenticator's test offset: test/support/totp-clock.ts).
+ */
 export function codeFor(secret: string, offsetSteps = 0): string {
-  return totpCodeAt(secret, new Date(Date.now() + offsetSteps * 30_000));
+  return totpCodeAt(secret, shiftedBySteps(authenticatorNow(secret), offsetSteps));
 }
 
 export type Enrolled = {
@@ -77,18 +82,15 @@ export type Enrolled = {
   lastStep: number;
 };
 
-const STEP_MS = 30_000;
-const stepNow = () => Math.floor(Date.now() / STEP_MS);
-
 /**
- * A fresh code for a step-up: the step after the person's last one, waiting (at most one step, 30 s)
- * until the server's window (its step ± 1) reaches it. Records the step as used.
+ * A fresh code for a step-up: a step later than the person's last one and inside the server's window,
+ * the person's authenticator clock moved forward when it is not (never a wait: test/support/totp-clock.ts).
+ * Records the step as used. Call it right before posting the code.
  */
-export async function freshCode(person: Enrolled): Promise<string> {
-  const target = person.lastStep + 1;
-  while (stepNow() + 1 < target) await new Promise((resolve) => setTimeout(resolve, 250));
-  person.lastStep = target;
-  return totpCodeAt(person.secret, new Date(target * STEP_MS));
+export function freshCode(person: Enrolled): Promise<string> {
+  const { code, step } = nextCode(person.secret, person.lastStep);
+  person.lastStep = step;
+  return Promise.resolve(code);
 }
 
 /** An account, an invite through the operator CLI, and its acceptance through the panel's pages. */
@@ -110,8 +112,7 @@ export async function acceptInvite(inviteUrl: string, email: string): Promise<Om
   if (page.status !== 200) throw new Error(`invite page ${page.status}`);
   const secret = elementText(page.text, 'totp-secret');
   const password = `uma frase longa e boa ${Math.random().toString(36).slice(2, 10)}`;
-  const enrollStep = stepNow();
-  const enrollCode = totpCodeAt(secret, new Date(enrollStep * STEP_MS));
+  const { code: enrollCode, step: enrollStep } = nextCode(secret, undefined);
   const done = await post(jar, path, {
     csrf_token: hidden(page.text, 'csrf_token'),
     enrollment: hidden(page.text, 'enrollment'),

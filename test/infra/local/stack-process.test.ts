@@ -1,4 +1,5 @@
 import { execFile } from 'node:child_process';
+import { existsSync, readdirSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { promisify } from 'node:util';
 import { GetSecretValueCommand, SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
@@ -47,7 +48,11 @@ describe('npm start (the local stack)', () => {
     expect(second.info.dynamodbEndpoint).toBe(`http://127.0.0.1:${dynamodbPort}`);
     expect(second.info.sqsEndpoint).toBe(`http://127.0.0.1:${sqsPort}`);
     expect(await portIsFree(dynamodbPort)).toBe(false);
+    // Its own authenticator test clock, empty (the real clock) at the start, gone at the stop.
+    expect(second.info.totpClockDir).not.toBe(stack().totpClockDir);
+    expect(readdirSync(second.info.totpClockDir)).toEqual([]);
     await second.stop();
+    expect(existsSync(second.info.totpClockDir)).toBe(false);
     await new Promise((resolve) => setTimeout(resolve, 500));
     expect(await portIsFree(port)).toBe(true);
     expect(await portIsFree(dynamodbPort)).toBe(true);
