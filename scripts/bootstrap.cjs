@@ -137,6 +137,10 @@ switch (task) {
     if (!rest.includes('--only=cold-start')) ensureJava();
     runForeground(node, [...tsx, 'bench/run.ts', ...rest]);
     break;
+  case 'rehearse':
+    // The deploy rehearsal on moto (needs Python 3 with moto; no Java, no AWS account).
+    runForeground(node, [...tsx, 'scripts/rehearse-deploy.ts', ...rest]);
+    break;
   default:
-    fail(`unknown task "${task}": use start, test, admin or bench`);
+    fail(`unknown task "${task}": use start, test, admin, bench or rehearse`);
 }
