@@ -1,7 +1,9 @@
 /**
- * Import substitutions of every Lambda bundle (esbuild's alias, passed by infra/cdk/api-function.ts
- * and by the cold-start bench, bench/cold-start/bundle.ts). Targets are relative to the project root,
- * where esbuild runs. Tests, the local stack and the operator CLI import the real packages.
+ * What every Lambda bundle is built with beyond esbuild's plain settings, passed by
+ * infra/cdk/api-function.ts and by the cold-start bench (bench/cold-start/bundle.ts): import
+ * substitutions (esbuild's alias; targets relative to the project root, where esbuild runs), and the
+ * beside modules (external to the bundle, built into their own file next to it, named by a define).
+ * Tests, the local stack and the operator CLI import the real packages and modules.
  */
 import { createRequire } from 'node:module';
 import path from 'node:path';
