@@ -64,7 +64,7 @@ export function coldStartMarkdown(report: ColdStartReport): string {
     lines.push('### Beside the bundles: modules loaded only when needed (infra/cdk/bundling.ts, BESIDE_BUNDLE_MODULES)');
     lines.push('');
     lines.push(
-      "Each is built into its own file next to index.mjs in the asset of the functions whose bundle imports it, and imported the first time it is needed, never at a cold start (the imports above run without these files). They are not part of a function's bundle or its budget (docs/decisions.md, \"Issue 44: every bundle within 512 KB\").",
+      'Each is built into its own file next to index.mjs in the asset of the functions whose bundle imports it, and imported the first time it is needed, never at a cold start (the imports above run without these files). They are not part of a function\'s bundle or its budget (docs/decisions.md, "Issue 44: every bundle within 512 KB").',
     );
     lines.push('');
     lines.push('| File | Module | KB | Functions |');

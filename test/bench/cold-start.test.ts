@@ -317,7 +317,9 @@ describe('the cold-start section', () => {
     floorAsDeployed: reportRow('floor-as-deployed', 'reference', 201.4, 0.7),
     empty: reportRow('empty', 'reference', 0.2, 0.03),
     functions: [reportRow('GetBalance', 'route', 400, 1.1), reportRow('BoletoPage', 'route', 1900, 3.2), reportRow('Sweep', 'worker', 880, 1.8)],
-    beside: [{ file: 'password-strength.mjs', entry: 'shared/domain/panel/password-strength.ts', kb: 2230.4, functions: ['PanelSignIn', 'PanelResetPassword'] }],
+    beside: [
+      { file: 'password-strength.mjs', entry: 'shared/domain/panel/password-strength.ts', kb: 2230.4, functions: ['PanelSignIn', 'PanelResetPassword'] },
+    ],
     failing: ['BoletoPage', 'Sweep'],
     sourceMaps: [],
     biggest: [

@@ -32,18 +32,20 @@ describe('the password hashing is bundled only where a password is checked or se
 
 describe('the password policy and its zxcvbn dictionaries are bundled only where a password is set (issue 43)', () => {
   it('only the password strength module imports zxcvbn, and only the policy imports that module', () => {
-    const importers = ['functions', 'shared'].flatMap(tsFilesUnder).filter((file) =>
-      ts
-        .preProcessFile(readFileSync(join(ROOT, file), 'utf8'), true, true)
-        .importedFiles.some(({ fileName }) => fileName.startsWith('@zxcvbn-ts/')),
-    );
+    const importers = ['functions', 'shared']
+      .flatMap(tsFilesUnder)
+      .filter((file) =>
+        ts.preProcessFile(readFileSync(join(ROOT, file), 'utf8'), true, true).importedFiles.some(({ fileName }) => fileName.startsWith('@zxcvbn-ts/')),
+      );
     expect(importers).toEqual([STRENGTH]);
     expect(
-      ['functions', 'shared'].flatMap(tsFilesUnder).filter((file) =>
-        ts
-          .preProcessFile(readFileSync(join(ROOT, file), 'utf8'), true, true)
-          .importedFiles.some(({ fileName }) => fileName === './password-strength' || fileName.endsWith('/password-strength')),
-      ),
+      ['functions', 'shared']
+        .flatMap(tsFilesUnder)
+        .filter((file) =>
+          ts
+            .preProcessFile(readFileSync(join(ROOT, file), 'utf8'), true, true)
+            .importedFiles.some(({ fileName }) => fileName === './password-strength' || fileName.endsWith('/password-strength')),
+        ),
     ).toEqual([POLICY]);
   });
 
