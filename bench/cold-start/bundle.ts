@@ -3,18 +3,18 @@
  * calling the project's esbuild straight: synthesizing the app would bundle the same way, slower.
  * The CDK runs `esbuild --bundle <entry> --target=node22 --platform=node --format=esm
  * --outfile=<asset>/index.mjs --minify --sourcemap --main-fields=module,main --banner:js=<banner>` from
- * the project root, with no --external (bundleAwsSDK, externalModules []) and the stack's `--alias`
- * substitutions (infra/cdk/bundling.ts); the metafile is added here. test/bench/cold-start.test.ts
- * checks api-function.ts still says so.
+ * the project root, with the stack's `--alias` substitutions, `--define`s and `--external`s (the beside
+ * modules, which a bundle imports from their own files next to it; infra/cdk/bundling.ts) and nothing else
+ * external (bundleAwsSDK); the metafile is added here. test/bench/cold-start.test.ts checks
+ * api-function.ts still says so.
  */
 import { statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { build, type BuildOptions, type Metafile } from 'esbuild';
-import { LAMBDA_BUNDLE_ALIASES } from '../../infra/cdk/bundling';
+import { ESM_REQUIRE_BANNER, LAMBDA_BUNDLE_ALIASES, LAMBDA_BUNDLE_DEFINES, LAMBDA_BUNDLE_EXTERNALS } from '../../infra/cdk/bundling';
 import type { BundleTarget } from './functions';
 
-/** The banner of infra/cdk/api-function.ts: lets the ESM bundle load CommonJS dependencies that call require(). */
-export const ESM_REQUIRE_BANNER = "import { createRequire } from 'module'; const require = createRequire(import.meta.url);";
+export { ESM_REQUIRE_BANNER };
 
 /**
  * esbuild's options for the functions, as the CDK passes them for each (plus the metafile). They are
@@ -37,8 +37,9 @@ export function cdkEsbuildOptions(root: string, outDir: string, targets: readonl
     sourcemap: true,
     mainFields: ['module', 'main'],
     banner: { js: ESM_REQUIRE_BANNER },
-    external: [],
-    ...(stackAliases ? { alias: { ...LAMBDA_BUNDLE_ALIASES } } : {}),
+    ...(stackAliases
+      ? { external: [...LAMBDA_BUNDLE_EXTERNALS], define: { ...LAMBDA_BUNDLE_DEFINES }, alias: { ...LAMBDA_BUNDLE_ALIASES } }
+      : { external: [] }),
     metafile: true,
     logLevel: 'warning',
   };

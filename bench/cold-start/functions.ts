@@ -1,12 +1,16 @@
 /**
  * What the cold-start bench bundles: every Lambda function the stack deploys (one per route of the
- * route table, the $default fallback, the queue, stream and scheduled workers), named as the stack
- * names them, and the two references (the DynamoDB-only floor and an empty handler).
+ * route table, the $default fallback, the edge-origin authorizer, the queue, stream and scheduled
+ * workers), named as the stack names them, and the two references (the DynamoDB-only floor and an
+ * empty handler). test/infra/bundle-budget.test.ts checks that every function of the synthesized stack is here.
  */
 import { fallbackHandler, routeList } from '../../shared/http/routes';
 import { checkoutUpkeepWorker, pixSweepWorker, queueList, reconcileWorker, streamConsumerList, sweepWorker } from '../../shared/queues';
 
-export type FunctionKind = 'route' | 'fallback' | 'worker' | 'reference';
+export type FunctionKind = 'route' | 'fallback' | 'authorizer' | 'worker' | 'reference';
+
+/** The stack's id of the edge-origin authorizer (infra/stack.ts, EDGE_AUTHORIZER_ID) and its handler. */
+export const EDGE_AUTHORIZER = { id: 'EdgeOriginAuthorizer', entry: 'functions/edge/origin-authorizer.ts' } as const;
 
 export type BundleTarget = {
   /** The stack's construct id of the function (route id, `Fallback`, `<queue>Worker`, …), or `floor` / `empty`. */
@@ -41,11 +45,12 @@ export const referenceTargets: readonly BundleTarget[] = [
   { id: EMPTY_ID, label: 'empty handler', entry: 'bench/cold-start/references/empty.ts', kind: 'reference', stackAliases: false },
 ];
 
-/** The deployed functions, in the stack's order: routes and the fallback first (the API), then the workers. All get the stack's bundling. */
+/** The deployed functions, in the stack's order: routes, the fallback and the authorizer first (the API), then the workers. All get the stack's bundling. */
 export function deployedTargets(): BundleTarget[] {
   const targets: Omit<BundleTarget, 'stackAliases'>[] = [
     ...routeList.map((route) => ({ id: route.id, label: `${route.method} ${route.path}`, entry: route.handler, kind: 'route' as const })),
     { id: 'Fallback', label: '$default (fallback: 404 / 405)', entry: fallbackHandler, kind: 'fallback' },
+    { id: EDGE_AUTHORIZER.id, label: 'edge-origin authorizer (every route)', entry: EDGE_AUTHORIZER.entry, kind: 'authorizer' },
     ...queueList.map((def) => ({ id: `${def.id}Worker`, label: `${def.id} queue worker`, entry: def.handler, kind: 'worker' as const })),
     ...streamConsumerList.map((def) => ({ id: def.id, label: `${def.id} (table stream)`, entry: def.handler, kind: 'worker' as const })),
     ...[sweepWorker, checkoutUpkeepWorker, pixSweepWorker, reconcileWorker].map((def) => ({
@@ -58,7 +63,7 @@ export function deployedTargets(): BundleTarget[] {
   return targets.map((target) => ({ ...target, stackAliases: true }));
 }
 
-/** The issue's targets bind the API functions (routes and the fallback); the workers are reported against the same limits for information. */
+/** The targets bind every deployed function (issue 44: per function, no exceptions); only the references are not bound. */
 export function isTargeted(kind: FunctionKind): boolean {
-  return kind === 'route' || kind === 'fallback';
+  return kind !== 'reference';
 }

@@ -4,7 +4,7 @@
  * bundles interleaved, round after round), and some of them again with NODE_OPTIONS=--enable-source-maps.
  */
 import { execFileSync } from 'node:child_process';
-import { rmSync } from 'node:fs';
+import { mkdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { availableParallelism, loadavg } from 'node:os';
 import { join } from 'node:path';
 import { version as esbuildVersion } from 'esbuild';
@@ -12,7 +12,8 @@ import { COLD_START_TARGETS, BYTES_PER_KB, interleavedOrder, kb, ratioTo, summar
 import { type Bundle, bundleAll } from './bundle';
 import { type BundleTarget, deployedTargets, EMPTY_ID, FLOOR_AS_DEPLOYED_ID, FLOOR_ID, isTargeted, referenceTargets } from './functions';
 import { importOnce, nodeBinary } from './import-time';
-import type { BundleContents, ColdStartReport, ColdStartRow, SourceMapRow } from './types';
+import type { BesideRow, BundleContents, ColdStartReport, ColdStartRow, SourceMapRow } from './types';
+import { BESIDE_BUNDLE_MODULES, besideBundleArgs, ESBUILD } from '../../infra/cdk/bundling';
 
 export type ColdStartOptions = {
   root: string;
@@ -75,6 +76,22 @@ async function measureAll(node: string, jobs: Job[], runs: number, progress: (li
   }
 }
 
+/**
+ * Each beside module built once (as the stack's afterBundling hook builds it into the asset of each
+ * function that imports it), with the functions whose bundle names its file. The imports above run
+ * without these files: a cold start never reads them.
+ */
+function besideModules(root: string, outDir: string, bundles: readonly Bundle[]): BesideRow[] {
+  const dir = join(outDir, 'beside');
+  mkdirSync(dir, { recursive: true });
+  return BESIDE_BUNDLE_MODULES.map((module) => {
+    const file = join(dir, module.file);
+    execFileSync(ESBUILD, besideBundleArgs(module, file), { cwd: root, stdio: ['ignore', 'ignore', 'inherit'] });
+    const functions = bundles.filter((b) => b.target.kind !== 'reference' && readFileSync(b.file, 'utf8').includes(`./${module.file}`)).map((b) => b.target.id);
+    return { file: module.file, entry: module.entry, kb: kb(statSync(file).size), functions };
+  });
+}
+
 export async function runColdStart(options: ColdStartOptions): Promise<ColdStartReport> {
   const started = performance.now();
   const loadBefore = loadavg()[0] ?? Number.NaN;
@@ -123,6 +140,7 @@ export async function runColdStart(options: ColdStartOptions): Promise<ColdStart
   const apiBySize = byteOrder.filter((b) => isTargeted(b.target.kind));
   const typical = apiBySize[Math.floor(apiBySize.length / 2)];
   const failing = functions.filter((r) => r.targeted && !r.verdict.pass).map((r) => r.id);
+  const beside = besideModules(root, outDir, bundles);
   return {
     generatedAt: new Date().toISOString(),
     runs,
@@ -136,6 +154,7 @@ export async function runColdStart(options: ColdStartOptions): Promise<ColdStart
     floorAsDeployed: rows.find((r) => r.id === FLOOR_AS_DEPLOYED_ID) as ColdStartRow,
     empty: rows.find((r) => r.id === EMPTY_ID) as ColdStartRow,
     functions,
+    beside,
     failing,
     sourceMaps,
     biggest: [...byteOrder.slice(0, BIGGEST), ...(typical ? [typical] : [])].map(contents),

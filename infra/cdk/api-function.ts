@@ -1,11 +1,11 @@
 import { Duration, Validations } from 'aws-cdk-lib';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import * as lambda from 'aws-cdk-lib/aws-lambda';
-import { NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
+import { type ICommandHooks, NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
 import * as logs from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
 import { API_FUNCTION_TIMEOUT_MS } from '../../shared/domain/time-budgets';
-import { aliasArgs } from './bundling';
+import { aliasArgs, besideBundleCommands, ESBUILD, ESM_REQUIRE_BANNER, LAMBDA_BUNDLE_DEFINES, LAMBDA_BUNDLE_EXTERNALS } from './bundling';
 import { depsLockFilePath, fromRoot, projectRoot } from './paths';
 
 /**
@@ -16,8 +16,16 @@ export const API_TIMEOUT_SECONDS = API_FUNCTION_TIMEOUT_MS / 1000;
 /** HTTP APIs end an integration call after 30 s at most. */
 export const API_GATEWAY_INTEGRATION_LIMIT_SECONDS = 30;
 
-/** Lets the ESM bundle load CommonJS dependencies that call require(). */
-const ESM_REQUIRE_BANNER = "import { createRequire } from 'module'; const require = createRequire(import.meta.url);";
+/**
+ * After esbuild bundled a function: the beside modules its bundle imports, each built into its own file
+ * next to index.mjs (infra/cdk/bundling.ts, BESIDE_BUNDLE_MODULES: zxcvbn's dictionaries, only for the
+ * functions that set a password). The asset's hash is its output's, so that file counts in it.
+ */
+const BESIDE_BUNDLE_HOOKS: ICommandHooks = {
+  beforeBundling: () => [],
+  beforeInstall: () => [],
+  afterBundling: (_inputDir, outputDir) => besideBundleCommands(outputDir, ESBUILD),
+};
 
 export interface ApiFunctionProps {
   /** Handler module relative to the project root; it exports `handler`. */
@@ -43,12 +51,15 @@ export interface ApiFunctionProps {
  * writing to that log group; the stack adds table and secret access per route.
  */
 export class ApiFunction extends Construct {
+  /** The handler module, relative to the project root (what the function's bundle is built from). */
+  readonly handler: string;
   readonly fn: NodejsFunction;
   readonly role: iam.Role;
   readonly logGroup: logs.LogGroup;
 
   constructor(scope: Construct, id: string, props: ApiFunctionProps) {
     super(scope, id);
+    this.handler = props.handler;
     this.logGroup = new logs.LogGroup(this, 'Logs', { retention: props.logRetention });
     // An own role instead of the AWSLambdaBasicExecutionRole managed policy: it may write to this
     // function's log group only.
@@ -82,7 +93,10 @@ export class ApiFunction extends Construct {
         sourceMap: true,
         mainFields: ['module', 'main'],
         banner: ESM_REQUIRE_BANNER,
-        externalModules: [],
+        // Only the beside modules, which a bundle imports from their own files (infra/cdk/bundling.ts).
+        externalModules: [...LAMBDA_BUNDLE_EXTERNALS],
+        define: LAMBDA_BUNDLE_DEFINES,
+        commandHooks: BESIDE_BUNDLE_HOOKS,
         bundleAwsSDK: true,
         forceDockerBundling: false,
         // The SDK's default credential chain reduced to the environment, where Lambda puts the role's credentials (infra/cdk/bundling.ts).

@@ -187,16 +187,25 @@ describe('the bundled functions', () => {
     expect(asDeployed).toMatchObject({ entry: floor?.entry, kind: 'reference', stackAliases: true });
   });
 
-  it('holds the API functions to the targets, not the workers or the references', () => {
-    expect([isTargeted('route'), isTargeted('fallback'), isTargeted('worker'), isTargeted('reference')]).toEqual([true, true, false, false]);
+  it('holds every deployed function to the targets (issue 44: per function, no exceptions), not the references', () => {
+    expect([isTargeted('route'), isTargeted('fallback'), isTargeted('authorizer'), isTargeted('worker'), isTargeted('reference')]).toEqual([
+      true,
+      true,
+      true,
+      true,
+      false,
+    ]);
+    expect(targets).toContainEqual(expect.objectContaining({ id: 'EdgeOriginAuthorizer', entry: 'functions/edge/origin-authorizer.ts', kind: 'authorizer' }));
+    expect(targets.every((t) => isTargeted(t.kind))).toBe(true);
   });
 });
 
 describe("the CDK's esbuild settings", () => {
   const options = cdkEsbuildOptions(ROOT, '/tmp/out', referenceTargets);
+  const floorOnly = cdkEsbuildOptions(ROOT, '/tmp/out', referenceTargets, false);
   const apiFunction = readFileSync(join(ROOT, 'infra', 'cdk', 'api-function.ts'), 'utf8');
 
-  it('bundles as ESM for Node 22, minified, with a source map, main fields module,main and nothing external', () => {
+  it('bundles as ESM for Node 22, minified, with a source map, main fields module,main and nothing external but the beside modules', () => {
     expect(options).toMatchObject({
       bundle: true,
       splitting: false,
@@ -206,12 +215,17 @@ describe("the CDK's esbuild settings", () => {
       minify: true,
       sourcemap: true,
       mainFields: ['module', 'main'],
-      external: [],
+      external: ['./password-strength'],
+      define: { PASSWORD_STRENGTH_BESIDE_BUNDLE: '"./password-strength.mjs"' },
       metafile: true,
       banner: { js: ESM_REQUIRE_BANNER },
       outExtension: { '.js': '.mjs' },
     });
     expect(options.entryPoints).toEqual(referenceTargets.map((t) => ({ in: join(ROOT, t.entry), out: `${t.id}/index` })));
+    expect(ESM_REQUIRE_BANNER).toBe("import { createRequire } from 'module'; const require = createRequire(import.meta.url);");
+    // The issue's floor is the DynamoDB client as a function bundles it with the defaults: nothing external, no define.
+    expect(floorOnly.external).toEqual([]);
+    expect(floorOnly.define).toBeUndefined();
   });
 
   it('substitutes what the stack substitutes (infra/cdk/bundling.ts), unless told not to', () => {
@@ -227,9 +241,11 @@ describe("the CDK's esbuild settings", () => {
     'minify: true',
     'sourceMap: true',
     "mainFields: ['module', 'main']",
-    'externalModules: []',
+    'externalModules: [...LAMBDA_BUNDLE_EXTERNALS]',
+    'define: LAMBDA_BUNDLE_DEFINES',
+    'commandHooks: BESIDE_BUNDLE_HOOKS',
     'bundleAwsSDK: true',
-    `const ESM_REQUIRE_BANNER = ${JSON.stringify(ESM_REQUIRE_BANNER)};`,
+    'banner: ESM_REQUIRE_BANNER',
     "esbuildArgs: { '--alias': aliasArgs() }",
   ])('still matches infra/cdk/api-function.ts: %s', (setting) => {
     expect(apiFunction).toContain(setting);
@@ -241,6 +257,8 @@ describe("the CDK's esbuild settings", () => {
     expect(keys).toEqual([
       'banner',
       'bundleAwsSDK',
+      'commandHooks',
+      'define',
       'esbuildArgs',
       'externalModules',
       'forceDockerBundling',
@@ -299,7 +317,10 @@ describe('the cold-start section', () => {
     floorAsDeployed: reportRow('floor-as-deployed', 'reference', 201.4, 0.7),
     empty: reportRow('empty', 'reference', 0.2, 0.03),
     functions: [reportRow('GetBalance', 'route', 400, 1.1), reportRow('BoletoPage', 'route', 1900, 3.2), reportRow('Sweep', 'worker', 880, 1.8)],
-    failing: ['BoletoPage'],
+    beside: [
+      { file: 'password-strength.mjs', entry: 'shared/domain/panel/password-strength.ts', kb: 2230.4, functions: ['PanelSignIn', 'PanelResetPassword'] },
+    ],
+    failing: ['BoletoPage', 'Sweep'],
     sourceMaps: [],
     biggest: [
       {
@@ -314,15 +335,19 @@ describe('the cold-start section', () => {
   };
   const text = coldStartMarkdown(report);
 
-  it('names the failing API functions only', () => {
-    expect(text).toContain('**1 of 2 API functions FAIL**: BoletoPage (1900 KB, 3.20×)');
-    expect(text).not.toMatch(/FAIL\*\*: .*Sweep/);
+  it('names every failing function, a worker too', () => {
+    expect(text).toContain('**2 of 3 functions FAIL**: BoletoPage (1900 KB, 3.20×), Sweep (880 KB, 1.80×)');
   });
 
-  it('marks a route PASS, a route FAIL and a worker in parentheses', () => {
+  it('marks a route PASS, a route FAIL and a worker FAIL alike', () => {
     expect(text).toMatch(/\| GetBalance \| route \| 400\.0 \|.*\| \*\*PASS\*\* \|/);
     expect(text).toMatch(/\| BoletoPage \| route \| 1900\.0 \|.*\| over \| over \| \*\*FAIL\*\* \|/);
-    expect(text).toMatch(/\| Sweep \| worker \|.*\| \(FAIL\) \|/);
+    expect(text).toMatch(/\| Sweep \| worker \| 880\.0 \|.*\| over \| over \| \*\*FAIL\*\* \|/);
+  });
+
+  it('lists the modules beside the bundles, outside their budget, with the functions that load them', () => {
+    expect(text).toContain('| password-strength.mjs | `shared/domain/panel/password-strength.ts` | 2230.4 | 2: PanelSignIn, PanelResetPassword |');
+    expect(text).toContain('never at a cold start');
   });
 
   it('shows the floor as the stack bundles it, for information', () => {

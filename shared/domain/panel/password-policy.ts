@@ -1,5 +1,5 @@
-import type { ZxcvbnFactory } from '@zxcvbn-ts/core';
 import { COMMON_PASSWORDS } from './common-passwords.generated';
+import type { Estimator } from './password-strength';
 
 /**
  * The merchant panel's password rules, after NIST SP 800-63B (5.1.1.2): a length floor, a generous
@@ -55,7 +55,25 @@ export function personalWords(context: PasswordContext): string[] {
 /** Who a new password is for: the person's e-mail and their merchant account's name (undefined: the account has none). */
 export type PasswordContext = { email: string; accountName: string | undefined };
 
-let estimator: Promise<ZxcvbnFactory> | undefined;
+/**
+ * Set only inside a Lambda bundle, by esbuild's `define` (infra/cdk/bundling.ts, BESIDE_BUNDLE_MODULES):
+ * the file, beside the bundle's index.mjs, that holds ./password-strength.ts bundled on its own. Never
+ * set elsewhere (tests, the local server, the CLI import the module itself).
+ */
+declare const PASSWORD_STRENGTH_BESIDE_BUNDLE: string | undefined;
+
+/**
+ * zxcvbn and its dictionaries: in a Lambda, the file beside the bundle, read only now; elsewhere the
+ * module. The bundling marks ./password-strength external, so the dictionaries (about 2.2 MB) are not
+ * in any function's bundle nor read at its cold start.
+ */
+function strengthModule(): Promise<typeof import('./password-strength')> {
+  if (typeof PASSWORD_STRENGTH_BESIDE_BUNDLE === 'string')
+    return import(new URL(PASSWORD_STRENGTH_BESIDE_BUNDLE, import.meta.url).href) as Promise<typeof import('./password-strength')>;
+  return import('./password-strength');
+}
+
+let estimator: Promise<Estimator> | undefined;
 
 /**
  * zxcvbn, configured once per process at its first use: its dictionaries (about 2 MB, decompressed and
@@ -63,19 +81,17 @@ let estimator: Promise<ZxcvbnFactory> | undefined;
  * functions that never set one do not import this module at all (test/shared/wiring/panel-access.test.ts).
  * `maxLength` is the policy's ceiling: every accepted password is estimated whole.
  */
-function strengthEstimator(): Promise<ZxcvbnFactory> {
+function strengthEstimator(): Promise<Estimator> {
   estimator ??= (async () => {
-    const [{ ZxcvbnFactory }, common, english, portuguese] = await Promise.all([
-      import('@zxcvbn-ts/core'),
-      import('@zxcvbn-ts/language-common'),
-      import('@zxcvbn-ts/language-en'),
-      import('@zxcvbn-ts/language-pt-br'),
-    ]);
-    return new ZxcvbnFactory({
-      dictionary: { ...common.dictionary, ...english.dictionary, ...portuguese.dictionary },
-      graphs: common.adjacencyGraphs,
+    const zxcvbn = await strengthModule();
+    return new zxcvbn.ZxcvbnFactory({
+      dictionary: { ...zxcvbn.commonDictionary, ...zxcvbn.englishDictionary, ...zxcvbn.portugueseDictionary },
+      graphs: zxcvbn.adjacencyGraphs,
       // zxcvbn's pt-BR warnings, the one about personal data in better words (it names what the estimate was given).
-      translations: { ...portuguese.translations, warnings: { ...portuguese.translations.warnings, userInputs: PERSONAL_DATA_WARNING } },
+      translations: {
+        ...zxcvbn.portugueseTranslations,
+        warnings: { ...zxcvbn.portugueseTranslations.warnings, userInputs: PERSONAL_DATA_WARNING },
+      },
       maxLength: MAX_PASSWORD_LENGTH,
     });
   })().catch((err: unknown) => {

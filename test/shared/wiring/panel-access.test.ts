@@ -7,6 +7,7 @@ import { reachable } from '../../support/reachable';
 const ROOT = resolve(__dirname, '../../..');
 const PASSWORDS = 'shared/adapters/crypto/password-hash.ts';
 const POLICY = 'shared/domain/panel/password-policy.ts';
+const STRENGTH = 'shared/domain/panel/password-strength.ts';
 
 /** Every .ts file under a folder of the project, as a path from the root. */
 function tsFilesUnder(dir: string): string[] {
@@ -30,13 +31,22 @@ describe('the password hashing is bundled only where a password is checked or se
 });
 
 describe('the password policy and its zxcvbn dictionaries are bundled only where a password is set (issue 43)', () => {
-  it('only the password policy imports zxcvbn', () => {
-    const importers = ['functions', 'shared'].flatMap(tsFilesUnder).filter((file) =>
-      ts
-        .preProcessFile(readFileSync(join(ROOT, file), 'utf8'), true, true)
-        .importedFiles.some(({ fileName }) => fileName.startsWith('@zxcvbn-ts/')),
-    );
-    expect(importers).toEqual([POLICY]);
+  it('only the password strength module imports zxcvbn, and only the policy imports that module', () => {
+    const importers = ['functions', 'shared']
+      .flatMap(tsFilesUnder)
+      .filter((file) =>
+        ts.preProcessFile(readFileSync(join(ROOT, file), 'utf8'), true, true).importedFiles.some(({ fileName }) => fileName.startsWith('@zxcvbn-ts/')),
+      );
+    expect(importers).toEqual([STRENGTH]);
+    expect(
+      ['functions', 'shared']
+        .flatMap(tsFilesUnder)
+        .filter((file) =>
+          ts
+            .preProcessFile(readFileSync(join(ROOT, file), 'utf8'), true, true)
+            .importedFiles.some(({ fileName }) => fileName === './password-strength' || fileName.endsWith('/password-strength')),
+        ),
+    ).toEqual([POLICY]);
   });
 
   it('of every function, only the door (enrollment, a new password) and the recovery (a reset) reach the policy', () => {
