@@ -26,11 +26,22 @@ function mtime(file) {
   }
 }
 
+function isLink(file) {
+  try {
+    return fs.lstatSync(file).isSymbolicLink();
+  } catch {
+    return false;
+  }
+}
+
 function ensureDependencies() {
   const lock = path.join(root, 'package-lock.json');
   const installed = path.join(root, 'node_modules', '.package-lock.json');
   const nodeBinary = path.join(root, 'node_modules', 'node', 'bin', 'node');
   if (mtime(installed) >= mtime(lock) && fs.existsSync(nodeBinary)) return;
+  // A checkout whose node_modules is a link to another's install (a git worktree sharing it): npm ci would
+  // empty the shared folder under every other user of it. Its own lock's time says nothing about that install.
+  if (isLink(path.join(root, 'node_modules')) && fs.existsSync(nodeBinary)) return;
   process.stderr.write('Installing dependencies (npm ci)...\n');
   const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
   const result = spawnSync(npm, ['ci', '--no-audit', '--no-fund'], { cwd: root, stdio: ['ignore', 'inherit', 'inherit'] });
