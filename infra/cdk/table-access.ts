@@ -111,9 +111,8 @@ const PANEL_STEP_UP: readonly TableGrant[] = [
 const PANEL_TEAM_PAGE: readonly TableGrant[] = [
   { actions: ['Query'], keys: [KEY.peopleList], index: LIST_INDEX },
   { actions: ['Query'], keys: [KEY.panelInviteEntry] },
-  { actions: ['BatchGetItem'], keys: [KEY.mailSuppression] },
-  // How the invites' mails ended (their status only: a message's text is sealed, and removed once sent).
-  { actions: ['BatchGetItem'], keys: [KEY.mail] },
+  // …and how the invites' mails ended (their status only: a message's text is sealed, and removed once sent).
+  { actions: ['BatchGetItem'], keys: [KEY.mailSuppression, KEY.mail] },
 ];
 
 /** The panel's webhook page: the account's webhook as configured, and its latest deliveries (GSI1). */

@@ -811,6 +811,8 @@ const EXPECTED_TABLE_ACCESS: Record<string, string[]> = {
     'ConditionCheckItem PUSER#*',
     // Issue 44: which pending invites' addresses are suppressed (their mail "não entregue"), in one batch read.
     'BatchGetItem MAILSUP#*',
+    // …and how their mails ended (an invite SES refused: the sandbox's unverified address).
+    'BatchGetItem MAIL#*',
   ],
   // The webhook: its URL and secret on the account item (step-up), a ping (an outbox event), the deliveries (GSI1), a redelivery (the event and delivery read, the delivery reopened, the request put).
   PanelWebhooks: [
@@ -935,7 +937,7 @@ describe('least privilege', () => {
     // (shared/adapters/dynamo/invoices.ts), nothing else.
     const batchReaders = ALL_FUNCTION_IDS.filter((id) => actionsOf(s.roleStatements(id)).includes('dynamodb:BatchGetItem'));
     const invoiceCreators = [routes.createPix.id, routes.createBoleto.id, routes.createCard.id, routes.checkoutEntry.id, 'CheckoutCardPayment', checkoutUpkeepWorker.id];
-    // …and the team page (PanelSettings) which of its pending invites' addresses are suppressed (issue 44).
+    // …and the team page (PanelSettings) which of its pending invites' addresses are suppressed, and how their mails ended (issue 44).
     expect(batchReaders.sort()).toEqual(
       [routes.balance.id, routes.createWithdraw.id, `${queues.reconcile.id}Worker`, 'PanelHome', 'PanelMoney', 'Events', 'PanelSettings', ...invoiceCreators].sort(),
     );
@@ -944,7 +946,7 @@ describe('least privilege', () => {
       expect(
         batch.map((st) => st.Condition?.['ForAllValues:StringLike']?.['dynamodb:LeadingKeys']),
         id,
-      ).toEqual([id === 'Events' ? ['DLV#*'] : id === 'PanelSettings' ? ['MAILSUP#*'] : invoiceCreators.includes(id) ? ['INV#*', 'INVID#*'] : ['ACCT#*', 'BAL#*']]);
+      ).toEqual([id === 'Events' ? ['DLV#*'] : id === 'PanelSettings' ? ['MAIL#*', 'MAILSUP#*'] : invoiceCreators.includes(id) ? ['INV#*', 'INVID#*'] : ['ACCT#*', 'BAL#*']]);
     }
     // The reconciliation pages through the account index (issue 25): no function scans the table.
     const scanners = ALL_FUNCTION_IDS.filter((id) => actionsOf(s.roleStatements(id)).includes('dynamodb:Scan'));
