@@ -306,10 +306,7 @@ export class PaymentGatewayStack extends Stack {
       recipient.kind === 'topic' ? sns.Topic.fromTopicArn(this, 'OnCallTopic', recipient.topicArn) : new AlarmTopic(this, 'Alarms', recipient).topic;
     notifyTopic(alarms.values(), this.alarmTopic);
     if (recipient.kind === 'none') {
-      Annotations.of(this).addWarningV2(
-        'payment-gateway:alarms-without-recipient',
-        ALARMS_UNHEARD_WARNING.replace('AlarmEmail=none', 'alarmEmail=none'),
-      );
+      Annotations.of(this).addWarningV2('payment-gateway:alarms-without-recipient', ALARMS_UNHEARD_WARNING.replace('AlarmEmail=none', 'alarmEmail=none'));
     }
     this.dashboard = this.createDashboard();
 
@@ -331,7 +328,10 @@ export class PaymentGatewayStack extends Stack {
       });
       new CfnOutput(this, 'OriginDomainHostedZoneId', { value: this.originDomain.domainName.regionalHostedZoneId });
     }
-    new CfnOutput(this, 'AlarmTopicArn', { value: this.alarmTopic.topicArn, description: 'Every alarm notifies this topic (ALARM and OK): subscribe on-call to it' });
+    new CfnOutput(this, 'AlarmTopicArn', {
+      value: this.alarmTopic.topicArn,
+      description: 'Every alarm notifies this topic (ALARM and OK): subscribe on-call to it',
+    });
     new CfnOutput(this, 'TableName', { value: this.table.tableName });
     // The operator CLI's `stream redrive` forwards to these.
     new CfnOutput(this, 'PayoutQueueUrl', { value: serviceQueues.get(queues.payouts.id)?.queue.queueUrl ?? '' });
@@ -368,7 +368,10 @@ export class PaymentGatewayStack extends Stack {
       description: `The provider of new Pix charges this template was synthesized for: ${provider}. Name it on the first deploy; a later deploy synthesized for another provider is refused unless it names that one (switching is deliberate).`,
       constraintDescription: `this template serves Pix charges with ${provider}; a deploy that meant the other provider lost its context (apiPix* for apipix)`,
     });
-    new CfnOutput(this, 'DeployedPaymentProvider', { value: parameter.valueAsString, description: 'The provider of new Pix charges, as the deploy named it (the PaymentProvider parameter)' });
+    new CfnOutput(this, 'DeployedPaymentProvider', {
+      value: parameter.valueAsString,
+      description: 'The provider of new Pix charges, as the deploy named it (the PaymentProvider parameter)',
+    });
     new CfnOutput(this, 'PixProvider', {
       value: this.apiPix ? PIX_PROVIDER_OUTPUT.apipix : PIX_PROVIDER_OUTPUT.simulated,
       description: 'The provider of new Pix charges (card and boleto: the simulated provider); apipix with the apiPix* context',
@@ -548,7 +551,7 @@ export class PaymentGatewayStack extends Stack {
       .metric({ period: Duration.minutes(5), statistic: cloudwatch.Stats.SUM });
     return new cloudwatch.Alarm(this, 'DirectOriginCallsAlarm', {
       alarmDescription: this.settings.origin
-        ? `${DIRECT_ORIGIN_CALLS_THRESHOLD} or more requests in 5 minutes reached the origin domain ${this.settings.origin.domainName} without going through CloudFront: refused (401/403) before any route ran, but they spend the stage's throttle. Look at the access log lines with ip "-" (edgeIp is the caller); AWS WAF on CloudFront cannot see them: ${this.settings.origin.mtls ? 'the origin requires CloudFront\'s client certificate, so check whether its key or the truststore leaked' : 'require CloudFront\'s client certificate (originClientCertificateArn, originTruststoreUri) or move the origin to a new name'} (docs/decisions.md).`
+        ? `${DIRECT_ORIGIN_CALLS_THRESHOLD} or more requests in 5 minutes reached the origin domain ${this.settings.origin.domainName} without going through CloudFront: refused (401/403) before any route ran, but they spend the stage's throttle. Look at the access log lines with ip "-" (edgeIp is the caller); AWS WAF on CloudFront cannot see them: ${this.settings.origin.mtls ? "the origin requires CloudFront's client certificate, so check whether its key or the truststore leaked" : "require CloudFront's client certificate (originClientCertificateArn, originTruststoreUri) or move the origin to a new name"} (docs/decisions.md).`
         : `${DIRECT_ORIGIN_CALLS_THRESHOLD} or more requests in 5 minutes reached API Gateway's execute-api address without going through CloudFront: refused (401/403) before any route ran, but they spend the stage's throttle. Look at the access log lines with ip "-" (edgeIp is the caller); AWS WAF on CloudFront cannot see them: give the API an origin domain with the execute-api endpoint disabled (originDomainName, README "The edge").`,
       metric,
       threshold: DIRECT_ORIGIN_CALLS_THRESHOLD,
@@ -595,7 +598,7 @@ export class PaymentGatewayStack extends Stack {
       // The rails upkeep removes BolePix's due-date Pix charges at the PSP: its settings and secret when one is deployed.
       environment: { ...environment, PUBLIC_BASE_URL: this.baseUrl, ...this.apiPix?.environment },
       logRetention: this.settings.logRetention,
-      description: 'abandons hosted checkouts past CHECKOUT_TTL, settles card attempts whose answer was lost, keeps the boletos\' rails',
+      description: "abandons hosted checkouts past CHECKOUT_TTL, settles card attempts whose answer was lost, keeps the boletos' rails",
       timeoutSeconds: checkoutUpkeepWorker.timeoutSeconds,
     });
     grantTableAccess(fn.role, this.table, CHECKOUT_UPKEEP_GRANTS);
@@ -624,7 +627,12 @@ export class PaymentGatewayStack extends Stack {
    * it only sends. Alarmed on its errors, on a failed delivery of its schedule, and on any difference;
    * a day without data is not a difference (a fresh deploy is not in ALARM before its first run).
    */
-  private addReconciliation(environment: Record<string, string>): { fn: ApiFunction; errors: cloudwatch.Alarm; differences: cloudwatch.Alarm; schedule: cloudwatch.Alarm } {
+  private addReconciliation(environment: Record<string, string>): {
+    fn: ApiFunction;
+    errors: cloudwatch.Alarm;
+    differences: cloudwatch.Alarm;
+    schedule: cloudwatch.Alarm;
+  } {
     const workers = this.serviceStacks.get('Workers');
     const fn = new ApiFunction(workers, reconcileWorker.id, {
       handler: reconcileWorker.handler,
@@ -634,7 +642,13 @@ export class PaymentGatewayStack extends Stack {
       timeoutSeconds: reconcileWorker.timeoutSeconds,
     });
     this.queues.get(queues.reconcile.id)?.queue.grantSendMessages(fn.role);
-    const rule = runOnSchedule(workers, 'ReconcileSchedule', fn, reconcileWorker.everyMinutes, "Runs the daily reconciliation of every account's balance with its ledger");
+    const rule = runOnSchedule(
+      workers,
+      'ReconcileSchedule',
+      fn,
+      reconcileWorker.everyMinutes,
+      "Runs the daily reconciliation of every account's balance with its ledger",
+    );
     const errors = scheduledErrorsAlarm(
       this,
       'ReconcileErrors',
@@ -729,7 +743,11 @@ export class PaymentGatewayStack extends Stack {
       // Payment confirmations keep their capacity whatever else runs (and cannot take all of it).
       reservedConcurrency: id === routes.providerNotification.id ? this.settings.providerNotificationConcurrency : undefined,
     });
-    grantTableAccess(fn.role, this.table, group.flatMap((route) => routeGrants(route)));
+    grantTableAccess(
+      fn.role,
+      this.table,
+      group.flatMap((route) => routeGrants(route)),
+    );
     if (group.some((route) => route.auth !== 'none' || route.usesMasterKey)) this.masterKey.grantRead(fn.role);
     if (group.some((route) => route.usesProviderCredentials)) this.providerCredentials.grantRead(fn.role);
     if (apiPix) apiPix.secret.grantRead(fn.role);
@@ -834,7 +852,11 @@ function grantMailSending(worker: ApiFunction, from: string, configurationSetArn
   worker.fn.addToRolePolicy(
     new iam.PolicyStatement({
       actions: ['ses:SendEmail'],
-      resources: [`arn:${partition}:ses:${region}:${account}:identity/${from}`, `arn:${partition}:ses:${region}:${account}:identity/${domain}`, configurationSetArn],
+      resources: [
+        `arn:${partition}:ses:${region}:${account}:identity/${from}`,
+        `arn:${partition}:ses:${region}:${account}:identity/${domain}`,
+        configurationSetArn,
+      ],
       conditions: { StringEquals: { 'ses:FromAddress': from } },
     }),
   );

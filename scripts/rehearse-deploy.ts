@@ -24,12 +24,7 @@ import { closeSync, mkdtempSync, openSync, readFileSync, rmSync } from 'node:fs'
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { delimiter, dirname, join } from 'node:path';
-import {
-  CloudFormationClient,
-  DescribeStacksCommand,
-  ListStackResourcesCommand,
-  type StackResourceSummary,
-} from '@aws-sdk/client-cloudformation';
+import { CloudFormationClient, DescribeStacksCommand, ListStackResourcesCommand, type StackResourceSummary } from '@aws-sdk/client-cloudformation';
 
 const root = join(import.meta.dirname, '..');
 const ACCOUNT = '123456789012'; // moto's default account
@@ -129,7 +124,10 @@ function assemblyStacks(outDir: string): { name: string; template: string }[] {
   };
   return Object.entries(manifest.artifacts)
     .filter(([, artifact]) => artifact.type === 'aws:cloudformation:stack')
-    .map(([id, artifact]) => ({ name: artifact.properties?.stackName ?? id, template: join(outDir, artifact.properties?.templateFile ?? `${id}.template.json`) }));
+    .map(([id, artifact]) => ({
+      name: artifact.properties?.stackName ?? id,
+      template: join(outDir, artifact.properties?.templateFile ?? `${id}.template.json`),
+    }));
 }
 
 /** A nested stack's template file: the asset whose path CDK records on the AWS::CloudFormation::Stack resource. */
@@ -178,7 +176,12 @@ async function checkStack(
     const physical = byId.get(id)?.PhysicalResourceId;
     // The construct's name (ApiAccount, Workers...) from CDK's path metadata, else the logical id.
     const cdkPath = resource.Metadata?.['aws:cdk:path'];
-    const nestedLabel = `${label}/${cdkPath?.split('/').at(-2)?.replace(/\.NestedStack$/, '') ?? id}`;
+    const nestedLabel = `${label}/${
+      cdkPath
+        ?.split('/')
+        .at(-2)
+        ?.replace(/\.NestedStack$/, '') ?? id
+    }`;
     if (!physical) {
       reports.push({ name: nestedLabel, status: 'MISSING', resources: 0, missing: [id] });
       continue;

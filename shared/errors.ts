@@ -262,7 +262,11 @@ export class CheckoutChangedError extends ConflictError {
  * the request ran (try again). The operator's CLI exits 1 with the message; the panel says it.
  */
 export class RedeliveryRefusedError extends DomainError {
-  constructor(kind: 'not_found' | 'conflict', message: string, code: 'event_not_found' | 'account_not_found' | 'webhook_not_configured' | 'delivery_running' | 'delivery_changed') {
+  constructor(
+    kind: 'not_found' | 'conflict',
+    message: string,
+    code: 'event_not_found' | 'account_not_found' | 'webhook_not_configured' | 'delivery_running' | 'delivery_changed',
+  ) {
     super(kind, message, code);
   }
 }
@@ -270,6 +274,9 @@ export class RedeliveryRefusedError extends DomainError {
 /** Hosted checkout signing settings that changed while a change of them ran (a version issued meanwhile): nothing was issued; run it again. */
 export class CheckoutSigningConflictError extends ConflictError {
   constructor(accountId: string) {
-    super(`The checkout signing settings of ${accountId} changed while this ran (another operator?); nothing was issued: run the command again`, 'checkout_signing_changed');
+    super(
+      `The checkout signing settings of ${accountId} changed while this ran (another operator?); nothing was issued: run the command again`,
+      'checkout_signing_changed',
+    );
   }
 }

@@ -48,19 +48,22 @@ export const handler = httpHandler(
     const total = checkedTotalCents(body, 'boleto');
     const { config } = runtime;
     const pixDue = account.account?.methods.includes('pix') ? pixDueCharges(runtime) : undefined;
-    const { answer, changes } = await createBoletoCharge({ ...chargePorts(runtime), pixDue }, {
-      accountId: account.accountId,
-      customerId: body.customer,
-      base: (ids) => baseInvoice(account, body, ids, total, now),
-      totalCents: total,
-      dueDate: body.due_date,
-      merchantName: merchantName(account),
-      instructions: body.instructions,
-      late: lateRulesOf(body, pixDue !== undefined),
-      failure: PROVIDER_FAILED,
-      now,
-      read: prepared,
-    });
+    const { answer, changes } = await createBoletoCharge(
+      { ...chargePorts(runtime), pixDue },
+      {
+        accountId: account.accountId,
+        customerId: body.customer,
+        base: (ids) => baseInvoice(account, body, ids, total, now),
+        totalCents: total,
+        dueDate: body.due_date,
+        merchantName: merchantName(account),
+        instructions: body.instructions,
+        late: lateRulesOf(body, pixDue !== undefined),
+        failure: PROVIDER_FAILED,
+        now,
+        read: prepared,
+      },
+    );
     const boleto = answer.boleto;
     if (!boleto) throw new Error('A boleto charge has its barcode');
     return {

@@ -17,7 +17,13 @@ function chargeReads({ body, caller, idempotencyKey, runtime, now }: PrepareInpu
 export const handler = httpHandler(
   routes.createCard,
   async ({ body, caller, idempotencyKey, runtime, now, prepared }) => {
-    const result = await createCardCharge(cardChargePorts(runtime, routes.createCard), { caller: requireCaller(caller), body, idempotencyKey, now, read: prepared });
+    const result = await createCardCharge(cardChargePorts(runtime, routes.createCard), {
+      caller: requireCaller(caller),
+      body,
+      idempotencyKey,
+      now,
+      read: prepared,
+    });
     return {
       status: 200,
       body: result.answer,

@@ -55,7 +55,10 @@ export const handler = httpHandler(
         // The checkout's log is full (declines and lost answers): the page again, its card form locked.
         return openCheckoutPage(runtime, checkout, event.cookies, 400, { locked: true });
       case 'lost': {
-        const page = await openCheckoutPage(runtime, { ...checkout, status: 'UNKNOWN' }, event.cookies, 502, { values, notice: { kind: 'unknown', message: CHECKING } });
+        const page = await openCheckoutPage(runtime, { ...checkout, status: 'UNKNOWN' }, event.cookies, 502, {
+          values,
+          notice: { kind: 'unknown', message: CHECKING },
+        });
         return { ...page, changes: outcome.changes };
       }
       case 'declined':

@@ -1,14 +1,7 @@
 import { auditView, keysView, rotateKeysInPanel } from '../../shared/app/panel/keys';
 import { isWrongCode, WRONG_CODE } from '../../shared/app/panel/sign-in';
 import { CheckoutSigningConflictError, DomainError, ValidationError } from '../../shared/errors';
-import {
-  changeRoleInPanel,
-  invitePersonInPanel,
-  type PanelTeamPorts,
-  removePersonInPanel,
-  revokeInviteInPanel,
-  teamView,
-} from '../../shared/app/panel/team';
+import { changeRoleInPanel, invitePersonInPanel, type PanelTeamPorts, removePersonInPanel, revokeInviteInPanel, teamView } from '../../shared/app/panel/team';
 import { teamPage } from '../../shared/panel/team-pages';
 import { field, pageAnswer, redirectTo } from '../../shared/http/panel/answers';
 import { type SignedIn, signedInForm, signedInPage } from '../../shared/http/panel/signed-in';
@@ -91,7 +84,8 @@ const changeRole = signedInForm(routes.panelChangeRole, panelTeamPorts, async ({
 const removePerson = signedInForm(routes.panelRemovePerson, panelTeamPorts, async ({ ports, page, fields, ip, now }) => {
   try {
     const code = field(fields, 'code', 16);
-    if (fields.has('invite') && !fields.has('person')) await revokeInviteInPanel(ports, { session: page.session, invite: field(fields, 'invite', 64), code, ip, now });
+    if (fields.has('invite') && !fields.has('person'))
+      await revokeInviteInPanel(ports, { session: page.session, invite: field(fields, 'invite', 64), code, ip, now });
     else await removePersonInPanel(ports, { session: page.session, personId: field(fields, 'person', 64), code, ip, now });
     return redirectTo('/panel/equipe');
   } catch (err) {
@@ -126,7 +120,14 @@ const setCheckoutSigning = signedInForm(
       return pageAnswer(422, checkoutPage({ ...(await checkoutSettingsView(ports, page.session)), errors: { require: ['Escolha sim ou não.'] } }, page.chrome));
     }
     try {
-      const { answer, changes } = await setCheckoutSigningInPanel(ports, { session: page.session, require: flag === 'on', rotate: false, code: field(fields, 'code', 16), ip, now });
+      const { answer, changes } = await setCheckoutSigningInPanel(ports, {
+        session: page.session,
+        require: flag === 'on',
+        rotate: false,
+        code: field(fields, 'code', 16),
+        ip,
+        now,
+      });
       return { ...savedCheckout(answer, page), changes };
     } catch (err) {
       return refusedCheckoutForm(ports, err, page);
@@ -150,7 +151,12 @@ const rotateCheckoutSecret = signedInForm(
 );
 
 export const handler = routeGroupHandler([
-  [routes.panelCheckoutPage, signedInPage(routes.panelCheckoutPage, panelCheckoutPorts, async (ports, page) => checkoutPage(await checkoutSettingsView(ports, page.session), page.chrome))],
+  [
+    routes.panelCheckoutPage,
+    signedInPage(routes.panelCheckoutPage, panelCheckoutPorts, async (ports, page) =>
+      checkoutPage(await checkoutSettingsView(ports, page.session), page.chrome),
+    ),
+  ],
   [routes.panelSetCheckoutSigning, setCheckoutSigning],
   [routes.panelRotateCheckoutSecret, rotateCheckoutSecret],
   [

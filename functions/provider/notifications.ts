@@ -58,7 +58,13 @@ export const handler = httpHandler(routes.providerNotification, async ({ params,
   const { kind } = notification;
   if (kind === 'payout_paid' || kind === 'payout_refused') {
     const reference = 'reference' in notification.target ? notification.target.reference : '';
-    const outcome = { notification: notification.id, reference, paid: kind === 'payout_paid', endToEndId: notification.endToEndId, occurredAt: notification.occurredAt };
+    const outcome = {
+      notification: notification.id,
+      reference,
+      paid: kind === 'payout_paid',
+      endToEndId: notification.endToEndId,
+      occurredAt: notification.occurredAt,
+    };
     return { status: 200, body: { received: true, applied: await applyBankOutcome(withdrawalPorts(runtime, routes.providerNotification), outcome, now) } };
   }
   // One read of the invoice: whose charge it is, then (the same read) the move it makes.

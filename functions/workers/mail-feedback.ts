@@ -29,7 +29,8 @@ export async function handler(event: SQSEvent, context?: InvocationContext): Pro
           }
           await recordMailFeedback(ports, feedback);
         }),
-      (messageId, error) => logger.warn('mail feedback message returned to the queue', { messageId, error: error instanceof Error ? error.message : 'unknown' }),
+      (messageId, error) =>
+        logger.warn('mail feedback message returned to the queue', { messageId, error: error instanceof Error ? error.message : 'unknown' }),
     );
   } finally {
     flushMetrics();

@@ -74,7 +74,10 @@ export async function reconcilePixCharge(target: Target, txid: string): Promise<
  * with no ledger entry is read back and recorded; a Pix that paid no charge, or one still unrecorded,
  * is counted (and logged on stderr).
  */
-export async function reconcileReceivedPix(target: Target, window: StatementWindow): Promise<{ provider: string; from: string; to: string } & StatementCheck & { pages: number }> {
+export async function reconcileReceivedPix(
+  target: Target,
+  window: StatementWindow,
+): Promise<{ provider: string; from: string; to: string } & StatementCheck & { pages: number }> {
   const { runtime, provider } = await apiPixRuntime(target);
   const ports = pixLookupPorts(runtime, pixSweepWorker);
   const checked = await loggingToStderr(() => reconcileStatement(ports, provider, window, new Date()));

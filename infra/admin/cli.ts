@@ -93,7 +93,9 @@ const { positionals, values } = (() => {
   }
 })();
 
-function required(name: 'name' | 'methods' | 'account' | 'amount' | 'txid' | 'reference' | 'outcome' | 'require' | 'origins' | 'queue' | 'event' | 'email' | 'role'): string {
+function required(
+  name: 'name' | 'methods' | 'account' | 'amount' | 'txid' | 'reference' | 'outcome' | 'require' | 'origins' | 'queue' | 'event' | 'email' | 'role',
+): string {
   const value = values[name];
   if (value === undefined || value.trim() === '') throw new UsageError(`--${name} is required`);
   return value.trim();
@@ -102,7 +104,8 @@ function required(name: 'name' | 'methods' | 'account' | 'amount' | 'txid' | 're
 /** A payment's --amount (what the payer paid, 2 decimals) and --date (the Brazil date it was paid on), checked. */
 function paymentOptions(amount: string | undefined, date: string | undefined): PaymentOptions {
   if (amount !== undefined && !/^\d{1,13}\.\d{2}$/.test(amount.trim())) throw new UsageError('--amount must be digits with 2 decimals, e.g. 25.51');
-  if (date !== undefined && !(/^\d{4}-\d{2}-\d{2}$/.test(date.trim()) && !Number.isNaN(Date.parse(`${date.trim()}T00:00:00Z`)))) throw new UsageError('--date must be a date, YYYY-MM-DD');
+  if (date !== undefined && !(/^\d{4}-\d{2}-\d{2}$/.test(date.trim()) && !Number.isNaN(Date.parse(`${date.trim()}T00:00:00Z`))))
+    throw new UsageError('--date must be a date, YYYY-MM-DD');
   return { ...(amount ? { amount: amount.trim() } : {}), ...(date ? { date: date.trim() } : {}) };
 }
 
@@ -116,7 +119,8 @@ function statementWindow(from: string | undefined, to: string | undefined): Stat
   };
   const window = { from: instant(from, 'from'), to: instant(to, 'to') };
   if (window.to.getTime() <= window.from.getTime()) throw new UsageError('--to must be after --from');
-  if (window.to.getTime() - window.from.getTime() > MAX_STATEMENT_WINDOW_MS) throw new UsageError('the window is at most 31 days: reconcile a longer period in parts');
+  if (window.to.getTime() - window.from.getTime() > MAX_STATEMENT_WINDOW_MS)
+    throw new UsageError('the window is at most 31 days: reconcile a longer period in parts');
   return window;
 }
 
@@ -212,10 +216,17 @@ async function panelInvite(target: () => Promise<Target>): Promise<unknown> {
   const t = await target();
   const { baseUrl } = await t.api();
   try {
-    return await invitePerson(panelInvitePorts(t.db, t.table, async () => (await t.serviceKeys()).mail), { accountId, email, role, invitedBy: 'operator', publicBaseUrl: baseUrl, now: new Date() });
+    return await invitePerson(
+      panelInvitePorts(t.db, t.table, async () => (await t.serviceKeys()).mail),
+      { accountId, email, role, invitedBy: 'operator', publicBaseUrl: baseUrl, now: new Date() },
+    );
   } catch (err) {
     if (err instanceof ValidationError) {
-      throw new UsageError(Object.entries(err.fields).map(([field, messages]) => `--${field}: ${messages.join('; ')}`).join('; '));
+      throw new UsageError(
+        Object.entries(err.fields)
+          .map(([field, messages]) => `--${field}: ${messages.join('; ')}`)
+          .join('; '),
+      );
     }
     throw err;
   }
@@ -258,7 +269,8 @@ async function run(): Promise<unknown> {
     const queues = await target.queues();
     return redriveStreamFailures({ db: target.db, table: target.table, sqs: queues.sqs, streamFailures: queues.streamFailures, queues });
   }
-  if (group === 'provider' && command === 'reconcile' && values.txid === undefined) return reconcileReceivedPix(target, statementWindow(values.from, values.to));
+  if (group === 'provider' && command === 'reconcile' && values.txid === undefined)
+    return reconcileReceivedPix(target, statementWindow(values.from, values.to));
   if (group === 'provider' && command === 'reconcile') {
     if (values.from !== undefined || values.to !== undefined) throw new UsageError('provider reconcile takes --txid T or --from/--to, not both');
     const txid = required('txid');
@@ -329,7 +341,10 @@ async function run(): Promise<unknown> {
     case 'callback-origins': {
       const accountId = required('account');
       const parsed = parseCallbackOrigins(required('origins'), target.where === 'local');
-      if (!parsed.ok) throw new UsageError(`--origins: ${JSON.stringify(parsed.refused)} is not an https origin in canonical form (https://host[:port], no path), or the list is empty or over 20; "none" lifts the restriction`);
+      if (!parsed.ok)
+        throw new UsageError(
+          `--origins: ${JSON.stringify(parsed.refused)} is not an https origin in canonical form (https://host[:port], no path), or the list is empty or over 20; "none" lifts the restriction`,
+        );
       await setCallbackOrigins(store, accountId, parsed.origins);
       return { account_id: accountId, callback_origins: parsed.origins };
     }

@@ -23,7 +23,12 @@ export function paidOn(date: string): string {
 }
 
 /** The simulated provider's notification for a command. */
-export function notificationFor(command: ProviderCommand, target: { txid?: string; reference?: string }, now: Date, payment: PaymentOptions = {}): SimulatedNotification {
+export function notificationFor(
+  command: ProviderCommand,
+  target: { txid?: string; reference?: string },
+  now: Date,
+  payment: PaymentOptions = {},
+): SimulatedNotification {
   const id = `ntf_${randomString(24)}`;
   const occurred_at = now.toISOString();
   const reference = target.reference ?? '';

@@ -49,7 +49,11 @@ export async function redriveStreamFailures(
         kept += 1;
         continue;
       }
-      const result = await forwardUnforwarded(forwardPortsOver(ports.db, ports.table, sqsQueue(ports.sqs), ports.queues), new Date(first - WINDOW_MARGIN_MS).toISOString(), new Date(last + WINDOW_MARGIN_MS).toISOString());
+      const result = await forwardUnforwarded(
+        forwardPortsOver(ports.db, ports.table, sqsQueue(ports.sqs), ports.queues),
+        new Date(first - WINDOW_MARGIN_MS).toISOString(),
+        new Date(last + WINDOW_MARGIN_MS).toISOString(),
+      );
       forwarded += result.sent.length;
       if (result.failed.length > 0) {
         kept += 1;

@@ -153,7 +153,11 @@ export class AlarmTopic extends Construct {
       constraintDescription: 'an email address such as oncall@example.com, or none',
     });
     const given = new CfnCondition(this, 'HasAlarmEmail', { expression: Fn.conditionNot(Fn.conditionEquals(email.valueAsString, NO_ALARM_RECIPIENT)) });
-    const subscription = new sns.CfnSubscription(this, 'EmailFromParameter', { protocol: 'email', endpoint: email.valueAsString, topicArn: this.topic.topicArn });
+    const subscription = new sns.CfnSubscription(this, 'EmailFromParameter', {
+      protocol: 'email',
+      endpoint: email.valueAsString,
+      topicArn: this.topic.topicArn,
+    });
     subscription.cfnOptions.condition = given;
     // AlarmEmail=none at deploy time: no synthesis sees it, so the deploy's own outputs say it (issue 44).
     const silent = new CfnCondition(this, 'NoAlarmEmail', { expression: Fn.conditionEquals(email.valueAsString, NO_ALARM_RECIPIENT) });
@@ -229,7 +233,8 @@ export const FUNCTIONS_PER_FAILURES_ALARM = 5;
 
 /** The most errors + throttles of any one function of `fns` in the window: a group's alarm keeps the per-function threshold. */
 export function mostFunctionFailures(fns: readonly ApiFunction[]): cloudwatch.MathExpression {
-  if (fns.length === 0 || fns.length > FUNCTIONS_PER_FAILURES_ALARM) throw new Error(`a failures alarm watches 1 to ${FUNCTIONS_PER_FAILURES_ALARM} functions, not ${fns.length}`);
+  if (fns.length === 0 || fns.length > FUNCTIONS_PER_FAILURES_ALARM)
+    throw new Error(`a failures alarm watches 1 to ${FUNCTIONS_PER_FAILURES_ALARM} functions, not ${fns.length}`);
   const usingMetrics = Object.fromEntries(fns.map((fn, i) => [`f${i}`, functionFailures(fn, String(i))]));
   return new cloudwatch.MathExpression({
     label: 'most errors + throttles of one function',

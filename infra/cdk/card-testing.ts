@@ -9,14 +9,17 @@ export const CARD_DECLINES_WINDOW = Duration.minutes(5);
 /** …at or above this count (a card-testing burst; a merchant's normal declines stay far below it). */
 export const CARD_DECLINES_PER_MERCHANT_THRESHOLD = 20;
 
-
 /**
  * Declines per merchant, from the card routes' logs: a Contributor Insights rule counts the
  * `card declined` lines by `accountId` (a metric per merchant would be one custom metric each), and an
  * alarm fires when the top merchant's count in CARD_DECLINES_WINDOW reaches the threshold: someone is
  * testing cards on that merchant's checkout or keys. The caps stop the attempts; this tells on-call.
  */
-export function cardDeclinesByMerchant(scope: Construct, id: string, logGroups: readonly logs.ILogGroup[]): { rule: cloudwatch.CfnInsightRule; alarm: cloudwatch.Alarm } {
+export function cardDeclinesByMerchant(
+  scope: Construct,
+  id: string,
+  logGroups: readonly logs.ILogGroup[],
+): { rule: cloudwatch.CfnInsightRule; alarm: cloudwatch.Alarm } {
   const stack = Stack.of(scope);
   const ruleName = `${stack.stackName}-card-declines-by-merchant`;
   const rule = new cloudwatch.CfnInsightRule(scope, `${id}Rule`, {

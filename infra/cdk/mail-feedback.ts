@@ -34,7 +34,10 @@ export class MailFeedback extends Construct {
     const stack = Stack.of(this);
     this.configurationSetArn = stack.formatArn({ service: 'ses', resource: 'configuration-set', resourceName: this.configurationSet.configurationSetName });
     const fromThisConfigurationSet = { StringEquals: { 'aws:SourceAccount': stack.account, 'aws:SourceArn': this.configurationSetArn } };
-    this.key = new kms.Key(this, 'Key', { description: 'Encrypts the panel mail feedback topic (SES publishes bounces and complaints to it)', enableKeyRotation: true });
+    this.key = new kms.Key(this, 'Key', {
+      description: 'Encrypts the panel mail feedback topic (SES publishes bounces and complaints to it)',
+      enableKeyRotation: true,
+    });
     this.key.addToResourcePolicy(
       new iam.PolicyStatement({
         sid: 'SesPublishesFeedback',

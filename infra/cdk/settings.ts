@@ -72,11 +72,7 @@ export type StackSettings = {
   mailFrom: string | undefined;
 };
 
-export type AlarmRecipient =
-  | { kind: 'email'; email: string }
-  | { kind: 'topic'; topicArn: string }
-  | { kind: 'none' }
-  | { kind: 'deploy-parameter' };
+export type AlarmRecipient = { kind: 'email'; email: string } | { kind: 'topic'; topicArn: string } | { kind: 'none' } | { kind: 'deploy-parameter' };
 
 /** The defaults, and the context keys that override them. */
 export const DEFAULT_SETTINGS = {
@@ -162,19 +158,30 @@ function originDomain(get: Lookup, apiDomain: CustomDomain | undefined): OriginD
   const truststoreUri = textSetting(get, k.truststoreUri);
   if ([domainName, certificateArn, hostedZoneId, clientCertificateArn, truststoreUri].every((v) => v === undefined)) return undefined;
   if (domainName === undefined || certificateArn === undefined)
-    throw new Error(`CDK context: ${k.domainName} and ${k.certificateArn} go together (${k.hostedZoneId}, ${k.clientCertificateArn} and ${k.truststoreUri} need them)`);
-  if (!DOMAIN_NAME.test(domainName)) throw new Error(`CDK context ${k.domainName}=${JSON.stringify(domainName)}: expected a host name such as origin-7f3k.pay.example.com`);
+    throw new Error(
+      `CDK context: ${k.domainName} and ${k.certificateArn} go together (${k.hostedZoneId}, ${k.clientCertificateArn} and ${k.truststoreUri} need them)`,
+    );
+  if (!DOMAIN_NAME.test(domainName))
+    throw new Error(`CDK context ${k.domainName}=${JSON.stringify(domainName)}: expected a host name such as origin-7f3k.pay.example.com`);
   if (domainName === apiDomain?.domainName)
-    throw new Error(`CDK context ${k.domainName}: must differ from domainName (that name points at CloudFront; the origin needs its own, e.g. origin-7f3k.${domainName})`);
+    throw new Error(
+      `CDK context ${k.domainName}: must differ from domainName (that name points at CloudFront; the origin needs its own, e.g. origin-7f3k.${domainName})`,
+    );
   if (!REGIONAL_CERTIFICATE_ARN.test(certificateArn))
-    throw new Error(`CDK context ${k.certificateArn}=${JSON.stringify(certificateArn)}: expected an ACM certificate ARN in the stack's region (API Gateway reads it there)`);
+    throw new Error(
+      `CDK context ${k.certificateArn}=${JSON.stringify(certificateArn)}: expected an ACM certificate ARN in the stack's region (API Gateway reads it there)`,
+    );
   if (hostedZoneId !== undefined && !HOSTED_ZONE_ID.test(hostedZoneId))
     throw new Error(`CDK context ${k.hostedZoneId}=${JSON.stringify(hostedZoneId)}: expected a Route 53 hosted zone id such as Z0123456789ABCDEFGHIJ`);
   if ((clientCertificateArn === undefined) !== (truststoreUri === undefined))
-    throw new Error(`CDK context: ${k.clientCertificateArn} and ${k.truststoreUri} go together (the truststore must hold the CA that issued the client certificate)`);
+    throw new Error(
+      `CDK context: ${k.clientCertificateArn} and ${k.truststoreUri} go together (the truststore must hold the CA that issued the client certificate)`,
+    );
   if (clientCertificateArn === undefined || truststoreUri === undefined) return { domainName, certificateArn, hostedZoneId, mtls: undefined };
   if (!CERTIFICATE_ARN.test(clientCertificateArn))
-    throw new Error(`CDK context ${k.clientCertificateArn}=${JSON.stringify(clientCertificateArn)}: expected an ACM certificate ARN in us-east-1 (CloudFront reads client certificates there)`);
+    throw new Error(
+      `CDK context ${k.clientCertificateArn}=${JSON.stringify(clientCertificateArn)}: expected an ACM certificate ARN in us-east-1 (CloudFront reads client certificates there)`,
+    );
   const s3 = S3_URI.exec(truststoreUri);
   if (!s3?.[1] || !s3[2])
     throw new Error(`CDK context ${k.truststoreUri}=${JSON.stringify(truststoreUri)}: expected s3://bucket/key of a PEM CA bundle (optionally ?versionId=…)`);
@@ -206,7 +213,8 @@ function alarmEmail(get: Lookup): string | undefined {
 function mailFrom(get: Lookup): string | undefined {
   const from = textSetting(get, 'mailFrom');
   if (from === undefined) return undefined;
-  if (from.length > 254 || !EMAIL.test(from)) throw new Error(`CDK context mailFrom=${JSON.stringify(from)}: expected one email address such as painel@example.com (verified in SES)`);
+  if (from.length > 254 || !EMAIL.test(from))
+    throw new Error(`CDK context mailFrom=${JSON.stringify(from)}: expected one email address such as painel@example.com (verified in SES)`);
   return from;
 }
 

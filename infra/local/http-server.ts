@@ -170,7 +170,9 @@ export async function startHttpServer(root: string, port: number, host = '127.0.
       const handler = await loadHandler(root, modulePath);
       // The stack's function serving the route ($default: the Fallback function); its AWS calls are evaluated against its role.
       const functionId = found ? functionIdOf(found.route) : 'Fallback';
-      const result = (await runAsFunction(functionId, () => handler(event, lambdaContext(found ? functionId : 'NotFound')))) as APIGatewayProxyStructuredResultV2;
+      const result = (await runAsFunction(functionId, () =>
+        handler(event, lambdaContext(found ? functionId : 'NotFound')),
+      )) as APIGatewayProxyStructuredResultV2;
       writeResult(res, result);
     })().catch((err: unknown) => {
       console.error(JSON.stringify({ level: 'ERROR', message: 'local gateway: handler failed', error: err instanceof Error ? err.message : String(err) }));

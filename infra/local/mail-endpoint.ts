@@ -73,7 +73,13 @@ export function simulatedEvent(outcome: Simulated, recipient: string, mail: Kept
   if (outcome.event === 'Complaint') {
     return {
       eventType: 'Complaint',
-      complaint: { complainedRecipients: [{ emailAddress: recipient }], timestamp, feedbackId, complaintFeedbackType: 'abuse', userAgent: 'local mailbox simulator' },
+      complaint: {
+        complainedRecipients: [{ emailAddress: recipient }],
+        timestamp,
+        feedbackId,
+        complaintFeedbackType: 'abuse',
+        userAgent: 'local mailbox simulator',
+      },
       ...common,
     };
   }
@@ -84,9 +90,7 @@ export function simulatedEvent(outcome: Simulated, recipient: string, mail: Kept
       bounceType: outcome.bounceType,
       bounceSubType: outcome.bounceSubType,
       bouncedRecipients: [
-        hard
-          ? { emailAddress: recipient, action: 'failed', status: '5.1.1', diagnosticCode: 'smtp; 550 5.1.1 user unknown' }
-          : { emailAddress: recipient },
+        hard ? { emailAddress: recipient, action: 'failed', status: '5.1.1', diagnosticCode: 'smtp; 550 5.1.1 user unknown' } : { emailAddress: recipient },
       ],
       timestamp,
       feedbackId,
@@ -182,7 +186,16 @@ export async function startMailEndpoint(dir: string, port = 0, options: MailEndp
         : undefined;
       const messageId = `local-${randomUUID()}`;
       const at = new Date().toISOString();
-      const kept: KeptMail = { messageId, from: input.FromEmailAddress, to, subject, text, at, ...(configurationSet ? { configurationSet } : {}), ...(tags ? { tags } : {}) };
+      const kept: KeptMail = {
+        messageId,
+        from: input.FromEmailAddress,
+        to,
+        subject,
+        text,
+        at,
+        ...(configurationSet ? { configurationSet } : {}),
+        ...(tags ? { tags } : {}),
+      };
       writeFileSync(join(dir, `${at.replace(/[:.]/g, '-')}-${messageId}.json`), `${JSON.stringify(kept, null, 2)}\n`, { mode: 0o600 });
       reply(200, { MessageId: messageId });
       // SES reports a bounce or a complaint after it accepted the message: only through a configuration set with a destination.

@@ -92,7 +92,10 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
     // SES's stand-in: each message the mail worker sends is kept under .local/mail/ (as a JSON file); the
     // mailbox simulator's bounces and complaints go to the mail feedback queue, as SNS delivers them (issue 44).
     const sesEvents: { sink?: SesEventSink } = {};
-    const mail = await startMailEndpoint(join(options.root, '.local', 'mail'), 0, { configurationSet: LOCAL_MAIL_CONFIGURATION_SET, events: () => sesEvents.sink });
+    const mail = await startMailEndpoint(join(options.root, '.local', 'mail'), 0, {
+      configurationSet: LOCAL_MAIL_CONFIGURATION_SET,
+      events: () => sesEvents.sink,
+    });
     stops.push(mail.stop);
     // The authenticator's test clock: empty (the real clock) until a test moves an authenticator forward.
     mkdirSync(join(options.root, '.local'), { recursive: true });

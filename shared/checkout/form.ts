@@ -92,24 +92,26 @@ function callbackRule(allowLocal: boolean): string {
 
 function callbackUrl(allowLocal: boolean) {
   const rule = callbackRule(allowLocal);
-  return text()
-    .max(2048, maxChars(2048))
-    .refine((value) => {
-      if (!URL.canParse(value)) return false;
-      const url = new URL(value);
-      if (url.username !== '' || url.password !== '' || url.hostname === '') return false;
-      if (url.protocol === 'https:') return true;
-      return allowLocal && url.protocol === 'http:' && (url.hostname === 'localhost' || url.hostname === '127.0.0.1');
-    }, rule)
-    .superRefine((value, ctx) => {
-      if (!URL.canParse(value) || canonicalCallbackUrl(value) !== undefined) return;
-      ctx.addIssue({
-        code: 'custom',
-        message: `Deve estar na forma canônica, sem barras invertidas, espaços, caracteres de controle nem usuário (por exemplo ${JSON.stringify(new URL(value).href)})`,
-      });
-    })
-    // Stored and redirected to as the canonical serialization (an empty path gets its slash).
-    .transform((value) => canonicalCallbackUrl(value) ?? value);
+  return (
+    text()
+      .max(2048, maxChars(2048))
+      .refine((value) => {
+        if (!URL.canParse(value)) return false;
+        const url = new URL(value);
+        if (url.username !== '' || url.password !== '' || url.hostname === '') return false;
+        if (url.protocol === 'https:') return true;
+        return allowLocal && url.protocol === 'http:' && (url.hostname === 'localhost' || url.hostname === '127.0.0.1');
+      }, rule)
+      .superRefine((value, ctx) => {
+        if (!URL.canParse(value) || canonicalCallbackUrl(value) !== undefined) return;
+        ctx.addIssue({
+          code: 'custom',
+          message: `Deve estar na forma canônica, sem barras invertidas, espaços, caracteres de controle nem usuário (por exemplo ${JSON.stringify(new URL(value).href)})`,
+        });
+      })
+      // Stored and redirected to as the canonical serialization (an empty path gets its slash).
+      .transform((value) => canonicalCallbackUrl(value) ?? value)
+  );
 }
 
 const amount = text()

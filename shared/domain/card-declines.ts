@@ -34,7 +34,15 @@ export function cardAttemptScopes(scope: DeclineScope, limits: DeclineLimits, ch
   return [
     { log: { kind: 'card', id: scope.fingerprint }, limit: limits.perCardPerHour, window: hour },
     { log: { kind: 'merchant', id: scope.accountId }, limit: limits.perMerchantPerHour, window: hour },
-    ...(checkout ? [{ log: { kind: 'checkout', id: checkout.reference }, limit: checkout.perCheckout, window: { kind: 'lifetime', keepMs: CHECKOUT_LOG_KEEP_MS } } as const] : []),
+    ...(checkout
+      ? [
+          {
+            log: { kind: 'checkout', id: checkout.reference },
+            limit: checkout.perCheckout,
+            window: { kind: 'lifetime', keepMs: CHECKOUT_LOG_KEEP_MS },
+          } as const,
+        ]
+      : []),
   ];
 }
 

@@ -244,7 +244,15 @@ export type ChangeScope = { id: string; changes?: readonly ChangeKind[] };
  * What applying a provider's word to an invoice may say (shared/app/invoices/apply-notification.ts): the
  * move, its transfer and events, its checkout's or order's move, a BolePix's payment on its other rail.
  */
-export const INVOICE_MOVE_CHANGES = ['invoice.moved', 'invoice.other_rail_paid', 'ledger.transfer', 'event.recorded', 'checkout.paid', 'order.moved', 'checkout.abandoned'] as const satisfies readonly ChangeKind[];
+export const INVOICE_MOVE_CHANGES = [
+  'invoice.moved',
+  'invoice.other_rail_paid',
+  'ledger.transfer',
+  'event.recorded',
+  'checkout.paid',
+  'order.moved',
+  'checkout.abandoned',
+] as const satisfies readonly ChangeKind[];
 
 /**
  * What a card payment of the hosted checkout may say (shared/app/checkout/pay-checkout-by-card.ts,

@@ -69,7 +69,16 @@ export function pendingInvoice(
   charge: { dueDate: string; payer: NewInvoice['payer']; provider: string },
   method: MethodPart,
 ): NewInvoice {
-  return { ...base, invoiceId: ids.invoiceId, reference: ids.reference, status: 'PENDING', dueDate: charge.dueDate, payer: charge.payer, provider: charge.provider, ...method };
+  return {
+    ...base,
+    invoiceId: ids.invoiceId,
+    reference: ids.reference,
+    status: 'PENDING',
+    dueDate: charge.dueDate,
+    payer: charge.payer,
+    provider: charge.provider,
+    ...method,
+  };
 }
 
 /**
@@ -109,7 +118,11 @@ export function pixProviderOf(invoice: { provider?: unknown; pix?: { provider?: 
 }
 
 /** The provider whose word a notification of that target is: a txid names the Pix charge's, a reference the invoice's. */
-export function targetProviderOf(invoice: { provider?: unknown; pix?: { provider?: string } }, target: { txid: string } | { reference: string }, configured: string): string {
+export function targetProviderOf(
+  invoice: { provider?: unknown; pix?: { provider?: string } },
+  target: { txid: string } | { reference: string },
+  configured: string,
+): string {
   return 'txid' in target ? pixProviderOf(invoice, configured) : invoiceProvider(invoice, configured);
 }
 

@@ -100,10 +100,21 @@ function transfer(movement: Movement, phase: TransferPhase, shards: ShardChange[
     whole(entry.availableCents, 'An entry');
     whole(entry.reservedCents, 'An entry');
   }
-  if (sum(shards.map((s) => s.availableCents)) !== sum(entries.map((e) => e.availableCents))) throw new Error('A transfer must change the available balance by its entries');
-  if (sum(shards.map((s) => s.reservedCents)) !== sum(entries.map((e) => e.reservedCents))) throw new Error('A transfer must change the reserved balance by its entries');
+  if (sum(shards.map((s) => s.availableCents)) !== sum(entries.map((e) => e.availableCents)))
+    throw new Error('A transfer must change the available balance by its entries');
+  if (sum(shards.map((s) => s.reservedCents)) !== sum(entries.map((e) => e.reservedCents)))
+    throw new Error('A transfer must change the reserved balance by its entries');
   if (new Set(shards.map((s) => s.shard)).size !== shards.length) throw new Error('A transfer changes each shard once');
-  return { kind: 'ledger.transfer', phase, accountId: movement.accountId, reference: movement.reference, at: movement.at, entryShard: movementShard(movement), shards, entries };
+  return {
+    kind: 'ledger.transfer',
+    phase,
+    accountId: movement.accountId,
+    reference: movement.reference,
+    at: movement.at,
+    entryShard: movementShard(movement),
+    shards,
+    entries,
+  };
 }
 
 /** A single-phase movement of `availableCents` on the reference's shard. */
@@ -124,9 +135,12 @@ export function paymentCredit(movement: Movement, totalCents: number, method: Ch
  */
 export function refundDueHold(movement: Movement, amountCents: number, method: ChargeMethod): LedgerTransfer {
   const cents = positive(amountCents, 'A held payment');
-  return transfer(movement, 'pending', [{ shard: movementShard(movement), availableCents: 0, reservedCents: cents }], [
-    { type: 'payment', availableCents: 0, reservedCents: cents, description: movement.description, method },
-  ]);
+  return transfer(
+    movement,
+    'pending',
+    [{ shard: movementShard(movement), availableCents: 0, reservedCents: cents }],
+    [{ type: 'payment', availableCents: 0, reservedCents: cents, description: movement.description, method }],
+  );
 }
 
 /** A paid charge refunded, or canceled after payment: −total on the payment's shard (never refused: the shard may go below zero). */
@@ -154,7 +168,8 @@ function withdrawalNeed(amountCents: number, feeCents: number): number {
  */
 export function withdrawalHold(movement: Movement, amountCents: number, feeCents: number, plan: { takes: ShardPart[]; fills: ShardPart[] }): LedgerTransfer {
   const needed = withdrawalNeed(amountCents, feeCents);
-  if (sum(plan.takes.map((p) => p.cents)) - sum(plan.fills.map((p) => p.cents)) !== needed) throw new Error('A reservation plan must take exactly amount + fee');
+  if (sum(plan.takes.map((p) => p.cents)) - sum(plan.fills.map((p) => p.cents)) !== needed)
+    throw new Error('A reservation plan must take exactly amount + fee');
   const home = movementShard(movement);
   const shards: ShardChange[] = [
     ...plan.takes.map((part) => ({ shard: part.shard, availableCents: -part.cents, reservedCents: 0, cover: part.cents })),
@@ -172,9 +187,12 @@ export function withdrawalHold(movement: Movement, amountCents: number, feeCents
 /** The bank paid a held withdrawal: POSTED, the reserved amount + fee leaves the account (the available balance is untouched). */
 export function withdrawalPost(movement: Movement, amountCents: number, feeCents: number): LedgerTransfer {
   const needed = withdrawalNeed(amountCents, feeCents);
-  return transfer(movement, 'posted', [{ shard: movementShard(movement), availableCents: 0, reservedCents: -needed }], [
-    { type: 'withdrawal_posted', availableCents: 0, reservedCents: -needed, description: movement.description },
-  ]);
+  return transfer(
+    movement,
+    'posted',
+    [{ shard: movementShard(movement), availableCents: 0, reservedCents: -needed }],
+    [{ type: 'withdrawal_posted', availableCents: 0, reservedCents: -needed, description: movement.description }],
+  );
 }
 
 /**
@@ -185,7 +203,10 @@ export function withdrawalPost(movement: Movement, amountCents: number, feeCents
 export function withdrawalVoid(movement: Movement, amountCents: number, feeCents: number, held = true): LedgerTransfer {
   const needed = withdrawalNeed(amountCents, feeCents);
   const reservedCents = held ? -needed : 0;
-  return transfer(movement, 'voided', [{ shard: movementShard(movement), availableCents: needed, reservedCents }], [
-    { type: 'withdrawal_release', availableCents: needed, reservedCents, description: movement.description },
-  ]);
+  return transfer(
+    movement,
+    'voided',
+    [{ shard: movementShard(movement), availableCents: needed, reservedCents }],
+    [{ type: 'withdrawal_release', availableCents: needed, reservedCents, description: movement.description }],
+  );
 }

@@ -21,7 +21,9 @@ export type PixChargeState = { txid: string; status: 'ACTIVE' | 'COMPLETED' | 'R
  * unpaid (expired) is canceled.
  */
 export type PixMove =
-  { kind: 'paid'; occurredAt: Date; endToEndId: string; amountCents: number } | { kind: 'refunded'; occurredAt: Date; endToEndId: string } | { kind: 'canceled'; occurredAt: Date };
+  | { kind: 'paid'; occurredAt: Date; endToEndId: string; amountCents: number }
+  | { kind: 'refunded'; occurredAt: Date; endToEndId: string }
+  | { kind: 'canceled'; occurredAt: Date };
 
 export type PixAnomaly =
   | { kind: 'amount_mismatch'; endToEndId: string; paidCents: number; expectedCents: number }
@@ -32,14 +34,19 @@ export type PixAnomaly =
  * `expected`: the invoice total, or for a charge with late-payment rules (a BolePix's due-date Pix
  * half) the amount due on a payment's date (undefined: that day is past the window, nothing is due).
  */
-export function pixOutcomes(state: PixChargeState, expected: number | ((paidAt: Date) => number | undefined), now: Date): { moves: PixMove[]; anomalies: PixAnomaly[] } {
+export function pixOutcomes(
+  state: PixChargeState,
+  expected: number | ((paidAt: Date) => number | undefined),
+  now: Date,
+): { moves: PixMove[]; anomalies: PixAnomaly[] } {
   const moves: PixMove[] = [];
   const anomalies: PixAnomaly[] = [];
   const expectedOf = (p: PixPayment) => (typeof expected === 'number' ? expected : expected(p.paidAt));
   const exact = state.payments.filter((p) => p.amountCents === expectedOf(p));
   for (const p of state.payments) {
     const expectedCents = expectedOf(p);
-    if (p.amountCents !== expectedCents) anomalies.push({ kind: 'amount_mismatch', endToEndId: p.endToEndId, paidCents: p.amountCents, expectedCents: expectedCents ?? 0 });
+    if (p.amountCents !== expectedCents)
+      anomalies.push({ kind: 'amount_mismatch', endToEndId: p.endToEndId, paidCents: p.amountCents, expectedCents: expectedCents ?? 0 });
   }
   const [payment, ...extra] = exact;
   for (const p of extra) anomalies.push({ kind: 'extra_payment', endToEndId: p.endToEndId, paidCents: p.amountCents });

@@ -430,7 +430,15 @@ export const OPERATION_EXAMPLES: Readonly<Record<string, OperationExample>> = {
   PanelRotateCheckoutSecret: { body: { csrf_token: PANEL_CSRF, code: '492039' }, response: panelPage('Checkout') },
   PanelRedeliverWebhook: { body: { csrf_token: PANEL_CSRF, event: 'evt_Zc72VebRdnTWl9cFHbrCVScp' }, response: panelPage('Webhooks') },
   PanelSecurity: { response: panelPage('Segurança') },
-  PanelChangePassword: { body: { csrf_token: PANEL_CSRF, current: 'uma frase longa e boa 2026', password: 'outra frase longa e boa 2027', confirmation: 'outra frase longa e boa 2027' }, response: panelRedirect('/panel/entrar') },
+  PanelChangePassword: {
+    body: {
+      csrf_token: PANEL_CSRF,
+      current: 'uma frase longa e boa 2026',
+      password: 'outra frase longa e boa 2027',
+      confirmation: 'outra frase longa e boa 2027',
+    },
+    response: panelRedirect('/panel/entrar'),
+  },
   PanelSignOutEverywhere: { body: { csrf_token: PANEL_CSRF }, response: panelRedirect('/panel/entrar') },
   PanelStartNewAuthenticator: { body: { csrf_token: PANEL_CSRF, code: '287082' }, response: panelPage('Novo autenticador') },
   PanelConfirmNewAuthenticator: { body: { csrf_token: PANEL_CSRF, enrollment: 'v1.kD3f9Q.mX2…', code: '481516' }, response: panelPage('Segurança') },

@@ -139,7 +139,8 @@ export function httpHandler<Body extends ZodType | undefined, Query extends ZodT
         const answer = serializeResult(result);
         try {
           state.runtime.faults?.beforeCommit?.(route.id);
-          if (result.writes && route.handler.startsWith('functions/')) throw new Error(`${route.id} returned raw writes: a route says changes (its grants derive from them)`);
+          if (result.writes && route.handler.startsWith('functions/'))
+            throw new Error(`${route.id} returned raw writes: a route says changes (its grants derive from them)`);
           const compiled = result.changes ? await compileChanges(state.runtime, route, result.changes, options.changes ?? {}) : [];
           await commitAnswer(state, answer, [...(result.writes ?? []), ...compiled]);
         } catch (err) {

@@ -92,7 +92,8 @@ export function routeKeyOf(route: Pick<AnyRoute, 'method' | 'path'>): string {
  */
 export function routeFunctions(list: readonly AnyRoute[]): Map<string, AnyRoute[]> {
   for (const route of list) {
-    if (route.fn !== undefined && list.some((other) => other.id === route.fn)) throw new Error(`Function ${route.fn} of route ${route.id} is another route's id`);
+    if (route.fn !== undefined && list.some((other) => other.id === route.fn))
+      throw new Error(`Function ${route.fn} of route ${route.id} is another route's id`);
   }
   const groups = new Map<string, AnyRoute[]>();
   for (const route of list) {

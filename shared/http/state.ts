@@ -44,7 +44,15 @@ export type RouteState = {
 };
 
 /** What a route's `prepare` knows: the validated input and the caller its token names (the gate has not answered yet). */
-export type PrepareRequest = { body: unknown; query: unknown; params: unknown; caller: Caller | undefined; idempotencyKey: string | undefined; runtime: Runtime; now: Date };
+export type PrepareRequest = {
+  body: unknown;
+  query: unknown;
+  params: unknown;
+  caller: Caller | undefined;
+  idempotencyKey: string | undefined;
+  runtime: Runtime;
+  now: Date;
+};
 
 export type PipelineContext = Context & { state: RouteState };
 export type HttpResult = APIGatewayProxyStructuredResultV2 | PendingAnswer;

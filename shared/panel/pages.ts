@@ -94,7 +94,8 @@ const SUMMARY_METHODS: readonly [SummaryMethod, string][] = [
 function paymentsTable(payments: PaymentsSummary): string {
   const cell = (totals: MethodTotals | undefined) => (totals ? `${totals.count} · ${formatBrl(totals.cents)}` : '—');
   const rows = SUMMARY_METHODS.filter(([method]) => payments.month[method] !== undefined || payments.today[method] !== undefined).map(
-    ([method, label]) => `<tr data-method="${method}"><th scope="row">${label}</th><td>${cell(payments.today[method])}</td><td>${cell(payments.month[method])}</td></tr>`,
+    ([method, label]) =>
+      `<tr data-method="${method}"><th scope="row">${label}</th><td>${cell(payments.today[method])}</td><td>${cell(payments.month[method])}</td></tr>`,
   );
   const partial = payments.monthComplete
     ? ''
@@ -235,11 +236,7 @@ ${csrfField(chrome.csrfToken)}
 ${codeInput(view.errors)}
 <button type="submit">Salvar URL</button>
 </form>
-${
-  view.secretConfigured
-    ? newSecretForm({ action: '/panel/webhooks/segredo', csrfToken: chrome.csrfToken, whoUpdates: 'receptor' })
-    : ''
-}`
+${view.secretConfigured ? newSecretForm({ action: '/panel/webhooks/segredo', csrfToken: chrome.csrfToken, whoUpdates: 'receptor' }) : ''}`
     : '<p>Seu papel não permite mudar o webhook.</p>';
   return layout(
     'Webhooks',
@@ -385,8 +382,11 @@ export type CustomerDetailView = CustomerRow & {
 };
 
 export function customerPage(c: CustomerDetailView, chrome: SignedInChrome): PanelPage {
-  const line = (term: string, value: string | null | undefined, id?: string) => (value ? `<dt>${term}</dt><dd${id ? ` id="${id}"` : ''}>${escapeHtml(value)}</dd>` : '');
-  const address = [[c.street, c.number].filter(Boolean).join(', '), c.district, [c.city, c.state?.uf].filter(Boolean).join(' / '), c.zipcode].filter(Boolean).join(' · ');
+  const line = (term: string, value: string | null | undefined, id?: string) =>
+    value ? `<dt>${term}</dt><dd${id ? ` id="${id}"` : ''}>${escapeHtml(value)}</dd>` : '';
+  const address = [[c.street, c.number].filter(Boolean).join(', '), c.district, [c.city, c.state?.uf].filter(Boolean).join(' / '), c.zipcode]
+    .filter(Boolean)
+    .join(' · ');
   return layout(
     `Cliente ${c.id}`,
     `<h1>${escapeHtml(c.name)}</h1>

@@ -62,7 +62,6 @@ export function qrCodePng(text: string): Buffer {
   return qrMatrixPng(modules, scale);
 }
 
-
 /** The QR code of `text` as a PNG data URI (qrCodePng, then pngDataUri). */
 export function qrCodePngDataUri(text: string): Promise<string> {
   try {

@@ -9,7 +9,13 @@ export interface GateStore {
    * UnauthorizedError, a disabled one an AccountDisabledError, past the limit a RateLimitedError.
    * `withAccount`: the account's settings after the update (write routes use them).
    */
-  countAccountCall(hit: { accountId: string; keyVersion: number; limit: number; nowMs: number; withAccount: boolean }): Promise<{ account: Account | undefined; quota: QuotaState }>;
+  countAccountCall(hit: {
+    accountId: string;
+    keyVersion: number;
+    limit: number;
+    nowMs: number;
+    withAccount: boolean;
+  }): Promise<{ account: Account | undefined; quota: QuotaState }>;
   /** Logs a call against a client IP's limit of a class (past it: RateLimitedError). */
   countIpCall(hit: { limitClass: string; ip: string; limit: number; nowMs: number }): Promise<QuotaState>;
   /** The account's key version and whether it is disabled (strongly consistent); undefined when there is no such account. */

@@ -22,7 +22,12 @@ export interface WebhookStore {
    * Claims the next attempt: holds only if no attempt was recorded since `previousAttempts` and no
    * other attempt holds the lease (or its lease ran out). Else the record that won.
    */
-  claimAttempt(eventId: string, previousAttempts: number, now: Date, until: Date): Promise<{ claimed: true } | { claimed: false; current: WebhookDelivery | undefined }>;
+  claimAttempt(
+    eventId: string,
+    previousAttempts: number,
+    now: Date,
+    until: Date,
+  ): Promise<{ claimed: true } | { claimed: false; current: WebhookDelivery | undefined }>;
   /** Records an attempt under its claim; false when the lease was lost to another attempt (its record stands). */
   recordAttempt(record: DeliveryAttemptRecord, claim: { until: string; previousAttempts: number }): Promise<boolean>;
 }
@@ -33,7 +38,11 @@ export type EventLogQuery = { accountId: string; fromIso: string; toIso: string;
 /** The events recorded for the accounts (shared/adapters/dynamo/event-log.ts): the events API (issue 29). */
 export interface EventLog {
   /** The account's events of the query, newest first, each passing `keep`, paged: the `page`-th `pageSize` kept (at most `maxScanned` read). */
-  list<T>(query: EventLogQuery, page: { page: number; pageSize: number; maxScanned: number }, keep: (event: LoggedEvent, delivery: WebhookDelivery | undefined) => T | undefined): Promise<T[]>;
+  list<T>(
+    query: EventLogQuery,
+    page: { page: number; pageSize: number; maxScanned: number },
+    keep: (event: LoggedEvent, delivery: WebhookDelivery | undefined) => T | undefined,
+  ): Promise<T[]>;
   /** One event by id (any account's: the caller checks whose), or undefined. */
   get(eventId: string): Promise<LoggedEvent | undefined>;
 }

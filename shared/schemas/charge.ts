@@ -30,7 +30,6 @@ const percent = z
 /** The total of a charge in answers, with its rounding rule (docs/decisions.md, Charges). */
 export const chargeTotal = moneyString.describe(`The charge total in BRL, two decimals. ${TOTAL_ROUNDING_RULE}`);
 
-
 /** A late-payment percent (issue 28): 0 to `max`, at most 2 decimals (API Pix's valorPerc carries 2). */
 const latePercent = (max: number, what: string) =>
   z
@@ -42,14 +41,22 @@ const latePercent = (max: number, what: string) =>
 
 /** A boleto's optional late-payment rules, the same on its Pix half (shared/domain/late-payment.ts). */
 export const latePaymentFields = {
-  fine: latePercent(2, 'Fine, percent of the total charged once for a payment after the due date: 0 to 2 (the consumer-protection cap), at most 2 decimals. Default 0.').optional(),
-  interest: latePercent(1, 'Interest, percent of the total a month, simple, pro rata per calendar day after the due date (total × interest / 100 / 30 × days): 0 to 1, at most 2 decimals. Default 0.').optional(),
+  fine: latePercent(
+    2,
+    'Fine, percent of the total charged once for a payment after the due date: 0 to 2 (the consumer-protection cap), at most 2 decimals. Default 0.',
+  ).optional(),
+  interest: latePercent(
+    1,
+    'Interest, percent of the total a month, simple, pro rata per calendar day after the due date (total × interest / 100 / 30 × days): 0 to 1, at most 2 decimals. Default 0.',
+  ).optional(),
   days_after_due: z
     .number()
     .int()
     .min(0)
     .max(60)
-    .describe('How many calendar days after the due date either rail still accepts payment: 0 to 60. Default 30 (the API Pix default) when the boleto also carries Pix or another late field is given. Past it the invoice is CANCELED.')
+    .describe(
+      'How many calendar days after the due date either rail still accepts payment: 0 to 60. Default 30 (the API Pix default) when the boleto also carries Pix or another late field is given. Past it the invoice is CANCELED.',
+    )
     .optional(),
 };
 

@@ -37,7 +37,9 @@ export const invoiceSchema = z
     late_payment: z
       .object({ fine: z.number(), interest: z.number(), days_after_due: z.number().int() })
       .optional()
-      .describe("A boleto's late-payment rules, shared by its Pix half: fine (percent, once), interest (percent a month, pro rata per calendar day), days after the due date payment is accepted"),
+      .describe(
+        "A boleto's late-payment rules, shared by its Pix half: fine (percent, once), interest (percent a month, pro rata per calendar day), days after the due date payment is accepted",
+      ),
     refund_due: z
       .object({ rail: z.enum(['pix', 'boleto']), amount: moneyString, paid_at: z.string() })
       .optional()
@@ -49,7 +51,6 @@ export const invoiceSchema = z
 
 export const invoiceResponseSchema = z.object({ invoice: invoiceSchema }).meta({ id: 'InvoiceResponse' });
 
-
 export const invoiceListSchema = z
   .object({ invoices: z.array(invoiceSchema), pagination: z.object({ page: z.number().int(), limit: z.number().int() }) })
   .meta({ id: 'InvoiceList' });
@@ -59,7 +60,7 @@ export const invoiceIdParamsSchema = z.object({
   invoice_id: z
     .string()
     .regex(/^\d{1,16}$/, 'Must be a numeric id')
-    .meta({ type: 'integer', format: 'int64', minimum: 1, description: 'The numeric invoice id (the invoice\'s `id`)' }),
+    .meta({ type: 'integer', format: 'int64', minimum: 1, description: "The numeric invoice id (the invoice's `id`)" }),
 });
 export const invoiceRefParamsSchema = z.object({ ref_id: z.string().max(20) });
 export const pixRefParamsSchema = z.object({ ref: z.string().max(20) });

@@ -20,4 +20,7 @@ export const balanceTransactionSchema = z
 
 export const balanceTransactionListSchema = z
   .object({ transactions: z.array(balanceTransactionSchema), pagination: z.object({ page: z.number().int(), limit: z.number().int() }) })
-  .meta({ id: 'BalanceTransactionList', description: "Newest first. The available balance equals the sum of all entries' amounts; the reserved balance the sum of their reserved parts." });
+  .meta({
+    id: 'BalanceTransactionList',
+    description: "Newest first. The available balance equals the sum of all entries' amounts; the reserved balance the sum of their reserved parts.",
+  });

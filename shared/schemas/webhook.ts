@@ -11,7 +11,9 @@ export const putWebhookBodySchema = z
       .array(z.string().max(40))
       .max(WEBHOOK_EVENT_TYPES.length * 2)
       .optional()
-      .describe(`The event types to receive (${WEBHOOK_EVENT_TYPES.join(', ')}); absent: every type (the default). Events of other types are recorded but not delivered; the test ping is always delivered. An unknown type → 422 on events.`),
+      .describe(
+        `The event types to receive (${WEBHOOK_EVENT_TYPES.join(', ')}); absent: every type (the default). Events of other types are recorded but not delivered; the test ping is always delivered. An unknown type → 422 on events.`,
+      ),
   })
   .meta({ id: 'SetWebhook' });
 

@@ -34,7 +34,9 @@ export { WITHDRAW_LIMIT_CENTS };
 
 export const createWithdrawBodySchema = z
   .object({
-    amount: moneyInput(WITHDRAW_LIMIT_CENTS / 100).describe(`An amount in BRL as a JSON number with at most 2 decimals; at most ${formatCents(WITHDRAW_LIMIT_CENTS)}, the account fee included (amount + fee)`),
+    amount: moneyInput(WITHDRAW_LIMIT_CENTS / 100).describe(
+      `An amount in BRL as a JSON number with at most 2 decimals; at most ${formatCents(WITHDRAW_LIMIT_CENTS)}, the account fee included (amount + fee)`,
+    ),
     pixkey: z.string().trim().min(1).max(140),
     keytype: z.enum(KEY_TYPES),
     client: singleLineText(255).optional(),
@@ -77,4 +79,3 @@ export const withdrawResponseSchema = z.object({ success: z.literal(true), withd
 export const withdrawListSchema = z.object({ success: z.literal(true), withdrawals: z.array(withdrawSchema) }).meta({ id: 'WithdrawList' });
 
 export const withdrawParamsSchema = z.object({ txid: z.string().max(40) });
-

@@ -15,7 +15,12 @@ import { compileContext } from './compile';
 import { invoiceMovePorts } from './invoice-moves';
 
 /** The changes of a card charge: its invoice, the credit, invoice.paid, the attempt's move. */
-export const cardChargeChanges: ChangeCompilers = /* @__PURE__ */ mergeCompilers(invoiceCreatedCompilers, ledgerCompilers, eventCompilers, cardAttemptCompilers);
+export const cardChargeChanges: ChangeCompilers = /* @__PURE__ */ mergeCompilers(
+  invoiceCreatedCompilers,
+  ledgerCompilers,
+  eventCompilers,
+  cardAttemptCompilers,
+);
 
 /** What settling a card attempt needs: the invoice moves, the attempts, each attempt's provider by name, the time limit. */
 export function cardSettlePorts(runtime: Runtime, scope: ChangeScope): CardSettlePorts {

@@ -10,7 +10,11 @@ export { forwardableRecord } from '../adapters/dynamo/forward-index';
 /** The forwarding ports of a container: its table's sweep index, its queues and their configured URLs. */
 export function forwardPorts(runtime: Runtime): ForwardPorts {
   const { db, config } = runtime;
-  return { index: dynamoForwardIndex(db, config.tableName), queue: messageQueue(), queues: { payouts: config.payouts.queueUrl, webhooks: config.webhooks.queueUrl, mail: config.mail.queueUrl } };
+  return {
+    index: dynamoForwardIndex(db, config.tableName),
+    queue: messageQueue(),
+    queues: { payouts: config.payouts.queueUrl, webhooks: config.webhooks.queueUrl, mail: config.mail.queueUrl },
+  };
 }
 
 /** The forwarding ports over a given table and queue (the operator's `stream redrive`). */

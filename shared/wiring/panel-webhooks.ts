@@ -19,7 +19,11 @@ export async function panelWebhookPorts(runtime: Runtime): Promise<PanelWebhookP
     newSecret: newWebhookSecret,
     webhookOf: async (accountId) => {
       const settings = await webhooks.settings(accountId);
-      return { ...(settings.url ? { url: settings.url } : {}), secretConfigured: settings.secretConfigured, ...(settings.events ? { events: settings.events } : {}) };
+      return {
+        ...(settings.url ? { url: settings.url } : {}),
+        secretConfigured: settings.secretConfigured,
+        ...(settings.events ? { events: settings.events } : {}),
+      };
     },
     deliveries: (accountId, limit) => webhooks.deliveries(accountId, limit),
     newEvent,

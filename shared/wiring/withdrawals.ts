@@ -16,7 +16,10 @@ export function withdrawalStore(runtime: Runtime): WithdrawalStore {
 }
 
 /** The withdrawal ports over the runtime's table; `scope`: the route or worker that commits (its row names what it may change). */
-export function withdrawalPorts(runtime: Runtime, scope: ChangeScope): {
+export function withdrawalPorts(
+  runtime: Runtime,
+  scope: ChangeScope,
+): {
   withdrawals: WithdrawalStore;
   balance: BalancePort;
   newEvent: typeof newEvent;

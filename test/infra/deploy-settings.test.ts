@@ -70,7 +70,10 @@ describe('deploy settings from CDK context', () => {
   it('a production deploy (production=true) requires the custom domain: the default certificate allows TLS 1.0, forbidden where cards are entered (issue 44)', () => {
     expect(() => settingsOf({ production: 'true' })).toThrow(/production=true needs domainName and certificateArn.*TLS 1\.0/);
     expect(() => settingsOf({ production: true })).toThrow(/must not take real cards/);
-    expect(settingsOf({ production: 'true', domainName: DOMAIN, certificateArn: CERTIFICATE })).toMatchObject({ production: true, domain: { domainName: DOMAIN } });
+    expect(settingsOf({ production: 'true', domainName: DOMAIN, certificateArn: CERTIFICATE })).toMatchObject({
+      production: true,
+      domain: { domainName: DOMAIN },
+    });
     expect(settingsOf({ production: 'false' }).production).toBe(false);
     expect(() => settingsOf({ production: 'yes' })).toThrow(/production="yes": expected true or false/);
   });
@@ -173,47 +176,51 @@ describe('cfn-lint over the synthesized templates', () => {
   const dir = mkdtempSync(path.join(tmpdir(), 'cfn-lint-'));
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-  it('finds no errors in any stack of the default deploy, the custom-domain one, the one with an origin domain and mTLS, nor the one with an API Pix PSP', { timeout: 300_000 }, () => {
-    const command = cfnLintCommand();
-    if (!command) {
-      throw new Error('cfn-lint is not installed: `python3 -m pip install cfn-lint` (or `pipx install cfn-lint`); .ci/run installs it on CI machines.');
-    }
-    const deploys: [string, Synthesized][] = [
-      ['default', new Synthesized()],
-      ['custom-domain', withDomain],
-      // Issue 44, item 8: the API Gateway custom domain, its mapping and alias, CloudFront's OriginMtlsConfig.
-      ['origin-mtls', new Synthesized({ ...API_DOMAIN_CONTEXT, ...ORIGIN_MTLS_CONTEXT })],
-      [
-        'api-pix',
-        new Synthesized({
-          apiPixBaseUrl: 'https://psp.example/api/v2',
-          apiPixTokenUrl: 'https://auth.psp.example/oauth/token',
-          apiPixClientId: 'gateway-client',
-          apiPixPixKey: 'pix@loja.example',
-          apiPixSecretName: 'payment-gateway/apipix',
+  it(
+    'finds no errors in any stack of the default deploy, the custom-domain one, the one with an origin domain and mTLS, nor the one with an API Pix PSP',
+    { timeout: 300_000 },
+    () => {
+      const command = cfnLintCommand();
+      if (!command) {
+        throw new Error('cfn-lint is not installed: `python3 -m pip install cfn-lint` (or `pipx install cfn-lint`); .ci/run installs it on CI machines.');
+      }
+      const deploys: [string, Synthesized][] = [
+        ['default', new Synthesized()],
+        ['custom-domain', withDomain],
+        // Issue 44, item 8: the API Gateway custom domain, its mapping and alias, CloudFront's OriginMtlsConfig.
+        ['origin-mtls', new Synthesized({ ...API_DOMAIN_CONTEXT, ...ORIGIN_MTLS_CONTEXT })],
+        [
+          'api-pix',
+          new Synthesized({
+            apiPixBaseUrl: 'https://psp.example/api/v2',
+            apiPixTokenUrl: 'https://auth.psp.example/oauth/token',
+            apiPixClientId: 'gateway-client',
+            apiPixPixKey: 'pix@loja.example',
+            apiPixSecretName: 'payment-gateway/apipix',
+          }),
+        ],
+      ];
+      // Each stack's own template (the top-level one and every nested one, issue 44).
+      const files = deploys.flatMap(([name, synthesized]) =>
+        synthesized.templates.map(({ path: stackPath, template }) => {
+          const file = path.join(dir, `${name}-${stackPath.replaceAll('/', '-')}.json`);
+          writeFileSync(file, JSON.stringify(template));
+          return file;
         }),
-      ],
-    ];
-    // Each stack's own template (the top-level one and every nested one, issue 44).
-    const files = deploys.flatMap(([name, synthesized]) =>
-      synthesized.templates.map(({ path: stackPath, template }) => {
-        const file = path.join(dir, `${name}-${stackPath.replaceAll('/', '-')}.json`);
-        writeFileSync(file, JSON.stringify(template));
-        return file;
-      }),
-    );
-    expect(files.length).toBeGreaterThan(deploys.length);
-    const [executable, ...args] = command;
-    // One run for every template (its start-up is most of its time). Exit status: bit 2 errors, 4 warnings, 8 notes.
-    const run = spawnSync(executable ?? '', [...args, '--format', 'json', '--', ...files], { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
-    expect(run.error).toBeUndefined();
-    expect(run.stdout.trim().startsWith('['), run.stderr).toBe(true);
-    const matches = JSON.parse(run.stdout) as LintMatch[];
-    const describe = (m: LintMatch) => `${m.Rule.Id} ${path.basename(m.Filename)} ${m.Location.Path.join('/')}: ${m.Message}`;
-    const warnings = matches.filter((m) => m.Level !== 'Error');
-    if (warnings.length > 0) console.log(`cfn-lint: ${warnings.length} warnings/notes, e.g.\n${warnings.slice(0, 3).map(describe).join('\n')}`);
-    expect(matches.filter((m) => m.Level === 'Error').map(describe)).toEqual([]);
-    // Only warnings (4) and notes (8) may be left: no error (2), no failure to parse or run (1, 16, 32).
-    expect([0, 4, 8, 12]).toContain(run.status);
-  });
+      );
+      expect(files.length).toBeGreaterThan(deploys.length);
+      const [executable, ...args] = command;
+      // One run for every template (its start-up is most of its time). Exit status: bit 2 errors, 4 warnings, 8 notes.
+      const run = spawnSync(executable ?? '', [...args, '--format', 'json', '--', ...files], { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
+      expect(run.error).toBeUndefined();
+      expect(run.stdout.trim().startsWith('['), run.stderr).toBe(true);
+      const matches = JSON.parse(run.stdout) as LintMatch[];
+      const describe = (m: LintMatch) => `${m.Rule.Id} ${path.basename(m.Filename)} ${m.Location.Path.join('/')}: ${m.Message}`;
+      const warnings = matches.filter((m) => m.Level !== 'Error');
+      if (warnings.length > 0) console.log(`cfn-lint: ${warnings.length} warnings/notes, e.g.\n${warnings.slice(0, 3).map(describe).join('\n')}`);
+      expect(matches.filter((m) => m.Level === 'Error').map(describe)).toEqual([]);
+      // Only warnings (4) and notes (8) may be left: no error (2), no failure to parse or run (1, 16, 32).
+      expect([0, 4, 8, 12]).toContain(run.status);
+    },
+  );
 });

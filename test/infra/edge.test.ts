@@ -97,7 +97,8 @@ describe('the CloudFront edge in front of the API', () => {
   it("publishes the distribution's address as the API URL and the functions' base URL", () => {
     const address = { 'Fn::Join': ['', ['https://', { 'Fn::GetAtt': [distributionId, 'DomainName'] }]] };
     template.hasOutput('ApiUrl', { Value: address });
-    for (const route of routeList) expect((s.functionProps(functionIdOf(route)).Environment as { Variables: Json }).Variables.PUBLIC_BASE_URL, route.id).toEqual(address);
+    for (const route of routeList)
+      expect((s.functionProps(functionIdOf(route)).Environment as { Variables: Json }).Variables.PUBLIC_BASE_URL, route.id).toEqual(address);
   });
 });
 

@@ -20,7 +20,9 @@ if (!feedbackQueue) throw new Error('no mail feedback queue');
 const queueId = s.logicalId(feedbackQueue.queue);
 const getAtt = (id: string, attribute: string) => ({ 'Fn::GetAtt': [id, attribute] });
 /** The configuration set's ARN as the template writes it (…:configuration-set/<its Ref>). */
-const setArn = JSON.stringify({ 'Fn::Join': ['', ['arn:', { Ref: 'AWS::Partition' }, ':ses:', { Ref: 'AWS::Region' }, ':', { Ref: 'AWS::AccountId' }, ':configuration-set/', { Ref: setId }]] });
+const setArn = JSON.stringify({
+  'Fn::Join': ['', ['arn:', { Ref: 'AWS::Partition' }, ':ses:', { Ref: 'AWS::Region' }, ':', { Ref: 'AWS::AccountId' }, ':configuration-set/', { Ref: setId }]],
+});
 
 type Statement = { Effect: string; Principal?: unknown; Action: string | string[]; Resource?: unknown; Condition?: Record<string, Record<string, unknown>> };
 const policyStatements = (type: string, key: string, target: unknown) =>
@@ -61,7 +63,9 @@ describe('the SES configuration set and its events (issue 44)', () => {
     expect(publish).toHaveLength(1);
     expect(publish[0]).toMatchObject({ Principal: { Service: 'ses.amazonaws.com' }, Action: 'sns:Publish' });
     expect(JSON.stringify(publish[0]?.Condition)).toContain('configuration-set/');
-    expect(statements.some((st) => st.Effect === 'Deny' && JSON.stringify(st.Condition) === JSON.stringify({ Bool: { 'aws:SecureTransport': 'false' } }))).toBe(true);
+    expect(statements.some((st) => st.Effect === 'Deny' && JSON.stringify(st.Condition) === JSON.stringify({ Bool: { 'aws:SecureTransport': 'false' } }))).toBe(
+      true,
+    );
   });
 
   it('delivers the topic to the mail feedback queue (SNS’s envelope kept), which only that topic may send to', () => {
@@ -71,7 +75,11 @@ describe('the SES configuration set and its events (issue 44)', () => {
     expect(subscriptions[0]?.[1].Properties?.RawMessageDelivery).toBeUndefined();
     const allows = policyStatements('AWS::SQS::QueuePolicy', 'Queues', { Ref: queueId }).filter((st) => st.Effect === 'Allow');
     expect(allows).toEqual([
-      expect.objectContaining({ Principal: { Service: 'sns.amazonaws.com' }, Action: 'sqs:SendMessage', Condition: { ArnEquals: { 'aws:SourceArn': { Ref: topicId } } } }),
+      expect.objectContaining({
+        Principal: { Service: 'sns.amazonaws.com' },
+        Action: 'sqs:SendMessage',
+        Condition: { ArnEquals: { 'aws:SourceArn': { Ref: topicId } } },
+      }),
     ]);
   });
 
@@ -82,13 +90,20 @@ describe('the SES configuration set and its events (issue 44)', () => {
     });
     expect(stack.alarms.has(`${queues.mailFeedback.id} DLQ depth`)).toBe(true);
     const consumer = `${queues.mailFeedback.id}Worker`;
-    const mappings = s.ofType('AWS::Lambda::EventSourceMapping').filter(([, m]) => JSON.stringify(m.Properties?.EventSourceArn) === JSON.stringify(getAtt(queueId, 'Arn')));
+    const mappings = s
+      .ofType('AWS::Lambda::EventSourceMapping')
+      .filter(([, m]) => JSON.stringify(m.Properties?.EventSourceArn) === JSON.stringify(getAtt(queueId, 'Arn')));
     expect(mappings.map(([, m]) => m.Properties?.FunctionName)).toEqual([{ Ref: s.functionLogicalId(consumer) }]);
     const actions = actionsOf(s.roleStatements(consumer)).filter((a) => !a.startsWith('logs:') && !a.startsWith('xray:'));
     // Receives from its queue (the event source's), puts suppressions; no secret, no send, no mail.
-    expect(actions.filter((a) => !a.startsWith('sqs:Receive') && !['sqs:ChangeMessageVisibility', 'sqs:GetQueueUrl', 'sqs:DeleteMessage', 'sqs:GetQueueAttributes'].includes(a))).toEqual(['dynamodb:PutItem']);
+    expect(
+      actions.filter(
+        (a) => !a.startsWith('sqs:Receive') && !['sqs:ChangeMessageVisibility', 'sqs:GetQueueUrl', 'sqs:DeleteMessage', 'sqs:GetQueueAttributes'].includes(a),
+      ),
+    ).toEqual(['dynamodb:PutItem']);
     // Nothing sends to it but SES: no function is given its URL.
-    for (const id of stack.functions.keys()) expect((s.functionProps(id).Environment as { Variables: Json }).Variables[queues.mailFeedback.urlEnv], id).toBeUndefined();
+    for (const id of stack.functions.keys())
+      expect((s.functionProps(id).Environment as { Variables: Json }).Variables[queues.mailFeedback.urlEnv], id).toBeUndefined();
   });
 });
 

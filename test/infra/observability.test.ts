@@ -50,7 +50,10 @@ type AlarmProps = {
 
 const topicId = s.logicalId(stack.alarmTopic);
 /** The panel mail's feedback topic (issue 44: SES's bounces and complaints to a queue): not the alarm topic. */
-const notMailFeedback = (synthesized: Synthesized) => ([id]: [string, Resource]) => id !== synthesized.logicalId(synthesized.stack.mailFeedback.topic);
+const notMailFeedback =
+  (synthesized: Synthesized) =>
+  ([id]: [string, Resource]) =>
+    id !== synthesized.logicalId(synthesized.stack.mailFeedback.topic);
 /** The alarm topic's subscriptions (the mail feedback queue's SQS subscription aside). */
 const alarmSubscriptions = (synthesized: Synthesized) => synthesized.ofType('AWS::SNS::Subscription').filter(([, r]) => r.Properties?.Protocol !== 'sqs');
 const alarmProps = (name: string): AlarmProps => {
@@ -175,8 +178,16 @@ describe('the alarm topic', () => {
     const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
     const stated = /\*\*Alarms and who hears them\.\*\* (\d+) CloudWatch alarms \((\d+) with a Pix PSP\)/.exec(readme);
     expect(stated).not.toBeNull();
-    const withPsp = new Synthesized({ apiPixBaseUrl: 'https://psp.example/api/v2', apiPixClientId: 'gateway-client', apiPixPixKey: 'pix@loja.example', apiPixSecretName: 'payment-gateway/apipix' });
-    expect([Number(stated?.[1]), Number(stated?.[2])]).toEqual([new Synthesized().ofType('AWS::CloudWatch::Alarm').length, withPsp.ofType('AWS::CloudWatch::Alarm').length]);
+    const withPsp = new Synthesized({
+      apiPixBaseUrl: 'https://psp.example/api/v2',
+      apiPixClientId: 'gateway-client',
+      apiPixPixKey: 'pix@loja.example',
+      apiPixSecretName: 'payment-gateway/apipix',
+    });
+    expect([Number(stated?.[1]), Number(stated?.[2])]).toEqual([
+      new Synthesized().ofType('AWS::CloudWatch::Alarm').length,
+      withPsp.ofType('AWS::CloudWatch::Alarm').length,
+    ]);
   });
 
   it('alarmEmail=none: no recipient on purpose (no subscription, no parameter, a synth warning); alarmTopicArn: the alarms notify that topic instead', () => {
@@ -233,13 +244,15 @@ describe('the alarms', () => {
         'SES bounce rate',
         'SES complaint rate',
         ...perFunction,
-      ].filter((n, i, all) => all.indexOf(n) === i).sort(),
+      ]
+        .filter((n, i, all) => all.indexOf(n) === i)
+        .sort(),
     );
     // Routes, the fallback, queue workers, stream consumers, sweep, upkeep, reconciliation, the edge-origin authorizer.
     expect(stack.functions.size).toBe(routeFunctions(routeList).size + 1 + queueList.length + streamConsumerList.length + 4);
   });
 
-  it('alarms when one merchant has 20 or more declined card attempts in 5 minutes: a Contributor Insights rule over the card routes\' logs, by accountId', () => {
+  it("alarms when one merchant has 20 or more declined card attempts in 5 minutes: a Contributor Insights rule over the card routes' logs, by accountId", () => {
     const [rule] = s.ofType('AWS::CloudWatch::InsightRule');
     expect(rule).toBeDefined();
     const props = rule?.[1].Properties as { RuleName: string; RuleState: string; RuleBody: unknown };
@@ -296,7 +309,12 @@ describe('the alarms', () => {
       const members = name.replace(/ errors and throttles$/, '').split(', ');
       expect(members.length, name).toBeLessThanOrEqual(5);
       const props = alarmProps(name);
-      expect(props, name).toMatchObject({ Threshold: 3, ComparisonOperator: 'GreaterThanOrEqualToThreshold', EvaluationPeriods: 1, TreatMissingData: 'notBreaching' });
+      expect(props, name).toMatchObject({
+        Threshold: 3,
+        ComparisonOperator: 'GreaterThanOrEqualToThreshold',
+        EvaluationPeriods: 1,
+        TreatMissingData: 'notBreaching',
+      });
       const expressions = Object.fromEntries((props.Metrics ?? []).filter((m) => m.Expression).map((m) => [m.Id, m]));
       // The alarm watches the most failures of one function, so the threshold is still per function.
       expect(props.Metrics?.find((m) => m.ReturnData !== false)?.Expression, name).toBe(`MAX([${members.map((_, i) => `f${i}`).join(', ')}])`);
@@ -306,8 +324,16 @@ describe('the alarms', () => {
         expect(expressions[`f${i}`]?.Expression, id).toBe(`errors${i} + throttles${i}`);
         expect(expressions[`f${i}`]?.ReturnData, id).toBe(false);
         const dimension = [{ Name: 'FunctionName', Value: fnRef(id) }];
-        expect(metrics[`errors${i}`], id).toEqual({ Metric: { Namespace: 'AWS/Lambda', MetricName: 'Errors', Dimensions: dimension }, Stat: 'Sum', Period: 300 });
-        expect(metrics[`throttles${i}`], id).toEqual({ Metric: { Namespace: 'AWS/Lambda', MetricName: 'Throttles', Dimensions: dimension }, Stat: 'Sum', Period: 300 });
+        expect(metrics[`errors${i}`], id).toEqual({
+          Metric: { Namespace: 'AWS/Lambda', MetricName: 'Errors', Dimensions: dimension },
+          Stat: 'Sum',
+          Period: 300,
+        });
+        expect(metrics[`throttles${i}`], id).toEqual({
+          Metric: { Namespace: 'AWS/Lambda', MetricName: 'Throttles', Dimensions: dimension },
+          Stat: 'Sum',
+          Period: 300,
+        });
       });
       expect(props.AlarmDescription, name).toContain(members.join(', '));
     }

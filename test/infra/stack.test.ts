@@ -45,7 +45,8 @@ describe('API routes and functions', () => {
   it('has one route per row of the route table plus $default (a shared function’s path with several methods: one ANY route), each behind the edge-origin authorizer', () => {
     // A path one shared function serves with several methods (a panel page and its form) is one ANY route.
     const methodsOf = new Map<string, number>();
-    for (const route of routeList) if (route.fn !== undefined) methodsOf.set(`${route.fn} ${route.path}`, (methodsOf.get(`${route.fn} ${route.path}`) ?? 0) + 1);
+    for (const route of routeList)
+      if (route.fn !== undefined) methodsOf.set(`${route.fn} ${route.path}`, (methodsOf.get(`${route.fn} ${route.path}`) ?? 0) + 1);
     const anyPaths = new Set([...methodsOf].filter(([, n]) => n > 1).map(([key]) => key.slice(key.indexOf(' ') + 1)));
     expect(anyPaths.size).toBeGreaterThan(0);
     const keys = new Set(routeList.map((route) => (anyPaths.has(route.path) ? `ANY ${route.path}` : `${route.method} ${route.path}`)));
@@ -387,7 +388,9 @@ describe('queues, the stream and their alarms', () => {
       FunctionResponseTypes: ['ReportBatchItemFailures'],
       MaximumRetryAttempts: streamForwarder.retryAttempts,
       MaximumRecordAgeInSeconds: streamForwarder.maxRecordAgeSeconds,
-      FilterCriteria: { Filters: [{ Pattern: JSON.stringify({ eventName: ['INSERT'], dynamodb: { NewImage: { type: { S: ['withdraw', 'event', 'redelivery', 'mail'] } } } }) }] },
+      FilterCriteria: {
+        Filters: [{ Pattern: JSON.stringify({ eventName: ['INSERT'], dynamodb: { NewImage: { type: { S: ['withdraw', 'event', 'redelivery', 'mail'] } } } }) }],
+      },
       DestinationConfig: { OnFailure: { Destination: getAtt(s.logicalId(stack.streamFailures.queue), 'Arn') } },
     });
     // Bounded: not -1 (until the record expires), and records are given up on before the stream's 24 h.
@@ -825,7 +828,17 @@ const EXPECTED_TABLE_ACCESS: Record<string, string[]> = {
     'UpdateItem DLV#*',
   ],
   // The signed-in pages: the session, the person, the account's name and its balance as GET /api/balance reads it.
-  PanelHome: [PUBLIC_COUNTER, 'GetItem PSESS#*', 'UpdateItem PSESS#*', 'DeleteItem PSESS#*', 'GetItem PUSER#*', 'GetItem ACCT#*', 'Query ACCT#*', 'Query LEDGER#*', ...SHARDS_READ],
+  PanelHome: [
+    PUBLIC_COUNTER,
+    'GetItem PSESS#*',
+    'UpdateItem PSESS#*',
+    'DeleteItem PSESS#*',
+    'GetItem PUSER#*',
+    'GetItem ACCT#*',
+    'Query ACCT#*',
+    'Query LEDGER#*',
+    ...SHARDS_READ,
+  ],
   // The money pages: the API's reads of withdrawals, invoices (with their events and deliveries) and the ledger, and POST /api/pixout/create's reservation after a step-up, with its audit entry.
   PanelMoney: [
     ...PANEL_STEP_UP,
@@ -857,7 +870,15 @@ const EXPECTED_TABLE_ACCESS: Record<string, string[]> = {
     'PutItem INVID#*',
   ],
   CheckoutPage: [CHECKOUT_COUNTER, 'GetItem CHK#*', 'GetItem INV#*'],
-  CheckoutCardPayment: [CHECKOUT_COUNTER, ...INVOICE_ID_CHECK, 'GetItem CHK#*', 'GetItem ACCT#*', 'GetItem INV#*', 'UpdateItem DECL#*', ...CHECKOUT_CARD_PAYMENT],
+  CheckoutCardPayment: [
+    CHECKOUT_COUNTER,
+    ...INVOICE_ID_CHECK,
+    'GetItem CHK#*',
+    'GetItem ACCT#*',
+    'GetItem INV#*',
+    'UpdateItem DECL#*',
+    ...CHECKOUT_CARD_PAYMENT,
+  ],
   CheckoutStatus: [CHECKOUT_COUNTER, 'GetItem CHK#*'],
   GetCheckout: [READ_COUNTER, UNAUTHENTICATED_COUNTER, 'Query CHKTX#*', 'GetItem CHK#*'],
   OpenApiDocument: [],
@@ -936,17 +957,41 @@ describe('least privilege', () => {
     // API a page's deliveries (shared/adapters/dynamo/event-log.ts), and whatever creates an invoice its new ids' keys
     // (shared/adapters/dynamo/invoices.ts), nothing else.
     const batchReaders = ALL_FUNCTION_IDS.filter((id) => actionsOf(s.roleStatements(id)).includes('dynamodb:BatchGetItem'));
-    const invoiceCreators = [routes.createPix.id, routes.createBoleto.id, routes.createCard.id, routes.checkoutEntry.id, 'CheckoutCardPayment', checkoutUpkeepWorker.id];
+    const invoiceCreators = [
+      routes.createPix.id,
+      routes.createBoleto.id,
+      routes.createCard.id,
+      routes.checkoutEntry.id,
+      'CheckoutCardPayment',
+      checkoutUpkeepWorker.id,
+    ];
     // …and the team page (PanelSettings) which of its pending invites' addresses are suppressed, and how their mails ended (issue 44).
     expect(batchReaders.sort()).toEqual(
-      [routes.balance.id, routes.createWithdraw.id, `${queues.reconcile.id}Worker`, 'PanelHome', 'PanelMoney', 'Events', 'PanelSettings', ...invoiceCreators].sort(),
+      [
+        routes.balance.id,
+        routes.createWithdraw.id,
+        `${queues.reconcile.id}Worker`,
+        'PanelHome',
+        'PanelMoney',
+        'Events',
+        'PanelSettings',
+        ...invoiceCreators,
+      ].sort(),
     );
     for (const id of batchReaders) {
       const batch = s.roleStatements(id).filter((st) => actionsOf([st]).includes('dynamodb:BatchGetItem'));
       expect(
         batch.map((st) => st.Condition?.['ForAllValues:StringLike']?.['dynamodb:LeadingKeys']),
         id,
-      ).toEqual([id === 'Events' ? ['DLV#*'] : id === 'PanelSettings' ? ['MAIL#*', 'MAILSUP#*'] : invoiceCreators.includes(id) ? ['INV#*', 'INVID#*'] : ['ACCT#*', 'BAL#*']]);
+      ).toEqual([
+        id === 'Events'
+          ? ['DLV#*']
+          : id === 'PanelSettings'
+            ? ['MAIL#*', 'MAILSUP#*']
+            : invoiceCreators.includes(id)
+              ? ['INV#*', 'INVID#*']
+              : ['ACCT#*', 'BAL#*'],
+      ]);
     }
     // The reconciliation pages through the account index (issue 25): no function scans the table.
     const scanners = ALL_FUNCTION_IDS.filter((id) => actionsOf(s.roleStatements(id)).includes('dynamodb:Scan'));
@@ -1026,7 +1071,9 @@ describe('least privilege', () => {
     for (const st of limited) {
       const leading = (st.Condition?.['ForAllValues:StringLike']?.['dynamodb:LeadingKeys'] ?? []) as string[];
       const counter = leading.every((key) => key === 'ACCT#*' || key.startsWith('RL#'));
-      expect(st.Condition?.StringEqualsIfExists, JSON.stringify(st)).toEqual(counter ? undefined : { 'dynamodb:ReturnValues': ['NONE', 'UPDATED_OLD', 'UPDATED_NEW'] });
+      expect(st.Condition?.StringEqualsIfExists, JSON.stringify(st)).toEqual(
+        counter ? undefined : { 'dynamodb:ReturnValues': ['NONE', 'UPDATED_OLD', 'UPDATED_NEW'] },
+      );
     }
   });
 
@@ -1151,7 +1198,9 @@ describe('least privilege', () => {
       const own = stack.queues.get(def.id);
       if (!own) throw new Error(def.id);
       // Its DLQ too when the worker moves messages there itself (the payout worker, once its retry window is spent).
-      expect(sendTargets(`${def.id}Worker`)).toEqual([...(def.sendsToOwnQueue ? [queueArn(own.queue)] : []), ...(def.dlqUrlEnv ? [queueArn(own.dlq)] : [])].sort());
+      expect(sendTargets(`${def.id}Worker`)).toEqual(
+        [...(def.sendsToOwnQueue ? [queueArn(own.queue)] : []), ...(def.dlqUrlEnv ? [queueArn(own.dlq)] : [])].sort(),
+      );
     }
     // The mail worker never sends to its queue (issue 44: least privilege): no SendMessage at all.
     expect(queues.mail.sendsToOwnQueue).toBe(false);
@@ -1213,10 +1262,17 @@ describe('cdk-nag AwsSolutions', () => {
         expect(statSync(path.join(outdir, file)).size, file).toBeLessThan(700 * 1024);
       }
       for (const [i, t] of nestedTemplates.entries()) {
-        expect(Object.values(t.Resources).some((r) => suppressionsOf(r).length > 0), nested[i]?.node.path).toBe(true);
+        expect(
+          Object.values(t.Resources).some((r) => suppressionsOf(r).length > 0),
+          nested[i]?.node.path,
+        ).toBe(true);
       }
       const synthesized: SynthesizedTemplate = {
-        Resources: Object.assign({}, (assembly.getStackByName(checked.stackName).template as SynthesizedTemplate).Resources, ...nestedTemplates.map((t) => t.Resources)),
+        Resources: Object.assign(
+          {},
+          (assembly.getStackByName(checked.stackName).template as SynthesizedTemplate).Resources,
+          ...nestedTemplates.map((t) => t.Resources),
+        ),
       };
       const suppressions = Object.values(synthesized.Resources).flatMap(suppressionsOf);
       expect(new Set(suppressions.map((x) => x.id.replace(/\[.*$/, '')))).toEqual(

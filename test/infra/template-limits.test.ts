@@ -6,7 +6,12 @@ import { SERVICE_STACKS, STACK_OF_ROUTE_TAG } from '../../infra/cdk/service-stac
 import { EDGE_AUTHORIZER_ID, STACK_NAME } from '../../infra/stack';
 import { ORIGIN_MTLS_CONTEXT, Synthesized } from './synthesized';
 
-const PSP = { apiPixBaseUrl: 'https://psp.example/api/v2', apiPixClientId: 'client', apiPixPixKey: 'pix@example.com', apiPixSecretName: 'payment-gateway/apipix' };
+const PSP = {
+  apiPixBaseUrl: 'https://psp.example/api/v2',
+  apiPixClientId: 'client',
+  apiPixPixKey: 'pix@example.com',
+  apiPixSecretName: 'payment-gateway/apipix',
+};
 /** Every production setting that adds resources or outputs (test/infra/deploy-settings.test.ts): a PSP, mail, a custom domain, WAF and the origin domain with mTLS. */
 const PRODUCTION = {
   ...PSP,
@@ -32,7 +37,16 @@ describe('every stack stays within CloudFormation’s limits, with room to grow 
   it('holds fewer than 250 resources per stack and a template under 700 KB, with the defaults, a PSP and every production setting', () => {
     for (const s of [defaults, new Synthesized(PSP), production]) {
       expect(s.templates[0]?.path).toBe(STACK_NAME);
-      expect(s.templates.slice(1).map((t) => t.path).sort()).toEqual(Object.keys(SERVICE_STACKS).map((name) => `${STACK_NAME}/${name}`).sort());
+      expect(
+        s.templates
+          .slice(1)
+          .map((t) => t.path)
+          .sort(),
+      ).toEqual(
+        Object.keys(SERVICE_STACKS)
+          .map((name) => `${STACK_NAME}/${name}`)
+          .sort(),
+      );
       for (const { path, template } of s.templates) {
         expect(Object.keys(template.Resources).length, path).toBeLessThan(MAX_RESOURCES);
         expect(Buffer.byteLength(JSON.stringify(template, undefined, 1)), path).toBeLessThan(MAX_TEMPLATE_BYTES);
@@ -109,7 +123,10 @@ describe('the data keeps its logical ids and retain policies through the split (
       expect(Object.fromEntries(kept)).toEqual(DATA_BEFORE_THE_SPLIT);
       // None of these types anywhere else.
       for (const { path, template } of s.templates.slice(1)) {
-        expect(Object.values(template.Resources).filter((r) => KEPT_TYPES.has(r.Type)), path).toEqual([]);
+        expect(
+          Object.values(template.Resources).filter((r) => KEPT_TYPES.has(r.Type)),
+          path,
+        ).toEqual([]);
       }
     }
   });

@@ -38,8 +38,10 @@ describe('the stacks of a deployment read as one template (infra/cdk/templates.t
     expect(policy?.Properties?.Roles).toEqual([{ Ref: roleId }]);
     expect(flat.Outputs?.RoleArn?.Value).toEqual({ 'Fn::GetAtt': [roleId, 'Arn'] });
     // Every resource of both stacks, the nested stack's own resource included.
-    expect(Object.values(flat.Resources).map((r) => r.Type).sort()).toEqual(
-      ['AWS::CloudFormation::Stack', 'AWS::IAM::Policy', 'AWS::IAM::Role', 'AWS::SQS::Queue'].sort(),
-    );
+    expect(
+      Object.values(flat.Resources)
+        .map((r) => r.Type)
+        .sort(),
+    ).toEqual(['AWS::CloudFormation::Stack', 'AWS::IAM::Policy', 'AWS::IAM::Role', 'AWS::SQS::Queue'].sort());
   });
 });

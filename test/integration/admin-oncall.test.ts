@@ -149,7 +149,7 @@ describe('dlq list, inspect and redrive', () => {
     expect(redrive.lines).toEqual([{ queue: 'mail', moved: 1 }]);
   });
 
-  it('inspects the mail feedback DLQ without the recipients\' addresses, and redrives it', async () => {
+  it("inspects the mail feedback DLQ without the recipients' addresses, and redrives it", async () => {
     const dlqUrl = await queueUrl('mailFeedback-dlq');
     const marker = `mail_${letters(randomUUID())}`;
     const address = `bounced.${letters(randomUUID())}@example.com`;

@@ -109,7 +109,11 @@ describe('the Pix sweep reads the PSP statement of Pix received', () => {
     expect(first.statement.missing).toBe(0);
 
     // The BolePix's second payment held apart as a refund due (reserved, not available); the quiet charge paid; each once.
-    expect(await invoiceByTxid(runtime, both.txid)).toMatchObject({ status: 'PAID', paidRail: 'boleto', otherRailPayment: { rail: 'pix', amountCents: parseAmountToCents(pixHalf.valor) } });
+    expect(await invoiceByTxid(runtime, both.txid)).toMatchObject({
+      status: 'PAID',
+      paidRail: 'boleto',
+      otherRailPayment: { rail: 'pix', amountCents: parseAmountToCents(pixHalf.valor) },
+    });
     expect(await invoiceByTxid(runtime, quiet.txid)).toMatchObject({ status: 'PAID', paidRail: 'pix' });
     expect(await storedBalanceCents(accountId)).toBe(before + parseAmountToCents(quiet.total));
     expect(await reservedShardsCents(accountId)).toBe(parseAmountToCents(pixHalf.valor));

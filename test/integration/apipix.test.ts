@@ -310,7 +310,17 @@ describe('operator CLI: provider register-webhook and provider reconcile --txid 
     const window = ['--from', new Date(paidAt.getTime() - 1_000).toISOString(), '--to', new Date(paidAt.getTime() + 1_000).toISOString()];
     const first = await admin('provider', 'reconcile', ...window);
     expect(first.code, first.stderr).toBe(0);
-    expect(first.json).toEqual({ provider: 'apipix', from: window[1], to: window[3], pages: 1, checked: 1, recorded: 0, recovered: 1, unmatched: 0, missing: 0 });
+    expect(first.json).toEqual({
+      provider: 'apipix',
+      from: window[1],
+      to: window[3],
+      pages: 1,
+      checked: 1,
+      recorded: 0,
+      recovered: 1,
+      unmatched: 0,
+      missing: 0,
+    });
     expect((await invoiceByTxid(runtime, txid))?.status).toBe('PAID');
     const second = await admin('provider', 'reconcile', ...window);
     expect(second.json).toMatchObject({ checked: 1, recorded: 1, recovered: 0 });

@@ -63,7 +63,10 @@ describe('attempt slots over DynamoDB Local', () => {
     const now = Date.now();
     // A log as an earlier hour left it: three entries, two of them gone from the window, and the earlier shape's list.
     await store.db.send(
-      new PutCommand({ TableName: store.table, Item: { ...slotLogItemKey(log), type: 'cardDeclines', log: [1, 2, 3], slots: { gone1: now - 2 * HOUR, gone2: now - HOUR, live: now - 1000 }, ttl: 1 } }),
+      new PutCommand({
+        TableName: store.table,
+        Item: { ...slotLogItemKey(log), type: 'cardDeclines', log: [1, 2, 3], slots: { gone1: now - 2 * HOUR, gone2: now - HOUR, live: now - 1000 }, ttl: 1 },
+      }),
     );
     const first = await slots.take([scope(log, 2)], 'a', new Date(now));
     expect(first.admitted).toBe(true);

@@ -885,14 +885,18 @@ const cases: Record<string, Case> = {
   [routes.panelForgotPassword.id]: {
     account: main,
     input: () =>
-      fc.record({ body: formArb({ csrf_token: panel.preCsrf, email: 'ninguem@example.com' }, ['code']), headers: browserHeadersArb(panelCookieArb(() => panel.preCookie)) }),
+      fc.record({
+        body: formArb({ csrf_token: panel.preCsrf, email: 'ninguem@example.com' }, ['code']),
+        headers: browserHeadersArb(panelCookieArb(() => panel.preCookie)),
+      }),
     runs: 20,
     // The same answer for any e-mail (200), or refused before (the form, the token).
     check: (_input, reply, where) => expect([200, 400, 403], where).toContain(reply.status),
   },
   [routes.panelResetPage.id]: {
     account: main,
-    input: () => fc.record({ params: paramsArb(routes.panelResetPage, [fc.stringMatching(/^[A-Za-z0-9_-]{43}$/)]), headers: browserHeadersArb(fc.constant(undefined)) }),
+    input: () =>
+      fc.record({ params: paramsArb(routes.panelResetPage, [fc.stringMatching(/^[A-Za-z0-9_-]{43}$/)]), headers: browserHeadersArb(fc.constant(undefined)) }),
     runs: 20,
     check: (_input, reply, where) => expect([400, 404, 422], where).toContain(reply.status),
   },
@@ -946,7 +950,11 @@ const cases: Record<string, Case> = {
   [routes.panelCustomer.id]: {
     account: main,
     // The main account's customer is another account's to the panel's person: never shown.
-    input: () => fc.record({ params: paramsArb(routes.panelCustomer, [fc.constant(String(customerId))]), headers: browserHeadersArb(panelCookieArb(() => panel.sessionCookie)) }),
+    input: () =>
+      fc.record({
+        params: paramsArb(routes.panelCustomer, [fc.constant(String(customerId))]),
+        headers: browserHeadersArb(panelCookieArb(() => panel.sessionCookie)),
+      }),
     runs: 15,
     check: (_input, reply, where) => expect([303, 400, 404, 422], where).toContain(reply.status),
   },
@@ -1036,7 +1044,15 @@ const cases: Record<string, Case> = {
     account: main,
     input: () =>
       fc.record({
-        body: formArb({ csrf_token: panel.sessionCsrf, current: 'not the password at all', password: 'uma frase nova e longa 2026', confirmation: 'uma frase nova e longa 2026' }, ['email']),
+        body: formArb(
+          {
+            csrf_token: panel.sessionCsrf,
+            current: 'not the password at all',
+            password: 'uma frase nova e longa 2026',
+            confirmation: 'uma frase nova e longa 2026',
+          },
+          ['email'],
+        ),
         headers: browserHeadersArb(panelCookieArb(() => panel.sessionCookie)),
       }),
     runs: 8,
@@ -1046,13 +1062,21 @@ const cases: Record<string, Case> = {
   [routes.panelSignOutEverywhere.id]: {
     account: main,
     // Never the fixture's own session: a wrong or hostile cookie, or none (its own would end the other panel cases' session).
-    input: () => fc.record({ body: formArb({ csrf_token: panel.sessionCsrf }, ['email']), headers: browserHeadersArb(panelCookieArb(() => `${SESSION_COOKIE}=${'A'.repeat(43)}`)) }),
+    input: () =>
+      fc.record({
+        body: formArb({ csrf_token: panel.sessionCsrf }, ['email']),
+        headers: browserHeadersArb(panelCookieArb(() => `${SESSION_COOKIE}=${'A'.repeat(43)}`)),
+      }),
     runs: 10,
     check: (_input, reply, where) => expect([303, 400, 403], where).toContain(reply.status),
   },
   [routes.panelStartNewAuthenticator.id]: {
     account: main,
-    input: () => fc.record({ body: formArb({ csrf_token: panel.sessionCsrf, code: '000000' }, ['email']), headers: browserHeadersArb(panelCookieArb(() => panel.sessionCookie)) }),
+    input: () =>
+      fc.record({
+        body: formArb({ csrf_token: panel.sessionCsrf, code: '000000' }, ['email']),
+        headers: browserHeadersArb(panelCookieArb(() => panel.sessionCookie)),
+      }),
     runs: 10,
     // Never a new secret: the code is never the authenticator's.
     check: (_input, reply, where) => expect([303, 400, 401, 403, 429], where).toContain(reply.status),
@@ -1060,14 +1084,18 @@ const cases: Record<string, Case> = {
   [routes.panelConfirmNewAuthenticator.id]: {
     account: main,
     input: () =>
-      fc.record({ body: formArb({ csrf_token: panel.sessionCsrf, enrollment: 'v1.not.a.sealed.secret', code: '000000' }, ['email']), headers: browserHeadersArb(panelCookieArb(() => panel.sessionCookie)) }),
+      fc.record({
+        body: formArb({ csrf_token: panel.sessionCsrf, enrollment: 'v1.not.a.sealed.secret', code: '000000' }, ['email']),
+        headers: browserHeadersArb(panelCookieArb(() => panel.sessionCookie)),
+      }),
     runs: 10,
     // Never replaced: the enrollment is never one this session sealed.
     check: (_input, reply, where) => expect([303, 400, 403, 422], where).toContain(reply.status),
   },
   [routes.panelTestWebhook.id]: {
     account: main,
-    input: () => fc.record({ body: formArb({ csrf_token: panel.sessionCsrf }, ['email']), headers: browserHeadersArb(panelCookieArb(() => panel.sessionCookie)) }),
+    input: () =>
+      fc.record({ body: formArb({ csrf_token: panel.sessionCsrf }, ['email']), headers: browserHeadersArb(panelCookieArb(() => panel.sessionCookie)) }),
     runs: 10,
     // The fixture's account has no webhook URL: never an event (409), or refused before (the token, the cookie).
     check: (_input, reply, where) => expect([303, 400, 403, 409], where).toContain(reply.status),
@@ -1081,21 +1109,31 @@ const cases: Record<string, Case> = {
   [routes.panelSetCheckoutSigning.id]: {
     account: main,
     input: () =>
-      fc.record({ body: formArb({ csrf_token: panel.sessionCsrf, require: 'on', code: '000000' }, ['email']), headers: browserHeadersArb(panelCookieArb(() => panel.sessionCookie)) }),
+      fc.record({
+        body: formArb({ csrf_token: panel.sessionCsrf, require: 'on', code: '000000' }, ['email']),
+        headers: browserHeadersArb(panelCookieArb(() => panel.sessionCookie)),
+      }),
     runs: 10,
     // Never saved: the code is never the authenticator's (401), or the value is not on/off (422), or refused before.
     check: (_input, reply, where) => expect([303, 400, 401, 403, 422, 429], where).toContain(reply.status),
   },
   [routes.panelRotateCheckoutSecret.id]: {
     account: main,
-    input: () => fc.record({ body: formArb({ csrf_token: panel.sessionCsrf, code: '000000' }, ['email']), headers: browserHeadersArb(panelCookieArb(() => panel.sessionCookie)) }),
+    input: () =>
+      fc.record({
+        body: formArb({ csrf_token: panel.sessionCsrf, code: '000000' }, ['email']),
+        headers: browserHeadersArb(panelCookieArb(() => panel.sessionCookie)),
+      }),
     runs: 10,
     check: (_input, reply, where) => expect([303, 400, 401, 403, 429], where).toContain(reply.status),
   },
   [routes.panelRedeliverWebhook.id]: {
     account: main,
     input: () =>
-      fc.record({ body: formArb({ csrf_token: panel.sessionCsrf, event: 'evt_not_an_event' }, ['email']), headers: browserHeadersArb(panelCookieArb(() => panel.sessionCookie)) }),
+      fc.record({
+        body: formArb({ csrf_token: panel.sessionCsrf, event: 'evt_not_an_event' }, ['email']),
+        headers: browserHeadersArb(panelCookieArb(() => panel.sessionCookie)),
+      }),
     runs: 10,
     // No such event of the fixture's account (404), or refused before (the token, the cookie, the form); never a redelivery.
     check: (_input, reply, where) => expect([303, 400, 403, 404], where).toContain(reply.status),

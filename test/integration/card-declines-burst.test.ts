@@ -88,7 +88,8 @@ describe('card-testing caps under a burst (in this process, the real local table
         const auth = bearer(await tokenFor(account));
         const card = approvedTestCard();
         const key = `slot-${randomUUID()}`;
-        const charge = (headers: Record<string, string>, amount: number) => invoke(createCard, routes.createCard, { headers, body: cardBody({ creditcard_number: card, amount }) });
+        const charge = (headers: Record<string, string>, amount: number) =>
+          invoke(createCard, routes.createCard, { headers, body: cardBody({ creditcard_number: card, amount }) });
         expect((await charge({ ...auth, 'idempotency-key': key }, 10)).status).toBe(500);
         // The card's log holds the dead request's slot: another charge of the card is refused unasked.
         const other = await charge({ ...auth, 'idempotency-key': `other-${randomUUID()}` }, 11);

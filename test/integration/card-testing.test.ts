@@ -35,7 +35,8 @@ async function sale(account: Awaited<ReturnType<typeof newAccount>>): Promise<Sa
 async function payByPix(s: Sale): Promise<void> {
   const store = accountStore();
   const checkout = (await store.db.send(new GetCommand({ TableName: store.table, Key: keys.checkout(s.reference), ConsistentRead: true }))).Item;
-  const invoice = (await store.db.send(new GetCommand({ TableName: store.table, Key: keys.invoice(String(checkout?.pixReference)), ConsistentRead: true }))).Item;
+  const invoice = (await store.db.send(new GetCommand({ TableName: store.table, Key: keys.invoice(String(checkout?.pixReference)), ConsistentRead: true })))
+    .Item;
   const txid = String((invoice?.pix as { txid?: string } | undefined)?.txid);
   expect((await notify(notification('pix-paid', { txid }))).json).toEqual({ received: true, applied: true });
 }

@@ -32,7 +32,10 @@ describe('callback origins of the hosted checkout', () => {
     expect(elsewhere.reply.text).toContain('não está entre os autorizados');
     expect((await enterCheckout(entryForm(account, { callback_url: 'https://loja.example:8443/fim' }))).reply.status).toBe(303);
 
-    expect((await admin('account', 'callback-origins', '--account', account.account_id, '--origins', 'none')).json).toEqual({ account_id: account.account_id, callback_origins: [] });
+    expect((await admin('account', 'callback-origins', '--account', account.account_id, '--origins', 'none')).json).toEqual({
+      account_id: account.account_id,
+      callback_origins: [],
+    });
     expect((await enterCheckout(entryForm(account, { callback_url: 'https://elsewhere.example/done' }))).reply.status).toBe(303);
   }, 120_000);
 

@@ -147,7 +147,14 @@ describe('checkout entry: one checkout per sale under a tx_ref (issue 31), per t
     // Someone who knows the public key and the tx_ref but not the whole sale gets a page of their own:
     // the answer says nothing of whether the tx_ref exists, and never leads to the first payer's page.
     const pages = new Set([first.page]);
-    for (const changed of [{ amount: '49.91' }, { quantity: '3' }, { first_name: 'Bruno' }, { email: 'other@example.com' }, { title: 'Outra coisa' }, { product_reference: undefined }]) {
+    for (const changed of [
+      { amount: '49.91' },
+      { quantity: '3' },
+      { first_name: 'Bruno' },
+      { email: 'other@example.com' },
+      { title: 'Outra coisa' },
+      { product_reference: undefined },
+    ]) {
       const probe = await enterCheckout(Object.fromEntries(Object.entries({ ...form, ...changed }).filter((e): e is [string, string] => e[1] !== undefined)));
       expect(probe.reply.status, JSON.stringify(changed)).toBe(303);
       expect(probe.page).toMatch(PAGE_PATH);

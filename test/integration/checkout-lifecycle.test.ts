@@ -330,7 +330,8 @@ describe('a card form attempt whose invocation was killed mid-call', () => {
     await killedClaim(sale, 60_000);
     const claimed = await checkoutRecord(sale.reference);
     // What the killed invocation left, unless the stack's upkeep already settled it.
-    if (claimed.cardAttempt === 0) expect(claimed).toMatchObject({ status: 'PENDING', unknownAttempt: { last4: '1111' }, GSI2PK: expect.stringMatching(/^CHKUNK#/) });
+    if (claimed.cardAttempt === 0)
+      expect(claimed).toMatchObject({ status: 'PENDING', unknownAttempt: { last4: '1111' }, GSI2PK: expect.stringMatching(/^CHKUNK#/) });
 
     const reopened = await eventually(
       () => checkoutRecord(sale.reference),

@@ -26,9 +26,10 @@ async function checkoutWith(methods: PaymentMethod[]) {
   return { accountId: account.account_id, auth, txRef: form.tx_ref ?? '', page, reference, pixReference };
 }
 
-const statusOf = async (auth: Record<string, string>, txRef: string) => ((await merchantCheckout(auth, txRef)).json as { checkout: { status: string } }).checkout.status;
+const statusOf = async (auth: Record<string, string>, txRef: string) =>
+  ((await merchantCheckout(auth, txRef)).json as { checkout: { status: string } }).checkout.status;
 
-describe("an unpaid checkout whose Pix charge is canceled", () => {
+describe('an unpaid checkout whose Pix charge is canceled', () => {
   it('offering Pix only: ABANDONED at once, its page 410, no order event; invoice.canceled for the invoice', async () => {
     const sale = await checkoutWith(['pix']);
     expect(await statusOf(sale.auth, sale.txRef)).toBe('PENDING');

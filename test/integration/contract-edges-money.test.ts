@@ -219,7 +219,8 @@ describe('the withdrawal ceiling (issue 17, item 9)', () => {
 describe('card totals up to what the networks carry (issue 30, item 2)', () => {
   it('charges a card for 999,999,999 × 1 (was 422) and × 10; past 9,999,999,999.99 it is 422 on amount', async () => {
     const { auth } = await freshAccount();
-    const card = (overrides: Record<string, unknown>) => call('POST', '/api/creditcard/create', { headers: auth, body: { ...cardBody(), ...common(overrides) } });
+    const card = (overrides: Record<string, unknown>) =>
+      call('POST', '/api/creditcard/create', { headers: auth, body: { ...cardBody(), ...common(overrides) } });
     const big = await card({ amount: 999_999_999, quantity: 1, tax: 0, discount: 0 });
     expect(big.status, big.text).toBe(200);
     expect((big.json as { invoice: { total: string; status: string } }).invoice).toMatchObject({ total: '999999999.00', status: 'PAID' });

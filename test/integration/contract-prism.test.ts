@@ -319,7 +319,13 @@ async function probeEveryRoute(): Promise<Probe[]> {
     true,
   );
   await probe('PanelForgotPage', 'forgot password', 200, through('GET', '/panel/senha/esqueci'));
-  await probe('PanelForgotPassword', 'no CSRF token', 403, through('POST', '/panel/senha/esqueci', { headers: FORM, body: form({ email: 'ana@example.com' }) }), true);
+  await probe(
+    'PanelForgotPassword',
+    'no CSRF token',
+    403,
+    through('POST', '/panel/senha/esqueci', { headers: FORM, body: form({ email: 'ana@example.com' }) }),
+    true,
+  );
   await probe('PanelResetPage', 'unknown link', 404, through('GET', `/panel/senha/redefinir/${'A'.repeat(43)}`));
   await probe(
     'PanelResetPassword',
@@ -377,15 +383,63 @@ async function probeEveryRoute(): Promise<Probe[]> {
     true,
   );
   await probe('PanelSecurity', 'security', 200, through('GET', '/panel/seguranca', { headers: signedIn.header() }));
-  await probe('PanelChangePassword', 'no CSRF token', 403, through('POST', '/panel/seguranca/senha', { headers: { ...FORM, ...signedIn.header() }, body: form({ current: 'x', password: 'y', confirmation: 'y' }) }), true);
-  await probe('PanelSignOutEverywhere', 'no CSRF token', 403, through('POST', '/panel/seguranca/sessoes', { headers: { ...FORM, ...signedIn.header() }, body: form({}) }), true);
-  await probe('PanelStartNewAuthenticator', 'no CSRF token', 403, through('POST', '/panel/seguranca/autenticador', { headers: { ...FORM, ...signedIn.header() }, body: form({ code: '123456' }) }), true);
-  await probe('PanelConfirmNewAuthenticator', 'no CSRF token', 403, through('POST', '/panel/seguranca/autenticador/confirmar', { headers: { ...FORM, ...signedIn.header() }, body: form({ enrollment: 'x', code: '123456' }) }), true);
-  await probe('PanelTestWebhook', 'no CSRF token', 403, through('POST', '/panel/webhooks/teste', { headers: { ...FORM, ...signedIn.header() }, body: form({}) }), true);
+  await probe(
+    'PanelChangePassword',
+    'no CSRF token',
+    403,
+    through('POST', '/panel/seguranca/senha', { headers: { ...FORM, ...signedIn.header() }, body: form({ current: 'x', password: 'y', confirmation: 'y' }) }),
+    true,
+  );
+  await probe(
+    'PanelSignOutEverywhere',
+    'no CSRF token',
+    403,
+    through('POST', '/panel/seguranca/sessoes', { headers: { ...FORM, ...signedIn.header() }, body: form({}) }),
+    true,
+  );
+  await probe(
+    'PanelStartNewAuthenticator',
+    'no CSRF token',
+    403,
+    through('POST', '/panel/seguranca/autenticador', { headers: { ...FORM, ...signedIn.header() }, body: form({ code: '123456' }) }),
+    true,
+  );
+  await probe(
+    'PanelConfirmNewAuthenticator',
+    'no CSRF token',
+    403,
+    through('POST', '/panel/seguranca/autenticador/confirmar', { headers: { ...FORM, ...signedIn.header() }, body: form({ enrollment: 'x', code: '123456' }) }),
+    true,
+  );
+  await probe(
+    'PanelTestWebhook',
+    'no CSRF token',
+    403,
+    through('POST', '/panel/webhooks/teste', { headers: { ...FORM, ...signedIn.header() }, body: form({}) }),
+    true,
+  );
   await probe('PanelCheckoutPage', 'checkout settings', 200, through('GET', '/panel/checkout', { headers: signedIn.header() }));
-  await probe('PanelSetCheckoutSigning', 'no CSRF token', 403, through('POST', '/panel/checkout', { headers: { ...FORM, ...signedIn.header() }, body: form({ require: 'on', code: '123456' }) }), true);
-  await probe('PanelRotateCheckoutSecret', 'no CSRF token', 403, through('POST', '/panel/checkout/segredo', { headers: { ...FORM, ...signedIn.header() }, body: form({ code: '123456' }) }), true);
-  await probe('PanelRedeliverWebhook', 'no CSRF token', 403, through('POST', '/panel/webhooks/reenviar', { headers: { ...FORM, ...signedIn.header() }, body: form({ event: 'evt_1' }) }), true);
+  await probe(
+    'PanelSetCheckoutSigning',
+    'no CSRF token',
+    403,
+    through('POST', '/panel/checkout', { headers: { ...FORM, ...signedIn.header() }, body: form({ require: 'on', code: '123456' }) }),
+    true,
+  );
+  await probe(
+    'PanelRotateCheckoutSecret',
+    'no CSRF token',
+    403,
+    through('POST', '/panel/checkout/segredo', { headers: { ...FORM, ...signedIn.header() }, body: form({ code: '123456' }) }),
+    true,
+  );
+  await probe(
+    'PanelRedeliverWebhook',
+    'no CSRF token',
+    403,
+    through('POST', '/panel/webhooks/reenviar', { headers: { ...FORM, ...signedIn.header() }, body: form({ event: 'evt_1' }) }),
+    true,
+  );
   await probe('PanelTeam', 'team', 200, through('GET', '/panel/equipe', { headers: signedIn.header() }));
   await probe(
     'PanelInvitePerson',

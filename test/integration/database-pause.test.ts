@@ -50,7 +50,10 @@ function installStall(runtime: Runtime): { stall: Stall; remove: () => void } {
     if (!back) return next(args);
     stall.held += 1;
     await back;
-    throw Object.assign(new Error('read ECONNRESET (the stalled table dropped the connection)'), { code: 'ECONNRESET', $metadata: { attempts: 1, totalRetryDelay: 0 } });
+    throw Object.assign(new Error('read ECONNRESET (the stalled table dropped the connection)'), {
+      code: 'ECONNRESET',
+      $metadata: { attempts: 1, totalRetryDelay: 0 },
+    });
   };
   runtime.db.middlewareStack.add(step, { step: 'build', name: 'databasePause', tags: ['DATABASE_PAUSE'] });
   return { stall, remove: () => runtime.db.middlewareStack.remove('databasePause') };

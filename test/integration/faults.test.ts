@@ -276,7 +276,12 @@ describe('a fault at each DynamoDB call of a creation (in-process handlers, SDK 
       expect(calls.at(-1)?.command).toBe('TransactWriteItemsCommand'); // the commit
       const plans = calls.flatMap((call) => plansFor(call).map((plan) => ({ call, plan })));
       const run = ({ call, plan }: { call: RecordedCall; plan: FailPlan }) =>
-        scenario(creation, plan, `${creation.name} call ${call.index} ${call.command} ${plan.kind} ${plan.times ?? 'once'}`, READS.has(call.command) || isSlotRelease(call));
+        scenario(
+          creation,
+          plan,
+          `${creation.name} call ${call.index} ${call.command} ${plan.kind} ${plan.times ?? 'once'}`,
+          READS.has(call.command) || isSlotRelease(call),
+        );
       // The faults that last (they spend the request's whole retry budget, waiting) all at once, the others a few at a time.
       const outcomes = await Promise.all([
         ...plans.filter((p) => p.plan.times === 'always').map(run),
@@ -344,7 +349,10 @@ describe('crashes: the process dies and no code of the request runs after the fa
     const key = `crash-commit-${randomUUID()}`;
     const body = creation.body();
     // The commit is the request's last transaction (a card's first ones take its attempt slots: issue 43), as a clean run of a fresh account shows.
-    const commit = { command: 'TransactWriteItemsCommand', nth: (await cleanSequence(creation)).filter((c) => c.command === 'TransactWriteItemsCommand').length - 1 };
+    const commit = {
+      command: 'TransactWriteItemsCommand',
+      nth: (await cleanSequence(creation)).filter((c) => c.command === 'TransactWriteItemsCommand').length - 1,
+    };
     const crashed = await injector.run({ at: commit, kind: 'crash-after-send' }, () => send(creation, auth, key, body));
     expect(crashed.outcome.kind).toBe('crashed');
     const retry = await send(creation, auth, key, body);

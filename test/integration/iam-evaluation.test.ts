@@ -55,9 +55,16 @@ describe('local IAM evaluation', () => {
     const answer = await runAsFunction(functionId, () => invokeRoute(routes.balance, { headers: bearer(token) }), { role: narrowed, expectDenials: true });
     expect(answer.status).toBe(500);
     expect(answer.json).toEqual({ error: INTERNAL_ERROR_MESSAGE, code: 'internal_error' });
-    const denials = recordedDenials().slice(before).filter((d) => d.pid === process.pid);
+    const denials = recordedDenials()
+      .slice(before)
+      .filter((d) => d.pid === process.pid);
     expect(denials).toEqual([
-      expect.objectContaining({ functionId, action: 'dynamodb:BatchGetItem', expected: true, principal: expect.stringContaining(`assumed-role/${role!.roleLogicalId}/${functionId}`) }),
+      expect.objectContaining({
+        functionId,
+        action: 'dynamodb:BatchGetItem',
+        expected: true,
+        principal: expect.stringContaining(`assumed-role/${role!.roleLogicalId}/${functionId}`),
+      }),
     ]);
     expect(denials[0]?.context['dynamodb:LeadingKeys']).toEqual(expect.arrayContaining([expect.stringMatching(/^ACCT#/), expect.stringMatching(/^BAL#/)]));
   });

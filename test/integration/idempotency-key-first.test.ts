@@ -68,7 +68,10 @@ describe('the Idempotency-Key is checked before the body', () => {
   });
 
   it('a malformed key is refused before the body: 422 on Idempotency-Key, not on the fields', async () => {
-    const reply = await call('POST', '/api/customer', { headers: { ...auth, 'Idempotency-Key': 'bad key!' }, body: { ...customerBody(), email: 'not-an-email' } });
+    const reply = await call('POST', '/api/customer', {
+      headers: { ...auth, 'Idempotency-Key': 'bad key!' },
+      body: { ...customerBody(), email: 'not-an-email' },
+    });
     expect(reply.status).toBe(422);
     expect(Object.keys((reply.json as { error: Record<string, unknown> }).error)).toEqual(['Idempotency-Key']);
   });

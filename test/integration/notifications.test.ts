@@ -109,7 +109,10 @@ describe('provider notifications: the payment confirmation', () => {
     const secret = await providerSecret();
     const now = Math.floor(Date.now() / 1000);
     const send = (header: string | undefined) =>
-      call('POST', '/provider/simulated/notifications', { headers: { 'content-type': 'application/json', ...(header === undefined ? {} : { [SIMULATED_SIGNATURE_HEADER]: header }) }, body });
+      call('POST', '/provider/simulated/notifications', {
+        headers: { 'content-type': 'application/json', ...(header === undefined ? {} : { [SIMULATED_SIGNATURE_HEADER]: header }) },
+        body,
+      });
     const replies = [
       await send(undefined),
       await send('t=abc,v1=zz'),

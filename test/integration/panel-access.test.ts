@@ -278,7 +278,8 @@ describe('merchant panel: invite, enrollment, sign-in with the code (issue 27)',
     // The slots the wrong passwords kept in the e-mail's and the addresses' logs (issue 43: shared/domain/panel/sign-in-limits.ts).
     const failures = async (kind: string, id: string) =>
       Object.keys(
-        ((await base.db.send(new GetCommand({ TableName: base.config.tableName, Key: keys.panelLimit(kind, id), ConsistentRead: true }))).Item?.slots ?? {}) as object,
+        ((await base.db.send(new GetCommand({ TableName: base.config.tableName, Key: keys.panelLimit(kind, id), ConsistentRead: true }))).Item?.slots ??
+          {}) as object,
       ).length;
     expect(await failures('signin-address', viewer)).toBe(1);
     expect(await failures('signin-address', addressKey(`${subnet}::1`))).toBe(2);

@@ -33,7 +33,10 @@ const count = (statuses: readonly number[], status: number) => statuses.filter((
  * before any check (429); nothing else.
  */
 function expectAtMostChecked(statuses: readonly number[], limit: number): void {
-  expect(statuses.every((status) => status === 401 || status === 429 || status === 503), statuses.join(',')).toBe(true);
+  expect(
+    statuses.every((status) => status === 401 || status === 429 || status === 503),
+    statuses.join(','),
+  ).toBe(true);
   expect(statuses.length - count(statuses, 429), statuses.join(',')).toBeLessThanOrEqual(limit);
   // Something was checked: a 401, or a 503 whose slot was taken (a 429 is never a check).
   expect(statuses.length - count(statuses, 429), statuses.join(',')).toBeGreaterThan(0);
@@ -45,7 +48,9 @@ describe('the panel limits hold under bursts (issue 43)', () => {
     const forms = [];
     for (let i = 0; i < 15; i += 1) forms.push(await signInForm());
     const statuses = (
-      await Promise.all(forms.map(({ jar, csrf }) => post(jar, '/panel/entrar', { csrf_token: csrf, email: person.email, password: 'not the password at all' })))
+      await Promise.all(
+        forms.map(({ jar, csrf }) => post(jar, '/panel/entrar', { csrf_token: csrf, email: person.email, password: 'not the password at all' })),
+      )
     ).map((page) => page.status);
     expectAtMostChecked(statuses, FAILURES_PER_EMAIL);
     // The right password is refused too now (the e-mail's window is full), before it is checked.
@@ -63,7 +68,9 @@ describe('the panel limits hold under bursts (issue 43)', () => {
     }
     const statuses = (
       await Promise.all(
-        forms.map(({ jar, csrf }, i) => post(jar, '/panel/entrar', { csrf_token: csrf, email: `nobody${i}-${Date.now()}@example.com`, password: 'not the password at all' })),
+        forms.map(({ jar, csrf }, i) =>
+          post(jar, '/panel/entrar', { csrf_token: csrf, email: `nobody${i}-${Date.now()}@example.com`, password: 'not the password at all' }),
+        ),
       )
     ).map((page) => page.status);
     expectAtMostChecked(statuses, FAILURES_PER_ADDRESS);
@@ -90,7 +97,9 @@ describe('the panel limits hold under bursts (issue 43)', () => {
     // Ten strangers, ten addresses, no session: the e-mail's sign-in window fills.
     for (let i = 0; i < FAILURES_PER_EMAIL; i += 1) {
       const stranger = await signInForm();
-      expect((await post(stranger.jar, '/panel/entrar', { csrf_token: stranger.csrf, email: owner.email, password: 'guessing the password' })).status).toBe(401);
+      expect((await post(stranger.jar, '/panel/entrar', { csrf_token: stranger.csrf, email: owner.email, password: 'guessing the password' })).status).toBe(
+        401,
+      );
     }
     const locked = await signInForm();
     expect((await post(locked.jar, '/panel/entrar', { csrf_token: locked.csrf, email: owner.email, password: owner.password })).status).toBe(429);

@@ -61,7 +61,10 @@ describe("merchant panel: the overview, the account's customers and payment meth
     );
     expect(page.status).toBe(200);
     const row = (method: string) =>
-      new RegExp(`<tr data-method="${method}"><th scope="row">[^<]+</th><td>([^<]+)</td><td>([^<]+)</td></tr>`).exec(page.text)?.slice(1).map((cell) => cell.replace(/\u00a0/g, ' '));
+      new RegExp(`<tr data-method="${method}"><th scope="row">[^<]+</th><td>([^<]+)</td><td>([^<]+)</td></tr>`)
+        .exec(page.text)
+        ?.slice(1)
+        .map((cell) => cell.replace(/\u00a0/g, ' '));
     expect(page.text).not.toContain('data-method="boleto"');
     // Days are Brasília's: across midnight the payments are this month's but not today's (asserted only within one day).
     if (brazilDate(startedAt) === brazilDate(new Date())) {

@@ -67,7 +67,17 @@ async function member(accountId: string, role: PanelRole, by?: PanelPerson): Pro
 /** A signed-in session of the person, as the signed-in pages hand it to the use cases. */
 function sessionOf(person: PanelPerson): PanelSession {
   const at = new Date().toISOString();
-  return { sessionHash: `s${Math.random()}`, personId: person.personId, accountId: person.accountId, email: person.email, stage: 'active', createdAt: at, lastSeenAt: at, ip: '127.0.0.1', userAgent: 'test' };
+  return {
+    sessionHash: `s${Math.random()}`,
+    personId: person.personId,
+    accountId: person.accountId,
+    email: person.email,
+    stage: 'active',
+    createdAt: at,
+    lastSeenAt: at,
+    ip: '127.0.0.1',
+    userAgent: 'test',
+  };
 }
 
 const audit = (person: PanelPerson, action: string) => ({
@@ -84,7 +94,11 @@ describe('an invite stands while its sender does (issue 43)', () => {
   it('acceptance checks the sender in its own transaction: removed or lowered without their invites revoked, the invite is refused; kept, it works', async () => {
     const { account_id: accountId } = await newAccount();
     const owner = await member(accountId, 'owner');
-    const [removed, lowered, kept] = await Promise.all([member(accountId, 'admin', owner), member(accountId, 'admin', owner), member(accountId, 'admin', owner)]);
+    const [removed, lowered, kept] = await Promise.all([
+      member(accountId, 'admin', owner),
+      member(accountId, 'admin', owner),
+      member(accountId, 'admin', owner),
+    ]);
     const [fromRemoved, fromLowered, fromKept] = await Promise.all([
       invite(accountId, unique('a'), 'finance', removed),
       invite(accountId, unique('b'), 'finance', lowered),
@@ -103,7 +117,16 @@ describe('an invite stands while its sender does (issue 43)', () => {
       // … and the enrollment's transaction refuses it by itself (a sender removed between the page's read and the write).
       if (!stored) throw new Error('no invite');
       const at = new Date().toISOString();
-      const person: PanelPerson = { personId: `per_${Math.random()}`, accountId, email: answer.email, role: 'finance', passwordHash: 'x', totpSecretSealed: 'x', createdAt: at, passwordChangedAt: at };
+      const person: PanelPerson = {
+        personId: `per_${Math.random()}`,
+        accountId,
+        email: answer.email,
+        role: 'finance',
+        passwordHash: 'x',
+        totpSecretSealed: 'x',
+        createdAt: at,
+        passwordChangedAt: at,
+      };
       expect(await ports.people.enroll(stored, person, audit(owner, 'panel.enrolled'), new Date())).toBe('invite_gone');
       expect(await ports.people.byEmail(answer.email)).toBeUndefined();
     }
@@ -146,13 +169,15 @@ describe('an invite stands while its sender does (issue 43)', () => {
     expect(outcomes).toHaveLength(10);
   }, 120_000);
 
-  it('25 invites from one owner at once (issue 43: every limit one conditional write): at most the day\'s limit are made, the rest refused 429', async () => {
+  it("25 invites from one owner at once (issue 43: every limit one conditional write): at most the day's limit are made, the rest refused 429", async () => {
     const { account_id: accountId } = await newAccount();
     const owner = await member(accountId, 'owner');
     // Each from its own session (a step-up counts its session's own attempts), every code right and usable (the authenticator is not under test here): only the invites' own limit refuses.
     const anyCode = { ...ports, people: { ...ports.people, useTotpStep: async () => true } };
     const results = await Promise.allSettled(
-      Array.from({ length: 25 }, () => invitePersonInPanel(anyCode, { session: sessionOf(owner), email: unique('burst'), role: 'viewer', code: 'ok', ip: '127.0.0.1', now: new Date() })),
+      Array.from({ length: 25 }, () =>
+        invitePersonInPanel(anyCode, { session: sessionOf(owner), email: unique('burst'), role: 'viewer', code: 'ok', ip: '127.0.0.1', now: new Date() }),
+      ),
     );
     const made = results.filter((r) => r.status === 'fulfilled').length;
     const refused = results.filter((r) => r.status === 'rejected' && r.reason instanceof RateLimitedError).length;

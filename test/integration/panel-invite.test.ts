@@ -45,10 +45,16 @@ describe('operator CLI: npm run admin -- panel invite (issue 27)', () => {
     // The second replaces the first (issue 43): the earlier link's item is gone, the e-mail's one live invite is the second's.
     const { db, config } = getRuntime();
     const itemOf = async (url: string) =>
-      (await db.send(new GetCommand({ TableName: config.tableName, Key: keys.panelInvite(tokenHash(new URL(url).pathname.split('/').pop() ?? '')), ConsistentRead: true }))).Item;
+      (
+        await db.send(
+          new GetCommand({ TableName: config.tableName, Key: keys.panelInvite(tokenHash(new URL(url).pathname.split('/').pop() ?? '')), ConsistentRead: true }),
+        )
+      ).Item;
     expect(await itemOf(first.invite_url)).toBeUndefined();
     expect(await itemOf(second.invite_url)).toMatchObject({ role: 'finance' });
-    const live = await db.send(new GetCommand({ TableName: config.tableName, Key: keys.panelInviteEntry(account.account_id, 'bia@example.com'), ConsistentRead: true }));
+    const live = await db.send(
+      new GetCommand({ TableName: config.tableName, Key: keys.panelInviteEntry(account.account_id, 'bia@example.com'), ConsistentRead: true }),
+    );
     expect(live.Item).toMatchObject({ role: 'finance', tokenHash: tokenHash(new URL(second.invite_url).pathname.split('/').pop() ?? '') });
   });
 

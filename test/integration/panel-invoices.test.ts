@@ -109,7 +109,11 @@ describe('merchant panel: invoices and the statement (issue 27)', () => {
     expect(got[1]?.body).toBe(got[0]?.body);
     const [delivery] = await scanAll({ FilterExpression: 'PK = :pk', ExpressionAttributeValues: { ':pk': `DLV#${eventId}` } });
     expect(delivery).toMatchObject({ status: 'succeeded', series: 2 });
-    const audit = await scanAll({ FilterExpression: '#t = :t AND #a = :a AND email = :e', ExpressionAttributeNames: { '#t': 'type', '#a': 'action' }, ExpressionAttributeValues: { ':t': 'panel_audit', ':a': 'webhook.redelivered', ':e': dev.email } });
+    const audit = await scanAll({
+      FilterExpression: '#t = :t AND #a = :a AND email = :e',
+      ExpressionAttributeNames: { '#t': 'type', '#a': 'action' },
+      ExpressionAttributeValues: { ':t': 'panel_audit', ':a': 'webhook.redelivered', ':e': dev.email },
+    });
     expect(audit.map((entry) => entry.detail)).toEqual([`evento ${eventId}`]);
     // Nothing more was sent: the other account's and the viewer's posts queued nothing.
     expect(copies()).toHaveLength(2);

@@ -57,7 +57,12 @@ describe('merchant panel: the person’s own security page (issue 27)', () => {
     const long = await post(here, '/panel/seguranca/senha', { csrf_token: csrf, current: person.password, password: tooLong, confirmation: tooLong });
     expect(long.status).toBe(422);
     expect(long.text).toContain(escaped('A senha pode ter no máximo 128 caracteres.'));
-    const named = await post(here, '/panel/seguranca/senha', { csrf_token: csrf, current: person.password, password: 'Loja do Painel', confirmation: 'Loja do Painel' });
+    const named = await post(here, '/panel/seguranca/senha', {
+      csrf_token: csrf,
+      current: person.password,
+      password: 'Loja do Painel',
+      confirmation: 'Loja do Painel',
+    });
     expect(named.status).toBe(422);
     expect(named.text).toContain(escaped('Esta senha é fácil de adivinhar;'));
     expect((await get(elsewhere, '/panel')).status).toBe(200);
@@ -98,10 +103,7 @@ describe('merchant panel: the person’s own security page (issue 27)', () => {
     expect(done.status).toBe(200);
     expect(done.text).toContain('id="notice"');
     // The sealed request works once: it was for the authenticator it replaced, so it no longer opens (422).
-    expect(
-      (await post(jar, '/panel/seguranca/autenticador/confirmar', { csrf_token: csrf, enrollment, code: nextCode(secret, step).code }))
-        .status,
-    ).toBe(422);
+    expect((await post(jar, '/panel/seguranca/autenticador/confirmar', { csrf_token: csrf, enrollment, code: nextCode(secret, step).code })).status).toBe(422);
 
     // Signing in: the old authenticator's code is refused, the new one's accepted.
     const old = { ...person };
@@ -136,7 +138,12 @@ describe('merchant panel: the person’s own security page (issue 27)', () => {
           const jar = new Jar();
           expect((await signIn(jar, changed)).status).toBe(303);
           const page = await get(jar, '/panel/seguranca');
-          const done = await post(jar, '/panel/seguranca/senha', { csrf_token: hidden(page.text, 'csrf_token'), current: changed.password, password: next, confirmation: next });
+          const done = await post(jar, '/panel/seguranca/senha', {
+            csrf_token: hidden(page.text, 'csrf_token'),
+            current: changed.password,
+            password: next,
+            confirmation: next,
+          });
           expect(done.location).toBe('/panel/entrar');
           changed.password = next;
         },
@@ -148,7 +155,12 @@ describe('merchant panel: the person’s own security page (issue 27)', () => {
           const path = new URL(link.reset_url).pathname;
           const jar = new Jar();
           const page = await get(jar, path);
-          const saved = await post(jar, path, { csrf_token: hidden(page.text, 'csrf_token'), password: next, confirmation: next, code: await freshCode(reset) });
+          const saved = await post(jar, path, {
+            csrf_token: hidden(page.text, 'csrf_token'),
+            password: next,
+            confirmation: next,
+            code: await freshCode(reset),
+          });
           expect(saved.status).toBe(200);
           reset.password = next;
         },

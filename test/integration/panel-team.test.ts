@@ -154,15 +154,28 @@ describe('merchant panel: the team (issue 27)', () => {
       admins.map(async (person, i) => {
         const session = sessions[i];
         if (!session) throw new Error('no session');
-        const sent = await post(session.jar, '/panel/equipe', { csrf_token: session.csrf, email: `convidado${i}${Date.now()}@example.com`, role: 'viewer', code: await freshCode(person) });
+        const sent = await post(session.jar, '/panel/equipe', {
+          csrf_token: session.csrf,
+          email: `convidado${i}${Date.now()}@example.com`,
+          role: 'viewer',
+          code: await freshCode(person),
+        });
         expect(sent.status).toBe(200);
         return linkIn(sent);
       }),
     );
     for (const link of links) expect(await opens(link)).toBe(200);
-    expect(Object.values(await pendingInvites(a.jar)).map((i) => i.by).sort()).toEqual(admins.map((p) => p.email).sort());
+    expect(
+      Object.values(await pendingInvites(a.jar))
+        .map((i) => i.by)
+        .sort(),
+    ).toEqual(admins.map((p) => p.email).sort());
 
-    const removed = await post(a.jar, '/panel/equipe/remover', { csrf_token: a.csrf, person: await personIdOf(a.jar, removedAdmin.email), code: await freshCode(owner) });
+    const removed = await post(a.jar, '/panel/equipe/remover', {
+      csrf_token: a.csrf,
+      person: await personIdOf(a.jar, removedAdmin.email),
+      code: await freshCode(owner),
+    });
     expect(removed.status).toBe(303);
     expect(await opens(links[0] ?? '')).toBe(404);
     expect(await opens(links[1] ?? '')).toBe(200);

@@ -50,7 +50,11 @@ describe('merchant panel: the webhook URL and its secret, with step-up (issue 27
     );
     expect(listed.text).toContain(`<tr data-event="${eventId}"`);
     // Audited (a developer does not read the audit log: the entry is read from the table).
-    const audit = await scanAll({ FilterExpression: '#t = :t AND #a = :a AND email = :e', ExpressionAttributeNames: { '#t': 'type', '#a': 'action' }, ExpressionAttributeValues: { ':t': 'panel_audit', ':a': 'webhook.test_sent', ':e': dev.email } });
+    const audit = await scanAll({
+      FilterExpression: '#t = :t AND #a = :a AND email = :e',
+      ExpressionAttributeNames: { '#t': 'type', '#a': 'action' },
+      ExpressionAttributeValues: { ':t': 'panel_audit', ':a': 'webhook.test_sent', ':e': dev.email },
+    });
     expect(audit.map((entry) => entry.detail)).toEqual([`evento ${eventId}`]);
   }, 120_000);
 

@@ -105,7 +105,17 @@ describe('operator CLI: account reconcile', () => {
     expect(run.stderr).toMatch(/accounts differ from the sum of their ledger entries/);
     const ids = run.lines.map((line) => line.account_id);
     expect(new Set(ids).size).toBe(ids.length);
-    for (const line of run.lines) expect(Object.keys(line).sort()).toEqual(['account_id', 'balance', 'difference', 'ledger_sum', 'ok', 'reserved', 'reserved_difference', 'reserved_ledger_sum']);
+    for (const line of run.lines)
+      expect(Object.keys(line).sort()).toEqual([
+        'account_id',
+        'balance',
+        'difference',
+        'ledger_sum',
+        'ok',
+        'reserved',
+        'reserved_difference',
+        'reserved_ledger_sum',
+      ]);
     // Other test files run beside this one: only this file's accounts are asserted on.
     expect(run.lines.find((line) => line.account_id === accountId)).toEqual({
       account_id: accountId,
@@ -135,7 +145,16 @@ describe('operator CLI: account reconcile', () => {
       const run = await reconcile('--account', accountId);
       expect(run.code).toBe(1);
       expect(run.lines).toEqual([
-        { account_id: accountId, balance: '258.50', ledger_sum: '258.50', difference: '0.00', reserved: '31.55', reserved_ledger_sum: '31.50', reserved_difference: '0.05', ok: false },
+        {
+          account_id: accountId,
+          balance: '258.50',
+          ledger_sum: '258.50',
+          difference: '0.00',
+          reserved: '31.55',
+          reserved_ledger_sum: '31.50',
+          reserved_difference: '0.05',
+          ok: false,
+        },
       ]);
     } finally {
       await nudgeBalance(accountId, -5, 'reservedCents');

@@ -188,7 +188,10 @@ describe('GET /api/balance/transactions', () => {
     const store = accountStore();
     const times = ['2026-03-10T02:59:59.999Z', '2026-03-10T03:00:00.000Z', '2026-03-11T02:59:59.999Z', '2026-03-11T03:00:00.000Z'];
     for (const [i, at] of times.entries()) {
-      await commitWrites(store.db, transferWrites(store.table, adjustment({ accountId: keys.account_id, reference: `boundary-${i}`, description: 'Boundary', at }, 100 + i)));
+      await commitWrites(
+        store.db,
+        transferWrites(store.table, adjustment({ accountId: keys.account_id, reference: `boundary-${i}`, description: 'Boundary', at }, 100 + i)),
+      );
     }
     const refs = async (query: Record<string, string>) => (await statement(query, own)).transactions.map((t) => t.reference);
     expect(await refs({ start: '2026-03-09', end: '2026-03-09' })).toEqual(['boundary-0']);

@@ -562,7 +562,16 @@ export async function startTestPsp(options: TestPspOptions): Promise<TestPsp> {
     const fim = Date.parse(query.get('fim') ?? '');
     const page = Number(query.get('paginacao.paginaAtual') ?? '0');
     const size = Number(query.get('paginacao.itensPorPagina') ?? '100');
-    if (Number.isNaN(inicio) || Number.isNaN(fim) || fim < inicio || !Number.isInteger(page) || page < 0 || !Number.isInteger(size) || size < 1 || size > 1000) {
+    if (
+      Number.isNaN(inicio) ||
+      Number.isNaN(fim) ||
+      fim < inicio ||
+      !Number.isInteger(page) ||
+      page < 0 ||
+      !Number.isInteger(size) ||
+      size < 1 ||
+      size > 1000
+    ) {
       return problem(400, 'ConsultaInvalida', 'Consulta inválida', 'Os parâmetros da consulta não respeitam o schema.');
     }
     const all = [...cobs.values(), ...cobvs.values()].flatMap((c) => c.pix ?? []).concat(loose);

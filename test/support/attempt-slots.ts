@@ -17,7 +17,12 @@ export class MemorySlotStore {
   readonly logs = new Map<string, Slots>();
 
   /** One round: every write's condition against the logs as they are now, then all applied, or none. */
-  round(scopes: readonly SlotScope[], writes: readonly SlotWrite[], slotId: string, nowMs: number): { ok: true } | { ok: false; failure: Map<number, Slots | undefined> } {
+  round(
+    scopes: readonly SlotScope[],
+    writes: readonly SlotWrite[],
+    slotId: string,
+    nowMs: number,
+  ): { ok: true } | { ok: false; failure: Map<number, Slots | undefined> } {
     const failure = new Map<number, Slots | undefined>();
     scopes.forEach((scope, i) => {
       const write = writes[i];

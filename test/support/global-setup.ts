@@ -67,7 +67,11 @@ export function unexpectedDenials(denialsDir: string): DenialRecord[] {
   if (!existsSync(denialsDir)) return [];
   return readdirSync(denialsDir)
     .filter((name) => name.endsWith('.jsonl'))
-    .flatMap((name) => readFileSync(join(denialsDir, name), 'utf8').split('\n').filter((line) => line.trim() !== ''))
+    .flatMap((name) =>
+      readFileSync(join(denialsDir, name), 'utf8')
+        .split('\n')
+        .filter((line) => line.trim() !== ''),
+    )
     .map((line) => JSON.parse(line) as DenialRecord)
     .filter((denial) => !denial.expected);
 }

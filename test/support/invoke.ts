@@ -13,7 +13,11 @@ export type Invoked = { status: number; headers: Record<string, string>; body: s
 export async function invoke(
   handler: Handler,
   route: AnyRoute,
-  options: { headers?: Record<string, string>; body?: string | object; /** The function's timeout (default the API functions'). */ functionTimeoutMs?: number } = {},
+  options: {
+    headers?: Record<string, string>;
+    body?: string | object;
+    /** The function's timeout (default the API functions'). */ functionTimeoutMs?: number;
+  } = {},
 ): Promise<Invoked> {
   const body = options.body === undefined ? Buffer.alloc(0) : Buffer.from(typeof options.body === 'string' ? options.body : JSON.stringify(options.body));
   const event = toHttpApiEvent(

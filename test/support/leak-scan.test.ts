@@ -213,7 +213,9 @@ describe('findItemLeaks and findLogLeaks', () => {
     const cpf = '52998224725';
     const event = (data: Record<string, unknown>) => ({ PK: 'EVT#evt_1', SK: 'EVT', event: { id: 'evt_1', type: 'invoice.paid', data } });
     expect(findItemLeaks(event({ invoice: { reference: 'INV-AAAAAA', invoice_no: cpf, total: '1.00' } }))).toEqual([]);
-    expect(findItemLeaks(event({ order: { tx_ref: cpf, product: { reference: cpf, name: cpf }, customer: { name: cpf, email: 'a@example.com' } } }))).toEqual([]);
+    expect(findItemLeaks(event({ order: { tx_ref: cpf, product: { reference: cpf, name: cpf }, customer: { name: cpf, email: 'a@example.com' } } }))).toEqual(
+      [],
+    );
     expect(findItemLeaks({ PK: 'INV#INV-AAAAAA', SK: 'INVOICE', itemName: cpf, card: { brand: 'visa', last4: '1111', description: cpf } })).toEqual([]);
     expect(findItemLeaks(event({ invoice: { reference: 'INV-AAAAAA', invoice_no: 'N1', document: cpf } }))).toEqual([
       { kind: 'taxpayer-document', attribute: 'event.data.invoice.document' },

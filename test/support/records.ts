@@ -84,10 +84,28 @@ export function aWithdrawal(over: Partial<Withdrawal> = {}): Withdrawal {
 
 /** Customer 7 of acct_1. */
 export function aCustomer(over: Partial<Customer> = {}): Customer {
-  return { id: 7, accountId: 'acct_1', name: 'Ana Silva', document: '12345678909', documentType: 'CPF', email: 'ana@example.com', createdAt: RECORD_TIME, ...over };
+  return {
+    id: 7,
+    accountId: 'acct_1',
+    name: 'Ana Silva',
+    document: '12345678909',
+    documentType: 'CPF',
+    email: 'ana@example.com',
+    createdAt: RECORD_TIME,
+    ...over,
+  };
 }
 
 /** An OPEN attempt of an API card charge. */
 export function aCardAttempt(over: Partial<CardAttempt> = {}): CardAttempt {
-  return { key: 'k'.repeat(43), accountId: 'acct_1', providerKey: 'p'.repeat(43), reference: 'INV-CCCCCC', invoiceId: 1002, status: 'OPEN', provider: 'simulated', ...over };
+  return {
+    key: 'k'.repeat(43),
+    accountId: 'acct_1',
+    providerKey: 'p'.repeat(43),
+    reference: 'INV-CCCCCC',
+    invoiceId: 1002,
+    status: 'OPEN',
+    provider: 'simulated',
+    ...over,
+  };
 }

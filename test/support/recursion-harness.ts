@@ -94,8 +94,18 @@ export async function startRecursionHarness(recursiveLoop: 'Allow' | 'Terminate'
     return handler(event as SQSEvent);
   };
   const pollers: Poller[] = [
-    startQueuePoller(sqs, webhooks.url, webhooks.arn, { id: queues.webhooks.id, handler: counted('webhooks', webhookSender), recursiveLoop, dlqUrl: webhooks.dlqUrl }),
-    startQueuePoller(sqs, payouts.url, payouts.arn, { id: queues.payouts.id, handler: counted('payouts', payoutWorker), recursiveLoop, dlqUrl: payouts.dlqUrl }),
+    startQueuePoller(sqs, webhooks.url, webhooks.arn, {
+      id: queues.webhooks.id,
+      handler: counted('webhooks', webhookSender),
+      recursiveLoop,
+      dlqUrl: webhooks.dlqUrl,
+    }),
+    startQueuePoller(sqs, payouts.url, payouts.arn, {
+      id: queues.payouts.id,
+      handler: counted('payouts', payoutWorker),
+      recursiveLoop,
+      dlqUrl: payouts.dlqUrl,
+    }),
   ];
   return {
     webhooks,
@@ -161,7 +171,16 @@ export async function pendingWithdrawal(harness: Harness, bankName: string): Pro
   const reference = newWithdrawReference();
   const createdAt = new Date().toISOString();
   const item = withdrawalItem(
-    { status: 'PENDING', accountId: `acct_test_${randomUUID()}`, reference, amountCents: 1_000, feeCents: 0, pixkey: 'maria@example.com', keytype: 'EMAIL', createdAt },
+    {
+      status: 'PENDING',
+      accountId: `acct_test_${randomUUID()}`,
+      reference,
+      amountCents: 1_000,
+      feeCents: 0,
+      pixkey: 'maria@example.com',
+      keytype: 'EMAIL',
+      createdAt,
+    },
     (await getRuntime().serviceKeys()).personalData,
   );
   // In a sweep partition no sweep reads: the local stack's sweep never forwards it to its own payout queue.

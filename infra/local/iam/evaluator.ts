@@ -91,7 +91,8 @@ export class IamEvaluator {
       return runUnsafeSimulation(simulation(context), {}) === 'Allowed';
     }
     const result = await runSimulation(simulation(request.context), {});
-    if (result.resultType === 'error') throw new Error(`local IAM evaluation of ${request.action} for ${functionId} could not run: ${JSON.stringify(result.errors)}`);
+    if (result.resultType === 'error')
+      throw new Error(`local IAM evaluation of ${request.action} for ${functionId} could not run: ${JSON.stringify(result.errors)}`);
     if (result.resultType === 'single') this.shapes.set(shape, result.result.ignoredContextKeys ?? []);
     return result.overallResult === 'Allowed';
   }

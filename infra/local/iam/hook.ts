@@ -59,7 +59,15 @@ function record(state: State, invocation: Invocation, request: AuthorizationRequ
     pid: process.pid,
   };
   if (!denial.expected) {
-    console.error(JSON.stringify({ level: 'ERROR', message: 'local IAM evaluation: call denied', functionId: denial.functionId, action: denial.action, resource: denial.resource }));
+    console.error(
+      JSON.stringify({
+        level: 'ERROR',
+        message: 'local IAM evaluation: call denied',
+        functionId: denial.functionId,
+        action: denial.action,
+        resource: denial.resource,
+      }),
+    );
   }
   if (!state.denialsDir) return;
   mkdirSync(state.denialsDir, { recursive: true });

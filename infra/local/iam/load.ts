@@ -11,7 +11,13 @@ import { type LocalIamPolicies, mailFromAddress, sourceDigest } from './policies
 export async function loadLocalIamPolicies(root: string, mailFrom: string | undefined): Promise<{ file: string; policies: LocalIamPolicies }> {
   const from = mailFromAddress(mailFrom);
   const dir = join(root, '.local', 'iam');
-  const file = join(dir, `policies-${sourceDigest(root)}-${createHash('sha256').update(from ?? '').digest('hex').slice(0, 8)}.json`);
+  const file = join(
+    dir,
+    `policies-${sourceDigest(root)}-${createHash('sha256')
+      .update(from ?? '')
+      .digest('hex')
+      .slice(0, 8)}.json`,
+  );
   if (existsSync(file)) return { file, policies: JSON.parse(readFileSync(file, 'utf8')) as LocalIamPolicies };
   const { synthesizeLocalIamPolicies } = await import('./synthesize');
   const policies = synthesizeLocalIamPolicies(from);
@@ -21,4 +27,3 @@ export async function loadLocalIamPolicies(root: string, mailFrom: string | unde
   renameSync(partial, file);
   return { file, policies };
 }
-

@@ -16,7 +16,8 @@ export const LOCAL_ARNS: LocalArns = { partition: 'aws', region: 'us-east-1', ac
 export const tableArn = (arns: LocalArns, table: string) => `arn:${arns.partition}:dynamodb:${arns.region}:${arns.account}:table/${table}`;
 export const queueArn = (arns: LocalArns, name: string) => `arn:${arns.partition}:sqs:${arns.region}:${arns.account}:${name}`;
 /** A secret's ARN as the local stack names it: no random suffix (a Secrets Manager ARN has six characters after the name). */
-export const secretArn = (arns: LocalArns, name: string) => (name.startsWith('arn:') ? name : `arn:${arns.partition}:secretsmanager:${arns.region}:${arns.account}:secret:${name}`);
+export const secretArn = (arns: LocalArns, name: string) =>
+  name.startsWith('arn:') ? name : `arn:${arns.partition}:secretsmanager:${arns.region}:${arns.account}:secret:${name}`;
 export const sesIdentityArn = (arns: LocalArns, identity: string) => `arn:${arns.partition}:ses:${arns.region}:${arns.account}:identity/${identity}`;
 export const sesConfigurationSetArn = (arns: LocalArns, name: string) => `arn:${arns.partition}:ses:${arns.region}:${arns.account}:configuration-set/${name}`;
 
@@ -62,7 +63,8 @@ export function requestAttributes(input: Input): string[] {
     if (typeof expression === 'string') for (const name of expressionAttributes(expression, names)) attributes.add(name);
   }
   for (const field of ['AttributesToGet']) for (const name of (input[field] as string[] | undefined) ?? []) attributes.add(name);
-  for (const field of ['AttributeUpdates', 'Expected']) if (input[field] && typeof input[field] === 'object') for (const name of Object.keys(input[field])) attributes.add(name);
+  for (const field of ['AttributeUpdates', 'Expected'])
+    if (input[field] && typeof input[field] === 'object') for (const name of Object.keys(input[field])) attributes.add(name);
   return [...attributes].sort();
 }
 
@@ -148,7 +150,9 @@ export function dynamoDbRequests(arns: LocalArns, command: string, input: Input)
     }
     case 'TransactGetItems': {
       const parts = (input.TransactItems ?? []) as { Get?: Input }[];
-      return parts.flatMap((part) => (part.Get ? [itemRequest(arns, 'GetItem', { ...part.Get, ReturnConsumedCapacity: input.ReturnConsumedCapacity }, 'TransactGetItems')] : []));
+      return parts.flatMap((part) =>
+        part.Get ? [itemRequest(arns, 'GetItem', { ...part.Get, ReturnConsumedCapacity: input.ReturnConsumedCapacity }, 'TransactGetItems')] : [],
+      );
     }
     default:
       return [{ action: `dynamodb:${name}`, resource: tableArn(arns, String(input.TableName ?? '*')), context: {} }];
@@ -156,12 +160,17 @@ export function dynamoDbRequests(arns: LocalArns, command: string, input: Input)
 }
 
 /** A queue URL's queue name (its last path segment). */
-const queueNameOf = (url: unknown) => String(url ?? '').replace(/\/+$/, '').split('/').pop() ?? '';
+const queueNameOf = (url: unknown) =>
+  String(url ?? '')
+    .replace(/\/+$/, '')
+    .split('/')
+    .pop() ?? '';
 
 export function sqsRequests(arns: LocalArns, command: string, input: Input): AuthorizationRequest[] {
   const name = command.replace(/Command$/, '');
   // Batch calls are authorized as the single action (SendMessageBatch needs sqs:SendMessage).
-  const action = { SendMessageBatch: 'SendMessage', DeleteMessageBatch: 'DeleteMessage', ChangeMessageVisibilityBatch: 'ChangeMessageVisibility' }[name] ?? name;
+  const action =
+    { SendMessageBatch: 'SendMessage', DeleteMessageBatch: 'DeleteMessage', ChangeMessageVisibilityBatch: 'ChangeMessageVisibility' }[name] ?? name;
   const queue = name === 'GetQueueUrl' || name === 'CreateQueue' ? String(input.QueueName ?? '') : queueNameOf(input.QueueUrl);
   return [{ action: `sqs:${action}`, resource: queueArn(arns, queue), context: {} }];
 }
@@ -183,7 +192,9 @@ export function sesRequests(arns: LocalArns, command: string, input: Input): Aut
   if (name !== 'SendEmail') return [{ action: `ses:${name}`, resource: sesIdentityArn(arns, '*'), context: {} }];
   const from = parseMailbox(String(input.FromEmailAddress ?? ''));
   const destination = (input.Destination ?? {}) as { ToAddresses?: string[]; CcAddresses?: string[]; BccAddresses?: string[] };
-  const recipients = [...(destination.ToAddresses ?? []), ...(destination.CcAddresses ?? []), ...(destination.BccAddresses ?? [])].map((r) => parseMailbox(r).address);
+  const recipients = [...(destination.ToAddresses ?? []), ...(destination.CcAddresses ?? []), ...(destination.BccAddresses ?? [])].map(
+    (r) => parseMailbox(r).address,
+  );
   const context: Record<string, string | string[]> = { 'ses:FromAddress': from.address, 'ses:Recipients': recipients, 'ses:ApiVersion': '2' };
   if (from.displayName) context['ses:FromDisplayName'] = from.displayName;
   const identity = { action: 'ses:SendEmail', resource: sesIdentityArn(arns, from.address), context };

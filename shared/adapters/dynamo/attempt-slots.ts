@@ -91,7 +91,6 @@ function slotUpdate(table: string, scope: SlotScope, write: SlotWrite, slotId: s
 /** An UpdateItem as a transaction takes it too. */
 type SlotUpdate = UpdateCommandInput & { UpdateExpression: string };
 
-
 /** One round: a single UpdateItem, or one transaction of them (all or nothing); which conditions failed, with their old logs. */
 async function sendRound(db: Db, updates: SlotUpdate[], budget: RetryBudget): Promise<RoundResult> {
   const [only] = updates;
@@ -105,7 +104,13 @@ async function sendRound(db: Db, updates: SlotUpdate[], budget: RetryBudget): Pr
     }
   }
   try {
-    await retryTransient(() => db.send(new TransactWriteCommand({ TransactItems: updates.map((update) => ({ Update: { ...update, UpdateExpression: update.UpdateExpression ?? '' } })) })), budget);
+    await retryTransient(
+      () =>
+        db.send(
+          new TransactWriteCommand({ TransactItems: updates.map((update) => ({ Update: { ...update, UpdateExpression: update.UpdateExpression ?? '' } })) }),
+        ),
+      budget,
+    );
     return { ok: true };
   } catch (err) {
     const reasons = cancellationReasons(err);

@@ -35,7 +35,12 @@ export async function batchGetConsistent(
       const out = await db.send(
         new BatchGetCommand({
           RequestItems: {
-            [table]: { Keys: pending, ConsistentRead: true, ...(projection ? { ProjectionExpression: projection } : {}), ...(names ? { ExpressionAttributeNames: names } : {}) },
+            [table]: {
+              Keys: pending,
+              ConsistentRead: true,
+              ...(projection ? { ProjectionExpression: projection } : {}),
+              ...(names ? { ExpressionAttributeNames: names } : {}),
+            },
           },
         }),
       );

@@ -226,7 +226,9 @@ async function staleOpenCardAttempts(db: Db, table: string, partition: string, o
 
 /** A new provider key for an OPEN attempt whose authorization was voided (it could not be recorded before). */
 async function renewProviderKey(db: Db, table: string, attempt: CardAttempt, voidedTransaction: string): Promise<CardAttempt> {
-  const providerKey = createHash('sha256').update(`${attempt.providerKey}:after-void:${voidedTransaction}:${randomBytes(8).toString('hex')}`).digest('hex');
+  const providerKey = createHash('sha256')
+    .update(`${attempt.providerKey}:after-void:${voidedTransaction}:${randomBytes(8).toString('hex')}`)
+    .digest('hex');
   await db.send(
     new UpdateCommand({
       TableName: table,
@@ -246,7 +248,8 @@ async function recordTransaction(db: Db, table: string, reference: string, trans
     new UpdateCommand({
       TableName: table,
       Key: keys.invoice(reference),
-      UpdateExpression: 'SET #card.transactionId = if_not_exists(#card.transactionId, :id), #card.transactionStatus = if_not_exists(#card.transactionStatus, :status)',
+      UpdateExpression:
+        'SET #card.transactionId = if_not_exists(#card.transactionId, :id), #card.transactionStatus = if_not_exists(#card.transactionStatus, :status)',
       ConditionExpression: 'attribute_exists(#card)',
       ExpressionAttributeNames: { '#card': 'card' },
       ExpressionAttributeValues: { ':id': transaction.transactionId, ':status': transaction.status },

@@ -83,7 +83,13 @@ export function checkoutByTxRef(access: TableAccess, accountId: string, txRef: s
 /** The checkout a reservation item (a tx_ref's, or one sale's under it) points to, in the account; undefined when none. */
 export async function checkoutOfReservation(access: TableAccess, accountId: string, key: { PK: string; SK: string }): Promise<Checkout | undefined> {
   const out = await access.db.send(
-    new GetCommand({ TableName: access.config.tableName, Key: key, ConsistentRead: true, ProjectionExpression: '#r', ExpressionAttributeNames: { '#r': 'reference' } }),
+    new GetCommand({
+      TableName: access.config.tableName,
+      Key: key,
+      ConsistentRead: true,
+      ProjectionExpression: '#r',
+      ExpressionAttributeNames: { '#r': 'reference' },
+    }),
   );
   const reference = out.Item?.reference;
   if (typeof reference !== 'string') return undefined;
@@ -112,7 +118,5 @@ export async function checkoutsOfTxRef(access: TableAccess, accountId: string, t
   );
   const references = (out.Items ?? []).map((item) => item.reference).filter((reference): reference is string => typeof reference === 'string');
   const checkouts = await Promise.all(references.map((reference) => checkoutByReference(access, reference)));
-  return checkouts
-    .filter((checkout): checkout is Checkout => checkout?.accountId === accountId)
-    .sort((a, b) => b.createdAt.localeCompare(a.createdAt));
+  return checkouts.filter((checkout): checkout is Checkout => checkout?.accountId === accountId).sort((a, b) => b.createdAt.localeCompare(a.createdAt));
 }

@@ -57,7 +57,11 @@ export function checkoutPaidWrites(table: string, checkout: Checkout, payment: C
   const paid = { ...checkout, invoiceReference: payment.invoiceReference };
   return [
     checkoutPaidWrite(table, { kind: 'checkout.paid', reference: paid.reference, payment, lostRace: 'already_paid' }),
-    outboxWrite(table, paid.accountId, newEvent('order.paid', orderEventData(paid, 'PAID', payment.paidAt, { version: FIRST_VERSION, previousStatus: null }), now)),
+    outboxWrite(
+      table,
+      paid.accountId,
+      newEvent('order.paid', orderEventData(paid, 'PAID', payment.paidAt, { version: FIRST_VERSION, previousStatus: null }), now),
+    ),
   ];
 }
 
@@ -179,14 +183,22 @@ export function checkoutAbandonedWrites(table: string, change: CheckoutAbandoned
  * what the winner recorded. The lease outlives the provider's timeout and the function's; the attempt's
  * outcome (paid, declined, lost) removes it.
  */
-export function claimCardAttemptWrite(table: string, checkout: Checkout, lease: { id: string; untilMs: number }, nowMs: number, inFlight?: UnknownCardAttempt): TxWrite {
+export function claimCardAttemptWrite(
+  table: string,
+  checkout: Checkout,
+  lease: { id: string; untilMs: number },
+  nowMs: number,
+  inFlight?: UnknownCardAttempt,
+): TxWrite {
   // The card form's attempt recorded before the provider is asked, in the upkeep's UNKNOWN partition (an earlier lost answer of it is kept).
   const index = inFlight ? openIndexAttributes('unknown', checkout.createdAt, checkout.reference) : undefined;
   return {
     Update: {
       TableName: table,
       Key: keys.checkout(checkout.reference),
-      UpdateExpression: index ? 'SET cardLease = :lease, unknownAttempt = if_not_exists(unknownAttempt, :inFlight), GSI2PK = :pk, GSI2SK = :sk' : 'SET cardLease = :lease',
+      UpdateExpression: index
+        ? 'SET cardLease = :lease, unknownAttempt = if_not_exists(unknownAttempt, :inFlight), GSI2PK = :pk, GSI2SK = :sk'
+        : 'SET cardLease = :lease',
       ConditionExpression: '#status IN (:pending, :unknown) AND cardAttempt = :attempt AND (attribute_not_exists(cardLease) OR cardLease.#until < :now)',
       ExpressionAttributeNames: { '#status': 'status', '#until': 'until' },
       ExpressionAttributeValues: {
@@ -222,7 +234,9 @@ export function unclaimCardAttemptWrite(table: string, checkout: Checkout, lease
 export function checkoutCreatedWrites(table: string, change: CheckoutCreated): TxWrite[] {
   const { checkout, reservation } = change;
   const key =
-    reservation.kind === 'tx_ref' ? keys.checkoutTxRef(checkout.accountId, checkout.txRef) : keys.checkoutSale(checkout.accountId, checkout.txRef, reservation.sale);
+    reservation.kind === 'tx_ref'
+      ? keys.checkoutTxRef(checkout.accountId, checkout.txRef)
+      : keys.checkoutSale(checkout.accountId, checkout.txRef, reservation.sale);
   const clash = () => new IdClashError();
   return [
     { Put: { TableName: table, Item: checkoutItem(checkout), ConditionExpression: 'attribute_not_exists(PK)' }, onConditionFailed: clash },

@@ -60,7 +60,12 @@ export function dynamoForwardIndex(db: Db, table: string): ForwardIndex {
     async leave(item) {
       try {
         await db.send(
-          new UpdateCommand({ TableName: table, Key: { PK: item.PK, SK: item.SK }, UpdateExpression: 'REMOVE GSI2PK, GSI2SK', ConditionExpression: 'attribute_exists(PK)' }),
+          new UpdateCommand({
+            TableName: table,
+            Key: { PK: item.PK, SK: item.SK },
+            UpdateExpression: 'REMOVE GSI2PK, GSI2SK',
+            ConditionExpression: 'attribute_exists(PK)',
+          }),
         );
       } catch (err) {
         // Still indexed: the sweep will forward it once more (harmless).

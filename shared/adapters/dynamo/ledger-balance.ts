@@ -67,7 +67,14 @@ export async function accountShardCount(db: Db, table: string, accountId: string
  * by item while other movements land. Throws InsufficientBalanceError when the available sum does not
  * cover amount + fee; the commit throws BalanceMovedError when a shard moved meanwhile (plan again).
  */
-export async function planWithdrawalHold(db: Db, table: string, movement: Movement, amountCents: number, feeCents: number, budget?: RetryBudget): Promise<LedgerTransfer> {
+export async function planWithdrawalHold(
+  db: Db,
+  table: string,
+  movement: Movement,
+  amountCents: number,
+  feeCents: number,
+  budget?: RetryBudget,
+): Promise<LedgerTransfer> {
   const needed = amountCents + feeCents;
   const read = await readBalance(db, table, movement.accountId);
   const plan = coverPlan(read.shards, needed) ?? coverPlan(await snapshotShards(db, table, movement.accountId, read.count, budget), needed);

@@ -40,7 +40,13 @@ export function dynamoMailSuppressions(db: Db, table: string): MailSuppressions 
           await db.send(
             new PutCommand({
               TableName: table,
-              Item: { ...suppressionKey(entry.email), type: MAIL_SUPPRESSION_ITEM_TYPE, reason: entry.reason, detail: entry.detail.slice(0, 200), at: entry.at },
+              Item: {
+                ...suppressionKey(entry.email),
+                type: MAIL_SUPPRESSION_ITEM_TYPE,
+                reason: entry.reason,
+                detail: entry.detail.slice(0, 200),
+                at: entry.at,
+              },
               ConditionExpression: 'attribute_not_exists(PK)',
             }),
           );

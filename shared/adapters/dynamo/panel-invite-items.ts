@@ -85,4 +85,3 @@ export function inviterCheck(table: string, invite: PanelInvite): TxWrite[] {
     },
   ];
 }
-

@@ -25,7 +25,10 @@ export function dynamoPixStatementCursors(db: Db, table: string): PixStatementCu
     },
     advance(provider, from, to) {
       const condition = from
-        ? { ConditionExpression: '#from = :from AND #to = :to AND #page = :page', ExpressionAttributeValues: { ':from': from.from, ':to': from.to, ':page': from.page } }
+        ? {
+            ConditionExpression: '#from = :from AND #to = :to AND #page = :page',
+            ExpressionAttributeValues: { ':from': from.from, ':to': from.to, ':page': from.page },
+          }
         : { ConditionExpression: 'attribute_not_exists(PK)' };
       return conditionHeld(() =>
         db.send(

@@ -14,7 +14,14 @@ function attemptLogOf(value: unknown): DeliveryAttemptEntry[] {
     if (typeof entry !== 'object' || entry === null) return [];
     const e = entry as Record<string, unknown>;
     if (typeof e.at !== 'string') return [];
-    return [{ at: e.at, httpStatus: typeof e.httpStatus === 'number' ? e.httpStatus : null, error: text(e.error), durationMs: typeof e.durationMs === 'number' ? e.durationMs : 0 }];
+    return [
+      {
+        at: e.at,
+        httpStatus: typeof e.httpStatus === 'number' ? e.httpStatus : null,
+        error: text(e.error),
+        durationMs: typeof e.durationMs === 'number' ? e.durationMs : 0,
+      },
+    ];
   });
 }
 

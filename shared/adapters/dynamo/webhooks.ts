@@ -20,7 +20,10 @@ export { deliveryOf };
 export function webhookConfiguredWrite(table: string, change: WebhookConfigured, webhookSecretsKey: Buffer): TxWrite {
   const key = keys.account(change.accountId);
   // The subscription list is set, or removed (every type) when the PUT names none.
-  const events = change.events === undefined ? { set: '', remove: ' REMOVE webhookEvents', values: {} } : { set: ', webhookEvents = :events', remove: '', values: { ':events': [...change.events] } };
+  const events =
+    change.events === undefined
+      ? { set: '', remove: ' REMOVE webhookEvents', values: {} }
+      : { set: ', webhookEvents = :events', remove: '', values: { ':events': [...change.events] } };
   if (change.newSecret === undefined) {
     return {
       Update: {
@@ -95,7 +98,11 @@ export function dynamoWebhooks(db: Db, table: string, webhookSecretsKey: () => P
       const account = await get(keys.account(accountId));
       if (!account || typeof account.webhookUrl !== 'string' || typeof account.webhookSecretSealed !== 'string') return undefined;
       const events = eventTypesOf(account.webhookEvents);
-      return { url: account.webhookUrl, secret: unsealWebhookSecret(account.webhookSecretSealed, accountId, await webhookSecretsKey()), ...(events ? { events } : {}) };
+      return {
+        url: account.webhookUrl,
+        secret: unsealWebhookSecret(account.webhookSecretSealed, accountId, await webhookSecretsKey()),
+        ...(events ? { events } : {}),
+      };
     },
     ...dynamoEventReads(db, table),
     async accountExists(accountId) {

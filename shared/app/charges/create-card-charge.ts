@@ -101,7 +101,13 @@ export async function cardChargeReads(
   ports: Pick<CardChargePorts, 'ids' | 'attempts' | 'idempotencyKey'>,
   request: { accountId: string; body: CardChargeBody; idempotencyKey: string | undefined; now: Date },
 ): Promise<CardChargeReads> {
-  const { attemptKey } = chargeKeys(request.accountId, request.body, request.idempotencyKey, checkedTotalCents(request.body, 'creditcard'), await ports.idempotencyKey());
+  const { attemptKey } = chargeKeys(
+    request.accountId,
+    request.body,
+    request.idempotencyKey,
+    checkedTotalCents(request.body, 'creditcard'),
+    await ports.idempotencyKey(),
+  );
   const [attempt, ids] = await Promise.all([ports.attempts.read(attemptKey), ports.ids.unused(request.now)]);
   return { attemptKey, attempt, ids };
 }
@@ -193,7 +199,13 @@ async function authorize(
 }
 
 /** Takes the attempt's slot in the card's and the merchant's logs, or refuses it (429 card_declines_exceeded) unasked. */
-async function takeDeclineSlots(ports: CardChargePorts, scope: { fingerprint: string; accountId: string }, slotId: string, now: Date, accountId: string): Promise<SlotTicket> {
+async function takeDeclineSlots(
+  ports: CardChargePorts,
+  scope: { fingerprint: string; accountId: string },
+  slotId: string,
+  now: Date,
+  accountId: string,
+): Promise<SlotTicket> {
   const taken = await ports.slots.take(cardAttemptScopes(scope, ports.declineLimits), slotId, now);
   if (taken.admitted) return taken.ticket;
   logger.warn('card attempt refused: declined too often within the hour', { accountId, by: taken.refusedBy.kind });

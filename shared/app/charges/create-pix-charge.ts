@@ -52,10 +52,15 @@ export async function createPixCharge(ports: PixChargePorts, request: PixChargeR
     ports.timeoutMs,
     request.failure,
   );
-  const invoice = pendingInvoice(request.base(ids), ids, { dueDate: request.dueDate, payer: request.payer, provider: ports.provider.name }, {
-    method: 'pix',
-    pix: { txid: charge.txid, location: charge.location, copy: charge.copy, qrPng: qrCodePng(charge.copy) },
-    awaitsPixLookup: looksUpCharges(ports.provider),
-  });
+  const invoice = pendingInvoice(
+    request.base(ids),
+    ids,
+    { dueDate: request.dueDate, payer: request.payer, provider: ports.provider.name },
+    {
+      method: 'pix',
+      pix: { txid: charge.txid, location: charge.location, copy: charge.copy, qrPng: qrCodePng(charge.copy) },
+      awaitsPixLookup: looksUpCharges(ports.provider),
+    },
+  );
   return { answer: invoice, changes: [{ kind: 'invoice.created', invoice }] };
 }

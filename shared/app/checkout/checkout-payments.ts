@@ -79,10 +79,23 @@ export function checkoutCardPaymentChanges(
   const invoicePaid = payment.newEvent('invoice.paid', invoiceEventData(invoice, 'PAID', { version: FIRST_VERSION, previousStatus: null }), now);
   return [
     { kind: 'invoice.created', invoice: { ...invoice, eventIds: [invoicePaid.id] } },
-    paymentCredit({ accountId, reference: ids.reference, description: `Payment of ${ids.reference} (creditcard, checkout ${checkout.reference})`, at: paidAt }, checkout.totalCents, 'creditcard'),
+    paymentCredit(
+      { accountId, reference: ids.reference, description: `Payment of ${ids.reference} (creditcard, checkout ${checkout.reference})`, at: paidAt },
+      checkout.totalCents,
+      'creditcard',
+    ),
     { kind: 'event.recorded', accountId, event: invoicePaid },
-    { kind: 'checkout.paid', reference: checkout.reference, payment: { paymentType: 'creditcard', invoiceReference: ids.reference, paidAt }, lostRace: 'already_paid' },
-    { kind: 'event.recorded', accountId, event: payment.newEvent('order.paid', orderEventData(paid, 'PAID', paidAt, { version: FIRST_VERSION, previousStatus: null }), now) },
+    {
+      kind: 'checkout.paid',
+      reference: checkout.reference,
+      payment: { paymentType: 'creditcard', invoiceReference: ids.reference, paidAt },
+      lostRace: 'already_paid',
+    },
+    {
+      kind: 'event.recorded',
+      accountId,
+      event: payment.newEvent('order.paid', orderEventData(paid, 'PAID', paidAt, { version: FIRST_VERSION, previousStatus: null }), now),
+    },
   ];
 }
 

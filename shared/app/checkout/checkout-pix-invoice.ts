@@ -17,7 +17,12 @@ const PIX_FAILED = 'O provedor de pagamentos não respondeu; tente novamente em 
  * of the provider once (a failure → 502, nothing recorded), due the day the checkout expires (Brazil's
  * date), ids checked unused first. Returns the invoice and its change, for the checkout's own transaction.
  */
-export async function checkoutPixInvoice(ports: PixChargePorts, checkout: NewCheckout, ttlSeconds: number, now: Date): Promise<{ invoice: NewInvoice; changes: Change[] }> {
+export async function checkoutPixInvoice(
+  ports: PixChargePorts,
+  checkout: NewCheckout,
+  ttlSeconds: number,
+  now: Date,
+): Promise<{ invoice: NewInvoice; changes: Change[] }> {
   const { answer, changes } = await createPixCharge(ports, {
     base: (ids) => saleInvoice(checkout, ids, now),
     totalCents: checkout.totalCents,
@@ -29,4 +34,3 @@ export async function checkoutPixInvoice(ports: PixChargePorts, checkout: NewChe
   });
   return { invoice: answer, changes };
 }
-

@@ -50,7 +50,13 @@ async function assertCardAccepted(ports: CheckoutCardPorts, accountId: string): 
 }
 
 /** One authorization under the attempt's key; undefined when its answer was lost (timeout or provider failure). */
-async function authorize(ports: CheckoutCardPorts, checkout: Checkout, card: CheckoutCard, providerKey: string, reference: string): Promise<CardAuthorization | undefined> {
+async function authorize(
+  ports: CheckoutCardPorts,
+  checkout: Checkout,
+  card: CheckoutCard,
+  providerKey: string,
+  reference: string,
+): Promise<CardAuthorization | undefined> {
   try {
     return await withProviderTimeout(
       ports.provider.charges.card({
@@ -86,7 +92,10 @@ async function unclaim(ports: CheckoutCardPorts, checkout: Checkout, leaseId: st
   try {
     await ports.commit([{ kind: 'checkout.card_unclaimed', checkout, leaseId }]);
   } catch (err) {
-    logger.warn('checkout card lease not removed: it expires on its own', { checkout: checkout.reference, error: err instanceof Error ? err.name : String(err) });
+    logger.warn('checkout card lease not removed: it expires on its own', {
+      checkout: checkout.reference,
+      error: err instanceof Error ? err.name : String(err),
+    });
   }
 }
 
@@ -123,11 +132,14 @@ export async function payCheckoutByCard(ports: CheckoutCardPorts, checkout: Chec
   if (!taken.admitted) {
     await unclaim(ports, checkout, lease.id);
     const by = taken.refusedBy.kind;
-    logger.warn(by === 'checkout' ? 'card attempt refused: the checkout took its declined attempts' : 'card attempt refused: declined too often within the hour', {
-      checkout: reference,
-      accountId,
-      by,
-    });
+    logger.warn(
+      by === 'checkout' ? 'card attempt refused: the checkout took its declined attempts' : 'card attempt refused: declined too often within the hour',
+      {
+        checkout: reference,
+        accountId,
+        by,
+      },
+    );
     return by === 'checkout' ? { kind: 'checkout_locked' } : { kind: 'declines_locked', retryAfterSeconds: taken.retryAfterSeconds ?? 1 };
   }
   const authorization = await authorize(ports, checkout, card, providerKey, ids.reference);

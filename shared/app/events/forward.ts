@@ -3,7 +3,11 @@ import type { Forwardable, ForwardIndex } from '../../ports/forwarding';
 import type { MessageQueue } from '../../ports/queue';
 
 /** What forwarding needs: the sweep's index, the queues, and the URLs of the queues items go to. */
-export type ForwardPorts = { index: ForwardIndex; queue: MessageQueue; queues: { payouts: string | undefined; webhooks: string | undefined; mail: string | undefined } };
+export type ForwardPorts = {
+  index: ForwardIndex;
+  queue: MessageQueue;
+  queues: { payouts: string | undefined; webhooks: string | undefined; mail: string | undefined };
+};
 
 /** Messages per queue call (SQS's batch limit). */
 const BATCH = 10;
@@ -28,7 +32,12 @@ export async function forwardItems(ports: ForwardPorts, items: readonly Forwarda
     for (let i = 0; queueUrl && i < mine.length; i += BATCH) {
       const batch = mine.slice(i, i + BATCH);
       try {
-        const refused = new Set(await ports.queue.sendBatch(queueUrl, batch.map((item) => item.message)));
+        const refused = new Set(
+          await ports.queue.sendBatch(
+            queueUrl,
+            batch.map((item) => item.message),
+          ),
+        );
         batch.forEach((item, n) => (refused.has(n) ? failed : sent).push(item));
       } catch (err) {
         logger.warn('messages not queued', { queue, count: batch.length, error: err instanceof Error ? err.message : 'unknown' });

@@ -87,7 +87,11 @@ export function checkoutChanges(checkout: Checkout, invoice: Invoice, move: Invo
         lostRace: 'read_again',
         cardAttempt: checkout.unknownAttempt ? { keep: checkout.unknownAttempt.providerKey } : 'none',
       },
-      { kind: 'event.recorded', accountId, event: event('order.paid', orderEventData(paid, 'PAID', at, { version: FIRST_VERSION, previousStatus: null }), now) },
+      {
+        kind: 'event.recorded',
+        accountId,
+        event: event('order.paid', orderEventData(paid, 'PAID', at, { version: FIRST_VERSION, previousStatus: null }), now),
+      },
     ];
   }
   // The checkout's Pix charge closed while unpaid and no card is offered: nothing can pay it any more.
@@ -188,7 +192,11 @@ export async function invoiceMoveChanges(
   const moved = invoice.paidAfterCancel === true || move.paidAfterCancel ? { ...invoice, paidAfterCancel: true } : invoice;
   const checkout = invoice.checkoutReference ? await ports.checkouts.get(invoice.checkoutReference) : undefined;
   const payment = move.to === 'PAID' ? (paid ?? { rail: invoice.method, amountCents: invoice.totalCents }) : undefined;
-  const event = ports.newEvent(move.event, invoiceEventData(moved, move.to, { version: nextVersion(invoice.version), previousStatus: move.from }, payment), now);
+  const event = ports.newEvent(
+    move.event,
+    invoiceEventData(moved, move.to, { version: nextVersion(invoice.version), previousStatus: move.from }, payment),
+    now,
+  );
   return [
     { kind: 'invoice.moved', invoice, move, at, eventId: event.id, ...(payment ? { payment } : {}) },
     ...balanceTransfer(invoice, move, now.toISOString(), payment),

@@ -1,5 +1,13 @@
 import { type Invoice, pixProviderOf } from '../../domain/invoice';
-import { emptyWindow, nextCursor, type ReceivedPix, recordedPixCents, recordsPixPayment, startingCursor, type StatementWindow } from '../../domain/pix-statement';
+import {
+  emptyWindow,
+  nextCursor,
+  type ReceivedPix,
+  recordedPixCents,
+  recordsPixPayment,
+  startingCursor,
+  type StatementWindow,
+} from '../../domain/pix-statement';
 import { UnprocessableError } from '../../errors';
 import { logger } from '../../logger';
 import { BUSINESS_METRICS, countMetric } from '../../metrics/emf';
@@ -42,7 +50,11 @@ async function checkPix(ports: PixLookupPorts, provider: StatementProvider, pix:
     // A charge takes one Pix: another amount than the one recorded is a second payment, recorded nowhere.
     const recorded = recordedPixCents(invoice);
     if (recorded === undefined || recorded === pix.amountCents) return 'recorded';
-    logger.error('a Pix the PSP received is not the payment its charge records: not credited', { ...context, reference: invoice.reference, recordedCents: recorded });
+    logger.error('a Pix the PSP received is not the payment its charge records: not credited', {
+      ...context,
+      reference: invoice.reference,
+      recordedCents: recorded,
+    });
     countMetric(BUSINESS_METRICS.pixAnomalies);
     return 'missing';
   }
@@ -63,7 +75,13 @@ async function checkPix(ports: PixLookupPorts, provider: StatementProvider, pix:
 }
 
 /** Checks one page's Pix, in order; a failure (the PSP, the table) stops the page (the caller reads it again). */
-async function checkPage(ports: PixLookupPorts, provider: StatementProvider, payments: readonly ReceivedPix[], now: Date, tally: StatementCheck): Promise<void> {
+async function checkPage(
+  ports: PixLookupPorts,
+  provider: StatementProvider,
+  payments: readonly ReceivedPix[],
+  now: Date,
+  tally: StatementCheck,
+): Promise<void> {
   for (const pix of payments) {
     const verdict = await checkPix(ports, provider, pix, now);
     tally.checked += 1;

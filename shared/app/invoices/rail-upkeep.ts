@@ -60,7 +60,8 @@ async function recordPaidRails(ports: RailPorts, invoice: Invoice, rails: readon
   if (rails.includes('pix')) await ports.reconcilePixHalf(invoice, now);
   const after = rails.length === 0 ? invoice : await ports.invoices.byReference(invoice.reference);
   const missing = rails.filter((rail) => !after || !railRecorded(after, rail));
-  for (const rail of missing) logger.error('a payment the provider holds has no ledger entry: left in the rails upkeep', { reference: invoice.reference, rail });
+  for (const rail of missing)
+    logger.error('a payment the provider holds has no ledger entry: left in the rails upkeep', { reference: invoice.reference, rail });
   return missing.length === 0;
 }
 

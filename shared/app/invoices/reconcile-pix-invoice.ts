@@ -31,7 +31,12 @@ export type PixLookupPorts = InvoiceMovePorts & { timeoutMs: number };
  * nothing). Anomalies (another amount, a partial refund) are logged as errors and counted
  * (PixAnomalies, alarmed), never credited. A PSP failure is a ProviderError (nothing more applied).
  */
-export async function reconcilePixInvoice(ports: PixLookupPorts, invoice: Invoice, provider: LookingUpPixProvider | PixProvider, now: Date): Promise<PixReconciliation> {
+export async function reconcilePixInvoice(
+  ports: PixLookupPorts,
+  invoice: Invoice,
+  provider: LookingUpPixProvider | PixProvider,
+  now: Date,
+): Promise<PixReconciliation> {
   const txid = invoice.pix?.txid ?? '';
   const { reference } = invoice;
   // A BolePix's Pix half is a due-date charge (API Pix /cobv): read back where it lives.

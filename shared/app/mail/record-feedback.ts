@@ -25,13 +25,19 @@ export async function recordMailFeedback(ports: MailFeedbackPorts, feedback: Mai
   const added = await ports.suppressions.suppress(suppressions);
   if (feedback.kind === 'bounce') {
     countMetric(BUSINESS_METRICS.mailHardBounces, { value: Math.max(1, feedback.recipients.length) });
-    logger.warn('mail hard bounce: recipients suppressed', { ...context, bounceType: feedback.bounceType, bounceSubType: feedback.bounceSubType, newlySuppressed: added });
+    logger.warn('mail hard bounce: recipients suppressed', {
+      ...context,
+      bounceType: feedback.bounceType,
+      bounceSubType: feedback.bounceSubType,
+      newlySuppressed: added,
+    });
   } else {
     countMetric(BUSINESS_METRICS.mailComplaints, { value: Math.max(1, feedback.recipients.length) });
-    logger.warn(
-      suppressions.length > 0 ? 'mail complaint: recipients suppressed' : 'mail complaint marked not-spam: nothing suppressed',
-      { ...context, feedbackType: feedback.feedbackType, newlySuppressed: added },
-    );
+    logger.warn(suppressions.length > 0 ? 'mail complaint: recipients suppressed' : 'mail complaint marked not-spam: nothing suppressed', {
+      ...context,
+      feedbackType: feedback.feedbackType,
+      newlySuppressed: added,
+    });
   }
   return { kind: feedback.kind, suppressed: added };
 }

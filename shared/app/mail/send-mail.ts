@@ -45,10 +45,12 @@ export async function sendQueuedMail(ports: SendMailPorts, mailId: string): Prom
   const sent = await ports.send({ to: mail.to, subject: mail.subject, text: mail.text, mailId, kind: mail.kind });
   if (sent.outcome === 'rejected') {
     await ports.outbox.finish(mailId, { status: 'rejected', at: ports.now().toISOString(), reason: sent.reason });
-    logger.error(
-      'mail not delivered: SES refused it for good (in the SES sandbox, only verified addresses receive mail: README, "Leaving the SES sandbox")',
-      { mailId, kind: mail.kind, outcome: 'rejected', reason: sent.reason },
-    );
+    logger.error('mail not delivered: SES refused it for good (in the SES sandbox, only verified addresses receive mail: README, "Leaving the SES sandbox")', {
+      mailId,
+      kind: mail.kind,
+      outcome: 'rejected',
+      reason: sent.reason,
+    });
     countMetric(BUSINESS_METRICS.mailNotDelivered);
     return 'done';
   }

@@ -66,7 +66,11 @@ export async function invitePerson(ports: InvitePorts, request: InviteRequest): 
   });
   const link = inviteUrl(request.publicBaseUrl, token);
   // The link is mailed to the person too (queued with the invite): the panel and the CLI also show it once.
-  const mail = { ...inviteMail({ to: email, accountId: invite.accountId, role: invite.role, link, expiresAt: invite.expiresAt }), id: ports.newMailId(), createdAt: invite.createdAt };
+  const mail = {
+    ...inviteMail({ to: email, accountId: invite.accountId, role: invite.role, link, expiresAt: invite.expiresAt }),
+    id: ports.newMailId(),
+    createdAt: invite.createdAt,
+  };
   // The account's earlier invite for the e-mail stops in the same write (issue 43).
   if ((await ports.invites.create(invite, mail)) === 'inviter_changed') {
     throw new ConflictError('Seu papel na equipe mudou enquanto isso: confira a equipe e tente de novo.', 'team_changed');

@@ -34,7 +34,12 @@ function scopesOf(counted: CountedIn) {
  * (a full log: 429 before anything is checked, so N attempts at once check at most the limit), given
  * back when the check is right, kept when it is wrong (or throws).
  */
-async function countedCheck(ports: Pick<PanelSessionPorts, 'attempts' | 'newId'>, counted: CountedIn, now: Date, check: () => Promise<boolean>): Promise<boolean> {
+async function countedCheck(
+  ports: Pick<PanelSessionPorts, 'attempts' | 'newId'>,
+  counted: CountedIn,
+  now: Date,
+  check: () => Promise<boolean>,
+): Promise<boolean> {
   const result = await withAttemptSlot(ports.attempts, { scopes: scopesOf(counted), slotId: ports.newId('att'), now }, check, (right) => right);
   if (result.refused) throw new RateLimitedError(result.refused.retryAfterSeconds ?? Math.ceil(SIGN_IN_WINDOW_MS / 1000));
   return result.outcome;
@@ -57,7 +62,12 @@ export async function verifyCurrentPassword(
  * of where it counts taken first (429 past the limit), then the code matched around `now` and its step
  * recorded only if later than the last one used. A wrong or used code keeps its slot (401).
  */
-export async function useAuthenticatorCode(ports: PanelSessionPorts, person: PanelPerson, input: { code: string; now: Date }, counted: CountedIn): Promise<void> {
+export async function useAuthenticatorCode(
+  ports: PanelSessionPorts,
+  person: PanelPerson,
+  input: { code: string; now: Date },
+  counted: CountedIn,
+): Promise<void> {
   const secret = ports.sealing.unseal(person.totpSecretSealed, `person:${person.email}`);
   if (secret === undefined) throw new Error("A panel person's authenticator secret does not unseal");
   const right = await countedCheck(ports, counted, input.now, async () => {

@@ -2,16 +2,7 @@ import type { PanelAccessPorts } from './access-ports';
 import { actingPerson, auditEntry, stepUp } from './acting';
 import { type InviteAnswer, type InvitePorts, invitePerson } from './invite-person';
 import { inviteUsable, OPERATOR, type PanelInvite } from '../../domain/panel/invite';
-import {
-  inviteRefusal,
-  isPanelRole,
-  mayAct,
-  type PanelRole,
-  ROLE_LABELS,
-  roleLowered,
-  teamChangeRefusal,
-  type TeamChange,
-} from '../../domain/panel/roles';
+import { inviteRefusal, isPanelRole, mayAct, type PanelRole, ROLE_LABELS, roleLowered, teamChangeRefusal, type TeamChange } from '../../domain/panel/roles';
 import type { PanelPerson } from '../../domain/panel/person';
 import type { PanelSession } from '../../domain/panel/session';
 import { INVITE_WINDOW_MS, inviteScopes } from '../../domain/panel/sign-in-limits';
@@ -142,7 +133,8 @@ async function changeTeam(ports: PanelTeamPorts, input: Acting & { personId: str
 }
 
 function settled(outcome: TeamChangeOutcome): void {
-  if (outcome === 'moved' || outcome === 'invites_moved') throw new ConflictError('Esta pessoa mudou enquanto isso: confira a equipe e tente de novo.', 'team_changed');
+  if (outcome === 'moved' || outcome === 'invites_moved')
+    throw new ConflictError('Esta pessoa mudou enquanto isso: confira a equipe e tente de novo.', 'team_changed');
   if (outcome === 'last_owner') throw forbidden('A conta precisa de pelo menos um proprietário.');
 }
 

@@ -19,7 +19,8 @@ export type WebhookAnswer = { url: string; events: readonly WebhookEventType[]; 
 export function subscriptionOf(events: readonly string[] | undefined): readonly WebhookEventType[] | undefined {
   if (events === undefined) return undefined;
   const unknown = events.filter((type) => !(WEBHOOK_EVENT_TYPES as readonly string[]).includes(type));
-  if (unknown.length > 0) throw new ValidationError({ events: [`Unknown event type(s): ${unknown.slice(0, 5).join(', ')}; use ${WEBHOOK_EVENT_TYPES.join(', ')}`] });
+  if (unknown.length > 0)
+    throw new ValidationError({ events: [`Unknown event type(s): ${unknown.slice(0, 5).join(', ')}; use ${WEBHOOK_EVENT_TYPES.join(', ')}`] });
   if (events.length === 0) throw new ValidationError({ events: ['Name at least one event type, or leave events out to receive every type'] });
   return WEBHOOK_EVENT_TYPES.filter((type) => events.includes(type));
 }

@@ -25,7 +25,8 @@ export async function redeliverWebhook(
   accountId?: string,
 ): Promise<{ answer: { event_id: string; queued: true }; changes: [WebhookRedeliveryRequested] }> {
   const event = await ports.webhooks.event(eventId);
-  if (!event || (accountId !== undefined && event.accountId !== accountId)) throw new RedeliveryRefusedError('not_found', `Unknown event ${eventId}`, 'event_not_found');
+  if (!event || (accountId !== undefined && event.accountId !== accountId))
+    throw new RedeliveryRefusedError('not_found', `Unknown event ${eventId}`, 'event_not_found');
   const settings = await ports.webhooks.settings(event.accountId);
   if (settings.url === undefined) {
     throw new RedeliveryRefusedError('conflict', `The account of ${eventId} has no webhook URL configured`, 'webhook_not_configured');

@@ -21,7 +21,10 @@ export type ReserveWithdrawalRequest = Pick<
  * commit, by the payout worker. 422 on amount when amount + fee is more than one withdrawal may hold;
  * 400 when the balance does not cover it.
  */
-export async function reserveWithdrawal(ports: { balance: BalancePort }, request: ReserveWithdrawalRequest): Promise<{ answer: Withdrawal; changes: Change[] }> {
+export async function reserveWithdrawal(
+  ports: { balance: BalancePort },
+  request: ReserveWithdrawalRequest,
+): Promise<{ answer: Withdrawal; changes: Change[] }> {
   const { amountCents, feeCents, reference, accountId } = request;
   const overLimit = withdrawalOverLimit(amountCents, feeCents);
   if (overLimit) throw new ValidationError({ amount: [overLimit] });

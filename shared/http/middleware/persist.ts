@@ -31,7 +31,13 @@ export function persist(prepare?: Prepare): PipelineMiddleware {
       if (readsBesideTheGate(state.route)) return;
       if (prepare) {
         const now = state.runtime.clock.now();
-        const value = prepare({ ...(state.input ?? { body: undefined, query: undefined, params: undefined }), caller: state.caller, idempotencyKey: state.idempotencyKey, runtime: state.runtime, now });
+        const value = prepare({
+          ...(state.input ?? { body: undefined, query: undefined, params: undefined }),
+          caller: state.caller,
+          idempotencyKey: state.idempotencyKey,
+          runtime: state.runtime,
+          now,
+        });
         // Awaited by the implementation's first run; thrown away (never an unhandled rejection) when the gate refuses or the key replays.
         value.catch(() => undefined);
         state.prepared = { value, now };

@@ -101,7 +101,8 @@ export const panelSettingsRoutes = {
     path: '/panel/equipe/remover',
     ...panelBrowser,
     access: 'write',
-    summary: 'Removes a person from the panel (step-up): their sessions stop at once, the invites they sent too; the last owner is never removed. Or revokes a pending invite',
+    summary:
+      'Removes a person from the panel (step-up): their sessions stop at once, the invites they sent too; the last owner is never removed. Or revokes a pending invite',
     description:
       'With `person`: the person removed. With `invite` instead (issue 43): the pending invite the team page lists under that identifier revoked, its link stopping at once (owners and admins; only an owner revokes an invite to the owner role).',
     request: { form: z.object({ csrf_token: csrf, person: z.string().max(64).optional(), invite: z.string().max(64).optional(), code: z.string().max(16) }) },

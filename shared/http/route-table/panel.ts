@@ -11,4 +11,11 @@ import { panelRecoveryRoutes } from './panel-recovery';
 
 export { panelAccessRoutes, panelHomeRoutes, panelMoneyRoutes, panelRecoveryRoutes, panelSettingsRoutes, panelWebhookRoutes };
 
-export const panelRoutes = { ...panelAccessRoutes, ...panelRecoveryRoutes, ...panelHomeRoutes, ...panelSettingsRoutes, ...panelWebhookRoutes, ...panelMoneyRoutes };
+export const panelRoutes = {
+  ...panelAccessRoutes,
+  ...panelRecoveryRoutes,
+  ...panelHomeRoutes,
+  ...panelSettingsRoutes,
+  ...panelWebhookRoutes,
+  ...panelMoneyRoutes,
+};

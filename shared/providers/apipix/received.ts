@@ -47,7 +47,12 @@ export function receivedPixPageOf(body: unknown, page: number): ReceivedPixPage 
   for (const pix of parsed.data.pix ?? []) {
     const paidMs = Date.parse(pix.horario);
     if (Number.isNaN(paidMs)) return undefined;
-    payments.push({ endToEndId: pix.endToEndId, ...(pix.txid ? { txid: pix.txid } : {}), amountCents: parseAmountToCents(pix.valor), paidAt: new Date(paidMs) });
+    payments.push({
+      endToEndId: pix.endToEndId,
+      ...(pix.txid ? { txid: pix.txid } : {}),
+      amountCents: parseAmountToCents(pix.valor),
+      paidAt: new Date(paidMs),
+    });
   }
   return { payments, pages: parsed.data.parametros.paginacao.quantidadeDePaginas };
 }

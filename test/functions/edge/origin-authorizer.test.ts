@@ -39,7 +39,11 @@ describe('the edge-origin authorizer (issue 25)', () => {
         isAuthorized: true,
         context: { viewerIp: 'unknown' },
       });
-      const refused: Record<string, string>[] = [{ [EDGE_ORIGIN_HEADER]: `${SECRET}x`, [EDGE_CLIENT_IP_HEADER]: '203.0.113.9' }, { [EDGE_CLIENT_IP_HEADER]: '203.0.113.9' }, {}];
+      const refused: Record<string, string>[] = [
+        { [EDGE_ORIGIN_HEADER]: `${SECRET}x`, [EDGE_CLIENT_IP_HEADER]: '203.0.113.9' },
+        { [EDGE_CLIENT_IP_HEADER]: '203.0.113.9' },
+        {},
+      ];
       for (const headers of refused) {
         expect(await handler(event(headers))).toEqual({ isAuthorized: false, context: { viewerIp: '-' } });
       }

@@ -17,7 +17,15 @@ const WORKER = `${queues.mailFeedback.id}Worker`;
 const run = (bodies: string[]) => runAsFunction(WORKER, () => handler(sqsEvent(bodies, queues.mailFeedback.id)));
 
 const unique = (local: string) => `${local}+${randomUUID().slice(0, 8)}@simulator.amazonses.com`;
-const sent = (to: string) => ({ messageId: `ses-${randomUUID()}`, from: 'painel@gateway.localhost', to: [to], subject: 's', text: 't', at: new Date().toISOString(), tags: { mailId: 'mail_T1', kind: 'invite' } });
+const sent = (to: string) => ({
+  messageId: `ses-${randomUUID()}`,
+  from: 'painel@gateway.localhost',
+  to: [to],
+  subject: 's',
+  text: 't',
+  at: new Date().toISOString(),
+  tags: { mailId: 'mail_T1', kind: 'invite' },
+});
 /** SES's event for one mailbox simulator outcome, in SNS's envelope. */
 const bounceOf = (to: string, bounceType: 'Permanent' | 'Transient', bounceSubType = 'General') =>
   snsEnvelope(simulatedEvent({ event: 'Bounce', bounceType, bounceSubType }, to, sent(to), 'local'));

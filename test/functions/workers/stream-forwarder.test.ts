@@ -54,7 +54,7 @@ describe('stream forwarder', () => {
     ).toEqual(events);
   });
 
-  it("forwards a redelivery request (the item a webhook.redelivery_requested change puts) as attempt 1 of a new series, not before it was asked", async () => {
+  it('forwards a redelivery request (the item a webhook.redelivery_requested change puts) as attempt 1 of a new series, not before it was asked', async () => {
     const eventId = `evt_${randomUUID().replaceAll('-', '')}`;
     const at = '2026-11-28T09:00:00.000Z';
     const writes = redeliveryWrites('t', { kind: 'webhook.redelivery_requested', accountId: 'acct_1', eventId, at, reopen: { status: 'failed', attempts: 8 } });

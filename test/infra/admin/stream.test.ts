@@ -21,7 +21,10 @@ describe('stream redrive bounded by --max (npm run admin -- dlq redrive --queue 
     const store = accountStore();
     const ports = { db: store.db, table: store.table, sqs, streamFailures: queue, queues: { payouts: queue, webhooks: queue, mail: queue } };
     const depth = async () =>
-      Number((await sqs.send(new GetQueueAttributesCommand({ QueueUrl: queue, AttributeNames: ['ApproximateNumberOfMessages'] }))).Attributes?.ApproximateNumberOfMessages);
+      Number(
+        (await sqs.send(new GetQueueAttributesCommand({ QueueUrl: queue, AttributeNames: ['ApproximateNumberOfMessages'] }))).Attributes
+          ?.ApproximateNumberOfMessages,
+      );
 
     expect(await redriveStreamFailures(ports, 2)).toEqual({ failure_records: 2, forwarded: 0, kept: 0 });
     expect(await depth()).toBe(3);

@@ -121,12 +121,19 @@ describe('local pollers (the event source mappings of the local stack)', () => {
         }
         return { batchItemFailures: [] };
       };
-      const poller = startQueuePoller(sqs, queue.QueueUrl ?? '', 'arn:aws:sqs:us-east-1:000000000000:test', { id, handler, recursiveLoop, dlqUrl: dlq.QueueUrl ?? '' });
+      const poller = startQueuePoller(sqs, queue.QueueUrl ?? '', 'arn:aws:sqs:us-east-1:000000000000:test', {
+        id,
+        handler,
+        recursiveLoop,
+        dlqUrl: dlq.QueueUrl ?? '',
+      });
       try {
         await sqs.send(new SendMessageCommand({ QueueUrl: queue.QueueUrl, MessageBody: '1' }));
         await eventually(async () => {
           if (recursiveLoop === 'Allow') return invocations >= 30;
-          const moved = await sqs.send(new ReceiveMessageCommand({ QueueUrl: dlq.QueueUrl, MaxNumberOfMessages: 10, WaitTimeSeconds: 0, VisibilityTimeout: 30 }));
+          const moved = await sqs.send(
+            new ReceiveMessageCommand({ QueueUrl: dlq.QueueUrl, MaxNumberOfMessages: 10, WaitTimeSeconds: 0, VisibilityTimeout: 30 }),
+          );
           return (moved.Messages ?? []).some((m) => m.Body === '17');
         }, 60_000);
         return invocations;

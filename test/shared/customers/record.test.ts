@@ -32,7 +32,8 @@ const FULL = {
 
 const body = (raw: unknown) => createCustomerBodySchema.parse(raw);
 /** A new customer as stored (the use case's record through the adapter's item mapper). */
-const newCustomerItem = (accountId: string, id: number, input: ReturnType<typeof body>, now: Date, key: Buffer) => customerItem(newCustomer(accountId, id, input, now), key);
+const newCustomerItem = (accountId: string, id: number, input: ReturnType<typeof body>, now: Date, key: Buffer) =>
+  customerItem(newCustomer(accountId, id, input, now), key);
 /** A stored item read back and viewed as the API answers it. */
 const customerView = (item: Item, key: Buffer) => viewOf(customerOf(item, key));
 

@@ -68,9 +68,20 @@ describe('attempt slots: the rules', () => {
       { log: { kind: 'merchant', id: 'm' }, limit: 1, window: sliding },
     ];
     const known: KnownLog[] = [{ state: 'unknown' }, { state: 'unknown' }];
-    const refused = afterFailedRound(known, new Map<number, Slots | undefined>([[1, { x: now - HOUR + 10_000 }], [0, { y: now - HOUR + 5_000 }]]), scopes, 'me', now);
+    const refused = afterFailedRound(
+      known,
+      new Map<number, Slots | undefined>([
+        [1, { x: now - HOUR + 10_000 }],
+        [0, { y: now - HOUR + 5_000 }],
+      ]),
+      scopes,
+      'me',
+      now,
+    );
     expect(refused).toEqual({ refused: { admitted: false, refusedBy: { kind: 'merchant', id: 'm' }, retryAfterSeconds: 10 } });
-    expect(afterFailedRound(known, new Map([[0, { me: now - 1 }]]), scopes, 'me', now)).toEqual({ known: [{ state: 'read', slots: { me: now - 1 } }, { state: 'unknown' }] });
+    expect(afterFailedRound(known, new Map([[0, { me: now - 1 }]]), scopes, 'me', now)).toEqual({
+      known: [{ state: 'read', slots: { me: now - 1 } }, { state: 'unknown' }],
+    });
     expect(afterFailedRound(known, new Map([[0, undefined]]), scopes, 'me', now)).toEqual({ known: [{ state: 'missing' }, { state: 'unknown' }] });
   });
 });
@@ -90,14 +101,17 @@ const windowArb: fc.Arbitrary<SlotWindow> = fc.oneof(
   fc.record({ kind: fc.constant('lifetime' as const), keepMs: fc.constant(1_000) }),
 );
 
-type Op =
-  | { t: 'start'; logs: number[]; reuse: number | undefined }
-  | { t: 'step'; i: number }
-  | { t: 'release'; i: number }
-  | { t: 'tick'; ms: number };
+type Op = { t: 'start'; logs: number[]; reuse: number | undefined } | { t: 'step'; i: number } | { t: 'release'; i: number } | { t: 'tick'; ms: number };
 
 const opArb: fc.Arbitrary<Op> = fc.oneof(
-  { weight: 3, arbitrary: fc.record({ t: fc.constant('start' as const), logs: fc.uniqueArray(fc.integer({ min: 0, max: 2 }), { minLength: 1, maxLength: 3 }), reuse: fc.option(fc.nat(), { nil: undefined }) }) },
+  {
+    weight: 3,
+    arbitrary: fc.record({
+      t: fc.constant('start' as const),
+      logs: fc.uniqueArray(fc.integer({ min: 0, max: 2 }), { minLength: 1, maxLength: 3 }),
+      reuse: fc.option(fc.nat(), { nil: undefined }),
+    }),
+  },
   { weight: 6, arbitrary: fc.record({ t: fc.constant('step' as const), i: fc.nat() }) },
   { weight: 2, arbitrary: fc.record({ t: fc.constant('release' as const), i: fc.nat() }) },
   { weight: 1, arbitrary: fc.record({ t: fc.constant('tick' as const), ms: fc.integer({ min: 1, max: 30 }) }) },

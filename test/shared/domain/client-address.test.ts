@@ -50,12 +50,18 @@ describe('the counting key of a client address (issue 43: a /64 is one client)',
 
   it('gives any two addresses of one /64 the same key, the /64 ipaddr.js names, however written', () => {
     fc.assert(
-      fc.property(groups, fc.array(group, { minLength: 4, maxLength: 4 }), fc.integer({ min: 0, max: 2 }), fc.integer({ min: 0, max: 2 }), (g, host, s1, s2) => {
-        const other = [...g.slice(0, 4), ...host];
-        fc.pre(notMapped(g) && notMapped(other));
-        expect(addressKey(written(g, s1))).toBe(oracle64(g));
-        expect(addressKey(written(other, s2))).toBe(addressKey(written(g, s1)));
-      }),
+      fc.property(
+        groups,
+        fc.array(group, { minLength: 4, maxLength: 4 }),
+        fc.integer({ min: 0, max: 2 }),
+        fc.integer({ min: 0, max: 2 }),
+        (g, host, s1, s2) => {
+          const other = [...g.slice(0, 4), ...host];
+          fc.pre(notMapped(g) && notMapped(other));
+          expect(addressKey(written(g, s1))).toBe(oracle64(g));
+          expect(addressKey(written(other, s2))).toBe(addressKey(written(g, s1)));
+        },
+      ),
       { numRuns: 2000 },
     );
   });

@@ -88,7 +88,12 @@ describe("each method's row: its rail's ceiling and its fields' view", () => {
     expect(pix).not.toHaveProperty('barcode');
     expect(pix).not.toHaveProperty('card');
     const boleto = invoiceOf({ method: 'boleto', boleto: { barcode: '1'.repeat(44), digitable: '2'.repeat(47), customerId: 7 } });
-    expect(boleto).toMatchObject({ customer: 7, barcode: '1'.repeat(44), digitable: '2'.repeat(47), boleto: expect.stringMatching(/^https:\/\/pay\.example\/boleto\/INV-AAAAAA\//) });
+    expect(boleto).toMatchObject({
+      customer: 7,
+      barcode: '1'.repeat(44),
+      digitable: '2'.repeat(47),
+      boleto: expect.stringMatching(/^https:\/\/pay\.example\/boleto\/INV-AAAAAA\//),
+    });
     expect(boleto).not.toHaveProperty('txid');
     const card = { brand: 'visa', last4: '1111', installments: 2, transactionId: 'tx_1', transactionStatus: 1, description: 'Camiseta' };
     expect(invoiceOf({ method: 'creditcard', card })).toMatchObject({

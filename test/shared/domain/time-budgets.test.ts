@@ -28,7 +28,10 @@ describe('time budgets of the API functions', () => {
   it('every route with outbound calls fits its function timeout with margin, at the most each limit can be configured to', () => {
     expect(Object.keys(chains).length).toBeGreaterThan(0);
     for (const [routeId, chain] of Object.entries(chains)) {
-      expect(routeList.map((route) => route.id), routeId).toContain(routeId);
+      expect(
+        routeList.map((route) => route.id),
+        routeId,
+      ).toContain(routeId);
       expect(worstCaseMs(chain), `${routeId}: ${chain.map((c) => `${c.call} ${c.timeoutMs} ms`).join(' + ')}`).toBeLessThanOrEqual(API_FUNCTION_TIMEOUT_MS);
     }
   });

@@ -1,6 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { RAIL_LIMIT_CENTS } from '../../../shared/domain/rail-limits';
-import { WITHDRAW_LIMIT_CENTS, withdrawalOverLimit, withdrawalReserveCents, withdrawFeeCentsOf, withdrawFeeProblem } from '../../../shared/domain/withdrawal-fee';
+import {
+  WITHDRAW_LIMIT_CENTS,
+  withdrawalOverLimit,
+  withdrawalReserveCents,
+  withdrawFeeCentsOf,
+  withdrawFeeProblem,
+} from '../../../shared/domain/withdrawal-fee';
 
 describe('the withdrawal fee rule', () => {
   it('caps one withdrawal (amount + fee) at the boleto ceiling, R$ 99,999,999.99', () => {

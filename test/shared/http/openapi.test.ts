@@ -70,7 +70,12 @@ describe('buildOpenApiDocument(routeList)', () => {
   it('gives each charge creation its ceiling on the total, machine-readable (x-total-ceiling): card as Pix, 12 digits; boleto 10', () => {
     const ceilingOf = (route: AnyRoute) => (operationOf(document, route) as Record<string, unknown>)['x-total-ceiling'];
     expect(ceilingOf(routes.createPix)).toMatchObject({ max_total: '9999999999.99', currency: 'BRL', rail: 'pix' });
-    expect(ceilingOf(routes.createCard)).toMatchObject({ max_total: '9999999999.99', currency: 'BRL', rail: 'creditcard', reason: expect.stringContaining('ISO 8583') });
+    expect(ceilingOf(routes.createCard)).toMatchObject({
+      max_total: '9999999999.99',
+      currency: 'BRL',
+      rail: 'creditcard',
+      reason: expect.stringContaining('ISO 8583'),
+    });
     expect(ceilingOf(routes.createBoleto)).toMatchObject({ max_total: '99999999.99', currency: 'BRL', rail: 'boleto' });
     const withCeiling = routeList.filter((route) => ceilingOf(route) !== undefined).map((route) => route.id);
     expect(withCeiling.sort()).toEqual([routes.createBoleto.id, routes.createCard.id, routes.createPix.id].sort());
@@ -557,7 +562,8 @@ describe('what each route answers, as the document declares it', () => {
     });
     expect(integers).toBeGreaterThan(10);
     // A bounded pattern states its maxLength (a date: 10 characters).
-    const dueDate = ((document.components as { schemas: Record<string, { properties: Record<string, Json> }> }).schemas.CreatePixCharge?.properties ?? {}).due_date;
+    const dueDate = ((document.components as { schemas: Record<string, { properties: Record<string, Json> }> }).schemas.CreatePixCharge?.properties ?? {})
+      .due_date;
     expect(dueDate).toMatchObject({ pattern: '^\\d{4}-\\d{2}-\\d{2}$', maxLength: 10 });
     // The invoice id is an integer, as the spec says (read from the path as digits): no string limits stated on it.
     const invoiceId = operationOf(document, routes.getInvoice).parameters.find((p) => p.name === 'invoice_id');

@@ -1,6 +1,16 @@
 import { z } from 'zod';
 import { describe, expect, it } from 'vitest';
-import { compilePath, createRouter, defineRoute, functionIdOf, pathParameterNames, routeFunctions, routeKeyOf, type AnyRoute, type HttpMethod } from '../../../shared/http/route';
+import {
+  compilePath,
+  createRouter,
+  defineRoute,
+  functionIdOf,
+  pathParameterNames,
+  routeFunctions,
+  routeKeyOf,
+  type AnyRoute,
+  type HttpMethod,
+} from '../../../shared/http/route';
 import { routeList, routes } from '../../../shared/http/routes';
 
 function route(id: string, method: HttpMethod, path: string): AnyRoute {
@@ -135,6 +145,8 @@ describe('routeFunctions: the function serving each route', () => {
 
   it("keeps the route table's functions one per route, but for the shared ones", () => {
     const groups = routeFunctions(routeList);
-    expect(groups.size).toBe(routeList.length - routeList.filter((r) => r.fn !== undefined).length + new Set(routeList.flatMap((r) => (r.fn ? [r.fn] : []))).size);
+    expect(groups.size).toBe(
+      routeList.length - routeList.filter((r) => r.fn !== undefined).length + new Set(routeList.flatMap((r) => (r.fn ? [r.fn] : []))).size,
+    );
   });
 });

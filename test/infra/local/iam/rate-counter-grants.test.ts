@@ -44,7 +44,14 @@ describe("the rate limiter's updates against the synthesized roles", () => {
   it('a read route counts its account (sliding log, and a fixed window past 1,000 a minute) with the account item back', async () => {
     const sent: UpdateCommand[] = [];
     await hitAccountCounter(recordingDb(sent), { table: LOCAL_TABLE, accountId: 'acct_1', keyVersion: 1, limit: 60, nowMs: Date.now(), returnItem: false });
-    await hitAccountCounter(recordingDb(sent), { table: LOCAL_TABLE, accountId: 'acct_1', keyVersion: 1, limit: 5_000, nowMs: Date.now(), returnItem: false }).catch(() => undefined);
+    await hitAccountCounter(recordingDb(sent), {
+      table: LOCAL_TABLE,
+      accountId: 'acct_1',
+      keyVersion: 1,
+      limit: 5_000,
+      nowMs: Date.now(),
+      returnItem: false,
+    }).catch(() => undefined);
     expect(sent.length).toBeGreaterThanOrEqual(2);
     for (const command of sent) {
       const [request] = asSent(command);
@@ -71,7 +78,10 @@ describe("the rate limiter's updates against the synthesized roles", () => {
     const sent: UpdateCommand[] = [];
     await hitAccountCounter(recordingDb(sent), { table: LOCAL_TABLE, accountId: 'acct_1', keyVersion: 1, limit: 60, nowMs: Date.now(), returnItem: false });
     const [request] = asSent(sent[0]!);
-    const widened = { ...request!, context: { ...request!.context, 'dynamodb:Attributes': [...(request!.context['dynamodb:Attributes'] as string[]), 'webhookUrl'] } };
+    const widened = {
+      ...request!,
+      context: { ...request!.context, 'dynamodb:Attributes': [...(request!.context['dynamodb:Attributes'] as string[]), 'webhookUrl'] },
+    };
     expect((await evaluator.decide(functionIdOf(routes.balance), widened)).allowed).toBe(false);
   });
 });

@@ -22,7 +22,11 @@ const TABLE = tableArn(LOCAL_ARNS, 't');
 describe('authorization requests built from SDK commands', () => {
   it('names the top-level attributes of every expression, placeholders resolved, functions and keywords left out', () => {
     expect(expressionAttributes('SET #log[60] = :now, #ttl = :ttl REMOVE #log[0]', { '#log': 'rlLog', '#ttl': 'ttl' }).sort()).toEqual(['rlLog', 'ttl']);
-    expect(expressionAttributes('size(#log) = :limit AND #log[0] <= :cutoff AND kv = :kv AND (attribute_not_exists(disabled) OR disabled = :f)', { '#log': 'rlLog' }).sort()).toEqual(['disabled', 'kv', 'rlLog']);
+    expect(
+      expressionAttributes('size(#log) = :limit AND #log[0] <= :cutoff AND kv = :kv AND (attribute_not_exists(disabled) OR disabled = :f)', {
+        '#log': 'rlLog',
+      }).sort(),
+    ).toEqual(['disabled', 'kv', 'rlLog']);
     expect(expressionAttributes('info.rating BETWEEN :a AND :b', {})).toEqual(['info']);
     expect(requestAttributes({ Key: { PK: { S: 'a' }, SK: { S: 'b' } }, ProjectionExpression: 'kv, disabled' })).toEqual(['PK', 'SK', 'disabled', 'kv']);
   });
@@ -65,14 +69,24 @@ describe('authorization requests built from SDK commands', () => {
 
   it('BatchGetItem: one request per table with every key; TransactGetItems: GetItem per item', () => {
     const [batch] = dynamoDbRequests(LOCAL_ARNS, 'BatchGetItemCommand', {
-      RequestItems: { t: { Keys: [{ PK: { S: 'INV#A' }, SK: { S: 'INVOICE' } }, { PK: { S: 'INVID#9' }, SK: { S: 'INVID' } }], ProjectionExpression: 'PK, SK' } },
+      RequestItems: {
+        t: {
+          Keys: [
+            { PK: { S: 'INV#A' }, SK: { S: 'INVOICE' } },
+            { PK: { S: 'INVID#9' }, SK: { S: 'INVID' } },
+          ],
+          ProjectionExpression: 'PK, SK',
+        },
+      },
     });
     expect(batch).toEqual({
       action: 'dynamodb:BatchGetItem',
       resource: TABLE,
       context: { 'dynamodb:LeadingKeys': ['INV#A', 'INVID#9'], 'dynamodb:Attributes': ['PK', 'SK'] },
     });
-    const gets = dynamoDbRequests(LOCAL_ARNS, 'TransactGetItemsCommand', { TransactItems: [{ Get: { TableName: 't', Key: { PK: { S: 'BAL#1#0' }, SK: { S: 'B' } } } }] });
+    const gets = dynamoDbRequests(LOCAL_ARNS, 'TransactGetItemsCommand', {
+      TransactItems: [{ Get: { TableName: 't', Key: { PK: { S: 'BAL#1#0' }, SK: { S: 'B' } } } }],
+    });
     expect(gets.map((g) => g.action)).toEqual(['dynamodb:GetItem']);
   });
 
@@ -97,10 +111,11 @@ describe('authorization requests built from SDK commands', () => {
       { action: 'sqs:SendMessage', resource: 'arn:aws:sqs:us-east-1:123456789012:payouts', context: {} },
     ]);
     expect(parseMailbox('Painel do gateway <painel@gateway.localhost>')).toEqual({ address: 'painel@gateway.localhost', displayName: 'Painel do gateway' });
-    const [mail] = authorizationRequests(LOCAL_ARNS, 'SESv2Client', 'SendEmailCommand', {
-      FromEmailAddress: 'Painel <painel@x.example>',
-      Destination: { ToAddresses: ['a@b.example'] },
-    }) ?? [];
+    const [mail] =
+      authorizationRequests(LOCAL_ARNS, 'SESv2Client', 'SendEmailCommand', {
+        FromEmailAddress: 'Painel <painel@x.example>',
+        Destination: { ToAddresses: ['a@b.example'] },
+      }) ?? [];
     expect(mail).toEqual({
       action: 'ses:SendEmail',
       resource: 'arn:aws:ses:us-east-1:123456789012:identity/painel@x.example',
@@ -135,7 +150,12 @@ const POLICIES: LocalIamPolicies = {
           policy: {
             Version: '2012-10-17',
             Statement: [
-              { Effect: 'Allow', Action: 'dynamodb:GetItem', Resource: TABLE, Condition: { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': ['ACCT#*'] } } },
+              {
+                Effect: 'Allow',
+                Action: 'dynamodb:GetItem',
+                Resource: TABLE,
+                Condition: { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': ['ACCT#*'] } },
+              },
               {
                 Effect: 'Allow',
                 Action: 'dynamodb:UpdateItem',
@@ -163,7 +183,7 @@ describe('the IAM evaluator', () => {
     context: { 'dynamodb:LeadingKeys': [pk], 'dynamodb:Attributes': attributes, 'dynamodb:ReturnValues': returnValues },
   });
 
-  it("allows what a statement allows and refuses ReturnValues, attributes and partitions outside it (twice: validated, then the cheaper path)", async () => {
+  it('allows what a statement allows and refuses ReturnValues, attributes and partitions outside it (twice: validated, then the cheaper path)', async () => {
     for (let round = 0; round < 2; round += 1) {
       expect((await evaluator.decide('Reader', update('UPDATED_NEW'))).allowed).toBe(true);
       expect((await evaluator.decide('Reader', update('ALL_NEW'))).allowed).toBe(false);
@@ -177,7 +197,15 @@ describe('the IAM evaluator', () => {
     const config = { region: 'us-east-1', endpoint: 'http://127.0.0.1:9', credentials: { accessKeyId: 'x', secretAccessKey: 'x' }, maxAttempts: 1 };
     const db = createDb(new DynamoDBClient(config));
     const denied = runAsFunction('Reader', () =>
-      db.send(new UpdateCommand({ TableName: 't', Key: { PK: 'ACCT#1', SK: 'ACCOUNT' }, UpdateExpression: 'ADD rlCnt :one', ExpressionAttributeValues: { ':one': 1 }, ReturnValues: 'ALL_NEW' })),
+      db.send(
+        new UpdateCommand({
+          TableName: 't',
+          Key: { PK: 'ACCT#1', SK: 'ACCOUNT' },
+          UpdateExpression: 'ADD rlCnt :one',
+          ExpressionAttributeValues: { ':one': 1 },
+          ReturnValues: 'ALL_NEW',
+        }),
+      ),
     );
     await expect(denied).rejects.toBeInstanceOf(AccessDeniedError);
     await expect(denied).rejects.toMatchObject({ name: 'AccessDeniedException', $fault: 'client', $metadata: { httpStatusCode: 400 } });
@@ -187,7 +215,9 @@ describe('the IAM evaluator', () => {
     // A partition the role may not read, outside any function: not evaluated.
     await expect(db.send(new GetCommand({ TableName: 't', Key: { PK: 'INV#1', SK: 'INVOICE' } }))).rejects.not.toBeInstanceOf(AccessDeniedError);
     const sqs = new SQSClient(config);
-    await expect(runAsFunction('Reader', () => sqs.send(new SendMessageCommand({ QueueUrl: 'http://127.0.0.1:9/0/webhooks', MessageBody: 'x' })))).rejects.toMatchObject({
+    await expect(
+      runAsFunction('Reader', () => sqs.send(new SendMessageCommand({ QueueUrl: 'http://127.0.0.1:9/0/webhooks', MessageBody: 'x' }))),
+    ).rejects.toMatchObject({
       name: 'AccessDenied',
       $metadata: { httpStatusCode: 403 },
     });

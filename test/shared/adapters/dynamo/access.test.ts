@@ -17,7 +17,11 @@ import { invoiceMove } from '../../../../shared/domain/invoice-transitions';
 import { paymentCredit, withdrawalHold } from '../../../../shared/domain/ledger';
 import { aCardAttempt, aCheckout, aCustomer, aNewInvoice, anInvoice, aWithdrawal, RECORD_TIME as at } from '../../../support/records';
 
-const context = { table: 't', keys: async () => ({ personalData: Buffer.alloc(32, 1), webhookSecrets: Buffer.alloc(32, 2) }), scope: { id: 'Test', changes: Object.keys(CHANGE_ACCESS) as ChangeKind[] } };
+const context = {
+  table: 't',
+  keys: async () => ({ personalData: Buffer.alloc(32, 1), webhookSecrets: Buffer.alloc(32, 2) }),
+  scope: { id: 'Test', changes: Object.keys(CHANGE_ACCESS) as ChangeKind[] },
+};
 
 /** Every room's compilers: what any route or worker may hand over. */
 const ALL: ChangeCompilers = mergeCompilers(
@@ -43,7 +47,13 @@ const movement = { accountId: 'acct_1', reference: 'WD-ABCDEFGHJKLM', descriptio
 const SAMPLES: { [K in ChangeKind]: ChangeOf<K>[] } = {
   'ledger.transfer': [
     paymentCredit({ accountId: 'acct_1', reference: 'INV-AAAAAA', description: 'Payment', at }, 2_500, 'pix'),
-    withdrawalHold(movement, 1_000, 100, { takes: [{ shard: 0, cents: 600 }, { shard: 1, cents: 600 }], fills: [{ shard: 2, cents: 100 }] }),
+    withdrawalHold(movement, 1_000, 100, {
+      takes: [
+        { shard: 0, cents: 600 },
+        { shard: 1, cents: 600 },
+      ],
+      fills: [{ shard: 2, cents: 100 }],
+    }),
   ],
   'withdrawal.created': [{ kind: 'withdrawal.created', withdrawal: aWithdrawal({ document: '12345678909' }) }],
   'withdrawal.moved': [{ kind: 'withdrawal.moved', reference: 'WD-ABCDEFGHJKLM', from: 'PENDING', to: 'PAID', version: 2, at, endToEndId: 'E1' }],
@@ -61,7 +71,12 @@ const SAMPLES: { [K in ChangeKind]: ChangeOf<K>[] } = {
     { kind: 'webhook.redelivery_requested', accountId: 'acct_1', eventId: 'evt_1', at, reopen: { status: 'failed', attempts: 8 } },
     { kind: 'webhook.redelivery_requested', accountId: 'acct_1', eventId: 'evt_1', at },
   ],
-  'panel.audited': [{ kind: 'panel.audited', entry: { accountId: 'acct_1', at, entryId: 'aud_1', personId: 'per_1', email: 'ana@example.com', action: 'webhook.configured', ip: '203.0.113.7' } }],
+  'panel.audited': [
+    {
+      kind: 'panel.audited',
+      entry: { accountId: 'acct_1', at, entryId: 'aud_1', personId: 'per_1', email: 'ana@example.com', action: 'webhook.configured', ip: '203.0.113.7' },
+    },
+  ],
   'customer.created': [{ kind: 'customer.created', customer: aCustomer() }],
   'invoice.created': [{ kind: 'invoice.created', invoice: aNewInvoice({ payer: { name: 'Ana', document: '12345678909' } }) }],
   'invoice.moved': [
@@ -78,7 +93,12 @@ const SAMPLES: { [K in ChangeKind]: ChangeOf<K>[] } = {
   'invoice.other_rail_paid': [
     {
       kind: 'invoice.other_rail_paid',
-      invoice: anInvoice({ method: 'boleto', status: 'PAID', paidRail: 'pix', pix: { txid: 'INVAAAAAA00000000000000000000000', location: 'psp.example/cobv/1', copy: '000201' } }),
+      invoice: anInvoice({
+        method: 'boleto',
+        status: 'PAID',
+        paidRail: 'pix',
+        pix: { txid: 'INVAAAAAA00000000000000000000000', location: 'psp.example/cobv/1', copy: '000201' },
+      }),
       rail: 'boleto',
       amountCents: 2_550,
       at,
@@ -86,14 +106,22 @@ const SAMPLES: { [K in ChangeKind]: ChangeOf<K>[] } = {
   ],
   'checkout.paid': [
     { kind: 'checkout.paid', reference: 'CHK-ABCDEFGH', payment: { paymentType: 'pix', invoiceReference: 'INV-AAAAAA', paidAt: at }, lostRace: 'read_again' },
-    { kind: 'checkout.paid', reference: 'CHK-ABCDEFGH', payment: { paymentType: 'pix', invoiceReference: 'INV-AAAAAA', paidAt: at }, lostRace: 'read_again', cardAttempt: { keep: 'key_1' } },
+    {
+      kind: 'checkout.paid',
+      reference: 'CHK-ABCDEFGH',
+      payment: { paymentType: 'pix', invoiceReference: 'INV-AAAAAA', paidAt: at },
+      lostRace: 'read_again',
+      cardAttempt: { keep: 'key_1' },
+    },
   ],
   'order.moved': [{ kind: 'order.moved', checkoutReference: 'CHK-ABCDEFGH', invoiceReference: 'INV-AAAAAA', from: 'PAID', to: 'REFUNDED', version: 2, at }],
   'checkout.abandoned': [
     { kind: 'checkout.abandoned', reference: 'CHK-ABCDEFGH', at, unlistInvoice: 'INV-AAAAAA' },
     { kind: 'checkout.abandoned', reference: 'CHK-ABCDEFGH', at },
   ],
-  'cep.cached': [{ kind: 'cep.cached', address: { zipcode: '01310100', state: 'SP', city: 'São Paulo', district: 'Bela Vista', street: 'Av. Paulista' }, expiresAt: 1 }],
+  'cep.cached': [
+    { kind: 'cep.cached', address: { zipcode: '01310100', state: 'SP', city: 'São Paulo', district: 'Bela Vista', street: 'Av. Paulista' }, expiresAt: 1 },
+  ],
   'card_attempt.recorded': [{ kind: 'card_attempt.recorded', attempt: aCardAttempt() }],
   'card_attempt.unknown': [{ kind: 'card_attempt.unknown', attempt: aCardAttempt(), at }],
   'checkout.created': [
@@ -103,7 +131,13 @@ const SAMPLES: { [K in ChangeKind]: ChangeOf<K>[] } = {
   'checkout.card_unclaimed': [{ kind: 'checkout.card_unclaimed', checkout: aCheckout({ methods: ['pix', 'card'] }), leaseId: 'lease_1' }],
   'checkout.card_claimed': [
     { kind: 'checkout.card_claimed', checkout: aCheckout({ methods: ['pix', 'card'] }), lease: { id: 'lease_1', untilMs: 2_000 }, nowMs: 1_000 },
-    { kind: 'checkout.card_claimed', checkout: aCheckout({ methods: ['pix', 'card'] }), lease: { id: 'lease_1', untilMs: 2_000 }, nowMs: 1_000, inFlight: { providerKey: 'key_1', brand: 'visa', last4: '1111', installments: 1, holder: 'Ana', at } },
+    {
+      kind: 'checkout.card_claimed',
+      checkout: aCheckout({ methods: ['pix', 'card'] }),
+      lease: { id: 'lease_1', untilMs: 2_000 },
+      nowMs: 1_000,
+      inFlight: { providerKey: 'key_1', brand: 'visa', last4: '1111', installments: 1, holder: 'Ana', at },
+    },
   ],
   'checkout.card_attempt_cleared': [{ kind: 'checkout.card_attempt_cleared', reference: 'CHK-ABCDEFGH', providerKey: 'key_1' }],
   'checkout.card_lost': [
@@ -130,7 +164,9 @@ function asAccess(write: TxWrite): { action: string; pk: string } {
 
 const like = (pattern: string) => new RegExp(`^${pattern.replace(/[.+?^${}()|[\]\\]/g, '\\$&').replace(/\*/g, '.*')}$`);
 const covers = (grants: readonly TableGrant[], access: { action: string; pk: string }) =>
-  grants.some((grant) => grant.index === undefined && (grant.actions as readonly string[]).includes(access.action) && grant.keys.some((key) => like(key).test(access.pk)));
+  grants.some(
+    (grant) => grant.index === undefined && (grant.actions as readonly string[]).includes(access.action) && grant.keys.some((key) => like(key).test(access.pk)),
+  );
 
 describe('what each kind of change may write (the grants routes and workers derive from their changes)', () => {
   const kinds = Object.keys(SAMPLES) as ChangeKind[];

@@ -38,7 +38,11 @@ describe('compiler sets merged', () => {
     expect(Object.keys(merged).sort()).toEqual(['event.recorded', 'ledger.transfer']);
     expect(merged['ledger.transfer']).toBe(ledgerCompilers['ledger.transfer']);
     const context = { table: 't', keys, scope: { id: 'TestRoute', changes: ['cep.cached'] as const } };
-    const cached: Change = { kind: 'cep.cached', address: { zipcode: '01310100', state: 'SP', city: 'São Paulo', district: 'Bela Vista', street: 'Av. Paulista' }, expiresAt: 1 };
+    const cached: Change = {
+      kind: 'cep.cached',
+      address: { zipcode: '01310100', state: 'SP', city: 'São Paulo', district: 'Bela Vista', street: 'Av. Paulista' },
+      expiresAt: 1,
+    };
     await expect(changeWrites(context, [cached], merged)).rejects.toThrow(/No compiler for a cep.cached change/);
   });
 });

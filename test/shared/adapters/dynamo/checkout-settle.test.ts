@@ -35,12 +35,7 @@ describe('paying a checkout', () => {
   });
 
   it('moves the checkout to PAID on condition of a payable status, records the order and writes order.paid', () => {
-    const [update, event] = checkoutPaidWrites(
-      't',
-      base,
-      { paymentType: 'pix', invoiceReference: 'INV-AAAAAA', paidAt: now.toISOString() },
-      now,
-    );
+    const [update, event] = checkoutPaidWrites('t', base, { paymentType: 'pix', invoiceReference: 'INV-AAAAAA', paidAt: now.toISOString() }, now);
     expect(update?.Update?.ConditionExpression).toBe('#status IN (:from0, :from1, :from2)');
     expect(
       Object.entries(update?.Update?.ExpressionAttributeValues ?? {})
@@ -67,7 +62,15 @@ describe('paying a checkout', () => {
 describe('an order move', () => {
   it('is conditional on the order status and on the invoice behind the order, and stores the version it makes', () => {
     const at = now.toISOString();
-    const write = orderMovedWrite('t', { kind: 'order.moved', checkoutReference: 'CHK-ABCDEFGH', invoiceReference: 'INV-AAAAAA', from: 'PAID', to: 'REFUNDED', version: 2, at });
+    const write = orderMovedWrite('t', {
+      kind: 'order.moved',
+      checkoutReference: 'CHK-ABCDEFGH',
+      invoiceReference: 'INV-AAAAAA',
+      from: 'PAID',
+      to: 'REFUNDED',
+      version: 2,
+      at,
+    });
     expect(write.Update?.Key).toEqual({ PK: 'CHK#CHK-ABCDEFGH', SK: 'CHECKOUT' });
     expect(write.Update?.ConditionExpression).toBe('orderStatus = :from AND invoiceReference = :invoice');
     expect(write.Update?.UpdateExpression).toBe('SET orderStatus = :to, orderStatusAt = :at, orderVersion = :version');
@@ -103,7 +106,12 @@ describe('card attempts and abandonment', () => {
   });
 
   it('abandoned by CHECKOUT_TTL, its Pix invoice leaves the merchant list in the same writes', () => {
-    const [, unlist] = checkoutAbandonedWrites('t', { kind: 'checkout.abandoned', reference: 'CHK-ABCDEFGH', at: now.toISOString(), unlistInvoice: 'INV-AAAAAA' });
+    const [, unlist] = checkoutAbandonedWrites('t', {
+      kind: 'checkout.abandoned',
+      reference: 'CHK-ABCDEFGH',
+      at: now.toISOString(),
+      unlistInvoice: 'INV-AAAAAA',
+    });
     expect(unlist?.Update?.Key).toEqual({ PK: 'INV#INV-AAAAAA', SK: 'INVOICE' });
     expect(unlist?.Update?.UpdateExpression).toBe('SET unlisted = :true REMOVE GSI1PK, GSI1SK');
   });
@@ -124,12 +132,7 @@ describe('one card attempt at a time', () => {
   it('every outcome of the attempt releases the lease', () => {
     const lost = { providerKey: 'k', brand: 'visa', last4: '1111', installments: 1, holder: 'A', at: now.toISOString() };
     const updates = [
-      checkoutPaidWrites(
-        't',
-        base,
-        { paymentType: 'creditcard', invoiceReference: 'INV-AAAAAA', paidAt: now.toISOString() },
-        now,
-      )[0],
+      checkoutPaidWrites('t', base, { paymentType: 'creditcard', invoiceReference: 'INV-AAAAAA', paidAt: now.toISOString() }, now)[0],
       cardAnswerLostWrites('t', base, lost)[0],
       cardAttemptSettledWrites('t', base)[0],
     ];
@@ -142,7 +145,9 @@ describe('a card attempt in flight (issue 44: an invocation killed mid-call)', (
 
   it('the card form records its attempt with the claim, in the upkeep UNKNOWN partition, keeping an earlier lost answer of it', () => {
     const write = claimCardAttemptWrite('t', base, { id: 'l1', untilMs: 2_000 }, 1_000, inFlight);
-    expect(write.Update?.UpdateExpression).toBe('SET cardLease = :lease, unknownAttempt = if_not_exists(unknownAttempt, :inFlight), GSI2PK = :pk, GSI2SK = :sk');
+    expect(write.Update?.UpdateExpression).toBe(
+      'SET cardLease = :lease, unknownAttempt = if_not_exists(unknownAttempt, :inFlight), GSI2PK = :pk, GSI2SK = :sk',
+    );
     expect(write.Update?.ExpressionAttributeValues).toMatchObject({ ':inFlight': inFlight, ':pk': expect.stringMatching(/^CHKUNK#\d$/) });
     // The upkeep's own claim (it asks about a recorded attempt) records nothing more.
     expect(claimCardAttemptWrite('t', base, { id: 'l1', untilMs: 2_000 }, 1_000).Update?.UpdateExpression).toBe('SET cardLease = :lease');

@@ -9,7 +9,11 @@ import { aNewInvoice } from '../../../support/records';
 const KEY = Buffer.alloc(32, 3);
 const at = '2026-11-27T12:59:00.000Z';
 
-const created: NewInvoice = aNewInvoice({ payer: { email: 'ana@example.com', name: 'Ana', document: '12345678909' }, provider: 'apipix', awaitsPixLookup: true });
+const created: NewInvoice = aNewInvoice({
+  payer: { email: 'ana@example.com', name: 'Ana', document: '12345678909' },
+  provider: 'apipix',
+  awaitsPixLookup: true,
+});
 
 describe('an invoice item read back as the record', () => {
   it('carries what was written, the document staying sealed, and whether it waits in the Pix sweep', () => {

@@ -16,11 +16,35 @@ describe('ledger entries as items', () => {
   });
 
   it("are keyed in their balance shard's partition by time and id; read back as the record; answered with signed 2-decimal parts", () => {
-    const entry = { id: 'txn_x', type: 'withdrawal_fee' as const, availableCents: -150, reservedCents: 150, reference: 'WD-1', description: 'Fee', createdAt: '2026-11-23T10:00:00.000Z' };
+    const entry = {
+      id: 'txn_x',
+      type: 'withdrawal_fee' as const,
+      availableCents: -150,
+      reservedCents: 150,
+      reference: 'WD-1',
+      description: 'Fee',
+      createdAt: '2026-11-23T10:00:00.000Z',
+    };
     const item = ledgerEntryItem('acct_1', 7, entry);
-    expect(item).toMatchObject({ PK: 'LEDGER#acct_1#7', SK: '2026-11-23T10:00:00.000Z#txn_x', type: 'ledger', shard: 7, entryType: 'withdrawal_fee', amountCents: -150, reservedCents: 150 });
+    expect(item).toMatchObject({
+      PK: 'LEDGER#acct_1#7',
+      SK: '2026-11-23T10:00:00.000Z#txn_x',
+      type: 'ledger',
+      shard: 7,
+      entryType: 'withdrawal_fee',
+      amountCents: -150,
+      reservedCents: 150,
+    });
     expect(ledgerEntryOf(item)).toEqual(entry);
-    expect(entryView(ledgerEntryOf(item))).toEqual({ id: 'txn_x', type: 'withdrawal_fee', amount: '-1.50', reserved: '1.50', reference: 'WD-1', description: 'Fee', created_at: '2026-11-23T10:00:00.000Z' });
+    expect(entryView(ledgerEntryOf(item))).toEqual({
+      id: 'txn_x',
+      type: 'withdrawal_fee',
+      amount: '-1.50',
+      reserved: '1.50',
+      reference: 'WD-1',
+      description: 'Fee',
+      created_at: '2026-11-23T10:00:00.000Z',
+    });
     // An entry without a reserved part (every one before holds) stores none and reads back 0.
     const credit = ledgerEntryItem('acct_1', 1, { ...entry, type: 'payment', availableCents: 100, reservedCents: 0 });
     expect(credit).not.toHaveProperty('reservedCents');
@@ -40,9 +64,9 @@ describe('transfers compiled into one transaction', () => {
       ExpressionAttributeValues: { ':available': 19_000 },
     });
     expect(writes[0]?.onConditionFailed).toBeUndefined();
-    expect(writes.slice(1).map((w) => [w.Put?.Item?.PK, w.Put?.Item?.entryType, w.Put?.Item?.amountCents, w.Put?.Item?.method, w.Put?.ConditionExpression])).toEqual([
-      [`LEDGER#acct_1#${shard}`, 'payment', 19_000, 'boleto', 'attribute_not_exists(PK)'],
-    ]);
+    expect(
+      writes.slice(1).map((w) => [w.Put?.Item?.PK, w.Put?.Item?.entryType, w.Put?.Item?.amountCents, w.Put?.Item?.method, w.Put?.ConditionExpression]),
+    ).toEqual([[`LEDGER#acct_1#${shard}`, 'payment', 19_000, 'boleto', 'attribute_not_exists(PK)']]);
     // The entry read back keeps its method (the panel's overview sums by it); an entry without one reads as none.
     expect(ledgerEntryOf(writes[1]?.Put?.Item ?? {}).method).toBe('boleto');
     expect(ledgerEntryOf({ ...writes[1]?.Put?.Item, method: undefined }).method).toBeUndefined();

@@ -24,7 +24,9 @@ async function queued(to: string): Promise<string> {
   // stack's own stream forwarder and mail worker leave it to this test.
   const write = mailWrite(store.table, { id, kind: 'invite', to, subject: 'Convite', text: 'link', createdAt: new Date().toISOString() }, key);
   const { GSI2PK: _pk, GSI2SK: _sk, ...item } = write.Put?.Item ?? {};
-  await store.db.send(new TransactWriteCommand({ TransactItems: [stripped({ Put: { ...write.Put, TableName: store.table, Item: { ...item, type: 'mail-under-test' } } })] }));
+  await store.db.send(
+    new TransactWriteCommand({ TransactItems: [stripped({ Put: { ...write.Put, TableName: store.table, Item: { ...item, type: 'mail-under-test' } } })] }),
+  );
   return id;
 }
 

@@ -17,7 +17,8 @@ function sources(dir: string): string[] {
  * An update expression that changes a balance attribute (available or reserved): `ADD availableCents …`,
  * `SET reservedCents = …`, or an action built from parts (`'availableCents :available'`).
  */
-const BALANCE_CHANGE = /\b(ADD|SET)\s+(availableCents|reservedCents)\b|(availableCents|reservedCents)\s*=\s*(availableCents|reservedCents)|['`](availableCents|reservedCents)\s+:/;
+const BALANCE_CHANGE =
+  /\b(ADD|SET)\s+(availableCents|reservedCents)\b|(availableCents|reservedCents)\s*=\s*(availableCents|reservedCents)|['`](availableCents|reservedCents)\s+:/;
 
 describe('one balance module (issue 11)', () => {
   it(`no code but ${THE_MODULE} changes the balance item (every movement leaves a ledger entry)`, () => {

@@ -8,7 +8,11 @@ const key = randomBytes(32);
 
 describe('webhook changes as writes', () => {
   it('a first configuration seals its secret and holds only while none exists; a later one sets the URL alone', () => {
-    const first = webhookConfiguredWrite('t', { kind: 'webhook.configured', accountId: 'acct_1', url: 'https://a.example/', at: 'T', newSecret: 'whsec_s' }, key);
+    const first = webhookConfiguredWrite(
+      't',
+      { kind: 'webhook.configured', accountId: 'acct_1', url: 'https://a.example/', at: 'T', newSecret: 'whsec_s' },
+      key,
+    );
     expect(first.Update?.ConditionExpression).toBe('attribute_not_exists(webhookSecretSealed)');
     const sealed = String(first.Update?.ExpressionAttributeValues?.[':secret']);
     expect(sealed).not.toContain('whsec_s');
@@ -21,7 +25,11 @@ describe('webhook changes as writes', () => {
       ExpressionAttributeValues: { ':url': 'https://b.example/', ':now': 'T' },
     });
     expect(later.Update?.ConditionExpression).toBeUndefined();
-    const subscribed = webhookConfiguredWrite('t', { kind: 'webhook.configured', accountId: 'acct_1', url: 'https://b.example/', at: 'T', events: ['invoice.paid'] }, key);
+    const subscribed = webhookConfiguredWrite(
+      't',
+      { kind: 'webhook.configured', accountId: 'acct_1', url: 'https://b.example/', at: 'T', events: ['invoice.paid'] },
+      key,
+    );
     expect(subscribed.Update).toMatchObject({
       UpdateExpression: 'SET webhookUrl = :url, webhookUpdatedAt = :now, webhookEvents = :events',
       ExpressionAttributeValues: { ':events': ['invoice.paid'] },
@@ -35,7 +43,19 @@ describe('webhook changes as writes', () => {
   });
 
   it('a delivery item reads back as the record (no lease between attempts)', () => {
-    const item = { eventId: 'evt_1', accountId: 'acct_1', eventType: 'ping', url: 'https://a.example/', status: 'failed', attempts: 8, nextAttemptAt: null, lastStatus: 500, lastError: 'HTTP 500', createdAt: 'C', updatedAt: 'U' };
+    const item = {
+      eventId: 'evt_1',
+      accountId: 'acct_1',
+      eventType: 'ping',
+      url: 'https://a.example/',
+      status: 'failed',
+      attempts: 8,
+      nextAttemptAt: null,
+      lastStatus: 500,
+      lastError: 'HTTP 500',
+      createdAt: 'C',
+      updatedAt: 'U',
+    };
     expect(deliveryOf(item)).toEqual({ ...item, series: 1, attemptLog: [] });
     const logged = { at: 'U', httpStatus: 500, error: 'HTTP 500', durationMs: 120 };
     expect(deliveryOf({ ...item, attemptLog: [logged, { at: 'V', httpStatus: null, error: 'timeout', durationMs: 10_001 }, 'junk'] }).attemptLog).toEqual([

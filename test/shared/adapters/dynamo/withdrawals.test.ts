@@ -11,7 +11,15 @@ const withdrawal = heldWithdrawal({ pixkey: '52998224725', keytype: 'CPF', docum
 describe('withdraw items', () => {
   it('are keyed, listed by account and swept; the Pix key and the document are stored sealed, never in clear', () => {
     const item = withdrawalItem(withdrawal, key);
-    expect(item).toMatchObject({ PK: 'WD#WD-AAAAAAAAAAAA', SK: 'WITHDRAW', GSI1PK: 'ACCT#acct_1#WITHDRAWALS', GSI1SK: '2026-11-27T12:00:00.000Z#WD-AAAAAAAAAAAA', type: 'withdraw', status: 'PENDING', heldCents: 10_150 });
+    expect(item).toMatchObject({
+      PK: 'WD#WD-AAAAAAAAAAAA',
+      SK: 'WITHDRAW',
+      GSI1PK: 'ACCT#acct_1#WITHDRAWALS',
+      GSI1SK: '2026-11-27T12:00:00.000Z#WD-AAAAAAAAAAAA',
+      type: 'withdraw',
+      status: 'PENDING',
+      heldCents: 10_150,
+    });
     expect(String(item.GSI2PK)).toMatch(/^SWEEP#\d$/);
     expect(JSON.stringify(item)).not.toContain('52998224725');
     expect(item).not.toHaveProperty('pixkey');
@@ -32,7 +40,15 @@ describe('withdraw items', () => {
     const created = withdrawalCreatedWrite('t', { kind: 'withdrawal.created', withdrawal }, key);
     expect(created.Put?.ConditionExpression).toBe('attribute_not_exists(PK)');
     expect(created.onConditionFailed?.()).toBeInstanceOf(IdClashError);
-    const moved = withdrawalMovedWrite('t', { kind: 'withdrawal.moved', reference: withdrawal.reference, from: 'PENDING', to: 'PAID', version: 2, at: 'T', endToEndId: 'E1' });
+    const moved = withdrawalMovedWrite('t', {
+      kind: 'withdrawal.moved',
+      reference: withdrawal.reference,
+      from: 'PENDING',
+      to: 'PAID',
+      version: 2,
+      at: 'T',
+      endToEndId: 'E1',
+    });
     expect(moved.Update).toMatchObject({
       Key: { PK: 'WD#WD-AAAAAAAAAAAA', SK: 'WITHDRAW' },
       UpdateExpression: 'SET #status = :to, paidAt = :at, endToEndId = :e2e, #version = :version',
@@ -40,7 +56,14 @@ describe('withdraw items', () => {
       ExpressionAttributeValues: { ':to': 'PAID', ':from': 'PENDING', ':at': 'T', ':e2e': 'E1', ':version': 2 },
     });
     expect(moved.onConditionFailed?.()).toBeInstanceOf(MoveAlreadyMade);
-    const canceled = withdrawalMovedWrite('t', { kind: 'withdrawal.moved', reference: withdrawal.reference, from: 'PENDING', to: 'CANCELED', version: 2, at: 'T' });
+    const canceled = withdrawalMovedWrite('t', {
+      kind: 'withdrawal.moved',
+      reference: withdrawal.reference,
+      from: 'PENDING',
+      to: 'CANCELED',
+      version: 2,
+      at: 'T',
+    });
     expect(canceled.Update?.UpdateExpression).toBe('SET #status = :to, canceledAt = :at, #version = :version');
   });
 });

@@ -22,7 +22,8 @@ beforeAll(async () => {
         res.writeHead(status, { 'Content-Type': 'application/json', 'x-amzn-ErrorType': type });
         res.end(JSON.stringify({ message }));
       };
-      if (to.startsWith('unverified')) return refuse(400, 'MessageRejected', `Email address is not verified. The following identities failed the check in region US-EAST-1: ${to}`);
+      if (to.startsWith('unverified'))
+        return refuse(400, 'MessageRejected', `Email address is not verified. The following identities failed the check in region US-EAST-1: ${to}`);
       if (to.startsWith('suspended')) return refuse(400, 'AccountSuspendedException', 'The account is suspended.');
       res.writeHead(200, { 'Content-Type': 'application/json' });
       res.end(JSON.stringify({ MessageId: 'ses-message-1' }));

@@ -27,7 +27,12 @@ function gate(state: { keyVersion: number; disabled: boolean } | 'no account' = 
     },
     keyState: async () => (state === 'no account' ? undefined : state),
   };
-  const ports: GatePorts = { store, tokenSigningKey: async () => SIGNING, limits: { auth: 1, cep: 2, checkout: 3, public: 4, unauthenticated: 5, account: 6 }, now };
+  const ports: GatePorts = {
+    store,
+    tokenSigningKey: async () => SIGNING,
+    limits: { auth: 1, cep: 2, checkout: 3, public: 4, unauthenticated: 5, account: 6 },
+    now,
+  };
   return { ports, counted };
 }
 
@@ -36,9 +41,16 @@ const bearer = (rateLimit: 'account' | 'auth' | 'none', access: 'read' | 'write'
 describe('admission (use case)', () => {
   it('a Bearer route limited per account: one count, the account’s settings only for a write route', async () => {
     const read = gate();
-    expect(await admit(bearer('account'), { authorization: token(), sourceIp: '1.2.3.4' }, read.ports)).toEqual({ caller: { accountId: 'acct_1', keyVersion: 2 }, quota });
+    expect(await admit(bearer('account'), { authorization: token(), sourceIp: '1.2.3.4' }, read.ports)).toEqual({
+      caller: { accountId: 'acct_1', keyVersion: 2 },
+      quota,
+    });
     const write = gate();
-    expect((await admit(bearer('account', 'write'), { authorization: token(), sourceIp: '1.2.3.4' }, write.ports)).caller).toEqual({ accountId: 'acct_1', keyVersion: 2, account });
+    expect((await admit(bearer('account', 'write'), { authorization: token(), sourceIp: '1.2.3.4' }, write.ports)).caller).toEqual({
+      accountId: 'acct_1',
+      keyVersion: 2,
+      account,
+    });
     expect([...read.counted, ...write.counted]).toEqual(['account:false', 'account:true']);
   });
 
@@ -52,18 +64,31 @@ describe('admission (use case)', () => {
   });
 
   it('a Bearer route not counted per account checks the key version: rotated → 401, disabled → 403, unknown account → 401', async () => {
-    await expect(admit(bearer('none'), { authorization: token(), sourceIp: 'ip' }, gate({ keyVersion: 3, disabled: false }).ports)).rejects.toBeInstanceOf(CountedRefusal);
-    await expect(admit(bearer('none'), { authorization: token(), sourceIp: 'ip' }, gate({ keyVersion: 2, disabled: true }).ports)).rejects.toBeInstanceOf(AccountDisabledError);
+    await expect(admit(bearer('none'), { authorization: token(), sourceIp: 'ip' }, gate({ keyVersion: 3, disabled: false }).ports)).rejects.toBeInstanceOf(
+      CountedRefusal,
+    );
+    await expect(admit(bearer('none'), { authorization: token(), sourceIp: 'ip' }, gate({ keyVersion: 2, disabled: true }).ports)).rejects.toBeInstanceOf(
+      AccountDisabledError,
+    );
     await expect(admit(bearer('none'), { authorization: token(), sourceIp: 'ip' }, gate('no account').ports)).rejects.toBeInstanceOf(CountedRefusal);
     const fine = gate();
-    expect(await admit(bearer('none'), { authorization: token(), sourceIp: 'ip' }, fine.ports)).toEqual({ caller: { accountId: 'acct_1', keyVersion: 2 }, quota: undefined });
+    expect(await admit(bearer('none'), { authorization: token(), sourceIp: 'ip' }, fine.ports)).toEqual({
+      caller: { accountId: 'acct_1', keyVersion: 2 },
+      quota: undefined,
+    });
     expect(fine.counted).toEqual([]);
   });
 
   it('public routes count their class per IP; a failures route counts only the calls it refuses', async () => {
     const run = gate();
-    expect(await admit({ auth: 'none', rateLimit: 'cep', access: 'write' }, { authorization: undefined, sourceIp: '5.5.5.5' }, run.ports)).toEqual({ caller: undefined, quota });
-    expect(await admit({ auth: 'none', rateLimit: 'failures', access: 'write' }, { authorization: undefined, sourceIp: '5.5.5.5' }, run.ports)).toEqual({ caller: undefined, quota: undefined });
+    expect(await admit({ auth: 'none', rateLimit: 'cep', access: 'write' }, { authorization: undefined, sourceIp: '5.5.5.5' }, run.ports)).toEqual({
+      caller: undefined,
+      quota,
+    });
+    expect(await admit({ auth: 'none', rateLimit: 'failures', access: 'write' }, { authorization: undefined, sourceIp: '5.5.5.5' }, run.ports)).toEqual({
+      caller: undefined,
+      quota: undefined,
+    });
     expect(await countRefusedCredentials({ auth: 'none', rateLimit: 'failures', access: 'write' }, '5.5.5.5', run.ports)).toEqual(quota);
     expect(run.counted).toEqual(['cep:5.5.5.5:2', 'public:5.5.5.5:4']);
   });

@@ -12,7 +12,10 @@ describe('the routes whose work goes out beside the gate', () => {
 
   it('are the Bearer reads counted per account, every one of them', () => {
     expect(beside.map((r) => r.id).sort()).toEqual(
-      routeList.filter((r) => r.auth === 'bearer' && r.rateLimit === 'account' && r.access === 'read').map((r) => r.id).sort(),
+      routeList
+        .filter((r) => r.auth === 'bearer' && r.rateLimit === 'account' && r.access === 'read')
+        .map((r) => r.id)
+        .sort(),
     );
     expect(beside.length).toBeGreaterThanOrEqual(10);
   });

@@ -26,7 +26,11 @@ function ports(stored: IssuedKey | undefined): TokenPorts & { asked: string[] } 
 
 describe('issue a token (use case)', () => {
   it('signs a token of the key’s account and version, valid for the configured lifetime', async () => {
-    const answer = await issueToken(ports({ accountId: 'acct_1', keyVersion: 3, secretHash: hashSecretKey(SECRET) }), { publicKey: PUBLIC, secretKey: SECRET }, 1_000);
+    const answer = await issueToken(
+      ports({ accountId: 'acct_1', keyVersion: 3, secretHash: hashSecretKey(SECRET) }),
+      { publicKey: PUBLIC, secretKey: SECRET },
+      1_000,
+    );
     expect(answer).toMatchObject({ token_type: 'Bearer', expires_in: 3_600 });
     expect(verifyToken(answer.token, SIGNING, 1_001)).toEqual({ accountId: 'acct_1', keyVersion: 3, issuedAt: 1_000, expiresAt: 4_600 });
   });

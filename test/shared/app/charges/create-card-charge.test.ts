@@ -82,7 +82,8 @@ function ports(answer: CardAuthorization | Error, held?: Awaited<ReturnType<Paym
     commit: async (changes) => void committed.push(changes),
   };
   /** The slot ids held in each log, by kind. */
-  const inLog = (kind: 'card' | 'merchant') => [...slots.store.logs.entries()].filter(([key]) => key.startsWith(`${kind}#`)).flatMap(([, log]) => Object.keys(log));
+  const inLog = (kind: 'card' | 'merchant') =>
+    [...slots.store.logs.entries()].filter(([key]) => key.startsWith(`${kind}#`)).flatMap(([, log]) => Object.keys(log));
   return { run, committed, attempts, inLog, asked: () => asked };
 }
 
@@ -128,7 +129,12 @@ describe('create a card charge (use case)', () => {
     run.ids.unused = async () => ({ invoiceId: 43, reference: 'INV-CARD02' });
     await expect(createCardCharge(run, { caller, body: { ...body, amount: 30 }, idempotencyKey: 'k2', now })).rejects.toBeInstanceOf(CardDeclinesExceededError);
     // The same charge again (its Idempotency-Key): admitted for its own slot, no second one; approved, the slot given back.
-    (run.provider.charges as { card: PaymentProvider['charges']['card'] }).card = async () => ({ outcome: 'approved', transactionId: 'T1', status: 1, message: 'Approved' });
+    (run.provider.charges as { card: PaymentProvider['charges']['card'] }).card = async () => ({
+      outcome: 'approved',
+      transactionId: 'T1',
+      status: 1,
+      message: 'Approved',
+    });
     const retried = await createCardCharge(run, { caller, body, idempotencyKey: 'k1', now: new Date(now.getTime() + 1000) });
     expect(retried.answer.invoice).toMatchObject({ reference: 'INV-CARD01', status: 'PAID' });
     expect(inLog('card')).toEqual([]);

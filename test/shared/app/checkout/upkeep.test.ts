@@ -44,7 +44,11 @@ function world(checkout: Checkout, status: CardAuthorizationStatus) {
     commit: async (changes: readonly Change[]) => {
       commits.push([...changes]);
     },
-    index: { openPartitions: [], unknownPartitions: ['CHKUNK#0'], references: async (partition: string) => (partition === 'CHKUNK#0' ? [checkout.reference] : []) },
+    index: {
+      openPartitions: [],
+      unknownPartitions: ['CHKUNK#0'],
+      references: async (partition: string) => (partition === 'CHKUNK#0' ? [checkout.reference] : []),
+    },
     cardAttempts: { attempts: { unknownPartitions: [], unknownIn: async () => [], staleOpenIn: async () => [] }, timeoutMs: 1_000 },
     ttlSeconds: 3_600,
     nowMs: () => 0,
@@ -62,10 +66,15 @@ describe('a card form attempt left in flight by a killed invocation (PENDING, it
     const outcome = await checkoutUpkeep(run.ports, now);
     expect(outcome).toMatchObject({ paid: 1, reopened: 0, cleared: 0, failed: 0 });
     expect(run.asked).toEqual(['key_att_0']);
-    expect(kinds(run.commits)).toEqual([['checkout.card_claimed'], ['invoice.created', 'ledger.transfer', 'event.recorded', 'checkout.paid', 'event.recorded']]);
+    expect(kinds(run.commits)).toEqual([
+      ['checkout.card_claimed'],
+      ['invoice.created', 'ledger.transfer', 'event.recorded', 'checkout.paid', 'event.recorded'],
+    ]);
     // The upkeep's claim records nothing more: the attempt is the one recorded.
     expect(run.commits[0]?.[0]).not.toHaveProperty('inFlight');
-    expect(run.commits[1]?.find((change) => change.kind === 'invoice.created')).toMatchObject({ invoice: { card: { transactionId: 'tx_1', last4: '1111' }, status: 'PAID' } });
+    expect(run.commits[1]?.find((change) => change.kind === 'invoice.created')).toMatchObject({
+      invoice: { card: { transactionId: 'tx_1', last4: '1111' }, status: 'PAID' },
+    });
     expect(run.voided).toEqual([]);
   });
 

@@ -5,12 +5,28 @@ import { IdClashError } from '../../../../shared/errors';
 import { createCustomerBodySchema } from '../../../../shared/schemas/customer';
 
 const now = new Date('2026-11-27T12:00:00.000Z');
-const body = createCustomerBodySchema.parse({ name: 'Ana', document: '529.982.247-25', document_type: 'CPF', email: 'ana@example.com', phone: ' ', mobilephone: '(11) 98765-4321' });
+const body = createCustomerBodySchema.parse({
+  name: 'Ana',
+  document: '529.982.247-25',
+  document_type: 'CPF',
+  email: 'ana@example.com',
+  phone: ' ',
+  mobilephone: '(11) 98765-4321',
+});
 
 describe('create a customer (use case)', () => {
   it('answers the normalized customer and says it was created (one change)', () => {
     const { answer, changes } = createCustomer({ accountId: 'acct_1', id: 42, body, now });
-    expect(answer).toEqual({ id: 42, accountId: 'acct_1', name: 'Ana', document: '52998224725', documentType: 'CPF', email: 'ana@example.com', mobilephone: '(11) 98765-4321', createdAt: now.toISOString() });
+    expect(answer).toEqual({
+      id: 42,
+      accountId: 'acct_1',
+      name: 'Ana',
+      document: '52998224725',
+      documentType: 'CPF',
+      email: 'ana@example.com',
+      mobilephone: '(11) 98765-4321',
+      createdAt: now.toISOString(),
+    });
     expect(changes).toEqual([{ kind: 'customer.created', customer: answer }]);
   });
 

@@ -13,7 +13,12 @@ const invoice: Invoice = anInvoice();
 
 const checkout: Checkout = aCheckout();
 
-const notification = (kind: ChargeNotification['kind']): ChargeNotification => ({ id: 'n1', kind, target: { reference: invoice.reference }, occurredAt: new Date(at) });
+const notification = (kind: ChargeNotification['kind']): ChargeNotification => ({
+  id: 'n1',
+  kind,
+  target: { reference: invoice.reference },
+  occurredAt: new Date(at),
+});
 
 /**
  * Ports over one stored invoice and checkout; commits are captured and answered by `answers` in turn (then
@@ -101,7 +106,10 @@ describe('apply a provider notification (use case)', () => {
       expect(await applyNotification(run.ports, paid({ txid }, oneDayLate, 2_551), now)).toBe(true);
       const [moved, credit, event] = run.commits[0] ?? [];
       expect(moved).toMatchObject({ kind: 'invoice.moved', payment: { rail: 'pix', amountCents: 2_551 } });
-      expect(credit).toMatchObject({ kind: 'ledger.transfer', entries: [{ type: 'payment', availableCents: 2_551, method: 'pix', description: 'Payment of INV-AAAAAA (boleto) by pix' }] });
+      expect(credit).toMatchObject({
+        kind: 'ledger.transfer',
+        entries: [{ type: 'payment', availableCents: 2_551, method: 'pix', description: 'Payment of INV-AAAAAA (boleto) by pix' }],
+      });
       expect(eventOf(event)?.data).toMatchObject({ invoice: { method: 'boleto', rail: 'pix', paid_amount: '25.51', total: '25.00' } });
     });
 
@@ -160,7 +168,11 @@ describe('apply a provider notification (use case)', () => {
     });
 
     it('a payment whose invoice keeps moving under it is never answered done with nothing recorded: it throws after a few reads (the provider retries)', async () => {
-      const run = ports(bolePix, undefined, Array.from({ length: 10 }, () => false));
+      const run = ports(
+        bolePix,
+        undefined,
+        Array.from({ length: 10 }, () => false),
+      );
       await expect(applyNotification(run.ports, paid({ txid }, at), now)).rejects.toBeInstanceOf(PaymentRaceError);
       expect(run.commits).toHaveLength(5);
     });
@@ -172,7 +184,9 @@ describe('apply a provider notification (use case)', () => {
       expect(await applyNotification(hooked, paid({ reference: bolePix.reference }, at), now)).toBe(true);
       expect(calls).toEqual([bolePix.reference]);
       const plain = ports(invoice);
-      expect(await applyNotification({ ...plain.ports, railsMoved: async (reference: string) => void calls.push(reference) }, notification('paid'), now)).toBe(true);
+      expect(await applyNotification({ ...plain.ports, railsMoved: async (reference: string) => void calls.push(reference) }, notification('paid'), now)).toBe(
+        true,
+      );
       expect(calls).toEqual([bolePix.reference]);
     });
   });
@@ -248,7 +262,10 @@ describe('the checkout behind an invoice moves in the same commit', () => {
       lostRace: 'read_again',
       cardAttempt: 'none',
     });
-    expect(eventOf(changes[4])).toMatchObject({ type: 'order.paid', data: { order: { reference: checkout.reference, status: 'PAID', invoice_reference: 'INV-AAAAAA', paid_at: at } } });
+    expect(eventOf(changes[4])).toMatchObject({
+      type: 'order.paid',
+      data: { order: { reference: checkout.reference, status: 'PAID', invoice_reference: 'INV-AAAAAA', paid_at: at } },
+    });
   });
 
   it('a checkout paid by another payment already: the invoice is paid on its own (no checkout change)', async () => {
@@ -266,7 +283,15 @@ describe('the checkout behind an invoice moves in the same commit', () => {
       const run = ports({ ...ofCheckout, status: 'PAID', paidAt: at }, paid);
       await applyNotification(run.ports, notification(kind), now);
       const changes = run.commits[0] ?? [];
-      expect(changes.at(-2)).toEqual({ kind: 'order.moved', checkoutReference: checkout.reference, invoiceReference: 'INV-AAAAAA', from: 'PAID', to, version: 2, at });
+      expect(changes.at(-2)).toEqual({
+        kind: 'order.moved',
+        checkoutReference: checkout.reference,
+        invoiceReference: 'INV-AAAAAA',
+        from: 'PAID',
+        to,
+        version: 2,
+        at,
+      });
       expect(eventOf(changes.at(-1))).toMatchObject({ type, data: { order: { status: to, paid_at: at } } });
     }
     const other = ports({ ...ofCheckout, reference: 'INV-BBBBBB', status: 'PAID', paidAt: at }, paid);

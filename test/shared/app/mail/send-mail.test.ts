@@ -37,7 +37,11 @@ describe('sending one queued mail (shared/app/mail/send-mail.ts)', () => {
   });
 
   it('sends nothing for a message over already or unknown (a duplicate): done', async () => {
-    for (const mail of [{ status: 'sent', mailId: 'mail_1', kind: 'invite' } as QueuedMail, { status: 'suppressed', mailId: 'mail_1', kind: 'invite' } as QueuedMail, undefined]) {
+    for (const mail of [
+      { status: 'sent', mailId: 'mail_1', kind: 'invite' } as QueuedMail,
+      { status: 'suppressed', mailId: 'mail_1', kind: 'invite' } as QueuedMail,
+      undefined,
+    ]) {
       const w = world(mail ? { mail } : {});
       expect(await sendQueuedMail(w.ports, 'mail_1')).toBe('done');
       expect(w.steps).toEqual([]);

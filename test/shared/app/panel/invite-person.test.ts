@@ -47,11 +47,25 @@ describe('invite a person to the panel (issue 27)', () => {
       expires_at: '2026-12-01T12:00:00.000Z',
     });
     expect(stored).toEqual([
-      { tokenHash: 'hash1', accountId: 'acct_1', email: 'ana@example.com', role: 'admin', invitedBy: 'operator', createdAt: now.toISOString(), expiresAt: '2026-12-01T12:00:00.000Z' },
+      {
+        tokenHash: 'hash1',
+        accountId: 'acct_1',
+        email: 'ana@example.com',
+        role: 'admin',
+        invitedBy: 'operator',
+        createdAt: now.toISOString(),
+        expiresAt: '2026-12-01T12:00:00.000Z',
+      },
     ]);
     // The link is mailed to the person with the invite (one write): pt-BR, the role's name, the link, until when.
     expect(mailed).toHaveLength(1);
-    expect(mailed[0]).toMatchObject({ id: 'mail_1', kind: 'invite', to: 'ana@example.com', subject: 'Convite para o painel do gateway de pagamentos', createdAt: now.toISOString() });
+    expect(mailed[0]).toMatchObject({
+      id: 'mail_1',
+      kind: 'invite',
+      to: 'ana@example.com',
+      subject: 'Convite para o painel do gateway de pagamentos',
+      createdAt: now.toISOString(),
+    });
     expect(mailed[0]?.text).toContain('https://pay.example/panel/convite/token1');
     expect(mailed[0]?.text).toContain('Administrador');
     expect(mailed[0]?.text).toContain('01/12/2026 09:00');
@@ -61,7 +75,10 @@ describe('invite a person to the panel (issue 27)', () => {
     const { value, stored } = ports();
     const err = await invitePerson(value, { ...request, email: 'ana', role: 'root' }).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(ValidationError);
-    expect((err as ValidationError).fields).toEqual({ email: ['Must be an e-mail address'], role: ['Must be one of owner, admin, developer, finance, viewer'] });
+    expect((err as ValidationError).fields).toEqual({
+      email: ['Must be an e-mail address'],
+      role: ['Must be one of owner, admin, developer, finance, viewer'],
+    });
     expect(stored).toEqual([]);
   });
 
@@ -78,7 +95,9 @@ describe('invite a person to the panel (issue 27)', () => {
     await invitePerson(value, { ...request, invitedBy: 'per_1', inviter: { email: 'dona@example.com', role: 'owner' } });
     expect(stored[0]).toMatchObject({ invitedBy: 'per_1', inviterEmail: 'dona@example.com', inviterRole: 'owner' });
     const changed = ports({ inviterChanged: true });
-    const err = await invitePerson(changed.value, { ...request, invitedBy: 'per_1', inviter: { email: 'dona@example.com', role: 'admin' } }).catch((e: unknown) => e);
+    const err = await invitePerson(changed.value, { ...request, invitedBy: 'per_1', inviter: { email: 'dona@example.com', role: 'admin' } }).catch(
+      (e: unknown) => e,
+    );
     expect(err).toBeInstanceOf(ConflictError);
     expect((err as ConflictError).code).toBe('team_changed');
     expect(changed.stored).toEqual([]);

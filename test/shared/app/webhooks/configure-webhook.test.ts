@@ -6,7 +6,8 @@ import { ConflictError, ValidationError } from '../../../../shared/errors';
 
 const now = new Date('2026-11-27T12:00:00.000Z');
 const ports = {
-  checkUrl: async (url: string) => (url.startsWith('https://') ? { ok: true as const, url: new URL(url).toString() } : { ok: false as const, errors: ['Must use https'] }),
+  checkUrl: async (url: string) =>
+    url.startsWith('https://') ? { ok: true as const, url: new URL(url).toString() } : { ok: false as const, errors: ['Must use https'] },
   newSecret: () => 'whsec_new',
 };
 
@@ -14,7 +15,9 @@ describe('configure a webhook (use case)', () => {
   it('the first configuration creates the secret and shows it once; the change carries it to be sealed', async () => {
     const { answer, changes } = await configureWebhook(ports, { accountId: 'acct_1', url: 'https://shop.example/hooks', secretConfigured: false, now });
     expect(answer).toEqual({ url: 'https://shop.example/hooks', events: WEBHOOK_EVENT_TYPES, secret: 'whsec_new', secret_notice: SECRET_NOTICE_NEW });
-    expect(changes).toEqual([{ kind: 'webhook.configured', accountId: 'acct_1', url: 'https://shop.example/hooks', at: now.toISOString(), newSecret: 'whsec_new' }]);
+    expect(changes).toEqual([
+      { kind: 'webhook.configured', accountId: 'acct_1', url: 'https://shop.example/hooks', at: now.toISOString(), newSecret: 'whsec_new' },
+    ]);
   });
 
   it('a later one keeps the secret (none shown, none in the change)', async () => {
@@ -32,8 +35,16 @@ describe('configure a webhook (use case)', () => {
       now,
     });
     expect(answer.events).toEqual(['invoice.paid', 'pixout.paid']);
-    expect(changes).toEqual([{ kind: 'webhook.configured', accountId: 'acct_1', url: 'https://shop.example/hooks', at: now.toISOString(), events: ['invoice.paid', 'pixout.paid'] }]);
-    const unknown = configureWebhook(ports, { accountId: 'acct_1', url: 'https://shop.example/hooks', events: ['invoice.paid', 'invoice.exploded'], secretConfigured: true, now });
+    expect(changes).toEqual([
+      { kind: 'webhook.configured', accountId: 'acct_1', url: 'https://shop.example/hooks', at: now.toISOString(), events: ['invoice.paid', 'pixout.paid'] },
+    ]);
+    const unknown = configureWebhook(ports, {
+      accountId: 'acct_1',
+      url: 'https://shop.example/hooks',
+      events: ['invoice.paid', 'invoice.exploded'],
+      secretConfigured: true,
+      now,
+    });
     await expect(unknown).rejects.toMatchObject({ details: { fields: { events: [expect.stringContaining('invoice.exploded')] } } });
     const empty = configureWebhook(ports, { accountId: 'acct_1', url: 'https://shop.example/hooks', events: [], secretConfigured: true, now });
     await expect(empty).rejects.toBeInstanceOf(ValidationError);

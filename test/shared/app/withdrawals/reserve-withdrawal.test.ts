@@ -46,7 +46,9 @@ describe('reserve a withdrawal (use case)', () => {
       ['withdrawal_fee', -150, 150],
     ]);
     expect(changes[1]).toEqual({ kind: 'withdrawal.created', withdrawal: answer });
-    expect(balance.asked).toEqual([{ accountId: 'acct_1', reference: 'WD-AAAAAAAAAAAA', description: 'Pix withdrawal WD-AAAAAAAAAAAA', at: '2026-11-27T12:00:00.000Z' }]);
+    expect(balance.asked).toEqual([
+      { accountId: 'acct_1', reference: 'WD-AAAAAAAAAAAA', description: 'Pix withdrawal WD-AAAAAAAAAAAA', at: '2026-11-27T12:00:00.000Z' },
+    ]);
   });
 
   it('refuses more than one withdrawal may hold (422 on amount) before reading the balance; a balance that does not cover it is 400', async () => {

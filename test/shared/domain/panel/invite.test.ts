@@ -21,7 +21,16 @@ describe('panel invites (issue 27)', () => {
 });
 
 describe('an invite stands while its sender does (issue 43)', () => {
-  const byAdmin = newInvite({ tokenHash: 'h', accountId: 'acct_1', email: 'bia@example.com', role: 'finance', invitedBy: 'per_a', inviterEmail: 'adm@example.com', inviterRole: 'admin', now: t0 });
+  const byAdmin = newInvite({
+    tokenHash: 'h',
+    accountId: 'acct_1',
+    email: 'bia@example.com',
+    role: 'finance',
+    invitedBy: 'per_a',
+    inviterEmail: 'adm@example.com',
+    inviterRole: 'admin',
+    now: t0,
+  });
   const admin = { personId: 'per_a', accountId: 'acct_1', role: 'admin' as const };
 
   it('the operator’s invites need nobody; a person’s need them still in the account with a role as strong and allowed to invite it', () => {

@@ -9,7 +9,9 @@ const hardBounce = {
   bounce: {
     bounceType: 'Permanent',
     bounceSubType: 'General',
-    bouncedRecipients: [{ emailAddress: 'Bounce+A1@Simulator.AmazonSES.com', action: 'failed', status: '5.1.1', diagnosticCode: 'smtp; 550 5.1.1 user unknown' }],
+    bouncedRecipients: [
+      { emailAddress: 'Bounce+A1@Simulator.AmazonSES.com', action: 'failed', status: '5.1.1', diagnosticCode: 'smtp; 550 5.1.1 user unknown' },
+    ],
     timestamp: '2026-11-28T11:59:00.000Z',
     feedbackId: '0102-feedback',
     reportingMTA: 'dsn; a8-96.smtp-out.amazonses.com',
@@ -24,7 +26,8 @@ const hardBounce = {
 };
 
 /** …inside SNS's envelope, as the subscribed queue receives it (no raw message delivery). */
-const inSns = (event: object) => JSON.stringify({ Type: 'Notification', MessageId: 'sns-1', TopicArn: 'arn:aws:sns:us-east-1:123456789012:feedback', Message: JSON.stringify(event) });
+const inSns = (event: object) =>
+  JSON.stringify({ Type: 'Notification', MessageId: 'sns-1', TopicArn: 'arn:aws:sns:us-east-1:123456789012:feedback', Message: JSON.stringify(event) });
 
 describe('SES feedback events (shared/domain/panel/mail-feedback.ts)', () => {
   it('reads a bounce from SNS’s envelope and bare (raw delivery) alike: type, subtype, recipients normalized, the queued message’s tags', () => {
@@ -48,7 +51,10 @@ describe('SES feedback events (shared/domain/panel/mail-feedback.ts)', () => {
   });
 
   it('a hard bounce (Permanent, any subtype: SES’s own suppression list included) suppresses every recipient, with its detail', () => {
-    const two = { ...hardBounce, bounce: { ...hardBounce.bounce, bouncedRecipients: [{ emailAddress: 'a@x.example' }, { emailAddress: 'Fulano <B@x.example>' }, { status: '5.1.1' }] } };
+    const two = {
+      ...hardBounce,
+      bounce: { ...hardBounce.bounce, bouncedRecipients: [{ emailAddress: 'a@x.example' }, { emailAddress: 'Fulano <B@x.example>' }, { status: '5.1.1' }] },
+    };
     const feedback = mailFeedbackOf(JSON.stringify(two));
     if (!feedback) throw new Error('not read');
     expect(isHardBounce(feedback)).toBe(true);
@@ -80,7 +86,13 @@ describe('SES feedback events (shared/domain/panel/mail-feedback.ts)', () => {
     };
     const feedback = mailFeedbackOf(inSns(complaint));
     if (!feedback) throw new Error('not read');
-    expect(feedback).toMatchObject({ kind: 'complaint', feedbackType: 'abuse', recipients: ['complaint@simulator.amazonses.com'], mailId: 'mail_x', mailKind: undefined });
+    expect(feedback).toMatchObject({
+      kind: 'complaint',
+      feedbackType: 'abuse',
+      recipients: ['complaint@simulator.amazonses.com'],
+      mailId: 'mail_x',
+      mailKind: undefined,
+    });
     expect(suppressionsOf(feedback, NOW)).toEqual([{ email: 'complaint@simulator.amazonses.com', reason: 'complaint', detail: 'abuse', at: NOW }]);
     const notSpam = mailFeedbackOf(JSON.stringify({ ...complaint, complaint: { ...complaint.complaint, complaintFeedbackType: 'not-spam' } }));
     expect(notSpam && suppressionsOf(notSpam, NOW)).toEqual([]);
@@ -92,7 +104,13 @@ describe('SES feedback events (shared/domain/panel/mail-feedback.ts)', () => {
     const delivery = mailFeedbackOf(JSON.stringify({ eventType: 'Delivery', mail: {}, delivery: {} }));
     expect(delivery).toEqual({ kind: 'other', eventType: 'Delivery' });
     expect(delivery && suppressionsOf(delivery, NOW)).toEqual([]);
-    for (const body of ['not json', '[]', '{}', JSON.stringify({ Type: 'Notification', Message: 'not json' }), JSON.stringify({ Type: 'SubscriptionConfirmation', Message: 'x' })]) {
+    for (const body of [
+      'not json',
+      '[]',
+      '{}',
+      JSON.stringify({ Type: 'Notification', Message: 'not json' }),
+      JSON.stringify({ Type: 'SubscriptionConfirmation', Message: 'x' }),
+    ]) {
       expect(mailFeedbackOf(body), body).toBeUndefined();
     }
     expect(sesEventOf(JSON.stringify({ Type: 'Notification', Message: '{"eventType":"Send"}' }))).toEqual({ eventType: 'Send' });

@@ -1,13 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import translations from '@zxcvbn-ts/language-pt-br/dist/translations';
 import { COMMON_PASSWORDS } from '../../../../shared/domain/panel/common-passwords.generated';
-import {
-  MAX_PASSWORD_LENGTH,
-  MIN_PASSWORD_LENGTH,
-  MIN_PASSWORD_SCORE,
-  passwordProblems,
-  personalWords,
-} from '../../../../shared/domain/panel/password-policy';
+import { MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH, MIN_PASSWORD_SCORE, passwordProblems, personalWords } from '../../../../shared/domain/panel/password-policy';
 
 const CONTEXT = { email: 'joaopedro.silva@empresa.com.br', accountName: 'Padaria Pão Quente' };
 const problemsOf = (password: string) => passwordProblems(password, CONTEXT);
