@@ -89,6 +89,8 @@ function runTests(node) {
   const stages = [
     ['typecheck', [bin('typescript/bin/tsc'), '--noEmit', '-p', 'tsconfig.json']],
     ['lint', [bin('eslint/bin/eslint.js'), '.', '--max-warnings=0']],
+    // One formatter on the whole tree (.prettierrc.json; .prettierignore leaves out what is generated or not ours).
+    ['format', [bin('prettier/bin/prettier.cjs'), '--check', '.', '--log-level', 'warn']],
   ];
   let failedStage = null;
   for (const [name, args] of stages) {
