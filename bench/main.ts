@@ -6,7 +6,7 @@ import { fileURLToPath } from 'node:url';
 import type { LocalStack } from '../infra/local/stack';
 import { getRuntime } from '../shared/runtime';
 import { type Db, getDb } from '../shared/adapters/dynamo/dynamo';
-import { freePort } from '../test/support/free-port';
+import { freePort } from '../infra/local/free-port';
 import { runColdStart } from './cold-start';
 import { coldStartMarkdown } from './cold-start/section';
 import type { ColdStartReport } from './cold-start/types';

@@ -21,9 +21,9 @@
  */
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { closeSync, mkdtempSync, openSync, readFileSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { delimiter, dirname, join } from 'node:path';
+import { freePort } from '../infra/local/free-port';
 import { CloudFormationClient, DescribeStacksCommand, ListStackResourcesCommand, type StackResourceSummary } from '@aws-sdk/client-cloudformation';
 
 const root = join(import.meta.dirname, '..');
@@ -55,18 +55,6 @@ function checkMoto(): string {
     );
   }
   return probe.stdout.trim();
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      const port = typeof address === 'object' && address ? address.port : 0;
-      server.close(() => resolve(port));
-    });
-  });
 }
 
 async function waitForMoto(url: string, moto: ChildProcess, logFile: string): Promise<void> {

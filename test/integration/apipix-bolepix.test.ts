@@ -4,12 +4,11 @@ import { invoiceByTxid } from '../../shared/adapters/dynamo/invoice-lookup';
 import { amountDue } from '../../shared/domain/late-payment';
 import { formatCents, parseAmountToCents } from '../../shared/domain/money';
 import { routes } from '../../shared/http/routes';
-import { paymentProvider, pixProvider } from '../../shared/providers/registry';
+import { paymentProvider } from '../../shared/providers/registry';
 import type { SimulatedProvider } from '../../shared/providers/simulated';
 import { getRuntime } from '../../shared/runtime';
-import { bearer, newAccount, tokenFor } from '../support/api';
-import { type ApiPixEnvironment, startApiPixEnvironment } from '../support/apipix-env';
-import { common, createCustomerWithAddress } from '../support/charges';
+import { type ApiPixEnvironment, apiPixMerchant, startApiPixEnvironment } from '../support/apipix-env';
+import { common } from '../support/charges';
 import { invoke } from '../support/invoke';
 import { storedBalanceCents } from '../support/ledger';
 import { notifyHere } from '../support/provider';
@@ -48,12 +47,7 @@ const dayAfter = (date: string) => new Date(Date.parse(`${date}T12:00:00.000Z`) 
 
 beforeAll(async () => {
   environment = await startApiPixEnvironment();
-  const account = await newAccount(['pix', 'boleto']);
-  accountId = account.account_id;
-  auth = bearer(await tokenFor(account));
-  customer = await createCustomerWithAddress(auth);
-  const provider = pixProvider(getRuntime().config) as ReturnType<typeof pixProvider> & { registerWebhook(url: string): Promise<void> };
-  await provider.registerWebhook(await environment.callbackUrl());
+  ({ accountId, auth, customer } = await apiPixMerchant(environment));
 }, 60_000);
 
 afterAll(async () => {

@@ -10,13 +10,11 @@ import { invoiceByTxid } from '../../shared/adapters/dynamo/invoice-lookup';
 import { pixSweep } from '../../shared/app/invoices/pix-sweep';
 import { parseAmountToCents } from '../../shared/domain/money';
 import { routes } from '../../shared/http/routes';
-import { pixProvider } from '../../shared/providers/registry';
 import { pixSweepWorker } from '../../shared/queues';
 import { getRuntime } from '../../shared/runtime';
 import { pixSweepPorts } from '../../shared/wiring/invoices';
-import { bearer, newAccount, tokenFor } from '../support/api';
-import { type ApiPixEnvironment, startApiPixEnvironment } from '../support/apipix-env';
-import { common, createCustomerWithAddress } from '../support/charges';
+import { type ApiPixEnvironment, apiPixMerchant, startApiPixEnvironment } from '../support/apipix-env';
+import { common } from '../support/charges';
 import { invoke } from '../support/invoke';
 import { ledgerEntriesOf, reservedShards, storedBalanceCents } from '../support/ledger';
 import { notifyHere } from '../support/provider';
@@ -67,12 +65,7 @@ const pixPaymentEntries = async (reference: string) =>
 
 beforeAll(async () => {
   environment = await startApiPixEnvironment();
-  const account = await newAccount(['pix', 'boleto']);
-  accountId = account.account_id;
-  auth = bearer(await tokenFor(account));
-  customer = await createCustomerWithAddress(auth);
-  const provider = pixProvider(getRuntime().config) as ReturnType<typeof pixProvider> & { registerWebhook(url: string): Promise<void> };
-  await provider.registerWebhook(await environment.callbackUrl());
+  ({ accountId, auth, customer } = await apiPixMerchant(environment));
   // Other files' sweeps share the table: this file's first pass starts from no cursor (the day before).
   const runtime = getRuntime();
   await runtime.db.send(new DeleteCommand({ TableName: runtime.config.tableName, Key: keys.pixStatement('apipix') }));

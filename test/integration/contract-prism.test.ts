@@ -12,7 +12,7 @@ import { admin, basic, bearer, call, newAccount, stack, tokenFor } from '../supp
 import { cardBody, common, createCustomerWithAddress } from '../support/charges';
 import { cardFields, entryForm, signed } from '../support/checkout';
 import { customerBody } from '../support/customers';
-import { freePort } from '../support/free-port';
+import { freePort } from '../../infra/local/free-port';
 import { enrolledPerson, get as panelGet, hidden, Jar, post as panelPost, signIn as panelSignIn } from '../support/panel';
 import { notification, providerSecret } from '../support/provider';
 

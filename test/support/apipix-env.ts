@@ -5,11 +5,26 @@ import { LOCAL_APIPIX_SECRET_NAME } from '../../infra/local/constants';
 import { startHttpServer, type LocalHttpServer } from '../../infra/local/http-server';
 import { pixCallbackUrl } from '../../shared/providers/apipix/callback-url';
 import { getRuntime } from '../../shared/runtime';
-import { stack, useLocalStackEnvironment } from './api';
+import { bearer, newAccount, stack, tokenFor, useLocalStackEnvironment } from './api';
+import { createCustomerWithAddress } from './charges';
+import { pixProvider } from '../../shared/providers/registry';
 import { generateApiPixCertificates } from './apipix-certificates';
 import { startTestPsp, type TestPsp } from './apipix-psp';
-import { freePort } from './free-port';
+import { freePort } from '../../infra/local/free-port';
 import { ROOT } from './local-stack-process';
+
+/**
+ * A merchant of the API Pix environment: an account with Pix and boleto, a customer with an address
+ * (a BolePix's payer), and the gateway's callback URL registered at the PSP.
+ */
+export async function apiPixMerchant(environment: ApiPixEnvironment): Promise<{ accountId: string; auth: Record<string, string>; customer: number }> {
+  const account = await newAccount(['pix', 'boleto']);
+  const auth = bearer(await tokenFor(account));
+  const customer = await createCustomerWithAddress(auth);
+  const provider = pixProvider(getRuntime().config) as ReturnType<typeof pixProvider> & { registerWebhook(url: string): Promise<void> };
+  await provider.registerWebhook(await environment.callbackUrl());
+  return { accountId: account.account_id, auth, customer };
+}
 
 /** A standard-shaped PSP on loopback, this process configured for it (PAYMENT_PROVIDER=apipix), and a gateway its callbacks reach. */
 export type ApiPixEnvironment = { psp: TestPsp; gateway: LocalHttpServer; callbackUrl: () => Promise<string>; stop: () => Promise<void> };

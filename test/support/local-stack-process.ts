@@ -2,7 +2,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { createWriteStream, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { LocalStack } from '../../infra/local/stack';
-import { freePort } from './free-port';
+import { freePort } from '../../infra/local/free-port';
 
 export type LocalStackInfo = Omit<LocalStack, 'stop' | 'demo'> & {
   port: number;
