@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { generate } from 'selfsigned';
 
 /** Loopback addresses the webhook receivers of the tests listen on (each on port 8443). */
-export const RECEIVER_IPS = Array.from({ length: 15 }, (_, i) => `127.0.0.${i + 2}`);
+export const RECEIVER_IPS = Array.from({ length: 17 }, (_, i) => `127.0.0.${i + 2}`);
 
 export type TestCertificate = { certPath: string; keyPath: string };
 
