@@ -119,7 +119,7 @@ export type Config = {
    * one card and boleto charges use (each invoice records its own).
    */
   payments: { provider: string; cardAndBoletoProvider: string; credentialsSecretId: string | undefined; timeoutMs: number };
-  /** The API Pix PSP (shared/providers/apipix/): undefined unless PAYMENT_PROVIDER=apipix. */
+  /** The API Pix PSP (shared/adapters/providers/apipix/): undefined unless PAYMENT_PROVIDER=apipix. */
   apiPix: ApiPixConfig | undefined;
   /** The service's own public base URL (boleto pages, the simulated PSP's locations). */
   publicBaseUrl: string;

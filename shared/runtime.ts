@@ -3,7 +3,7 @@ import { type Config, getConfig } from './config';
 import { edgeOriginSecret } from './adapters/secrets/edge-origin';
 import { getServiceKeys, type ServiceKeys } from './adapters/secrets/master-key';
 import { type Db, getDb } from './adapters/dynamo/dynamo';
-import { dnsResolver, type Resolver } from './webhooks/dns';
+import { dnsResolver, type Resolver } from './adapters/webhooks/dns';
 
 /** The ports a handler uses, created once per container. Tests may swap the clock. */
 export type Runtime = {

@@ -5,36 +5,14 @@ import { handleSqsBatch } from '../../shared/queue/batch';
 import { isDue, maxHopSecondsFor } from '../../shared/domain/delay-hops';
 import { messageQueue } from '../../shared/wiring/queue';
 import { getRuntime, type Runtime } from '../../shared/runtime';
-import { signatureHeader } from '../../shared/signatures/hmac-header';
 import { type DeliveryOutcome, deliverWebhook, type WebhookMessage } from '../../shared/app/webhooks/deliver-webhook';
 import { webhookPorts } from '../../shared/wiring/webhooks';
-import { type DeliveryAttempt, type PostLimits, postWebhook } from '../../shared/webhooks/deliver';
-import { checkWebhookUrl } from '../../shared/webhooks/url-policy';
+import { type PostLimits, webhookPost } from '../../shared/wiring/webhook-post';
 
 /** Options of the sender; tests shorten the POST's limits (the defaults are the spec's 5 s and 10 s). */
 export type SenderOptions = { post?: PostLimits };
 
 export type { WebhookMessage };
-
-/** One attempt: the URL is checked and resolved again (DNS rebinding), then the POST goes to that address. */
-async function attempt(runtime: Runtime, url: string, body: string, eventId: string, secret: string, limits: PostLimits): Promise<DeliveryAttempt> {
-  const { allowPrivateHosts, dnsTimeoutMs } = runtime.config.webhooks;
-  const checked = await checkWebhookUrl(url, { resolve: runtime.resolve, allowPrivateHosts, dnsTimeoutMs });
-  if (!checked.ok) return { ok: false, status: null, error: `blocked: ${checked.errors.join('; ')}`.slice(0, 200) };
-  const address = checked.addresses[0] ?? '';
-  return postWebhook({
-    ...limits,
-    url: checked.url,
-    address,
-    body,
-    headers: {
-      'Content-Type': 'application/json',
-      'User-Agent': 'Service-Webhooks/1.0',
-      'Service-Event-Id': eventId,
-      'Service-Signature': signatureHeader(body, secret, Math.floor(runtime.clock.now().getTime() / 1000)),
-    },
-  });
-}
 
 /** One message: early ones (a wait longer than one SQS delay) take the next hop without reading anything. */
 async function deliver(runtime: Runtime, record: SQSRecord, options: SenderOptions): Promise<DeliveryOutcome> {
@@ -43,7 +21,7 @@ async function deliver(runtime: Runtime, record: SQSRecord, options: SenderOptio
   return deliverWebhook(
     {
       webhooks: webhookPorts(runtime).webhooks,
-      post: (url, body, eventId, secret) => attempt(runtime, url, body, eventId, secret, options.post ?? {}),
+      post: webhookPost(runtime, options.post ?? {}),
       schedule: (next) => schedule(runtime, next),
       now: () => runtime.clock.now(),
       retryScale: runtime.config.webhooks.retryScale,

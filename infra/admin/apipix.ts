@@ -7,11 +7,11 @@ import type { StatementWindow } from '../../shared/domain/pix-statement';
 import { pixSweepWorker } from '../../shared/queues';
 import { pixLookupPorts } from '../../shared/wiring/invoices';
 import { invoiceProvider } from '../../shared/domain/invoice';
-import { API_PIX_PROVIDER, type ApiPixProvider, apiPixProvider } from '../../shared/providers/apipix/adapter';
-import { pixCallbackUrl } from '../../shared/providers/apipix/callback-url';
+import { API_PIX_PROVIDER, type ApiPixProvider, apiPixProvider } from '../../shared/adapters/providers/apipix/adapter';
+import { pixCallbackUrl } from '../../shared/adapters/providers/apipix/callback-url';
 import type { Runtime } from '../../shared/runtime';
 import { apiPixCredentialsSource } from '../../shared/adapters/secrets/apipix-credentials';
-import { dnsResolver } from '../../shared/webhooks/dns';
+import { dnsResolver } from '../../shared/adapters/webhooks/dns';
 import type { Target } from './target';
 
 /** The operator's runtime against the target's table, configured for its API Pix PSP. */

@@ -1,7 +1,7 @@
 import type { Config } from '../config';
-import { fixtureCepLookup } from './fixture';
+import { fixtureCepLookup } from '../adapters/cep/fixture';
 import type { CepLookup } from './port';
-import { publicCepLookup } from './public';
+import { publicCepLookup } from '../adapters/cep/public';
 
 /** The CEP adapter the configuration names: public services in AWS, the bundled fixture locally. */
 export function cepLookupFor(config: Config): CepLookup {

@@ -15,7 +15,7 @@ export const WEBHOOK_EVENT_TYPES = [
 ] as const;
 
 /**
- * An answer this slow (half of the 10 s a POST may take, shared/webhooks/deliver.ts) is one hiccup from a
+ * An answer this slow (half of the 10 s a POST may take, shared/adapters/webhooks/deliver.ts) is one hiccup from a
  * timeout: the sender counts it (WebhookSlowAnswers) and the failure-rate alarm counts it with the failures.
  */
 export const WEBHOOK_SLOW_ANSWER_MS = 5_000;

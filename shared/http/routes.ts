@@ -6,7 +6,7 @@
  */
 import type { AnyRoute, RawRequest } from './route';
 import { simulatedNotificationSchema } from '../providers/simulated-notification';
-import { pixCallbackSchema } from '../providers/apipix/cob';
+import { pixCallbackSchema } from '../wiring/pix-callbacks';
 import { authRoutes } from './route-table/auth';
 import { accountRoutes } from './route-table/account';
 import { customersRoutes } from './route-table/customers';

@@ -1,5 +1,5 @@
 import type { Config } from '../config';
-import { apiPixProvider } from './apipix/adapter';
+import { apiPixProvider } from '../adapters/providers/apipix/adapter';
 import { CORE_ADAPTERS, defaultRegistry, UnknownAdapterError } from './adapter-registry';
 import type { PixProvider } from './port';
 

@@ -1,6 +1,6 @@
 import type { UrlCheck } from '../app/webhooks/configure-webhook';
 import type { Runtime } from '../runtime';
-import { checkWebhookUrl } from '../webhooks/url-policy';
+import { checkWebhookUrl } from '../adapters/webhooks/url-policy';
 
 /** A webhook URL checked against the SSRF rules with the runtime's DNS and settings (PUT /api/webhook and the panel's webhook form); its own module, so the
  * webhook routes that check no URL bundle no SSRF rules. */

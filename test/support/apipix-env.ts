@@ -3,7 +3,7 @@ import { CreateSecretCommand, SecretsManagerClient } from '@aws-sdk/client-secre
 import { localAwsConfig } from '../../infra/local/aws';
 import { LOCAL_APIPIX_SECRET_NAME } from '../../infra/local/constants';
 import { startHttpServer, type LocalHttpServer } from '../../infra/local/http-server';
-import { pixCallbackUrl } from '../../shared/providers/apipix/callback-url';
+import { pixCallbackUrl } from '../../shared/adapters/providers/apipix/callback-url';
 import { getRuntime } from '../../shared/runtime';
 import { bearer, newAccount, stack, tokenFor, useLocalStackEnvironment } from './api';
 import { createCustomerWithAddress } from './charges';

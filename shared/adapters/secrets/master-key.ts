@@ -32,7 +32,7 @@ export type ServiceKeys = {
   idempotentAnswers: Buffer;
   webhookSecrets: Buffer;
   checkoutSigning: Buffer;
-  /** The path tokens of the URLs registered with API Pix PSPs for their callbacks (shared/providers/apipix/callback-url.ts). */
+  /** The path tokens of the URLs registered with API Pix PSPs for their callbacks (shared/adapters/providers/apipix/callback-url.ts). */
   providerCallbacks: Buffer;
   /** The merchant panel's: its forms' CSRF tokens and the people's authenticator secrets (AES-256-GCM). */
   panel: Buffer;

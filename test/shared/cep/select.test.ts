@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { parseConfig } from '../../../shared/config';
-import { fixtureCepLookup } from '../../../shared/cep/fixture';
+import { fixtureCepLookup } from '../../../shared/adapters/cep/fixture';
 import { cepLookupFor } from '../../../shared/cep/select';
 
 const REQUIRED = { TABLE_NAME: 't', MASTER_KEY_SECRET_ID: 's' };

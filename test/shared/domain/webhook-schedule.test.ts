@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { queues } from '../../../shared/queues';
-import { POST_TIMEOUT_MS } from '../../../shared/webhooks/deliver';
+import { POST_TIMEOUT_MS } from '../../../shared/adapters/webhooks/deliver';
 import { ATTEMPT_LEASE_SECONDS, deliveryTurn, MAX_ATTEMPTS, RETRY_WAITS_MINUTES, nextRetryDelaySeconds } from '../../../shared/domain/webhook-schedule';
 
 /** Spec 6.5: waits of 1, 5, 15, 60, 180, 360 and 720 minutes, written out in seconds by hand. */

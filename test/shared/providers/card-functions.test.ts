@@ -7,11 +7,11 @@ describe('the card functions bundle no Pix-only provider (issue 26: every functi
   it.each(['functions/charges/card.ts', 'functions/checkout/card.ts'])('%s reaches neither API Pix nor the Pix registry', (entry) => {
     const files = reachable(entry);
     expect(files.has('shared/providers/adapter-registry.ts')).toBe(true);
-    expect([...files].filter((file) => file.startsWith('shared/providers/apipix/') || file === 'shared/providers/registry.ts')).toEqual([]);
+    expect([...files].filter((file) => file.startsWith('shared/adapters/providers/apipix/') || file === 'shared/providers/registry.ts')).toEqual([]);
   });
 
   it('a Pix function reaches API Pix (the check can fail)', () => {
-    expect(reachable('functions/charges/pix.ts').has('shared/providers/apipix/adapter.ts')).toBe(true);
+    expect(reachable('functions/charges/pix.ts').has('shared/adapters/providers/apipix/adapter.ts')).toBe(true);
   });
 
   it('the Pix registry adds API Pix to the one registry every function resolves through', () => {

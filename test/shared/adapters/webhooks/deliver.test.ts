@@ -1,6 +1,6 @@
 import { afterAll, describe, expect, it } from 'vitest';
-import { postWebhook } from '../../../shared/webhooks/deliver';
-import { type Receiver, startReceiver } from '../../support/webhook-receiver';
+import { postWebhook } from '../../../../shared/adapters/webhooks/deliver';
+import { type Receiver, startReceiver } from '../../../support/webhook-receiver';
 
 const receivers: Receiver[] = [];
 afterAll(async () => {

@@ -1,6 +1,6 @@
 import * as z from 'zod';
-import { formatCents } from '../../domain/money';
-import type { PixCharge, PixChargeState, PixDueChargeRequest } from '../port';
+import { formatCents } from '../../../domain/money';
+import type { PixCharge, PixChargeState, PixDueChargeRequest } from '../../../providers/port';
 import { cobSchema, pixChargeOf, pixChargeStateOf } from './cob';
 
 /**

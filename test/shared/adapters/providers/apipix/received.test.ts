@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { RECEIVED_PAGE_SIZE, receivedPixPageOf, receivedPixPath } from '../../../../shared/providers/apipix/received';
+import { RECEIVED_PAGE_SIZE, receivedPixPageOf, receivedPixPath } from '../../../../../shared/adapters/providers/apipix/received';
 
 const TXID = 'INVABCDEFabcdefghijklmnopqrstuvw';
 const E2E_1 = 'E99999008202611271300abcdefghijk';

@@ -1,9 +1,9 @@
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { apiPixClient, type ApiPixClient } from '../../../../shared/providers/apipix/client';
-import { ProviderError } from '../../../../shared/providers/port';
-import type { ApiPixCredentials } from '../../../../shared/adapters/secrets/apipix-credentials';
-import { generateApiPixCertificates, type ApiPixCertificates } from '../../../support/apipix-certificates';
-import { startTestPsp, type TestPsp, type TestPspOptions } from '../../../support/apipix-psp';
+import { apiPixClient, type ApiPixClient } from '../../../../../shared/adapters/providers/apipix/client';
+import { ProviderError } from '../../../../../shared/providers/port';
+import type { ApiPixCredentials } from '../../../../../shared/adapters/secrets/apipix-credentials';
+import { generateApiPixCertificates, type ApiPixCertificates } from '../../../../support/apipix-certificates';
+import { startTestPsp, type TestPsp, type TestPspOptions } from '../../../../support/apipix-psp';
 
 /**
  * The API Pix client against the loopback test PSP (test/support/apipix-psp.ts) behind mutual TLS:

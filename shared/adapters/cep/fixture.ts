@@ -1,4 +1,4 @@
-import { type CepAddress, type CepLookup, CepUnavailableError } from './port';
+import { type CepAddress, type CepLookup, CepUnavailableError } from '../../cep/port';
 
 /** CEPs the fixture adapter knows (local runs and tests). */
 export const FIXTURE_ADDRESSES: Readonly<Record<string, CepAddress>> = {

@@ -1,7 +1,7 @@
 import { isIP } from 'node:net';
 import ipaddr from 'ipaddr.js';
-import { withTimeout } from '../timeout';
-import { DNS_TIMEOUT_DEFAULT_MS } from '../domain/time-budgets';
+import { withTimeout } from '../../timeout';
+import { DNS_TIMEOUT_DEFAULT_MS } from '../../domain/time-budgets';
 
 /**
  * URL rules of `PUT /api/webhook` (spec 4.7): https only, no user or password, port 443 or 8443,

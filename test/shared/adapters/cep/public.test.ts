@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { CepUnavailableError } from '../../../shared/cep/port';
-import { CEP_SERVICES, type Fetch, publicCepLookup } from '../../../shared/cep/public';
+import { CepUnavailableError } from '../../../../shared/cep/port';
+import { CEP_SERVICES, type Fetch, publicCepLookup } from '../../../../shared/adapters/cep/public';
 
 type Reply = { status: number; body: unknown } | 'network-error' | 'hang';
 

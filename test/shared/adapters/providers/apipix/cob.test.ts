@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { PixChargeRequest } from '../../../../shared/providers/port';
-import { expirationSeconds, lastPixDueDate, MAX_EXPIRATION_SECONDS } from '../../../../shared/pix/expiration';
+import type { PixChargeRequest } from '../../../../../shared/providers/port';
+import { expirationSeconds, lastPixDueDate, MAX_EXPIRATION_SECONDS } from '../../../../../shared/pix/expiration';
 import {
   callbackTxids,
   cobRequestBody,
@@ -13,7 +13,7 @@ import {
   problemMessage,
   type Cob,
   type CobRequest,
-} from '../../../../shared/providers/apipix/cob';
+} from '../../../../../shared/adapters/providers/apipix/cob';
 
 const TXID = 'INVABCDEFabcdefghijklmnopqrstuvw';
 const PIX_KEY = '7d9f0335-8dcc-4054-9bf9-0dbd61d36906';

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { linkToken } from '../../../../shared/crypto/link-token';
-import { pixCallbackToken, pixCallbackTokenMatches, pixCallbackUrl } from '../../../../shared/providers/apipix/callback-url';
+import { linkToken } from '../../../../../shared/crypto/link-token';
+import { pixCallbackToken, pixCallbackTokenMatches, pixCallbackUrl } from '../../../../../shared/adapters/providers/apipix/callback-url';
 
 const key = Buffer.alloc(32, 7);
 const otherKey = Buffer.alloc(32, 8);

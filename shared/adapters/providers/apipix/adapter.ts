@@ -1,7 +1,15 @@
-import type { Config } from '../../config';
-import { logger } from '../../logger';
-import { apiPixCredentialsSource, type ApiPixCredentials } from '../../adapters/secrets/apipix-credentials';
-import { ProviderError, ProviderRejectedError, type PixCharge, type PixChargeState, type PixDueCharges, type PixDueRemoval, type PixProvider } from '../port';
+import type { Config } from '../../../config';
+import { logger } from '../../../logger';
+import { apiPixCredentialsSource, type ApiPixCredentials } from '../../secrets/apipix-credentials';
+import {
+  ProviderError,
+  ProviderRejectedError,
+  type PixCharge,
+  type PixChargeState,
+  type PixDueCharges,
+  type PixDueRemoval,
+  type PixProvider,
+} from '../../../providers/port';
 import { type ApiPixClient, type ApiPixReply, apiPixClient } from './client';
 import { type Cob, cobRequestBody, cobSchema, hasViolations, isSameCharge, pixChargeOf, pixChargeStateOf, problemMessage } from './cob';
 import { receivedPixPath, receivedPixPageOf } from './received';

@@ -3,13 +3,13 @@ import { join } from 'node:path';
 import Ajv from 'ajv';
 import addFormats from 'ajv-formats';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { brazilDate } from '../../../../shared/dates';
-import { apiPixProviderWith, type ApiPixProvider } from '../../../../shared/providers/apipix/adapter';
-import { apiPixClient, type ApiPixClient } from '../../../../shared/providers/apipix/client';
-import { cobvRequestBody } from '../../../../shared/providers/apipix/cobv';
-import { ProviderError, ProviderRejectedError, type PixDueChargeRequest } from '../../../../shared/providers/port';
-import { generateApiPixCertificates, type ApiPixCertificates } from '../../../support/apipix-certificates';
-import { startTestPsp, type TestPsp } from '../../../support/apipix-psp';
+import { brazilDate } from '../../../../../shared/dates';
+import { apiPixProviderWith, type ApiPixProvider } from '../../../../../shared/adapters/providers/apipix/adapter';
+import { apiPixClient, type ApiPixClient } from '../../../../../shared/adapters/providers/apipix/client';
+import { cobvRequestBody } from '../../../../../shared/adapters/providers/apipix/cobv';
+import { ProviderError, ProviderRejectedError, type PixDueChargeRequest } from '../../../../../shared/providers/port';
+import { generateApiPixCertificates, type ApiPixCertificates } from '../../../../support/apipix-certificates';
+import { startTestPsp, type TestPsp } from '../../../../support/apipix-psp';
 
 /**
  * The API Pix adapter's due-date charges (dueCharges: PUT, PATCH and GET /cobv/{txid}) against the
@@ -17,7 +17,7 @@ import { startTestPsp, type TestPsp } from '../../../support/apipix-psp';
  * standard's own schemas (test/fixtures/apipix/cobv-schemas.json).
  */
 
-const fixture = JSON.parse(readFileSync(join(import.meta.dirname, '..', '..', '..', 'fixtures', 'apipix', 'cobv-schemas.json'), 'utf8')) as {
+const fixture = JSON.parse(readFileSync(join(import.meta.dirname, '..', '..', '..', '..', 'fixtures', 'apipix', 'cobv-schemas.json'), 'utf8')) as {
   request: { put: object };
 };
 const ajv = new Ajv({ allErrors: true, strict: false });

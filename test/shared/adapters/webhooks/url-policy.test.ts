@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it, vi } from 'vitest';
-import { checkWebhookUrl, DEFAULT_DNS_TIMEOUT_MS, isPublicAddress, type Resolver, type UrlCheck } from '../../../shared/webhooks/url-policy';
+import { checkWebhookUrl, DEFAULT_DNS_TIMEOUT_MS, isPublicAddress, type Resolver, type UrlCheck } from '../../../../shared/adapters/webhooks/url-policy';
 
 /** Fake DNS: names absent from the map make the test fail loudly; 'broken.example' simulates a DNS failure. */
 const DNS = new Map<string, string[]>([

@@ -3,9 +3,9 @@ import { join } from 'node:path';
 import Ajv, { type ValidateFunction } from 'ajv';
 import addFormats from 'ajv-formats';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { brazilDate } from '../../../../shared/dates';
-import type { PixDueChargeRequest } from '../../../../shared/providers/port';
-import { apiPixClient, type ApiPixClient } from '../../../../shared/providers/apipix/client';
+import { brazilDate } from '../../../../../shared/dates';
+import type { PixDueChargeRequest } from '../../../../../shared/providers/port';
+import { apiPixClient, type ApiPixClient } from '../../../../../shared/adapters/providers/apipix/client';
 import {
   cobvRequestBody,
   cobvSchema,
@@ -15,9 +15,9 @@ import {
   pixChargeOfCobv,
   pixChargeStateOfCobv,
   type Cobv,
-} from '../../../../shared/providers/apipix/cobv';
-import { generateApiPixCertificates } from '../../../support/apipix-certificates';
-import { startTestPsp, type TestPsp } from '../../../support/apipix-psp';
+} from '../../../../../shared/adapters/providers/apipix/cobv';
+import { generateApiPixCertificates } from '../../../../support/apipix-certificates';
+import { startTestPsp, type TestPsp } from '../../../../support/apipix-psp';
 
 /**
  * The /cobv body builder against the standard's own request schema (test/fixtures/apipix/cobv-schemas.json,
@@ -33,7 +33,7 @@ type Fixture = {
   problem: object;
 };
 
-const fixture = JSON.parse(readFileSync(join(import.meta.dirname, '..', '..', '..', 'fixtures', 'apipix', 'cobv-schemas.json'), 'utf8')) as Fixture;
+const fixture = JSON.parse(readFileSync(join(import.meta.dirname, '..', '..', '..', '..', 'fixtures', 'apipix', 'cobv-schemas.json'), 'utf8')) as Fixture;
 const ajv = new Ajv({ allErrors: true, strict: false });
 addFormats(ajv);
 const validatePut = ajv.compile(fixture.request.put);

@@ -1,6 +1,6 @@
 import * as z from 'zod';
-import { parseAmountToCents } from '../../domain/money';
-import type { ReceivedPix, ReceivedPixPage, StatementWindow } from '../../domain/pix-statement';
+import { parseAmountToCents } from '../../../domain/money';
+import type { ReceivedPix, ReceivedPixPage, StatementWindow } from '../../../domain/pix-statement';
 import { pixSchema } from './cob';
 
 /**
