@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { API_FUNCTION_TIMEOUT_MS } from '../../domain/time-budgets';
-import type { CardBrand } from '../../cards/card';
+import type { CardBrand } from '../../domain/card';
 import { brazilDate } from '../../dates';
 import type { Change, OutboxEvent } from '../../domain/changes';
 import { type Checkout, type NewCheckout, orderEventData } from '../../domain/checkout';
