@@ -1,4 +1,4 @@
-import { lastEncodableDueDate } from '../../shared/boleto/barcode';
+import { lastEncodableDueDate } from '../../shared/domain/boleto-barcode';
 import { requireCaller } from '../../shared/auth/caller';
 import { brazilDate } from '../../shared/dates';
 import { ValidationError } from '../../shared/errors';

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { buildBarcode, digitableLine } from '../boleto/barcode';
+import { buildBarcode, digitableLine } from '../domain/boleto-barcode';
 import { randomString, sortableNumericId } from '../ids';
 import { parseAmountToCents } from '../domain/money';
 import { buildDynamicBrCode } from '../pix/brcode';
