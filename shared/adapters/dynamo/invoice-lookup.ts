@@ -1,5 +1,5 @@
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
-import { brazilDayBounds } from '../../dates';
+import { brazilDayBounds } from '../../domain/brazil-dates';
 import { queryPage } from './paging';
 import { NotFoundError } from '../../errors';
 import type { Db, Item, TableAccess } from './dynamo';

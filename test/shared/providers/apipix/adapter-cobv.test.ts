@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import Ajv from 'ajv';
 import addFormats from 'ajv-formats';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { brazilDate } from '../../../../shared/dates';
+import { brazilDate } from '../../../../shared/domain/brazil-dates';
 import { apiPixProviderWith, type ApiPixProvider } from '../../../../shared/providers/apipix/adapter';
 import { apiPixClient, type ApiPixClient } from '../../../../shared/providers/apipix/client';
 import { cobvRequestBody } from '../../../../shared/providers/apipix/cobv';
