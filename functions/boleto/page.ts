@@ -6,7 +6,8 @@ import { storedQrCode } from '../../shared/invoices/stored-qr-code';
 import { NotFoundError } from '../../shared/errors';
 import { httpHandler } from '../../shared/http/pipeline';
 import { invoiceLookup } from '../../shared/wiring/lookups';
-import { boletoPageTokenMatches, REFERENCE_SHAPE } from '../../shared/invoices/record';
+import { REFERENCE_SHAPE } from '../../shared/domain/invoice-ids';
+import { boletoPageTokenMatches } from '../../shared/invoices/record';
 import { boletoRoutes as routes } from '../../shared/http/route-table/boleto';
 
 /** The payer's document on the printed page: only its first three and last two characters. */

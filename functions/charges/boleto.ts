@@ -1,6 +1,6 @@
-import { lastEncodableDueDate } from '../../shared/boleto/barcode';
+import { lastEncodableDueDate } from '../../shared/domain/boleto-barcode';
 import { requireCaller } from '../../shared/auth/caller';
-import { brazilDate } from '../../shared/dates';
+import { brazilDate } from '../../shared/domain/brazil-dates';
 import { ValidationError } from '../../shared/errors';
 import { httpHandler, type PrepareInput } from '../../shared/http/pipeline';
 import { assertDueDateNotPast, assertMethodEnabled, baseInvoice, checkedTotalCents, lateRulesOf, merchantName } from '../../shared/app/charges/charge-request';

@@ -3,7 +3,7 @@ import { httpHandler } from '../../shared/http/pipeline';
 import { invoiceAnswer } from '../../shared/invoices/answer';
 import { invoiceLookup } from '../../shared/wiring/lookups';
 import { ownInvoice } from '../../shared/invoices/view';
-import { REFERENCE_SHAPE } from '../../shared/invoices/record';
+import { REFERENCE_SHAPE } from '../../shared/domain/invoice-ids';
 import { invoicesRoutes as routes } from '../../shared/http/route-table/invoices';
 
 /** GET /api/invoice/ref/{ref_id}: another account's, or a malformed reference → 404. */

@@ -14,7 +14,7 @@ import { panelHeaders } from '../../shared/panel/page-kit';
 import { statementCsv } from '../../shared/panel/statement-csv';
 import { invoiceDetail, invoicesView } from '../../shared/app/panel/invoices';
 import { statementExport, statementView } from '../../shared/app/panel/statement';
-import { REFERENCE_SHAPE } from '../../shared/invoices/record';
+import { REFERENCE_SHAPE } from '../../shared/domain/invoice-ids';
 import { WITHDRAW_PAGE_SIZE } from '../../shared/ports/withdrawals';
 import { createWithdrawBodySchema } from '../../shared/schemas/withdraw';
 import { panelInvoicePorts, panelStatementPorts, panelWithdrawalChanges, panelWithdrawalPorts } from '../../shared/wiring/panel-money';

@@ -1,4 +1,4 @@
-import { cardFieldErrors, type CardBrand, detectBrand, normalizeBrand } from '../cards/card';
+import { cardFieldErrors, type CardBrand, detectBrand, normalizeBrand } from '../domain/card';
 import { textProblem } from '../schemas/text';
 import { type CardFieldName, cardFieldMessage } from './page';
 

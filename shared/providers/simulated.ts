@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
-import { buildBarcode, digitableLine } from '../boleto/barcode';
+import { buildBarcode, digitableLine } from '../domain/boleto-barcode';
 import { randomString, sortableNumericId } from '../ids';
 import { parseAmountToCents } from '../domain/money';
-import { buildDynamicBrCode } from '../pix/brcode';
+import { buildDynamicBrCode } from '../domain/pix-brcode';
 import { checkSignatureHeader } from '../signatures/hmac-header';
 import { simulatedNotificationSchema } from './simulated-notification';
 import {

@@ -10,7 +10,7 @@ import { accountStore, bearer, call, newAccount, stack, tokenFor } from '../supp
 import { cardBody, common, createCharge, createCustomerWithAddress, decodeQrDataUri, tomorrow } from '../support/charges';
 import { availableBalance, eventsAbout, eventually, listedItems } from '../support/ledger';
 import { ROOT } from '../support/local-stack-process';
-import { dueDateFactor } from '../../shared/boleto/barcode';
+import { dueDateFactor } from '../../shared/domain/boleto-barcode';
 
 let auth: Record<string, string>;
 let accountId: string;

@@ -3,7 +3,8 @@ import type { ServiceInputTypes, ServiceOutputTypes } from '@aws-sdk/lib-dynamod
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { routes } from '../../shared/http/routes';
 import { newNumericId } from '../../shared/ids';
-import { invoiceIdDraw, invoiceIdForReference, referenceOfInvoiceId } from '../../shared/invoices/record';
+import { invoiceIdForReference, referenceOfInvoiceId } from '../../shared/domain/invoice-ids';
+import { invoiceIdDraw } from '../../shared/invoices/record';
 import { getRuntime } from '../../shared/runtime';
 import { bearer, newAccount, tokenFor, useLocalStackEnvironment } from '../support/api';
 import { common } from '../support/charges';

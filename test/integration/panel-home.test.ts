@@ -3,7 +3,7 @@ import { admin, bearer, call, tokenFor } from '../support/api';
 import { cardBody, common, createCharge } from '../support/charges';
 import { customerBody, fullAddress } from '../support/customers';
 import { eventually } from '../support/ledger';
-import { brazilDate } from '../../shared/dates';
+import { brazilDate } from '../../shared/domain/brazil-dates';
 import { notification, notify } from '../support/provider';
 import { enrolledPerson, get, Jar, signIn } from '../support/panel';
 

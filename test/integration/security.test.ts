@@ -13,7 +13,7 @@ import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { localAwsConfig } from '../../infra/local/aws';
 import { creditAccount, type IssuedKeys, rotateKeys } from '../../shared/adapters/dynamo/accounts';
-import { brazilDate } from '../../shared/dates';
+import { brazilDate } from '../../shared/domain/brazil-dates';
 import type { AnyRoute } from '../../shared/http/route';
 import { SIMULATED_SIGNATURE_HEADER } from '../../shared/providers/simulated';
 import { routeList, routes } from '../../shared/http/routes';

@@ -7,7 +7,7 @@
 import { randomUUID } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { PAYMENT_METHODS } from '../../shared/domain/payment-methods';
-import { brazilDate } from '../../shared/dates';
+import { brazilDate } from '../../shared/domain/brazil-dates';
 import { adjustment } from '../../shared/domain/ledger';
 import { transferWrites } from '../../shared/adapters/dynamo/ledger';
 import { parseAmountToCents } from '../../shared/domain/money';

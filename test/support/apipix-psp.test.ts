@@ -2,7 +2,7 @@ import { createServer as createHttpServer, type IncomingHttpHeaders } from 'node
 import { request as httpsRequest } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { crc16ccitt } from '../../shared/pix/brcode';
+import { crc16ccitt } from '../../shared/domain/pix-brcode';
 import { generateApiPixCertificates, type ApiPixCertificates } from './apipix-certificates';
 import { startTestPsp, type TestPsp } from './apipix-psp';
 

@@ -6,8 +6,8 @@ import { join } from 'node:path';
 import type { AddressInfo } from 'node:net';
 import Ajv, { type ErrorObject, type ValidateFunction } from 'ajv';
 import addFormats from 'ajv-formats';
-import { brazilDate } from '../../shared/dates';
-import { buildDynamicBrCode } from '../../shared/pix/brcode';
+import { brazilDate } from '../../shared/domain/brazil-dates';
+import { buildDynamicBrCode } from '../../shared/domain/pix-brcode';
 import type { ApiPixCertificates } from './apipix-certificates';
 
 /**

@@ -1,11 +1,11 @@
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
-import { brazilDayBounds } from '../../dates';
+import { brazilDayBounds } from '../../domain/brazil-dates';
 import { queryPage } from './paging';
 import { NotFoundError } from '../../errors';
 import type { Db, Item, TableAccess } from './dynamo';
 import { keys } from './keys';
 import { numericIdBounds, sortableNumericId } from '../../ids';
-import { referenceOfTxid } from '../../invoices/record';
+import { referenceOfTxid } from '../../domain/invoice-ids';
 
 /** An invoice by reference, strongly consistent; undefined when there is none. */
 export async function invoiceByReference(access: TableAccess, reference: string): Promise<Item | undefined> {

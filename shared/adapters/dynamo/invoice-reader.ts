@@ -5,7 +5,7 @@ import { invoiceOf } from './invoice-item';
 import { listInvoiceItems } from './invoice-lookup';
 import { dynamoInvoices } from './invoices';
 import { keys } from './keys';
-import { referenceOfInvoiceId } from '../../invoices/record';
+import { referenceOfInvoiceId } from '../../domain/invoice-ids';
 
 /** The invoices as the query routes read them, the payers' documents unsealed with the personal-data key. */
 export function dynamoInvoiceReader(db: Db, table: string, personalDataKey: () => Promise<Buffer>): InvoiceReader {

@@ -6,7 +6,7 @@ import { RAIL_UPKEEP_INDEX, RAIL_UPKEEP_PREFIX, railUpkeepNow, railUpkeepPartiti
 import type { Invoice, InvoiceIds } from '../../domain/invoice';
 import type { InvoiceStatus } from '../../domain/invoice-transitions';
 import { PIX_SWEEP_INDEX, PIX_SWEEP_PREFIX, pixSweepPartitions } from './pix-sweep-index';
-import { referenceOfTxid } from '../../invoices/record';
+import { referenceOfTxid } from '../../domain/invoice-ids';
 import { invoiceItem, invoiceListKeys, invoiceOf } from './invoice-item';
 import type { InvoiceIdPort, InvoiceStore, PixSweepIndex, RailUpkeepIndex } from '../../ports/invoices';
 import { MoveAlreadyMade } from './state-move';

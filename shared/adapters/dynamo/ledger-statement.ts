@@ -1,5 +1,5 @@
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
-import { brazilDayBounds } from '../../dates';
+import { brazilDayBounds } from '../../domain/brazil-dates';
 import type { Db, Item } from './dynamo';
 import { keys } from './keys';
 import { accountShardCount } from './ledger-balance';

@@ -1,5 +1,5 @@
 import { randomInt } from 'node:crypto';
-import { brazilDayBounds } from '../../dates';
+import { brazilDayBounds } from '../../domain/brazil-dates';
 import { lastPayableDate } from '../../domain/bolepix';
 import type { Invoice } from '../../domain/invoice';
 import { SWEEP_INDEX } from '../../events/sweep-index';

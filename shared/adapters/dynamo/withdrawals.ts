@@ -1,6 +1,6 @@
 import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { seal, unseal } from '../../crypto/personal-data';
-import { brazilDayBounds } from '../../dates';
+import { brazilDayBounds } from '../../domain/brazil-dates';
 import type { WithdrawalCreated, WithdrawalMoved } from '../../domain/changes';
 import { KEY_TYPES, type KeyType, type Withdrawal } from '../../domain/withdrawal';
 import type { WithdrawStatus } from '../../domain/withdrawal-transitions';

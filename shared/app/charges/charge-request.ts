@@ -1,12 +1,12 @@
 import type { Caller } from '../../domain/account';
 import { type ChargeAmounts, totalCents } from '../../domain/charge-total';
-import { brazilDate } from '../../dates';
+import { brazilDate } from '../../domain/brazil-dates';
 import { centsFromNumber, formatCents } from '../../domain/money';
 import { settingOfCharge } from '../../domain/payment-methods';
 import { RAIL_LIMIT_CENTS } from '../../domain/rail-limits';
 import type { InvoiceMethod } from '../../domain/invoice';
 import { BadRequestError, ValidationError } from '../../errors';
-import { lastPixDueDate } from '../../pix/expiration';
+import { lastPixDueDate } from '../../domain/pix-expiration';
 import { DEFAULT_DAYS_AFTER_DUE, type LatePaymentRules } from '../../domain/late-payment';
 
 /** What every charge request is checked for before anything is asked or written: the method enabled, the total on its rail, the due date. */

@@ -1,6 +1,6 @@
 import { performance } from 'node:perf_hooks';
 import { cardAttemptKey } from '../../cards/attempt-key';
-import { cardFieldErrors, last4, normalizeBrand } from '../../cards/card';
+import { cardFieldErrors, last4, normalizeBrand } from '../../domain/card';
 import { CARD_DECLINED_MESSAGE, cardAttemptScopes, cardFingerprint } from '../../cards/declines';
 import type { Caller } from '../../domain/account';
 import type { SlotTicket } from '../../domain/attempt-slots';

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { API_FUNCTION_TIMEOUT_MS } from '../../domain/time-budgets';
-import type { CardBrand } from '../../cards/card';
-import { brazilDate } from '../../dates';
+import type { CardBrand } from '../../domain/card';
+import { brazilDate } from '../../domain/brazil-dates';
 import type { Change, OutboxEvent } from '../../domain/changes';
 import { type Checkout, type NewCheckout, orderEventData } from '../../domain/checkout';
 import { type CardFields, type InvoiceIds, invoiceEventData, type NewInvoice } from '../../domain/invoice';

@@ -1,4 +1,4 @@
-import { brazilDate } from '../../dates';
+import { brazilDate } from '../../domain/brazil-dates';
 import type { Change } from '../../domain/changes';
 import type { NewCheckout } from '../../domain/checkout';
 import type { NewInvoice } from '../../domain/invoice';

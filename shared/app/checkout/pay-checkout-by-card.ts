@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { last4 } from '../../cards/card';
+import { last4 } from '../../domain/card';
 import { CARD_DECLINED_MESSAGE, cardAttemptScopes, cardFingerprint, checkoutCardLocked } from '../../cards/declines';
 import type { CheckoutCard } from '../../checkout/card-form';
 import type { DeclineLimits } from '../../domain/card-attempt';

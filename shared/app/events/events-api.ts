@@ -1,4 +1,4 @@
-import { brazilDayBounds } from '../../dates';
+import { brazilDayBounds } from '../../domain/brazil-dates';
 import {
   EVENT_RETENTION_SECONDS,
   type EventDeliveryFilter,

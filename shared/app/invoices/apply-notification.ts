@@ -3,7 +3,7 @@ import { CHECKOUT_MOVES, orderMove, PAYABLE_FROM } from '../../domain/checkout-t
 import type { Change, OutboxEvent } from '../../domain/changes';
 import { datedBeforeCreation, type Invoice, invoiceEventData, paidAmountCents } from '../../domain/invoice';
 import { type BolePixRail, hasRailUpkeep, type PaymentRail, paymentVerdict, railOf } from '../../domain/bolepix';
-import { brazilDate } from '../../dates';
+import { brazilDate } from '../../domain/brazil-dates';
 import { FIRST_VERSION, nextVersion } from '../../domain/object-version';
 import { type InvoiceMove, type InvoiceStatus, invoiceMove } from '../../domain/invoice-transitions';
 import { type LedgerTransfer, paymentCredit, paymentReversal, refundDueHold } from '../../domain/ledger';

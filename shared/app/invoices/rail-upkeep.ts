@@ -1,4 +1,4 @@
-import { brazilDate } from '../../dates';
+import { brazilDate } from '../../domain/brazil-dates';
 import { type BolePixRail, isBolePix, pastPaymentWindow, railsToClose } from '../../domain/bolepix';
 import type { Invoice } from '../../domain/invoice';
 import { logger } from '../../logger';

@@ -1,7 +1,7 @@
-import { brazilDayBounds } from '../../dates';
+import { brazilDayBounds } from '../../domain/brazil-dates';
 import type { Invoice } from '../../domain/invoice';
 import { expectedPayment, isBolePix } from '../../domain/bolepix';
-import { brazilDate } from '../../dates';
+import { brazilDate } from '../../domain/brazil-dates';
 import { type PixAnomaly, pixOutcomes } from '../../domain/pix-outcomes';
 import { logger } from '../../logger';
 import { BUSINESS_METRICS, countMetric } from '../../metrics/emf';

@@ -4,7 +4,7 @@ import { sessionOfPerson } from '../../domain/panel/person';
 import { SESSION_ENDED } from './acting';
 import type { PanelSession } from '../../domain/panel/session';
 import type { LedgerReader } from '../../ports/ledger';
-import { brazilDate, brazilDayBounds } from '../../dates';
+import { brazilDate, brazilDayBounds } from '../../domain/brazil-dates';
 import { OVERVIEW_PAYMENTS_READ, summarizePayments } from '../../domain/panel/payments-summary';
 import type { PanelPeople } from '../../ports/panel';
 

@@ -1,6 +1,6 @@
 import { Script, createContext } from 'node:vm';
 import { describe, expect, it } from 'vitest';
-import { normalizeBrand } from '../../../shared/cards/card';
+import { normalizeBrand } from '../../../shared/domain/card';
 import { CHECKOUT_FIELDS } from '../../../shared/checkout/form';
 import {
   CARD_BRAND_OPTIONS,

@@ -13,7 +13,16 @@ const ROOT = resolve(__dirname, '../../..');
 const DOMAIN = join(ROOT, 'shared', 'domain');
 /** Pure libraries: no IO, no clock, no randomness. zod describes the shapes a method's row shows (shared/domain/payment-methods.ts). */
 // The password strength estimator (issue 43) is pure too: text in, a score out, its dictionaries in the package.
-const PURE_PACKAGES = ['big.js', 'zod', '@zxcvbn-ts/core', '@zxcvbn-ts/language-common', '@zxcvbn-ts/language-en', '@zxcvbn-ts/language-pt-br'];
+// credit-card-type (issue 45, the card checks in shared/domain/card.ts) is a table of brand prefixes: a number in, its brands out.
+const PURE_PACKAGES = [
+  'big.js',
+  'zod',
+  'credit-card-type',
+  '@zxcvbn-ts/core',
+  '@zxcvbn-ts/language-common',
+  '@zxcvbn-ts/language-en',
+  '@zxcvbn-ts/language-pt-br',
+];
 
 function filesUnder(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {

@@ -1,7 +1,7 @@
 import jsQR from 'jsqr';
 import { PNG } from 'pngjs';
 import { describe, expect, it } from 'vitest';
-import { buildDynamicBrCode } from '../../../shared/pix/brcode';
+import { buildDynamicBrCode } from '../../../shared/domain/pix-brcode';
 import { create } from 'qrcode/lib/core/qrcode.js';
 import { qrCodePngDataUri } from '../../../shared/pix/qrcode';
 

@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { expirationSeconds, MAX_EXPIRATION_SECONDS } from '../../../pix/expiration';
+import { expirationSeconds, MAX_EXPIRATION_SECONDS } from '../../../domain/pix-expiration';
 import { formatCents, parseAmountToCents } from '../../../domain/money';
 import type { PixCharge, PixChargeRequest, PixChargeState, PixPayment } from '../../../providers/port';
 
@@ -23,7 +23,7 @@ export type CobRequest = {
 
 /**
  * The body of PUT /cob/{txid}: the payer as devedor only when both a CPF/CNPJ and a name are known (the
- * standard asks for both). An immediate charge (/cob) with `calendario.expiracao` (shared/pix/expiration.ts)
+ * standard asks for both). An immediate charge (/cob) with `calendario.expiracao` (shared/domain/pix-expiration.ts)
  * is used for every Pix charge, a due date beyond today included: /cobv would need the payer's CPF/CNPJ
  * and name, which a Pix charge does not require (docs/decisions.md).
  */

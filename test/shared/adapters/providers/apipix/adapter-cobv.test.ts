@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import Ajv from 'ajv';
 import addFormats from 'ajv-formats';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { brazilDate } from '../../../../../shared/dates';
+import { brazilDate } from '../../../../../shared/domain/brazil-dates';
 import { apiPixProviderWith, type ApiPixProvider } from '../../../../../shared/adapters/providers/apipix/adapter';
 import { apiPixClient, type ApiPixClient } from '../../../../../shared/adapters/providers/apipix/client';
 import { cobvRequestBody } from '../../../../../shared/adapters/providers/apipix/cobv';

@@ -11,7 +11,7 @@ import {
   dueDateOfFactor,
   formatDigitableLine,
   lastEncodableDueDate,
-} from '../../../shared/boleto/barcode';
+} from '../../../shared/domain/boleto-barcode';
 
 // Independent check-digit arithmetic, written from the FEBRABAN rules rather than from the module.
 

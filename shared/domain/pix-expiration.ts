@@ -1,4 +1,4 @@
-import { brazilDate, brazilDayBounds } from '../dates';
+import { brazilDate, brazilDayBounds } from './brazil-dates';
 
 /**
  * API Pix's `calendario.expiracao` is an int32 of seconds (bacen/pix-api openapi.yaml: `type: integer,

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { createDynamicPix, hasError, isDynamicPix, parsePix } from 'pix-utils';
 import { describe, expect, it } from 'vitest';
-import { buildDynamicBrCode, crc16ccitt } from '../../../shared/pix/brcode';
+import { buildDynamicBrCode, crc16ccitt } from '../../../shared/domain/pix-brcode';
 
 const location = 'pix.example.com/qr/v2/cobv/9d36b84fc70b478fb95c12729b90ca25';
 

@@ -1,5 +1,5 @@
 import creditCardType from 'credit-card-type';
-import type { CardBrand } from '../domain/payment-methods';
+import type { CardBrand } from './payment-methods';
 
 export type { CardBrand };
 

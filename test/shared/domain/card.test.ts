@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { type CardBrand, type CardInput, cardFieldErrors, detectBrand, last4, luhnValid, normalizeBrand } from '../../../shared/cards/card';
+import { type CardBrand, type CardInput, cardFieldErrors, detectBrand, last4, luhnValid, normalizeBrand } from '../../../shared/domain/card';
 
 /** Independent Luhn: double every second digit from the right, add the digits of the doubled values. */
 function referenceLuhn(number: string): boolean {
