@@ -1,5 +1,5 @@
 import type { APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
-import type { TxWrite } from '../adapters/dynamo/transact';
+import type { StoreWrite } from '../ports/commit';
 import type { Change } from '../domain/changes';
 import type { ErrorAnswer } from './errors';
 
@@ -16,7 +16,7 @@ export type RouteResult = {
    * Raw writes, for the test-only probe route (test/support/probe-route.ts) alone: the pipeline refuses
    * them from a deployed route (functions/), whose writes are its changes, so that its grants derive from them.
    */
-  writes?: TxWrite[];
+  writes?: StoreWrite[];
   /** What the use case changed (typed facts): compiled into one transaction with the idempotency record (only the kinds the route's row names). */
   changes?: Change[];
   /**

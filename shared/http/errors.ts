@@ -1,5 +1,4 @@
-import { DomainError, type ErrorKind, type FieldErrors, TemporaryConflictError } from '../errors';
-import { isThrottled } from '../adapters/dynamo/throttling';
+import { DomainError, type ErrorKind, type FieldErrors } from '../errors';
 import { quotaHeaders } from './rate-limit-headers';
 
 export type { FieldErrors } from '../errors';
@@ -43,10 +42,12 @@ function headersOf(err: DomainError): Record<string, string> {
   return headers;
 }
 
-/** Maps any thrown value to the answer the client gets. Unknown errors become a bare 500. */
+/**
+ * Maps any thrown value to the answer the client gets. Unknown errors become a bare 500. A storage failure
+ * that means a domain error (a throttled table: 503) was turned into it before, through the commit port
+ * (middleware/storage-errors.ts).
+ */
 export function toErrorAnswer(err: unknown): ErrorAnswer {
-  if (isThrottled(err))
-    return toErrorAnswer(new TemporaryConflictError('The table is busy (throttled); nothing was written. Retry with the same Idempotency-Key.'));
   if (err instanceof DomainError) {
     const status = STATUS_OF_KIND[err.kind];
     if (err.kind === 'validation') return { status, body: { error: err.details.fields ?? {} }, headers: {}, unexpected: false };

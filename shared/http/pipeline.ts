@@ -15,7 +15,8 @@ import { BalanceMovedError, DomainError, IdClashError, RequestDeadlineError } fr
 import { countRefusedCredentials } from '../app/auth/admit';
 import { gatePorts } from '../wiring/gate';
 import { validateInput } from './middleware/validate';
-import { cleanupDeadline, stopAtFor, withDeadline } from '../adapters/dynamo/deadline';
+import { requestDeadlines } from '../wiring/http';
+import { storageErrors } from './middleware/storage-errors';
 import type { RouteDef } from './route';
 import { API_FUNCTION_TIMEOUT_MS } from '../domain/time-budgets';
 import type { HttpResult, PendingAnswer, PipelineContext, PrepareRequest, RouteState } from './state';
@@ -111,6 +112,7 @@ export function httpHandler<Body extends ZodType | undefined, Query extends ZodT
     .use(jsonBody())
     .use(validateInput())
     .use(persist(options.prepare as ((request: PrepareRequest) => Promise<unknown>) | undefined))
+    .use(storageErrors())
     .handler(async (event, context): Promise<PendingAnswer> => {
       const { state } = context;
       if (state.replay) return { ...state.replay, headers: {}, replayed: true };
@@ -153,9 +155,9 @@ export function httpHandler<Body extends ZodType | undefined, Query extends ZodT
           // Undo what the implementation did elsewhere (e.g. void a card authorization); when the outcome is
           // unknown, the compensation itself re-reads what was recorded before undoing anything.
           if (outcome === 'unknown' && result.compensate) logger.warn('commit outcome unknown: compensation re-checks the record', { route: route.id });
-          await cleanupDeadline(async () => result.compensate?.()).catch((undo: unknown) =>
-            logger.error('compensation failed', { route: route.id, error: undo instanceof Error ? undo.message : 'unknown' }),
-          );
+          await requestDeadlines
+            .cleanup(async () => result.compensate?.())
+            .catch((undo: unknown) => logger.error('compensation failed', { route: route.id, error: undo instanceof Error ? undo.message : 'unknown' }));
           if (!route.retryOnIdClash) throw err;
           if (err instanceof IdClashError && (runs.clash += 1) < MAX_ID_CLASH_ATTEMPTS) continue;
           if (err instanceof BalanceMovedError && (runs.moved += 1) < MAX_BALANCE_MOVED_ATTEMPTS) continue;
@@ -167,5 +169,5 @@ export function httpHandler<Body extends ZodType | undefined, Query extends ZodT
     });
   // Every DynamoDB call of the request gives up at its deadline, inside the function's timeout.
   return (event: APIGatewayProxyEventV2, context: PipelineContext) =>
-    withDeadline(stopAtFor(context.getRemainingTimeInMillis?.() ?? DEFAULT_REMAINING_MS), () => chain(event, context));
+    requestDeadlines.within(requestDeadlines.stopAtFor(context.getRemainingTimeInMillis?.() ?? DEFAULT_REMAINING_MS), () => chain(event, context));
 }

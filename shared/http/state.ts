@@ -2,10 +2,10 @@ import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context
 import type { MiddlewareObj, Request } from '@middy/core';
 import type { Admission } from '../app/auth/admit';
 import type { Caller } from '../domain/account';
-import type { Lock, StoredAnswer } from '../adapters/dynamo/idempotency';
+import type { HeldKey, RetryBudget, StoredAnswer } from '../ports/commit';
 import type { QuotaState } from '../domain/sliding-log';
 import type { Runtime } from '../runtime';
-import type { RetryBudget } from '../adapters/dynamo/contention';
+import type { HttpPorts } from '../wiring/http';
 import type { Answer } from './answer';
 import type { AnyRoute } from './route';
 
@@ -19,6 +19,8 @@ export type RouteState = {
   /** How long this request may keep retrying writes that lose to concurrent ones (one budget for all its steps). */
   budget: RetryBudget;
   runtime: Runtime;
+  /** Idempotency and the commit, as ports over the runtime's storage (shared/wiring/http.ts). */
+  ports: HttpPorts;
   caller?: Caller;
   /** The client address the per-IP counters count (behind the edge: the viewer's). */
   clientIp?: string;
@@ -34,7 +36,7 @@ export type RouteState = {
   idempotencyKey?: string;
   /** The key's record was consulted by taking its lock (persist): nothing more to check on error. */
   keyChecked?: boolean;
-  lock?: Lock;
+  lock?: HeldKey;
   replay?: StoredAnswer;
   /**
    * The reads the implementation asked for beside the gate and the lock (the handler's `prepare`), and

@@ -1,6 +1,6 @@
 import { type ChangeCompilers, changeWrites, type CompileContext } from '../adapters/dynamo/changes';
-import type { TxWrite } from '../adapters/dynamo/transact';
 import type { Change, ChangeScope } from '../domain/changes';
+import type { StoreWrite } from '../ports/commit';
 import type { Runtime } from '../runtime';
 
 /**
@@ -17,6 +17,6 @@ export function compileContext(runtime: Runtime, scope: ChangeScope): CompileCon
 export type { ChangeCompilers };
 
 /** A route's changes as the writes of its one transaction (the pipeline adds the idempotency record), by the route's compilers. */
-export function compileChanges(runtime: Runtime, scope: ChangeScope, changes: readonly Change[], compilers: ChangeCompilers): Promise<TxWrite[]> {
+export function compileChanges(runtime: Runtime, scope: ChangeScope, changes: readonly Change[], compilers: ChangeCompilers): Promise<StoreWrite[]> {
   return changeWrites(compileContext(runtime, scope), changes, compilers);
 }

@@ -4,7 +4,7 @@ import type { Invoice } from '../domain/invoice';
 import type { InvoiceReader, InvoiceStore } from '../ports/invoices';
 import type { Runtime } from '../runtime';
 
-export { checkoutsOfTxRef } from '../adapters/dynamo/checkout-lookup';
+export { checkoutByReference, checkoutsOfTxRef } from '../adapters/dynamo/checkout-lookup';
 
 const personalDataKey = (runtime: Runtime) => async () => (await runtime.serviceKeys()).personalData;
 

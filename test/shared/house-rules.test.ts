@@ -92,6 +92,13 @@ describe('the house rules (issue 32)', () => {
     expect(offenders).toEqual([]);
   });
 
+  it('http/ reaches idempotency and the commit through ports: it imports no adapter (issue 45)', () => {
+    const http = tsFilesUnder(join(ROOT, 'shared', 'http'));
+    expect(http.length).toBeGreaterThanOrEqual(20);
+    const offenders = http.filter((file) => importsUnder(file, read(file), 'shared/adapters')).map(rel);
+    expect(offenders).toEqual([]);
+  });
+
   it('finds a violation where one is planted (the checks can fail)', () => {
     const file = join(ROOT, 'shared', 'app', 'x.ts');
     expect(importsUnder(file, "import type { Db } from '../adapters/dynamo/dynamo';", 'shared/adapters')).toBe(true);
@@ -99,5 +106,8 @@ describe('the house rules (issue 32)', () => {
     expect(importsUnder(file, "import { x } from '../domain/ledger';", 'shared/adapters')).toBe(false);
     expect(EXPRESSION.test("{ UpdateExpression: 'SET a = :a' }")).toBe(true);
     expect(importsUnder(join(ROOT, 'shared', 'invoices', 'x.ts'), "import type { Runtime } from '../runtime';", 'shared/runtime')).toBe(true);
+    expect(
+      importsUnder(join(ROOT, 'shared', 'http', 'middleware', 'x.ts'), "import type { Lock } from '../../adapters/dynamo/idempotency';", 'shared/adapters'),
+    ).toBe(true);
   });
 });

@@ -3,6 +3,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { ContentionError } from '../../errors';
 import { logger } from '../../logger';
 import { isThrottled } from './throttling';
+import type { RetryBudget } from '../../ports/commit';
 
 /**
  * How long one request may keep retrying writes that lost to concurrent ones: well inside the API
@@ -10,8 +11,8 @@ import { isThrottled } from './throttling';
  */
 export const CONTENTION_BUDGET_MS = 3_000;
 
-/** A deadline on the monotonic clock (not the runtime clock, which tests may freeze). */
-export type RetryBudget = { readonly deadline: number };
+/** A deadline on the monotonic clock (not the runtime clock, which tests may freeze): the port's type (shared/ports/retry-budget.ts). */
+export type { RetryBudget };
 
 export function retryBudget(ms: number = CONTENTION_BUDGET_MS): RetryBudget {
   return { deadline: performance.now() + ms };

@@ -7,9 +7,10 @@ import { cleanupDeadline } from './deadline';
 import { seal, unseal } from '../../crypto/personal-data';
 import { keys } from './keys';
 import type { TxWrite } from './transact';
+import type { StoredAnswer } from '../../ports/commit';
 
-/** The answer kept for replay: status, body text and the content type. */
-export type StoredAnswer = { status: number; body: string; contentType: string };
+/** The answer kept for replay: status, body text and the content type (the port's type). */
+export type { StoredAnswer };
 
 /** A held key; `answerKey` seals the answer stored for replay (it may carry personal data, e.g. a customer's document). */
 export type Lock = { table: string; accountId: string; key: string; lockId: string; ttl: number; answerKey: Buffer };

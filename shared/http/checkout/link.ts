@@ -3,7 +3,7 @@
  * rendering a page (nor bundling the page, its Pix block and the QR encoder).
  */
 import { DomainError } from '../../errors';
-import { checkoutByReference } from '../../adapters/dynamo/checkout-lookup';
+import { checkoutByReference } from '../../wiring/lookups';
 import { checkoutPageTokenMatches } from '../../checkout/record';
 import type { Runtime } from '../../runtime';
 import type { Checkout } from '../../domain/checkout';

@@ -2,7 +2,6 @@ import { BadRequestError, ValidationError } from '../../errors';
 import { unixSeconds } from '../../clock';
 import { requestFingerprint } from '../../idempotency/fingerprint';
 import { IDEMPOTENCY_HEADER, idempotencyKeyFrom } from '../../idempotency/key';
-import { keyReusedError, keyUsedByAnotherRequest } from '../../adapters/dynamo/idempotency';
 import { header, type PipelineMiddleware } from '../state';
 
 /**
@@ -24,15 +23,13 @@ export function idempotencyKeyFirst(): PipelineMiddleware {
       const key = state?.idempotencyKey;
       if (!state || key === undefined || !state.caller || state.keyChecked) return;
       if (!(request.error instanceof ValidationError || request.error instanceof BadRequestError)) return;
-      const { config, db, clock } = state.runtime;
-      const used = await keyUsedByAnotherRequest(db, {
-        table: config.tableName,
+      const reused = await state.ports.idempotency.reuseError({
         accountId: state.caller.accountId,
         key,
         fingerprint: requestFingerprint(state.route.id, request.event.body, (await state.runtime.serviceKeys()).idempotency),
-        nowSeconds: unixSeconds(clock.now()),
+        nowSeconds: unixSeconds(state.runtime.clock.now()),
       });
-      if (used) request.error = keyReusedError();
+      if (reused) request.error = reused;
     },
   };
 }

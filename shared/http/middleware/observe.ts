@@ -7,7 +7,7 @@ import { quotaHeaders } from '../rate-limit-headers';
 import type { AnyRoute } from '../route';
 import { isPending, type PipelineMiddleware, type PipelineRequest } from '../state';
 import type { Runtime } from '../../runtime';
-import { retryBudget } from '../../adapters/dynamo/contention';
+import { httpPorts } from '../../wiring/http';
 
 /** A path parameter that names an invoice, withdraw or checkout, when it has an identifier's shape (anything else is not logged). */
 function referenceOf(request: PipelineRequest): string | undefined {
@@ -39,7 +39,9 @@ function publish(counts: MetricCount[]): void {
 export function observe(route: AnyRoute, runtime: () => Runtime, errorPage?: ErrorPage): PipelineMiddleware {
   return {
     before: (request) => {
-      request.context.state = { route, startedAt: Date.now(), budget: retryBudget(), runtime: runtime() };
+      const current = runtime();
+      const ports = httpPorts(current);
+      request.context.state = { route, startedAt: Date.now(), budget: ports.committer.budget(), runtime: current, ports };
       startInvocation(request.context, { route: route.id, requestId: request.event.requestContext?.requestId, reference: referenceOf(request) }, () => ({
         accountId: request.context.state?.caller?.accountId,
       }));

@@ -1,9 +1,6 @@
 import { logger } from '../../logger';
 import { unixSeconds } from '../../clock';
 import { requestFingerprint } from '../../idempotency/fingerprint';
-import { acquireIdempotencyLock, completionWrite, type Lock, releaseIdempotencyLock } from '../../adapters/dynamo/idempotency';
-import { cleanupDeadline } from '../../adapters/dynamo/deadline';
-import { commitWrites } from '../../adapters/dynamo/transact';
 import { JSON_TYPE } from '../answer';
 import { DomainError, RequestDeadlineError } from '../../errors';
 import { toErrorAnswer } from '../errors';
@@ -11,7 +8,8 @@ import type { Answer } from '../answer';
 import type { PipelineMiddleware, PrepareRequest, RouteState } from '../state';
 import { readsBesideTheGate } from '../../app/auth/admit';
 import { settleGate } from './admit';
-import type { TxWrite } from '../../adapters/dynamo/transact';
+import type { HeldKey, StoreWrite } from '../../ports/commit';
+import { requestDeadlines } from '../../wiring/http';
 
 /** Reads an implementation asks for beside the gate and the lock (httpHandler's `prepare`). */
 type Prepare = (request: PrepareRequest) => Promise<unknown>;
@@ -45,27 +43,24 @@ export function persist(prepare?: Prepare): PipelineMiddleware {
       const key = state.idempotencyKey;
       if (key === undefined || !state.caller) return settleGate(state);
       state.keyChecked = true;
-      const { config, db, clock } = state.runtime;
       const serviceKeys = await state.runtime.serviceKeys();
-      const locking = acquireIdempotencyLock(db, {
-        table: config.tableName,
-        accountId: state.caller.accountId,
-        key,
-        fingerprint: requestFingerprint(state.route.id, request.event.body, serviceKeys.idempotency),
-        answerKey: serviceKeys.idempotentAnswers,
-        nowSeconds: unixSeconds(clock.now()),
-        lockSeconds: config.idempotency.lockSeconds,
-        ttlSeconds: config.idempotency.ttlSeconds,
-        budget: state.budget,
-      });
+      const locking = state.ports.idempotency.lock(
+        {
+          accountId: state.caller.accountId,
+          key,
+          fingerprint: requestFingerprint(state.route.id, request.event.body, serviceKeys.idempotency),
+          nowSeconds: unixSeconds(state.runtime.clock.now()),
+        },
+        state.budget,
+      );
       const [gate, acquired] = await Promise.allSettled([settleGate(state), locking]);
       if (gate.status === 'rejected') {
-        if (acquired.status === 'fulfilled' && acquired.value.kind === 'acquired') await removeRefusedLock(state, acquired.value.lock);
+        if (acquired.status === 'fulfilled' && acquired.value.kind === 'acquired') await removeRefusedLock(state, acquired.value.held);
         throw gate.reason;
       }
       if (acquired.status === 'rejected') throw acquired.reason;
       if (acquired.value.kind === 'replay') state.replay = acquired.value.answer;
-      else state.lock = acquired.value.lock;
+      else state.lock = acquired.value.held;
     },
     onError: async (request) => {
       const { state } = request.context;
@@ -75,10 +70,14 @@ export function persist(prepare?: Prepare): PipelineMiddleware {
       const answer = toErrorAnswer(request.error);
       try {
         // Past the request's deadline too: a 503 for a busy table must still free the key.
-        await cleanupDeadline(async () =>
+        await requestDeadlines.cleanup(async () =>
           answer.status >= 500
-            ? void (await releaseIdempotencyLock(state.runtime.db, lock))
-            : commitWrites(state.runtime.db, [completionWrite(lock, { status: answer.status, body: JSON.stringify(answer.body), contentType: JSON_TYPE })]),
+            ? void (await state.ports.idempotency.release(lock))
+            : state.ports.committer.commit(
+                [],
+                { held: lock, answer: { status: answer.status, body: JSON.stringify(answer.body), contentType: JSON_TYPE } },
+                state.ports.committer.budget(),
+              ),
         );
       } catch (err) {
         // The lock expires by itself; the client's answer stays the original error.
@@ -92,18 +91,17 @@ export function persist(prepare?: Prepare): PipelineMiddleware {
  * Removes the lock a refused call took beside its gate: nothing ran under it, so the key is as fresh as
  * before the call. Should the removal fail, the lock expires by itself (IDEMPOTENCY_LOCK_SECONDS).
  */
-async function removeRefusedLock(state: RouteState, lock: Lock): Promise<void> {
+async function removeRefusedLock(state: RouteState, lock: HeldKey): Promise<void> {
   try {
-    await cleanupDeadline(() => releaseIdempotencyLock(state.runtime.db, lock));
+    await requestDeadlines.cleanup(() => state.ports.idempotency.release(lock));
   } catch (err) {
     logger.warn('idempotency lock of a refused call not removed', { route: state.route.id, error: err instanceof Error ? err.message : 'unknown' });
   }
 }
 
 /** Commits the route's writes and the completed idempotency record (if a key is held) in ONE transaction. */
-export async function commitAnswer(state: RouteState, answer: Answer, writes: readonly TxWrite[]): Promise<void> {
-  const completion = state.lock ? [completionWrite(state.lock, answer)] : [];
-  await commitWrites(state.runtime.db, [...writes, ...completion], state.budget);
+export async function commitAnswer(state: RouteState, answer: Answer, writes: readonly StoreWrite[]): Promise<void> {
+  await state.ports.committer.commit(writes, state.lock ? { held: state.lock, answer } : undefined, state.budget);
   state.lock = undefined;
 }
 
@@ -121,7 +119,7 @@ export async function settleFailedCommit(state: RouteState, err: unknown): Promi
   const lock = state.lock;
   if (!lock) return 'unknown';
   try {
-    const removed = await cleanupDeadline(() => releaseIdempotencyLock(state.runtime.db, lock));
+    const removed = await requestDeadlines.cleanup(() => state.ports.idempotency.release(lock));
     state.lock = undefined;
     return removed ? 'nothing_written' : 'committed';
   } catch {

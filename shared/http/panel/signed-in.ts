@@ -3,7 +3,7 @@ import { signedInSession } from '../../app/panel/sign-in';
 import type { PanelAccessPorts } from '../../app/panel/access-ports';
 import type { PanelSession } from '../../domain/panel/session';
 import type { PanelPage, SignedInChrome } from '../../panel/pages';
-import type { ChangeCompilers } from '../../adapters/dynamo/changes';
+import type { ChangeCompilers } from '../../wiring/compile';
 import type { RouteResult } from '../answer';
 import { httpHandler, type RouteRequest } from '../pipeline';
 import type { ZodType } from 'zod';

@@ -19,6 +19,7 @@ import {
   ValidationError,
 } from '../../../shared/errors';
 import { INTERNAL_ERROR_MESSAGE, STATUS_OF_KIND, toErrorAnswer } from '../../../shared/http/errors';
+import { throttledAsDomainError } from '../../../shared/adapters/dynamo/request-store';
 
 describe('toErrorAnswer', () => {
   it('maps a ValidationError to 422 {error: {field: [messages]}} without a code', () => {
@@ -114,9 +115,11 @@ describe('toErrorAnswer', () => {
     expect(toErrorAnswer(new TemporaryConflictError('busy', 7)).headers).toEqual({ 'Retry-After': '7' });
   });
 
-  it('turns a throttled table (by error name) into a 503 temporary_conflict with Retry-After', () => {
+  it('turns a throttled table (by error name), as the commit port names it, into a 503 temporary_conflict with Retry-After', () => {
     const throttled = Object.assign(new Error('Rate exceeded'), { name: 'ThrottlingException' });
-    const answer = toErrorAnswer(throttled);
+    // errors.ts knows domain errors only (issue 45): the storage's port turns the throttle into one first.
+    expect(toErrorAnswer(throttled).status).toBe(500);
+    const answer = toErrorAnswer(throttledAsDomainError(throttled));
     expect(answer.status).toBe(503);
     expect(answer.body).toMatchObject({ code: 'temporary_conflict' });
     expect(answer.headers).toEqual({ 'Retry-After': '1' });

@@ -1,0 +1,29 @@
+import { dynamoCommitter, dynamoDeadlines, dynamoIdempotencyStore } from '../adapters/dynamo/request-store';
+import type { Committer, IdempotencyStore, RequestDeadlines } from '../ports/commit';
+import type { Runtime } from '../runtime';
+
+/** What the HTTP pipeline reaches storage through (issue 45): the Idempotency-Key's record and the one-transaction commit. */
+export type HttpPorts = { idempotency: IdempotencyStore; committer: Committer };
+
+const built = new WeakMap<Runtime, HttpPorts>();
+
+/** The pipeline's ports over the runtime's table, built once per runtime (tests that swap the runtime get their own). */
+export function httpPorts(runtime: Runtime): HttpPorts {
+  const known = built.get(runtime);
+  if (known) return known;
+  const { config, db } = runtime;
+  const ports: HttpPorts = {
+    idempotency: dynamoIdempotencyStore(db, {
+      table: config.tableName,
+      lockSeconds: config.idempotency.lockSeconds,
+      ttlSeconds: config.idempotency.ttlSeconds,
+      answerKey: async () => (await runtime.serviceKeys()).idempotentAnswers,
+    }),
+    committer: dynamoCommitter(db),
+  };
+  built.set(runtime, ports);
+  return ports;
+}
+
+/** The request deadline every storage call of a request gives up at. */
+export const requestDeadlines: RequestDeadlines = dynamoDeadlines;
