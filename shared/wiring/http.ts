@@ -11,15 +11,19 @@ const built = new WeakMap<Runtime, HttpPorts>();
 export function httpPorts(runtime: Runtime): HttpPorts {
   const known = built.get(runtime);
   if (known) return known;
-  const { config, db } = runtime;
+  let idempotency: IdempotencyStore | undefined;
   const ports: HttpPorts = {
-    idempotency: dynamoIdempotencyStore(db, {
-      table: config.tableName,
-      lockSeconds: config.idempotency.lockSeconds,
-      ttlSeconds: config.idempotency.ttlSeconds,
-      answerKey: async () => (await runtime.serviceKeys()).idempotentAnswers,
-    }),
-    committer: dynamoCommitter(db),
+    // Built on first use: a route without an Idempotency-Key (or a test's bare runtime) never reads its settings.
+    get idempotency() {
+      idempotency ??= dynamoIdempotencyStore(runtime.db, {
+        table: runtime.config.tableName,
+        lockSeconds: runtime.config.idempotency.lockSeconds,
+        ttlSeconds: runtime.config.idempotency.ttlSeconds,
+        answerKey: async () => (await runtime.serviceKeys()).idempotentAnswers,
+      });
+      return idempotency;
+    },
+    committer: dynamoCommitter(runtime.db),
   };
   built.set(runtime, ports);
   return ports;
