@@ -3,7 +3,7 @@ import { httpHandler } from '../../shared/http/pipeline';
 import { applyNotification, targetInvoice } from '../../shared/app/invoices/apply-notification';
 import { type Invoice, targetProviderOf } from '../../shared/domain/invoice';
 import { logger } from '../../shared/logger';
-import { NotificationRejected, type PixProvider, type ProviderNotification } from '../../shared/providers/port';
+import { NotificationRejected, type PixProvider, type ProviderNotification } from '../../shared/ports/payment-provider';
 import { namedPixProvider } from '../../shared/providers/registry';
 import { providerRoutes as routes } from '../../shared/http/route-table/provider';
 import type { Runtime } from '../../shared/runtime';

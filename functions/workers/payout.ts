@@ -1,5 +1,5 @@
 import type { SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
-import { BankUnavailableError } from '../../shared/bank/port';
+import { BankUnavailableError } from '../../shared/ports/bank';
 import { requestPayout } from '../../shared/app/withdrawals/request-payout';
 import { endInvocation, type InvocationContext, logger, startInvocation, withLogKeys } from '../../shared/logger';
 import { flushMetrics } from '../../shared/metrics/emf';

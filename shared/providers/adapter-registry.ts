@@ -1,8 +1,8 @@
-import type { BankPort } from '../bank/port';
+import type { BankPort } from '../ports/bank';
 import { simulatedBank } from '../bank/simulated';
 import type { Config } from '../config';
 import { PAYMENT_METHODS, type PaymentMethod } from '../domain/payment-methods';
-import type { PaymentProvider, PixProvider } from './port';
+import type { PaymentProvider, PixProvider } from '../ports/payment-provider';
 import { simulatedProvider } from './simulated';
 
 /**

@@ -4,7 +4,7 @@ import { handler as createCard } from '../../functions/charges/card';
 import { routes } from '../../shared/http/routes';
 import { defaultRegistry, paymentProvider } from '../../shared/providers/registry';
 import { type SimulatedProvider, simulatedProvider } from '../../shared/providers/simulated';
-import type { PaymentProvider } from '../../shared/providers/port';
+import type { PaymentProvider } from '../../shared/ports/payment-provider';
 import { getRuntime, overrideRuntime, type Runtime } from '../../shared/runtime';
 import { bearer, newAccount, tokenFor, useLocalStackEnvironment } from '../support/api';
 import { approvedTestCard, cardBody, declinedTestCard } from '../support/charges';

@@ -6,7 +6,7 @@ import { checkoutUpkeep } from '../../shared/app/checkout/upkeep';
 import { upkeepPorts } from '../../shared/wiring/checkout';
 import { routes } from '../../shared/http/routes';
 import { invoiceByReference } from '../../shared/adapters/dynamo/invoice-lookup';
-import { type CardAuthorization, type PaymentProvider, ProviderError } from '../../shared/providers/port';
+import { type CardAuthorization, type PaymentProvider, ProviderError } from '../../shared/ports/payment-provider';
 import { defaultRegistry } from '../../shared/providers/registry';
 import { simulatedProvider } from '../../shared/providers/simulated';
 import { getRuntime, overrideRuntime, type Runtime } from '../../shared/runtime';

@@ -7,7 +7,7 @@ import { randomUUID } from 'node:crypto';
 import { checkoutCardProviderKey } from '../../shared/app/checkout/checkout-payments';
 import { checkoutCardPorts } from '../../shared/wiring/checkout';
 import { SWEEP_INDEX } from '../../shared/events/sweep-index';
-import { ProviderError } from '../../shared/providers/port';
+import { ProviderError } from '../../shared/ports/payment-provider';
 import { paymentProvider } from '../../shared/providers/registry';
 import { SIMULATED_CARDS, type SimulatedProvider } from '../../shared/providers/simulated';
 import { routes } from '../../shared/http/routes';

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { handler as createPix } from '../../functions/charges/pix';
 import { keys } from '../../shared/adapters/dynamo/keys';
 import { routes } from '../../shared/http/routes';
-import type { ChargeCalls } from '../../shared/providers/port';
+import type { ChargeCalls } from '../../shared/ports/payment-provider';
 import { paymentProvider } from '../../shared/providers/registry';
 import { getRuntime, overrideRuntime, type Runtime } from '../../shared/runtime';
 import { bearer, newAccount, tokenFor, useLocalStackEnvironment } from '../support/api';

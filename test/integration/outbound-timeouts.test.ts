@@ -3,7 +3,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { handler as createBoleto } from '../../functions/charges/boleto';
 import { handler as createPix } from '../../functions/charges/pix';
 import { handler as putWebhook } from '../../functions/webhooks/put';
-import type { ChargeCalls } from '../../shared/providers/port';
+import type { ChargeCalls } from '../../shared/ports/payment-provider';
 import { paymentProvider } from '../../shared/providers/registry';
 import { routes } from '../../shared/http/routes';
 import { getRuntime, overrideRuntime } from '../../shared/runtime';

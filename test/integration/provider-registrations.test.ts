@@ -9,8 +9,8 @@ import { handler as providerNotification } from '../../functions/provider/notifi
 import { handler as payoutWorker } from '../../functions/workers/payout';
 import { lambdaContext, toHttpApiEvent } from '../../infra/local/apigw-event';
 import type { IssuedKeys } from '../../shared/adapters/dynamo/accounts';
-import type { BankPort, PayoutRequest } from '../../shared/bank/port';
-import type { PaymentProvider } from '../../shared/providers/port';
+import type { BankPort, PayoutRequest } from '../../shared/ports/bank';
+import type { PaymentProvider } from '../../shared/ports/payment-provider';
 import type { SimulatedBank } from '../../shared/bank/simulated';
 import { routes } from '../../shared/http/routes';
 import { newNumericId } from '../../shared/ids';

@@ -6,7 +6,7 @@ import { afterAll, beforeAll } from 'vitest';
 import { localAwsConfig } from '../../infra/local/aws';
 import { startQueuePoller, type Poller } from '../../infra/local/pollers';
 import { droppedInvocations, propagateChains } from '../../infra/local/recursion';
-import { BankUnavailableError, type BankPort } from '../../shared/bank/port';
+import { BankUnavailableError, type BankPort } from '../../shared/ports/bank';
 import { defaultRegistry } from '../../shared/providers/registry';
 import { getSqs } from '../../shared/adapters/sqs/client';
 import { queues } from '../../shared/queues';
