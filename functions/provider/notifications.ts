@@ -4,7 +4,7 @@ import { applyNotification, targetInvoice } from '../../shared/app/invoices/appl
 import { type Invoice, targetProviderOf } from '../../shared/domain/invoice';
 import { logger } from '../../shared/logger';
 import { NotificationRejected, type PixProvider, type ProviderNotification } from '../../shared/ports/payment-provider';
-import { namedPixProvider } from '../../shared/providers/registry';
+import { namedPixProvider } from '../../shared/wiring/provider-registry';
 import { providerRoutes as routes } from '../../shared/http/route-table/provider';
 import type { Runtime } from '../../shared/runtime';
 import { providerNotificationCredential } from '../../shared/wiring/secrets';

@@ -6,7 +6,7 @@ import type { MethodCalls, PaymentMethod, Payer, PixCharge } from '../domain/pay
 /**
  * The payment provider port (Medusa-style: one abstract interface, one adapter per provider).
  * The simulated provider serves local runs and tests; real PSP adapters plug in behind it, each
- * registered by name in shared/providers/registry.ts (the only place adapters are resolved). The time
+ * registered by name in shared/wiring/provider-registry.ts (the only place adapters are resolved). The time
  * limit its calls run under is the use cases' (withProviderTimeout, shared/app/time-limits.ts).
  */
 export type {

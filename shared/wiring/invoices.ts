@@ -4,7 +4,7 @@ import type { PixSweepPorts } from '../app/invoices/pix-sweep';
 import type { PixLookupPorts } from '../app/invoices/reconcile-pix-invoice';
 import { pixProviderOf } from '../domain/invoice';
 import { listsReceivedPix, type LookingUpPixProvider, looksUpCharges } from '../ports/payment-provider';
-import { pixProvider } from '../providers/registry';
+import { pixProvider } from './provider-registry';
 import type { ChangeScope } from '../domain/changes';
 import type { Runtime } from '../runtime';
 import { invoiceMovePorts } from './invoice-moves';

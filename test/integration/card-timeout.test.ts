@@ -7,7 +7,7 @@ import { upkeepPorts } from '../../shared/wiring/checkout';
 import { routes } from '../../shared/http/routes';
 import { invoiceByReference } from '../../shared/adapters/dynamo/invoice-lookup';
 import { type CardAuthorization, type PaymentProvider, ProviderError } from '../../shared/ports/payment-provider';
-import { defaultRegistry } from '../../shared/providers/registry';
+import { defaultRegistry } from '../../shared/wiring/provider-registry';
 import { simulatedProvider } from '../../shared/providers/simulated';
 import { getRuntime, overrideRuntime, type Runtime } from '../../shared/runtime';
 import { keys } from '../../shared/adapters/dynamo/keys';

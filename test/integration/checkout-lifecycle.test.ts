@@ -8,7 +8,7 @@ import { checkoutCardProviderKey } from '../../shared/app/checkout/checkout-paym
 import { checkoutCardPorts } from '../../shared/wiring/checkout';
 import { SWEEP_INDEX } from '../../shared/events/sweep-index';
 import { ProviderError } from '../../shared/ports/payment-provider';
-import { paymentProvider } from '../../shared/providers/registry';
+import { paymentProvider } from '../../shared/wiring/provider-registry';
 import { SIMULATED_CARDS, type SimulatedProvider } from '../../shared/providers/simulated';
 import { routes } from '../../shared/http/routes';
 import { getRuntime, overrideRuntime } from '../../shared/runtime';

@@ -6,7 +6,7 @@ import { handler as createPix } from '../../functions/charges/pix';
 import { keys } from '../../shared/adapters/dynamo/keys';
 import { routes } from '../../shared/http/routes';
 import type { ChargeCalls } from '../../shared/ports/payment-provider';
-import { paymentProvider } from '../../shared/providers/registry';
+import { paymentProvider } from '../../shared/wiring/provider-registry';
 import { getRuntime, overrideRuntime, type Runtime } from '../../shared/runtime';
 import { bearer, newAccount, tokenFor, useLocalStackEnvironment } from '../support/api';
 import { common } from '../support/charges';

@@ -4,7 +4,7 @@ import { handler as createBoleto } from '../../functions/charges/boleto';
 import { handler as createPix } from '../../functions/charges/pix';
 import { handler as putWebhook } from '../../functions/webhooks/put';
 import type { ChargeCalls } from '../../shared/ports/payment-provider';
-import { paymentProvider } from '../../shared/providers/registry';
+import { paymentProvider } from '../../shared/wiring/provider-registry';
 import { routes } from '../../shared/http/routes';
 import { getRuntime, overrideRuntime } from '../../shared/runtime';
 import { keys } from '../../shared/adapters/dynamo/keys';

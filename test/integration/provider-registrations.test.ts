@@ -16,7 +16,7 @@ import { routes } from '../../shared/http/routes';
 import { newNumericId } from '../../shared/ids';
 import { idempotentPixIds, invoiceIdDraw, newInvoiceReference } from '../../shared/invoices/record';
 import { SIMULATED_SIGNATURE_HEADER, simulatedProvider } from '../../shared/providers/simulated';
-import { bank, defaultRegistry } from '../../shared/providers/registry';
+import { bank, defaultRegistry } from '../../shared/wiring/provider-registry';
 import { getRuntime, overrideRuntime, type Runtime } from '../../shared/runtime';
 import type { Item } from '../../shared/adapters/dynamo/dynamo';
 import { keys } from '../../shared/adapters/dynamo/keys';

@@ -7,7 +7,7 @@ import { localAwsConfig } from '../../infra/local/aws';
 import { startQueuePoller, type Poller } from '../../infra/local/pollers';
 import { droppedInvocations, propagateChains } from '../../infra/local/recursion';
 import { BankUnavailableError, type BankPort } from '../../shared/ports/bank';
-import { defaultRegistry } from '../../shared/providers/registry';
+import { defaultRegistry } from '../../shared/wiring/provider-registry';
 import { getSqs } from '../../shared/adapters/sqs/client';
 import { queues } from '../../shared/queues';
 import { getRuntime, overrideRuntime } from '../../shared/runtime';

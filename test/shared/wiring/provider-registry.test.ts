@@ -3,7 +3,7 @@ import type { BankPort } from '../../../shared/ports/bank';
 import { parseConfig } from '../../../shared/config';
 import type { PaymentProvider } from '../../../shared/ports/payment-provider';
 import { ProviderError } from '../../../shared/ports/payment-provider';
-import { bank, createRegistry, defaultRegistry, paymentProvider, servesEveryMethod, UnknownAdapterError } from '../../../shared/providers/registry';
+import { bank, createRegistry, defaultRegistry, paymentProvider, servesEveryMethod, UnknownAdapterError } from '../../../shared/wiring/provider-registry';
 import { PAYMENT_METHODS } from '../../../shared/domain/payment-methods';
 import { simulatedProvider, type SimulatedProvider } from '../../../shared/providers/simulated';
 
