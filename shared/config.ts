@@ -38,7 +38,7 @@ export const configSchema = z.object({
   /**
    * The payment provider new Pix charges are created with (a name the provider registry knows): the
    * simulated one, or `apipix`, any PSP speaking the Central Bank's API Pix standard (APIPIX_*).
-   * Card and boleto charges stay on the simulated provider (shared/providers/registry.ts).
+   * Card and boleto charges stay on the simulated provider (shared/wiring/provider-registry.ts).
    */
   PAYMENT_PROVIDER: z.enum(['simulated', 'apipix']).default('simulated'),
   /** API Pix: the PSP's API base URL (`…/v2`: `/cob/{txid}` and `/webhook/{chave}` are under it). */

@@ -7,8 +7,8 @@ import { pixLookupPorts } from '../../shared/wiring/invoices';
 import { closingRails } from '../../shared/wiring/rails';
 import { logger } from '../../shared/logger';
 import { callbackTxids, pixCallbackSchema, pixCallbackTokenMatches } from '../../shared/wiring/pix-callbacks';
-import { type LookingUpPixProvider, looksUpCharges, ProviderError } from '../../shared/providers/port';
-import { namedPixProvider } from '../../shared/providers/registry';
+import { type LookingUpPixProvider, looksUpCharges, ProviderError } from '../../shared/ports/payment-provider';
+import { namedPixProvider } from '../../shared/wiring/provider-registry';
 import { forEachBounded } from '../../shared/queue/batch';
 import type { Runtime } from '../../shared/runtime';
 

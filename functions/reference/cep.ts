@@ -1,6 +1,6 @@
 import { searchCep } from '../../shared/app/reference/search-cep';
 import { unixSeconds } from '../../shared/clock';
-import { normalizeCep } from '../../shared/cep/port';
+import { normalizeCep } from '../../shared/domain/cep';
 import { ValidationError } from '../../shared/errors';
 import { httpHandler } from '../../shared/http/pipeline';
 import { referenceRoutes as routes } from '../../shared/http/route-table/reference';

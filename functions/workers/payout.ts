@@ -1,9 +1,9 @@
 import type { SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
-import { BankUnavailableError } from '../../shared/bank/port';
+import { BankUnavailableError } from '../../shared/ports/bank';
 import { requestPayout } from '../../shared/app/withdrawals/request-payout';
 import { endInvocation, type InvocationContext, logger, startInvocation, withLogKeys } from '../../shared/logger';
 import { flushMetrics } from '../../shared/metrics/emf';
-import { bank } from '../../shared/providers/adapter-registry';
+import { bank } from '../../shared/wiring/adapter-registry';
 import { handleSqsBatch } from '../../shared/queue/batch';
 import { isDue, maxHopSecondsFor } from '../../shared/domain/delay-hops';
 import { messageQueue } from '../../shared/wiring/queue';

@@ -67,7 +67,7 @@ export type CardAuthorization =
 /**
  * Each method's charge call to the payment provider (Medusa's `initiatePayment`): what the use case
  * sends and what the provider answers, by account setting. The provider port types its calls from this
- * map (`ChargeCalls` in shared/providers/port.ts), so a new method's call is written here and in the
+ * map (`ChargeCalls` in shared/ports/payment-provider.ts), so a new method's call is written here and in the
  * adapters that serve it, never on the port.
  */
 export type MethodCalls = {

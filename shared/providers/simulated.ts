@@ -14,7 +14,7 @@ import {
   type PixDueRemoval,
   ProviderError,
   type RegisteredBoleto,
-} from './port';
+} from '../ports/payment-provider';
 
 /**
  * Test cards of the simulated provider (docs/decisions.md). Any other valid card is approved.

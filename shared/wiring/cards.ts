@@ -8,7 +8,7 @@ import type { CardChargePorts } from '../app/charges/create-card-charge';
 import type { CardSettlePorts } from '../app/charges/settle-card-attempt';
 import type { VoidPorts } from '../app/charges/void-unless-recorded';
 import type { AttemptSlots } from '../ports/attempt-slots';
-import { paymentProvider } from '../providers/adapter-registry';
+import { paymentProvider } from './adapter-registry';
 import type { ChangeScope } from '../domain/changes';
 import type { Runtime } from '../runtime';
 import { compileContext } from './compile';

@@ -1,8 +1,8 @@
 import type { ChangeCompilers } from '../adapters/dynamo/changes';
 import { dynamoInvoiceIds, invoiceCreatedCompilers } from '../adapters/dynamo/invoices';
 import type { PixChargePorts } from '../app/charges/create-pix-charge';
-import type { PaymentProvider, PixDueCharges } from '../providers/port';
-import { paymentProvider, pixProvider } from '../providers/registry';
+import type { PaymentProvider, PixDueCharges } from '../ports/payment-provider';
+import { paymentProvider, pixProvider } from './provider-registry';
 import type { InvoiceIdPort } from '../ports/invoices';
 import type { CustomerStore } from '../ports/customers';
 import type { Runtime } from '../runtime';

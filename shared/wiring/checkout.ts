@@ -8,7 +8,7 @@ import { ledgerCompilers } from '../adapters/dynamo/ledger';
 import type { CheckoutCardPorts } from '../app/checkout/pay-checkout-by-card';
 import type { UpkeepPorts } from '../app/checkout/upkeep';
 import { newEvent } from '../events/outbox';
-import { paymentProvider } from '../providers/adapter-registry';
+import { paymentProvider } from './adapter-registry';
 import type { ChangeScope } from '../domain/changes';
 import type { Runtime } from '../runtime';
 import { attemptSlots, cardSettlePorts } from './cards';

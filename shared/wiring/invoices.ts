@@ -3,8 +3,8 @@ import { dynamoPixStatementCursors } from '../adapters/dynamo/pix-statement-curs
 import type { PixSweepPorts } from '../app/invoices/pix-sweep';
 import type { PixLookupPorts } from '../app/invoices/reconcile-pix-invoice';
 import { pixProviderOf } from '../domain/invoice';
-import { listsReceivedPix, type LookingUpPixProvider, looksUpCharges } from '../providers/port';
-import { pixProvider } from '../providers/registry';
+import { listsReceivedPix, type LookingUpPixProvider, looksUpCharges } from '../ports/payment-provider';
+import { pixProvider } from './provider-registry';
 import type { ChangeScope } from '../domain/changes';
 import type { Runtime } from '../runtime';
 import { invoiceMovePorts } from './invoice-moves';

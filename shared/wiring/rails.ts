@@ -6,7 +6,7 @@ import type { BolePixRail } from '../domain/bolepix';
 import type { ChangeScope } from '../domain/changes';
 import { type Invoice, invoiceProvider, pixProviderOf } from '../domain/invoice';
 import { logger } from '../logger';
-import { paymentProvider, pixProvider } from '../providers/registry';
+import { paymentProvider, pixProvider } from './provider-registry';
 import type { Runtime } from '../runtime';
 import { invoiceMovePorts } from './invoices';
 

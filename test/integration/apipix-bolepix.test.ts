@@ -4,7 +4,7 @@ import { invoiceByTxid } from '../../shared/adapters/dynamo/invoice-lookup';
 import { amountDue } from '../../shared/domain/late-payment';
 import { formatCents, parseAmountToCents } from '../../shared/domain/money';
 import { routes } from '../../shared/http/routes';
-import { paymentProvider } from '../../shared/providers/registry';
+import { paymentProvider } from '../../shared/wiring/provider-registry';
 import type { SimulatedProvider } from '../../shared/providers/simulated';
 import { getRuntime } from '../../shared/runtime';
 import { type ApiPixEnvironment, apiPixMerchant, startApiPixEnvironment } from '../support/apipix-env';

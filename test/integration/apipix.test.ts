@@ -10,7 +10,7 @@ import { dynamoPixSweep } from '../../shared/adapters/dynamo/invoices';
 import { pixSweep } from '../../shared/app/invoices/pix-sweep';
 import { pixSweepPorts } from '../../shared/wiring/invoices';
 import { idempotentPixIds } from '../../shared/invoices/record';
-import { pixProvider } from '../../shared/providers/registry';
+import { pixProvider } from '../../shared/wiring/provider-registry';
 import { getRuntime } from '../../shared/runtime';
 import { keys } from '../../shared/adapters/dynamo/keys';
 import type { TestPsp } from '../support/apipix-psp';

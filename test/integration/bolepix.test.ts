@@ -5,7 +5,7 @@ import { keys } from '../../shared/adapters/dynamo/keys';
 import { amountDue } from '../../shared/domain/late-payment';
 import { formatCents, parseAmountToCents } from '../../shared/domain/money';
 import { routes } from '../../shared/http/routes';
-import { paymentProvider } from '../../shared/providers/registry';
+import { paymentProvider } from '../../shared/wiring/provider-registry';
 import type { SimulatedProvider } from '../../shared/providers/simulated';
 import { getRuntime } from '../../shared/runtime';
 import { railUpkeep } from '../../shared/app/invoices/rail-upkeep';

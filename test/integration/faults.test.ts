@@ -7,7 +7,7 @@ import { handler as createCustomer } from '../../functions/customers/create';
 import { handler as createWithdraw } from '../../functions/pixout/create';
 import { creditAccount } from '../../shared/adapters/dynamo/accounts';
 import type { AnyRoute } from '../../shared/http/route';
-import { paymentProvider } from '../../shared/providers/registry';
+import { paymentProvider } from '../../shared/wiring/provider-registry';
 import { routes } from '../../shared/http/routes';
 import { getRuntime, overrideRuntime, type Runtime } from '../../shared/runtime';
 import type { Item } from '../../shared/adapters/dynamo/dynamo';

@@ -9,14 +9,14 @@ import { handler as providerNotification } from '../../functions/provider/notifi
 import { handler as payoutWorker } from '../../functions/workers/payout';
 import { lambdaContext, toHttpApiEvent } from '../../infra/local/apigw-event';
 import type { IssuedKeys } from '../../shared/adapters/dynamo/accounts';
-import type { BankPort, PayoutRequest } from '../../shared/bank/port';
-import type { PaymentProvider } from '../../shared/providers/port';
+import type { BankPort, PayoutRequest } from '../../shared/ports/bank';
+import type { PaymentProvider } from '../../shared/ports/payment-provider';
 import type { SimulatedBank } from '../../shared/bank/simulated';
 import { routes } from '../../shared/http/routes';
 import { newNumericId } from '../../shared/ids';
 import { idempotentPixIds, invoiceIdDraw, newInvoiceReference } from '../../shared/invoices/record';
 import { SIMULATED_SIGNATURE_HEADER, simulatedProvider } from '../../shared/providers/simulated';
-import { bank, defaultRegistry } from '../../shared/providers/registry';
+import { bank, defaultRegistry } from '../../shared/wiring/provider-registry';
 import { getRuntime, overrideRuntime, type Runtime } from '../../shared/runtime';
 import type { Item } from '../../shared/adapters/dynamo/dynamo';
 import { keys } from '../../shared/adapters/dynamo/keys';

@@ -7,7 +7,7 @@ import { pixCallbackUrl } from '../../shared/adapters/providers/apipix/callback-
 import { getRuntime } from '../../shared/runtime';
 import { bearer, newAccount, stack, tokenFor, useLocalStackEnvironment } from './api';
 import { createCustomerWithAddress } from './charges';
-import { pixProvider } from '../../shared/providers/registry';
+import { pixProvider } from '../../shared/wiring/provider-registry';
 import { generateApiPixCertificates } from './apipix-certificates';
 import { startTestPsp, type TestPsp } from './apipix-psp';
 import { freePort } from '../../infra/local/free-port';

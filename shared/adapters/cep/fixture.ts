@@ -1,4 +1,4 @@
-import { type CepAddress, type CepLookup, CepUnavailableError } from '../../cep/port';
+import { type CepAddress, type CepLookup, CepUnavailableError } from '../../ports/cep';
 
 /** CEPs the fixture adapter knows (local runs and tests). */
 export const FIXTURE_ADDRESSES: Readonly<Record<string, CepAddress>> = {

@@ -1,4 +1,4 @@
-import { type CepAddress, type CepLookup, CepUnavailableError } from '../../cep/port';
+import { type CepAddress, type CepLookup, CepUnavailableError } from '../../ports/cep';
 
 /** The HTTP client the adapter uses (Node's fetch; tests give their own). */
 export type Fetch = (url: string, init: { signal: AbortSignal; headers: Record<string, string> }) => Promise<Response>;

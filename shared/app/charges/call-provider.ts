@@ -1,5 +1,6 @@
 import { BadRequestError, UnprocessableError, UpstreamError } from '../../errors';
-import { ProviderError, ProviderRejectedError, withProviderTimeout } from '../../providers/port';
+import { ProviderError, ProviderRejectedError } from '../../ports/payment-provider';
+import { withProviderTimeout } from '../time-limits';
 
 /** The error code of a charge the payment provider refused for its content (its message is the PSP's). */
 export const PROVIDER_REJECTED = 'provider_rejected';

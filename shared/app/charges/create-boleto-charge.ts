@@ -4,7 +4,7 @@ import { type InvoiceBase, type InvoiceIds, type NewInvoice, pendingInvoice } fr
 import { ValidationError } from '../../errors';
 import type { CustomerStore } from '../../ports/customers';
 import type { InvoiceIdPort } from '../../ports/invoices';
-import type { PaymentProvider, PixDueCharges } from '../../providers/port';
+import type { PaymentProvider, PixDueCharges } from '../../ports/payment-provider';
 import type { LatePaymentRules } from '../../domain/late-payment';
 import { txidForReference } from '../../invoices/record';
 import { qrCodePng } from '../../pix/qrcode';

@@ -3,7 +3,7 @@ import { type InvoiceBase, type InvoiceIds, type NewInvoice, pendingInvoice } fr
 import { txidForReference } from '../../invoices/record';
 import { qrCodePng } from '../../pix/qrcode';
 import type { InvoiceIdPort } from '../../ports/invoices';
-import { looksUpCharges, type PixProvider } from '../../providers/port';
+import { looksUpCharges, type PixProvider } from '../../ports/payment-provider';
 import { callProvider } from './call-provider';
 
 export type PixChargePorts = { ids: InvoiceIdPort; provider: PixProvider; timeoutMs: number };

@@ -3,7 +3,8 @@ import type { Change } from '../../domain/changes';
 import { DomainError } from '../../errors';
 import { logger } from '../../logger';
 import type { CardAttemptStore } from '../../ports/cards';
-import { type CardAuthorizationStatus, type PaymentProvider, withProviderTimeout } from '../../providers/port';
+import type { CardAuthorizationStatus, PaymentProvider } from '../../ports/payment-provider';
+import { withProviderTimeout } from '../time-limits';
 import { applyNotification, type InvoiceMovePorts } from '../invoices/apply-notification';
 
 export type CardSettlement = 'paid' | 'not_charged' | 'unknown';

@@ -1,6 +1,7 @@
 import { logger } from '../../logger';
 import type { InvoiceStore } from '../../ports/invoices';
-import { type PaymentProvider, withProviderTimeout } from '../../providers/port';
+import type { PaymentProvider } from '../../ports/payment-provider';
+import { withProviderTimeout } from '../time-limits';
 
 export type VoidPorts = {
   invoices: Pick<InvoiceStore, 'byReference'>;

@@ -12,7 +12,8 @@ import type { AttemptSlots } from '../../ports/attempt-slots';
 import type { AccountDirectory, CheckoutStore } from '../../ports/checkouts';
 import type { InvoiceIdPort, InvoiceStore } from '../../ports/invoices';
 import { releaseQuietly } from '../limits/attempt-slots';
-import { type CardAuthorization, type PaymentProvider, ProviderError, withProviderTimeout } from '../../providers/port';
+import { type CardAuthorization, type PaymentProvider, ProviderError } from '../../ports/payment-provider';
+import { withProviderTimeout } from '../time-limits';
 import { cardLeaseMs, checkoutCardPaymentChanges, checkoutCardProviderKey, voidCheckoutCardUnlessRecorded } from './checkout-payments';
 
 export type CheckoutCardPorts = {

@@ -4,7 +4,7 @@ import { isAbandonDue } from '../../domain/checkout-transitions';
 import { CardAttemptBusyError, CheckoutChangedError, CheckoutSettledError } from '../../errors';
 import { logger } from '../../logger';
 import type { OpenCheckoutIndex } from '../../ports/checkouts';
-import { withProviderTimeout } from '../../providers/port';
+import { withProviderTimeout } from '../time-limits';
 import { type CardSettlePorts, settleCardAttempt, settleOpenCardAttempt } from '../charges/settle-card-attempt';
 import { openCardAttemptStaleAfterMs } from '../../domain/time-budgets';
 import { cardLeaseMs, checkoutCardPaymentChanges, voidCheckoutCardUnlessRecorded } from './checkout-payments';

@@ -12,7 +12,8 @@ import { UnprocessableError } from '../../errors';
 import { logger } from '../../logger';
 import { BUSINESS_METRICS, countMetric } from '../../metrics/emf';
 import type { PixStatementCursors } from '../../ports/pix-statement';
-import { type PixProvider, type StatementProvider, withProviderTimeout } from '../../providers/port';
+import type { PixProvider, StatementProvider } from '../../ports/payment-provider';
+import { withProviderTimeout } from '../time-limits';
 import { type PixLookupPorts, reconcilePixInvoice } from './reconcile-pix-invoice';
 
 /**

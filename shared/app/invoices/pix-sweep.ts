@@ -2,7 +2,7 @@ import type { Invoice } from '../../domain/invoice';
 import { logger } from '../../logger';
 import type { PixSweepIndex } from '../../ports/invoices';
 import type { PixStatementCursors } from '../../ports/pix-statement';
-import type { LookingUpPixProvider, StatementProvider } from '../../providers/port';
+import type { LookingUpPixProvider, StatementProvider } from '../../ports/payment-provider';
 import { noneChecked, type StatementCheck, statementPass } from './pix-statement';
 import { type PixLookupPorts, reconcilePixInvoice, sweepGivesUp } from './reconcile-pix-invoice';
 

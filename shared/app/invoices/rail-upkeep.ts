@@ -3,7 +3,7 @@ import { type BolePixRail, isBolePix, pastPaymentWindow, railsToClose } from '..
 import type { Invoice } from '../../domain/invoice';
 import { logger } from '../../logger';
 import type { RailUpkeepIndex } from '../../ports/invoices';
-import { withProviderTimeout } from '../../providers/port';
+import { withProviderTimeout } from '../time-limits';
 import { applyNotification, type InvoiceMovePorts } from './apply-notification';
 
 /** What closing a rail at its provider found: closed now or before, paid there already, or unknown to it. */

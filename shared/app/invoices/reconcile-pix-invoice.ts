@@ -5,7 +5,8 @@ import { brazilDate } from '../../domain/brazil-dates';
 import { type PixAnomaly, pixOutcomes } from '../../domain/pix-outcomes';
 import { logger } from '../../logger';
 import { BUSINESS_METRICS, countMetric } from '../../metrics/emf';
-import { type LookingUpPixProvider, type PixChargeState, type PixProvider, ProviderError, withProviderTimeout } from '../../providers/port';
+import { type LookingUpPixProvider, type PixChargeState, type PixProvider, ProviderError } from '../../ports/payment-provider';
+import { withProviderTimeout } from '../time-limits';
 import { applyNotification, type InvoiceMovePorts, STATUS_AFTER } from './apply-notification';
 
 /** What one reconciliation of a Pix invoice did (the CLI prints it; the callback and the sweep count it). */

@@ -2,7 +2,7 @@ import { CEP_CACHE_SECONDS, type CepAddress } from '../../domain/cep';
 import type { Change } from '../../domain/changes';
 import { NotFoundError, UpstreamError } from '../../errors';
 import type { CepCache } from '../../ports/cep';
-import { CepUnavailableError, type CepLookup } from '../../cep/port';
+import { CepUnavailableError, type CepLookup } from '../../ports/cep';
 
 export type CepSearchPorts = { cache: CepCache; lookup: CepLookup };
 

@@ -1,4 +1,5 @@
-import { type BankPort, withBankTimeout } from '../../bank/port';
+import type { BankPort } from '../../ports/bank';
+import { withBankTimeout } from '../time-limits';
 import { logger } from '../../logger';
 import type { WithdrawalStore } from '../../ports/withdrawals';
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { pixOutcomes } from '../../../shared/domain/pix-outcomes';
-import type { PixChargeState, PixPayment } from '../../../shared/providers/port';
+import type { PixChargeState, PixPayment } from '../../../shared/ports/payment-provider';
 
 const TXID = 'INVABCDEFabcdefghijklmnopqrstuvw';
 const TOTAL = 12345;

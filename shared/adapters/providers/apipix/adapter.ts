@@ -9,7 +9,7 @@ import {
   type PixDueCharges,
   type PixDueRemoval,
   type PixProvider,
-} from '../../../providers/port';
+} from '../../../ports/payment-provider';
 import { type ApiPixClient, type ApiPixReply, apiPixClient } from './client';
 import { type Cob, cobRequestBody, cobSchema, hasViolations, isSameCharge, pixChargeOf, pixChargeStateOf, problemMessage } from './cob';
 import { receivedPixPath, receivedPixPageOf } from './received';

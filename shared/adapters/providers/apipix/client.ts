@@ -1,6 +1,6 @@
 import { Agent, request as httpsRequest } from 'node:https';
 import type { ApiPixCredentials } from '../../secrets/apipix-credentials';
-import { ProviderError } from '../../../providers/port';
+import { ProviderError } from '../../../ports/payment-provider';
 
 /**
  * The API Pix PSP's HTTP channel: mutual TLS (the client certificate and key from Secrets Manager, the

@@ -1,7 +1,7 @@
 import * as z from 'zod';
 import { expirationSeconds, MAX_EXPIRATION_SECONDS } from '../../../domain/pix-expiration';
 import { formatCents, parseAmountToCents } from '../../../domain/money';
-import type { PixCharge, PixChargeRequest, PixChargeState, PixPayment } from '../../../providers/port';
+import type { PixCharge, PixChargeRequest, PixChargeState, PixPayment } from '../../../ports/payment-provider';
 
 /**
  * The Central Bank's API Pix v2 shapes the adapter speaks (bacen/pix-api openapi.yaml), as pure

@@ -1,6 +1,6 @@
 import * as z from 'zod';
 import { formatCents } from '../../../domain/money';
-import type { PixCharge, PixChargeState, PixDueChargeRequest } from '../../../providers/port';
+import type { PixCharge, PixChargeState, PixDueChargeRequest } from '../../../ports/payment-provider';
 import { cobSchema, pixChargeOf, pixChargeStateOf } from './cob';
 
 /**

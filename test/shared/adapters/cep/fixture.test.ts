@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { FIXTURE_ADDRESSES, FIXTURE_UNAVAILABLE_CEP, fixtureCepLookup } from '../../../../shared/adapters/cep/fixture';
-import { CepUnavailableError } from '../../../../shared/cep/port';
+import { CepUnavailableError } from '../../../../shared/ports/cep';
 import { stateByUf } from '../../../../shared/reference/states';
 
 describe('fixtureCepLookup', () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { CepUnavailableError } from '../../../../shared/cep/port';
+import { CepUnavailableError } from '../../../../shared/ports/cep';
 import { CEP_SERVICES, type Fetch, publicCepLookup } from '../../../../shared/adapters/cep/public';
 
 type Reply = { status: number; body: unknown } | 'network-error' | 'hang';

@@ -3,8 +3,8 @@ import { createBoletoCharge, type BoletoChargeRequest } from '../../../../shared
 import type { Customer } from '../../../../shared/domain/customer';
 import { ValidationError } from '../../../../shared/errors';
 import type { CustomerStore } from '../../../../shared/ports/customers';
-import type { BoletoRequest, PixDueChargeRequest } from '../../../../shared/providers/port';
-import { ProviderError } from '../../../../shared/providers/port';
+import type { BoletoRequest, PixDueChargeRequest } from '../../../../shared/ports/payment-provider';
+import { ProviderError } from '../../../../shared/ports/payment-provider';
 
 const now = new Date('2026-11-27T12:00:00.000Z');
 const ana: Customer = {

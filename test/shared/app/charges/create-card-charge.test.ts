@@ -5,7 +5,7 @@ import type { CardAttempt } from '../../../../shared/domain/card-attempt';
 import type { Change, OutboxEvent } from '../../../../shared/domain/changes';
 import { BadRequestError, CardDeclinesExceededError, CardOutcomeUnknownError, UpstreamError } from '../../../../shared/errors';
 import { memoryAttemptSlots } from '../../../support/attempt-slots';
-import { type CardAuthorization, type PaymentProvider, ProviderError } from '../../../../shared/providers/port';
+import { type CardAuthorization, type PaymentProvider, ProviderError } from '../../../../shared/ports/payment-provider';
 
 const now = new Date('2026-11-27T12:00:00.000Z');
 const caller: Caller = {

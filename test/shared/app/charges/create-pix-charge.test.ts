@@ -4,7 +4,7 @@ import type { InvoiceIds } from '../../../../shared/domain/invoice';
 import { UpstreamError } from '../../../../shared/errors';
 import { referenceOfTxid } from '../../../../shared/domain/invoice-ids';
 import type { InvoiceIdPort } from '../../../../shared/ports/invoices';
-import { ProviderError, type PixChargeRequest as ProviderPixRequest, type PixProvider } from '../../../../shared/providers/port';
+import { ProviderError, type PixChargeRequest as ProviderPixRequest, type PixProvider } from '../../../../shared/ports/payment-provider';
 
 const now = new Date('2026-11-27T12:00:00.000Z');
 

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { checkoutUpkeep, type UpkeepPorts } from '../../../../shared/app/checkout/upkeep';
 import type { Change, OutboxEvent } from '../../../../shared/domain/changes';
 import type { Checkout, UnknownCardAttempt } from '../../../../shared/domain/checkout';
-import type { CardAuthorizationStatus, PaymentProvider } from '../../../../shared/providers/port';
+import type { CardAuthorizationStatus, PaymentProvider } from '../../../../shared/ports/payment-provider';
 import { aCheckout } from '../../../support/records';
 
 /**

@@ -8,7 +8,7 @@ import { reconcileStatement, statementPass } from '../../../../shared/app/invoic
 import { pixSweep, type PixSweepPorts } from '../../../../shared/app/invoices/pix-sweep';
 import type { PixLookupPorts } from '../../../../shared/app/invoices/reconcile-pix-invoice';
 import type { PixStatementCursors } from '../../../../shared/ports/pix-statement';
-import { type LookingUpPixProvider, ProviderError, type StatementProvider } from '../../../../shared/providers/port';
+import { type LookingUpPixProvider, ProviderError, type StatementProvider } from '../../../../shared/ports/payment-provider';
 import { anInvoice } from '../../../support/records';
 
 const now = new Date('2026-11-27T13:00:00.000Z');

@@ -5,7 +5,7 @@ import type { PixChargeState } from '../../../../shared/domain/pix-outcomes';
 import { pixSweep, type PixSweepPorts } from '../../../../shared/app/invoices/pix-sweep';
 import { noneChecked } from '../../../../shared/app/invoices/pix-statement';
 import { sweepGivesUp } from '../../../../shared/app/invoices/reconcile-pix-invoice';
-import { ProviderError, type LookingUpPixProvider } from '../../../../shared/providers/port';
+import { ProviderError, type LookingUpPixProvider } from '../../../../shared/ports/payment-provider';
 
 const now = new Date('2026-11-27T13:00:00.000Z');
 

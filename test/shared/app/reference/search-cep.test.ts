@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { searchCep } from '../../../../shared/app/reference/search-cep';
-import { CepUnavailableError, type CepLookup } from '../../../../shared/cep/port';
+import { CepUnavailableError, type CepLookup } from '../../../../shared/ports/cep';
 import { CEP_CACHE_SECONDS, type CepAddress } from '../../../../shared/domain/cep';
 import { NotFoundError, UpstreamError } from '../../../../shared/errors';
 

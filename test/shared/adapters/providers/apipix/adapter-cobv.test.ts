@@ -7,7 +7,7 @@ import { brazilDate } from '../../../../../shared/domain/brazil-dates';
 import { apiPixProviderWith, type ApiPixProvider } from '../../../../../shared/adapters/providers/apipix/adapter';
 import { apiPixClient, type ApiPixClient } from '../../../../../shared/adapters/providers/apipix/client';
 import { cobvRequestBody } from '../../../../../shared/adapters/providers/apipix/cobv';
-import { ProviderError, ProviderRejectedError, type PixDueChargeRequest } from '../../../../../shared/providers/port';
+import { ProviderError, ProviderRejectedError, type PixDueChargeRequest } from '../../../../../shared/ports/payment-provider';
 import { generateApiPixCertificates, type ApiPixCertificates } from '../../../../support/apipix-certificates';
 import { startTestPsp, type TestPsp } from '../../../../support/apipix-psp';
 

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { API_PIX_PROVIDER, apiPixProviderWith } from '../../../../../shared/adapters/providers/apipix/adapter';
 import type { ApiPixClient, ApiPixReply } from '../../../../../shared/adapters/providers/apipix/client';
 import { expirationSeconds } from '../../../../../shared/domain/pix-expiration';
-import { ProviderError, ProviderRejectedError, type PixChargeRequest } from '../../../../../shared/providers/port';
+import { ProviderError, ProviderRejectedError, type PixChargeRequest } from '../../../../../shared/ports/payment-provider';
 
 const TXID = 'INVABCDEFabcdefghijklmnopqrstuvw';
 const PIX_KEY = 'pix+key@example.com';

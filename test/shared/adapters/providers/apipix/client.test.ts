@@ -1,6 +1,6 @@
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { apiPixClient, type ApiPixClient } from '../../../../../shared/adapters/providers/apipix/client';
-import { ProviderError } from '../../../../../shared/providers/port';
+import { ProviderError } from '../../../../../shared/ports/payment-provider';
 import type { ApiPixCredentials } from '../../../../../shared/adapters/secrets/apipix-credentials';
 import { generateApiPixCertificates, type ApiPixCertificates } from '../../../../support/apipix-certificates';
 import { startTestPsp, type TestPsp, type TestPspOptions } from '../../../../support/apipix-psp';

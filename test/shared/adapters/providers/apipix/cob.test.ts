@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { PixChargeRequest } from '../../../../../shared/providers/port';
+import type { PixChargeRequest } from '../../../../../shared/ports/payment-provider';
 import { expirationSeconds, lastPixDueDate, MAX_EXPIRATION_SECONDS } from '../../../../../shared/domain/pix-expiration';
 import {
   callbackTxids,

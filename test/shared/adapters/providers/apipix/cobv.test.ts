@@ -4,7 +4,7 @@ import Ajv, { type ValidateFunction } from 'ajv';
 import addFormats from 'ajv-formats';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { brazilDate } from '../../../../../shared/domain/brazil-dates';
-import type { PixDueChargeRequest } from '../../../../../shared/providers/port';
+import type { PixDueChargeRequest } from '../../../../../shared/ports/payment-provider';
 import { apiPixClient, type ApiPixClient } from '../../../../../shared/adapters/providers/apipix/client';
 import {
   cobvRequestBody,

@@ -1,13 +1,13 @@
 import type { PixChargeState } from '../domain/pix-outcomes';
 import type { ReceivedPixPage, StatementWindow } from '../domain/pix-statement';
-import { withTimeout } from '../timeout';
 import type { LatePaymentRules } from '../domain/late-payment';
 import type { MethodCalls, PaymentMethod, Payer, PixCharge } from '../domain/payment-methods';
 
 /**
  * The payment provider port (Medusa-style: one abstract interface, one adapter per provider).
  * The simulated provider serves local runs and tests; real PSP adapters plug in behind it, each
- * registered by name in ./registry (the only place adapters are resolved).
+ * registered by name in shared/wiring/provider-registry.ts (the only place adapters are resolved). The time
+ * limit its calls run under is the use cases' (withProviderTimeout, shared/app/time-limits.ts).
  */
 export type {
   Payer,
@@ -56,11 +56,6 @@ export class ProviderTimeoutError extends ProviderError {
     super(`The provider did not answer within ${timeoutMs} ms`);
     this.name = 'ProviderTimeoutError';
   }
-}
-
-/** Runs one provider call under a hard time limit: past it the call counts as failed (ProviderTimeoutError, a ProviderError). */
-export function withProviderTimeout<T>(call: Promise<T>, timeoutMs: number): Promise<T> {
-  return withTimeout(call, timeoutMs, () => new ProviderTimeoutError(timeoutMs));
 }
 
 /** The notification is not authentic (invalid_signature) or not understood (invalid_notification). */

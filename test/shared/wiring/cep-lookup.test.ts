@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { parseConfig } from '../../../shared/config';
 import { fixtureCepLookup } from '../../../shared/adapters/cep/fixture';
-import { cepLookupFor } from '../../../shared/cep/select';
+import { cepLookupFor } from '../../../shared/wiring/cep-lookup';
 
 const REQUIRED = { TABLE_NAME: 't', MASTER_KEY_SECRET_ID: 's' };
 

@@ -1,12 +1,12 @@
-import type { BankPort } from '../bank/port';
+import type { BankPort } from '../ports/bank';
 import { simulatedBank } from '../bank/simulated';
 import type { Config } from '../config';
 import { PAYMENT_METHODS, type PaymentMethod } from '../domain/payment-methods';
-import type { PaymentProvider, PixProvider } from './port';
-import { simulatedProvider } from './simulated';
+import type { PaymentProvider, PixProvider } from '../ports/payment-provider';
+import { simulatedProvider } from '../providers/simulated';
 
 /**
- * The registry of adapters, without the Pix-only ones (./registry.ts adds API Pix), so that the card
+ * The registry of adapters, without the Pix-only ones (./provider-registry.ts adds API Pix), so that the card
  * functions, which resolve only card-and-boleto providers and banks, bundle no API Pix client (issue 26's
  * 450 KB). The one place the payment provider and the bank are resolved: BY NAME, from the configuration
  * (PAYMENT_PROVIDER for Pix, the card-and-boleto provider, BANK_PROVIDER) or from what a record
@@ -105,7 +105,7 @@ export function servesEveryMethod(provider: PixProvider): provider is PaymentPro
   return PAYMENT_METHODS.every((method) => typeof charges[method] === 'function');
 }
 
-/** The adapters every function may resolve: the simulated provider and bank (./registry.ts adds API Pix for Pix charges). */
+/** The adapters every function may resolve: the simulated provider and bank (./provider-registry.ts adds API Pix for Pix charges). */
 export const CORE_ADAPTERS = {
   paymentProviders: {
     simulated: (config: Config) => simulatedProvider({ locationBase: config.publicBaseUrl }),
@@ -113,7 +113,7 @@ export const CORE_ADAPTERS = {
   banks: { simulated: () => simulatedBank() },
 } as const;
 
-/** The container's registry: every handler and worker resolves through it (./registry.ts adds API Pix to it when a function resolves Pix providers). */
+/** The container's registry: every handler and worker resolves through it (./provider-registry.ts adds API Pix to it when a function resolves Pix providers). */
 export const defaultRegistry: AdapterRegistry = createRegistry(CORE_ADAPTERS);
 
 /** The card and boleto provider named `name` (default: the configured one); UnknownAdapterError when none is. */

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import type { BankPort } from '../../../shared/bank/port';
+import type { BankPort } from '../../../shared/ports/bank';
 import { parseConfig } from '../../../shared/config';
-import type { PaymentProvider } from '../../../shared/providers/port';
-import { ProviderError } from '../../../shared/providers/port';
-import { bank, createRegistry, defaultRegistry, paymentProvider, servesEveryMethod, UnknownAdapterError } from '../../../shared/providers/registry';
+import type { PaymentProvider } from '../../../shared/ports/payment-provider';
+import { ProviderError } from '../../../shared/ports/payment-provider';
+import { bank, createRegistry, defaultRegistry, paymentProvider, servesEveryMethod, UnknownAdapterError } from '../../../shared/wiring/provider-registry';
 import { PAYMENT_METHODS } from '../../../shared/domain/payment-methods';
 import { simulatedProvider, type SimulatedProvider } from '../../../shared/providers/simulated';
 

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { CepUnavailableError, normalizeCep } from '../../../shared/cep/port';
+import { normalizeCep } from '../../../shared/domain/cep';
 
 describe('normalizeCep', () => {
   it('accepts 8 digits with or without the hyphen', () => {
@@ -23,14 +23,5 @@ describe('normalizeCep', () => {
         expect(normalizeCep(`${digits.slice(0, 5)}-${digits.slice(5)}`)).toBe(digits);
       }),
     );
-  });
-});
-
-describe('CepUnavailableError', () => {
-  it('is an Error named CepUnavailableError carrying the detail', () => {
-    const err = new CepUnavailableError('timeout');
-    expect(err).toBeInstanceOf(Error);
-    expect(err.name).toBe('CepUnavailableError');
-    expect(err.message).toContain('timeout');
   });
 });

@@ -1,13 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { defaultRegistry } from '../../../shared/providers/adapter-registry';
-import { BUILT_IN_ADAPTERS, pixProvider } from '../../../shared/providers/registry';
+import { defaultRegistry } from '../../../shared/wiring/adapter-registry';
+import { BUILT_IN_ADAPTERS, pixProvider } from '../../../shared/wiring/provider-registry';
 import { reachable } from '../../support/reachable';
 
 describe('the card functions bundle no Pix-only provider (issue 26: every function within 450 KB)', () => {
   it.each(['functions/charges/card.ts', 'functions/checkout/card.ts'])('%s reaches neither API Pix nor the Pix registry', (entry) => {
     const files = reachable(entry);
-    expect(files.has('shared/providers/adapter-registry.ts')).toBe(true);
-    expect([...files].filter((file) => file.startsWith('shared/adapters/providers/apipix/') || file === 'shared/providers/registry.ts')).toEqual([]);
+    expect(files.has('shared/wiring/adapter-registry.ts')).toBe(true);
+    expect([...files].filter((file) => file.startsWith('shared/adapters/providers/apipix/') || file === 'shared/wiring/provider-registry.ts')).toEqual([]);
   });
 
   it('a Pix function reaches API Pix (the check can fail)', () => {

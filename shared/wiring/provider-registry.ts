@@ -1,7 +1,7 @@
 import type { Config } from '../config';
 import { apiPixProvider } from '../adapters/providers/apipix/adapter';
 import { CORE_ADAPTERS, defaultRegistry, UnknownAdapterError } from './adapter-registry';
-import type { PixProvider } from './port';
+import type { PixProvider } from '../ports/payment-provider';
 
 export * from './adapter-registry';
 

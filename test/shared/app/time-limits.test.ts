@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { BankUnavailableError, withBankTimeout } from '../../../shared/bank/port';
+import { BankUnavailableError } from '../../../shared/ports/bank';
+import { withBankTimeout } from '../../../shared/app/time-limits';
 import { SIMULATED_BANK_KEYS, simulatedBank } from '../../../shared/bank/simulated';
 
 const request = (reference: string, pixkey: string) => ({ reference, amountCents: 1_000, pixkey, keytype: 'EMAIL' as const });

@@ -1,6 +1,6 @@
 import type { Config } from '../config';
 import { fixtureCepLookup } from '../adapters/cep/fixture';
-import type { CepLookup } from './port';
+import type { CepLookup } from '../ports/cep';
 import { publicCepLookup } from '../adapters/cep/public';
 
 /** The CEP adapter the configuration names: public services in AWS, the bundled fixture locally. */
