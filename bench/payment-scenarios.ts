@@ -12,7 +12,7 @@ import { handler as listInvoicesHandler } from '../functions/invoices/list';
 import { handler as pixByTxidHandler } from '../functions/invoices/pix-by-txid';
 import { handler as notificationHandler } from '../functions/provider/notifications';
 import type { AnyRoute } from '../shared/http/route';
-import { SIMULATED_CARDS, SIMULATED_SIGNATURE_HEADER } from '../shared/providers/simulated';
+import { SIMULATED_CARDS, SIMULATED_SIGNATURE_HEADER } from '../shared/adapters/providers/simulated';
 import { routes } from '../shared/http/routes';
 import type { Runtime } from '../shared/runtime';
 import { providerNotificationSecret } from '../shared/adapters/secrets/provider-credentials';

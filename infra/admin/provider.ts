@@ -1,5 +1,5 @@
 import { randomString } from '../../shared/ids';
-import { SIMULATED_SIGNATURE_HEADER, type SimulatedNotification } from '../../shared/providers/simulated';
+import { SIMULATED_SIGNATURE_HEADER, type SimulatedNotification } from '../../shared/adapters/providers/simulated';
 import { signatureHeader } from '../../shared/signatures/hmac-header';
 import type { Target } from './target';
 

@@ -5,7 +5,7 @@
  * handler bundles only its own area's schemas; this module assembles them, in routing order.
  */
 import type { AnyRoute, RawRequest } from './route';
-import { simulatedNotificationSchema } from '../providers/simulated-notification';
+import { simulatedNotificationSchema } from '../wiring/provider-notifications';
 import { pixCallbackSchema } from '../wiring/pix-callbacks';
 import { authRoutes } from './route-table/auth';
 import { accountRoutes } from './route-table/account';

@@ -1,9 +1,9 @@
 import type { BankPort } from '../ports/bank';
-import { simulatedBank } from '../bank/simulated';
+import { simulatedBank } from '../adapters/bank/simulated';
 import type { Config } from '../config';
 import { PAYMENT_METHODS, type PaymentMethod } from '../domain/payment-methods';
 import type { PaymentProvider, PixProvider } from '../ports/payment-provider';
-import { simulatedProvider } from '../providers/simulated';
+import { simulatedProvider } from '../adapters/providers/simulated';
 
 /**
  * The registry of adapters, without the Pix-only ones (./provider-registry.ts adds API Pix), so that the card

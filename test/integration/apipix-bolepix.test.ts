@@ -5,7 +5,7 @@ import { amountDue } from '../../shared/domain/late-payment';
 import { formatCents, parseAmountToCents } from '../../shared/domain/money';
 import { routes } from '../../shared/http/routes';
 import { paymentProvider } from '../../shared/wiring/provider-registry';
-import type { SimulatedProvider } from '../../shared/providers/simulated';
+import type { SimulatedProvider } from '../../shared/adapters/providers/simulated';
 import { getRuntime } from '../../shared/runtime';
 import { type ApiPixEnvironment, apiPixMerchant, startApiPixEnvironment } from '../support/apipix-env';
 import { common } from '../support/charges';

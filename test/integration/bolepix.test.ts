@@ -6,7 +6,7 @@ import { amountDue } from '../../shared/domain/late-payment';
 import { formatCents, parseAmountToCents } from '../../shared/domain/money';
 import { routes } from '../../shared/http/routes';
 import { paymentProvider } from '../../shared/wiring/provider-registry';
-import type { SimulatedProvider } from '../../shared/providers/simulated';
+import type { SimulatedProvider } from '../../shared/adapters/providers/simulated';
 import { getRuntime } from '../../shared/runtime';
 import { railUpkeep } from '../../shared/app/invoices/rail-upkeep';
 import { checkoutUpkeepWorker } from '../../shared/queues';

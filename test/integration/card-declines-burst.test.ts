@@ -3,7 +3,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { handler as createCard } from '../../functions/charges/card';
 import { routes } from '../../shared/http/routes';
 import { defaultRegistry, paymentProvider } from '../../shared/wiring/provider-registry';
-import { type SimulatedProvider, simulatedProvider } from '../../shared/providers/simulated';
+import { type SimulatedProvider, simulatedProvider } from '../../shared/adapters/providers/simulated';
 import type { PaymentProvider } from '../../shared/ports/payment-provider';
 import { getRuntime, overrideRuntime, type Runtime } from '../../shared/runtime';
 import { bearer, newAccount, tokenFor, useLocalStackEnvironment } from '../support/api';

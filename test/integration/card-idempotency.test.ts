@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { handler as createCard } from '../../functions/charges/card';
 import { paymentProvider } from '../../shared/wiring/provider-registry';
-import { SIMULATED_CARDS, type SimulatedProvider } from '../../shared/providers/simulated';
+import { SIMULATED_CARDS, type SimulatedProvider } from '../../shared/adapters/providers/simulated';
 import { routes } from '../../shared/http/routes';
 import { getRuntime, overrideRuntime } from '../../shared/runtime';
 import { keys } from '../../shared/adapters/dynamo/keys';

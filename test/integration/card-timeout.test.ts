@@ -8,7 +8,7 @@ import { routes } from '../../shared/http/routes';
 import { invoiceByReference } from '../../shared/adapters/dynamo/invoice-lookup';
 import { type CardAuthorization, type PaymentProvider, ProviderError } from '../../shared/ports/payment-provider';
 import { defaultRegistry } from '../../shared/wiring/provider-registry';
-import { simulatedProvider } from '../../shared/providers/simulated';
+import { simulatedProvider } from '../../shared/adapters/providers/simulated';
 import { getRuntime, overrideRuntime, type Runtime } from '../../shared/runtime';
 import { keys } from '../../shared/adapters/dynamo/keys';
 import { bearer, newAccount, tokenFor, useLocalStackEnvironment } from '../support/api';

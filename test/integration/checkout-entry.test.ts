@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { PAYMENT_METHODS } from '../../shared/domain/payment-methods';
 import { createAccount, type IssuedKeys } from '../../shared/adapters/dynamo/accounts';
 import { escapeHtml } from '../../shared/checkout/render';
-import { SIMULATED_CARDS } from '../../shared/providers/simulated';
+import { SIMULATED_CARDS } from '../../shared/adapters/providers/simulated';
 import { accountStore, admin, bearer, call, newAccount, type Reply, tokenFor } from '../support/api';
 import { cardFields, enterCheckout, entryForm, merchantCheckout, openPage, postForm, signed } from '../support/checkout';
 import { availableBalance, outboxEventsOf, scanAll } from '../support/ledger';

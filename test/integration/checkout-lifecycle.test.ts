@@ -9,7 +9,7 @@ import { checkoutCardPorts } from '../../shared/wiring/checkout';
 import { SWEEP_INDEX } from '../../shared/events/sweep-index';
 import { ProviderError } from '../../shared/ports/payment-provider';
 import { paymentProvider } from '../../shared/wiring/provider-registry';
-import { SIMULATED_CARDS, type SimulatedProvider } from '../../shared/providers/simulated';
+import { SIMULATED_CARDS, type SimulatedProvider } from '../../shared/adapters/providers/simulated';
 import { routes } from '../../shared/http/routes';
 import { getRuntime, overrideRuntime } from '../../shared/runtime';
 import type { Db, Item } from '../../shared/adapters/dynamo/dynamo';

@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { randomUUID } from 'node:crypto';
-import { SIMULATED_SIGNATURE_HEADER } from '../../shared/providers/simulated';
+import { SIMULATED_SIGNATURE_HEADER } from '../../shared/adapters/providers/simulated';
 import { signatureHeader } from '../../shared/signatures/hmac-header';
 import { basic, bearer, call, newAccount, type Reply, tokenFor, uniqueIp } from '../support/api';
 import { notification, providerSecret } from '../support/provider';

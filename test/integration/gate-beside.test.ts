@@ -9,7 +9,7 @@ import { cardBody, common, createCharge } from '../support/charges';
 import { type FaultInjector, installFaultInjector } from '../support/fault-injection';
 import { invokeRoute } from '../support/invoke-route';
 import { notification, providerSecret } from '../support/provider';
-import { SIMULATED_SIGNATURE_HEADER } from '../../shared/providers/simulated';
+import { SIMULATED_SIGNATURE_HEADER } from '../../shared/adapters/providers/simulated';
 import { signatureHeader } from '../../shared/signatures/hmac-header';
 import { customerBody } from '../support/customers';
 import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';

@@ -8,7 +8,7 @@ import { LEDGER_ITEM_TYPE, LEDGER_PK_PREFIX } from '../../shared/adapters/dynamo
 import { BALANCE_SHARDS } from '../../shared/domain/ledger-shards';
 import { formatCents, parseAmountToCents } from '../../shared/domain/money';
 import type { Item } from '../../shared/adapters/dynamo/dynamo';
-import type { SimulatedNotification } from '../../shared/providers/simulated';
+import type { SimulatedNotification } from '../../shared/adapters/providers/simulated';
 import { keys } from '../../shared/adapters/dynamo/keys';
 import { accountStore, bearer, call, newAccount, type Reply, tokenFor } from '../support/api';
 import { cardBody, common, createCustomerWithAddress } from '../support/charges';

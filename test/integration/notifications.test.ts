@@ -3,7 +3,7 @@ import { admin, bearer, call, newAccount, tokenFor } from '../support/api';
 import { availableBalance, eventsAbout } from '../support/ledger';
 import { cardBody, common, createCharge, createCustomerWithAddress } from '../support/charges';
 import { notification, notify, providerSecret } from '../support/provider';
-import { SIMULATED_SIGNATURE_HEADER } from '../../shared/providers/simulated';
+import { SIMULATED_SIGNATURE_HEADER } from '../../shared/adapters/providers/simulated';
 import { signatureHeader } from '../../shared/signatures/hmac-header';
 
 let auth: Record<string, string>;

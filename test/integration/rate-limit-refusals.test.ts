@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { SIMULATED_SIGNATURE_HEADER } from '../../shared/providers/simulated';
+import { SIMULATED_SIGNATURE_HEADER } from '../../shared/adapters/providers/simulated';
 import { call, uniqueIp } from '../support/api';
 
 /**

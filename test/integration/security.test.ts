@@ -15,7 +15,7 @@ import { localAwsConfig } from '../../infra/local/aws';
 import { creditAccount, type IssuedKeys, rotateKeys } from '../../shared/adapters/dynamo/accounts';
 import { brazilDate } from '../../shared/domain/brazil-dates';
 import type { AnyRoute } from '../../shared/http/route';
-import { SIMULATED_SIGNATURE_HEADER } from '../../shared/providers/simulated';
+import { SIMULATED_SIGNATURE_HEADER } from '../../shared/adapters/providers/simulated';
 import { routeList, routes } from '../../shared/http/routes';
 import { signatureHeader } from '../../shared/signatures/hmac-header';
 import { keys } from '../../shared/adapters/dynamo/keys';

@@ -107,7 +107,6 @@ describe('the house rules (issue 32)', () => {
     const notYetMoved = [
       'accounts',
       'auth',
-      'bank',
       'boleto',
       'cards',
       'checkout',
@@ -125,7 +124,6 @@ describe('the house rules (issue 32)', () => {
       'metrics',
       'panel',
       'pix',
-      'providers',
       'queue',
       'queues.ts',
       'ratelimit',

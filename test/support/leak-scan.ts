@@ -24,7 +24,7 @@
  * the merchant chose to write there, not data the service took from a sensitive field.
  */
 import { cnpj, cpf } from 'cpf-cnpj-validator';
-import { SIMULATED_CARDS } from '../../shared/providers/simulated';
+import { SIMULATED_CARDS } from '../../shared/adapters/providers/simulated';
 
 export type LeakKind =
   'secret-key' | 'token' | 'webhook-secret' | 'checkout-signing-secret' | 'basic-credentials' | 'card-number' | 'cvv' | 'taxpayer-document';

@@ -4,7 +4,7 @@ import { handler as providerNotification } from '../../functions/provider/notifi
 import { notificationFor, type PaymentOptions, type ProviderCommand } from '../../infra/admin/provider';
 import { lambdaContext, toHttpApiEvent } from '../../infra/local/apigw-event';
 import { routes } from '../../shared/http/routes';
-import { SIMULATED_SIGNATURE_HEADER, type SimulatedNotification } from '../../shared/providers/simulated';
+import { SIMULATED_SIGNATURE_HEADER, type SimulatedNotification } from '../../shared/adapters/providers/simulated';
 import { signatureHeader } from '../../shared/signatures/hmac-header';
 import { call, type Reply, stack, uniqueIp } from './api';
 import { conforming, type Invoked, invoked } from './invoke';

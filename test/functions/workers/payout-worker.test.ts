@@ -3,7 +3,7 @@ import { CreateQueueCommand, DeleteQueueCommand, ReceiveMessageCommand } from '@
 import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { handler, type PayoutMessage } from '../../../functions/workers/payout';
-import { SIMULATED_BANK_KEYS, simulatedBank } from '../../../shared/bank/simulated';
+import { SIMULATED_BANK_KEYS, simulatedBank } from '../../../shared/adapters/bank/simulated';
 import { bank } from '../../../shared/wiring/provider-registry';
 import { getSqs } from '../../../shared/adapters/sqs/client';
 import { getRuntime, overrideRuntime, type Runtime } from '../../../shared/runtime';

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { BankUnavailableError } from '../../../shared/ports/bank';
 import { withBankTimeout } from '../../../shared/app/time-limits';
-import { SIMULATED_BANK_KEYS, simulatedBank } from '../../../shared/bank/simulated';
+import { SIMULATED_BANK_KEYS, simulatedBank } from '../../../shared/adapters/bank/simulated';
 
 const request = (reference: string, pixkey: string) => ({ reference, amountCents: 1_000, pixkey, keytype: 'EMAIL' as const });
 

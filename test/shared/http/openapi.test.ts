@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { defineRoute, pathParameterNames, type AnyRoute } from '../../../shared/http/route';
 import { buildOpenApiDocument, FORM_TYPE, patternMaxLength } from '../../../shared/http/openapi';
 import { RAW_REQUESTS, routeList, routes, simulatedNotificationSchema } from '../../../shared/http/routes';
-import { simulatedProvider, type SimulatedNotification } from '../../../shared/providers/simulated';
+import { simulatedProvider, type SimulatedNotification } from '../../../shared/adapters/providers/simulated';
 import { signatureHeader } from '../../../shared/signatures/hmac-header';
 import { mayBeRateLimited } from '../../../shared/route-policy';
 

@@ -5,7 +5,7 @@ import type { PaymentProvider } from '../../../shared/ports/payment-provider';
 import { ProviderError } from '../../../shared/ports/payment-provider';
 import { bank, createRegistry, defaultRegistry, paymentProvider, servesEveryMethod, UnknownAdapterError } from '../../../shared/wiring/provider-registry';
 import { PAYMENT_METHODS } from '../../../shared/domain/payment-methods';
-import { simulatedProvider, type SimulatedProvider } from '../../../shared/providers/simulated';
+import { simulatedProvider, type SimulatedProvider } from '../../../shared/adapters/providers/simulated';
 
 const config = parseConfig({ TABLE_NAME: 'payment-gateway-test', MASTER_KEY_SECRET_ID: 'payment-gateway/test/master-key' });
 

@@ -1,4 +1,4 @@
-import { BankUnavailableError, type BankPort } from '../ports/bank';
+import { BankUnavailableError, type BankPort } from '../../ports/bank';
 
 /** Pix keys the simulated bank treats specially (docs/decisions.md). */
 export const SIMULATED_BANK_KEYS = {

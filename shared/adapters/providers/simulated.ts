@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
-import { buildBarcode, digitableLine } from '../domain/boleto-barcode';
-import { randomString, sortableNumericId } from '../ids';
-import { parseAmountToCents } from '../domain/money';
-import { buildDynamicBrCode } from '../domain/pix-brcode';
-import { checkSignatureHeader } from '../signatures/hmac-header';
+import { buildBarcode, digitableLine } from '../../domain/boleto-barcode';
+import { randomString, sortableNumericId } from '../../ids';
+import { parseAmountToCents } from '../../domain/money';
+import { buildDynamicBrCode } from '../../domain/pix-brcode';
+import { checkSignatureHeader } from '../../signatures/hmac-header';
 import { simulatedNotificationSchema } from './simulated-notification';
 import {
   type CardAuthorization,
@@ -14,7 +14,7 @@ import {
   type PixDueRemoval,
   ProviderError,
   type RegisteredBoleto,
-} from '../ports/payment-provider';
+} from '../../ports/payment-provider';
 
 /**
  * Test cards of the simulated provider (docs/decisions.md). Any other valid card is approved.
