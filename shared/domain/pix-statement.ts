@@ -62,7 +62,7 @@ export function emptyWindow(cursor: StatementCursor): boolean {
  * The amount of the Pix payment an invoice records, when it records one (recordsPixPayment), or
  * undefined when that amount is not known (records older than the paid amount).
  */
-export function recordedPixCents(invoice: Pick<Invoice, 'paidRail' | 'paidAmountCents' | 'totalCents' | 'otherRailPayment'>): number | undefined {
+export function recordedPixCents(invoice: Pick<Invoice, 'paidRail' | 'paidAmountCents' | 'otherRailPayment'>): number | undefined {
   if (invoice.otherRailPayment?.rail === 'pix') return invoice.otherRailPayment.amountCents;
   return invoice.paidRail === 'pix' ? invoice.paidAmountCents : undefined;
 }

@@ -82,3 +82,11 @@ export function fitsFunction(chain: readonly OutboundCall[], functionTimeoutMs: 
 export function openCardAttemptStaleAfterMs(providerTimeoutMs: number): number {
   return 2 * API_FUNCTION_TIMEOUT_MS + 2 * providerTimeoutMs;
 }
+
+/**
+ * Whether a card request sent at `sentAtIso` may still reach its provider (its own time limit, twice over,
+ * has not passed): until then a provider's "not found" proves nothing, and the attempt waits.
+ */
+export function requestMayStillArrive(sentAtIso: string, now: Date, providerTimeoutMs: number): boolean {
+  return now.getTime() - Date.parse(sentAtIso) < 2 * providerTimeoutMs;
+}

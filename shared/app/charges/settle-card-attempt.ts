@@ -1,4 +1,5 @@
 import type { CardAttempt } from '../../domain/card-attempt';
+import { requestMayStillArrive } from '../../domain/time-budgets';
 import type { Change } from '../../domain/changes';
 import { DomainError } from '../../errors';
 import { logger } from '../../logger';
@@ -42,8 +43,7 @@ export async function settleCardAttempt(ports: CardSettlePorts, attempt: CardAtt
   const status = known ?? (await askProvider(ports, attempt));
   if (!status) return 'unknown';
   // A request the provider has not seen may still reach it within its own time limit: not_found proves nothing until that has passed.
-  const graceMs = 2 * ports.timeoutMs;
-  if (status.outcome === 'not_found' && attempt.unknownAt !== undefined && now.getTime() - Date.parse(attempt.unknownAt) < graceMs) return 'unknown';
+  if (status.outcome === 'not_found' && attempt.unknownAt !== undefined && requestMayStillArrive(attempt.unknownAt, now, ports.timeoutMs)) return 'unknown';
   const target = { reference: attempt.reference };
   if (status.outcome === 'approved') {
     // The transaction first, so the invoice.paid event carries it.

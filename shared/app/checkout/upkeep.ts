@@ -6,7 +6,7 @@ import { logger } from '../../logger';
 import type { OpenCheckoutIndex } from '../../ports/checkouts';
 import { withProviderTimeout } from '../time-limits';
 import { type CardSettlePorts, settleCardAttempt, settleOpenCardAttempt } from '../charges/settle-card-attempt';
-import { openCardAttemptStaleAfterMs } from '../../domain/time-budgets';
+import { openCardAttemptStaleAfterMs, requestMayStillArrive } from '../../domain/time-budgets';
 import { cardLeaseMs, checkoutCardPaymentChanges, voidCheckoutCardUnlessRecorded } from './checkout-payments';
 import type { CheckoutCardPorts } from './pay-checkout-by-card';
 
@@ -54,8 +54,7 @@ async function resolveUnknown(ports: UpkeepPorts, checkout: Checkout, now: Date)
     return 'paid';
   }
   // A request the provider never received may still arrive within its own timeout: wait that long before reopening.
-  const graceMs = 2 * ports.timeoutMs;
-  if (status.outcome === 'not_found' && now.getTime() - Date.parse(lost.at) < graceMs) return 'waiting';
+  if (status.outcome === 'not_found' && requestMayStillArrive(lost.at, now, ports.timeoutMs)) return 'waiting';
   await ports.commit([{ kind: 'checkout.card_reopened', checkout, declined: false }]);
   return 'reopened';
 }
@@ -70,7 +69,7 @@ async function settleStrayAttempt(ports: UpkeepPorts, checkout: Checkout, now: D
   const stray = checkout.unknownAttempt;
   if (!stray) return 'waiting';
   const status = await withProviderTimeout(ports.provider.cardAuthorizationStatus(stray.providerKey), ports.timeoutMs);
-  if (status.outcome === 'not_found' && now.getTime() - Date.parse(stray.at) < 2 * ports.timeoutMs) return 'waiting';
+  if (status.outcome === 'not_found' && requestMayStillArrive(stray.at, now, ports.timeoutMs)) return 'waiting';
   if (status.outcome === 'approved') {
     await voidCheckoutCardUnlessRecorded(ports, checkout.reference, checkout.reference, status.transactionId);
     logger.warn('card authorization of a checkout paid by another rail voided', { checkout: checkout.reference });

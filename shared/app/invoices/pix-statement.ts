@@ -107,7 +107,7 @@ export async function reconcileStatement(
     pages = received.pages;
     await checkPage(ports, provider, received.payments, now, tally);
   }
-  return { ...tally, pages: Math.max(pages, 0) };
+  return { ...tally, pages };
 }
 
 /**

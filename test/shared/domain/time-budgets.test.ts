@@ -10,6 +10,7 @@ import {
   MAX_OUTBOUND_LIMITS,
   openCardAttemptStaleAfterMs,
   outboundChains,
+  requestMayStillArrive,
   PROVIDER_TIMEOUT_MAX_MS,
   worstCaseMs,
 } from '../../../shared/domain/time-budgets';
@@ -65,5 +66,16 @@ describe('time budgets of the API functions', () => {
 
   it('the settler asks about an OPEN card attempt only once its invocation is surely over and its request can no longer arrive', () => {
     expect(openCardAttemptStaleAfterMs(3_000)).toBeGreaterThanOrEqual(API_FUNCTION_TIMEOUT_MS + 2 * 3_000);
+  });
+});
+
+describe('a card request that may still reach its provider', () => {
+  it('may until twice the provider time limit has passed since it was sent, not after', () => {
+    const sentAt = '2026-11-27T12:00:00.000Z';
+    const at = (ms: number) => new Date(Date.parse(sentAt) + ms);
+    expect(requestMayStillArrive(sentAt, at(0), 3_000)).toBe(true);
+    expect(requestMayStillArrive(sentAt, at(5_999), 3_000)).toBe(true);
+    expect(requestMayStillArrive(sentAt, at(6_000), 3_000)).toBe(false);
+    expect(requestMayStillArrive(sentAt, at(60_000), 3_000)).toBe(false);
   });
 });
