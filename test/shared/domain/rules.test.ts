@@ -22,7 +22,28 @@ const PURE_PACKAGES = [
   '@zxcvbn-ts/language-common',
   '@zxcvbn-ts/language-en',
   '@zxcvbn-ts/language-pt-br',
+  // Issue 45: the reference tables (countries), the CPF/CNPJ check digits, and Buffer's UTF-8 check.
+  'world-countries',
+  'cpf-cnpj-validator',
+  'node:buffer',
 ];
+
+/** node:crypto's deterministic functions (hashes, HMACs, key derivation, constant-time comparison): values in, values out. Its random ones are not. */
+const DETERMINISTIC_CRYPTO = ['createHash', 'createHmac', 'hkdfSync', 'timingSafeEqual'];
+
+/** Whether every import of node:crypto in a source names only deterministic functions (a namespace or dynamic import never does). */
+function cryptoIsDeterministic(source: string): boolean {
+  const named = [...source.matchAll(/import\s*(type\s*)?\{([^}]*)\}\s*from\s*['"]node:crypto['"]/g)];
+  const all = ts.preProcessFile(source, true, true).importedFiles.filter((f) => f.fileName === 'node:crypto').length;
+  if (named.length !== all) return false;
+  return named.every((match) =>
+    (match[2] ?? '')
+      .split(',')
+      .map((name) => name.trim().split(/\s+as\s+/)[0] ?? '')
+      .filter(Boolean)
+      .every((name) => DETERMINISTIC_CRYPTO.includes(name)),
+  );
+}
 
 function filesUnder(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
@@ -42,6 +63,7 @@ function outsideImports(file: string, source: string): string[] {
         const target = resolve(dirname(file), spec);
         return !(target === DOMAIN || target.startsWith(DOMAIN + sep));
       }
+      if (spec === 'node:crypto') return !cryptoIsDeterministic(source);
       return !PURE_PACKAGES.includes(spec);
     });
 }
@@ -59,6 +81,9 @@ describe('the domain room', () => {
       "const e = await import('../runtime');",
     ].join('\n');
     expect(outsideImports(file, source)).toEqual(['../storage/dynamo', 'node:crypto', '@aws-sdk/lib-dynamodb', '../http/answer', '../runtime']);
+    expect(outsideImports(file, "import { createHmac, timingSafeEqual } from 'node:crypto';")).toEqual([]);
+    expect(outsideImports(file, "import { createHmac, randomBytes } from 'node:crypto';")).toEqual(['node:crypto']);
+    expect(outsideImports(file, "import * as crypto from 'node:crypto';")).toEqual(['node:crypto']);
   });
 
   it('imports nothing outside shared/domain/ but pure libraries', () => {
