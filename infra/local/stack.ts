@@ -53,6 +53,8 @@ export type LocalStack = {
    * empty folder per start (the real clock) where the tests move an authenticator's clock forward.
    */
   totpClockDir: string;
+  /** The rate limits' test clock (LOCAL_RATE_CLOCK_DIR, shared/adapters/clocks/rate-clock.ts): a new empty folder per start. */
+  rateClockDir: string;
   /** The synthesized role policies every handler's SDK calls are evaluated against (infra/local/iam/). */
   iamPoliciesFile: string;
   queueUrls: { payouts: string; webhooks: string; reconcile: string; mail: string; mailFeedback: string; streamFailures: string };
@@ -101,6 +103,8 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
     mkdirSync(join(options.root, '.local'), { recursive: true });
     const totpClockDir = mkdtempSync(join(options.root, '.local', 'totp-clock-'));
     stops.push(async () => rmSync(totpClockDir, { recursive: true, force: true }));
+    const rateClockDir = mkdtempSync(join(options.root, '.local', 'rate-clock-'));
+    stops.push(async () => rmSync(rateClockDir, { recursive: true, force: true }));
     const [dynamo, sqs] = await Promise.all([startDynamoDbLocal(options.dynamodbPort, options.dataDir), startSqsLocal(options.sqsPort)]);
     stops.push(dynamo.stop, sqs.stop);
 
@@ -118,6 +122,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
       PUBLIC_BASE_URL: `http://127.0.0.1:${options.port}`,
       CEP_PROVIDER: process.env.CEP_PROVIDER ?? 'fixture',
       LOCAL_TOTP_CLOCK_DIR: totpClockDir,
+      LOCAL_RATE_CLOCK_DIR: rateClockDir,
     });
     // The handlers' clients (created now, with the endpoints above) refuse what AWS refuses.
     enforceDynamoDbLimits(getDb());
@@ -197,6 +202,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
       secretsEndpoint: secrets.endpoint,
       mailDir: mail.dir,
       totpClockDir,
+      rateClockDir,
       iamPoliciesFile: iam.file,
       tableName: LOCAL_TABLE,
       queueUrls: {

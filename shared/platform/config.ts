@@ -96,6 +96,11 @@ export const configSchema = z.object({
    * folder of authenticator clock offsets the tests move forward instead of waiting for 30-s steps.
    */
   LOCAL_TOTP_CLOCK_DIR: z.string().min(1).optional(),
+  /**
+   * The local stack only (as LOCAL_TOTP_CLOCK_DIR): a folder of rate-limit clock offsets, per counted
+   * key (an account, a client address), that the tests move forward instead of waiting for a minute.
+   */
+  LOCAL_RATE_CLOCK_DIR: z.string().min(1).optional(),
 });
 
 export type Config = {
@@ -145,6 +150,8 @@ export type Config = {
    * a folder of whole-step offsets per authenticator; undefined (always in AWS) is the real clock.
    */
   localTotpClockDir: string | undefined;
+  /** The local stack's rate-limit test clock (LOCAL_RATE_CLOCK_DIR): offsets in ms per counted key; undefined (always in AWS) is the real clock. */
+  localRateClockDir: string | undefined;
 };
 
 export type ApiPixConfig = {
@@ -180,7 +187,7 @@ function apiPixConfig(c: ParsedEnv): ApiPixConfig | undefined {
 }
 
 /** Settings of the local stack only: a deployed function refuses to start with one. */
-export const LOCAL_ONLY_SETTINGS = ['LOCAL_TOTP_CLOCK_DIR'] as const;
+export const LOCAL_ONLY_SETTINGS = ['LOCAL_TOTP_CLOCK_DIR', 'LOCAL_RATE_CLOCK_DIR'] as const;
 
 /**
  * What marks a deployed function's environment: Lambda's own reserved variables (set by the Lambda
@@ -253,6 +260,7 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
     mail: { queueUrl: c.MAIL_QUEUE_URL, from: c.MAIL_FROM, configurationSet: c.MAIL_CONFIGURATION_SET },
     sweep: { afterSeconds: c.SWEEP_AFTER_SECONDS },
     localTotpClockDir: c.LOCAL_TOTP_CLOCK_DIR,
+    localRateClockDir: c.LOCAL_RATE_CLOCK_DIR,
   };
 }
 

@@ -1,13 +1,14 @@
 /**
  * Issue 17, items 4 and 5: calls without a valid token are limited per IP (429 with Retry-After), the
  * provider's notifications and the boleto page too; and limits hold in ANY 60 s window, not per clock
- * minute. The stack runs on the real clock, so the straddle test waits for a minute boundary.
+ * minute. The straddle test moves its account's and address's rate-limit test clock to a minute boundary.
  */
 import { describe, expect, it } from 'vitest';
 import { randomUUID } from 'node:crypto';
 import { SIMULATED_SIGNATURE_HEADER } from '../../shared/adapters/providers/simulated';
 import { signatureHeader } from '../../shared/domain/hmac-header';
 import { basic, bearer, call, newAccount, type Reply, tokenFor, uniqueIp } from '../support/api';
+import { rateClockNow, setRateClocksTo } from '../support/rate-clock';
 import { notification, providerSecret } from '../support/provider';
 
 /** Defaults of shared/platform/config.ts (the test stack sets none of these). */
@@ -43,17 +44,19 @@ function expectLimited(replies: Reply[]): void {
   }
 }
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
 describe('limits hold in any 60 s window (issue 17, item 5)', () => {
   it('refuses a second burst sent just after a clock-minute boundary: 10 tokens + 60 account calls before, none after', async () => {
     const keys = await newAccount();
     const token = await tokenFor(keys);
     const authIp = uniqueIp();
     const authHeaders = { authorization: basic(keys.public_key, keys.secret_key) };
-    // Start about 8 s before a minute boundary, so a fixed window would reopen between the bursts.
-    await sleep((52_000 - (Date.now() % 60_000) + 60_000) % 60_000);
-    const firstStart = Date.now();
+    // The stack counts this account's and this address's calls on the rate-limit test clock
+    // (shared/adapters/clocks/rate-clock.ts): moved to 8 s before a minute boundary, so a fixed window
+    // would reopen between the bursts, instead of waiting up to a minute for one.
+    const clocks = [keys.account_id, authIp];
+    const nextMinute = Math.ceil((Date.now() + 60_000) / 60_000) * 60_000;
+    setRateClocksTo(clocks, nextMinute - 8_000);
+    const firstStart = rateClockNow(keys.account_id);
     const boundary = Math.ceil(firstStart / 60_000) * 60_000;
 
     const first = await Promise.all([
@@ -63,9 +66,11 @@ describe('limits hold in any 60 s window (issue 17, item 5)', () => {
     expect(first[0].map((r) => r.status)).toEqual(Array(AUTH_LIMIT).fill(200));
     expect(first[1].map((r) => r.status)).toEqual(Array(ACCOUNT_LIMIT).fill(200));
 
-    // Just past that minute boundary (at once if the first burst already crossed it): well inside 60 s of it.
-    await sleep(Math.max(0, boundary + 500 - Date.now()));
-    const secondStart = Date.now();
+    // Just past that minute boundary on both clocks (at once if the first burst already crossed it): well inside 60 s of it.
+    setRateClocksTo(clocks, boundary + 500);
+    const secondStart = rateClockNow(keys.account_id);
+    expect(secondStart).toBeGreaterThan(boundary);
+    expect(secondStart - firstStart).toBeLessThan(60_000);
     const [auth, balance] = await Promise.all([
       inBatches(AUTH_LIMIT, 1, () => call('POST', '/api/auth', { headers: authHeaders, sourceIp: authIp })),
       inBatches(5, 5, () => call('GET', '/api/balance', { headers: bearer(token) })),
@@ -77,7 +82,11 @@ describe('limits hold in any 60 s window (issue 17, item 5)', () => {
     for (const reply of [...auth, ...balance]) expect(retryAfter(reply)).toBeLessThanOrEqual(60 - elapsed + 1);
     // Another IP is not touched by the auth burst.
     expect((await call('POST', '/api/auth', { headers: authHeaders, sourceIp: uniqueIp() })).status).toBe(200);
-  }, 150_000);
+    // A minute after the first burst on the clocks, both limits admit again (the window slid past it).
+    setRateClocksTo(clocks, rateClockNow(keys.account_id) + 61_000);
+    expect((await call('POST', '/api/auth', { headers: authHeaders, sourceIp: authIp })).status).toBe(200);
+    expect((await call('GET', '/api/balance', { headers: bearer(token) })).status).toBe(200);
+  });
 });
 
 describe('calls without a valid token are limited per IP (issue 17, item 4)', () => {

@@ -127,6 +127,7 @@ export function useLocalStackEnvironment(): void {
     CARD_DECLINES_PER_CARD_PER_HOUR: '1000',
     // The stack's authenticator test clock: panel handlers run here match codes at the same time as the stack's.
     LOCAL_TOTP_CLOCK_DIR: s.totpClockDir,
+    LOCAL_RATE_CLOCK_DIR: s.rateClockDir,
   });
   // In-process handlers meet AWS's limits, as in the local stack.
   enforceDynamoDbLimits(getDb());

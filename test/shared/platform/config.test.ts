@@ -26,6 +26,7 @@ describe('parseConfig', () => {
       mail: { queueUrl: undefined, from: undefined, configurationSet: undefined },
       sweep: { afterSeconds: 300 },
       localTotpClockDir: undefined,
+      localRateClockDir: undefined,
     });
     expect(parseConfig(REQUIRED).tokenTtlSeconds).toBe(2_592_000);
     expect(parseConfig(REQUIRED).idempotency.ttlSeconds).toBe(86_400);
@@ -74,9 +75,14 @@ describe('parseConfig', () => {
       expect(() => parseConfig({ ...REQUIRED, ...marks, LOCAL_TOTP_CLOCK_DIR: '/tmp/clock' }), JSON.stringify(marks)).toThrow(
         'Invalid configuration: LOCAL_TOTP_CLOCK_DIR (local stack only, refused in a deployed function)',
       );
+      expect(() => parseConfig({ ...REQUIRED, ...marks, LOCAL_RATE_CLOCK_DIR: '/tmp/rate' }), JSON.stringify(marks)).toThrow(
+        'Invalid configuration: LOCAL_RATE_CLOCK_DIR (local stack only, refused in a deployed function)',
+      );
       // Without it the same environment is a valid deployed one, on the real clock.
       expect(parseConfig({ ...REQUIRED, ...marks }).localTotpClockDir).toBeUndefined();
+      expect(parseConfig({ ...REQUIRED, ...marks }).localRateClockDir).toBeUndefined();
     }
+    expect(parseConfig({ ...REQUIRED, LOCAL_RATE_CLOCK_DIR: '/repo/.local/rate-clock-x' }).localRateClockDir).toBe('/repo/.local/rate-clock-x');
   });
 
   it('reads overrides from environment strings as numbers', () => {
