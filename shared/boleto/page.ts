@@ -1,4 +1,4 @@
-import { checkoutSecurityHeaders, cspHash } from '../checkout/render';
+import { checkoutSecurityHeaders, cspHash } from '../pages/kit/html';
 import { parseAmountToCents } from '../domain/money';
 import { barcodeFromDigitable, formatDigitableLine } from '../domain/boleto-barcode';
 import { itfSvg } from './itf-svg';

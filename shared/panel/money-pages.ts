@@ -1,4 +1,4 @@
-import { escapeHtml, formatBrl } from '../checkout/render';
+import { escapeHtml, formatBrl } from '../pages/kit/html';
 import { KEY_TYPES, type Withdrawal } from '../domain/withdrawal';
 import { brazilTime, codeInput, csrfField, errorSummary, fieldError, type FieldErrors, layout, type PanelPage, type SignedInChrome } from './page-kit';
 

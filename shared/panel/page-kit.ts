@@ -1,4 +1,4 @@
-import { checkoutSecurityHeaders, cspHash, escapeHtml } from '../checkout/render';
+import { checkoutSecurityHeaders, cspHash, escapeHtml } from '../pages/kit/html';
 import { brazilTime } from '../domain/brazil-time';
 
 /**

@@ -1,4 +1,4 @@
-import { escapeHtml, formatBrl } from '../checkout/render';
+import { escapeHtml, formatBrl } from '../pages/kit/html';
 import { type MethodTotals, OVERVIEW_PAYMENTS_READ, type PaymentsSummary, type SummaryMethod } from '../domain/panel/payments-summary';
 import {
   brazilTime,

@@ -1,4 +1,4 @@
-import { escapeHtml } from '../checkout/render';
+import { escapeHtml } from '../pages/kit/html';
 import { PANEL_ROLES, type PanelRole, ROLE_LABELS } from '../domain/panel/roles';
 import { brazilTime, codeInput, csrfField, errorSummary, fieldError, type FieldErrors, layout, type PanelPage, type SignedInChrome } from './page-kit';
 

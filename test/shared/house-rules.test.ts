@@ -102,14 +102,13 @@ describe('the house rules (issue 32)', () => {
   it("shared/'s root holds only its rooms: no new loose entry (issue 45; the list only shrinks as rooms move)", () => {
     const entries = readdirSync(join(ROOT, 'shared')).sort();
     // The target house (../shared/notes/layout.md): domain, ports, app, adapters, http, pages, wiring.
-    const rooms = ['adapters', 'app', 'domain', 'http', 'ports', 'wiring'];
+    const rooms = ['adapters', 'app', 'domain', 'http', 'pages', 'ports', 'wiring'];
     // Still to move into those rooms (a ratchet: remove an entry when it moves, never add one).
     const notYetMoved = [
       'accounts',
       'auth',
       'boleto',
       'cards',
-      'checkout',
       'clock.ts',
       'config.ts',
       'crypto',

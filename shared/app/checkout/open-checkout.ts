@@ -1,9 +1,9 @@
 import { callbackAllowed } from '../../accounts/callback-origins';
 import { checkoutSigningSecret } from '../../accounts/checkout-signing';
 import { PUBLIC_KEY_SHAPE } from '../../auth/basic';
-import type { CheckoutForm } from '../../checkout/form';
-import { newCheckoutReference, saleKey } from '../../checkout/record';
-import { verifyFormSignature } from '../../checkout/signature';
+import type { CheckoutForm } from '../../domain/checkout-record';
+import { newCheckoutReference, saleKey } from './checkout-ids';
+import { verifyFormSignature } from '../../domain/checkout-signature';
 import type { CheckoutAccount as Account } from '../../domain/account';
 import type { Change, CheckoutReservation } from '../../domain/changes';
 import type { Checkout, NewCheckout } from '../../domain/checkout';

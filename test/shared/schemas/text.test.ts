@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { issuedKeyPairOf, parseBasicAuthorization } from '../../../shared/auth/basic';
-import { parseCheckoutForm } from '../../../shared/checkout/form';
+import { parseCheckoutForm } from '../../../shared/pages/checkout/form';
 import { DomainError, UnauthorizedError } from '../../../shared/errors';
 import { createCustomerBodySchema, listCustomersQuerySchema } from '../../../shared/schemas/customer';
 import { putWebhookBodySchema } from '../../../shared/schemas/webhook';

@@ -1,9 +1,10 @@
 import * as z from 'zod';
-import { totalCents } from '../domain/charge-total';
-import { RAIL_LIMIT_CENTS } from '../domain/rail-limits';
-import { formatCents, parseAmountToCents } from '../domain/money';
-import { PT_BR_TEXT_MESSAGES, singleLineText } from '../schemas/text';
-import { formatBrl } from './render';
+import { totalCents } from '../../domain/charge-total';
+import { RAIL_LIMIT_CENTS } from '../../domain/rail-limits';
+import { formatCents, parseAmountToCents } from '../../domain/money';
+import { PT_BR_TEXT_MESSAGES, singleLineText } from '../../schemas/text';
+import { formatBrl } from '../kit/html';
+import type { CheckoutForm } from '../../domain/checkout-record';
 
 /** The fields of the checkout entry form (POST /ext_transfer), exactly these names. Others are ignored. */
 export const CHECKOUT_FIELDS = [
@@ -25,24 +26,8 @@ export type CheckoutField = (typeof CHECKOUT_FIELDS)[number];
 const OPTIONAL_FIELDS: ReadonlySet<CheckoutField> = new Set(['product_reference', 'product_name', 'signature']);
 const KNOWN_FIELDS: ReadonlySet<string> = new Set(CHECKOUT_FIELDS);
 
-/** The validated form. `amount` is the unit price (at most 2 decimals); the cents are derived from its text. */
-export type CheckoutForm = {
-  public_key: string;
-  tx_ref: string;
-  callback_url: string;
-  title: string;
-  quantity: number;
-  amount: number;
-  amount_cents: number;
-  /** amount × quantity in cents (spec 1 with tax and discount 0), within `maxTotalCents`. */
-  total_cents: number;
-  email: string;
-  first_name: string;
-  last_name: string;
-  product_reference?: string;
-  product_name?: string;
-  signature?: string;
-};
+/** The validated form (its type is the domain's: the open-checkout use case takes it). */
+export type { CheckoutForm };
 
 export type CheckoutFormErrors = Partial<Record<CheckoutField, string[]>>;
 

@@ -1,9 +1,10 @@
-import { cardFieldErrors, type CardBrand, detectBrand, normalizeBrand } from '../domain/card';
-import { textProblem } from '../schemas/text';
+import { cardFieldErrors, detectBrand, normalizeBrand } from '../../domain/card';
+import type { CheckoutCard } from '../../domain/checkout-record';
+import { textProblem } from '../../schemas/text';
 import { type CardFieldName, cardFieldMessage } from './page';
 
-/** The card of the checkout page's form, checked (Luhn, brand, CVV length, expiry). Never logged or stored: only brand and last 4 are kept. */
-export type CheckoutCard = { number: string; cvv: string; month: number; year: number; brand: CardBrand; holder: string; installments: number };
+/** The card of the checkout page's form, checked (its type is the domain's: the card use case takes it). */
+export type { CheckoutCard };
 
 /** What the page shows again after an error: never the number or the CVV. */
 export type CardFormValues = { holder?: string; month?: string; year?: string; brand?: string; installments?: string };
