@@ -107,7 +107,6 @@ describe('the house rules (issue 32)', () => {
     const notYetMoved = [
       'accounts',
       'auth',
-      'boleto',
       'cards',
       'clock.ts',
       'config.ts',

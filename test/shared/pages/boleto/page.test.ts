@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { buildBarcode, digitableLine } from '../../../shared/domain/boleto-barcode';
-import { type BoletoPage, renderBoletoHtml } from '../../../shared/boleto/page';
+import { buildBarcode, digitableLine } from '../../../../shared/domain/boleto-barcode';
+import { type BoletoPage, renderBoletoHtml } from '../../../../shared/pages/boleto/page';
 
 /** Interleaved 2 of 5 digit patterns (N narrow, W wide), from the ITF symbology definition. */
 const I2OF5: Record<string, string> = {
@@ -133,6 +133,12 @@ describe('renderBoletoHtml', () => {
     expect(html).toContain('&lt;/title&gt;&lt;img src=x onerror=alert(2)&gt;');
     expect(html).not.toContain('<b>bold');
     expect(html).not.toContain('<i>doc');
+  });
+
+  it("escapes with the pages' one escaper: a backtick too, which the boleto's own escaper left raw (issue 45)", () => {
+    const html = renderBoletoHtml({ ...base, instructions: 'pague em `dia`' });
+    expect(html).toContain('pague em &#96;dia&#96;');
+    expect(html).not.toContain('`');
   });
 
   it('omits absent instructions and payer document', () => {

@@ -1,9 +1,9 @@
-import { checkoutSecurityHeaders, cspHash } from '../pages/kit/html';
-import { parseAmountToCents } from '../domain/money';
-import { barcodeFromDigitable, formatDigitableLine } from '../domain/boleto-barcode';
+import { checkoutSecurityHeaders, cspHash, escapeHtml, formatBrl } from '../kit/html';
+import { parseAmountToCents } from '../../domain/money';
+import { barcodeFromDigitable, formatDigitableLine } from '../../domain/boleto-barcode';
 import { itfSvg } from './itf-svg';
 
-/** What the printable boleto page shows. Every text is escaped when rendered. */
+/** What the printable boleto page shows. Every text is escaped when rendered (the pages' one escaper, shared/pages/kit/html.ts). */
 export type BoletoPage = {
   reference: string;
   merchantName: string;
@@ -27,18 +27,9 @@ export type BoletoPage = {
   notice?: string;
 };
 
-const HTML_ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
-
-/** Escapes text for HTML element content and quoted attribute values. */
-function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (char) => HTML_ESCAPES[char] ?? char);
-}
-
-/** "1234.5" → "R$ 1.234,50" (integer arithmetic on cents, no floats). */
-function formatBrl(amount: string): string {
-  const cents = parseAmountToCents(amount);
-  const reais = String(Math.floor(cents / 100)).replace(/\B(?=(\d{3})+(?!\d))/g, '.');
-  return `R$ ${reais},${String(cents % 100).padStart(2, '0')}`;
+/** "1234.5" → "R$ 1.234,50" (integer arithmetic on cents, no floats: the pages' one formatter). */
+function amountBrl(amount: string): string {
+  return formatBrl(parseAmountToCents(amount));
 }
 
 /** 'YYYY-MM-DD' → 'DD/MM/YYYY'. */
@@ -108,7 +99,7 @@ export function renderBoletoHtml(page: BoletoPage): string {
     ['Beneficiário', page.merchantName],
     ['Pagador', page.payerDocument === undefined ? page.payerName : `${page.payerName} — ${page.payerDocument}`],
     ['Vencimento', formatDate(page.dueDate)],
-    ['Valor do documento', formatBrl(page.amount), 'amount'],
+    ['Valor do documento', amountBrl(page.amount), 'amount'],
     ['Número do documento', page.reference],
   ];
   if (page.late) rows.push(['Juros e multa', lateInstruction(page.late)]);
