@@ -120,7 +120,6 @@ describe('the house rules (issue 32)', () => {
       'ledger',
       'logger.ts',
       'metrics',
-      'panel',
       'pix',
       'queue',
       'queues.ts',
