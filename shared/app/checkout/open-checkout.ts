@@ -3,7 +3,7 @@ import { checkoutSigningSecret } from '../../accounts/checkout-signing';
 import { PUBLIC_KEY_SHAPE } from '../../auth/basic';
 import type { CheckoutForm } from '../../domain/checkout-record';
 import { newCheckoutReference, saleKey } from './checkout-ids';
-import { verifyFormSignature } from '../../domain/checkout-signature';
+import { verifyFormSignature } from './form-signature';
 import type { CheckoutAccount as Account } from '../../domain/account';
 import type { Change, CheckoutReservation } from '../../domain/changes';
 import type { Checkout, NewCheckout } from '../../domain/checkout';
