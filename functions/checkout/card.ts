@@ -2,7 +2,7 @@ import { checkoutCardRefusal, payCheckoutByCard } from '../../shared/app/checkou
 import { parseCardForm } from '../../shared/pages/checkout/card-form';
 import { callbackRedirect } from '../../shared/domain/checkout-record';
 import { cookieValue, CSRF_COOKIE, csrfTokenMatches } from '../../shared/http/checkout/cookies';
-import { BadRequestError, DomainError } from '../../shared/errors';
+import { BadRequestError, DomainError } from '../../shared/domain/errors';
 import { checkoutErrorPage, formBody, isFormPost, seeOther } from '../../shared/http/checkout/browser';
 import { checkoutOfLink } from '../../shared/http/checkout/link';
 import { CHECKOUT_MAX_INSTALLMENTS, openCheckoutPage } from '../../shared/http/checkout/page-answer';

@@ -1,6 +1,6 @@
 import type { Change } from '../../domain/changes';
 import { type InvoiceBase, type InvoiceIds, type NewInvoice, pendingInvoice } from '../../domain/invoice';
-import { txidForReference } from '../../invoices/record';
+import { txidForReference } from '../../platform/invoice-references';
 import { qrCodePng } from '../../pix/qrcode';
 import type { InvoiceIdPort } from '../../ports/invoices';
 import { looksUpCharges, type PixProvider } from '../../ports/payment-provider';

@@ -1,10 +1,10 @@
-import { linkToken } from '../../crypto/link-token';
-import { randomString } from '../../ids';
+import { linkToken } from '../../platform/crypto/link-token';
+import { randomString } from '../../platform/ids';
 import { CHECKOUT_REFERENCE_ALPHABET } from '../../domain/checkout-record';
 
 /**
  * What opening a checkout needs beyond the rules (shared/domain/checkout-record.ts): randomness
- * (the reference) and a keyed hash (the sale key), as shared/invoices/record.ts is for invoices.
+ * (the reference) and a keyed hash (the sale key), as shared/platform/invoice-references.ts is for invoices.
  */
 
 /** `CHK-` and eight characters without look-alikes (32^8 ≈ 10^12). */

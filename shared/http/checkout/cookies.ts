@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { linkToken, linkTokenMatches } from '../../crypto/link-token';
+import { linkToken, linkTokenMatches } from '../../platform/crypto/link-token';
 
 /**
  * The card form's CSRF cookie and token (keyed with the service's link key, separated by purpose), and

@@ -3,11 +3,11 @@
  * a link names, apart from page-answer.ts: the status route polls it without rendering a page (nor
  * bundling the page, its Pix block and the QR encoder).
  */
-import { DomainError } from '../../errors';
+import { DomainError } from '../../domain/errors';
 import { checkoutByReference } from '../../wiring/lookups';
-import { linkToken, linkTokenMatches } from '../../crypto/link-token';
+import { linkToken, linkTokenMatches } from '../../platform/crypto/link-token';
 import { CHECKOUT_REFERENCE_SHAPE } from '../../domain/checkout-record';
-import type { Runtime } from '../../runtime';
+import type { Runtime } from '../../wiring/runtime';
 import type { Checkout } from '../../domain/checkout';
 
 /** The page link's token: only who received the 303 (the payer's browser) knows the page. */

@@ -1,6 +1,6 @@
 import { cardFieldErrors, detectBrand, normalizeBrand } from '../../domain/card';
 import type { CheckoutCard } from '../../domain/checkout-record';
-import { textProblem } from '../../schemas/text';
+import { textProblem } from '../../domain/schemas/text';
 import { type CardFieldName, cardFieldMessage } from './page';
 
 /** The card of the checkout page's form, checked (its type is the domain's: the card use case takes it). */
