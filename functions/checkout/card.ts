@@ -1,6 +1,7 @@
 import { checkoutCardRefusal, payCheckoutByCard } from '../../shared/app/checkout/pay-checkout-by-card';
-import { parseCardForm } from '../../shared/checkout/card-form';
-import { callbackRedirect, cookieValue, CSRF_COOKIE, csrfTokenMatches } from '../../shared/checkout/record';
+import { parseCardForm } from '../../shared/pages/checkout/card-form';
+import { callbackRedirect } from '../../shared/domain/checkout-record';
+import { cookieValue, CSRF_COOKIE, csrfTokenMatches } from '../../shared/http/checkout/cookies';
 import { BadRequestError, DomainError } from '../../shared/domain/errors';
 import { checkoutErrorPage, formBody, isFormPost, seeOther } from '../../shared/http/checkout/browser';
 import { checkoutOfLink } from '../../shared/http/checkout/link';

@@ -1,6 +1,6 @@
 import { openCheckout } from '../../shared/app/checkout/open-checkout';
-import { parseCheckoutForm } from '../../shared/checkout/form';
-import { checkoutPagePath } from '../../shared/checkout/record';
+import { parseCheckoutForm } from '../../shared/pages/checkout/form';
+import { checkoutPagePath } from '../../shared/http/checkout/link';
 import { ValidationError } from '../../shared/domain/errors';
 import { checkoutErrorPage, formBody, seeOther } from '../../shared/http/checkout/browser';
 import { httpHandler } from '../../shared/http/pipeline';

@@ -1,6 +1,6 @@
 import { requireCaller } from '../../shared/domain/auth/caller';
 import { checkoutsOfTxRef } from '../../shared/wiring/lookups';
-import { checkoutView, chosenCheckout } from '../../shared/checkout/record';
+import { checkoutView, chosenCheckout } from '../../shared/domain/checkout-record';
 import { NotFoundError } from '../../shared/domain/errors';
 import { httpHandler } from '../../shared/http/pipeline';
 import { checkoutRoutes as routes } from '../../shared/http/route-table/checkout';

@@ -1,5 +1,5 @@
 import { checkoutOfLink } from '../../shared/http/checkout/link';
-import { callbackRedirect } from '../../shared/checkout/record';
+import { callbackRedirect } from '../../shared/domain/checkout-record';
 import { httpHandler } from '../../shared/http/pipeline';
 import { checkoutRoutes as routes } from '../../shared/http/route-table/checkout';
 

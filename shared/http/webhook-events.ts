@@ -6,7 +6,7 @@ import { CHARGE_METHODS } from '../domain/payment-methods';
 
 /**
  * The bodies of the webhooks the service sends (spec 6.1, 6.2), for the OpenAPI document's `webhooks`:
- * the same fields invoiceEventData (shared/platform/invoice-references.ts), orderEventData (shared/checkout/record.ts),
+ * the same fields invoiceEventData (shared/platform/invoice-references.ts), orderEventData (shared/domain/checkout.ts),
  * withdrawEventData (shared/domain/withdrawal.ts) and the ping of POST /api/webhook/test write.
  * The integration tests' receivers check every delivery they get against these schemas.
  */

@@ -44,6 +44,15 @@ function outsideRooms(file: string, source: string, rooms: readonly string[]): s
 }
 
 const EXPRESSION = /\b(ConditionExpression|UpdateExpression|KeyConditionExpression|FilterExpression|ProjectionExpression)\b/;
+/**
+ * An HTML escaper's definition: a function or constant named escape…Html, or a replacement text of
+ * `<` or `&` on its own (`'&lt;'`, `"&amp;"`, `'&#60;'`, `'&#x3c;'`), as an escaping table or a replace
+ * call has. Calling or importing the escaper, or an entity inside a longer text (an HTML example), is no
+ * definition.
+ */
+const HTML_ESCAPER = /\bfunction\s+escape\w*Html\b|\b(?:const|let|var)\s+escape\w*Html\s*=|(['"`])&(?:lt|amp|#0*60|#0*38|#x0*3c|#x0*26);\1/i;
+const definesHtmlEscaper = (source: string) => HTML_ESCAPER.test(source);
+
 const SOURCES = ['functions', 'shared', 'infra', 'bench'].flatMap((dir) => tsFilesUnder(join(ROOT, dir)));
 const read = (file: string) => readFileSync(file, 'utf8');
 
@@ -122,12 +131,25 @@ describe('the house rules (issue 32)', () => {
     expect(offenders).toEqual([]);
   });
 
+  it('pages/ are values to HTML: they import only domain/, platform/ and pages/ (issue 45)', () => {
+    const offenders = tsFilesUnder(join(ROOT, 'shared', 'pages')).flatMap((file) =>
+      outsideRooms(file, read(file), ['shared/domain', 'shared/platform', 'shared/pages']).map((spec) => `${rel(file)} → ${spec}`),
+    );
+    expect(offenders).toEqual([]);
+  });
+
+  it('one HTML escaper, in shared/pages/: no file outside it defines one (issue 45)', () => {
+    const definers = SOURCES.map(rel).filter((file) => definesHtmlEscaper(read(join(ROOT, file))));
+    expect(definers).toEqual(['shared/pages/kit/html.ts']);
+    expect(definers.filter((file) => !file.startsWith('shared/pages/'))).toEqual([]);
+  });
+
   it("shared/'s root holds only its rooms: no new loose entry (issue 45; the list only shrinks as rooms move)", () => {
     const entries = readdirSync(join(ROOT, 'shared')).sort();
     // The target house (../shared/notes/layout.md): domain, ports, app, adapters, http, pages, wiring.
-    const rooms = ['adapters', 'app', 'domain', 'http', 'platform', 'ports', 'wiring'];
+    const rooms = ['adapters', 'app', 'domain', 'http', 'pages', 'platform', 'ports', 'wiring'];
     // Still to move into those rooms (a ratchet: remove an entry when it moves, never add one).
-    const notYetMoved = ['boleto', 'checkout', 'invoices', 'panel', 'pix'];
+    const notYetMoved = ['invoices', 'pix'];
     const loose = entries.filter((entry) => !rooms.includes(entry) && !notYetMoved.includes(entry));
     expect(loose).toEqual([]);
     // An entry that moved comes off the list (the ratchet never keeps a name nothing answers to).
@@ -145,6 +167,16 @@ describe('the house rules (issue 32)', () => {
       '../platform/logger',
     ]);
     expect(outsideRooms(join(ROOT, 'shared', 'domain', 'x.ts'), "import { a } from './money'; import * as z from 'zod';", ['shared/domain'])).toEqual([]);
+    // The boleto page's own escaper before issue 45, and other ways to write one.
+    expect(definesHtmlEscaper(`const HTML_ESCAPES = { '&': '&amp;', '<': '&lt;' };\nfunction escapeHtml(text: string) {}`)).toBe(true);
+    expect(definesHtmlEscaper('const escapeHtml = (text: string) => text;')).toBe(true);
+    expect(definesHtmlEscaper('export function escapeAttrHtml(text: string) {}')).toBe(true);
+    expect(definesHtmlEscaper("return text.replace(/</g, '&lt;');")).toBe(true);
+    expect(definesHtmlEscaper('out = out.split("&").join("&amp;");')).toBe(true);
+    expect(definesHtmlEscaper("text.replace(/&/g, '&#38;')")).toBe(true);
+    // Using the one escaper, or an entity inside an HTML example, defines none.
+    expect(definesHtmlEscaper("import { escapeHtml } from '../kit/html';\nconst p = `<p>${escapeHtml(name)}</p>`;")).toBe(false);
+    expect(definesHtmlEscaper(`'<a href="https://shop.example/done?tx_ref=1&amp;status=PAID">Continuar</a>'`)).toBe(false);
     expect(
       importsUnder(join(ROOT, 'shared', 'http', 'middleware', 'x.ts'), "import type { Lock } from '../../adapters/dynamo/idempotency';", 'shared/adapters'),
     ).toBe(true);

@@ -32,7 +32,7 @@ export const keys = {
   merchantDeclines: (accountId: string) => ({ PK: `DECL#ACCT#${accountId}`, SK: 'DECL' }),
   /** The card attempts of one hosted checkout (its whole life): the per-checkout cap's slot log (./attempt-slots.ts). */
   checkoutDeclines: (reference: string) => ({ PK: `DECL#CHK#${reference}`, SK: 'DECL' }),
-  /** One sale under a tx_ref of an account without signed forms (several may share a tx_ref: shared/checkout/record.ts saleKey). */
+  /** One sale under a tx_ref of an account without signed forms (several may share a tx_ref: shared/app/checkout/checkout-ids.ts saleKey). */
   checkoutSale: (accountId: string, txRef: string, saleKey: string) => ({ PK: `CHKTX#${accountId}#${txRef}`, SK: `SALE#${saleKey}` }),
   withdraw: (reference: string) => ({ PK: `WD#${reference}`, SK: 'WITHDRAW' }),
   /** GSI1 partition of an account's withdrawals (sort key: creation time and reference). */

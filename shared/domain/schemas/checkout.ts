@@ -3,7 +3,7 @@ import { moneyString } from './balance';
 import { singleLineText } from './text';
 import { CHECKOUT_PAYMENT_TYPES } from '../payment-methods';
 
-/** The entry form's fields (application/x-www-form-urlencoded), for the OpenAPI document; shared/checkout/form.ts validates them. */
+/** The entry form's fields (application/x-www-form-urlencoded), for the OpenAPI document; shared/pages/checkout/form.ts validates them. */
 export const checkoutEntryFormSchema = z
   .object({
     public_key: z.string().max(100).describe('Your public key (PUB-…); never the secret key'),

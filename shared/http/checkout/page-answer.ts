@@ -4,17 +4,10 @@ import { invoiceByReference } from '../../wiring/lookups';
 import { storedQrCode } from '../../invoices/stored-qr-code';
 import type { Runtime } from '../../wiring/runtime';
 import type { Checkout } from '../../domain/checkout';
-import { type CardNotice, type CheckoutPageView, type PageResult, renderAbandonedPage, renderCheckoutPage, renderReceiptPage } from '../../checkout/page';
-import {
-  callbackRedirect,
-  checkoutPagePath,
-  cookieValue,
-  CSRF_COOKIE,
-  csrfCookieIsOurs,
-  csrfSetCookie,
-  csrfToken,
-  newCsrfCookieValue,
-} from '../../checkout/record';
+import { type CardNotice, type CheckoutPageView, type PageResult, renderAbandonedPage, renderCheckoutPage, renderReceiptPage } from '../../pages/checkout/page';
+import { callbackRedirect } from '../../domain/checkout-record';
+import { cookieValue, CSRF_COOKIE, csrfCookieIsOurs, csrfSetCookie, csrfToken, newCsrfCookieValue } from './cookies';
+import { checkoutPagePath } from './link';
 
 /** The most installments the checkout's card form offers. */
 export const CHECKOUT_MAX_INSTALLMENTS = 12;

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { cookieValue } from '../../checkout/record';
+import { cookieValue } from '../checkout/cookies';
 import { linkToken, linkTokenMatches } from '../../platform/crypto/link-token';
 import { SESSION_MAX_MS } from '../../domain/panel/session';
 
