@@ -123,7 +123,6 @@ describe('the house rules (issue 32)', () => {
       'logger.ts',
       'metrics',
       'panel',
-      'pix',
       'queue',
       'queues.ts',
       'ratelimit',
