@@ -5,7 +5,6 @@ import { idempotentPixIds, invoiceIdDraw, txidForReference } from '../../invoice
 import type { InvoiceIdPort } from '../../ports/invoices';
 import type { QrCodeDrawer } from '../../ports/qr-code';
 import { looksUpCharges, type PixProvider } from '../../ports/payment-provider';
-import { normalizeDocument } from '../../schemas/documents';
 import { callProvider } from './call-provider';
 import {
   assertDueDateNotPast,
@@ -83,7 +82,7 @@ export async function createPixCharge(ports: PixChargePorts, request: PixChargeR
 }
 
 /** The API's Pix charge request as the use case reads it (the route's body schema gives it: shared/http/route-table/charges.ts). */
-export type PixChargeBody = ChargeBody & { email?: string; document?: string; client?: string };
+export type PixChargeBody = ChargeBody & { email?: string; /** CPF or CNPJ, bare (the schema strips its punctuation). */ document?: string; client?: string };
 
 export type ApiPixChargeRequest = {
   caller: Caller;
@@ -128,7 +127,7 @@ export async function createApiPixCharge(ports: PixChargePorts, request: ApiPixC
     totalCents: total,
     dueDate: body.due_date,
     merchantName: merchantName(caller),
-    payer: { email: body.email, name: body.client, document: body.document ? normalizeDocument(body.document) : undefined },
+    payer: { email: body.email, name: body.client, document: body.document },
     proposed: proposedPixIds(caller.accountId, request.idempotencyKey),
     unused: request.unused,
     failure: request.failure,

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { createBoletoCharge, type BoletoChargeRequest } from '../../../../shared/app/charges/create-boleto-charge';
 import type { Caller } from '../../../../shared/domain/account';
 import type { Customer } from '../../../../shared/domain/customer';
+import { type Cents, requestCents } from '../../../../shared/domain/money';
 import type { PaymentMethod } from '../../../../shared/domain/payment-methods';
 import { RAIL_LIMIT_CENTS } from '../../../../shared/domain/rail-limits';
 import { BadRequestError, ValidationError } from '../../../../shared/errors';
@@ -69,7 +70,7 @@ const request: BoletoChargeRequest = {
     invoice_no: 'N1',
     item_name: 'Item',
     quantity: 1,
-    amount: 50,
+    amount: requestCents(50),
     tax: 0,
     discount: 0,
     due_date: '2026-12-10',
@@ -150,18 +151,18 @@ describe('create a boleto charge (use case)', () => {
     });
 
     it("422 on amount beyond the boleto's ceiling, on discount for a zero total", async () => {
-      const over = (RAIL_LIMIT_CENTS.boleto + 1) / 100;
+      const over = (RAIL_LIMIT_CENTS.boleto + 1) as Cents;
       expect(await refused(withBody({ amount: over }))).toMatchObject({ details: { fields: { amount: [expect.stringContaining('boleto can carry')] } } });
       expect(await refused(withBody({ discount: 100 }))).toMatchObject({ details: { fields: { discount: ['The total must be at least 0.01'] } } });
       const run = ports(ana);
-      const { answer } = await createBoletoCharge(run.ports, withBody({ amount: RAIL_LIMIT_CENTS.boleto / 100 }));
+      const { answer } = await createBoletoCharge(run.ports, withBody({ amount: RAIL_LIMIT_CENTS.boleto as Cents }));
       expect(answer.totalCents).toBe(RAIL_LIMIT_CENTS.boleto);
     });
   });
 
   it('the invoice takes the total from amount, quantity, tax and discount, and the fields of the request', async () => {
     const run = ports(ana);
-    const { answer } = await createBoletoCharge(run.ports, withBody({ amount: 10.05, quantity: 3, tax: 10, discount: 5, notes: 'n' }));
+    const { answer } = await createBoletoCharge(run.ports, withBody({ amount: requestCents(10.05), quantity: 3, tax: 10, discount: 5, notes: 'n' }));
     expect(answer).toMatchObject({
       accountId: 'acct_1',
       merchantName: 'Loja',

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { type ApiPixChargeRequest, createApiPixCharge, createPixCharge, type PixChargeRequest } from '../../../../shared/app/charges/create-pix-charge';
 import type { Caller } from '../../../../shared/domain/account';
 import { lastPixDueDate } from '../../../../shared/domain/pix-expiration';
+import { type Cents, requestCents } from '../../../../shared/domain/money';
 import type { PaymentMethod } from '../../../../shared/domain/payment-methods';
 import { RAIL_LIMIT_CENTS } from '../../../../shared/domain/rail-limits';
 import { idempotentPixIds } from '../../../../shared/invoices/record';
@@ -107,7 +108,16 @@ describe('create a Pix charge through the API (POST /api/pix/create): the reques
   });
   const api: ApiPixChargeRequest = {
     caller: account(['pix']),
-    body: { invoice_no: 'N1', item_name: 'Item', quantity: 2, amount: 10.05, tax: 10, discount: 5, due_date: '2026-11-28', email: 'ana@example.com' },
+    body: {
+      invoice_no: 'N1',
+      item_name: 'Item',
+      quantity: 2,
+      amount: requestCents(10.05),
+      tax: 10,
+      discount: 5,
+      due_date: '2026-11-28',
+      email: 'ana@example.com',
+    },
     idempotencyKey: undefined,
     failure: 'down',
     now,
@@ -187,15 +197,15 @@ describe('create a Pix charge through the API (POST /api/pix/create): the reques
 
   it("422 on amount beyond Pix's ceiling, on discount for a zero total", async () => {
     const one = { quantity: 1, tax: 0, discount: 0 };
-    expect(await refused(withBody({ ...one, amount: (RAIL_LIMIT_CENTS.pix + 1) / 100 }))).toMatchObject({
+    expect(await refused(withBody({ ...one, amount: (RAIL_LIMIT_CENTS.pix + 1) as Cents }))).toMatchObject({
       details: { fields: { amount: [expect.stringContaining('pix can carry')] } },
     });
-    expect(await refused(withBody({ ...one, amount: 1, discount: 100 }))).toMatchObject({
+    expect(await refused(withBody({ ...one, amount: requestCents(1), discount: 100 }))).toMatchObject({
       details: { fields: { discount: ['The total must be at least 0.01'] } },
     });
     const { answer } = await createApiPixCharge(
       { ids: ids(), provider: provider(), timeoutMs: 1_000, qrCodes },
-      withBody({ ...one, amount: RAIL_LIMIT_CENTS.pix / 100 }),
+      withBody({ ...one, amount: RAIL_LIMIT_CENTS.pix as Cents }),
     );
     expect(answer.totalCents).toBe(RAIL_LIMIT_CENTS.pix);
   });
