@@ -50,7 +50,6 @@ export type BoletoChargeRequest = {
 
 /** What the boleto is registered for, once its request is checked. */
 type CheckedBoleto = {
-  accountId: string;
   base: (ids: InvoiceIds) => InvoiceBase;
   totalCents: number;
   dueDate: string;
@@ -159,7 +158,6 @@ export async function createBoletoCharge(ports: BoletoChargePorts, request: Bole
   // A BolePix when the account takes Pix and the Pix provider offers due-date charges; else a plain boleto.
   const pixDue = caller.account?.methods.includes('pix') ? ports.pixDue : undefined;
   const checked: CheckedBoleto = {
-    accountId: caller.accountId,
     base: (ids) => baseInvoice(caller, body, ids, total, now),
     totalCents: total,
     dueDate: body.due_date,
