@@ -1,7 +1,7 @@
-import { requireCaller } from '../../shared/auth/caller';
+import { requireCaller } from '../../shared/domain/auth/caller';
 import { httpHandler, type PrepareInput } from '../../shared/http/pipeline';
 import { pngDataUri } from '../../shared/domain/qr-code-image';
-import { boletoUrl } from '../../shared/invoices/record';
+import { boletoUrl } from '../../shared/platform/invoice-references';
 import { boletoChargeReads, createBoletoCharge } from '../../shared/app/charges/create-boleto-charge';
 import { formatCents } from '../../shared/domain/money';
 import { chargesRoutes as routes } from '../../shared/http/route-table/charges';

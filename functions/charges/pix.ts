@@ -1,5 +1,5 @@
 import { apiPixChargeIds, createApiPixCharge } from '../../shared/app/charges/create-pix-charge';
-import { requireCaller } from '../../shared/auth/caller';
+import { requireCaller } from '../../shared/domain/auth/caller';
 import { formatCents } from '../../shared/domain/money';
 import { httpHandler, type PrepareInput } from '../../shared/http/pipeline';
 import { chargesRoutes as routes } from '../../shared/http/route-table/charges';

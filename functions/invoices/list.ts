@@ -1,9 +1,9 @@
-import { requireCaller } from '../../shared/auth/caller';
+import { requireCaller } from '../../shared/domain/auth/caller';
 import { httpHandler } from '../../shared/http/pipeline';
 import { invoiceReader } from '../../shared/wiring/lookups';
 import { withQrCode } from '../../shared/app/invoices/invoice-qr-code';
 import { qrCodeDrawer } from '../../shared/wiring/qr-code';
-import { invoiceView } from '../../shared/invoices/view';
+import { invoiceView } from '../../shared/http/views/invoice-view';
 import { invoicesRoutes as routes } from '../../shared/http/route-table/invoices';
 
 /** GET /api/invoices: the caller's invoices, newest first, filtered and paged. */

@@ -14,7 +14,7 @@ import { changePassword, confirmNewAuthenticator, securityView, signOutEverywher
 import { signedInForm, signedInPage } from '../../shared/http/panel/signed-in';
 import { newAuthenticatorPage, securityPage } from '../../shared/panel/security-pages';
 import { sessionLive } from '../../shared/domain/panel/session';
-import { UnauthorizedError, ValidationError } from '../../shared/errors';
+import { UnauthorizedError, ValidationError } from '../../shared/domain/errors';
 import { field, passwordField, pageAnswer, panelErrorAnswerPage, panelForm, preSession, redirectTo, userAgentOf } from '../../shared/http/panel/answers';
 import { clearedSessionCookie, csrfTokenFor, panelCookie, SESSION_COOKIE, sessionCookie } from '../../shared/http/panel/cookies';
 import { httpHandler } from '../../shared/http/pipeline';

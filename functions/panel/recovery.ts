@@ -1,6 +1,6 @@
 import { requestPasswordReset, resetPage, resetPassword, RESET_LINK_GONE } from '../../shared/app/panel/password-reset';
 import { isWrongCode, WRONG_CODE } from '../../shared/app/panel/sign-in';
-import { ConflictError, NotFoundError, ValidationError } from '../../shared/errors';
+import { ConflictError, NotFoundError, ValidationError } from '../../shared/domain/errors';
 import { field, passwordField, pageAnswer, panelErrorAnswerPage, panelForm, preSession } from '../../shared/http/panel/answers';
 import { csrfTokenFor } from '../../shared/http/panel/cookies';
 import { httpHandler } from '../../shared/http/pipeline';

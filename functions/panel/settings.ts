@@ -1,6 +1,6 @@
 import { auditView, keysView, rotateKeysInPanel } from '../../shared/app/panel/keys';
 import { isWrongCode, WRONG_CODE } from '../../shared/app/panel/sign-in';
-import { CheckoutSigningConflictError, DomainError, ValidationError } from '../../shared/errors';
+import { CheckoutSigningConflictError, DomainError, ValidationError } from '../../shared/domain/errors';
 import { changeRoleInPanel, invitePersonInPanel, type PanelTeamPorts, removePersonInPanel, revokeInviteInPanel, teamView } from '../../shared/app/panel/team';
 import { teamPage } from '../../shared/panel/team-pages';
 import { field, pageAnswer, redirectTo } from '../../shared/http/panel/answers';

@@ -7,7 +7,7 @@ import {
   sendTestEventInPanel,
   webhookView,
 } from '../../shared/app/panel/webhook-settings';
-import { DomainError, RedeliveryRefusedError, ValidationError } from '../../shared/errors';
+import { DomainError, RedeliveryRefusedError, ValidationError } from '../../shared/domain/errors';
 import { field, pageAnswer } from '../../shared/http/panel/answers';
 import { type SignedIn, signedInForm, signedInPage } from '../../shared/http/panel/signed-in';
 import { routeGroupHandler } from '../../shared/http/route-group';

@@ -1,6 +1,6 @@
-import { randomString } from '../../shared/ids';
+import { randomString } from '../../shared/platform/ids';
 import { SIMULATED_SIGNATURE_HEADER, type SimulatedNotification } from '../../shared/adapters/providers/simulated';
-import { signatureHeader } from '../../shared/signatures/hmac-header';
+import { signatureHeader } from '../../shared/domain/hmac-header';
 import type { Target } from './target';
 
 export type ProviderCommand = 'pix-paid' | 'boleto-paid' | 'cancel' | 'refund' | 'withdraw-paid' | 'withdraw-refused';

@@ -2,7 +2,7 @@ import * as z from 'zod';
 import { totalCents } from '../domain/charge-total';
 import { RAIL_LIMIT_CENTS } from '../domain/rail-limits';
 import { formatCents, parseAmountToCents } from '../domain/money';
-import { PT_BR_TEXT_MESSAGES, singleLineText } from '../schemas/text';
+import { PT_BR_TEXT_MESSAGES, singleLineText } from '../domain/schemas/text';
 import { formatBrl } from './render';
 
 /** The fields of the checkout entry form (POST /ext_transfer), exactly these names. Others are ignored. */
@@ -59,7 +59,7 @@ export type CheckoutFormOptions = {
 
 /** The lowest rail limit of the checkout's methods (Pix and card both carry 9,999,999,999.99: docs/decisions.md, Charges). */
 export const CHECKOUT_MAX_TOTAL_CENTS = Math.min(RAIL_LIMIT_CENTS.pix, RAIL_LIMIT_CENTS.creditcard);
-/** The largest unit price: the charge routes' amount limit (shared/schemas/charge.ts). */
+/** The largest unit price: the charge routes' amount limit (shared/domain/schemas/charge.ts). */
 const MAX_AMOUNT_CENTS = 999_999_999 * 100;
 
 /** The form's messages are shown to payers and merchants in pt-BR (docs/decisions.md, Hosted checkout). */
@@ -70,7 +70,7 @@ const SENT_TWICE = 'Deve ser enviado uma única vez';
 
 const text = () => z.string({ error: (issue) => (issue.input === undefined ? REQUIRED : 'Deve ser texto') });
 
-/** A free-text field: NFC, trimmed, one line, no control or bidi-override characters, not only invisible ones (shared/schemas/text.ts). */
+/** A free-text field: NFC, trimmed, one line, no control or bidi-override characters, not only invisible ones (shared/domain/schemas/text.ts). */
 const line = (max: number) => singleLineText(max, { base: text(), messages: { ...PT_BR_TEXT_MESSAGES, tooLong: maxChars } });
 
 /**

@@ -4,14 +4,14 @@ import { brazilDate } from '../../domain/brazil-dates';
 import type { Change } from '../../domain/changes';
 import type { Customer } from '../../domain/customer';
 import { type InvoiceBase, type InvoiceIds, type NewInvoice, pendingInvoice } from '../../domain/invoice';
-import { ValidationError } from '../../errors';
+import { ValidationError } from '../../domain/errors';
 import type { CustomerStore } from '../../ports/customers';
 import type { InvoiceIdPort } from '../../ports/invoices';
 import type { QrCodeDrawer } from '../../ports/qr-code';
 import type { PaymentProvider, PixDueCharges } from '../../ports/payment-provider';
 import type { LatePaymentRules } from '../../domain/late-payment';
-import { txidForReference } from '../../invoices/record';
-import { logger } from '../../logger';
+import { txidForReference } from '../../platform/invoice-references';
+import { logger } from '../../platform/logger';
 import { callProvider } from './call-provider';
 import {
   assertDueDateNotPast,

@@ -1,7 +1,7 @@
 import type { Caller } from '../../domain/account';
 import type { Change } from '../../domain/changes';
 import { type InvoiceBase, type InvoiceIds, type NewInvoice, pendingInvoice } from '../../domain/invoice';
-import { idempotentPixIds, invoiceIdDraw, txidForReference } from '../../invoices/record';
+import { idempotentPixIds, invoiceIdDraw, txidForReference } from '../../platform/invoice-references';
 import type { InvoiceIdPort } from '../../ports/invoices';
 import type { QrCodeDrawer } from '../../ports/qr-code';
 import { looksUpCharges, type PixProvider } from '../../ports/payment-provider';

@@ -1,6 +1,6 @@
-import { callbackAllowed } from '../../accounts/callback-origins';
-import { checkoutSigningSecret } from '../../accounts/checkout-signing';
-import { PUBLIC_KEY_SHAPE } from '../../auth/basic';
+import { callbackAllowed } from '../../domain/callback-origins';
+import { checkoutSigningSecret } from '../../domain/checkout-signing';
+import { PUBLIC_KEY_SHAPE } from '../../domain/auth/basic';
 import type { CheckoutForm } from '../../checkout/form';
 import { newCheckoutReference, saleKey } from '../../checkout/record';
 import { verifyFormSignature } from '../../checkout/signature';
@@ -8,7 +8,7 @@ import type { CheckoutAccount as Account } from '../../domain/account';
 import type { Change, CheckoutReservation } from '../../domain/changes';
 import type { Checkout, NewCheckout } from '../../domain/checkout';
 import { CHECKOUT_METHODS, type CheckoutMethod } from '../../domain/payment-methods';
-import { BadRequestError, ConflictError, DomainError, ValidationError } from '../../errors';
+import { BadRequestError, ConflictError, DomainError, ValidationError } from '../../domain/errors';
 import type { AccountDirectory, CheckoutStore } from '../../ports/checkouts';
 import type { PixChargePorts } from '../charges/create-pix-charge';
 import { checkoutPixInvoice } from './checkout-pix-invoice';

@@ -1,7 +1,7 @@
 import type { APIGatewayProxyEventV2 } from 'aws-lambda';
 import { HTML_TYPE, type RouteResult } from '../answer';
 import type { ErrorAnswer } from '../errors';
-import { BadRequestError, DomainError } from '../../errors';
+import { BadRequestError, DomainError } from '../../domain/errors';
 import { panelErrorPage } from '../../panel/error-page';
 import type { PanelPage } from '../../panel/page-kit';
 import { formBody, isFormPost } from '../form-body';

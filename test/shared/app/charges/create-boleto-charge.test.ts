@@ -5,7 +5,7 @@ import type { Customer } from '../../../../shared/domain/customer';
 import { type Cents, requestCents } from '../../../../shared/domain/money';
 import type { PaymentMethod } from '../../../../shared/domain/payment-methods';
 import { RAIL_LIMIT_CENTS } from '../../../../shared/domain/rail-limits';
-import { BadRequestError, ValidationError } from '../../../../shared/errors';
+import { BadRequestError, ValidationError } from '../../../../shared/domain/errors';
 import type { CustomerStore } from '../../../../shared/ports/customers';
 import type { QrCodeDrawer } from '../../../../shared/ports/qr-code';
 import type { BoletoRequest, PixDueChargeRequest } from '../../../../shared/ports/payment-provider';
