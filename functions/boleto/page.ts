@@ -1,4 +1,4 @@
-import { boletoPageHeaders, renderBoletoHtml } from '../../shared/boleto/page';
+import { boletoPageHeaders, renderBoletoHtml } from '../../shared/pages/boleto/page';
 import { formatCents } from '../../shared/domain/money';
 import { lastPayableDate } from '../../shared/domain/bolepix';
 import type { Invoice } from '../../shared/domain/invoice';

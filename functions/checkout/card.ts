@@ -1,5 +1,5 @@
 import { checkoutCardRefusal, payCheckoutByCard } from '../../shared/app/checkout/pay-checkout-by-card';
-import { parseCardForm } from '../../shared/checkout/card-form';
+import { parseCardForm } from '../../shared/pages/checkout/card-form';
 import { callbackRedirect, cookieValue, CSRF_COOKIE, csrfTokenMatches } from '../../shared/checkout/record';
 import { BadRequestError, DomainError } from '../../shared/domain/errors';
 import { checkoutErrorPage, formBody, isFormPost, seeOther } from '../../shared/http/checkout/browser';

@@ -9,9 +9,9 @@ import { type SignedIn, signedInForm, signedInPage } from '../../shared/http/pan
 import { routeGroupHandler } from '../../shared/http/route-group';
 import { panelMoneyRoutes as routes } from '../../shared/http/route-table/panel-money';
 import { collect } from '../../shared/http/validation';
-import { invoicePage, invoicesPage, type NewWithdrawalForm, statementPage, withdrawalPage, withdrawalsPage } from '../../shared/panel/money-pages';
-import { panelHeaders } from '../../shared/panel/page-kit';
-import { statementCsv } from '../../shared/panel/statement-csv';
+import { invoicePage, invoicesPage, type NewWithdrawalForm, statementPage, withdrawalPage, withdrawalsPage } from '../../shared/pages/panel/money-pages';
+import { panelHeaders } from '../../shared/pages/panel/page-kit';
+import { statementCsv } from '../../shared/pages/panel/statement-csv';
 import { invoiceDetail, invoicesView } from '../../shared/app/panel/invoices';
 import { statementExport, statementView } from '../../shared/app/panel/statement';
 import { REFERENCE_SHAPE } from '../../shared/domain/invoice-ids';

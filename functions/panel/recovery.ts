@@ -6,7 +6,7 @@ import { csrfTokenFor } from '../../shared/http/panel/cookies';
 import { httpHandler } from '../../shared/http/pipeline';
 import { routeGroupHandler } from '../../shared/http/route-group';
 import { panelRecoveryRoutes as routes } from '../../shared/http/route-table/panel-recovery';
-import { forgotPage, recoveryMessagePage, RESET_ASKED, resetPasswordPage } from '../../shared/panel/recovery-pages';
+import { forgotPage, recoveryMessagePage, RESET_ASKED, resetPasswordPage } from '../../shared/pages/panel/recovery-pages';
 import { panelRecoveryPorts } from '../../shared/wiring/panel-recovery';
 
 /**

@@ -1,9 +1,9 @@
 import { callbackAllowed } from '../../domain/callback-origins';
 import { checkoutSigningSecret } from '../../domain/checkout-signing';
 import { PUBLIC_KEY_SHAPE } from '../../domain/auth/basic';
-import type { CheckoutForm } from '../../checkout/form';
+import type { CheckoutForm } from '../../pages/checkout/form';
 import { newCheckoutReference, saleKey } from '../../checkout/record';
-import { verifyFormSignature } from '../../checkout/signature';
+import { verifyFormSignature } from './form-signature';
 import type { CheckoutAccount as Account } from '../../domain/account';
 import type { Change, CheckoutReservation } from '../../domain/changes';
 import type { Checkout, NewCheckout } from '../../domain/checkout';

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { last4 } from '../../domain/card';
 import { CARD_DECLINED_MESSAGE, cardAttemptScopes, cardFingerprint, checkoutCardLocked } from '../../domain/card-fingerprint';
-import type { CheckoutCard } from '../../checkout/card-form';
+import type { CheckoutCard } from '../../pages/checkout/card-form';
 import type { DeclineLimits } from '../../domain/card-attempt';
 import type { Change, OutboxEvent } from '../../domain/changes';
 import type { Checkout } from '../../domain/checkout';

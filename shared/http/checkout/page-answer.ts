@@ -4,7 +4,7 @@ import { invoiceByReference } from '../../wiring/lookups';
 import { storedQrCode } from '../../domain/qr-code-image';
 import type { Runtime } from '../../wiring/runtime';
 import type { Checkout } from '../../domain/checkout';
-import { type CardNotice, type CheckoutPageView, type PageResult, renderAbandonedPage, renderCheckoutPage, renderReceiptPage } from '../../checkout/page';
+import { type CardNotice, type CheckoutPageView, type PageResult, renderAbandonedPage, renderCheckoutPage, renderReceiptPage } from '../../pages/checkout/page';
 import {
   callbackRedirect,
   checkoutPagePath,

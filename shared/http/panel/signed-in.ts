@@ -2,7 +2,7 @@ import type { APIGatewayProxyEventV2 } from 'aws-lambda';
 import { signedInSession } from '../../app/panel/sign-in';
 import type { PanelAccessPorts } from '../../app/panel/access-ports';
 import type { PanelSession } from '../../domain/panel/session';
-import type { PanelPage, SignedInChrome } from '../../panel/pages';
+import type { PanelPage, SignedInChrome } from '../../pages/panel/pages';
 import type { ChangeCompilers } from '../../wiring/compile';
 import type { RouteResult } from '../answer';
 import { httpHandler, type RouteRequest } from '../pipeline';

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { issuedKeyPairOf, parseBasicAuthorization } from '../../../../shared/domain/auth/basic';
-import { parseCheckoutForm } from '../../../../shared/checkout/form';
+import { parseCheckoutForm } from '../../../../shared/pages/checkout/form';
 import { DomainError, UnauthorizedError } from '../../../../shared/domain/errors';
 import { createCustomerBodySchema, listCustomersQuerySchema } from '../../../../shared/domain/schemas/customer';
 import { putWebhookBodySchema } from '../../../../shared/domain/schemas/webhook';

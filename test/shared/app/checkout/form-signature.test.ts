@@ -1,7 +1,7 @@
 import { createHmac } from 'node:crypto';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { canonicalForm, signForm, verifyFormSignature } from '../../../shared/checkout/signature';
+import { canonicalForm, signForm, verifyFormSignature } from '../../../../shared/app/checkout/form-signature';
 
 const form = {
   tx_ref: 'order-42',

@@ -1,5 +1,5 @@
-import { escapeHtml, formatBrl } from '../checkout/render';
-import { KEY_TYPES, type Withdrawal } from '../domain/withdrawal';
+import { escapeHtml, formatBrl } from '../kit/html';
+import { KEY_TYPES, type Withdrawal } from '../../domain/withdrawal';
 import { brazilTime, codeInput, csrfField, errorSummary, fieldError, type FieldErrors, layout, type PanelPage, type SignedInChrome } from './page-kit';
 
 /** The merchant panel's money pages (issue 27), in pt-BR: withdrawals, invoices, the statement. */

@@ -1,5 +1,5 @@
-import { cardFieldErrors, type CardBrand, detectBrand, normalizeBrand } from '../domain/card';
-import { textProblem } from '../domain/schemas/text';
+import { cardFieldErrors, type CardBrand, detectBrand, normalizeBrand } from '../../domain/card';
+import { textProblem } from '../../domain/schemas/text';
 import { type CardFieldName, cardFieldMessage } from './page';
 
 /** The card of the checkout page's form, checked (Luhn, brand, CVV length, expiry). Never logged or stored: only brand and last 4 are kept. */

@@ -1,6 +1,6 @@
 import { type CheckoutField } from './form';
-import { checkoutSecurityHeaders, cspHash, escapeHtml, formatBrl } from './render';
-import type { CheckoutPaymentType } from '../domain/payment-methods';
+import { checkoutSecurityHeaders, cspHash, escapeHtml, formatBrl } from '../kit/html';
+import type { CheckoutPaymentType } from '../../domain/payment-methods';
 
 /**
  * The hosted checkout's server-rendered pages, in pt-BR: pure functions from values to HTML and the

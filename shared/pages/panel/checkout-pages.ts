@@ -1,4 +1,4 @@
-import { escapeHtml } from '../checkout/render';
+import { escapeHtml } from '../kit/html';
 import { codeInput, csrfField, errorSummary, type FieldErrors, layout, newSecretForm, type PanelPage, type SignedInChrome } from './page-kit';
 
 /** The hosted checkout's settings (issue 27): signed forms on or off, and a new signing secret; each asks a fresh code. */

@@ -1,5 +1,5 @@
-import { checkoutSecurityHeaders, cspHash, escapeHtml } from '../checkout/render';
-import { brazilTime } from '../domain/brazil-time';
+import { checkoutSecurityHeaders, cspHash, escapeHtml } from '../kit/html';
+import { brazilTime } from '../../domain/brazil-time';
 
 /**
  * What every page of the merchant panel (issue 27) is made of, in pt-BR: plain HTML forms, no script at all; one stylesheet

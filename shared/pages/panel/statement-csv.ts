@@ -1,5 +1,5 @@
-import { formatCents } from '../domain/money';
-import type { LedgerEntry } from '../domain/ledger';
+import { formatCents } from '../../domain/money';
+import type { LedgerEntry } from '../../domain/ledger';
 
 /**
  * The statement's CSV export (issue 27): RFC 4180 (comma, CRLF, quoted where needed), UTF-8, the

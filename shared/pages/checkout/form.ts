@@ -1,9 +1,9 @@
 import * as z from 'zod';
-import { totalCents } from '../domain/charge-total';
-import { RAIL_LIMIT_CENTS } from '../domain/rail-limits';
-import { formatCents, parseAmountToCents } from '../domain/money';
-import { PT_BR_TEXT_MESSAGES, singleLineText } from '../domain/schemas/text';
-import { formatBrl } from './render';
+import { totalCents } from '../../domain/charge-total';
+import { RAIL_LIMIT_CENTS } from '../../domain/rail-limits';
+import { formatCents, parseAmountToCents } from '../../domain/money';
+import { PT_BR_TEXT_MESSAGES, singleLineText } from '../../domain/schemas/text';
+import { formatBrl } from '../kit/html';
 
 /** The fields of the checkout entry form (POST /ext_transfer), exactly these names. Others are ignored. */
 export const CHECKOUT_FIELDS = [

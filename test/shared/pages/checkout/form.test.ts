@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { canonicalCallbackUrl, CHECKOUT_MAX_TOTAL_CENTS, type CheckoutFormParse, parseCheckoutForm } from '../../../shared/checkout/form';
-import { signForm, verifyFormSignature } from '../../../shared/checkout/signature';
+import { canonicalCallbackUrl, CHECKOUT_MAX_TOTAL_CENTS, type CheckoutFormParse, parseCheckoutForm } from '../../../../shared/pages/checkout/form';
+import { signForm, verifyFormSignature } from '../../../../shared/app/checkout/form-signature';
 
 const valid: Record<string, string> = {
   public_key: 'PUB-AbCdEfGhIjKlMnOpQrStUvWxYz012345',

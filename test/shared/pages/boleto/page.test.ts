@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { buildBarcode, digitableLine } from '../../../shared/domain/boleto-barcode';
-import { type BoletoPage, renderBoletoHtml } from '../../../shared/boleto/page';
+import { buildBarcode, digitableLine } from '../../../../shared/domain/boleto-barcode';
+import { type BoletoPage, renderBoletoHtml } from '../../../../shared/pages/boleto/page';
 
 /** Interleaved 2 of 5 digit patterns (N narrow, W wide), from the ITF symbology definition. */
 const I2OF5: Record<string, string> = {

@@ -1,4 +1,4 @@
-import { escapeHtml } from '../checkout/render';
+import { escapeHtml } from '../kit/html';
 import { codeInput, csrfField, errorSummary, type FieldErrors, layout, newPasswordFields, type PanelPage } from './page-kit';
 
 /** What the forgot-password form answers, whether the e-mail signs in or not (and whether a link was sent). */

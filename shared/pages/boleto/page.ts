@@ -1,6 +1,6 @@
-import { checkoutSecurityHeaders, cspHash } from '../checkout/render';
-import { parseAmountToCents } from '../domain/money';
-import { barcodeFromDigitable, formatDigitableLine } from '../domain/boleto-barcode';
+import { checkoutSecurityHeaders, cspHash } from '../kit/html';
+import { parseAmountToCents } from '../../domain/money';
+import { barcodeFromDigitable, formatDigitableLine } from '../../domain/boleto-barcode';
 import { itfSvg } from './itf-svg';
 
 /** What the printable boleto page shows. Every text is escaped when rendered. */

@@ -1,7 +1,7 @@
 import { toSVG } from 'bwip-js/node';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { itfElements, itfSvg } from '../../../shared/boleto/itf-svg';
+import { itfElements, itfSvg } from '../../../../shared/pages/boleto/itf-svg';
 
 /** The drawing of an SVG: its viewBox and, per stroke width, the stroke paths. */
 function geometry(svg: string): string {

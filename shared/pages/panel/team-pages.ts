@@ -1,5 +1,5 @@
-import { escapeHtml } from '../checkout/render';
-import { PANEL_ROLES, type PanelRole, ROLE_LABELS } from '../domain/panel/roles';
+import { escapeHtml } from '../kit/html';
+import { PANEL_ROLES, type PanelRole, ROLE_LABELS } from '../../domain/panel/roles';
 import { brazilTime, codeInput, csrfField, errorSummary, fieldError, type FieldErrors, layout, type PanelPage, type SignedInChrome } from './page-kit';
 
 /** The merchant panel's team page (issue 27), in pt-BR. */

@@ -1,4 +1,4 @@
-import { escapeHtml } from '../checkout/render';
+import { escapeHtml } from '../kit/html';
 import { type FieldErrors, layout, type PanelPage } from './page-kit';
 
 /** The panel's error page: the status's title, the message, the fields named (no account data). */

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { LedgerEntry } from '../../../shared/domain/ledger';
-import { statementCsv } from '../../../shared/panel/statement-csv';
+import type { LedgerEntry } from '../../../../shared/domain/ledger';
+import { statementCsv } from '../../../../shared/pages/panel/statement-csv';
 
 const entry = (overrides: Partial<LedgerEntry>): LedgerEntry => ({
   id: 'txn_1',

@@ -1,4 +1,4 @@
-import { escapeHtml } from '../checkout/render';
+import { escapeHtml } from '../kit/html';
 import { brazilTime, codeInput, csrfField, errorSummary, fieldError, type FieldErrors, layout, type PanelPage, type SignedInChrome } from './page-kit';
 
 /** The merchant panel's security page (issue 27): the person's open sessions, "sign out everywhere", a new password. */

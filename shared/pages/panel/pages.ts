@@ -1,5 +1,5 @@
-import { escapeHtml, formatBrl } from '../checkout/render';
-import { type MethodTotals, OVERVIEW_PAYMENTS_READ, type PaymentsSummary, type SummaryMethod } from '../domain/panel/payments-summary';
+import { escapeHtml, formatBrl } from '../kit/html';
+import { type MethodTotals, OVERVIEW_PAYMENTS_READ, type PaymentsSummary, type SummaryMethod } from '../../domain/panel/payments-summary';
 import {
   brazilTime,
   codeInput,

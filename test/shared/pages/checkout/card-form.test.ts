@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseCardForm } from '../../../shared/checkout/card-form';
+import { parseCardForm } from '../../../../shared/pages/checkout/card-form';
 
 const now = new Date('2026-11-23T10:00:00Z');
 const valid = {

@@ -1,7 +1,7 @@
 import { Script, createContext } from 'node:vm';
 import { describe, expect, it } from 'vitest';
-import { normalizeBrand } from '../../../shared/domain/card';
-import { CHECKOUT_FIELDS } from '../../../shared/checkout/form';
+import { normalizeBrand } from '../../../../shared/domain/card';
+import { CHECKOUT_FIELDS } from '../../../../shared/pages/checkout/form';
 import {
   CARD_BRAND_OPTIONS,
   cardFieldMessage,
@@ -13,8 +13,8 @@ import {
   renderCheckoutPage,
   renderErrorPage,
   renderReceiptPage,
-} from '../../../shared/checkout/page';
-import { cspHash, escapeHtml } from '../../../shared/checkout/render';
+} from '../../../../shared/pages/checkout/page';
+import { cspHash, escapeHtml } from '../../../../shared/pages/kit/html';
 
 // ---------------------------------------------------------------------------------------------
 // A strict reader of the pages' HTML: every '<' outside the one script and the one style must open a

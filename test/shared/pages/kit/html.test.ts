@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { checkoutSecurityHeaders, cspHash, escapeHtml, formatBrl } from '../../../shared/checkout/render';
+import { checkoutSecurityHeaders, cspHash, escapeHtml, formatBrl } from '../../../../shared/pages/kit/html';
 
 /** A reference independent of formatBrl: Intl's pt-BR currency format of the exact decimal text. */
 function intlBrl(cents: bigint): string {
