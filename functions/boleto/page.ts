@@ -2,7 +2,7 @@ import { boletoPageHeaders, renderBoletoHtml } from '../../shared/pages/boleto/p
 import { formatCents } from '../../shared/domain/money';
 import { lastPayableDate } from '../../shared/domain/bolepix';
 import type { Invoice } from '../../shared/domain/invoice';
-import { storedQrCode } from '../../shared/invoices/stored-qr-code';
+import { storedQrCode } from '../../shared/domain/qr-code-image';
 import { NotFoundError } from '../../shared/domain/errors';
 import { httpHandler } from '../../shared/http/pipeline';
 import { invoiceLookup } from '../../shared/wiring/lookups';

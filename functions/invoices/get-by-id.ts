@@ -1,6 +1,7 @@
 import { requireCaller } from '../../shared/domain/auth/caller';
 import { httpHandler } from '../../shared/http/pipeline';
 import { invoiceAnswer } from '../../shared/http/views/invoice-answer';
+import { qrCodeDrawer } from '../../shared/wiring/qr-code';
 import { invoiceReader } from '../../shared/wiring/lookups';
 import { ownInvoice } from '../../shared/http/views/invoice-view';
 import { invoicesRoutes as routes } from '../../shared/http/route-table/invoices';
@@ -9,5 +10,5 @@ import { invoicesRoutes as routes } from '../../shared/http/route-table/invoices
 export const handler = httpHandler(routes.getInvoice, async ({ params, caller, runtime }) => {
   const { accountId } = requireCaller(caller);
   const item = await invoiceReader(runtime).byNumericId(Number(params.invoice_id));
-  return invoiceAnswer(runtime, ownInvoice(item, accountId));
+  return invoiceAnswer(runtime, ownInvoice(item, accountId), qrCodeDrawer());
 });

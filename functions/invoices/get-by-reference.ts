@@ -1,6 +1,7 @@
 import { requireCaller } from '../../shared/domain/auth/caller';
 import { httpHandler } from '../../shared/http/pipeline';
 import { invoiceAnswer } from '../../shared/http/views/invoice-answer';
+import { qrCodeDrawer } from '../../shared/wiring/qr-code';
 import { invoiceLookup } from '../../shared/wiring/lookups';
 import { ownInvoice } from '../../shared/http/views/invoice-view';
 import { REFERENCE_SHAPE } from '../../shared/domain/invoice-ids';
@@ -10,5 +11,5 @@ import { invoicesRoutes as routes } from '../../shared/http/route-table/invoices
 export const handler = httpHandler(routes.getInvoiceByReference, async ({ params, caller, runtime }) => {
   const { accountId } = requireCaller(caller);
   const item = REFERENCE_SHAPE.test(params.ref_id) ? await invoiceLookup(runtime).byReference(params.ref_id) : undefined;
-  return invoiceAnswer(runtime, ownInvoice(item, accountId));
+  return invoiceAnswer(runtime, ownInvoice(item, accountId), qrCodeDrawer());
 });

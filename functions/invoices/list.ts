@@ -1,7 +1,8 @@
 import { requireCaller } from '../../shared/domain/auth/caller';
 import { httpHandler } from '../../shared/http/pipeline';
 import { invoiceReader } from '../../shared/wiring/lookups';
-import { withQrCode } from '../../shared/invoices/qr-code';
+import { withQrCode } from '../../shared/app/invoices/invoice-qr-code';
+import { qrCodeDrawer } from '../../shared/wiring/qr-code';
 import { invoiceView } from '../../shared/http/views/invoice-view';
 import { invoicesRoutes as routes } from '../../shared/http/route-table/invoices';
 
@@ -13,7 +14,7 @@ export const handler = httpHandler(routes.listInvoices, async ({ query, caller, 
   return {
     status: 200,
     body: {
-      invoices: await Promise.all(invoices.map((invoice) => withQrCode(invoiceView(invoice, boletoLinks, runtime.config.publicBaseUrl), invoice))),
+      invoices: invoices.map((invoice) => withQrCode(qrCodeDrawer(), invoiceView(invoice, boletoLinks, runtime.config.publicBaseUrl), invoice)),
       pagination: { page: query.page, limit: query.limit },
     },
   };

@@ -1,6 +1,7 @@
 import { requireCaller } from '../../shared/domain/auth/caller';
 import { httpHandler } from '../../shared/http/pipeline';
 import { invoiceAnswer } from '../../shared/http/views/invoice-answer';
+import { qrCodeDrawer } from '../../shared/wiring/qr-code';
 import { invoiceLookup } from '../../shared/wiring/lookups';
 import { ownInvoice } from '../../shared/http/views/invoice-view';
 import { REFERENCE_SHAPE } from '../../shared/domain/invoice-ids';
@@ -13,5 +14,6 @@ export const handler = httpHandler(routes.getPixByReference, async ({ params, ca
   return invoiceAnswer(
     runtime,
     ownInvoice(item, accountId, (i) => i.method === 'pix'),
+    qrCodeDrawer(),
   );
 });

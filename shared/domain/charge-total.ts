@@ -2,7 +2,8 @@ import Big from 'big.js';
 
 Big.RM = Big.roundHalfUp;
 
-export type ChargeAmounts = { amount: number; quantity: number; tax: number; discount: number };
+/** A charge's amounts: the unit amount in integer cents (read once from the request), the quantity, and the tax and discount percents. */
+export type ChargeAmounts = { amountCents: number; quantity: number; tax: number; discount: number };
 
 /** Decimals allowed in request money (amounts) and in percents (tax, discount: Stripe's tax rates take 4). */
 export const MONEY_DECIMALS = 2;
@@ -18,17 +19,18 @@ export const TOTAL_ROUNDING_RULE =
 /**
  * The charge total of spec 1, in exact decimal arithmetic: subtotal = amount × quantity;
  * total = subtotal + subtotal × tax / 100 − subtotal × discount / 100 = subtotal × (100 + tax − discount) / 100,
- * so the total in cents is exactly subtotal × (100 + tax − discount): products of decimals, no
- * division, nothing lost whatever the decimals of the percents. Rounded half-up to cents only at the
- * end. Inputs are the JSON numbers of the request, read through their shortest decimal text (so 0.1
+ * so the total in cents is exactly subtotal cents × (100 + tax − discount) / 100: products of decimals and
+ * one exact division by 100, nothing lost whatever the decimals of the percents. Rounded half-up to cents
+ * only at the end. The amount comes in integer cents (the route's schema read it once from the request's
+ * number); the percents are the request's JSON numbers, read through their shortest decimal text (so 0.1
  * is exactly 0.1). Returns integer cents as a bigint: the whole input range (up to 999999999.99 ×
  * 100000 × 2 in reais) goes past 2^53, so only the rail check (which keeps far lower limits) turns it
  * into a number.
  */
 export function totalCents(input: ChargeAmounts): bigint {
-  const subtotal = new Big(String(input.amount)).times(String(input.quantity));
+  const subtotalCents = new Big(input.amountCents).times(input.quantity);
   const percent = new Big(100).plus(String(input.tax)).minus(String(input.discount));
-  return BigInt(subtotal.times(percent).round(0, Big.roundHalfUp).toFixed(0));
+  return BigInt(subtotalCents.times(percent).div(100).round(0, Big.roundHalfUp).toFixed(0));
 }
 
 /**

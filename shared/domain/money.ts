@@ -23,3 +23,11 @@ export function formatCents(cents: number): string {
 export function centsFromNumber(value: number): number {
   return Number(new Big(String(value)).times(100).round(0, Big.roundHalfUp).toFixed(0));
 }
+
+/** A request's money amount in integer cents, read once from its JSON number by the route's schema (shared/domain/schemas/charge.ts): never reais. */
+export type Cents = number & { readonly unit: 'cents' };
+
+/** A request's money number (at most 2 decimals, already validated) as Cents, through its decimal text: the one parse of the field. */
+export function requestCents(value: number): Cents {
+  return centsFromNumber(value) as Cents;
+}

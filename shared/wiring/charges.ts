@@ -1,5 +1,6 @@
 import type { ChangeCompilers } from '../adapters/dynamo/changes';
 import { dynamoInvoiceIds, invoiceCreatedCompilers } from '../adapters/dynamo/invoices';
+import type { BoletoChargePorts } from '../app/charges/create-boleto-charge';
 import type { PixChargePorts } from '../app/charges/create-pix-charge';
 import type { PaymentProvider, PixDueCharges } from '../ports/payment-provider';
 import { paymentProvider, pixProvider } from './provider-registry';
@@ -7,6 +8,7 @@ import type { InvoiceIdPort } from '../ports/invoices';
 import type { CustomerStore } from '../ports/customers';
 import type { Runtime } from './runtime';
 import { customerPorts } from './customers';
+import { qrCodeDrawer } from './qr-code';
 
 /**
  * The due-date Pix charges of the configured Pix provider (a BolePix's Pix half), or undefined when it
@@ -25,9 +27,14 @@ export function invoiceIds(runtime: Runtime): InvoiceIdPort {
   return dynamoInvoiceIds(runtime.db, runtime.config.tableName);
 }
 
-/** What a Pix charge needs: unused invoice ids from the table, the configured Pix provider and its time limit. */
+/** What a Pix charge needs: unused invoice ids from the table, the configured Pix provider and its time limit, the QR code drawer. */
 export function pixChargePorts(runtime: Runtime): PixChargePorts {
-  return { ids: dynamoInvoiceIds(runtime.db, runtime.config.tableName), provider: pixProvider(runtime.config), timeoutMs: runtime.config.payments.timeoutMs };
+  return {
+    ids: dynamoInvoiceIds(runtime.db, runtime.config.tableName),
+    provider: pixProvider(runtime.config),
+    timeoutMs: runtime.config.payments.timeoutMs,
+    qrCodes: qrCodeDrawer(),
+  };
 }
 
 /** What a charge of the configured payment provider may need: unused invoice ids, the account's customers, the provider and its time limit. */
@@ -44,4 +51,9 @@ export function chargePorts(runtime: Runtime): ChargePorts {
     provider: paymentProvider(runtime.config),
     timeoutMs: runtime.config.payments.timeoutMs,
   };
+}
+
+/** What a boleto charge needs: the charge ports, and the Pix provider's due-date charges for a BolePix (the use case decides by the account). */
+export function boletoChargePorts(runtime: Runtime): BoletoChargePorts {
+  return { ...chargePorts(runtime), pixDue: pixDueCharges(runtime), qrCodes: qrCodeDrawer() };
 }

@@ -1,7 +1,7 @@
 import type { Caller } from '../../domain/account';
-import { type ChargeAmounts, totalCents } from '../../domain/charge-total';
+import { totalCents } from '../../domain/charge-total';
 import { brazilDate } from '../../domain/brazil-dates';
-import { centsFromNumber, formatCents } from '../../domain/money';
+import { type Cents, centsFromNumber, formatCents } from '../../domain/money';
 import { settingOfCharge } from '../../domain/payment-methods';
 import { RAIL_LIMIT_CENTS } from '../../domain/rail-limits';
 import type { InvoiceMethod } from '../../domain/invoice';
@@ -18,9 +18,12 @@ export function assertMethodEnabled(caller: Caller, method: InvoiceMethod): void
   }
 }
 
+/** A charge request's amounts as its route's schema gives them: `amount` already read into cents (its one parse). */
+export type RequestAmounts = { amount: Cents; quantity: number; tax: number; discount: number };
+
 /** The charge total in cents, checked against the rail: beyond it → 422 on amount; zero → 422 on discount. */
-export function checkedTotalCents(amounts: ChargeAmounts, method: InvoiceMethod): number {
-  const total = totalCents(amounts);
+export function checkedTotalCents(amounts: RequestAmounts, method: InvoiceMethod): number {
+  const total = totalCents({ amountCents: amounts.amount, quantity: amounts.quantity, tax: amounts.tax, discount: amounts.discount });
   const limit = RAIL_LIMIT_CENTS[method];
   if (total > BigInt(limit)) throw new ValidationError({ amount: [`The total exceeds what ${method} can carry (at most ${formatCents(limit)})`] });
   if (total < 1n) throw new ValidationError({ discount: ['The total must be at least 0.01'] });
@@ -43,7 +46,7 @@ export function assertPixDueDateCarried(dueDate: string, now: Date): void {
   if (dueDate > last) throw new ValidationError({ due_date: [`Must be ${last} or earlier: a Pix charge cannot stay payable longer`] });
 }
 
-export type ChargeBody = ChargeAmounts & { invoice_no: string; item_name: string; due_date: string; notes?: string };
+export type ChargeBody = RequestAmounts & { invoice_no: string; item_name: string; due_date: string; notes?: string };
 
 /** The fields every new invoice shares, from the request's common charge fields. */
 export function baseInvoice(caller: Caller, body: ChargeBody, ids: { invoiceId: number; reference: string }, totalCentsValue: number, now: Date) {
@@ -55,7 +58,7 @@ export function baseInvoice(caller: Caller, body: ChargeBody, ids: { invoiceId: 
     invoiceNo: body.invoice_no,
     itemName: body.item_name,
     quantity: body.quantity,
-    amountCents: centsFromNumber(body.amount),
+    amountCents: body.amount,
     tax: body.tax,
     discount: body.discount,
     totalCents: totalCentsValue,

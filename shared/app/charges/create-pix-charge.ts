@@ -1,12 +1,28 @@
+import type { Caller } from '../../domain/account';
 import type { Change } from '../../domain/changes';
 import { type InvoiceBase, type InvoiceIds, type NewInvoice, pendingInvoice } from '../../domain/invoice';
-import { txidForReference } from '../../platform/invoice-references';
-import { qrCodePng } from '../../pix/qrcode';
+import { idempotentPixIds, invoiceIdDraw, txidForReference } from '../../platform/invoice-references';
 import type { InvoiceIdPort } from '../../ports/invoices';
+import type { QrCodeDrawer } from '../../ports/qr-code';
 import { looksUpCharges, type PixProvider } from '../../ports/payment-provider';
 import { callProvider } from './call-provider';
+import {
+  assertDueDateNotPast,
+  assertMethodEnabled,
+  assertPixDueDateCarried,
+  baseInvoice,
+  type ChargeBody,
+  checkedTotalCents,
+  merchantName,
+} from './charge-request';
 
-export type PixChargePorts = { ids: InvoiceIdPort; provider: PixProvider; timeoutMs: number };
+export type PixChargePorts = {
+  ids: InvoiceIdPort;
+  provider: PixProvider;
+  timeoutMs: number;
+  /** Draws the BR Code's QR image, stored with the invoice. */
+  qrCodes: QrCodeDrawer;
+};
 
 export type PixChargeRequest = {
   /** What the invoice shares with its sale (the API's charge fields, or the hosted checkout's sale), for the ids drawn. */
@@ -58,9 +74,63 @@ export async function createPixCharge(ports: PixChargePorts, request: PixChargeR
     { dueDate: request.dueDate, payer: request.payer, provider: ports.provider.name },
     {
       method: 'pix',
-      pix: { txid: charge.txid, location: charge.location, copy: charge.copy, qrPng: qrCodePng(charge.copy) },
+      pix: { txid: charge.txid, location: charge.location, copy: charge.copy, qrPng: ports.qrCodes.png(charge.copy) },
       awaitsPixLookup: looksUpCharges(ports.provider),
     },
   );
   return { answer: invoice, changes: [{ kind: 'invoice.created', invoice }] };
+}
+
+/** The API's Pix charge request as the use case reads it (the route's body schema gives it: shared/http/route-table/charges.ts). */
+export type PixChargeBody = ChargeBody & { email?: string; /** CPF or CNPJ, bare (the schema strips its punctuation). */ document?: string; client?: string };
+
+export type ApiPixChargeRequest = {
+  caller: Caller;
+  body: PixChargeBody;
+  idempotencyKey: string | undefined;
+  /** The ids apiPixChargeIds checked unused beside the gate: not read again. */
+  unused?: InvoiceIds;
+  /** The message of a provider failure (502). */
+  failure: string;
+  now: Date;
+};
+
+/**
+ * The ids (and txid) an API Pix charge proposes: with an Idempotency-Key they are derived from it, so a
+ * retry after a 502 registers nothing new at the PSP; without one, none (ids are drawn).
+ */
+export function proposedPixIds(accountId: string, idempotencyKey: string | undefined): (InvoiceIds & { txid: string }) | undefined {
+  if (idempotencyKey === undefined) return undefined;
+  const derived = idempotentPixIds(accountId, idempotencyKey);
+  return { reference: derived.reference, txid: derived.txid, invoiceId: invoiceIdDraw.numericId(derived.reference) };
+}
+
+/** An API Pix charge's only reads (ids checked unused, the proposed ones first), which its route sends beside its gate. */
+export function apiPixChargeIds(ids: InvoiceIdPort, accountId: string, idempotencyKey: string | undefined, now: Date): Promise<InvoiceIds> {
+  return pixChargeIds(ids, now, proposedPixIds(accountId, idempotencyKey));
+}
+
+/**
+ * POST /api/pix/create: the account's Pix enabled (400 method_not_enabled), the due date today or later
+ * (Brazil's date) and within what a Pix charge can stay payable, the total within Pix's ceiling (422 on
+ * due_date or amount/discount), checked before anything is read or asked; then the one Pix charge
+ * (createPixCharge) under the ids an Idempotency-Key proposes.
+ */
+export async function createApiPixCharge(ports: PixChargePorts, request: ApiPixChargeRequest): Promise<{ answer: NewInvoice; changes: Change[] }> {
+  const { caller, body, now } = request;
+  assertMethodEnabled(caller, 'pix');
+  assertDueDateNotPast(body.due_date, now);
+  assertPixDueDateCarried(body.due_date, now);
+  const total = checkedTotalCents(body, 'pix');
+  return createPixCharge(ports, {
+    base: (ids) => baseInvoice(caller, body, ids, total, now),
+    totalCents: total,
+    dueDate: body.due_date,
+    merchantName: merchantName(caller),
+    payer: { email: body.email, name: body.client, document: body.document },
+    proposed: proposedPixIds(caller.accountId, request.idempotencyKey),
+    unused: request.unused,
+    failure: request.failure,
+    now,
+  });
 }

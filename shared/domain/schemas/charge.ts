@@ -4,6 +4,7 @@ import { calendarDate } from './calendar-date';
 
 export { calendarDate };
 import { hasAtMostDecimals, MONEY_DECIMALS, PERCENT_DECIMALS, TOTAL_ROUNDING_RULE } from '../charge-total';
+import { requestCents } from '../money';
 import { moneyString } from './balance';
 import { isValidDocument, documentTypeOf } from './documents';
 
@@ -60,9 +61,9 @@ export const latePaymentFields = {
     .optional(),
 };
 
-/** The common charge fields of spec 2.1. */
+/** The common charge fields of spec 2.1 (`amount` read once, here, into integer cents: the use cases take Cents). */
 export const commonChargeFields = {
-  amount: moneyInput(999_999_999),
+  amount: moneyInput(999_999_999).transform(requestCents),
   quantity: z.number().int().min(1).max(100_000),
   discount: percent,
   tax: percent,

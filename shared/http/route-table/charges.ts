@@ -7,6 +7,7 @@ import { defineRoute, type AnyRoute } from '../route';
 import * as z from 'zod';
 import { cardTransactionSchema } from '../../domain/payment-methods';
 import { chargeTotal, commonChargeFields, latePaymentFields, payerDocument } from '../../domain/schemas/charge';
+import { normalizeDocument } from '../../domain/schemas/documents';
 import { multiLineText, singleLineText } from '../../domain/schemas/text';
 import { bearerWrite } from './policies';
 
@@ -15,7 +16,13 @@ import { bearerWrite } from './policies';
 const payerEmail = z.email().max(255);
 
 export const pixCreateBodySchema = z
-  .object({ ...commonChargeFields, email: payerEmail.optional(), document: payerDocument.optional(), client: singleLineText(255).min(1).optional() })
+  .object({
+    ...commonChargeFields,
+    email: payerEmail.optional(),
+    // Read once here: the use case takes the document bare (no punctuation), as the provider is sent it.
+    document: payerDocument.transform(normalizeDocument).optional(),
+    client: singleLineText(255).min(1).optional(),
+  })
   .meta({
     id: 'CreatePixCharge',
     description: 'Common charge fields; the payer email, document (CPF or CNPJ) and name (client) are optional and validated when given.',

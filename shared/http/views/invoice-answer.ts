@@ -2,8 +2,9 @@
  * The answer of the invoice lookups, apart from view.ts: the functions that only read invoices to
  * move them (provider notifications, the boleto page, the checkout) do not bundle the QR encoder.
  */
+import { withQrCode } from '../../app/invoices/invoice-qr-code';
 import type { Invoice } from '../../domain/invoice';
-import { withQrCode } from '../../invoices/qr-code';
+import type { QrCodeDrawer } from '../../ports/qr-code';
 import { invoiceView } from './invoice-view';
 
 /** What the answer needs of the runtime: the boleto link key and the public address. */
@@ -12,8 +13,8 @@ export type InvoiceAnswerContext = {
   config: { publicBaseUrl: string };
 };
 
-/** The `{"invoice": …}` answer of the lookups. */
-export async function invoiceAnswer(context: InvoiceAnswerContext, invoice: Invoice) {
+/** The `{"invoice": …}` answer of the lookups (a Pix invoice stored before its QR image was kept has it drawn by `qrCodes`). */
+export async function invoiceAnswer(context: InvoiceAnswerContext, invoice: Invoice, qrCodes: QrCodeDrawer) {
   const { boletoLinks } = await context.serviceKeys();
-  return { status: 200, body: { invoice: await withQrCode(invoiceView(invoice, boletoLinks, context.config.publicBaseUrl), invoice) } };
+  return { status: 200, body: { invoice: withQrCode(qrCodes, invoiceView(invoice, boletoLinks, context.config.publicBaseUrl), invoice) } };
 }

@@ -139,7 +139,7 @@ export function checkoutFormSchema(options: CheckoutFormOptions) {
     .transform((form, ctx) => {
       // The unit price as a request number, through its exact decimal text (as the charge routes read it).
       const unitPrice = Number(formatCents(form.amount));
-      const total = totalCents({ amount: unitPrice, quantity: form.quantity, tax: 0, discount: 0 });
+      const total = totalCents({ amountCents: form.amount, quantity: form.quantity, tax: 0, discount: 0 });
       if (total > BigInt(maxTotal)) {
         ctx.addIssue({
           code: 'custom',

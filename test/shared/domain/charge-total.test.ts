@@ -19,22 +19,20 @@ function expectedCents4(amountCents: bigint, quantity: bigint, taxUnits: bigint,
   return (scaled + 500_000n) / 1_000_000n;
 }
 
-const centsToNumber = (cents: number) => Number((cents / 100).toFixed(2));
-
 describe('totalCents (spec 1: total computation)', () => {
   it('gives "190.00" for 100 × 2, tax 5, discount 10', () => {
-    expect(totalCents({ amount: 100, quantity: 2, tax: 5, discount: 10 })).toBe(19_000n);
+    expect(totalCents({ amountCents: 10_000, quantity: 2, tax: 5, discount: 10 })).toBe(19_000n);
   });
 
   it('handles the whole range: amount 999999999 × quantity 100000, exactly', () => {
-    expect(totalCents({ amount: 999_999_999, quantity: 100_000, tax: 0, discount: 0 })).toBe(expectedCents(99_999_999_900n, 100_000n, 0n, 0n));
-    expect(totalCents({ amount: 999_999_999.99, quantity: 100_000, tax: 100, discount: 0 })).toBe(expectedCents(99_999_999_999n, 100_000n, 10_000n, 0n));
-    expect(totalCents({ amount: 999_999_999.99, quantity: 100_000, tax: 100, discount: 0 })).toBe(19_999_999_999_800_000n);
+    expect(totalCents({ amountCents: 99_999_999_900, quantity: 100_000, tax: 0, discount: 0 })).toBe(expectedCents(99_999_999_900n, 100_000n, 0n, 0n));
+    expect(totalCents({ amountCents: 99_999_999_999, quantity: 100_000, tax: 100, discount: 0 })).toBe(expectedCents(99_999_999_999n, 100_000n, 10_000n, 0n));
+    expect(totalCents({ amountCents: 99_999_999_999, quantity: 100_000, tax: 100, discount: 0 })).toBe(19_999_999_999_800_000n);
   });
 
   it('rounds half up only at the end (0.05 × 1 with 10% tax = 0.055 → 0.06)', () => {
-    expect(totalCents({ amount: 0.05, quantity: 1, tax: 10, discount: 0 })).toBe(6n);
-    expect(totalCents({ amount: 0.01, quantity: 3, tax: 33.33, discount: 0 })).toBe(4n);
+    expect(totalCents({ amountCents: 5, quantity: 1, tax: 10, discount: 0 })).toBe(6n);
+    expect(totalCents({ amountCents: 1, quantity: 3, tax: 33.33, discount: 0 })).toBe(4n);
   });
 
   it('agrees with an independent integer computation over the whole input range (property)', () => {
@@ -45,7 +43,7 @@ describe('totalCents (spec 1: total computation)', () => {
         fc.integer({ min: 0, max: 10_000 }),
         fc.integer({ min: 0, max: 10_000 }),
         (amountCents, quantity, taxHundredths, discountHundredths) => {
-          const cents = totalCents({ amount: centsToNumber(amountCents), quantity, tax: taxHundredths / 100, discount: discountHundredths / 100 });
+          const cents = totalCents({ amountCents, quantity, tax: taxHundredths / 100, discount: discountHundredths / 100 });
           expect(cents).toBe(expectedCents(BigInt(amountCents), BigInt(quantity), BigInt(taxHundredths), BigInt(discountHundredths)));
         },
       ),
@@ -55,13 +53,13 @@ describe('totalCents (spec 1: total computation)', () => {
 
   it('computes exactly with percents of 4 decimals: 200 × (1 + 0.0025%) = 200.005, half a cent, up → 200.01 (floating point answers 200.00)', () => {
     expect((200 * (1 + 0.0025 / 100)).toFixed(2)).toBe('200.00');
-    expect(totalCents({ amount: 200, quantity: 1, tax: 0.0025, discount: 0 })).toBe(20_001n);
+    expect(totalCents({ amountCents: 20_000, quantity: 1, tax: 0.0025, discount: 0 })).toBe(20_001n);
     // 33.33 × 3 = 99.99; × (100 + 3.3335 − 1.2345)% = 102.08890… → 102.09
-    expect(totalCents({ amount: 33.33, quantity: 3, tax: 3.3335, discount: 1.2345 })).toBe(10_209n);
+    expect(totalCents({ amountCents: 3333, quantity: 3, tax: 3.3335, discount: 1.2345 })).toBe(10_209n);
     // 0.01 × 1 × (100 − 99.9999)% = 0.000001 → 0.00 (half-up, not up)
-    expect(totalCents({ amount: 0.01, quantity: 1, tax: 0, discount: 99.9999 })).toBe(0n);
+    expect(totalCents({ amountCents: 1, quantity: 1, tax: 0, discount: 99.9999 })).toBe(0n);
     // The largest total: 999999999.99 × 100000 × 2 exactly, and with 4-decimal percents.
-    expect(totalCents({ amount: 999_999_999.99, quantity: 100_000, tax: 99.9999, discount: 0.0001 })).toBe(
+    expect(totalCents({ amountCents: 99_999_999_999, quantity: 100_000, tax: 99.9999, discount: 0.0001 })).toBe(
       expectedCents4(99_999_999_999n, 100_000n, 999_999n, 1n),
     );
   });
@@ -77,7 +75,7 @@ describe('totalCents (spec 1: total computation)', () => {
           const tax = taxUnits / 10_000;
           const discount = discountUnits / 10_000;
           expect(hasAtMostDecimals(tax, 4) && hasAtMostDecimals(discount, 4)).toBe(true);
-          const cents = totalCents({ amount: centsToNumber(amountCents), quantity, tax, discount });
+          const cents = totalCents({ amountCents, quantity, tax, discount });
           expect(cents).toBe(expectedCents4(BigInt(amountCents), BigInt(quantity), BigInt(taxUnits), BigInt(discountUnits)));
         },
       ),
@@ -89,7 +87,7 @@ describe('totalCents (spec 1: total computation)', () => {
     expect(TOTAL_ROUNDING_RULE).toMatch(/half up/);
     expect(TOTAL_ROUNDING_RULE).toContain('0.055');
     expect(TOTAL_ROUNDING_RULE).toContain('"0.06"');
-    expect(totalCents({ amount: 0.05, quantity: 1, tax: 10, discount: 0 })).toBe(6n);
+    expect(totalCents({ amountCents: 5, quantity: 1, tax: 10, discount: 0 })).toBe(6n);
   });
 
   it('counts decimals on the shortest decimal text, exponents included', () => {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { REFERENCE_SHAPE, referenceOfTxid } from '../../../shared/domain/invoice-ids';
 import { idempotentPixIds } from '../../../shared/platform/invoice-references';
-import { isValidTxid } from '../../../shared/pix/txid';
+import { isValidTxid } from '../../../shared/domain/pix-txid';
 
 const TXID_SHAPE = /^INV[A-Z0-9]{6}[A-Za-z0-9]{23}$/;
 

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { isValidTxid } from '../../../shared/pix/txid';
+import { isValidTxid } from '../../../shared/domain/pix-txid';
 import { REFERENCE_SHAPE, referenceOfInvoiceId, referenceOfTxid } from '../../../shared/domain/invoice-ids';
 import { invoiceIdDraw, newInvoiceReference, txidForReference } from '../../../shared/platform/invoice-references';
 

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { type CardChargeBody, type CardChargePorts, createCardCharge } from '../../../../shared/app/charges/create-card-charge';
 import type { Caller } from '../../../../shared/domain/account';
+import { requestCents } from '../../../../shared/domain/money';
 import type { CardAttempt } from '../../../../shared/domain/card-attempt';
 import type { Change, OutboxEvent } from '../../../../shared/domain/changes';
 import { BadRequestError, CardDeclinesExceededError, CardOutcomeUnknownError, UpstreamError } from '../../../../shared/domain/errors';
@@ -17,7 +18,7 @@ const body: CardChargeBody = {
   invoice_no: 'N1',
   item_name: 'Camiseta',
   quantity: 1,
-  amount: 25,
+  amount: requestCents(25),
   tax: 0,
   discount: 0,
   due_date: '2026-11-27',
@@ -127,7 +128,9 @@ describe('create a card charge (use case)', () => {
     expect(inLog('card')).toEqual(['INV-CARD01']);
     // Another charge of the card is refused unasked: the card's log is full.
     run.ids.unused = async () => ({ invoiceId: 43, reference: 'INV-CARD02' });
-    await expect(createCardCharge(run, { caller, body: { ...body, amount: 30 }, idempotencyKey: 'k2', now })).rejects.toBeInstanceOf(CardDeclinesExceededError);
+    await expect(createCardCharge(run, { caller, body: { ...body, amount: requestCents(30) }, idempotencyKey: 'k2', now })).rejects.toBeInstanceOf(
+      CardDeclinesExceededError,
+    );
     // The same charge again (its Idempotency-Key): admitted for its own slot, no second one; approved, the slot given back.
     (run.provider.charges as { card: PaymentProvider['charges']['card'] }).card = async () => ({
       outcome: 'approved',

@@ -58,3 +58,29 @@ describe('charge amounts stay at 2 decimals', () => {
     expect(issues({ ...COMMON, amount: 999_999_999.999 })).toContain('amount: Must have at most 2 decimals');
   });
 });
+
+describe('one parse per field (issue 45): the schema gives the use cases typed values', () => {
+  it('reads amount once into integer cents, through its decimal text, on every charge body', () => {
+    for (const [amount, cents] of [
+      [100, 10_000],
+      [0.1, 10],
+      // Numbers whose product by 100 is not exact in floating point (0.07 × 100 = 7.000000000000001, 1.13 × 100 = 112.99999999999999).
+      [0.07, 7],
+      [1.13, 113],
+      [19.99, 1_999],
+      [999_999_999, 99_999_999_900],
+      [999_999_998.99, 99_999_999_899],
+    ] as const) {
+      const parsed = pixCreateBodySchema.parse({ ...COMMON, amount });
+      expect(parsed.amount, String(amount)).toBe(cents);
+    }
+    expect(boletoCreateBodySchema.parse({ ...COMMON, amount: 12.34, customer: 1 }).amount).toBe(1_234);
+  });
+
+  it("reads the Pix payer's document once, bare (its punctuation stripped), as the use case sends it", () => {
+    expect(pixCreateBodySchema.parse({ ...COMMON, document: ' 529.982.247-25 ' }).document).toBe('52998224725');
+    expect(pixCreateBodySchema.parse({ ...COMMON, document: '11.222.333/0001-81' }).document).toBe('11222333000181');
+    expect(pixCreateBodySchema.parse(COMMON).document).toBeUndefined();
+    expect(pixCreateBodySchema.safeParse({ ...COMMON, document: '529.982.247-24' }).success).toBe(false);
+  });
+});

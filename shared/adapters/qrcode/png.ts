@@ -1,8 +1,7 @@
+/** The project's QR encoder: the `qrcode` package's matrix (its core only, declared in qrcode-core.d.ts), drawn as a 1-bit PNG. */
 import { crc32, deflateSync } from 'node:zlib';
 import { create } from 'qrcode/lib/core/qrcode.js';
-import { pngDataUri } from './png-data-uri';
-
-export { pngDataUri };
+import type { QrCodeDrawer } from '../../ports/qr-code';
 
 /** The quiet zone the QR standard requires around the symbol, in modules. */
 const QUIET_ZONE = 4;
@@ -62,11 +61,5 @@ export function qrCodePng(text: string): Buffer {
   return qrMatrixPng(modules, scale);
 }
 
-/** The QR code of `text` as a PNG data URI (qrCodePng, then pngDataUri). */
-export function qrCodePngDataUri(text: string): Promise<string> {
-  try {
-    return Promise.resolve(pngDataUri(qrCodePng(text)));
-  } catch (err) {
-    return Promise.reject(err instanceof Error ? err : new Error(String(err)));
-  }
-}
+/** The QR code drawer of the charges (shared/ports/qr-code.ts): this encoder. */
+export const qrCodePngDrawer: QrCodeDrawer = { png: qrCodePng };

@@ -1,5 +1,12 @@
-import type { Invoice } from '../domain/invoice';
-import { pngDataUri } from '../pix/png-data-uri';
+import type { Invoice } from './invoice';
+
+/**
+ * A PNG as a data URI (the QR code images of the answers and pages). Apart from the QR encoder
+ * (shared/adapters/qrcode/png.ts), so a page that only shows a stored image does not bundle it.
+ */
+export function pngDataUri(png: Uint8Array): string {
+  return `data:image/png;base64,${Buffer.from(png).toString('base64')}`;
+}
 
 /**
  * The QR code image a Pix invoice stored at creation, as a PNG data URI (undefined when it has none). The

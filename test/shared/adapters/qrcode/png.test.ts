@@ -1,9 +1,13 @@
 import jsQR from 'jsqr';
 import { PNG } from 'pngjs';
 import { describe, expect, it } from 'vitest';
-import { buildDynamicBrCode } from '../../../shared/domain/pix-brcode';
+import { buildDynamicBrCode } from '../../../../shared/domain/pix-brcode';
+import { pngDataUri } from '../../../../shared/domain/qr-code-image';
 import { create } from 'qrcode/lib/core/qrcode.js';
-import { qrCodePngDataUri } from '../../../shared/pix/qrcode';
+import { qrCodePng, qrCodePngDrawer } from '../../../../shared/adapters/qrcode/png';
+
+/** The QR code of `text` as a PNG data URI, as the answers show it. */
+const qrCodePngDataUri = (text: string) => pngDataUri(qrCodePng(text));
 
 const PREFIX = 'data:image/png;base64,';
 
@@ -16,14 +20,14 @@ function decode(uri: string): { text: string; width: number; height: number } {
   return { text: result.data, width: png.width, height: png.height };
 }
 
-describe('qrCodePngDataUri', () => {
+describe('the QR code PNG (the QR code drawer adapter)', () => {
   it('encodes a real BR Code that decodes back exactly', async () => {
     const brCode = buildDynamicBrCode({
       location: 'pix.example.com/qr/v2/cobv/9d36b84fc70b478fb95c12729b90ca25',
       merchantName: 'Padaria São João',
       merchantCity: 'Florianópolis',
     });
-    const uri = await qrCodePngDataUri(brCode);
+    const uri = qrCodePngDataUri(brCode);
     const decoded = decode(uri);
     expect(decoded.text).toBe(brCode);
     // About 300 px, square, a whole number of pixels per module (the symbol plus its 4-module quiet zone on each side).
@@ -38,14 +42,19 @@ describe('qrCodePngDataUri', () => {
   });
 
   it('encodes other texts faithfully (different text, different image)', async () => {
-    const a = await qrCodePngDataUri('hello pix');
-    const b = await qrCodePngDataUri('hello pix!');
+    const a = qrCodePngDataUri('hello pix');
+    const b = qrCodePngDataUri('hello pix!');
     expect(a).not.toBe(b);
     expect(decode(a).text).toBe('hello pix');
     expect(decode(b).text).toBe('hello pix!');
   });
 
-  it('rejects empty text', async () => {
-    await expect(qrCodePngDataUri('')).rejects.toThrow();
+  it('rejects empty text', () => {
+    expect(() => qrCodePng('')).toThrow();
+    expect(() => qrCodePngDrawer.png('')).toThrow();
+  });
+
+  it('is the drawer the charges are given (shared/ports/qr-code.ts): the same image', () => {
+    expect(Buffer.from(qrCodePngDrawer.png('hello pix'))).toEqual(qrCodePng('hello pix'));
   });
 });

@@ -1,26 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { isValidTxid, newTxid } from '../../../shared/pix/txid';
-
-describe('newTxid', () => {
-  it('is 32 characters of [a-zA-Z0-9] and accepted by isValidTxid', () => {
-    for (let i = 0; i < 200; i += 1) {
-      const txid = newTxid();
-      expect(txid).toMatch(/^[a-zA-Z0-9]{32}$/);
-      expect(isValidTxid(txid)).toBe(true);
-    }
-  });
-
-  it('is random: no repeats, and all three character classes appear', () => {
-    const txids = Array.from({ length: 2000 }, () => newTxid());
-    expect(new Set(txids).size).toBe(txids.length);
-    const all = txids.join('');
-    expect(all).toMatch(/[a-z]/);
-    expect(all).toMatch(/[A-Z]/);
-    expect(all).toMatch(/[0-9]/);
-    expect(new Set(all).size).toBe(62);
-  });
-});
+import { isValidTxid } from '../../../shared/domain/pix-txid';
 
 describe('isValidTxid', () => {
   it.each([
