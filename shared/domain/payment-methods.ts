@@ -94,12 +94,12 @@ export type PaidNotice = { type: `${string}.paid`; by: 'txid' | 'reference' };
  * invoice's reference, total, due date, status and the method's view fields. The methods before this
  * (pix, boleto, card) keep the routes they were written with (their bodies and answers are interfaces).
  */
-export type MethodRoute = {
+export type MethodRoute<BodyFields extends z.ZodRawShape = z.ZodRawShape> = {
   path: `/api/${string}/create`;
   summary: string;
   description: string;
   /** The body's fields beside the common charge fields (shared/schemas/charge.ts). */
-  bodyFields: z.ZodRawShape;
+  bodyFields: BodyFields;
   /** An example of those fields (the OpenAPI document's example adds the common ones). */
   bodyExample: Record<string, unknown>;
 };
@@ -131,8 +131,8 @@ export type AnyMethodRow = MethodRow<never, z.ZodObject>;
 /** A method's row, its view checked against its view's schema. */
 const methodRow =
   <Fields>() =>
-  <const Charge extends string, const OnCheckout extends boolean, View extends z.ZodObject>(
-    row: MethodRow<Fields, View> & { charge: Charge; onCheckout: OnCheckout },
+  <const Charge extends string, const OnCheckout extends boolean, View extends z.ZodObject, BodyFields extends z.ZodRawShape = Record<never, never>>(
+    row: MethodRow<Fields, View> & { charge: Charge; onCheckout: OnCheckout; route?: MethodRoute<BodyFields> },
   ) =>
     row;
 

@@ -3,7 +3,7 @@ import { INVOICE_MOVE_CHANGES } from '../../domain/changes';
 import { RAIL_LIMIT_CENTS } from '../../domain/rail-limits';
 import { TOTAL_ROUNDING_RULE } from '../../domain/charge-total';
 import { formatCents } from '../../domain/money';
-import { defineRoute, type AnyRoute } from '../route';
+import { defineRoute, type AnyRoute, type RouteDef } from '../route';
 import * as z from 'zod';
 import { cardTransactionSchema, METHOD_REGISTRY, type MethodRoute, PAYMENT_METHODS, type PaymentMethod } from '../../domain/payment-methods';
 import { chargeTotal, commonChargeFields, latePaymentFields, payerDocument } from '../../schemas/charge';
@@ -165,7 +165,7 @@ function routeFactsOf(method: PaymentMethod): MethodRoute | undefined {
 }
 
 /** A derived charge route's body: the common charge fields, the payer's email, and the method row's own fields. */
-function methodChargeBodySchema(method: PaymentMethod, route: MethodRoute) {
+function methodChargeBodySchema<BodyFields extends z.ZodRawShape>(method: PaymentMethod, route: MethodRoute<BodyFields>) {
   return z
     .object({ ...commonChargeFields, email: payerEmail.optional(), ...route.bodyFields })
     .meta({ id: chargeOperationId(method), description: `Common charge fields, the payer's optional email, and the ${method} charge's own fields.` });
@@ -213,9 +213,12 @@ export const methodChargeRoutes: Readonly<Record<string, AnyRoute>> = Object.fro
   }),
 );
 
-/** A derived charge route with its body typed as the handler reads it. */
-export function methodChargeRouteOf(method: PaymentMethod) {
+/** The body fields a method's row gives its derived route. */
+type RouteBodyFields<M extends PaymentMethod> = (typeof METHOD_REGISTRY)[M] extends { route?: MethodRoute<infer B> } ? B : Record<never, never>;
+
+/** A derived charge route with its body typed as the handler reads it (the common fields and its row's `bodyFields`). */
+export function methodChargeRouteOf<M extends PaymentMethod>(method: M) {
   const route = routeFactsOf(method);
   if (!route) throw new Error(`The ${method} method's route is written in the table, not derived from its row`);
-  return methodChargeRoute(method, route);
+  return methodChargeRoute(method, route) as unknown as RouteDef<ReturnType<typeof methodChargeBodySchema<RouteBodyFields<M>>>, undefined, undefined>;
 }
