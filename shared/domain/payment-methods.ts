@@ -132,7 +132,7 @@ export type AnyMethodRow = MethodRow<never, z.ZodObject>;
 const methodRow =
   <Fields>() =>
   <const Charge extends string, const OnCheckout extends boolean, View extends z.ZodObject, BodyFields extends z.ZodRawShape = Record<never, never>>(
-    row: MethodRow<Fields, View> & { charge: Charge; onCheckout: OnCheckout; route?: MethodRoute<BodyFields> },
+    row: Omit<MethodRow<Fields, View>, 'route'> & { charge: Charge; onCheckout: OnCheckout; route?: MethodRoute<BodyFields> },
   ) =>
     row;
 
