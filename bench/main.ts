@@ -4,7 +4,7 @@ import { availableParallelism } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { LocalStack } from '../infra/local/stack';
-import { getRuntime } from '../shared/runtime';
+import { getRuntime } from '../shared/wiring/runtime';
 import { type Db, getDb } from '../shared/adapters/dynamo/dynamo';
 import { freePort } from '../infra/local/free-port';
 import { runColdStart } from './cold-start';

@@ -14,9 +14,9 @@ import { handler as notificationHandler } from '../functions/provider/notificati
 import type { AnyRoute } from '../shared/http/route';
 import { SIMULATED_CARDS, SIMULATED_SIGNATURE_HEADER } from '../shared/adapters/providers/simulated';
 import { routes } from '../shared/http/routes';
-import type { Runtime } from '../shared/runtime';
+import type { Runtime } from '../shared/wiring/runtime';
 import { providerNotificationSecret } from '../shared/adapters/secrets/provider-credentials';
-import { signatureHeader } from '../shared/signatures/hmac-header';
+import { signatureHeader } from '../shared/domain/hmac-header';
 import { keys } from '../shared/adapters/dynamo/keys';
 import { itemSize, readUnits, writeUnits } from './item-size';
 import { callRoute, expectStatus, type Reply, type RouteHandler } from './routes';

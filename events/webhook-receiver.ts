@@ -14,7 +14,7 @@ import { createServer as createHttpServer, type IncomingMessage, type Server, ty
 import { createServer as createHttpsServer } from 'node:https';
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { verifyWebhookSignature } from '../shared/webhooks/verify';
+import { verifyWebhookSignature } from '../shared/domain/webhook-verify';
 
 export type WebhookEvent = { id: string; type: string; created: number; api_version: string; data: Record<string, unknown> };
 

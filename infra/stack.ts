@@ -17,7 +17,7 @@ import { type AnyRoute, pathParameterNames, routeFunctions } from '../shared/htt
 import { fallbackHandler, routeList, routes } from '../shared/http/routes';
 import { tableShape } from '../shared/adapters/dynamo/table';
 import { EDGE_CLIENT_IP_HEADER, EDGE_ORIGIN_HEADER } from '../shared/http/edge-origin';
-import { METRICS_NAMESPACE } from '../shared/metrics/emf';
+import { METRICS_NAMESPACE } from '../shared/platform/metrics';
 import { ApiFunction } from './cdk/api-function';
 import {
   ALARMS_UNHEARD_WARNING,
@@ -50,7 +50,16 @@ import {
   SWEEP_GRANTS,
 } from './cdk/table-access';
 import { consumeQueue, consumeStream, dailyCountAlarm, runOnSchedule, scheduledErrorsAlarm, ServiceQueue, StreamFailureQueue } from './cdk/workers';
-import { checkoutUpkeepWorker, pixSweepWorker, queueList, queues, reconcileWorker, streamConsumerList, streamForwarder, sweepWorker } from '../shared/queues';
+import {
+  checkoutUpkeepWorker,
+  pixSweepWorker,
+  queueList,
+  queues,
+  reconcileWorker,
+  streamConsumerList,
+  streamForwarder,
+  sweepWorker,
+} from '../shared/platform/queues';
 
 export const STACK_NAME = 'PaymentGatewayStack';
 /** The edge-origin authorizer's function id (functions/edge/origin-authorizer.ts). */
@@ -74,7 +83,7 @@ export type ApiPixDeployment = {
   settings: ApiPixSettings;
   /** The operator's secret, imported by name: `{"client_secret","certificate","private_key","ca"?}`. */
   secret: secretsmanager.ISecret;
-  /** PAYMENT_PROVIDER=apipix and the APIPIX_* variables (shared/config.ts). */
+  /** PAYMENT_PROVIDER=apipix and the APIPIX_* variables (shared/platform/config.ts). */
   environment: Record<string, string>;
 };
 

@@ -51,7 +51,7 @@ export function topInputs(metafile: Metafile, outputKey: string, n: number): Inp
 
 /**
  * The package an input belongs to: the name after its last node_modules/ (scoped names keep their
- * scope), or, for the project's own files, their first two folders (`shared/schemas`).
+ * scope), or, for the project's own files, their first two folders (`shared/domain/schemas`).
  */
 export function packageOf(path: string): string {
   const marker = 'node_modules/';

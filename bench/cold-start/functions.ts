@@ -5,7 +5,7 @@
  * empty handler). test/infra/bundle-budget.test.ts checks that every function of the synthesized stack is here.
  */
 import { fallbackHandler, routeList } from '../../shared/http/routes';
-import { checkoutUpkeepWorker, pixSweepWorker, queueList, reconcileWorker, streamConsumerList, sweepWorker } from '../../shared/queues';
+import { checkoutUpkeepWorker, pixSweepWorker, queueList, reconcileWorker, streamConsumerList, sweepWorker } from '../../shared/platform/queues';
 
 export type FunctionKind = 'route' | 'fallback' | 'authorizer' | 'worker' | 'reference';
 

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { BatchGetCommand } from '@aws-sdk/lib-dynamodb';
 import { parseAmountToCents } from '../../shared/domain/money';
-import type { Runtime } from '../../shared/runtime';
+import type { Runtime } from '../../shared/wiring/runtime';
 import { keys } from '../../shared/adapters/dynamo/keys';
 import { call, json, pixBody } from '../payment-scenarios';
 import type { Reply } from '../routes';

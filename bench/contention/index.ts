@@ -1,6 +1,6 @@
 import { loadavg } from 'node:os';
 import { performance } from 'node:perf_hooks';
-import type { Runtime } from '../../shared/runtime';
+import type { Runtime } from '../../shared/wiring/runtime';
 import { getDb } from '../../shared/adapters/dynamo/dynamo';
 import { providerNotificationSecret } from '../../shared/adapters/secrets/provider-credentials';
 import { json, notifyPixPaid } from '../payment-scenarios';

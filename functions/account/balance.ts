@@ -2,7 +2,7 @@ import { httpHandler } from '../../shared/http/pipeline';
 import { formatCents } from '../../shared/domain/money';
 import { accountRoutes as routes } from '../../shared/http/route-table/account';
 import { ledgerReader } from '../../shared/wiring/ledger';
-import { requireCaller } from '../../shared/auth/caller';
+import { requireCaller } from '../../shared/domain/auth/caller';
 
 /**
  * GET /api/balance: the caller's available balance and what its withdrawals in flight hold (`reserved`:

@@ -1,7 +1,7 @@
-import { requireCaller } from '../../shared/auth/caller';
+import { requireCaller } from '../../shared/domain/auth/caller';
 import { httpHandler } from '../../shared/http/pipeline';
 import { accountRoutes as routes } from '../../shared/http/route-table/account';
-import { entryView } from '../../shared/ledger/view';
+import { entryView } from '../../shared/http/views/ledger-view';
 import { ledgerReader } from '../../shared/wiring/ledger';
 
 /** GET /api/balance/transactions: the caller's ledger entries, newest first, filtered and paged. */

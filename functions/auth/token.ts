@@ -1,6 +1,6 @@
 import { issueToken } from '../../shared/app/auth/issue-token';
-import { issuedKeyPairOf } from '../../shared/auth/basic';
-import { unixSeconds } from '../../shared/clock';
+import { issuedKeyPairOf } from '../../shared/domain/auth/basic';
+import { unixSeconds } from '../../shared/ports/clock';
 import { httpHandler } from '../../shared/http/pipeline';
 import { authRoutes as routes } from '../../shared/http/route-table/auth';
 import { tokenPorts } from '../../shared/wiring/auth';

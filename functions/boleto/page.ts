@@ -1,13 +1,13 @@
-import { boletoPageHeaders, renderBoletoHtml } from '../../shared/boleto/page';
+import { boletoPageHeaders, renderBoletoHtml } from '../../shared/pages/boleto/page';
 import { formatCents } from '../../shared/domain/money';
 import { lastPayableDate } from '../../shared/domain/bolepix';
 import type { Invoice } from '../../shared/domain/invoice';
-import { storedQrCode } from '../../shared/invoices/stored-qr-code';
-import { NotFoundError } from '../../shared/errors';
+import { storedQrCode } from '../../shared/domain/qr-code-image';
+import { NotFoundError } from '../../shared/domain/errors';
 import { httpHandler } from '../../shared/http/pipeline';
 import { invoiceLookup } from '../../shared/wiring/lookups';
 import { REFERENCE_SHAPE } from '../../shared/domain/invoice-ids';
-import { boletoPageTokenMatches } from '../../shared/invoices/record';
+import { boletoPageTokenMatches } from '../../shared/platform/invoice-references';
 import { boletoRoutes as routes } from '../../shared/http/route-table/boleto';
 
 /** The payer's document on the printed page: only its first three and last two characters. */

@@ -1,11 +1,11 @@
 import { lastEncodableDueDate } from '../../shared/domain/boleto-barcode';
-import { requireCaller } from '../../shared/auth/caller';
+import { requireCaller } from '../../shared/domain/auth/caller';
 import { brazilDate } from '../../shared/domain/brazil-dates';
-import { ValidationError } from '../../shared/errors';
+import { ValidationError } from '../../shared/domain/errors';
 import { httpHandler, type PrepareInput } from '../../shared/http/pipeline';
 import { assertDueDateNotPast, assertMethodEnabled, baseInvoice, checkedTotalCents, lateRulesOf, merchantName } from '../../shared/app/charges/charge-request';
-import { pngDataUri } from '../../shared/pix/qrcode';
-import { boletoUrl } from '../../shared/invoices/record';
+import { pngDataUri } from '../../shared/adapters/qrcode/png';
+import { boletoUrl } from '../../shared/platform/invoice-references';
 import { boletoChargeReads, createBoletoCharge } from '../../shared/app/charges/create-boleto-charge';
 import { formatCents } from '../../shared/domain/money';
 import { chargesRoutes as routes } from '../../shared/http/route-table/charges';

@@ -1,5 +1,5 @@
 import { cardChargeReads, createCardCharge } from '../../shared/app/charges/create-card-charge';
-import { requireCaller } from '../../shared/auth/caller';
+import { requireCaller } from '../../shared/domain/auth/caller';
 import { httpHandler, type PrepareInput } from '../../shared/http/pipeline';
 import { type cardCreateBodySchema, chargesRoutes as routes } from '../../shared/http/route-table/charges';
 import { cardChargeChanges, cardChargePorts } from '../../shared/wiring/cards';

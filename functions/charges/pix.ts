@@ -1,5 +1,5 @@
 import { createPixCharge, pixChargeIds } from '../../shared/app/charges/create-pix-charge';
-import { requireCaller } from '../../shared/auth/caller';
+import { requireCaller } from '../../shared/domain/auth/caller';
 import { formatCents } from '../../shared/domain/money';
 import { httpHandler, type PrepareInput } from '../../shared/http/pipeline';
 import { chargesRoutes as routes } from '../../shared/http/route-table/charges';
@@ -11,9 +11,9 @@ import {
   checkedTotalCents,
   merchantName,
 } from '../../shared/app/charges/charge-request';
-import { idempotentPixIds, invoiceIdDraw } from '../../shared/invoices/record';
-import { pngDataUri } from '../../shared/pix/qrcode';
-import { normalizeDocument } from '../../shared/schemas/documents';
+import { idempotentPixIds, invoiceIdDraw } from '../../shared/platform/invoice-references';
+import { pngDataUri } from '../../shared/adapters/qrcode/png';
+import { normalizeDocument } from '../../shared/domain/schemas/documents';
 import { invoiceChanges, invoiceIds, pixChargePorts } from '../../shared/wiring/charges';
 
 const PROVIDER_FAILED = 'The payment provider failed to answer; no charge was created. Retry with the same Idempotency-Key.';

@@ -1,7 +1,7 @@
 import { checkoutCardRefusal, payCheckoutByCard } from '../../shared/app/checkout/pay-checkout-by-card';
-import { parseCardForm } from '../../shared/checkout/card-form';
+import { parseCardForm } from '../../shared/pages/checkout/card-form';
 import { callbackRedirect, cookieValue, CSRF_COOKIE, csrfTokenMatches } from '../../shared/checkout/record';
-import { BadRequestError, DomainError } from '../../shared/errors';
+import { BadRequestError, DomainError } from '../../shared/domain/errors';
 import { checkoutErrorPage, formBody, isFormPost, seeOther } from '../../shared/http/checkout/browser';
 import { checkoutOfLink } from '../../shared/http/checkout/link';
 import { CHECKOUT_MAX_INSTALLMENTS, openCheckoutPage } from '../../shared/http/checkout/page-answer';

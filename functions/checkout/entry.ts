@@ -1,7 +1,7 @@
 import { openCheckout } from '../../shared/app/checkout/open-checkout';
-import { parseCheckoutForm } from '../../shared/checkout/form';
+import { parseCheckoutForm } from '../../shared/pages/checkout/form';
 import { checkoutPagePath } from '../../shared/checkout/record';
-import { ValidationError } from '../../shared/errors';
+import { ValidationError } from '../../shared/domain/errors';
 import { checkoutErrorPage, formBody, seeOther } from '../../shared/http/checkout/browser';
 import { httpHandler } from '../../shared/http/pipeline';
 import { checkoutRoutes as routes } from '../../shared/http/route-table/checkout';

@@ -1,7 +1,7 @@
-import { requireCaller } from '../../shared/auth/caller';
+import { requireCaller } from '../../shared/domain/auth/caller';
 import { checkoutsOfTxRef } from '../../shared/wiring/lookups';
 import { checkoutView, chosenCheckout } from '../../shared/checkout/record';
-import { NotFoundError } from '../../shared/errors';
+import { NotFoundError } from '../../shared/domain/errors';
 import { httpHandler } from '../../shared/http/pipeline';
 import { checkoutRoutes as routes } from '../../shared/http/route-table/checkout';
 import { parseAmountToCents } from '../../shared/domain/money';

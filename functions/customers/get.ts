@@ -1,6 +1,6 @@
-import { requireCaller } from '../../shared/auth/caller';
-import { customerView } from '../../shared/customers/record';
-import { NotFoundError } from '../../shared/errors';
+import { requireCaller } from '../../shared/domain/auth/caller';
+import { customerView } from '../../shared/domain/customer-view';
+import { NotFoundError } from '../../shared/domain/errors';
 import { httpHandler } from '../../shared/http/pipeline';
 import { customersRoutes as routes } from '../../shared/http/route-table/customers';
 import { customerPorts } from '../../shared/wiring/customers';

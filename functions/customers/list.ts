@@ -1,5 +1,5 @@
 import { listCustomers } from '../../shared/app/customers/list-customers';
-import { requireCaller } from '../../shared/auth/caller';
+import { requireCaller } from '../../shared/domain/auth/caller';
 import { httpHandler } from '../../shared/http/pipeline';
 import { customersRoutes as routes } from '../../shared/http/route-table/customers';
 import { customerPorts } from '../../shared/wiring/customers';

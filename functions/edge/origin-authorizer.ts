@@ -1,7 +1,7 @@
 import type { APIGatewayRequestAuthorizerEventV2, APIGatewaySimpleAuthorizerWithContextResult } from 'aws-lambda';
 import { clientIp, EDGE_CLIENT_IP_HEADER, EDGE_ORIGIN_HEADER, isOriginSecret } from '../../shared/http/edge-origin';
-import { logger } from '../../shared/logger';
-import { getRuntime } from '../../shared/runtime';
+import { logger } from '../../shared/platform/logger';
+import { getRuntime } from '../../shared/wiring/runtime';
 
 /** What the authorizer hands to API Gateway's access log (`$context.authorizer.viewerIp`). */
 export type OriginContext = { viewerIp: string };

@@ -1,6 +1,6 @@
 import { getEvent, listEvents, ownEvent } from '../../shared/app/events/events-api';
 import { redeliverWebhook } from '../../shared/app/webhooks/redeliver-webhook';
-import { requireCaller } from '../../shared/auth/caller';
+import { requireCaller } from '../../shared/domain/auth/caller';
 import { httpHandler } from '../../shared/http/pipeline';
 import { routeGroupHandler } from '../../shared/http/route-group';
 import { eventsRoutes as routes } from '../../shared/http/route-table/events';

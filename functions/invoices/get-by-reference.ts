@@ -1,8 +1,8 @@
-import { requireCaller } from '../../shared/auth/caller';
+import { requireCaller } from '../../shared/domain/auth/caller';
 import { httpHandler } from '../../shared/http/pipeline';
-import { invoiceAnswer } from '../../shared/invoices/answer';
+import { invoiceAnswer } from '../../shared/http/views/invoice-answer';
 import { invoiceLookup } from '../../shared/wiring/lookups';
-import { ownInvoice } from '../../shared/invoices/view';
+import { ownInvoice } from '../../shared/http/views/invoice-view';
 import { REFERENCE_SHAPE } from '../../shared/domain/invoice-ids';
 import { invoicesRoutes as routes } from '../../shared/http/route-table/invoices';
 

@@ -1,8 +1,8 @@
-import { requireCaller } from '../../shared/auth/caller';
+import { requireCaller } from '../../shared/domain/auth/caller';
 import { httpHandler } from '../../shared/http/pipeline';
 import { invoiceReader } from '../../shared/wiring/lookups';
 import { withQrCode } from '../../shared/invoices/qr-code';
-import { invoiceView } from '../../shared/invoices/view';
+import { invoiceView } from '../../shared/http/views/invoice-view';
 import { invoicesRoutes as routes } from '../../shared/http/route-table/invoices';
 
 /** GET /api/invoices: the caller's invoices, newest first, filtered and paged. */

@@ -1,7 +1,7 @@
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
 import middy from '@middy/core';
 import { errorApiResult } from '../../shared/http/answer';
-import { MethodNotAllowedError, NotFoundError } from '../../shared/errors';
+import { MethodNotAllowedError, NotFoundError } from '../../shared/domain/errors';
 import { toErrorAnswer } from '../../shared/http/errors';
 import { createRouter } from '../../shared/http/route';
 import { routeList } from '../../shared/http/routes';

@@ -12,15 +12,15 @@ import {
 } from '../../shared/app/panel/sign-in';
 import { changePassword, confirmNewAuthenticator, securityView, signOutEverywhere, startNewAuthenticator } from '../../shared/app/panel/security';
 import { signedInForm, signedInPage } from '../../shared/http/panel/signed-in';
-import { newAuthenticatorPage, securityPage } from '../../shared/panel/security-pages';
+import { newAuthenticatorPage, securityPage } from '../../shared/pages/panel/security-pages';
 import { sessionLive } from '../../shared/domain/panel/session';
-import { UnauthorizedError, ValidationError } from '../../shared/errors';
+import { UnauthorizedError, ValidationError } from '../../shared/domain/errors';
 import { field, passwordField, pageAnswer, panelErrorAnswerPage, panelForm, preSession, redirectTo, userAgentOf } from '../../shared/http/panel/answers';
 import { clearedSessionCookie, csrfTokenFor, panelCookie, SESSION_COOKIE, sessionCookie } from '../../shared/http/panel/cookies';
 import { httpHandler } from '../../shared/http/pipeline';
 import { routeGroupHandler } from '../../shared/http/route-group';
 import { panelAccessRoutes as routes } from '../../shared/http/route-table/panel-access';
-import { codePage, enrollPage, signInPage } from '../../shared/panel/pages';
+import { codePage, enrollPage, signInPage } from '../../shared/pages/panel/pages';
 import { panelAccessPorts } from '../../shared/wiring/panel-access';
 import { panelEnrollPorts } from '../../shared/wiring/panel-enroll';
 import { panelPasswordPorts } from '../../shared/wiring/panel-password';

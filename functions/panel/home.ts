@@ -3,7 +3,7 @@ import { panelOverview } from '../../shared/app/panel/overview';
 import { signedInPage } from '../../shared/http/panel/signed-in';
 import { routeGroupHandler } from '../../shared/http/route-group';
 import { panelHomeRoutes as routes } from '../../shared/http/route-table/panel-home';
-import { customerPage, customersPage, methodsPage, overviewPage } from '../../shared/panel/pages';
+import { customerPage, customersPage, methodsPage, overviewPage } from '../../shared/pages/panel/pages';
 import { panelAccessPorts } from '../../shared/wiring/panel-access';
 import { panelAccountPorts, panelOverviewPorts } from '../../shared/wiring/panel-home';
 

@@ -1,7 +1,7 @@
 import { authorizeWithdrawal, type PanelWithdrawalPorts, requestWithdrawalInPanel, withdrawalsView, withdrawalView } from '../../shared/app/panel/withdrawals';
 import { isWrongCode, WRONG_CODE } from '../../shared/app/panel/sign-in';
 import { WITHDRAW_REFERENCE_SHAPE } from '../../shared/domain/withdrawal';
-import { type FieldErrors, InsufficientBalanceError, NotFoundError, ValidationError } from '../../shared/errors';
+import { type FieldErrors, InsufficientBalanceError, NotFoundError, ValidationError } from '../../shared/domain/errors';
 import { field, pageAnswer, redirectTo } from '../../shared/http/panel/answers';
 import { onceForRequest } from '../../shared/http/panel/once-for-request';
 import { centsFromFormAmount } from '../../shared/http/panel/form-money';
@@ -9,14 +9,14 @@ import { type SignedIn, signedInForm, signedInPage } from '../../shared/http/pan
 import { routeGroupHandler } from '../../shared/http/route-group';
 import { panelMoneyRoutes as routes } from '../../shared/http/route-table/panel-money';
 import { collect } from '../../shared/http/validation';
-import { invoicePage, invoicesPage, type NewWithdrawalForm, statementPage, withdrawalPage, withdrawalsPage } from '../../shared/panel/money-pages';
-import { panelHeaders } from '../../shared/panel/page-kit';
-import { statementCsv } from '../../shared/panel/statement-csv';
+import { invoicePage, invoicesPage, type NewWithdrawalForm, statementPage, withdrawalPage, withdrawalsPage } from '../../shared/pages/panel/money-pages';
+import { panelHeaders } from '../../shared/pages/panel/page-kit';
+import { statementCsv } from '../../shared/pages/panel/statement-csv';
 import { invoiceDetail, invoicesView } from '../../shared/app/panel/invoices';
 import { statementExport, statementView } from '../../shared/app/panel/statement';
 import { REFERENCE_SHAPE } from '../../shared/domain/invoice-ids';
 import { WITHDRAW_PAGE_SIZE } from '../../shared/ports/withdrawals';
-import { createWithdrawBodySchema } from '../../shared/schemas/withdraw';
+import { createWithdrawBodySchema } from '../../shared/domain/schemas/withdraw';
 import { panelInvoicePorts, panelStatementPorts, panelWithdrawalChanges, panelWithdrawalPorts } from '../../shared/wiring/panel-money';
 
 /**

@@ -1,12 +1,12 @@
 import { requestPasswordReset, resetPage, resetPassword, RESET_LINK_GONE } from '../../shared/app/panel/password-reset';
 import { isWrongCode, WRONG_CODE } from '../../shared/app/panel/sign-in';
-import { ConflictError, NotFoundError, ValidationError } from '../../shared/errors';
+import { ConflictError, NotFoundError, ValidationError } from '../../shared/domain/errors';
 import { field, passwordField, pageAnswer, panelErrorAnswerPage, panelForm, preSession } from '../../shared/http/panel/answers';
 import { csrfTokenFor } from '../../shared/http/panel/cookies';
 import { httpHandler } from '../../shared/http/pipeline';
 import { routeGroupHandler } from '../../shared/http/route-group';
 import { panelRecoveryRoutes as routes } from '../../shared/http/route-table/panel-recovery';
-import { forgotPage, recoveryMessagePage, RESET_ASKED, resetPasswordPage } from '../../shared/panel/recovery-pages';
+import { forgotPage, recoveryMessagePage, RESET_ASKED, resetPasswordPage } from '../../shared/pages/panel/recovery-pages';
 import { panelRecoveryPorts } from '../../shared/wiring/panel-recovery';
 
 /**

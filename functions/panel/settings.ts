@@ -1,16 +1,16 @@
 import { auditView, keysView, rotateKeysInPanel } from '../../shared/app/panel/keys';
 import { isWrongCode, WRONG_CODE } from '../../shared/app/panel/sign-in';
-import { CheckoutSigningConflictError, DomainError, ValidationError } from '../../shared/errors';
+import { CheckoutSigningConflictError, DomainError, ValidationError } from '../../shared/domain/errors';
 import { changeRoleInPanel, invitePersonInPanel, type PanelTeamPorts, removePersonInPanel, revokeInviteInPanel, teamView } from '../../shared/app/panel/team';
-import { teamPage } from '../../shared/panel/team-pages';
+import { teamPage } from '../../shared/pages/panel/team-pages';
 import { field, pageAnswer, redirectTo } from '../../shared/http/panel/answers';
 import { type SignedIn, signedInForm, signedInPage } from '../../shared/http/panel/signed-in';
 import { routeGroupHandler } from '../../shared/http/route-group';
 import { panelSettingsRoutes as routes } from '../../shared/http/route-table/panel-settings';
-import { auditPage, keysPage, newKeysPage } from '../../shared/panel/pages';
+import { auditPage, keysPage, newKeysPage } from '../../shared/pages/panel/pages';
 import { panelCheckoutChanges, panelCheckoutPorts, panelKeysPorts, panelTeamPorts } from '../../shared/wiring/panel-settings';
 import { checkoutSettingsView, type PanelCheckoutPorts, setCheckoutSigningInPanel } from '../../shared/app/panel/checkout-settings';
-import { checkoutPage } from '../../shared/panel/checkout-pages';
+import { checkoutPage } from '../../shared/pages/panel/checkout-pages';
 
 /**
  * The merchant panel's settings (issue 27), one function: the API keys, the audit log, the team (the webhook has its own: ./webhooks.ts).

@@ -7,12 +7,12 @@ import {
   sendTestEventInPanel,
   webhookView,
 } from '../../shared/app/panel/webhook-settings';
-import { DomainError, RedeliveryRefusedError, ValidationError } from '../../shared/errors';
+import { DomainError, RedeliveryRefusedError, ValidationError } from '../../shared/domain/errors';
 import { field, pageAnswer } from '../../shared/http/panel/answers';
 import { type SignedIn, signedInForm, signedInPage } from '../../shared/http/panel/signed-in';
 import { routeGroupHandler } from '../../shared/http/route-group';
 import { panelWebhookRoutes as routes } from '../../shared/http/route-table/panel-webhooks';
-import { webhookSecretPage, webhooksPage } from '../../shared/panel/pages';
+import { webhookSecretPage, webhooksPage } from '../../shared/pages/panel/pages';
 import { panelWebhookChanges, panelWebhookPorts } from '../../shared/wiring/panel-webhooks';
 
 /**

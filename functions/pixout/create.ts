@@ -1,12 +1,12 @@
 import { reserveWithdrawal } from '../../shared/app/withdrawals/reserve-withdrawal';
 import { withdrawalPorts, withdrawalChanges } from '../../shared/wiring/withdrawals';
-import { requireCaller } from '../../shared/auth/caller';
+import { requireCaller } from '../../shared/domain/auth/caller';
 import { centsFromNumber } from '../../shared/domain/money';
 import { withdrawView } from '../../shared/domain/withdrawal';
 import { withdrawFeeCentsOf } from '../../shared/domain/withdrawal-fee';
 import { httpHandler } from '../../shared/http/pipeline';
 import { pixoutRoutes as routes } from '../../shared/http/route-table/pixout';
-import { newWithdrawReference } from '../../shared/ids';
+import { newWithdrawReference } from '../../shared/platform/ids';
 
 /**
  * POST /api/pixout/create: reserves amount + fee atomically (one transaction with the PENDING withdraw

@@ -1,7 +1,7 @@
 import { withdrawalStore } from '../../shared/wiring/withdrawals';
-import { requireCaller } from '../../shared/auth/caller';
+import { requireCaller } from '../../shared/domain/auth/caller';
 import { WITHDRAW_REFERENCE_SHAPE, withdrawView } from '../../shared/domain/withdrawal';
-import { NotFoundError } from '../../shared/errors';
+import { NotFoundError } from '../../shared/domain/errors';
 import { httpHandler } from '../../shared/http/pipeline';
 import { pixoutRoutes as routes } from '../../shared/http/route-table/pixout';
 

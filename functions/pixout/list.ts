@@ -1,5 +1,5 @@
 import { withdrawalStore } from '../../shared/wiring/withdrawals';
-import { requireCaller } from '../../shared/auth/caller';
+import { requireCaller } from '../../shared/domain/auth/caller';
 import { withdrawView } from '../../shared/domain/withdrawal';
 import { httpHandler } from '../../shared/http/pipeline';
 import { pixoutRoutes as routes } from '../../shared/http/route-table/pixout';

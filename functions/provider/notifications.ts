@@ -1,12 +1,12 @@
-import { DomainError, NotFoundError } from '../../shared/errors';
+import { DomainError, NotFoundError } from '../../shared/domain/errors';
 import { httpHandler } from '../../shared/http/pipeline';
 import { applyNotification, targetInvoice } from '../../shared/app/invoices/apply-notification';
 import { type Invoice, targetProviderOf } from '../../shared/domain/invoice';
-import { logger } from '../../shared/logger';
+import { logger } from '../../shared/platform/logger';
 import { NotificationRejected, type PixProvider, type ProviderNotification } from '../../shared/ports/payment-provider';
 import { namedPixProvider } from '../../shared/wiring/provider-registry';
 import { providerRoutes as routes } from '../../shared/http/route-table/provider';
-import type { Runtime } from '../../shared/runtime';
+import type { Runtime } from '../../shared/wiring/runtime';
 import { providerNotificationCredential } from '../../shared/wiring/secrets';
 import { applyBankOutcome } from '../../shared/app/withdrawals/apply-bank-outcome';
 import { withdrawalPorts } from '../../shared/wiring/withdrawals';

@@ -1,16 +1,16 @@
-import { DomainError, NotFoundError, UpstreamError } from '../../shared/errors';
+import { DomainError, NotFoundError, UpstreamError } from '../../shared/domain/errors';
 import { httpHandler } from '../../shared/http/pipeline';
 import { providerRoutes as routes } from '../../shared/http/route-table/provider';
 import { reconcilePixInvoice } from '../../shared/app/invoices/reconcile-pix-invoice';
 import { type Invoice, pixProviderOf } from '../../shared/domain/invoice';
 import { pixLookupPorts } from '../../shared/wiring/invoices';
 import { closingRails } from '../../shared/wiring/rails';
-import { logger } from '../../shared/logger';
+import { logger } from '../../shared/platform/logger';
 import { callbackTxids, pixCallbackSchema, pixCallbackTokenMatches } from '../../shared/wiring/pix-callbacks';
 import { type LookingUpPixProvider, looksUpCharges, ProviderError } from '../../shared/ports/payment-provider';
 import { namedPixProvider } from '../../shared/wiring/provider-registry';
-import { forEachBounded } from '../../shared/queue/batch';
-import type { Runtime } from '../../shared/runtime';
+import { forEachBounded } from '../../shared/platform/queue-batch';
+import type { Runtime } from '../../shared/wiring/runtime';
 
 /** Throws what the first failed item threw (forEachBounded settles every item first). */
 async function rethrowFirst(settled: ReturnType<typeof forEachBounded>): Promise<void> {

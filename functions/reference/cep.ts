@@ -1,7 +1,7 @@
 import { searchCep } from '../../shared/app/reference/search-cep';
-import { unixSeconds } from '../../shared/clock';
+import { unixSeconds } from '../../shared/ports/clock';
 import { normalizeCep } from '../../shared/domain/cep';
-import { ValidationError } from '../../shared/errors';
+import { ValidationError } from '../../shared/domain/errors';
 import { httpHandler } from '../../shared/http/pipeline';
 import { referenceRoutes as routes } from '../../shared/http/route-table/reference';
 import { cepChanges, cepPorts } from '../../shared/wiring/reference';

@@ -1,5 +1,5 @@
 import { httpHandler } from '../../shared/http/pipeline';
-import { STATES, stateView } from '../../shared/reference/states';
+import { STATES, stateView } from '../../shared/domain/reference/states';
 import { referenceRoutes as routes } from '../../shared/http/route-table/reference';
 
 const body = { states: STATES.map(stateView) };

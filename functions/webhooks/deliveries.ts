@@ -1,4 +1,4 @@
-import { requireCaller } from '../../shared/auth/caller';
+import { requireCaller } from '../../shared/domain/auth/caller';
 import { deliveryView } from '../../shared/domain/webhooks';
 import { httpHandler } from '../../shared/http/pipeline';
 import { webhooksRoutes as routes } from '../../shared/http/route-table/webhooks';

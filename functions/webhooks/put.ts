@@ -1,10 +1,10 @@
 import { configureWebhook } from '../../shared/app/webhooks/configure-webhook';
-import { requireCaller } from '../../shared/auth/caller';
+import { requireCaller } from '../../shared/domain/auth/caller';
 import { httpHandler } from '../../shared/http/pipeline';
 import { webhookUrlCheck } from '../../shared/wiring/webhook-url';
 import { webhookChanges } from '../../shared/wiring/webhooks';
 import { webhooksRoutes as routes } from '../../shared/http/route-table/webhooks';
-import { newWebhookSecret } from '../../shared/webhooks/config';
+import { newWebhookSecret } from '../../shared/platform/webhook-secret';
 
 /**
  * PUT /api/webhook: sets the URL after the SSRF rules (422 on url otherwise) and the event types it

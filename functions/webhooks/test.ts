@@ -1,5 +1,5 @@
 import { sendTestEvent } from '../../shared/app/webhooks/send-test-event';
-import { requireCaller } from '../../shared/auth/caller';
+import { requireCaller } from '../../shared/domain/auth/caller';
 import { httpHandler } from '../../shared/http/pipeline';
 import { webhooksRoutes as routes } from '../../shared/http/route-table/webhooks';
 import { webhookPorts, webhookChanges } from '../../shared/wiring/webhooks';

@@ -2,10 +2,10 @@ import { checkoutUpkeep, type UpkeepOutcome } from '../../shared/app/checkout/up
 import { upkeepPorts } from '../../shared/wiring/checkout';
 import { railUpkeep, type RailUpkeepOutcome } from '../../shared/app/invoices/rail-upkeep';
 import { railUpkeepPorts } from '../../shared/wiring/rails';
-import { endInvocation, type InvocationContext, logger, startInvocation } from '../../shared/logger';
-import { BUSINESS_METRICS, countMetric, flushMetrics } from '../../shared/metrics/emf';
-import { checkoutUpkeepWorker } from '../../shared/queues';
-import { getRuntime } from '../../shared/runtime';
+import { endInvocation, type InvocationContext, logger, startInvocation } from '../../shared/platform/logger';
+import { BUSINESS_METRICS, countMetric, flushMetrics } from '../../shared/platform/metrics';
+import { checkoutUpkeepWorker } from '../../shared/platform/queues';
+import { getRuntime } from '../../shared/wiring/runtime';
 
 /**
  * Runs on a schedule (an EventBridge rule in AWS, a timer in the local stack): abandons checkouts not

@@ -1,10 +1,10 @@
 import type { SQSBatchResponse, SQSEvent } from 'aws-lambda';
 import { recordMailFeedback } from '../../shared/app/mail/record-feedback';
 import { mailFeedbackOf } from '../../shared/domain/panel/mail-feedback';
-import { endInvocation, type InvocationContext, logger, startInvocation, withLogKeys } from '../../shared/logger';
-import { flushMetrics } from '../../shared/metrics/emf';
-import { handleSqsBatch } from '../../shared/queue/batch';
-import { getRuntime } from '../../shared/runtime';
+import { endInvocation, type InvocationContext, logger, startInvocation, withLogKeys } from '../../shared/platform/logger';
+import { flushMetrics } from '../../shared/platform/metrics';
+import { handleSqsBatch } from '../../shared/platform/queue-batch';
+import { getRuntime } from '../../shared/wiring/runtime';
 import { mailFeedbackPorts } from '../../shared/wiring/mail';
 
 /**

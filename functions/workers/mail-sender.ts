@@ -1,9 +1,9 @@
 import type { SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
 import { sendQueuedMail } from '../../shared/app/mail/send-mail';
-import { endInvocation, type InvocationContext, logger, startInvocation, withLogKeys } from '../../shared/logger';
-import { flushMetrics } from '../../shared/metrics/emf';
-import { handleSqsBatch } from '../../shared/queue/batch';
-import { getRuntime } from '../../shared/runtime';
+import { endInvocation, type InvocationContext, logger, startInvocation, withLogKeys } from '../../shared/platform/logger';
+import { flushMetrics } from '../../shared/platform/metrics';
+import { handleSqsBatch } from '../../shared/platform/queue-batch';
+import { getRuntime } from '../../shared/wiring/runtime';
 import { mailPorts } from '../../shared/wiring/mail';
 
 /** A message of the mail queue: the queued message's id (the stream forwarder sends it). */

@@ -1,13 +1,13 @@
 import type { SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
 import { BankUnavailableError } from '../../shared/ports/bank';
 import { requestPayout } from '../../shared/app/withdrawals/request-payout';
-import { endInvocation, type InvocationContext, logger, startInvocation, withLogKeys } from '../../shared/logger';
-import { flushMetrics } from '../../shared/metrics/emf';
+import { endInvocation, type InvocationContext, logger, startInvocation, withLogKeys } from '../../shared/platform/logger';
+import { flushMetrics } from '../../shared/platform/metrics';
 import { bank } from '../../shared/wiring/adapter-registry';
-import { handleSqsBatch } from '../../shared/queue/batch';
+import { handleSqsBatch } from '../../shared/platform/queue-batch';
 import { isDue, maxHopSecondsFor } from '../../shared/domain/delay-hops';
 import { messageQueue } from '../../shared/wiring/queue';
-import { getRuntime, type Runtime } from '../../shared/runtime';
+import { getRuntime, type Runtime } from '../../shared/wiring/runtime';
 import { withdrawalStore } from '../../shared/wiring/withdrawals';
 
 /** A message of the payout queue: the withdraw, the attempt it is meant to make (1 when absent), when it is due, and when the bank first failed it. */

@@ -1,9 +1,9 @@
 import { pixSweep, type PixSweepOutcome } from '../../shared/app/invoices/pix-sweep';
 import { pixSweepPorts } from '../../shared/wiring/invoices';
-import { endInvocation, type InvocationContext, logger, startInvocation } from '../../shared/logger';
-import { flushMetrics } from '../../shared/metrics/emf';
-import { pixSweepWorker } from '../../shared/queues';
-import { getRuntime } from '../../shared/runtime';
+import { endInvocation, type InvocationContext, logger, startInvocation } from '../../shared/platform/logger';
+import { flushMetrics } from '../../shared/platform/metrics';
+import { pixSweepWorker } from '../../shared/platform/queues';
+import { getRuntime } from '../../shared/wiring/runtime';
 
 /**
  * Runs on a schedule (an EventBridge rule, deployed with an API Pix PSP): reads back the PENDING Pix

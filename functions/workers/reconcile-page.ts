@@ -1,12 +1,12 @@
 import type { SQSBatchResponse, SQSEvent } from 'aws-lambda';
 import { isReconcileMessage, reconcilePage } from '../../shared/app/ledger/reconcile-run';
 import { reconcileStore } from '../../shared/wiring/reconcile';
-import { endInvocation, type InvocationContext, logger, startInvocation, withLogKeys } from '../../shared/logger';
-import { emfLine } from '../../shared/metrics/emf';
-import { handleSqsBatch } from '../../shared/queue/batch';
+import { endInvocation, type InvocationContext, logger, startInvocation, withLogKeys } from '../../shared/platform/logger';
+import { emfLine } from '../../shared/platform/metrics';
+import { handleSqsBatch } from '../../shared/platform/queue-batch';
 import { messageQueue } from '../../shared/wiring/queue';
-import { reconcileWorker } from '../../shared/queues';
-import { getRuntime } from '../../shared/runtime';
+import { reconcileWorker } from '../../shared/platform/queues';
+import { getRuntime } from '../../shared/wiring/runtime';
 
 /**
  * The reconcile queue's consumer: one page of accounts per message (RECONCILE_PAGE_SIZE): each

@@ -1,8 +1,8 @@
-import { endInvocation, type InvocationContext, logger, startInvocation } from '../../shared/logger';
+import { endInvocation, type InvocationContext, logger, startInvocation } from '../../shared/platform/logger';
 import { firstMessages } from '../../shared/app/ledger/reconcile-run';
 import { reconcileStore } from '../../shared/wiring/reconcile';
 import { messageQueue } from '../../shared/wiring/queue';
-import { getRuntime } from '../../shared/runtime';
+import { getRuntime } from '../../shared/wiring/runtime';
 
 /**
  * Runs daily (an EventBridge rule): starts the reconciliation by sending one message per partition of

@@ -2,9 +2,9 @@ import type { DynamoDBBatchResponse, DynamoDBRecord, DynamoDBStreamEvent } from 
 import { forwardItems } from '../../shared/app/events/forward';
 import type { Forwardable } from '../../shared/ports/forwarding';
 import { forwardableRecord, forwardPorts } from '../../shared/wiring/forward';
-import { endInvocation, type InvocationContext, logger, startInvocation } from '../../shared/logger';
-import { flushMetrics } from '../../shared/metrics/emf';
-import { getRuntime } from '../../shared/runtime';
+import { endInvocation, type InvocationContext, logger, startInvocation } from '../../shared/platform/logger';
+import { flushMetrics } from '../../shared/platform/metrics';
+import { getRuntime } from '../../shared/wiring/runtime';
 
 /**
  * The table stream's forwarder: every new withdraw and every outbox event (INSERTs only) becomes a

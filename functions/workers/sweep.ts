@@ -1,8 +1,8 @@
 import { forwardUnforwarded } from '../../shared/app/events/forward';
 import { forwardPorts } from '../../shared/wiring/forward';
-import { endInvocation, type InvocationContext, logger, startInvocation } from '../../shared/logger';
-import { flushMetrics } from '../../shared/metrics/emf';
-import { getRuntime } from '../../shared/runtime';
+import { endInvocation, type InvocationContext, logger, startInvocation } from '../../shared/platform/logger';
+import { flushMetrics } from '../../shared/platform/metrics';
+import { getRuntime } from '../../shared/wiring/runtime';
 
 /** The earliest creation time the sweep looks back to: the stream keeps records 24 h, Lambda gives up within that; a week covers a long incident. */
 const LOOK_BACK_MS = 7 * 24 * 3600 * 1000;

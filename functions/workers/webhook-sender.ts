@@ -1,10 +1,10 @@
 import type { SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
-import { endInvocation, type InvocationContext, logger, startInvocation, withLogKeys } from '../../shared/logger';
-import { flushMetrics } from '../../shared/metrics/emf';
-import { handleSqsBatch } from '../../shared/queue/batch';
+import { endInvocation, type InvocationContext, logger, startInvocation, withLogKeys } from '../../shared/platform/logger';
+import { flushMetrics } from '../../shared/platform/metrics';
+import { handleSqsBatch } from '../../shared/platform/queue-batch';
 import { isDue, maxHopSecondsFor } from '../../shared/domain/delay-hops';
 import { messageQueue } from '../../shared/wiring/queue';
-import { getRuntime, type Runtime } from '../../shared/runtime';
+import { getRuntime, type Runtime } from '../../shared/wiring/runtime';
 import { type DeliveryOutcome, deliverWebhook, type WebhookMessage } from '../../shared/app/webhooks/deliver-webhook';
 import { webhookPorts } from '../../shared/wiring/webhooks';
 import { type PostLimits, webhookPost } from '../../shared/wiring/webhook-post';

@@ -5,8 +5,8 @@
  * printed only where the command issues them.
  */
 import { parseArgs } from 'node:util';
-import { parseCallbackOrigins } from '../../shared/accounts/callback-origins';
-import { checkoutSigningSecret } from '../../shared/accounts/checkout-signing';
+import { parseCallbackOrigins } from '../../shared/domain/callback-origins';
+import { checkoutSigningSecret } from '../../shared/domain/checkout-signing';
 import { parseMethods } from '../../shared/domain/payment-methods';
 import {
   createAccount,
@@ -36,7 +36,7 @@ import { withdrawFeeProblem } from '../../shared/domain/withdrawal-fee';
 import { invitePerson } from '../../shared/app/panel/invite-person';
 import { requestPasswordReset } from '../../shared/app/panel/password-reset';
 import { panelResetPorts } from '../../shared/wiring/panel-recovery';
-import { ValidationError } from '../../shared/errors';
+import { ValidationError } from '../../shared/domain/errors';
 import { panelInvitePorts } from '../../shared/wiring/panel';
 
 class UsageError extends Error {}

@@ -16,7 +16,7 @@ export const STREAM_FAILURES_QUEUE = 'stream-failures';
 /** The CLI's name of the mail feedback queue (SES bounces and complaints, through SNS). */
 export const MAIL_FEEDBACK_QUEUE = 'mail-feedback';
 
-/** The queues `dlq` works on: the service's queues (shared/queues.ts) and the stream forwarder's failure queue. */
+/** The queues `dlq` works on: the service's queues (shared/platform/queues.ts) and the stream forwarder's failure queue. */
 export type QueueUrls = { sqs: SQSClient; payouts: string; webhooks: string; reconcile: string; mail: string; mailFeedback: string; streamFailures: string };
 
 /** One dead-letter queue: its name for the CLI, its URL, and the queue its messages came from (none for stream failures). */
@@ -36,7 +36,7 @@ async function dlqOf(sqs: SQSClient, queue: string, sourceUrl: string): Promise<
   return { queue, dlqUrl: found.QueueUrl, sourceUrl };
 }
 
-/** Every DLQ of the service: one per queue of shared/queues.ts, then the stream forwarder's failure queue. */
+/** Every DLQ of the service: one per queue of shared/platform/queues.ts, then the stream forwarder's failure queue. */
 export async function serviceDlqs(urls: QueueUrls): Promise<Dlq[]> {
   const queues = await Promise.all([
     dlqOf(urls.sqs, 'payouts', urls.payouts),

@@ -1,6 +1,6 @@
-import { randomString } from '../../shared/ids';
+import { randomString } from '../../shared/platform/ids';
 import { SIMULATED_SIGNATURE_HEADER, type SimulatedNotification } from '../../shared/adapters/providers/simulated';
-import { signatureHeader } from '../../shared/signatures/hmac-header';
+import { signatureHeader } from '../../shared/domain/hmac-header';
 import type { Target } from './target';
 import { PAID_NOTICES, type PaidNotice } from '../../shared/domain/payment-methods';
 

@@ -8,7 +8,7 @@ import * as kms from 'aws-cdk-lib/aws-kms';
 import * as sns from 'aws-cdk-lib/aws-sns';
 import * as subscriptions from 'aws-cdk-lib/aws-sns-subscriptions';
 import { Construct } from 'constructs';
-import { BUSINESS_METRICS, type BusinessMetric, METRICS_NAMESPACE, METRICS_SERVICE } from '../../shared/metrics/emf';
+import { BUSINESS_METRICS, type BusinessMetric, METRICS_NAMESPACE, METRICS_SERVICE } from '../../shared/platform/metrics';
 import type { ApiFunction } from './api-function';
 import { ALARM_EMAIL_PARAMETER_PATTERN, type AlarmRecipient, NO_ALARM_RECIPIENT } from './settings';
 
@@ -31,7 +31,7 @@ export const WEBHOOK_FAILURE_PERCENT = 25;
 /** …counted only when the window had at least this many attempts (one merchant's endpoint down among a few attempts does not page). */
 export const WEBHOOK_FAILURE_MIN_ATTEMPTS = 20;
 
-/** A business metric (shared/metrics/emf.ts) as the functions publish it: namespace PaymentGateway, dimension service. */
+/** A business metric (shared/platform/metrics.ts) as the functions publish it: namespace PaymentGateway, dimension service. */
 export function businessMetric(name: BusinessMetric, props: cloudwatch.MetricOptions = {}): cloudwatch.Metric {
   return new cloudwatch.Metric({
     namespace: METRICS_NAMESPACE,

@@ -40,7 +40,7 @@ export interface ApiFunctionProps {
   reservedConcurrency?: number;
   /**
    * Lambda's recursive loop detection (the function's RecursiveLoop); default Terminate, AWS's own. A
-   * queue consumer that sends to its own queue on purpose (retries, hops) needs Allow (shared/queues.ts).
+   * queue consumer that sends to its own queue on purpose (retries, hops) needs Allow (shared/platform/queues.ts).
    */
   recursiveLoop?: 'Allow' | 'Terminate';
 }

@@ -2,7 +2,7 @@ import { Duration, Stack } from 'aws-cdk-lib';
 import * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
 import type * as logs from 'aws-cdk-lib/aws-logs';
 import type { Construct } from 'constructs';
-import { CARD_DECLINED_MESSAGE } from '../../shared/cards/declines';
+import { CARD_DECLINED_MESSAGE } from '../../shared/domain/card-fingerprint';
 
 /** The per-merchant decline alarm (issue 31): one merchant's declined card attempts in this window… */
 export const CARD_DECLINES_WINDOW = Duration.minutes(5);

@@ -4,9 +4,9 @@ import * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
 import type * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 import type * as sqs from 'aws-cdk-lib/aws-sqs';
 import type { Construct } from 'constructs';
-import { METRICS_NAMESPACE, METRICS_SERVICE } from '../../shared/metrics/emf';
+import { METRICS_NAMESPACE, METRICS_SERVICE } from '../../shared/platform/metrics';
 import type { ApiFunction } from './api-function';
-import { PAYMENT_METHODS, BUSINESS_METRICS, type BusinessMetric, PER_METHOD_METRICS } from '../../shared/metrics/emf';
+import { PAYMENT_METHODS, BUSINESS_METRICS, type BusinessMetric, PER_METHOD_METRICS } from '../../shared/platform/metrics';
 import { api5xxRate, businessMetric } from './alarms';
 
 /** What the dashboard shows: the API, its functions by group, the table, the queues and the stream consumers. */
@@ -58,7 +58,7 @@ function webhookSuccessRate(): cloudwatch.MathExpression {
   });
 }
 
-/** The business metrics the functions publish (shared/metrics/emf.ts), in three widgets, and the webhook success rate. */
+/** The business metrics the functions publish (shared/platform/metrics.ts), in three widgets, and the webhook success rate. */
 function businessRows(): cloudwatch.IWidget[] {
   const b = BUSINESS_METRICS;
   return [

@@ -15,7 +15,7 @@ export const MAIL_FEEDBACK_EVENTS: readonly ses.EmailSendingEvent[] = [ses.Email
  * (reputation metrics on; SES's suppression list adds hard bounces and complaints too), its event
  * destination (bounces and complaints to an SNS topic under its own KMS key, which SES may use for this
  * configuration set only), and the mail feedback queue subscribed to the topic (SNS's envelope kept: the
- * consumer reads both forms). The consumer and its grants are the queue's (shared/queues.ts).
+ * consumer reads both forms). The consumer and its grants are the queue's (shared/platform/queues.ts).
  */
 export class MailFeedback extends Construct {
   readonly configurationSet: ses.ConfigurationSet;

@@ -255,8 +255,8 @@ export const API_PIX_CONTEXT = {
   secretName: 'apiPixSecretName',
 } as const;
 
-/** The token endpoint the functions use when `apiPixTokenUrl` is not given: APIPIX_TOKEN_URL's default, from shared/config.ts. */
-export { defaultApiPixTokenUrl } from '../../shared/config';
+/** The token endpoint the functions use when `apiPixTokenUrl` is not given: APIPIX_TOKEN_URL's default, from shared/platform/config.ts. */
+export { defaultApiPixTokenUrl } from '../../shared/platform/config';
 
 /** An absolute https URL without credentials, query or fragment (a PSP's API speaks TLS only: mutual TLS at that). */
 function httpsUrlSetting(get: Lookup, key: string): string | undefined {

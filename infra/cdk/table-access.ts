@@ -1,8 +1,8 @@
 import * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import type { AnyRoute } from '../../shared/http/route';
-import { checkoutUpkeepWorker, pixSweepWorker, queues, streamForwarder } from '../../shared/queues';
-import { failedCredentialsClass, ipLimitClassOf } from '../../shared/route-policy';
+import { checkoutUpkeepWorker, pixSweepWorker, queues, streamForwarder } from '../../shared/platform/queues';
+import { failedCredentialsClass, ipLimitClassOf } from '../../shared/domain/route-policy';
 import { changeGrants, type ItemAction, KEY, type TableGrant } from '../../shared/adapters/dynamo/access';
 import { tableShape } from '../../shared/adapters/dynamo/table';
 import { routes } from '../../shared/http/routes';

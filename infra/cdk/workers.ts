@@ -7,8 +7,8 @@ import * as lambda from 'aws-cdk-lib/aws-lambda';
 import { DynamoEventSource, SqsDlq, SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
 import * as sqs from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
-import { METRICS_NAMESPACE } from '../../shared/metrics/emf';
-import { MESSAGE_RETENTION_DAYS, type QueueDef, type StreamConsumerDef, type StreamMappingDef, VISIBILITY_PER_TIMEOUT } from '../../shared/queues';
+import { METRICS_NAMESPACE } from '../../shared/platform/metrics';
+import { MESSAGE_RETENTION_DAYS, type QueueDef, type StreamConsumerDef, type StreamMappingDef, VISIBILITY_PER_TIMEOUT } from '../../shared/platform/queues';
 import type { ApiFunction } from './api-function';
 
 /** Every queue of the stack keeps its messages this long (SQS's maximum). */
@@ -99,7 +99,7 @@ export function consumeQueue(scope: Construct, fn: ApiFunction, queue: ServiceQu
  */
 export function recursionDropsAlarm(scope: Construct, id: string, fn: ApiFunction, def: QueueDef): cloudwatch.Alarm {
   return new cloudwatch.Alarm(scope, id, {
-    alarmDescription: `Lambda stopped invocations of the ${def.id} queue's consumer as a recursive loop (after 16 in one chain): their messages went to the ${def.id} DLQ unprocessed (withdrawals stay PENDING, webhook attempts stop). Check the function's RecursiveLoop (must be ${def.recursiveLoop}: shared/queues.ts), then redrive the DLQ (npm run admin -- dlq redrive --queue ${def.id}).`,
+    alarmDescription: `Lambda stopped invocations of the ${def.id} queue's consumer as a recursive loop (after 16 in one chain): their messages went to the ${def.id} DLQ unprocessed (withdrawals stay PENDING, webhook attempts stop). Check the function's RecursiveLoop (must be ${def.recursiveLoop}: shared/platform/queues.ts), then redrive the DLQ (npm run admin -- dlq redrive --queue ${def.id}).`,
     metric: new cloudwatch.Metric({
       namespace: 'AWS/Lambda',
       metricName: 'RecursiveInvocationsDropped',

@@ -2,7 +2,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { DescribeStreamCommand, DynamoDBStreamsClient, GetRecordsCommand, GetShardIteratorCommand, type _Record } from '@aws-sdk/client-dynamodb-streams';
 import { DeleteMessageBatchCommand, DeleteMessageCommand, type Message, ReceiveMessageCommand, SendMessageCommand, type SQSClient } from '@aws-sdk/client-sqs';
 import type { DynamoDBRecord, SQSBatchResponse, SQSEvent } from 'aws-lambda';
-import type { StreamConsumerDef, StreamMappingDef } from '../../shared/queues';
+import type { StreamConsumerDef, StreamMappingDef } from '../../shared/platform/queues';
 import { deliverLikeLambda, failureRecord, type StreamFailureRecord } from './stream-mapping';
 import { lambdaContext } from './apigw-event';
 import type { LoadedHandler } from './handlers';

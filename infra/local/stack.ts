@@ -5,7 +5,7 @@ import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBStreamsClient } from '@aws-sdk/client-dynamodb-streams';
 import { CreateQueueCommand, GetQueueAttributesCommand, SendMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
 import type { IssuedKeys } from '../../shared/adapters/dynamo/accounts';
-import { checkoutUpkeepWorker, queueList, queues, streamConsumerList, sweepWorker } from '../../shared/queues';
+import { checkoutUpkeepWorker, queueList, queues, streamConsumerList, sweepWorker } from '../../shared/platform/queues';
 import { getSqs } from '../../shared/adapters/sqs/client';
 import { createDb, getDb } from '../../shared/adapters/dynamo/dynamo';
 import { enforceDynamoDbLimits, enforceSqsLimits } from './aws-limits';

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { DynamoDBBatchResponse, DynamoDBRecord } from 'aws-lambda';
 
-/** The retry settings of a stream's event source mapping (shared/queues.ts StreamMappingDef). */
+/** The retry settings of a stream's event source mapping (shared/platform/queues.ts StreamMappingDef). */
 export type MappingSettings = { id: string; retryAttempts: number; maxRecordAgeSeconds: number };
 
 /** What Lambda sends to a stream mapping's on-failure destination: metadata only, never the records. */

@@ -1,6 +1,6 @@
 import { BankUnavailableError } from '../ports/bank';
 import { ProviderTimeoutError } from '../ports/payment-provider';
-import { withTimeout } from '../timeout';
+import { withTimeout } from '../platform/timeout';
 
 /** Runs one provider call under a hard time limit: past it the call counts as failed (ProviderTimeoutError, a ProviderError). */
 export function withProviderTimeout<T>(call: Promise<T>, timeoutMs: number): Promise<T> {

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import { linkToken, linkTokenMatches } from '../crypto/link-token';
-import { randomString } from '../ids';
+import { linkToken, linkTokenMatches } from '../platform/crypto/link-token';
+import { randomString } from '../platform/ids';
 import { formatCents } from '../domain/money';
 import type { Checkout } from '../domain/checkout';
 import type { CheckoutMethod, CheckoutPaymentType } from '../domain/payment-methods';

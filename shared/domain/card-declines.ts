@@ -11,7 +11,7 @@ import type { SlotScope } from './attempt-slots';
  * in one conditional write before the provider is asked; a decline (or a lost answer) keeps it, an
  * approval (or an answer that verifiably charged nothing) gives it back. So a log counts declines,
  * lost answers and the attempts in flight, and N concurrent attempts are admitted at most up to the cap.
- * The card's fingerprint is keyed in shared/cards/declines.ts.
+ * The card's fingerprint is keyed in shared/domain/card-fingerprint.ts.
  */
 
 /** The log line each declined card attempt writes, with its `accountId` (the per-merchant alarm's Contributor Insights rule counts them). */

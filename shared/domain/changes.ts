@@ -70,7 +70,7 @@ export type WebhookRedeliveryRequested = {
 };
 
 /**
- * An account's hosted checkout signing settings (shared/accounts/checkout-signing.ts): forms required
+ * An account's hosted checkout signing settings (shared/domain/checkout-signing.ts): forms required
  * signed or not, and with `issued` a new secret version, only if the version is still `previousVersion`
  * (two changes never issue the same version).
  */

@@ -1,5 +1,5 @@
 /**
- * Invoice ids as values (issue 45 moved them from shared/invoices/record.ts into the domain): the
+ * Invoice ids as values (issue 45 moved them from shared/platform/invoice-references.ts into the domain): the
  * reference's shape, the numeric id that carries the reference, and the reference a txid of ours
  * carries. The random draws (a new reference, an id's low bits, a txid's tail) stay outside the domain.
  */
@@ -18,7 +18,7 @@ const ID_END = ID_BASE + REFERENCE_ALPHABET.length ** REFERENCE_CHARS * INVOICE_
 
 /**
  * The numeric id of a new invoice: 10^15, plus its reference's six characters as a 30-bit number
- * times 2^19, plus 19 random bits (`low`, drawn by the caller: shared/invoices/record.ts invoiceIdDraw).
+ * times 2^19, plus 19 random bits (`low`, drawn by the caller: shared/platform/invoice-references.ts invoiceIdDraw).
  * The id carries the reference, so `GET /api/invoice/{invoice_id}` reads the invoice at once, with no pointer item in between (issue 26); it is unique because the
  * reference is. Always 16 digits starting with 1: never the length of a CPF (11) or a CNPJ (14), and no
  * card network issues 16-digit numbers starting with 1, so no scanner takes an id for personal data

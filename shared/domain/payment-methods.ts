@@ -98,7 +98,7 @@ export type MethodRoute<BodyFields extends z.ZodRawShape = z.ZodRawShape> = {
   path: `/api/${string}/create`;
   summary: string;
   description: string;
-  /** The body's fields beside the common charge fields (shared/schemas/charge.ts). */
+  /** The body's fields beside the common charge fields (shared/domain/schemas/charge.ts). */
   bodyFields: BodyFields;
   /** An example of those fields (the OpenAPI document's example adds the common ones). */
   bodyExample: Record<string, unknown>;

@@ -12,7 +12,7 @@
 export const WINDOW_MS = 60_000;
 
 /**
- * Limits above this are counted in fixed one-minute windows (shared/ratelimit/window.ts): a log of
+ * Limits above this are counted in fixed one-minute windows (shared/domain/rate-limit-window.ts): a log of
  * one entry per admitted call would outgrow a sensible item (1,000 entries are about 9 KB, 9 write
  * units per call). No limit of the spec comes near it; only load tests and benches set more.
  */

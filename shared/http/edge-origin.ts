@@ -1,5 +1,5 @@
 import { timingSafeEqual } from 'node:crypto';
-import { OutsideEdgeError } from '../errors';
+import { OutsideEdgeError } from '../domain/errors';
 
 /**
  * The deployed stack takes requests through CloudFront only (infra/cdk/edge.ts). CloudFront adds

@@ -1,10 +1,10 @@
-import { DomainError, type ErrorKind, type FieldErrors } from '../errors';
+import { DomainError, type ErrorKind, type FieldErrors } from '../domain/errors';
 import { quotaHeaders } from './rate-limit-headers';
 
-export type { FieldErrors } from '../errors';
+export type { FieldErrors } from '../domain/errors';
 
 /**
- * The one place an error becomes an HTTP answer (spec 7): each domain error kind (shared/errors.ts) has
+ * The one place an error becomes an HTTP answer (spec 7): each domain error kind (shared/domain/errors.ts) has
  * its status here and nowhere else. General: {"error": message, "code"?}; validation 422:
  * {"error": {field: [messages]}}; unexpected 500: {"error": "Internal error...", "code": "internal_error"}
  * with details only in the log.

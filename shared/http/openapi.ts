@@ -1,12 +1,12 @@
 import { toJSONSchema, type ZodObject, type ZodType } from 'zod';
-import { API_VERSION, generalErrorSchema, internalErrorSchema, validationErrorSchema } from '../schemas/common';
+import { API_VERSION, generalErrorSchema, internalErrorSchema, validationErrorSchema } from '../domain/schemas/common';
 import { HTML_TYPE, JSON_TYPE } from './answer';
 import type { AnyRoute, ResponseDef } from './route';
 import { pathParameterNames } from './route';
 import { RAW_REQUESTS } from './routes';
 import type { RawRequest, SecuritySchemeName } from './route';
-import { countsEveryCall, failedCredentialsClass, ipLimitClassOf, mayBeRateLimited, type IpLimitClass } from '../route-policy';
-import { configSchema } from '../config';
+import { countsEveryCall, failedCredentialsClass, ipLimitClassOf, mayBeRateLimited, type IpLimitClass } from '../domain/route-policy';
+import { configSchema } from '../platform/config';
 import { OPERATION_EXAMPLES, type OperationExample } from './openapi-examples';
 import { WEBHOOK_EVENTS, WEBHOOK_HEADERS } from './webhook-events';
 import { RATE_LIMIT_HEADERS } from './rate-limit-headers';
@@ -296,7 +296,7 @@ function withRateLimitHeaders(operation: Json, route: AnyRoute): Json {
   };
 }
 
-/** The counters (spec 8, shared/route-policy.ts) with their settings; defaults read from the configuration schema. */
+/** The counters (spec 8, shared/domain/route-policy.ts) with their settings; defaults read from the configuration schema. */
 const LIMIT_SETTINGS: Record<IpLimitClass | 'account', { setting: keyof typeof configSchema.shape; scope: string }> = {
   account: { setting: 'RATE_LIMIT_ACCOUNT_PER_MINUTE', scope: 'per account' },
   auth: { setting: 'RATE_LIMIT_AUTH_PER_MINUTE', scope: 'per client IP' },
@@ -379,7 +379,7 @@ function responses(route: AnyRoute, schemas: SchemaCollector): Json {
       );
     else add(422, 'Invalid fields: a map of field → messages', schemas.convert(validationErrorSchema, 'output'));
   }
-  // Every counter the route spends (per account, per IP, failed tokens per IP): shared/route-policy.ts.
+  // Every counter the route spends (per account, per IP, failed tokens per IP): shared/domain/route-policy.ts.
   if (mayBeRateLimited(route)) {
     const limits = rateLimitsOf(route)
       .map((limit) => `${limit.per_minute} a minute ${limit.scope} (${limit.setting})`)

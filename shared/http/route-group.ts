@@ -1,7 +1,7 @@
 import type { APIGatewayProxyEventV2 } from 'aws-lambda';
 import { errorApiResult } from './answer';
 import { toErrorAnswer } from './errors';
-import { MethodNotAllowedError } from '../errors';
+import { MethodNotAllowedError } from '../domain/errors';
 import { type AnyRoute, routeKeyOf } from './route';
 
 type RouteHandler<Context> = (event: APIGatewayProxyEventV2, context: Context) => Promise<unknown>;

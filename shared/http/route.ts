@@ -1,7 +1,7 @@
 import type { ZodType } from 'zod';
 import type { ChangeKind } from '../domain/changes';
 import type { RailMethod } from '../domain/rail-limits';
-import type { Access, AuthKind, IdempotencyMode, RateLimitClass } from '../route-policy';
+import type { Access, AuthKind, IdempotencyMode, RateLimitClass } from '../domain/route-policy';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 

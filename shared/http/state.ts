@@ -4,7 +4,7 @@ import type { Admission } from '../app/auth/admit';
 import type { Caller } from '../domain/account';
 import type { HeldKey, RetryBudget, StoredAnswer } from '../ports/commit';
 import type { QuotaState } from '../domain/sliding-log';
-import type { Runtime } from '../runtime';
+import type { Runtime } from '../wiring/runtime';
 import type { HttpPorts } from '../wiring/http';
 import type { Answer } from './answer';
 import type { AnyRoute } from './route';

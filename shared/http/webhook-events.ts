@@ -1,12 +1,12 @@
 import * as z from 'zod';
-import { moneyString } from '../schemas/balance';
-import { API_VERSION } from '../schemas/common';
+import { moneyString } from '../domain/schemas/balance';
+import { API_VERSION } from '../domain/schemas/common';
 import { WEBHOOK_EVENT_TYPES } from '../domain/webhooks';
 import { CHARGE_METHODS } from '../domain/payment-methods';
 
 /**
  * The bodies of the webhooks the service sends (spec 6.1, 6.2), for the OpenAPI document's `webhooks`:
- * the same fields invoiceEventData (shared/invoices/record.ts), orderEventData (shared/checkout/record.ts),
+ * the same fields invoiceEventData (shared/platform/invoice-references.ts), orderEventData (shared/checkout/record.ts),
  * withdrawEventData (shared/domain/withdrawal.ts) and the ping of POST /api/webhook/test write.
  * The integration tests' receivers check every delivery they get against these schemas.
  */

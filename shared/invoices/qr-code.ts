@@ -4,8 +4,8 @@
  * page, the workers) do not bundle the QR encoder.
  */
 import type { Invoice } from '../domain/invoice';
-import { qrCodePngDataUri } from '../pix/qrcode';
-import { storedQrCode } from './stored-qr-code';
+import { qrCodePngDataUri } from '../adapters/qrcode/png';
+import { storedQrCode } from '../domain/qr-code-image';
 
 /** The QR code of a Pix invoice's `copy` as a PNG data URI: the image stored at creation, or drawn now for an older item. */
 export async function invoiceQrCode(invoice: Pick<Invoice, 'pix'>): Promise<string | undefined> {

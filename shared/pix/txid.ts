@@ -1,4 +1,4 @@
-import { randomString } from '../ids';
+import { randomString } from '../platform/ids';
 
 /** Length of the txids we create; the Pix API accepts 26 to 35 alphanumerics for immediate charges. */
 const TXID_LENGTH = 32;

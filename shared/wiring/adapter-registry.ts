@@ -1,6 +1,6 @@
 import type { BankPort } from '../ports/bank';
 import { simulatedBank } from '../adapters/bank/simulated';
-import type { Config } from '../config';
+import type { Config } from '../platform/config';
 import type { PaymentMethod } from '../domain/payment-methods';
 import { MethodNotServedError, type PaymentProvider, type PixProvider, serves, type ServingProvider } from '../ports/payment-provider';
 import { simulatedProvider } from '../adapters/providers/simulated';

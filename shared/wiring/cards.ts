@@ -10,7 +10,7 @@ import type { VoidPorts } from '../app/charges/void-unless-recorded';
 import type { AttemptSlots } from '../ports/attempt-slots';
 import { paymentProvider } from './adapter-registry';
 import type { ChangeScope } from '../domain/changes';
-import type { Runtime } from '../runtime';
+import type { Runtime } from './runtime';
 import { compileContext } from './compile';
 import { invoiceMovePorts } from './invoice-moves';
 

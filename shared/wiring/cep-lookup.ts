@@ -1,4 +1,4 @@
-import type { Config } from '../config';
+import type { Config } from '../platform/config';
 import { fixtureCepLookup } from '../adapters/cep/fixture';
 import type { CepLookup } from '../ports/cep';
 import { publicCepLookup } from '../adapters/cep/public';

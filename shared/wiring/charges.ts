@@ -5,7 +5,7 @@ import type { PaymentProvider, PixDueCharges } from '../ports/payment-provider';
 import { paymentProvider, pixProvider } from './provider-registry';
 import type { InvoiceIdPort } from '../ports/invoices';
 import type { CustomerStore } from '../ports/customers';
-import type { Runtime } from '../runtime';
+import type { Runtime } from './runtime';
 import { customerPorts } from './customers';
 
 /**

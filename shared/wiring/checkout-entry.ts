@@ -4,7 +4,7 @@ import { dynamoCheckouts } from '../adapters/dynamo/checkout-lookup';
 import { checkoutCreatedCompilers } from '../adapters/dynamo/checkout-settle';
 import { invoiceCreatedCompilers } from '../adapters/dynamo/invoices';
 import type { OpenCheckoutPorts } from '../app/checkout/open-checkout';
-import type { Runtime } from '../runtime';
+import type { Runtime } from './runtime';
 import { pixChargePorts } from './charges';
 
 /** The changes of the entry form: the checkout with its reservation, and its Pix invoice. */

@@ -7,10 +7,10 @@ import { dynamoInvoiceIds, dynamoInvoices, invoiceCreatedCompilers } from '../ad
 import { ledgerCompilers } from '../adapters/dynamo/ledger';
 import type { CheckoutCardPorts } from '../app/checkout/pay-checkout-by-card';
 import type { UpkeepPorts } from '../app/checkout/upkeep';
-import { newEvent } from '../events/outbox';
+import { newEvent } from '../platform/outbox-event';
 import { paymentProvider } from './adapter-registry';
 import type { ChangeScope } from '../domain/changes';
-import type { Runtime } from '../runtime';
+import type { Runtime } from './runtime';
 import { attemptSlots, cardSettlePorts } from './cards';
 import { compileContext } from './compile';
 

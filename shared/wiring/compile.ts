@@ -1,7 +1,7 @@
 import { type ChangeCompilers, changeWrites, type CompileContext } from '../adapters/dynamo/changes';
 import type { Change, ChangeScope } from '../domain/changes';
 import type { StoreWrite } from '../ports/commit';
-import type { Runtime } from '../runtime';
+import type { Runtime } from './runtime';
 
 /**
  * The composition root (issue 32), one module per room so that a function bundles only its own ports:

@@ -1,7 +1,7 @@
 import type { ChangeCompilers } from '../adapters/dynamo/changes';
 import { customerCompilers, dynamoCustomers } from '../adapters/dynamo/customers';
 import type { CustomerStore } from '../ports/customers';
-import type { Runtime } from '../runtime';
+import type { Runtime } from './runtime';
 
 /** The changes of the customers' use cases. */
 export const customerChanges: ChangeCompilers = customerCompilers;

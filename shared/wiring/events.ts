@@ -1,6 +1,6 @@
 import { dynamoEventLog } from '../adapters/dynamo/event-log';
 import type { EventsPorts } from '../app/events/events-api';
-import type { Runtime } from '../runtime';
+import type { Runtime } from './runtime';
 import { webhookPorts } from './webhooks';
 
 /** The events API's ports over the runtime's table (issue 29). */

@@ -2,7 +2,7 @@ import type { Db } from '../adapters/dynamo/dynamo';
 import { dynamoForwardIndex } from '../adapters/dynamo/forward-index';
 import type { ForwardPorts } from '../app/events/forward';
 import type { MessageQueue } from '../ports/queue';
-import type { Runtime } from '../runtime';
+import type { Runtime } from './runtime';
 import { messageQueue } from './queue';
 
 export { forwardableRecord } from '../adapters/dynamo/forward-index';

@@ -1,7 +1,7 @@
 import type { RetryBudget } from '../adapters/dynamo/contention';
 import { dynamoGate } from '../adapters/dynamo/gate';
 import type { GatePorts } from '../app/auth/admit';
-import type { Runtime } from '../runtime';
+import type { Runtime } from './runtime';
 
 /** The gate of one call: the table's counters within the request's retry budget, the signing key, the configured limits, the runtime's clock. */
 export function gatePorts(runtime: Runtime, budget?: RetryBudget): GatePorts {

@@ -1,6 +1,6 @@
 import { dynamoCommitter, dynamoDeadlines, dynamoIdempotencyStore } from '../adapters/dynamo/request-store';
 import type { Committer, IdempotencyStore, RequestDeadlines } from '../ports/commit';
-import type { Runtime } from '../runtime';
+import type { Runtime } from './runtime';
 
 /** What the HTTP pipeline reaches storage through (issue 45): the Idempotency-Key's record and the one-transaction commit. */
 export type HttpPorts = { idempotency: IdempotencyStore; committer: Committer };

@@ -4,9 +4,9 @@ import { dynamoCheckouts } from '../adapters/dynamo/checkout-lookup';
 import { dynamoInvoices, invoiceMovedCompilers } from '../adapters/dynamo/invoices';
 import { ledgerCompilers } from '../adapters/dynamo/ledger';
 import type { InvoiceMovePorts } from '../app/invoices/apply-notification';
-import { newEvent } from '../events/outbox';
+import { newEvent } from '../platform/outbox-event';
 import type { ChangeScope } from '../domain/changes';
-import type { Runtime } from '../runtime';
+import type { Runtime } from './runtime';
 import { compileContext } from './compile';
 
 /*

@@ -6,7 +6,7 @@ import { pixProviderOf } from '../domain/invoice';
 import { listsReceivedPix, type LookingUpPixProvider, looksUpCharges } from '../ports/payment-provider';
 import { pixProvider } from './provider-registry';
 import type { ChangeScope } from '../domain/changes';
-import type { Runtime } from '../runtime';
+import type { Runtime } from './runtime';
 import { invoiceMovePorts } from './invoice-moves';
 
 export { invoiceMoveChanges, invoiceMovePorts } from './invoice-moves';

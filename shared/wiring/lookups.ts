@@ -2,7 +2,7 @@ import { dynamoInvoiceReader } from '../adapters/dynamo/invoice-reader';
 import { dynamoInvoices, readInvoice } from '../adapters/dynamo/invoices';
 import type { Invoice } from '../domain/invoice';
 import type { InvoiceReader, InvoiceStore } from '../ports/invoices';
-import type { Runtime } from '../runtime';
+import type { Runtime } from './runtime';
 
 export { checkoutByReference, checkoutsOfTxRef } from '../adapters/dynamo/checkout-lookup';
 

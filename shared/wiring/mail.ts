@@ -3,7 +3,7 @@ import { dynamoMailSuppressions } from '../adapters/dynamo/mail-suppressions';
 import { sesMailSender } from '../adapters/ses/mail-sender';
 import type { MailFeedbackPorts } from '../app/mail/record-feedback';
 import type { SendMailPorts } from '../app/mail/send-mail';
-import type { Runtime } from '../runtime';
+import type { Runtime } from './runtime';
 
 /**
  * The mail worker's ports: the queued messages (unsealed with the mail key), SES from MAIL_FROM through

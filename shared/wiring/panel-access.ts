@@ -1,6 +1,6 @@
 import { burnPasswordCheck, hashPassword, verifyPassword } from '../adapters/crypto/password-hash';
 import type { PanelAccessPorts } from '../app/panel/access-ports';
-import type { Runtime } from '../runtime';
+import type { Runtime } from './runtime';
 import { panelSessionPorts } from './panel';
 
 /**

@@ -2,7 +2,7 @@ import { dynamoAccountDirectory } from '../adapters/dynamo/account-directory';
 import { dynamoPanelPeople } from '../adapters/dynamo/panel-people';
 import type { AccountPagesPorts } from '../app/panel/account-pages';
 import type { OverviewPorts } from '../app/panel/overview';
-import type { Runtime } from '../runtime';
+import type { Runtime } from './runtime';
 import { customerPorts } from './customers';
 import { ledgerReader } from './ledger';
 import { panelAccessPorts } from './panel-access';

@@ -9,8 +9,8 @@ import { dynamoEventReads } from '../adapters/dynamo/webhook-reads';
 import { ledgerReader } from './ledger';
 import { invoiceReader } from './lookups';
 import { withdrawFeeCentsOf } from '../domain/withdrawal-fee';
-import { newWithdrawReference } from '../ids';
-import type { Runtime } from '../runtime';
+import { newWithdrawReference } from '../platform/ids';
+import type { Runtime } from './runtime';
 import { panelSessionPorts } from './panel';
 import { withdrawalChanges, withdrawalStore } from './withdrawals';
 

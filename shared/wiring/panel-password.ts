@@ -1,6 +1,6 @@
 import { dynamoAccountDirectory } from '../adapters/dynamo/account-directory';
 import type { PasswordSettingPorts } from '../app/panel/access-ports';
-import type { Runtime } from '../runtime';
+import type { Runtime } from './runtime';
 import { panelAccessPorts } from './panel-access';
 
 /**

@@ -3,8 +3,8 @@ import { dynamoPanelAuditLog, dynamoPanelPeople } from '../adapters/dynamo/panel
 import { dynamoAttemptSlots } from '../adapters/dynamo/attempt-slots';
 import { dynamoPanelResets } from '../adapters/dynamo/panel-resets';
 import type { RecoveryPorts, ResetRequestPorts } from '../app/panel/password-reset';
-import { randomString } from '../ids';
-import type { Runtime } from '../runtime';
+import { randomString } from '../platform/ids';
+import type { Runtime } from './runtime';
 import { newPanelToken, tokenHash } from './panel';
 import { panelPasswordPorts } from './panel-password';
 

@@ -2,10 +2,10 @@ import { accountCompilers, dynamoAccountKeys } from '../adapters/dynamo/accounts
 import { dynamoAccountDirectory } from '../adapters/dynamo/account-directory';
 import { type ChangeCompilers, mergeCompilers } from '../adapters/dynamo/changes';
 import { panelCompilers } from '../adapters/dynamo/panel-people';
-import { checkoutSigningSecret } from '../accounts/checkout-signing';
+import { checkoutSigningSecret } from '../domain/checkout-signing';
 import type { PanelCheckoutPorts } from '../app/panel/checkout-settings';
 import type { PanelKeysPorts } from '../app/panel/keys';
-import type { Runtime } from '../runtime';
+import type { Runtime } from './runtime';
 import { panelInvitePorts } from './panel';
 import { panelAccessPorts } from './panel-access';
 import { dynamoPanelTeam } from '../adapters/dynamo/panel-team';

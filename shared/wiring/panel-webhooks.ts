@@ -1,9 +1,9 @@
 import { type ChangeCompilers, mergeCompilers } from '../adapters/dynamo/changes';
 import { panelCompilers } from '../adapters/dynamo/panel-people';
 import type { PanelWebhookPorts } from '../app/panel/webhook-settings';
-import { newEvent } from '../events/outbox';
-import type { Runtime } from '../runtime';
-import { newWebhookSecret } from '../webhooks/config';
+import { newEvent } from '../platform/outbox-event';
+import type { Runtime } from './runtime';
+import { newWebhookSecret } from '../platform/webhook-secret';
 import { panelAccessPorts } from './panel-access';
 import { webhookUrlCheck } from './webhook-url';
 import { webhookChanges, webhookPorts } from './webhooks';

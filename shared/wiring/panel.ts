@@ -8,9 +8,9 @@ import { matchTotp, newTotpSecret, otpauthUri } from '../adapters/crypto/totp';
 import { matchOnTotpClock } from '../adapters/crypto/totp-clock';
 import { dynamoPanelAuditLog, dynamoPanelPeople, dynamoPanelSessions } from '../adapters/dynamo/panel-people';
 import { dynamoAttemptSlots } from '../adapters/dynamo/attempt-slots';
-import { seal, unseal } from '../crypto/personal-data';
-import { randomString } from '../ids';
-import type { Runtime } from '../runtime';
+import { seal, unseal } from '../platform/crypto/personal-data';
+import { randomString } from '../platform/ids';
+import type { Runtime } from './runtime';
 
 /** The SHA-256 of a link or session token, base64url: what the table keeps in the token's place. */
 export function tokenHash(token: string): string {

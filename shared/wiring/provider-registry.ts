@@ -1,4 +1,4 @@
-import type { Config } from '../config';
+import type { Config } from '../platform/config';
 import { apiPixProvider } from '../adapters/providers/apipix/adapter';
 import { CORE_ADAPTERS, defaultRegistry, UnknownAdapterError } from './adapter-registry';
 import type { PixProvider } from '../ports/payment-provider';

@@ -5,9 +5,9 @@ import { reconcilePixInvoice } from '../app/invoices/reconcile-pix-invoice';
 import type { BolePixRail } from '../domain/bolepix';
 import type { ChangeScope } from '../domain/changes';
 import { type Invoice, invoiceProvider, pixProviderOf } from '../domain/invoice';
-import { logger } from '../logger';
+import { logger } from '../platform/logger';
 import { paymentProvider, pixProvider } from './provider-registry';
-import type { Runtime } from '../runtime';
+import type { Runtime } from './runtime';
 import { invoiceMovePorts } from './invoices';
 
 /** Closes one rail at its provider: the Pix half's due-date charge removed, the boleto written off (each idempotent). */

@@ -2,7 +2,7 @@ import { cepCompilers, dynamoCepCache } from '../adapters/dynamo/cep-cache';
 import type { ChangeCompilers } from '../adapters/dynamo/changes';
 import type { CepSearchPorts } from '../app/reference/search-cep';
 import { cepLookupFor } from './cep-lookup';
-import type { Runtime } from '../runtime';
+import type { Runtime } from './runtime';
 
 /** The changes of the CEP search: an address cached. */
 export const cepChanges: ChangeCompilers = cepCompilers;

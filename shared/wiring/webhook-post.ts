@@ -1,8 +1,8 @@
 import type { DeliverPorts } from '../app/webhooks/deliver-webhook';
 import { type PostLimits, postWebhook } from '../adapters/webhooks/deliver';
 import { checkWebhookUrl } from '../adapters/webhooks/url-policy';
-import type { Runtime } from '../runtime';
-import { signatureHeader } from '../signatures/hmac-header';
+import type { Runtime } from './runtime';
+import { signatureHeader } from '../domain/hmac-header';
 
 export type { PostLimits };
 

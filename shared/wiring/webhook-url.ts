@@ -1,5 +1,5 @@
 import type { UrlCheck } from '../app/webhooks/configure-webhook';
-import type { Runtime } from '../runtime';
+import type { Runtime } from './runtime';
 import { checkWebhookUrl } from '../adapters/webhooks/url-policy';
 
 /** A webhook URL checked against the SSRF rules with the runtime's DNS and settings (PUT /api/webhook and the panel's webhook form); its own module, so the

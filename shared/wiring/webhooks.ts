@@ -1,8 +1,8 @@
 import { type ChangeCompilers, eventCompilers, mergeCompilers } from '../adapters/dynamo/changes';
 import { dynamoWebhooks, webhookCompilers } from '../adapters/dynamo/webhooks';
-import { newEvent } from '../events/outbox';
+import { newEvent } from '../platform/outbox-event';
 import type { WebhookStore } from '../ports/webhooks';
-import type { Runtime } from '../runtime';
+import type { Runtime } from './runtime';
 
 /** The changes of the webhooks' use cases: the URL and secret, and the test event. */
 export const webhookChanges: ChangeCompilers = /* @__PURE__ */ mergeCompilers(webhookCompilers, eventCompilers);

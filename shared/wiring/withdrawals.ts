@@ -2,9 +2,9 @@ import { type ChangeCompilers, commitMove, eventCompilers, mergeCompilers } from
 import { ledgerCompilers } from '../adapters/dynamo/ledger';
 import { dynamoBalance, dynamoWithdrawals, withdrawalCompilers } from '../adapters/dynamo/withdrawals';
 import type { Change, ChangeScope } from '../domain/changes';
-import { newEvent } from '../events/outbox';
+import { newEvent } from '../platform/outbox-event';
 import type { BalancePort, WithdrawalStore } from '../ports/withdrawals';
-import type { Runtime } from '../runtime';
+import type { Runtime } from './runtime';
 import { compileContext } from './compile';
 
 /** The changes of the withdrawals' use cases: the transfer's phases, the withdrawal created or moved, its event. */

@@ -12,7 +12,7 @@ import type { ColdStartReport, ColdStartRow } from '../../bench/cold-start/types
 import { COLD_START_BEGIN, COLD_START_END, mergeJson, mergeMarkdown, splitMarkdown } from '../../bench/report-files';
 import { median } from '../../bench/stats';
 import { fallbackHandler, routeList } from '../../shared/http/routes';
-import { queueList } from '../../shared/queues';
+import { queueList } from '../../shared/platform/queues';
 import { aliasArgs, LAMBDA_BUNDLE_ALIASES } from '../../infra/cdk/bundling';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
@@ -94,8 +94,8 @@ describe('what a bundle holds (metafile)', () => {
     'node_modules/zod/v4/classic/schemas.js': 300,
     'node_modules/@aws-sdk/client-dynamodb/dist-es/index.js': 500,
     'node_modules/@smithy/core/node_modules/uuid/dist/index.js': 50,
-    'shared/schemas/invoice.ts': 200,
-    'shared/schemas/customer.ts': 100,
+    'shared/domain/schemas/invoice.ts': 200,
+    'shared/domain/schemas/customer.ts': 100,
     'functions/account/balance.ts': 150,
   });
 
@@ -115,7 +115,7 @@ describe('what a bundle holds (metafile)', () => {
     expect(top.slice(0, 3)).toEqual([
       { path: 'zod', bytes: 700, share: 700 / 1800 },
       { path: '@aws-sdk/client-dynamodb', bytes: 500, share: 500 / 1800 },
-      { path: 'shared/schemas', bytes: 300, share: 300 / 1800 },
+      { path: 'shared/domain/schemas', bytes: 300, share: 300 / 1800 },
     ]);
     expect(top.map((t) => t.path)).toContain('uuid');
   });
@@ -124,7 +124,7 @@ describe('what a bundle holds (metafile)', () => {
     ['node_modules/@aws-sdk/lib-dynamodb/dist-es/index.js', '@aws-sdk/lib-dynamodb'],
     ['node_modules/bwip-js/dist/bwipp.mjs', 'bwip-js'],
     ['node_modules/@smithy/core/node_modules/uuid/dist/index.js', 'uuid'],
-    ['shared/reference/countries.generated.ts', 'shared/reference'],
+    ['shared/domain/reference/countries.generated.ts', 'shared/domain/reference'],
     ['bench/floor.ts', 'bench/floor.ts'],
   ])('puts %s in %s', (path, pkg) => {
     expect(packageOf(path)).toBe(pkg);

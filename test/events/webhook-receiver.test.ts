@@ -1,7 +1,7 @@
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createReceiver, latestVersions, versionOf, type WebhookEvent } from '../../events/webhook-receiver';
-import { signWebhookPayload } from '../../shared/webhooks/verify';
+import { signWebhookPayload } from '../../shared/domain/webhook-verify';
 
 const SECRET = 'whsec_test_receiver_versions';
 

@@ -7,7 +7,7 @@ import { Annotations, Match } from 'aws-cdk-lib/assertions';
 import { afterAll, describe, expect, it } from 'vitest';
 import { routeList, routes } from '../../shared/http/routes';
 import { functionIdOf } from '../../shared/http/route';
-import { queues, streamForwarder } from '../../shared/queues';
+import { queues, streamForwarder } from '../../shared/platform/queues';
 import { ALLOWED_RETENTION_DAYS, DEFAULT_SETTINGS, readSettings } from '../../infra/cdk/settings';
 import { API_DOMAIN_CONTEXT, type Json, ORIGIN_MTLS_CONTEXT, Synthesized } from './synthesized';
 

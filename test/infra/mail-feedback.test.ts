@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { SES_BOUNCE_RATE_THRESHOLD, SES_COMPLAINT_RATE_THRESHOLD } from '../../infra/cdk/alarms';
-import { queues } from '../../shared/queues';
+import { queues } from '../../shared/platform/queues';
 import { actionsOf, type Json, Synthesized } from './synthesized';
 
 /**

@@ -6,8 +6,8 @@ import { Annotations, Match, Template } from 'aws-cdk-lib/assertions';
 import { describe, expect, it } from 'vitest';
 import { routeList, routes } from '../../shared/http/routes';
 import { routeFunctions } from '../../shared/http/route';
-import { checkoutUpkeepWorker, queueList, reconcileWorker, streamConsumerList, streamForwarder, sweepWorker } from '../../shared/queues';
-import { BUSINESS_METRICS, METRICS_NAMESPACE, METRICS_SERVICE, PAYMENT_METHODS } from '../../shared/metrics/emf';
+import { checkoutUpkeepWorker, queueList, reconcileWorker, streamConsumerList, streamForwarder, sweepWorker } from '../../shared/platform/queues';
+import { BUSINESS_METRICS, METRICS_NAMESPACE, METRICS_SERVICE, PAYMENT_METHODS } from '../../shared/platform/metrics';
 import {
   ALARM_EMAIL_PARAMETER,
   ALARMS_UNHEARD_OUTPUT,

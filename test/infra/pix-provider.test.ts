@@ -1,10 +1,10 @@
 import { App } from 'aws-cdk-lib';
 import { AwsSolutionsChecks } from 'cdk-nag';
 import { describe, expect, it } from 'vitest';
-import { parseConfig } from '../../shared/config';
+import { parseConfig } from '../../shared/platform/config';
 import { routeList, routes } from '../../shared/http/routes';
-import { BUSINESS_METRICS, METRICS_NAMESPACE, METRICS_SERVICE } from '../../shared/metrics/emf';
-import { checkoutUpkeepWorker, pixSweepWorker } from '../../shared/queues';
+import { BUSINESS_METRICS, METRICS_NAMESPACE, METRICS_SERVICE } from '../../shared/platform/metrics';
+import { checkoutUpkeepWorker, pixSweepWorker } from '../../shared/platform/queues';
 import { API_PIX_CONTEXT, defaultApiPixTokenUrl, readSettings } from '../../infra/cdk/settings';
 import { buildApp, PAYMENT_PROVIDER_PARAMETER, PIX_PROVIDER_OUTPUT } from '../../infra/stack';
 import { actionsOf, type Json, NO_BUNDLING, STREAM_ACTIONS, Synthesized } from './synthesized';
@@ -79,7 +79,7 @@ describe('API Pix context values (infra/cdk/settings.ts)', () => {
     expect(() => buildApp({ context: { ...NO_BUNDLING, ...withoutKey }, nag: false })).toThrow(/missing: apiPixPixKey/);
   });
 
-  it("outputs the token URL the functions use without apiPixTokenUrl (shared/config.ts's default)", () => {
+  it("outputs the token URL the functions use without apiPixTokenUrl (shared/platform/config.ts's default)", () => {
     const config = parseConfig({
       TABLE_NAME: 't',
       MASTER_KEY_SECRET_ID: 'm',

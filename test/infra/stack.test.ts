@@ -13,15 +13,15 @@ import { routeList, routes } from '../../shared/http/routes';
 import { functionIdOf, routeFunctions } from '../../shared/http/route';
 import { keys } from '../../shared/adapters/dynamo/keys';
 import { ipLogKey } from '../../shared/adapters/dynamo/rate-counter';
-import { checkoutUpkeepWorker, queueList, queues, reconcileWorker, streamConsumerList, streamForwarder, sweepWorker } from '../../shared/queues';
+import { checkoutUpkeepWorker, queueList, queues, reconcileWorker, streamConsumerList, streamForwarder, sweepWorker } from '../../shared/platform/queues';
 import { allAccountIds } from '../../shared/adapters/dynamo/ledger-reconcile';
 import type { Db } from '../../shared/adapters/dynamo/dynamo';
-import { METRICS_NAMESPACE } from '../../shared/metrics/emf';
+import { METRICS_NAMESPACE } from '../../shared/platform/metrics';
 import { openPartitions } from '../../shared/adapters/dynamo/checkout-item';
 import { pixSweepPartitions } from '../../shared/adapters/dynamo/pix-sweep-index';
 import { API_GATEWAY_INTEGRATION_LIMIT_SECONDS, ApiFunction } from '../../infra/cdk/api-function';
 import { DEFAULT_SETTINGS } from '../../infra/cdk/settings';
-import { LOCAL_ONLY_SETTINGS } from '../../shared/config';
+import { LOCAL_ONLY_SETTINGS } from '../../shared/platform/config';
 import { KEY, RECONCILE_SCAN, routeGrants } from '../../infra/cdk/table-access';
 import { authorizationReason, buildApp, DIRECT_ORIGIN_CALLS_METRIC, DIRECT_ORIGIN_CALLS_THRESHOLD, EDGE_AUTHORIZER_ID } from '../../infra/stack';
 import type { AnyRoute } from '../../shared/http/route';
@@ -174,7 +174,7 @@ describe('API routes and functions', () => {
       });
       const names = Object.keys(env);
       expect(names).not.toContain('WEBHOOK_ALLOW_PRIVATE_HOSTS');
-      // The local stack's settings (the authenticator's test clock, shared/config.ts LOCAL_ONLY_SETTINGS): never deployed.
+      // The local stack's settings (the authenticator's test clock, shared/platform/config.ts LOCAL_ONLY_SETTINGS): never deployed.
       expect(names.filter((n) => n.startsWith('LOCAL_') || (LOCAL_ONLY_SETTINGS as readonly string[]).includes(n))).toEqual([]);
       // --enable-source-maps cost 27-41 ms of every cold start (bench, cold-start section): not set.
       expect(names).not.toContain('NODE_OPTIONS');

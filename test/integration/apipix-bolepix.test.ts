@@ -6,7 +6,7 @@ import { formatCents, parseAmountToCents } from '../../shared/domain/money';
 import { routes } from '../../shared/http/routes';
 import { paymentProvider } from '../../shared/wiring/provider-registry';
 import type { SimulatedProvider } from '../../shared/adapters/providers/simulated';
-import { getRuntime } from '../../shared/runtime';
+import { getRuntime } from '../../shared/wiring/runtime';
 import { type ApiPixEnvironment, apiPixMerchant, startApiPixEnvironment } from '../support/apipix-env';
 import { common } from '../support/charges';
 import { invoke } from '../support/invoke';

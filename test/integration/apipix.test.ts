@@ -1,4 +1,4 @@
-import { pixSweepWorker } from '../../shared/queues';
+import { pixSweepWorker } from '../../shared/platform/queues';
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { handler as balance } from '../../functions/account/balance';
@@ -9,9 +9,9 @@ import { invoiceByTxid } from '../../shared/adapters/dynamo/invoice-lookup';
 import { dynamoPixSweep } from '../../shared/adapters/dynamo/invoices';
 import { pixSweep } from '../../shared/app/invoices/pix-sweep';
 import { pixSweepPorts } from '../../shared/wiring/invoices';
-import { idempotentPixIds } from '../../shared/invoices/record';
+import { idempotentPixIds } from '../../shared/platform/invoice-references';
 import { pixProvider } from '../../shared/wiring/provider-registry';
-import { getRuntime } from '../../shared/runtime';
+import { getRuntime } from '../../shared/wiring/runtime';
 import { keys } from '../../shared/adapters/dynamo/keys';
 import type { TestPsp } from '../support/apipix-psp';
 import { type ApiPixEnvironment, startApiPixEnvironment } from '../support/apipix-env';

@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { rotateKeys } from '../../shared/adapters/dynamo/accounts';
-import { signToken } from '../../shared/auth/token';
+import { signToken } from '../../shared/domain/auth/token';
 import { accountStore, basic, bearer, call, newAccount, tokenFor } from '../support/api';
 import { scanAll } from '../support/ledger';
 import { tokenSigningKey } from '../support/tokens';

@@ -9,7 +9,7 @@ import { creditAccount, type IssuedKeys } from '../../shared/adapters/dynamo/acc
 import { openPartitions } from '../../shared/adapters/dynamo/checkout-item';
 import type { AnyRoute } from '../../shared/http/route';
 import { routeList, routes } from '../../shared/http/routes';
-import { signatureHeader } from '../../shared/signatures/hmac-header';
+import { signatureHeader } from '../../shared/domain/hmac-header';
 import { SIMULATED_CARDS, SIMULATED_SIGNATURE_HEADER } from '../../shared/adapters/providers/simulated';
 import { keys } from '../../shared/adapters/dynamo/keys';
 import { accountStore, admin, basic, bearer, call as httpCall, newAccount, tokenFor, uniqueIp, useLocalStackEnvironment } from '../support/api';

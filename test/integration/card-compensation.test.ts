@@ -2,7 +2,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { handler as createCard } from '../../functions/charges/card';
 import { paymentProvider } from '../../shared/wiring/provider-registry';
 import { routes } from '../../shared/http/routes';
-import { getRuntime, overrideRuntime } from '../../shared/runtime';
+import { getRuntime, overrideRuntime } from '../../shared/wiring/runtime';
 import { keys } from '../../shared/adapters/dynamo/keys';
 import { bearer, newAccount, tokenFor, useLocalStackEnvironment } from '../support/api';
 import { cardBody } from '../support/charges';

@@ -5,7 +5,7 @@ import { routes } from '../../shared/http/routes';
 import { defaultRegistry, paymentProvider } from '../../shared/wiring/provider-registry';
 import { type SimulatedProvider, simulatedProvider } from '../../shared/adapters/providers/simulated';
 import type { PaymentProvider } from '../../shared/ports/payment-provider';
-import { getRuntime, overrideRuntime, type Runtime } from '../../shared/runtime';
+import { getRuntime, overrideRuntime, type Runtime } from '../../shared/wiring/runtime';
 import { bearer, newAccount, tokenFor, useLocalStackEnvironment } from '../support/api';
 import { approvedTestCard, cardBody, declinedTestCard } from '../support/charges';
 import { cardFields, enterCheckout, entryForm, openPage } from '../support/checkout';

@@ -3,7 +3,7 @@ import { handler as createCard } from '../../functions/charges/card';
 import { paymentProvider } from '../../shared/wiring/provider-registry';
 import { SIMULATED_CARDS, type SimulatedProvider } from '../../shared/adapters/providers/simulated';
 import { routes } from '../../shared/http/routes';
-import { getRuntime, overrideRuntime } from '../../shared/runtime';
+import { getRuntime, overrideRuntime } from '../../shared/wiring/runtime';
 import { keys } from '../../shared/adapters/dynamo/keys';
 import { bearer, newAccount, tokenFor, useLocalStackEnvironment } from '../support/api';
 import { cardBody } from '../support/charges';

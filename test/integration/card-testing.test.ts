@@ -3,7 +3,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { CARD_FORM_LOCKED } from '../../shared/http/checkout/page-answer';
 import { routes } from '../../shared/http/routes';
 import { SIMULATED_CARDS } from '../../shared/adapters/providers/simulated';
-import { getRuntime, overrideRuntime } from '../../shared/runtime';
+import { getRuntime, overrideRuntime } from '../../shared/wiring/runtime';
 import { keys } from '../../shared/adapters/dynamo/keys';
 import { accountStore, bearer, newAccount, type Reply, tokenFor, useLocalStackEnvironment } from '../support/api';
 import { approvedTestCard, cardBody, declinedTestCard } from '../support/charges';

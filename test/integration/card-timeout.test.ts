@@ -1,4 +1,4 @@
-import { checkoutUpkeepWorker } from '../../shared/queues';
+import { checkoutUpkeepWorker } from '../../shared/platform/queues';
 import { randomUUID } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { handler as createCard } from '../../functions/charges/card';
@@ -9,7 +9,7 @@ import { invoiceByReference } from '../../shared/adapters/dynamo/invoice-lookup'
 import { type CardAuthorization, type PaymentProvider, ProviderError } from '../../shared/ports/payment-provider';
 import { defaultRegistry } from '../../shared/wiring/provider-registry';
 import { simulatedProvider } from '../../shared/adapters/providers/simulated';
-import { getRuntime, overrideRuntime, type Runtime } from '../../shared/runtime';
+import { getRuntime, overrideRuntime, type Runtime } from '../../shared/wiring/runtime';
 import { keys } from '../../shared/adapters/dynamo/keys';
 import { bearer, newAccount, tokenFor, useLocalStackEnvironment } from '../support/api';
 import { cardBody } from '../support/charges';

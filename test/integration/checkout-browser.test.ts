@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { showAccount, type IssuedKeys } from '../../shared/adapters/dynamo/accounts';
-import { escapeHtml } from '../../shared/checkout/render';
+import { escapeHtml } from '../../shared/pages/kit/html';
 import { SIMULATED_CARDS } from '../../shared/adapters/providers/simulated';
 import { accountStore, bearer, call, newAccount, stack, tokenFor } from '../support/api';
 import { saveScreenshot, screenshotDir, sharedBrowser, VIEWPORTS, withPage } from '../support/browser';

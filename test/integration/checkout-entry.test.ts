@@ -2,7 +2,7 @@ import { randomInt } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { PAYMENT_METHODS } from '../../shared/domain/payment-methods';
 import { createAccount, type IssuedKeys } from '../../shared/adapters/dynamo/accounts';
-import { escapeHtml } from '../../shared/checkout/render';
+import { escapeHtml } from '../../shared/pages/kit/html';
 import { SIMULATED_CARDS } from '../../shared/adapters/providers/simulated';
 import { accountStore, admin, bearer, call, newAccount, type Reply, tokenFor } from '../support/api';
 import { cardFields, enterCheckout, entryForm, merchantCheckout, openPage, postForm, signed } from '../support/checkout';

@@ -1,6 +1,6 @@
 import { GetCommand, ScanCommand } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, it } from 'vitest';
-import { checkoutSigningOf, checkoutSigningSecret } from '../../shared/accounts/checkout-signing';
+import { checkoutSigningOf, checkoutSigningSecret } from '../../shared/domain/checkout-signing';
 import { CheckoutSigningConflictError, setCheckoutSigning } from '../../shared/adapters/dynamo/accounts';
 import { keys } from '../../shared/adapters/dynamo/keys';
 import { accountStore, admin, newAccount } from '../support/api';

@@ -98,7 +98,7 @@ async function createCustomer(body: Record<string, unknown>): Promise<Reply> {
   return { status: reply.status, headers: reply.headers, text: reply.body, json: reply.json };
 }
 
-describe('text fields (issue 17, item 3): shared/schemas/text.ts', () => {
+describe('text fields (issue 17, item 3): shared/domain/schemas/text.ts', () => {
   it('customer name "\\u0000" → 422 naming name; a\\u001b[31mred in street → 422 naming street; nothing created', async () => {
     const nul = await createCustomer(customerBody({ name: '\u0000' }));
     expect(nul.status, nul.text).toBe(422);
@@ -147,7 +147,7 @@ describe('text fields (issue 17, item 3): shared/schemas/text.ts', () => {
   });
 });
 
-/** These need the lines of the report in shared/schemas/charge.ts, invoice.ts and withdraw.ts (another helper's files). */
+/** These need the lines of the report in shared/domain/schemas/charge.ts, invoice.ts and withdraw.ts (another helper's files). */
 describe('text fields of the charges and withdrawals (charge.ts, invoice.ts, withdraw.ts)', () => {
   const pix = (fields: Record<string, unknown>) =>
     invokeRoute(routes.createPix, { headers: { ...auth, 'idempotency-key': `ce-${randomUUID()}` }, body: { ...common(), ...fields } });

@@ -6,11 +6,11 @@
 import { describe, expect, it } from 'vitest';
 import { randomUUID } from 'node:crypto';
 import { SIMULATED_SIGNATURE_HEADER } from '../../shared/adapters/providers/simulated';
-import { signatureHeader } from '../../shared/signatures/hmac-header';
+import { signatureHeader } from '../../shared/domain/hmac-header';
 import { basic, bearer, call, newAccount, type Reply, tokenFor, uniqueIp } from '../support/api';
 import { notification, providerSecret } from '../support/provider';
 
-/** Defaults of shared/config.ts (the test stack sets none of these). */
+/** Defaults of shared/platform/config.ts (the test stack sets none of these). */
 const AUTH_LIMIT = 10;
 const ACCOUNT_LIMIT = 60;
 const UNAUTHENTICATED_LIMIT = 60;

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildOpenApiDocument } from '../../shared/http/openapi';
 import { routeList } from '../../shared/http/routes';
 import { SIMULATED_CARDS, SIMULATED_SIGNATURE_HEADER } from '../../shared/adapters/providers/simulated';
-import { signatureHeader } from '../../shared/signatures/hmac-header';
+import { signatureHeader } from '../../shared/domain/hmac-header';
 import { admin, basic, bearer, call, newAccount, stack, tokenFor } from '../support/api';
 import { cardBody, common, createCustomerWithAddress } from '../support/charges';
 import { cardFields, entryForm, signed } from '../support/checkout';

@@ -6,7 +6,7 @@ import { handler as createPix } from '../../functions/charges/pix';
 import { keys } from '../../shared/adapters/dynamo/keys';
 import { routes } from '../../shared/http/routes';
 import { paymentProvider } from '../../shared/wiring/provider-registry';
-import { getRuntime, overrideRuntime, type Runtime } from '../../shared/runtime';
+import { getRuntime, overrideRuntime, type Runtime } from '../../shared/wiring/runtime';
 import { bearer, newAccount, tokenFor, useLocalStackEnvironment } from '../support/api';
 import { common } from '../support/charges';
 import { invoke } from '../support/invoke';

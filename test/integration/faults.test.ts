@@ -9,7 +9,7 @@ import { creditAccount } from '../../shared/adapters/dynamo/accounts';
 import type { AnyRoute } from '../../shared/http/route';
 import { paymentProvider } from '../../shared/wiring/provider-registry';
 import { routes } from '../../shared/http/routes';
-import { getRuntime, overrideRuntime, type Runtime } from '../../shared/runtime';
+import { getRuntime, overrideRuntime, type Runtime } from '../../shared/wiring/runtime';
 import type { Item } from '../../shared/adapters/dynamo/dynamo';
 import { keys } from '../../shared/adapters/dynamo/keys';
 import { accountStore, bearer, newAccount, tokenFor, useLocalStackEnvironment } from '../support/api';

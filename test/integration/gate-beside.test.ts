@@ -3,14 +3,14 @@ import type { ServiceInputTypes, ServiceOutputTypes } from '@aws-sdk/lib-dynamod
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { rotateKeys, setAccountDisabled } from '../../shared/adapters/dynamo/accounts';
 import { routes } from '../../shared/http/routes';
-import { getRuntime } from '../../shared/runtime';
+import { getRuntime } from '../../shared/wiring/runtime';
 import { accountStore, bearer, newAccount, tokenFor, useLocalStackEnvironment } from '../support/api';
 import { cardBody, common, createCharge } from '../support/charges';
 import { type FaultInjector, installFaultInjector } from '../support/fault-injection';
 import { invokeRoute } from '../support/invoke-route';
 import { notification, providerSecret } from '../support/provider';
 import { SIMULATED_SIGNATURE_HEADER } from '../../shared/adapters/providers/simulated';
-import { signatureHeader } from '../../shared/signatures/hmac-header';
+import { signatureHeader } from '../../shared/domain/hmac-header';
 import { customerBody } from '../support/customers';
 import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { keys as itemKeys } from '../../shared/adapters/dynamo/keys';

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { commitWrites } from '../../shared/adapters/dynamo/transact';
 import { webhookConfiguredWrite } from '../../shared/adapters/dynamo/webhooks';
 import { routes } from '../../shared/http/routes';
-import { getRuntime } from '../../shared/runtime';
+import { getRuntime } from '../../shared/wiring/runtime';
 import { accountStore, bearer, newAccount, tokenFor, useLocalStackEnvironment } from '../support/api';
 import { createAccount } from '../../shared/adapters/dynamo/accounts';
 import { PAYMENT_METHODS } from '../../shared/domain/payment-methods';

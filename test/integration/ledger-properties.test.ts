@@ -3,7 +3,7 @@ import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { creditAccount, type IssuedKeys } from '../../shared/adapters/dynamo/accounts';
-import { TemporaryConflictError } from '../../shared/errors';
+import { TemporaryConflictError } from '../../shared/domain/errors';
 import { LEDGER_ITEM_TYPE, LEDGER_PK_PREFIX } from '../../shared/adapters/dynamo/ledger';
 import { BALANCE_SHARDS } from '../../shared/domain/ledger-shards';
 import { formatCents, parseAmountToCents } from '../../shared/domain/money';

@@ -4,7 +4,7 @@ import { availableBalance, eventsAbout } from '../support/ledger';
 import { cardBody, common, createCharge, createCustomerWithAddress } from '../support/charges';
 import { notification, notify, providerSecret } from '../support/provider';
 import { SIMULATED_SIGNATURE_HEADER } from '../../shared/adapters/providers/simulated';
-import { signatureHeader } from '../../shared/signatures/hmac-header';
+import { signatureHeader } from '../../shared/domain/hmac-header';
 
 let auth: Record<string, string>;
 let accountId: string;

@@ -6,7 +6,7 @@ import { handler as putWebhook } from '../../functions/webhooks/put';
 import type { ChargeCalls } from '../../shared/ports/payment-provider';
 import { paymentProvider } from '../../shared/wiring/provider-registry';
 import { routes } from '../../shared/http/routes';
-import { getRuntime, overrideRuntime } from '../../shared/runtime';
+import { getRuntime, overrideRuntime } from '../../shared/wiring/runtime';
 import { keys } from '../../shared/adapters/dynamo/keys';
 import { accountStore, bearer, newAccount, tokenFor, useLocalStackEnvironment } from '../support/api';
 import { common, createCustomerWithAddress } from '../support/charges';

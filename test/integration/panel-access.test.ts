@@ -6,7 +6,7 @@ import { addressKey } from '../../shared/domain/client-address';
 import { EDGE_CLIENT_IP_HEADER, EDGE_ORIGIN_HEADER } from '../../shared/http/edge-origin';
 import { csrfTokenFor, PRE_SESSION_COOKIE, SESSION_COOKIE } from '../../shared/http/panel/cookies';
 import { routes } from '../../shared/http/routes';
-import { getRuntime, overrideRuntime } from '../../shared/runtime';
+import { getRuntime, overrideRuntime } from '../../shared/wiring/runtime';
 import { invokeRoute } from '../support/invoke-route';
 import { WRONG_CODE, WRONG_CREDENTIALS } from '../../shared/app/panel/sign-in';
 import { readFileSync } from 'node:fs';

@@ -1,7 +1,7 @@
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, it } from 'vitest';
 import { WRONG_CODE } from '../../shared/app/panel/sign-in';
-import { checkoutSigningSecret } from '../../shared/accounts/checkout-signing';
+import { checkoutSigningSecret } from '../../shared/domain/checkout-signing';
 import { keys } from '../../shared/adapters/dynamo/keys';
 import { accountStore, admin } from '../support/api';
 import { localServiceKeys } from '../support/service-keys';

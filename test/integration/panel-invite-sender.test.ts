@@ -7,8 +7,8 @@ import { INVITES_PER_ACCOUNT_PER_DAY } from '../../shared/domain/panel/sign-in-l
 import type { PanelPerson } from '../../shared/domain/panel/person';
 import type { PanelRole } from '../../shared/domain/panel/roles';
 import type { PanelSession } from '../../shared/domain/panel/session';
-import { NotFoundError, RateLimitedError } from '../../shared/errors';
-import { getRuntime } from '../../shared/runtime';
+import { NotFoundError, RateLimitedError } from '../../shared/domain/errors';
+import { getRuntime } from '../../shared/wiring/runtime';
 import { panelTeamPorts } from '../../shared/wiring/panel-settings';
 import { newAccount, useLocalStackEnvironment } from '../support/api';
 

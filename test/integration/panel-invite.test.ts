@@ -2,7 +2,7 @@ import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { keys } from '../../shared/adapters/dynamo/keys';
 import { INVITE_TTL_MS } from '../../shared/domain/panel/invite';
-import { getRuntime } from '../../shared/runtime';
+import { getRuntime } from '../../shared/wiring/runtime';
 import { tokenHash } from '../../shared/wiring/panel';
 import { admin, useLocalStackEnvironment } from '../support/api';
 

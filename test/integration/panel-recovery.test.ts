@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { WRONG_CODE } from '../../shared/app/panel/sign-in';
-import { RESET_ASKED } from '../../shared/panel/recovery-pages';
+import { RESET_ASKED } from '../../shared/pages/panel/recovery-pages';
 import { admin } from '../support/api';
 import { scanAll } from '../support/ledger';
 import { eventuallyMailTo, mailTo } from '../support/mail';

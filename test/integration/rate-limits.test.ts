@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { RateLimitedError, UnauthorizedError } from '../../shared/errors';
+import { RateLimitedError, UnauthorizedError } from '../../shared/domain/errors';
 import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { hitAccountCounter, hitIpCounter, ipLogKey, LOG_ATTRIBUTE } from '../../shared/adapters/dynamo/rate-counter';
 import { randomBytes } from 'node:crypto';
 import { EDGE_CLIENT_IP_HEADER, EDGE_ORIGIN_HEADER } from '../../shared/http/edge-origin';
 import { routes } from '../../shared/http/routes';
-import { getRuntime, overrideRuntime } from '../../shared/runtime';
+import { getRuntime, overrideRuntime } from '../../shared/wiring/runtime';
 import { accountStore, basic, bearer, call, newAccount, stack, tokenFor, uniqueIp, useLocalStackEnvironment, withinOneWindow } from '../support/api';
 import { invokeRoute } from '../support/invoke-route';
 

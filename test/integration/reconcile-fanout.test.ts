@@ -10,7 +10,7 @@ import { ACCOUNT_INDEX_SHARDS, accountIndexAttributes, indexAccount } from '../.
 import { firstMessages, type ReconcileMessage, reconcilePage } from '../../shared/app/ledger/reconcile-run';
 import { dynamoReconcileStore } from '../../shared/adapters/dynamo/ledger-reconcile';
 import { getSqs } from '../../shared/adapters/sqs/client';
-import { getRuntime, overrideRuntime } from '../../shared/runtime';
+import { getRuntime, overrideRuntime } from '../../shared/wiring/runtime';
 import { keys } from '../../shared/adapters/dynamo/keys';
 import { accountStore, useLocalStackEnvironment } from '../support/api';
 import { sqsEvent } from '../support/sqs-event';

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { RECURSION_LIMIT } from '../../infra/local/recursion';
 import { EARLY_TOLERANCE_MS, MAX_ATTEMPTS, nextRetryDelaySeconds, RETRY_WAITS_MINUTES } from '../../shared/domain/webhook-schedule';
-import { queues } from '../../shared/queues';
+import { queues } from '../../shared/platform/queues';
 import { keys } from '../../shared/adapters/dynamo/keys';
 import {
   dlqBodies,
@@ -17,7 +17,7 @@ import {
 
 /**
  * The retry chains of the webhook sender and the payout worker run whole under Lambda's recursive
- * loop rule with the setting the stack deploys (shared/queues.ts: RecursiveLoop Allow): each wait
+ * loop rule with the setting the stack deploys (shared/platform/queues.ts: RecursiveLoop Allow): each wait
  * longer than a hop is several hops, each hop an invocation of the same chain, far past 16.
  */
 describe.concurrent("retry chains under Lambda's recursive loop rule, as deployed (RecursiveLoop Allow)", () => {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { RECURSION_LIMIT } from '../../infra/local/recursion';
 import { MAX_ATTEMPTS } from '../../shared/domain/webhook-schedule';
-import { queues } from '../../shared/queues';
+import { queues } from '../../shared/platform/queues';
 import { keys } from '../../shared/adapters/dynamo/keys';
 import {
   dlqBodies,

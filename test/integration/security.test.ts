@@ -17,7 +17,7 @@ import { brazilDate } from '../../shared/domain/brazil-dates';
 import type { AnyRoute } from '../../shared/http/route';
 import { SIMULATED_SIGNATURE_HEADER } from '../../shared/adapters/providers/simulated';
 import { routeList, routes } from '../../shared/http/routes';
-import { signatureHeader } from '../../shared/signatures/hmac-header';
+import { signatureHeader } from '../../shared/domain/hmac-header';
 import { keys } from '../../shared/adapters/dynamo/keys';
 import { accountStore, admin, basic, bearer, call, newAccount, stack, tokenFor, useLocalStackEnvironment } from '../support/api';
 import { codeFor, elementText, type Enrolled, enrolledPerson, get as panelGet, hidden, Jar, post as panelPost, signIn as panelSignIn } from '../support/panel';

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { localAwsConfig } from '../../infra/local/aws';
 import { FAULTS_PK } from '../../infra/local/faults';
 import { creditAccount } from '../../shared/adapters/dynamo/accounts';
-import { streamForwarder } from '../../shared/queues';
+import { streamForwarder } from '../../shared/platform/queues';
 import { keys } from '../../shared/adapters/dynamo/keys';
 import { accountStore, admin, bearer, call, newAccount, stack, tokenFor } from '../support/api';
 import { eventually } from '../support/ledger';

@@ -1,7 +1,7 @@
 import { WEBHOOK_EVENT_TYPES } from '../../shared/domain/webhooks';
 import Stripe from 'stripe';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { verifyWebhookSignature } from '../../shared/webhooks/verify';
+import { verifyWebhookSignature } from '../../shared/domain/webhook-verify';
 import { bearer, call, newAccount, tokenFor } from '../support/api';
 import { common, createCharge } from '../support/charges';
 import { eventually } from '../support/ledger';

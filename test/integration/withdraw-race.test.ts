@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { creditAccount } from '../../shared/adapters/dynamo/accounts';
 import { routes } from '../../shared/http/routes';
-import { getRuntime, overrideRuntime } from '../../shared/runtime';
+import { getRuntime, overrideRuntime } from '../../shared/wiring/runtime';
 import { keys } from '../../shared/adapters/dynamo/keys';
 import { handler as getBalance } from '../../functions/account/balance';
 import { handler as createWithdraw } from '../../functions/pixout/create';

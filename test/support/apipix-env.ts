@@ -4,7 +4,7 @@ import { localAwsConfig } from '../../infra/local/aws';
 import { LOCAL_APIPIX_SECRET_NAME } from '../../infra/local/constants';
 import { startHttpServer, type LocalHttpServer } from '../../infra/local/http-server';
 import { pixCallbackUrl } from '../../shared/adapters/providers/apipix/callback-url';
-import { getRuntime } from '../../shared/runtime';
+import { getRuntime } from '../../shared/wiring/runtime';
 import { bearer, newAccount, stack, tokenFor, useLocalStackEnvironment } from './api';
 import { createCustomerWithAddress } from './charges';
 import { pixProvider } from '../../shared/wiring/provider-registry';

@@ -9,7 +9,7 @@ import {
   type TakeResult,
   writeAdmits,
 } from '../../shared/domain/attempt-slots';
-import { ContentionError } from '../../shared/errors';
+import { ContentionError } from '../../shared/domain/errors';
 import type { AttemptSlots } from '../../shared/ports/attempt-slots';
 
 /** A store of slot logs in memory with the table's conditional semantics: a round's writes apply all together, or none (which ones failed, with their old logs). */

@@ -1,6 +1,6 @@
 import { randomInt } from 'node:crypto';
 import type { IssuedKeys } from '../../shared/adapters/dynamo/accounts';
-import { signForm } from '../../shared/checkout/signature';
+import { signForm } from '../../shared/app/checkout/form-signature';
 import { call, type Reply } from './api';
 
 export type CheckoutFields = Record<string, string>;

@@ -1,8 +1,8 @@
 import { PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { newEvent, type OutboxEvent } from '../../shared/events/outbox';
-import { getRuntime } from '../../shared/runtime';
+import { newEvent, type OutboxEvent } from '../../shared/platform/outbox-event';
+import { getRuntime } from '../../shared/wiring/runtime';
 import { keys } from '../../shared/adapters/dynamo/keys';
-import { sealWebhookSecret } from '../../shared/webhooks/config';
+import { sealWebhookSecret } from '../../shared/platform/webhook-secret';
 import { accountStore, newAccount } from './api';
 
 /** Stores an event under its key, but not as a stream-forwarded type: only the test's own sender sees it. */

@@ -1,11 +1,11 @@
 import { randomBytes } from 'node:crypto';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { checkoutSigningSecret } from '../../shared/accounts/checkout-signing';
-import { seal } from '../../shared/crypto/personal-data';
-import { newSecretKey } from '../../shared/ids';
-import { signToken } from '../../shared/auth/token';
-import { newWebhookSecret } from '../../shared/webhooks/config';
+import { checkoutSigningSecret } from '../../shared/domain/checkout-signing';
+import { seal } from '../../shared/platform/crypto/personal-data';
+import { newSecretKey } from '../../shared/platform/ids';
+import { signToken } from '../../shared/domain/auth/token';
+import { newWebhookSecret } from '../../shared/platform/webhook-secret';
 import { cardBody } from './charges';
 import { randomCpf } from './customers';
 import { findItemLeaks, findLeaks, findLogLeaks, KNOWN_TEST_CARDS, passesLuhn } from './leak-scan';

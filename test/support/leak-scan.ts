@@ -74,7 +74,7 @@ const PREFIXED: ReadonlyArray<{ kind: LeakKind; pattern: RegExp }> = [
 /** `PUB` in base64 is `UFVC`: a Basic credential of this service's keys starts with `UFVCL`. */
 const BASIC_CREDENTIALS = /UFVCL[A-Za-z0-9+/]{16,}={0,2}/g;
 
-/** Sealed values (shared/crypto/personal-data.ts): `v1.` + 12-byte iv, ciphertext, 16-byte tag, base64url. */
+/** Sealed values (shared/platform/crypto/personal-data.ts): `v1.` + 12-byte iv, ciphertext, 16-byte tag, base64url. */
 const SEALED = /v1\.[A-Za-z0-9_-]{16}\.[A-Za-z0-9_-]*\.[A-Za-z0-9_-]{22}(?![A-Za-z0-9_-])/g;
 const ISO_TIMESTAMP = /\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(?::\d{2}(?:\.\d{1,9})?)?(?:Z|[+-]\d{2}:?\d{2})?/g;
 const UUID = /[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}/g;

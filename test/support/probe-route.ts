@@ -1,8 +1,8 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
-import { requireCaller } from '../../shared/auth/caller';
-import { BadRequestError } from '../../shared/errors';
+import { requireCaller } from '../../shared/domain/auth/caller';
+import { BadRequestError } from '../../shared/domain/errors';
 import { httpHandler } from '../../shared/http/pipeline';
 import { defineRoute } from '../../shared/http/route';
 

@@ -5,7 +5,7 @@ import { notificationFor, type PaymentOptions, type ProviderCommand } from '../.
 import { lambdaContext, toHttpApiEvent } from '../../infra/local/apigw-event';
 import { routes } from '../../shared/http/routes';
 import { SIMULATED_SIGNATURE_HEADER, type SimulatedNotification } from '../../shared/adapters/providers/simulated';
-import { signatureHeader } from '../../shared/signatures/hmac-header';
+import { signatureHeader } from '../../shared/domain/hmac-header';
 import { call, type Reply, stack, uniqueIp } from './api';
 import { conforming, type Invoked, invoked } from './invoke';
 

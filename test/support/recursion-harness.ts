@@ -9,9 +9,9 @@ import { droppedInvocations, propagateChains } from '../../infra/local/recursion
 import { BankUnavailableError, type BankPort } from '../../shared/ports/bank';
 import { defaultRegistry } from '../../shared/wiring/provider-registry';
 import { getSqs } from '../../shared/adapters/sqs/client';
-import { queues } from '../../shared/queues';
-import { getRuntime, overrideRuntime } from '../../shared/runtime';
-import { newWithdrawReference } from '../../shared/ids';
+import { queues } from '../../shared/platform/queues';
+import { getRuntime, overrideRuntime } from '../../shared/wiring/runtime';
+import { newWithdrawReference } from '../../shared/platform/ids';
 import { withdrawalItem } from '../../shared/adapters/dynamo/withdrawals';
 import { accountStore, stack, useLocalStackEnvironment } from './api';
 import { accountWithWebhookEvent } from './events-under-test';
@@ -61,7 +61,7 @@ async function queuePair(sqs: SQSClient, name: string, maxReceiveCount: number):
 
 /**
  * Starts both workers behind pollers that apply Lambda's rule with `recursiveLoop` (the queues'
- * setting as shared/queues.ts has it, or `Terminate` to show what AWS's default does).
+ * setting as shared/platform/queues.ts has it, or `Terminate` to show what AWS's default does).
  */
 export async function startRecursionHarness(recursiveLoop: 'Allow' | 'Terminate'): Promise<Harness> {
   useLocalStackEnvironment();

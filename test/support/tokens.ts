@@ -1,5 +1,5 @@
 import { GetSecretValueCommand, SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
-import { signToken } from '../../shared/auth/token';
+import { signToken } from '../../shared/domain/auth/token';
 import { deriveServiceKeys } from '../../shared/adapters/secrets/master-key';
 import { stack } from './api';
 

@@ -1,6 +1,6 @@
 /**
  * Vitest setup file (vitest.config.ts `setupFiles`): handlers called in-process by the tests log
- * through Powertools Logger (shared/logger.ts) to this worker's stdout and stderr. This copies every
+ * through Powertools Logger (shared/platform/logger.ts) to this worker's stdout and stderr. This copies every
  * JSON log line (an object with `level` and `message`) to `<dir>/worker-logs-<pid>.jsonl`, so the
  * global teardown can scan the logs of the whole run for secrets (test/support/global-setup.ts).
  * The writes still reach the terminal as before.

@@ -1,7 +1,7 @@
 import { type CfnElement, Stack } from 'aws-cdk-lib';
 import { buildApp } from '../../stack';
 import { flattenedTemplate } from '../../cdk/templates';
-import { queueList, streamForwarder } from '../../../shared/queues';
+import { queueList, streamForwarder } from '../../../shared/platform/queues';
 import { LOCAL_APIPIX_SECRET_NAME, LOCAL_MAIL_CONFIGURATION_SET, LOCAL_MASTER_SECRET, LOCAL_PROVIDER_SECRET, LOCAL_TABLE } from '../constants';
 import { API_PIX_CONTEXT } from '../../cdk/settings';
 import { type LocalIamPolicies, type LocalNames, rolePolicies } from './policies';

@@ -6,7 +6,7 @@ import { matchTotp } from './totp';
 
 /**
  * The local stack's test clock of the panel's authenticator (never in AWS: LOCAL_TOTP_CLOCK_DIR is a
- * local-only setting, shared/config.ts). Each authenticator (secret) may have an offset of whole 30-s
+ * local-only setting, shared/platform/config.ts). Each authenticator (secret) may have an offset of whole 30-s
  * steps, which the tests move forward instead of waiting for the next step (test/support/totp-clock.ts):
  * the code is matched at now + offset. One file per authenticator, named by a digest of its secret (the
  * secret itself is not written), holding the offset in steps; no file is no offset. Read at each match:

@@ -1,7 +1,7 @@
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import type { AccountDirectory } from '../../ports/checkouts';
-import { callbackOriginsOf } from '../../accounts/callback-origins';
-import { checkoutSigningOf } from '../../accounts/checkout-signing';
+import { callbackOriginsOf } from '../../domain/callback-origins';
+import { checkoutSigningOf } from '../../domain/checkout-signing';
 import type { CheckoutAccount } from '../../domain/account';
 import { accountOf } from './account-record';
 import type { Db, Item } from './dynamo';

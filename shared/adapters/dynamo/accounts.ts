@@ -2,12 +2,12 @@ import type { AuditEntry } from '../../domain/panel/audit';
 import { auditItem } from './panel-people';
 import type { AccountKeys } from '../../ports/api-keys';
 import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { hashSecretKey } from '../../auth/secret-hash';
-import { newAccountId, newPublicKey, newSecretKey, randomString } from '../../ids';
+import { hashSecretKey } from '../../domain/auth/secret-hash';
+import { newAccountId, newPublicKey, newSecretKey, randomString } from '../../platform/ids';
 import { readBalance, sumOf } from './ledger-balance';
 import { adjustment } from '../../domain/ledger';
 import { transferWrites } from './ledger';
-import { AccountNotFoundError, CheckoutSigningConflictError } from '../../errors';
+import { AccountNotFoundError, CheckoutSigningConflictError } from '../../domain/errors';
 import { BALANCE_SHARDS } from '../../domain/ledger-shards';
 import { formatCents } from '../../domain/money';
 import { type Db, isConditionalCheckFailed, itemFromConditionFailure } from './dynamo';
@@ -16,8 +16,8 @@ import { commitWrites, type TxWrite } from './transact';
 import type { ChangeCompilers } from './changes';
 import type { CheckoutSigningSet } from '../../domain/changes';
 import { accountIndexEntry } from './account-index';
-import { callbackOriginsOf } from '../../accounts/callback-origins';
-import { checkoutSigningOf, nextCheckoutSigning } from '../../accounts/checkout-signing';
+import { callbackOriginsOf } from '../../domain/callback-origins';
+import { checkoutSigningOf, nextCheckoutSigning } from '../../domain/checkout-signing';
 import type { PaymentMethod } from '../../domain/payment-methods';
 import { withdrawFeeCentsOf, withdrawFeeProblem } from '../../domain/withdrawal-fee';
 
@@ -145,7 +145,7 @@ export type CheckoutSigningChange = {
  * The write of a checkout signing change: the settings on the account item, conditional on the account
  * and, when a version is issued, on the version read (two changes never issue the same version; the
  * loser gets CheckoutSigningConflictError). The secret itself is never stored
- * (shared/accounts/checkout-signing.ts derives it).
+ * (shared/domain/checkout-signing.ts derives it).
  */
 export function checkoutSigningWrite(table: string, change: CheckoutSigningSet): TxWrite {
   const versionUnchanged = change.previousVersion === 0 ? 'attribute_not_exists(checkoutSigningVersion)' : 'checkoutSigningVersion = :old';

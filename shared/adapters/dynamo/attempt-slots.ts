@@ -13,7 +13,7 @@ import {
   takeInRounds,
   type TakeResult,
 } from '../../domain/attempt-slots';
-import { ContentionError } from '../../errors';
+import { ContentionError } from '../../domain/errors';
 import type { AttemptSlots } from '../../ports/attempt-slots';
 import { cancellationReasons, type RetryBudget, retryBudget, retryTransient } from './contention';
 import { type Db, type Item, isConditionalCheckFailed, itemFromConditionFailure } from './dynamo';

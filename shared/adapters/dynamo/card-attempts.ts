@@ -1,10 +1,10 @@
 import { createHash, randomBytes, randomInt } from 'node:crypto';
 import { DeleteCommand, GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { unixSeconds } from '../../clock';
+import { unixSeconds } from '../../ports/clock';
 import type { CardAttemptRecorded, CardAttemptUnknown } from '../../domain/changes';
 import type { CardAttempt } from '../../domain/card-attempt';
 import type { NewInvoice } from '../../domain/invoice';
-import { CardRecordedMeanwhileError } from '../../errors';
+import { CardRecordedMeanwhileError } from '../../domain/errors';
 import type { CardAttemptStore } from '../../ports/cards';
 import type { ChangeCompilers } from './changes';
 import { type Db, type Item, isConditionalCheckFailed } from './dynamo';

@@ -1,5 +1,5 @@
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
-import { SWEEP_INDEX } from '../../events/sweep-index';
+import { SWEEP_INDEX } from './sweep-index';
 import type { OpenCheckoutIndex } from '../../ports/checkouts';
 import { openPartitions } from './checkout-item';
 import type { Db } from './dynamo';

@@ -1,13 +1,13 @@
-import { newEvent } from '../../events/outbox';
+import { newEvent } from '../../platform/outbox-event';
 import { FIRST_VERSION } from '../../domain/object-version';
 import { outboxWrite } from './outbox';
-import { CardAttemptBusyError, CheckoutChangedError, CheckoutSettledError } from '../../errors';
+import { CardAttemptBusyError, CheckoutChangedError, CheckoutSettledError } from '../../domain/errors';
 import { keys } from './keys';
 import type { TxWrite } from './transact';
 import { checkoutItem, checkoutTxRefItem, openIndexAttributes } from './checkout-item';
 import { type Checkout, type CheckoutPayment, orderEventData, type UnknownCardAttempt } from '../../domain/checkout';
 import type { CheckoutAbandoned, CheckoutCreated, CheckoutPaid, OrderMoved } from '../../domain/changes';
-import { IdClashError } from '../../errors';
+import { IdClashError } from '../../domain/errors';
 import { PAYABLE_FROM } from '../../domain/checkout-transitions';
 import { type ChangeCompilers, mergeCompilers } from './changes';
 

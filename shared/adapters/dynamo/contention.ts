@@ -1,7 +1,7 @@
 import { performance } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { ContentionError } from '../../errors';
-import { logger } from '../../logger';
+import { ContentionError } from '../../domain/errors';
+import { logger } from '../../platform/logger';
 import { isThrottled } from './throttling';
 import type { RetryBudget } from '../../ports/commit';
 

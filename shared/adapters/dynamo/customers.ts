@@ -1,8 +1,8 @@
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
-import { seal, unseal } from '../../crypto/personal-data';
+import { seal, unseal } from '../../platform/crypto/personal-data';
 import type { CustomerCreated } from '../../domain/changes';
 import type { Customer } from '../../domain/customer';
-import { IdClashError } from '../../errors';
+import { IdClashError } from '../../domain/errors';
 import { type CustomerStore, MAX_SCANNED } from '../../ports/customers';
 import type { Db, Item } from './dynamo';
 import { keys } from './keys';

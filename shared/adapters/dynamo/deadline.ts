@@ -1,8 +1,8 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { performance } from 'node:perf_hooks';
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { RequestDeadlineError } from '../../errors';
-import { withTimeout } from '../../timeout';
+import { RequestDeadlineError } from '../../domain/errors';
+import { withTimeout } from '../../platform/timeout';
 import { CLEANUP_WINDOW_MS, DEADLINE_MARGIN_MS } from '../../domain/time-budgets';
 
 /**

@@ -1,10 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { DeleteCommand, GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
-import { ConflictError, ContentionError, UnprocessableError } from '../../errors';
+import { ConflictError, ContentionError, UnprocessableError } from '../../domain/errors';
 import { type Db, isConditionalCheckFailed, itemFromConditionFailure } from './dynamo';
 import { type RetryBudget, retryTransient } from './contention';
 import { cleanupDeadline } from './deadline';
-import { seal, unseal } from '../../crypto/personal-data';
+import { seal, unseal } from '../../platform/crypto/personal-data';
 import { keys } from './keys';
 import type { TxWrite } from './transact';
 import type { StoredAnswer } from '../../ports/commit';

@@ -1,9 +1,9 @@
-import { seal, unseal } from '../../crypto/personal-data';
+import { seal, unseal } from '../../platform/crypto/personal-data';
 import type { Invoice, InvoiceMethod, InvoiceMethodFields, NewInvoice } from '../../domain/invoice';
 import { PAID_RAILS, PAYMENT_METHODS } from '../../domain/payment-methods';
 import type { InvoiceStatus } from '../../domain/invoice-transitions';
 import { definedOnly } from '../../domain/defined';
-import { numericIdBounds, sortableNumericId } from '../../ids';
+import { numericIdBounds, sortableNumericId } from '../../platform/ids';
 import type { Item } from './dynamo';
 import { keys } from './keys';
 import { inPixSweep, pixSweepAttributes } from './pix-sweep-index';

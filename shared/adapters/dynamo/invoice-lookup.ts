@@ -1,10 +1,10 @@
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { brazilDayBounds } from '../../domain/brazil-dates';
 import { queryPage } from './paging';
-import { NotFoundError } from '../../errors';
+import { NotFoundError } from '../../domain/errors';
 import type { Db, Item, TableAccess } from './dynamo';
 import { keys } from './keys';
-import { numericIdBounds, sortableNumericId } from '../../ids';
+import { numericIdBounds, sortableNumericId } from '../../platform/ids';
 import { referenceOfTxid } from '../../domain/invoice-ids';
 
 /** An invoice by reference, strongly consistent; undefined when there is none. */

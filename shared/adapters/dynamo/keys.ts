@@ -27,7 +27,7 @@ export const keys = {
   checkoutTxRef: (accountId: string, txRef: string) => ({ PK: `CHKTX#${accountId}#${txRef}`, SK: 'CHKTX' }),
   /** A card charge's attempt (shared/adapters/dynamo/card-attempts.ts), under its Idempotency-Key or its keyed fingerprint. */
   cardAttempt: (attemptKey: string) => ({ PK: `CARDATT#${attemptKey}`, SK: 'CARDATT' }),
-  /** Card testing caps (shared/cards/declines.ts): the decline log of one card fingerprint, and of one merchant. */
+  /** Card testing caps (shared/domain/card-fingerprint.ts): the decline log of one card fingerprint, and of one merchant. */
   cardDeclines: (fingerprint: string) => ({ PK: `DECL#CARD#${fingerprint}`, SK: 'DECL' }),
   merchantDeclines: (accountId: string) => ({ PK: `DECL#ACCT#${accountId}`, SK: 'DECL' }),
   /** The card attempts of one hosted checkout (its whole life): the per-checkout cap's slot log (./attempt-slots.ts). */

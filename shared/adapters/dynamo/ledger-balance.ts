@@ -5,7 +5,7 @@ import type { Db } from './dynamo';
 import { keys } from './keys';
 import { BALANCE_SHARDS, coverPlan, shardCountOf, sumOf } from '../../domain/ledger-shards';
 import { type LedgerTransfer, type Movement, withdrawalHold } from '../../domain/ledger';
-import { InsufficientBalanceError } from '../../errors';
+import { InsufficientBalanceError } from '../../domain/errors';
 
 export { sumOf };
 

@@ -1,6 +1,6 @@
 import type { ChargeMethod } from '../../domain/payment-methods';
-import { randomString } from '../../ids';
-import { AccountNotFoundError, BalanceMovedError } from '../../errors';
+import { randomString } from '../../platform/ids';
+import { AccountNotFoundError, BalanceMovedError } from '../../domain/errors';
 import { type LedgerEntry, type LedgerEntryType, type LedgerTransfer, type ShardChange } from '../../domain/ledger';
 import type { Item } from './dynamo';
 import { keys } from './keys';

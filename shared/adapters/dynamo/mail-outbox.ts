@@ -1,9 +1,9 @@
 import { GetCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { seal, unseal } from '../../crypto/personal-data';
+import { seal, unseal } from '../../platform/crypto/personal-data';
 import type { MailKind, OutgoingMail } from '../../domain/panel/mail';
 import type { MailOutbox, MailOutcome, MailOutcomes } from '../../ports/mail';
 import { batchGetConsistent } from './batch-get';
-import { sweepIndexAttributes } from '../../events/sweep-index';
+import { sweepIndexAttributes } from './sweep-index';
 import { cancellationReasons } from './contention';
 import { type Db, isConditionalCheckFailed } from './dynamo';
 import { keys } from './keys';

@@ -1,4 +1,4 @@
-import { sweepIndexAttributes } from '../../events/sweep-index';
+import { sweepIndexAttributes } from './sweep-index';
 import type { OutboxEvent } from '../../domain/changes';
 import type { TxWrite } from './transact';
 import { EVENT_RETENTION_SECONDS } from '../../domain/events-log';

@@ -1,5 +1,5 @@
 import { randomInt } from 'node:crypto';
-import { SWEEP_INDEX } from '../../events/sweep-index';
+import { SWEEP_INDEX } from './sweep-index';
 
 /**
  * The PENDING Pix charges of a provider that can be read back (API Pix), in the sparse GSI2 under

@@ -2,7 +2,7 @@ import { randomInt } from 'node:crypto';
 import { brazilDayBounds } from '../../domain/brazil-dates';
 import { lastPayableDate } from '../../domain/bolepix';
 import type { Invoice } from '../../domain/invoice';
-import { SWEEP_INDEX } from '../../events/sweep-index';
+import { SWEEP_INDEX } from './sweep-index';
 
 /**
  * The boletos whose rails the rails upkeep keeps (shared/app/invoices/rail-upkeep.ts): BolePix and

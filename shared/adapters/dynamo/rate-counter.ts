@@ -1,10 +1,10 @@
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { AccountDisabledError, RateLimitedError, UnauthorizedError } from '../../errors';
+import { AccountDisabledError, RateLimitedError, UnauthorizedError } from '../../domain/errors';
 import { type Db, type Item, isConditionalCheckFailed, itemFromConditionFailure } from './dynamo';
 import { type RetryBudget, retryBudget, retryTransient } from './contention';
 import { type ItemKey, keys } from './keys';
 import { cutoffOf, decide, isCurrentLog, logQuota, normalizeLog, type QuotaState, usesSlidingLog, WINDOW_MS } from '../../domain/sliding-log';
-import { secondsUntilNextWindow, WINDOW_SECONDS, windowOf, windowQuota } from '../../ratelimit/window';
+import { secondsUntilNextWindow, WINDOW_SECONDS, windowOf, windowQuota } from '../../domain/rate-limit-window';
 
 /** The attribute holding a sliding log (shared/domain/sliding-log.ts), on the account item and on RL# items. */
 export const LOG_ATTRIBUTE = 'rlLog';

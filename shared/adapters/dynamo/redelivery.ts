@@ -1,6 +1,6 @@
 import type { WebhookRedeliveryRequested } from '../../domain/changes';
-import { RedeliveryRefusedError } from '../../errors';
-import { sweepIndexAttributes } from '../../events/sweep-index';
+import { RedeliveryRefusedError } from '../../domain/errors';
+import { sweepIndexAttributes } from './sweep-index';
 import { keys } from './keys';
 import type { TxWrite } from './transact';
 

@@ -1,4 +1,4 @@
-import { TemporaryConflictError } from '../../errors';
+import { TemporaryConflictError } from '../../domain/errors';
 import type { Committer, HeldKey, IdempotencyStore, RequestDeadlines, StoreWrite } from '../../ports/commit';
 import { retryBudget } from './contention';
 import { cleanupDeadline, stopAtFor, withDeadline } from './deadline';

@@ -9,7 +9,7 @@ export const tableShape = {
   globalSecondaryIndexes: [
     // Lists only (newest first per account and item type); lookups use the main key.
     { indexName: 'GSI1', partitionKey: 'GSI1PK', sortKey: 'GSI1SK' },
-    // Sparse: items the stream has not forwarded yet, by creation time (shared/events/sweep-index.ts).
+    // Sparse: items the stream has not forwarded yet, by creation time (shared/adapters/dynamo/sweep-index.ts).
     { indexName: 'GSI2', partitionKey: 'GSI2PK', sortKey: 'GSI2SK' },
   ],
 } as const;

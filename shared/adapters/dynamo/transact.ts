@@ -1,5 +1,5 @@
 import { DeleteCommand, PutCommand, TransactWriteCommand, type TransactWriteCommandInput, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { ConflictError } from '../../errors';
+import { ConflictError } from '../../domain/errors';
 import { cancellationReasons, type RetryBudget, retryBudget, retryTransient } from './contention';
 import { type Db, isConditionalCheckFailed } from './dynamo';
 

@@ -1,8 +1,8 @@
 import { GetCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { WebhookConfigured, WebhookSecretRotated } from '../../domain/changes';
-import { ConflictError } from '../../errors';
+import { ConflictError } from '../../domain/errors';
 import type { WebhookStore } from '../../ports/webhooks';
-import { sealWebhookSecret, unsealWebhookSecret } from '../../webhooks/config';
+import { sealWebhookSecret, unsealWebhookSecret } from '../../platform/webhook-secret';
 import { type Db, isConditionalCheckFailed, itemFromConditionFailure } from './dynamo';
 import { keys } from './keys';
 import { eventTypesOf, type WebhookDelivery } from '../../domain/webhooks';

@@ -1,11 +1,11 @@
 import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { seal, unseal } from '../../crypto/personal-data';
+import { seal, unseal } from '../../platform/crypto/personal-data';
 import { brazilDayBounds } from '../../domain/brazil-dates';
 import type { WithdrawalCreated, WithdrawalMoved } from '../../domain/changes';
 import { KEY_TYPES, type KeyType, type Withdrawal } from '../../domain/withdrawal';
 import type { WithdrawStatus } from '../../domain/withdrawal-transitions';
-import { IdClashError } from '../../errors';
-import { sweepIndexAttributes } from '../../events/sweep-index';
+import { IdClashError } from '../../domain/errors';
+import { sweepIndexAttributes } from './sweep-index';
 import type { BalancePort, WithdrawalStore, WithdrawListQuery } from '../../ports/withdrawals';
 import { WITHDRAW_PAGE_SIZE } from '../../ports/withdrawals';
 import type { Db, Item } from './dynamo';

@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { buildBarcode, digitableLine } from '../../domain/boleto-barcode';
-import { randomString, sortableNumericId } from '../../ids';
+import { randomString, sortableNumericId } from '../../platform/ids';
 import { parseAmountToCents } from '../../domain/money';
 import { buildDynamicBrCode } from '../../domain/pix-brcode';
-import { checkSignatureHeader } from '../../signatures/hmac-header';
+import { checkSignatureHeader } from '../../domain/hmac-header';
 import { simulatedNotificationSchema } from './simulated-notification';
 import { PAID_NOTICES } from '../../domain/payment-methods';
 import {

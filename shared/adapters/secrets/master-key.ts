@@ -1,6 +1,6 @@
 import { GetSecretValueCommand, SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
 import * as z from 'zod';
-import { deriveKey } from '../../auth/token';
+import { deriveKey } from '../../domain/auth/token';
 
 /** The secrets port: where the service's master key material comes from. */
 export interface SecretSource {
@@ -22,7 +22,7 @@ const masterSecretSchema = z.object({ masterKey: z.string().min(32) });
 /**
  * One key per purpose, derived from the master key: token signatures, personal-data encryption, boleto
  * page links, idempotency fingerprints, stored idempotent answers, webhook secrets (AES-256-GCM) and
- * merchants' checkout form signing secrets (shared/accounts/checkout-signing.ts; never stored).
+ * merchants' checkout form signing secrets (shared/domain/checkout-signing.ts; never stored).
  */
 export type ServiceKeys = {
   tokenSigning: Buffer;

@@ -1,6 +1,6 @@
 import { isIP } from 'node:net';
 import ipaddr from 'ipaddr.js';
-import { withTimeout } from '../../timeout';
+import { withTimeout } from '../../platform/timeout';
 import { DNS_TIMEOUT_DEFAULT_MS } from '../../domain/time-budgets';
 
 /**

@@ -1,11 +1,11 @@
-import { bearerTokenFrom, verifyToken } from '../../auth/token';
-import { unixSeconds } from '../../clock';
+import { bearerTokenFrom, verifyToken } from '../../domain/auth/token';
+import { unixSeconds } from '../../ports/clock';
 import type { Caller } from '../../domain/account';
 import { addressKey } from '../../domain/client-address';
 import type { QuotaState } from '../../domain/sliding-log';
-import { AccountDisabledError, UnauthorizedError } from '../../errors';
+import { AccountDisabledError, UnauthorizedError } from '../../domain/errors';
 import type { GateStore } from '../../ports/gate';
-import { countsFailedAuth, failedCredentialsClass, ipLimitClassOf, type IpLimitClass, type RoutePolicy } from '../../route-policy';
+import { countsFailedAuth, failedCredentialsClass, ipLimitClassOf, type IpLimitClass, type RoutePolicy } from '../../domain/route-policy';
 
 export type { Caller };
 

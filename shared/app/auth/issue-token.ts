@@ -1,6 +1,6 @@
-import { hashSecretKey, secretKeyMatches } from '../../auth/secret-hash';
-import { signToken } from '../../auth/token';
-import { UnauthorizedError } from '../../errors';
+import { hashSecretKey, secretKeyMatches } from '../../domain/auth/secret-hash';
+import { signToken } from '../../domain/auth/token';
+import { UnauthorizedError } from '../../domain/errors';
 import type { ApiKeyStore } from '../../ports/api-keys';
 
 const UNKNOWN_KEY_HASH = hashSecretKey('no such key');

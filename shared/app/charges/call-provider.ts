@@ -1,4 +1,4 @@
-import { BadRequestError, UnprocessableError, UpstreamError } from '../../errors';
+import { BadRequestError, UnprocessableError, UpstreamError } from '../../domain/errors';
 import { ProviderError, ProviderRejectedError } from '../../ports/payment-provider';
 import { withProviderTimeout } from '../time-limits';
 

@@ -5,7 +5,7 @@ import { centsFromNumber, formatCents } from '../../domain/money';
 import { settingOfCharge } from '../../domain/payment-methods';
 import { RAIL_LIMIT_CENTS } from '../../domain/rail-limits';
 import type { InvoiceMethod } from '../../domain/invoice';
-import { BadRequestError, ValidationError } from '../../errors';
+import { BadRequestError, ValidationError } from '../../domain/errors';
 import { lastPixDueDate } from '../../domain/pix-expiration';
 import { DEFAULT_DAYS_AFTER_DUE, type LatePaymentRules } from '../../domain/late-payment';
 

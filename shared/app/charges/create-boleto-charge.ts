@@ -1,14 +1,14 @@
 import type { Change } from '../../domain/changes';
 import type { Customer } from '../../domain/customer';
 import { type InvoiceBase, type InvoiceIds, type NewInvoice, pendingInvoice } from '../../domain/invoice';
-import { ValidationError } from '../../errors';
+import { ValidationError } from '../../domain/errors';
 import type { CustomerStore } from '../../ports/customers';
 import type { InvoiceIdPort } from '../../ports/invoices';
 import type { PaymentProvider, PixDueCharges } from '../../ports/payment-provider';
 import type { LatePaymentRules } from '../../domain/late-payment';
-import { txidForReference } from '../../invoices/record';
-import { qrCodePng } from '../../pix/qrcode';
-import { logger } from '../../logger';
+import { txidForReference } from '../../platform/invoice-references';
+import { qrCodePng } from '../../adapters/qrcode/png';
+import { logger } from '../../platform/logger';
 import { callProvider } from './call-provider';
 
 export type BoletoChargePorts = {

@@ -1,7 +1,7 @@
 import { performance } from 'node:perf_hooks';
-import { cardAttemptKey } from '../../cards/attempt-key';
+import { cardAttemptKey } from '../../domain/card-attempt-key';
 import { cardFieldErrors, last4, normalizeBrand } from '../../domain/card';
-import { CARD_DECLINED_MESSAGE, cardAttemptScopes, cardFingerprint } from '../../cards/declines';
+import { CARD_DECLINED_MESSAGE, cardAttemptScopes, cardFingerprint } from '../../domain/card-fingerprint';
 import type { Caller } from '../../domain/account';
 import type { SlotTicket } from '../../domain/attempt-slots';
 import type { CardAttempt, DeclineLimits } from '../../domain/card-attempt';
@@ -20,8 +20,8 @@ import {
   UnprocessableError,
   UpstreamError,
   ValidationError,
-} from '../../errors';
-import { logger } from '../../logger';
+} from '../../domain/errors';
+import { logger } from '../../platform/logger';
 import type { AttemptSlots } from '../../ports/attempt-slots';
 import type { InvoiceIdPort } from '../../ports/invoices';
 import { releaseQuietly } from '../limits/attempt-slots';

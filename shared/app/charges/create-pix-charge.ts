@@ -1,7 +1,7 @@
 import type { Change } from '../../domain/changes';
 import { type InvoiceBase, type InvoiceIds, type NewInvoice, pendingInvoice } from '../../domain/invoice';
-import { txidForReference } from '../../invoices/record';
-import { qrCodePng } from '../../pix/qrcode';
+import { txidForReference } from '../../platform/invoice-references';
+import { qrCodePng } from '../../adapters/qrcode/png';
 import type { InvoiceIdPort } from '../../ports/invoices';
 import { looksUpCharges, type PixProvider } from '../../ports/payment-provider';
 import { callProvider } from './call-provider';

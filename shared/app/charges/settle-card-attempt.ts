@@ -1,8 +1,8 @@
 import type { CardAttempt } from '../../domain/card-attempt';
 import { requestMayStillArrive } from '../../domain/time-budgets';
 import type { Change } from '../../domain/changes';
-import { DomainError } from '../../errors';
-import { logger } from '../../logger';
+import { DomainError } from '../../domain/errors';
+import { logger } from '../../platform/logger';
 import type { CardAttemptStore } from '../../ports/cards';
 import type { CardAuthorizationStatus, PaymentProvider } from '../../ports/payment-provider';
 import { withProviderTimeout } from '../time-limits';

@@ -1,4 +1,4 @@
-import { logger } from '../../logger';
+import { logger } from '../../platform/logger';
 import type { InvoiceStore } from '../../ports/invoices';
 import type { PaymentProvider } from '../../ports/payment-provider';
 import { withProviderTimeout } from '../time-limits';

@@ -1,13 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import { last4 } from '../../domain/card';
-import { CARD_DECLINED_MESSAGE, cardAttemptScopes, cardFingerprint, checkoutCardLocked } from '../../cards/declines';
-import type { CheckoutCard } from '../../checkout/card-form';
+import { CARD_DECLINED_MESSAGE, cardAttemptScopes, cardFingerprint, checkoutCardLocked } from '../../domain/card-fingerprint';
+import type { CheckoutCard } from '../../pages/checkout/card-form';
 import type { DeclineLimits } from '../../domain/card-attempt';
 import type { Change, OutboxEvent } from '../../domain/changes';
 import type { Checkout } from '../../domain/checkout';
-import { BadRequestError } from '../../errors';
-import { logger } from '../../logger';
-import { BUSINESS_METRICS, countMetric } from '../../metrics/emf';
+import { BadRequestError } from '../../domain/errors';
+import { logger } from '../../platform/logger';
+import { BUSINESS_METRICS, countMetric } from '../../platform/metrics';
 import type { AttemptSlots } from '../../ports/attempt-slots';
 import type { AccountDirectory, CheckoutStore } from '../../ports/checkouts';
 import type { InvoiceIdPort, InvoiceStore } from '../../ports/invoices';

@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import type { Checkout } from '../../domain/checkout';
 import { isAbandonDue } from '../../domain/checkout-transitions';
-import { CardAttemptBusyError, CheckoutChangedError, CheckoutSettledError } from '../../errors';
-import { logger } from '../../logger';
+import { CardAttemptBusyError, CheckoutChangedError, CheckoutSettledError } from '../../domain/errors';
+import { logger } from '../../platform/logger';
 import type { OpenCheckoutIndex } from '../../ports/checkouts';
 import { withProviderTimeout } from '../time-limits';
 import { type CardSettlePorts, settleCardAttempt, settleOpenCardAttempt } from '../charges/settle-card-attempt';

@@ -1,7 +1,7 @@
 import type { Change } from '../../domain/changes';
 import type { Customer } from '../../domain/customer';
-import type { CreateCustomerBody } from '../../schemas/customer';
-import { normalizeDocument } from '../../schemas/documents';
+import type { CreateCustomerBody } from '../../domain/schemas/customer';
+import { normalizeDocument } from '../../domain/schemas/documents';
 import { definedOnly } from '../../domain/defined';
 
 const present = (value: string | undefined): string | undefined => (value === undefined || value.trim() === '' ? undefined : value.trim());

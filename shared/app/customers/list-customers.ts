@@ -1,7 +1,7 @@
 import type { Customer } from '../../domain/customer';
 import type { CustomerStore } from '../../ports/customers';
-import { type CustomerFilters, matchesFilters } from '../../customers/record';
-import { customerView } from '../../customers/record';
+import { type CustomerFilters, matchesFilters } from '../../domain/customer-view';
+import { customerView } from '../../domain/customer-view';
 
 /**
  * GET /api/customers: the account's customers, newest first, filtered and paged. Filters match parts of

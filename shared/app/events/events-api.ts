@@ -9,7 +9,7 @@ import {
   type LoggedEvent,
 } from '../../domain/events-log';
 import { subscribes, type WebhookSettings } from '../../domain/webhooks';
-import { NotFoundError } from '../../errors';
+import { NotFoundError } from '../../domain/errors';
 import type { EventLog, WebhookStore } from '../../ports/webhooks';
 
 /** The events API's reads (issue 29): the account's recorded events and their delivery. */

@@ -1,4 +1,4 @@
-import { logger } from '../../logger';
+import { logger } from '../../platform/logger';
 import type { Forwardable, ForwardIndex } from '../../ports/forwarding';
 import type { MessageQueue } from '../../ports/queue';
 

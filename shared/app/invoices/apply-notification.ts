@@ -7,9 +7,9 @@ import { brazilDate } from '../../domain/brazil-dates';
 import { FIRST_VERSION, nextVersion } from '../../domain/object-version';
 import { type InvoiceMove, type InvoiceStatus, invoiceMove } from '../../domain/invoice-transitions';
 import { type LedgerTransfer, paymentCredit, paymentReversal, refundDueHold } from '../../domain/ledger';
-import { CheckoutChangedError, PaymentRaceError, UnprocessableError } from '../../errors';
-import { logger } from '../../logger';
-import { BUSINESS_METRICS, countMetric, paymentMethodOf } from '../../metrics/emf';
+import { CheckoutChangedError, PaymentRaceError, UnprocessableError } from '../../domain/errors';
+import { logger } from '../../platform/logger';
+import { BUSINESS_METRICS, countMetric, paymentMethodOf } from '../../platform/metrics';
 import type { CheckoutStore } from '../../ports/checkouts';
 import type { InvoiceStore } from '../../ports/invoices';
 

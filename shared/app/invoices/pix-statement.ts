@@ -8,9 +8,9 @@ import {
   startingCursor,
   type StatementWindow,
 } from '../../domain/pix-statement';
-import { UnprocessableError } from '../../errors';
-import { logger } from '../../logger';
-import { BUSINESS_METRICS, countMetric } from '../../metrics/emf';
+import { UnprocessableError } from '../../domain/errors';
+import { logger } from '../../platform/logger';
+import { BUSINESS_METRICS, countMetric } from '../../platform/metrics';
 import type { PixStatementCursors } from '../../ports/pix-statement';
 import type { PixProvider, StatementProvider } from '../../ports/payment-provider';
 import { withProviderTimeout } from '../time-limits';

@@ -1,5 +1,5 @@
 import type { Invoice } from '../../domain/invoice';
-import { logger } from '../../logger';
+import { logger } from '../../platform/logger';
 import type { PixSweepIndex } from '../../ports/invoices';
 import type { PixStatementCursors } from '../../ports/pix-statement';
 import type { LookingUpPixProvider, StatementProvider } from '../../ports/payment-provider';

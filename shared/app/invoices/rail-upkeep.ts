@@ -1,7 +1,7 @@
 import { brazilDate } from '../../domain/brazil-dates';
 import { type BolePixRail, isBolePix, pastPaymentWindow, railsToClose } from '../../domain/bolepix';
 import type { Invoice } from '../../domain/invoice';
-import { logger } from '../../logger';
+import { logger } from '../../platform/logger';
 import type { RailUpkeepIndex } from '../../ports/invoices';
 import { withProviderTimeout } from '../time-limits';
 import { applyNotification, type InvoiceMovePorts } from './apply-notification';

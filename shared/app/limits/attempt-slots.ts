@@ -1,5 +1,5 @@
 import type { SlotScope, SlotTicket, TakeResult } from '../../domain/attempt-slots';
-import { logger } from '../../logger';
+import { logger } from '../../platform/logger';
 import type { AttemptSlots } from '../../ports/attempt-slots';
 
 /**

@@ -1,6 +1,6 @@
 import { isHardBounce, type MailFeedback, suppressionsOf } from '../../domain/panel/mail-feedback';
-import { logger } from '../../logger';
-import { BUSINESS_METRICS, countMetric } from '../../metrics/emf';
+import { logger } from '../../platform/logger';
+import { BUSINESS_METRICS, countMetric } from '../../platform/metrics';
 import type { MailSuppressions } from '../../ports/mail';
 
 export type MailFeedbackPorts = { suppressions: MailSuppressions; now: () => Date };

@@ -1,5 +1,5 @@
-import { logger } from '../../logger';
-import { BUSINESS_METRICS, countMetric } from '../../metrics/emf';
+import { logger } from '../../platform/logger';
+import { BUSINESS_METRICS, countMetric } from '../../platform/metrics';
 import type { MailOutbox, MailSender } from '../../ports/mail';
 
 /** A sending's lease: longer than the mail worker's run, so two workers never send one message at once. */

@@ -1,8 +1,8 @@
 import { actingPerson } from './acting';
 import type { PanelAccessPorts } from './access-ports';
 import { listCustomers } from '../customers/list-customers';
-import { type CustomerFilters, customerView } from '../../customers/record';
-import { NotFoundError } from '../../errors';
+import { type CustomerFilters, customerView } from '../../domain/customer-view';
+import { NotFoundError } from '../../domain/errors';
 import { PAYMENT_METHODS, type PaymentMethod } from '../../domain/payment-methods';
 import type { PanelSession } from '../../domain/panel/session';
 import type { CustomerStore } from '../../ports/customers';

@@ -2,7 +2,7 @@ import type { PanelAccessPorts, PanelSessionPorts } from './access-ports';
 import { mayAct, type PanelAction } from '../../domain/panel/roles';
 import { type PanelPerson, sessionOfPerson } from '../../domain/panel/person';
 import type { PanelSession } from '../../domain/panel/session';
-import { DomainError, UnauthorizedError } from '../../errors';
+import { DomainError, UnauthorizedError } from '../../domain/errors';
 import { useAuthenticatorCode } from './sign-in';
 import type { Change } from '../../domain/changes';
 import type { AuditEntry } from '../../domain/panel/audit';

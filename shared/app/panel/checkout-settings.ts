@@ -1,6 +1,6 @@
 import type { PanelAccessPorts } from './access-ports';
 import { actingPerson, auditedChange, stepUp } from './acting';
-import { type CheckoutSigning, nextCheckoutSigning } from '../../accounts/checkout-signing';
+import { type CheckoutSigning, nextCheckoutSigning } from '../../domain/checkout-signing';
 import type { Change, CheckoutSigningSet } from '../../domain/changes';
 import { mayAct } from '../../domain/panel/roles';
 import type { PanelSession } from '../../domain/panel/session';
@@ -8,7 +8,7 @@ import type { PanelSession } from '../../domain/panel/session';
 export type PanelCheckoutPorts = PanelAccessPorts & {
   /** The account's signing settings as stored (not required, no secret: the defaults). */
   checkoutSigningOf: (accountId: string) => Promise<CheckoutSigning>;
-  /** The secret of a version (derived, never stored: shared/accounts/checkout-signing.ts). */
+  /** The secret of a version (derived, never stored: shared/domain/checkout-signing.ts). */
   signingSecret: (accountId: string, version: number) => Promise<string>;
 };
 

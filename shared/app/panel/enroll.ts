@@ -4,7 +4,7 @@ import { inviteBacked, inviteUsable, type PanelInvite } from '../../domain/panel
 import { ROLE_LABELS } from '../../domain/panel/roles';
 import { passwordProblems } from '../../domain/panel/password-policy';
 import type { PanelPerson } from '../../domain/panel/person';
-import { ConflictError, NotFoundError, ValidationError } from '../../errors';
+import { ConflictError, NotFoundError, ValidationError } from '../../domain/errors';
 
 /** An invite link that does not lead anywhere: unknown, used or expired (one answer for all three). */
 const INVITE_GONE = 'Este convite não vale mais: ele já foi usado ou expirou. Peça um novo convite.';

@@ -2,7 +2,7 @@ import * as z from 'zod';
 import { newInvite, normalizeEmail } from '../../domain/panel/invite';
 import { inviteMail } from '../../domain/panel/mail';
 import { isPanelRole, PANEL_ROLES, type PanelRole } from '../../domain/panel/roles';
-import { ConflictError, NotFoundError, ValidationError } from '../../errors';
+import { ConflictError, NotFoundError, ValidationError } from '../../domain/errors';
 import type { PanelEmails, PanelInvites } from '../../ports/panel';
 
 export type InvitePorts = {

@@ -3,7 +3,7 @@ import { actingPerson } from './acting';
 import type { Invoice } from '../../domain/invoice';
 import type { PanelSession } from '../../domain/panel/session';
 import type { StoredEvent, WebhookDelivery } from '../../domain/webhooks';
-import { NotFoundError } from '../../errors';
+import { NotFoundError } from '../../domain/errors';
 import type { InvoiceListQuery, InvoiceReader } from '../../ports/invoices';
 
 /**

@@ -1,5 +1,5 @@
 import { ROLE_LABELS } from '../../domain/panel/roles';
-import { UnauthorizedError } from '../../errors';
+import { UnauthorizedError } from '../../domain/errors';
 import { sessionOfPerson } from '../../domain/panel/person';
 import { SESSION_ENDED } from './acting';
 import type { PanelSession } from '../../domain/panel/session';

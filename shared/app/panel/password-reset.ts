@@ -6,8 +6,8 @@ import { passwordResetMail } from '../../domain/panel/mail';
 import { passwordProblems } from '../../domain/panel/password-policy';
 import { newReset, resetUsable } from '../../domain/panel/reset';
 import { resetMailScopes } from '../../domain/panel/sign-in-limits';
-import { ConflictError, NotFoundError, ValidationError } from '../../errors';
-import { logger } from '../../logger';
+import { ConflictError, NotFoundError, ValidationError } from '../../domain/errors';
+import { logger } from '../../platform/logger';
 import type { PanelResets } from '../../ports/panel';
 
 export type RecoveryPorts = PasswordSettingPorts & { resets: PanelResets; publicBaseUrl: string };

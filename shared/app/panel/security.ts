@@ -4,7 +4,7 @@ import { verifyCurrentPassword } from './sign-in';
 import { passwordProblems } from '../../domain/panel/password-policy';
 import type { PanelPerson } from '../../domain/panel/person';
 import type { PanelSession } from '../../domain/panel/session';
-import { ConflictError, ValidationError } from '../../errors';
+import { ConflictError, ValidationError } from '../../domain/errors';
 
 /**
  * The person's own security page (issue 27): their open sessions, "sign out everywhere", and a new

@@ -5,7 +5,7 @@ import { type PanelPerson, sessionOfPerson } from '../../domain/panel/person';
 import { type PanelSession, needsTouch, sessionLive } from '../../domain/panel/session';
 import { SIGN_IN_WINDOW_MS, signInScopes, stepUpScopes } from '../../domain/panel/sign-in-limits';
 import { withAttemptSlot } from '../limits/attempt-slots';
-import { RateLimitedError, UnauthorizedError } from '../../errors';
+import { RateLimitedError, UnauthorizedError } from '../../domain/errors';
 import { signInNoticeMail } from '../../domain/panel/mail';
 
 /** One answer for an unknown e-mail and a wrong password (issue 27). */

@@ -3,7 +3,7 @@ import { actingPerson } from './acting';
 import type { LedgerEntry } from '../../domain/ledger';
 import { mayAct } from '../../domain/panel/roles';
 import type { PanelSession } from '../../domain/panel/session';
-import { DomainError } from '../../errors';
+import { DomainError } from '../../domain/errors';
 import type { LedgerReader, StatementQuery } from '../../ports/ledger';
 
 /** The merchant panel's statement (issue 27): GET /api/balance/transactions' reader, its filters, and a CSV export of the filtered range. */

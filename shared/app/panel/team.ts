@@ -6,7 +6,7 @@ import { inviteRefusal, isPanelRole, mayAct, type PanelRole, ROLE_LABELS, roleLo
 import type { PanelPerson } from '../../domain/panel/person';
 import type { PanelSession } from '../../domain/panel/session';
 import { INVITE_WINDOW_MS, inviteScopes } from '../../domain/panel/sign-in-limits';
-import { ConflictError, DomainError, NotFoundError, RateLimitedError, ValidationError } from '../../errors';
+import { ConflictError, DomainError, NotFoundError, RateLimitedError, ValidationError } from '../../domain/errors';
 import { releaseQuietly } from '../limits/attempt-slots';
 import type { PanelTeam, TeamChangeOutcome } from '../../ports/panel';
 import type { MailOutcomes, MailSuppressions } from '../../ports/mail';

@@ -7,7 +7,7 @@ import { mayAct } from '../../domain/panel/roles';
 import type { PanelPerson } from '../../domain/panel/person';
 import type { PanelSession } from '../../domain/panel/session';
 import type { KeyType, Withdrawal } from '../../domain/withdrawal';
-import { NotFoundError } from '../../errors';
+import { NotFoundError } from '../../domain/errors';
 import type { BalancePort, WithdrawalStore, WithdrawListQuery } from '../../ports/withdrawals';
 
 /**

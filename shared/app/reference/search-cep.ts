@@ -1,6 +1,6 @@
 import { CEP_CACHE_SECONDS, type CepAddress } from '../../domain/cep';
 import type { Change } from '../../domain/changes';
-import { NotFoundError, UpstreamError } from '../../errors';
+import { NotFoundError, UpstreamError } from '../../domain/errors';
 import type { CepCache } from '../../ports/cep';
 import { CepUnavailableError, type CepLookup } from '../../ports/cep';
 

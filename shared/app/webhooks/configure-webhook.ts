@@ -1,6 +1,6 @@
 import type { Change } from '../../domain/changes';
 import { SECRET_NOTICE_KEPT, SECRET_NOTICE_NEW, subscribedTypes, WEBHOOK_EVENT_TYPES, type WebhookEventType } from '../../domain/webhooks';
-import { ValidationError } from '../../errors';
+import { ValidationError } from '../../domain/errors';
 
 /** A URL checked against the SSRF rules (shared/adapters/webhooks/url-policy.ts): normalized, or the reasons it is refused. */
 export type UrlCheck = { ok: true; url: string } | { ok: false; errors: string[] };

@@ -1,7 +1,7 @@
 import { type DeliveryAttemptRecord, isSlowAnswer, subscribes } from '../../domain/webhooks';
 import { ATTEMPT_LEASE_SECONDS, deliveryTurn, nextRetryDelaySeconds } from '../../domain/webhook-schedule';
-import { logger } from '../../logger';
-import { BUSINESS_METRICS, countMetric } from '../../metrics/emf';
+import { logger } from '../../platform/logger';
+import { BUSINESS_METRICS, countMetric } from '../../platform/metrics';
 import type { WebhookStore } from '../../ports/webhooks';
 
 /** A message of the webhook queue: the event, the attempt it is meant to make (1 when absent) and when it is due. */

@@ -1,5 +1,5 @@
 import type { WebhookRedeliveryRequested } from '../../domain/changes';
-import { RedeliveryRefusedError } from '../../errors';
+import { RedeliveryRefusedError } from '../../domain/errors';
 import type { WebhookDelivery } from '../../domain/webhooks';
 import type { WebhookStore } from '../../ports/webhooks';
 

@@ -1,5 +1,5 @@
 import type { Change, OutboxEvent } from '../../domain/changes';
-import { ConflictError } from '../../errors';
+import { ConflictError } from '../../domain/errors';
 
 /** POST /api/webhook/test: one ping event through the same pipeline as every event; no URL configured → 409. */
 export function sendTestEvent(

@@ -3,8 +3,8 @@ import { type LedgerTransfer, withdrawalPost, withdrawalVoid } from '../../domai
 import { withdrawEventData, type Withdrawal } from '../../domain/withdrawal';
 import { nextVersion } from '../../domain/object-version';
 import { type WithdrawMove, withdrawMove } from '../../domain/withdrawal-transitions';
-import { logger } from '../../logger';
-import { BUSINESS_METRICS, countMetric } from '../../metrics/emf';
+import { logger } from '../../platform/logger';
+import { BUSINESS_METRICS, countMetric } from '../../platform/metrics';
 import type { WithdrawalStore } from '../../ports/withdrawals';
 
 /** The bank's answer to a withdrawal: paid (with its end-to-end id) or refused. */

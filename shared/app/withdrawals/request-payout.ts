@@ -1,6 +1,6 @@
 import type { BankPort } from '../../ports/bank';
 import { withBankTimeout } from '../time-limits';
-import { logger } from '../../logger';
+import { logger } from '../../platform/logger';
 import type { WithdrawalStore } from '../../ports/withdrawals';
 
 export type RequestPayoutPorts = {

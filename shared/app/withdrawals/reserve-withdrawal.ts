@@ -1,7 +1,7 @@
 import type { Change } from '../../domain/changes';
 import type { Withdrawal } from '../../domain/withdrawal';
 import { withdrawalOverLimit } from '../../domain/withdrawal-fee';
-import { ValidationError } from '../../errors';
+import { ValidationError } from '../../domain/errors';
 import type { BalancePort } from '../../ports/withdrawals';
 import { definedOnly } from '../../domain/defined';
 

@@ -1,6 +1,6 @@
 import { HTML_TYPE, type RouteResult } from '../answer';
 import type { ErrorAnswer } from '../errors';
-import { type ErrorPageView, renderErrorPage } from '../../checkout/page';
+import { type ErrorPageView, renderErrorPage } from '../../pages/checkout/page';
 
 /**
  * The codes of the checkout's own refusals, whose messages are written for the payer (pt-BR); any other

@@ -2,10 +2,10 @@
  * The checkout a page link names, apart from page-answer.ts: the status route polls it without
  * rendering a page (nor bundling the page, its Pix block and the QR encoder).
  */
-import { DomainError } from '../../errors';
+import { DomainError } from '../../domain/errors';
 import { checkoutByReference } from '../../wiring/lookups';
 import { checkoutPageTokenMatches } from '../../checkout/record';
-import type { Runtime } from '../../runtime';
+import type { Runtime } from '../../wiring/runtime';
 import type { Checkout } from '../../domain/checkout';
 
 /** The checkout a page link names, or 404 (unknown reference or wrong token: the same answer, nothing to probe). */

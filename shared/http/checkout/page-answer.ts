@@ -1,10 +1,10 @@
-import { checkoutCardLocked } from '../../cards/declines';
+import { checkoutCardLocked } from '../../domain/card-fingerprint';
 import { HTML_TYPE, type RouteResult } from '../answer';
 import { invoiceByReference } from '../../wiring/lookups';
-import { storedQrCode } from '../../invoices/stored-qr-code';
-import type { Runtime } from '../../runtime';
+import { storedQrCode } from '../../domain/qr-code-image';
+import type { Runtime } from '../../wiring/runtime';
 import type { Checkout } from '../../domain/checkout';
-import { type CardNotice, type CheckoutPageView, type PageResult, renderAbandonedPage, renderCheckoutPage, renderReceiptPage } from '../../checkout/page';
+import { type CardNotice, type CheckoutPageView, type PageResult, renderAbandonedPage, renderCheckoutPage, renderReceiptPage } from '../../pages/checkout/page';
 import {
   callbackRedirect,
   checkoutPagePath,

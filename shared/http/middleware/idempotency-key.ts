@@ -1,7 +1,7 @@
-import { BadRequestError, ValidationError } from '../../errors';
-import { unixSeconds } from '../../clock';
-import { requestFingerprint } from '../../idempotency/fingerprint';
-import { IDEMPOTENCY_HEADER, idempotencyKeyFrom } from '../../idempotency/key';
+import { BadRequestError, ValidationError } from '../../domain/errors';
+import { unixSeconds } from '../../ports/clock';
+import { requestFingerprint } from '../../domain/request-fingerprint';
+import { IDEMPOTENCY_HEADER, idempotencyKeyFrom } from '../../domain/idempotency-key';
 import { header, type PipelineMiddleware } from '../state';
 
 /**

@@ -1,5 +1,5 @@
 import httpJsonBodyParser from '@middy/http-json-body-parser';
-import { BadRequestError, PayloadTooLargeError } from '../../errors';
+import { BadRequestError, PayloadTooLargeError } from '../../domain/errors';
 import { firstDuplicateKey, nestsDeeperThan } from '../json-structure';
 import type { PipelineMiddleware, PipelineRequest } from '../state';
 

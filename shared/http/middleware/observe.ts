@@ -1,12 +1,12 @@
-import { DomainError } from '../../errors';
-import { endInvocation, logger, startInvocation } from '../../logger';
-import { countMetric, flushMetrics, holdMetrics, type MetricCount, releaseHeldMetrics, requestMetrics } from '../../metrics/emf';
+import { DomainError } from '../../domain/errors';
+import { endInvocation, logger, startInvocation } from '../../platform/logger';
+import { countMetric, flushMetrics, holdMetrics, type MetricCount, releaseHeldMetrics, requestMetrics } from '../../platform/metrics';
 import { type ErrorPage, errorApiResult, toApiResult } from '../answer';
 import { toErrorAnswer } from '../errors';
 import { quotaHeaders } from '../rate-limit-headers';
 import type { AnyRoute } from '../route';
 import { isPending, type PipelineMiddleware, type PipelineRequest } from '../state';
-import type { Runtime } from '../../runtime';
+import type { Runtime } from '../../wiring/runtime';
 import { httpPorts } from '../../wiring/http';
 
 /** A path parameter that names an invoice, withdraw or checkout, when it has an identifier's shape (anything else is not logged). */

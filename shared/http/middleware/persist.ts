@@ -1,8 +1,8 @@
-import { logger } from '../../logger';
-import { unixSeconds } from '../../clock';
-import { requestFingerprint } from '../../idempotency/fingerprint';
+import { logger } from '../../platform/logger';
+import { unixSeconds } from '../../ports/clock';
+import { requestFingerprint } from '../../domain/request-fingerprint';
 import { JSON_TYPE } from '../answer';
-import { DomainError, RequestDeadlineError } from '../../errors';
+import { DomainError, RequestDeadlineError } from '../../domain/errors';
 import { toErrorAnswer } from '../errors';
 import type { Answer } from '../answer';
 import type { PipelineMiddleware, PrepareRequest, RouteState } from '../state';

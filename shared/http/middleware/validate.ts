@@ -1,4 +1,4 @@
-import { BadRequestError, type FieldErrors, ValidationError } from '../../errors';
+import { BadRequestError, type FieldErrors, ValidationError } from '../../domain/errors';
 import type { PipelineMiddleware } from '../state';
 import { collect } from '../validation';
 

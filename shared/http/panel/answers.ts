@@ -1,9 +1,9 @@
 import type { APIGatewayProxyEventV2 } from 'aws-lambda';
 import { HTML_TYPE, type RouteResult } from '../answer';
 import type { ErrorAnswer } from '../errors';
-import { BadRequestError, DomainError } from '../../errors';
-import { panelErrorPage } from '../../panel/error-page';
-import type { PanelPage } from '../../panel/page-kit';
+import { BadRequestError, DomainError } from '../../domain/errors';
+import { panelErrorPage } from '../../pages/panel/error-page';
+import type { PanelPage } from '../../pages/panel/page-kit';
 import { formBody, isFormPost } from '../form-body';
 import { csrfTokenMatches, newPreSessionValue, panelCookie, PRE_SESSION_COOKIE, preSessionCookie } from './cookies';
 

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { cookieValue } from '../../checkout/record';
-import { linkToken, linkTokenMatches } from '../../crypto/link-token';
+import { linkToken, linkTokenMatches } from '../../platform/crypto/link-token';
 import { SESSION_MAX_MS } from '../../domain/panel/session';
 
 /**

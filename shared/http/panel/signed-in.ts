@@ -2,17 +2,17 @@ import type { APIGatewayProxyEventV2 } from 'aws-lambda';
 import { signedInSession } from '../../app/panel/sign-in';
 import type { PanelAccessPorts } from '../../app/panel/access-ports';
 import type { PanelSession } from '../../domain/panel/session';
-import type { PanelPage, SignedInChrome } from '../../panel/pages';
+import type { PanelPage, SignedInChrome } from '../../pages/panel/pages';
 import type { ChangeCompilers } from '../../wiring/compile';
 import type { RouteResult } from '../answer';
 import { httpHandler, type RouteRequest } from '../pipeline';
 import type { ZodType } from 'zod';
 import type { AnyRoute, RouteDef } from '../route';
 import { pageAnswer, panelErrorAnswerPage, panelForm, redirectTo } from './answers';
-import type { Runtime } from '../../runtime';
+import type { Runtime } from '../../wiring/runtime';
 import { clearedSessionCookie, csrfTokenFor, panelCookie, SESSION_COOKIE } from './cookies';
 import { SESSION_ENDED } from '../../app/panel/acting';
-import { UnauthorizedError } from '../../errors';
+import { UnauthorizedError } from '../../domain/errors';
 
 /** A signed-in page's context: the session, and what every page shows around its content (the e-mail, the sign-out form's token). */
 export type SignedIn = { session: PanelSession; chrome: SignedInChrome };

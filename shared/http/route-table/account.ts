@@ -1,7 +1,7 @@
 /** The route table's rows for functions/account/ (shared/http/routes.ts assembles the table). */
 import { defineRoute, type AnyRoute } from '../route';
-import { balanceResponseSchema } from '../../schemas/balance';
-import { balanceTransactionListSchema, listBalanceTransactionsQuerySchema } from '../../schemas/ledger';
+import { balanceResponseSchema } from '../../domain/schemas/balance';
+import { balanceTransactionListSchema, listBalanceTransactionsQuerySchema } from '../../domain/schemas/ledger';
 import { bearerRead } from './policies';
 
 export const accountRoutes = {

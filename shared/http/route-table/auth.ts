@@ -1,6 +1,6 @@
 /** The route table's rows for functions/auth/ (shared/http/routes.ts assembles the table). */
 import { defineRoute, type AnyRoute } from '../route';
-import { authTokenResponseSchema } from '../../schemas/auth';
+import { authTokenResponseSchema } from '../../domain/schemas/auth';
 
 export const authRoutes = {
   authToken: defineRoute({

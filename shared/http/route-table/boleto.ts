@@ -1,6 +1,6 @@
 /** The route table's rows for functions/boleto/ (shared/http/routes.ts assembles the table). */
 import { defineRoute, type AnyRoute } from '../route';
-import { boletoPageParamsSchema } from '../../schemas/provider';
+import { boletoPageParamsSchema } from '../../domain/schemas/provider';
 import { HTML } from './policies';
 
 export const boletoRoutes = {

@@ -6,8 +6,8 @@ import { formatCents } from '../../domain/money';
 import { defineRoute, type AnyRoute, type RouteDef } from '../route';
 import * as z from 'zod';
 import { cardTransactionSchema, METHOD_REGISTRY, type MethodRoute, PAYMENT_METHODS, type PaymentMethod } from '../../domain/payment-methods';
-import { chargeTotal, commonChargeFields, latePaymentFields, payerDocument } from '../../schemas/charge';
-import { multiLineText, singleLineText } from '../../schemas/text';
+import { chargeTotal, commonChargeFields, latePaymentFields, payerDocument } from '../../domain/schemas/charge';
+import { multiLineText, singleLineText } from '../../domain/schemas/text';
 import { bearerWrite } from './policies';
 
 /* Each method's request body and answer, beside its route row (the invoice object's fields are its row's, shared/domain/payment-methods.ts). */

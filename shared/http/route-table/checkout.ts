@@ -9,7 +9,7 @@ import {
   checkoutStatusSchema,
   checkoutLookupQuerySchema,
   checkoutTxRefParamsSchema,
-} from '../../schemas/checkout';
+} from '../../domain/schemas/checkout';
 import { bearerRead, payerBrowser, HTML } from './policies';
 
 export const checkoutRoutes = {

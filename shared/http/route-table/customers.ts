@@ -1,6 +1,12 @@
 /** The route table's rows for functions/customers/ (shared/http/routes.ts assembles the table). */
 import { defineRoute, type AnyRoute } from '../route';
-import { createCustomerBodySchema, customerIdParamsSchema, customerListSchema, customerResponseSchema, listCustomersQuerySchema } from '../../schemas/customer';
+import {
+  createCustomerBodySchema,
+  customerIdParamsSchema,
+  customerListSchema,
+  customerResponseSchema,
+  listCustomersQuerySchema,
+} from '../../domain/schemas/customer';
 import { bearerRead, bearerWrite } from './policies';
 
 export const customersRoutes = {

@@ -1,6 +1,6 @@
 /** The route table's rows for functions/events/ (issue 29: the events API), one function for the three. */
 import { defineRoute, type AnyRoute } from '../route';
-import { eventDetailSchema, eventParamsSchema, eventRedeliveredSchema, eventsListSchema, listEventsQuerySchema } from '../../schemas/events';
+import { eventDetailSchema, eventParamsSchema, eventRedeliveredSchema, eventsListSchema, listEventsQuerySchema } from '../../domain/schemas/events';
 import { bearerRead, bearerWrite } from './policies';
 
 const EVENTS = { fn: 'Events', handler: 'functions/events/api.ts', tag: 'Events' } as const;

@@ -8,7 +8,7 @@ import {
   listInvoicesQuerySchema,
   pixRefParamsSchema,
   pixTxidParamsSchema,
-} from '../../schemas/invoice';
+} from '../../domain/schemas/invoice';
 import { bearerRead } from './policies';
 
 export const invoicesRoutes = {

@@ -2,7 +2,7 @@
 import { defineRoute, type AnyRoute } from '../route';
 import * as z from 'zod';
 import { HTML, notSignedIn, page, panelBrowser } from './panel-common';
-import { listCustomersQuerySchema } from '../../schemas/customer-query';
+import { listCustomersQuerySchema } from '../../domain/schemas/customer-query';
 
 const HOME = { fn: 'PanelHome', handler: 'functions/panel/home.ts' } as const;
 

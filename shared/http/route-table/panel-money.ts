@@ -2,9 +2,9 @@
 import * as z from 'zod';
 import { defineRoute, type AnyRoute } from '../route';
 import { csrf, CSV, HTML, notSignedIn, page, panelBrowser, stepUpFormAnswers } from './panel-common';
-import { listWithdrawalsQuerySchema } from '../../schemas/withdraw-query';
-import { listInvoicesQuerySchema } from '../../schemas/invoice-query';
-import { listBalanceTransactionsQuerySchema } from '../../schemas/ledger-query';
+import { listWithdrawalsQuerySchema } from '../../domain/schemas/withdraw-query';
+import { listInvoicesQuerySchema } from '../../domain/schemas/invoice-query';
+import { listBalanceTransactionsQuerySchema } from '../../domain/schemas/ledger-query';
 
 const MONEY = { fn: 'PanelMoney', handler: 'functions/panel/money.ts' } as const;
 

@@ -7,7 +7,7 @@ import {
   withdrawListSchema,
   withdrawParamsSchema,
   withdrawResponseSchema,
-} from '../../schemas/withdraw';
+} from '../../domain/schemas/withdraw';
 import { bearerRead, bearerWrite } from './policies';
 
 export const pixoutRoutes = {

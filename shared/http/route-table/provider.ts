@@ -1,7 +1,7 @@
 /** The route table's rows for functions/provider/ (shared/http/routes.ts assembles the table). */
 import { INVOICE_MOVE_CHANGES } from '../../domain/changes';
 import { defineRoute, type AnyRoute } from '../route';
-import { notificationParamsSchema, notificationReceiptSchema, pixCallbackParamsSchema, pixCallbackReceiptSchema } from '../../schemas/provider';
+import { notificationParamsSchema, notificationReceiptSchema, pixCallbackParamsSchema, pixCallbackReceiptSchema } from '../../domain/schemas/provider';
 
 export const providerRoutes = {
   providerNotification: defineRoute({

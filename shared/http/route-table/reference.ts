@@ -1,6 +1,6 @@
 /** The route table's rows for functions/reference/ (shared/http/routes.ts assembles the table). */
 import { defineRoute, type AnyRoute } from '../route';
-import { addressSchema, cepParamsSchema, countryListSchema, stateListSchema } from '../../schemas/reference';
+import { addressSchema, cepParamsSchema, countryListSchema, stateListSchema } from '../../domain/schemas/reference';
 import { bearerRead } from './policies';
 
 export const referenceRoutes = {

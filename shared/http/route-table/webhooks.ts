@@ -1,6 +1,13 @@
 /** The route table's rows for functions/webhooks/ (shared/http/routes.ts assembles the table). */
 import { defineRoute, type AnyRoute } from '../route';
-import { deliveriesSchema, putWebhookBodySchema, webhookConfigSchema, webhookRotatedSchema, webhookSetSchema, webhookTestSchema } from '../../schemas/webhook';
+import {
+  deliveriesSchema,
+  putWebhookBodySchema,
+  webhookConfigSchema,
+  webhookRotatedSchema,
+  webhookSetSchema,
+  webhookTestSchema,
+} from '../../domain/schemas/webhook';
 import { bearerRead, bearerWrite } from './policies';
 
 export const webhooksRoutes = {

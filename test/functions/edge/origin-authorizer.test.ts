@@ -2,7 +2,7 @@ import type { APIGatewayRequestAuthorizerEventV2 } from 'aws-lambda';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { handler } from '../../../functions/edge/origin-authorizer';
 import { EDGE_CLIENT_IP_HEADER, EDGE_ORIGIN_HEADER } from '../../../shared/http/edge-origin';
-import { getRuntime, overrideRuntime } from '../../../shared/runtime';
+import { getRuntime, overrideRuntime } from '../../../shared/wiring/runtime';
 import { useLocalStackEnvironment } from '../../support/api';
 
 const SECRET = 'origin-secret-0123456789abcdefghijklmnopqrstuvwxyz0123456789ABCD';

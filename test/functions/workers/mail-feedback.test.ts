@@ -5,7 +5,7 @@ import { handler } from '../../../functions/workers/mail-feedback';
 import { dynamoMailSuppressions, emailHash, suppressionKey } from '../../../shared/adapters/dynamo/mail-suppressions';
 import { runAsFunction } from '../../../infra/local/iam/hook';
 import { simulatedEvent, snsEnvelope } from '../../../infra/local/mail-endpoint';
-import { queues } from '../../../shared/queues';
+import { queues } from '../../../shared/platform/queues';
 import { accountStore, useLocalStackEnvironment } from '../../support/api';
 import { sqsEvent } from '../../support/sqs-event';
 

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { handler } from '../../../functions/workers/stream-forwarder';
 import { redeliveryWrites } from '../../../shared/adapters/dynamo/redelivery';
 import { getSqs } from '../../../shared/adapters/sqs/client';
-import { getRuntime, overrideRuntime, type Runtime } from '../../../shared/runtime';
+import { getRuntime, overrideRuntime, type Runtime } from '../../../shared/wiring/runtime';
 import { useLocalStackEnvironment } from '../../support/api';
 
 const insert = (seq: number, item: Record<string, unknown>): DynamoDBRecord => ({

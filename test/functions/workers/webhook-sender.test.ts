@@ -4,7 +4,7 @@ import { CreateQueueCommand, DeleteQueueCommand, ReceiveMessageCommand } from '@
 import { getSqs } from '../../../shared/adapters/sqs/client';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { handler } from '../../../functions/workers/webhook-sender';
-import { getRuntime, overrideRuntime } from '../../../shared/runtime';
+import { getRuntime, overrideRuntime } from '../../../shared/wiring/runtime';
 import { keys } from '../../../shared/adapters/dynamo/keys';
 import { accountStore, useLocalStackEnvironment } from '../../support/api';
 import { sqsEvent } from '../../support/sqs-event';

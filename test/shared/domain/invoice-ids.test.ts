@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { newNumericId } from '../../../shared/ids';
+import { newNumericId } from '../../../shared/platform/ids';
 import {
   INVOICE_ID_LOW,
   invoiceIdForReference,

@@ -1,12 +1,12 @@
 import { describe, expect, it, vi } from 'vitest';
-import { parseConfig } from '../../../shared/config';
+import { parseConfig } from '../../../shared/platform/config';
 import { CHARGE_LABELS, CHARGE_METHODS, METHOD_LABELS, PAID_RAILS, PAYMENT_METHODS, type PaymentMethod } from '../../../shared/domain/payment-methods';
 import { invoiceItem, invoiceOf } from '../../../shared/adapters/dynamo/invoice-item';
 import type { NewInvoice } from '../../../shared/domain/invoice';
 import { summarizePayments } from '../../../shared/domain/panel/payments-summary';
 import type { LedgerEntry } from '../../../shared/domain/ledger';
-import { methodsPage, overviewPage } from '../../../shared/panel/pages';
-import { invoicesPage } from '../../../shared/panel/money-pages';
+import { methodsPage, overviewPage } from '../../../shared/pages/panel/pages';
+import { invoicesPage } from '../../../shared/pages/panel/money-pages';
 import { simulatedProvider } from '../../../shared/adapters/providers/simulated';
 import { simulatedNotificationSchema } from '../../../shared/adapters/providers/simulated-notification';
 import { MethodNotServedError, type PaymentProvider } from '../../../shared/ports/payment-provider';

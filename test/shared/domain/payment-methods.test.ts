@@ -12,8 +12,8 @@ import {
   settingOfCharge,
 } from '../../../shared/domain/payment-methods';
 import { RAIL_LIMIT_CENTS, RAIL_LIMIT_REASONS } from '../../../shared/domain/rail-limits';
-import { invoiceView } from '../../../shared/invoices/view';
-import { invoiceSchema } from '../../../shared/schemas/invoice';
+import { invoiceView } from '../../../shared/http/views/invoice-view';
+import { invoiceSchema } from '../../../shared/domain/schemas/invoice';
 import { anInvoice } from '../../support/records';
 
 describe('parseMethods', () => {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { API_TIMEOUT_SECONDS, API_GATEWAY_INTEGRATION_LIMIT_SECONDS } from '../../../infra/cdk/api-function';
 import { lambdaContext } from '../../../infra/local/apigw-event';
-import { parseConfig } from '../../../shared/config';
+import { parseConfig } from '../../../shared/platform/config';
 import {
   API_FUNCTION_TIMEOUT_MS,
   CLEANUP_WINDOW_MS,

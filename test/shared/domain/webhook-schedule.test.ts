@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { queues } from '../../../shared/queues';
+import { queues } from '../../../shared/platform/queues';
 import { POST_TIMEOUT_MS } from '../../../shared/adapters/webhooks/deliver';
 import { ATTEMPT_LEASE_SECONDS, deliveryTurn, MAX_ATTEMPTS, RETRY_WAITS_MINUTES, nextRetryDelaySeconds } from '../../../shared/domain/webhook-schedule';
 

@@ -1,13 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { OutsideEdgeError } from '../../../shared/errors';
+import { OutsideEdgeError } from '../../../shared/domain/errors';
 import { EDGE_CLIENT_IP_HEADER, EDGE_ORIGIN_HEADER } from '../../../shared/http/edge-origin';
 import { admitCaller } from '../../../shared/http/middleware/admit';
 import { routes } from '../../../shared/http/routes';
 import type { PipelineRequest } from '../../../shared/http/state';
-import type { Runtime } from '../../../shared/runtime';
-import { parseConfig } from '../../../shared/config';
+import type { Runtime } from '../../../shared/wiring/runtime';
+import { parseConfig } from '../../../shared/platform/config';
 import { retryBudget } from '../../../shared/adapters/dynamo/contention';
-import { systemClock } from '../../../shared/clock';
+import { systemClock } from '../../../shared/ports/clock';
 
 const SECRET = 's'.repeat(64);
 

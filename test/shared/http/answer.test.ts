@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { errorApiResult, JSON_TYPE, serializeResult, toApiResult } from '../../../shared/http/answer';
-import { MethodNotAllowedError, RateLimitedError, ValidationError } from '../../../shared/errors';
+import { MethodNotAllowedError, RateLimitedError, ValidationError } from '../../../shared/domain/errors';
 import { toErrorAnswer } from '../../../shared/http/errors';
 
 describe('serializeResult', () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { DomainError, OutsideEdgeError } from '../../../shared/errors';
+import { DomainError, OutsideEdgeError } from '../../../shared/domain/errors';
 import { EDGE_CLIENT_IP_HEADER, EDGE_ORIGIN_HEADER, edgeClientAddress } from '../../../shared/http/edge-origin';
 import { toErrorAnswer } from '../../../shared/http/errors';
 

@@ -17,7 +17,7 @@ import {
   UnprocessableError,
   UpstreamError,
   ValidationError,
-} from '../../../shared/errors';
+} from '../../../shared/domain/errors';
 import { INTERNAL_ERROR_MESSAGE, STATUS_OF_KIND, toErrorAnswer } from '../../../shared/http/errors';
 import { throttledAsDomainError } from '../../../shared/adapters/dynamo/request-store';
 

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { describe, expect, it } from 'vitest';
-import { BadRequestError, DomainError } from '../../../shared/errors';
+import { BadRequestError, DomainError } from '../../../shared/domain/errors';
 import { toErrorAnswer } from '../../../shared/http/errors';
 import { jsonBody, MAX_BODY_BYTES, MAX_JSON_DEPTH } from '../../../shared/http/middleware/json-body';
 import { defineRoute, type AnyRoute } from '../../../shared/http/route';

@@ -5,8 +5,8 @@ import { defineRoute, pathParameterNames, type AnyRoute } from '../../../shared/
 import { buildOpenApiDocument, FORM_TYPE, patternMaxLength } from '../../../shared/http/openapi';
 import { RAW_REQUESTS, routeList, routes, simulatedNotificationSchema } from '../../../shared/http/routes';
 import { simulatedProvider, type SimulatedNotification } from '../../../shared/adapters/providers/simulated';
-import { signatureHeader } from '../../../shared/signatures/hmac-header';
-import { mayBeRateLimited } from '../../../shared/route-policy';
+import { signatureHeader } from '../../../shared/domain/hmac-header';
+import { mayBeRateLimited } from '../../../shared/domain/route-policy';
 
 type Json = Record<string, unknown>;
 type Operation = {

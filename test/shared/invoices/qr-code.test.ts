@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { invoiceQrCode, withQrCode } from '../../../shared/invoices/qr-code';
-import { pngDataUri, qrCodePng, qrCodePngDataUri } from '../../../shared/pix/qrcode';
+import { pngDataUri, qrCodePng, qrCodePngDataUri } from '../../../shared/adapters/qrcode/png';
 
 /** Issue 13: a Pix invoice's QR code is drawn once at creation and stored; reads answer the stored image. */
 describe("a Pix invoice's QR code", () => {

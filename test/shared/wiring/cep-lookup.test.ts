@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseConfig } from '../../../shared/config';
+import { parseConfig } from '../../../shared/platform/config';
 import { fixtureCepLookup } from '../../../shared/adapters/cep/fixture';
 import { cepLookupFor } from '../../../shared/wiring/cep-lookup';
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { BankPort } from '../../../shared/ports/bank';
-import { parseConfig } from '../../../shared/config';
+import { parseConfig } from '../../../shared/platform/config';
 import type { PaymentProvider } from '../../../shared/ports/payment-provider';
 import { ProviderError } from '../../../shared/ports/payment-provider';
 import { bank, createRegistry, defaultRegistry, paymentProvider, servesCardAndBoleto, UnknownAdapterError } from '../../../shared/wiring/provider-registry';

@@ -1,5 +1,5 @@
-import type { Config } from '../../../config';
-import { logger } from '../../../logger';
+import type { Config } from '../../../platform/config';
+import { logger } from '../../../platform/logger';
 import { apiPixCredentialsSource, type ApiPixCredentials } from '../../secrets/apipix-credentials';
 import {
   ProviderError,

@@ -1,4 +1,4 @@
-import { linkToken, linkTokenMatches } from '../../../crypto/link-token';
+import { linkToken, linkTokenMatches } from '../../../platform/crypto/link-token';
 
 /**
  * The URL the gateway registers with an API Pix PSP for its callbacks: under the provider's name,

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { FIXTURE_ADDRESSES, FIXTURE_UNAVAILABLE_CEP, fixtureCepLookup } from '../../../../shared/adapters/cep/fixture';
 import { CepUnavailableError } from '../../../../shared/ports/cep';
-import { stateByUf } from '../../../../shared/reference/states';
+import { stateByUf } from '../../../../shared/domain/reference/states';
 
 describe('fixtureCepLookup', () => {
   it('answers a known CEP with its address', async () => {

@@ -12,7 +12,7 @@ import {
   orderMovedWrite,
   unclaimCardAttemptWrite,
 } from '../../../../shared/adapters/dynamo/checkout-settle';
-import { CardAttemptBusyError, CheckoutChangedError, CheckoutSettledError } from '../../../../shared/errors';
+import { CardAttemptBusyError, CheckoutChangedError, CheckoutSettledError } from '../../../../shared/domain/errors';
 import { CHECKOUT_MOVES, PAYABLE_FROM } from '../../../../shared/domain/checkout-transitions';
 import { aCheckout } from '../../../support/records';
 

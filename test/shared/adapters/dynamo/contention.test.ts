@@ -1,6 +1,6 @@
 import { performance } from 'node:perf_hooks';
 import { describe, expect, it } from 'vitest';
-import { ContentionError } from '../../../../shared/errors';
+import { ContentionError } from '../../../../shared/domain/errors';
 import { toErrorAnswer } from '../../../../shared/http/errors';
 import { isTransientWriteError, retryBudget, retryTransient } from '../../../../shared/adapters/dynamo/contention';
 

@@ -2,7 +2,7 @@ import { performance } from 'node:perf_hooks';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, it } from 'vitest';
-import { RequestDeadlineError } from '../../../../shared/errors';
+import { RequestDeadlineError } from '../../../../shared/domain/errors';
 import { toErrorAnswer } from '../../../../shared/http/errors';
 import { CLEANUP_WINDOW_MS, cleanupDeadline, stopAtFor, DEADLINE_MARGIN_MS, withDeadline } from '../../../../shared/adapters/dynamo/deadline';
 import { createDb } from '../../../../shared/adapters/dynamo/dynamo';

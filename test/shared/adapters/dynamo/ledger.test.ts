@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { adjustment, movementShard, paymentCredit, withdrawalHold, withdrawalPost } from '../../../../shared/domain/ledger';
 import { ledgerEntryItem, ledgerEntryOf, newTransactionId, transferWrites } from '../../../../shared/adapters/dynamo/ledger';
-import { AccountNotFoundError, BalanceMovedError } from '../../../../shared/errors';
-import { entryView } from '../../../../shared/ledger/view';
+import { AccountNotFoundError, BalanceMovedError } from '../../../../shared/domain/errors';
+import { entryView } from '../../../../shared/http/views/ledger-view';
 
 const movement = (reference: string) => ({ accountId: 'acct_1', reference, description: `About ${reference}`, at: '2026-11-23T10:00:00.000Z' });
 let n = 0;

@@ -6,7 +6,7 @@ import { dynamoMailSuppressions } from '../../../../shared/adapters/dynamo/mail-
 import { keys } from '../../../../shared/adapters/dynamo/keys';
 import { stripped } from '../../../../shared/adapters/dynamo/transact';
 import { runAsFunction } from '../../../../infra/local/iam/hook';
-import { queues } from '../../../../shared/queues';
+import { queues } from '../../../../shared/platform/queues';
 import { accountStore, useLocalStackEnvironment } from '../../../support/api';
 
 /**

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ContentionError, InsufficientBalanceError } from '../../../../shared/errors';
+import { ContentionError, InsufficientBalanceError } from '../../../../shared/domain/errors';
 import { retryBudget } from '../../../../shared/adapters/dynamo/contention';
 import type { Db } from '../../../../shared/adapters/dynamo/dynamo';
 import { commitWrites, type TxWrite } from '../../../../shared/adapters/dynamo/transact';

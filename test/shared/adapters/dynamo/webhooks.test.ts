@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { deliveryOf, webhookConfiguredWrite, webhookSecretRotatedWrite } from '../../../../shared/adapters/dynamo/webhooks';
-import { ConflictError } from '../../../../shared/errors';
-import { unsealWebhookSecret } from '../../../../shared/webhooks/config';
+import { ConflictError } from '../../../../shared/domain/errors';
+import { unsealWebhookSecret } from '../../../../shared/platform/webhook-secret';
 
 const key = randomBytes(32);
 

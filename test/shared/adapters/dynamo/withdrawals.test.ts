@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { withdrawalCreatedWrite, withdrawalItem, withdrawalMovedWrite, withdrawalOf } from '../../../../shared/adapters/dynamo/withdrawals';
 import { MoveAlreadyMade } from '../../../../shared/adapters/dynamo/state-move';
-import { IdClashError } from '../../../../shared/errors';
+import { IdClashError } from '../../../../shared/domain/errors';
 import { heldWithdrawal } from '../../../support/withdrawals';
 
 const key = randomBytes(32);

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { admit, CountedRefusal, countRefusedCredentials, type GatePorts } from '../../../../shared/app/auth/admit';
-import { signToken } from '../../../../shared/auth/token';
+import { signToken } from '../../../../shared/domain/auth/token';
 import type { Account } from '../../../../shared/domain/account';
-import { AccountDisabledError, UnauthorizedError } from '../../../../shared/errors';
+import { AccountDisabledError, UnauthorizedError } from '../../../../shared/domain/errors';
 import type { GateStore } from '../../../../shared/ports/gate';
 
 const SIGNING = Buffer.alloc(32, 5);

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { issueToken, type TokenPorts } from '../../../../shared/app/auth/issue-token';
-import { hashSecretKey } from '../../../../shared/auth/secret-hash';
-import { verifyToken } from '../../../../shared/auth/token';
-import { UnauthorizedError } from '../../../../shared/errors';
+import { hashSecretKey } from '../../../../shared/domain/auth/secret-hash';
+import { verifyToken } from '../../../../shared/domain/auth/token';
+import { UnauthorizedError } from '../../../../shared/domain/errors';
 import type { IssuedKey } from '../../../../shared/ports/api-keys';
 
 const SIGNING = Buffer.alloc(32, 9);

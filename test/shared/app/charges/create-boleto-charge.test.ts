@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { createBoletoCharge, type BoletoChargeRequest } from '../../../../shared/app/charges/create-boleto-charge';
 import type { Customer } from '../../../../shared/domain/customer';
-import { ValidationError } from '../../../../shared/errors';
+import { ValidationError } from '../../../../shared/domain/errors';
 import type { CustomerStore } from '../../../../shared/ports/customers';
 import type { BoletoRequest, PixDueChargeRequest } from '../../../../shared/ports/payment-provider';
 import { ProviderError } from '../../../../shared/ports/payment-provider';

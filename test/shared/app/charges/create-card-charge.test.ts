@@ -3,7 +3,7 @@ import { type CardChargeBody, type CardChargePorts, createCardCharge } from '../
 import type { Caller } from '../../../../shared/domain/account';
 import type { CardAttempt } from '../../../../shared/domain/card-attempt';
 import type { Change, OutboxEvent } from '../../../../shared/domain/changes';
-import { BadRequestError, CardDeclinesExceededError, CardOutcomeUnknownError, UpstreamError } from '../../../../shared/errors';
+import { BadRequestError, CardDeclinesExceededError, CardOutcomeUnknownError, UpstreamError } from '../../../../shared/domain/errors';
 import { memoryAttemptSlots } from '../../../support/attempt-slots';
 import { type CardAuthorization, type PaymentProvider, ProviderError } from '../../../../shared/ports/payment-provider';
 

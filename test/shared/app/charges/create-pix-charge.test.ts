@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { createPixCharge, type PixChargeRequest } from '../../../../shared/app/charges/create-pix-charge';
 import type { InvoiceIds } from '../../../../shared/domain/invoice';
-import { UpstreamError } from '../../../../shared/errors';
+import { UpstreamError } from '../../../../shared/domain/errors';
 import { referenceOfTxid } from '../../../../shared/domain/invoice-ids';
 import type { InvoiceIdPort } from '../../../../shared/ports/invoices';
 import { ProviderError, type PixChargeRequest as ProviderPixRequest, type PixProvider } from '../../../../shared/ports/payment-provider';

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { createCustomer } from '../../../../shared/app/customers/create-customer';
 import { customerCreatedWrites } from '../../../../shared/adapters/dynamo/customers';
-import { IdClashError } from '../../../../shared/errors';
-import { createCustomerBodySchema } from '../../../../shared/schemas/customer';
+import { IdClashError } from '../../../../shared/domain/errors';
+import { createCustomerBodySchema } from '../../../../shared/domain/schemas/customer';
 
 const now = new Date('2026-11-27T12:00:00.000Z');
 const body = createCustomerBodySchema.parse({

@@ -3,7 +3,7 @@ import { applyNotification, type ChargeNotification, type InvoiceMovePorts } fro
 import type { Change, OutboxEvent } from '../../../../shared/domain/changes';
 import type { Checkout } from '../../../../shared/domain/checkout';
 import type { Invoice } from '../../../../shared/domain/invoice';
-import { CheckoutChangedError, PaymentRaceError } from '../../../../shared/errors';
+import { CheckoutChangedError, PaymentRaceError } from '../../../../shared/domain/errors';
 import { aCheckout, anInvoice } from '../../../support/records';
 
 const now = new Date('2026-11-27T13:00:00.000Z');

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { type InvitePorts, invitePerson } from '../../../../shared/app/panel/invite-person';
 import type { PanelInvite } from '../../../../shared/domain/panel/invite';
 import type { OutgoingMail } from '../../../../shared/domain/panel/mail';
-import { ConflictError, NotFoundError, ValidationError } from '../../../../shared/errors';
+import { ConflictError, NotFoundError, ValidationError } from '../../../../shared/domain/errors';
 
 const now = new Date('2026-11-28T12:00:00.000Z');
 

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { searchCep } from '../../../../shared/app/reference/search-cep';
 import { CepUnavailableError, type CepLookup } from '../../../../shared/ports/cep';
 import { CEP_CACHE_SECONDS, type CepAddress } from '../../../../shared/domain/cep';
-import { NotFoundError, UpstreamError } from '../../../../shared/errors';
+import { NotFoundError, UpstreamError } from '../../../../shared/domain/errors';
 
 const address: CepAddress = { zipcode: '01310100', state: 'SP', city: 'São Paulo', district: 'Bela Vista', street: 'Avenida Paulista' };
 const lookup = (answer: CepAddress | null | Error): CepLookup & { asked: string[] } => {

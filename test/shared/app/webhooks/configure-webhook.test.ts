@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { configureWebhook, rotateWebhookSecret } from '../../../../shared/app/webhooks/configure-webhook';
 import { sendTestEvent } from '../../../../shared/app/webhooks/send-test-event';
 import { SECRET_NOTICE_KEPT, SECRET_NOTICE_NEW, WEBHOOK_EVENT_TYPES } from '../../../../shared/domain/webhooks';
-import { ConflictError, ValidationError } from '../../../../shared/errors';
+import { ConflictError, ValidationError } from '../../../../shared/domain/errors';
 
 const now = new Date('2026-11-27T12:00:00.000Z');
 const ports = {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { flushMetrics } from '../../../../shared/metrics/emf';
+import { flushMetrics } from '../../../../shared/platform/metrics';
 import { deliverWebhook, type PostResult, type WebhookMessage } from '../../../../shared/app/webhooks/deliver-webhook';
 import type { DeliveryAttemptRecord, WebhookDelivery, WebhookEventType } from '../../../../shared/domain/webhooks';
 import type { WebhookStore } from '../../../../shared/ports/webhooks';

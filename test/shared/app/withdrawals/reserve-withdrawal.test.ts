@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { reserveWithdrawal, type ReserveWithdrawalRequest } from '../../../../shared/app/withdrawals/reserve-withdrawal';
 import { coverPlan } from '../../../../shared/domain/ledger-shards';
 import { type Movement, withdrawalHold } from '../../../../shared/domain/ledger';
-import { InsufficientBalanceError, ValidationError } from '../../../../shared/errors';
+import { InsufficientBalanceError, ValidationError } from '../../../../shared/domain/errors';
 import type { BalancePort } from '../../../../shared/ports/withdrawals';
 import { WITHDRAW_LIMIT_CENTS } from '../../../../shared/domain/withdrawal-fee';
 import { heldWithdrawal } from '../../../support/withdrawals';

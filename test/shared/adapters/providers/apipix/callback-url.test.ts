@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { linkToken } from '../../../../../shared/crypto/link-token';
+import { linkToken } from '../../../../../shared/platform/crypto/link-token';
 import { pixCallbackToken, pixCallbackTokenMatches, pixCallbackUrl } from '../../../../../shared/adapters/providers/apipix/callback-url';
 
 const key = Buffer.alloc(32, 7);
