@@ -28,7 +28,7 @@ import type { StatementWindow } from '../../shared/domain/pix-statement';
 
 /** The longest window `provider reconcile --from --to` reads in one go. */
 const MAX_STATEMENT_WINDOW_MS = 31 * 24 * 60 * 60 * 1000;
-import { notificationFor, type PaymentOptions, type ProviderCommand, sendNotification } from './provider';
+import { notificationFor, PAID_COMMANDS, paidNoticeOf, type PaymentOptions, type ProviderCommand, sendNotification } from './provider';
 import { redriveStreamFailures } from './stream';
 import { resolveTarget, type Target } from './target';
 import { DELIVERY_STATUSES, deliveriesOf, redeliver } from './webhook';
@@ -132,7 +132,7 @@ function usage<T>(parse: () => T): T {
   }
 }
 
-const PROVIDER_COMMANDS: readonly string[] = ['pix-paid', 'boleto-paid', 'cancel', 'refund', 'withdraw', 'reconcile', 'register-webhook'];
+const PROVIDER_COMMANDS: readonly string[] = [...PAID_COMMANDS, 'cancel', 'refund', 'withdraw', 'reconcile', 'register-webhook'];
 
 /**
  * `account reconcile`: an account's balance against the sum of its ledger entries, one JSON line per
@@ -285,9 +285,10 @@ async function run(): Promise<unknown> {
       if (outcome !== 'paid' && outcome !== 'refused') throw new UsageError('--outcome must be paid or refused');
       which = outcome === 'paid' ? 'withdraw-paid' : 'withdraw-refused';
     }
-    const ids = which === 'pix-paid' ? { txid: required('txid') } : { reference: required('reference') };
+    const notice = paidNoticeOf(which);
+    const ids = notice?.by === 'txid' ? { txid: required('txid') } : { reference: required('reference') };
     const now = new Date();
-    const payment = which === 'pix-paid' || which === 'boleto-paid' ? paymentOptions(values.amount, values.date) : {};
+    const payment = notice ? paymentOptions(values.amount, values.date) : {};
     return sendNotification(target, notificationFor(which, ids, now, payment), now);
   }
   const store: AccountStore = { db: target.db, table: target.table, now: () => new Date() };

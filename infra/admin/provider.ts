@@ -2,8 +2,24 @@ import { randomString } from '../../shared/platform/ids';
 import { SIMULATED_SIGNATURE_HEADER, type SimulatedNotification } from '../../shared/adapters/providers/simulated';
 import { signatureHeader } from '../../shared/domain/hmac-header';
 import type { Target } from './target';
+import { PAID_NOTICES, type PaidNotice } from '../../shared/domain/payment-methods';
 
-export type ProviderCommand = 'pix-paid' | 'boleto-paid' | 'cancel' | 'refund' | 'withdraw-paid' | 'withdraw-refused';
+/** A payment's command (`provider pix-paid`, `boleto-paid`): one per method row with a paid notice, named from its type. */
+export type PaidCommand = `${string}-paid`;
+export type ProviderCommand = PaidCommand | 'cancel' | 'refund' | 'withdraw-paid' | 'withdraw-refused';
+
+/** The command that sends a paid notice: `pix.paid` → `pix-paid`. */
+export function paidCommandOf(notice: PaidNotice): PaidCommand {
+  return `${notice.type.slice(0, -'.paid'.length)}-paid`;
+}
+
+/** Each paid notice's command (pix-paid, boleto-paid), in the registry's order. */
+export const PAID_COMMANDS: readonly PaidCommand[] = PAID_NOTICES.map(paidCommandOf);
+
+/** The paid notice a command sends (undefined: not a payment's command). */
+export function paidNoticeOf(command: string): PaidNotice | undefined {
+  return PAID_NOTICES.find((notice) => paidCommandOf(notice) === command);
+}
 
 /** A Pix end-to-end id as the bank would give: E + ISPB (8) + yyyyMMddHHmm + 11 characters = 32. */
 export function simulatedEndToEndId(now: Date): string {
@@ -33,8 +49,8 @@ export function notificationFor(
   const occurred_at = now.toISOString();
   const reference = target.reference ?? '';
   const paid = { occurred_at: payment.date ? paidOn(payment.date) : occurred_at, ...(payment.amount ? { amount: payment.amount } : {}) };
-  if (command === 'pix-paid') return { id, type: 'pix.paid', txid: target.txid ?? '', ...paid };
-  if (command === 'boleto-paid') return { id, type: 'boleto.paid', reference, ...paid };
+  const notice = paidNoticeOf(command);
+  if (notice) return notice.by === 'txid' ? { id, type: notice.type, txid: target.txid ?? '', ...paid } : { id, type: notice.type, reference, ...paid };
   if (command === 'withdraw-paid') return { id, type: 'pixout.paid', reference, end_to_end_id: simulatedEndToEndId(now), occurred_at };
   if (command === 'withdraw-refused') return { id, type: 'pixout.refused', reference, reason: 'Refused by the bank', occurred_at };
   return { id, type: command === 'cancel' ? 'charge.canceled' : 'charge.refunded', reference, occurred_at };

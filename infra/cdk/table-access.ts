@@ -6,6 +6,7 @@ import { failedCredentialsClass, ipLimitClassOf } from '../../shared/domain/rout
 import { changeGrants, type ItemAction, KEY, type TableGrant } from '../../shared/adapters/dynamo/access';
 import { tableShape } from '../../shared/adapters/dynamo/table';
 import { routes } from '../../shared/http/routes';
+import { methodChargeRoutes } from '../../shared/http/route-table/charges';
 
 /**
  * Per-function DynamoDB permissions: each function may call only the item actions its code calls, on
@@ -140,6 +141,9 @@ export const ROUTE_PORT_GRANTS: Readonly<Record<string, readonly TableGrant[]>> 
   // The CEP cache read (shared/adapters/dynamo/cep-cache.ts).
   [routes.searchCep.id]: [{ actions: ['GetItem'], keys: [KEY.cep] }],
   [routes.createPix.id]: [],
+  // A charge route derived from its method's row (shared/http/route-table/charges.ts): its use case reads nothing
+  // beyond what its pipeline and its change (invoice.created: its ids checked unused) need, as the Pix charge's.
+  ...Object.fromEntries(Object.values(methodChargeRoutes).map((route): [string, readonly TableGrant[]] => [route.id, []])),
   // The payer must be one of the account's customers.
   [routes.createBoleto.id]: [{ actions: ['GetItem'], keys: [KEY.account] }],
   // The unused reference check and the re-read before a void; the charge's attempt (shared/adapters/dynamo/card-attempts.ts):

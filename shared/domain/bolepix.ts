@@ -14,6 +14,11 @@ export type { BolePixRail, PaymentRail };
 /** The rules of a charge created without late-payment fields: no fine, no interest, payable up to the due date. */
 export const NO_LATE_PAYMENT: LatePaymentRules = { fineBasisPoints: 0, interestBasisPointsAMonth: 0, daysAfterDue: 0 };
 
+/** Whether a rail is one of a BolePix's two. */
+function isBolePixRail(rail: PaymentRail): rail is BolePixRail {
+  return rail === 'pix' || rail === 'boleto';
+}
+
 /** Whether an invoice is a BolePix: a boleto with its due-date Pix charge. */
 export function isBolePix(invoice: Pick<Invoice, 'method' | 'pix' | 'boleto'>): boolean {
   return invoice.method === 'boleto' && invoice.pix !== undefined;
@@ -69,7 +74,7 @@ export function paymentVerdict(
   payDate: string,
 ): PaymentVerdict {
   if (isBolePix(invoice) && invoice.status !== 'PENDING' && invoice.status !== 'CANCELED' && invoice.paidRail !== undefined) {
-    if (rail === invoice.paidRail || rail === 'creditcard' || invoice.otherRailPayment !== undefined) return { kind: 'not_a_payment' };
+    if (rail === invoice.paidRail || !isBolePixRail(rail) || invoice.otherRailPayment !== undefined) return { kind: 'not_a_payment' };
     const expected = expectedPayment(invoice, payDate);
     return { kind: 'other_rail_payment', rail, amountCents: paidCents ?? (expected.payable ? expected.dueCents : invoice.totalCents) };
   }

@@ -5,6 +5,8 @@
  * validates each against the schemas the document declares.
  */
 import { WEBHOOK_EVENT_TYPES } from '../domain/webhooks';
+import { METHOD_REGISTRY, PAYMENT_METHODS, type PaymentMethod } from '../domain/payment-methods';
+import { chargeOperationId, methodChargeRoutes } from './route-table/charges';
 
 /** An operation's example: its request (path and query parameters, body) and its success answer. */
 export type OperationExample = {
@@ -55,7 +57,8 @@ const customer = {
   created_at: CREATED,
 };
 
-const pixInvoice = {
+/** An invoice of a method, as the query routes show it: Maria's paid charge, with the method's fields as its row's example shows them. */
+const invoiceOfMethod = (method: PaymentMethod) => ({
   id: 115532482828339,
   reference: 'INV-7KQ2MX',
   invoice_no: '1001',
@@ -67,7 +70,7 @@ const pixInvoice = {
   total: '190.00',
   status: 'PAID',
   due_date: '2030-01-31',
-  method: 'pix',
+  method: METHOD_REGISTRY[method].charge,
   notes: null,
   email: null,
   client: null,
@@ -78,12 +81,26 @@ const pixInvoice = {
   refunded_at: null,
   paid_after_cancel: false,
   paid_amount: '190.00',
-  paid_rail: 'pix',
+  paid_rail: METHOD_REGISTRY[method].charge,
   version: 2,
-  txid: 'INV7KQ2MXaZZSMXFtU12SVrRyk7B9QM1',
-  copy: BR_CODE,
-  qrcode: QR,
-};
+  ...METHOD_REGISTRY[method].example,
+});
+
+const pixInvoice = invoiceOfMethod('pix');
+
+/** The example of each charge route derived from a method's row: the common charge fields and the row's own, and its invoice as created. */
+const DERIVED_CHARGE_EXAMPLES: Readonly<Record<string, OperationExample>> = Object.fromEntries(
+  PAYMENT_METHODS.filter((method) => methodChargeRoutes[method] !== undefined).map((method): [string, OperationExample] => {
+    const row: { route?: { bodyExample: Record<string, unknown> } } = METHOD_REGISTRY[method];
+    return [
+      chargeOperationId(method),
+      {
+        body: { amount: 100, quantity: 2, tax: 5, discount: 10, invoice_no: '1004', due_date: '2030-01-31', item_name: 'Camiseta', ...row.route?.bodyExample },
+        response: { invoice: { reference: 'INV-7KQ2MX', total: '190.00', due_date: '2030-01-31', status: 'PENDING', ...METHOD_REGISTRY[method].example } },
+      },
+    ];
+  }),
+);
 
 /** An event as the events API shows it (issue 29): the event as delivered. */
 const LOGGED_EVENT = {
@@ -233,7 +250,8 @@ export const OPERATION_EXAMPLES: Readonly<Record<string, OperationExample>> = {
       },
     },
   },
-  ListInvoices: { query: { limit: 5, invoice_no: '1001' }, response: { invoices: [pixInvoice], pagination: { page: 1, limit: 5 } } },
+  // An invoice of each method of the registry (its row's example fields).
+  ListInvoices: { query: { limit: 5, invoice_no: '1001' }, response: { invoices: PAYMENT_METHODS.map(invoiceOfMethod), pagination: { page: 1, limit: 5 } } },
   GetInvoice: { params: { invoice_id: 115532482828339 }, response: { invoice: pixInvoice } },
   GetInvoiceByReference: { params: { ref_id: 'INV-7KQ2MX' }, response: { invoice: pixInvoice } },
   GetPixInvoiceByReference: { params: { ref: 'INV-7KQ2MX' }, response: { invoice: pixInvoice } },
@@ -457,4 +475,5 @@ export const OPERATION_EXAMPLES: Readonly<Record<string, OperationExample>> = {
       'id,created_at,type,amount,reserved,reference,description\r\ntxn_7KQ2MY4HX9PA3B6N8RC2VD5E,2026-11-20T14:03:11.512Z,payment,198.45,0.00,INV-7KQ2MY,Payment of INV-7KQ2MY (pix)\r\n',
   },
   PanelWithdrawal: { params: { reference: 'WD-7KQ2MY4HX9PA' }, query: { novo: '1' }, response: panelPage('Saque WD-7KQ2MY4HX9PA') },
+  ...DERIVED_CHARGE_EXAMPLES,
 };

@@ -11,7 +11,7 @@ import { authRoutes } from './route-table/auth';
 import { accountRoutes } from './route-table/account';
 import { customersRoutes } from './route-table/customers';
 import { referenceRoutes } from './route-table/reference';
-import { chargesRoutes } from './route-table/charges';
+import { chargesRoutes, methodChargeRoutes } from './route-table/charges';
 import { invoicesRoutes } from './route-table/invoices';
 import { pixoutRoutes } from './route-table/pixout';
 import { webhooksRoutes } from './route-table/webhooks';
@@ -39,7 +39,8 @@ export const routes = {
   ...metaRoutes,
 } satisfies Record<string, AnyRoute>;
 
-export const routeList: readonly AnyRoute[] = Object.values(routes);
+/** Every route: the table's rows, then the charge routes derived from the method rows (shared/http/route-table/charges.ts). */
+export const routeList: readonly AnyRoute[] = [...Object.values(routes), ...Object.values(methodChargeRoutes)];
 
 export { simulatedNotificationSchema };
 

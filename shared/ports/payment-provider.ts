@@ -98,6 +98,45 @@ export type ChargeCall<M extends PaymentMethod> = (request: MethodCalls[M]['requ
 export type ChargeCalls = { readonly [M in PaymentMethod]: ChargeCall<M> };
 
 /**
+ * The charge calls a provider serves: its `charges` map DECLARES the methods it serves (a method's call
+ * present, that method served). A provider need not serve every method of the registry: choosing it
+ * for a method it does not serve fails clearly (`chargeCallOf`: MethodNotServedError), and a new
+ * method's row asks nothing of the providers that do not serve it.
+ */
+export type ServedCharges = { readonly [M in PaymentMethod]?: ChargeCall<M> };
+
+/** A provider serving the methods M: their calls are there. */
+export type ServingProvider<M extends PaymentMethod> = PixProvider & { readonly charges: Pick<ChargeCalls, M> };
+
+/** The methods a provider serves, in the registry's order. */
+export function servedMethods(provider: Pick<PixProvider, 'charges'>, methods: readonly PaymentMethod[]): PaymentMethod[] {
+  return methods.filter((method) => serves(provider, method));
+}
+
+/** Whether a provider serves a method (its charge call is there). */
+export function serves<M extends PaymentMethod>(provider: Pick<PixProvider, 'charges'>, method: M): provider is Pick<ServingProvider<M>, 'charges'> {
+  return typeof provider.charges[method] === 'function';
+}
+
+/** A provider was chosen for a method it does not serve (a configuration error): nothing was charged. */
+export class MethodNotServedError extends Error {
+  constructor(
+    readonly provider: string,
+    readonly method: PaymentMethod,
+  ) {
+    super(`The payment provider ${provider} does not serve ${method} charges`);
+    this.name = 'MethodNotServedError';
+  }
+}
+
+/** The provider's call for a method, or MethodNotServedError when it does not serve it. */
+export function chargeCallOf<M extends PaymentMethod>(provider: Pick<PixProvider, 'name' | 'charges'>, method: M): ChargeCall<M> {
+  const call = provider.charges[method] as ChargeCall<M> | undefined;
+  if (typeof call !== 'function') throw new MethodNotServedError(provider.name, method);
+  return call;
+}
+
+/**
  * What every provider does: Pix charges. A provider that only serves Pix (a real PSP behind the API Pix
  * standard) implements this much; the registry gives the other methods' charges to a PaymentProvider.
  */
@@ -113,7 +152,7 @@ export interface PixProvider {
    * same request. A refusal of the request's content is a ProviderRejectedError; an outage or an
    * unexpected answer a ProviderError.
    */
-  readonly charges: Pick<ChargeCalls, 'pix'>;
+  readonly charges: ServedCharges & Pick<ChargeCalls, 'pix'>;
   /**
    * The charge as the PSP holds it now (undefined: the PSP does not know the txid). Providers that push
    * standard API Pix callbacks implement it: a callback is only a hint, each payment is credited from
@@ -182,12 +221,14 @@ export function listsReceivedPix(provider: PixProvider): provider is StatementPr
 }
 
 /**
- * A provider of every method. Beside the Pix charge: `boleto` registers a boleto, idempotent by
- * `reference` as the Pix charge is (the first boleto is answered again); `card` authorizes a card,
- * idempotent by its request's `idempotencyKey`. A card's follow-up calls are the card's own.
+ * The card and boleto provider (the configured one's methods are the ones this port has follow-up
+ * calls for). Beside the Pix charge: `boleto` registers a boleto, idempotent by `reference` as the Pix
+ * charge is (the first boleto is answered again); `card` authorizes a card, idempotent by its request's
+ * `idempotencyKey`. A card's follow-up calls are the card's own. Any other method's call is there only
+ * when it serves that method (ServedCharges).
  */
 export interface PaymentProvider extends PixProvider {
-  readonly charges: ChargeCalls;
+  readonly charges: ServedCharges & Pick<ChargeCalls, 'pix' | 'boleto' | 'card'>;
   /**
    * What became of the authorization made under an idempotency key whose answer was lost: approved,
    * declined, or never received (nothing charged). Asked by the checkout upkeep for UNKNOWN checkouts.

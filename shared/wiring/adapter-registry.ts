@@ -1,8 +1,8 @@
 import type { BankPort } from '../ports/bank';
 import { simulatedBank } from '../adapters/bank/simulated';
 import type { Config } from '../platform/config';
-import { PAYMENT_METHODS, type PaymentMethod } from '../domain/payment-methods';
-import type { PaymentProvider, PixProvider } from '../ports/payment-provider';
+import type { PaymentMethod } from '../domain/payment-methods';
+import { MethodNotServedError, type PaymentProvider, type PixProvider, serves, type ServingProvider } from '../ports/payment-provider';
 import { simulatedProvider } from '../adapters/providers/simulated';
 
 /**
@@ -39,6 +39,8 @@ export type AdapterRegistry = {
   pixProvider(config: Config, name?: string): PixProvider;
   /** The card and boleto provider named `name` (default: the configured one); a Pix-only provider is not one. */
   paymentProvider(config: Config, name?: string): PaymentProvider;
+  /** The provider named `name` (default: the configured card-and-boleto provider) for a method: MethodNotServedError when it does not serve it. */
+  providerServing<M extends PaymentMethod>(config: Config, method: M, name?: string): ServingProvider<M>;
   /** The bank named `name` (default: the configured BANK_PROVIDER). */
   bank(config: Config, name?: string): BankPort;
   /** Adds a payment provider adapter under a name not taken yet (a real PSP's adapter; a test's). */
@@ -88,8 +90,13 @@ export function createRegistry(initial: {
     pixProvider: (config, name = config.payments.provider) => providers.resolve(config, name),
     paymentProvider: (config, name = config.payments.cardAndBoletoProvider) => {
       const provider = providers.resolve(config, name);
-      if (!servesEveryMethod(provider)) throw new UnknownAdapterError('card and boleto provider', name);
+      if (!servesCardAndBoleto(provider)) throw new UnknownAdapterError('card and boleto provider', name);
       return provider;
+    },
+    providerServing: (config, method, name = config.payments.cardAndBoletoProvider) => {
+      const provider = providers.resolve(config, name);
+      if (!serves(provider, method)) throw new MethodNotServedError(name, method);
+      return provider as ServingProvider<typeof method>;
     },
     bank: (config, name = config.payouts.bank) => banks.resolve(config, name),
     registerPaymentProvider: (name, factory) => providers.register(name, factory),
@@ -99,10 +106,14 @@ export function createRegistry(initial: {
   };
 }
 
-/** Whether a provider serves every method's charge (the simulated one), not only Pix (API Pix). */
-export function servesEveryMethod(provider: PixProvider): provider is PaymentProvider {
-  const charges: Partial<Record<PaymentMethod, unknown>> = provider.charges;
-  return PAYMENT_METHODS.every((method) => typeof charges[method] === 'function');
+/** Whether a provider is a card and boleto provider (the simulated one): it serves both, with their follow-up calls; API Pix serves Pix only. */
+export function servesCardAndBoleto(provider: PixProvider): provider is PaymentProvider {
+  const calls = provider as Partial<Record<'cardAuthorizationStatus' | 'voidCard' | 'writeOffBoleto', unknown>>;
+  return (
+    serves(provider, 'boleto') &&
+    serves(provider, 'card') &&
+    [calls.cardAuthorizationStatus, calls.voidCard, calls.writeOffBoleto].every((call) => typeof call === 'function')
+  );
 }
 
 /** The adapters every function may resolve: the simulated provider and bank (./provider-registry.ts adds API Pix for Pix charges). */

@@ -26,6 +26,7 @@ import { KEY, RECONCILE_SCAN, routeGrants } from '../../infra/cdk/table-access';
 import { authorizationReason, buildApp, DIRECT_ORIGIN_CALLS_METRIC, DIRECT_ORIGIN_CALLS_THRESHOLD, EDGE_AUTHORIZER_ID } from '../../infra/stack';
 import type { AnyRoute } from '../../shared/http/route';
 import { actionsOf, functionIds, type Json, NO_BUNDLING, type Statement, STREAM_ACTIONS, Synthesized } from './synthesized';
+import { methodChargeRoutes } from '../../shared/http/route-table/charges';
 
 const s = new Synthesized();
 const { stack, template, resources } = { stack: s.stack, template: s.template, resources: s.resources };
@@ -685,6 +686,13 @@ const EXPECTED_TABLE_ACCESS: Record<string, string[]> = {
   ListStates: [READ_COUNTER, UNAUTHENTICATED_COUNTER],
   SearchCep: [UNAUTHENTICATED_COUNTER, 'UpdateItem RL#cep#* [PK,SK,rlLog,rlCnt,ttl]', 'GetItem ACCT#*', 'GetItem CEP#*', 'PutItem CEP#*'],
   CreatePixCharge: [WRITE_COUNTER, UNAUTHENTICATED_COUNTER, ...IDEMPOTENCY, ...INVOICE_ID_CHECK, 'PutItem INV#*', 'PutItem INVID#*'],
+  // A charge route derived from a method's row (shared/http/route-table/charges.ts): the Pix charge's grants, nothing more.
+  ...Object.fromEntries(
+    Object.values(methodChargeRoutes).map((route) => [
+      route.id,
+      [WRITE_COUNTER, UNAUTHENTICATED_COUNTER, ...IDEMPOTENCY, ...INVOICE_ID_CHECK, 'PutItem INV#*', 'PutItem INVID#*'],
+    ]),
+  ),
   CreateBoletoCharge: [WRITE_COUNTER, UNAUTHENTICATED_COUNTER, ...IDEMPOTENCY, ...INVOICE_ID_CHECK, 'GetItem ACCT#*', 'PutItem INV#*', 'PutItem INVID#*'],
   // The balance credit is an UpdateItem of one balance shard (BAL#), not of the account item.
   CreateCardCharge: [
@@ -961,6 +969,7 @@ describe('least privilege', () => {
       routes.createPix.id,
       routes.createBoleto.id,
       routes.createCard.id,
+      ...Object.values(methodChargeRoutes).map((route) => route.id),
       routes.checkoutEntry.id,
       'CheckoutCardPayment',
       checkoutUpkeepWorker.id,

@@ -5,7 +5,6 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { handler as createPix } from '../../functions/charges/pix';
 import { keys } from '../../shared/adapters/dynamo/keys';
 import { routes } from '../../shared/http/routes';
-import type { ChargeCalls } from '../../shared/ports/payment-provider';
 import { paymentProvider } from '../../shared/wiring/provider-registry';
 import { getRuntime, overrideRuntime, type Runtime } from '../../shared/wiring/runtime';
 import { bearer, newAccount, tokenFor, useLocalStackEnvironment } from '../support/api';
@@ -82,7 +81,7 @@ describe('a stalled database: the answer leaves within the function timeout, the
     const key = `stall-${Date.now()}`;
     const body = common();
     const provider = paymentProvider(base.config);
-    const charges: { -readonly [M in keyof ChargeCalls]: ChargeCalls[M] } = provider.charges;
+    const charges: { -readonly [M in keyof typeof provider.charges]: (typeof provider.charges)[M] } = provider.charges;
     const original = charges.pix;
     let asked = 0;
     // The table stalls while the provider answers: the lock is held, the commit has not left.

@@ -6,6 +6,7 @@ import type { paths } from '../support/generated/openapi';
 import { eventually } from '../support/ledger';
 import { expectConforms, servedContract } from '../support/openapi-check';
 import { type Receiver, startReceiver } from '../support/webhook-receiver';
+import { PAYMENT_METHODS } from '../../shared/domain/payment-methods';
 
 /**
  * The README's walk-through ("Walk-through with curl") run by a merchant's typed client: openapi-fetch
@@ -39,7 +40,7 @@ describe('the README walk-through through the typed client (openapi-typescript +
   });
 
   it('authenticates, registers a customer, charges Pix and card, is paid, withdraws, reads the statement, sets webhooks and reads the document', async () => {
-    const keys = await newAccount(['pix', 'boleto', 'card']);
+    const keys = await newAccount([...PAYMENT_METHODS]);
     const accountId = keys.account_id;
     const client = createClient<paths>({ baseUrl: stack().baseUrl, fetch: checkedFetch });
 

@@ -31,7 +31,7 @@ type ProviderCall = 'pix' | 'boleto';
 async function whileProviderHangs(method: ProviderCall, fn: () => Promise<Invoked>): Promise<{ reply: Invoked; called: number }> {
   const runtime = getRuntime();
   const provider = paymentProvider(runtime.config);
-  const charges: { -readonly [M in keyof ChargeCalls]: ChargeCalls[M] } = provider.charges;
+  const charges: { -readonly [M in keyof typeof provider.charges]: (typeof provider.charges)[M] } = provider.charges;
   const original = charges[method];
   let called = 0;
   const hang = () => {

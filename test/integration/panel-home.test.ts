@@ -6,6 +6,7 @@ import { eventually } from '../support/ledger';
 import { brazilDate } from '../../shared/domain/brazil-dates';
 import { notification, notify } from '../support/provider';
 import { enrolledPerson, get, Jar, signIn } from '../support/panel';
+import { PAYMENT_METHODS } from '../../shared/domain/payment-methods';
 
 describe("merchant panel: the overview, the account's customers and payment methods (issue 27)", () => {
   it("lists the account's customers through GET /api/customers' own use case, with its filters", async () => {
@@ -84,6 +85,6 @@ describe("merchant panel: the overview, the account's customers and payment meth
     const page = await get(jar, '/panel/metodos');
     expect(page.status).toBe(200);
     const methods = Object.fromEntries([...page.text.matchAll(/data-method="(\w+)">[^<]*<strong>(\w+)<\/strong>/g)].map((m) => [m[1], m[2]]));
-    expect(methods).toEqual({ pix: 'habilitado', boleto: 'desabilitado', card: 'desabilitado' });
+    expect(methods).toEqual(Object.fromEntries(PAYMENT_METHODS.map((method) => [method, method === 'pix' ? 'habilitado' : 'desabilitado'])));
   });
 });

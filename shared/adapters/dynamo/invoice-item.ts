@@ -1,6 +1,6 @@
 import { seal, unseal } from '../../platform/crypto/personal-data';
 import type { Invoice, InvoiceMethod, InvoiceMethodFields, NewInvoice } from '../../domain/invoice';
-import { PAYMENT_METHODS } from '../../domain/payment-methods';
+import { PAID_RAILS, PAYMENT_METHODS } from '../../domain/payment-methods';
 import type { InvoiceStatus } from '../../domain/invoice-transitions';
 import { definedOnly } from '../../domain/defined';
 import { numericIdBounds, sortableNumericId } from '../../platform/ids';
@@ -71,8 +71,6 @@ function otherRailPaymentOf(value: unknown): Invoice['otherRailPayment'] {
   return rail && amountCents !== undefined && at ? { rail, amountCents, at } : undefined;
 }
 
-const PAID_RAILS: readonly string[] = ['pix', 'boleto', 'creditcard'];
-
 /** The method's own fields, stored as written under its setting's name (the item's `pix`, `boleto` or `card` map). */
 function methodFieldsOf(item: Item): InvoiceMethodFields {
   return Object.fromEntries(PAYMENT_METHODS.filter((method) => item[method] !== undefined).map((method) => [method, item[method]])) as InvoiceMethodFields;
@@ -98,7 +96,7 @@ export function invoiceOf(item: Item, personalDataKey?: Buffer): Invoice {
     awaitsPixLookup: inPixSweep(item) ? true : undefined,
     late: lateOf(item.late),
     paidAmountCents: count(item.paidAmountCents),
-    paidRail: typeof item.paidRail === 'string' && PAID_RAILS.includes(item.paidRail) ? (item.paidRail as Invoice['paidRail']) : undefined,
+    paidRail: PAID_RAILS.find((rail) => rail === item.paidRail),
     otherRailPayment: otherRailPaymentOf(item.otherRailPayment),
     inRailUpkeep: inRailUpkeep(item) ? true : undefined,
     version: count(item.version),

@@ -1,4 +1,5 @@
 import * as z from 'zod';
+import { PAID_NOTICES } from '../../domain/payment-methods';
 
 const notificationId = z.string().min(1).max(100);
 /** ISO 8601 UTC; 40 characters bound it with room for any fraction the provider sends. */
@@ -8,6 +9,14 @@ const paidAmount = z
   .string()
   .regex(/^\d{1,13}\.\d{2}$/)
   .optional();
+
+/** What names the charge a payment notice pays: the Pix txid, or the invoice's reference. */
+const paidTarget = { txid: { txid: z.string().min(1).max(35) }, reference: { reference: z.string().min(1).max(20) } };
+
+/** A payment on a method's rail: one variant per method row with a paid notice (`pix.paid` by txid, `boleto.paid` by reference). */
+const paidNotifications = PAID_NOTICES.map((notice) =>
+  z.object({ id: notificationId, type: z.literal(notice.type), ...paidTarget[notice.by], amount: paidAmount, occurred_at: occurredAt }),
+);
 
 /**
  * The simulated provider's notifications: what its adapter parses (shared/providers/simulated.ts) and
@@ -30,8 +39,7 @@ export const simulatedNotificationSchema = z
       reason: z.string().max(200).optional(),
       occurred_at: occurredAt,
     }),
-    z.object({ id: notificationId, type: z.literal('pix.paid'), txid: z.string().min(1).max(35), amount: paidAmount, occurred_at: occurredAt }),
-    z.object({ id: notificationId, type: z.literal('boleto.paid'), reference: z.string().min(1).max(20), amount: paidAmount, occurred_at: occurredAt }),
+    ...paidNotifications,
     z.object({
       id: notificationId,
       type: z.enum(['charge.canceled', 'charge.refunded']),

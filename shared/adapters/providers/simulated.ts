@@ -5,6 +5,7 @@ import { parseAmountToCents } from '../../domain/money';
 import { buildDynamicBrCode } from '../../domain/pix-brcode';
 import { checkSignatureHeader } from '../../domain/hmac-header';
 import { simulatedNotificationSchema } from './simulated-notification';
+import { PAID_NOTICES } from '../../domain/payment-methods';
 import {
   type CardAuthorization,
   INVALID_SIGNATURE_MESSAGE,
@@ -12,6 +13,7 @@ import {
   type PaymentProvider,
   type PixCharge,
   type PixDueRemoval,
+  type ProviderNotification,
   ProviderError,
   type RegisteredBoleto,
 } from '../../ports/payment-provider';
@@ -45,14 +47,14 @@ export const SIMULATED_SIGNATURE_HEADER = 'simulated-signature';
 
 export type { SimulatedNotification } from './simulated-notification';
 
-const KIND = {
-  'pix.paid': 'paid',
-  'boleto.paid': 'paid',
+/** What each notification type says; a method's paid notice (its row's `paidNotice`) says `paid`. */
+const KIND: Readonly<Record<string, ProviderNotification['kind']>> = {
+  ...Object.fromEntries(PAID_NOTICES.map((notice) => [notice.type, 'paid'])),
   'charge.canceled': 'canceled',
   'charge.refunded': 'refunded',
   'pixout.paid': 'payout_paid',
   'pixout.refused': 'payout_refused',
-} as const;
+};
 
 /**
  * A provider that runs in-process: Pix charges with a BR Code whose location is under its own base
@@ -73,6 +75,12 @@ export type SimulatedProvider = PaymentProvider & {
   /** Boletos written off, by reference. */
   writtenOff: ReadonlySet<string>;
 };
+
+function kindOf(type: string): ProviderNotification['kind'] {
+  const kind = KIND[type];
+  if (!kind) throw new NotificationRejected('invalid_notification', 'The notification is not one this provider sends');
+  return kind;
+}
 
 export function simulatedProvider(options: { locationBase: string; merchantCity?: string }): SimulatedProvider {
   const base = options.locationBase.replace(/^https?:\/\//, '').replace(/\/+$/, '');
@@ -176,7 +184,7 @@ export function simulatedProvider(options: { locationBase: string; merchantCity?
       const n = parsed.data;
       return {
         id: n.id,
-        kind: KIND[n.type],
+        kind: kindOf(n.type),
         target: 'txid' in n ? { txid: n.txid } : { reference: n.reference },
         occurredAt: n.occurred_at ? new Date(n.occurred_at) : now,
         ...('end_to_end_id' in n ? { endToEndId: n.end_to_end_id } : {}),

@@ -3,9 +3,9 @@ import { INVOICE_MOVE_CHANGES } from '../../domain/changes';
 import { RAIL_LIMIT_CENTS } from '../../domain/rail-limits';
 import { TOTAL_ROUNDING_RULE } from '../../domain/charge-total';
 import { formatCents } from '../../domain/money';
-import { defineRoute, type AnyRoute } from '../route';
+import { defineRoute, type AnyRoute, type RouteDef } from '../route';
 import * as z from 'zod';
-import { cardTransactionSchema } from '../../domain/payment-methods';
+import { cardTransactionSchema, METHOD_REGISTRY, type MethodRoute, PAYMENT_METHODS, type PaymentMethod } from '../../domain/payment-methods';
 import { chargeTotal, commonChargeFields, latePaymentFields, payerDocument } from '../../domain/schemas/charge';
 import { normalizeDocument } from '../../domain/schemas/documents';
 import { multiLineText, singleLineText } from '../../domain/schemas/text';
@@ -159,3 +159,73 @@ Late payment: \`fine\` (percent of the total, 0 to 2, once), \`interest\` (perce
     },
   }),
 } satisfies Record<string, AnyRoute>;
+
+/** A method's operation id on the derived charge route: `wallet` → `CreateWalletCharge`. */
+export function chargeOperationId(method: string): string {
+  return `Create${method.charAt(0).toUpperCase()}${method.slice(1)}Charge`;
+}
+
+/** The route row's fields a method's row carries (MethodRoute), when the table derives its route. */
+function routeFactsOf(method: PaymentMethod): MethodRoute | undefined {
+  const row: { route?: MethodRoute } = METHOD_REGISTRY[method];
+  return row.route;
+}
+
+/** A derived charge route's body: the common charge fields, the payer's email, and the method row's own fields. */
+function methodChargeBodySchema<BodyFields extends z.ZodRawShape>(method: PaymentMethod, route: MethodRoute<BodyFields>) {
+  return z
+    .object({ ...commonChargeFields, email: payerEmail.optional(), ...route.bodyFields })
+    .meta({ id: chargeOperationId(method), description: `Common charge fields, the payer's optional email, and the ${method} charge's own fields.` });
+}
+
+/** A derived charge route's answer: the invoice's reference, total, due date and status, and the method's view fields (its row's viewSchema). */
+function methodChargeAnswerSchema(method: PaymentMethod) {
+  return z.object({
+    invoice: z.object({ reference: z.string(), total: chargeTotal, due_date: z.string(), status: z.string(), ...METHOD_REGISTRY[method].viewSchema.shape }),
+  });
+}
+
+/** A derived charge route: POST, bearer, idempotent, its invoice created through the method's use case (the row's MethodRoute). */
+function methodChargeRoute(method: PaymentMethod, route: MethodRoute) {
+  return defineRoute({
+    id: chargeOperationId(method),
+    changes: ['invoice.created'],
+    method: 'POST',
+    path: route.path,
+    handler: `functions/charges/${method}.ts`,
+    totalCeiling: METHOD_REGISTRY[method].charge,
+    ...bearerWrite,
+    idempotency: 'optional',
+    tag: 'Charges',
+    summary: route.summary,
+    description: `${route.description} The total is at most ${formatCents(METHOD_REGISTRY[method].ceilingCents)} (${METHOD_REGISTRY[method].ceilingReason}). Total: ${TOTAL_ROUNDING_RULE}`,
+    request: { body: methodChargeBodySchema(method, route) },
+    responses: {
+      200: { description: 'The charge', schema: methodChargeAnswerSchema(method) },
+      502: { description: 'The payment provider failed; nothing was created' },
+    },
+  });
+}
+
+/**
+ * The charge routes derived from the method rows (those with a `route`: shared/domain/payment-methods.ts),
+ * by account setting. A method added to the registry with its route facts has its route here, in the route
+ * list (shared/http/routes.ts), the OpenAPI document, CDK and the local server, with its table grants and
+ * example derived: its handler (functions/charges/<setting>.ts) reads its row by `methodChargeRoutes[setting]`.
+ */
+export const methodChargeRoutes: Readonly<Record<string, AnyRoute>> = Object.fromEntries(
+  PAYMENT_METHODS.flatMap((method) => {
+    const route = routeFactsOf(method);
+    return route ? [[method, methodChargeRoute(method, route)]] : [];
+  }),
+);
+
+/** The body fields a method's row gives its derived route. */
+type RouteBodyFields<M extends PaymentMethod> = (typeof METHOD_REGISTRY)[M] extends { route?: MethodRoute<infer B> } ? B : Record<never, never>;
+
+/** A derived charge route with its body typed as the handler reads it (the common fields and its row's `bodyFields`). */
+export function methodChargeRouteOf<M extends PaymentMethod>(method: M) {
+  const route = routeFactsOf(method);
+  if (!route) throw new Error(`The ${method} method's route is written in the table, not derived from its row`);
+  return methodChargeRoute(method, route) as unknown as RouteDef<ReturnType<typeof methodChargeBodySchema<RouteBodyFields<M>>>, undefined, undefined>;
+}

@@ -1,6 +1,6 @@
 import { type CheckoutField } from './form';
 import { checkoutSecurityHeaders, cspHash, escapeHtml, formatBrl } from '../kit/html';
-import type { CheckoutPaymentType } from '../../domain/payment-methods';
+import { CHARGE_LABELS, type CheckoutPaymentType } from '../../domain/payment-methods';
 
 /**
  * The hosted checkout's server-rendered pages, in pt-BR: pure functions from values to HTML and the
@@ -459,7 +459,7 @@ ${none}${methods.join('\n')}`;
   };
 }
 
-const PAYMENT_TYPE_LABELS: Readonly<Record<CheckoutPaymentType, string>> = { pix: 'Pix', creditcard: 'Cartão de crédito' };
+const PAYMENT_TYPE_LABELS: Readonly<Record<CheckoutPaymentType, string>> = CHARGE_LABELS;
 
 /** "23/11/2026 às 14:05 (horário de Brasília)": Brazil keeps UTC−3 all year since 2019. */
 function brasiliaTime(iso: string): string {

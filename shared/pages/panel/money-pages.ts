@@ -1,5 +1,6 @@
 import { escapeHtml, formatBrl } from '../kit/html';
 import { KEY_TYPES, type Withdrawal } from '../../domain/withdrawal';
+import { CHARGE_LABELS } from '../../domain/payment-methods';
 import { brazilTime, codeInput, csrfField, errorSummary, fieldError, type FieldErrors, layout, type PanelPage, type SignedInChrome } from './page-kit';
 
 /** The merchant panel's money pages (issue 27), in pt-BR: withdrawals, invoices, the statement. */
@@ -126,7 +127,7 @@ ${line('Identificador Pix (E2E)', escapeHtml(w.endToEndId ?? ''))}
 }
 
 const INVOICE_STATUS: Readonly<Record<string, string>> = { PENDING: 'Pendente', PAID: 'Paga', CANCELED: 'Cancelada', REFUNDED: 'Estornada' };
-const INVOICE_METHOD: Readonly<Record<string, string>> = { pix: 'Pix', boleto: 'Boleto', creditcard: 'Cartão de crédito' };
+const INVOICE_METHOD: Readonly<Record<string, string>> = CHARGE_LABELS;
 const EVENT_LABELS: Readonly<Record<string, string>> = {
   'invoice.paid': 'Fatura paga',
   'invoice.canceled': 'Fatura cancelada',

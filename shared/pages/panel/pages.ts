@@ -1,5 +1,6 @@
 import { escapeHtml, formatBrl } from '../kit/html';
 import { type MethodTotals, OVERVIEW_PAYMENTS_READ, type PaymentsSummary, type SummaryMethod } from '../../domain/panel/payments-summary';
+import { CHARGE_LABELS, CHARGE_METHODS, METHOD_LABELS } from '../../domain/payment-methods';
 import {
   brazilTime,
   codeInput,
@@ -83,10 +84,9 @@ ${codeInput(input.errors)}
 
 export type OverviewView = { email: string; roleLabel: string; accountName: string; availableCents: number; reservedCents: number; payments: PaymentsSummary };
 
+/** A row per charge method of the registry, in its order, then the payments recorded before entries named one. */
 const SUMMARY_METHODS: readonly [SummaryMethod, string][] = [
-  ['pix', 'Pix'],
-  ['boleto', 'Boleto'],
-  ['creditcard', 'Cartão de crédito'],
+  ...CHARGE_METHODS.map((method): [SummaryMethod, string] => [method, CHARGE_LABELS[method]]),
   ['other', 'Outros (antes do registro por método)'],
 ];
 
@@ -309,7 +309,7 @@ ${next}
   );
 }
 
-const METHOD_NAMES: Readonly<Record<string, string>> = { pix: 'Pix', boleto: 'Boleto', card: 'Cartão de crédito' };
+const METHOD_NAMES: Readonly<Record<string, string>> = METHOD_LABELS;
 
 export function methodsPage(methods: readonly { method: string; enabled: boolean }[], chrome: SignedInChrome): PanelPage {
   return layout(

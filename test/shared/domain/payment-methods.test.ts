@@ -17,8 +17,10 @@ import { invoiceSchema } from '../../../shared/domain/schemas/invoice';
 import { anInvoice } from '../../support/records';
 
 describe('parseMethods', () => {
-  it('knows pix, boleto and card', () => {
-    expect([...PAYMENT_METHODS]).toEqual(['pix', 'boleto', 'card']);
+  it('knows every row of the registry, in its order, and the names already on the wire (interfaces) among them', () => {
+    expect([...PAYMENT_METHODS]).toEqual(Object.keys(METHOD_REGISTRY));
+    expect(PAYMENT_METHODS).toEqual(expect.arrayContaining(['pix', 'boleto', 'card']));
+    expect(parseMethods(PAYMENT_METHODS.join(','))).toEqual([...PAYMENT_METHODS]);
   });
 
   it('parses a comma-separated list', () => {
@@ -51,12 +53,24 @@ describe('parseMethods', () => {
 
 describe('the payment method registry', () => {
   it('names each method once: its setting, its charge method and whether the checkout offers it', () => {
-    expect(PAYMENT_METHODS.map((m) => [m, METHOD_REGISTRY[m].charge, METHOD_REGISTRY[m].onCheckout])).toEqual([
-      ['pix', 'pix', true],
-      ['boleto', 'boleto', false],
-      ['card', 'creditcard', true],
-    ]);
-    expect([...CHECKOUT_METHODS]).toEqual(['pix', 'card']);
+    const charges = PAYMENT_METHODS.map((m) => METHOD_REGISTRY[m].charge);
+    expect(new Set(charges).size).toBe(PAYMENT_METHODS.length);
+    expect([...CHECKOUT_METHODS]).toEqual(PAYMENT_METHODS.filter((m) => METHOD_REGISTRY[m].onCheckout));
+    // The names on the wire stay what they are: the card charges as creditcard; the checkout offers Pix and the card.
+    expect(METHOD_REGISTRY.card.charge).toBe('creditcard');
+    expect(CHECKOUT_METHODS).toEqual(expect.arrayContaining(['pix', 'card']));
+  });
+
+  it('gives each row a label, an example of its view that its schema accepts, and a paid notice named once', () => {
+    const notices: string[] = [];
+    for (const method of PAYMENT_METHODS) {
+      const row: { label: string; example: unknown; paidNotice?: { type: string } } = METHOD_REGISTRY[method];
+      expect(row.label.length, method).toBeGreaterThan(0);
+      expect(METHOD_REGISTRY[method].viewSchema.strict().safeParse(row.example).success, method).toBe(true);
+      if (row.paidNotice) notices.push(row.paidNotice.type);
+    }
+    expect(new Set(notices).size).toBe(notices.length);
+    expect(notices).toEqual(expect.arrayContaining(['pix.paid', 'boleto.paid']));
   });
 
   it("gives the setting a charge's method needs", () => {
@@ -76,8 +90,9 @@ describe('the payment method registry', () => {
 
 describe("each method's row: its rail's ceiling and its fields' view", () => {
   it("gives each rail's ceiling by charge name (docs/decisions.md, Ceilings of the totals), with its reason", () => {
-    expect(RAIL_LIMIT_CENTS).toEqual({ pix: 999_999_999_999, boleto: 9_999_999_999, creditcard: 999_999_999_999 });
-    expect(Object.keys(RAIL_LIMIT_REASONS).sort()).toEqual(['boleto', 'creditcard', 'pix']);
+    expect(RAIL_LIMIT_CENTS).toEqual(Object.fromEntries(PAYMENT_METHODS.map((m) => [METHOD_REGISTRY[m].charge, METHOD_REGISTRY[m].ceilingCents])));
+    expect(RAIL_LIMIT_REASONS).toEqual(Object.fromEntries(PAYMENT_METHODS.map((m) => [METHOD_REGISTRY[m].charge, METHOD_REGISTRY[m].ceilingReason])));
+    expect(RAIL_LIMIT_CENTS).toMatchObject({ pix: 999_999_999_999, boleto: 9_999_999_999, creditcard: 999_999_999_999 });
     expect(RAIL_LIMIT_REASONS.boleto).toMatch(/FEBRABAN/);
   });
 
@@ -122,7 +137,7 @@ describe("each method's row: its rail's ceiling and its fields' view", () => {
 
   it("ends the invoice object's schema with every row's view fields, each optional", () => {
     const methodKeys = PAYMENT_METHODS.flatMap((method) => Object.keys(METHOD_REGISTRY[method].viewSchema.shape));
-    expect(methodKeys).toEqual(['txid', 'copy', 'qrcode', 'customer', 'boleto', 'barcode', 'digitable', 'card', 'transaction']);
+    expect(methodKeys).toEqual(expect.arrayContaining(['txid', 'copy', 'qrcode', 'customer', 'boleto', 'barcode', 'digitable', 'card', 'transaction']));
     const shape = invoiceSchema.shape as Record<string, { safeParse: (value: unknown) => { success: boolean } }>;
     expect(Object.keys(shape).slice(-methodKeys.length)).toEqual(methodKeys);
     for (const key of methodKeys) expect(shape[key]?.safeParse(undefined).success, key).toBe(true);

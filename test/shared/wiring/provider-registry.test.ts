@@ -3,7 +3,7 @@ import type { BankPort } from '../../../shared/ports/bank';
 import { parseConfig } from '../../../shared/platform/config';
 import type { PaymentProvider } from '../../../shared/ports/payment-provider';
 import { ProviderError } from '../../../shared/ports/payment-provider';
-import { bank, createRegistry, defaultRegistry, paymentProvider, servesEveryMethod, UnknownAdapterError } from '../../../shared/wiring/provider-registry';
+import { bank, createRegistry, defaultRegistry, paymentProvider, servesCardAndBoleto, UnknownAdapterError } from '../../../shared/wiring/provider-registry';
 import { PAYMENT_METHODS } from '../../../shared/domain/payment-methods';
 import { simulatedProvider, type SimulatedProvider } from '../../../shared/adapters/providers/simulated';
 
@@ -81,9 +81,9 @@ describe('the provider registry', () => {
   it("a payment provider serves every method's charge call (the simulated one does); one lacking a method's call is not one", () => {
     const simulated = simulatedProvider({ locationBase: 'https://pay.example' });
     expect(Object.keys(simulated.charges).sort()).toEqual([...PAYMENT_METHODS].sort());
-    expect(servesEveryMethod(simulated)).toBe(true);
+    expect(servesCardAndBoleto(simulated)).toBe(true);
     const { card: _card, ...withoutCard } = simulated.charges;
-    expect(servesEveryMethod({ ...simulated, charges: withoutCard })).toBe(false);
+    expect(servesCardAndBoleto({ ...simulated, charges: withoutCard })).toBe(false);
   });
 
   it.each(['unknown', '', 'Alpha', '__proto__', 'constructor', 'toString', 'hasOwnProperty'])(
