@@ -1,6 +1,7 @@
 import { formatCents } from './money';
 import { versionFields } from './object-version';
 import type { LatePaymentRules } from './late-payment';
+import type { InvoiceTexts } from './invoice-texts';
 import type { InvoiceStatus } from './invoice-transitions';
 import type { BolePixRail, ChargeMethod, MethodFields, PaymentMethod, PaymentRail } from './payment-methods';
 
@@ -16,42 +17,43 @@ export type { BoletoFields, CardFields, PixFields } from './payment-methods';
 export type InvoiceMethodFields = { [M in PaymentMethod]?: MethodFields[M] };
 
 /** A new invoice as the rules build it (the payer's document in clear, in memory only: the adapter seals it). */
-export type NewInvoice = InvoiceMethodFields & {
-  accountId: string;
-  invoiceId: number;
-  reference: string;
-  merchantName: string;
-  method: InvoiceMethod;
-  status: InvoiceStatus;
-  invoiceNo: string;
-  itemName: string;
-  quantity: number;
-  amountCents: number;
-  tax: number;
-  discount: number;
-  totalCents: number;
-  dueDate: string;
-  notes?: string;
-  payer: { email?: string; name?: string; document?: string };
-  createdAt: string;
-  paidAt?: string;
-  /** The hosted checkout this invoice pays (its payment pays the checkout in the same transaction). */
-  checkoutReference?: string;
-  /** The registry name of the payment provider that created the charge: its notifications alone move it. */
-  provider: string;
-  /** A Pix charge its provider reads back (API Pix): it waits for its callback in the Pix sweep's index. */
-  awaitsPixLookup?: boolean;
-  /**
-   * Late-payment rules (a boleto's, shared by its Pix half when it is a BolePix: shared/domain/bolepix.ts):
-   * what is due after the due date, and how long after it payment is accepted.
-   */
-  late?: LatePaymentRules;
-  /**
-   * The webhook events this invoice's changes recorded, oldest first (the panel's invoice page reads
-   * them and their deliveries): each written by the same write as the change it reports.
-   */
-  eventIds?: readonly string[];
-};
+export type NewInvoice = InvoiceMethodFields &
+  /** The merchant's own texts (notes…): ./invoice-texts.ts. */
+  InvoiceTexts & {
+    accountId: string;
+    invoiceId: number;
+    reference: string;
+    merchantName: string;
+    method: InvoiceMethod;
+    status: InvoiceStatus;
+    invoiceNo: string;
+    itemName: string;
+    quantity: number;
+    amountCents: number;
+    tax: number;
+    discount: number;
+    totalCents: number;
+    dueDate: string;
+    payer: { email?: string; name?: string; document?: string };
+    createdAt: string;
+    paidAt?: string;
+    /** The hosted checkout this invoice pays (its payment pays the checkout in the same transaction). */
+    checkoutReference?: string;
+    /** The registry name of the payment provider that created the charge: its notifications alone move it. */
+    provider: string;
+    /** A Pix charge its provider reads back (API Pix): it waits for its callback in the Pix sweep's index. */
+    awaitsPixLookup?: boolean;
+    /**
+     * Late-payment rules (a boleto's, shared by its Pix half when it is a BolePix: shared/domain/bolepix.ts):
+     * what is due after the due date, and how long after it payment is accepted.
+     */
+    late?: LatePaymentRules;
+    /**
+     * The webhook events this invoice's changes recorded, oldest first (the panel's invoice page reads
+     * them and their deliveries): each written by the same write as the change it reports.
+     */
+    eventIds?: readonly string[];
+  };
 
 /** What every invoice of a sale shares, before its ids are drawn and its method's fields are known. */
 export type InvoiceBase = Omit<

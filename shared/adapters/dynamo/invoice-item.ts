@@ -3,6 +3,7 @@ import type { Invoice, InvoiceMethod, InvoiceMethodFields, NewInvoice } from '..
 import { PAID_RAILS, PAYMENT_METHODS } from '../../domain/payment-methods';
 import type { InvoiceStatus } from '../../domain/invoice-transitions';
 import { definedOnly } from '../../domain/defined';
+import { invoiceTextsOfItem } from '../../domain/invoice-texts';
 import { numericIdBounds, sortableNumericId } from '../../platform/ids';
 import type { Item } from './dynamo';
 import { keys } from './keys';
@@ -85,7 +86,6 @@ export function invoiceOf(item: Item, personalDataKey?: Buffer): Invoice {
   const reference = String(item.reference);
   const sealed = text(item.payerDocumentSealed);
   const optional = {
-    notes: text(item.notes),
     paidAt: text(item.paidAt),
     canceledAt: text(item.canceledAt),
     refundedAt: text(item.refundedAt),
@@ -125,6 +125,7 @@ export function invoiceOf(item: Item, personalDataKey?: Buffer): Invoice {
     payer: definedOnly(payer),
     createdAt: String(item.createdAt),
     ...definedOnly(optional),
+    ...invoiceTextsOfItem(item),
     ...methodFieldsOf(item),
   };
 }

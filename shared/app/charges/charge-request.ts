@@ -1,3 +1,4 @@
+import { invoiceTextsOfBody, type InvoiceTextsBody } from '../../domain/invoice-texts';
 import type { Caller } from '../../domain/account';
 import { totalCents } from '../../domain/charge-total';
 import { brazilDate } from '../../domain/brazil-dates';
@@ -46,7 +47,7 @@ export function assertPixDueDateCarried(dueDate: string, now: Date): void {
   if (dueDate > last) throw new ValidationError({ due_date: [`Must be ${last} or earlier: a Pix charge cannot stay payable longer`] });
 }
 
-export type ChargeBody = RequestAmounts & { invoice_no: string; item_name: string; due_date: string; notes?: string };
+export type ChargeBody = RequestAmounts & InvoiceTextsBody & { invoice_no: string; item_name: string; due_date: string };
 
 /** The fields every new invoice shares, from the request's common charge fields. */
 export function baseInvoice(caller: Caller, body: ChargeBody, ids: { invoiceId: number; reference: string }, totalCentsValue: number, now: Date) {
@@ -63,7 +64,7 @@ export function baseInvoice(caller: Caller, body: ChargeBody, ids: { invoiceId: 
     discount: body.discount,
     totalCents: totalCentsValue,
     dueDate: body.due_date,
-    notes: body.notes,
+    ...invoiceTextsOfBody(body),
     createdAt: now.toISOString(),
   };
 }

@@ -1,6 +1,7 @@
 import * as z from 'zod';
-import { multiLineText, singleLineText } from './text';
+import { singleLineText } from './text';
 import { calendarDate } from './calendar-date';
+import { invoiceTextRequestShape } from '../invoice-texts';
 
 export { calendarDate };
 import { hasAtMostDecimals, MONEY_DECIMALS, PERCENT_DECIMALS, TOTAL_ROUNDING_RULE } from '../charge-total';
@@ -70,7 +71,8 @@ export const commonChargeFields = {
   invoice_no: singleLineText(100).min(1),
   due_date: calendarDate,
   item_name: singleLineText(255).min(1),
-  notes: multiLineText(500).optional(),
+  // The merchant's own texts (notes…), each from its row: shared/domain/invoice-texts.ts.
+  ...invoiceTextRequestShape(),
 };
 
 /** A payer taxpayer document (CPF or CNPJ by its length) with valid check digits. */

@@ -2,6 +2,7 @@ import * as z from 'zod';
 import { chargeTotal } from './charge';
 export { listInvoicesQuerySchema } from './invoice-query';
 import { moneyString } from './balance';
+import { invoiceTextAnswerShape } from '../invoice-texts';
 import { CHARGE_METHODS, methodViewShape } from '../payment-methods';
 
 export const invoiceSchema = z
@@ -18,7 +19,8 @@ export const invoiceSchema = z
     status: z.enum(['PENDING', 'PAID', 'CANCELED', 'REFUNDED']),
     due_date: z.string(),
     method: z.enum(CHARGE_METHODS),
-    notes: z.string().nullable(),
+    // The merchant's own texts (notes…), each from its row: shared/domain/invoice-texts.ts.
+    ...invoiceTextAnswerShape(),
     email: z.string().nullable(),
     client: z.string().nullable(),
     document: z.string().nullable(),

@@ -3,6 +3,7 @@ import { formatCents } from '../../domain/money';
 import { FIRST_VERSION } from '../../domain/object-version';
 import { methodFieldsView, PAYMENT_METHODS } from '../../domain/payment-methods';
 import { NotFoundError } from '../../domain/errors';
+import { invoiceTextsView } from '../../domain/invoice-texts';
 import { boletoUrl } from '../../platform/invoice-references';
 
 /** The invoice object of the query routes: the common fields, the payer where given, the method's own fields. */
@@ -21,7 +22,7 @@ export function invoiceView(invoice: Invoice, boletoLinks: Buffer, publicBaseUrl
     status: invoice.status,
     due_date: invoice.dueDate,
     method: invoice.method,
-    notes: invoice.notes ?? null,
+    ...invoiceTextsView(invoice),
     email: invoice.payer.email ?? null,
     client: invoice.payer.name ?? null,
     document: invoice.payer.document ?? null,

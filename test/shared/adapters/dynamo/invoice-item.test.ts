@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { INVOICE_TEXT_NAMES } from '../../../../shared/domain/invoice-texts';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { invoiceItem, invoiceOf } from '../../../../shared/adapters/dynamo/invoice-item';
@@ -63,7 +64,8 @@ const newInvoice: fc.Arbitrary<NewInvoice> = fc
     discount: percent,
     totalCents: cents,
     dueDate: date,
-    notes: maybe(text),
+    // Every merchant text of the table (shared/domain/invoice-texts.ts), each present or not: a new row is in the round trip.
+    texts: fc.record(Object.fromEntries(INVOICE_TEXT_NAMES.map((name) => [name, text])), { requiredKeys: [] }),
     payer: fc.record({ email: text, name: text, document: fc.stringMatching(/^\d{11}$/) }, { requiredKeys: [] }),
     createdAt: instant,
     paidAt: maybe(instant),
@@ -72,7 +74,7 @@ const newInvoice: fc.Arbitrary<NewInvoice> = fc
     eventIds: maybe(fc.array(fc.stringMatching(/^evt_[a-z0-9]{8}$/), { maxLength: 4 })),
     part: methodPart,
   })
-  .map(({ part, ...invoice }) => ({ ...invoice, ...part }) as NewInvoice);
+  .map(({ part, texts, ...invoice }) => ({ ...invoice, ...texts, ...part }) as NewInvoice);
 
 /** What the moves write after the creation, each present or not (shared/adapters/dynamo/invoices.ts). */
 const moved = fc.record(
