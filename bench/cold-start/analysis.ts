@@ -51,7 +51,7 @@ export function topInputs(metafile: Metafile, outputKey: string, n: number): Inp
 
 /**
  * The package an input belongs to: the name after its last node_modules/ (scoped names keep their
- * scope), or, for the project's own files, their first two folders (`shared/domain/schemas`).
+ * scope), or, for the project's own files, their folder (`shared/domain/schemas`).
  */
 export function packageOf(path: string): string {
   const marker = 'node_modules/';
@@ -60,8 +60,9 @@ export function packageOf(path: string): string {
     const parts = path.slice(at + marker.length).split('/');
     return parts[0]?.startsWith('@') ? `${parts[0]}/${parts[1] ?? ''}` : (parts[0] ?? path);
   }
+  // A project file counts under its folder (shared/domain/schemas, shared/adapters/dynamo…); a top-level file as itself.
   const parts = path.split('/');
-  return parts.length > 2 ? parts.slice(0, 2).join('/') : path;
+  return parts.length > 2 ? parts.slice(0, -1).join('/') : path;
 }
 
 /** The same bytes summed by package (see packageOf), largest first. */

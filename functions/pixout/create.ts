@@ -1,7 +1,6 @@
 import { reserveWithdrawal } from '../../shared/app/withdrawals/reserve-withdrawal';
 import { withdrawalPorts, withdrawalChanges } from '../../shared/wiring/withdrawals';
 import { requireCaller } from '../../shared/domain/auth/caller';
-import { centsFromNumber } from '../../shared/domain/money';
 import { withdrawView } from '../../shared/domain/withdrawal';
 import { withdrawFeeCentsOf } from '../../shared/domain/withdrawal-fee';
 import { httpHandler } from '../../shared/http/pipeline';
@@ -20,7 +19,7 @@ export const handler = httpHandler(
     const { answer, changes } = await reserveWithdrawal(withdrawalPorts(runtime, routes.createWithdraw), {
       accountId: account.accountId,
       feeCents: withdrawFeeCentsOf(account.account),
-      amountCents: centsFromNumber(body.amount),
+      amountCents: body.amount,
       pixkey: body.pixkey,
       keytype: body.keytype,
       description: body.description,

@@ -2,7 +2,7 @@ import { invoiceTextsOfBody, type InvoiceTextsBody } from '../../domain/invoice-
 import type { Caller } from '../../domain/account';
 import { totalCents } from '../../domain/charge-total';
 import { brazilDate } from '../../domain/brazil-dates';
-import { type Cents, centsFromNumber, formatCents } from '../../domain/money';
+import { type Cents, formatCents } from '../../domain/money';
 import { settingOfCharge } from '../../domain/payment-methods';
 import { RAIL_LIMIT_CENTS } from '../../domain/rail-limits';
 import type { InvoiceMethod } from '../../domain/invoice';
@@ -69,7 +69,7 @@ export function baseInvoice(caller: Caller, body: ChargeBody, ids: { invoiceId: 
   };
 }
 
-/** A boleto request's late-payment fields (percents with at most 2 decimals, validated by the route's schema). */
+/** A boleto request's late-payment fields: the percents in basis points (read once by the route's schema), the days as given. */
 export type LatePaymentFields = { fine?: number; interest?: number; days_after_due?: number };
 
 /**
@@ -81,9 +81,8 @@ export function lateRulesOf(fields: LatePaymentFields, carriesPix: boolean): Lat
   const asked = fields.fine !== undefined || fields.interest !== undefined || fields.days_after_due !== undefined;
   if (!asked && !carriesPix) return undefined;
   return {
-    // Percent × 100, through the decimal text (2 decimals at most): basis points.
-    fineBasisPoints: centsFromNumber(fields.fine ?? 0),
-    interestBasisPointsAMonth: centsFromNumber(fields.interest ?? 0),
+    fineBasisPoints: fields.fine ?? 0,
+    interestBasisPointsAMonth: fields.interest ?? 0,
     daysAfterDue: fields.days_after_due ?? DEFAULT_DAYS_AFTER_DUE,
   };
 }

@@ -5,7 +5,7 @@ import { invoiceTextRequestShape } from '../invoice-texts';
 
 export { calendarDate };
 import { hasAtMostDecimals, MONEY_DECIMALS, PERCENT_DECIMALS, TOTAL_ROUNDING_RULE } from '../charge-total';
-import { requestCents } from '../money';
+import { centsFromNumber, requestCents } from '../money';
 import { moneyString } from './balance';
 import { isValidDocument, documentTypeOf } from './documents';
 
@@ -39,7 +39,9 @@ const latePercent = (max: number, what: string) =>
     .min(0)
     .max(max)
     .refine((value) => hasAtMostDecimals(value, 2), 'Must have at most 2 decimals')
-    .describe(what);
+    .describe(what)
+    // Read once, here, into basis points (percent × 100, through its decimal text): the use case takes them.
+    .transform((percent) => centsFromNumber(percent));
 
 /** A boleto's optional late-payment rules, the same on its Pix half (shared/domain/late-payment.ts). */
 export const latePaymentFields = {

@@ -1,3 +1,4 @@
+import { requestCents } from '../money';
 import * as z from 'zod';
 import { singleLineText } from './text';
 import { formatCents } from '../money';
@@ -34,9 +35,12 @@ export { WITHDRAW_LIMIT_CENTS };
 
 export const createWithdrawBodySchema = z
   .object({
-    amount: moneyInput(WITHDRAW_LIMIT_CENTS / 100).describe(
-      `An amount in BRL as a JSON number with at most 2 decimals; at most ${formatCents(WITHDRAW_LIMIT_CENTS)}, the account fee included (amount + fee)`,
-    ),
+    amount: moneyInput(WITHDRAW_LIMIT_CENTS / 100)
+      .describe(
+        `An amount in BRL as a JSON number with at most 2 decimals; at most ${formatCents(WITHDRAW_LIMIT_CENTS)}, the account fee included (amount + fee)`,
+      )
+      // Read once, here, into integer cents: the use case takes them.
+      .transform(requestCents),
     pixkey: z.string().trim().min(1).max(140),
     keytype: z.enum(KEY_TYPES),
     client: singleLineText(255).optional(),

@@ -205,7 +205,7 @@ describe('create a boleto charge (use case)', () => {
 
     it("registers the Pix half after the boleto for the same total, due date, payer and rules; the invoice carries both and the half's provider", async () => {
       const run = bolePixPorts(ana);
-      const { answer } = await createBoletoCharge(run.ports, bolePix({ fine: 2, interest: 1, days_after_due: 10 }));
+      const { answer } = await createBoletoCharge(run.ports, bolePix({ fine: 200, interest: 100, days_after_due: 10 }));
       expect(run.asked).toHaveLength(1);
       expect(run.dueAsked).toEqual([
         {

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { boletoCreateBodySchema, cardCreateBodySchema, pixCreateBodySchema } from '../../../../shared/http/route-table/charges';
+import { createWithdrawBodySchema } from '../../../../shared/domain/schemas/withdraw';
 
 const COMMON = { amount: 100, quantity: 2, tax: 5, discount: 10, invoice_no: 'A-1', due_date: '2030-01-31', item_name: 'Camiseta' };
 
@@ -82,5 +83,26 @@ describe('one parse per field (issue 45): the schema gives the use cases typed v
     expect(pixCreateBodySchema.parse({ ...COMMON, document: '11.222.333/0001-81' }).document).toBe('11222333000181');
     expect(pixCreateBodySchema.parse(COMMON).document).toBeUndefined();
     expect(pixCreateBodySchema.safeParse({ ...COMMON, document: '529.982.247-24' }).success).toBe(false);
+  });
+
+  it("reads a boleto's late-payment percents once, into basis points, as the use case takes them", () => {
+    for (const [percent, basisPoints] of [
+      [2, 200],
+      [0.15, 15],
+      [1.1, 110],
+      [0.29, 29],
+      [0, 0],
+    ] as const) {
+      const parsed = boletoCreateBodySchema.parse({ ...COMMON, customer: 1, fine: percent, interest: Math.min(percent, 1) });
+      expect(parsed.fine, String(percent)).toBe(basisPoints);
+      expect(parsed.interest, String(percent)).toBe(Math.min(basisPoints, 100));
+    }
+    expect(boletoCreateBodySchema.parse({ ...COMMON, customer: 1 }).fine).toBeUndefined();
+  });
+
+  it('reads a withdrawal amount once, into cents, as the use case takes it', () => {
+    const body = { pixkey: 'ana@example.com', keytype: 'EMAIL', description: 'Saque' };
+    expect(createWithdrawBodySchema.parse({ ...body, amount: 0.29 }).amount).toBe(29);
+    expect(createWithdrawBodySchema.parse({ ...body, amount: 1234.5 }).amount).toBe(123_450);
   });
 });
