@@ -5,6 +5,7 @@
  * validates each against the schemas the document declares.
  */
 import { WEBHOOK_EVENT_TYPES } from '../domain/webhooks';
+import { invoiceTextsView } from '../domain/invoice-texts';
 import { METHOD_REGISTRY, PAYMENT_METHODS, type PaymentMethod } from '../domain/payment-methods';
 import { chargeOperationId, methodChargeRoutes } from './route-table/charges';
 
@@ -71,7 +72,8 @@ const invoiceOfMethod = (method: PaymentMethod) => ({
   status: 'PAID',
   due_date: '2030-01-31',
   method: METHOD_REGISTRY[method].charge,
-  notes: null,
+  // The merchant's texts, each from its row (shared/domain/invoice-texts.ts): none given here.
+  ...invoiceTextsView({}),
   email: null,
   client: null,
   document: null,
