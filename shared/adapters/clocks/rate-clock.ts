@@ -1,6 +1,4 @@
-import { createHash } from 'node:crypto';
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { offsetFile, readOffset } from './offset-file';
 import type { GateStore } from '../../ports/gate';
 
 /**
@@ -14,20 +12,12 @@ import type { GateStore } from '../../ports/gate';
 
 /** The file holding a counted key's offset: a SHA-256 digest of the key (an account id or an address). */
 export function rateClockFile(dir: string, key: string): string {
-  return join(dir, `${createHash('sha256').update(`rate-clock:${key}`, 'utf8').digest('hex').slice(0, 32)}.ms`);
+  return offsetFile(dir, 'rate-clock', key, 'ms');
 }
 
 /** A key's offset in milliseconds (0 without a file); a file that is not a whole number ≥ 0 throws. */
 export function rateClockOffset(dir: string, key: string): number {
-  let text: string;
-  try {
-    text = readFileSync(rateClockFile(dir, key), 'utf8');
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return 0;
-    throw err;
-  }
-  if (!/^\d{1,12}$/.test(text.trim())) throw new Error(`The rate-limit test clock file ${rateClockFile(dir, key)} holds no offset`);
-  return Number(text.trim());
+  return readOffset(rateClockFile(dir, key), 12, 'rate-limit');
 }
 
 /** A gate store whose counts run on the test clock: each call counted at now + its key's offset (the account's, or the address's). */

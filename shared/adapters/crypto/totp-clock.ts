@@ -1,6 +1,4 @@
-import { createHash } from 'node:crypto';
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { offsetFile, readOffset } from '../clocks/offset-file';
 import { TOTP_PERIOD_SECONDS } from '../../domain/panel/totp-steps';
 import { matchTotp } from './totp';
 
@@ -19,20 +17,12 @@ import { matchTotp } from './totp';
 
 /** The file holding an authenticator's offset in the folder: a SHA-256 digest of the secret, never the secret. */
 export function totpClockFile(dir: string, secret: string): string {
-  return join(dir, `${createHash('sha256').update(`totp-clock:${secret}`, 'utf8').digest('hex').slice(0, 32)}.steps`);
+  return offsetFile(dir, 'totp-clock', secret, 'steps');
 }
 
 /** An authenticator's offset in whole steps (0 without a file); a file that is not a whole number ≥ 0 throws. */
 export function totpClockOffset(dir: string, secret: string): number {
-  let text: string;
-  try {
-    text = readFileSync(totpClockFile(dir, secret), 'utf8');
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return 0;
-    throw err;
-  }
-  if (!/^\d{1,9}$/.test(text.trim())) throw new Error(`The authenticator test clock file ${totpClockFile(dir, secret)} holds no offset`);
-  return Number(text.trim());
+  return readOffset(totpClockFile(dir, secret), 9, 'authenticator');
 }
 
 /** A moment moved forward by whole authenticator steps. */

@@ -47,6 +47,24 @@ export function assertPixDueDateCarried(dueDate: string, now: Date): void {
   if (dueDate > last) throw new ValidationError({ due_date: [`Must be ${last} or earlier: a Pix charge cannot stay payable longer`] });
 }
 
+/**
+ * What a dated charge (Pix, boleto) is checked for before anything is read or asked: the method enabled
+ * (400), the due date today or later and one the rail carries (`carried`: 422 on due_date), the total
+ * within the rail's ceiling (422); answers the total in cents.
+ */
+export function checkedDatedCharge(
+  caller: Caller,
+  body: RequestAmounts & { due_date: string },
+  now: Date,
+  method: InvoiceMethod,
+  carried: (dueDate: string, now: Date) => void,
+): number {
+  assertMethodEnabled(caller, method);
+  assertDueDateNotPast(body.due_date, now);
+  carried(body.due_date, now);
+  return checkedTotalCents(body, method);
+}
+
 export type ChargeBody = RequestAmounts & InvoiceTextsBody & { invoice_no: string; item_name: string; due_date: string };
 
 /** The fields every new invoice shares, from the request's common charge fields. */

@@ -13,16 +13,7 @@ import type { LatePaymentRules } from '../../domain/late-payment';
 import { txidForReference } from '../../platform/invoice-references';
 import { logger } from '../../platform/logger';
 import { callProvider } from './call-provider';
-import {
-  assertDueDateNotPast,
-  assertMethodEnabled,
-  baseInvoice,
-  type ChargeBody,
-  checkedTotalCents,
-  type LatePaymentFields,
-  lateRulesOf,
-  merchantName,
-} from './charge-request';
+import { baseInvoice, checkedDatedCharge, type ChargeBody, type LatePaymentFields, lateRulesOf, merchantName } from './charge-request';
 
 export type BoletoChargePorts = {
   ids: InvoiceIdPort;
@@ -151,10 +142,7 @@ async function registerPixHalf(
  */
 export async function createBoletoCharge(ports: BoletoChargePorts, request: BoletoChargeRequest): Promise<{ answer: NewInvoice; changes: Change[] }> {
   const { caller, body, now } = request;
-  assertMethodEnabled(caller, 'boleto');
-  assertDueDateNotPast(body.due_date, now);
-  assertDueDateEncodable(body.due_date, now);
-  const total = checkedTotalCents(body, 'boleto');
+  const total = checkedDatedCharge(caller, body, now, 'boleto', assertDueDateEncodable);
   // A BolePix when the account takes Pix and the Pix provider offers due-date charges; else a plain boleto.
   const pixDue = caller.account?.methods.includes('pix') ? ports.pixDue : undefined;
   const checked: CheckedBoleto = {

@@ -6,15 +6,7 @@ import type { InvoiceIdPort } from '../../ports/invoices';
 import type { QrCodeDrawer } from '../../ports/qr-code';
 import { looksUpCharges, type PixProvider } from '../../ports/payment-provider';
 import { callProvider } from './call-provider';
-import {
-  assertDueDateNotPast,
-  assertMethodEnabled,
-  assertPixDueDateCarried,
-  baseInvoice,
-  type ChargeBody,
-  checkedTotalCents,
-  merchantName,
-} from './charge-request';
+import { assertPixDueDateCarried, baseInvoice, checkedDatedCharge, type ChargeBody, merchantName } from './charge-request';
 
 export type PixChargePorts = {
   ids: InvoiceIdPort;
@@ -118,10 +110,7 @@ export function apiPixChargeIds(ids: InvoiceIdPort, accountId: string, idempoten
  */
 export async function createApiPixCharge(ports: PixChargePorts, request: ApiPixChargeRequest): Promise<{ answer: NewInvoice; changes: Change[] }> {
   const { caller, body, now } = request;
-  assertMethodEnabled(caller, 'pix');
-  assertDueDateNotPast(body.due_date, now);
-  assertPixDueDateCarried(body.due_date, now);
-  const total = checkedTotalCents(body, 'pix');
+  const total = checkedDatedCharge(caller, body, now, 'pix', assertPixDueDateCarried);
   return createPixCharge(ports, {
     base: (ids) => baseInvoice(caller, body, ids, total, now),
     totalCents: total,
