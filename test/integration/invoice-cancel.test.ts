@@ -112,6 +112,17 @@ describe('POST /api/invoice/{invoice_id}/cancel (issue 46)', () => {
     expect((await eventsAbout(who.accountId, pix.reference)).map((event) => event.type)).toEqual(['invoice.canceled']);
   });
 
+  it('concurrent cancellations without a key: exactly one 200 and one invoice.canceled; the others 400 invoice_not_pending, never a 500', async () => {
+    const who = await merchant();
+    const pix = await created(who, 'pix', common());
+    const replies = await Promise.all(Array.from({ length: 6 }, () => cancelInvoice(who, pix.id)));
+    expect(replies.filter((reply) => reply.status === 200)).toHaveLength(1);
+    const refused = replies.filter((reply) => reply.status !== 200);
+    expect(refused.map((reply) => [reply.status, reasonOf(reply)])).toEqual(refused.map(() => [400, 'invoice_not_pending']));
+    expect((await eventsAbout(who.accountId, pix.reference)).map((event) => event.type)).toEqual(['invoice.canceled']);
+    expect(await viewOf(who, pix.reference)).toMatchObject({ status: 'CANCELED', version: 2 });
+  });
+
   it('a paid invoice: 400 invoice_not_pending (use a refund), nothing withdrawn or moved', async () => {
     const who = await merchant();
     const pix = await created(who, 'pix', common({ amount: 40, quantity: 1, tax: 0, discount: 0 }));

@@ -60,7 +60,10 @@ export async function cancelInvoice(ports: CancelInvoicePorts, input: CancelInvo
     if (found === 'unknown') logger.warn('a rail to withdraw is unknown to its provider: nothing there can pay it', { reference: invoice.reference, rail });
   }
   const at = input.now.toISOString();
-  const changes = await invoiceMoveChanges(ports, invoice, move, at, input.now);
+  // A payment or another cancellation committed since the read: the move's condition fails and it is refused (400), nothing written.
+  const changes = (await invoiceMoveChanges(ports, invoice, move, at, input.now)).map((change) =>
+    change.kind === 'invoice.moved' ? { ...change, lostRace: 'not_cancelable' as const } : change,
+  );
   const { unlisted: _unlisted, ...listed } = invoice;
   const eventIds = changes.flatMap((change) => (change.kind === 'invoice.moved' && change.eventId ? [change.eventId] : []));
   const canceled: Invoice = {

@@ -65,6 +65,8 @@ describe('cancel a PENDING invoice (use case)', () => {
       move: { from: 'PENDING', to: 'CANCELED', event: 'invoice.canceled', balance: 0 },
       at: now.toISOString(),
       eventId: 'evt_1',
+      // Lost to a payment or another cancellation at the commit: refused (400), not taken as made.
+      lostRace: 'not_cancelable',
     });
     expect(moved).not.toHaveProperty('payment');
     expect(event).toMatchObject({
