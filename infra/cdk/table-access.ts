@@ -158,6 +158,8 @@ export const ROUTE_PORT_GRANTS: Readonly<Record<string, readonly TableGrant[]>> 
   [routes.listInvoices.id]: [{ actions: ['Query'], keys: [KEY.invoiceList], index: LIST_INDEX }],
   // The id pointer, then the invoice (shared/adapters/dynamo/invoice-lookup.ts).
   [routes.getInvoice.id]: [{ actions: ['GetItem'], keys: [KEY.invoiceId, KEY.invoice] }],
+  // A merchant's cancellation (issue 46): the invoice by its id pointer, and its checkout (an unpaid one's Pix charge abandons it); the move is a change.
+  [routes.cancelInvoice.id]: [{ actions: ['GetItem'], keys: [KEY.invoiceId, KEY.invoice, KEY.checkout] }],
   [routes.getInvoiceByReference.id]: [{ actions: ['GetItem'], keys: [KEY.invoice] }],
   [routes.getPixByReference.id]: [{ actions: ['GetItem'], keys: [KEY.invoice] }],
   [routes.getPixByTxid.id]: [{ actions: ['GetItem'], keys: [KEY.invoice] }],

@@ -108,6 +108,12 @@ export type InvoiceMoved = {
   eventId?: string;
   /** A payment's rail and amount credited (a move to PAID): recorded on the invoice with the move. */
   payment?: { rail: PaymentRail; amountCents: number };
+  /**
+   * What a move that finds its invoice moved meanwhile (its condition failed) answers: by default it was
+   * made already (a duplicate notification: nothing to do); `not_cancelable`: a merchant's cancellation
+   * that lost to a payment or another cancellation is refused (400 invoice_not_pending, nothing written).
+   */
+  lostRace?: 'not_cancelable';
 };
 
 /**

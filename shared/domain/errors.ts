@@ -280,3 +280,19 @@ export class CheckoutSigningConflictError extends ConflictError {
     );
   }
 }
+
+/** Why an invoice cannot be canceled (issue 46): not PENDING (a refund's job), not a method withdrawn here, or paid at its rail already. */
+export type CancelRefusal = 'invoice_not_pending' | 'method_not_cancelable' | 'paid_at_rail';
+
+const CANCEL_REFUSALS: Readonly<Record<CancelRefusal, string>> = {
+  invoice_not_pending: 'Only a PENDING invoice can be canceled; use a refund for a paid one',
+  method_not_cancelable: 'Only Pix, boleto and BolePix charges can be canceled; a card charge cannot',
+  paid_at_rail: 'The charge was already paid: the invoice moves to PAID when its payment is recorded; use a refund',
+};
+
+/** A cancellation refused as a business rule (400, the spec's error shape): nothing was moved. */
+export class InvoiceNotCancelableError extends DomainError {
+  constructor(readonly refusal: CancelRefusal) {
+    super('invalid', CANCEL_REFUSALS[refusal], refusal);
+  }
+}

@@ -255,6 +255,10 @@ export const OPERATION_EXAMPLES: Readonly<Record<string, OperationExample>> = {
   // An invoice of each method of the registry (its row's example fields).
   ListInvoices: { query: { limit: 5, invoice_no: '1001' }, response: { invoices: PAYMENT_METHODS.map(invoiceOfMethod), pagination: { page: 1, limit: 5 } } },
   GetInvoice: { params: { invoice_id: 115532482828339 }, response: { invoice: pixInvoice } },
+  CancelInvoice: {
+    params: { invoice_id: 115532482828339 },
+    response: { success: true, invoice: { ...pixInvoice, status: 'CANCELED', paid_at: null, canceled_at: CREATED, paid_amount: null, paid_rail: null } },
+  },
   GetInvoiceByReference: { params: { ref_id: 'INV-7KQ2MX' }, response: { invoice: pixInvoice } },
   GetPixInvoiceByReference: { params: { ref: 'INV-7KQ2MX' }, response: { invoice: pixInvoice } },
   GetPixInvoiceByTxid: { params: { txid: 'INV7KQ2MXaZZSMXFtU12SVrRyk7B9QM1' }, response: { invoice: pixInvoice } },

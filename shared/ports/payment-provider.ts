@@ -164,6 +164,12 @@ export interface PixProvider {
    * callbacks: the Pix sweep and `provider reconcile --from --to` check each has its ledger entry (issue 43).
    */
   receivedPix?(window: StatementWindow, page: number): Promise<ReceivedPixPage>;
+  /**
+   * Withdraws an unpaid immediate Pix charge (API Pix PATCH /cob/{txid}, status
+   * REMOVIDA_PELO_USUARIO_RECEBEDOR), so it can no longer be paid (issue 46: a merchant's cancellation).
+   * Idempotent: a charge already removed answers `removed`; a paid one `paid`; one the PSP does not know `unknown`.
+   */
+  removePixCharge?(txid: string): Promise<PixDueRemoval>;
   /** Due-date Pix charges (BolePix's Pix half); a provider without them leaves boletos plain. */
   readonly dueCharges?: PixDueCharges;
   /** Authenticates (with the provider's credential) and parses one signed notification (the simulated provider's route). */
@@ -187,7 +193,7 @@ export type PixDueChargeRequest = {
   late: LatePaymentRules;
 };
 
-/** What withdrawing a due-date charge found: withdrawn now or before, paid already (cannot be withdrawn), or unknown to the PSP. */
+/** What withdrawing a Pix charge (immediate or due-date) found: withdrawn now or before, paid already (cannot be withdrawn), or unknown to the PSP. */
 export type PixDueRemoval = 'removed' | 'paid' | 'unknown';
 
 /** A provider's due-date Pix charges (API Pix /cobv). */

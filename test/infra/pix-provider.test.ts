@@ -132,8 +132,16 @@ describe('a deploy with an API Pix PSP (the apiPix* context)', () => {
 
   it('gives the routes that use the Pix provider, and only them, the Pix sweep and the checkout upkeep, PAYMENT_PROVIDER=apipix and the APIPIX_* settings', () => {
     // A BolePix's Pix half: created with the boleto, removed after a boleto payment (notifications) or by the rails upkeep.
+    // A merchant's cancellation (issue 46) withdraws a Pix charge or a BolePix's half at the PSP.
     expect(PIX_PROVIDER_ROUTES.sort()).toEqual(
-      [routes.createPix.id, routes.checkoutEntry.id, routes.providerPixCallback.id, routes.createBoleto.id, routes.providerNotification.id].sort(),
+      [
+        routes.createPix.id,
+        routes.checkoutEntry.id,
+        routes.providerPixCallback.id,
+        routes.createBoleto.id,
+        routes.providerNotification.id,
+        routes.cancelInvoice.id,
+      ].sort(),
     );
     for (const id of [...PIX_PROVIDER_ROUTES, pixSweepWorker.id, checkoutUpkeepWorker.id]) {
       const env = variables(s, id);

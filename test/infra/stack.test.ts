@@ -719,6 +719,18 @@ const EXPECTED_TABLE_ACCESS: Record<string, string[]> = {
   ],
   ListInvoices: [READ_COUNTER, UNAUTHENTICATED_COUNTER, 'Query GSI1 ACCT#*#INVOICES'],
   GetInvoice: [READ_COUNTER, UNAUTHENTICATED_COUNTER, 'GetItem INVID#*', 'GetItem INV#*'],
+  // Issue 46: the invoice by its id pointer and its checkout read; its move (INV#), its event, an unpaid checkout abandoned.
+  CancelInvoice: [
+    WRITE_COUNTER,
+    UNAUTHENTICATED_COUNTER,
+    ...IDEMPOTENCY,
+    'GetItem INVID#*',
+    'GetItem INV#*',
+    'GetItem CHK#*',
+    'UpdateItem INV#*',
+    'PutItem EVT#*',
+    'UpdateItem CHK#*',
+  ],
   GetInvoiceByReference: [READ_COUNTER, UNAUTHENTICATED_COUNTER, 'GetItem INV#*'],
   GetPixInvoiceByReference: [READ_COUNTER, UNAUTHENTICATED_COUNTER, 'GetItem INV#*'],
   GetPixInvoiceByTxid: [READ_COUNTER, UNAUTHENTICATED_COUNTER, 'GetItem INV#*'],

@@ -266,6 +266,12 @@ function explained(route: AnyRoute, before: Snapshot, after: Snapshot, accepted:
         expected.ledger += bodies.length;
       }
       break;
+    case routes.cancelInvoice.id: {
+      // The one invoice a cancellation accepted (issue 46) is CANCELED; nothing else moves (no balance: it was never paid).
+      const canceled = new Set(bodies.map((b) => String(b.invoice?.reference)));
+      expected.invoices = before.invoices.map((entry) => (canceled.has(entry.split(':')[0] ?? '') ? `${entry.split(':')[0]}:CANCELED` : entry)).sort();
+      break;
+    }
     case routes.createWithdraw.id:
       expected.withdrawals = [...before.withdrawals, ...bodies.map((b) => `${String(b.withdraw?.reference)}:PENDING`)].sort();
       expected.balanceCents -= bodies.reduce((sum, b) => sum + centsOf(b.withdraw?.amount) + centsOf(b.withdraw?.fee), 0);
@@ -455,7 +461,17 @@ let cardKeys: IssuedKeys = { account_id: '', public_key: '', secret_key: '' };
 let cardAccountId = '';
 /** A checkout of the card-only account (its link, and a browser's CSRF cookie and token from its page) and one of the main account. */
 let checkout = { reference: '', token: '', cookie: '', csrf: '', mainTxRef: '', mainToken: '' };
-let existing: { pixReference: string; pixTxid: string; boletoReference: string; withdrawReference: string; boletoToken: string; invoiceId: string } = {
+let existing: {
+  pixReference: string;
+  pixTxid: string;
+  boletoReference: string;
+  withdrawReference: string;
+  boletoToken: string;
+  invoiceId: string;
+  /** A Pix invoice of its own for the cancellation's fuzzing (issue 46): the others stay PENDING for their routes. */
+  cancelInvoiceId: string;
+} = {
+  cancelInvoiceId: '',
   pixReference: '',
   pixTxid: '',
   boletoReference: '',
@@ -620,6 +636,16 @@ const cases: Record<string, Case> = {
   [routes.getInvoice.id]: {
     account: main,
     input: () => fc.record({ params: paramsArb(routes.getInvoice, [fc.constant(existing.invoiceId)]), headers: headersArb(auth) }),
+    runs: 20,
+  },
+  [routes.cancelInvoice.id]: {
+    account: main,
+    input: () =>
+      fc.record({
+        params: paramsArb(routes.cancelInvoice, [fc.constant(existing.cancelInvoiceId)]),
+        body: fc.oneof(hostileWholeBody, fc.constant('')),
+        headers: headersArb(auth),
+      }),
     runs: 20,
   },
   [routes.getInvoiceByReference.id]: {
@@ -1270,7 +1296,13 @@ beforeAll(async () => {
   const pixInvoice = (pix.json as { invoice: { reference: string; txid: string } }).invoice;
   const boletoInvoice = (boleto.json as { invoice: { reference: string; boleto: string } }).invoice;
   const byRef = await call(routes.getInvoiceByReference, { params: { ref_id: pixInvoice.reference }, headers: auth });
+  const toCancel = await call(routes.createPix, { body: JSON.stringify(validCharge()), headers: auth });
+  const toCancelRef = await call(routes.getInvoiceByReference, {
+    params: { ref_id: (toCancel.json as { invoice: { reference: string } }).invoice.reference },
+    headers: auth,
+  });
   existing = {
+    cancelInvoiceId: String((toCancelRef.json as { invoice: { id: number } }).invoice.id),
     pixReference: pixInvoice.reference,
     pixTxid: pixInvoice.txid,
     boletoReference: boletoInvoice.reference,

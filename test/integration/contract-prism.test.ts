@@ -192,6 +192,13 @@ async function probeEveryRoute(): Promise<Probe[]> {
   await probe('GetPixInvoiceByReference', 'not Pix', 404, through('GET', `/api/pix/invoice/${cardInvoice.reference}`, { headers: auth }));
   await probe('GetPixInvoiceByTxid', 'invoice', 200, through('GET', `/api/pix/txid/${pixInvoice.txid}`, { headers: auth }));
   await probe('GetPixInvoiceByTxid', 'unknown', 404, through('GET', '/api/pix/txid/unknowntxid000000000000000', { headers: auth }));
+  // Issue 46: a PENDING Pix of its own canceled; a paid card charge refused; an unknown id.
+  const toCancel = await through('POST', '/api/pix/create', { headers: json, body: common() });
+  const toCancelRef = (toCancel.json as { invoice: { reference: string } }).invoice.reference;
+  const toCancelId = ((await through('GET', `/api/invoice/ref/${toCancelRef}`, { headers: auth })).json as { invoice: { id: number } }).invoice.id;
+  await probe('CancelInvoice', 'pending Pix', 200, through('POST', `/api/invoice/${toCancelId}/cancel`, { headers: auth }));
+  await probe('CancelInvoice', 'not PENDING', 400, through('POST', `/api/invoice/${toCancelId}/cancel`, { headers: auth }));
+  await probe('CancelInvoice', 'unknown', 404, through('POST', '/api/invoice/999999999/cancel', { headers: auth }));
 
   const withdrawBody = { amount: 10, pixkey: 'ana@example.com', keytype: 'EMAIL' };
   const withdraw = await probe(

@@ -305,6 +305,7 @@ function victimRequest(route: AnyRoute): RouteRequest {
     GetCustomer: { id: victim.customer.id },
     SearchCep: { cep: '01310-100' },
     GetInvoice: { invoice_id: victim.pix.id },
+    CancelInvoice: { invoice_id: victim.pix.id },
     GetInvoiceByReference: { ref_id: victim.pix.reference },
     GetPixInvoiceByReference: { ref: victim.pix.reference },
     GetPixInvoiceByTxid: { txid: victim.pix.txid },
@@ -580,6 +581,14 @@ describe("another account's well-formed identifiers → 404 (or the caller's own
     GetInvoice: async () => {
       for (const id of [victim.pix.id, victim.card.id]) {
         const reply = await invokeRoute(routes.getInvoice, { headers: attacker.auth, params: { invoice_id: id } });
+        expect(reply.status).toBe(404);
+        expectNoVictimData(reply);
+      }
+    },
+    CancelInvoice: async () => {
+      // Issue 46: another account's invoice is not found, and stays as it was (the victim's snapshot is compared after).
+      for (const id of [victim.pix.id, victim.card.id]) {
+        const reply = await invokeRoute(routes.cancelInvoice, { headers: attacker.auth, params: { invoice_id: id } });
         expect(reply.status).toBe(404);
         expectNoVictimData(reply);
       }

@@ -12,10 +12,10 @@ import type { ApiPixCertificates } from './apipix-certificates';
 
 /**
  * A test PSP speaking the subset of the Central Bank's API Pix v2 (github.com/bacen/pix-api, openapi.yaml)
- * the gateway uses: an OAuth2 client-credentials token endpoint, PUT/GET /cob/{txid}, PUT/PATCH/GET
+ * the gateway uses: an OAuth2 client-credentials token endpoint, PUT/PATCH/GET /cob/{txid}, PUT/PATCH/GET
  * /cobv/{txid} (due-date charges), GET /pix (the Pix received, paged) and PUT/GET /webhook/{chave}, behind mutual TLS, with RFC 7807 problem
- * details as the standard's. /cobv bodies are validated against the standard's own schemas
- * (test/fixtures/apipix/cobv-schemas.json). Payments, refunds, expiries and webhook notifications are
+ * details as the standard's. /cobv bodies and PATCH /cob bodies are validated against the standard's own
+ * schemas (test/fixtures/apipix/cobv-schemas.json, cob-schemas.json). Payments, refunds, expiries and webhook notifications are
  * driven by the test; faults can be queued.
  */
 
@@ -148,6 +148,20 @@ const RECEBEDOR = {
 } as const;
 
 type CobvSchemas = { request: { put: object; patch: object } };
+type CobSchemas = { request: { patch: object } };
+
+/** The PATCH /cob body validator (the standard's CobRevisada: test/fixtures/apipix/cob-schemas.json), compiled once. */
+let cobPatchValidator: ValidateFunction | undefined;
+
+function cobPatchRequestValidator(): ValidateFunction {
+  if (!cobPatchValidator) {
+    const schemas = JSON.parse(readFileSync(join(import.meta.dirname, '..', 'fixtures', 'apipix', 'cob-schemas.json'), 'utf8')) as CobSchemas;
+    const ajv = new Ajv({ allErrors: true, strict: false });
+    addFormats(ajv);
+    cobPatchValidator = ajv.compile(schemas.request.patch);
+  }
+  return cobPatchValidator;
+}
 
 /** PUT and PATCH /cobv body validators, compiled once from the standard's schemas (the fixture says which commit). */
 let cobvValidators: { put: ValidateFunction; patch: ValidateFunction } | undefined;
@@ -521,6 +535,37 @@ export async function startTestPsp(options: TestPspOptions): Promise<TestPsp> {
     return { status: 200, body: cobv };
   };
 
+  /**
+   * PATCH /cob/{txid}: the standard's CobRevisada, validated against its schema. Only the withdrawal
+   * (`status` REMOVIDA_PELO_USUARIO_RECEBEDOR alone) of an ATIVA cob is served: the gateway revises
+   * nothing else; a cob no longer ATIVA is refused as the standard's PSPs do.
+   */
+  const patchCob = (txid: string, body: unknown): Reply => {
+    const detail = 'A requisição que busca alterar ou criar uma cobrança para pagamento imediato não respeita o _schema_ ou está semanticamente errada.';
+    const validate = cobPatchRequestValidator();
+    if (!validate(body)) return problem(400, 'CobOperacaoInvalida', 'Cobrança inválida.', detail, schemaViolations(validate.errors));
+    const revision = body as Record<string, unknown>;
+    const cob = cobs.get(txid);
+    if (!cob) return problem(404, 'CobNaoEncontrado', 'Cobrança não encontrada.', 'Cobrança imediata não encontrada para o txid informado.');
+    if (cob.status !== 'ATIVA') {
+      return problem(
+        400,
+        'CobOperacaoInvalida',
+        'Operação inválida.',
+        'Cobrança não encontra-se mais com o status ATIVA, somente cobranças ativas podem ser revisadas.',
+      );
+    }
+    const changes = Object.keys(revision).filter((key) => key !== 'status');
+    if (revision.status === undefined || changes.length > 0) {
+      return problem(400, 'CobOperacaoInvalida', 'Cobrança inválida.', detail, [
+        { razao: 'Este PSP de teste só aceita a remoção (status REMOVIDA_PELO_USUARIO_RECEBEDOR, sozinho).', propriedade: 'cob.status' },
+      ]);
+    }
+    cob.status = 'REMOVIDA_PELO_USUARIO_RECEBEDOR';
+    cob.revisao += 1;
+    return { status: 200, body: cob };
+  };
+
   const getCobv = (txid: string): Reply => {
     const cobv = cobvs.get(txid);
     return cobv ? { status: 200, body: cobv } : cobvNotFound();
@@ -608,6 +653,7 @@ export async function startTestPsp(options: TestPspOptions): Promise<TestPsp> {
     }
     if (id === '') return notFound();
     if (resource === 'cob' && method === 'PUT') return putCob(id, text.trim() === '' ? undefined : parseJson(text));
+    if (resource === 'cob' && method === 'PATCH') return patchCob(id, text.trim() === '' ? undefined : parseJson(text));
     if (resource === 'cob' && method === 'GET') return getCob(id);
     if (resource === 'cobv' && method === 'PUT') return putCobv(id, text.trim() === '' ? undefined : parseJson(text));
     if (resource === 'cobv' && method === 'PATCH') return patchCobv(id, text.trim() === '' ? undefined : parseJson(text));

@@ -10,7 +10,7 @@ import { referenceOfTxid } from '../../domain/invoice-ids';
 import { invoiceItem, invoiceListKeys, invoiceOf } from './invoice-item';
 import type { InvoiceIdPort, InvoiceStore, PixSweepIndex, RailUpkeepIndex } from '../../ports/invoices';
 import { MoveAlreadyMade } from './state-move';
-import { IdClashError, TemporaryConflictError } from '../../domain/errors';
+import { IdClashError, InvoiceNotCancelableError, TemporaryConflictError } from '../../domain/errors';
 import { invoiceIdDraw } from '../../platform/invoice-references';
 import { type Db, isConditionalCheckFailed, type Item } from './dynamo';
 import { keys } from './keys';
@@ -209,7 +209,8 @@ export function invoiceMovedWrite(table: string, change: InvoiceMoved): TxWrite 
         ...(read === undefined ? {} : { ':read': read }),
       },
     },
-    onConditionFailed: () => new MoveAlreadyMade(),
+    // A merchant's cancellation that lost its race is refused as a business rule; a notification's move found made is no error.
+    onConditionFailed: () => (change.lostRace === 'not_cancelable' ? new InvoiceNotCancelableError('invoice_not_pending') : new MoveAlreadyMade()),
   };
 }
 

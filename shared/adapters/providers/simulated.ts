@@ -74,6 +74,9 @@ export type SimulatedProvider = PaymentProvider & {
   dueCharges: NonNullable<PaymentProvider['dueCharges']> & { readonly held: ReadonlyMap<string, { charge: PixCharge; status: 'ACTIVE' | 'REMOVED' }> };
   /** Boletos written off, by reference. */
   writtenOff: ReadonlySet<string>;
+  removePixCharge: NonNullable<PaymentProvider['removePixCharge']>;
+  /** Immediate Pix charges withdrawn (PATCH /cob), by txid. */
+  removedPix: ReadonlySet<string>;
 };
 
 function kindOf(type: string): ProviderNotification['kind'] {
@@ -95,6 +98,7 @@ export function simulatedProvider(options: { locationBase: string; merchantCity?
   };
   const dueHeld = new Map<string, { charge: PixCharge; status: 'ACTIVE' | 'REMOVED' }>();
   const writtenOff = new Set<string>();
+  const removedPix = new Set<string>();
   const brCode = (location: string, merchantName: string) => buildDynamicBrCode({ location, merchantName, merchantCity: options.merchantCity ?? 'SAO PAULO' });
   return {
     name: 'simulated',
@@ -118,6 +122,13 @@ export function simulatedProvider(options: { locationBase: string; merchantCity?
         known.status = 'REMOVED';
         return 'removed';
       },
+    },
+    removedPix,
+    async removePixCharge(txid): Promise<PixDueRemoval> {
+      const known = [...registrations.values()].some((r) => r.kind === 'pix' && r.charge.txid === txid);
+      if (!known) return 'unknown';
+      removedPix.add(txid);
+      return 'removed';
     },
     async writeOffBoleto(reference) {
       if (registrations.get(reference)?.kind !== 'boleto') return 'unknown';

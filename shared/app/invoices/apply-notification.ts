@@ -182,7 +182,7 @@ export function targetInvoice(ports: Pick<InvoiceMovePorts, 'invoices'>, notific
  * event says them.
  */
 export async function invoiceMoveChanges(
-  ports: InvoiceMovePorts,
+  ports: Pick<InvoiceMovePorts, 'checkouts' | 'newEvent'>,
   invoice: Invoice,
   move: InvoiceMove,
   at: string,

@@ -53,6 +53,9 @@ export const invoiceSchema = z
 
 export const invoiceResponseSchema = z.object({ invoice: invoiceSchema }).meta({ id: 'InvoiceResponse' });
 
+/** POST /api/invoice/{invoice_id}/cancel's answer (issue 46): the invoice, CANCELED, as GET /api/invoice/{invoice_id} shows it. */
+export const invoiceCanceledSchema = z.object({ success: z.literal(true), invoice: invoiceSchema }).meta({ id: 'InvoiceCanceled' });
+
 export const invoiceListSchema = z
   .object({ invoices: z.array(invoiceSchema), pagination: z.object({ page: z.number().int(), limit: z.number().int() }) })
   .meta({ id: 'InvoiceList' });

@@ -1,6 +1,7 @@
 /** The route table's rows for functions/invoices/ (shared/http/routes.ts assembles the table). */
 import { defineRoute, type AnyRoute } from '../route';
 import {
+  invoiceCanceledSchema,
   invoiceIdParamsSchema,
   invoiceListSchema,
   invoiceRefParamsSchema,
@@ -9,7 +10,7 @@ import {
   pixRefParamsSchema,
   pixTxidParamsSchema,
 } from '../../domain/schemas/invoice';
-import { bearerRead } from './policies';
+import { bearerRead, bearerWrite } from './policies';
 
 export const invoicesRoutes = {
   listInvoices: defineRoute({
@@ -35,6 +36,29 @@ export const invoicesRoutes = {
     description: 'A non-numeric id answers 400 (code invalid_path_parameter); an unknown id, or one of another account, 404.',
     request: { params: invoiceIdParamsSchema },
     responses: { 200: { description: 'The invoice', schema: invoiceResponseSchema }, 404: { description: 'Unknown, or of another account' } },
+  }),
+  cancelInvoice: defineRoute({
+    id: 'CancelInvoice',
+    // A PENDING invoice's move to CANCELED (shared/app/invoices/cancel-invoice.ts): no balance moves; an unpaid checkout's Pix charge abandons it.
+    changes: ['invoice.moved', 'event.recorded', 'checkout.abandoned'],
+    method: 'POST',
+    path: '/api/invoice/{invoice_id}/cancel',
+    handler: 'functions/invoices/cancel.ts',
+    ...bearerWrite,
+    idempotency: 'optional',
+    // A Pix charge (cob) or a BolePix's Pix half (cobv) is withdrawn at the Pix provider (API Pix PATCH).
+    usesPixProvider: true,
+    tag: 'Invoices',
+    summary: 'Cancel an unpaid Pix, boleto or BolePix invoice',
+    description:
+      'The charge is withdrawn at its rails first (API Pix: PATCH /cob/{txid} or /cobv/{txid} with status REMOVIDA_PELO_USUARIO_RECEBEDOR; the boleto written off; both rails of a BolePix), then the invoice moves PENDING → CANCELED (invoice.canceled, with version and previous_status). A retry withdraws again harmlessly. 400 (code invoice_not_pending) for an invoice that is not PENDING: use a refund; 400 (code method_not_cancelable) for a card charge; 400 (code paid_at_rail) when a rail answers that the charge was already paid: nothing moves and its payment is recorded when its notification arrives. A payment that still arrives after the cancellation is credited and flagged paid_after_cancel.',
+    request: { params: invoiceIdParamsSchema },
+    responses: {
+      200: { description: 'The invoice, CANCELED', schema: invoiceCanceledSchema },
+      400: { description: 'Not PENDING (invoice_not_pending), a card charge (method_not_cancelable), or paid at its rail already (paid_at_rail)' },
+      404: { description: 'Unknown, or of another account' },
+      502: { description: 'The payment provider failed to withdraw the charge; nothing was canceled (retry)' },
+    },
   }),
   getInvoiceByReference: defineRoute({
     id: 'GetInvoiceByReference',

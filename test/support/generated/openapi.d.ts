@@ -284,6 +284,26 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/api/invoice/{invoice_id}/cancel': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Cancel an unpaid Pix, boleto or BolePix invoice
+     * @description The charge is withdrawn at its rails first (API Pix: PATCH /cob/{txid} or /cobv/{txid} with status REMOVIDA_PELO_USUARIO_RECEBEDOR; the boleto written off; both rails of a BolePix), then the invoice moves PENDING → CANCELED (invoice.canceled, with version and previous_status). A retry withdraws again harmlessly. 400 (code invoice_not_pending) for an invoice that is not PENDING: use a refund; 400 (code method_not_cancelable) for a card charge; 400 (code paid_at_rail) when a rail answers that the charge was already paid: nothing moves and its payment is recorded when its notification arrives. A payment that still arrives after the cancellation is credited and flagged paid_after_cancel.
+     */
+    post: operations['CancelInvoice'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/api/invoice/ref/{ref_id}': {
     parameters: {
       query?: never;
@@ -1839,6 +1859,11 @@ export interface components {
       transaction?: components['schemas']['CardTransaction'];
     };
     InvoiceResponse: {
+      invoice: components['schemas']['Invoice'];
+    };
+    InvoiceCanceled: {
+      /** @constant */
+      success: true;
       invoice: components['schemas']['Invoice'];
     };
     /** @description Pix keys: CPF and CNPJ as digits (check digits verified), EMAIL, PHONE as +55 with area code (E.164), EVP as a UUID. amount + the account fee are reserved at once and together cannot exceed 99999999.99. */
@@ -5078,6 +5103,261 @@ export interface operations {
         };
         content: {
           'application/json': components['schemas']['InternalError'];
+        };
+      };
+      /** @description A transient conflict or a busy table stopped the request; nothing was written (code temporary_conflict). Retry after Retry-After */
+      503: {
+        headers: {
+          /** @description Whole seconds until a request would pass (a rate window is 60 s; a conflict asks for a few) */
+          'Retry-After'?: number;
+          /** @description The most calls of this counter in any 60 s window */
+          'RateLimit-Limit'?: number;
+          /** @description Calls left in the current 60 s window */
+          'RateLimit-Remaining'?: number;
+          /** @description Whole seconds until one more call frees up (0: none in the window) */
+          'RateLimit-Reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  CancelInvoice: {
+    parameters: {
+      query?: never;
+      header?: {
+        /**
+         * @description 8 to 100 characters from A-Za-z0-9_.:-. Same key and body: the first answer is replayed with `Idempotent-Replayed: true`; the same key with another body: 422 idempotency_key_reused; while the first call runs: 409 idempotency_in_progress. Records expire after 24 hours.
+         * @example order-1001-pix
+         */
+        'Idempotency-Key'?: string;
+      };
+      path: {
+        /** @example 115532482828339 */
+        invoice_id: number;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The invoice, CANCELED */
+      200: {
+        headers: {
+          /** @description true when this is the stored answer of an earlier call with the same Idempotency-Key and body (nothing was done again) */
+          'Idempotent-Replayed'?: 'true';
+          /** @description The most calls of this counter in any 60 s window */
+          'RateLimit-Limit'?: number;
+          /** @description Calls left in the current 60 s window */
+          'RateLimit-Remaining'?: number;
+          /** @description Whole seconds until one more call frees up (0: none in the window) */
+          'RateLimit-Reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "success": true,
+           *       "invoice": {
+           *         "id": 115532482828339,
+           *         "reference": "INV-7KQ2MX",
+           *         "invoice_no": "1001",
+           *         "item_name": "Camiseta",
+           *         "quantity": 2,
+           *         "amount": "100.00",
+           *         "discount": 10,
+           *         "tax": 5,
+           *         "total": "190.00",
+           *         "status": "CANCELED",
+           *         "due_date": "2030-01-31",
+           *         "method": "pix",
+           *         "notes": null,
+           *         "email": null,
+           *         "client": null,
+           *         "document": null,
+           *         "created_at": "2026-11-18T14:02:11.482Z",
+           *         "paid_at": null,
+           *         "canceled_at": "2026-11-18T14:02:11.482Z",
+           *         "refunded_at": null,
+           *         "paid_after_cancel": false,
+           *         "paid_amount": null,
+           *         "paid_rail": null,
+           *         "version": 2,
+           *         "txid": "INV7KQ2MXaZZSMXFtU12SVrRyk7B9QM1",
+           *         "copy": "00020101021226910014br.gov.bcb.pix2569api.example.com/simulated-psp/v2/cob/1b623e5ab74c499ab56d61fbb216b0315204000053039865802BR5909Loja Demo6009SAO PAULO62070503***630498C3",
+           *         "qrcode": "data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAASwAAAEsCAYAAAB5fY51AAAAAklEQVR4AewaftIAAA6Z"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['InvoiceCanceled'];
+        };
+      };
+      /** @description Not PENDING (invoice_not_pending), a card charge (method_not_cancelable), or paid at its rail already (paid_at_rail) */
+      400: {
+        headers: {
+          /** @description The most calls of this counter in any 60 s window */
+          'RateLimit-Limit'?: number;
+          /** @description Calls left in the current 60 s window */
+          'RateLimit-Remaining'?: number;
+          /** @description Whole seconds until one more call frees up (0: none in the window) */
+          'RateLimit-Reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": "Not PENDING (invoice_not_pending), a card charge (method_not_cancelable), or paid at its rail already (paid_at_rail)"
+           *     }
+           */
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Missing, invalid, expired or revoked credentials */
+      401: {
+        headers: {
+          /** @description The most calls of this counter in any 60 s window */
+          'RateLimit-Limit'?: number;
+          /** @description Calls left in the current 60 s window */
+          'RateLimit-Remaining'?: number;
+          /** @description Whole seconds until one more call frees up (0: none in the window) */
+          'RateLimit-Reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The account is disabled by the operator (code account_disabled) */
+      403: {
+        headers: {
+          /** @description The most calls of this counter in any 60 s window */
+          'RateLimit-Limit'?: number;
+          /** @description Calls left in the current 60 s window */
+          'RateLimit-Remaining'?: number;
+          /** @description Whole seconds until one more call frees up (0: none in the window) */
+          'RateLimit-Reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Unknown, or of another account */
+      404: {
+        headers: {
+          /** @description The most calls of this counter in any 60 s window */
+          'RateLimit-Limit'?: number;
+          /** @description Calls left in the current 60 s window */
+          'RateLimit-Remaining'?: number;
+          /** @description Whole seconds until one more call frees up (0: none in the window) */
+          'RateLimit-Reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": "Unknown, or of another account"
+           *     }
+           */
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description A request with this Idempotency-Key is still being processed (code idempotency_in_progress) */
+      409: {
+        headers: {
+          /** @description The most calls of this counter in any 60 s window */
+          'RateLimit-Limit'?: number;
+          /** @description Calls left in the current 60 s window */
+          'RateLimit-Remaining'?: number;
+          /** @description Whole seconds until one more call frees up (0: none in the window) */
+          'RateLimit-Reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The request body is larger than 1 MB (code payload_too_large) */
+      413: {
+        headers: {
+          /** @description The most calls of this counter in any 60 s window */
+          'RateLimit-Limit'?: number;
+          /** @description Calls left in the current 60 s window */
+          'RateLimit-Remaining'?: number;
+          /** @description Whole seconds until one more call frees up (0: none in the window) */
+          'RateLimit-Reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Invalid fields (a map of field → messages), or an Idempotency-Key reused with another body (code idempotency_key_reused) */
+      422: {
+        headers: {
+          /** @description The most calls of this counter in any 60 s window */
+          'RateLimit-Limit'?: number;
+          /** @description Calls left in the current 60 s window */
+          'RateLimit-Remaining'?: number;
+          /** @description Whole seconds until one more call frees up (0: none in the window) */
+          'RateLimit-Reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ValidationError'] | components['schemas']['Error'];
+        };
+      };
+      /** @description Rate limit exceeded (code rate_limited). Limits (any 60 s window): 60 a minute per account (RATE_LIMIT_ACCOUNT_PER_MINUTE); 60 a minute per client IP, calls with a missing, invalid, expired or revoked token (RATE_LIMIT_UNAUTHENTICATED_PER_MINUTE). Retry-After and RateLimit-Reset say when a slot frees. */
+      429: {
+        headers: {
+          /** @description Whole seconds until a request would pass (a rate window is 60 s; a conflict asks for a few) */
+          'Retry-After': number;
+          /** @description The most calls of this counter in any 60 s window */
+          'RateLimit-Limit': number;
+          /** @description Calls left in the current 60 s window */
+          'RateLimit-Remaining': number;
+          /** @description Whole seconds until one more call frees up (0: none in the window) */
+          'RateLimit-Reset': number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Unexpected failure; safe to retry with the same Idempotency-Key */
+      500: {
+        headers: {
+          /** @description The most calls of this counter in any 60 s window */
+          'RateLimit-Limit'?: number;
+          /** @description Calls left in the current 60 s window */
+          'RateLimit-Remaining'?: number;
+          /** @description Whole seconds until one more call frees up (0: none in the window) */
+          'RateLimit-Reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['InternalError'];
+        };
+      };
+      /** @description The payment provider failed to withdraw the charge; nothing was canceled (retry) */
+      502: {
+        headers: {
+          /** @description The most calls of this counter in any 60 s window */
+          'RateLimit-Limit'?: number;
+          /** @description Calls left in the current 60 s window */
+          'RateLimit-Remaining'?: number;
+          /** @description Whole seconds until one more call frees up (0: none in the window) */
+          'RateLimit-Reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": "The payment provider failed to withdraw the charge; nothing was canceled (retry)"
+           *     }
+           */
+          'application/json': components['schemas']['Error'];
         };
       };
       /** @description A transient conflict or a busy table stopped the request; nothing was written (code temporary_conflict). Retry after Retry-After */

@@ -11,7 +11,18 @@ import {
   type PixProvider,
 } from '../../../ports/payment-provider';
 import { type ApiPixClient, type ApiPixReply, apiPixClient } from './client';
-import { type Cob, cobRequestBody, cobSchema, hasViolations, isSameCharge, pixChargeOf, pixChargeStateOf, problemMessage } from './cob';
+import {
+  type Cob,
+  cobRequestBody,
+  cobSchema,
+  hasViolations,
+  isSameCharge,
+  pixChargeOf,
+  pixChargeStateOf,
+  problemMessage,
+  REMOVAL_BODY,
+  removalOfStatus,
+} from './cob';
 import { receivedPixPath, receivedPixPageOf } from './received';
 import { type Cobv, cobvRequestBody, cobvSchema, isSameCobv, pixChargeOfCobv, pixChargeStateOfCobv } from './cobv';
 
@@ -25,10 +36,12 @@ export const API_PIX_PROVIDER = 'apipix';
  * Its callbacks carry no signature the gateway can check behind CloudFront: each is a hint, and every
  * payment is read back with GET /cob/{txid} over the mutual-TLS channel before anything is credited.
  * Due-date charges (a BolePix's Pix half) are /cobv, idempotent by txid the same way; withdrawn with
- * PATCH /cobv/{txid} and read back with GET /cobv/{txid}.
+ * PATCH /cobv/{txid} and read back with GET /cobv/{txid}. An unpaid immediate charge is withdrawn with PATCH
+ * /cob/{txid} (issue 46: a merchant's cancellation).
  */
 export type ApiPixProvider = PixProvider & {
   lookupPixCharge(txid: string): Promise<PixChargeState | undefined>;
+  removePixCharge(txid: string): Promise<PixDueRemoval>;
   receivedPix: Required<PixProvider>['receivedPix'];
   readonly dueCharges: Required<PixDueCharges>;
   /** PUT /webhook/{chave}: where the PSP sends its callbacks (it appends `/pix`). */
@@ -63,12 +76,11 @@ function parsedCobv(reply: ApiPixReply, what: string): Cobv {
   return cobv.data;
 }
 
-/** What a refused withdrawal means, from the cobv as the PSP holds it now (undefined: it does not know the txid). */
-function removalOf(cobv: Cobv | undefined, status: number): PixDueRemoval {
-  if (!cobv) return 'unknown';
-  if (cobv.status === 'REMOVIDA_PELO_USUARIO_RECEBEDOR' || cobv.status === 'REMOVIDA_PELO_PSP') return 'removed';
-  if (cobv.status === 'CONCLUIDA') return 'paid';
-  throw new ProviderError(`The PSP refused to withdraw the due charge (HTTP ${status}) and holds it as ${cobv.status.slice(0, 40)}`);
+/** What a refused withdrawal means, from the charge (cob or cobv) as the PSP holds it now (undefined: it does not know the txid). */
+function removalOf(charge: { status: string } | undefined, status: number, what: string): PixDueRemoval {
+  const found = removalOfStatus(charge?.status);
+  if (found) return found;
+  throw new ProviderError(`The PSP refused to withdraw the ${what} (HTTP ${status}) and holds it as ${(charge?.status ?? '').slice(0, 40)}`);
 }
 
 /**
@@ -103,11 +115,11 @@ function dueChargesWith(pixKey: string, client: ApiPixClient): Required<PixDueCh
       throw rejection(reply);
     },
     async remove(txid): Promise<PixDueRemoval> {
-      const reply = await client.call('PATCH', path(txid), { status: 'REMOVIDA_PELO_USUARIO_RECEBEDOR' });
+      const reply = await client.call('PATCH', path(txid), REMOVAL_BODY);
       if (reply.status === 200) return 'removed';
       if (!isRefusal(reply.status)) throw failure(reply, 'the due charge withdrawal');
       // Refused: already withdrawn (or removed by the PSP), paid, or unknown; anything else is unexpected.
-      return removalOf(await lookup(txid), reply.status);
+      return removalOf(await lookup(txid), reply.status, 'due charge');
     },
     async lookup(txid) {
       const cobv = await lookup(txid);
@@ -150,6 +162,13 @@ export function apiPixProviderWith(settings: { pixKey: string; now?: () => Date 
         }
         throw rejection(reply);
       },
+    },
+    async removePixCharge(txid): Promise<PixDueRemoval> {
+      const reply = await client.call('PATCH', `/cob/${encodeURIComponent(txid)}`, REMOVAL_BODY);
+      if (reply.status === 200) return 'removed';
+      if (!isRefusal(reply.status)) throw failure(reply, 'the charge withdrawal');
+      // Refused: already withdrawn (a retry after a lost answer), paid, or unknown; anything else is unexpected.
+      return removalOf(await lookup(txid), reply.status, 'charge');
     },
     dueCharges: dueChargesWith(settings.pixKey, client),
     async lookupPixCharge(txid) {

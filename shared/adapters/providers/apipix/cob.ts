@@ -68,6 +68,17 @@ export const pixSchema = z.object({
   devolucoes: z.array(devolucaoSchema).max(100).optional(),
 });
 
+/** The body of PATCH /cob/{txid} and PATCH /cobv/{txid} that withdraws an unpaid charge (bacen/pix-api: CobRevisada, CobVRevisada). */
+export const REMOVAL_BODY = { status: 'REMOVIDA_PELO_USUARIO_RECEBEDOR' } as const;
+
+/** What a refused withdrawal means, from the charge's status as the PSP holds it now (undefined: unknown to it); undefined for a status that is neither. */
+export function removalOfStatus(status: string | undefined): 'removed' | 'paid' | 'unknown' | undefined {
+  if (status === undefined) return 'unknown';
+  if (status === 'REMOVIDA_PELO_USUARIO_RECEBEDOR' || status === 'REMOVIDA_PELO_PSP') return 'removed';
+  if (status === 'CONCLUIDA') return 'paid';
+  return undefined;
+}
+
 /** A cob as the PSP answers it (PUT and GET): only the fields the gateway reads are checked. */
 export const cobSchema = z.object({
   txid: z.string().regex(/^[a-zA-Z0-9]{26,35}$/),

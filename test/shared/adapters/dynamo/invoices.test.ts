@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { invoiceItem, invoiceOf } from '../../../../shared/adapters/dynamo/invoice-item';
 import { invoiceMovedWrite } from '../../../../shared/adapters/dynamo/invoices';
 import { MoveAlreadyMade } from '../../../../shared/adapters/dynamo/state-move';
+import { InvoiceNotCancelableError } from '../../../../shared/domain/errors';
 import type { Invoice, NewInvoice } from '../../../../shared/domain/invoice';
 import { invoiceMove } from '../../../../shared/domain/invoice-transitions';
 import { aNewInvoice } from '../../../support/records';
@@ -45,6 +46,15 @@ describe('the write of an invoice move', () => {
     expect(older.Update?.ConditionExpression).toBe('#status = :from AND attribute_not_exists(#version)');
     expect(older.Update?.ExpressionAttributeValues).toMatchObject({ ':version': 2 });
     expect(older.Update?.ExpressionAttributeValues).not.toHaveProperty(':read');
+  });
+
+  it("a merchant's cancellation that finds its invoice moved meanwhile is refused as not PENDING (issue 46), not taken as made", () => {
+    const cancel = invoiceMove('PENDING', 'CANCELED');
+    if (!cancel) throw new Error('PENDING → CANCELED is in the table');
+    const write = invoiceMovedWrite('t', { kind: 'invoice.moved', invoice, move: cancel, at, lostRace: 'not_cancelable' });
+    expect(write.Update?.ConditionExpression).toBe('#status = :from AND #version = :read');
+    expect(write.onConditionFailed?.()).toBeInstanceOf(InvoiceNotCancelableError);
+    expect(write.onConditionFailed?.()).toMatchObject({ kind: 'invalid', code: 'invoice_not_pending' });
   });
 
   it('a payment after a cancellation is flagged, on condition that the invoice was never paid', () => {
