@@ -9,6 +9,7 @@ import addFormats from 'ajv-formats';
 import { brazilDate } from '../../shared/domain/brazil-dates';
 import { buildDynamicBrCode } from '../../shared/domain/pix-brcode';
 import type { ApiPixCertificates } from './apipix-certificates';
+import { apiPixClient, type ApiPixClient } from '../../shared/adapters/providers/apipix/client';
 
 /**
  * A test PSP speaking the subset of the Central Bank's API Pix v2 (github.com/bacen/pix-api, openapi.yaml)
@@ -829,4 +830,20 @@ export async function startTestPsp(options: TestPspOptions): Promise<TestPsp> {
       return closed;
     },
   };
+}
+
+/** An API Pix client of the gateway's to a started test PSP, with the client certificate of `certificates`. */
+export function testPspClient(psp: TestPsp, certificates: ApiPixCertificates, timeoutMs: number): ApiPixClient {
+  return apiPixClient({
+    baseUrl: psp.baseUrl,
+    tokenUrl: psp.tokenUrl,
+    clientId: psp.clientId,
+    credentials: async () => ({
+      clientSecret: psp.clientSecret,
+      certificate: certificates.clientCert,
+      privateKey: certificates.clientKey,
+      ca: certificates.ca,
+    }),
+    timeoutMs,
+  });
 }

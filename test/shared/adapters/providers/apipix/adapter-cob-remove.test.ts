@@ -1,11 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { brazilDate } from '../../../../../shared/domain/brazil-dates';
 import { apiPixProviderWith, type ApiPixProvider } from '../../../../../shared/adapters/providers/apipix/adapter';
-import { apiPixClient } from '../../../../../shared/adapters/providers/apipix/client';
 import { ProviderError, type PixChargeRequest } from '../../../../../shared/ports/payment-provider';
 import { simulatedProvider } from '../../../../../shared/adapters/providers/simulated';
 import { generateApiPixCertificates, type ApiPixCertificates } from '../../../../support/apipix-certificates';
-import { startTestPsp, type TestPsp } from '../../../../support/apipix-psp';
+import { startTestPsp, testPspClient, type TestPsp } from '../../../../support/apipix-psp';
 
 /**
  * Issue 46: the withdrawal of an immediate charge (removePixCharge: PATCH /cob/{txid} with status
@@ -21,18 +20,7 @@ let adapter: ApiPixProvider;
 beforeAll(async () => {
   certificates = await generateApiPixCertificates();
   psp = await startTestPsp({ certificates });
-  const client = apiPixClient({
-    baseUrl: psp.baseUrl,
-    tokenUrl: psp.tokenUrl,
-    clientId: psp.clientId,
-    credentials: async () => ({
-      clientSecret: psp.clientSecret,
-      certificate: certificates.clientCert,
-      privateKey: certificates.clientKey,
-      ca: certificates.ca,
-    }),
-    timeoutMs: 1_000,
-  });
+  const client = testPspClient(psp, certificates, 1_000);
   adapter = apiPixProviderWith({ pixKey: psp.pixKey }, client);
 });
 
@@ -104,18 +92,7 @@ describe('removePixCharge (API Pix PATCH /cob/{txid})', () => {
   it('the test PSP refuses a PATCH body the standard refuses (a status other than the withdrawal)', async () => {
     const charge = request();
     await adapter.charges.pix(charge);
-    const client = apiPixClient({
-      baseUrl: psp.baseUrl,
-      tokenUrl: psp.tokenUrl,
-      clientId: psp.clientId,
-      credentials: async () => ({
-        clientSecret: psp.clientSecret,
-        certificate: certificates.clientCert,
-        privateKey: certificates.clientKey,
-        ca: certificates.ca,
-      }),
-      timeoutMs: 1_000,
-    });
+    const client = testPspClient(psp, certificates, 1_000);
     const reply = await client.call('PATCH', `/cob/${charge.txid}`, { status: 'CONCLUIDA' });
     expect(reply.status).toBe(400);
     expect(held(charge.txid)?.status).toBe('ATIVA');

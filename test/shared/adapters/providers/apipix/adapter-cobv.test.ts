@@ -5,11 +5,11 @@ import addFormats from 'ajv-formats';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { brazilDate } from '../../../../../shared/domain/brazil-dates';
 import { apiPixProviderWith, type ApiPixProvider } from '../../../../../shared/adapters/providers/apipix/adapter';
-import { apiPixClient, type ApiPixClient } from '../../../../../shared/adapters/providers/apipix/client';
+import type { ApiPixClient } from '../../../../../shared/adapters/providers/apipix/client';
 import { cobvRequestBody } from '../../../../../shared/adapters/providers/apipix/cobv';
 import { ProviderError, ProviderRejectedError, type PixDueChargeRequest } from '../../../../../shared/ports/payment-provider';
 import { generateApiPixCertificates, type ApiPixCertificates } from '../../../../support/apipix-certificates';
-import { startTestPsp, type TestPsp } from '../../../../support/apipix-psp';
+import { startTestPsp, testPspClient, type TestPsp } from '../../../../support/apipix-psp';
 
 /**
  * The API Pix adapter's due-date charges (dueCharges: PUT, PATCH and GET /cobv/{txid}) against the
@@ -31,18 +31,7 @@ let adapter: ApiPixProvider;
 
 /** A client of the test PSP (its own token cache and agent), answering within `timeoutMs`. */
 function clientOf(timeoutMs: number): ApiPixClient {
-  return apiPixClient({
-    baseUrl: psp.baseUrl,
-    tokenUrl: psp.tokenUrl,
-    clientId: psp.clientId,
-    credentials: async () => ({
-      clientSecret: psp.clientSecret,
-      certificate: certificates.clientCert,
-      privateKey: certificates.clientKey,
-      ca: certificates.ca,
-    }),
-    timeoutMs,
-  });
+  return testPspClient(psp, certificates, timeoutMs);
 }
 
 beforeAll(async () => {

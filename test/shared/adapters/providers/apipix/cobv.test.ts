@@ -5,7 +5,7 @@ import addFormats from 'ajv-formats';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { brazilDate } from '../../../../../shared/domain/brazil-dates';
 import type { PixDueChargeRequest } from '../../../../../shared/ports/payment-provider';
-import { apiPixClient, type ApiPixClient } from '../../../../../shared/adapters/providers/apipix/client';
+import type { ApiPixClient } from '../../../../../shared/adapters/providers/apipix/client';
 import {
   cobvRequestBody,
   cobvSchema,
@@ -17,7 +17,7 @@ import {
   type Cobv,
 } from '../../../../../shared/adapters/providers/apipix/cobv';
 import { generateApiPixCertificates } from '../../../../support/apipix-certificates';
-import { startTestPsp, type TestPsp } from '../../../../support/apipix-psp';
+import { startTestPsp, testPspClient, type TestPsp } from '../../../../support/apipix-psp';
 
 /**
  * The /cobv body builder against the standard's own request schema (test/fixtures/apipix/cobv-schemas.json,
@@ -336,18 +336,7 @@ describe("the test PSP's /cobv answers", () => {
   beforeAll(async () => {
     const certificates = await generateApiPixCertificates();
     psp = await startTestPsp({ certificates });
-    client = apiPixClient({
-      baseUrl: psp.baseUrl,
-      tokenUrl: psp.tokenUrl,
-      clientId: psp.clientId,
-      credentials: async () => ({
-        clientSecret: psp.clientSecret,
-        certificate: certificates.clientCert,
-        privateKey: certificates.clientKey,
-        ca: certificates.ca,
-      }),
-      timeoutMs: 5_000,
-    });
+    client = testPspClient(psp, certificates, 5_000);
   });
 
   afterAll(async () => {
